@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v))
+  .pipe(z.url().optional());
+
+/** `8h`, `15m`, `30d`, `45s` or plain seconds, to milliseconds. */
+const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+(ms|s|m|h|d)?$/, 'a duration such as 8h, 15m, 30d or a number of seconds')
+  .transform((v) => {
+    const m = /^(\d+)(ms|s|m|h|d)?$/.exec(v)!;
+    const n = Number(m[1]);
+    const unit = m[2] ?? 's';
+    const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!;
+    return n * factor;
+  })
+  .refine((ms) => ms > 0, 'must be greater than zero');
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65535).default(8080),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl,
+  EVENTSTORE_URL: z.string().trim().optional().transform((v) => v || undefined),
+  NATS_URL: z.string().trim().optional().transform((v) => v || undefined),
+  REDIS_URL: optionalUrl,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('QA Platform <no-reply@localhost>'),
+  APP_URL: z.url().default('http://localhost:8080'),
+  PLATFORM_DOMAIN: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9.-]+$/i, 'a bare domain such as example.com')
+    .default('localhost'),
+  ACCESS_TOKEN_TTL: duration.default(8 * 3_600_000),
+  REFRESH_TOKEN_TTL: duration.default(30 * 86_400_000),
+  RESET_TOKEN_TTL: duration.default(3_600_000),
+  JWT_ALG: z.enum(['EdDSA', 'ES256']).default('EdDSA'),
+  /** PKCS#8 PEM of the signing key; generated and kept under DATA_DIR when absent. */
+  JWT_PRIVATE_KEY: z.string().optional().transform((v) => v || undefined),
+  JWT_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  /** Extra public keys (JWKS JSON) still accepted during a key rotation. */
+  JWT_EXTRA_JWKS: z.string().optional().transform((v) => v || undefined),
+  JWT_ISSUER: z.string().default('qa-platform'),
+  BOOTSTRAP_ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
+  BODY_LIMIT: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 1000).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: int(1, 100000).default(50),
+  LOGIN_THROTTLE_WINDOW: duration.default(15 * 60_000),
+  /** Which services this process runs: `all`, or a comma-separated list of gateway,organization,... */
+  SERVICES: z.string().default('all'),
+  /** When set, the gateway forwards these prefixes over HTTP instead of calling the module in-process. */
+  ORGANIZATION_URL: optionalUrl,
+  DF_URL: optionalUrl,
+  TMT_URL: optionalUrl,
+  HEALTHCHECK_URL: optionalUrl,
+  AUTORUNNER_URL: optionalUrl,
+  /** Trust X-Forwarded-For from a proxy in front of the gateway. */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  SHUTDOWN_GRACE: duration.default(10_000),
+});
+
+export type Config = z.infer<typeof schema> & { dataDir: string };
+
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; a bad value throws `ConfigError` naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => ({ variable: String(i.path[0] ?? '?'), message: i.message })),
+    );
+  }
+  return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR) };
+}

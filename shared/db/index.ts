@@ -1,0 +1,3 @@
+export type { Database, Sql } from './types.js';
+export { openPostgres } from './postgres.js';
+export { openPglite } from './pglite.js';

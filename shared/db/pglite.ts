@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Sql } from './types.js';
+
+/**
+ * Opens PGlite in this process: files under `dataDir`, or in memory when `dataDir` is undefined.
+ * PGlite has one connection; it queues queries and transactions itself.
+ */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  await db.waitReady;
+  const query: Sql['query'] = async (text, params) => {
+    const r = await db.query<Record<string, unknown>>(text, params as unknown[] | undefined);
+    return { rows: r.rows as never, rowCount: r.affectedRows ?? r.rows.length };
+  };
+  return {
+    dialect: 'pglite',
+    query,
+    async exec(text) {
+      await db.exec(text);
+    },
+    async transaction(fn) {
+      return db.transaction(async (t) =>
+        fn({
+          query: async (text, params) => {
+            const r = await t.query<Record<string, unknown>>(text, params as unknown[] | undefined);
+            return { rows: r.rows as never, rowCount: r.affectedRows ?? r.rows.length };
+          },
+        }),
+      );
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

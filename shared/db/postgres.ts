@@ -1,0 +1,45 @@
+import pg from 'pg';
+import type { Database, Sql } from './types.js';
+
+// Return int8 and numeric as strings is pg's default; counts and ids that fit are parsed by callers.
+
+/** Opens a pool on a PostgreSQL server. */
+export function openPostgres(url: string, options: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle client that loses its server would otherwise crash the process.
+  pool.on('error', () => {});
+  const query: Sql['query'] = async (text, params) => {
+    const r = await pool.query(text, params as unknown[] | undefined);
+    return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+  };
+  return {
+    dialect: 'postgres',
+    query,
+    async exec(text) {
+      await pool.query(text);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Sql = {
+          query: async (text, params) => {
+            const r = await client.query(text, params as unknown[] | undefined);
+            return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+          },
+        };
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The one catalog of error codes. Every failure a client can see carries a stable `code` from here,
+ * an HTTP status, and a message for people.
+ */
+export const ErrorCodes = {
+  VALIDATION_FAILED: { status: 400, error: 'Bad Request' },
+  MALFORMED_JSON: { status: 400, error: 'Bad Request' },
+  BAD_REQUEST: { status: 400, error: 'Bad Request' },
+  UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
+  INVALID_CREDENTIALS: { status: 401, error: 'Unauthorized' },
+  TOKEN_EXPIRED: { status: 401, error: 'Unauthorized' },
+  TOKEN_INVALID: { status: 401, error: 'Unauthorized' },
+  TOKEN_REVOKED: { status: 401, error: 'Unauthorized' },
+  REFRESH_TOKEN_INVALID: { status: 401, error: 'Unauthorized' },
+  REFRESH_TOKEN_REUSED: { status: 401, error: 'Unauthorized' },
+  ACCOUNT_DISABLED: { status: 401, error: 'Unauthorized' },
+  FORBIDDEN: { status: 403, error: 'Forbidden' },
+  INVALID_WORKSPACE: { status: 403, error: 'Forbidden' },
+  MODULE_NOT_ENABLED: { status: 403, error: 'Forbidden' },
+  CORS_ORIGIN_REFUSED: { status: 403, error: 'Forbidden' },
+  NOT_FOUND: { status: 404, error: 'Not Found' },
+  ROUTE_NOT_FOUND: { status: 404, error: 'Not Found' },
+  METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
+  CONFLICT: { status: 409, error: 'Conflict' },
+  CONCURRENCY_CONFLICT: { status: 409, error: 'Conflict' },
+  ALREADY_EXISTS: { status: 409, error: 'Conflict' },
+  EMAIL_TAKEN: { status: 409, error: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
+  TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
+  INTERNAL_ERROR: { status: 500, error: 'Internal Server Error' },
+  BAD_GATEWAY: { status: 502, error: 'Bad Gateway' },
+  SERVICE_UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
+  GATEWAY_TIMEOUT: { status: 504, error: 'Gateway Timeout' },
+} as const satisfies Record<string, { status: number; error: string }>;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error meant for the client: its code, status and message are shown as they are. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = ErrorCodes[code].status;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  /** The JSON body clients receive (decisions.md, "Errors"). */
+  toJSON(): ErrorBody {
+    return errorBody(this.code, this.message, this.details);
+  }
+}
+
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  error: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+  const { status, error } = ErrorCodes[code];
+  const body: ErrorBody = { statusCode: status, code, error, message };
+  if (details && details.length > 0) body.details = details;
+  return body;
+}
+
+export const notFound = (what = 'Resource'): AppError => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'Missing permission'): AppError => new AppError('FORBIDDEN', message);
+export const unauthorized = (message = 'Authentication required'): AppError =>
+  new AppError('UNAUTHORIZED', message);
