@@ -1,13 +1,11 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .optional()
-  .transform((v) => (v === undefined || v === '' ? undefined : v))
-  .pipe(z.url().optional());
+/** An empty variable counts as unset, so `FOO=` in a compose file or shell means "not configured". */
+const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const optionalUrl = z.preprocess(emptyAsUnset, z.url().optional());
+const optionalString = z.preprocess(emptyAsUnset, z.string().trim().optional());
 
 /** `8h`, `15m`, `30d`, `45s` or plain seconds, to milliseconds. */
 const duration = z
@@ -32,8 +30,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
-  EVENTSTORE_URL: z.string().trim().optional().transform((v) => v || undefined),
-  NATS_URL: z.string().trim().optional().transform((v) => v || undefined),
+  EVENTSTORE_URL: optionalString,
+  NATS_URL: optionalString,
   REDIS_URL: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('QA Platform <no-reply@localhost>'),
@@ -48,13 +46,13 @@ const schema = z.object({
   RESET_TOKEN_TTL: duration.default(3_600_000),
   JWT_ALG: z.enum(['EdDSA', 'ES256']).default('EdDSA'),
   /** PKCS#8 PEM of the signing key; generated and kept under DATA_DIR when absent. */
-  JWT_PRIVATE_KEY: z.string().optional().transform((v) => v || undefined),
-  JWT_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  JWT_PRIVATE_KEY: optionalString,
+  JWT_KEY_ID: optionalString,
   /** Extra public keys (JWKS JSON) still accepted during a key rotation. */
-  JWT_EXTRA_JWKS: z.string().optional().transform((v) => v || undefined),
+  JWT_EXTRA_JWKS: optionalString,
   JWT_ISSUER: z.string().default('qa-platform'),
-  BOOTSTRAP_ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
-  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
+  BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUnset, z.email().optional()),
+  BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUnset, z.string().min(8).optional()),
   BODY_LIMIT: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 1000).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: int(1, 100000).default(50),

@@ -1,0 +1,2 @@
+export { orgDirectoryProjection } from './projection.js';
+export * from './queries.js';

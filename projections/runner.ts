@@ -1,0 +1,363 @@
+import type { Logger } from 'pino';
+import type { Database, Sql } from '#shared/db/index.js';
+import type { EventStore, RecordedEvent, Subscription } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import type { Projection } from './types.js';
+
+const CHECKPOINTS_DDL = `
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name text PRIMARY KEY,
+  position bigint NOT NULL,
+  version integer NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+export interface ProjectionRunnerOptions {
+  store: EventStore;
+  db: Database;
+  projections: readonly Projection[];
+  logger?: Logger;
+  /** Events applied in one transaction. */
+  batchSize?: number;
+  /** Longest wait between two looks at the log when no signal arrives. */
+  idlePollMs?: number;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  position: bigint;
+  running: boolean;
+  lastError: string | null;
+}
+
+interface Waiter {
+  position: bigint;
+  resolve: () => void;
+}
+
+/** Converts what a driver returns for int8 (string, number or bigint) to bigint. */
+const toBigInt = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(String(v)));
+
+/** Creates the checkpoint table. */
+export async function migrateCheckpoints(db: Sql): Promise<void> {
+  await db.query(CHECKPOINTS_DDL);
+}
+
+/**
+ * Empties a projection's tables and resets its checkpoint in one transaction; the next run (or a
+ * running runner, which notices the checkpoint moved) replays it from position 0.
+ */
+export async function resetProjection(db: Database, projection: Projection): Promise<void> {
+  await db.exec(CHECKPOINTS_DDL);
+  await db.exec(projection.schema);
+  await db.transaction(async (tx) => {
+    for (const table of projection.tables) await tx.query(`DELETE FROM ${table}`);
+    await tx.query(
+      `INSERT INTO projection_checkpoints (name, position, version) VALUES ($1, 0, $2)
+       ON CONFLICT (name) DO UPDATE SET position = 0, version = $2, updated_at = now()`,
+      [projection.name, projection.version],
+    );
+  });
+}
+
+/**
+ * Runs one loop per projection: read the next batch of its events after the checkpoint, apply them
+ * and move the checkpoint in the same transaction, and repeat; wait for a signal when caught up.
+ *
+ * The checkpoint row is locked and compared in every transaction, so a rebuild from another process,
+ * or a second replica, is noticed and the loop restarts from the stored position instead of writing
+ * over it.
+ */
+export class ProjectionRunner {
+  private readonly loops = new Map<string, ProjectionLoop>();
+
+  constructor(private readonly options: ProjectionRunnerOptions) {
+    for (const p of options.projections) {
+      if (this.loops.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
+      this.loops.set(p.name, new ProjectionLoop(p, options));
+    }
+  }
+
+  /** Creates tables, rebuilds projections whose version changed, and starts every loop. */
+  async start(): Promise<void> {
+    const { db } = this.options;
+    await db.exec(CHECKPOINTS_DDL);
+    for (const loop of this.loops.values()) await loop.prepare();
+    for (const loop of this.loops.values()) loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+  }
+
+  /** Wakes the loops at once (after a local append) instead of at their next poll. */
+  notify(): void {
+    for (const loop of this.loops.values()) loop.wake();
+  }
+
+  status(): ProjectionStatus[] {
+    return [...this.loops.values()].map((l) => l.status());
+  }
+
+  /**
+   * Resolves once every named projection (all when `names` is empty) has processed the log up to
+   * `position`; throws 503 when that takes longer than `timeoutMs`. This is read-your-writes: a
+   * command answers with its position, and a query waits for it before reading.
+   */
+  async waitFor(position: bigint, options: { names?: readonly string[]; timeoutMs?: number } = {}): Promise<void> {
+    const loops = options.names?.length
+      ? options.names.map((n) => {
+          const l = this.loops.get(n);
+          if (!l) throw new Error(`Unknown projection ${n}`);
+          return l;
+        })
+      : [...this.loops.values()];
+    const timeoutMs = options.timeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new AppError('SERVICE_UNAVAILABLE', 'Read model is behind; try again shortly')),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([Promise.all(loops.map((l) => l.reach(position))), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** True when every loop has reached the head of the log as it was when asked. */
+  async caughtUp(): Promise<boolean> {
+    const head = await this.options.store.headPosition();
+    return [...this.loops.values()].every((l) => l.position >= head || l.idleAt >= head);
+  }
+}
+
+class ProjectionLoop {
+  position = 0n;
+  /** Head of the log the loop last found nothing new up to; its checkpoint covers at least this. */
+  idleAt = 0n;
+  private running = false;
+  private lastError: string | null = null;
+  private wakeUp: (() => void) | null = null;
+  private pendingWake = false;
+  private done: Promise<void> | null = null;
+  private waiters: Waiter[] = [];
+  private signal: Subscription | null = null;
+  private readonly batchSize: number;
+  private readonly idlePollMs: number;
+
+  constructor(
+    private readonly projection: Projection,
+    private readonly options: ProjectionRunnerOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.idlePollMs = options.idlePollMs ?? 1000;
+  }
+
+  async prepare(): Promise<void> {
+    const { db } = this.options;
+    await db.exec(this.projection.schema);
+    const r = await db.query<{ position: unknown; version: number }>(
+      'SELECT position, version FROM projection_checkpoints WHERE name = $1',
+      [this.projection.name],
+    );
+    const row = r.rows[0];
+    if (!row || row.version !== this.projection.version) {
+      if (row) this.options.logger?.info({ projection: this.projection.name }, 'projection version changed; rebuilding');
+      await resetProjection(db, this.projection);
+      this.position = 0n;
+    } else {
+      this.position = toBigInt(row.position);
+    }
+  }
+
+  start(): void {
+    this.running = true;
+    // A filtered live subscription is only the doorbell: events are read in batches by the loop.
+    this.startSignal();
+    this.done = this.run();
+  }
+
+  private startSignal(): void {
+    const { store } = this.options;
+    void store.headPosition().then((head) => {
+      if (!this.running) return;
+      const sub = store.subscribe({ after: head, filter: { eventTypes: this.projection.eventTypes } });
+      this.signal = sub;
+      void (async () => {
+        try {
+          for await (const _ of sub) this.wake();
+        } catch (err) {
+          this.options.logger?.warn({ err, projection: this.projection.name }, 'projection signal ended');
+        }
+      })();
+    }).catch((err: unknown) => this.options.logger?.warn({ err }, 'projection signal failed to start'));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.signal?.close();
+    await this.done;
+  }
+
+  wake(): void {
+    if (this.wakeUp) {
+      const w = this.wakeUp;
+      this.wakeUp = null;
+      w();
+    } else {
+      this.pendingWake = true;
+    }
+  }
+
+  reach(position: bigint): Promise<void> {
+    if (this.position >= position || this.idleAt >= position) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push({ position, resolve });
+      this.wake();
+    });
+  }
+
+  status(): ProjectionStatus {
+    return { name: this.projection.name, position: this.position, running: this.running, lastError: this.lastError };
+  }
+
+  private settleWaiters(): void {
+    const reached = this.position > this.idleAt ? this.position : this.idleAt;
+    this.waiters = this.waiters.filter((w) => {
+      if (w.position <= reached) {
+        w.resolve();
+        return false;
+      }
+      return true;
+    });
+  }
+
+  private async sleep(): Promise<void> {
+    if (this.pendingWake || !this.running) {
+      this.pendingWake = false;
+      return;
+    }
+    // With waiters the head may be held back by another open transaction: look again soon.
+    const ms = this.waiters.length > 0 ? 10 : this.idlePollMs;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        this.wakeUp = null;
+        resolve();
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    this.pendingWake = false;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const progressed = await this.step();
+        failures = 0;
+        this.lastError = null;
+        this.settleWaiters();
+        if (!progressed) await this.sleep();
+      } catch (err) {
+        failures++;
+        this.lastError = err instanceof Error ? err.message : String(err);
+        this.options.logger?.error({ err, projection: this.projection.name }, 'projection step failed; retrying');
+        // Back off so a poison event or a lost database does not spin the CPU.
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 100 * 2 ** Math.min(failures, 8))));
+      }
+    }
+  }
+
+  /** Applies one batch; returns whether it applied any event. */
+  async step(): Promise<boolean> {
+    const { store, db } = this.options;
+    const head = await store.headPosition();
+    const events = await store.readAll({
+      after: this.position,
+      maxCount: this.batchSize,
+      filter: { eventTypes: this.projection.eventTypes },
+    });
+    // Fewer than a full batch: every matching event up to `head` is in it, so the checkpoint may
+    // move to `head` even past events of other types (needed for read-your-writes).
+    const complete = events.length < this.batchSize;
+    const last = events.length > 0 ? events[events.length - 1]!.position : this.position;
+    const target = complete && head > last ? head : last;
+    if (events.length === 0 && target <= this.position) {
+      if (head > this.idleAt) this.idleAt = head;
+      return false;
+    }
+    const moved = await db.transaction(async (tx) => {
+      const r = await tx.query<{ position: unknown }>(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+        [this.projection.name],
+      );
+      const stored = r.rows[0] ? toBigInt(r.rows[0].position) : 0n;
+      if (stored !== this.position) return stored;
+      for (const e of events) await this.projection.apply(tx, e as RecordedEvent);
+      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
+        this.projection.name,
+        target.toString(),
+      ]);
+      return null;
+    });
+    if (moved !== null) {
+      // Someone else (a rebuild, another replica) moved the checkpoint: continue from theirs.
+      this.options.logger?.info({ projection: this.projection.name, from: String(moved) }, 'checkpoint moved elsewhere');
+      this.position = moved;
+      this.idleAt = 0n;
+      return true;
+    }
+    this.position = target;
+    if (complete && head > this.idleAt) this.idleAt = head;
+    return events.length > 0;
+  }
+}
+
+/**
+ * Replays a projection from zero in this process (the rebuild command). When a running service picks
+ * the reset up first, this stops and says so: the service finishes the replay.
+ */
+export async function rebuildProjection(
+  store: EventStore,
+  db: Database,
+  projection: Projection,
+  options: { batchSize?: number; onProgress?: (applied: number, position: bigint) => void } = {},
+): Promise<{ applied: number; handedOver: boolean }> {
+  await resetProjection(db, projection);
+  const batchSize = options.batchSize ?? 1000;
+  let position = 0n;
+  let applied = 0;
+  for (;;) {
+    const head = await store.headPosition();
+    const events = await store.readAll({ after: position, maxCount: batchSize, filter: { eventTypes: projection.eventTypes } });
+    const complete = events.length < batchSize;
+    const last = events.length > 0 ? events[events.length - 1]!.position : position;
+    const target = complete && head > last ? head : last;
+    const handedOver = await db.transaction(async (tx) => {
+      const r = await tx.query<{ position: unknown }>(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+        [projection.name],
+      );
+      if (!r.rows[0] || toBigInt(r.rows[0].position) !== position) return true;
+      for (const e of events) await projection.apply(tx, e);
+      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
+        projection.name,
+        target.toString(),
+      ]);
+      return false;
+    });
+    // A running service took the reset over and replays it itself.
+    if (handedOver) return { applied, handedOver: true };
+    applied += events.length;
+    position = target;
+    options.onProgress?.(applied, position);
+    if (complete) return { applied, handedOver: false };
+  }
+}

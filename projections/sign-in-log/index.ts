@@ -1,0 +1,1 @@
+export { signInLogProjection } from './projection.js';

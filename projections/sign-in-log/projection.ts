@@ -1,0 +1,42 @@
+import type { SignInEvent } from '#services/organization/users/index.js';
+import type { Projection } from '../types.js';
+
+type Handled = SignInEvent;
+
+/** Every sign-in attempt of a known account, for the user-login-logs endpoint. */
+export const signInLogProjection: Projection = {
+  name: 'sign-in-log',
+  version: 1,
+  eventTypes: ['SignInSucceeded', 'SignInFailed'] satisfies Handled['type'][],
+  schema: `
+    CREATE TABLE IF NOT EXISTS org_sign_in_log (
+      event_id uuid PRIMARY KEY,
+      user_id integer NOT NULL,
+      company_id integer,
+      at timestamptz NOT NULL,
+      success boolean NOT NULL,
+      reason text,
+      address text NOT NULL,
+      user_agent text
+    );
+    CREATE INDEX IF NOT EXISTS org_sign_in_log_user ON org_sign_in_log (user_id, at DESC);`,
+  tables: ['org_sign_in_log'],
+  async apply(tx, recorded) {
+    const event = { type: recorded.type, payload: recorded.payload } as Handled;
+    const p = event.payload;
+    await tx.query(
+      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_id) DO NOTHING`,
+      [
+        recorded.id,
+        p.userId,
+        recorded.metadata.companyId ?? null,
+        recorded.metadata.occurredAt,
+        event.type === 'SignInSucceeded',
+        event.type === 'SignInFailed' ? event.payload.reason : null,
+        p.address,
+        p.userAgent,
+      ],
+    );
+  },
+};

@@ -1,0 +1,93 @@
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance } from 'fastify';
+import { createHttpServer } from '#shared/http/server.js';
+import { installAccessControl } from './gateway/access-control.js';
+import { installCors } from './gateway/cors.js';
+import { MODULE_ROUTES, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
+import { healthRoutes, type ReadinessCheck } from './health.js';
+import { createDfModule } from './df/index.js';
+import { createOrganizationModule, type OrganizationModule } from './organization/index.js';
+import type { Platform } from './platform.js';
+
+export const SERVICE_NAMES = ['gateway', 'organization', 'df', 'tmt', 'healthcheck', 'autorunner', 'projections'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface BuildAppOptions {
+  /** Services this process runs. */
+  services: ReadonlySet<ServiceName>;
+  /** Extra readiness checks (projections caught up). */
+  readiness?: ReadinessCheck[];
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  organization: OrganizationModule;
+}
+
+const remoteUrl = (platform: Platform, module: ModuleName): string | undefined =>
+  ({
+    organization: platform.config.ORGANIZATION_URL,
+    df: platform.config.DF_URL,
+    tmt: platform.config.TMT_URL,
+    healthcheck: platform.config.HEALTHCHECK_URL,
+    autorunner: platform.config.AUTORUNNER_URL,
+  })[module];
+
+/**
+ * The HTTP face of a process: with `gateway` it is the single entry point (CORS, rewrites, access
+ * control, then each module in-process or forwarded to its URL); a module alone serves its own
+ * routes behind the same access control, verifying tokens locally.
+ */
+export async function buildApp(platform: Platform, options: BuildAppOptions): Promise<BuiltApp> {
+  const { config } = platform;
+  const { services } = options;
+  const gateway = services.has('gateway');
+  const app = await createHttpServer({
+    logger: platform.logger,
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.' },
+    ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url) } : {}),
+  });
+  const organization = createOrganizationModule(platform);
+  const df = createDfModule(platform);
+
+  await app.register(healthRoutes, { platform, checks: options.readiness ?? [] });
+
+  if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });
+  const ownModule = gateway ? undefined : MODULE_ROUTES.find((r) => services.has(r.module as ServiceName));
+  installAccessControl(app, {
+    tokens: platform.tokens,
+    isRevoked: (t) => organization.auth.revocations.isRevoked(t),
+    resolveWorkspace: organization.resolveWorkspace,
+    ...(ownModule ? { ownModule } : {}),
+  });
+
+  const serve = (module: ModuleName) => services.has(module as ServiceName);
+  const forwarded: { prefix: string; strip: boolean; url: string }[] = [];
+  for (const route of MODULE_ROUTES) {
+    if (!gateway || serve(route.module)) continue;
+    const url = remoteUrl(platform, route.module);
+    if (url) forwarded.push({ prefix: route.prefix, strip: route.strip, url });
+  }
+
+  if (serve('organization')) await app.register(organization.routes, { prefix: '/api/v1' });
+  if (serve('df')) await app.register(df.routes, { prefix: gateway ? '/df' : '' });
+
+  if (forwarded.length > 0) {
+    await app.register(replyFrom, { undici: { connections: 128, pipelining: 1 } });
+    for (const f of forwarded) {
+      const handler = (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+        const path = pathOf(request.url);
+        const query = request.url.slice(path.length);
+        const target = new URL((f.strip ? path.slice(f.prefix.length) || '/' : path) + query, f.url).toString();
+        return reply.from(target, {
+          rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': request.id }),
+        });
+      };
+      app.all(f.prefix, { schema: { hide: true } }, handler);
+      app.all(`${f.prefix}/*`, { schema: { hide: true } }, handler);
+    }
+  }
+  return { app, organization };
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '#shared/errors.js';
+import { sendError } from '#shared/http/errors.js';
+
+/** Interface 5.6: exactly these request headers. */
+export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'x-auth-token', 'x-workspace-id'] as const;
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const EXPOSED_HEADERS = 'x-request-id, retry-after, x-log-position';
+
+export interface CorsOptions {
+  platformDomain: string;
+  /** Accept `http(s)://localhost` and `127.0.0.1` origins (development). */
+  allowLocalhost: boolean;
+}
+
+/** Whether a browser page at `origin` may call the platform. */
+export function originAllowed(origin: string, options: CorsOptions): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin !== origin) return false;
+  const host = url.hostname.toLowerCase();
+  if (options.allowLocalhost && (host === 'localhost' || host === '127.0.0.1' || host === '[::1]')) {
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  }
+  const domain = options.platformDomain.toLowerCase();
+  return url.protocol === 'https:' && host.endsWith(`.${domain}`) && host.length > domain.length + 1;
+}
+
+/**
+ * CORS as the interface states it. A request from a refused origin is answered 403 before anything
+ * else runs, so a page elsewhere cannot make the platform act even when the browser would hide the
+ * answer.
+ */
+export function installCors(app: FastifyInstance, options: CorsOptions): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    reply.header('vary', 'Origin');
+    if (!originAllowed(origin, options)) {
+      return sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Origin ${origin} is not allowed`));
+    }
+    reply.header('access-control-allow-origin', origin);
+    reply.header('access-control-allow-credentials', 'true');
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+      const asked = String(request.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean);
+      const refused = asked.filter((h) => !(CORS_ALLOWED_HEADERS as readonly string[]).includes(h));
+      if (refused.length > 0) {
+        return sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Request headers not allowed: ${refused.join(', ')}`));
+      }
+      reply.header('access-control-allow-methods', ALLOWED_METHODS);
+      reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '));
+      reply.header('access-control-max-age', '600');
+      return reply.code(204).send();
+    }
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * The gateway's rules as data (design.md section 4): which paths are public, which module owns each
+ * prefix and the entitlement it needs, and where a device-testing API key is accepted.
+ */
+
+export type ModuleName = 'organization' | 'df' | 'tmt' | 'healthcheck' | 'autorunner';
+
+export interface ModuleRoute {
+  module: ModuleName;
+  /** URL prefix at the gateway. */
+  prefix: string;
+  /** Stripped before forwarding to the module's own server (only `/df`). */
+  strip: boolean;
+  /** Module key the active workspace must have; null for the organization itself. */
+  entitlement: string | null;
+}
+
+/** Longest prefix first. */
+export const MODULE_ROUTES: readonly ModuleRoute[] = [
+  { module: 'organization', prefix: '/api/v1', strip: false, entitlement: null },
+  { module: 'df', prefix: '/df', strip: true, entitlement: 'DF' },
+  { module: 'tmt', prefix: '/tmt', strip: false, entitlement: 'TMT' },
+  { module: 'tmt', prefix: '/v1', strip: false, entitlement: 'TMT' },
+  { module: 'tmt', prefix: '/oauth', strip: false, entitlement: null },
+  { module: 'healthcheck', prefix: '/healthcheck', strip: false, entitlement: 'HEALTHCHECK' },
+  { module: 'autorunner', prefix: '/autorunner', strip: false, entitlement: 'AUTORUNNER' },
+];
+
+interface PathRule {
+  methods?: readonly string[];
+  pattern: RegExp;
+}
+
+/** Reached without any credential (interface 5.5, plus the platform's own documents and probes). */
+export const PUBLIC_PATHS: readonly PathRule[] = [
+  { methods: ['POST'], pattern: /^\/api\/v1\/auth\/(login|refresh|signup|forgot-password|reset-password)$/ },
+  { methods: ['GET', 'HEAD'], pattern: /^\/api\/v1\/auth\/jwks$/ },
+  { methods: ['GET', 'HEAD'], pattern: /^\/\.well-known\/jwks\.json$/ },
+  { methods: ['GET', 'HEAD'], pattern: /^\/(health|ready|openapi\.json)$/ },
+  { methods: ['GET', 'HEAD'], pattern: /^\/docs(\/.*)?$/ },
+  { pattern: /^\/tmt\/api\/v1\/public\/download\/.+/ },
+  { methods: ['POST'], pattern: /^\/healthcheck\/api\/v1\/(heartbeat|metrics)\/[^/]+$/ },
+  { pattern: /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/]+(\/.*)?$/ },
+  // Pre-authorised by their own credentials (engine token, OAuth client secret), checked by the module.
+  { methods: ['POST'], pattern: /^\/oauth\/token$/ },
+];
+
+/** Interface 5.4: where `X-Api-Key` is a credential. */
+export const API_KEY_PATHS = {
+  /** Routed by API key whenever the header is present. */
+  always: [/^\/df\/api\/sessions(\/.*)?$/, /^\/df\/api\/devices(\/.*)?$/, /^\/df\/wd(\/.*)?$/],
+  /** Accepted only when no bearer token is sent. */
+  withoutBearer: [/^\/df\/api\/files\/presigned-upload$/, /^\/df\/api\/files\/[^/]+\/confirm$/],
+} as const;
+
+/** `/tmt/api/v1/auth/**` is the organization's `/api/v1/auth/**`. */
+export function rewriteUrl(url: string): string {
+  return url.startsWith('/tmt/api/v1/auth/') ? url.slice('/tmt'.length) : url;
+}
+
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export function isPublic(method: string, path: string): boolean {
+  return PUBLIC_PATHS.some((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+}
+
+/** The module that owns a path, matched on whole segments (`/dfx` is not `/df`). */
+export function moduleFor(path: string): ModuleRoute | null {
+  for (const route of MODULE_ROUTES) {
+    if (path === route.prefix || path.startsWith(`${route.prefix}/`)) return route;
+  }
+  return null;
+}
+
+export function acceptsApiKey(path: string, hasBearer: boolean): boolean {
+  if (API_KEY_PATHS.always.some((p) => p.test(path))) return true;
+  return !hasBearer && API_KEY_PATHS.withoutBearer.some((p) => p.test(path));
+}

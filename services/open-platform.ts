@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
+import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
+import type { MessageBus } from '#shared/bus/types.js';
+import type { Config } from '#shared/config.js';
+import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
+import { createKurrentEventStore, createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/types.js';
+import { connectRedisKv, createSqlKv } from '#shared/kv/index.js';
+import type { KeyValueStore } from '#shared/kv/types.js';
+import { createMailer } from '#shared/mail/mailer.js';
+import type { Platform, ReadModelWaiter } from './platform.js';
+import { checkpointWaiter } from './read-models.js';
+
+/** Creates the process logger: JSON lines, request ids, secrets redacted. */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  return pino({
+    level: config.LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers["x-auth-token"]',
+        'req.headers["x-engine-token"]',
+        'req.headers.cookie',
+        'mail.text',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/**
+ * Opens every adapter the configuration names: PGlite under DATA_DIR, the in-process bus and a
+ * durable SQL key-value store by default; PostgreSQL, KurrentDB, NATS and Redis when their URLs
+ * are set. Each opened resource is closed by `close()`, newest first.
+ */
+export async function openPlatform(
+  config: Config,
+  options: { logger?: Logger; readModels?: ReadModelWaiter } = {},
+): Promise<Platform & { close(): Promise<void> }> {
+  const logger = options.logger ?? createLogger(config);
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const db: Database = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, { max: 20 }) : await openPglite(join(config.dataDir, 'pglite'));
+    closers.push(() => db.close());
+    await db.query('SELECT 1');
+
+    let store: EventStore;
+    if (config.EVENTSTORE_URL) {
+      store = createKurrentEventStore(config.EVENTSTORE_URL);
+    } else {
+      await migrateSqlEventStore(db);
+      store = createSqlEventStore(db, config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : {});
+    }
+    closers.push(() => store.close());
+
+    let kv: KeyValueStore;
+    if (config.REDIS_URL) kv = await connectRedisKv(config.REDIS_URL, { keyPrefix: 'qa:' });
+    else kv = await createSqlKv(db);
+    closers.push(() => kv.close());
+
+    let bus: MessageBus;
+    if (config.NATS_URL) bus = await connectNatsBus(config.NATS_URL);
+    else bus = createMemoryBus();
+    closers.push(() => bus.close());
+
+    const keys = await loadSigningKeys({
+      alg: config.JWT_ALG,
+      dataDir: config.dataDir,
+      ...(config.JWT_PRIVATE_KEY ? { privateKeyPem: config.JWT_PRIVATE_KEY } : {}),
+      ...(config.JWT_KEY_ID ? { keyId: config.JWT_KEY_ID } : {}),
+      ...(config.JWT_EXTRA_JWKS ? { extraJwks: config.JWT_EXTRA_JWKS } : {}),
+    });
+    const tokens = createTokenService({ keys, issuer: config.JWT_ISSUER, accessTtlMs: config.ACCESS_TOKEN_TTL });
+    const mailer = createMailer({ ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}), from: config.MAIL_FROM, logger });
+    closers.push(() => mailer.close());
+
+    const platform: Platform = {
+      config,
+      logger,
+      db,
+      store,
+      kv,
+      bus,
+      keys,
+      tokens,
+      mailer,
+      readModels: options.readModels ?? checkpointWaiter(db),
+      now: () => new Date(),
+    };
+    return {
+      ...platform,
+      async close() {
+        for (const close of closers.reverse()) {
+          await close().catch((err: unknown) => logger.warn({ err }, 'closing a resource failed'));
+        }
+      },
+    };
+  } catch (err) {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '#shared/http/principal.js';
+import type { Platform } from '../../platform.js';
+import type { AuthService, ClientInfo } from './service.js';
+
+const TokenPair = z
+  .object({
+    token: z.string().describe('Signed JWT access token'),
+    expiresIn: z.string().describe('Absolute expiry of the access token, server local time, no zone'),
+    refreshToken: z.string().describe('Opaque refresh token; single use'),
+  })
+  .meta({ id: 'TokenPair' });
+
+const password = z.string().min(8, 'at least 8 characters').max(256);
+const email = z.email().max(254);
+
+const LoginRequest = z
+  .object({
+    username: z.string().min(1).max(254).optional().describe('Username or e-mail address'),
+    email: z.string().min(1).max(254).optional().describe('Alias of username'),
+    password: z.string().min(1).max(256),
+  })
+  .refine((b) => b.username !== undefined || b.email !== undefined, { message: 'username or email is required', path: ['username'] })
+  .meta({ id: 'LoginRequest' });
+
+const Message = z.object({ message: z.string() });
+
+const clientOf = (request: FastifyRequest): ClientInfo => ({
+  address: request.ip,
+  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 512) : null,
+  requestId: request.id,
+});
+
+/** Interface 4.1: sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS. */
+export async function authRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {
+  const { auth, platform } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Authentication'];
+
+  r.post('/auth/login', {
+    schema: { tags, summary: 'Sign in with username or e-mail', security: [], body: LoginRequest, response: { 200: TokenPair } },
+    handler: async (request) => auth.login((request.body.username ?? request.body.email)!, request.body.password, clientOf(request)),
+  });
+
+  r.post('/auth/refresh', {
+    schema: {
+      tags,
+      summary: 'Exchange a refresh token for a new token pair',
+      security: [],
+      body: z.object({ refreshToken: z.string().min(1).max(512) }),
+      response: { 200: TokenPair },
+    },
+    handler: async (request) => auth.refresh(request.body.refreshToken),
+  });
+
+  r.post('/auth/logout', {
+    schema: { tags, summary: 'Blocklist the access token and end its refresh family', response: { 204: z.null() } },
+    handler: async (request, reply) => {
+      const p = requirePrincipal(request);
+      await auth.logout({ jti: p.jti, exp: p.exp, ...(p.sid ? { sid: p.sid } : {}) });
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/auth/signup', {
+    schema: {
+      tags,
+      summary: 'Register a company with its administrator',
+      security: [],
+      body: z.object({
+        email,
+        password,
+        name: z.string().trim().min(1).max(128),
+        companyName: z.string().trim().min(2).max(128),
+      }),
+      response: { 201: TokenPair },
+    },
+    handler: async (request, reply) => {
+      const { pair } = await auth.signup(request.body, clientOf(request));
+      return reply.code(201).send(pair);
+    },
+  });
+
+  r.post('/auth/forgot-password', {
+    schema: {
+      tags,
+      summary: 'Mail a password-reset link (answers the same whether or not the account exists)',
+      security: [],
+      body: z.object({ email }),
+      response: { 202: Message },
+    },
+    handler: async (request, reply) => {
+      await auth.forgotPassword(request.body.email, clientOf(request));
+      return reply.code(202).send({ message: 'If the address belongs to an account, a reset link is on its way' });
+    },
+  });
+
+  r.post('/auth/reset-password', {
+    schema: {
+      tags,
+      summary: 'Set a new password with a reset token',
+      security: [],
+      body: z.object({ token: z.string().min(1).max(512), password }),
+      response: { 200: Message },
+    },
+    handler: async (request) => {
+      await auth.resetPassword(request.body.token, request.body.password, clientOf(request));
+      return { message: 'Password changed' };
+    },
+  });
+
+  r.post('/auth/switch-workspace/:workspaceId', {
+    schema: {
+      tags,
+      summary: 'Re-issue the token with another active workspace',
+      params: z.object({ workspaceId: z.coerce.number().int().positive().max(2_147_483_647) }),
+      response: { 200: TokenPair },
+    },
+    handler: async (request) => {
+      const p = requirePrincipal(request);
+      return auth.switchWorkspace({ userId: p.userId, companyId: p.companyId, ...(p.sid ? { sid: p.sid } : {}) }, request.params.workspaceId);
+    },
+  });
+
+  r.get('/auth/jwks', {
+    schema: { tags, summary: 'Public keys that verify access tokens', security: [] },
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return platform.keys.publicJwks;
+    },
+  });
+}

@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
+import { AppError } from '#shared/errors.js';
+import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { allocateId } from '#shared/ids.js';
+import {
+  defaultWorkspaceId,
+  findAccessibleWorkspace,
+  findUserById,
+  findUserByLogin,
+  usernameTaken,
+  type DirectoryUser,
+} from '#projections/org-directory/index.js';
+import type { Platform } from '../../platform.js';
+import { companyDecider, companyStream } from '../companies/index.js';
+import { MODULE_KEYS } from '../modules.js';
+import { emailClaimDecider, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
+import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
+import { RefreshTokens } from './refresh-tokens.js';
+import { AccessRevocations } from './revocation.js';
+import { SignInThrottle } from './throttle.js';
+
+export interface TokenPair {
+  token: string;
+  expiresIn: string;
+  refreshToken: string;
+}
+
+export interface ClientInfo {
+  address: string;
+  userAgent: string | null;
+  requestId: string;
+}
+
+const emailClaimStream = (email: string) => `email-claim-${hashToken(email.trim().toLowerCase())}`;
+const resetKey = (hash: string) => `auth:reset:${hash}`;
+
+/** The projections a sign-in reads, waited for after every identity write. */
+const IDENTITY_READ_MODELS = ['org-directory'] as const;
+
+/**
+ * Sign-in, token pairs, sign-up, password reset and workspace switching: the organization's token
+ * flow (interface 4.1, 5.1, 5.2).
+ */
+export class AuthService {
+  readonly refreshTokens: RefreshTokens;
+  readonly revocations: AccessRevocations;
+  readonly throttle: SignInThrottle;
+
+  constructor(private readonly platform: Platform) {
+    const { config, kv } = platform;
+    this.refreshTokens = new RefreshTokens(kv, config.REFRESH_TOKEN_TTL);
+    this.revocations = new AccessRevocations(kv, config.ACCESS_TOKEN_TTL);
+    this.throttle = new SignInThrottle(kv, {
+      perAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowMs: config.LOGIN_THROTTLE_WINDOW,
+      perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT * 4,
+      accountWindowMs: 60_000,
+    });
+  }
+
+  private context(client: ClientInfo | null, actor: { userId?: number; companyId?: number; workspaceId?: number | null } = {}): CommandContext {
+    return {
+      actorId: actor.userId ?? null,
+      companyId: actor.companyId ?? null,
+      workspaceId: actor.workspaceId ?? null,
+      ...(client ? { correlationId: client.requestId } : {}),
+      now: this.platform.now(),
+    };
+  }
+
+  /** Issues an access token and a refresh token in a family (new unless given). */
+  async issuePair(user: { userId: number; companyId: number; workspaceId: number | null }, familyId?: string): Promise<TokenPair> {
+    const refresh = await this.refreshTokens.issue({ ...user, ...(familyId ? { familyId } : {}) });
+    const access = await this.platform.tokens.issueAccessToken({
+      userId: user.userId,
+      companyId: user.companyId,
+      workspaceId: user.workspaceId,
+      sessionId: refresh.familyId,
+    });
+    return { token: access.token, expiresIn: access.expiresIn, refreshToken: refresh.token };
+  }
+
+  /** Verifies a password sign-in, throttled per account and address, and records the attempt. */
+  async login(login: string, password: string, client: ClientInfo): Promise<TokenPair> {
+    const { db, logger } = this.platform;
+    const account = login.trim();
+    await this.throttle.check(account, client.address).catch(async (err: unknown) => {
+      const user = await findUserByLogin(db, account);
+      if (user) await this.recordSignIn(user, client, 'throttled');
+      throw err;
+    });
+    const user = await findUserByLogin(db, account);
+    if (!user) {
+      await dummyVerify(password);
+      await this.throttle.recordFailure(account, client.address);
+      logger.info({ requestId: client.requestId, address: client.address }, 'sign-in failed: unknown account');
+      throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
+    }
+    const ok = await verifyPassword(password, user.passwordHash);
+    if (!ok) {
+      await this.throttle.recordFailure(account, client.address);
+      await this.recordSignIn(user, client, 'bad_password');
+      throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
+    }
+    if (user.status !== 'active') {
+      await this.recordSignIn(user, client, 'inactive');
+      throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
+    }
+    await this.throttle.recordSuccess(account, client.address);
+    await this.recordSignIn(user, client, null);
+    const workspaceId = await defaultWorkspaceId(db, { userId: user.id, companyId: user.companyId });
+    return this.issuePair({ userId: user.id, companyId: user.companyId, workspaceId });
+  }
+
+  private async recordSignIn(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): Promise<void> {
+    const base = { userId: user.id, address: client.address, userAgent: client.userAgent };
+    await this.platform.store.append(
+      userSignInStream(user.id),
+      [
+        failure === null
+          ? { type: 'SignInSucceeded', payload: base, metadata: this.metadata(client, user) }
+          : { type: 'SignInFailed', payload: { ...base, reason: failure }, metadata: this.metadata(client, user) },
+      ],
+      'any',
+    );
+  }
+
+  private metadata(client: ClientInfo, user: DirectoryUser) {
+    return {
+      actorId: user.id,
+      companyId: user.companyId,
+      workspaceId: null,
+      correlationId: client.requestId,
+      occurredAt: this.platform.now().toISOString(),
+    };
+  }
+
+  /** Rotates a refresh token: the old one is spent, a new pair is issued in the same family. */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const grant = await this.refreshTokens.consume(refreshToken);
+    const user = await findUserById(this.platform.db, grant.userId);
+    if (!user || user.status !== 'active') {
+      await this.refreshTokens.revokeFamily(grant.familyId);
+      throw new AppError('REFRESH_TOKEN_INVALID', 'Invalid or expired refresh token');
+    }
+    let workspaceId = grant.workspaceId;
+    if (workspaceId !== null && !(await findAccessibleWorkspace(this.platform.db, grant, workspaceId))) {
+      workspaceId = await defaultWorkspaceId(this.platform.db, grant);
+    }
+    return this.issuePair({ userId: grant.userId, companyId: grant.companyId, workspaceId }, grant.familyId);
+  }
+
+  /** Blocklists the access token for the rest of its life and ends its refresh family. */
+  async logout(token: { jti: string; exp: number; sid?: string }): Promise<void> {
+    await this.revocations.block(token.jti, token.exp, this.platform.now());
+    if (token.sid) await this.refreshTokens.revokeFamily(token.sid);
+  }
+
+  /** Re-issues the caller's token with another active workspace baked in. */
+  async switchWorkspace(
+    caller: { userId: number; companyId: number; sid?: string },
+    workspaceId: number,
+  ): Promise<TokenPair> {
+    const ws = await findAccessibleWorkspace(this.platform.db, caller, workspaceId);
+    if (!ws) throw new AppError('NOT_FOUND', 'Workspace not found');
+    const familyActive = caller.sid ? await this.refreshTokens.familyActive(caller.sid) : false;
+    return this.issuePair({ userId: caller.userId, companyId: caller.companyId, workspaceId }, familyActive ? caller.sid : undefined);
+  }
+
+  /**
+   * Self-service sign-up: a company, its "Default" workspace with every module, and the caller as the
+   * company's administrator (decisions.md).
+   */
+  async signup(
+    input: { email: string; password: string; name: string; companyName: string },
+    client: ClientInfo | null,
+  ): Promise<{ pair: TokenPair; userId: number; companyId: number; workspaceId: number }> {
+    const created = await this.createCompanyWithAdmin(input, client);
+    const pair = await this.issuePair({ userId: created.userId, companyId: created.companyId, workspaceId: created.workspaceId });
+    return { pair, ...created };
+  }
+
+  /** Creates company, default workspace and administrator; waits until sign-in can see them. */
+  async createCompanyWithAdmin(
+    input: { email: string; password: string; name: string; companyName: string },
+    client: ClientInfo | null,
+  ): Promise<{ userId: number; companyId: number; workspaceId: number }> {
+    const { db, store } = this.platform;
+    const email = input.email.trim();
+    const userId = await allocateId(db, 'user');
+    // The claim comes first: of two sign-ups with one address, the loser creates nothing.
+    await handleCommand({
+      store,
+      streamId: emailClaimStream(email),
+      decider: emailClaimDecider,
+      command: { type: 'ClaimEmail', email, userId },
+      context: this.context(client),
+    });
+    const companyId = await allocateId(db, 'company');
+    const workspaceId = await allocateId(db, 'workspace');
+    const ctx = this.context(client, { userId, companyId });
+    await handleCommand({
+      store,
+      streamId: companyStream(companyId),
+      decider: companyDecider,
+      command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
+      context: ctx,
+    });
+    await handleCommand({
+      store,
+      streamId: workspaceStream(workspaceId),
+      decider: workspaceDecider,
+      command: {
+        type: 'CreateWorkspace',
+        workspaceId,
+        companyId,
+        name: 'Default',
+        description: '',
+        settings: {},
+        modules: [...MODULE_KEYS],
+      },
+      context: { ...ctx, workspaceId },
+    });
+    const username = await this.freeUsername(email);
+    const result = await handleCommand({
+      store,
+      streamId: userStream(userId),
+      decider: userDecider,
+      command: {
+        type: 'RegisterUser',
+        userId,
+        companyId,
+        email,
+        username,
+        name: input.name.trim(),
+        passwordHash: await hashPassword(input.password),
+        isAdmin: true,
+        roles: ['Admin'],
+      },
+      context: ctx,
+    });
+    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });
+    return { userId, companyId, workspaceId };
+  }
+
+  /** The e-mail's local part, made unique with a number when taken. */
+  private async freeUsername(email: string): Promise<string> {
+    const base = (email.split('@')[0] ?? 'user').toLowerCase().replace(/[^a-z0-9._-]/g, '') || 'user';
+    if (!(await usernameTaken(this.platform.db, base))) return base;
+    for (;;) {
+      const candidate = `${base}${randomUUID().slice(0, 6)}`;
+      if (!(await usernameTaken(this.platform.db, candidate))) return candidate;
+    }
+  }
+
+  /** Mails a single-use reset link when the account exists; answers the same either way. */
+  async forgotPassword(email: string, client: ClientInfo): Promise<void> {
+    const user = await findUserByLogin(this.platform.db, email.trim());
+    if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) {
+      this.platform.logger.info({ requestId: client.requestId }, 'password reset asked for an unknown address');
+      return;
+    }
+    const token = randomToken(32);
+    await this.platform.kv.set(resetKey(hashToken(token)), String(user.id), { ttlMs: this.platform.config.RESET_TOKEN_TTL });
+    const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, this.platform.config.APP_URL).toString();
+    const minutes = Math.round(this.platform.config.RESET_TOKEN_TTL / 60_000);
+    await this.platform.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: `Someone asked to reset the password of your account.\n\nReset it here (valid ${minutes} minutes, once): ${link}\n\nToken: ${token}\n\nIf it was not you, ignore this mail.`,
+    });
+  }
+
+  /** Sets a new password with a reset token; every refresh and access token of the user stops working. */
+  async resetPassword(token: string, password: string, client: ClientInfo): Promise<void> {
+    const userId = await this.platform.kv.take(resetKey(hashToken(token)));
+    if (userId === null) throw new AppError('INVALID_RESET_TOKEN', 'Invalid or expired reset token');
+    const user = await findUserById(this.platform.db, Number(userId));
+    if (!user) throw new AppError('INVALID_RESET_TOKEN', 'Invalid or expired reset token');
+    const result = await handleCommand({
+      store: this.platform.store,
+      streamId: userStream(user.id),
+      decider: userDecider,
+      command: { type: 'ChangePassword', passwordHash: await hashPassword(password), reason: 'reset' },
+      context: this.context(client, { userId: user.id, companyId: user.companyId }),
+    });
+    await this.revocations.revokeUserTokensBefore(user.id, this.platform.now());
+    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });
+  }
+}

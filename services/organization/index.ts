@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
+import { signInLogProjection } from '#projections/sign-in-log/index.js';
+import type { Projection } from '#projections/types.js';
+import type { Platform } from '../platform.js';
+import { authRoutes } from './auth/routes.js';
+import { AuthService } from './auth/service.js';
+import { bootstrapAdmin } from './bootstrap.js';
+
+export { AuthService } from './auth/service.js';
+export { AccessRevocations } from './auth/revocation.js';
+export { MODULE_KEYS, type ModuleKey } from './modules.js';
+
+/** The read models the organization module owns. */
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection];
+
+/** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
+export function createOrganizationModule(platform: Platform) {
+  const auth = new AuthService(platform);
+  return {
+    auth,
+    /** Whether this user may enter this workspace, and what it is entitled to. */
+    resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) =>
+      findAccessibleWorkspace(platform.db, user, workspaceId),
+    /** Creates the bootstrap administrator once, when configured. */
+    start: () => bootstrapAdmin(platform, auth),
+    routes: async (app: FastifyInstance) => {
+      await app.register(authRoutes, { platform, auth });
+    },
+  };
+}
+
+export type OrganizationModule = ReturnType<typeof createOrganizationModule>;

@@ -1,0 +1,3 @@
+/** The modules a workspace can be entitled to (decisions.md, "Identity"). */
+export const MODULE_KEYS = ['TMT', 'DF', 'AUTORUNNER', 'HEALTHCHECK'] as const;
+export type ModuleKey = (typeof MODULE_KEYS)[number];

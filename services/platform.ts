@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { SigningKeys, TokenService } from '#shared/auth/index.js';
+import type { MessageBus } from '#shared/bus/types.js';
+import type { Config } from '#shared/config.js';
+import type { Database } from '#shared/db/index.js';
+import type { EventStore } from '#shared/es/types.js';
+import type { KeyValueStore } from '#shared/kv/types.js';
+import type { Mailer } from '#shared/mail/mailer.js';
+
+/** Waits until read models have caught up with a log position (read-your-writes). */
+export interface ReadModelWaiter {
+  waitFor(position: bigint, options?: { names?: readonly string[]; timeoutMs?: number }): Promise<void>;
+}
+
+/** Everything a module needs from the outside world, opened once per process. */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  store: EventStore;
+  kv: KeyValueStore;
+  bus: MessageBus;
+  keys: SigningKeys;
+  tokens: TokenService;
+  mailer: Mailer;
+  readModels: ReadModelWaiter;
+  now: () => Date;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ProjectionRunner } from '#projections/runner.js';
+import { ConfigError, loadConfig, type Config } from '#shared/config.js';
+import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
+import { createLogger, openPlatform } from './open-platform.js';
+import { organizationProjections } from './organization/index.js';
+
+/** Every read model of the platform, run by the `projections` service. */
+export const ALL_PROJECTIONS = [...organizationProjections];
+
+export function parseServices(value: string): Set<ServiceName> {
+  if (value.trim() === 'all') return new Set(SERVICE_NAMES);
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(SERVICE_NAMES as readonly string[]).includes(n)) {
+      throw new ConfigError([{ variable: 'SERVICES', message: `unknown service "${n}"; known: all, ${SERVICE_NAMES.join(', ')}` }]);
+    }
+  }
+  return new Set(names as ServiceName[]);
+}
+
+export interface RunningProcess {
+  app: FastifyInstance;
+  url: string;
+  config: Config;
+  logger: Logger;
+  runner: ProjectionRunner | null;
+  /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the services of one process: opens the adapters, runs the projections (when this process
+ * owns them) and listens. `services` overrides `SERVICES`.
+ */
+export async function startProcess(env: Record<string, string | undefined> = process.env, services?: ServiceName[]): Promise<RunningProcess> {
+  const config = loadConfig(env);
+  const selected = services ? new Set(services) : parseServices(config.SERVICES);
+  const logger = createLogger(config);
+  let runner: ProjectionRunner | null = null;
+  const platform = await openPlatform(config, {
+    logger,
+    readModels: { waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()) },
+  });
+  try {
+    if (selected.has('projections')) {
+      runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger });
+      await runner.start();
+    } else {
+      const { checkpointWaiter } = await import('./read-models.js');
+      platform.readModels = checkpointWaiter(platform.db);
+    }
+    const activeRunner = runner;
+    const { app, organization } = await buildApp(platform, {
+      services: selected,
+      readiness: activeRunner ? [{ name: 'projections', check: () => activeRunner.caughtUp() }] : [],
+    });
+    if (selected.has('organization')) await organization.start();
+    await app.listen({ host: config.HOST, port: config.PORT });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    logger.info({ url, services: [...selected] }, 'listening');
+    let stopping: Promise<void> | null = null;
+    return {
+      app,
+      url,
+      config,
+      logger,
+      runner,
+      stop: () =>
+        (stopping ??= (async () => {
+          await app.close();
+          await activeRunner?.stop();
+          await platform.close();
+        })()),
+    };
+  } catch (err) {
+    await runner?.stop().catch(() => {});
+    await platform.close();
+    throw err;
+  }
+}
+
+/** Entry point of a service process: start, and on SIGTERM/SIGINT shut down gracefully. */
+export async function main(services?: ServiceName[]): Promise<void> {
+  let running: RunningProcess;
+  try {
+    running = await startProcess(process.env, services);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const shutdown = (signal: string) => {
+    running.logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      running.logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, running.config.SHUTDOWN_GRACE);
+    force.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        running.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

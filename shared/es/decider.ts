@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './types.js';
+import { WrongExpectedRevisionError } from './types.js';
+
+/** A domain event as a decider sees it: a type and a payload. */
+export interface DomainEvent<Type extends string = string, Payload = unknown> {
+  type: Type;
+  payload: Payload;
+}
+
+/**
+ * An aggregate's behaviour as three pure functions. `decide` returns the new events or throws an
+ * `AppError` for a command the state does not allow; it never reads a clock or makes ids itself.
+ */
+export interface Decider<Command, Event extends DomainEvent, State> {
+  initialState(): State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+}
+
+/** Folds recorded events into a state. */
+export function fold<Event extends DomainEvent, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+  events: readonly RecordedEvent[],
+): State {
+  let state = decider.initialState();
+  for (const e of events) state = decider.evolve(state, { type: e.type, payload: e.payload } as Event);
+  return state;
+}
+
+/** Who issues a command and in which tenant; becomes the metadata of every event it causes. */
+export interface CommandContext {
+  actorId?: number | string | null;
+  companyId?: number | null;
+  workspaceId?: number | null;
+  correlationId?: string;
+  causationId?: string;
+  /** The command's time; every event it causes carries it. */
+  now: Date;
+}
+
+export interface CommandResult<Event extends DomainEvent, State> {
+  events: Event[];
+  state: State;
+  /** Revision of the stream after the append (or before, when nothing was appended). */
+  revision: number;
+  /** Global position of the last appended event; `null` when the command changed nothing. */
+  position: bigint | null;
+}
+
+export interface HandleCommandOptions<Command, Event extends DomainEvent, State> {
+  store: EventStore;
+  streamId: string;
+  decider: Decider<Command, Event, State>;
+  command: Command | ((state: State) => Command);
+  context: CommandContext;
+  /** Schema versions by event type; 1 when absent. */
+  versions?: Partial<Record<Event['type'], number>>;
+  /** Attempts before a concurrency conflict is reported as 409. Default 4. */
+  maxAttempts?: number;
+}
+
+/** Builds the metadata every event of a command carries. */
+export function eventMetadata(context: CommandContext): EventMetadata {
+  return {
+    actorId: context.actorId ?? null,
+    companyId: context.companyId ?? null,
+    workspaceId: context.workspaceId ?? null,
+    correlationId: context.correlationId ?? randomUUID(),
+    ...(context.causationId ? { causationId: context.causationId } : {}),
+    occurredAt: context.now.toISOString(),
+  };
+}
+
+/**
+ * Load, fold, decide, append with the expected revision; on a conflict start again from load, a few
+ * times, then answer 409 CONCURRENCY_CONFLICT.
+ */
+export async function handleCommand<Command, Event extends DomainEvent, State>(
+  options: HandleCommandOptions<Command, Event, State>,
+): Promise<CommandResult<Event, State>> {
+  const { store, streamId, decider, context } = options;
+  const maxAttempts = options.maxAttempts ?? 4;
+  for (let attempt = 1; ; attempt++) {
+    const recorded = await store.readStream(streamId);
+    let state = fold(decider, recorded);
+    const revision = recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision;
+    const command = typeof options.command === 'function' ? (options.command as (s: State) => Command)(state) : options.command;
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { events, state, revision, position: null };
+    const metadata = eventMetadata(context);
+    const toAppend: NewEvent[] = events.map((e) => ({
+      type: e.type,
+      version: options.versions?.[e.type as Event['type']] ?? 1,
+      payload: e.payload,
+      metadata,
+    }));
+    try {
+      const result = await store.append(streamId, toAppend, revision === -1 ? 'no_stream' : revision);
+      for (const e of events) state = decider.evolve(state, e);
+      return { events, state, revision: result.nextExpectedRevision, position: result.position };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError)) throw err;
+      if (attempt >= maxAttempts) {
+        throw new AppError('CONCURRENCY_CONFLICT', 'The resource was changed by another request; try again', {
+          cause: err,
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, errorBody, type ErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+
+/** Fastify's own error codes for what a client sent, mapped to ours. */
+const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
+};
+
+function validationDetails(err: FastifyError): ErrorDetail[] {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    return err.validation.map((v) => ({
+      path: [err.validationContext, ...String(v.instancePath ?? '').split('/').filter(Boolean)]
+        .filter(Boolean)
+        .join('.')
+        .replace(/^body\.?/, ''),
+      message: v.message ?? 'Invalid value',
+    }));
+  }
+  return (err.validation ?? []).map((v) => ({
+    path: String(v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.'),
+    message: v.message ?? 'Invalid value',
+  }));
+}
+
+/** Turns any thrown value into the status and JSON body a client sees. */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorBody; headers?: Record<string, string>; internal: boolean } {
+  if (err instanceof AppError) {
+    return { status: err.statusCode, body: err.toJSON(), ...(err.headers ? { headers: err.headers } : {}), internal: err.statusCode >= 500 };
+  }
+  const fe = err as FastifyError;
+  if (fe && typeof fe === 'object') {
+    if (fe.validation) {
+      const details = validationDetails(fe);
+      return { status: 400, body: errorBody('VALIDATION_FAILED', 'Request validation failed', details), internal: false };
+    }
+    const mapped = fe.code ? FASTIFY_CLIENT_ERRORS[fe.code] : undefined;
+    if (mapped) {
+      const message =
+        mapped === 'MALFORMED_JSON' ? 'Request body is not valid JSON' : mapped === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : fe.message;
+      return { status: errorBody(mapped, message).statusCode, body: errorBody(mapped, message), internal: false };
+    }
+    // Other 4xx raised by Fastify or a plugin keep their status, with a generic code.
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      const code: ErrorCode = fe.statusCode === 404 ? 'NOT_FOUND' : fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : fe.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+      const body = { ...errorBody(code, fe.message), statusCode: fe.statusCode };
+      return { status: fe.statusCode, body, internal: false };
+    }
+  }
+  return { status: 500, body: errorBody('INTERNAL_ERROR', 'Internal server error'), internal: true };
+}
+
+/** Sends an error the catalog way; 5xx are logged with the request id and hide their cause. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const { status, body, headers, internal } = toErrorResponse(err);
+  if (internal) request.log.error({ err }, 'request failed');
+  else if (status >= 500) request.log.warn({ err }, 'request failed');
+  if (headers) reply.headers(headers);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** The single error handler and the JSON 404 of every server. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
+  );
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { installErrorHandling } from './errors.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface HttpServerOptions {
+  logger: Logger;
+  bodyLimit: number;
+  trustProxy?: boolean;
+  /** Serve `/openapi.json` and Swagger UI at `/docs`. */
+  openapi?: { title: string; version: string; description?: string };
+  /** Rewrites a URL before routing (the gateway's `/tmt/api/v1/auth/**`). */
+  rewriteUrl?: (url: string) => string;
+}
+
+export type App = FastifyInstance;
+
+/**
+ * A Fastify server with the platform's conventions: request ids (taken from `X-Request-Id` when sane,
+ * echoed back), structured logs, zod schemas for validation and serialisation, one error handler,
+ * JSON 404s, and OpenAPI generated from the route schemas.
+ */
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const serverOptions: FastifyServerOptions = {
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Probes would drown the log; every other request is logged with its id.
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: (req) => req.url === '/health' || req.url === '/ready',
+    }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  };
+  const rewrite = options.rewriteUrl;
+  if (rewrite) serverOptions.rewriteUrl = (req) => rewrite(req.url ?? '/');
+  const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (options.openapi) {
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: options.openapi.title, version: options.openapi.version, description: options.openapi.description ?? '' },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            workspaceHeader: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
+          },
+        },
+        security: [{ bearerAuth: [] }],
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
+  return app;
+}
