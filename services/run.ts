@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger, openPlatform } from './open-platform.js';
 import { organizationProjections } from './organization/index.js';
+import type { Platform } from './platform.js';
 
 /** Every read model of the platform, run by the `projections` service. */
 export const ALL_PROJECTIONS = [...organizationProjections];
@@ -26,6 +27,7 @@ export interface RunningProcess {
   config: Config;
   logger: Logger;
   runner: ProjectionRunner | null;
+  platform: Platform;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       config,
       logger,
       runner,
+      platform,
       stop: () =>
         (stopping ??= (async () => {
           await app.close();

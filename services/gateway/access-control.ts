@@ -6,7 +6,7 @@ import { acceptsApiKey, isPublic, moduleFor, pathOf, type ModuleRoute } from './
 
 export interface AccessControlDeps {
   tokens: TokenService;
-  isRevoked(token: { jti: string; userId: number; iat: number }): Promise<boolean>;
+  isRevoked(token: { jti: string; userId: number; issuedAtMs: number }): Promise<boolean>;
   resolveWorkspace(user: { userId: number; companyId: number }, workspaceId: number): Promise<ActiveWorkspace | null>;
   /**
    * Verifies a device-testing API key (`X-Api-Key`). Modules that issue keys provide it; without one,
@@ -65,7 +65,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
     if (bearer === null) throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
 
     const claims = await deps.tokens.verifyAccessToken(bearer);
-    if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, iat: claims.iat })) {
+    if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs })) {
       throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
     }
     const principal: Principal = {
@@ -76,6 +76,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
       jti: claims.jti,
       exp: claims.exp,
       iat: claims.iat,
+      issuedAtMs: claims.issuedAtMs,
       ...(claims.sid ? { sid: claims.sid } : {}),
     };
     request.principal = principal;

@@ -10,6 +10,8 @@ export interface RefreshGrant {
   workspaceId: number | null;
   /** The family: every token rotated from one sign-in. */
   familyId: string;
+  /** When the family began (ms since the epoch): a later revocation of all the user's tokens ends it. */
+  signedInAt: number;
 }
 
 const tokenKey = (hash: string) => `auth:rt:${hash}`;
@@ -28,11 +30,14 @@ export class RefreshTokens {
   ) {}
 
   /** Starts a new family (a sign-in) and returns its first token. */
-  async issue(grant: Omit<RefreshGrant, 'familyId'> & { familyId?: string }): Promise<{ token: string; familyId: string }> {
+  async issue(
+    grant: Omit<RefreshGrant, 'familyId' | 'signedInAt'> & { familyId?: string; signedInAt?: number },
+  ): Promise<{ token: string; familyId: string }> {
     const familyId = grant.familyId ?? randomUUID();
     if (!grant.familyId) await this.kv.set(familyKey(familyId), String(grant.userId), { ttlMs: this.ttlMs });
     const token = randomToken(32);
-    await this.kv.set(tokenKey(hashToken(token)), JSON.stringify({ ...grant, familyId } satisfies RefreshGrant), {
+    const signedInAt = grant.signedInAt ?? Date.now();
+    await this.kv.set(tokenKey(hashToken(token)), JSON.stringify({ ...grant, familyId, signedInAt } satisfies RefreshGrant), {
       ttlMs: this.ttlMs,
     });
     return { token, familyId };

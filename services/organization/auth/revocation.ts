@@ -11,7 +11,8 @@ const validAfterKey = (userId: number) => `auth:valid-after:${userId}`;
 export class AccessRevocations {
   constructor(
     private readonly kv: KeyValueStore,
-    private readonly accessTtlMs: number,
+    /** Longest life of anything the marker must reject: access or refresh tokens. */
+    private readonly longestTtlMs: number,
   ) {}
 
   /** Blocklists one token until `expSeconds`. */
@@ -22,13 +23,19 @@ export class AccessRevocations {
 
   /** Rejects every token of the user issued before `at`. */
   async revokeUserTokensBefore(userId: number, at: Date): Promise<void> {
-    await this.kv.set(validAfterKey(userId), String(Math.floor(at.getTime() / 1000)), { ttlMs: this.accessTtlMs + 60_000 });
+    await this.kv.set(validAfterKey(userId), String(at.getTime()), { ttlMs: this.longestTtlMs + 60_000 });
+  }
+
+  /** Whether something of the user issued at `issuedAtMs` predates a revocation of all their tokens. */
+  async issuedBeforeRevocation(userId: number, issuedAtMs: number): Promise<boolean> {
+    const validAfter = await this.kv.get(validAfterKey(userId));
+    return validAfter !== null && issuedAtMs < Number(validAfter);
   }
 
   /** Whether a verified token has been revoked since it was issued. */
-  async isRevoked(token: { jti: string; userId: number; iat: number }): Promise<boolean> {
+  async isRevoked(token: { jti: string; userId: number; issuedAtMs: number }): Promise<boolean> {
     const [blocked, validAfter] = await Promise.all([this.kv.get(blockKey(token.jti)), this.kv.get(validAfterKey(token.userId))]);
     if (blocked !== null) return true;
-    return validAfter !== null && token.iat < Number(validAfter);
+    return validAfter !== null && token.issuedAtMs < Number(validAfter);
   }
 }

@@ -120,7 +120,10 @@ export async function authRoutes(app: FastifyInstance, opts: { platform: Platfor
     },
     handler: async (request) => {
       const p = requirePrincipal(request);
-      return auth.switchWorkspace({ userId: p.userId, companyId: p.companyId, ...(p.sid ? { sid: p.sid } : {}) }, request.params.workspaceId);
+      return auth.switchWorkspace(
+        { userId: p.userId, companyId: p.companyId, issuedAtMs: p.issuedAtMs, ...(p.sid ? { sid: p.sid } : {}) },
+        request.params.workspaceId,
+      );
     },
   });
 

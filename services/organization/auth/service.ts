@@ -50,7 +50,7 @@ export class AuthService {
   constructor(private readonly platform: Platform) {
     const { config, kv } = platform;
     this.refreshTokens = new RefreshTokens(kv, config.REFRESH_TOKEN_TTL);
-    this.revocations = new AccessRevocations(kv, config.ACCESS_TOKEN_TTL);
+    this.revocations = new AccessRevocations(kv, Math.max(config.ACCESS_TOKEN_TTL, config.REFRESH_TOKEN_TTL));
     this.throttle = new SignInThrottle(kv, {
       perAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
@@ -71,8 +71,14 @@ export class AuthService {
   }
 
   /** Issues an access token and a refresh token in a family (new unless given). */
-  async issuePair(user: { userId: number; companyId: number; workspaceId: number | null }, familyId?: string): Promise<TokenPair> {
-    const refresh = await this.refreshTokens.issue({ ...user, ...(familyId ? { familyId } : {}) });
+  async issuePair(
+    user: { userId: number; companyId: number; workspaceId: number | null },
+    family?: { familyId: string; signedInAt: number },
+  ): Promise<TokenPair> {
+    const refresh = await this.refreshTokens.issue({
+      ...user,
+      ...(family ?? { signedInAt: this.platform.now().getTime() }),
+    });
     const access = await this.platform.tokens.issueAccessToken({
       userId: user.userId,
       companyId: user.companyId,
@@ -141,7 +147,7 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<TokenPair> {
     const grant = await this.refreshTokens.consume(refreshToken);
     const user = await findUserById(this.platform.db, grant.userId);
-    if (!user || user.status !== 'active') {
+    if (!user || user.status !== 'active' || (await this.revocations.issuedBeforeRevocation(grant.userId, grant.signedInAt))) {
       await this.refreshTokens.revokeFamily(grant.familyId);
       throw new AppError('REFRESH_TOKEN_INVALID', 'Invalid or expired refresh token');
     }
@@ -149,7 +155,7 @@ export class AuthService {
     if (workspaceId !== null && !(await findAccessibleWorkspace(this.platform.db, grant, workspaceId))) {
       workspaceId = await defaultWorkspaceId(this.platform.db, grant);
     }
-    return this.issuePair({ userId: grant.userId, companyId: grant.companyId, workspaceId }, grant.familyId);
+    return this.issuePair({ userId: grant.userId, companyId: grant.companyId, workspaceId }, grant);
   }
 
   /** Blocklists the access token for the rest of its life and ends its refresh family. */
@@ -160,13 +166,15 @@ export class AuthService {
 
   /** Re-issues the caller's token with another active workspace baked in. */
   async switchWorkspace(
-    caller: { userId: number; companyId: number; sid?: string },
+    caller: { userId: number; companyId: number; sid?: string; issuedAtMs: number },
     workspaceId: number,
   ): Promise<TokenPair> {
     const ws = await findAccessibleWorkspace(this.platform.db, caller, workspaceId);
     if (!ws) throw new AppError('NOT_FOUND', 'Workspace not found');
+    // Stay in the caller's family while it lives, so logout or reuse detection still ends everything.
     const familyActive = caller.sid ? await this.refreshTokens.familyActive(caller.sid) : false;
-    return this.issuePair({ userId: caller.userId, companyId: caller.companyId, workspaceId }, familyActive ? caller.sid : undefined);
+    const family = familyActive && caller.sid ? { familyId: caller.sid, signedInAt: caller.issuedAtMs } : undefined;
+    return this.issuePair({ userId: caller.userId, companyId: caller.companyId, workspaceId }, family);
   }
 
   /**

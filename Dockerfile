@@ -1,0 +1,40 @@
+# One image for every service; the `agent` target adds the device tooling.
+#   docker build -t qa-platform .                          (services, the default target)
+#   docker build --target agent -t qa-platform-agent .     (agent)
+FROM node:20-bookworm-slim AS base
+
+ENV NODE_ENV=production \
+    NPM_CONFIG_UPDATE_NOTIFIER=false \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/app/data
+
+WORKDIR /app
+
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# The source stays owned by root; the process may write only under DATA_DIR.
+COPY . .
+RUN mkdir -p /app/data && chown node:node /app/data
+
+USER node
+EXPOSE 8080
+
+# node itself (not npx) is the process, so SIGTERM reaches the application and it can drain.
+CMD ["node", "--import", "tsx", "services/main.ts"]
+
+
+FROM base AS agent
+
+USER root
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium adb fonts-liberation \
+ && rm -rf /var/lib/apt/lists/*
+USER node
+
+CMD ["node", "--import", "tsx", "agent/main.ts"]
+
+
+# Last stage, so that a plain `docker build .` gives the service image.
+FROM base AS service

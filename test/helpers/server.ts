@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProcess, type RunningProcess } from '#services/run.js';
+import type { ServiceName } from '#services/app.js';
+
+export interface TestServer {
+  url: string;
+  process: RunningProcess;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server on a free loopback port, embedded defaults (PGlite in a new temporary data
+ * directory) unless `env` says otherwise. One per test file: PGlite's first open takes seconds.
+ */
+export async function startTestServer(env: Record<string, string> = {}, services?: ServiceName[]): Promise<TestServer> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'qa-test-'));
+  const running = await startProcess(
+    {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: dataDir,
+      TZ: process.env.TZ,
+      ...env,
+    },
+    services,
+  );
+  return {
+    url: running.url,
+    process: running,
+    dataDir,
+    async stop() {
+      await running.stop();
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A real HTTP request with a JSON body; the answer parsed when it is JSON. */
+export async function http<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string | Uint8Array; token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Uint8Array | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(new URL(path, base), { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
