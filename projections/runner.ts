@@ -127,10 +127,15 @@ export class ProjectionRunner {
     }
   }
 
-  /** True when every loop has reached the head of the log as it was when asked. */
-  async caughtUp(): Promise<boolean> {
+  /** True when every loop reaches the head of the log, as it was when asked, within `timeoutMs`. */
+  async caughtUp(timeoutMs = 1000): Promise<boolean> {
     const head = await this.options.store.headPosition();
-    return [...this.loops.values()].every((l) => l.position >= head || l.idleAt >= head);
+    try {
+      await this.waitFor(head, { timeoutMs });
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 
