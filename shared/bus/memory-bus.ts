@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BusTimeoutError,
+  NoRespondersError,
+  type BusMessage,
+  type BusSubscription,
+  type DurableMessage,
+  type MessageBus,
+} from './types.js';
+import {
+  assertInStream,
+  assertName,
+  assertSubject,
+  normalizeHeaders,
+  streamSubjects,
+  subjectMatches,
+  type DurableStreams,
+} from './subjects.js';
+
+export interface MemoryBusOptions {
+  /** Durable streams this bus may use: name → subjects. */
+  streams?: DurableStreams;
+  /** How long a delivered durable message may stay unacknowledged before it is delivered again. */
+  ackWaitMs?: number;
+  /** Default time-out of `request`. */
+  requestTimeoutMs?: number;
+  /** Receives what handlers throw; a bus has no caller to hand it to. */
+  onError?: (err: unknown, subject: string) => void;
+}
+
+const DEFAULT_ACK_WAIT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+
+function reportToConsole(err: unknown, subject: string): void {
+  console.error(`bus handler for ${subject} failed`, err);
+}
+
+/** Feeds items to an async function one at a time, in order, never from the caller's own stack. */
+class SerialQueue<T> {
+  private items: T[] = [];
+  private running = false;
+  private stopped = false;
+
+  constructor(private readonly run: (item: T) => Promise<void>) {}
+
+  push(item: T): void {
+    if (this.stopped) return;
+    this.items.push(item);
+    if (!this.running) {
+      this.running = true;
+      queueMicrotask(() => void this.drain());
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.items = [];
+  }
+
+  private async drain(): Promise<void> {
+    for (let item = this.items.shift(); item !== undefined && !this.stopped; item = this.items.shift()) {
+      await this.run(item);
+    }
+    this.running = false;
+  }
+}
+
+interface CoreSubscription {
+  pattern: string;
+  queue: string | undefined;
+  mailbox: SerialQueue<BusMessage>;
+}
+
+interface StoredMessage {
+  seq: number;
+  subject: string;
+  data: Uint8Array;
+}
+
+interface ConsumerState {
+  filterSubject: string | undefined;
+  /** Highest stream sequence this consumer has looked at; new deliveries continue after it. */
+  cursor: number;
+  /** Delivered but not acknowledged: sequence → when it is due for redelivery. */
+  pending: Map<number, number>;
+  /** Wakes the delivery loops of this consumer (new message, a redelivery due, a close). */
+  waiters: Set<() => void>;
+}
+
+interface StreamState {
+  /** `messages[seq - 1]`; nothing is ever removed, like a stream with no limits. */
+  messages: StoredMessage[];
+  consumers: Map<string, ConsumerState>;
+}
+
+/**
+ * An in-process bus with NATS semantics: wildcard subjects, queue groups (round robin), request/reply,
+ * and durable streams kept in memory whose consumers resume after the last ack for the life of the bus.
+ */
+export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
+  const declared = options.streams ?? {};
+  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const onError = options.onError ?? reportToConsole;
+
+  const subscriptions = new Set<CoreSubscription>();
+  const roundRobin = new Map<string, number>();
+  const replies = new Map<string, { settle: (msg: BusMessage) => void; fail: (err: Error) => void }>();
+  const streams = new Map<string, StreamState>();
+  const stoppers = new Set<() => void>();
+  let closed = false;
+
+  function assertOpen(): void {
+    if (closed) throw new Error('The bus is closed');
+  }
+
+  async function runHandler<M extends BusMessage>(handler: (msg: M) => void | Promise<void>, msg: M): Promise<void> {
+    try {
+      await handler(msg);
+    } catch (err) {
+      onError(err, msg.subject);
+    }
+  }
+
+  // Each receiver gets its own copy, as it would from a socket, so one handler's changes stay its own.
+  function copy(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): BusMessage {
+    const msg: BusMessage = { subject, data: data.slice() };
+    if (headers) msg.headers = { ...headers };
+    if (reply) msg.reply = reply;
+    return msg;
+  }
+
+  function route(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): void {
+    replies.get(subject)?.settle(copy(subject, data, headers));
+    const groups = new Map<string, CoreSubscription[]>();
+    for (const sub of subscriptions) {
+      if (!subjectMatches(sub.pattern, subject)) continue;
+      if (sub.queue === undefined) {
+        sub.mailbox.push(copy(subject, data, headers, reply));
+      } else {
+        const members = groups.get(sub.queue) ?? [];
+        members.push(sub);
+        groups.set(sub.queue, members);
+      }
+    }
+    for (const [queue, members] of groups) {
+      const turn = roundRobin.get(queue) ?? 0;
+      roundRobin.set(queue, turn + 1);
+      const member = members[turn % members.length];
+      member?.mailbox.push(copy(subject, data, headers, reply));
+    }
+  }
+
+  function hasInterest(subject: string): boolean {
+    for (const sub of subscriptions) if (subjectMatches(sub.pattern, subject)) return true;
+    return false;
+  }
+
+  function streamState(name: string): StreamState {
+    streamSubjects(declared, name);
+    let state = streams.get(name);
+    if (!state) {
+      state = { messages: [], consumers: new Map() };
+      streams.set(name, state);
+    }
+    return state;
+  }
+
+  /** The next message for a consumer: a redelivery that is due first, else the next new one. */
+  function nextDelivery(stream: StreamState, consumer: ConsumerState): StoredMessage | undefined {
+    const now = Date.now();
+    let due: number | undefined;
+    for (const [seq, deadline] of consumer.pending) {
+      if (deadline <= now && (due === undefined || seq < due)) due = seq;
+    }
+    if (due !== undefined) {
+      consumer.pending.set(due, now + ackWaitMs);
+      return stream.messages[due - 1];
+    }
+    while (consumer.cursor < stream.messages.length) {
+      const msg = stream.messages[consumer.cursor];
+      consumer.cursor += 1;
+      if (msg && (!consumer.filterSubject || subjectMatches(consumer.filterSubject, msg.subject))) {
+        consumer.pending.set(msg.seq, now + ackWaitMs);
+        return msg;
+      }
+    }
+    return undefined;
+  }
+
+  /** Resolves on the next wake-up or when the earliest unacked message falls due. */
+  function waitForWork(consumer: ConsumerState): Promise<void> {
+    return new Promise((resolve) => {
+      let earliest = Infinity;
+      for (const deadline of consumer.pending.values()) earliest = Math.min(earliest, deadline);
+      let timer: NodeJS.Timeout | undefined;
+      const wake = (): void => {
+        if (timer) clearTimeout(timer);
+        consumer.waiters.delete(wake);
+        resolve();
+      };
+      if (earliest !== Infinity) {
+        timer = setTimeout(wake, Math.max(0, earliest - Date.now()));
+        // An idle in-process bus must not keep the process alive.
+        timer.unref();
+      }
+      consumer.waiters.add(wake);
+    });
+  }
+
+  function wakeAll(consumer: ConsumerState): void {
+    for (const wake of [...consumer.waiters]) wake();
+  }
+
+  return {
+    kind: 'memory',
+
+    async publish(subject, data, headers) {
+      assertOpen();
+      assertSubject(subject, false);
+      route(subject, data, normalizeHeaders(headers));
+    },
+
+    async subscribe(subject, handler, subscribeOptions) {
+      assertOpen();
+      assertSubject(subject, true);
+      const sub: CoreSubscription = {
+        pattern: subject,
+        queue: subscribeOptions?.queue,
+        mailbox: new SerialQueue((msg) => runHandler(handler, msg)),
+      };
+      subscriptions.add(sub);
+      const stop = (): void => {
+        subscriptions.delete(sub);
+        sub.mailbox.stop();
+        stoppers.delete(stop);
+      };
+      stoppers.add(stop);
+      return { unsubscribe: async () => stop() };
+    },
+
+    async request(subject, data, requestOptions) {
+      assertOpen();
+      assertSubject(subject, false);
+      if (!hasInterest(subject)) throw new NoRespondersError(subject);
+      const inbox = `_INBOX.${randomUUID().replaceAll('-', '')}`;
+      return new Promise<BusMessage>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          replies.delete(inbox);
+          reject(new BusTimeoutError(subject));
+        }, requestOptions?.timeoutMs ?? requestTimeoutMs);
+        const settled = (): void => {
+          clearTimeout(timer);
+          replies.delete(inbox);
+        };
+        replies.set(inbox, {
+          settle: (msg) => {
+            settled();
+            resolve(msg);
+          },
+          fail: (err) => {
+            settled();
+            reject(err);
+          },
+        });
+        route(subject, data, normalizeHeaders(requestOptions?.headers), inbox);
+      });
+    },
+
+    async respond(msg, data, headers) {
+      assertOpen();
+      if (!msg.reply) throw new TypeError(`The message on ${msg.subject} is not a request; it has no reply subject`);
+      route(msg.reply, data, normalizeHeaders(headers));
+    },
+
+    async publishDurable(stream, subject, data) {
+      assertOpen();
+      assertInStream(declared, stream, subject);
+      const state = streamState(stream);
+      const seq = state.messages.length + 1;
+      state.messages.push({ seq, subject, data: data.slice() });
+      for (const consumer of state.consumers.values()) wakeAll(consumer);
+      return { seq };
+    },
+
+    async consumeDurable(stream, consumerName, handler, consumeOptions) {
+      assertOpen();
+      assertName('consumer', consumerName);
+      const filterSubject = consumeOptions?.filterSubject;
+      if (filterSubject !== undefined) assertSubject(filterSubject, true);
+      const state = streamState(stream);
+      let consumer = state.consumers.get(consumerName);
+      if (!consumer) {
+        consumer = { filterSubject, cursor: 0, pending: new Map(), waiters: new Set() };
+        state.consumers.set(consumerName, consumer);
+      } else {
+        // Re-creating a durable consumer with another filter updates it, as JetStream does; the position stays.
+        consumer.filterSubject = filterSubject;
+      }
+      const own = consumer;
+      let active = true;
+
+      const loop = async (): Promise<void> => {
+        while (active) {
+          const stored = nextDelivery(state, own);
+          if (!stored) {
+            await waitForWork(own);
+            continue;
+          }
+          const msg: DurableMessage = {
+            subject: stored.subject,
+            data: stored.data.slice(),
+            seq: stored.seq,
+            ack: async () => {
+              own.pending.delete(stored.seq);
+            },
+          };
+          await runHandler(handler, msg);
+        }
+      };
+
+      const stop = (): void => {
+        active = false;
+        stoppers.delete(stop);
+        wakeAll(own);
+      };
+      stoppers.add(stop);
+      queueMicrotask(() => void loop());
+      return { unsubscribe: async () => stop() };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const stop of [...stoppers]) stop();
+      for (const waiting of [...replies.values()]) waiting.fail(new Error('The bus was closed before the reply came'));
+    },
+  };
+}

@@ -1,0 +1,316 @@
+import {
+  connect,
+  headers as natsHeaders,
+  nanos,
+  RequestError,
+  TimeoutError,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+} from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import {
+  BusTimeoutError,
+  NoRespondersError,
+  type BusMessage,
+  type DurableMessage,
+  type MessageBus,
+} from './types.js';
+import {
+  assertInStream,
+  assertName,
+  assertSubject,
+  normalizeHeaders,
+  streamSubjects,
+  type DurableStreams,
+} from './subjects.js';
+
+export interface NatsBusOptions {
+  /** Connection name shown in the server's monitoring. */
+  name?: string;
+  /** Durable streams this bus may use: name → subjects; created (or widened) on first use. */
+  streams?: DurableStreams;
+  /** How long a delivered durable message may stay unacknowledged before the server delivers it again. */
+  ackWaitMs?: number;
+  /** Default time-out of `request`. */
+  requestTimeoutMs?: number;
+  /** Pause between reconnection attempts to the same server. */
+  reconnectTimeWaitMs?: number;
+  /** Receives what handlers throw; a bus has no caller to hand it to. */
+  onError?: (err: unknown, subject: string) => void;
+}
+
+const DEFAULT_ACK_WAIT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+const CLOSE_DRAIN_MS = 2_000;
+// JetStream API error codes (nats-server/server/errors.json).
+const STREAM_NAME_IN_USE = 10058;
+const CONSUMER_ALREADY_EXISTS = 10148;
+
+function reportToConsole(err: unknown, subject: string): void {
+  console.error(`bus handler for ${subject} failed`, err);
+}
+
+function toNatsHeaders(headers: Record<string, string> | undefined): MsgHdrs | undefined {
+  const given = normalizeHeaders(headers);
+  if (!given) return undefined;
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(given)) h.set(key, value);
+  return h;
+}
+
+// JetStream stamps its own `Nats-*` headers on stored messages; callers never set those, so they are dropped.
+function fromNatsHeaders(h: MsgHdrs | undefined, dropServerHeaders: boolean): Record<string, string> | undefined {
+  if (!h) return undefined;
+  const out: Record<string, string> = {};
+  for (const key of h.keys()) {
+    if (dropServerHeaders && /^nats-/i.test(key)) continue;
+    out[key] = h.get(key);
+  }
+  return normalizeHeaders(out);
+}
+
+function toBusMessage(m: Msg): BusMessage {
+  const msg: BusMessage = { subject: m.subject, data: m.data };
+  const headers = fromNatsHeaders(m.headers, false);
+  if (headers) msg.headers = headers;
+  if (m.reply) msg.reply = m.reply;
+  return msg;
+}
+
+function toDurableMessage(m: JsMsg): DurableMessage {
+  const msg: DurableMessage = {
+    subject: m.subject,
+    data: m.data,
+    seq: m.seq,
+    // Waits for the server's confirmation, so a resolved ack is one that survives a restart.
+    ack: async () => {
+      await m.ackAck();
+    },
+  };
+  const headers = fromNatsHeaders(m.headers, true);
+  if (headers) msg.headers = headers;
+  return msg;
+}
+
+function isNoResponders(err: unknown): boolean {
+  return err instanceof RequestError && err.isNoResponders();
+}
+
+/**
+ * Connects a bus to NATS: core subjects for publish/subscribe and request/reply, JetStream for durable
+ * streams with durable pull consumers. The connection reconnects by itself, without limit.
+ */
+export async function connectNatsBus(url: string, options: NatsBusOptions = {}): Promise<MessageBus> {
+  const declared = options.streams ?? {};
+  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const onError = options.onError ?? reportToConsole;
+
+  const nc: NatsConnection = await connect({
+    servers: url.split(',').map((s) => s.trim()),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,
+  });
+  const js = jetstream(nc);
+  // Created on first durable use, so a bus used only for core subjects works without JetStream.
+  let manager: Promise<JetStreamManager> | undefined;
+  const ensuredStreams = new Map<string, Promise<void>>();
+  const stoppers = new Set<() => Promise<void>>();
+  let closed = false;
+
+  function assertOpen(): void {
+    if (closed) throw new Error('The bus is closed');
+  }
+
+  function jsm(): Promise<JetStreamManager> {
+    manager ??= jetstreamManager(nc).catch((err: unknown) => {
+      manager = undefined;
+      throw err;
+    });
+    return manager;
+  }
+
+  async function runHandler<M extends BusMessage>(handler: (msg: M) => void | Promise<void>, msg: M): Promise<void> {
+    try {
+      await handler(msg);
+    } catch (err) {
+      onError(err, msg.subject);
+    }
+  }
+
+  async function createStream(name: string, subjects: readonly string[]): Promise<void> {
+    const m = await jsm();
+    try {
+      await m.streams.add({ name, subjects: [...subjects], storage: StorageType.File });
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
+      // The stream exists with another configuration (another service, an older release): keep it and
+      // only widen its subjects, never narrow what others may rely on.
+      const info = await m.streams.info(name);
+      const current = info.config.subjects ?? [];
+      const merged = [...new Set([...current, ...subjects])];
+      if (merged.length !== current.length) await m.streams.update(name, { subjects: merged });
+    }
+  }
+
+  function ensureStream(name: string): Promise<void> {
+    let ready = ensuredStreams.get(name);
+    if (!ready) {
+      ready = createStream(name, streamSubjects(declared, name));
+      ensuredStreams.set(name, ready);
+      ready.catch(() => ensuredStreams.delete(name));
+    }
+    return ready;
+  }
+
+  async function ensureConsumer(stream: string, consumer: string, filterSubject: string | undefined): Promise<void> {
+    const m = await jsm();
+    const ackWait = nanos(ackWaitMs);
+    try {
+      await m.consumers.add(stream, {
+        durable_name: consumer,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ackWait,
+        filter_subject: filterSubject,
+      });
+    } catch (err) {
+      // Servers from 2.10 refuse to "create" an existing consumer with another configuration; older ones update it.
+      if (!(err instanceof JetStreamApiError && err.code === CONSUMER_ALREADY_EXISTS)) throw err;
+      await m.consumers.update(stream, consumer, { ack_wait: ackWait, filter_subject: filterSubject });
+    }
+  }
+
+  return {
+    kind: 'nats',
+
+    async publish(subject, data, headers) {
+      assertOpen();
+      assertSubject(subject, false);
+      nc.publish(subject, data, { headers: toNatsHeaders(headers) });
+    },
+
+    async subscribe(subject, handler, subscribeOptions) {
+      assertOpen();
+      assertSubject(subject, true);
+      const sub = nc.subscribe(subject, { queue: subscribeOptions?.queue });
+      let active = true;
+      void (async () => {
+        try {
+          for await (const m of sub) {
+            if (!active) break;
+            await runHandler(handler, toBusMessage(m));
+          }
+        } catch (err) {
+          onError(err, subject);
+        }
+      })();
+      const stop = async (): Promise<void> => {
+        active = false;
+        stoppers.delete(stop);
+        if (!sub.isClosed()) sub.unsubscribe();
+      };
+      stoppers.add(stop);
+      // The server must know the interest before we return, or a publish right after could miss it.
+      await nc.flush();
+      return { unsubscribe: stop };
+    },
+
+    async request(subject, data, requestOptions) {
+      assertOpen();
+      assertSubject(subject, false);
+      try {
+        const reply = await nc.request(subject, data, {
+          timeout: requestOptions?.timeoutMs ?? requestTimeoutMs,
+          headers: toNatsHeaders(requestOptions?.headers),
+        });
+        return toBusMessage(reply);
+      } catch (err) {
+        if (isNoResponders(err)) throw new NoRespondersError(subject, { cause: err });
+        if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
+          throw new BusTimeoutError(subject, { cause: err });
+        }
+        throw err;
+      }
+    },
+
+    async respond(msg, data, headers) {
+      assertOpen();
+      if (!msg.reply) throw new TypeError(`The message on ${msg.subject} is not a request; it has no reply subject`);
+      nc.publish(msg.reply, data, { headers: toNatsHeaders(headers) });
+    },
+
+    async publishDurable(stream, subject, data) {
+      assertOpen();
+      assertInStream(declared, stream, subject);
+      const publishOnce = async (): Promise<{ seq: number }> => {
+        await ensureStream(stream);
+        const ack = await js.publish(subject, data, { expect: { streamName: stream } });
+        return { seq: ack.seq };
+      };
+      try {
+        return await publishOnce();
+      } catch (err) {
+        // Nobody stores the subject: the stream was deleted behind our back (an operator, a test); create it again.
+        if (!isNoResponders(err instanceof Error ? err.cause : undefined)) throw err;
+        ensuredStreams.delete(stream);
+        return publishOnce();
+      }
+    },
+
+    async consumeDurable(stream, consumer, handler, consumeOptions) {
+      assertOpen();
+      assertName('consumer', consumer);
+      const filterSubject = consumeOptions?.filterSubject;
+      if (filterSubject !== undefined) assertSubject(filterSubject, true);
+      await ensureStream(stream);
+      await ensureConsumer(stream, consumer, filterSubject);
+      const messages: ConsumerMessages = await (await js.consumers.get(stream, consumer)).consume();
+      let active = true;
+      void (async () => {
+        try {
+          for await (const m of messages) {
+            // Messages buffered when the consumer stops stay unacked; the server delivers them again.
+            if (!active) break;
+            await runHandler(handler, toDurableMessage(m));
+          }
+        } catch (err) {
+          onError(err, stream);
+        }
+      })();
+      const stop = async (): Promise<void> => {
+        active = false;
+        stoppers.delete(stop);
+        await messages.close();
+      };
+      stoppers.add(stop);
+      return { unsubscribe: stop };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...stoppers].map((stop) => stop()));
+      // Draining flushes what was published; during an outage it would wait for ever, so it is bounded.
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_DRAIN_MS);
+      });
+      await Promise.race([nc.drain().catch(() => undefined), bounded]);
+      clearTimeout(timer);
+      if (!nc.isClosed()) await nc.close();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export type { KeyValueStore } from './types.js';
+export { createMemoryKv, type MemoryKvOptions } from './memory-kv.js';
+export { connectRedisKv, type RedisKvOptions } from './redis-kv.js';
+export { createSqlKv, type SqlKvOptions } from './sql-kv.js';
