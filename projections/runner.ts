@@ -280,6 +280,13 @@ class ProjectionLoop {
     }
   }
 
+  /** Someone else (a rebuild, another replica) moved the checkpoint: continue from theirs. */
+  private adopt(stored: bigint): void {
+    this.options.logger?.info({ projection: this.projection.name, from: String(stored) }, 'checkpoint moved elsewhere');
+    this.position = stored;
+    this.idleAt = 0n;
+  }
+
   /** Applies one batch; returns whether it applied any event. */
   async step(): Promise<boolean> {
     const { store, db } = this.options;
@@ -295,6 +302,13 @@ class ProjectionLoop {
     const last = events.length > 0 ? events[events.length - 1]!.position : this.position;
     const target = complete && head > last ? head : last;
     if (events.length === 0 && target <= this.position) {
+      // Idle: still notice a rebuild started elsewhere, which moves the stored checkpoint back.
+      const r = await db.query<{ position: unknown }>('SELECT position FROM projection_checkpoints WHERE name = $1', [this.projection.name]);
+      const stored = r.rows[0] ? toBigInt(r.rows[0].position) : 0n;
+      if (stored !== this.position) {
+        this.adopt(stored);
+        return true;
+      }
       if (head > this.idleAt) this.idleAt = head;
       return false;
     }
@@ -313,10 +327,7 @@ class ProjectionLoop {
       return null;
     });
     if (moved !== null) {
-      // Someone else (a rebuild, another replica) moved the checkpoint: continue from theirs.
-      this.options.logger?.info({ projection: this.projection.name, from: String(moved) }, 'checkpoint moved elsewhere');
-      this.position = moved;
-      this.idleAt = 0n;
+      this.adopt(moved);
       return true;
     }
     this.position = target;

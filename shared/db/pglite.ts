@@ -1,15 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Database, Sql } from './types.js';
 
 /**
  * Opens PGlite in this process: files under `dataDir`, or in memory when `dataDir` is undefined.
- * PGlite has one connection; it queues queries and transactions itself.
+ * PGlite has one connection; it queues queries and transactions itself. A data directory is held by
+ * one process at a time (`DataDirLockedError` otherwise).
  */
 export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  let db: PGlite;
+  try {
+    db = dataDir ? new PGlite(dataDir) : new PGlite();
+    await db.waitReady;
+  } catch (err) {
+    release();
+    throw err;
+  }
   const query: Sql['query'] = async (text, params) => {
     const r = await db.query<Record<string, unknown>>(text, params as unknown[] | undefined);
     return { rows: r.rows as never, rowCount: r.affectedRows ?? r.rows.length };
@@ -31,7 +40,11 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       );
     },
     async close() {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
     },
   };
 }

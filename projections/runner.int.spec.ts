@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, type Database } from '#shared/db/index.js';
+import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
+import type { EventStore, NewEvent } from '#shared/es/types.js';
+import { openTestPostgres } from '#test/helpers/postgres.js';
+import { ProjectionRunner, rebuildProjection, resetProjection } from './runner.js';
+import type { Projection } from './types.js';
+
+interface Harness {
+  db: Database;
+  store: EventStore;
+  dispose(): Promise<void>;
+}
+
+const meta = () => ({ actorId: 1, companyId: 1, workspaceId: 1, occurredAt: new Date().toISOString() });
+const counted = (n: number, prefix = 'Counted'): NewEvent[] =>
+  Array.from({ length: n }, (_, i) => ({ type: `${prefix}Added`, payload: { by: i + 1 }, metadata: meta() }));
+
+/**
+ * A counter per stream. It inserts one row per event without ON CONFLICT, so an event applied twice
+ * fails loudly instead of passing silently; `failOn` makes it throw on one payload value.
+ */
+function counterProjection(name: string, options: { failOn?: { by: number } | null; version?: number } = {}): Projection & { failOn: { by: number } | null } {
+  const table = `${name.replaceAll('-', '_')}_rows`;
+  const p = {
+    name,
+    version: options.version ?? 1,
+    eventTypes: ['CountedAdded'],
+    tables: [table],
+    schema: `CREATE TABLE IF NOT EXISTS ${table} (event_id uuid PRIMARY KEY, stream_id text NOT NULL, by integer NOT NULL)`,
+    failOn: options.failOn ?? null,
+    async apply(tx: import('#shared/db/index.js').Sql, e: import('#shared/es/types.js').RecordedEvent) {
+      const by = (e.payload as { by: number }).by;
+      if (p.failOn && p.failOn.by === by) throw new Error(`refusing ${by}`);
+      await tx.query(`INSERT INTO ${table} (event_id, stream_id, by) VALUES ($1, $2, $3)`, [e.id, e.streamId, by]);
+    },
+  };
+  return p;
+}
+
+async function rows(db: Database, name: string): Promise<{ event_id: string; stream_id: string; by: number }[]> {
+  const table = `${name.replaceAll('-', '_')}_rows`;
+  return (await db.query<{ event_id: string; stream_id: string; by: number }>(`SELECT event_id, stream_id, by FROM ${table} ORDER BY event_id`)).rows;
+}
+
+async function checkpoint(db: Database, name: string): Promise<bigint> {
+  const r = await db.query<{ position: unknown }>('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
+  return BigInt(String(r.rows[0]?.position ?? 0));
+}
+
+const adapters: [string, () => Promise<Harness>][] = [
+  [
+    'PGlite',
+    async () => {
+      const db = await openPglite();
+      await migrateSqlEventStore(db);
+      const store = createSqlEventStore(db);
+      return { db, store, dispose: async () => (await store.close(), await db.close()) };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const pg = await openTestPostgres();
+      await migrateSqlEventStore(pg.db);
+      const store = createSqlEventStore(pg.db, { listenUrl: pg.url });
+      return { db: pg.db, store, dispose: async () => (await store.close(), await pg.dispose()) };
+    },
+  ],
+];
+
+describe.each(adapters)('projection runner on %s', (_name, open) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await open();
+  });
+  afterAll(async () => {
+    await h?.dispose();
+  });
+
+  it('applies each event once, and a failing batch moves neither rows nor checkpoint', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const projection = counterProjection(name, { failOn: { by: 3 } });
+    const runner = new ProjectionRunner({ store: h.store, db: h.db, projections: [projection], batchSize: 10, idlePollMs: 50 });
+    const stream = `counter-${randomUUID()}`;
+    const appended = await h.store.append(stream, counted(5), 'no_stream');
+    await runner.start();
+    try {
+      await expect(runner.waitFor(appended.position, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      // The batch holding event 3 failed as a whole: events 1 and 2 are not half-applied.
+      expect(await rows(h.db, name)).toEqual([]);
+      expect(await checkpoint(h.db, name)).toBe(0n);
+      expect(runner.status()[0]!.lastError).toContain('refusing 3');
+
+      projection.failOn = null;
+      await runner.waitFor(appended.position, { timeoutMs: 10_000 });
+      const applied = await rows(h.db, name);
+      expect(applied.map((r) => r.by).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(await checkpoint(h.db, name)).toBeGreaterThanOrEqual(appended.position);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('read-your-writes: waitFor resolves once the row of a just-appended event is readable', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const runner = new ProjectionRunner({ store: h.store, db: h.db, projections: [counterProjection(name)], idlePollMs: 60_000 });
+    await runner.start();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const stream = `counter-${randomUUID()}`;
+        const r = await h.store.append(stream, counted(1), 'no_stream');
+        runner.notify();
+        await runner.waitFor(r.position, { timeoutMs: 5000 });
+        const found = await h.db.query(`SELECT 1 FROM ${name.replaceAll('-', '_')}_rows WHERE stream_id = $1`, [stream]);
+        expect(found.rows).toHaveLength(1);
+      }
+      // A position of an event the projection does not handle is reached too.
+      const other = await h.store.append(`other-${randomUUID()}`, counted(1, 'Unrelated'), 'no_stream');
+      await runner.waitFor(other.position, { timeoutMs: 5000 });
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('rebuilds from zero to the same rows', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const projection = counterProjection(name);
+    const runner = new ProjectionRunner({ store: h.store, db: h.db, projections: [projection], idlePollMs: 50 });
+    const streams = Array.from({ length: 5 }, () => `counter-${randomUUID()}`);
+    let last = 0n;
+    for (const s of streams) last = (await h.store.append(s, counted(40), 'no_stream')).position;
+    await runner.start();
+    await runner.waitFor(last, { timeoutMs: 20_000 });
+    await runner.stop();
+    const before = await rows(h.db, name);
+    expect(before.length).toBeGreaterThanOrEqual(200);
+
+    const progress: number[] = [];
+    const result = await rebuildProjection(h.store, h.db, projection, { batchSize: 64, onProgress: (n) => progress.push(n) });
+    expect(result.handedOver).toBe(false);
+    expect(result.applied).toBe(before.length);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(await rows(h.db, name)).toEqual(before);
+  });
+
+  it('a running loop notices a reset made elsewhere and replays from zero', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const projection = counterProjection(name);
+    const runner = new ProjectionRunner({ store: h.store, db: h.db, projections: [projection], idlePollMs: 20 });
+    const r = await h.store.append(`counter-${randomUUID()}`, counted(30), 'no_stream');
+    await runner.start();
+    try {
+      await runner.waitFor(r.position, { timeoutMs: 10_000 });
+      const before = await rows(h.db, name);
+      await resetProjection(h.db, projection);
+      expect(await rows(h.db, name)).toEqual([]);
+      // The loop finds the checkpoint moved, starts again from 0 and applies every event exactly once.
+      const deadline = Date.now() + 10_000;
+      while ((await rows(h.db, name)).length < before.length && Date.now() < deadline) {
+        runner.notify();
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      expect(runner.status()[0]!.lastError).toBeNull();
+      expect(await rows(h.db, name)).toEqual(before);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('rebuilds on start when the projection version changes', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const r = await h.store.append(`counter-${randomUUID()}`, counted(3), 'no_stream');
+    const v1 = new ProjectionRunner({ store: h.store, db: h.db, projections: [counterProjection(name, { version: 1 })], idlePollMs: 50 });
+    await v1.start();
+    await v1.waitFor(r.position, { timeoutMs: 10_000 });
+    await v1.stop();
+    // Rows written by an older meaning of the projection are replaced, not kept.
+    await h.db.query(`UPDATE ${name.replaceAll('-', '_')}_rows SET by = by * 100`);
+    const v2 = new ProjectionRunner({ store: h.store, db: h.db, projections: [counterProjection(name, { version: 2 })], idlePollMs: 50 });
+    await v2.start();
+    await v2.waitFor(r.position, { timeoutMs: 10_000 });
+    await v2.stop();
+    const bys = (await rows(h.db, name)).map((x) => x.by).sort();
+    expect(bys.filter((b) => b >= 100)).toEqual([]);
+  });
+});
