@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, type Database } from '../db/index.js';
+import { AppError } from '../errors.js';
+import { handleCommand, type Decider } from './decider.js';
+import { createSqlEventStore, migrateSqlEventStore } from './index.js';
+import type { EventStore } from './types.js';
+
+type Event = { type: 'Incremented'; payload: { by: number } };
+type Command = { type: 'Increment'; by: number; max: number };
+type State = { total: number };
+
+const counter: Decider<Command, Event, State> = {
+  initialState: () => ({ total: 0 }),
+  evolve: (s, e) => ({ total: s.total + e.payload.by }),
+  decide(c, s) {
+    if (s.total + c.by > c.max) throw new AppError('CONFLICT', 'over the maximum');
+    return [{ type: 'Incremented', payload: { by: c.by } }];
+  },
+};
+
+let db: Database;
+let store: EventStore;
+
+beforeAll(async () => {
+  db = await openPglite();
+  await migrateSqlEventStore(db);
+  store = createSqlEventStore(db);
+});
+afterAll(async () => {
+  await store.close();
+  await db.close();
+});
+
+const now = new Date('2026-01-02T03:04:05.000Z');
+
+describe('handleCommand', () => {
+  it('loads, decides, appends with metadata from the command context, and returns the position', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const r = await handleCommand({
+      store,
+      streamId,
+      decider: counter,
+      command: { type: 'Increment', by: 2, max: 10 },
+      context: { actorId: 5, companyId: 1, workspaceId: 9, correlationId: 'corr-1', now },
+      versions: { Incremented: 2 },
+    });
+    expect(r.state).toEqual({ total: 2 });
+    expect(r.revision).toBe(0);
+    const [stored] = await store.readStream(streamId);
+    expect(stored!.position).toBe(r.position);
+    expect(stored!.version).toBe(2);
+    expect(stored!.metadata).toMatchObject({ actorId: 5, companyId: 1, workspaceId: 9, correlationId: 'corr-1', occurredAt: now.toISOString() });
+  });
+
+  it('retries on concurrent writers so every increment lands once, and never breaks the invariant', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () =>
+        handleCommand({ store, streamId, decider: counter, command: { type: 'Increment', by: 1, max: 100 }, context: { now }, maxAttempts: 20 }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(8);
+    expect((await store.readStream(streamId)).length).toBe(8);
+  });
+
+  it('answers 409 CONCURRENCY_CONFLICT when the stream keeps changing under it', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    await store.append(streamId, [{ type: 'Incremented', payload: { by: 1 }, metadata: { occurredAt: now.toISOString() } }], 'no_stream');
+    // A writer that always slips in between load and append: the command can never win.
+    const racing: EventStore = {
+      ...store,
+      kind: store.kind,
+      readStream: async (id, o) => {
+        const events = await store.readStream(id, o);
+        await store.append(id, [{ type: 'Incremented', payload: { by: 1 }, metadata: { occurredAt: now.toISOString() } }], 'any');
+        return events;
+      },
+      append: (id, e, rev) => store.append(id, e, rev),
+    };
+    const err = await handleCommand({
+      store: racing,
+      streamId,
+      decider: counter,
+      command: { type: 'Increment', by: 1, max: 100 },
+      context: { now },
+      maxAttempts: 3,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('CONCURRENCY_CONFLICT');
+    expect((err as AppError).statusCode).toBe(409);
+  });
+
+  it('passes a refusal of the decider through and appends nothing', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const err = await handleCommand({ store, streamId, decider: counter, command: { type: 'Increment', by: 5, max: 3 }, context: { now } }).catch((e: unknown) => e);
+    expect((err as AppError).code).toBe('CONFLICT');
+    expect(await store.readStream(streamId)).toEqual([]);
+  });
+});
