@@ -57,7 +57,7 @@ export async function openPlatform(
     closers.push(() => store.close());
 
     let kv: KeyValueStore;
-    if (config.REDIS_URL) kv = await connectRedisKv(config.REDIS_URL, { keyPrefix: 'qa:' });
+    if (config.REDIS_URL) kv = await connectRedisKv(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX });
     else kv = await createSqlKv(db);
     closers.push(() => kv.close());
 

@@ -33,6 +33,8 @@ const schema = z.object({
   EVENTSTORE_URL: optionalString,
   NATS_URL: optionalString,
   REDIS_URL: optionalUrl,
+  /** Prefix of every Redis key, so several installations can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('qa:'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('QA Platform <no-reply@localhost>'),
   APP_URL: z.url().default('http://localhost:8080'),
