@@ -58,6 +58,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // During a graceful shutdown, answers still in flight close their connection, so no idle
+  // keep-alive socket holds the server open after the last response.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   if (options.openapi) {
     await app.register(fastifySwagger, {
       openapi: {

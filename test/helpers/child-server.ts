@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  /** JSON log lines seen so far. */
+  logs: Record<string, unknown>[];
+  /** Resolves with the first log line (seen or to come) that matches. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens. */
+export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const waiters: { match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    let line: Record<string, unknown>;
+    try {
+      line = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    logs.push(line);
+    for (const w of [...waiters]) {
+      if (w.match(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const waitForLog: ChildServer['waitForLog'] = (match, timeoutMs = 60_000) => {
+    const seen = logs.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+      waiters.push({ match, resolve: (l) => (clearTimeout(t), resolve(l)) });
+      void exited.then(({ code }) => reject(new Error(`server exited (${code}) before the log line; stderr: ${stderr.slice(-2000)}`)));
+    });
+  };
+  const listening = await waitForLog((l) => l.msg === 'listening');
+  return { url: String(listening.url), child, logs, waitForLog, exited };
+}
