@@ -11,6 +11,7 @@ export interface Principal {
   jti: string;
   exp: number;
   iat: number;
+  issuedAtMs: number;
   sid?: string;
 }
 
