@@ -15,25 +15,12 @@ import {
   streamSubjects,
   subjectMatches,
   type DurableStreams,
+  busDefaults,
+  type BusOptions,
 } from './subjects.js';
 
-export interface MemoryBusOptions {
-  /** Durable streams this bus may use: name → subjects. */
-  streams?: DurableStreams;
-  /** How long a delivered durable message may stay unacknowledged before it is delivered again. */
-  ackWaitMs?: number;
-  /** Default time-out of `request`. */
-  requestTimeoutMs?: number;
-  /** Receives what handlers throw; a bus has no caller to hand it to. */
-  onError?: (err: unknown, subject: string) => void;
-}
+export type MemoryBusOptions = BusOptions;
 
-const DEFAULT_ACK_WAIT_MS = 30_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
-
-function reportToConsole(err: unknown, subject: string): void {
-  console.error(`bus handler for ${subject} failed`, err);
-}
 
 /** Feeds items to an async function one at a time, in order, never from the caller's own stack. */
 class SerialQueue<T> {
@@ -98,10 +85,7 @@ interface StreamState {
  * and durable streams kept in memory whose consumers resume after the last ack for the life of the bus.
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
-  const declared = options.streams ?? {};
-  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const onError = options.onError ?? reportToConsole;
+  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
 
   const subscriptions = new Set<CoreSubscription>();
   const roundRobin = new Map<string, number>();

@@ -33,33 +33,21 @@ import {
   normalizeHeaders,
   streamSubjects,
   type DurableStreams,
+  busDefaults,
+  type BusOptions,
 } from './subjects.js';
 
-export interface NatsBusOptions {
+export interface NatsBusOptions extends BusOptions {
   /** Connection name shown in the server's monitoring. */
   name?: string;
-  /** Durable streams this bus may use: name → subjects; created (or widened) on first use. */
-  streams?: DurableStreams;
-  /** How long a delivered durable message may stay unacknowledged before the server delivers it again. */
-  ackWaitMs?: number;
-  /** Default time-out of `request`. */
-  requestTimeoutMs?: number;
   /** Pause between reconnection attempts to the same server. */
   reconnectTimeWaitMs?: number;
-  /** Receives what handlers throw; a bus has no caller to hand it to. */
-  onError?: (err: unknown, subject: string) => void;
 }
 
-const DEFAULT_ACK_WAIT_MS = 30_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 const CLOSE_DRAIN_MS = 2_000;
 // JetStream API error codes (nats-server/server/errors.json).
 const STREAM_NAME_IN_USE = 10058;
 const CONSUMER_ALREADY_EXISTS = 10148;
-
-function reportToConsole(err: unknown, subject: string): void {
-  console.error(`bus handler for ${subject} failed`, err);
-}
 
 function toNatsHeaders(headers: Record<string, string> | undefined): MsgHdrs | undefined {
   const given = normalizeHeaders(headers);
@@ -112,10 +100,7 @@ function isNoResponders(err: unknown): boolean {
  * streams with durable pull consumers. The connection reconnects by itself, without limit.
  */
 export async function connectNatsBus(url: string, options: NatsBusOptions = {}): Promise<MessageBus> {
-  const declared = options.streams ?? {};
-  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const onError = options.onError ?? reportToConsole;
+  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
 
   const nc: NatsConnection = await connect({
     servers: url.split(',').map((s) => s.trim()),

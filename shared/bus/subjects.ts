@@ -63,3 +63,25 @@ export function assertInStream(streams: DurableStreams, stream: string, subject:
 export function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
   return headers && Object.keys(headers).length > 0 ? { ...headers } : undefined;
 }
+
+/** Options both bus adapters take. */
+export interface BusOptions {
+  /** Durable streams this bus may use: name → subjects. */
+  streams?: DurableStreams;
+  /** How long a delivered durable message may stay unacknowledged before it is delivered again. */
+  ackWaitMs?: number;
+  /** Default time-out of `request`. */
+  requestTimeoutMs?: number;
+  /** Receives what handlers throw; a bus has no caller to hand it to. */
+  onError?: (err: unknown, subject: string) => void;
+}
+
+/** `BusOptions` with their defaults filled in. */
+export function busDefaults(options: BusOptions): Required<Omit<BusOptions, 'streams'>> & { streams: DurableStreams } {
+  return {
+    streams: options.streams ?? {},
+    ackWaitMs: options.ackWaitMs ?? 30_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
+    onError: options.onError ?? ((err, subject) => console.error(`bus handler for ${subject} failed`, err)),
+  };
+}

@@ -2,19 +2,11 @@ import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { EmailClaimEvent, UserEvent } from './events.js';
 
+type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['payload'];
+
 export type UserCommand =
-  | {
-      type: 'RegisterUser';
-      userId: number;
-      companyId: number;
-      email: string;
-      username: string;
-      name: string;
-      passwordHash: string;
-      isAdmin: boolean;
-      roles: string[];
-    }
-  | { type: 'ChangePassword'; passwordHash: string; reason: 'reset' | 'self' | 'admin' };
+  | ({ type: 'RegisterUser' } & Payload<'UserRegistered'>)
+  | { type: 'ChangePassword'; passwordHash: string; reason: Payload<'UserPasswordChanged'>['reason'] };
 
 export type UserState =
   | { status: 'none' }

@@ -3,15 +3,7 @@ import type { Decider } from '#shared/es/decider.js';
 import type { ModuleKey } from '../modules.js';
 import type { WorkspaceEvent } from './events.js';
 
-export type WorkspaceCommand = {
-  type: 'CreateWorkspace';
-  workspaceId: number;
-  companyId: number;
-  name: string;
-  description: string;
-  settings: Record<string, unknown>;
-  modules: ModuleKey[];
-};
+export type WorkspaceCommand = { type: 'CreateWorkspace' } & Extract<WorkspaceEvent, { type: 'WorkspaceCreated' }>['payload'];
 
 export type WorkspaceState =
   | { status: 'none' }
