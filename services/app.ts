@@ -71,7 +71,13 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     if (url) forwarded.push({ prefix: route.prefix, strip: route.strip, url });
   }
 
-  if (serve('organization')) await app.register(organization.routes, { prefix: '/api/v1' });
+  if (serve('organization')) {
+    await app.register(organization.routes, { prefix: '/api/v1' });
+    app.get('/.well-known/jwks.json', { schema: { hide: true } }, async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return platform.keys.publicJwks;
+    });
+  }
   if (serve('df')) await app.register(df.routes, { prefix: gateway ? '/df' : '' });
 
   if (forwarded.length > 0) {

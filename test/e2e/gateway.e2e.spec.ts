@@ -167,6 +167,17 @@ describe('bad input', () => {
   });
 });
 
+describe('public keys', () => {
+  it('serves the JWKS at /api/v1/auth/jwks and /.well-known/jwks.json, public parts only', async () => {
+    const a = await http(server.url, 'GET', '/api/v1/auth/jwks');
+    const b = await http(server.url, 'GET', '/.well-known/jwks.json');
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(a.body.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(a.body.keys[0].d).toBeUndefined();
+  });
+});
+
 describe('health', () => {
   it('reports liveness and readiness', async () => {
     expect((await http(server.url, 'GET', '/health')).body).toEqual({ status: 'ok' });
