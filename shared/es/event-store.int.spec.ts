@@ -1,0 +1,276 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
+import { createTestDatabase, openTestPostgres } from '#test/helpers/postgres.js';
+import { testEnv } from '#test/helpers/env.js';
+import { describeEventStoreContract } from './event-store.contract.js';
+import { createKurrentEventStore } from './kurrent-event-store.js';
+import { MAX_EVENTS_PER_APPEND, createSqlEventStore, migrateSqlEventStore } from './postgres-event-store.js';
+import type { EventStore, NewEvent, RecordedEvent } from './types.js';
+
+// PGlite takes seconds to create a database, so each PGlite flavour is opened once for this file.
+let memory: Database;
+
+beforeAll(async () => {
+  memory = await openPglite();
+  await migrateSqlEventStore(memory);
+});
+
+afterAll(async () => {
+  await memory?.close();
+});
+
+describeEventStoreContract('PGlite in memory', async () => {
+  const store = createSqlEventStore(memory);
+  return { store, dispose: () => store.close() };
+});
+
+describeEventStoreContract('PGlite on a data directory', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-pglite-'));
+  const db = await openPglite(dir);
+  await migrateSqlEventStore(db);
+  const store = createSqlEventStore(db);
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeEventStoreContract('PostgreSQL server', async () => {
+  // openTestPostgres pools 20 connections: the 16 concurrent writers each hold their own transaction.
+  const { db, url, dispose } = await openTestPostgres();
+  await migrateSqlEventStore(db);
+  const store = createSqlEventStore(db, { listenUrl: url });
+  return {
+    store,
+    concurrentTransactions: true,
+    dispose: async () => {
+      await store.close();
+      await dispose();
+    },
+  };
+});
+
+const kurrentUrl = testEnv.eventstoreUrl;
+describe.skipIf(!kurrentUrl)(kurrentUrl ? 'KurrentDB' : 'KurrentDB (skipped: EVENTSTORE_URL not set)', () => {
+  describeEventStoreContract('KurrentDB', async () => {
+    const store = createKurrentEventStore(kurrentUrl as string);
+    return { store, dispose: () => store.close() };
+  });
+});
+
+describe('SQL event store on PGlite', () => {
+  it('refuses an append of more than 65,535 events with an error that says so', async () => {
+    const store = createSqlEventStore(memory);
+    const events = Array.from({ length: MAX_EVENTS_PER_APPEND + 1 }, () => newEvent('BulkLoaded'));
+
+    await expect(store.append(`bulk-${Date.now()}`, events, 'any')).rejects.toThrow(/at most 65535/);
+    await store.close();
+  });
+
+  it('a subscriber reads one batch of batchSize per request for more, never ahead of its consumer', async () => {
+    const reads: { limit: unknown }[] = [];
+    // The same database, with its queries of the global log recorded.
+    const counted: Database = {
+      ...memory,
+      query: (text, params) => {
+        if (text.includes('pg_current_snapshot') && text.includes('LIMIT')) reads.push({ limit: params?.[1] });
+        return memory.query(text, params);
+      },
+    };
+    const prefix = `lazy${Date.now()}-`;
+    const store = createSqlEventStore(counted);
+    for (let i = 0; i < 3; i++) {
+      await store.append(`${prefix}${i}`, Array.from({ length: 400 }, () => newEvent('LazyItemAdded')), 'no_stream');
+    }
+    const subscription = store.subscribe({ filter: { streamPrefixes: [prefix] }, batchSize: 500 });
+    const iterator = subscription[Symbol.asyncIterator]();
+
+    for (let i = 0; i < 500; i++) expect((await iterator.next()).done).toBe(false);
+    expect(reads).toEqual([{ limit: 500 }]);
+    await iterator.next();
+    expect(reads).toEqual([{ limit: 500 }, { limit: 500 }]);
+
+    await subscription.close();
+    await store.close();
+  });
+
+  it('close() ends a waiting subscription at once, not at its next poll', async () => {
+    const store = createSqlEventStore(memory, { pollIntervalMs: 60_000 });
+    const prefix = `sleepy${Date.now()}-`;
+    const subscription = store.subscribe({ filter: { streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    await store.append(`${prefix}1`, [newEvent('SleepyWoken')], 'no_stream');
+    expect((await iterator.next()).done).toBe(false);
+    const waiting = iterator.next();
+    await store.headPosition();
+
+    const closedAt = Date.now();
+    await subscription.close();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(Date.now() - closedAt).toBeLessThan(2_000);
+    await store.close();
+  });
+});
+
+describe('SQL event store on the PostgreSQL server', () => {
+  let db: Database;
+  let url: string;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, url, dispose } = await openTestPostgres());
+    await migrateSqlEventStore(db);
+  });
+
+  afterAll(async () => {
+    await dispose?.();
+  });
+
+  it('migrates idempotently, also when several processes migrate at once, to an empty store', async () => {
+    const { url: freshUrl, drop } = await createTestDatabase();
+    const fresh = openPostgres(freshUrl, { max: 4 });
+    try {
+      await Promise.all([migrateSqlEventStore(fresh), migrateSqlEventStore(fresh), migrateSqlEventStore(fresh)]);
+      await migrateSqlEventStore(fresh);
+      const store = createSqlEventStore(fresh);
+
+      expect(await store.headPosition()).toBe(0n);
+      expect(await store.readAll()).toEqual([]);
+      await store.close();
+    } finally {
+      await fresh.close();
+      await drop();
+    }
+  });
+
+  it('holds back events while an older transaction is still open, and releases them when it ends', async () => {
+    // No poll would come within the test: only the store's own retry while events are held back can help.
+    const store = createSqlEventStore(db, { pollIntervalMs: 60_000 });
+    const prefix = `held${Date.now()}-`;
+    const before = await store.headPosition();
+    const subscription = store.subscribe({ after: before, filter: { streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    const delivered = iterator.next();
+    const older = new pg.Client({ connectionString: url });
+    await older.connect();
+    try {
+      await older.query('BEGIN');
+      // Takes a transaction id now: whatever it could still write would sort before the append below.
+      await older.query('SELECT pg_current_xact_id()');
+
+      const appended = await store.append(`${prefix}1`, [newEvent('HeldBack')], 'no_stream');
+
+      expect(await store.readAll({ after: before, filter: { streamPrefixes: [prefix] } })).toEqual([]);
+      expect(await store.headPosition()).toBeLessThan(appended.position);
+      expect(await store.readStream(`${prefix}1`)).toHaveLength(1);
+
+      // The older transaction is no append: its end sends no signal, yet the subscriber must notice it.
+      await older.query('COMMIT');
+      expect(((await deadline(delivered, 5_000)).value as RecordedEvent).position).toBe(appended.position);
+      // Other sessions of this shared server may briefly hold the frontier too; wait for it, bounded.
+      await untilHead(store, appended.position);
+      const released = await store.readAll({ after: before, filter: { streamPrefixes: [prefix] } });
+      expect(released.map((e) => e.position)).toEqual([appended.position]);
+    } finally {
+      await older.end();
+      await subscription.close();
+      await store.close();
+    }
+  });
+
+  it('wakes a subscriber through LISTEN/NOTIFY when another store instance appends', async () => {
+    // A second pool stands in for another process: its appends reach this store only through NOTIFY.
+    const other = openPostgres(url, { max: 2 });
+    const writer = createSqlEventStore(other);
+    const reader = createSqlEventStore(db, { listenUrl: url, pollIntervalMs: 60_000 });
+    const prefix = `notified${Date.now()}-`;
+    const subscription = reader.subscribe({ filter: { streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      const first = iterator.next();
+      // The first append may land before LISTEN is in place; the listener checks once it is connected.
+      await writer.append(`${prefix}1`, [newEvent('NotifySent', { n: 1 })], 'no_stream');
+      expect(((await deadline(first, 10_000)).value as RecordedEvent).payload).toEqual({ n: 1 });
+
+      await untilListening(db);
+      const second = iterator.next();
+      await writer.append(`${prefix}1`, [newEvent('NotifySent', { n: 2 })], 0);
+      expect(((await deadline(second, 10_000)).value as RecordedEvent).payload).toEqual({ n: 2 });
+    } finally {
+      await subscription.close();
+      await reader.close();
+      await writer.close();
+      await other.close();
+    }
+  });
+
+  it('without a listener, a subscriber still sees other processes appends at its next poll', async () => {
+    const { url: otherUrl, drop } = await createTestDatabase();
+    const first = openPostgres(otherUrl, { max: 2 });
+    const second = openPostgres(otherUrl, { max: 2 });
+    await migrateSqlEventStore(first);
+    const reader: EventStore = createSqlEventStore(first, { pollIntervalMs: 50 });
+    const writer = createSqlEventStore(second);
+    const subscription = reader.subscribe();
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      const next = iterator.next();
+      await writer.append('polled-1', [newEvent('PollSeen')], 'no_stream');
+      expect(((await deadline(next, 10_000)).value as RecordedEvent).type).toBe('PollSeen');
+    } finally {
+      await subscription.close();
+      await reader.close();
+      await writer.close();
+      await first.close();
+      await second.close();
+      await drop();
+    }
+  });
+});
+
+async function untilHead(store: EventStore, position: bigint): Promise<void> {
+  const deadlineAt = Date.now() + 10_000;
+  while ((await store.headPosition()) < position) {
+    if (Date.now() > deadlineAt) throw new Error(`Position ${position} not visible within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Waits until this database has a session LISTENing, so a NOTIFY from now on reaches it. */
+async function untilListening(db: Database): Promise<void> {
+  const deadlineAt = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+    );
+    if ((rows[0]?.n ?? 0) > 0) return;
+    if (Date.now() > deadlineAt) throw new Error('No LISTEN session appeared within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function newEvent(type: string, payload: unknown = {}): NewEvent {
+  return { type, payload, metadata: { occurredAt: new Date().toISOString() } };
+}
+
+async function deadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`No result within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

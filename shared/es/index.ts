@@ -1,0 +1,8 @@
+export * from './types.js';
+export {
+  createSqlEventStore,
+  migrateSqlEventStore,
+  MAX_EVENTS_PER_APPEND,
+  type SqlEventStoreOptions,
+} from './postgres-event-store.js';
+export { createKurrentEventStore } from './kurrent-event-store.js';
