@@ -60,6 +60,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
     resolveWorkspace: organization.resolveWorkspace,
+    permissionsOf: organization.permissionsOf,
     ...(ownModule ? { ownModule } : {}),
   });
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
+import { createFsBlobStore } from '#shared/blob/index.js';
 import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
 import type { MessageBus } from '#shared/bus/types.js';
 import type { Config } from '#shared/config.js';
@@ -87,6 +88,7 @@ export async function openPlatform(
       keys,
       tokens,
       mailer,
+      blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
       readModels: options.readModels ?? checkpointWaiter(db),
       now: () => new Date(),
     };

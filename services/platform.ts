@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SigningKeys, TokenService } from '#shared/auth/index.js';
+import type { BlobStore } from '#shared/blob/index.js';
 import type { MessageBus } from '#shared/bus/types.js';
 import type { Config } from '#shared/config.js';
 import type { Database } from '#shared/db/index.js';
@@ -23,6 +24,7 @@ export interface Platform {
   keys: SigningKeys;
   tokens: TokenService;
   mailer: Mailer;
+  blobs: BlobStore;
   readModels: ReadModelWaiter;
   now: () => Date;
 }

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
+import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
 import { acceptsApiKey, isPublic, moduleFor, pathOf, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
   tokens: TokenService;
   isRevoked(token: { jti: string; userId: number; issuedAtMs: number }): Promise<boolean>;
   resolveWorkspace(user: { userId: number; companyId: number }, workspaceId: number): Promise<ActiveWorkspace | null>;
+  /** The caller's permission keys, asked only by routes that check one. */
+  permissionsOf: PermissionResolver;
   /**
    * Verifies a device-testing API key (`X-Api-Key`). Modules that issue keys provide it; without one,
    * a key is refused where the interface would route by it.
@@ -43,6 +45,16 @@ function bearerOf(request: FastifyRequest): string | null {
 export function installAccessControl(app: FastifyInstance, deps: AccessControlDeps): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('workspace', null);
+  const none: ReadonlySet<string> = new Set();
+  app.decorateRequest('permissions', function (this: FastifyRequest) {
+    const request = this;
+    const principal = request.principal;
+    if (!principal) return Promise.resolve(none);
+    // Memoised per request: several checks in one handler cost one look-up.
+    const loaded = deps.permissionsOf(principal, request.workspace);
+    request.permissions = () => loaded;
+    return loaded;
+  });
 
   app.addHook('onRequest', async (request) => {
     const local = pathOf(request.url);

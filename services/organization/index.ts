@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import type { Projection } from '#projections/types.js';
+import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
 import { authRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
 import { bootstrapAdmin } from './bootstrap.js';
+import { permissionsOf } from './roles/permissions-of.js';
 
 export { AuthService } from './auth/service.js';
 export { AccessRevocations } from './auth/revocation.js';
@@ -22,6 +24,8 @@ export function createOrganizationModule(platform: Platform) {
     /** Whether this user may enter this workspace, and what it is entitled to. */
     resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) =>
       findAccessibleWorkspace(platform.db, user, workspaceId),
+    /** The caller's permission keys in a workspace. */
+    permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /** Creates the bootstrap administrator once, when configured. */
     start: () => bootstrapAdmin(platform, auth),
     routes: async (app: FastifyInstance) => {

@@ -27,7 +27,19 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     workspace: ActiveWorkspace | null;
+    /** The caller's permission keys in the active workspace, loaded once per request on first use. */
+    permissions(): Promise<ReadonlySet<string>>;
   }
+}
+
+/** Where a service learns the permission keys of a caller in a workspace (the organization's roles). */
+export type PermissionResolver = (principal: Principal, workspace: ActiveWorkspace | null) => Promise<ReadonlySet<string>>;
+
+/** Throws 403 FORBIDDEN unless the caller holds `key` in the active workspace. */
+export async function requirePermission(request: FastifyRequest, key: string): Promise<void> {
+  requirePrincipal(request);
+  const keys = await request.permissions();
+  if (!keys.has(key)) throw new AppError('FORBIDDEN', `Missing permission ${key}`);
 }
 
 /** The caller, or 401 when the route was reached without one. */
