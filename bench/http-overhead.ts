@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { startProcess, type RunningProcess } from '#services/run.js';
+import { note, phase, num } from './console.js';
+import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
+import { LoadGenerator } from './load-generator.js';
+import type { LoadResult } from './load-worker.js';
+
+const ROUTE = '/df/api/client-config';
+const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
+const PLATFORM_DOMAIN = 'example.com';
+
+export interface HttpOverheadOptions {
+  /** Connection counts to compare at, in order; the first is the headline figure. */
+  connections: readonly number[];
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+/** One autocannon run and who used the CPU meanwhile. */
+export interface MeasuredLoad extends LoadResult {
+  cpu: CpuShare | null;
+}
+
+/** The plain route and the gateway route at one connection count. */
+export interface HttpComparison {
+  connections: number;
+  durationSeconds: number;
+  baseline: MeasuredLoad;
+  gateway: MeasuredLoad;
+  /** Gateway requests/s as a share of the baseline's. */
+  throughputKept: number;
+  /** Latency the gateway adds, as a share of the baseline's, at p50 and p99. */
+  p50Added: number;
+  p99Added: number;
+}
+
+export interface HttpOverheadReport {
+  route: string;
+  requestHeaders: string[];
+  comparisons: HttpComparison[];
+}
+
+/** The same body the device module answers, without the platform around it. */
+async function startBaseline(): Promise<FastifyInstance> {
+  const app = Fastify();
+  app.get(ROUTE, async () => ({
+    apiBasePath: '/df/api',
+    webDriverPath: '/df/wd',
+    viewerSocketPath: '/df/ws',
+    devtoolsPath: '/df/devtools',
+    debugTunnelPath: '/df/debug-tunnel',
+    workspaceId: 1,
+    sessionIdleTimeoutSeconds: 900,
+  }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return app;
+}
+
+function urlOf(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('baseline server has no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function signIn(url: string): Promise<string> {
+  const r = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (r.status !== 200) throw new Error(`sign-in answered ${r.status}: ${await r.text()}`);
+  return ((await r.json()) as { token: string }).token;
+}
+
+async function sameBody(baselineUrl: string, gatewayUrl: string, headers: Record<string, string>): Promise<void> {
+  const [a, b] = await Promise.all([fetch(baselineUrl, { headers }), fetch(gatewayUrl, { headers })]);
+  const [ta, tb] = await Promise.all([a.text(), b.text()]);
+  if (a.status !== 200 || b.status !== 200 || ta !== tb) {
+    throw new Error(`the two routes differ: ${a.status} ${ta} / ${b.status} ${tb}`);
+  }
+}
+
+const ratio = (value: number, base: number) => value / base;
+
+/**
+ * Gateway overhead: a bare Fastify route against `GET /df/api/client-config` behind the gateway of a
+ * started server (embedded mode), loaded alike by autocannon running in a child process.
+ */
+export async function measureHttpOverhead(options: HttpOverheadOptions): Promise<HttpOverheadReport> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-http-'));
+  let server: RunningProcess | undefined;
+  let baseline: FastifyInstance | undefined;
+  const load = new LoadGenerator();
+  try {
+    const starting = phase('starting the server (embedded: PGlite in a temporary DATA_DIR)');
+    server = await startProcess({
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      // Request logging would write a line per request to the benchmark's own console.
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      PLATFORM_DOMAIN,
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    });
+    starting.done(server.url);
+    baseline = await startBaseline();
+    const token = await signIn(server.url);
+    // A browser client: the CORS hook checks the origin and adds its headers on every answer.
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-workspace-id': '1',
+      origin: `https://app.${PLATFORM_DOMAIN}`,
+    };
+    const targets = { baseline: `${urlOf(baseline)}${ROUTE}`, gateway: `${server.url}${ROUTE}` };
+    await sameBody(targets.baseline, targets.gateway, headers);
+    note(`same request to both: GET ${ROUTE} with Authorization, X-Workspace-Id: 1, Origin`);
+
+    const runOnce = async (side: 'baseline' | 'gateway', connections: number, durationSeconds: number, label: string) => {
+      const ticker = phase(`${label} ${side.padEnd(8)} ${connections} conn, ${durationSeconds} s`);
+      const cpu = measureCpu({ extraPids: load.pid ? [load.pid] : [] });
+      const result: MeasuredLoad = { ...(await load.run({ url: targets[side], headers, connections, durationSeconds })), cpu: null };
+      result.cpu = cpu.stop();
+      const bad = result.non2xx + result.errors + result.timeouts;
+      ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms${bad ? `, ${bad} failed` : ''}; CPU ${formatCpu(result.cpu)}`);
+      if (bad > 0) throw new Error(`${side}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+      return result;
+    };
+
+    for (const side of ['baseline', 'gateway'] as const) await runOnce(side, options.connections[0]!, options.warmupSeconds, 'warm-up ');
+    const comparisons: HttpComparison[] = [];
+    for (const connections of options.connections) {
+      const b = await runOnce('baseline', connections, options.durationSeconds, 'measure ');
+      const g = await runOnce('gateway', connections, options.durationSeconds, 'measure ');
+      comparisons.push({
+        connections,
+        durationSeconds: options.durationSeconds,
+        baseline: b,
+        gateway: g,
+        throughputKept: ratio(g.requestsPerSecond, b.requestsPerSecond),
+        p50Added: ratio(g.latency.p50, b.latency.p50) - 1,
+        p99Added: ratio(g.latency.p99, b.latency.p99) - 1,
+      });
+    }
+    return { route: ROUTE, requestHeaders: Object.keys(headers), comparisons };
+  } finally {
+    await load.close();
+    await baseline?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,99 @@
+/*
+ * `npx tsx bench/profile-gateway.ts`: where a server spends its CPU on GET /df/api/client-config.
+ * Starts the embedded server as the benchmark does, loads it from the autocannon child for a few
+ * seconds under the V8 profiler, attributes every sample to the nearest package on its stack, and
+ * writes the raw profile to bench/results/gateway.cpuprofile (open it in Chrome DevTools).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProcess } from '#services/run.js';
+import { table } from './console.js';
+import { LoadGenerator } from './load-generator.js';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Buckets, tried from the leaf of each sample's stack towards its root; the first match takes it. */
+const BUCKETS: readonly [name: string, test: (url: string, fn: string) => boolean][] = [
+  ['PGlite (WASM and its JS)', (url) => url.startsWith('wasm://') || url.includes('@electric-sql/pglite')],
+  ['jose (token verification)', (url) => url.includes('/jose/')],
+  ['zod / fastify-type-provider-zod', (url) => url.includes('/zod/') || url.includes('fastify-type-provider-zod')],
+  ['pino (logging)', (url) => url.includes('/pino')],
+  ['fastify, find-my-way, light-my-request', (url) => /\/(fastify|find-my-way|@fastify|avvio|light-my-request)\//.test(url)],
+  ['platform code (services/, shared/, projections/)', (url) => /\/work\/[^/]+\/(services|shared|projections)\//.test(url) || /^file:.*\/(services|shared|projections)\//.test(url)],
+  ['Node.js http / net / streams', (url) => /^node:(_http|http|net|internal\/(streams|http|stream_base))/.test(url)],
+  ['garbage collector', (_url, fn) => fn === '(garbage collector)'],
+  ['idle', (_url, fn) => fn === '(idle)'],
+];
+
+function attribute(profile: Profile): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    let bucket = 'other';
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const frame = byId.get(cur)!.callFrame;
+      const hit = BUCKETS.find(([, test]) => test(frame.url, frame.functionName));
+      if (hit) {
+        bucket = hit[0];
+        break;
+      }
+    }
+    totals.set(bucket, (totals.get(bucket) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-profile-'));
+const admin = { email: 'bench-admin@example.com', password: 'bench admin password' };
+const server = await startProcess({
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  PLATFORM_DOMAIN: 'example.com',
+  BOOTSTRAP_ADMIN_EMAIL: admin.email,
+  BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+});
+const load = new LoadGenerator();
+const session = new Session();
+try {
+  const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  const { token } = (await login.json()) as { token: string };
+  const request = {
+    url: `${server.url}/df/api/client-config`,
+    headers: { authorization: `Bearer ${token}`, 'x-workspace-id': '1', origin: 'https://app.example.com' },
+    connections: 50,
+  };
+  await load.run({ ...request, durationSeconds: 2 });
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  const result = await load.run({ ...request, durationSeconds: 5 });
+  const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('./results/gateway.cpuprofile', import.meta.url), JSON.stringify(profile));
+  const buckets = attribute(profile);
+  const total = buckets.reduce((s, [, t]) => s + t, 0);
+  process.stdout.write(`${Math.round(result.requestsPerSecond)} req/s while profiled; share of the server's samples:\n`);
+  process.stdout.write(table(['where', 'share'], buckets.map(([name, t]) => [name, `${((t / total) * 100).toFixed(1)}%`])));
+} finally {
+  session.disconnect();
+  await load.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

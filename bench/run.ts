@@ -1,0 +1,317 @@
+/*
+ * `npm run bench`: the performance figures of design.md section 7 that this repository can measure
+ * today, in one run — gateway overhead, event appends, projection lag and rebuild rate. Prints
+ * progress and a table, and writes every figure to bench/results/latest.json.
+ *
+ * `npm run bench -- --only=http,appends,lag,rebuild` runs a subset. Lag and rebuild use the
+ * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
+ * up (unmeasured) to its minimum.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { heading, note, num, phase, table } from './console.js';
+import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
+import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
+import { measureProjectionLag, type LagReport } from './projection-lag.js';
+import { measureRebuild, type RebuildReport } from './rebuild.js';
+import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
+import { runWriters, type WriterResult } from './writers.js';
+
+const SETTINGS = {
+  http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
+  appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
+  // The target rate first; then a light load, to tell the runner's reaction time from its throughput.
+  lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
+  rebuild: { minimumEvents: 50_000 },
+} as const;
+
+/** design.md section 7, as numbers. */
+const TARGETS = {
+  latencyAddedMax: 0.25,
+  throughputKeptMin: 0.7,
+  appendsPerSecond: 10_000,
+  lagP99Ms: 100,
+  lagAtEventsPerSecond: 10_000,
+  rebuildPerSecond: 50_000,
+} as const;
+
+/** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
+const RATE_TOLERANCE = 0.98;
+
+type Step = 'http' | 'appends' | 'lag' | 'rebuild';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild'];
+
+interface AppendReport extends WriterResult {
+  store: BenchStore['name'];
+  batched: boolean;
+  cpu: CpuShare | null;
+}
+
+interface Verdict {
+  figure: string;
+  measured: string;
+  target: string;
+  met: boolean;
+}
+
+function selectedSteps(argv: readonly string[]): Set<Step> {
+  const only = argv.find((a) => a.startsWith('--only='));
+  if (!only) return new Set(STEPS);
+  const names = only.slice('--only='.length).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) if (!(STEPS as readonly string[]).includes(n)) throw new Error(`unknown step ${n}; steps: ${STEPS.join(', ')}`);
+  return new Set(names as Step[]);
+}
+
+/** Product files whose cost the figures mostly reflect; their hashes tie a result to the code measured. */
+const MEASURED_FILES = [
+  'services/gateway/access-control.ts',
+  'projections/org-directory/queries.ts',
+  'shared/db/pglite.ts',
+  'shared/db/postgres.ts',
+  'shared/es/postgres-event-store.ts',
+  'projections/runner.ts',
+];
+
+function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {
+  const sha256 = Object.fromEntries(
+    MEASURED_FILES.map((f) => [f, createHash('sha256').update(readFileSync(new URL(`../${f}`, import.meta.url))).digest('hex').slice(0, 16)]),
+  );
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const status = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' });
+    return { commit, uncommittedFiles: status.split('\n').filter(Boolean).length, sha256 };
+  } catch {
+    return { commit: null, uncommittedFiles: null, sha256 };
+  }
+}
+
+/** The 1-minute load average at each step's start: above the core count, other work shared the machine. */
+const loadAtStep: Record<string, number> = {};
+function step(name: string, title: string): void {
+  const load = Number(os.loadavg()[0]!.toFixed(2));
+  loadAtStep[name] = load;
+  heading(`${title}  [load average ${load}]`);
+}
+
+const pct = (share: number, digits = 0) => `${num(share * 100, digits)}%`;
+const signedPct = (share: number) => `${share >= 0 ? '+' : ''}${num(share * 100)}%`;
+const ms = (value: number) => num(value, 2);
+
+async function appendsStep(stores: BenchStore[]): Promise<AppendReport[]> {
+  const reports: AppendReport[] = [];
+  const { durationMs, writers, batchedEventsPerAppend } = SETTINGS.appends;
+  for (const target of stores) {
+    const runs = [
+      ...writers.map((w) => ({ writers: w, eventsPerAppend: 1 })),
+      { writers: writers[writers.length - 1]!, eventsPerAppend: batchedEventsPerAppend },
+    ];
+    for (const r of runs) {
+      const ticker = phase(`${target.name.padEnd(10)} ${String(r.writers).padStart(2)} writer(s), ${r.eventsPerAppend} event(s)/append, ${durationMs / 1000} s`);
+      const cpu = measureCpu(target.database ? { database: target.database } : {});
+      const result = await runWriters(target.store, { ...r, durationMs, streamCategory: 'bench-append' });
+      const cpuShare = cpu.stop();
+      ticker.done(`${num(result.eventsPerSecond)} events/s; CPU ${formatCpu(cpuShare)}`);
+      reports.push({ ...result, store: target.name, batched: r.eventsPerAppend > 1, cpu: cpuShare });
+    }
+  }
+  return reports;
+}
+
+function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[]): Verdict[] {
+  const out: Verdict[] = [];
+  const headline = http?.comparisons[0];
+  if (headline) {
+    const c = `${headline.connections} conn`;
+    out.push({ figure: `gateway latency added, p50 (${c})`, measured: signedPct(headline.p50Added), target: `≤ +${pct(TARGETS.latencyAddedMax)}`, met: headline.p50Added <= TARGETS.latencyAddedMax });
+    out.push({ figure: `gateway latency added, p99 (${c})`, measured: signedPct(headline.p99Added), target: `≤ +${pct(TARGETS.latencyAddedMax)}`, met: headline.p99Added <= TARGETS.latencyAddedMax });
+    out.push({ figure: `gateway throughput kept (${c})`, measured: pct(headline.throughputKept), target: `≥ ${pct(TARGETS.throughputKeptMin)}`, met: headline.throughputKept >= TARGETS.throughputKeptMin });
+  }
+  const pgSingle = appends.filter((a) => a.store === 'PostgreSQL' && !a.batched);
+  if (pgSingle.length > 0) {
+    const best = pgSingle.reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
+    out.push({
+      figure: `appends, PostgreSQL, single-event (${best.writers} writers)`,
+      measured: `${num(best.eventsPerSecond)} events/s`,
+      target: `≥ ${num(TARGETS.appendsPerSecond)} events/s`,
+      met: best.eventsPerSecond >= TARGETS.appendsPerSecond,
+    });
+  }
+  const lag = lags.find((l) => l.targetEventsPerSecond >= TARGETS.lagAtEventsPerSecond);
+  if (lag) {
+    const atRate = lag.load.eventsPerSecond >= TARGETS.lagAtEventsPerSecond * RATE_TOLERANCE;
+    out.push({
+      figure: `projection lag p99, PostgreSQL (at ${num(lag.load.eventsPerSecond)} events/s${lag.notApplied ? `, ${num(lag.notApplied)} not applied after the wait` : ''})`,
+      measured: `${ms(lag.lag.p99)} ms`,
+      target: `< ${TARGETS.lagP99Ms} ms at ${num(TARGETS.lagAtEventsPerSecond)} events/s`,
+      met: lag.lag.p99 < TARGETS.lagP99Ms && atRate && lag.notApplied === 0,
+    });
+  }
+  for (const r of rebuilds) {
+    out.push({
+      figure: `rebuild, ${r.store} (${num(r.events)} events)`,
+      measured: `${num(r.eventsPerSecond)} events/s`,
+      target: `≥ ${num(TARGETS.rebuildPerSecond)} events/s`,
+      met: r.eventsPerSecond >= TARGETS.rebuildPerSecond,
+    });
+  }
+  return out;
+}
+
+function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], list: Verdict[]): string {
+  const parts: string[] = [
+    'CPU, cores: average cores in use during the measurement — bench = this process (servers, writers, runner), load = the\n' +
+      'autocannon child, pg = PostgreSQL server processes and the backends of the bench database, other = everything else.\n',
+  ];
+  if (http) {
+    const s = SETTINGS.http;
+    parts.push(
+      `Gateway overhead — GET ${http.route}; autocannon in a child process, ${s.durationSeconds} s per run after a ${s.warmupSeconds} s warm-up of each\n` +
+        table(
+          ['connections', 'route', 'req/s', 'p50 ms', 'p99 ms', 'throughput kept', 'p50 added', 'p99 added', 'CPU, cores'],
+          http.comparisons.flatMap((c) => [
+            [String(c.connections), 'plain Fastify', num(c.baseline.requestsPerSecond), ms(c.baseline.latency.p50), ms(c.baseline.latency.p99), '', '', '', formatCpu(c.baseline.cpu)],
+            [String(c.connections), 'gateway', num(c.gateway.requestsPerSecond), ms(c.gateway.latency.p50), ms(c.gateway.latency.p99), pct(c.throughputKept, 1), signedPct(c.p50Added), signedPct(c.p99Added), formatCpu(c.gateway.cpu)],
+          ]),
+        ),
+    );
+  }
+  if (appends.length > 0) {
+    parts.push(
+      `Event appends — ${SETTINGS.appends.durationMs / 1000} s per run, each writer on streams of its own with exact expected revisions\n` +
+        table(
+          ['store', 'writers', 'events/append', 'events/s', 'appends/s', 'append p50 ms', 'append p99 ms', 'CPU, cores'],
+          appends.map((a) => [
+            a.store,
+            String(a.writers),
+            a.batched ? `${a.eventsPerAppend} (batched)` : '1',
+            num(a.eventsPerSecond),
+            num(a.appends / a.seconds),
+            ms(a.appendLatency.p50),
+            ms(a.appendLatency.p99),
+            formatCpu(a.cpu),
+          ]),
+        ),
+    );
+  }
+  if (lags.length > 0) {
+    const s = SETTINGS.lag;
+    parts.push(
+      `Projection lag — PostgreSQL, ${s.writers} writers for ${s.durationMs / 1000} s; lag = append resolved → runner transaction that applied the event committed\n` +
+        table(
+          ['store', 'events/s aimed', 'events/s achieved', 'events', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'not applied after wait', 'rows written', 'CPU, cores'],
+          lags.map((lag) => [
+            lag.store,
+            num(lag.targetEventsPerSecond),
+            num(lag.load.eventsPerSecond),
+            num(lag.load.events),
+            ms(lag.lag.p50),
+            ms(lag.lag.p99),
+            ms(lag.lag.max),
+            num(lag.notApplied),
+            num(lag.rowsApplied),
+            formatCpu(lag.cpu),
+          ]),
+        ),
+    );
+  }
+  if (rebuilds.length > 0) {
+    parts.push(
+      'Rebuild — rebuildProjection of the bench projection (reset, then replay in batches of 1,000)\n' +
+        table(
+          ['store', 'events', 'of which topped up', 'seconds', 'events/s', 'CPU, cores'],
+          rebuilds.map((r) => [r.store, num(r.events), num(r.toppedUp), num(r.seconds, 2), num(r.eventsPerSecond), formatCpu(r.cpu)]),
+        ),
+    );
+  }
+  parts.push(`Against design.md section 7\n${table(['figure', 'measured', 'target', 'verdict'], list.map((v) => [v.figure, v.measured, v.target, v.met ? 'met' : 'NOT MET']))}`);
+  return parts.join('\n');
+}
+
+const steps = selectedSteps(process.argv.slice(2));
+const started = performance.now();
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+};
+heading(`bench: ${[...steps].join(', ')} — ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`);
+if (machine.loadAverageAtStart[0]! > 0.5) {
+  note(`load average ${machine.loadAverageAtStart.join(' / ')} already: something else is using this machine's cores`);
+}
+
+let http: HttpOverheadReport | null = null;
+let appends: AppendReport[] = [];
+const lags: LagReport[] = [];
+const rebuilds: RebuildReport[] = [];
+const opened: BenchStore[] = [];
+let failure: unknown;
+try {
+  if (steps.has('http')) {
+    step('http', '1/4 gateway overhead: plain Fastify route vs GET /df/api/client-config behind the gateway');
+    http = await measureHttpOverhead(SETTINGS.http);
+  }
+  let postgres: BenchStore | undefined;
+  let pglite: BenchStore | undefined;
+  if (steps.has('appends') || steps.has('lag') || steps.has('rebuild')) {
+    postgres = await openPostgresStore();
+    opened.push(postgres);
+  }
+  if (steps.has('appends') || steps.has('rebuild')) {
+    pglite = await openPgliteStore();
+    opened.push(pglite);
+  }
+  if (steps.has('appends')) {
+    step('appends', '2/4 event appends per second (PGlite, then the PostgreSQL server)');
+    appends = await appendsStep([pglite!, postgres!]);
+  }
+  if (steps.has('lag')) {
+    step('lag', '3/4 projection lag under load (PostgreSQL)');
+    for (const targetEventsPerSecond of SETTINGS.lag.targetEventsPerSecond) {
+      lags.push(await measureProjectionLag(postgres!, { ...SETTINGS.lag, targetEventsPerSecond }));
+    }
+  }
+  if (steps.has('rebuild')) {
+    step('rebuild', '4/4 projection rebuild rate');
+    for (const target of [postgres!, pglite!]) rebuilds.push(await measureRebuild(target, SETTINGS.rebuild.minimumEvents));
+  }
+} catch (err) {
+  failure = err;
+} finally {
+  const closing = phase('cleaning up (dropping databases, removing temporary directories)');
+  for (const target of opened.reverse()) await target.dispose().catch((err: unknown) => note(`cleanup of ${target.name} failed: ${String(err)}`));
+  closing.done('done');
+}
+
+const totalSeconds = (performance.now() - started) / 1000;
+const list = verdicts(http, appends, lags, rebuilds);
+process.stdout.write(`\n${report(http, appends, lags, rebuilds, list)}`);
+const results = {
+  finishedAt: new Date().toISOString(),
+  totalSeconds,
+  machine: { ...machine, loadAverageAtStep: loadAtStep, loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
+  code: codeState(),
+  settings: SETTINGS,
+  targets: TARGETS,
+  http,
+  appends,
+  lags,
+  rebuilds,
+  verdicts: list,
+  error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
+};
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(
+  new URL('./results/latest.json', import.meta.url),
+  // Positions are bigints, which JSON cannot carry as numbers.
+  `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`,
+);
+process.stdout.write(`\nTotal ${num(totalSeconds, 0)} s; load average at end ${results.machine.loadAverageAtEnd.join(' / ')}. Figures in bench/results/latest.json\n`);
+if (failure) {
+  process.stderr.write(`\nbench failed: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+  process.exitCode = 1;
+}
