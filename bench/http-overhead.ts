@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { clientConfigRoutes } from '#services/df/client-config.js';
 import { startProcess, type RunningProcess } from '#services/run.js';
 import { note, phase, num } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
@@ -43,18 +45,20 @@ export interface HttpOverheadReport {
   comparisons: HttpComparison[];
 }
 
-/** The same body the device module answers, without the platform around it. */
+/**
+ * The same route — the device module's client-config plugin with its zod schema and serializer — on a
+ * bare Fastify, without the platform around it: the difference is what the gateway, the token and the
+ * workspace checks and the platform's conventions (request ids, CORS, error handling) cost.
+ */
 async function startBaseline(): Promise<FastifyInstance> {
   const app = Fastify();
-  app.get(ROUTE, async () => ({
-    apiBasePath: '/df/api',
-    webDriverPath: '/df/wd',
-    viewerSocketPath: '/df/ws',
-    devtoolsPath: '/df/devtools',
-    debugTunnelPath: '/df/debug-tunnel',
-    workspaceId: 1,
-    sessionIdleTimeoutSeconds: 900,
-  }));
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('workspace', null);
+  app.addHook('onRequest', async (request) => {
+    request.workspace = { id: 1, companyId: 1, archived: false, modules: ['DF'] };
+  });
+  await app.register(clientConfigRoutes, { prefix: '/df', sessionIdleTimeoutSeconds: 900 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return app;
 }

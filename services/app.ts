@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
 import { installAccessControl } from './gateway/access-control.js';
 import { installCors } from './gateway/cors.js';
+import { cachedWorkspaceResolver } from './gateway/workspace-cache.js';
 import { MODULE_ROUTES, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createDfModule } from './df/index.js';
@@ -59,7 +60,10 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   installAccessControl(app, {
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
-    resolveWorkspace: organization.resolveWorkspace,
+    resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, {
+      ttlMs: 2000,
+      version: () => platform.readModels.positionOf?.('org-directory'),
+    }),
     permissionsOf: organization.permissionsOf,
     ...(ownModule ? { ownModule } : {}),
   });

@@ -11,6 +11,8 @@ import type { Mailer } from '#shared/mail/mailer.js';
 /** Waits until read models have caught up with a log position (read-your-writes). */
 export interface ReadModelWaiter {
   waitFor(position: bigint, options?: { names?: readonly string[]; timeoutMs?: number }): Promise<void>;
+  /** How far a projection run by this process has got; undefined when it runs elsewhere. */
+  positionOf?(name: string): bigint | undefined;
 }
 
 /** Everything a module needs from the outside world, opened once per process. */

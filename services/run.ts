@@ -43,7 +43,10 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   let runner: ProjectionRunner | null = null;
   const platform = await openPlatform(config, {
     logger,
-    readModels: { waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()) },
+    readModels: {
+      waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()),
+      positionOf: (name) => runner?.status().find((s) => s.name === name)?.position,
+    },
   });
   try {
     if (selected.has('projections')) {
