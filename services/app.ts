@@ -62,7 +62,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
     resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, {
       ttlMs: 2000,
-      version: () => platform.readModels.positionOf?.('org-directory'),
+      version: () => platform.readModels.version?.(),
     }),
     permissionsOf: organization.permissionsOf,
     ...(ownModule ? { ownModule } : {}),

@@ -13,6 +13,11 @@ export interface ReadModelWaiter {
   waitFor(position: bigint, options?: { names?: readonly string[]; timeoutMs?: number }): Promise<void>;
   /** How far a projection run by this process has got; undefined when it runs elsewhere. */
   positionOf?(name: string): bigint | undefined;
+  /**
+   * A number that changes whenever any projection of this process moves; undefined when they run
+   * elsewhere. Caches of read-model answers are dropped when it changes.
+   */
+  version?(): bigint | undefined;
 }
 
 /** Everything a module needs from the outside world, opened once per process. */
