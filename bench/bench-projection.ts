@@ -35,5 +35,14 @@ export function createBenchProjection(onApplied?: (tx: Sql, event: RecordedEvent
       );
       onApplied?.(tx, event);
     },
+    // One multi-row insert per batch: what a rebuild at tens of thousands of events a second needs.
+    async applyBatch(tx, events) {
+      await tx.query(
+        `INSERT INTO bench_samples (event_id, stream_id, position)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[]) ON CONFLICT (event_id) DO NOTHING`,
+        [events.map((e) => e.id), events.map((e) => e.streamId), events.map((e) => e.position.toString())],
+      );
+      for (const e of events) onApplied?.(tx, e);
+    },
   };
 }

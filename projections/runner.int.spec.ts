@@ -145,6 +145,30 @@ describe.each(adapters)('projection runner on %s', (_name, open) => {
     expect(await rows(h.db, name)).toEqual(before);
   });
 
+  it('a projection with applyBatch leaves the same rows as one applying event by event', async () => {
+    const name = `p-${randomUUID().slice(0, 8)}`;
+    const single = counterProjection(name);
+    const table = `${name.replaceAll('-', '_')}_rows`;
+    let batches = 0;
+    const batched: Projection = {
+      ...single,
+      async applyBatch(tx, events) {
+        batches++;
+        await tx.query(`INSERT INTO ${table} (event_id, stream_id, by) SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])`, [
+          events.map((e) => e.id),
+          events.map((e) => e.streamId),
+          events.map((e) => (e.payload as { by: number }).by),
+        ]);
+      },
+    };
+    await h.store.append(`counter-${randomUUID()}`, counted(90), 'no_stream');
+    await rebuildProjection(h.store, h.db, single, { batchSize: 32 });
+    const expected = await rows(h.db, name);
+    await rebuildProjection(h.store, h.db, batched, { batchSize: 32 });
+    expect(batches).toBeGreaterThanOrEqual(3);
+    expect(await rows(h.db, name)).toEqual(expected);
+  });
+
   it('a running loop notices a reset made elsewhere and replays from zero', async () => {
     const name = `p-${randomUUID().slice(0, 8)}`;
     const projection = counterProjection(name);

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Database, Sql } from '#shared/db/index.js';
-import type { EventStore, RecordedEvent, Subscription } from '#shared/es/types.js';
+import type { EventStore, Subscription } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
-import type { Projection } from './types.js';
+import { applyAll, type Projection } from './types.js';
 
 const CHECKPOINTS_DDL = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -319,7 +319,7 @@ class ProjectionLoop {
       );
       const stored = r.rows[0] ? toBigInt(r.rows[0].position) : 0n;
       if (stored !== this.position) return stored;
-      for (const e of events) await this.projection.apply(tx, e as RecordedEvent);
+      await applyAll(this.projection, tx, events);
       await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
         this.projection.name,
         target.toString(),
@@ -362,7 +362,7 @@ export async function rebuildProjection(
         [projection.name],
       );
       if (!r.rows[0] || toBigInt(r.rows[0].position) !== position) return true;
-      for (const e of events) await projection.apply(tx, e);
+      await applyAll(projection, tx, events);
       await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
         projection.name,
         target.toString(),

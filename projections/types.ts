@@ -17,4 +17,19 @@ export interface Projection {
   /** Bump when `apply` or `schema` changes meaning: the runner then rebuilds from zero on start. */
   version: number;
   apply(tx: Sql, event: RecordedEvent): Promise<void>;
+  /**
+   * Optional: applies a batch of consecutive events in a few statements (multi-row writes). When
+   * present the runner and rebuilds use it instead of `apply`; it must leave the same rows.
+   */
+  applyBatch?(tx: Sql, events: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** Applies events in order, through `applyBatch` when the projection has one. */
+export async function applyAll(projection: Projection, tx: Sql, events: readonly RecordedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  if (projection.applyBatch) {
+    await projection.applyBatch(tx, events);
+    return;
+  }
+  for (const e of events) await projection.apply(tx, e);
 }
