@@ -347,7 +347,7 @@ export async function rebuildProjection(
   options: { batchSize?: number; onProgress?: (applied: number, position: bigint) => void } = {},
 ): Promise<{ applied: number; handedOver: boolean }> {
   await resetProjection(db, projection);
-  const batchSize = options.batchSize ?? 1000;
+  const batchSize = options.batchSize ?? 5000;
   let position = 0n;
   let applied = 0;
   for (;;) {
