@@ -10,9 +10,21 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { installErrorHandling } from './errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The error body of every failure (decisions.md, "Errors"), documented on every route. */
+export const ErrorResponse = z
+  .object({
+    statusCode: z.number().int(),
+    code: z.string().describe('Stable, machine-readable error code'),
+    error: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'ErrorResponse' });
 
 export interface HttpServerOptions {
   logger: Logger;
@@ -55,6 +67,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // Every documented route also documents the error shape it can answer with.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+    if (!schema || schema.hide || !schema.response) return;
+    schema.response = { ...schema.response, '4XX': ErrorResponse, '5XX': ErrorResponse };
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

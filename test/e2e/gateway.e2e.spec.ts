@@ -66,6 +66,10 @@ describe('routing', () => {
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(doc.body.paths['/api/v1/auth/login'].post.requestBody).toBeTruthy();
     expect(doc.body.paths['/df/api/client-config'].get).toBeTruthy();
+    // Errors are documented with the one error shape.
+    const loginResponses = doc.body.paths['/api/v1/auth/login'].post.responses;
+    expect(loginResponses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
+    expect(doc.body.components.schemas.ErrorResponse.required).toEqual(expect.arrayContaining(['statusCode', 'code', 'error', 'message']));
     const ui = await fetch(new URL('/docs', server.url));
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('swagger');
