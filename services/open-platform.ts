@@ -53,7 +53,8 @@ export async function openPlatform(
       store = createKurrentEventStore(config.EVENTSTORE_URL);
     } else {
       await migrateSqlEventStore(db);
-      store = createSqlEventStore(db, config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : {});
+      // PGlite belongs to this process, whose appends wake subscribers directly: polling is only a backstop.
+      store = createSqlEventStore(db, config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : { pollIntervalMs: 2000 });
     }
     closers.push(() => store.close());
 
