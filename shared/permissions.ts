@@ -13,6 +13,7 @@ export const PERMISSIONS = [
   { key: 'USER_READ', module: 'ORGANIZATION', description: 'See the users of the company' },
   { key: 'USER_INVITE', module: 'ORGANIZATION', description: 'Invite users' },
   { key: 'USER_MANAGE', module: 'ORGANIZATION', description: 'Change, activate, deactivate and delete users' },
+  { key: 'USER_ADMIN_MANAGE', module: 'ORGANIZATION', description: 'Grant and revoke company administrator' },
   { key: 'USER_PASSWORD_MANAGE', module: 'ORGANIZATION', description: "Change another user's password" },
   { key: 'ROLE_READ', module: 'ORGANIZATION', description: 'See roles and permissions' },
   { key: 'ROLE_MANAGE', module: 'ORGANIZATION', description: 'Create, change and delete roles' },

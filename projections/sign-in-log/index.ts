@@ -1,1 +1,2 @@
 export { signInLogProjection } from './projection.js';
+export { listSignIns, type SignInEntry } from './queries.js';

@@ -6,7 +6,7 @@ type Handled = SignInEvent;
 /** Every sign-in attempt of a known account, for the user-login-logs endpoint. */
 export const signInLogProjection: Projection = {
   name: 'sign-in-log',
-  version: 1,
+  version: 2,
   eventTypes: ['SignInSucceeded', 'SignInFailed'] satisfies Handled['type'][],
   schema: `
     CREATE TABLE IF NOT EXISTS org_sign_in_log (
@@ -17,16 +17,19 @@ export const signInLogProjection: Projection = {
       success boolean NOT NULL,
       reason text,
       address text NOT NULL,
-      user_agent text
+      user_agent text,
+      position bigint
     );
+    -- Version 1 had no position; it orders attempts made within the same millisecond.
+    ALTER TABLE org_sign_in_log ADD COLUMN IF NOT EXISTS position bigint;
     CREATE INDEX IF NOT EXISTS org_sign_in_log_user ON org_sign_in_log (user_id, at DESC);`,
   tables: ['org_sign_in_log'],
   async apply(tx, recorded) {
     const event = { type: recorded.type, payload: recorded.payload } as Handled;
     const p = event.payload;
     await tx.query(
-      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent, position)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (event_id) DO NOTHING`,
       [
         recorded.id,
         p.userId,
@@ -36,6 +39,7 @@ export const signInLogProjection: Projection = {
         event.type === 'SignInFailed' ? event.payload.reason : null,
         p.address,
         p.userAgent,
+        recorded.position.toString(),
       ],
     );
   },

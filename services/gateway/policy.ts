@@ -34,6 +34,8 @@ interface PathRule {
 /** Reached without any credential (interface 5.5, plus the platform's own documents and probes). */
 export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['POST'], pattern: /^\/api\/v1\/auth\/(login|refresh|signup|forgot-password|reset-password)$/ },
+  // An invited user has no password yet: the single-use invitation token in the body is the credential.
+  { methods: ['PUT', 'POST'], pattern: /^\/api\/v1\/users\/activate$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/api\/v1\/auth\/jwks$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/\.well-known\/jwks\.json$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/(health|ready|openapi\.json)$/ },

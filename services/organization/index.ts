@@ -1,20 +1,26 @@
 import type { FastifyInstance } from 'fastify';
+import { orgAuditProjection } from '#projections/org-audit/index.js';
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
+import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { permissionsOf } from './roles/permissions-of.js';
+import { roleRoutes } from './roles/routes.js';
+import { teamRoutes } from './teams/routes.js';
+import { userRoutes } from './users/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
 
 export { AuthService } from './auth/service.js';
 export { AccessRevocations } from './auth/revocation.js';
 export { MODULE_KEYS, type ModuleKey } from './modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection];
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, orgAuditProjection];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {
@@ -30,6 +36,11 @@ export function createOrganizationModule(platform: Platform) {
     start: () => bootstrapAdmin(platform, auth),
     routes: async (app: FastifyInstance) => {
       await app.register(authRoutes, { platform, auth });
+      await app.register(userRoutes, { platform, auth });
+      await app.register(roleRoutes, { platform });
+      await app.register(teamRoutes, { platform });
+      await app.register(workspaceRoutes, { platform, auth });
+      await app.register(auditRoutes, { platform });
     },
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
@@ -8,13 +7,15 @@ import {
   findAccessibleWorkspace,
   findUserById,
   findUserByLogin,
-  usernameTaken,
   type DirectoryUser,
 } from '#projections/org-directory/index.js';
 import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
 import { MODULE_KEYS } from '../modules.js';
-import { emailClaimDecider, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
+import { OrgWriter } from '../commands.js';
+import { createBuiltInRoles } from '../roles/create-built-in.js';
+import { emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
+import { claimFreeUsername } from '../users/usernames.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
@@ -32,7 +33,6 @@ export interface ClientInfo {
   requestId: string;
 }
 
-const emailClaimStream = (email: string) => `email-claim-${hashToken(email.trim().toLowerCase())}`;
 const resetKey = (hash: string) => `auth:reset:${hash}`;
 
 /** The projections a sign-in reads, waited for after every identity write. */
@@ -104,7 +104,8 @@ export class AuthService {
       logger.info({ requestId: client.requestId, address: client.address }, 'sign-in failed: unknown account');
       throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
     }
-    const ok = await verifyPassword(password, user.passwordHash);
+    // An invited user has no password yet: spend the same time as a real check, then fail.
+    const ok = user.passwordHash ? await verifyPassword(password, user.passwordHash) : (await dummyVerify(password), false);
     if (!ok) {
       await this.throttle.recordFailure(account, client.address);
       await this.recordSignIn(user, client, 'bad_password');
@@ -190,12 +191,16 @@ export class AuthService {
     return { pair, ...created };
   }
 
-  /** Creates company, default workspace and administrator; waits until sign-in can see them. */
+  /**
+   * Creates company, its built-in roles, default workspace and administrator; waits until sign-in can
+   * see them.
+   */
   async createCompanyWithAdmin(
     input: { email: string; password: string; name: string; companyName: string },
     client: ClientInfo | null,
   ): Promise<{ userId: number; companyId: number; workspaceId: number }> {
     const { db, store } = this.platform;
+    const writer = new OrgWriter(this.platform);
     const email = input.email.trim();
     const userId = await allocateId(db, 'user');
     // The claim comes first: of two sign-ups with one address, the loser creates nothing.
@@ -216,6 +221,8 @@ export class AuthService {
       command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
       context: ctx,
     });
+    const roleIds = await createBuiltInRoles(db, writer, companyId, ctx);
+    await writer.claimName(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
     await handleCommand({
       store,
       streamId: workspaceStream(workspaceId),
@@ -231,7 +238,7 @@ export class AuthService {
       },
       context: { ...ctx, workspaceId },
     });
-    const username = await this.freeUsername(email);
+    const username = await claimFreeUsername(db, writer, email, userId, ctx);
     const result = await handleCommand({
       store,
       streamId: userStream(userId),
@@ -246,21 +253,12 @@ export class AuthService {
         passwordHash: await hashPassword(input.password),
         isAdmin: true,
         roles: ['Admin'],
+        roleIds: [roleIds.get('Admin')!],
       },
       context: ctx,
     });
     if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });
     return { userId, companyId, workspaceId };
-  }
-
-  /** The e-mail's local part, made unique with a number when taken. */
-  private async freeUsername(email: string): Promise<string> {
-    const base = (email.split('@')[0] ?? 'user').toLowerCase().replace(/[^a-z0-9._-]/g, '') || 'user';
-    if (!(await usernameTaken(this.platform.db, base))) return base;
-    for (;;) {
-      const candidate = `${base}${randomUUID().slice(0, 6)}`;
-      if (!(await usernameTaken(this.platform.db, candidate))) return candidate;
-    }
   }
 
   /** Mails a single-use reset link when the account exists; answers the same either way. */

@@ -1,0 +1,108 @@
+import type { RecordedEvent } from '#shared/es/types.js';
+import type { Projection } from '../types.js';
+
+/** Every event type of the organization that changes something or records a sign-in, by resource. */
+const RESOURCE_OF: Record<string, { type: 'company' | 'user' | 'role' | 'team' | 'workspace'; idField: string }> = {};
+const add = (type: 'company' | 'user' | 'role' | 'team' | 'workspace', idField: string, events: string[]) => {
+  for (const e of events) RESOURCE_OF[e] = { type, idField };
+};
+add('company', 'companyId', ['CompanyRegistered']);
+add('user', 'userId', [
+  'UserRegistered',
+  'UserInvited',
+  'UserActivated',
+  'UserDeactivated',
+  'UserReactivated',
+  'UserUpdated',
+  'UserRolesReplaced',
+  'AdminGranted',
+  'AdminRevoked',
+  'UserProfileImageSet',
+  'UserProfileImageRemoved',
+  'UserPasswordChanged',
+  'UserDeleted',
+  'SignInSucceeded',
+  'SignInFailed',
+]);
+add('role', 'roleId', ['RoleCreated', 'RoleUpdated', 'RoleDeleted']);
+add('team', 'teamId', ['TeamCreated', 'TeamUpdated', 'TeamDeleted', 'TeamMemberAdded', 'TeamMemberRemoved']);
+add('workspace', 'workspaceId', [
+  'WorkspaceCreated',
+  'WorkspaceUpdated',
+  'WorkspaceArchived',
+  'WorkspaceUnarchived',
+  'WorkspaceDeleted',
+  'WorkspaceModulesChanged',
+  'WorkspaceAccessGranted',
+  'WorkspaceAccessRevoked',
+  'WorkspaceMemberRolesAssigned',
+  'WorkspaceMemberRoleRemoved',
+]);
+
+export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
+export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace'] as const;
+
+// Secrets never reach the audit table, whatever event carries them (password hashes, tokens).
+const SECRET = /password|token|secret/i;
+
+/** The payload with secret fields replaced by a marker, so an auditor sees that they changed, not what to. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET.test(k) ? '[redacted]' : redact(v)]));
+  }
+  return value;
+}
+
+const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
+
+/** The audit history of each company: who did what to which resource, when, newest first on read. */
+export const orgAuditProjection: Projection = {
+  name: 'org-audit',
+  version: 1,
+  eventTypes: AUDITED_EVENT_TYPES,
+  schema: `
+    CREATE TABLE IF NOT EXISTS org_audit_events (
+      event_id uuid PRIMARY KEY,
+      position bigint NOT NULL,
+      company_id integer NOT NULL,
+      workspace_id integer,
+      actor_id integer,
+      event_type text NOT NULL,
+      resource_type text NOT NULL,
+      resource_id text NOT NULL,
+      occurred_at timestamptz NOT NULL,
+      correlation_id text,
+      payload jsonb NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS org_audit_events_company ON org_audit_events (company_id, position DESC);
+    CREATE INDEX IF NOT EXISTS org_audit_events_resource ON org_audit_events (company_id, resource_type, resource_id, position DESC);`,
+  tables: ['org_audit_events'],
+  async apply(tx, recorded: RecordedEvent) {
+    const resource = RESOURCE_OF[recorded.type];
+    if (!resource) return;
+    const payload = (recorded.payload ?? {}) as Record<string, unknown>;
+    const m = recorded.metadata;
+    const companyId = intOrNull(m.companyId) ?? intOrNull(payload.companyId);
+    // Without a company nobody may read it: it would only ever be visible to no one.
+    if (companyId === null) return;
+    const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
+    await tx.query(
+      `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (event_id) DO NOTHING`,
+      [
+        recorded.id,
+        recorded.position.toString(),
+        companyId,
+        workspaceId,
+        intOrNull(m.actorId),
+        recorded.type,
+        resource.type,
+        String(payload[resource.idField] ?? ''),
+        m.occurredAt,
+        m.correlationId ?? null,
+        JSON.stringify(redact(payload)),
+      ],
+    );
+  },
+};

@@ -1,0 +1,81 @@
+import type { Sql } from '#shared/db/index.js';
+import type { Page } from '../org-directory/queries.js';
+
+export interface AuditFilter {
+  workspaceId?: number;
+  actorId?: number;
+  resourceType?: string;
+  resourceId?: string;
+  eventType?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  position: string;
+  occurredAt: string;
+  eventType: string;
+  resourceType: string;
+  resourceId: string;
+  workspaceId: number | null;
+  actorId: number | null;
+  correlationId: string | null;
+  payload: Record<string, unknown>;
+}
+
+function where(companyId: number, f: AuditFilter): { sql: string; values: unknown[] } {
+  const clauses = ['company_id = $1'];
+  const values: unknown[] = [companyId];
+  const add = (column: string, op: string, value: unknown) => {
+    values.push(value);
+    clauses.push(`${column} ${op} $${values.length}`);
+  };
+  if (f.workspaceId !== undefined) add('workspace_id', '=', f.workspaceId);
+  if (f.actorId !== undefined) add('actor_id', '=', f.actorId);
+  if (f.resourceType !== undefined) add('resource_type', '=', f.resourceType);
+  if (f.resourceId !== undefined) add('resource_id', '=', f.resourceId);
+  if (f.eventType !== undefined) add('event_type', '=', f.eventType);
+  if (f.from !== undefined) add('occurred_at', '>=', f.from);
+  if (f.to !== undefined) add('occurred_at', '<', f.to);
+  return { sql: clauses.join(' AND '), values };
+}
+
+const columns = `event_id AS id, position, occurred_at AS "occurredAt", event_type AS "eventType", resource_type AS "resourceType",
+  resource_id AS "resourceId", workspace_id AS "workspaceId", actor_id AS "actorId", correlation_id AS "correlationId", payload`;
+
+function toEntry(row: Record<string, unknown>): AuditEntry {
+  return {
+    ...(row as unknown as AuditEntry),
+    position: String(row.position),
+    occurredAt: new Date(row.occurredAt as string).toISOString(),
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : (row.payload as Record<string, unknown>),
+  };
+}
+
+/** One page of a company's audit history, newest first. */
+export async function listAuditEvents(db: Sql, companyId: number, f: AuditFilter, page: number, size: number): Promise<Page<AuditEntry>> {
+  const w = where(companyId, f);
+  const total = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM org_audit_events WHERE ${w.sql}`, w.values)).rows[0]?.n ?? 0);
+  const r = await db.query(`SELECT ${columns} FROM org_audit_events WHERE ${w.sql} ORDER BY position DESC LIMIT ${size} OFFSET ${page * size}`, w.values);
+  return { content: r.rows.map(toEntry), page, size, totalElements: total, totalPages: Math.ceil(total / size) };
+}
+
+/**
+ * The whole filtered history, newest first, in batches by position (keyset, not offset), so an
+ * export of any length holds one batch in memory at a time.
+ */
+export async function* streamAuditEvents(db: Sql, companyId: number, f: AuditFilter, batchSize = 500): AsyncGenerator<AuditEntry> {
+  let before: string | null = null;
+  for (;;) {
+    const w = where(companyId, f);
+    if (before !== null) {
+      w.values.push(before);
+      w.sql += ` AND position < $${w.values.length}`;
+    }
+    const r = await db.query(`SELECT ${columns} FROM org_audit_events WHERE ${w.sql} ORDER BY position DESC LIMIT ${batchSize}`, w.values);
+    for (const row of r.rows) yield toEntry(row);
+    if (r.rows.length < batchSize) return;
+    before = String(r.rows[r.rows.length - 1]!.position);
+  }
+}

@@ -1,0 +1,99 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AUDIT_RESOURCE_TYPES, listAuditEvents, streamAuditEvents, type AuditEntry, type AuditFilter } from '#projections/org-audit/index.js';
+import { requirePermission } from '#shared/http/principal.js';
+import type { Platform } from '../../platform.js';
+import { callerOf, intId, PageQuery, pageSchema } from '../http.js';
+
+const tags = ['Audit'];
+
+const Filters = z.object({
+  workspaceId: intId.optional(),
+  actorId: intId.optional(),
+  resourceType: z.enum(AUDIT_RESOURCE_TYPES).optional(),
+  resourceId: z.string().trim().min(1).max(64).optional(),
+  eventType: z.string().trim().regex(/^[A-Za-z]{1,64}$/).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('Inclusive, ISO 8601'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Exclusive, ISO 8601'),
+});
+
+const Entry = z
+  .object({
+    id: z.string(),
+    position: z.string().describe('Position in the event log; orders the history'),
+    occurredAt: z.string(),
+    eventType: z.string(),
+    resourceType: z.string(),
+    resourceId: z.string(),
+    workspaceId: z.number().int().nullable(),
+    actorId: z.number().int().nullable(),
+    correlationId: z.string().nullable(),
+    payload: z.record(z.string(), z.unknown()).describe('The event as recorded, secrets redacted'),
+  })
+  .meta({ id: 'AuditEvent' });
+
+const filterOf = (q: z.infer<typeof Filters>): AuditFilter => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as AuditFilter;
+
+const CSV_COLUMNS = ['occurredAt', 'eventType', 'resourceType', 'resourceId', 'workspaceId', 'actorId', 'correlationId', 'id', 'position', 'payload'] as const;
+
+/** One CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
+function csvCell(value: unknown): string {
+  let s = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+async function* csvLines(entries: AsyncIterable<AuditEntry>): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  for await (const e of entries) yield `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`;
+}
+
+async function* ndjsonLines(entries: AsyncIterable<AuditEntry>): AsyncGenerator<string> {
+  for await (const e of entries) yield `${JSON.stringify(e)}\n`;
+}
+
+/** The audit history of the caller's company (AUDIT_READ): filtered pages, and streamed exports. */
+export async function auditRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+  const { platform } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The history is read after every event recorded so far has reached it. */
+  const caughtUp = async () => platform.readModels.waitFor(await platform.store.headPosition(), { names: ['org-audit'] });
+
+  r.get('/audit/events', {
+    schema: {
+      tags,
+      summary: "The company's audit history, newest first, filtered and paged (AUDIT_READ)",
+      querystring: PageQuery.extend(Filters.shape),
+      response: { 200: pageSchema(Entry, 'AuditEventPage') },
+    },
+    handler: async (request) => {
+      await requirePermission(request, 'AUDIT_READ');
+      await caughtUp();
+      const { page, size, ...filters } = request.query;
+      return listAuditEvents(platform.db, callerOf(request).companyId, filterOf(filters), page, size);
+    },
+  });
+
+  r.get('/audit/events/export', {
+    schema: {
+      tags,
+      summary: 'Export the filtered audit history as CSV or NDJSON, streamed, newest first (AUDIT_READ)',
+      querystring: Filters.extend({ format: z.enum(['csv', 'ndjson']).default('csv') }),
+    },
+    handler: async (request, reply) => {
+      await requirePermission(request, 'AUDIT_READ');
+      await caughtUp();
+      const { format, ...filters } = request.query;
+      const entries = streamAuditEvents(platform.db, callerOf(request).companyId, filterOf(filters));
+      const stamp = platform.now().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(format === 'csv' ? csvLines(entries) : ndjsonLines(entries)));
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import type { FastifyRequest } from 'fastify';
+import { handleCommand, type CommandContext, type CommandResult, type Decider, type DomainEvent } from '#shared/es/decider.js';
+import type { Platform } from '../platform.js';
+import { nameClaimDecider, nameClaimStream, type NameScope } from './claims/index.js';
+
+/** The read models the organization's own answers are read from after a write. */
+export const ORG_READ_MODELS = ['org-directory'] as const;
+
+/**
+ * How the organization's routes write: a command context from the request (actor, company, active
+ * workspace, request id as correlation id), `handleCommand` on a decider, name claims, and
+ * read-your-writes before answering from a projection.
+ */
+export class OrgWriter {
+  constructor(private readonly platform: Platform) {}
+
+  /** Metadata of every event a request causes. */
+  context(request: FastifyRequest | null, actor: { userId?: number | null; companyId?: number | null } = {}): CommandContext {
+    const p = request?.principal ?? null;
+    return {
+      actorId: actor.userId !== undefined ? actor.userId : (p?.userId ?? null),
+      companyId: actor.companyId !== undefined ? actor.companyId : (p?.companyId ?? null),
+      workspaceId: request?.workspace?.id ?? null,
+      ...(request ? { correlationId: request.id } : {}),
+      now: this.platform.now(),
+    };
+  }
+
+  /** Runs one command on one stream. */
+  run<C, E extends DomainEvent, S>(streamId: string, decider: Decider<C, E, S>, command: C, context: CommandContext): Promise<CommandResult<E, S>> {
+    return handleCommand({ store: this.platform.store, streamId, decider, command, context });
+  }
+
+  /** Holds `name` in `scope` for `ownerId`; 409 NAME_TAKEN when another holds it. */
+  async claimName(scope: NameScope, name: string, ownerId: number, what: string, context: CommandContext): Promise<void> {
+    await this.run(nameClaimStream(scope, name), nameClaimDecider, { type: 'ClaimName', scope, name, ownerId, what }, context);
+  }
+
+  /** Frees `name` in `scope` if `ownerId` holds it. */
+  async releaseName(scope: NameScope, name: string, ownerId: number, context: CommandContext): Promise<void> {
+    await this.run(nameClaimStream(scope, name), nameClaimDecider, { type: 'ReleaseName', scope, name, ownerId }, context);
+  }
+
+  /**
+   * A rename: claim the new name first (so a clash changes nothing), apply the change, then release
+   * the old name. When the change itself fails, the new claim is given back.
+   */
+  async renamed<T>(scope: NameScope, what: string, ownerId: number, oldName: string, newName: string | undefined, context: CommandContext, change: () => Promise<T>): Promise<T> {
+    const renaming = newName !== undefined && newName.trim().toLowerCase() !== oldName.trim().toLowerCase();
+    if (!renaming) return change();
+    await this.claimName(scope, newName, ownerId, what, context);
+    let result: T;
+    try {
+      result = await change();
+    } catch (err) {
+      await this.releaseName(scope, newName, ownerId, context);
+      throw err;
+    }
+    await this.releaseName(scope, oldName, ownerId, context);
+    return result;
+  }
+
+  /** Waits until the organization's read models show these writes. */
+  async settle(...results: ({ position: bigint | null } | null | undefined)[]): Promise<void> {
+    let max: bigint | null = null;
+    for (const r of results) if (r?.position != null && (max === null || r.position > max)) max = r.position;
+    if (max !== null) await this.platform.readModels.waitFor(max, { names: ORG_READ_MODELS });
+  }
+}

@@ -1,0 +1,138 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { getTeam, getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
+import { AppError } from '#shared/errors.js';
+import { requirePermission } from '#shared/http/principal.js';
+import { allocateId } from '#shared/ids.js';
+import type { Platform } from '../../platform.js';
+import { OrgWriter } from '../commands.js';
+import { callerOf, IdParams, intId, Team } from '../http.js';
+import { teamDecider } from './decide.js';
+import { teamStream } from './events.js';
+
+const tags = ['Teams'];
+const teamName = z.string().trim().min(2).max(64);
+const description = z.string().trim().max(1000);
+
+/** Interface 4.3: teams and their members. */
+export async function teamRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+  const { platform } = opts;
+  const { db } = platform;
+  const writer = new OrgWriter(platform);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  const teamOr404 = async (companyId: number, teamId: number): Promise<TeamView> => {
+    const team = await getTeam(db, companyId, teamId);
+    if (!team) throw new AppError('NOT_FOUND', 'Team not found');
+    return team;
+  };
+
+  r.get('/teams', {
+    schema: { tags, summary: 'Teams of the company (TEAM_READ)', response: { 200: z.array(Team) } },
+    handler: async (request) => {
+      await requirePermission(request, 'TEAM_READ');
+      return listTeams(db, callerOf(request).companyId);
+    },
+  });
+
+  r.post('/teams', {
+    schema: {
+      tags,
+      summary: 'Create a team; names are unique per company, case-insensitive (TEAM_MANAGE)',
+      body: z.object({ name: teamName, description: description.default('') }),
+      response: { 201: Team },
+    },
+    handler: async (request, reply) => {
+      await requirePermission(request, 'TEAM_MANAGE');
+      const p = callerOf(request);
+      const teamId = await allocateId(db, 'team');
+      const ctx = writer.context(request);
+      await writer.claimName(`team-name:${p.companyId}`, request.body.name, teamId, 'Team', ctx);
+      const result = await writer.run(
+        teamStream(teamId),
+        teamDecider,
+        { type: 'CreateTeam', teamId, companyId: p.companyId, name: request.body.name, description: request.body.description },
+        ctx,
+      );
+      await writer.settle(result);
+      return reply.code(201).send(await teamOr404(p.companyId, teamId));
+    },
+  });
+
+  r.get('/teams/:id', {
+    schema: { tags, summary: 'One team (TEAM_READ)', params: IdParams, response: { 200: Team } },
+    handler: async (request) => {
+      await requirePermission(request, 'TEAM_READ');
+      return teamOr404(callerOf(request).companyId, request.params.id);
+    },
+  });
+
+  r.put('/teams/:id', {
+    schema: {
+      tags,
+      summary: 'Rename or describe a team (TEAM_MANAGE)',
+      params: IdParams,
+      body: z.object({ name: teamName.optional(), description: description.optional() }),
+      response: { 200: Team },
+    },
+    handler: async (request) => {
+      await requirePermission(request, 'TEAM_MANAGE');
+      const p = callerOf(request);
+      const team = await teamOr404(p.companyId, request.params.id);
+      const { name, description: desc } = request.body;
+      const ctx = writer.context(request);
+      const result = await writer.renamed(`team-name:${p.companyId}`, 'Team', team.id, team.name, name, ctx, () =>
+        writer.run(
+          teamStream(team.id),
+          teamDecider,
+          { type: 'UpdateTeam', companyId: p.companyId, ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}) },
+          ctx,
+        ),
+      );
+      await writer.settle(result);
+      return teamOr404(p.companyId, team.id);
+    },
+  });
+
+  r.delete('/teams/:id', {
+    schema: { tags, summary: 'Delete a team; workspace access granted to it ends (TEAM_MANAGE)', params: IdParams, response: { 204: z.null() } },
+    handler: async (request, reply) => {
+      await requirePermission(request, 'TEAM_MANAGE');
+      const p = callerOf(request);
+      const team = await teamOr404(p.companyId, request.params.id);
+      const ctx = writer.context(request);
+      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'DeleteTeam', companyId: p.companyId }, ctx);
+      await writer.releaseName(`team-name:${p.companyId}`, team.name, team.id, ctx);
+      await writer.settle(result);
+      return reply.code(204).send(null);
+    },
+  });
+
+  const MemberParams = z.object({ id: intId, userId: intId });
+  r.post('/teams/:id/members/:userId', {
+    schema: { tags, summary: 'Add a user of the company to the team (TEAM_MANAGE)', params: MemberParams, response: { 200: Team } },
+    handler: async (request) => {
+      await requirePermission(request, 'TEAM_MANAGE');
+      const p = callerOf(request);
+      const team = await teamOr404(p.companyId, request.params.id);
+      if (!(await getUser(db, p.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
+      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'AddMember', companyId: p.companyId, userId: request.params.userId }, writer.context(request));
+      await writer.settle(result);
+      return teamOr404(p.companyId, team.id);
+    },
+  });
+
+  r.delete('/teams/:id/members/:userId', {
+    schema: { tags, summary: 'Remove a member from the team (TEAM_MANAGE)', params: MemberParams, response: { 200: Team } },
+    handler: async (request) => {
+      await requirePermission(request, 'TEAM_MANAGE');
+      const p = callerOf(request);
+      const team = await teamOr404(p.companyId, request.params.id);
+      if (!(await getUser(db, p.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
+      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'RemoveMember', companyId: p.companyId, userId: request.params.userId }, writer.context(request));
+      await writer.settle(result);
+      return teamOr404(p.companyId, team.id);
+    },
+  });
+}
