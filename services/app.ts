@@ -1,12 +1,12 @@
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
-import { installAccessControl } from './gateway/access-control.js';
+import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installCors } from './gateway/cors.js';
 import { cachedWorkspaceResolver } from './gateway/workspace-cache.js';
-import { MODULE_ROUTES, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
+import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
-import { createDfModule } from './df/index.js';
+import { createDfModule, type DfModule } from './df/index.js';
 import { createOrganizationModule, type OrganizationModule } from './organization/index.js';
 import type { Platform } from './platform.js';
 
@@ -23,6 +23,7 @@ export interface BuildAppOptions {
 export interface BuiltApp {
   app: FastifyInstance;
   organization: OrganizationModule;
+  df: DfModule;
 }
 
 const remoteUrl = (platform: Platform, module: ModuleName): string | undefined =>
@@ -51,7 +52,17 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url) } : {}),
   });
   const organization = createOrganizationModule(platform);
-  const df = createDfModule(platform);
+  const tokenChecks = { tokens: platform.tokens, isRevoked: (t: { jti: string; userId: number; issuedAtMs: number }) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
+  const df = createDfModule(platform, {
+    resolveWorkspace: organization.resolveWorkspace,
+    permissionsOf: organization.permissionsOf,
+    // A viewer's token from its first WebSocket message passes the same checks as a bearer header.
+    authenticate: async (token, workspaceId) => {
+      const found = await authenticateToken(tokenChecks, token, workspaceId === null ? undefined : String(workspaceId));
+      checkModuleAccess(moduleFor('/df/ws'), found, 'GET');
+      return { principal: found.principal, workspace: found.workspace! };
+    },
+  });
 
   await app.register(healthRoutes, { platform, checks: options.readiness ?? [] });
 
@@ -65,6 +76,8 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
       version: () => platform.readModels.version?.(),
     }),
     permissionsOf: organization.permissionsOf,
+    verifyApiKey: df.verifyApiKey,
+    authenticatesItself: [/^\/df\/ws\/sessions\/[^/]+$/],
     ...(ownModule ? { ownModule } : {}),
   });
 
@@ -100,5 +113,5 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
       app.all(`${f.prefix}/*`, { schema: { hide: true } }, handler);
     }
   }
-  return { app, organization };
+  return { app, organization, df };
 }

@@ -4,11 +4,13 @@ import { ProjectionRunner } from '#projections/runner.js';
 import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger, openPlatform } from './open-platform.js';
+import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { dfProjections } from './df/index.js';
 import { organizationProjections } from './organization/index.js';
 import type { Platform } from './platform.js';
 
 /** Every read model of the platform, run by the `projections` service. */
-export const ALL_PROJECTIONS = [...organizationProjections];
+export const ALL_PROJECTIONS = [...organizationProjections, ...dfProjections];
 
 export function parseServices(value: string): Set<ServiceName> {
   if (value.trim() === 'all') return new Set(SERVICE_NAMES);
@@ -28,6 +30,8 @@ export interface RunningProcess {
   logger: Logger;
   runner: ProjectionRunner | null;
   platform: Platform;
+  /** The device agent running in this process (`AGENT_ENABLED` with the df service), if any. */
+  agent: AgentHost | null;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
 }
@@ -41,6 +45,8 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   const selected = services ? new Set(services) : parseServices(config.SERVICES);
   const logger = createLogger(config);
   let runner: ProjectionRunner | null = null;
+  let agent: AgentHost | null = null;
+  let dfStarted: { stop(): Promise<void> } | null = null;
   const platform = await openPlatform(config, {
     logger,
     readModels: {
@@ -59,12 +65,22 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       platform.readModels = checkpointWaiter(platform.db);
     }
     const activeRunner = runner;
-    const { app, organization } = await buildApp(platform, {
+    const { app, organization, df } = await buildApp(platform, {
       services: selected,
       readiness: activeRunner ? [{ name: 'projections', check: () => activeRunner.caughtUp() }] : [],
     });
     if (selected.has('organization')) await organization.start();
+    if (selected.has('df')) {
+      await df.start();
+      dfStarted = df;
+    }
     await app.listen({ host: config.HOST, port: config.PORT });
+    if (selected.has('df') && config.AGENT_ENABLED) {
+      // The in-process agent talks to the service over this process's bus, exactly as a remote one would.
+      const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: config.dataDir });
+      agent = new AgentHost({ bus: platform.bus, config: agentConfig, logger: logger.child({ component: 'agent' }) });
+      await agent.start();
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
@@ -77,14 +93,19 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       logger,
       runner,
       platform,
+      agent,
       stop: () =>
         (stopping ??= (async () => {
           await app.close();
+          await dfStarted?.stop();
+          await agent?.stop();
           await activeRunner?.stop();
           await platform.close();
         })()),
     };
   } catch (err) {
+    await dfStarted?.stop().catch(() => {});
+    await agent?.stop().catch(() => {});
     await runner?.stop().catch(() => {});
     await platform.close();
     throw err;

@@ -73,6 +73,21 @@ const schema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   SHUTDOWN_GRACE: duration.default(10_000),
+  /** Device farm: a session without activity for this long is ended. */
+  DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
+  /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */
+  DF_HOST_TIMEOUT: duration.default(15_000),
+  /** Device farm: how long preparing a device for a new session may take. */
+  DF_PREPARE_TIMEOUT: duration.default(60_000),
+  /** Device farm: how long one device command (control, screenshot, ...) may take. */
+  DF_COMMAND_TIMEOUT: duration.default(30_000),
+  /** Run a device agent inside this process (with the df service), on the process's bus. */
+  AGENT_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Path of the agent's JSON config file (devices, profiles, node name); defaults apply when unset. */
+  AGENT_CONFIG: optionalString,
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

@@ -1,12 +1,85 @@
 import type { FastifyInstance } from 'fastify';
+import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
+import { dfDevicesProjection } from '#projections/df-devices/index.js';
+import { dfSessionsProjection } from '#projections/df-sessions/index.js';
+import type { Projection } from '#projections/types.js';
+import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
 import { clientConfigRoutes } from './client-config.js';
+import { deviceRoutes } from './devices/routes.js';
+import { DeviceCommands } from './devices/service.js';
+import { HostRegistry } from './hosts/registry.js';
+import { apiKeyRoutes, apiKeyVerifier } from './keys/routes.js';
+import { ScreenHub } from './live/screen-hub.js';
+import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { SessionService } from './sessions/service.js';
+
+export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
+
+/** The read models the device module owns. */
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection];
+
+/** What the device module asks of the organization and the gateway. */
+export interface DfModuleDeps {
+  resolveWorkspace(user: { userId: number; companyId: number }, workspaceId: number): Promise<ActiveWorkspace | null>;
+  permissionsOf: PermissionResolver;
+  /** Verifies a token sent inside a viewer WebSocket (its first message). */
+  authenticate: TokenAuthenticator;
+}
 
 /** The device-testing module; its routes are relative to `/df`, which the gateway strips. */
-export function createDfModule(_platform: Platform) {
+export function createDfModule(platform: Platform, deps: DfModuleDeps) {
+  const { config } = platform;
+  const devices = new DeviceCommands(platform.store);
+  const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
+  const sessions = new SessionService({
+    store: platform.store,
+    db: platform.db,
+    bus: platform.bus,
+    blobs: platform.blobs,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    devices,
+    hub,
+    now: platform.now,
+    prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
+    commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
+    idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
+  });
+  const hosts = new HostRegistry({
+    bus: platform.bus,
+    kv: platform.kv,
+    db: platform.db,
+    devices,
+    sessions,
+    logger: platform.logger,
+    hostTimeoutMs: config.DF_HOST_TIMEOUT,
+    now: platform.now,
+  });
   return {
+    sessions,
+    hub,
+    /** `X-Api-Key` verification for the gateway's access control. */
+    verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
+    /** Listens to agents and starts the reapers. */
+    async start(): Promise<void> {
+      await hosts.start();
+      sessions.start();
+    },
+    async stop(): Promise<void> {
+      await hosts.stop();
+      await sessions.stop();
+      await hub.stop();
+    },
     routes: async (app: FastifyInstance) => {
-      await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: 900 });
+      await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
+      await app.register(deviceRoutes, { platform, devices });
+      await app.register(sessionRoutes, { platform, sessions, hub });
+      await app.register(apiKeyRoutes, { platform });
+      await app.register(viewerSocketRoutes, { platform, sessions, hub, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
     },
   };
 }

@@ -20,6 +20,8 @@ export interface AccessControlDeps {
    * the module's gateway route, used to read every path as the gateway saw it.
    */
   ownModule?: ModuleRoute;
+  /** Paths whose module authenticates a credential-less request itself (gateway paths). */
+  authenticatesItself?: readonly RegExp[];
 }
 
 const WORKSPACE_ID = /^[1-9]\d{0,9}$/;
@@ -74,38 +76,61 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
       checkEntitlement(route, found.workspace, false, method);
       return;
     }
-    if (bearer === null) throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
-
-    const claims = await deps.tokens.verifyAccessToken(bearer);
-    if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs })) {
-      throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
+    if (bearer === null) {
+      // A module that authenticates inside the connection (the viewer WebSocket's first message) gets
+      // the request without credentials, and then verifies the token with `authenticateToken`.
+      if (deps.authenticatesItself?.some((p) => p.test(path))) return;
+      throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
     }
-    const principal: Principal = {
-      kind: 'user',
-      userId: claims.userId,
-      companyId: claims.companyId,
-      tokenWorkspaceId: claims.workspaceId,
-      jti: claims.jti,
-      exp: claims.exp,
-      iat: claims.iat,
-      issuedAtMs: claims.issuedAtMs,
-      ...(claims.sid ? { sid: claims.sid } : {}),
-    };
-    request.principal = principal;
-
     const header = request.headers['x-workspace-id'];
-    let tokenWorkspaceLost = false;
-    if (header !== undefined) {
-      const value = Array.isArray(header) ? header[0] : header;
-      const ws = value && WORKSPACE_ID.test(value.trim()) ? await deps.resolveWorkspace(principal, Number(value.trim())) : null;
-      if (!ws) throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
-      request.workspace = ws;
-    } else if (principal.tokenWorkspaceId !== null) {
-      request.workspace = await deps.resolveWorkspace(principal, principal.tokenWorkspaceId);
-      tokenWorkspaceLost = request.workspace === null;
-    }
-    checkEntitlement(route, request.workspace, tokenWorkspaceLost, method);
+    const found = await authenticateToken(deps, bearer, header === undefined ? undefined : (Array.isArray(header) ? header[0] : header) ?? '');
+    request.principal = found.principal;
+    request.workspace = found.workspace;
+    checkEntitlement(route, request.workspace, found.tokenWorkspaceLost, method);
   });
+}
+
+/**
+ * Verifies a bearer token locally and against revocations, and resolves the workspace named by
+ * `workspaceHeader` (or baked into the token) against the caller's access.
+ */
+export async function authenticateToken(
+  deps: Pick<AccessControlDeps, 'tokens' | 'isRevoked' | 'resolveWorkspace'>,
+  bearer: string,
+  workspaceHeader: string | undefined,
+): Promise<{ principal: Principal; workspace: ActiveWorkspace | null; tokenWorkspaceLost: boolean }> {
+  const claims = await deps.tokens.verifyAccessToken(bearer);
+  if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs })) {
+    throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
+  }
+  const principal: Principal = {
+    kind: 'user',
+    userId: claims.userId,
+    companyId: claims.companyId,
+    tokenWorkspaceId: claims.workspaceId,
+    jti: claims.jti,
+    exp: claims.exp,
+    iat: claims.iat,
+    issuedAtMs: claims.issuedAtMs,
+    ...(claims.sid ? { sid: claims.sid } : {}),
+  };
+  let workspace: ActiveWorkspace | null = null;
+  let tokenWorkspaceLost = false;
+  if (workspaceHeader !== undefined) {
+    const value = workspaceHeader;
+    const ws = value && WORKSPACE_ID.test(value.trim()) ? await deps.resolveWorkspace(principal, Number(value.trim())) : null;
+    if (!ws) throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
+    workspace = ws;
+  } else if (principal.tokenWorkspaceId !== null) {
+    workspace = await deps.resolveWorkspace(principal, principal.tokenWorkspaceId);
+    tokenWorkspaceLost = workspace === null;
+  }
+  return { principal, workspace, tokenWorkspaceLost };
+}
+
+/** Throws unless `workspace` may use the module `route` belongs to (entitlement, archive). */
+export function checkModuleAccess(route: ModuleRoute | null, found: { workspace: ActiveWorkspace | null; tokenWorkspaceLost: boolean }, method: string): void {
+  checkEntitlement(route, found.workspace, found.tokenWorkspaceLost, method);
 }
 
 function checkEntitlement(route: ModuleRoute | null, workspace: ActiveWorkspace | null, tokenWorkspaceLost: boolean, method: string): void {

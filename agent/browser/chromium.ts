@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A running headless Chromium with its own fresh profile directory. */
+export interface ChromiumProcess {
+  /** Browser-level DevTools WebSocket URL. */
+  wsEndpoint: string;
+  pid: number;
+  userDataDir: string;
+  /** Resolves when the browser process has exited. */
+  exited: Promise<void>;
+  /** Kills the browser's process group and deletes the profile. */
+  kill(): Promise<void>;
+}
+
+// Without the background-networking flags Chromium dials out to Google services, which this host refuses.
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--mute-audio',
+  '--hide-scrollbars',
+  '--remote-debugging-port=0',
+  '--remote-allow-origins=*',
+  // History navigation restored from the back-forward cache fires no load event; a farm device
+  // should load pages the same way every time.
+  '--disable-features=BackForwardCache',
+];
+
+/**
+ * Starts Chromium on a new temporary profile and reads its DevTools endpoint from stderr. The browser
+ * runs in its own process group so renderer and GPU children die with it.
+ */
+export async function launchChromium(options: { executable: string; width: number; height: number; timeoutMs?: number }): Promise<ChromiumProcess> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'df-chromium-'));
+  const child: ChildProcess = spawn(
+    options.executable,
+    [...FLAGS, `--user-data-dir=${userDataDir}`, `--window-size=${options.width},${options.height}`, 'about:blank'],
+    { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      await exited;
+    }
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  try {
+    const wsEndpoint = await new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      const timer = setTimeout(() => reject(new Error(`Chromium did not open DevTools in ${options.timeoutMs ?? 20_000} ms: ${stderr.slice(-500)}`)), options.timeoutMs ?? 20_000);
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`Chromium exited with ${code} before DevTools opened: ${stderr.slice(-500)}`));
+      });
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (stderr.length < 64_000) stderr += chunk.toString();
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+    // Keep draining stderr so a chatty browser never blocks on a full pipe.
+    child.stderr!.resume();
+    return { wsEndpoint, pid: child.pid!, userDataDir, exited, kill };
+  } catch (err) {
+    await kill();
+    throw err;
+  }
+}

@@ -1,0 +1,300 @@
+import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import { DriverError, LogRing, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { CdpConnection } from './cdp.js';
+import { launchChromium, type ChromiumProcess } from './chromium.js';
+import { keyDefinition } from './keys.js';
+import type { BrowserProfile } from './profiles.js';
+import { jpegSize, UI_TREE_SCRIPT } from './ui-tree.js';
+
+const NAVIGATION_TIMEOUT_MS = 20_000;
+const UI_TREE_NODE_LIMIT = 3_000;
+
+type Orientation = 'portrait' | 'landscape';
+type Point = { x: number; y: number };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Text of a console argument (a CDP RemoteObject). */
+function describe(arg: { type?: string; value?: unknown; description?: string; unserializableValue?: string }): string {
+  if (arg.value !== undefined) return typeof arg.value === 'string' ? arg.value : JSON.stringify(arg.value);
+  return arg.unserializableValue ?? arg.description ?? String(arg.type ?? '');
+}
+
+const LEVELS: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
+  debug: 'debug',
+  verbose: 'debug',
+  log: 'info',
+  info: 'info',
+  warning: 'warn',
+  warn: 'warn',
+  error: 'error',
+  assert: 'error',
+};
+
+/**
+ * A browser device: one headless Chromium per session on a fresh profile, emulating a phone, tablet or
+ * desktop through CDP. Nothing of one session survives into the next, because `release` kills the
+ * browser and deletes its profile, and `prepare` always starts a new one.
+ */
+export class BrowserDevice implements DeviceDriver {
+  private browser: ChromiumProcess | null = null;
+  private cdp: CdpConnection | null = null;
+  private page: string | null = null;
+  private orientation: Orientation = 'portrait';
+  private readonly logRing = new LogRing();
+  private readonly brokenListeners = new Set<(reason: string) => void>();
+  private stopFrames: (() => void) | null = null;
+
+  constructor(
+    readonly info: DeviceInfo,
+    private readonly profile: BrowserProfile,
+    private readonly executable: string,
+  ) {}
+
+  async prepare(onProgress: (step: string) => void): Promise<Screen> {
+    await this.teardown();
+    onProgress('launching browser');
+    const browser = await launchChromium({ executable: this.executable, width: this.profile.width, height: this.profile.height });
+    this.browser = browser;
+    void browser.exited.then(() => {
+      if (this.browser === browser) this.emitBroken('the browser exited');
+    });
+    const cdp = await CdpConnection.connect(browser.wsEndpoint);
+    this.cdp = cdp;
+    onProgress('attaching to the page');
+    const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
+    let targetId = targetInfos.find((t) => t.type === 'page')?.targetId;
+    targetId ??= (await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' })).targetId;
+    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    this.page = sessionId;
+    this.listenForLogs(cdp, sessionId);
+    await Promise.all([this.call('Page.enable'), this.call('Runtime.enable'), this.call('Log.enable')]);
+    onProgress('applying the device profile');
+    this.orientation = 'portrait';
+    if (this.profile.userAgent) await this.call('Emulation.setUserAgentOverride', { userAgent: this.profile.userAgent });
+    await this.call('Emulation.setTouchEmulationEnabled', this.profile.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
+    await this.applyMetrics();
+    if (this.profile.homeUrl !== 'about:blank') await this.navigate(this.profile.homeUrl);
+    return this.screen();
+  }
+
+  async release(): Promise<void> {
+    await this.teardown();
+    this.logRing.clear();
+    this.orientation = 'portrait';
+  }
+
+  async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {
+    const { data } = await this.call<{ data: string }>('Page.captureScreenshot', {
+      format,
+      ...(format === 'jpeg' ? { quality: quality ?? 80 } : {}),
+    });
+    const screen = this.screen();
+    return { contentType: format === 'png' ? 'image/png' : 'image/jpeg', data: Buffer.from(data, 'base64'), width: screen.width, height: screen.height };
+  }
+
+  async control(action: ControlAction): Promise<RpcResult<'control'>> {
+    const css = (v: number) => v / this.profile.scale;
+    switch (action.action) {
+      case 'tap':
+        await this.press({ x: css(action.x), y: css(action.y) }, 0);
+        return {};
+      case 'longPress':
+        await this.press({ x: css(action.x), y: css(action.y) }, action.durationMs ?? 800);
+        return {};
+      case 'swipe':
+        await this.swipe({ x: css(action.x1), y: css(action.y1) }, { x: css(action.x2), y: css(action.y2) }, action.durationMs ?? 300);
+        return {};
+      case 'text':
+        await this.call('Input.insertText', { text: action.text });
+        return {};
+      case 'key': {
+        const def = keyDefinition(action.key);
+        if (!def) throw new DriverError('BAD_REQUEST', `Unknown key "${action.key}"`);
+        const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode };
+        await this.call('Input.dispatchKeyEvent', { type: def.text ? 'keyDown' : 'rawKeyDown', ...base, ...(def.text ? { text: def.text, unmodifiedText: def.text } : {}) });
+        await this.call('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+        return {};
+      }
+      case 'home':
+        return { url: await this.navigate(this.profile.homeUrl) };
+      case 'back': {
+        const history = await this.call<{ currentIndex: number; entries: { id: number }[] }>('Page.getNavigationHistory');
+        const previous = history.entries[history.currentIndex - 1];
+        if (previous) {
+          const loaded = this.cdp!.waitFor('Page.loadEventFired', this.page!, NAVIGATION_TIMEOUT_MS);
+          await this.call('Page.navigateToHistoryEntry', { entryId: previous.id });
+          await loaded.catch(() => undefined);
+        }
+        return { url: await this.currentUrl() };
+      }
+      case 'rotate':
+        this.orientation = action.orientation;
+        await this.applyMetrics();
+        return { orientation: this.orientation };
+      case 'openUrl':
+        return { url: await this.navigate(action.url) };
+      default: {
+        const never: never = action;
+        throw new DriverError('BAD_REQUEST', `Unknown action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  logs(afterSeq: number): RpcResult<'logs'> {
+    return this.logRing.after(afterSeq);
+  }
+
+  async uiTree(): Promise<RpcResult<'uiTree'>> {
+    const { result, exceptionDetails } = await this.call<{ result: { value?: RpcResult<'uiTree'> }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
+      expression: `${UI_TREE_SCRIPT}(${this.profile.scale}, ${UI_TREE_NODE_LIMIT})`,
+      returnByValue: true,
+    });
+    if (exceptionDetails || !result.value) throw new DriverError('DEVICE_ERROR', `Reading the page failed: ${exceptionDetails?.text ?? 'no value'}`);
+    return result.value;
+  }
+
+  async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
+    await this.stopScreencast();
+    const cdp = this.requireCdp();
+    const page = this.page!;
+    this.stopFrames = cdp.on('Page.screencastFrame', (params, sessionId) => {
+      if (sessionId !== page) return;
+      const { data, metadata, sessionId: frameId } = params as { data: string; metadata: { timestamp?: number }; sessionId: number };
+      const jpeg = Buffer.from(data, 'base64');
+      const size = jpegSize(jpeg) ?? this.screen();
+      const capturedAt = metadata.timestamp ? Math.round(metadata.timestamp * 1000) : Date.now();
+      // Acknowledging only after the frame is handed on is the back-pressure: Chromium sends the next
+      // frame after the ack, so a slow consumer slows the stream instead of growing a queue here.
+      void onFrame({ jpeg, width: size.width, height: size.height, capturedAt })
+        .catch(() => undefined)
+        .finally(() => void cdp.send('Page.screencastFrameAck', { sessionId: frameId }, { sessionId: page }).catch(() => undefined));
+    });
+    await this.call('Page.startScreencast', {
+      format: 'jpeg',
+      quality: options.quality,
+      everyNthFrame: 1,
+      ...(options.maxWidth ? { maxWidth: options.maxWidth } : {}),
+      ...(options.maxHeight ? { maxHeight: options.maxHeight } : {}),
+    });
+  }
+
+  async stopScreencast(): Promise<void> {
+    if (!this.stopFrames) return;
+    this.stopFrames();
+    this.stopFrames = null;
+    if (this.cdp && !this.cdp.closed) await this.call('Page.stopScreencast').catch(() => undefined);
+  }
+
+  onBroken(listener: (reason: string) => void): void {
+    this.brokenListeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.teardown();
+  }
+
+  private screen(): Screen {
+    const portrait = this.orientation === 'portrait';
+    const width = portrait ? this.profile.width : this.profile.height;
+    const height = portrait ? this.profile.height : this.profile.width;
+    return { width: Math.round(width * this.profile.scale), height: Math.round(height * this.profile.scale), scale: this.profile.scale };
+  }
+
+  private async applyMetrics(): Promise<void> {
+    const portrait = this.orientation === 'portrait';
+    await this.call('Emulation.setDeviceMetricsOverride', {
+      width: portrait ? this.profile.width : this.profile.height,
+      height: portrait ? this.profile.height : this.profile.width,
+      deviceScaleFactor: this.profile.scale,
+      mobile: this.profile.mobile,
+      screenOrientation: portrait ? { type: 'portraitPrimary', angle: 0 } : { type: 'landscapePrimary', angle: 90 },
+    });
+  }
+
+  private async press(at: Point, holdMs: number): Promise<void> {
+    if (this.profile.touch) {
+      await this.call('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
+      if (holdMs > 0) await pause(holdMs);
+      await this.call('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      return;
+    }
+    await this.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...at });
+    await this.call('Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
+    if (holdMs > 0) await pause(holdMs);
+    await this.call('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+  }
+
+  private async swipe(from: Point, to: Point, durationMs: number): Promise<void> {
+    if (!this.profile.touch) {
+      // A desktop has no finger: the swipe is the scroll it would cause (content follows the finger).
+      await this.call('Input.dispatchMouseEvent', { type: 'mouseWheel', ...from, deltaX: from.x - to.x, deltaY: from.y - to.y });
+      return;
+    }
+    const steps = Math.max(5, Math.min(60, Math.round(durationMs / 16)));
+    await this.call('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+    for (let i = 1; i <= steps; i++) {
+      const point = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
+      await pause(durationMs / steps);
+      await this.call('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+    }
+    await this.call('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  }
+
+  private async navigate(url: string): Promise<string> {
+    const loaded = this.requireCdp().waitFor('Page.loadEventFired', this.page!, NAVIGATION_TIMEOUT_MS);
+    loaded.catch(() => undefined);
+    const result = await this.call<{ loaderId?: string; errorText?: string }>('Page.navigate', { url });
+    if (result.errorText) throw new DriverError('DEVICE_ERROR', `Navigation to ${url} failed: ${result.errorText}`);
+    // A same-document navigation (a fragment) has no loader and fires no load event.
+    if (result.loaderId) await loaded;
+    return this.currentUrl();
+  }
+
+  private async currentUrl(): Promise<string> {
+    const { result } = await this.call<{ result: { value?: string } }>('Runtime.evaluate', { expression: 'location.href', returnByValue: true });
+    return result.value ?? '';
+  }
+
+  private listenForLogs(cdp: CdpConnection, page: string): void {
+    cdp.on('Runtime.consoleAPICalled', (params, sessionId) => {
+      if (sessionId !== page) return;
+      const p = params as { type: string; args: Parameters<typeof describe>[0][] };
+      this.logRing.push(LEVELS[p.type] ?? 'info', 'console', p.args.map(describe).join(' '));
+    });
+    cdp.on('Runtime.exceptionThrown', (params, sessionId) => {
+      if (sessionId !== page) return;
+      const d = (params as { exceptionDetails: { text: string; exception?: { description?: string } } }).exceptionDetails;
+      this.logRing.push('error', 'exception', d.exception?.description ?? d.text);
+    });
+    cdp.on('Log.entryAdded', (params, sessionId) => {
+      if (sessionId !== page) return;
+      const e = (params as { entry: { level: string; source: string; text: string; url?: string } }).entry;
+      this.logRing.push(LEVELS[e.level] ?? 'info', e.source, e.url ? `${e.text} (${e.url})` : e.text);
+    });
+  }
+
+  private requireCdp(): CdpConnection {
+    if (!this.cdp || !this.page || this.cdp.closed) throw new DriverError('NOT_PREPARED', 'The device has no running browser');
+    return this.cdp;
+  }
+
+  private call<T = Record<string, unknown>>(method: string, params: object = {}): Promise<T> {
+    return this.requireCdp().send<T>(method, params, { sessionId: this.page! });
+  }
+
+  private emitBroken(reason: string): void {
+    for (const listener of this.brokenListeners) listener(reason);
+  }
+
+  private async teardown(): Promise<void> {
+    this.stopFrames?.();
+    this.stopFrames = null;
+    const browser = this.browser;
+    this.browser = null;
+    this.cdp?.close();
+    this.cdp = null;
+    this.page = null;
+    await browser?.kill();
+  }
+}

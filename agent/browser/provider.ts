@@ -1,0 +1,52 @@
+import { access, constants } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { BrowserDeviceConfig } from '../config.js';
+import { stableUuid } from '../config.js';
+import type { DeviceListener, DeviceProvider } from '../provider.js';
+import { BrowserDevice } from './device.js';
+import { resolveProfile } from './profiles.js';
+
+/** Browser devices from the config file, present when the Chromium executable is. */
+export class BrowserProvider implements DeviceProvider {
+  readonly name = 'browser';
+  private readonly devices: BrowserDevice[] = [];
+
+  constructor(
+    private readonly options: { hostId: string; executable: string; devices: readonly BrowserDeviceConfig[]; logger: Logger },
+  ) {}
+
+  async start(listener: DeviceListener): Promise<void> {
+    if (this.options.devices.length === 0) return;
+    try {
+      await access(this.options.executable, constants.X_OK);
+    } catch {
+      this.options.logger.warn({ executable: this.options.executable }, 'Chromium is not installed; browser devices are not offered');
+      return;
+    }
+    for (const config of this.options.devices) {
+      const profile = resolveProfile(config);
+      const device = new BrowserDevice(
+        {
+          deviceId: config.id ?? stableUuid(this.options.hostId, 'browser', config.name),
+          name: config.name,
+          platform: 'web',
+          osVersion: 'Chromium',
+          model: profile.model,
+          manufacturer: profile.manufacturer,
+          type: profile.type,
+          isRealDevice: false,
+          provider: 'browser',
+          screen: { width: Math.round(profile.width * profile.scale), height: Math.round(profile.height * profile.scale), scale: profile.scale },
+        },
+        profile,
+        this.options.executable,
+      );
+      this.devices.push(device);
+      listener.added(device);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.devices.map((d) => d.close()));
+  }
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { ProfileConfig } from './browser/profiles.js';
+
+const BrowserDeviceConfig = ProfileConfig.extend({
+  provider: z.literal('browser'),
+  id: z.uuid().optional(),
+  name: z.string().min(1).max(200),
+});
+
+/** A device of the simulated provider: a full in-memory device for load tests and benchmarks. */
+const SimulatedDeviceConfig = z.object({
+  provider: z.literal('simulated'),
+  id: z.uuid().optional(),
+  name: z.string().min(1).max(200),
+  platform: z.enum(['android', 'ios', 'web']).default('android'),
+  type: z.enum(['phone', 'tablet', 'tv', 'watch', 'desktop']).default('phone'),
+  model: z.string().default('Simulated phone'),
+  manufacturer: z.string().default('Simulator'),
+  osVersion: z.string().default('14'),
+  width: z.number().int().positive().default(1080),
+  height: z.number().int().positive().default(2400),
+  /** Milliseconds `prepare` takes, to model a slow device. */
+  prepareMs: z.number().int().nonnegative().default(0),
+});
+
+export const AgentDeviceConfig = z.discriminatedUnion('provider', [BrowserDeviceConfig, SimulatedDeviceConfig]);
+export type AgentDeviceConfig = z.infer<typeof AgentDeviceConfig>;
+export type BrowserDeviceConfig = z.infer<typeof BrowserDeviceConfig>;
+export type SimulatedDeviceConfig = z.infer<typeof SimulatedDeviceConfig>;
+
+/** The agent's config file (JSON; its path is `AGENT_CONFIG`). */
+export const AgentConfigFile = z.object({
+  /** Stable id of this host; derived from the machine name when absent. */
+  hostId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  nodeName: z.string().min(1).max(200).optional(),
+  hubId: z.string().min(1).max(200).default('local'),
+  /** Company the host serves; absent for a pool every company sees. */
+  companyId: z.number().int().positive().nullable().default(null),
+  heartbeatMs: z.number().int().min(100).max(60_000).default(2_000),
+  chromiumPath: z.string().min(1).default('/usr/lib/chromium/chromium'),
+  devices: z.array(AgentDeviceConfig).default([
+    { provider: 'browser', name: 'Desktop Chromium', profile: 'desktop' },
+    { provider: 'browser', name: 'Pixel 7 (emulated)', profile: 'pixel-7' },
+  ]),
+});
+export type AgentConfigFile = z.input<typeof AgentConfigFile>;
+
+export interface AgentConfig extends Omit<z.infer<typeof AgentConfigFile>, 'hostId' | 'nodeName'> {
+  hostId: string;
+  nodeName: string;
+}
+
+/** A UUID that is always the same for the same inputs (a device keeps its id across agent restarts). */
+export function stableUuid(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
+ * desktop and one phone browser device). `seed` makes the default host id unique per installation.
+ */
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string }): AgentConfig {
+  let raw: unknown = source.value ?? {};
+  if (source.path) {
+    if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);
+    try {
+      raw = JSON.parse(readFileSync(source.path, 'utf8'));
+    } catch (err) {
+      throw new Error(`AGENT_CONFIG: ${source.path} is not valid JSON`, { cause: err });
+    }
+  }
+  const parsed = AgentConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Agent config is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40) || 'host';
+  const hostId = parsed.data.hostId ?? `${host}-${createHash('sha256').update(`${hostname()}|${source.seed ?? ''}`).digest('hex').slice(0, 10)}`;
+  const names = new Set<string>();
+  for (const d of parsed.data.devices) {
+    if (names.has(d.name)) throw new Error(`Agent config is invalid: two devices are named "${d.name}"`);
+    names.add(d.name);
+  }
+  return { ...parsed.data, hostId, nodeName: parsed.data.nodeName ?? hostname() };
+}

@@ -1,0 +1,195 @@
+import type { Logger } from 'pino';
+import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
+import { Bye, DevicesReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
+import { BrowserProvider } from './browser/provider.js';
+import type { AgentConfig, BrowserDeviceConfig, SimulatedDeviceConfig } from './config.js';
+import type { DeviceDriver, DeviceProvider } from './provider.js';
+import { SimulatedProvider } from './simulated/provider.js';
+import { DeviceWorker } from './worker.js';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface AgentHostOptions {
+  bus: MessageBus;
+  config: AgentConfig;
+  logger: Logger;
+  /** Providers to use instead of the ones the config names. */
+  providers?: DeviceProvider[];
+}
+
+/** The providers a config asks for. */
+export function providersFor(config: AgentConfig, logger: Logger): DeviceProvider[] {
+  const browser = config.devices.filter((d): d is BrowserDeviceConfig => d.provider === 'browser');
+  const simulated = config.devices.filter((d): d is SimulatedDeviceConfig => d.provider === 'simulated');
+  const providers: DeviceProvider[] = [];
+  if (browser.length > 0) providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
+  if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
+  return providers;
+}
+
+/**
+ * A device host: announces itself and its devices, heart-beats, and keeps one worker per device. It
+ * never decides anything about devices; it reports facts and the df service turns them into events.
+ * Whenever a heartbeat fails or the service does not know the host (the bus or the service
+ * restarted), the next beat announces the host again, so it comes back by itself.
+ */
+export class AgentHost {
+  private readonly workers = new Map<string, DeviceWorker>();
+  private readonly providers: DeviceProvider[];
+  /** When this host started (ISO 8601); sent in every hello. */
+  readonly startedAt = new Date().toISOString();
+  private subscriptions: BusSubscription[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private seq = 0;
+  private needsHello = true;
+  private beating = false;
+  private beatAgain = false;
+  private stopped = false;
+
+  constructor(private readonly options: AgentHostOptions) {
+    this.providers = options.providers ?? providersFor(options.config, options.logger);
+  }
+
+  get hostId(): string {
+    return this.options.config.hostId;
+  }
+
+  /** Whether the service has acknowledged this host since its last failed heartbeat. */
+  get announced(): boolean {
+    return !this.needsHello;
+  }
+
+  /** Device ids this host offers. */
+  deviceIds(): string[] {
+    return [...this.workers.keys()];
+  }
+
+  /** Starts the providers and workers, announces the host and starts heart-beating. */
+  async start(): Promise<void> {
+    const { bus } = this.options;
+    this.subscriptions.push(
+      await bus.subscribe(subjects.serviceHello(), () => {
+        this.needsHello = true;
+        this.beatSoon();
+      }),
+    );
+    for (const provider of this.providers) {
+      await provider.start({
+        added: (driver) => void this.addDevice(driver),
+        removed: (deviceId) => void this.removeDevice(deviceId),
+      });
+    }
+    await Promise.all([...this.workers.values()].map((w) => w.start()));
+    this.options.logger.info({ hostId: this.hostId, devices: this.workers.size }, 'agent started');
+    // The first hello goes out in the background: a host must not wait for the service to start.
+    this.timer = setTimeout(() => void this.beat(), 0);
+  }
+
+  /** Says goodbye, stops every worker and provider. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions) await s.unsubscribe().catch(() => undefined);
+    this.subscriptions = [];
+    await this.options.bus
+      .publish(subjects.bye(this.hostId), encode(Bye, { protocol: PROTOCOL_VERSION, hostId: this.hostId, reason: 'agent stopped' }))
+      .catch(() => undefined);
+    await Promise.all([...this.workers.values()].map((w) => w.stop()));
+    await Promise.all(this.providers.map((p) => p.stop().catch(() => undefined)));
+  }
+
+  private async addDevice(driver: DeviceDriver): Promise<void> {
+    const worker = new DeviceWorker(driver, {
+      bus: this.options.bus,
+      hostId: this.hostId,
+      logger: this.options.logger,
+      onStateChange: () => this.beatSoon(),
+    });
+    this.workers.set(driver.info.deviceId, worker);
+    // Devices found during start are started together; later ones (hot-plug) start here.
+    if (this.timer !== null) {
+      await worker.start();
+      await this.report();
+    }
+  }
+
+  private async removeDevice(deviceId: string): Promise<void> {
+    const worker = this.workers.get(deviceId);
+    if (!worker) return;
+    this.workers.delete(deviceId);
+    await worker.stop();
+    await this.report();
+  }
+
+  private async report(): Promise<void> {
+    const message = encode(DevicesReport, { protocol: PROTOCOL_VERSION, hostId: this.hostId, ...this.inventory() });
+    await this.options.bus.publish(subjects.devices(this.hostId), message).catch(() => {
+      this.needsHello = true;
+    });
+  }
+
+  private inventory() {
+    const workers = [...this.workers.values()];
+    return { devices: workers.map((w) => w.driver.info), states: workers.map((w) => w.snapshot()) };
+  }
+
+  /** Beats now, or right after the beat in flight. */
+  private beatSoon(): void {
+    if (this.stopped) return;
+    if (this.beating) {
+      this.beatAgain = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    void this.beat();
+  }
+
+  private async beat(): Promise<void> {
+    if (this.stopped) return;
+    this.beating = true;
+    const { bus, config } = this.options;
+    const timeoutMs = Math.max(1_000, config.heartbeatMs * 2);
+    try {
+      const inventory = this.inventory();
+      const answer = this.needsHello
+        ? await bus.request(
+            subjects.hello(this.hostId),
+            encode(Hello, {
+              protocol: PROTOCOL_VERSION,
+              hostId: this.hostId,
+              nodeName: config.nodeName,
+              hubId: config.hubId,
+              companyId: config.companyId,
+              agentVersion: AGENT_VERSION,
+              startedAt: this.startedAt,
+              ...inventory,
+            }),
+            { timeoutMs },
+          )
+        : await bus.request(
+            subjects.heartbeat(this.hostId),
+            encode(Heartbeat, { protocol: PROTOCOL_VERSION, hostId: this.hostId, seq: this.seq++, states: inventory.states }),
+            { timeoutMs },
+          );
+      const reply = decode(Reply, answer.data);
+      if (reply.type !== 'ok') throw new Error(reply.type === 'fail' ? reply.message : 'unexpected progress reply');
+      const wasHello = this.needsHello;
+      this.needsHello = !HostAck.parse(reply.data).known;
+      if (wasHello && !this.needsHello) this.options.logger.info({ hostId: this.hostId }, 'agent announced');
+    } catch (err) {
+      if (!this.needsHello) this.options.logger.warn({ err: (err as Error).message, hostId: this.hostId }, 'heartbeat failed; will announce again');
+      this.needsHello = true;
+    } finally {
+      this.beating = false;
+    }
+    if (this.stopped) return;
+    if (this.beatAgain) {
+      this.beatAgain = false;
+      this.timer = setTimeout(() => void this.beat(), 0);
+    } else {
+      this.timer = setTimeout(() => void this.beat(), config.heartbeatMs);
+    }
+    this.timer.unref();
+  }
+}

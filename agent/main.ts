@@ -1,0 +1,56 @@
+import { connectNatsBus } from '#shared/bus/index.js';
+import type { MessageBus } from '#shared/bus/index.js';
+import { ConfigError, loadConfig } from '#shared/config.js';
+import { createLogger } from '#services/open-platform.js';
+import { AgentHost } from './host.js';
+import { loadAgentConfig } from './config.js';
+
+/**
+ * `npm run agent`: a device host on its own, joined to the platform over NATS (`NATS_URL`), with its
+ * devices from `AGENT_CONFIG`. It keeps trying to reach NATS, and re-announces after any outage.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config);
+  if (!config.NATS_URL) {
+    process.stderr.write('NATS_URL is required: a separate agent reaches the platform over NATS\n');
+    process.exit(2);
+  }
+  const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: 'standalone' });
+  let bus: MessageBus | null = null;
+  for (let attempt = 1; !bus; attempt++) {
+    try {
+      bus = await connectNatsBus(config.NATS_URL, { name: `df-agent-${agentConfig.hostId}` });
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, attempt }, 'NATS is not reachable yet; retrying');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * attempt)));
+    }
+  }
+  const host = new AgentHost({ bus, config: agentConfig, logger });
+  await host.start();
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'agent shutting down');
+    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE);
+    force.unref();
+    void host
+      .stop()
+      .then(() => bus!.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,275 @@
+import type { Logger } from 'pino';
+import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
+import {
+  DeviceState,
+  PROTOCOL_VERSION,
+  RpcRequest,
+  encode,
+  encodeFrame,
+  fail,
+  ok,
+  subjects,
+  Reply,
+  type DeviceCommand,
+  type FailCode,
+} from '#shared/wire/index.js';
+import { DriverError, type DeviceDriver } from './provider.js';
+
+const LEASE_CHECK_MS = 1_000;
+
+class CommandTimeout extends Error {}
+
+/**
+ * One worker per device (after STF): its own subscription, its own command queue and its own time-outs,
+ * so a wedged device fails its own requests and never stalls the host or another device.
+ */
+export class DeviceWorker {
+  private state: DeviceState['state'] = 'ready';
+  private sessionId: string | null = null;
+  private detail: string | undefined;
+  private tail: Promise<void> = Promise.resolve();
+  private subscription: BusSubscription | null = null;
+  private readonly leases = new Map<string, number>();
+  private leaseTimer: NodeJS.Timeout | null = null;
+  private frameSeq = 0;
+  private stopped = false;
+
+  constructor(
+    readonly driver: DeviceDriver,
+    private readonly deps: { bus: MessageBus; hostId: string; logger: Logger; onStateChange: () => void },
+  ) {
+    driver.onBroken((reason) => {
+      if (this.state !== 'in_session' && this.state !== 'preparing') return;
+      this.deps.logger.warn({ deviceId: this.deviceId, reason }, 'device broke during a session');
+      this.setState('broken', reason);
+    });
+  }
+
+  get deviceId(): string {
+    return this.driver.info.deviceId;
+  }
+
+  /** What the device is doing, for hello and heartbeats. */
+  snapshot(): DeviceState {
+    return { deviceId: this.deviceId, state: this.state, sessionId: this.sessionId, ...(this.detail ? { detail: this.detail } : {}) };
+  }
+
+  /** Starts answering requests on the device's own subject. */
+  async start(): Promise<void> {
+    this.subscription = await this.deps.bus.subscribe(subjects.rpc(this.deps.hostId, this.deviceId), (msg) => {
+      // Queued, not awaited: the subscription stays free while the device works.
+      this.enqueue(msg);
+    });
+  }
+
+  /** Stops answering and tears the device down. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.clearLeases();
+    await this.driver.close().catch(() => undefined);
+  }
+
+  private enqueue(msg: BusMessage): void {
+    let request: RpcRequest;
+    try {
+      const raw = JSON.parse(new TextDecoder().decode(msg.data)) as { protocol?: unknown };
+      if (raw.protocol !== PROTOCOL_VERSION) {
+        void this.reply(msg, fail('PROTOCOL_MISMATCH', `This agent speaks protocol ${PROTOCOL_VERSION}, the request ${String(raw.protocol)}`));
+        return;
+      }
+      request = RpcRequest.parse(raw);
+    } catch (err) {
+      void this.reply(msg, fail('BAD_REQUEST', err instanceof Error ? err.message.slice(0, 500) : 'invalid request'));
+      return;
+    }
+    if (request.deviceId !== this.deviceId) {
+      void this.reply(msg, fail('UNKNOWN_DEVICE', `Device ${request.deviceId} is not on this worker`));
+      return;
+    }
+    this.tail = this.tail.then(() => this.run(msg, request));
+  }
+
+  private async run(msg: BusMessage, request: RpcRequest): Promise<void> {
+    if (this.stopped) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CommandTimeout()), request.timeoutMs);
+    });
+    const work = this.execute(request);
+    try {
+      const data = await Promise.race([work, timeout]);
+      await this.reply(msg, ok(data));
+    } catch (err) {
+      const [code, message] = this.failureOf(err, request);
+      if (err instanceof CommandTimeout) {
+        work.catch(() => undefined);
+        if (request.command.op === 'prepare') this.abandonPrepare();
+      }
+      await this.reply(msg, fail(code, message));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failureOf(err: unknown, request: RpcRequest): [FailCode, string] {
+    if (err instanceof CommandTimeout) return ['TIMEOUT', `${request.command.op} took longer than ${request.timeoutMs} ms`];
+    if (err instanceof DriverError) return [err.code, err.message];
+    if (err instanceof WorkerRefusal) return [err.code, err.message];
+    this.deps.logger.warn({ err, deviceId: this.deviceId, op: request.command.op }, 'device command failed');
+    return ['DEVICE_ERROR', err instanceof Error ? err.message.slice(0, 500) : 'device command failed'];
+  }
+
+  private async execute(request: RpcRequest): Promise<unknown> {
+    const command: DeviceCommand = request.command;
+    switch (command.op) {
+      case 'prepare':
+        return this.prepare(request);
+      case 'release':
+        return this.release(request.sessionId);
+      default:
+        break;
+    }
+    if (this.state !== 'in_session' || this.sessionId !== request.sessionId) {
+      throw new WorkerRefusal('NOT_PREPARED', `The device is not in session ${request.sessionId}`);
+    }
+    switch (command.op) {
+      case 'screenshot': {
+        const shot = await this.driver.screenshot(command.format, command.quality);
+        return { contentType: shot.contentType, base64: shot.data.toString('base64'), width: shot.width, height: shot.height };
+      }
+      case 'control':
+        return this.driver.control(command.action);
+      case 'logs':
+        return this.driver.logs(command.afterSeq ?? 0);
+      case 'uiTree':
+        return this.driver.uiTree();
+      case 'screencast':
+        return this.lease(request.sessionId, command);
+      case 'stopScreencast':
+        this.leases.delete(command.consumerId);
+        if (this.leases.size === 0) await this.stopStreaming();
+        return { streaming: this.leases.size > 0 };
+      default: {
+        const never: never = command;
+        throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async prepare(request: RpcRequest): Promise<unknown> {
+    if (this.state === 'in_session' && this.sessionId === request.sessionId) {
+      return { sessionId: request.sessionId, screen: this.driver.info.screen };
+    }
+    if ((this.state === 'in_session' || this.state === 'preparing') && this.sessionId !== request.sessionId) {
+      throw new WorkerRefusal('DEVICE_BUSY', `The device is in session ${this.sessionId}`);
+    }
+    this.sessionId = request.sessionId;
+    this.setState('preparing');
+    const progress = (step: string) => {
+      if (request.progress) {
+        const data = encode(Reply, { type: 'progress', requestId: request.requestId, step });
+        void this.deps.bus.publish(subjects.progress(this.deps.hostId, request.requestId), data).catch(() => undefined);
+      }
+    };
+    try {
+      const screen = await this.driver.prepare(progress);
+      this.setState('in_session');
+      return { sessionId: request.sessionId, screen };
+    } catch (err) {
+      this.sessionId = null;
+      this.setState('broken', err instanceof Error ? err.message.slice(0, 200) : 'prepare failed');
+      await this.driver.release().catch(() => undefined);
+      this.setState('ready');
+      throw err;
+    }
+  }
+
+  private abandonPrepare(): void {
+    this.sessionId = null;
+    this.setState('broken', 'prepare timed out');
+    void this.driver.release().then(
+      () => this.setState('ready'),
+      () => undefined,
+    );
+  }
+
+  private async release(sessionId: string): Promise<unknown> {
+    // Idempotent: releasing a session the device no longer holds changes nothing.
+    if (this.sessionId !== sessionId) return { sessionId };
+    this.setState('releasing');
+    this.clearLeases();
+    try {
+      await this.driver.release();
+    } finally {
+      this.sessionId = null;
+      this.setState('ready');
+    }
+    return { sessionId };
+  }
+
+  private async lease(sessionId: string, command: Extract<DeviceCommand, { op: 'screencast' }>): Promise<unknown> {
+    const wasStreaming = this.leases.size > 0;
+    this.leases.set(command.consumerId, Date.now() + command.leaseMs);
+    this.leaseTimer ??= setInterval(() => void this.expireLeases(), LEASE_CHECK_MS);
+    this.leaseTimer.unref();
+    if (!wasStreaming) {
+      await this.driver.startScreencast(
+        { quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) },
+        async (frame) => {
+          this.frameSeq += 1;
+          const { data, headers } = encodeFrame({ sessionId, seq: this.frameSeq, capturedAt: frame.capturedAt, width: frame.width, height: frame.height, jpeg: frame.jpeg });
+          await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
+        },
+      );
+    }
+    return { streaming: true };
+  }
+
+  private async expireLeases(): Promise<void> {
+    const now = Date.now();
+    for (const [consumer, expiresAt] of this.leases) if (expiresAt <= now) this.leases.delete(consumer);
+    if (this.leases.size === 0) {
+      this.tail = this.tail.then(() => this.stopStreaming());
+    }
+  }
+
+  private async stopStreaming(): Promise<void> {
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.leaseTimer = null;
+    if (this.leases.size === 0) await this.driver.stopScreencast().catch(() => undefined);
+  }
+
+  private clearLeases(): void {
+    this.leases.clear();
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.leaseTimer = null;
+  }
+
+  private setState(state: DeviceState['state'], detail?: string): void {
+    if (this.state === state && this.detail === detail) return;
+    this.state = state;
+    this.detail = detail;
+    this.deps.onStateChange();
+  }
+
+  private async reply(msg: BusMessage, data: Uint8Array): Promise<void> {
+    try {
+      await this.deps.bus.respond(msg, data);
+    } catch (err) {
+      this.deps.logger.debug({ err, deviceId: this.deviceId }, 'reply could not be sent');
+    }
+  }
+}
+
+/** A request the worker refuses before the device is touched. */
+class WorkerRefusal extends Error {
+  constructor(
+    readonly code: FailCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerRefusal';
+  }
+}

@@ -1,0 +1,2 @@
+export { dfApiKeysProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,2 @@
+export { dfDevicesProjection } from './projection.js';
+export * from './queries.js';

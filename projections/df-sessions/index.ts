@@ -1,0 +1,2 @@
+export { dfSessionsProjection } from './projection.js';
+export * from './queries.js';

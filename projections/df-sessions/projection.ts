@@ -1,0 +1,156 @@
+import type { SessionEvent } from '#services/df/sessions/events.js';
+import { SESSION_EVENT_TYPES } from '#services/df/sessions/events.js';
+import type { Projection } from '../types.js';
+
+/** Sessions, their activity timeline and their artifacts. */
+export const dfSessionsProjection: Projection = {
+  name: 'df-sessions',
+  version: 1,
+  eventTypes: SESSION_EVENT_TYPES,
+  schema: `
+    CREATE TABLE IF NOT EXISTS df_sessions (
+      session_id text PRIMARY KEY,
+      device_id text NOT NULL,
+      host_id text NOT NULL,
+      device_name text NOT NULL,
+      company_id integer NOT NULL,
+      workspace_id integer NOT NULL,
+      owner_id integer NOT NULL,
+      name text NOT NULL,
+      type text NOT NULL,
+      status text NOT NULL,
+      build_name text,
+      metadata jsonb NOT NULL DEFAULT '{}',
+      notes text NOT NULL DEFAULT '',
+      screen jsonb,
+      started_at timestamptz NOT NULL,
+      ready_at timestamptz,
+      ended_at timestamptz,
+      end_reason text,
+      last_activity_at timestamptz NOT NULL,
+      recording_id text,
+      recording_started_at timestamptz,
+      recording_frames integer,
+      recording_artifact_id text,
+      deleted boolean NOT NULL DEFAULT false
+    );
+    CREATE INDEX IF NOT EXISTS df_sessions_workspace ON df_sessions (workspace_id, started_at DESC);
+    CREATE INDEX IF NOT EXISTS df_sessions_company_status ON df_sessions (company_id, status);
+    CREATE INDEX IF NOT EXISTS df_sessions_device ON df_sessions (device_id, status);
+    CREATE TABLE IF NOT EXISTS df_session_activities (
+      event_id uuid PRIMARY KEY,
+      session_id text NOT NULL,
+      activity_id text NOT NULL,
+      kind text NOT NULL,
+      detail jsonb NOT NULL,
+      actor_id text,
+      at timestamptz NOT NULL,
+      position bigint NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS df_session_activities_session ON df_session_activities (session_id, position);
+    CREATE TABLE IF NOT EXISTS df_session_artifacts (
+      artifact_id text PRIMARY KEY,
+      session_id text NOT NULL,
+      type text NOT NULL,
+      name text NOT NULL,
+      blob_key text NOT NULL,
+      content_type text NOT NULL,
+      size bigint NOT NULL,
+      created_at timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS df_session_artifacts_session ON df_session_artifacts (session_id, created_at);`,
+  tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts'],
+  async apply(tx, recorded) {
+    const event = { type: recorded.type, payload: recorded.payload } as SessionEvent;
+    const at = recorded.metadata.occurredAt;
+    const id = event.payload.sessionId;
+    switch (event.type) {
+      case 'DeviceSessionRequested': {
+        const p = event.payload;
+        await tx.query(
+          `INSERT INTO df_sessions (session_id, device_id, host_id, device_name, company_id, workspace_id, owner_id, name, type, status,
+             build_name, metadata, started_at, last_activity_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'starting',$10,$11,$12,$12) ON CONFLICT (session_id) DO NOTHING`,
+          [id, p.deviceId, p.hostId, p.deviceName, p.companyId, p.workspaceId, p.ownerId, p.name, p.type, p.buildName, JSON.stringify(p.metadata), at],
+        );
+        await activity(tx, recorded.id, id, `${id}-requested`, 'lifecycle', { event: 'requested' }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      }
+      case 'DeviceSessionStarted':
+        await tx.query(`UPDATE df_sessions SET status = 'active', ready_at = $2, screen = $3, last_activity_at = $2 WHERE session_id = $1`, [
+          id, at, JSON.stringify(event.payload.screen),
+        ]);
+        await activity(tx, recorded.id, id, `${id}-started`, 'lifecycle', { event: 'started' }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionFailed':
+        await tx.query(`UPDATE df_sessions SET status = 'failed', ended_at = $2, end_reason = $3 WHERE session_id = $1`, [id, at, event.payload.reason]);
+        await activity(tx, recorded.id, id, `${id}-failed`, 'lifecycle', { event: 'failed', code: event.payload.code, reason: event.payload.reason }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionEnded':
+        await tx.query(`UPDATE df_sessions SET status = 'ended', ended_at = $2, end_reason = $3, recording_id = NULL WHERE session_id = $1`, [id, at, event.payload.reason]);
+        await activity(tx, recorded.id, id, `${id}-ended`, 'lifecycle', { event: 'ended', reason: event.payload.reason }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionDeleted':
+        await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
+        return;
+      case 'DeviceSessionRenamed':
+        await tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [id, event.payload.name]);
+        return;
+      case 'DeviceSessionMetadataUpdated':
+        await tx.query(`UPDATE df_sessions SET metadata = $2 WHERE session_id = $1`, [id, JSON.stringify(event.payload.metadata)]);
+        return;
+      case 'DeviceSessionNotesUpdated':
+        await tx.query(`UPDATE df_sessions SET notes = $2 WHERE session_id = $1`, [id, event.payload.notes]);
+        await activity(tx, recorded.id, id, `${recorded.id}`, 'note', { length: event.payload.notes.length }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionActivityRecorded':
+        await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [id, at]);
+        await activity(tx, recorded.id, id, event.payload.activityId, event.payload.kind, event.payload.detail, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionArtifactStored': {
+        const p = event.payload;
+        await tx.query(
+          `INSERT INTO df_session_artifacts (artifact_id, session_id, type, name, blob_key, content_type, size, created_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (artifact_id) DO NOTHING`,
+          [p.artifactId, id, p.type, p.name, p.blobKey, p.contentType, p.size, at],
+        );
+        return;
+      }
+      case 'DeviceSessionRecordingStarted':
+        await tx.query(
+          `UPDATE df_sessions SET recording_id = $2, recording_started_at = $3, recording_frames = 0, recording_artifact_id = NULL WHERE session_id = $1`,
+          [id, event.payload.recordingId, at],
+        );
+        await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'started', recordingId: event.payload.recordingId }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionRecordingStopped':
+        await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [
+          id, event.payload.frames, event.payload.artifactId,
+        ]);
+        await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'stopped', frames: event.payload.frames }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      default: {
+        const never: never = event;
+        throw new Error(`Unhandled ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};
+
+async function activity(
+  tx: Parameters<Projection['apply']>[0],
+  eventId: string,
+  sessionId: string,
+  activityId: string,
+  kind: string,
+  detail: Record<string, unknown>,
+  actorId: unknown,
+  at: string,
+  position: bigint,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO df_session_activities (event_id, session_id, activity_id, kind, detail, actor_id, at, position)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (event_id) DO NOTHING`,
+    [eventId, sessionId, activityId, kind, JSON.stringify(detail), actorId === null || actorId === undefined ? null : String(actorId), at, position.toString()],
+  );
+}

@@ -1,0 +1,296 @@
+import type { Sql } from '#shared/db/index.js';
+import type { Page } from '../df-devices/queries.js';
+
+/** A session as the API shows it (decisions.md, "Device testing"). */
+export interface SessionView {
+  id: string;
+  name: string;
+  deviceId: string;
+  deviceName: string;
+  type: string;
+  status: string;
+  startedAt: string;
+  readyAt: string | null;
+  endedAt: string | null;
+  endReason: string | null;
+  buildName: string | null;
+  metadata: Record<string, unknown>;
+  ownerId: number;
+  workspaceId: number;
+  lastActivityAt: string;
+  screen: { width: number; height: number; scale: number } | null;
+}
+
+/** The service's own view of a session: routing and tenancy facts included. */
+export interface SessionRecord extends SessionView {
+  hostId: string;
+  companyId: number;
+  notes: string;
+  recording: { recordingId: string | null; startedAt: string | null; frames: number | null; artifactId: string | null };
+}
+
+export interface SessionScope {
+  companyId: number;
+  workspaceId: number;
+}
+
+export interface SessionFilters {
+  status?: string[];
+  type?: string[];
+  deviceId?: string[];
+  ownerId?: number[];
+  buildName?: string;
+  search?: string;
+}
+
+export const SESSION_SORT_COLUMNS = {
+  startedAt: 's.started_at',
+  endedAt: 's.ended_at',
+  name: 'lower(s.name)',
+  status: 's.status',
+  lastActivityAt: 's.last_activity_at',
+} as const;
+export type SessionSort = keyof typeof SESSION_SORT_COLUMNS;
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.status, s.started_at, s.ready_at, s.ended_at, s.end_reason,
+  s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
+  s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id`;
+
+function toRecord(r: Row): SessionRecord {
+  return {
+    id: String(r.session_id),
+    name: String(r.name),
+    deviceId: String(r.device_id),
+    deviceName: String(r.device_name),
+    type: String(r.type),
+    status: String(r.status),
+    startedAt: iso(r.started_at)!,
+    readyAt: iso(r.ready_at),
+    endedAt: iso(r.ended_at),
+    endReason: (r.end_reason as string | null) ?? null,
+    buildName: (r.build_name as string | null) ?? null,
+    metadata: json<Record<string, unknown>>(r.metadata),
+    ownerId: Number(r.owner_id),
+    workspaceId: Number(r.workspace_id),
+    lastActivityAt: iso(r.last_activity_at)!,
+    screen: r.screen ? json<SessionView['screen']>(r.screen) : null,
+    hostId: String(r.host_id),
+    companyId: Number(r.company_id),
+    notes: String(r.notes ?? ''),
+    recording: {
+      recordingId: (r.recording_id as string | null) ?? null,
+      startedAt: iso(r.recording_started_at),
+      frames: r.recording_frames === null || r.recording_frames === undefined ? null : Number(r.recording_frames),
+      artifactId: (r.recording_artifact_id as string | null) ?? null,
+    },
+  };
+}
+
+/** The public fields of a session record. */
+export function toSessionView(r: SessionRecord): SessionView {
+  const { hostId: _h, companyId: _c, notes: _n, recording: _r, ...view } = r;
+  return view;
+}
+
+/** A session of the caller's workspace, or null (also for another tenant's: existence is not revealed). */
+export async function findSession(db: Sql, scope: SessionScope, sessionId: string): Promise<SessionRecord | null> {
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND s.company_id = $2 AND s.workspace_id = $3 AND NOT s.deleted`, [
+    sessionId,
+    scope.companyId,
+    scope.workspaceId,
+  ]);
+  return r.rows[0] ? toRecord(r.rows[0]) : null;
+}
+
+/** A session by id, for the service's own use (no tenant check). */
+export async function sessionById(db: Sql, sessionId: string): Promise<SessionRecord | null> {
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1`, [sessionId]);
+  return r.rows[0] ? toRecord(r.rows[0]) : null;
+}
+
+/** One page of the workspace's sessions. */
+export async function listSessions(
+  db: Sql,
+  scope: SessionScope & { companyWide?: boolean },
+  filters: SessionFilters,
+  paging: { page: number; size: number; sortBy: SessionSort; sortDir: 'asc' | 'desc' },
+): Promise<Page<SessionView>> {
+  const params: unknown[] = [scope.companyId];
+  const clauses = ['s.company_id = $1', 'NOT s.deleted'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql(`$${params.length}`));
+  };
+  if (!scope.companyWide) add((n) => `s.workspace_id = ${n}`, scope.workspaceId);
+  if (filters.status?.length) add((n) => `s.status = ANY(${n}::text[])`, filters.status);
+  if (filters.type?.length) add((n) => `s.type = ANY(${n}::text[])`, filters.type);
+  if (filters.deviceId?.length) add((n) => `s.device_id = ANY(${n}::text[])`, filters.deviceId);
+  if (filters.ownerId?.length) add((n) => `s.owner_id = ANY(${n}::int[])`, filters.ownerId);
+  if (filters.buildName !== undefined) add((n) => `s.build_name = ${n}`, filters.buildName);
+  if (filters.search) add((n) => `(s.name ILIKE ${n} OR s.device_name ILIKE ${n})`, `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const w = clauses.join(' AND ');
+  const order = `${SESSION_SORT_COLUMNS[paging.sortBy]} ${paging.sortDir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, s.session_id`;
+  const [rows, total] = await Promise.all([
+    db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE ${w} ORDER BY ${order} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
+    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_sessions s WHERE ${w}`, params),
+  ]);
+  const totalElements = Number(total.rows[0]?.n ?? 0);
+  return { content: rows.rows.map((r) => toSessionView(toRecord(r))), page: paging.page, size: paging.size, totalElements, totalPages: Math.ceil(totalElements / paging.size) };
+}
+
+/** Session counts and durations of the workspace. */
+export async function sessionStats(db: Sql, scope: SessionScope) {
+  const r = await db.query<{ status: string; type: string; n: unknown; seconds: unknown }>(
+    `SELECT status, type, count(*) AS n,
+            coalesce(sum(EXTRACT(EPOCH FROM (coalesce(ended_at, now()) - coalesce(ready_at, started_at)))), 0) AS seconds
+       FROM df_sessions WHERE company_id = $1 AND workspace_id = $2 AND NOT deleted GROUP BY status, type`,
+    [scope.companyId, scope.workspaceId],
+  );
+  const byStatus: Record<string, number> = { starting: 0, active: 0, ended: 0, failed: 0 };
+  const byType: Record<string, number> = { manual: 0, automation: 0, debug: 0 };
+  let total = 0;
+  let endedSeconds = 0;
+  let ended = 0;
+  for (const row of r.rows) {
+    const n = Number(row.n);
+    total += n;
+    byStatus[row.status] = (byStatus[row.status] ?? 0) + n;
+    byType[row.type] = (byType[row.type] ?? 0) + n;
+    if (row.status === 'ended') {
+      ended += n;
+      endedSeconds += Number(row.seconds);
+    }
+  }
+  return {
+    total,
+    active: (byStatus.active ?? 0) + (byStatus.starting ?? 0),
+    byStatus,
+    byType,
+    totalDurationSeconds: Math.round(endedSeconds),
+    averageDurationSeconds: ended > 0 ? Math.round(endedSeconds / ended) : 0,
+  };
+}
+
+/** Builds of the workspace (sessions grouped by `buildName`), newest first. */
+export async function listBuilds(db: Sql, scope: SessionScope, paging: { page: number; size: number }) {
+  const params = [scope.companyId, scope.workspaceId];
+  const w = `company_id = $1 AND workspace_id = $2 AND NOT deleted AND build_name IS NOT NULL`;
+  const [rows, total] = await Promise.all([
+    db.query<{ build_name: string; n: unknown; active: unknown; failed: unknown; first_at: unknown; last_at: unknown }>(
+      `SELECT build_name, count(*) AS n, count(*) FILTER (WHERE status IN ('starting','active')) AS active,
+              count(*) FILTER (WHERE status = 'failed') AS failed, min(started_at) AS first_at, max(started_at) AS last_at
+         FROM df_sessions WHERE ${w} GROUP BY build_name ORDER BY max(started_at) DESC, build_name
+         LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`,
+      params,
+    ),
+    db.query<{ n: unknown }>(`SELECT count(DISTINCT build_name) AS n FROM df_sessions WHERE ${w}`, params),
+  ]);
+  const totalElements = Number(total.rows[0]?.n ?? 0);
+  return {
+    content: rows.rows.map((r) => ({
+      buildName: r.build_name,
+      sessions: Number(r.n),
+      activeSessions: Number(r.active),
+      failedSessions: Number(r.failed),
+      firstStartedAt: iso(r.first_at),
+      lastStartedAt: iso(r.last_at),
+    })),
+    page: paging.page,
+    size: paging.size,
+    totalElements,
+    totalPages: Math.ceil(totalElements / paging.size),
+  };
+}
+
+export interface ActivityView {
+  id: string;
+  kind: string;
+  detail: Record<string, unknown>;
+  actorId: string | null;
+  at: string;
+}
+
+/** The session's timeline, oldest first. */
+export async function listActivities(db: Sql, sessionId: string, paging: { page: number; size: number }, kinds?: string[]): Promise<Page<ActivityView>> {
+  const params: unknown[] = [sessionId];
+  let w = 'session_id = $1';
+  if (kinds?.length) {
+    params.push(kinds);
+    w += ` AND kind = ANY($2::text[])`;
+  }
+  const [rows, total] = await Promise.all([
+    db.query(`SELECT activity_id, kind, detail, actor_id, at FROM df_session_activities WHERE ${w} ORDER BY position LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
+    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_session_activities WHERE ${w}`, params),
+  ]);
+  const totalElements = Number(total.rows[0]?.n ?? 0);
+  return {
+    content: rows.rows.map((r) => ({ id: String(r.activity_id), kind: String(r.kind), detail: json(r.detail), actorId: (r.actor_id as string | null) ?? null, at: iso(r.at)! })),
+    page: paging.page,
+    size: paging.size,
+    totalElements,
+    totalPages: Math.ceil(totalElements / paging.size),
+  };
+}
+
+export interface ArtifactView {
+  id: string;
+  type: string;
+  name: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+}
+
+/** The session's artifacts, oldest first, optionally of some types. */
+export async function listArtifacts(db: Sql, sessionId: string, types?: string[]): Promise<(ArtifactView & { blobKey: string })[]> {
+  const params: unknown[] = [sessionId];
+  let w = 'session_id = $1';
+  if (types?.length) {
+    params.push(types);
+    w += ' AND type = ANY($2::text[])';
+  }
+  const r = await db.query(`SELECT artifact_id, type, name, blob_key, content_type, size, created_at FROM df_session_artifacts WHERE ${w} ORDER BY created_at, artifact_id`, params);
+  return r.rows.map((row) => ({
+    id: String(row.artifact_id),
+    type: String(row.type),
+    name: String(row.name),
+    blobKey: String(row.blob_key),
+    contentType: String(row.content_type),
+    size: Number(row.size),
+    createdAt: iso(row.created_at)!,
+  }));
+}
+
+/** Bytes the session's artifacts take, in total and per type. */
+export async function sessionStorage(db: Sql, sessionId: string) {
+  const r = await db.query<{ type: string; n: unknown; bytes: unknown }>(
+    `SELECT type, count(*) AS n, coalesce(sum(size), 0) AS bytes FROM df_session_artifacts WHERE session_id = $1 GROUP BY type`,
+    [sessionId],
+  );
+  const byType: Record<string, { artifacts: number; bytes: number }> = {};
+  let bytes = 0;
+  let artifacts = 0;
+  for (const row of r.rows) {
+    byType[row.type] = { artifacts: Number(row.n), bytes: Number(row.bytes) };
+    bytes += Number(row.bytes);
+    artifacts += Number(row.n);
+  }
+  return { sessionId, bytes, artifacts, byType };
+}
+
+/** Open sessions whose last activity is older than `before` (idle time-out). */
+export async function idleSessions(db: Sql, before: Date): Promise<SessionRecord[]> {
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.status IN ('starting','active') AND s.last_activity_at < $1`, [before.toISOString()]);
+  return r.rows.map(toRecord);
+}
+
+/** Open sessions on the given devices. */
+export async function openSessionsOnDevices(db: Sql, deviceIds: readonly string[]): Promise<SessionRecord[]> {
+  if (deviceIds.length === 0) return [];
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.status IN ('starting','active') AND s.device_id = ANY($1::text[])`, [deviceIds]);
+  return r.rows.map(toRecord);
+}

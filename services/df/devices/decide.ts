@@ -1,0 +1,101 @@
+import type { Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import type { DeviceEvent, DeviceFacts, DevicePlacement, DeviceStatus, SessionType } from './events.js';
+
+export interface DeviceState {
+  known: boolean;
+  facts: DeviceFacts | null;
+  placement: DevicePlacement | null;
+  online: boolean;
+  health: 'ok' | 'broken';
+  sessionId: string | null;
+}
+
+export type DeviceCommand =
+  | { type: 'ConnectDevice'; deviceId: string; facts: DeviceFacts; placement: DevicePlacement }
+  | { type: 'DisconnectDevice'; deviceId: string; hostId: string; reason: string }
+  | { type: 'ReportDeviceHealth'; deviceId: string; health: 'ok' | 'broken'; reason: string }
+  | {
+      type: 'AllocateDevice';
+      deviceId: string;
+      sessionId: string;
+      sessionType: SessionType;
+      ownerId: number;
+      companyId: number;
+      workspaceId: number;
+    }
+  | { type: 'ReleaseDevice'; deviceId: string; sessionId: string };
+
+/** The status a device state shows: offline beats maintenance beats in use. */
+export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'sessionId'>): DeviceStatus {
+  if (!state.online) return 'offline';
+  if (state.health === 'broken') return 'maintenance';
+  return state.sessionId ? 'in_use' : 'available';
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One device: what it is, where it is attached, whether it is up, and the session holding it. */
+export const deviceDecider: Decider<DeviceCommand, DeviceEvent, DeviceState> = {
+  initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'DeviceConnected':
+        return { ...state, known: true, facts: event.payload.facts, placement: event.payload.placement, online: true };
+      case 'DeviceDisconnected':
+        return { ...state, online: false };
+      case 'DeviceStatusChanged':
+        return { ...state, health: event.payload.health };
+      case 'DeviceAllocated':
+        return { ...state, sessionId: event.payload.sessionId };
+      case 'DeviceReleased':
+        return { ...state, sessionId: null };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'ConnectDevice': {
+        if (state.known && state.online && same(state.facts, command.facts) && same(state.placement, command.placement)) return [];
+        const next = { ...state, online: true };
+        return [{ type: 'DeviceConnected', payload: { deviceId: command.deviceId, facts: command.facts, placement: command.placement, status: statusOf(next) } }];
+      }
+      case 'DisconnectDevice': {
+        // A device that moved to another host is not taken offline by its old host's silence.
+        if (!state.online || state.placement?.hostId !== command.hostId) return [];
+        return [{ type: 'DeviceDisconnected', payload: { deviceId: command.deviceId, hostId: command.hostId, reason: command.reason, status: 'offline' } }];
+      }
+      case 'ReportDeviceHealth': {
+        if (!state.known || state.health === command.health) return [];
+        const next = { ...state, health: command.health };
+        return [{ type: 'DeviceStatusChanged', payload: { deviceId: command.deviceId, health: command.health, reason: command.reason, status: statusOf(next) } }];
+      }
+      case 'AllocateDevice': {
+        const placement = state.placement;
+        if (!state.known || (placement?.companyId !== null && placement?.companyId !== command.companyId)) {
+          throw new AppError('NOT_FOUND', 'Device not found');
+        }
+        if (state.sessionId === command.sessionId) return [];
+        if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is already in a session');
+        if (!state.online) throw new AppError('DEVICE_OFFLINE', 'The device is offline');
+        if (state.health === 'broken') throw new AppError('DEVICE_UNAVAILABLE', 'The device is in maintenance');
+        const { type: _type, ...payload } = command;
+        return [{ type: 'DeviceAllocated', payload: { ...payload, status: 'in_use' } }];
+      }
+      case 'ReleaseDevice': {
+        if (state.sessionId !== command.sessionId) return [];
+        const next = { ...state, sessionId: null };
+        return [{ type: 'DeviceReleased', payload: { deviceId: command.deviceId, sessionId: command.sessionId, status: statusOf(next) } }];
+      }
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};

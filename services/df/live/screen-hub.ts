@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { BlobStore } from '#shared/blob/index.js';
+import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
+import { decodeFrame, requestDevice, subjects, type DeviceTarget, type Frame } from '#shared/wire/index.js';
+
+/** One connected viewer of a session's screen. */
+export interface Viewer {
+  id: string;
+  userId: number;
+  canControl: boolean;
+  since: string;
+  /** Hands a frame over; a slow viewer drops it instead of queueing (see the ws route). */
+  sendFrame(frame: Frame): void;
+  sendJson(message: Record<string, unknown>): void;
+  close(code: number, reason: string): void;
+  stats(): { framesSent: number; framesDropped: number };
+}
+
+export interface RecordedFrame {
+  index: number;
+  at: string;
+  key: string;
+  size: number;
+}
+
+interface Recording {
+  recordingId: string;
+  startedAt: string;
+  frames: RecordedFrame[];
+  bytes: number;
+  lastStoredAt: number;
+  truncated: boolean;
+  writes: Promise<void>;
+}
+
+interface LiveSession {
+  target: DeviceTarget;
+  companyId: number;
+  consumerId: string;
+  viewers: Map<string, Viewer>;
+  recording: Recording | null;
+  subscription: BusSubscription | null;
+  renew: NodeJS.Timeout | null;
+  latest: Frame | null;
+  starting: Promise<void> | null;
+}
+
+const LEASE_MS = 15_000;
+// Recordings keep at most 5 frames a second and 3,000 frames (10 minutes at full rate).
+const RECORD_MIN_INTERVAL_MS = 200;
+const RECORD_MAX_FRAMES = 3_000;
+
+/** Where a recording's frames live in blob storage. */
+export const recordingFrameKey = (companyId: number, sessionId: string, recordingId: string, index: number) =>
+  `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/${index}.jpg`;
+
+/**
+ * The live screen of sessions: one frame subscription and one screencast lease per session while it has
+ * viewers or a recording, fanned out to every viewer. Frames come from the agent over the bus.
+ */
+export class ScreenHub {
+  private readonly sessions = new Map<string, LiveSession>();
+
+  constructor(
+    private readonly deps: { bus: MessageBus; blobs: BlobStore; logger: Logger; commandTimeoutMs: number },
+  ) {}
+
+  /** Adds a viewer and makes sure the screen streams; tells every viewer who is watching. */
+  async join(target: DeviceTarget, companyId: number, viewer: Viewer): Promise<void> {
+    const live = this.live(target, companyId);
+    live.viewers.set(viewer.id, viewer);
+    this.announce(live);
+    if (live.latest) viewer.sendFrame(live.latest);
+    await this.ensureStreaming(live);
+  }
+
+  /** Removes a viewer; the stream stops when nobody watches and nothing records. */
+  async leave(sessionId: string, viewerId: string): Promise<void> {
+    const live = this.sessions.get(sessionId);
+    if (!live || !live.viewers.delete(viewerId)) return;
+    this.announce(live);
+    await this.stopIfIdle(live);
+  }
+
+  /** Who watches a session now. */
+  viewers(sessionId: string): { viewerId: string; userId: number; canControl: boolean; since: string; framesSent: number; framesDropped: number }[] {
+    return [...(this.sessions.get(sessionId)?.viewers.values() ?? [])].map((v) => ({ viewerId: v.id, userId: v.userId, canControl: v.canControl, since: v.since, ...v.stats() }));
+  }
+
+  /** Disconnects one user's viewers; returns how many. */
+  disconnectUser(sessionId: string, userId: number): number {
+    let n = 0;
+    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+      if (v.userId !== userId) continue;
+      v.close(4403, 'disconnected by the session owner');
+      n++;
+    }
+    return n;
+  }
+
+  /** Starts keeping frames of the session; returns false when a recording runs already. */
+  async startRecording(target: DeviceTarget, companyId: number, recordingId: string, now: Date): Promise<boolean> {
+    const live = this.live(target, companyId);
+    if (live.recording) return false;
+    live.recording = { recordingId, startedAt: now.toISOString(), frames: [], bytes: 0, lastStoredAt: 0, truncated: false, writes: Promise.resolve() };
+    try {
+      await this.ensureStreaming(live);
+    } catch (err) {
+      live.recording = null;
+      throw err;
+    }
+    return true;
+  }
+
+  /** The running recording, if any. */
+  recordingStatus(sessionId: string): { recordingId: string; startedAt: string; frames: number; truncated: boolean } | null {
+    const r = this.sessions.get(sessionId)?.recording;
+    return r ? { recordingId: r.recordingId, startedAt: r.startedAt, frames: r.frames.length, truncated: r.truncated } : null;
+  }
+
+  /** Stops the recording and returns its frames once they are all stored. */
+  async stopRecording(sessionId: string): Promise<(Recording & { frames: RecordedFrame[] }) | null> {
+    const live = this.sessions.get(sessionId);
+    const recording = live?.recording;
+    if (!live || !recording) return null;
+    live.recording = null;
+    await recording.writes;
+    await this.stopIfIdle(live);
+    return recording;
+  }
+
+  /** Ends everything live about a session: viewers are told why and disconnected. */
+  async closeSession(sessionId: string, reason: string): Promise<void> {
+    const live = this.sessions.get(sessionId);
+    if (!live) return;
+    for (const v of live.viewers.values()) {
+      v.sendJson({ type: 'ended', reason });
+      v.close(4000, 'session ended');
+    }
+    live.viewers.clear();
+    live.recording = null;
+    await this.stopIfIdle(live);
+  }
+
+  /** Closes every live session (shutdown). */
+  async stop(): Promise<void> {
+    for (const sessionId of [...this.sessions.keys()]) await this.closeSession(sessionId, 'service stopping');
+  }
+
+  private live(target: DeviceTarget, companyId: number): LiveSession {
+    let live = this.sessions.get(target.sessionId);
+    if (!live) {
+      live = { target, companyId, consumerId: randomUUID(), viewers: new Map(), recording: null, subscription: null, renew: null, latest: null, starting: null };
+      this.sessions.set(target.sessionId, live);
+    }
+    return live;
+  }
+
+  private announce(live: LiveSession): void {
+    const viewers = this.viewers(live.target.sessionId);
+    for (const v of live.viewers.values()) v.sendJson({ type: 'viewers', viewers });
+  }
+
+  private async ensureStreaming(live: LiveSession): Promise<void> {
+    if (live.subscription) return;
+    live.starting ??= (async () => {
+      const { target } = live;
+      live.subscription = await this.deps.bus.subscribe(subjects.frames(target.hostId, target.deviceId), (msg) => {
+        let frame: Frame;
+        try {
+          frame = decodeFrame(msg.data, msg.headers);
+        } catch {
+          return;
+        }
+        if (frame.sessionId !== target.sessionId) return;
+        this.onFrame(live, frame);
+      });
+      try {
+        await this.lease(live);
+      } catch (err) {
+        await live.subscription.unsubscribe();
+        live.subscription = null;
+        throw err;
+      }
+      live.renew = setInterval(() => {
+        this.lease(live).catch((err: unknown) => this.deps.logger.debug({ err, sessionId: target.sessionId }, 'screencast lease renewal failed'));
+      }, LEASE_MS / 3);
+      live.renew.unref();
+    })().finally(() => (live.starting = null));
+    await live.starting;
+  }
+
+  private lease(live: LiveSession): Promise<unknown> {
+    return requestDevice(this.deps.bus, live.target, { op: 'screencast', consumerId: live.consumerId, leaseMs: LEASE_MS, quality: 60 }, { timeoutMs: this.deps.commandTimeoutMs });
+  }
+
+  private onFrame(live: LiveSession, frame: Frame): void {
+    live.latest = frame;
+    for (const v of live.viewers.values()) v.sendFrame(frame);
+    const r = live.recording;
+    if (!r || r.truncated || frame.capturedAt - r.lastStoredAt < RECORD_MIN_INTERVAL_MS) return;
+    if (r.frames.length >= RECORD_MAX_FRAMES) {
+      r.truncated = true;
+      return;
+    }
+    r.lastStoredAt = frame.capturedAt;
+    const entry: RecordedFrame = {
+      index: r.frames.length,
+      at: new Date(frame.capturedAt).toISOString(),
+      key: recordingFrameKey(live.companyId, live.target.sessionId, r.recordingId, r.frames.length),
+      size: frame.jpeg.byteLength,
+    };
+    r.frames.push(entry);
+    r.bytes += entry.size;
+    // Writes are chained so the recording's stop waits for every frame it has counted.
+    r.writes = r.writes.then(() =>
+      this.deps.blobs
+        .put(entry.key, Buffer.from(frame.jpeg), { contentType: 'image/jpeg' })
+        .then(() => undefined)
+        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: live.target.sessionId }, 'storing a recorded frame failed')),
+    );
+  }
+
+  private async stopIfIdle(live: LiveSession): Promise<void> {
+    if (live.viewers.size > 0 || live.recording) return;
+    this.sessions.delete(live.target.sessionId);
+    await live.starting?.catch(() => undefined);
+    if (live.renew) clearInterval(live.renew);
+    const subscription = live.subscription;
+    live.subscription = null;
+    await subscription?.unsubscribe().catch(() => undefined);
+    await requestDevice(this.deps.bus, live.target, { op: 'stopScreencast', consumerId: live.consumerId }, { timeoutMs: 5_000 }).catch(() => undefined);
+  }
+}

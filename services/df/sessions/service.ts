@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { findDevice } from '#projections/df-devices/index.js';
+import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
+import type { BlobStore } from '#shared/blob/index.js';
+import type { MessageBus } from '#shared/bus/index.js';
+import type { Database } from '#shared/db/index.js';
+import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { EventStore } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
+import type { ReadModelWaiter } from '../../platform.js';
+import { deviceDecider } from '../devices/decide.js';
+import { deviceStream, type SessionType } from '../devices/events.js';
+import type { DeviceCommands } from '../devices/service.js';
+import { deviceFailure } from '../device-errors.js';
+import type { ScreenHub } from '../live/screen-hub.js';
+import { sessionDecider, type SessionCommand } from './decide.js';
+import { sessionStream, type ActivityKind, type ArtifactType } from './events.js';
+
+export interface Caller {
+  userId: number;
+  companyId: number;
+  workspaceId: number;
+}
+
+export interface CreateSessionInput {
+  deviceId: string;
+  name?: string | undefined;
+  type?: SessionType | undefined;
+  buildName?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+const READ_MODELS = ['df-sessions', 'df-devices'];
+const LOGS_TIMEOUT_MS = 5_000;
+const STUCK_GRACE_MS = 30_000;
+
+/** Where a session's artifact lives in blob storage. */
+export const artifactKey = (companyId: number, sessionId: string, artifactId: string, ext: string) =>
+  `df/company-${companyId}/sessions/${sessionId}/artifacts/${artifactId}.${ext}`;
+
+/**
+ * Sessions: allocation, preparation, the end and its clean-up, device commands with their activity
+ * record, artifacts, and the idle time-out. Every state change is an event on the session's stream;
+ * the device stream is the lock that keeps one session per device.
+ */
+export class SessionService {
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      db: Database;
+      bus: MessageBus;
+      blobs: BlobStore;
+      logger: Logger;
+      readModels: ReadModelWaiter;
+      devices: DeviceCommands;
+      hub: ScreenHub;
+      now: () => Date;
+      prepareTimeoutMs: number;
+      commandTimeoutMs: number;
+      idleTimeoutMs: number;
+    },
+  ) {}
+
+  /** Starts the idle-session sweeper. */
+  start(): void {
+    const every = Math.max(250, Math.min(30_000, Math.floor(this.deps.idleTimeoutMs / 4)));
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.sweepIdle()
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'idle sweep failed'))
+        .finally(() => (this.sweeping = null));
+    }, every);
+    this.sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.sweeping;
+  }
+
+  private context(caller: Partial<Caller> & { actor?: string | number }): CommandContext {
+    return {
+      actorId: caller.actor ?? caller.userId ?? null,
+      companyId: caller.companyId ?? null,
+      workspaceId: caller.workspaceId ?? null,
+      now: this.deps.now(),
+    };
+  }
+
+  private async session(command: SessionCommand & { sessionId: string }, context: CommandContext) {
+    return handleCommand({ store: this.deps.store, streamId: sessionStream(command.sessionId), decider: sessionDecider, command, context, maxAttempts: 10 });
+  }
+
+  private async settle(position: bigint | null): Promise<void> {
+    if (position !== null) await this.deps.readModels.waitFor(position, { names: READ_MODELS });
+  }
+
+  /**
+   * Allocates the device (the device stream refuses a second session with DEVICE_BUSY), records the
+   * session, asks the agent to prepare the device, and answers once it is ready; a failed preparation
+   * fails the session, releases the device and answers with the reason.
+   */
+  async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
+    const device = await findDevice(this.deps.db, caller, input.deviceId);
+    if (!device) throw new AppError('NOT_FOUND', 'Device not found');
+    const sessionId = randomUUID();
+    const type = input.type ?? 'manual';
+    const context = this.context(caller);
+    const allocation = await this.deps.devices.run(
+      { type: 'AllocateDevice', deviceId: device.id, sessionId, sessionType: type, ownerId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId },
+      context,
+    );
+    const hostId = allocation.state.placement!.hostId;
+    try {
+      await this.session(
+        {
+          type: 'RequestSession',
+          sessionId,
+          session: {
+            sessionId,
+            deviceId: device.id,
+            hostId,
+            deviceName: device.alias ?? device.name,
+            name: input.name ?? `${device.alias ?? device.name} session`,
+            type,
+            buildName: input.buildName ?? null,
+            metadata: input.metadata ?? {},
+            ownerId: caller.userId,
+            companyId: caller.companyId,
+            workspaceId: caller.workspaceId,
+          },
+        },
+        context,
+      );
+    } catch (err) {
+      await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, context);
+      throw err;
+    }
+    const target = { hostId, deviceId: device.id, sessionId };
+    let position: bigint | null;
+    try {
+      const ready = await requestDevice(this.deps.bus, target, { op: 'prepare' }, { timeoutMs: this.deps.prepareTimeoutMs });
+      position = (await this.session({ type: 'MarkSessionStarted', sessionId, screen: ready.screen }, this.context(caller))).position;
+    } catch (err) {
+      const failure = deviceFailure(err, 'prepare');
+      const code = err instanceof DeviceRequestError ? err.code : 'INTERNAL';
+      this.deps.logger.warn({ err, sessionId, deviceId: device.id }, 'device preparation failed');
+      await this.session({ type: 'MarkSessionFailed', sessionId, code, reason: (failure as Error).message }, this.context(caller));
+      await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch(() => undefined);
+      const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, this.context(caller));
+      await this.settle(released.position);
+      throw failure;
+    }
+    await this.settle(position);
+    const view = await findSession(this.deps.db, caller, sessionId);
+    return toSessionView(view!);
+  }
+
+  /** A session of the caller's workspace, or 404. */
+  async get(caller: Pick<Caller, 'companyId' | 'workspaceId'>, sessionId: string): Promise<SessionRecord> {
+    const session = await findSession(this.deps.db, caller, sessionId);
+    if (!session) throw new AppError('NOT_FOUND', 'Session not found');
+    return session;
+  }
+
+  /** Whether the session is open according to its own stream (the read model may lag). */
+  async isOpen(sessionId: string): Promise<boolean> {
+    const state = fold(sessionDecider, await this.deps.store.readStream(sessionStream(sessionId)));
+    return state.status === 'starting' || state.status === 'active';
+  }
+
+  /**
+   * Ends a session: stops its recording, records the end, collects the device's logs as an artifact,
+   * tells the agent to release the device (a fresh profile next time) and frees the device. Every step
+   * is safe to repeat, so an end interrupted by a crash is finished by the next one.
+   */
+  async end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: string, actor: string | number): Promise<void> {
+    const context = this.context({ actor, companyId: session.companyId, workspaceId: session.workspaceId });
+    await this.stopRecording(session, actor).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'stopping the recording failed'));
+    const ended = await this.session({ type: 'EndSession', sessionId: session.id, reason }, context);
+    await this.deps.hub.closeSession(session.id, reason);
+    const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
+    const device = fold(deviceDecider, await this.deps.store.readStream(deviceStream(session.deviceId)));
+    if (device.sessionId === session.id) {
+      if (ended.events.length > 0) await this.collectLogs(session, target, context);
+      await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch((err: unknown) =>
+        this.deps.logger.warn({ err: (err as Error).message, sessionId: session.id }, 'the agent did not confirm the release; the next prepare starts clean anyway'),
+      );
+      const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: session.deviceId, sessionId: session.id }, context);
+      await this.settle(released.position);
+    }
+    await this.settle(ended.position);
+  }
+
+  /** Ends a session because of its device or host (not the user). */
+  async endForDevice(sessionId: string, reason: string): Promise<void> {
+    const session = await sessionById(this.deps.db, sessionId);
+    if (session) await this.end(session, reason, 'system');
+  }
+
+  /** Tells a device to drop a session the platform has already closed. */
+  async releaseStale(target: { hostId: string; deviceId: string; sessionId: string }): Promise<void> {
+    this.deps.logger.info(target, 'releasing a session the platform no longer has');
+    await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch(() => undefined);
+  }
+
+  /** Deletes an ended session from lists (its events stay). */
+  async delete(session: SessionRecord, caller: Caller): Promise<void> {
+    const result = await this.session({ type: 'DeleteSession', sessionId: session.id }, this.context(caller));
+    await this.settle(result.position);
+  }
+
+  /** Renames, updates metadata or notes. */
+  async update(session: SessionRecord, caller: Caller, change: { name?: string; metadata?: Record<string, unknown>; notes?: string }): Promise<void> {
+    let position: bigint | null = null;
+    if (change.name !== undefined) position = (await this.session({ type: 'RenameSession', sessionId: session.id, name: change.name }, this.context(caller))).position ?? position;
+    if (change.metadata !== undefined)
+      position = (await this.session({ type: 'UpdateSessionMetadata', sessionId: session.id, metadata: change.metadata }, this.context(caller))).position ?? position;
+    if (change.notes !== undefined) position = (await this.session({ type: 'UpdateSessionNotes', sessionId: session.id, notes: change.notes }, this.context(caller))).position ?? position;
+    await this.settle(position);
+  }
+
+  /** Records one timeline entry (which also keeps the session from idling out). */
+  async recordActivity(session: Pick<SessionRecord, 'id'>, caller: Partial<Caller> & { actor?: string | number }, kind: ActivityKind, detail: Record<string, unknown>): Promise<{ activityId: string; kind: ActivityKind }> {
+    const activityId = randomUUID();
+    const result = await this.session({ type: 'RecordActivity', sessionId: session.id, activityId, kind, detail }, this.context(caller));
+    await this.settle(result.position);
+    return { activityId, kind };
+  }
+
+  /** Sends one command to the session's device. */
+  async device<Op extends DeviceOp>(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'status'>, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    try {
+      return await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, command, { timeoutMs: timeoutMs ?? this.deps.commandTimeoutMs });
+    } catch (err) {
+      throw deviceFailure(err, 'command');
+    }
+  }
+
+  /** Performs a control action and records it on the timeline. */
+  async control(session: SessionRecord, caller: Partial<Caller>, action: ControlAction, via: 'api' | 'viewer'): Promise<RpcResult<'control'>> {
+    const result = await this.device(session, { op: 'control', action });
+    const kind: ActivityKind = action.action === 'openUrl' || action.action === 'back' || action.action === 'home' ? 'navigation' : 'control';
+    const detail: Record<string, unknown> = { ...action, via, ...(result.url ? { resultUrl: result.url } : {}) };
+    // Typed text can hold secrets; the timeline keeps its length, not its content.
+    if (action.action === 'text') detail.text = `[${action.text.length} characters]`;
+    await this.recordActivity(session, caller, kind, detail);
+    return result;
+  }
+
+  /** Captures the screen, keeps it as a screenshot artifact and returns the image. */
+  async screenshot(session: SessionRecord, caller: Caller, format: 'png' | 'jpeg'): Promise<{ contentType: string; data: Buffer; artifactId: string }> {
+    const shot = await this.device(session, { op: 'screenshot', format });
+    const data = Buffer.from(shot.base64, 'base64');
+    const artifactId = randomUUID();
+    await this.storeArtifact(session, caller, { artifactId, type: 'screenshot', name: `screenshot-${this.deps.now().toISOString()}.${format === 'png' ? 'png' : 'jpg'}`, contentType: shot.contentType, data });
+    await this.recordActivity(session, caller, 'screenshot', { artifactId, width: shot.width, height: shot.height });
+    return { contentType: shot.contentType, data, artifactId };
+  }
+
+  /** Stores bytes as an artifact of the session. */
+  async storeArtifact(
+    session: Pick<SessionRecord, 'id' | 'companyId'>,
+    caller: Partial<Caller> & { actor?: string | number },
+    artifact: { artifactId: string; type: ArtifactType; name: string; contentType: string; data: Buffer; size?: number },
+  ): Promise<void> {
+    const ext = artifact.contentType === 'image/png' ? 'png' : artifact.contentType === 'image/jpeg' ? 'jpg' : artifact.contentType.includes('json') ? 'json' : 'txt';
+    const blobKey = artifactKey(session.companyId, session.id, artifact.artifactId, ext);
+    const info = await this.deps.blobs.put(blobKey, artifact.data, { contentType: artifact.contentType });
+    const result = await this.session(
+      { type: 'StoreArtifact', sessionId: session.id, artifactId: artifact.artifactId, artifactType: artifact.type, name: artifact.name, blobKey, contentType: artifact.contentType, size: artifact.size ?? info.size },
+      this.context(caller),
+    );
+    await this.settle(result.position);
+  }
+
+  /** Starts recording the screen. */
+  async startRecording(session: SessionRecord, caller: Caller): Promise<string> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    const running = this.deps.hub.recordingStatus(session.id);
+    if (running) return running.recordingId;
+    const recordingId = randomUUID();
+    const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
+    try {
+      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now());
+    } catch (err) {
+      throw deviceFailure(err, 'command');
+    }
+    const result = await this.session({ type: 'StartRecording', sessionId: session.id, recordingId }, this.context(caller));
+    await this.settle(result.position);
+    return recordingId;
+  }
+
+  /** Stops a running recording and stores its manifest as a recording artifact. */
+  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'>, actor: string | number): Promise<void> {
+    const recording = await this.deps.hub.stopRecording(session.id);
+    if (!recording) return;
+    const artifactId = randomUUID();
+    const manifest = Buffer.from(
+      JSON.stringify({ recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }),
+    );
+    const caller = { actor, companyId: session.companyId, workspaceId: session.workspaceId };
+    await this.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${recording.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + recording.bytes });
+    const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: recording.frames.length, artifactId }, this.context(caller));
+    await this.settle(result.position);
+  }
+
+  /** Live device logs of an open session; the stored log artifact of an ended one. */
+  async logs(session: SessionRecord, afterSeq: number): Promise<RpcResult<'logs'>> {
+    if (session.status === 'active') return this.device(session, { op: 'logs', afterSeq });
+    const [artifact] = await listArtifacts(this.deps.db, session.id, ['log']);
+    if (!artifact) return { entries: [], lastSeq: 0 };
+    const blob = await this.deps.blobs.get(artifact.blobKey);
+    if (!blob) return { entries: [], lastSeq: 0 };
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+    const stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcResult<'logs'>;
+    return { entries: stored.entries.filter((e) => e.seq > afterSeq), lastSeq: stored.lastSeq };
+  }
+
+  private async collectLogs(session: Pick<SessionRecord, 'id' | 'companyId'>, target: { hostId: string; deviceId: string; sessionId: string }, context: CommandContext): Promise<void> {
+    try {
+      const logs = await requestDevice(this.deps.bus, target, { op: 'logs', afterSeq: 0 }, { timeoutMs: LOGS_TIMEOUT_MS });
+      if (logs.entries.length === 0) return;
+      await this.storeArtifact(session, { actor: context.actorId ?? 'system', companyId: context.companyId ?? undefined, workspaceId: context.workspaceId ?? undefined } as Partial<Caller> & { actor: string }, {
+        artifactId: randomUUID(),
+        type: 'log',
+        name: 'device-log.json',
+        contentType: 'application/json',
+        data: Buffer.from(JSON.stringify(logs)),
+      });
+    } catch (err) {
+      this.deps.logger.info({ err: (err as Error).message, sessionId: session.id }, 'device logs could not be collected at the end');
+    }
+  }
+
+  private async sweepIdle(): Promise<void> {
+    const now = this.deps.now().getTime();
+    for (const session of await idleSessions(this.deps.db, new Date(now - this.deps.idleTimeoutMs))) {
+      // A session still being prepared is not idle; its creation answers either way.
+      if (session.status !== 'active') continue;
+      this.deps.logger.info({ sessionId: session.id }, 'ending an idle session');
+      await this.end(session, 'idle-timeout', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an idle session failed'));
+    }
+    // A session left `starting` far past the prepare time-out lost its creator (a crash mid-create).
+    for (const session of await idleSessions(this.deps.db, new Date(now - this.deps.prepareTimeoutMs - STUCK_GRACE_MS))) {
+      if (session.status !== 'starting') continue;
+      await this.end(session, 'prepare-abandoned', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an abandoned session failed'));
+    }
+  }
+}

@@ -1,0 +1,25 @@
+export { PROTOCOL_VERSION, assertToken, hostIdOf, subjects } from './subjects.js';
+export {
+  Bye,
+  ControlAction,
+  DeviceCommand,
+  DeviceInfo,
+  DevicePlatform,
+  DeviceState,
+  DeviceType,
+  DevicesReport,
+  FailCode,
+  Heartbeat,
+  Hello,
+  HostAck,
+  LogEntry,
+  Reply,
+  RpcRequest,
+  RpcResults,
+  Screen,
+  UiNode,
+  type DeviceOp,
+  type RpcResult,
+} from './messages.js';
+export { WireError, decode, decodeFrame, encode, encodeFrame, fail, ok, type Frame } from './codec.js';
+export { DeviceRequestError, requestDevice, type DeviceTarget } from './rpc-client.js';

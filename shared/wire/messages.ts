@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { PROTOCOL_VERSION } from './subjects.js';
+
+/**
+ * Every message of the agent protocol as a zod schema. Both sides validate what they receive, so a
+ * malformed or foreign message is refused at the edge instead of surfacing as a strange state later.
+ */
+
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
+
+export const DevicePlatform = z.enum(['android', 'ios', 'web']);
+export const DeviceType = z.enum(['phone', 'tablet', 'tv', 'watch', 'desktop']);
+export type DevicePlatform = z.infer<typeof DevicePlatform>;
+export type DeviceType = z.infer<typeof DeviceType>;
+
+export const Screen = z.object({
+  /** Device pixels of a screenshot. */
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Device pixels per CSS pixel (browser devices). */
+  scale: z.number().positive(),
+});
+export type Screen = z.infer<typeof Screen>;
+
+/** What a device is: reported by the agent, never changed by the service. */
+export const DeviceInfo = z.object({
+  deviceId: id,
+  name: z.string().min(1).max(200),
+  platform: DevicePlatform,
+  osVersion: z.string().max(100),
+  model: z.string().max(200),
+  manufacturer: z.string().max(200),
+  type: DeviceType,
+  isRealDevice: z.boolean(),
+  /** Which provider drives it (`browser`, `simulated`, later `android`, `ios`). */
+  provider: z.string().min(1).max(50),
+  screen: Screen,
+});
+export type DeviceInfo = z.infer<typeof DeviceInfo>;
+
+/** What a device is doing, as its worker sees it. */
+export const DeviceState = z.object({
+  deviceId: id,
+  state: z.enum(['ready', 'preparing', 'in_session', 'releasing', 'broken']),
+  /** The session the device is prepared for, if any. */
+  sessionId: z.string().nullable(),
+  detail: z.string().max(500).optional(),
+});
+export type DeviceState = z.infer<typeof DeviceState>;
+
+const envelope = { protocol: z.literal(PROTOCOL_VERSION), hostId: id };
+
+export const Hello = z.object({
+  ...envelope,
+  nodeName: z.string().min(1).max(200),
+  hubId: z.string().min(1).max(200),
+  /** Company the host serves; `null` for a pool shared by every company. */
+  companyId: z.number().int().positive().nullable(),
+  agentVersion: z.string().max(50),
+  startedAt: z.string(),
+  devices: z.array(DeviceInfo),
+  states: z.array(DeviceState),
+});
+export type Hello = z.infer<typeof Hello>;
+
+export const Heartbeat = z.object({ ...envelope, seq: z.number().int().nonnegative(), states: z.array(DeviceState) });
+export type Heartbeat = z.infer<typeof Heartbeat>;
+
+/** The whole device set after a change (a device came or went); the service reconciles it. */
+export const DevicesReport = z.object({ ...envelope, devices: z.array(DeviceInfo), states: z.array(DeviceState) });
+export type DevicesReport = z.infer<typeof DevicesReport>;
+
+export const Bye = z.object({ ...envelope, reason: z.string().max(200) });
+export type Bye = z.infer<typeof Bye>;
+
+/** The service's answer to hello and heartbeat: whether it knows the host (else announce again). */
+export const HostAck = z.object({ known: z.boolean() });
+export type HostAck = z.infer<typeof HostAck>;
+
+/** `POST .../device/control` bodies (decisions.md, "Device testing"); coordinates are screenshot pixels. */
+export const ControlAction = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('tap'), x: z.number().nonnegative(), y: z.number().nonnegative() }),
+  z.object({
+    action: z.literal('longPress'),
+    x: z.number().nonnegative(),
+    y: z.number().nonnegative(),
+    durationMs: z.number().int().min(1).max(10_000).optional(),
+  }),
+  z.object({
+    action: z.literal('swipe'),
+    x1: z.number().nonnegative(),
+    y1: z.number().nonnegative(),
+    x2: z.number().nonnegative(),
+    y2: z.number().nonnegative(),
+    durationMs: z.number().int().min(1).max(10_000).optional(),
+  }),
+  z.object({ action: z.literal('text'), text: z.string().min(1).max(10_000) }),
+  z.object({ action: z.literal('key'), key: z.string().min(1).max(50) }),
+  z.object({ action: z.literal('home') }),
+  z.object({ action: z.literal('back') }),
+  z.object({ action: z.literal('rotate'), orientation: z.enum(['portrait', 'landscape']) }),
+  z.object({
+    action: z.literal('openUrl'),
+    url: z.url({ protocol: /^(https?|about|data)$/ }).max(8_000),
+  }),
+]);
+export type ControlAction = z.infer<typeof ControlAction>;
+
+export const DeviceCommand = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('prepare') }),
+  z.object({ op: z.literal('release') }),
+  z.object({ op: z.literal('screenshot'), format: z.enum(['png', 'jpeg']), quality: z.number().int().min(1).max(100).optional() }),
+  z.object({ op: z.literal('control'), action: ControlAction }),
+  z.object({ op: z.literal('logs'), afterSeq: z.number().int().nonnegative().optional() }),
+  z.object({ op: z.literal('uiTree') }),
+  /** Starts or renews a screencast lease; the agent stops streaming when every lease has lapsed. */
+  z.object({
+    op: z.literal('screencast'),
+    consumerId: id,
+    leaseMs: z.number().int().min(1_000).max(120_000),
+    quality: z.number().int().min(10).max(100).optional(),
+    maxWidth: z.number().int().positive().optional(),
+    maxHeight: z.number().int().positive().optional(),
+  }),
+  z.object({ op: z.literal('stopScreencast'), consumerId: id }),
+]);
+export type DeviceCommand = z.infer<typeof DeviceCommand>;
+export type DeviceOp = DeviceCommand['op'];
+
+export const RpcRequest = z.object({
+  protocol: z.literal(PROTOCOL_VERSION),
+  requestId: id,
+  deviceId: id,
+  /** The session the request acts for; a request of another session than the device's is refused. */
+  sessionId: z.string().min(1).max(128),
+  /** The agent answers `fail` with TIMEOUT rather than work past this. */
+  timeoutMs: z.number().int().positive().max(300_000),
+  /** Publish progress replies on `subjects.progress(hostId, requestId)`. */
+  progress: z.boolean().optional(),
+  command: DeviceCommand,
+});
+export type RpcRequest = z.infer<typeof RpcRequest>;
+
+export const LogEntry = z.object({
+  seq: z.number().int().nonnegative(),
+  at: z.string(),
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  source: z.string().max(50),
+  text: z.string().max(10_000),
+});
+export type LogEntry = z.infer<typeof LogEntry>;
+
+/** One element of a device's UI: a DOM element for a browser device. Bounds are screenshot pixels. */
+export interface UiNode {
+  role: string;
+  name: string;
+  tag?: string;
+  id?: string;
+  text?: string;
+  bounds: { x: number; y: number; width: number; height: number };
+  children: UiNode[];
+}
+export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
+  z.object({
+    role: z.string(),
+    name: z.string(),
+    tag: z.string().optional(),
+    id: z.string().optional(),
+    text: z.string().optional(),
+    bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+    children: z.array(UiNode),
+  }),
+);
+
+/** What each operation answers inside an `ok` reply. */
+export const RpcResults = {
+  prepare: z.object({ sessionId: z.string(), screen: Screen }),
+  release: z.object({ sessionId: z.string() }),
+  screenshot: z.object({ contentType: z.enum(['image/png', 'image/jpeg']), base64: z.string(), width: z.number(), height: z.number() }),
+  control: z.object({ url: z.string().optional(), orientation: z.enum(['portrait', 'landscape']).optional() }),
+  logs: z.object({ entries: z.array(LogEntry), lastSeq: z.number().int().nonnegative() }),
+  uiTree: z.object({ url: z.string(), title: z.string(), root: UiNode }),
+  screencast: z.object({ streaming: z.boolean() }),
+  stopScreencast: z.object({ streaming: z.boolean() }),
+} satisfies Record<DeviceOp, z.ZodType>;
+export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
+
+/** Why an agent refused or failed a request. */
+export const FailCode = z.enum([
+  'PROTOCOL_MISMATCH',
+  'BAD_REQUEST',
+  'UNKNOWN_DEVICE',
+  'DEVICE_BUSY',
+  'NOT_PREPARED',
+  'DEVICE_ERROR',
+  'TIMEOUT',
+  'UNSUPPORTED',
+]);
+export type FailCode = z.infer<typeof FailCode>;
+
+/** Replies, after STF: `ok` ends a request, `fail` ends it with a reason, `progress` may come before either. */
+export const Reply = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ok'), data: z.unknown() }),
+  z.object({ type: z.literal('fail'), code: FailCode, message: z.string() }),
+  z.object({ type: z.literal('progress'), requestId: id, step: z.string().max(200), percent: z.number().min(0).max(100).optional() }),
+]);
+export type Reply = z.infer<typeof Reply>;
