@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { Bye, DevicesReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
@@ -22,7 +23,12 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   const browser = config.devices.filter((d): d is BrowserDeviceConfig => d.provider === 'browser');
   const simulated = config.devices.filter((d): d is SimulatedDeviceConfig => d.provider === 'simulated');
   const providers: DeviceProvider[] = [];
-  if (browser.length > 0) providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
+  if (browser.length > 0 && !existsSync(config.chromiumPath)) {
+    // Offering devices that can never start would only produce failed sessions.
+    logger.warn({ chromiumPath: config.chromiumPath }, 'Chromium not found: browser devices are not offered (install chromium or set chromiumPath)');
+  } else if (browser.length > 0) {
+    providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
+  }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
   return providers;
 }
