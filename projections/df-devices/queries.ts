@@ -1,3 +1,4 @@
+import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 
 /** A device as the API shows it (decisions.md, "Device testing"), with the caller's alias and favorite. */
@@ -53,13 +54,6 @@ export type DeviceSort = keyof typeof DEVICE_SORT_COLUMNS;
 export const FACETS = { platform: 'd.platform', osVersion: 'd.os_version', model: 'd.model', type: 'd.type', status: 'd.status', nodeName: 'd.node_name' } as const;
 export type Facet = keyof typeof FACETS;
 
-export interface Page<T> {
-  content: T[];
-  page: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-}
 
 interface Scope {
   companyId: number;

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import type { Page } from '../df-devices/queries.js';
+import type { Page } from '#shared/paging.js';
 
 /** A session as the API shows it (decisions.md, "Device testing"). */
 export interface SessionView {

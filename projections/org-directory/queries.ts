@@ -1,3 +1,4 @@
+import { toPage, type Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 import type { ModuleKey } from '#services/organization/modules.js';
 
@@ -69,20 +70,10 @@ export interface WorkspaceView {
   createdAt: string;
 }
 
-export interface Page<T> {
-  content: T[];
-  page: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-}
 
 const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
 
-function pageOf<T>(content: T[], total: number, page: number, size: number): Page<T> {
-  return { content, page, size, totalElements: total, totalPages: Math.ceil(total / size) };
-}
 
 /**
  * Whether user `u` may enter workspace `w`: a company administrator enters every workspace of the
@@ -218,7 +209,7 @@ export async function listUsers(db: Sql, companyId: number, f: UserFilter): Prom
   const total = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM org_users u WHERE ${whereSql}`, values)).rows[0]?.n ?? 0);
   const order = `${USER_SORT[f.sortBy]} ${f.sortDir === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS LAST'}, u.id ${f.sortDir === 'desc' ? 'DESC' : 'ASC'}`;
   const r = await db.query(`SELECT ${userView} FROM org_users u WHERE ${whereSql} ORDER BY ${order} LIMIT ${f.size} OFFSET ${f.page * f.size}`, values);
-  return pageOf(r.rows.map(toUserView), total, f.page, f.size);
+  return toPage(r.rows.map(toUserView), total, f.page, f.size);
 }
 
 /** What the user list can be filtered by, with counts. */

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import type { Page } from '../org-directory/queries.js';
+import type { Page } from '#shared/paging.js';
 
 export interface SignInEntry {
   at: string;

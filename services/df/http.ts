@@ -1,3 +1,4 @@
+import { pageSchema } from '#shared/paging.js';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
@@ -18,8 +19,7 @@ export const paging = {
 };
 
 /** A page of results as every `/df/api` list answers. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ content: z.array(item), page: z.number().int(), size: z.number().int(), totalElements: z.number().int(), totalPages: z.number().int() });
+export const pageOf = <T extends z.ZodType>(item: T) => pageSchema(item);
 
 /** The caller: a user (or an API key acting for one) in a workspace, holding `permission`. */
 export async function caller(request: FastifyRequest, permission: string): Promise<Caller> {

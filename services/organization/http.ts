@@ -13,16 +13,7 @@ export const PageQuery = z.object({
   size: z.coerce.number().int().min(1).max(200).default(20).describe('Page size, at most 200'),
 });
 
-export const pageSchema = <T extends ZodType>(item: T, id: string) =>
-  z
-    .object({
-      content: z.array(item),
-      page: z.number().int(),
-      size: z.number().int(),
-      totalElements: z.number().int(),
-      totalPages: z.number().int(),
-    })
-    .meta({ id });
+export { pageSchema } from '#shared/paging.js';
 
 export const Role = z
   .object({ id: z.number().int(), name: z.string(), description: z.string(), permissions: z.array(z.string()), builtIn: z.boolean() })
