@@ -36,12 +36,14 @@ export function originAllowed(origin: string, options: CorsOptions): boolean {
  * answer.
  */
 export function installCors(app: FastifyInstance, options: CorsOptions): void {
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Synchronous: it runs on every request, and most requests (no Origin) leave at the first line.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) return done();
     reply.header('vary', 'Origin');
     if (!originAllowed(origin, options)) {
-      return sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Origin ${origin} is not allowed`));
+      sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Origin ${origin} is not allowed`));
+      return;
     }
     reply.header('access-control-allow-origin', origin);
     reply.header('access-control-allow-credentials', 'true');
@@ -53,12 +55,15 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
         .filter(Boolean);
       const refused = asked.filter((h) => !(CORS_ALLOWED_HEADERS as readonly string[]).includes(h));
       if (refused.length > 0) {
-        return sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Request headers not allowed: ${refused.join(', ')}`));
+        sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Request headers not allowed: ${refused.join(', ')}`));
+        return;
       }
       reply.header('access-control-allow-methods', ALLOWED_METHODS);
       reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '));
       reply.header('access-control-max-age', '600');
-      return reply.code(204).send();
+      reply.code(204).send();
+      return;
     }
+    done();
   });
 }

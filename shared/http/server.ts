@@ -73,17 +73,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     if (!schema || schema.hide || !schema.response) return;
     schema.response = { ...schema.response, '4XX': ErrorResponse, '5XX': ErrorResponse };
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   // During a graceful shutdown, answers still in flight close their connection, so no idle
   // keep-alive socket holds the server open after the last response.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // One synchronous hook for every answer (errors from earlier hooks included): the request id, and
+  // during shutdown the connection's end.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   if (options.openapi) {
     await app.register(fastifySwagger, {
