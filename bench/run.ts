@@ -1,9 +1,10 @@
 /*
  * `npm run bench`: the performance figures of design.md section 7 that this repository can measure
- * today, in one run — gateway overhead, event appends, projection lag and rebuild rate. Prints
- * progress and a table, and writes every figure to bench/results/latest.json.
+ * today, in one run — gateway overhead, event appends, projection lag, rebuild rate, and the device
+ * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
+ * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -13,6 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
+import { measureDeviceList, measureFrames, type DeviceListReport, type FramesReport } from './device-farm.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
@@ -25,6 +27,9 @@ const SETTINGS = {
   // The target rate first; then a light load, to tell the runner's reaction time from its throughput.
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
   rebuild: { minimumEvents: 50_000 },
+  frames: { durationSeconds: 8, warmupSeconds: 2, width: 800, height: 600 },
+  // Heartbeats every 30 s (host timeout raised to 4 beats) keep 100 agents' background traffic modest.
+  deviceList: { devices: 10_000, agents: 100, heartbeatMs: 30_000, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
 } as const;
 
 /** design.md section 7, as numbers. */
@@ -35,25 +40,19 @@ const TARGETS = {
   lagP99Ms: 100,
   lagAtEventsPerSecond: 10_000,
   rebuildPerSecond: 50_000,
+  deviceListP99Ms: 20,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
   batched: boolean;
   cpu: CpuShare | null;
-}
-
-interface Verdict {
-  figure: string;
-  measured: string;
-  target: string;
-  met: boolean;
 }
 
 function selectedSteps(argv: readonly string[]): Set<Step> {
@@ -72,6 +71,10 @@ const MEASURED_FILES = [
   'shared/db/postgres.ts',
   'shared/es/postgres-event-store.ts',
   'projections/runner.ts',
+  'projections/df-devices/queries.ts',
+  'services/df/live/screen-hub.ts',
+  'services/df/live/viewer-socket.ts',
+  'agent/browser/device.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {
@@ -119,7 +122,15 @@ async function appendsStep(stores: BenchStore[]): Promise<AppendReport[]> {
   return reports;
 }
 
-function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[]): Verdict[] {
+interface Verdict {
+  figure: string;
+  measured: string;
+  target: string;
+  /** null: reported without a target. */
+  met: boolean | null;
+}
+
+function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport | null): Verdict[] {
   const out: Verdict[] = [];
   const headline = http?.comparisons[0];
   if (headline) {
@@ -156,10 +167,23 @@ function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags
       met: r.eventsPerSecond >= TARGETS.rebuildPerSecond,
     });
   }
+  if (frames) {
+    out.push({ figure: `screen frames to a viewer (${frames.viewport}, animated page)`, measured: `${num(frames.framesPerSecond, 1)} frames/s`, target: 'none (reported)', met: null });
+    out.push({ figure: 'frame latency, capture → viewer, p50 / p99', measured: `${ms(frames.latency.p50)} / ${ms(frames.latency.p99)} ms`, target: 'none (reported)', met: null });
+    out.push({ figure: 'frame latency, bus → viewer, p50 / p99', measured: `${ms(frames.busToViewer.p50)} / ${ms(frames.busToViewer.p99)} ms`, target: 'none (reported)', met: null });
+  }
+  for (const r of devices?.runs ?? []) {
+    out.push({
+      figure: `device list p99, ${num(devices!.devices)} devices, ${r.query} (${r.connections} conn)`,
+      measured: `${ms(r.latency.p99)} ms`,
+      target: `< ${TARGETS.deviceListP99Ms} ms`,
+      met: r.latency.p99 < TARGETS.deviceListP99Ms,
+    });
+  }
   return out;
 }
 
-function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], list: Verdict[]): string {
+function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport | null, list: Verdict[]): string {
   const parts: string[] = [
     'CPU, cores: average cores in use during the measurement — bench = this process (servers, writers, runner), load = the\n' +
       'autocannon child, pg = PostgreSQL server processes and the backends of the bench database, other = everything else.\n',
@@ -225,7 +249,45 @@ function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: 
         ),
     );
   }
-  parts.push(`Against design.md section 7\n${table(['figure', 'measured', 'target', 'verdict'], list.map((v) => [v.figure, v.measured, v.target, v.met ? 'met' : 'NOT MET']))}`);
+  if (frames) {
+    const f = SETTINGS.frames;
+    parts.push(
+      `Screen frames — one headless Chromium device (in-process agent), a page redrawn every animation frame, one ws viewer for ${f.durationSeconds} s;\n` +
+        'capture → viewer = CDP screencast metadata.timestamp (Chromium\'s frame-swap time, whole ms) → viewer received the JPEG, same machine clock;\n' +
+        'bus → viewer = the agent published the frame on the in-process bus → viewer received it (both in this process, monotonic clock)\n' +
+        table(
+          ['device', 'viewport', 'frames', 'frames/s', 'page frames/s', 'seq gaps', 'KiB/frame', 'capture→viewer p50 ms', 'p99 ms', 'max ms', 'bus→viewer p50 ms', 'p99 ms', 'max ms', 'CPU, cores'],
+          [[
+            frames.device,
+            frames.viewport,
+            num(frames.frames),
+            num(frames.framesPerSecond, 1),
+            frames.pageFramesPerSecond === null ? 'n/a' : num(frames.pageFramesPerSecond, 1),
+            num(frames.seqGaps),
+            num(frames.meanFrameBytes / 1024, 1),
+            ms(frames.latency.p50),
+            ms(frames.latency.p99),
+            ms(frames.latency.max),
+            ms(frames.busToViewer.p50),
+            ms(frames.busToViewer.p99),
+            ms(frames.busToViewer.max),
+            formatCpu(frames.cpu),
+          ]],
+        ),
+    );
+  }
+  if (devices) {
+    const d = SETTINGS.deviceList;
+    parts.push(
+      `Device list — ${num(devices.devices)} devices registered by ${devices.agents} simulated agents over the bus in ${num(devices.registrationSeconds, 1)} s ` +
+        `(${num(devices.devicesPerSecond)} devices/s); GET /df/api/devices, autocannon in a child process, ${d.durationSeconds} s per run\n` +
+        table(
+          ['query', 'connections', 'matches', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU, cores'],
+          devices.runs.map((r) => [r.query, String(r.connections), num(r.matches), num(r.requestsPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max), formatCpu(r.cpu)]),
+        ),
+    );
+  }
+  parts.push(`Against design.md section 7\n${table(['figure', 'measured', 'target', 'verdict'], list.map((v) => [v.figure, v.measured, v.target, v.met === null ? 'reported' : v.met ? 'met' : 'NOT MET']))}`);
   return parts.join('\n');
 }
 
@@ -248,11 +310,13 @@ let http: HttpOverheadReport | null = null;
 let appends: AppendReport[] = [];
 const lags: LagReport[] = [];
 const rebuilds: RebuildReport[] = [];
+let frames: FramesReport | null = null;
+let devices: DeviceListReport | null = null;
 const opened: BenchStore[] = [];
 let failure: unknown;
 try {
   if (steps.has('http')) {
-    step('http', '1/4 gateway overhead: plain Fastify route vs GET /df/api/client-config behind the gateway');
+    step('http', '1/6 gateway overhead: plain Fastify route vs GET /df/api/client-config behind the gateway');
     http = await measureHttpOverhead(SETTINGS.http);
   }
   let postgres: BenchStore | undefined;
@@ -266,18 +330,26 @@ try {
     opened.push(pglite);
   }
   if (steps.has('appends')) {
-    step('appends', '2/4 event appends per second (PGlite, then the PostgreSQL server)');
+    step('appends', '2/6 event appends per second (PGlite, then the PostgreSQL server)');
     appends = await appendsStep([pglite!, postgres!]);
   }
   if (steps.has('lag')) {
-    step('lag', '3/4 projection lag under load (PostgreSQL)');
+    step('lag', '3/6 projection lag under load (PostgreSQL)');
     for (const targetEventsPerSecond of SETTINGS.lag.targetEventsPerSecond) {
       lags.push(await measureProjectionLag(postgres!, { ...SETTINGS.lag, targetEventsPerSecond }));
     }
   }
   if (steps.has('rebuild')) {
-    step('rebuild', '4/4 projection rebuild rate');
+    step('rebuild', '4/6 projection rebuild rate');
     for (const target of [postgres!, pglite!]) rebuilds.push(await measureRebuild(target, SETTINGS.rebuild.minimumEvents));
+  }
+  if (steps.has('frames')) {
+    step('frames', '5/6 device farm: screen frames from a headless Chromium device to a viewer');
+    frames = await measureFrames(SETTINGS.frames);
+  }
+  if (steps.has('device-list')) {
+    step('device-list', `6/6 device farm: GET /df/api/devices with ${num(SETTINGS.deviceList.devices)} devices`);
+    devices = await measureDeviceList(SETTINGS.deviceList);
   }
 } catch (err) {
   failure = err;
@@ -288,8 +360,8 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = verdicts(http, appends, lags, rebuilds);
-process.stdout.write(`\n${report(http, appends, lags, rebuilds, list)}`);
+const list = verdicts(http, appends, lags, rebuilds, frames, devices);
+process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -301,6 +373,8 @@ const results = {
   appends,
   lags,
   rebuilds,
+  frames,
+  deviceList: devices,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };
