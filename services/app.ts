@@ -4,6 +4,7 @@ import { createHttpServer } from '#shared/http/server.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installCors } from './gateway/cors.js';
 import { cachedWorkspaceResolver } from './gateway/workspace-cache.js';
+import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.js';
 import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createDfModule, type DfModule } from './df/index.js';
@@ -82,7 +83,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   });
 
   const serve = (module: ModuleName) => services.has(module as ServiceName);
-  const forwarded: { prefix: string; strip: boolean; url: string }[] = [];
+  const forwarded: ForwardedPrefix[] = [];
   for (const route of MODULE_ROUTES) {
     if (!gateway || serve(route.module)) continue;
     const url = remoteUrl(platform, route.module);
@@ -112,6 +113,8 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
       app.all(f.prefix, { schema: { hide: true } }, handler);
       app.all(`${f.prefix}/*`, { schema: { hide: true } }, handler);
     }
+    // WebSocket upgrades bypass the routes above: relayed to the same module, the prefix stripped alike.
+    installWsForwarding(app, { forwards: forwarded, logger: app.log });
   }
   return { app, organization, df };
 }

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { testEnv } from '#test/helpers/env.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -7,7 +8,8 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
 /**
  * The production shape on one machine: the organization (with the projections), the device module
  * and the gateway as three processes' worth of servers sharing PostgreSQL, Redis and NATS, the
- * gateway forwarding over HTTP.
+ * gateway forwarding over HTTP (and relaying WebSocket upgrades). The device module runs its agent
+ * with one simulated device.
  */
 const ADMIN = { email: 'split-admin@example.com', password: 'split-password' };
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -29,7 +31,13 @@ beforeAll(async () => {
     'organization',
     'projections',
   ]);
-  df = await startTestServer(shared, ['df']);
+  df = await startTestServer(
+    {
+      ...shared,
+      AGENT_CONFIG: writeAgentConfig({ nodeName: 'split-node', heartbeatMs: 300, devices: [{ provider: 'simulated', name: 'Split sim', prepareMs: 50 }] }),
+    },
+    ['df'],
+  );
   gateway = await startTestServer({ ...shared, ORGANIZATION_URL: organization.url, DF_URL: df.url }, ['gateway']);
 });
 
@@ -77,5 +85,60 @@ describe('split deployment', () => {
     const body = { email: 'split-founder@example.com', password: 'founder-pass', name: 'F', companyName: 'Split Co' };
     expect((await http(gateway.url, 'POST', '/api/v1/auth/signup', { body })).status).toBe(201);
     expect((await http(gateway.url, 'POST', '/api/v1/auth/login', { body: { email: body.email, password: body.password } })).status).toBe(200);
+  });
+
+  it('relays the viewer WebSocket under /df to the device module: frames out, input in, closes both ways', async () => {
+    const { token } = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body;
+    const api = (method: string, path: string, body?: unknown) => http(gateway.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
+    const device = await eventually(async () => (await api('GET', '/devices?status=available')).body.content?.[0] as { id: string } | undefined, { what: 'the simulated device' });
+    const created = await api('POST', '/sessions', { deviceId: device.id, name: 'split viewer' });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.id as string;
+    await eventually(async () => ((await api('GET', `/sessions/${sessionId}`)).body.status === 'active' ? true : undefined), { what: 'the session to start' });
+    const ws = `${gateway.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}`;
+
+    // The token in the query (as browsers send it) is carried to the module, which verifies it.
+    const viewer = connectViewer(`${ws}?access_token=${token}`, { 'x-request-id': 'split-ws-1' });
+    expect(await viewer.next((m) => m.type === 'hello')).toMatchObject({ sessionId, canControl: true });
+    await viewer.framesAtLeast(1);
+    expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    viewer.send({ type: 'input', id: 'split-in-1', action: { action: 'tap', x: 3, y: 4 } });
+    expect(await viewer.next((m) => m.type === 'ack' && m.id === 'split-in-1')).toMatchObject({ action: 'tap' });
+    // The simulated device remembers what was done to it.
+    const tree = await api('GET', `/sessions/${sessionId}/ui-tree`);
+    expect(tree.body.root.children.map((n: { name: string }) => JSON.parse(n.name))).toContainEqual({ action: 'tap', x: 3, y: 4 });
+    expect((await api('GET', `/sessions/${sessionId}/viewers`)).body).toEqual([expect.objectContaining({ userId: 1, canControl: true })]);
+    // The client closes: the module sees its viewer leave.
+    viewer.socket.close(1000, 'bye');
+    expect((await viewer.closed).code).toBe(1000);
+    await eventually(async () => ((await api('GET', `/sessions/${sessionId}/viewers`)).body.length === 0 ? true : undefined), { what: 'the viewer to leave' });
+
+    // The token as the first message, and the Authorization header, also pass through the gateway.
+    const byMessage = connectViewer(ws);
+    byMessage.send({ type: 'auth', token, workspaceId: 1 });
+    await byMessage.next((m) => m.type === 'hello');
+    await byMessage.framesAtLeast(1);
+    byMessage.socket.close();
+    await byMessage.closed;
+    const byHeader = connectViewer(ws, { authorization: `Bearer ${token}`, 'x-workspace-id': '1' });
+    await byHeader.next((m) => m.type === 'hello');
+
+    // Without a token the module refuses, and its close code reaches the viewer. (A handshake the module
+    // refuses over HTTP, e.g. a bad header token, gets the module's status; not asserted here because
+    // the df server keeps such a refused socket open, which would hold its shutdown.)
+    const anonymous = connectViewer(ws);
+    anonymous.send({ type: 'ping' });
+    expect((await anonymous.closed).code).toBe(4401);
+    expect(anonymous.frames).toHaveLength(0);
+
+    // The module closes (the session ends): the viewer behind the gateway is told and closed.
+    expect((await api('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
+    expect(await byHeader.next((m) => m.type === 'ended')).toMatchObject({ reason: 'user' });
+    expect((await byHeader.closed).code).toBe(4000);
+  });
+
+  it('answers a WebSocket upgrade to a path nobody relays as plain HTTP', async () => {
+    const socket = connectViewer(`${gateway.url.replace('http', 'ws')}/api/v1/users`);
+    expect((await socket.closed).code).toBe(401);
   });
 });
