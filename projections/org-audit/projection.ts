@@ -1,12 +1,20 @@
 import type { RecordedEvent } from '#shared/es/types.js';
+import type { CompanyEvent } from '#services/organization/companies/index.js';
+import type { RoleEvent } from '#services/organization/roles/index.js';
+import type { TeamEvent } from '#services/organization/teams/index.js';
+import type { SignInEvent, UserEvent } from '#services/organization/users/index.js';
+import type { WorkspaceEvent } from '#services/organization/workspaces/index.js';
 import type { Projection } from '../types.js';
 
-/** Every event type of the organization that changes something or records a sign-in, by resource. */
+/**
+ * Every event type of the organization that changes something or records a sign-in, by resource.
+ * Each list is checked against its aggregate's event union, so a renamed event cannot go unaudited.
+ */
 const RESOURCE_OF: Record<string, { type: 'company' | 'user' | 'role' | 'team' | 'workspace'; idField: string }> = {};
 const add = (type: 'company' | 'user' | 'role' | 'team' | 'workspace', idField: string, events: string[]) => {
   for (const e of events) RESOURCE_OF[e] = { type, idField };
 };
-add('company', 'companyId', ['CompanyRegistered']);
+add('company', 'companyId', ['CompanyRegistered'] satisfies CompanyEvent['type'][]);
 add('user', 'userId', [
   'UserRegistered',
   'UserInvited',
@@ -23,9 +31,9 @@ add('user', 'userId', [
   'UserDeleted',
   'SignInSucceeded',
   'SignInFailed',
-]);
-add('role', 'roleId', ['RoleCreated', 'RoleUpdated', 'RoleDeleted']);
-add('team', 'teamId', ['TeamCreated', 'TeamUpdated', 'TeamDeleted', 'TeamMemberAdded', 'TeamMemberRemoved']);
+] satisfies (UserEvent | SignInEvent)['type'][]);
+add('role', 'roleId', ['RoleCreated', 'RoleUpdated', 'RoleDeleted'] satisfies RoleEvent['type'][]);
+add('team', 'teamId', ['TeamCreated', 'TeamUpdated', 'TeamDeleted', 'TeamMemberAdded', 'TeamMemberRemoved'] satisfies TeamEvent['type'][]);
 add('workspace', 'workspaceId', [
   'WorkspaceCreated',
   'WorkspaceUpdated',
@@ -37,7 +45,7 @@ add('workspace', 'workspaceId', [
   'WorkspaceAccessRevoked',
   'WorkspaceMemberRolesAssigned',
   'WorkspaceMemberRoleRemoved',
-]);
+] satisfies WorkspaceEvent['type'][]);
 
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
 export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace'] as const;
