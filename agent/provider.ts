@@ -37,6 +37,17 @@ export interface DeviceDriver {
   /** Streams frames to `onFrame`; the next frame is produced only after `onFrame` settles (back-pressure). */
   startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void>;
   stopScreencast(): Promise<void>;
+  /**
+   * A loopback TCP endpoint speaking Chrome's DevTools protocol (HTTP `/json/*` and WebSocket) for this
+   * device: the browser device's own Chromium; Chrome or a WebView on Android through `adb forward`.
+   * Only while the device is prepared for a session; null when the device has no such target.
+   */
+  devtools?(): Promise<{ host: string; port: number } | null>;
+  /**
+   * Capabilities that make the agent's Appium server drive this device (automation name, udid,
+   * `goog:chromeOptions.debuggerAddress`, ...), merged over what the WebDriver client asked for.
+   */
+  webdriverCapabilities?(): Promise<Record<string, unknown>>;
   /** Called when the device breaks outside a command (a browser that crashed). */
   onBroken(listener: (reason: string) => void): void;
   close(): Promise<void>;

@@ -9,6 +9,9 @@ import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from '.
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createDfModule, type DfModule } from './df/index.js';
 import { createOrganizationModule, type OrganizationModule } from './organization/index.js';
+import { createTmtModule, type TmtModule } from './tmt/index.js';
+import { createHealthcheckModule, type HealthcheckModule } from './healthcheck/index.js';
+import { createAutorunnerModule, type AutorunnerModule } from './autorunner/index.js';
 import type { Platform } from './platform.js';
 
 export const SERVICE_NAMES = ['gateway', 'organization', 'df', 'tmt', 'healthcheck', 'autorunner', 'projections'] as const;
@@ -25,6 +28,9 @@ export interface BuiltApp {
   app: FastifyInstance;
   organization: OrganizationModule;
   df: DfModule;
+  tmt: TmtModule;
+  healthcheck: HealthcheckModule;
+  autorunner: AutorunnerModule;
 }
 
 const remoteUrl = (platform: Platform, module: ModuleName): string | undefined =>
@@ -65,6 +71,10 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     },
   });
 
+  const tmt = createTmtModule(platform, { organization });
+  const healthcheck = createHealthcheckModule(platform, { organization });
+  const autorunner = createAutorunnerModule(platform, { organization, tmt });
+
   await app.register(healthRoutes, { platform, checks: options.readiness ?? [] });
 
   if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });
@@ -79,6 +89,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     permissionsOf: organization.permissionsOf,
     verifyApiKey: df.verifyApiKey,
     authenticatesItself: [/^\/df\/ws\/sessions\/[^/]+$/],
+    credentials: [...healthcheck.credentials, ...autorunner.credentials],
     ...(ownModule ? { ownModule } : {}),
   });
 
@@ -98,6 +109,9 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     });
   }
   if (serve('df')) await app.register(df.routes, { prefix: gateway ? '/df' : '' });
+  if (serve('tmt')) await app.register(tmt.routes);
+  if (serve('healthcheck')) await app.register(healthcheck.routes);
+  if (serve('autorunner')) await app.register(autorunner.routes);
 
   if (forwarded.length > 0) {
     await app.register(replyFrom, { undici: { connections: 128, pipelining: 1 } });
@@ -116,5 +130,5 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     // WebSocket upgrades bypass the routes above: relayed to the same module, the prefix stripped alike.
     installWsForwarding(app, { forwards: forwarded, logger: app.log });
   }
-  return { app, organization, df };
+  return { app, organization, df, tmt, healthcheck, autorunner };
 }

@@ -7,10 +7,13 @@ import { createLogger, openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { dfProjections } from './df/index.js';
 import { organizationProjections } from './organization/index.js';
+import { tmtProjections } from './tmt/index.js';
+import { healthcheckProjections } from './healthcheck/index.js';
+import { autorunnerProjections } from './autorunner/index.js';
 import type { Platform } from './platform.js';
 
 /** Every read model of the platform, run by the `projections` service. */
-export const ALL_PROJECTIONS = [...organizationProjections, ...dfProjections];
+export const ALL_PROJECTIONS = [...organizationProjections, ...dfProjections, ...tmtProjections, ...healthcheckProjections, ...autorunnerProjections];
 
 export function parseServices(value: string): Set<ServiceName> {
   if (value.trim() === 'all') return new Set(SERVICE_NAMES);
@@ -47,6 +50,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   let runner: ProjectionRunner | null = null;
   let agent: AgentHost | null = null;
   let dfStarted: { stop(): Promise<void> } | null = null;
+  let healthcheckStarted: { stop(): Promise<void> } | null = null;
   const platform = await openPlatform(config, {
     logger,
     readModels: {
@@ -65,11 +69,15 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       platform.readModels = checkpointWaiter(platform.db);
     }
     const activeRunner = runner;
-    const { app, organization, df } = await buildApp(platform, {
+    const { app, organization, df, healthcheck } = await buildApp(platform, {
       services: selected,
       readiness: activeRunner ? [{ name: 'projections', check: () => activeRunner.caughtUp() }] : [],
     });
     if (selected.has('organization')) await organization.start();
+    if (selected.has('healthcheck')) {
+      await healthcheck.start();
+      healthcheckStarted = healthcheck;
+    }
     if (selected.has('df')) {
       await df.start();
       dfStarted = df;
@@ -98,6 +106,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
         (stopping ??= (async () => {
           await app.close();
           await dfStarted?.stop();
+          await healthcheckStarted?.stop();
           await agent?.stop();
           await activeRunner?.stop();
           await platform.close();
@@ -105,6 +114,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     };
   } catch (err) {
     await dfStarted?.stop().catch(() => {});
+    await healthcheckStarted?.stop().catch(() => {});
     await agent?.stop().catch(() => {});
     await runner?.stop().catch(() => {});
     await platform.close();

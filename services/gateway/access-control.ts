@@ -22,6 +22,22 @@ export interface AccessControlDeps {
   ownModule?: ModuleRoute;
   /** Paths whose module authenticates a credential-less request itself (gateway paths). */
   authenticatesItself?: readonly RegExp[];
+  /** Module credentials sent in their own header (interface 5.4: `X-API-KEY`, `X-Engine-Token`). */
+  credentials?: readonly HeaderCredential[];
+}
+
+/**
+ * A non-user credential a module issues and verifies: on `paths` (as the gateway sees them), a request
+ * carrying `header` is authenticated by `verify` instead of a bearer token; an unknown or revoked value
+ * is a 401. The principal acts for whoever created the credential, in the workspace it belongs to.
+ */
+export interface HeaderCredential {
+  /** Lower-case header name. */
+  header: string;
+  paths: readonly RegExp[];
+  /** What the credential is called in error messages ("health-check API key"). */
+  label: string;
+  verify(value: string): Promise<{ principal: Principal; workspace: ActiveWorkspace } | null>;
 }
 
 const WORKSPACE_ID = /^[1-9]\d{0,9}$/;
@@ -65,6 +81,17 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
     const method = request.method;
     if (isPublic(method, path)) return;
     const route = own ?? moduleFor(path);
+
+    for (const credential of deps.credentials ?? []) {
+      const value = request.headers[credential.header];
+      if (typeof value !== 'string' || value.length === 0 || !credential.paths.some((p) => p.test(path))) continue;
+      const found = value.length <= 512 ? await credential.verify(value) : null;
+      if (!found) throw new AppError('UNAUTHORIZED', `Invalid ${credential.label}`);
+      request.principal = found.principal;
+      request.workspace = found.workspace;
+      checkEntitlement(route, found.workspace, false, method);
+      return;
+    }
 
     const bearer = bearerOf(request);
     const apiKey = request.headers['x-api-key'];

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Projection } from '#projections/types.js';
+import type { Platform } from '../platform.js';
+import type { OrganizationModule } from '../organization/index.js';
+import { createV1, v1Projections } from './v1.js';
+import { createWorkspaceTools, toolsProjections } from './workspace-tools.js';
+
+/** The read models test management owns. */
+export const tmtProjections: readonly Projection[] = [...v1Projections, ...toolsProjections];
+
+/** What test management asks of the organization. */
+export interface TmtDeps {
+  organization: OrganizationModule;
+}
+
+/**
+ * Test management: the `/v1` set and `/tmt/**`. Its routes carry their full paths (the gateway strips
+ * nothing for `/tmt` and `/v1`).
+ */
+export function createTmtModule(platform: Platform, deps: TmtDeps) {
+  const v1 = createV1(platform, deps);
+  const tools = createWorkspaceTools(platform, deps);
+  return {
+    v1,
+    tools,
+    routes: async (app: FastifyInstance) => {
+      await app.register(v1.routes);
+      await app.register(tools.routes);
+    },
+  };
+}
+
+export type TmtModule = ReturnType<typeof createTmtModule>;
