@@ -29,7 +29,7 @@ FROM base AS agent
 
 USER root
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium adb fonts-liberation \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver adb fonts-liberation \
  && rm -rf /var/lib/apt/lists/*
 USER node
 
