@@ -1,0 +1,2 @@
+export { tmtAttachmentsProjection } from './projection.js';
+export * from './queries.js';

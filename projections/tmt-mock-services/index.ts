@@ -1,0 +1,2 @@
+export { tmtMockServicesProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,2 @@
+export { tmtUserGroupsProjection } from './projection.js';
+export * from './queries.js';

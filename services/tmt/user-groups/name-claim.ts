@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { hashToken } from '#shared/auth/index.js';
+import { handleCommand, type CommandContext, type Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import type { EventStore } from '#shared/es/types.js';
+
+/** What a test-management name is unique within: user groups per company, mock services per workspace. */
+export type TmtNameScope = `user-group-name:${number}` | `mock-service-name:${number}`;
+
+export const TmtNameClaimPayloads = {
+  TmtNameClaimed: z.object({ scope: z.string(), name: z.string(), ownerId: z.string() }),
+  TmtNameReleased: z.object({ scope: z.string(), name: z.string(), ownerId: z.string() }),
+} as const;
+
+export type TmtNameClaimEvent =
+  | { type: 'TmtNameClaimed'; payload: z.infer<typeof TmtNameClaimPayloads.TmtNameClaimed> }
+  | { type: 'TmtNameReleased'; payload: z.infer<typeof TmtNameClaimPayloads.TmtNameReleased> };
+
+export type TmtNameClaimCommand =
+  | { type: 'ClaimTmtName'; scope: TmtNameScope; name: string; ownerId: string; what: string }
+  | { type: 'ReleaseTmtName'; scope: TmtNameScope; name: string; ownerId: string };
+
+/** Names compare case-insensitively and without surrounding blanks. */
+export const foldName = (name: string): string => name.trim().toLowerCase();
+
+/** One stream per (scope, folded name): of two concurrent claims exactly one appends. */
+export const tmtNameClaimStream = (scope: TmtNameScope, name: string): string => `tmt-name-claim-${hashToken(`${scope}\u0000${foldName(name)}`)}`;
+
+/** Uniqueness without a read model: a name is held by appending to its own stream with the expected revision. */
+export const tmtNameClaimDecider: Decider<TmtNameClaimCommand, TmtNameClaimEvent, { ownerId: string | null }> = {
+  initialState: () => ({ ownerId: null }),
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'TmtNameClaimed':
+        return { ownerId: event.payload.ownerId };
+      case 'TmtNameReleased':
+        return { ownerId: null };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'ClaimTmtName':
+        if (state.ownerId === command.ownerId) return [];
+        if (state.ownerId !== null) throw new AppError('NAME_TAKEN', `${command.what} "${command.name.trim()}" already exists`);
+        return [{ type: 'TmtNameClaimed', payload: { scope: command.scope, name: command.name.trim(), ownerId: command.ownerId } }];
+      case 'ReleaseTmtName':
+        if (state.ownerId !== command.ownerId) return [];
+        return [{ type: 'TmtNameReleased', payload: { scope: command.scope, name: command.name.trim(), ownerId: command.ownerId } }];
+      default: {
+        const never: never = command;
+        return never;
+      }
+    }
+  },
+};
+
+/** Claims, releases and renames names of one scope. */
+export class TmtNames {
+  constructor(private readonly store: EventStore) {}
+
+  /** Holds `name` for `ownerId`; 409 NAME_TAKEN when another holds it. */
+  async claim(scope: TmtNameScope, name: string, ownerId: string, what: string, context: CommandContext): Promise<void> {
+    await handleCommand({ store: this.store, streamId: tmtNameClaimStream(scope, name), decider: tmtNameClaimDecider, command: { type: 'ClaimTmtName', scope, name, ownerId, what }, context });
+  }
+
+  /** Frees `name` if `ownerId` holds it. */
+  async release(scope: TmtNameScope, name: string, ownerId: string, context: CommandContext): Promise<void> {
+    await handleCommand({ store: this.store, streamId: tmtNameClaimStream(scope, name), decider: tmtNameClaimDecider, command: { type: 'ReleaseTmtName', scope, name, ownerId }, context });
+  }
+
+  /**
+   * A rename: claim the new name first (so a clash changes nothing), apply the change, then release
+   * the old one; when the change fails the new claim is given back.
+   */
+  async renamed<T>(scope: TmtNameScope, what: string, ownerId: string, oldName: string, newName: string | undefined, context: CommandContext, change: () => Promise<T>): Promise<T> {
+    if (newName === undefined || foldName(newName) === foldName(oldName)) return change();
+    await this.claim(scope, newName, ownerId, what, context);
+    let result: T;
+    try {
+      result = await change();
+    } catch (err) {
+      await this.release(scope, newName, ownerId, context);
+      throw err;
+    }
+    await this.release(scope, oldName, ownerId, context);
+    return result;
+  }
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { getUser } from '#projections/org-directory/index.js';
+import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
+import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
+import { pageSchema } from '#shared/paging.js';
+import type { PermissionKey } from '#shared/permissions.js';
+import type { Platform } from '../../platform.js';
+import { userGroupDecider, type UserGroupCommand } from './decide.js';
+import { userGroupStream } from './events.js';
+import { TmtNames, type TmtNameScope } from './name-claim.js';
+
+const tags = ['Test management: user groups'];
+const READ_MODEL = ['tmt-user-groups'] as const;
+const MAX_MEMBERS = 500;
+
+const UserGroup = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    memberIds: z.array(z.number().int()),
+    createdBy: z.number().int().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'TmtUserGroup' });
+
+const groupName = z.string().trim().min(1).max(100);
+const description = z.string().trim().max(1000);
+const userId = z.coerce.number().int().positive().max(2_147_483_647);
+const memberIds = z.array(z.number().int().positive().max(2_147_483_647)).max(MAX_MEMBERS);
+const Params = z.object({ id: z.uuid() });
+const MemberParams = z.object({ id: z.uuid(), userId });
+
+/** The caller of a company-wide route: a user in a workspace of their company, holding `permission`. */
+async function companyCaller(request: FastifyRequest, permission: PermissionKey): Promise<{ userId: number; companyId: number; context: (now: Date) => CommandContext }> {
+  const principal = requirePrincipal(request);
+  const workspace = requireWorkspace(request);
+  await requirePermission(request, permission);
+  return {
+    userId: principal.userId,
+    companyId: principal.companyId,
+    context: (now) => ({ actorId: principal.userId, companyId: principal.companyId, workspaceId: workspace.id, correlationId: request.id, now }),
+  };
+}
+
+/** `/tmt/company/api/v1/userGroups`: user groups of the company (interface 4.3). */
+export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+  const { platform } = opts;
+  const { db } = platform;
+  const names = new TmtNames(platform.store);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const scopeOf = (companyId: number): TmtNameScope => `user-group-name:${companyId}`;
+
+  const groupOr404 = async (companyId: number, groupId: string): Promise<UserGroupView> => {
+    const group = await findUserGroup(db, companyId, groupId);
+    if (!group) throw new AppError('NOT_FOUND', 'User group not found');
+    return group;
+  };
+  const settle = async (...positions: (bigint | null)[]) => {
+    const max = positions.reduce<bigint | null>((m, p) => (p !== null && (m === null || p > m) ? p : m), null);
+    if (max !== null) await platform.readModels.waitFor(max, { names: READ_MODEL });
+  };
+  const run = async (groupId: string, command: UserGroupCommand, context: CommandContext) =>
+    (await handleCommand({ store: platform.store, streamId: userGroupStream(groupId), decider: userGroupDecider, command, context })).position;
+
+  /** 400 naming every id that is not a user of the company. */
+  const checkMembers = async (companyId: number, ids: readonly number[]): Promise<void> => {
+    const unique = [...new Set(ids)];
+    const found = await Promise.all(unique.map((id) => getUser(db, companyId, id)));
+    const unknown = unique.filter((_, i) => !found[i]);
+    if (unknown.length > 0) {
+      throw new AppError('VALIDATION_FAILED', `Not users of this company: ${unknown.join(', ')}`, {
+        details: unknown.map((id) => ({ path: 'memberIds', message: `${id} is not a user of this company` })),
+      });
+    }
+  };
+
+  r.get('/tmt/company/api/v1/userGroups', {
+    schema: {
+      tags,
+      summary: 'User groups of the company, by name (TMT_READ)',
+      querystring: z.object({
+        page: z.coerce.number().int().min(0).max(1_000_000).default(0),
+        size: z.coerce.number().int().min(1).max(200).default(20),
+        search: z.string().trim().max(100).optional(),
+        memberId: userId.optional(),
+      }),
+      response: { 200: pageSchema(UserGroup, 'TmtUserGroupPage') },
+    },
+    handler: async (request) => {
+      const c = await companyCaller(request, 'TMT_READ');
+      return listUserGroups(db, c.companyId, request.query);
+    },
+  });
+
+  r.post('/tmt/company/api/v1/userGroups', {
+    schema: {
+      tags,
+      summary: 'Create a user group; names are unique per company, case-insensitive; members must be users of the company (TMT_WRITE)',
+      body: z.object({ name: groupName, description: description.default(''), memberIds: memberIds.default([]) }),
+      response: { 201: UserGroup },
+    },
+    handler: async (request, reply) => {
+      const c = await companyCaller(request, 'TMT_WRITE');
+      const { name, description: desc, memberIds: members } = request.body;
+      await checkMembers(c.companyId, members);
+      const groupId = randomUUID();
+      const context = c.context(platform.now());
+      await names.claim(scopeOf(c.companyId), name, groupId, 'User group', context);
+      let position: bigint | null;
+      try {
+        position = await run(groupId, { type: 'CreateUserGroup', groupId, companyId: c.companyId, name, description: desc, memberIds: members }, context);
+      } catch (err) {
+        await names.release(scopeOf(c.companyId), name, groupId, context);
+        throw err;
+      }
+      await settle(position);
+      return reply.code(201).send(await groupOr404(c.companyId, groupId));
+    },
+  });
+
+  r.get('/tmt/company/api/v1/userGroups/:id', {
+    schema: { tags, summary: 'One user group (TMT_READ)', params: Params, response: { 200: UserGroup } },
+    handler: async (request) => groupOr404((await companyCaller(request, 'TMT_READ')).companyId, request.params.id),
+  });
+
+  r.put('/tmt/company/api/v1/userGroups/:id', {
+    schema: {
+      tags,
+      summary: 'Rename, describe, or replace the members of a user group; absent fields stay (TMT_WRITE)',
+      params: Params,
+      body: z.object({ name: groupName.optional(), description: description.optional(), memberIds: memberIds.optional() }),
+      response: { 200: UserGroup },
+    },
+    handler: async (request) => {
+      const c = await companyCaller(request, 'TMT_WRITE');
+      const group = await groupOr404(c.companyId, request.params.id);
+      const { name, description: desc, memberIds: members } = request.body;
+      if (members) await checkMembers(c.companyId, members);
+      const context = c.context(platform.now());
+      const position = await names.renamed(scopeOf(c.companyId), 'User group', group.id, group.name, name, context, () =>
+        run(
+          group.id,
+          {
+            type: 'UpdateUserGroup',
+            companyId: c.companyId,
+            ...(name !== undefined ? { name } : {}),
+            ...(desc !== undefined ? { description: desc } : {}),
+            ...(members !== undefined ? { memberIds: members } : {}),
+          },
+          context,
+        ),
+      );
+      await settle(position);
+      return groupOr404(c.companyId, group.id);
+    },
+  });
+
+  r.delete('/tmt/company/api/v1/userGroups/:id', {
+    schema: { tags, summary: 'Delete a user group (TMT_DELETE)', params: Params, response: { 204: z.null() } },
+    handler: async (request, reply) => {
+      const c = await companyCaller(request, 'TMT_DELETE');
+      const group = await groupOr404(c.companyId, request.params.id);
+      const context = c.context(platform.now());
+      const position = await run(group.id, { type: 'DeleteUserGroup', companyId: c.companyId }, context);
+      await names.release(scopeOf(c.companyId), group.name, group.id, context);
+      await settle(position);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/tmt/company/api/v1/userGroups/:id/members/:userId', {
+    schema: { tags, summary: 'Add a user of the company to the group (TMT_WRITE)', params: MemberParams, response: { 200: UserGroup } },
+    handler: async (request) => {
+      const c = await companyCaller(request, 'TMT_WRITE');
+      const group = await groupOr404(c.companyId, request.params.id);
+      if (!(await getUser(db, c.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
+      await settle(await run(group.id, { type: 'AddUserGroupMember', companyId: c.companyId, userId: request.params.userId }, c.context(platform.now())));
+      return groupOr404(c.companyId, group.id);
+    },
+  });
+
+  r.delete('/tmt/company/api/v1/userGroups/:id/members/:userId', {
+    schema: { tags, summary: 'Remove a member from the group (TMT_WRITE)', params: MemberParams, response: { 200: UserGroup } },
+    handler: async (request) => {
+      const c = await companyCaller(request, 'TMT_WRITE');
+      const group = await groupOr404(c.companyId, request.params.id);
+      await settle(await run(group.id, { type: 'RemoveUserGroupMember', companyId: c.companyId, userId: request.params.userId }, c.context(platform.now())));
+      return groupOr404(c.companyId, group.id);
+    },
+  });
+}
