@@ -90,6 +90,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     verifyApiKey: df.verifyApiKey,
     authenticatesItself: [/^\/df\/ws\/sessions\/[^/]+$/],
     credentials: [...healthcheck.credentials, ...autorunner.credentials],
+    scopedCredentials: organization.credentials.scoped,
     ...(ownModule ? { ownModule } : {}),
   });
 
@@ -103,6 +104,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
 
   if (serve('organization')) {
     await app.register(organization.routes, { prefix: '/api/v1' });
+    await app.register(organization.credentials.tokenRoutes);
     app.get('/.well-known/jwks.json', { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return platform.keys.publicJwks;

@@ -46,6 +46,8 @@ const schema = z.object({
   ACCESS_TOKEN_TTL: duration.default(8 * 3_600_000),
   REFRESH_TOKEN_TTL: duration.default(30 * 86_400_000),
   RESET_TOKEN_TTL: duration.default(3_600_000),
+  /** Lifetime of an OAuth client-credentials access token (`POST /oauth/token`, the `/v1` set). */
+  OAUTH_TOKEN_TTL: duration.default(3_600_000),
   JWT_ALG: z.enum(['EdDSA', 'ES256']).default('EdDSA'),
   /** PKCS#8 PEM of the signing key; generated and kept under DATA_DIR when absent. */
   JWT_PRIVATE_KEY: optionalString,
@@ -81,6 +83,12 @@ const schema = z.object({
   DF_PREPARE_TIMEOUT: duration.default(60_000),
   /** Device farm: how long one device command (control, screenshot, ...) may take. */
   DF_COMMAND_TIMEOUT: duration.default(30_000),
+  /** Device farm: how long a WebDriver new-session request waits in the queue for a free device (`/df/wd`). */
+  DF_WD_QUEUE_TIMEOUT: duration.default(60_000),
+  /** Health checks: how often overdue checks are looked for (and old heartbeats pruned). */
+  HEALTHCHECK_REAPER_INTERVAL: duration.default(5_000),
+  /** Health checks: how long heartbeats and metric samples are kept. */
+  HEALTHCHECK_RETENTION: duration.default(7 * 86_400_000),
   /** Run a device agent inside this process (with the df service), on the process's bus. */
   AGENT_ENABLED: z
     .enum(['true', 'false', '1', '0'])
@@ -88,6 +96,8 @@ const schema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Path of the agent's JSON config file (devices, profiles, node name); defaults apply when unset. */
   AGENT_CONFIG: optionalString,
+  /** Test management: largest attachment accepted, in bytes. */
+  TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
-import { acceptsApiKey, isPublic, moduleFor, pathOf, type ModuleRoute } from './policy.js';
+import { acceptsApiKey, acceptsScopedCredential, isPublic, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
   tokens: TokenService;
@@ -24,6 +24,29 @@ export interface AccessControlDeps {
   authenticatesItself?: readonly RegExp[];
   /** Module credentials sent in their own header (interface 5.4: `X-API-KEY`, `X-Engine-Token`). */
   credentials?: readonly HeaderCredential[];
+  /**
+   * Bearer credentials of the `/v1` set (decisions.md): `/v1` API keys and OAuth client tokens. They
+   * are accepted only on `SCOPED_CREDENTIAL_PATHS`, limited by their scopes there.
+   */
+  scopedCredentials?: readonly ScopedCredential[];
+}
+
+/**
+ * A bearer credential other than a platform access token, recognised by its form (`qak_...`, a JWT of
+ * its own `typ`): accepted only on the `/v1` set (401 elsewhere, saying so), where each method needs
+ * a scope (`scopeFor`). It acts as the user who created it, in the workspace it belongs to, and only
+ * while that user can still enter that workspace; the user's own permissions still apply.
+ */
+export interface ScopedCredential {
+  /** What it is called in error messages ("/v1 API key"). */
+  label: string;
+  /** Whether a bearer value has this credential's form; no look-up. */
+  recognizes(bearer: string): boolean;
+  /**
+   * The principal (with `credential` and `scopes`) and the workspace it belongs to; null for an
+   * unknown or revoked value. May throw an `AppError` (expired token) instead.
+   */
+  verify(bearer: string): Promise<{ principal: Principal; workspaceId: number; used?: () => Promise<void> } | null>;
 }
 
 /**
@@ -57,8 +80,9 @@ function bearerOf(request: FastifyRequest): string | null {
 /**
  * Who is calling and in which workspace, for every request: public paths pass; otherwise a bearer
  * token verified locally and checked against revocations (or an API key where the interface allows
- * one); then `X-Workspace-Id` (or the token's workspace) checked against the caller's access; then
- * the module entitlement of that workspace. All of it before the module sees the request.
+ * one, or a `/v1` API key or OAuth client token on the `/v1` set, limited by its scopes); then
+ * `X-Workspace-Id` (or the token's workspace) checked against the caller's access; then the module
+ * entitlement of that workspace. All of it before the module sees the request.
  */
 export function installAccessControl(app: FastifyInstance, deps: AccessControlDeps): void {
   app.decorateRequest('principal', null);
@@ -103,6 +127,11 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
       checkEntitlement(route, found.workspace, false, method);
       return;
     }
+    const scoped = bearer === null ? undefined : deps.scopedCredentials?.find((c) => c.recognizes(bearer));
+    if (scoped) {
+      await authenticateScoped(request, deps, scoped, bearer!, path, route, method);
+      return;
+    }
     if (bearer === null) {
       // A module that authenticates inside the connection (the viewer WebSocket's first message) gets
       // the request without credentials, and then verifies the token with `authenticateToken`.
@@ -132,6 +161,7 @@ export async function authenticateToken(
   }
   const principal: Principal = {
     kind: 'user',
+    credential: 'access-token',
     userId: claims.userId,
     companyId: claims.companyId,
     tokenWorkspaceId: claims.workspaceId,
@@ -153,6 +183,46 @@ export async function authenticateToken(
     tokenWorkspaceLost = workspace === null;
   }
   return { principal, workspace, tokenWorkspaceLost };
+}
+
+/**
+ * A `/v1` API key or OAuth client token: only on the `/v1` set; its own workspace (an `X-Workspace-Id`
+ * naming another one is 403); its user must still be able to enter that workspace; then the module
+ * entitlement, then the scope the method needs.
+ */
+async function authenticateScoped(
+  request: FastifyRequest,
+  deps: AccessControlDeps,
+  credential: ScopedCredential,
+  bearer: string,
+  path: string,
+  route: ModuleRoute | null,
+  method: string,
+): Promise<void> {
+  if (!acceptsScopedCredential(path)) {
+    throw new AppError('UNAUTHORIZED', `A ${credential.label} is accepted only on the /v1 API; use a platform access token (POST /api/v1/auth/login) here`);
+  }
+  const found = bearer.length <= 8192 ? await credential.verify(bearer) : null;
+  if (!found) throw new AppError('UNAUTHORIZED', `Invalid or revoked ${credential.label}`);
+  const header = request.headers['x-workspace-id'];
+  const named = Array.isArray(header) ? header[0] : header;
+  if (named !== undefined && named.trim() !== String(found.workspaceId)) {
+    throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
+  }
+  const workspace = await deps.resolveWorkspace(found.principal, found.workspaceId);
+  if (!workspace) {
+    throw new AppError('UNAUTHORIZED', `The user of this ${credential.label} can no longer enter its workspace`);
+  }
+  request.principal = found.principal;
+  request.workspace = workspace;
+  checkEntitlement(route, workspace, false, method);
+  const scopes = found.principal.scopes ?? [];
+  if (!scopeAllows(scopes, method)) {
+    throw new AppError('INSUFFICIENT_SCOPE', `This ${credential.label} lacks the "${scopeFor(method)}" scope that ${method} needs (it has: ${scopes.join(', ') || 'none'})`);
+  }
+  if (found.used) {
+    found.used().catch((err: unknown) => request.log.warn({ err }, 'recording credential use failed'));
+  }
 }
 
 /** Throws unless `workspace` may use the module `route` belongs to (entitlement, archive). */

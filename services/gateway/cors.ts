@@ -31,6 +31,24 @@ export function originAllowed(origin: string, options: CorsOptions): boolean {
 }
 
 /**
+ * Public mock services stand in for third-party APIs that apps under test call from their own pages,
+ * wherever those are served: any origin may call them, without credentials (the path is the only key).
+ */
+const OPEN_PATHS = /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/?]+/;
+
+function answerOpenPath(request: FastifyRequest, reply: FastifyReply): boolean {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', '*');
+  if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return false;
+  reply.header('access-control-allow-methods', 'GET, HEAD, POST, PUT, PATCH, DELETE');
+  const asked = request.headers['access-control-request-headers'];
+  if (typeof asked === 'string' && asked.length > 0) reply.header('access-control-allow-headers', asked);
+  reply.header('access-control-max-age', '600');
+  reply.code(204).send();
+  return true;
+}
+
+/**
  * CORS as the interface states it. A request from a refused origin is answered 403 before anything
  * else runs, so a page elsewhere cannot make the platform act even when the browser would hide the
  * answer.
@@ -41,6 +59,10 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
     const origin = request.headers.origin;
     if (origin === undefined) return done();
     reply.header('vary', 'Origin');
+    if (OPEN_PATHS.test(request.url)) {
+      if (!answerOpenPath(request, reply)) done();
+      return;
+    }
     if (!originAllowed(origin, options)) {
       sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Origin ${origin} is not allowed`));
       return;

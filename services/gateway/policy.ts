@@ -1,6 +1,7 @@
 /**
  * The gateway's rules as data (design.md section 4): which paths are public, which module owns each
- * prefix and the entitlement it needs, and where a device-testing API key is accepted.
+ * prefix and the entitlement it needs, where a device-testing API key is accepted, and where `/v1`
+ * API keys and OAuth client tokens are accepted and which scope each method needs.
  */
 
 export type ModuleName = 'organization' | 'df' | 'tmt' | 'healthcheck' | 'autorunner';
@@ -21,7 +22,8 @@ export const MODULE_ROUTES: readonly ModuleRoute[] = [
   { module: 'df', prefix: '/df', strip: true, entitlement: 'DF' },
   { module: 'tmt', prefix: '/tmt', strip: false, entitlement: 'TMT' },
   { module: 'tmt', prefix: '/v1', strip: false, entitlement: 'TMT' },
-  { module: 'tmt', prefix: '/oauth', strip: false, entitlement: null },
+  // The OAuth 2.0 token endpoint of the /v1 set: the organization issues client tokens.
+  { module: 'organization', prefix: '/oauth', strip: false, entitlement: null },
   { module: 'healthcheck', prefix: '/healthcheck', strip: false, entitlement: 'HEALTHCHECK' },
   { module: 'autorunner', prefix: '/autorunner', strip: false, entitlement: 'AUTORUNNER' },
 ];
@@ -54,6 +56,38 @@ export const API_KEY_PATHS = {
   /** Accepted only when no bearer token is sent. */
   withoutBearer: [/^\/df\/api\/files\/presigned-upload$/, /^\/df\/api\/files\/[^/]+\/confirm$/],
 } as const;
+
+/**
+ * decisions.md, "The /v1 set": where a `/v1` API key (`Authorization: Bearer qak_...`) or an OAuth
+ * client token is a credential. Everywhere else they are refused with 401; a platform access token
+ * works on these paths too, without any scope limit.
+ */
+export const SCOPED_CREDENTIAL_PATHS: readonly RegExp[] = [/^\/v1(\/.*)?$/];
+
+/** The scope a `/v1` API key or OAuth client token needs for a method; `admin` allows every method. */
+export const SCOPE_OF_METHOD: Readonly<Record<string, 'read' | 'write' | 'delete'>> = {
+  GET: 'read',
+  HEAD: 'read',
+  OPTIONS: 'read',
+  POST: 'write',
+  PUT: 'write',
+  PATCH: 'write',
+  DELETE: 'delete',
+};
+
+export function acceptsScopedCredential(path: string): boolean {
+  return SCOPED_CREDENTIAL_PATHS.some((p) => p.test(path));
+}
+
+/** The scope `method` needs: `admin` for a method not in the table. */
+export function scopeFor(method: string): 'read' | 'write' | 'delete' | 'admin' {
+  return SCOPE_OF_METHOD[method.toUpperCase()] ?? 'admin';
+}
+
+/** Whether a credential with `scopes` may use `method` (`admin` allows all). */
+export function scopeAllows(scopes: readonly string[], method: string): boolean {
+  return scopes.includes('admin') || scopes.includes(scopeFor(method));
+}
 
 /** `/tmt/api/v1/auth/**` is the organization's `/api/v1/auth/**`. */
 export function rewriteUrl(url: string): string {

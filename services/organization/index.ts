@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { orgAuditProjection } from '#projections/org-audit/index.js';
+import { orgCredentialsProjection } from '#projections/org-credentials/index.js';
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import type { Projection } from '#projections/types.js';
@@ -9,6 +10,7 @@ import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
 import { bootstrapAdmin } from './bootstrap.js';
+import { createCredentials } from './credentials/index.js';
 import { permissionsOf } from './roles/permissions-of.js';
 import { roleRoutes } from './roles/routes.js';
 import { teamRoutes } from './teams/routes.js';
@@ -20,16 +22,19 @@ export { AccessRevocations } from './auth/revocation.js';
 export { MODULE_KEYS, type ModuleKey } from './modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, orgAuditProjection];
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, orgAuditProjection, orgCredentialsProjection];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {
   const auth = new AuthService(platform);
+  const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
+  /** `/v1` API keys and OAuth clients: routes, `/oauth/token`, and their verification for access control. */
+  const credentials = createCredentials(platform, { resolveWorkspace });
   return {
     auth,
+    credentials,
     /** Whether this user may enter this workspace, and what it is entitled to. */
-    resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) =>
-      findAccessibleWorkspace(platform.db, user, workspaceId),
+    resolveWorkspace,
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /** Creates the bootstrap administrator once, when configured. */
@@ -41,6 +46,7 @@ export function createOrganizationModule(platform: Platform) {
       await app.register(teamRoutes, { platform });
       await app.register(workspaceRoutes, { platform, auth });
       await app.register(auditRoutes, { platform });
+      await app.register(credentials.routes);
     },
   };
 }

@@ -13,7 +13,26 @@ export interface Principal {
   iat: number;
   issuedAtMs: number;
   sid?: string;
+  /**
+   * Which credential the request came with: a platform access token (absent on principals built
+   * before this field existed: read absent as an access token), a `/v1` API key, or an OAuth client's
+   * token. The last two are accepted only on the `/v1` set.
+   */
+  credential?: CredentialKind;
+  /** What a `/v1` API key or OAuth client token may do; absent for access tokens (no scope limit). */
+  scopes?: readonly CredentialScope[];
+  /** The OAuth client behind an OAuth client token (its public `client_id`). */
+  clientId?: string;
+  /** Id of the API key or OAuth client behind the request (its record id). */
+  credentialId?: string;
 }
+
+/** The credentials a user-acting principal may come from. */
+export type CredentialKind = 'access-token' | 'api-key' | 'oauth-client';
+
+/** Scopes of `/v1` API keys and OAuth clients (decisions.md, "The /v1 set"). */
+export const CREDENTIAL_SCOPES = ['read', 'write', 'delete', 'admin'] as const;
+export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
 
 /** The workspace a request acts in, checked against the caller's access. */
 export interface ActiveWorkspace {

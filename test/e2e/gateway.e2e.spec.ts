@@ -141,6 +141,24 @@ describe('CORS', () => {
     });
     expect(pre.status).toBe(403);
   });
+
+  it('opens public mock services to every origin, without credentials', async () => {
+    const path = '/tmt/api/v1/public/payments/mock-services/no-such-mock/charges';
+    const pre = await http(server.url, 'OPTIONS', path, {
+      headers: { origin: 'https://shop.example.org', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-custom' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('x-custom');
+    expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
+    // The origin is not refused: the mock dispatcher answers (here: no such mock).
+    const r = await http(server.url, 'GET', path, { headers: { origin: 'https://shop.example.org' } });
+    expect(r.status).toBe(404);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    // Everything else still refuses that origin.
+    const other = await http(server.url, 'GET', '/tmt/api/v1/mock-services', { headers: { origin: 'https://shop.example.org' } });
+    expect(other.status).toBe(403);
+  });
 });
 
 describe('bad input', () => {

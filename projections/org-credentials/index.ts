@@ -1,0 +1,2 @@
+export { orgCredentialsProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,92 @@
+import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#services/organization/credentials/events.js';
+import type { Projection } from '../types.js';
+
+/**
+ * `/v1` API keys and OAuth clients, by hash and by workspace: for verifying them on every `/v1`
+ * request and for the management endpoints. Secrets are only ever here as SHA-256 hashes.
+ *
+ * `org_credential_usage` (last use of each credential) is written by the credentials themselves, at
+ * most once a minute each, not by events; it is created here but is not one of this projection's
+ * `tables`, so a rebuild keeps it.
+ */
+export const orgCredentialsProjection: Projection = {
+  name: 'org-credentials',
+  version: 1,
+  eventTypes: CREDENTIAL_EVENT_TYPES,
+  schema: `
+    CREATE TABLE IF NOT EXISTS org_api_keys (
+      key_id text PRIMARY KEY,
+      key_hash text NOT NULL UNIQUE,
+      prefix text NOT NULL,
+      name text NOT NULL,
+      scopes text[] NOT NULL,
+      user_id integer NOT NULL,
+      company_id integer NOT NULL,
+      workspace_id integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      revoked_at timestamptz,
+      revoked_by integer
+    );
+    CREATE INDEX IF NOT EXISTS org_api_keys_workspace ON org_api_keys (company_id, workspace_id, created_at);
+    CREATE TABLE IF NOT EXISTS org_oauth_clients (
+      id text PRIMARY KEY,
+      client_id text NOT NULL UNIQUE,
+      secret_hash text NOT NULL,
+      name text NOT NULL,
+      scopes text[] NOT NULL,
+      user_id integer NOT NULL,
+      company_id integer NOT NULL,
+      workspace_id integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      deleted_at timestamptz,
+      deleted_by integer
+    );
+    CREATE INDEX IF NOT EXISTS org_oauth_clients_workspace ON org_oauth_clients (company_id, workspace_id, created_at);
+    CREATE TABLE IF NOT EXISTS org_credential_usage (
+      credential_id text PRIMARY KEY,
+      last_used_at timestamptz NOT NULL
+    );`,
+  tables: ['org_api_keys', 'org_oauth_clients'],
+  async apply(tx, recorded) {
+    const event = { type: recorded.type, payload: recorded.payload } as CredentialEvent;
+    const at = recorded.metadata.occurredAt;
+    switch (event.type) {
+      case 'ApiKeyCreated': {
+        const p = event.payload;
+        await tx.query(
+          `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
+          [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+        );
+        return;
+      }
+      case 'ApiKeyRevoked':
+        await tx.query(`UPDATE org_api_keys SET revoked_at = coalesce(revoked_at, $2), revoked_by = coalesce(revoked_by, $3) WHERE key_id = $1`, [
+          event.payload.keyId,
+          at,
+          event.payload.revokedBy,
+        ]);
+        return;
+      case 'OAuthClientCreated': {
+        const p = event.payload;
+        await tx.query(
+          `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (id) DO NOTHING`,
+          [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+        );
+        return;
+      }
+      case 'OAuthClientDeleted':
+        await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [
+          event.payload.id,
+          at,
+          event.payload.deletedBy,
+        ]);
+        return;
+      default: {
+        const never: never = event;
+        throw new Error(`Unhandled ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};

@@ -1,0 +1,156 @@
+import type { Sql } from '#shared/db/index.js';
+import type { CredentialScope } from '#shared/http/principal.js';
+
+/** Whose credentials a caller sees: every one of the workspace, or only their own (`userId`). */
+export interface CredentialScopeFilter {
+  companyId: number;
+  workspaceId: number;
+  /** Only this user's; null for all of the workspace. */
+  userId: number | null;
+}
+
+/** A `/v1` API key as listed: never its value or hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: CredentialScope[];
+  workspaceId: number;
+  createdBy: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** An OAuth client as listed: never its secret or hash. */
+export interface OAuthClientView {
+  id: string;
+  clientId: string;
+  name: string;
+  scopes: CredentialScope[];
+  workspaceId: number;
+  createdBy: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+const scopesOf = (v: unknown): CredentialScope[] => (Array.isArray(v) ? (v as CredentialScope[]) : []);
+
+const keyView = (r: Row): ApiKeyView => ({
+  id: String(r.key_id),
+  name: String(r.name),
+  prefix: String(r.prefix),
+  scopes: scopesOf(r.scopes),
+  workspaceId: Number(r.workspace_id),
+  createdBy: Number(r.user_id),
+  createdAt: iso(r.created_at)!,
+  lastUsedAt: iso(r.last_used_at),
+  revokedAt: iso(r.revoked_at),
+});
+
+const clientView = (r: Row): OAuthClientView => ({
+  id: String(r.id),
+  clientId: String(r.client_id),
+  name: String(r.name),
+  scopes: scopesOf(r.scopes),
+  workspaceId: Number(r.workspace_id),
+  createdBy: Number(r.user_id),
+  createdAt: iso(r.created_at)!,
+  lastUsedAt: iso(r.last_used_at),
+});
+
+const KEY_SELECT = `SELECT k.*, u.last_used_at FROM org_api_keys k LEFT JOIN org_credential_usage u ON u.credential_id = k.key_id`;
+const CLIENT_SELECT = `SELECT c.*, u.last_used_at FROM org_oauth_clients c LEFT JOIN org_credential_usage u ON u.credential_id = c.id`;
+
+/** API keys of the workspace (revoked ones too), oldest first. */
+export async function listApiKeys(db: Sql, f: CredentialScopeFilter): Promise<ApiKeyView[]> {
+  const r = await db.query(
+    `${KEY_SELECT} WHERE k.company_id = $1 AND k.workspace_id = $2 AND ($3::integer IS NULL OR k.user_id = $3) ORDER BY k.created_at, k.key_id`,
+    [f.companyId, f.workspaceId, f.userId],
+  );
+  return r.rows.map(keyView);
+}
+
+/** One API key the filter lets the caller see, or null. */
+export async function findApiKey(db: Sql, f: CredentialScopeFilter, keyId: string): Promise<ApiKeyView | null> {
+  const r = await db.query(
+    `${KEY_SELECT} WHERE k.key_id = $1 AND k.company_id = $2 AND k.workspace_id = $3 AND ($4::integer IS NULL OR k.user_id = $4)`,
+    [keyId, f.companyId, f.workspaceId, f.userId],
+  );
+  return r.rows[0] ? keyView(r.rows[0]) : null;
+}
+
+/** The live key with this hash: who it acts as, where, and what it may do. */
+export async function activeApiKeyByHash(
+  db: Sql,
+  keyHash: string,
+): Promise<{ keyId: string; userId: number; companyId: number; workspaceId: number; scopes: CredentialScope[]; createdAt: Date } | null> {
+  const r = await db.query(
+    `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    [keyHash],
+  );
+  const row = r.rows[0];
+  return row
+    ? {
+        keyId: String(row.key_id),
+        userId: Number(row.user_id),
+        companyId: Number(row.company_id),
+        workspaceId: Number(row.workspace_id),
+        scopes: scopesOf(row.scopes),
+        createdAt: new Date(row.created_at as string),
+      }
+    : null;
+}
+
+/** OAuth clients of the workspace (not deleted ones), oldest first. */
+export async function listOAuthClients(db: Sql, f: CredentialScopeFilter): Promise<OAuthClientView[]> {
+  const r = await db.query(
+    `${CLIENT_SELECT} WHERE c.company_id = $1 AND c.workspace_id = $2 AND c.deleted_at IS NULL AND ($3::integer IS NULL OR c.user_id = $3)
+      ORDER BY c.created_at, c.id`,
+    [f.companyId, f.workspaceId, f.userId],
+  );
+  return r.rows.map(clientView);
+}
+
+/** One live OAuth client the filter lets the caller see, or null. */
+export async function findOAuthClient(db: Sql, f: CredentialScopeFilter, id: string): Promise<OAuthClientView | null> {
+  const r = await db.query(
+    `${CLIENT_SELECT} WHERE c.id = $1 AND c.company_id = $2 AND c.workspace_id = $3 AND c.deleted_at IS NULL AND ($4::integer IS NULL OR c.user_id = $4)`,
+    [id, f.companyId, f.workspaceId, f.userId],
+  );
+  return r.rows[0] ? clientView(r.rows[0]) : null;
+}
+
+/** A live OAuth client by its public `client_id`, with its secret hash, for the token endpoint. */
+export async function oauthClientByClientId(
+  db: Sql,
+  clientId: string,
+): Promise<{ id: string; clientId: string; secretHash: string; scopes: CredentialScope[]; userId: number; companyId: number; workspaceId: number } | null> {
+  const r = await db.query(
+    `SELECT id, client_id, secret_hash, scopes, user_id, company_id, workspace_id FROM org_oauth_clients WHERE client_id = $1 AND deleted_at IS NULL`,
+    [clientId],
+  );
+  const row = r.rows[0];
+  return row
+    ? {
+        id: String(row.id),
+        clientId: String(row.client_id),
+        secretHash: String(row.secret_hash),
+        scopes: scopesOf(row.scopes),
+        userId: Number(row.user_id),
+        companyId: Number(row.company_id),
+        workspaceId: Number(row.workspace_id),
+      }
+    : null;
+}
+
+/** Records that a credential was used at `at` (the caller throttles this). */
+export async function recordCredentialUse(db: Sql, credentialId: string, at: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO org_credential_usage (credential_id, last_used_at) VALUES ($1, $2)
+     ON CONFLICT (credential_id) DO UPDATE SET last_used_at = GREATEST(org_credential_usage.last_used_at, EXCLUDED.last_used_at)`,
+    [credentialId, at],
+  );
+}

@@ -1,0 +1,133 @@
+import { exportPKCS8, generateKeyPair } from 'jose';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSigningKeys } from '#shared/auth/keys.js';
+import { createClientTokenService, createTokenService, looksLikeClientToken, type ClientTokenService, type TokenService } from '#shared/auth/tokens.js';
+import { installErrorHandling } from '#shared/http/errors.js';
+import type { CredentialScope, Principal } from '#shared/http/principal.js';
+import { installAccessControl, type ScopedCredential } from './access-control.js';
+import { acceptsScopedCredential, scopeAllows, scopeFor } from './policy.js';
+
+/** The error code, in the platform's shape or the /v1 envelope (`{success: false, error: {code}}`). */
+const codeOf = (body: { code?: string; error?: { code?: string } }): string | undefined => body.code ?? body.error?.code;
+
+describe('/v1 scope policy', () => {
+  it('maps methods to scopes, and admin allows every method', () => {
+    expect(['GET', 'HEAD', 'OPTIONS'].map(scopeFor)).toEqual(['read', 'read', 'read']);
+    expect(['POST', 'PUT', 'PATCH'].map(scopeFor)).toEqual(['write', 'write', 'write']);
+    expect(scopeFor('DELETE')).toBe('delete');
+    expect(scopeFor('PROPFIND')).toBe('admin');
+    expect(scopeAllows(['read'], 'GET')).toBe(true);
+    expect(scopeAllows(['read'], 'POST')).toBe(false);
+    expect(scopeAllows(['write'], 'PATCH')).toBe(true);
+    expect(scopeAllows(['write'], 'DELETE')).toBe(false);
+    expect(scopeAllows(['write'], 'GET')).toBe(false);
+    expect(scopeAllows(['delete'], 'DELETE')).toBe(true);
+    expect(scopeAllows(['admin'], 'DELETE')).toBe(true);
+    expect(scopeAllows(['admin'], 'PROPFIND')).toBe(true);
+    expect(scopeAllows(['read', 'write', 'delete'], 'PROPFIND')).toBe(false);
+    expect(scopeAllows([], 'GET')).toBe(false);
+  });
+
+  it('accepts scoped credentials on the /v1 set only, by whole segments', () => {
+    for (const p of ['/v1', '/v1/projects', '/v1/test-cases/abc']) expect(acceptsScopedCredential(p), p).toBe(true);
+    for (const p of ['/v1x', '/api/v1/users', '/tmt/api/v1/x', '/df/api/devices', '/oauth/token', '/']) expect(acceptsScopedCredential(p), p).toBe(false);
+  });
+});
+
+/**
+ * Access control over a real Fastify instance with real signing keys: an OAuth client token and a
+ * user access token, each verified by its own service, on /v1 and elsewhere.
+ */
+describe('access control with scoped credentials', () => {
+  let app: FastifyInstance;
+  let tokens: TokenService;
+  let clientTokens: ClientTokenService;
+  const workspace = { id: 3, companyId: 2, archived: false, modules: ['TMT'] };
+
+  beforeAll(async () => {
+    const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+    const keys = await loadSigningKeys({ alg: 'EdDSA', privateKeyPem: await exportPKCS8(privateKey), dataDir: '/nonexistent/access-control-unit-spec' });
+    tokens = createTokenService({ keys, issuer: 'test', accessTtlMs: 60_000 });
+    clientTokens = createClientTokenService({ keys, issuer: 'test', ttlMs: 60_000 });
+    const oauth: ScopedCredential = {
+      label: 'OAuth client token',
+      recognizes: looksLikeClientToken,
+      verify: async (bearer) => {
+        const c = await clientTokens.verifyClientToken(bearer);
+        const principal: Principal = {
+          kind: 'user',
+          credential: 'oauth-client',
+          scopes: c.scopes as CredentialScope[],
+          clientId: c.clientId,
+          userId: c.userId,
+          companyId: c.companyId,
+          tokenWorkspaceId: c.workspaceId,
+          jti: c.jti,
+          exp: c.exp,
+          iat: c.iat,
+          issuedAtMs: c.iat * 1000,
+        };
+        return { principal, workspaceId: c.workspaceId };
+      },
+    };
+    app = Fastify();
+    installErrorHandling(app);
+    installAccessControl(app, {
+      tokens,
+      isRevoked: async () => false,
+      resolveWorkspace: async (user, id) => (user.companyId === 2 && id === 3 ? workspace : null),
+      permissionsOf: async () => new Set<string>(),
+      scopedCredentials: [oauth],
+    });
+    const who = async (request: import('fastify').FastifyRequest) => ({ credential: request.principal?.credential, scopes: request.principal?.scopes ?? null, workspace: request.workspace?.id });
+    app.get('/v1/things', who);
+    app.post('/v1/things', who);
+    app.delete('/v1/things/:id', who);
+    app.get('/api/v1/users/me', who);
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const clientToken = async (scopes: CredentialScope[]) =>
+    (await clientTokens.issueClientToken({ clientId: 'qoc_test', clientRecordId: 'rec-1', userId: 7, companyId: 2, workspaceId: 3, scopes })).token;
+
+  it('lets a client token through on /v1 within its scopes, with the principal saying what it is', async () => {
+    const read = await clientToken(['read']);
+    const ok = await app.inject({ method: 'GET', url: '/v1/things', headers: { authorization: `Bearer ${read}` } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ credential: 'oauth-client', scopes: ['read'], workspace: 3 });
+    const post = await app.inject({ method: 'POST', url: '/v1/things', headers: { authorization: `Bearer ${read}` } });
+    expect(post.statusCode).toBe(403);
+    expect(codeOf(post.json())).toBe('INSUFFICIENT_SCOPE');
+    const admin = await clientToken(['admin']);
+    expect((await app.inject({ method: 'DELETE', url: '/v1/things/1', headers: { authorization: `Bearer ${admin}` } })).statusCode).toBe(200);
+  });
+
+  it('refuses a client token outside /v1 with 401, and another workspace named in the header with 403', async () => {
+    const admin = await clientToken(['admin']);
+    const elsewhere = await app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${admin}` } });
+    expect(elsewhere.statusCode).toBe(401);
+    expect(elsewhere.json().message).toContain('/v1');
+    const other = await app.inject({ method: 'GET', url: '/v1/things', headers: { authorization: `Bearer ${admin}`, 'x-workspace-id': '4' } });
+    expect(other.statusCode).toBe(403);
+    expect(codeOf(other.json())).toBe('INVALID_WORKSPACE');
+  });
+
+  it('keeps the two token kinds apart: neither verifier accepts the other', async () => {
+    const user = (await tokens.issueAccessToken({ userId: 7, companyId: 2, workspaceId: 3 })).token;
+    const client = await clientToken(['admin']);
+    expect(looksLikeClientToken(user)).toBe(false);
+    expect(looksLikeClientToken(client)).toBe(true);
+    await expect(tokens.verifyAccessToken(client)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    await expect(clientTokens.verifyClientToken(user)).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    const asUser = await app.inject({ method: 'GET', url: '/v1/things', headers: { authorization: `Bearer ${user}` } });
+    expect(asUser.statusCode).toBe(200);
+    expect(asUser.json()).toEqual({ credential: 'access-token', scopes: null, workspace: 3 });
+    expect((await app.inject({ method: 'DELETE', url: '/v1/things/1', headers: { authorization: `Bearer ${user}` } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${user}` } })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,87 @@
+import type { Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import { ApiKeyCreatedPayload, ApiKeyRevokedPayload, OAuthClientCreatedPayload, OAuthClientDeletedPayload, type ApiKeyEvent, type OAuthClientEvent } from './events.js';
+
+type KeyCreated = Extract<ApiKeyEvent, { type: 'ApiKeyCreated' }>['payload'];
+type ClientCreated = Extract<OAuthClientEvent, { type: 'OAuthClientCreated' }>['payload'];
+
+export interface ApiKeyState {
+  key: KeyCreated | null;
+  revoked: boolean;
+}
+
+export type ApiKeyCommand = ({ type: 'CreateApiKey' } & KeyCreated) | { type: 'RevokeApiKey'; keyId: string; revokedBy: number };
+
+/** A `/v1` API key: created once, revoked at most once (revoking again changes nothing). */
+export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
+  initialState: () => ({ key: null, revoked: false }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApiKeyCreated':
+        return { ...state, key: event.payload };
+      case 'ApiKeyRevoked':
+        return { ...state, revoked: true };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateApiKey': {
+        if (state.key) throw new AppError('ALREADY_EXISTS', 'API key already exists');
+        const { type: _type, ...payload } = command;
+        return [{ type: 'ApiKeyCreated', payload: ApiKeyCreatedPayload.parse(payload) }];
+      }
+      case 'RevokeApiKey':
+        if (!state.key) throw new AppError('NOT_FOUND', 'API key not found');
+        if (state.revoked) return [];
+        return [{ type: 'ApiKeyRevoked', payload: ApiKeyRevokedPayload.parse({ keyId: command.keyId, revokedBy: command.revokedBy }) }];
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};
+
+export interface OAuthClientState {
+  client: ClientCreated | null;
+  deleted: boolean;
+}
+
+export type OAuthClientCommand = ({ type: 'CreateOAuthClient' } & ClientCreated) | { type: 'DeleteOAuthClient'; id: string; deletedBy: number };
+
+/** An OAuth client: created once, deleted at most once; a deleted client is gone (404). */
+export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, OAuthClientState> = {
+  initialState: () => ({ client: null, deleted: false }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'OAuthClientCreated':
+        return { ...state, client: event.payload };
+      case 'OAuthClientDeleted':
+        return { ...state, deleted: true };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateOAuthClient': {
+        if (state.client) throw new AppError('ALREADY_EXISTS', 'OAuth client already exists');
+        const { type: _type, ...payload } = command;
+        return [{ type: 'OAuthClientCreated', payload: OAuthClientCreatedPayload.parse(payload) }];
+      }
+      case 'DeleteOAuthClient':
+        if (!state.client || state.deleted) throw new AppError('NOT_FOUND', 'OAuth client not found');
+        return [{ type: 'OAuthClientDeleted', payload: OAuthClientDeletedPayload.parse({ id: command.id, deletedBy: command.deletedBy }) }];
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};
