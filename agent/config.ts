@@ -41,6 +41,33 @@ export const AgentConfigFile = z.object({
   companyId: z.number().int().positive().nullable().default(null),
   heartbeatMs: z.number().int().min(100).max(60_000).default(2_000),
   chromiumPath: z.string().min(1).default('/usr/lib/chromium/chromium'),
+  /** The direct HTTP/WebSocket server the gateway reaches devices through (CDP, WebDriver). */
+  dataPlane: z
+    .object({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65_535).default(0),
+      /** URL the service should use when the listening address is not reachable as is. */
+      advertiseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .default({ host: '127.0.0.1', port: 0 }),
+  /** The Appium server behind `/df/wd`: started on the first WebDriver session, stopped with the agent. */
+  appium: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** A fixed loopback port; a free one when absent. */
+      port: z.number().int().min(1).max(65_535).optional(),
+      /** APPIUM_HOME; default: the project that installed `appium` (its drivers are its npm dependencies). */
+      home: z.string().min(1).optional(),
+    })
+    .default({ enabled: true }),
+  /** Android devices of an adb server; off unless this section is present (then on unless `enabled: false`). */
+  android: z
+    .object({
+      enabled: z.boolean().default(true),
+      adbHost: z.string().min(1).max(255).default('127.0.0.1'),
+      adbPort: z.number().int().min(1).max(65_535).default(5037),
+    })
+    .optional(),
   devices: z.array(AgentDeviceConfig).default([
     { provider: 'browser', name: 'Desktop Chromium', profile: 'desktop' },
     { provider: 'browser', name: 'Pixel 7 (emulated)', profile: 'pixel-7' },

@@ -2,10 +2,16 @@ import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { Bye, DevicesReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
+import { AppiumServer } from './appium/server.js';
+import { WebDriverRelay } from './appium/relay.js';
+import { webdriverRoute } from './appium/route.js';
 import { BrowserProvider } from './browser/provider.js';
 import type { AgentConfig, BrowserDeviceConfig, SimulatedDeviceConfig } from './config.js';
+import { devtoolsRoute } from './data-plane/devtools-route.js';
+import { DataPlaneServer } from './data-plane/server.js';
 import type { DeviceDriver, DeviceProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/provider.js';
+import { AndroidProvider } from './android/provider.js';
 import { DeviceWorker } from './worker.js';
 
 export const AGENT_VERSION = '0.1.0';
@@ -30,6 +36,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
     providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
   }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
+  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, logger }));
   return providers;
 }
 
@@ -51,9 +58,33 @@ export class AgentHost {
   private beating = false;
   private beatAgain = false;
   private stopped = false;
+  /** Direct HTTP/WebSocket access to the devices (CDP, WebDriver) for the gateway; see `data-plane/`. */
+  readonly dataPlane: DataPlaneServer | null;
+  /** The host's Appium server (`/df/wd`), started by the first WebDriver session. */
+  readonly appium: AppiumServer | null;
+  private readonly webdriver: WebDriverRelay | null;
 
   constructor(private readonly options: AgentHostOptions) {
     this.providers = options.providers ?? providersFor(options.config, options.logger);
+    const dp = options.config.dataPlane;
+    this.dataPlane = dp
+      ? new DataPlaneServer({
+          hostId: options.config.hostId,
+          host: dp.host,
+          port: dp.port,
+          advertiseUrl: dp.advertiseUrl,
+          logger: options.logger.child({ component: 'data-plane' }),
+          sessionOf: (deviceId) => {
+            const state = this.workers.get(deviceId)?.snapshot();
+            return state?.state === 'in_session' ? state.sessionId : null;
+          },
+        })
+      : null;
+    this.dataPlane?.addRoute(devtoolsRoute((deviceId) => this.workers.get(deviceId)?.driver));
+    const appium = options.config.appium;
+    this.appium = this.dataPlane && appium?.enabled ? new AppiumServer({ logger: options.logger, port: appium.port, home: appium.home }) : null;
+    this.webdriver = this.appium ? new WebDriverRelay({ appium: this.appium, driverOf: (deviceId) => this.workers.get(deviceId)?.driver, logger: options.logger }) : null;
+    if (this.webdriver) this.dataPlane?.addRoute(webdriverRoute(this.webdriver));
   }
 
   get hostId(): string {
@@ -65,6 +96,11 @@ export class AgentHost {
     return !this.needsHello;
   }
 
+  /** The driver of a device this host offers (diagnostics and benchmarks). */
+  driverOf(deviceId: string): DeviceDriver | undefined {
+    return this.workers.get(deviceId)?.driver;
+  }
+
   /** Device ids this host offers. */
   deviceIds(): string[] {
     return [...this.workers.keys()];
@@ -73,6 +109,7 @@ export class AgentHost {
   /** Starts the providers and workers, announces the host and starts heart-beating. */
   async start(): Promise<void> {
     const { bus } = this.options;
+    await this.dataPlane?.start();
     this.subscriptions.push(
       await bus.subscribe(subjects.serviceHello(), () => {
         this.needsHello = true;
@@ -103,6 +140,8 @@ export class AgentHost {
       .catch(() => undefined);
     await Promise.all([...this.workers.values()].map((w) => w.stop()));
     await Promise.all(this.providers.map((p) => p.stop().catch(() => undefined)));
+    await this.dataPlane?.stop();
+    await this.appium?.stop();
   }
 
   private async addDevice(driver: DeviceDriver): Promise<void> {
@@ -110,7 +149,12 @@ export class AgentHost {
       bus: this.options.bus,
       hostId: this.hostId,
       logger: this.options.logger,
-      onStateChange: () => this.beatSoon(),
+      onStateChange: () => {
+        this.dataPlane?.revalidate();
+        // A device that left its session drops its WebDriver sessions too.
+        if (this.webdriver && this.workers.get(driver.info.deviceId)?.snapshot().state !== 'in_session') void this.webdriver.releaseDevice(driver.info.deviceId);
+        this.beatSoon();
+      },
     });
     this.workers.set(driver.info.deviceId, worker);
     // Devices found during start are started together; later ones (hot-plug) start here.
@@ -169,6 +213,7 @@ export class AgentHost {
               companyId: config.companyId,
               agentVersion: AGENT_VERSION,
               startedAt: this.startedAt,
+              ...(this.dataPlane ? { dataPlaneUrl: this.dataPlane.url } : {}),
               ...inventory,
             }),
             { timeoutMs },
@@ -181,7 +226,9 @@ export class AgentHost {
       const reply = decode(Reply, answer.data);
       if (reply.type !== 'ok') throw new Error(reply.type === 'fail' ? reply.message : 'unexpected progress reply');
       const wasHello = this.needsHello;
-      this.needsHello = !HostAck.parse(reply.data).known;
+      const ack = HostAck.parse(reply.data);
+      if (ack.dataPlaneKeys) this.dataPlane?.setKeys(ack.dataPlaneKeys);
+      this.needsHello = !ack.known;
       if (wasHello && !this.needsHello) this.options.logger.info({ hostId: this.hostId }, 'agent announced');
     } catch (err) {
       if (!this.needsHello) this.options.logger.warn({ err: (err as Error).message, hostId: this.hostId }, 'heartbeat failed; will announce again');

@@ -15,10 +15,12 @@ import os from 'node:os';
 import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { measureDeviceList, measureFrames, type DeviceListReport, type FramesReport } from './device-farm.js';
+import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
+import { formatResults, formatTestCaseList, measureResults, measureTestCaseList, type ResultsReport, type TestCaseListReport } from './tmt.js';
 import { runWriters, type WriterResult } from './writers.js';
 
 const SETTINGS = {
@@ -28,8 +30,10 @@ const SETTINGS = {
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
   rebuild: { minimumEvents: 50_000 },
   frames: { durationSeconds: 8, warmupSeconds: 2, width: 800, height: 600 },
-  // Heartbeats every 30 s (host timeout raised to 4 beats) keep 100 agents' background traffic modest.
-  deviceList: { devices: 10_000, agents: 100, heartbeatMs: 30_000, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
+  // The agents' defaults: a heartbeat every 2 s, hosts lost after 15 s of silence.
+  deviceList: { backends: ['PGlite', 'PostgreSQL'], devices: 10_000, agents: 100, heartbeatMs: 2_000, hostTimeoutSeconds: 15, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
+  testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 16, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
+  results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
 } as const;
 
 /** design.md section 7, as numbers. */
@@ -46,8 +50,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -130,7 +134,7 @@ interface Verdict {
   met: boolean | null;
 }
 
-function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport | null): Verdict[] {
+function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport[]): Verdict[] {
   const out: Verdict[] = [];
   const headline = http?.comparisons[0];
   if (headline) {
@@ -172,18 +176,27 @@ function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags
     out.push({ figure: 'frame latency, capture → viewer, p50 / p99', measured: `${ms(frames.latency.p50)} / ${ms(frames.latency.p99)} ms`, target: 'none (reported)', met: null });
     out.push({ figure: 'frame latency, bus → viewer, p50 / p99', measured: `${ms(frames.busToViewer.p50)} / ${ms(frames.busToViewer.p99)} ms`, target: 'none (reported)', met: null });
   }
-  for (const r of devices?.runs ?? []) {
+  for (const d of devices) {
+    for (const r of d.runs) {
+      out.push({
+        figure: `device list p99, ${d.backend}, ${num(d.devices)} devices, ${r.query} (${r.connections} conn)`,
+        measured: `${ms(r.latency.p99)} ms`,
+        target: `< ${TARGETS.deviceListP99Ms} ms`,
+        met: r.latency.p99 < TARGETS.deviceListP99Ms,
+      });
+    }
+    const h = d.heartbeatLoad;
     out.push({
-      figure: `device list p99, ${num(devices!.devices)} devices, ${r.query} (${r.connections} conn)`,
-      measured: `${ms(r.latency.p99)} ms`,
-      target: `< ${TARGETS.deviceListP99Ms} ms`,
-      met: r.latency.p99 < TARGETS.deviceListP99Ms,
+      figure: `device flaps offline, ${d.backend}, ${d.agents} agents at ${num(d.heartbeatMs / 1000, 1)} s heartbeats (${num(h.heartbeats)} beats in ${num(h.seconds, 1)} s)`,
+      measured: `${num(h.devicesTakenOffline)} taken offline, ${num(h.offlineAtEnd)} offline at the end`,
+      target: '0',
+      met: h.devicesTakenOffline === 0 && h.offlineAtEnd === 0,
     });
   }
   return out;
 }
 
-function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport | null, list: Verdict[]): string {
+function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport[], list: Verdict[]): string {
   const parts: string[] = [
     'CPU, cores: average cores in use during the measurement — bench = this process (servers, writers, runner), load = the\n' +
       'autocannon child, pg = PostgreSQL server processes and the backends of the bench database, other = everything else.\n',
@@ -276,14 +289,17 @@ function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: 
         ),
     );
   }
-  if (devices) {
+  for (const devs of devices) {
     const d = SETTINGS.deviceList;
+    const h = devs.heartbeatLoad;
     parts.push(
-      `Device list — ${num(devices.devices)} devices registered by ${devices.agents} simulated agents over the bus in ${num(devices.registrationSeconds, 1)} s ` +
-        `(${num(devices.devicesPerSecond)} devices/s); GET /df/api/devices, autocannon in a child process, ${d.durationSeconds} s per run\n` +
+      `Device list (${devs.backend}) — ${num(devs.devices)} devices registered by ${devs.agents} simulated agents over the bus in ${num(devs.registrationSeconds, 1)} s ` +
+        `(${num(devs.devicesPerSecond)} devices/s); heartbeats every ${num(devs.heartbeatMs / 1000, 1)} s, host time-out ${devs.hostTimeoutSeconds} s; ` +
+        `during the runs ${num(h.heartbeats)} heartbeats (${num(h.heartbeatsPerSecond, 1)}/s), events ${Object.entries(h.eventsByType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}, ` +
+        `${num(h.devicesTakenOffline)} devices taken offline; GET /df/api/devices, autocannon in a child process, ${d.durationSeconds} s per run\n` +
         table(
           ['query', 'connections', 'matches', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU, cores'],
-          devices.runs.map((r) => [r.query, String(r.connections), num(r.matches), num(r.requestsPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max), formatCpu(r.cpu)]),
+          devs.runs.map((r) => [r.query, String(r.connections), num(r.matches), num(r.requestsPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max), formatCpu(r.cpu)]),
         ),
     );
   }
@@ -311,7 +327,10 @@ let appends: AppendReport[] = [];
 const lags: LagReport[] = [];
 const rebuilds: RebuildReport[] = [];
 let frames: FramesReport | null = null;
-let devices: DeviceListReport | null = null;
+const devices: DeviceListReport[] = [];
+let devtools: DevtoolsReport | null = null;
+const testCaseLists: TestCaseListReport[] = [];
+const resultIngestions: ResultsReport[] = [];
 const opened: BenchStore[] = [];
 let failure: unknown;
 try {
@@ -349,7 +368,19 @@ try {
   }
   if (steps.has('device-list')) {
     step('device-list', `6/6 device farm: GET /df/api/devices with ${num(SETTINGS.deviceList.devices)} devices`);
-    devices = await measureDeviceList(SETTINGS.deviceList);
+    for (const backend of SETTINGS.deviceList.backends) devices.push(await measureDeviceList({ ...SETTINGS.deviceList, backend }));
+  }
+  if (steps.has('devtools')) {
+    step('devtools', 'device farm: CDP round trip through /df/devtools vs straight to Chromium');
+    devtools = await measureDevtools({ roundTrips: 3_000, warmup: 200, block: 100 });
+  }
+  if (steps.has('test-cases')) {
+    step('test-cases', `test management: GET /v1/test-cases with filters over ${num(SETTINGS.testCases.cases)} cases`);
+    for (const backend of SETTINGS.testCases.backends) testCaseLists.push(await measureTestCaseList({ ...SETTINGS.testCases, backend }));
+  }
+  if (steps.has('results')) {
+    step('results', `test management: bulk results, POST /v1/test-sessions/{id}/results with arrays of ${num(SETTINGS.results.batchSize)}`);
+    for (const backend of SETTINGS.results.backends) resultIngestions.push(await measureResults({ ...SETTINGS.results, backend }));
   }
 } catch (err) {
   failure = err;
@@ -362,6 +393,9 @@ try {
 const totalSeconds = (performance.now() - started) / 1000;
 const list = verdicts(http, appends, lags, rebuilds, frames, devices);
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
+if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
+if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
+if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -375,6 +409,9 @@ const results = {
   rebuilds,
   frames,
   deviceList: devices,
+  devtools,
+  testCaseLists,
+  resultIngestions,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };

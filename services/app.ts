@@ -123,7 +123,8 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         const query = request.url.slice(path.length);
         const target = new URL((f.strip ? path.slice(f.prefix.length) || '/' : path) + query, f.url).toString();
         return reply.from(target, {
-          rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': request.id }),
+          // The module learns the address the client used (it writes URLs back to the client, e.g. /df/devtools).
+          rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-host': request.host, 'x-forwarded-proto': request.protocol }),
         });
       };
       app.all(f.prefix, { schema: { hide: true } }, handler);

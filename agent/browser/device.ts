@@ -5,6 +5,10 @@ import { launchChromium, type ChromiumProcess } from './chromium.js';
 import { keyDefinition } from './keys.js';
 import type { BrowserProfile } from './profiles.js';
 import { jpegSize, UI_TREE_SCRIPT } from './ui-tree.js';
+import { freePort } from '../appium/server.js';
+
+/** The system chromedriver Appium's Chromium driver runs (nothing is downloaded). */
+const CHROMEDRIVER = '/usr/bin/chromedriver';
 
 const NAVIGATION_TIMEOUT_MS = 20_000;
 const UI_TREE_NODE_LIMIT = 3_000;
@@ -184,6 +188,30 @@ export class BrowserDevice implements DeviceDriver {
     this.stopFrames();
     this.stopFrames = null;
     if (this.cdp && !this.cdp.closed) await this.call('Page.stopScreencast').catch(() => undefined);
+  }
+
+  /** The Chromium's own DevTools endpoint (loopback), while the device is prepared for a session. */
+  async devtools(): Promise<{ host: string; port: number } | null> {
+    if (!this.browser || !this.page || !this.cdp || this.cdp.closed) return null;
+    const url = new URL(this.browser.wsEndpoint);
+    return { host: url.hostname, port: Number(url.port) };
+  }
+
+  /**
+   * Appium's Chromium driver attached to this device's running browser (`debuggerAddress`), through the
+   * system chromedriver, each session on its own chromedriver port (the driver kills whatever listens
+   * on its port when it starts).
+   */
+  async webdriverCapabilities(): Promise<Record<string, unknown>> {
+    const endpoint = await this.devtools();
+    if (!endpoint) throw new DriverError('NOT_PREPARED', 'The device has no running browser');
+    return {
+      platformName: 'linux',
+      'appium:automationName': 'Chromium',
+      'appium:executable': CHROMEDRIVER,
+      'goog:chromeOptions': { debuggerAddress: `${endpoint.host}:${endpoint.port}` },
+      'appium:chromedriverPort': await freePort(),
+    };
   }
 
   onBroken(listener: (reason: string) => void): void {

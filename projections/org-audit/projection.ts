@@ -1,17 +1,21 @@
 import type { RecordedEvent } from '#shared/es/types.js';
 import type { CompanyEvent } from '#services/organization/companies/index.js';
+import type { ApiKeyEvent, OAuthClientEvent } from '#services/organization/credentials/events.js';
 import type { RoleEvent } from '#services/organization/roles/index.js';
 import type { TeamEvent } from '#services/organization/teams/index.js';
 import type { SignInEvent, UserEvent } from '#services/organization/users/index.js';
 import type { WorkspaceEvent } from '#services/organization/workspaces/index.js';
 import type { Projection } from '../types.js';
 
+export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client'] as const;
+
 /**
  * Every event type of the organization that changes something or records a sign-in, by resource.
  * Each list is checked against its aggregate's event union, so a renamed event cannot go unaudited.
  */
-const RESOURCE_OF: Record<string, { type: 'company' | 'user' | 'role' | 'team' | 'workspace'; idField: string }> = {};
-const add = (type: 'company' | 'user' | 'role' | 'team' | 'workspace', idField: string, events: string[]) => {
+type ResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+const RESOURCE_OF: Record<string, { type: ResourceType; idField: string }> = {};
+const add = (type: ResourceType, idField: string, events: string[]) => {
   for (const e of events) RESOURCE_OF[e] = { type, idField };
 };
 add('company', 'companyId', ['CompanyRegistered'] satisfies CompanyEvent['type'][]);
@@ -46,12 +50,13 @@ add('workspace', 'workspaceId', [
   'WorkspaceMemberRolesAssigned',
   'WorkspaceMemberRoleRemoved',
 ] satisfies WorkspaceEvent['type'][]);
+add('api-key', 'keyId', ['ApiKeyCreated', 'ApiKeyRevoked'] satisfies ApiKeyEvent['type'][]);
+add('oauth-client', 'id', ['OAuthClientCreated', 'OAuthClientDeleted'] satisfies OAuthClientEvent['type'][]);
 
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
-export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace'] as const;
 
-// Secrets never reach the audit table, whatever event carries them (password hashes, tokens).
-const SECRET = /password|token|secret/i;
+// Secrets never reach the audit table, whatever event carries them (password hashes, tokens, key hashes).
+const SECRET = /password|token|secret|hash/i;
 
 /** The payload with secret fields replaced by a marker, so an auditor sees that they changed, not what to. */
 export function redact(value: unknown): unknown {
@@ -67,7 +72,7 @@ const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Numbe
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
-  version: 1,
+  version: 2,
   eventTypes: AUDITED_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (

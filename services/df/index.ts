@@ -6,6 +6,8 @@ import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
 import { clientConfigRoutes } from './client-config.js';
+import { createDataPlane } from './data-plane/index.js';
+import { devtoolsRoutes } from './devtools/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { DeviceCommands } from './devices/service.js';
 import { HostRegistry } from './hosts/registry.js';
@@ -14,6 +16,8 @@ import { ScreenHub } from './live/screen-hub.js';
 import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
+import { webdriverRoutes } from './wd/routes.js';
+import { automationRoutes } from './automation/routes.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
@@ -49,7 +53,9 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
     idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
   });
+  const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
+    dataPlaneKeys: platform.keys.publicJwks,
     bus: platform.bus,
     kv: platform.kv,
     db: platform.db,
@@ -62,6 +68,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   return {
     sessions,
     hub,
+    /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
+    dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
     /** Listens to agents and starts the reapers. */
@@ -78,7 +86,11 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
       await app.register(deviceRoutes, { platform, devices });
       await app.register(sessionRoutes, { platform, sessions, hub });
+      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
       await app.register(apiKeyRoutes, { platform });
+      await app.register(devtoolsRoutes, { platform, dataPlane });
+      await app.register(webdriverRoutes, { platform, sessions, dataPlane });
+      await app.register(automationRoutes, { platform, sessions });
       await app.register(viewerSocketRoutes, { platform, sessions, hub, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
     },
   };

@@ -60,6 +60,8 @@ export const Hello = z.object({
   startedAt: z.string(),
   devices: z.array(DeviceInfo),
   states: z.array(DeviceState),
+  /** Base URL of the agent's data plane (direct HTTP/WebSocket), when it runs one. */
+  dataPlaneUrl: z.url({ protocol: /^https?$/ }).max(2_000).optional(),
 });
 export type Hello = z.infer<typeof Hello>;
 
@@ -74,7 +76,14 @@ export const Bye = z.object({ ...envelope, reason: z.string().max(200) });
 export type Bye = z.infer<typeof Bye>;
 
 /** The service's answer to hello and heartbeat: whether it knows the host (else announce again). */
-export const HostAck = z.object({ known: z.boolean() });
+/** A public verification key of the service (JWK), as in its JWKS. */
+export const DataPlaneKey = z.looseObject({ kty: z.string().max(10), kid: z.string().max(200), alg: z.string().max(20).optional() });
+
+export const HostAck = z.object({
+  known: z.boolean(),
+  /** Public keys (JWKS) that verify the service's data-plane tokens; sent in the answer to a hello. */
+  dataPlaneKeys: z.object({ keys: z.array(DataPlaneKey).max(20) }).optional(),
+});
 export type HostAck = z.infer<typeof HostAck>;
 
 /** `POST .../device/control` bodies (decisions.md, "Device testing"); coordinates are screenshot pixels. */
@@ -106,6 +115,22 @@ export const ControlAction = z.discriminatedUnion('action', [
 ]);
 export type ControlAction = z.infer<typeof ControlAction>;
 
+/** Largest piece of a file in one bus message (base64 of it stays well under NATS's 1 MiB payload limit). */
+export const STAGE_CHUNK_BYTES = 512 * 1024;
+/** An absolute path on a device: no `..`, no NUL or line breaks. */
+export const DevicePath = z
+  .string()
+  .min(1)
+  .max(1_024)
+  .regex(/^\/[^\0\r\n]*$/, 'an absolute path')
+  .refine((p) => !p.split('/').includes('..'), 'a path without ..');
+/** An Android package name (`com.example.app`). */
+export const PackageName = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/, 'a package name');
+/** Apps a helper opens: the store, the settings, an app's own settings page, the app itself. */
+export const AppHelper = z.enum(['play-store', 'settings', 'app-settings', 'launch-app', 'developer-options', 'wifi-settings']);
+export type AppHelper = z.infer<typeof AppHelper>;
+const stageId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
 export const DeviceCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('prepare') }),
   z.object({ op: z.literal('release') }),
@@ -123,6 +148,22 @@ export const DeviceCommand = z.discriminatedUnion('op', [
     maxHeight: z.number().int().positive().optional(),
   }),
   z.object({ op: z.literal('stopScreencast'), consumerId: id }),
+  // Apps and files (devices that have them; others answer UNSUPPORTED).
+  z.object({ op: z.literal('apps'), thirdPartyOnly: z.boolean().optional() }),
+  z.object({ op: z.literal('installApp'), stageId }),
+  z.object({ op: z.literal('uninstallApp'), packageName: PackageName }),
+  z.object({ op: z.literal('appPresence'), packageNames: z.array(PackageName).min(1).max(100) }),
+  z.object({ op: z.literal('openHelper'), helper: AppHelper, packageName: PackageName.optional() }),
+  /** Bytes for the device travel in chunks: begin (at most `size` bytes), chunks in order, commit (size and SHA-256 checked). */
+  z.object({ op: z.literal('stageBegin'), size: z.number().int().nonnegative().max(2 ** 40), name: z.string().max(255).optional() }),
+  z.object({ op: z.literal('stageChunk'), stageId, offset: z.number().int().nonnegative(), base64: z.string().max(Math.ceil(STAGE_CHUNK_BYTES / 3) * 4) }),
+  z.object({ op: z.literal('stageCommit'), stageId, size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  z.object({ op: z.literal('pushFile'), stageId, path: DevicePath }),
+  /** One piece of a device file; offset 0 reads the file afresh. */
+  z.object({ op: z.literal('pullFile'), path: DevicePath, offset: z.number().int().nonnegative(), length: z.number().int().min(1).max(STAGE_CHUNK_BYTES) }),
+  z.object({ op: z.literal('listFiles'), path: DevicePath }),
+  z.object({ op: z.literal('deleteFile'), path: DevicePath }),
+  z.object({ op: z.literal('makeFolder'), path: DevicePath }),
 ]);
 export type DeviceCommand = z.infer<typeof DeviceCommand>;
 export type DeviceOp = DeviceCommand['op'];
@@ -182,6 +223,22 @@ export const RpcResults = {
   uiTree: z.object({ url: z.string(), title: z.string(), root: UiNode }),
   screencast: z.object({ streaming: z.boolean() }),
   stopScreencast: z.object({ streaming: z.boolean() }),
+  apps: z.object({ apps: z.array(z.object({ packageName: z.string(), system: z.boolean() })) }),
+  installApp: z.object({ packageNames: z.array(z.string()) }),
+  uninstallApp: z.object({ packageName: z.string(), uninstalled: z.boolean() }),
+  appPresence: z.object({ presence: z.record(z.string(), z.boolean()) }),
+  openHelper: z.object({ helper: z.string(), packageName: z.string().optional() }),
+  stageBegin: z.object({ stageId: z.string() }),
+  stageChunk: z.object({ received: z.number().int().nonnegative() }),
+  stageCommit: z.object({ stageId: z.string(), size: z.number().int().nonnegative() }),
+  pushFile: z.object({ path: z.string(), size: z.number().int().nonnegative() }),
+  pullFile: z.object({ path: z.string(), offset: z.number().int().nonnegative(), size: z.number().int().nonnegative(), base64: z.string(), eof: z.boolean() }),
+  listFiles: z.object({
+    path: z.string(),
+    entries: z.array(z.object({ name: z.string(), type: z.enum(['file', 'directory', 'other']), size: z.number(), mode: z.number().int(), modifiedAt: z.string().nullable() })),
+  }),
+  deleteFile: z.object({ path: z.string(), deleted: z.boolean() }),
+  makeFolder: z.object({ path: z.string() }),
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 

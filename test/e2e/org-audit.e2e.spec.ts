@@ -130,4 +130,14 @@ describe('audit history', () => {
     expect(mine.some((e) => e.resourceType === 'workspace' && e.resourceId === String(workspaceId))).toBe(false);
     expect((await http(server.url, 'GET', '/api/v1/audit/events')).status).toBe(401);
   });
+
+  it('records /v1 credentials being made and revoked, without their hashes', async () => {
+    const created = await http(server.url, 'POST', '/api/v1/api-keys', { token: company.token, body: { name: 'ci', scopes: ['read'] } });
+    expect(created.status).toBe(201);
+    expect((await http(server.url, 'DELETE', `/api/v1/api-keys/${created.body.id}`, { token: company.token })).status).toBe(204);
+    const r = await admin.get(`/audit/events?resourceType=api-key&resourceId=${created.body.id}`);
+    expect(r.body.content.map((e: { eventType: string }) => e.eventType)).toEqual(['ApiKeyRevoked', 'ApiKeyCreated']);
+    expect(r.body.content[1].payload).toMatchObject({ keyId: created.body.id, name: 'ci', scopes: ['read'], keyHash: '[redacted]' });
+    expect(JSON.stringify(r.body.content)).not.toContain(created.body.key);
+  });
 });

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { devicesOfHost, hostsWithOnlineDevices } from '#projections/df-devices/index.js';
+import { devicesOfHost, hostsWithOnlineDevices, inventoryOfHost, type HostDeviceRow } from '#projections/df-devices/index.js';
 import { openSessionsOnDevices } from '#projections/df-sessions/index.js';
 import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
-import { fold, type CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/decider.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import {
   Bye,
@@ -19,9 +19,9 @@ import {
   type DeviceInfo,
   type DeviceState,
 } from '#shared/wire/index.js';
-import { deviceDecider } from '../devices/decide.js';
-import { deviceStream, type DeviceFacts, type DevicePlacement } from '../devices/events.js';
+import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '../devices/events.js';
 import type { DeviceCommands } from '../devices/service.js';
+import { dataPlaneUrlKey } from '../data-plane/index.js';
 
 /** What the registry asks of the session side when a host or device goes away or misbehaves. */
 export interface SessionEnder {
@@ -51,6 +51,16 @@ export class HostRegistry {
   private reaper: NodeJS.Timeout | null = null;
   private reaping: Promise<void> | null = null;
   private readonly startedAt = Date.now();
+  /** Per host, the device states this replica last reconciled (`state|sessionId`). */
+  private readonly lastStates = new Map<string, Map<string, string>>();
+  /** When this replica last wrote each host's liveness key. */
+  private readonly refreshedAt = new Map<string, number>();
+  /** Per host, the newest heartbeat states waiting to be reconciled. */
+  private readonly pendingBeats = new Map<string, readonly DeviceState[]>();
+  /** Per host, the reconciliation in progress (they run one after another). */
+  private readonly queues = new Map<string, Promise<void>>();
+  /** Heartbeats handled, and those that changed nothing (no database work). */
+  readonly stats = { heartbeats: 0, unchangedHeartbeats: 0 };
 
   constructor(
     private readonly deps: {
@@ -62,6 +72,8 @@ export class HostRegistry {
       logger: Logger;
       hostTimeoutMs: number;
       now: () => Date;
+      /** Public keys (JWKS) of data-plane tokens, handed to every agent that says hello. */
+      dataPlaneKeys?: { keys: readonly object[] };
     },
   ) {}
 
@@ -92,6 +104,7 @@ export class HostRegistry {
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
     this.subscriptions = [];
     await this.reaping;
+    await Promise.all([...this.queues.values()]);
   }
 
   private context(hostId: string): CommandContext {
@@ -101,26 +114,60 @@ export class HostRegistry {
   private async onHello(msg: BusMessage): Promise<void> {
     const hello = this.parse(msg, Hello);
     if (!hello) return;
-    await this.deps.kv.set(hostKey(hello.hostId), JSON.stringify({ nodeName: hello.nodeName, hubId: hello.hubId }), { ttlMs: this.deps.hostTimeoutMs });
-    const placement: DevicePlacement = { hostId: hello.hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
-    await this.reconcileDevices(placement, hello.devices);
-    await this.reconcileStates(hello.hostId, hello.states);
-    this.deps.logger.info({ hostId: hello.hostId, devices: hello.devices.length }, 'agent announced');
-    await this.deps.bus.respond(msg, ok({ known: true }));
+    const { hostId } = hello;
+    await this.refresh(hostId, JSON.stringify({ nodeName: hello.nodeName, hubId: hello.hubId }), true);
+    if (hello.dataPlaneUrl) await this.deps.kv.set(dataPlaneUrlKey(hostId), hello.dataPlaneUrl);
+    else await this.deps.kv.delete(dataPlaneUrlKey(hostId));
+    // What this replica remembers of the host is replaced by what the hello restates.
+    this.lastStates.delete(hostId);
+    // Answered at once: reconciling a large host can take longer than the agent waits for the answer,
+    // and an unanswered hello would only be repeated. The work is queued per host, in order.
+    await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
+    const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
+    await this.serially(hostId, async () => {
+      await this.reconcileDevices(placement, hello.devices);
+      await this.reconcileStates(hostId, hello.states, { reconnect: false });
+      this.remember(hostId, hello.states, true);
+      this.deps.logger.info({ hostId, devices: hello.devices.length }, 'agent announced');
+    });
   }
 
   private async onHeartbeat(msg: BusMessage): Promise<void> {
     const beat = this.parse(msg, Heartbeat);
     if (!beat) return;
-    const known = await this.deps.kv.get(hostKey(beat.hostId));
+    const { hostId } = beat;
+    const known = await this.deps.kv.get(hostKey(hostId));
     if (known === null) {
       // Declared lost (or never announced to this installation): the host must announce itself again.
+      this.forget(hostId);
       await this.deps.bus.respond(msg, ok({ known: false }));
       return;
     }
-    await this.deps.kv.set(hostKey(beat.hostId), known, { ttlMs: this.deps.hostTimeoutMs });
+    await this.refresh(hostId, known, false);
     await this.deps.bus.respond(msg, ok({ known: true }));
-    await this.reconcileStates(beat.hostId, beat.states);
+    // Only what changed since the states this replica last reconciled: an unchanged beat costs no
+    // database work and writes nothing.
+    this.stats.heartbeats++;
+    if (this.changedStates(hostId, beat.states).length === 0) {
+      this.stats.unchangedHeartbeats++;
+      return;
+    }
+    // The newest beat wins: a beat waiting behind a slow reconciliation is replaced, never replayed late.
+    const queued = this.pendingBeats.has(hostId);
+    this.pendingBeats.set(hostId, beat.states);
+    if (queued) return;
+    await this.serially(hostId, async () => {
+      const states = this.pendingBeats.get(hostId) ?? [];
+      this.pendingBeats.delete(hostId);
+      const changed = this.changedStates(hostId, states);
+      await this.reconcileStates(hostId, changed);
+      this.remember(hostId, changed, false);
+    });
+  }
+
+  private changedStates(hostId: string, states: readonly DeviceState[]): readonly DeviceState[] {
+    const last = this.lastStates.get(hostId);
+    return last ? states.filter((s) => last.get(s.deviceId) !== stateKey(s)) : states;
   }
 
   private async onDevices(msg: BusMessage): Promise<void> {
@@ -129,17 +176,66 @@ export class HostRegistry {
     const known = await this.deps.kv.get(hostKey(report.hostId));
     if (known === null) return;
     const { nodeName, hubId } = JSON.parse(known) as { nodeName: string; hubId: string };
-    const rows = await devicesOfHost(this.deps.db, report.hostId);
-    const companyId = rows[0]?.companyId ?? null;
-    await this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices);
-    await this.reconcileStates(report.hostId, report.states);
+    await this.serially(report.hostId, async () => {
+      const rows = await devicesOfHost(this.deps.db, report.hostId);
+      const companyId = rows[0]?.companyId ?? null;
+      await this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices);
+      await this.reconcileStates(report.hostId, report.states, { reconnect: false });
+      this.remember(report.hostId, report.states, true);
+    });
   }
 
   private async onBye(msg: BusMessage): Promise<void> {
     const bye = this.parse(msg, Bye);
     if (!bye) return;
     await this.deps.kv.delete(hostKey(bye.hostId));
-    await this.hostLost(bye.hostId, 'host-stopped');
+    this.forget(bye.hostId);
+    await this.serially(bye.hostId, () => this.hostLost(bye.hostId, 'host-stopped'));
+  }
+
+  /**
+   * Keeps the host's liveness key alive. The key lives a fifth longer than the host time-out and is
+   * rewritten only when a fifth of the time-out has passed since this replica last wrote it, so a host
+   * is declared lost between one and 1.2 time-outs after its last beat, and most beats write nothing.
+   */
+  private async refresh(hostId: string, value: string, force: boolean): Promise<void> {
+    const now = Date.now();
+    const slice = this.deps.hostTimeoutMs / 5;
+    if (!force && now - (this.refreshedAt.get(hostId) ?? 0) < slice) return;
+    await this.deps.kv.set(hostKey(hostId), value, { ttlMs: this.deps.hostTimeoutMs + slice });
+    this.refreshedAt.set(hostId, now);
+  }
+
+  /** Runs the host's reconciliations one after another (a hello's before the beats that follow it). */
+  private serially(hostId: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(hostId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((err: unknown) => {
+        // Not reconciled: forget the host's states, so the next beat compares everything again.
+        this.lastStates.delete(hostId);
+        this.deps.logger.warn({ err, hostId }, 'reconciling a host failed');
+      })
+      .finally(() => {
+        if (this.queues.get(hostId) === next) this.queues.delete(hostId);
+      });
+    this.queues.set(hostId, next);
+    return next;
+  }
+
+  private remember(hostId: string, states: readonly DeviceState[], replace: boolean): void {
+    let known = this.lastStates.get(hostId);
+    if (!known || replace) {
+      known = new Map();
+      this.lastStates.set(hostId, known);
+    }
+    for (const s of states) known.set(s.deviceId, stateKey(s));
+  }
+
+  private forget(hostId: string): void {
+    this.lastStates.delete(hostId);
+    this.pendingBeats.delete(hostId);
+    this.refreshedAt.delete(hostId);
   }
 
   /** Decodes a message; a bad one is answered `fail` (requests) or dropped, never thrown at the bus. */
@@ -160,37 +256,58 @@ export class HostRegistry {
     }
   }
 
-  /** Devices the host has are connected (when they were not, or changed); devices it no longer has go offline. */
+  /**
+   * Devices the host has are connected: new devices and devices whose facts or placement changed get a
+   * `DeviceConnected` each; known devices that were offline come back in one `HostDevicesReconnected`;
+   * devices the host no longer has go offline in one `HostDevicesDisconnected`.
+   */
   private async reconcileDevices(placement: DevicePlacement, devices: readonly DeviceInfo[]): Promise<void> {
     const context = this.context(placement.hostId);
+    const rows = new Map((await inventoryOfHost(this.deps.db, placement.hostId)).map((r) => [r.deviceId, r]));
     const reported = new Set(devices.map((d) => d.deviceId));
+    const connect: DeviceInfo[] = [];
+    const back: string[] = [];
     for (const info of devices) {
-      await this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context);
+      const row = rows.get(info.deviceId);
+      if (!row || !sameFacts(row, info, placement)) connect.push(info);
+      else if (row.status === 'offline') back.push(info.deviceId);
     }
-    const gone: string[] = [];
-    for (const row of await devicesOfHost(this.deps.db, placement.hostId)) {
-      if (reported.has(row.deviceId) || row.status === 'offline') continue;
-      await this.deps.devices.run({ type: 'DisconnectDevice', deviceId: row.deviceId, hostId: placement.hostId, reason: 'removed-from-host' }, context);
-      gone.push(row.deviceId);
+    // The read model may not show a loss yet: a host whose last batch took devices offline has those
+    // devices brought back too (the batch is a no-op for devices that are online).
+    const lastBatch = (await this.deps.devices.store.readStream(deviceHostStream(placement.hostId))).at(-1);
+    if (lastBatch?.type === 'HostDevicesDisconnected') {
+      for (const id of (lastBatch.payload as { deviceIds: string[] }).deviceIds) {
+        const row = rows.get(id);
+        const info = devices.find((d) => d.deviceId === id);
+        if (row && info && sameFacts(row, info, placement) && !back.includes(id)) back.push(id);
+      }
     }
+    await inBatches(connect, CONNECT_CONCURRENCY, (info) =>
+      this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context).then(() => undefined),
+    );
+    await this.deps.devices.hostBatch({ type: 'reconnect', hostId: placement.hostId, deviceIds: back }, context);
+    const gone = [...rows.values()].filter((r) => !reported.has(r.deviceId) && r.status !== 'offline').map((r) => r.deviceId);
+    await this.deps.devices.hostBatch({ type: 'disconnect', hostId: placement.hostId, deviceIds: gone, reason: 'removed-from-host' }, context);
     await this.endSessionsOn(gone, 'device-disconnected');
   }
 
   /**
-   * Compares what each worker says with what the platform believes: a broken device goes to
-   * maintenance (ending its session); a device that holds a session the platform has closed is told
-   * to drop it; an open session whose device no longer holds it (the agent restarted) is ended.
+   * Compares what each worker says with what the platform believes: a device reported by a host the
+   * read model shows offline comes back (in one batch); a broken device goes to maintenance (ending its
+   * session); a device that holds a session the platform has closed is told to drop it; an open session
+   * whose device no longer holds it (the agent restarted) is ended.
    */
-  private async reconcileStates(hostId: string, states: readonly DeviceState[]): Promise<void> {
+  private async reconcileStates(hostId: string, states: readonly DeviceState[], options: { reconnect: boolean } = { reconnect: true }): Promise<void> {
+    if (states.length === 0) return;
     const context = this.context(hostId);
     const rows = new Map((await devicesOfHost(this.deps.db, hostId)).map((r) => [r.deviceId, r]));
+    if (options.reconnect) {
+      const back = states.filter((s) => rows.get(s.deviceId)?.status === 'offline').map((s) => s.deviceId);
+      await this.deps.devices.hostBatch({ type: 'reconnect', hostId, deviceIds: back }, context);
+    }
     for (const s of states) {
       const row = rows.get(s.deviceId);
       if (!row) continue;
-      if (row.status === 'offline') {
-        // Back after a lost heartbeat: the device stream still has its facts.
-        await this.deps.devices.run({ type: 'ConnectDevice', ...(await this.reconnectFacts(s.deviceId, hostId)) }, context).catch(() => undefined);
-      }
       const broken = s.state === 'broken';
       if ((row.health === 'broken') !== broken) {
         await this.deps.devices.run({ type: 'ReportDeviceHealth', deviceId: s.deviceId, health: broken ? 'broken' : 'ok', reason: s.detail ?? s.state }, context);
@@ -206,12 +323,6 @@ export class HostRegistry {
     }
   }
 
-  private async reconnectFacts(deviceId: string, hostId: string): Promise<{ deviceId: string; facts: DeviceFacts; placement: DevicePlacement }> {
-    const state = fold(deviceDecider, await this.deps.devices.store.readStream(deviceStream(deviceId)));
-    if (!state.facts || !state.placement || state.placement.hostId !== hostId) throw new Error('device facts unknown');
-    return { deviceId, facts: state.facts, placement: state.placement };
-  }
-
   /** Takes the devices of hosts whose liveness key expired offline. */
   private async reap(): Promise<void> {
     for (const hostId of await hostsWithOnlineDevices(this.deps.db)) {
@@ -219,24 +330,58 @@ export class HostRegistry {
       // Right after a start, give running agents one time-out to answer the service hello.
       if (Date.now() - this.startedAt < this.deps.hostTimeoutMs) continue;
       this.deps.logger.warn({ hostId }, 'host missed its heartbeats; its devices go offline');
-      await this.hostLost(hostId, 'heartbeat-missed');
+      this.forget(hostId);
+      await this.serially(hostId, () => this.hostLost(hostId, 'heartbeat-missed'));
     }
   }
 
+  /** Takes every device of the host offline in one append, then ends their open sessions. */
   private async hostLost(hostId: string, reason: string): Promise<void> {
-    const context = this.context(hostId);
-    const lost: string[] = [];
-    for (const row of await devicesOfHost(this.deps.db, hostId)) {
-      if (row.status === 'offline') continue;
-      await this.deps.devices.run({ type: 'DisconnectDevice', deviceId: row.deviceId, hostId, reason }, context);
-      lost.push(row.deviceId);
-    }
+    const lost = (await devicesOfHost(this.deps.db, hostId)).filter((r) => r.status !== 'offline').map((r) => r.deviceId);
+    await this.deps.devices.hostBatch({ type: 'disconnect', hostId, deviceIds: lost, reason }, this.context(hostId));
     await this.endSessionsOn(lost, reason === 'heartbeat-missed' ? 'host-lost' : reason);
   }
 
   private async endSessionsOn(deviceIds: readonly string[], reason: string): Promise<void> {
+    if (deviceIds.length === 0) return;
     for (const s of await openSessionsOnDevices(this.deps.db, deviceIds)) {
       await this.deps.sessions.endForDevice(s.id, reason).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: s.id }, 'ending a session failed'));
     }
   }
+}
+
+const CONNECT_CONCURRENCY = 8;
+
+/** What a worker reports that matters to the platform: its state and its session. */
+const stateKey = (s: DeviceState) => `${s.state}|${s.sessionId ?? ''}`;
+
+function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacement): boolean {
+  const f = row.facts;
+  const p = row.placement;
+  return (
+    f.name === info.name &&
+    f.platform === info.platform &&
+    f.osVersion === info.osVersion &&
+    f.model === info.model &&
+    f.manufacturer === info.manufacturer &&
+    f.type === info.type &&
+    f.isRealDevice === info.isRealDevice &&
+    f.provider === info.provider &&
+    f.screen.width === info.screen.width &&
+    f.screen.height === info.screen.height &&
+    f.screen.scale === info.screen.scale &&
+    p.hostId === placement.hostId &&
+    p.nodeName === placement.nodeName &&
+    p.hubId === placement.hubId &&
+    p.companyId === placement.companyId
+  );
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
@@ -39,6 +40,12 @@ export function liftAccessToken(request: IncomingMessage): void {
   if (token && request.headers.authorization === undefined) request.headers.authorization = `Bearer ${token}`;
 }
 
+/** Ends a connection once what was written has gone out; then it is gone, whatever the peer does. */
+export function endConnection(socket: Duplex | null | undefined): void {
+  if (!socket || socket.destroyed) return;
+  socket.end(() => socket.destroy());
+}
+
 /** Close codes: 4000 + the HTTP status the same refusal would have had. */
 const closeWith = (socket: WebSocket, err: AppError) => {
   if (socket.readyState !== socket.OPEN) return;
@@ -54,6 +61,12 @@ export async function viewerSocketRoutes(
   const { platform, sessions, hub } = opts;
   app.server.prependListener('upgrade', liftAccessToken);
   await app.register(websocket, { options: { maxPayload: 64 * 1024, perMessageDeflate: false } });
+  // A handshake refused before the route ran (access control: a bad token) is answered over HTTP on
+  // the upgrade's socket, which nothing else ends (`@fastify/websocket` ends only the ones it saw):
+  // left open by the client it would hold the server's shutdown.
+  app.addHook('onResponse', async (request) => {
+    if ((request.raw.headers.upgrade ?? '').toLowerCase() === 'websocket') endConnection(request.raw.socket);
+  });
 
   app.get('/ws/sessions/:sessionId', { websocket: true, schema: { hide: true } }, (socket, request) => {
     // Messages are queued from the first moment: the first may be the token, sent right after opening.

@@ -1,0 +1,48 @@
+import { WebSocket, type RawData } from 'ws';
+
+// A side whose peer has this much unsent data stops being read until the peer drains below half of
+// it: TCP back-pressure then reaches the sender, so a relay never buffers without bound.
+export const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+const LOW_WATER_BYTES = HIGH_WATER_BYTES / 2;
+/** CDP messages carry screenshots and heap snapshots: well above `ws`'s default limit. */
+export const MAX_CDP_PAYLOAD_BYTES = 256 * 1024 * 1024;
+
+/** Close codes that may be sent in a close frame (1005 and 1006 only describe what happened). */
+const sendableCode = (code: number) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
+
+/**
+ * Joins two open WebSockets: messages pass both ways with their type; a side stops being read while
+ * its peer has more than `HIGH_WATER_BYTES` unsent; a close (code and reason) or failure of one side
+ * closes the other. `onClose` runs once, when the first side goes.
+ */
+export function relayWebSockets(a: WebSocket, b: WebSocket, onClose?: () => void): void {
+  let closed = false;
+  const done = () => {
+    if (closed) return;
+    closed = true;
+    onClose?.();
+  };
+  const relay = (from: WebSocket, to: WebSocket) => {
+    const drained = () => {
+      if (from.isPaused && to.bufferedAmount <= LOW_WATER_BYTES && from.readyState === WebSocket.OPEN) from.resume();
+    };
+    from.on('message', (data: RawData, isBinary: boolean) => {
+      if (to.readyState !== WebSocket.OPEN) return;
+      to.send(data, { binary: isBinary }, drained);
+      if (to.bufferedAmount > HIGH_WATER_BYTES) from.pause();
+    });
+    from.on('close', (code: number, reason: Buffer) => {
+      done();
+      if (to.readyState === WebSocket.CLOSED || to.readyState === WebSocket.CLOSING) return;
+      if (code === 1005) to.close();
+      else if (sendableCode(code)) to.close(code, reason);
+      else to.terminate();
+    });
+    from.on('error', () => {
+      done();
+      to.terminate();
+    });
+  };
+  relay(a, b);
+  relay(b, a);
+}
