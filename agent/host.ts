@@ -53,6 +53,8 @@ export class AgentHost {
   readonly startedAt = new Date().toISOString();
   private subscriptions: BusSubscription[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** Set once start() has taken the devices found at start-up: later devices start on their own. */
+  private hotPlug = false;
   private seq = 0;
   private needsHello = true;
   private beating = false;
@@ -122,7 +124,10 @@ export class AgentHost {
         removed: (deviceId) => void this.removeDevice(deviceId),
       });
     }
-    await Promise.all([...this.workers.values()].map((w) => w.start()));
+    // Devices found so far start together; any that arrive from here on start themselves (addDevice).
+    const found = [...this.workers.values()];
+    this.hotPlug = true;
+    await Promise.all(found.map((w) => w.start()));
     this.options.logger.info({ hostId: this.hostId, devices: this.workers.size }, 'agent started');
     // The first hello goes out in the background: a host must not wait for the service to start.
     this.timer = setTimeout(() => void this.beat(), 0);
@@ -158,7 +163,7 @@ export class AgentHost {
     });
     this.workers.set(driver.info.deviceId, worker);
     // Devices found during start are started together; later ones (hot-plug) start here.
-    if (this.timer !== null) {
+    if (this.hotPlug) {
       await worker.start();
       await this.report();
     }

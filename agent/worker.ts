@@ -13,9 +13,11 @@ import {
   type DeviceCommand,
   type FailCode,
 } from '#shared/wire/index.js';
-import { DriverError, type DeviceDriver } from './provider.js';
+import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
 
 const LEASE_CHECK_MS = 1_000;
+/** The largest upload a worker stages for its device (the service enforces its own, smaller limits). */
+const MAX_STAGE_BYTES = 2 * 1024 * 1024 * 1024;
 
 class CommandTimeout extends Error {}
 
@@ -33,6 +35,7 @@ export class DeviceWorker {
   private leaseTimer: NodeJS.Timeout | null = null;
   private frameSeq = 0;
   private stopped = false;
+  private staging: StagingArea | null = null;
 
   constructor(
     readonly driver: DeviceDriver,
@@ -151,10 +154,87 @@ export class DeviceWorker {
         this.leases.delete(command.consumerId);
         if (this.leases.size === 0) await this.stopStreaming();
         return { streaming: this.leases.size > 0 };
+      case 'apps':
+      case 'installApp':
+      case 'uninstallApp':
+      case 'appPresence':
+      case 'openHelper':
+      case 'stageBegin':
+      case 'stageChunk':
+      case 'stageCommit':
+      case 'pushFile':
+      case 'pullFile':
+      case 'listFiles':
+      case 'deleteFile':
+      case 'makeFolder':
+        return this.content(command);
       default: {
         const never: never = command;
         throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${JSON.stringify(never)}`);
       }
+    }
+  }
+
+  /** Apps and files: each needs its optional driver method, else UNSUPPORTED (before any bytes move). */
+  private async content(command: DeviceCommand): Promise<unknown> {
+    const d = this.driver;
+    const unsupported = (what: string) => new WorkerRefusal('UNSUPPORTED', `This device does not support ${what}`);
+    const staging = () => (this.staging ??= new StagingArea(this.deviceId));
+    switch (command.op) {
+      case 'apps':
+        if (!d.listApps) throw unsupported('apps');
+        return { apps: await d.listApps(command.thirdPartyOnly ?? false) };
+      case 'installApp': {
+        if (!d.installApp) throw unsupported('installing apps');
+        const file = staging().take(command.stageId);
+        try {
+          return await d.installApp(file.path);
+        } finally {
+          await file.done();
+        }
+      }
+      case 'uninstallApp':
+        if (!d.uninstallApp) throw unsupported('uninstalling apps');
+        return d.uninstallApp(command.packageName);
+      case 'appPresence':
+        if (!d.appPresence) throw unsupported('apps');
+        return d.appPresence(command.packageNames);
+      case 'openHelper':
+        if (!d.openHelper) throw unsupported('app helpers');
+        return d.openHelper(command.helper, command.packageName);
+      case 'stageBegin':
+        if (!d.installApp && !d.pushFile) throw unsupported('uploads');
+        return { stageId: await staging().begin(command.size, MAX_STAGE_BYTES) };
+      case 'stageChunk':
+        return { received: await staging().chunk(command.stageId, command.offset, Buffer.from(command.base64, 'base64')) };
+      case 'stageCommit':
+        staging().commit(command.stageId, command.size, command.sha256);
+        return { stageId: command.stageId, size: command.size };
+      case 'pushFile': {
+        if (!d.pushFile) throw unsupported('files');
+        const file = staging().take(command.stageId);
+        try {
+          return await d.pushFile(file.path, command.path);
+        } finally {
+          await file.done();
+        }
+      }
+      case 'pullFile': {
+        const pull = d.pullFile?.bind(d);
+        if (!pull) throw unsupported('files');
+        return staging().read(command.path, command.offset, command.length, (local) => pull(command.path, local));
+      }
+      case 'listFiles':
+        if (!d.listFiles) throw unsupported('files');
+        return d.listFiles(command.path);
+      case 'deleteFile':
+        if (!d.deleteFile) throw unsupported('files');
+        return d.deleteFile(command.path);
+      case 'makeFolder':
+        if (!d.makeFolder) throw unsupported('files');
+        return d.makeFolder(command.path);
+      default:
+        throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${command.op}`);
     }
   }
 
@@ -201,6 +281,7 @@ export class DeviceWorker {
     this.setState('releasing');
     this.clearLeases();
     try {
+      await this.staging?.clear().catch(() => undefined);
       await this.driver.release();
     } finally {
       this.sessionId = null;

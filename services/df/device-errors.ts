@@ -10,8 +10,9 @@ export function deviceFailure(err: unknown, during: 'prepare' | 'command'): unkn
     case 'TIMEOUT':
       return new AppError('DEVICE_TIMEOUT', `The device did not answer in time: ${err.message}`, { cause: err });
     case 'BAD_REQUEST':
-    case 'UNSUPPORTED':
       return new AppError('BAD_REQUEST', err.message, { cause: err });
+    case 'UNSUPPORTED':
+      return new AppError('DEVICE_UNSUPPORTED', `This device cannot do that: ${err.message}`, { cause: err });
     case 'NOT_PREPARED':
       return new AppError('SESSION_NOT_ACTIVE', 'The device no longer holds this session', { cause: err });
     case 'DEVICE_BUSY':

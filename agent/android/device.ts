@@ -1,0 +1,538 @@
+import { randomUUID } from 'node:crypto';
+import { stat as localStat } from 'node:fs/promises';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import type { AppHelper } from '#shared/wire/messages.js';
+import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import { DriverError, LogRing, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { freeLocalPort, pngSize, pngToJpeg, pullFile, pushFile, readAll, shell, shellQuote, type AdbDevice } from './adb.js';
+import { androidKeyCode } from './keys.js';
+import { parseLogcatLine } from './logcat.js';
+import { parseUiautomatorXml } from './ui-tree.js';
+
+/** Least time between two screencast frames: screencap is slow and busies the phone. */
+const FRAME_INTERVAL_MS = 100;
+const SCRATCH_ROOT = '/data/local/tmp';
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+/** Device paths a session may not delete or replace as a whole. */
+const PROTECTED = new Set(['/', '/sdcard', '/storage', '/storage/emulated', '/storage/emulated/0', '/data', '/data/local', '/data/local/tmp', '/system', '/vendor', '/proc', '/dev', '/sys']);
+
+type Orientation = 'portrait' | 'landscape';
+
+/** What an Android device is, read from its properties (`getprop`) and `wm size`. */
+export async function describeAndroidDevice(device: AdbDevice, serial: string, deviceId: string): Promise<DeviceInfo> {
+  const props = await device.getProperties();
+  const get = (key: string) => (props[key] ?? '').trim();
+  const size = parseWmSize(await shell(device, 'wm size'));
+  const density = Number(get('ro.sf.lcd_density')) || 0;
+  const characteristics = get('ro.build.characteristics').split(',');
+  const hardware = get('ro.hardware');
+  const emulator = get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || ['goldfish', 'ranchu', 'vbox86'].includes(hardware) || serial.startsWith('emulator-');
+  const smallestDp = size && density ? (Math.min(size.width, size.height) * 160) / density : 0;
+  const type = characteristics.includes('tablet') || smallestDp >= 600 ? 'tablet' : characteristics.includes('tv') ? 'tv' : characteristics.includes('watch') ? 'watch' : 'phone';
+  const model = get('ro.product.model') || 'Android device';
+  return {
+    deviceId,
+    name: `${model} (${serial})`.slice(0, 200),
+    platform: 'android',
+    osVersion: get('ro.build.version.release') || 'unknown',
+    model: model.slice(0, 200),
+    manufacturer: (get('ro.product.manufacturer') || 'unknown').slice(0, 200),
+    type,
+    isRealDevice: !emulator,
+    provider: 'android',
+    screen: { width: size?.width ?? 1080, height: size?.height ?? 1920, scale: 1 },
+  };
+}
+
+/** `wm size`: the override size when there is one, else the physical size. */
+export function parseWmSize(output: string): { width: number; height: number } | null {
+  const override = /Override size:\s*(\d+)x(\d+)/.exec(output);
+  const physical = /Physical size:\s*(\d+)x(\d+)/.exec(output);
+  const m = override ?? physical;
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
+}
+
+/** Text for `input text`: spaces become `%s` (how `input` reads a space), the whole quoted for the shell. */
+export function inputTextArgument(text: string): string {
+  return shellQuote(text.replace(/ /g, '%s'));
+}
+
+/**
+ * One Android device through the adb server (adbkit): screen through `screencap`, input through
+ * `input`, apps through `pm`/`am`/`monkey`, files through the sync service, UI through `uiautomator
+ * dump`, logs through `logcat`. A session leaves nothing behind: `release` force-stops what it
+ * started, uninstalls what it installed, and removes what it pushed and its scratch folder.
+ */
+export class AndroidDevice implements DeviceDriver {
+  private readonly logRing = new LogRing();
+  private readonly brokenListeners = new Set<(reason: string) => void>();
+  private prepared = false;
+  private orientation: Orientation = 'portrait';
+  private baselinePackages = new Set<string>();
+  private readonly started = new Set<string>();
+  private readonly pushed = new Set<string>();
+  private scratch: string | null = null;
+  private logcat: Duplex | null = null;
+  private streaming: { stop: boolean; done: Promise<void> } | null = null;
+  private devtoolsPort: number | null = null;
+
+  constructor(
+    readonly info: DeviceInfo,
+    readonly serial: string,
+    private readonly device: AdbDevice,
+    private readonly logger: Logger,
+  ) {}
+
+  async prepare(onProgress: (step: string) => void): Promise<Screen> {
+    onProgress('waking the device');
+    await this.sh('input keyevent KEYCODE_WAKEUP');
+    await this.sh('wm dismiss-keyguard');
+    onProgress('going home');
+    await this.sh('input keyevent KEYCODE_HOME');
+    await this.sh('settings put system accelerometer_rotation 0 && settings put system user_rotation 0');
+    this.orientation = 'portrait';
+    onProgress('noting installed apps');
+    this.baselinePackages = new Set(await this.packages(false));
+    this.started.clear();
+    this.pushed.clear();
+    this.scratch = `${SCRATCH_ROOT}/df-session-${randomUUID().slice(0, 8)}`;
+    await this.sh(`mkdir -p ${shellQuote(this.scratch)}`);
+    this.logRing.clear();
+    await this.startLogcat();
+    this.prepared = true;
+    return this.screen();
+  }
+
+  async release(): Promise<void> {
+    this.prepared = false;
+    await this.stopScreencast();
+    this.stopLogcat();
+    const problems: string[] = [];
+    const attempt = async (what: string, work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } catch (err) {
+        problems.push(`${what}: ${(err as Error).message}`);
+      }
+    };
+    for (const pkg of this.started) await attempt(`force-stop ${pkg}`, () => this.sh(`am force-stop ${pkg}`));
+    this.started.clear();
+    if (this.baselinePackages.size > 0) {
+      await attempt('uninstalling session apps', async () => {
+        for (const pkg of await this.packages(false)) {
+          if (!this.baselinePackages.has(pkg)) await this.sh(`pm uninstall ${pkg}`);
+        }
+      });
+    }
+    for (const path of this.pushed) await attempt(`removing ${path}`, () => this.sh(`rm -rf ${shellQuote(path)}`));
+    this.pushed.clear();
+    if (this.scratch) {
+      const scratch = this.scratch;
+      await attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`));
+    }
+    this.scratch = null;
+    await attempt('going home', () => this.sh('input keyevent KEYCODE_HOME'));
+    this.logRing.clear();
+    if (problems.length > 0) this.logger.warn({ serial: this.serial, problems }, 'android release left something behind');
+  }
+
+  async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {
+    const png = await this.capture();
+    const size = pngSize(png) ?? this.screen();
+    if (format === 'jpeg') {
+      const jpeg = await pngToJpeg(png, quality ?? 80);
+      // Without an image codec the PNG is answered, and its content type says so.
+      if (jpeg) return { contentType: 'image/jpeg', data: jpeg.data, width: jpeg.width, height: jpeg.height };
+    }
+    return { contentType: 'image/png', data: png, width: size.width, height: size.height };
+  }
+
+  async control(action: ControlAction): Promise<RpcResult<'control'>> {
+    this.requirePrepared();
+    const n = (v: number) => String(Math.round(v));
+    switch (action.action) {
+      case 'tap':
+        await this.input(`tap ${n(action.x)} ${n(action.y)}`);
+        return {};
+      case 'longPress':
+        await this.input(`swipe ${n(action.x)} ${n(action.y)} ${n(action.x)} ${n(action.y)} ${action.durationMs ?? 800}`);
+        return {};
+      case 'swipe':
+        await this.input(`swipe ${n(action.x1)} ${n(action.y1)} ${n(action.x2)} ${n(action.y2)} ${action.durationMs ?? 300}`);
+        return {};
+      case 'text': {
+        // `input text` takes printable ASCII; a line break is the Enter key.
+        if (/[^\x20-\x7e\n]/.test(action.text)) throw new DriverError('BAD_REQUEST', 'Android text input takes printable ASCII characters and line breaks only');
+        const lines = action.text.split('\n');
+        for (const [i, line] of lines.entries()) {
+          if (line.length > 0) await this.input(`text ${inputTextArgument(line)}`);
+          if (i < lines.length - 1) await this.input('keyevent KEYCODE_ENTER');
+        }
+        return {};
+      }
+      case 'key': {
+        const code = androidKeyCode(action.key);
+        if (!code) throw new DriverError('BAD_REQUEST', `Unknown key "${action.key}"`);
+        await this.input(`keyevent ${code}`);
+        return {};
+      }
+      case 'home':
+        await this.input('keyevent KEYCODE_HOME');
+        return {};
+      case 'back':
+        await this.input('keyevent KEYCODE_BACK');
+        return {};
+      case 'rotate':
+        await this.sh(`settings put system accelerometer_rotation 0 && settings put system user_rotation ${action.orientation === 'portrait' ? 0 : 1}`);
+        this.orientation = action.orientation;
+        return { orientation: this.orientation };
+      case 'openUrl': {
+        const out = await this.sh(`am start -a android.intent.action.VIEW -d ${shellQuote(action.url)}`);
+        if (/^Error/m.test(out)) throw new DriverError('DEVICE_ERROR', `The URL could not be opened: ${out.trim().slice(0, 300)}`);
+        return { url: action.url };
+      }
+      default: {
+        const never: never = action;
+        throw new DriverError('BAD_REQUEST', `Unknown action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  logs(afterSeq: number): RpcResult<'logs'> {
+    return this.logRing.after(afterSeq);
+  }
+
+  async uiTree(): Promise<RpcResult<'uiTree'>> {
+    this.requirePrepared();
+    let out = await this.sh('uiautomator dump /dev/tty');
+    if (!out.includes('<hierarchy')) {
+      // Some builds cannot write to the terminal; a file in the scratch folder always works.
+      const file = `${this.scratch ?? SCRATCH_ROOT}/window_dump.xml`;
+      await this.sh(`uiautomator dump ${shellQuote(file)}`);
+      out = await this.sh(`cat ${shellQuote(file)}`);
+      await this.sh(`rm -f ${shellQuote(file)}`);
+    }
+    const start = out.indexOf('<?xml') >= 0 ? out.indexOf('<?xml') : out.indexOf('<hierarchy');
+    const end = out.lastIndexOf('</hierarchy>');
+    if (start < 0 || end < 0) throw new DriverError('DEVICE_ERROR', `uiautomator gave no hierarchy: ${out.trim().slice(0, 200)}`);
+    const { root, packageName } = parseUiautomatorXml(out.slice(start, end + '</hierarchy>'.length), this.screen());
+    return { url: packageName ? `android-app://${packageName}` : 'android-app://unknown', title: this.info.model, root };
+  }
+
+  async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
+    this.requirePrepared();
+    await this.stopScreencast();
+    if (!(await pngToJpeg(await this.capture(), options.quality, { width: 1 }))) {
+      throw new DriverError('UNSUPPORTED', 'The live screen of Android devices needs the image codec (sharp) on the agent');
+    }
+    // Repeated screencap: the next frame is captured only after the previous one is handed on, which is
+    // the back-pressure. minicap or scrcpy would be much faster on a real phone.
+    const state = { stop: false, done: Promise.resolve() };
+    state.done = (async () => {
+      while (!state.stop) {
+        const began = Date.now();
+        try {
+          const png = await this.capture();
+          if (state.stop) break;
+          const jpeg = await pngToJpeg(png, options.quality, { ...(options.maxWidth ? { width: options.maxWidth } : {}), ...(options.maxHeight ? { height: options.maxHeight } : {}) });
+          if (!jpeg || state.stop) break;
+          await onFrame({ jpeg: jpeg.data, width: jpeg.width, height: jpeg.height, capturedAt: began });
+        } catch (err) {
+          this.logger.debug({ err, serial: this.serial }, 'screencast frame failed');
+        }
+        const wait = FRAME_INTERVAL_MS - (Date.now() - began);
+        if (wait > 0 && !state.stop) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    })();
+    this.streaming = state;
+  }
+
+  async stopScreencast(): Promise<void> {
+    const streaming = this.streaming;
+    if (!streaming) return;
+    this.streaming = null;
+    streaming.stop = true;
+    await streaming.done.catch(() => undefined);
+  }
+
+  async devtools(): Promise<{ host: string; port: number } | null> {
+    this.requirePrepared();
+    const browsers = ['com.android.chrome', 'com.google.android.webview', 'com.android.webview'];
+    const present = await this.appPresence(browsers);
+    if (!Object.values(present.presence).some(Boolean)) return null;
+    if (this.devtoolsPort === null) {
+      const port = await freeLocalPort();
+      await this.device.forward(`tcp:${port}`, 'localabstract:chrome_devtools_remote');
+      this.devtoolsPort = port;
+    }
+    return { host: '127.0.0.1', port: this.devtoolsPort };
+  }
+
+  async webdriverCapabilities(): Promise<Record<string, unknown>> {
+    return { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': this.serial };
+  }
+
+  // ---- apps ----------------------------------------------------------------------------------------
+
+  async listApps(thirdPartyOnly: boolean): Promise<RpcResult<'apps'>['apps']> {
+    const thirdParty = new Set(await this.packages(true));
+    const all = thirdPartyOnly ? [...thirdParty] : await this.packages(false);
+    return all.sort().map((packageName) => ({ packageName, system: !thirdParty.has(packageName) }));
+  }
+
+  async installApp(localPath: string): Promise<RpcResult<'installApp'>> {
+    this.requirePrepared();
+    const before = new Set(await this.packages(false));
+    const remote = `${this.scratch ?? SCRATCH_ROOT}/upload-${randomUUID().slice(0, 8)}.apk`;
+    await pushFile(this.device, localPath, remote);
+    try {
+      const out = await this.sh(`pm install -r -t ${shellQuote(remote)}`);
+      const failure = /Failure \[([^\]]*)\]/.exec(out) ?? /^(Exception|Error).*$/m.exec(out);
+      if (failure || !/Success/.test(out)) throw new DriverError('BAD_REQUEST', `The app could not be installed: ${(failure?.[1] ?? out.trim()).slice(0, 300) || 'no answer from pm'}`);
+    } finally {
+      await this.sh(`rm -f ${shellQuote(remote)}`).catch(() => undefined);
+    }
+    const added = (await this.packages(false)).filter((p) => !before.has(p));
+    return { packageNames: added };
+  }
+
+  async uninstallApp(packageName: string): Promise<RpcResult<'uninstallApp'>> {
+    this.requirePrepared();
+    if (!(await this.packages(false)).includes(packageName)) return { packageName, uninstalled: false };
+    const out = await this.sh(`pm uninstall ${packageName}`);
+    if (!/Success/.test(out)) throw new DriverError('BAD_REQUEST', `The app could not be uninstalled: ${out.trim().slice(0, 300)}`);
+    this.started.delete(packageName);
+    return { packageName, uninstalled: true };
+  }
+
+  async appPresence(packageNames: string[]): Promise<RpcResult<'appPresence'>> {
+    const installed = new Set(await this.packages(false));
+    return { presence: Object.fromEntries(packageNames.map((p) => [p, installed.has(p)])) };
+  }
+
+  async openHelper(helper: AppHelper, packageName?: string): Promise<RpcResult<'openHelper'>> {
+    this.requirePrepared();
+    const needPackage = () => {
+      if (!packageName) throw new DriverError('BAD_REQUEST', `The ${helper} helper needs a packageName`);
+      return packageName;
+    };
+    let out: string;
+    switch (helper) {
+      case 'play-store':
+        out = packageName
+          ? await this.sh(`am start -a android.intent.action.VIEW -d ${shellQuote(`market://details?id=${packageName}`)}`)
+          : await this.sh('monkey -p com.android.vending -c android.intent.category.LAUNCHER 1');
+        this.started.add('com.android.vending');
+        break;
+      case 'settings':
+        out = await this.sh('am start -a android.settings.SETTINGS');
+        this.started.add('com.android.settings');
+        break;
+      case 'app-settings':
+        out = await this.sh(`am start -a android.settings.APPLICATION_DETAILS_SETTINGS -d ${shellQuote(`package:${needPackage()}`)}`);
+        this.started.add('com.android.settings');
+        break;
+      case 'developer-options':
+        out = await this.sh('am start -a android.settings.APPLICATION_DEVELOPMENT_SETTINGS');
+        this.started.add('com.android.settings');
+        break;
+      case 'wifi-settings':
+        out = await this.sh('am start -a android.settings.WIFI_SETTINGS');
+        this.started.add('com.android.settings');
+        break;
+      case 'launch-app': {
+        const pkg = needPackage();
+        out = await this.sh(`monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`);
+        if (/monkey aborted|No activities found/.test(out)) throw new DriverError('BAD_REQUEST', `${pkg} has no launcher activity on this device`);
+        this.started.add(pkg);
+        break;
+      }
+      default: {
+        const never: never = helper;
+        throw new DriverError('BAD_REQUEST', `Unknown helper ${String(never)}`);
+      }
+    }
+    if (/^Error/m.test(out)) throw new DriverError('DEVICE_ERROR', `The ${helper} helper could not be opened: ${out.trim().slice(0, 300)}`);
+    return { helper, ...(packageName ? { packageName } : {}) };
+  }
+
+  // ---- files ---------------------------------------------------------------------------------------
+
+  async pushFile(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>> {
+    this.requirePrepared();
+    this.refuseProtected(devicePath);
+    const parent = devicePath.slice(0, devicePath.lastIndexOf('/')) || '/';
+    const parentStat = await this.statOrNull(parent);
+    if (!parentStat) throw new DriverError('BAD_REQUEST', `not found: the folder ${parent} does not exist`);
+    if ((parentStat.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${parent} is not a folder`);
+    const existing = await this.statOrNull(devicePath);
+    if (existing && (existing.mode & S_IFMT) === S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is a folder`);
+    await pushFile(this.device, localPath, devicePath);
+    if (!existing) this.pushed.add(devicePath);
+    return { path: devicePath, size: (await localStat(localPath)).size };
+  }
+
+  async pullFile(devicePath: string, localPath: string): Promise<{ size: number }> {
+    this.requirePrepared();
+    const found = await this.statOrNull(devicePath);
+    if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+    if ((found.mode & S_IFMT) !== S_IFREG) throw new DriverError('BAD_REQUEST', `${devicePath} is not a regular file`);
+    await pullFile(this.device, devicePath, localPath);
+    return { size: (await localStat(localPath)).size };
+  }
+
+  async listFiles(devicePath: string): Promise<RpcResult<'listFiles'>> {
+    this.requirePrepared();
+    const found = await this.statOrNull(devicePath);
+    if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+    if ((found.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is not a folder`);
+    const entries: { name: string; mode: number; size: number }[] = await this.device.readdir(devicePath);
+    return {
+      path: devicePath,
+      entries: entries
+        .filter((e) => e.name !== '.' && e.name !== '..')
+        .map((e) => {
+          const kind = e.mode & S_IFMT;
+          const mtime = (e as unknown as { mtimeMs?: number }).mtimeMs;
+          return {
+            name: e.name,
+            type: kind === S_IFDIR ? ('directory' as const) : kind === S_IFREG ? ('file' as const) : ('other' as const),
+            size: e.size,
+            mode: e.mode & 0o7777,
+            modifiedAt: typeof mtime === 'number' && Number.isFinite(mtime) ? new Date(mtime).toISOString() : null,
+          };
+        })
+        .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1)),
+    };
+  }
+
+  async deleteFile(devicePath: string): Promise<RpcResult<'deleteFile'>> {
+    this.requirePrepared();
+    this.refuseProtected(devicePath);
+    if (!(await this.statOrNull(devicePath))) return { path: devicePath, deleted: false };
+    const out = await this.sh(`rm -rf ${shellQuote(devicePath)}`);
+    if (await this.statOrNull(devicePath)) throw new DriverError('BAD_REQUEST', `${devicePath} could not be deleted: ${out.trim().slice(0, 300)}`);
+    this.pushed.delete(devicePath);
+    return { path: devicePath, deleted: true };
+  }
+
+  async makeFolder(devicePath: string): Promise<RpcResult<'makeFolder'>> {
+    this.requirePrepared();
+    const existing = await this.statOrNull(devicePath);
+    if (existing) {
+      if ((existing.mode & S_IFMT) === S_IFDIR) return { path: devicePath };
+      throw new DriverError('BAD_REQUEST', `${devicePath} exists and is not a folder`);
+    }
+    // The shallowest folder that does not exist yet is what `mkdir -p` creates and release removes.
+    const parts = devicePath.split('/').filter(Boolean);
+    let created = devicePath;
+    for (let i = 1; i <= parts.length; i++) {
+      const candidate = `/${parts.slice(0, i).join('/')}`;
+      if (!(await this.statOrNull(candidate))) {
+        created = candidate;
+        break;
+      }
+    }
+    this.refuseProtected(created);
+    const out = await this.sh(`mkdir -p ${shellQuote(devicePath)}`);
+    if (!(await this.statOrNull(devicePath))) throw new DriverError('BAD_REQUEST', `${devicePath} could not be created: ${out.trim().slice(0, 300)}`);
+    this.pushed.add(created);
+    return { path: devicePath };
+  }
+
+  onBroken(listener: (reason: string) => void): void {
+    this.brokenListeners.add(listener);
+  }
+
+  /** The device went away (unplugged, adb disconnect). */
+  gone(reason: string): void {
+    this.prepared = false;
+    void this.stopScreencast();
+    this.stopLogcat();
+    for (const l of this.brokenListeners) l(reason);
+  }
+
+  async close(): Promise<void> {
+    this.prepared = false;
+    await this.stopScreencast();
+    this.stopLogcat();
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------
+
+  private screen(): Screen {
+    const { width, height } = this.info.screen;
+    const portrait = this.orientation === 'portrait';
+    return { width: portrait ? width : height, height: portrait ? height : width, scale: 1 };
+  }
+
+  private async sh(command: string): Promise<string> {
+    return shell(this.device, command);
+  }
+
+  private async input(args: string): Promise<void> {
+    const out = await this.sh(`input ${args}`);
+    if (/^Error|Exception/m.test(out)) throw new DriverError('DEVICE_ERROR', `input ${args.split(' ')[0]} failed: ${out.trim().slice(0, 300)}`);
+  }
+
+  private async capture(): Promise<Buffer> {
+    const png = await readAll(await this.device.screencap());
+    if (!pngSize(png)) throw new DriverError('DEVICE_ERROR', 'screencap did not answer a PNG');
+    return png;
+  }
+
+  private async packages(thirdPartyOnly: boolean): Promise<string[]> {
+    const out = await this.sh(thirdPartyOnly ? 'pm list packages -3' : 'pm list packages');
+    return out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('package:'))
+      .map((l) => l.slice('package:'.length));
+  }
+
+  private async statOrNull(devicePath: string): Promise<{ mode: number; size: number } | null> {
+    try {
+      const s = await this.device.stat(devicePath);
+      return { mode: s.mode, size: s.size };
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  private refuseProtected(devicePath: string): void {
+    const normal = devicePath.replace(/\/+$/, '') || '/';
+    if (PROTECTED.has(normal)) throw new DriverError('BAD_REQUEST', `${normal} is protected`);
+  }
+
+  private requirePrepared(): void {
+    if (!this.prepared) throw new DriverError('NOT_PREPARED', 'The device is not prepared');
+  }
+
+  private async startLogcat(): Promise<void> {
+    this.stopLogcat();
+    await this.sh('logcat -c').catch(() => undefined);
+    const stream = await this.device.shell('logcat -v threadtime');
+    this.logcat = stream;
+    let rest = '';
+    stream.on('data', (chunk: Buffer) => {
+      const text = rest + chunk.toString('utf8');
+      const lines = text.split(/\r?\n/);
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const entry = parseLogcatLine(line);
+        if (entry) this.logRing.push(entry.level, entry.source, entry.text, entry.at);
+        else if (line.trim() && !line.startsWith('---------')) this.logRing.push('info', 'logcat', line);
+      }
+    });
+    stream.on('error', () => undefined);
+  }
+
+  private stopLogcat(): void {
+    this.logcat?.destroy();
+    this.logcat = null;
+  }
+}

@@ -1,0 +1,919 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { posix } from 'node:path';
+import { encodePng, type RgbImage } from './png.js';
+import { parseShellLine, type SimpleCommand } from './shell-words.js';
+
+/*
+ * A test device that speaks the adb transport the way adbd does, over TCP, so the real adb server can
+ * `adb connect` to it and real clients (adbkit, the adb command line) drive it. It keeps its own state
+ * (a framebuffer, packages, a file system, settings, a log) and records what it was told, so tests
+ * assert on the device rather than on what the client believes it sent.
+ *
+ * Transport: 24-byte little-endian headers (command, arg0, arg1, length, checksum, magic = ~command),
+ * CNXN answered without authentication, streams opened with OPEN and acknowledged with OKAY, data in
+ * WRTE messages each acknowledged with OKAY before the next one is sent on that stream, CLSE to close.
+ */
+
+const A_CNXN = 0x4e584e43;
+const A_OPEN = 0x4e45504f;
+const A_OKAY = 0x59414b4f;
+const A_CLSE = 0x45534c43;
+const A_WRTE = 0x45545257;
+const A_AUTH = 0x48545541;
+const A_VERSION = 0x01000000;
+const MAX_PAYLOAD = 256 * 1024;
+const SYNC_DATA_MAX = 64 * 1024;
+
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+
+export interface PeerOptions {
+  model?: string;
+  manufacturer?: string;
+  productName?: string;
+  device?: string;
+  release?: string;
+  sdk?: string;
+  width?: number;
+  height?: number;
+  /** `ro.kernel.qemu=1` (an emulator) when true. */
+  emulator?: boolean;
+  characteristics?: string;
+  /** Packages present from the start (system apps). */
+  systemPackages?: string[];
+}
+
+export interface FileEntry {
+  type: 'file' | 'dir';
+  data: Buffer;
+  mode: number;
+  mtime: number;
+}
+
+export interface PackageEntry {
+  name: string;
+  path: string;
+  system: boolean;
+}
+
+/** What the device was told, in order. */
+export interface PeerRecord {
+  taps: { x: number; y: number }[];
+  swipes: { x1: number; y1: number; x2: number; y2: number; durationMs: number }[];
+  texts: string[];
+  keys: string[];
+  installs: { path: string; packageName: string; replace: boolean }[];
+  uninstalls: string[];
+  intents: { action: string; data: string | null; component: string | null }[];
+  forceStopped: string[];
+  launched: string[];
+  commands: string[];
+}
+
+const BACKGROUND: [number, number, number] = [0x20, 0x30, 0x40];
+const TAP_COLOUR: [number, number, number] = [0xff, 0xff, 0xff];
+const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
+
+/** The adbd-protocol test device. */
+export class AdbdPeer {
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [] };
+  readonly files = new Map<string, FileEntry>();
+  readonly packages = new Map<string, PackageEntry>();
+  readonly settings = new Map<string, string>();
+  readonly properties: Record<string, string>;
+  /** What the screen shows: the foreground package. */
+  foreground = 'com.android.launcher3';
+  typed = '';
+  private physical: { width: number; height: number };
+  private frame: RgbImage;
+  private readonly logLines: string[] = [];
+  private readonly logWatchers = new Set<(line: string) => void>();
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private pid = 1000;
+
+  constructor(readonly options: PeerOptions = {}) {
+    this.physical = { width: options.width ?? 360, height: options.height ?? 640 };
+    this.properties = {
+      'ro.product.model': options.model ?? 'Peer Phone',
+      'ro.product.manufacturer': options.manufacturer ?? 'PeerWorks',
+      'ro.product.name': options.productName ?? 'peer_phone',
+      'ro.product.device': options.device ?? 'peer',
+      'ro.product.brand': 'peer',
+      'ro.build.version.release': options.release ?? '14',
+      'ro.build.version.sdk': options.sdk ?? '34',
+      'ro.build.characteristics': options.characteristics ?? 'default',
+      'ro.hardware': options.emulator ? 'ranchu' : 'peerboard',
+      'ro.kernel.qemu': options.emulator ? '1' : '0',
+      'ro.serialno': 'PEER0001',
+      'sys.boot_completed': '1',
+    };
+    for (const dir of ['/', '/sdcard', '/sdcard/Download', '/data', '/data/local', '/data/local/tmp', '/data/app', '/system', '/dev']) this.mkdir(dir);
+    for (const name of options.systemPackages ?? ['com.android.settings', 'com.android.launcher3', 'com.android.vending', 'com.android.chrome']) {
+      this.packages.set(name, { name, path: `/system/app/${name}/${name}.apk`, system: true });
+    }
+    this.settings.set('system/user_rotation', '0');
+    this.settings.set('system/accelerometer_rotation', '1');
+    this.frame = this.blankFrame();
+    this.log('I', 'PeerInit', 'device booted');
+  }
+
+  /** Starts listening on a loopback port and returns it. */
+  async start(port = 0): Promise<number> {
+    const server = createServer((socket) => this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = null;
+  }
+
+  /** The current screen size (rotated when the rotation setting says so). */
+  get screen(): { width: number; height: number } {
+    const rotation = Number(this.settings.get('system/user_rotation') ?? '0');
+    return rotation % 2 === 1 ? { width: this.physical.height, height: this.physical.width } : { ...this.physical };
+  }
+
+  /** The framebuffer as a PNG (what `screencap -p` answers). */
+  screenshot(): Buffer {
+    return encodePng(this.frame);
+  }
+
+  /** Lines of the device log. */
+  get logcat(): readonly string[] {
+    return this.logLines;
+  }
+
+  // ---- transport ---------------------------------------------------------------------------------
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    new Transport(socket, this);
+  }
+
+  /** The service for an OPEN destination (started once the stream is acknowledged), or null to refuse it. */
+  openService(destination: string): ((stream: PeerStream) => void) | null {
+    if (destination.startsWith('shell:') || destination.startsWith('exec:')) {
+      const line = destination.slice(destination.indexOf(':') + 1);
+      this.record.commands.push(line);
+      return (stream) => void this.runShell(line, stream);
+    }
+    if (destination === 'sync:') return (stream) => new SyncSession(this, stream);
+    return null;
+  }
+
+  // ---- device state --------------------------------------------------------------------------------
+
+  log(level: 'V' | 'D' | 'I' | 'W' | 'E', tag: string, message: string): void {
+    const now = new Date();
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    const stamp = `${p2(now.getMonth() + 1)}-${p2(now.getDate())} ${p2(now.getHours())}:${p2(now.getMinutes())}:${p2(now.getSeconds())}.${String(now.getMilliseconds()).padStart(3, '0')}`;
+    const line = `${stamp}  ${this.pid}  ${this.pid} ${level} ${tag.padEnd(8)}: ${message}`;
+    this.logLines.push(line);
+    for (const w of this.logWatchers) w(line);
+  }
+
+  mkdir(path: string): void {
+    const parts = path.split('/').filter(Boolean);
+    let at = '';
+    if (!this.files.has('/')) this.files.set('/', { type: 'dir', data: Buffer.alloc(0), mode: S_IFDIR | 0o755, mtime: nowSeconds() });
+    for (const part of parts) {
+      at += `/${part}`;
+      const existing = this.files.get(at);
+      if (existing && existing.type === 'file') throw new Error(`${at}: Not a directory`);
+      if (!existing) this.files.set(at, { type: 'dir', data: Buffer.alloc(0), mode: S_IFDIR | 0o755, mtime: nowSeconds() });
+    }
+  }
+
+  writeFile(path: string, data: Buffer, mode = 0o644, mtime = nowSeconds()): void {
+    const parent = posix.dirname(path);
+    if (this.files.get(parent)?.type !== 'dir') throw new Error(`${parent}: No such file or directory`);
+    if (this.files.get(path)?.type === 'dir') throw new Error(`${path}: Is a directory`);
+    this.files.set(path, { type: 'file', data, mode: S_IFREG | (mode & 0o7777), mtime });
+  }
+
+  children(path: string): [string, FileEntry][] {
+    const prefix = path === '/' ? '/' : `${path}/`;
+    return [...this.files.entries()].filter(([p]) => p !== path && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map(([p, e]) => [p.slice(prefix.length), e]);
+  }
+
+  private remove(path: string, recursive: boolean): string | null {
+    const entry = this.files.get(path);
+    if (!entry) return `rm: ${path}: No such file or directory`;
+    if (entry.type === 'dir' && !recursive) return `rm: ${path}: Is a directory`;
+    for (const p of [...this.files.keys()]) if (p === path || p.startsWith(`${path}/`)) this.files.delete(p);
+    return null;
+  }
+
+  private blankFrame(): RgbImage {
+    const { width, height } = this.screen;
+    const pixels = Buffer.alloc(width * height * 3);
+    for (let i = 0; i < width * height; i++) pixels.set(BACKGROUND, i * 3);
+    return { width, height, pixels };
+  }
+
+  private paint(x: number, y: number, radius: number, colour: [number, number, number]): void {
+    const { width, height, pixels } = this.frame;
+    for (let py = Math.max(0, Math.round(y) - radius); py <= Math.min(height - 1, Math.round(y) + radius); py++) {
+      for (let px = Math.max(0, Math.round(x) - radius); px <= Math.min(width - 1, Math.round(x) + radius); px++) pixels.set(colour, (py * width + px) * 3);
+    }
+  }
+
+  /** The text field: a bar at the top whose length follows the typed text. */
+  private paintText(): void {
+    const { width } = this.frame;
+    for (let px = 0; px < width; px++) for (let py = 0; py < 8; py++) this.frame.pixels.set(px < Math.min(width, this.typed.length * 4) ? TEXT_COLOUR : BACKGROUND, (py * width + px) * 3);
+  }
+
+  private rotate(rotation: number): void {
+    this.settings.set('system/user_rotation', String(rotation));
+    this.frame = this.blankFrame();
+    this.log('I', 'WindowManager', `rotation changed to ${rotation}`);
+  }
+
+  // ---- shell ---------------------------------------------------------------------------------------
+
+  private async runShell(line: string, stream: PeerStream): Promise<void> {
+    let commands: SimpleCommand[];
+    try {
+      commands = parseShellLine(line);
+    } catch (err) {
+      stream.write(Buffer.from(`/system/bin/sh: ${(err as Error).message}\n`));
+      stream.close();
+      return;
+    }
+    let status = 0;
+    for (const command of commands) {
+      if ((command.joiner === '&&' && status !== 0) || (command.joiner === '||' && status === 0)) continue;
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      const io = { out: (s: string | Buffer) => out.push(Buffer.from(s)), err: (s: string) => err.push(Buffer.from(s)) };
+      if (command.words[0] === 'logcat' && !command.words.includes('-d') && !command.words.includes('-c') && !command.stdout) {
+        this.follow(stream);
+        return;
+      }
+      try {
+        status = this.exec(command.words, io);
+      } catch (e) {
+        io.err(`${command.words[0]}: ${(e as Error).message}\n`);
+        status = 1;
+      }
+      const stdout = Buffer.concat(out);
+      if (command.stdout && command.stdout.path !== '/dev/null') {
+        const target = command.stdout.path === '/dev/tty' ? null : command.stdout.path;
+        if (target) {
+          const previous = command.stdout.append ? (this.files.get(target)?.data ?? Buffer.alloc(0)) : Buffer.alloc(0);
+          try {
+            this.writeFile(target, Buffer.concat([previous, stdout]));
+          } catch (e) {
+            err.push(Buffer.from(`/system/bin/sh: ${(e as Error).message}\n`));
+            status = 1;
+          }
+        } else stream.write(stdout);
+      } else if (!command.stdout) stream.write(stdout);
+      if (command.stderr !== '/dev/null') stream.write(Buffer.concat(err));
+    }
+    stream.close();
+  }
+
+  /** `logcat` without `-d`: what is there, then every new line until the client closes. */
+  private follow(stream: PeerStream): void {
+    for (const l of this.logLines) stream.write(Buffer.from(`${l}\n`));
+    const watcher = (l: string) => stream.write(Buffer.from(`${l}\n`));
+    this.logWatchers.add(watcher);
+    stream.onClose(() => this.logWatchers.delete(watcher));
+  }
+
+  /** Runs one command; returns its exit status. */
+  private exec(words: string[], io: { out: (s: string | Buffer) => void; err: (s: string) => void }): number {
+    const [name, ...args] = words;
+    switch (name) {
+      case 'echo':
+        io.out(`${args.join(' ')}\n`);
+        return 0;
+      case 'true':
+        return 0;
+      case 'getprop': {
+        if (args[0]) {
+          io.out(`${this.properties[args[0]] ?? ''}\n`);
+          return 0;
+        }
+        for (const [k, v] of Object.entries(this.properties).sort()) io.out(`[${k}]: [${v}]\n`);
+        return 0;
+      }
+      case 'wm':
+        if (args[0] === 'size') {
+          io.out(`Physical size: ${this.physical.width}x${this.physical.height}\n`);
+          return 0;
+        }
+        if (args[0] === 'dismiss-keyguard') return 0;
+        io.err(`wm: unknown command ${args[0] ?? ''}\n`);
+        return 1;
+      case 'screencap': {
+        const png = this.screenshot();
+        const file = args.filter((a) => a !== '-p')[0];
+        if (file) this.writeFile(file, png);
+        else io.out(png);
+        return 0;
+      }
+      case 'input':
+        return this.input(args, io);
+      case 'pm':
+        return this.pm(args, io);
+      case 'am':
+        return this.am(args, io);
+      case 'monkey': {
+        const pkg = args[args.indexOf('-p') + 1];
+        if (!pkg || !this.packages.has(pkg)) {
+          io.err(`** No activities found to run, monkey aborted.\n`);
+          return 1;
+        }
+        this.foreground = pkg;
+        this.record.launched.push(pkg);
+        this.log('I', 'ActivityTaskManager', `START u0 {cat=[android.intent.category.LAUNCHER] pkg=${pkg}}`);
+        io.out('Events injected: 1\n');
+        return 0;
+      }
+      case 'uiautomator': {
+        if (args[0] !== 'dump') return 1;
+        const target = args[1] ?? '/sdcard/window_dump.xml';
+        const xml = this.uiXml();
+        if (target === '/dev/tty') io.out(xml);
+        else this.writeFile(target, Buffer.from(xml));
+        io.out(`UI hierchary dumped to: ${target}\n`);
+        return 0;
+      }
+      case 'logcat':
+        if (args.includes('-c')) {
+          this.logLines.length = 0;
+          return 0;
+        }
+        for (const l of this.logLines) io.out(`${l}\n`);
+        return 0;
+      case 'settings':
+        return this.settingsCommand(args, io);
+      case 'content': {
+        // content insert --uri content://settings/system --bind name:s:user_rotation --bind value:i:1
+        const binds = args.flatMap((a, i) => (args[i - 1] === '--bind' ? [a] : []));
+        const nameBind = binds.find((b) => b.startsWith('name:'))?.split(':')[2];
+        const valueBind = binds.find((b) => b.startsWith('value:'))?.split(':').slice(2).join(':');
+        if (args[0] !== 'insert' || !nameBind || valueBind === undefined) return 1;
+        this.putSetting('system', nameBind, valueBind);
+        return 0;
+      }
+      case 'ls':
+        return this.ls(args, io);
+      case 'rm': {
+        const recursive = args.some((a) => /^-[a-z]*r/.test(a));
+        const force = args.some((a) => /^-[a-z]*f/.test(a));
+        let status = 0;
+        for (const path of args.filter((a) => !a.startsWith('-'))) {
+          const problem = this.remove(path, recursive);
+          if (problem && !force) {
+            io.err(`${problem}\n`);
+            status = 1;
+          }
+        }
+        return status;
+      }
+      case 'mkdir': {
+        const parents = args.includes('-p');
+        for (const path of args.filter((a) => !a.startsWith('-'))) {
+          if (!parents && this.files.get(posix.dirname(path))?.type !== 'dir') {
+            io.err(`mkdir: '${path}': No such file or directory\n`);
+            return 1;
+          }
+          this.mkdir(path);
+        }
+        return 0;
+      }
+      case 'stat': {
+        const path = args.filter((a) => !a.startsWith('-'))[0] ?? '';
+        const entry = this.files.get(path);
+        if (!entry) {
+          io.err(`stat: '${path}': No such file or directory\n`);
+          return 1;
+        }
+        io.out(`  File: ${path}\n  Size: ${entry.data.length}\t ${entry.type === 'dir' ? 'directory' : 'regular file'}\n`);
+        return 0;
+      }
+      case 'cat': {
+        for (const path of args) {
+          const entry = this.files.get(path);
+          if (!entry || entry.type !== 'file') {
+            io.err(`cat: ${path}: No such file or directory\n`);
+            return 1;
+          }
+          io.out(entry.data);
+        }
+        return 0;
+      }
+      default:
+        io.err(`/system/bin/sh: ${name}: inaccessible or not found\n`);
+        return 127;
+    }
+  }
+
+  private input(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    const [verb, ...rest] = args[0] === 'touchscreen' ? args.slice(1) : args;
+    const n = (s: string | undefined) => {
+      const v = Number(s);
+      if (s === undefined || !Number.isFinite(v)) throw new Error(`Error: Invalid arguments for command: ${verb}`);
+      return v;
+    };
+    switch (verb) {
+      case 'tap': {
+        const tap = { x: n(rest[0]), y: n(rest[1]) };
+        this.record.taps.push(tap);
+        this.paint(tap.x, tap.y, 5, TAP_COLOUR);
+        this.log('D', 'InputDispatcher', `tap at ${tap.x},${tap.y}`);
+        return 0;
+      }
+      case 'swipe': {
+        const s = { x1: n(rest[0]), y1: n(rest[1]), x2: n(rest[2]), y2: n(rest[3]), durationMs: rest[4] ? n(rest[4]) : 300 };
+        this.record.swipes.push(s);
+        for (let i = 0; i <= 10; i++) this.paint(s.x1 + ((s.x2 - s.x1) * i) / 10, s.y1 + ((s.y2 - s.y1) * i) / 10, 2, TAP_COLOUR);
+        this.log('D', 'InputDispatcher', `swipe ${s.x1},${s.y1} -> ${s.x2},${s.y2} in ${s.durationMs} ms`);
+        return 0;
+      }
+      case 'text': {
+        // `input text` turns %s into a space; the shell has already removed the quoting.
+        const text = rest.join(' ').replace(/%s/g, ' ');
+        this.record.texts.push(text);
+        this.typed += text;
+        this.paintText();
+        this.log('D', 'InputDispatcher', `text of ${text.length} characters`);
+        return 0;
+      }
+      case 'keyevent': {
+        for (const key of rest.filter((k) => k !== '--longpress')) {
+          this.record.keys.push(key);
+          if (key === 'KEYCODE_DEL' || key === '67') {
+            this.typed = this.typed.slice(0, -1);
+            this.paintText();
+          }
+          if (key === 'KEYCODE_HOME' || key === '3') this.foreground = 'com.android.launcher3';
+          this.log('D', 'InputDispatcher', `key ${key}`);
+        }
+        return 0;
+      }
+      default:
+        io.err(`Error: Unknown command: ${verb ?? ''}\n`);
+        return 1;
+    }
+  }
+
+  private pm(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    const [verb, ...rest] = args;
+    switch (verb) {
+      case 'list': {
+        if (rest[0] !== 'packages') return 1;
+        const thirdParty = rest.includes('-3');
+        for (const p of [...this.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) if (!thirdParty || !p.system) io.out(`package:${p.name}\n`);
+        return 0;
+      }
+      case 'path': {
+        const p = this.packages.get(rest[0] ?? '');
+        if (!p) return 1;
+        io.out(`package:${p.path}\n`);
+        return 0;
+      }
+      case 'install': {
+        const path = rest.filter((a) => !a.startsWith('-'))[0] ?? '';
+        const replace = rest.includes('-r');
+        const file = this.files.get(path);
+        if (!file || file.type !== 'file') {
+          io.out(`Failure [INSTALL_FAILED_INVALID_URI]\n`);
+          return 1;
+        }
+        const packageName = apkPackageName(file.data);
+        if (!packageName) {
+          io.out('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse]\n');
+          return 1;
+        }
+        if (this.packages.has(packageName) && !replace) {
+          io.out(`Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${packageName} without first uninstalling.]\n`);
+          return 1;
+        }
+        this.packages.set(packageName, { name: packageName, path: `/data/app/${packageName}-1/base.apk`, system: false });
+        this.record.installs.push({ path, packageName, replace });
+        this.log('I', 'PackageManager', `installed ${packageName}`);
+        io.out('Success\n');
+        return 0;
+      }
+      case 'uninstall': {
+        const name = rest.filter((a) => !a.startsWith('-'))[0] ?? '';
+        const p = this.packages.get(name);
+        if (!p || p.system) {
+          io.out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n');
+          return 1;
+        }
+        this.packages.delete(name);
+        this.record.uninstalls.push(name);
+        if (this.foreground === name) this.foreground = 'com.android.launcher3';
+        this.log('I', 'PackageManager', `uninstalled ${name}`);
+        io.out('Success\n');
+        return 0;
+      }
+      default:
+        io.err(`pm: unknown command ${verb ?? ''}\n`);
+        return 1;
+    }
+  }
+
+  private am(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    const [verb, ...rest] = args;
+    const option = (flag: string) => {
+      const i = rest.indexOf(flag);
+      return i >= 0 ? (rest[i + 1] ?? null) : null;
+    };
+    switch (verb) {
+      case 'start': {
+        const intent = { action: option('-a') ?? 'android.intent.action.MAIN', data: option('-d'), component: option('-n') };
+        this.record.intents.push(intent);
+        this.foreground = intent.component?.split('/')[0] ?? (intent.data?.startsWith('http') ? 'com.android.chrome' : intent.action === 'android.settings.SETTINGS' ? 'com.android.settings' : this.foreground);
+        this.log('I', 'ActivityTaskManager', `START u0 {act=${intent.action}${intent.data ? ` dat=${intent.data}` : ''}}`);
+        io.out(`Starting: Intent { act=${intent.action}${intent.data ? ` dat=${intent.data}` : ''} }\n`);
+        return 0;
+      }
+      case 'force-stop': {
+        const pkg = rest[0] ?? '';
+        this.record.forceStopped.push(pkg);
+        if (this.foreground === pkg) this.foreground = 'com.android.launcher3';
+        return 0;
+      }
+      default:
+        io.err(`am: unknown command ${verb ?? ''}\n`);
+        return 1;
+    }
+  }
+
+  private settingsCommand(args: string[], io: { out: (s: string) => void }): number {
+    const [verb, namespace, key, value] = args;
+    if (verb === 'get' && namespace && key) {
+      io.out(`${this.settings.get(`${namespace}/${key}`) ?? 'null'}\n`);
+      return 0;
+    }
+    if (verb === 'put' && namespace && key && value !== undefined) {
+      this.putSetting(namespace, key, value);
+      return 0;
+    }
+    return 1;
+  }
+
+  private putSetting(namespace: string, key: string, value: string): void {
+    if (namespace === 'system' && key === 'user_rotation') this.rotate(Number(value) & 3);
+    else this.settings.set(`${namespace}/${key}`, value);
+  }
+
+  private ls(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    const long = args.some((a) => a.startsWith('-') && a.includes('l'));
+    const path = args.filter((a) => !a.startsWith('-'))[0] ?? '/';
+    const entry = this.files.get(path);
+    if (!entry) {
+      io.err(`ls: ${path}: No such file or directory\n`);
+      return 1;
+    }
+    const rows: [string, FileEntry][] = entry.type === 'dir' ? this.children(path).sort(([a], [b]) => a.localeCompare(b)) : [[path, entry]];
+    for (const [name, e] of rows) io.out(long ? `${e.type === 'dir' ? 'd' : '-'}rw-r--r-- 1 shell shell ${e.data.length} 2024-01-01 00:00 ${name}\n` : `${name}\n`);
+    return 0;
+  }
+
+  private uiXml(): string {
+    const { width, height } = this.screen;
+    const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    const node = (attrs: Record<string, string>, children = '') =>
+      `<node index="0" text="${esc(attrs.text ?? '')}" resource-id="${attrs.id ?? ''}" class="${attrs.class}" package="${this.foreground}" content-desc="${esc(attrs.desc ?? '')}" checkable="false" checked="false" clickable="${attrs.clickable ?? 'false'}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${attrs.bounds}">${children}</node>`;
+    const button = node({ class: 'android.widget.Button', id: 'com.peer:id/tap_me', text: 'Tap me', clickable: 'true', bounds: `[0,100][${width},300]` });
+    const field = node({ class: 'android.widget.EditText', id: 'com.peer:id/field', text: this.typed, desc: 'type here', bounds: `[20,320][${width - 20},380]` });
+    const root = node({ class: 'android.widget.FrameLayout', bounds: `[0,0][${width},${height}]` }, button + field);
+    return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${this.settings.get('system/user_rotation') ?? '0'}">${root}</hierarchy>`;
+  }
+}
+
+/** The package name in a test APK: the manifest is kept as text in a stored zip entry. */
+export function apkPackageName(bytes: Buffer): string | null {
+  if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) return null;
+  const text = bytes.toString('latin1');
+  if (!text.includes('AndroidManifest.xml')) return null;
+  return /package="([A-Za-z][\w]*(?:\.[A-Za-z][\w]*)+)"/.exec(text)?.[1] ?? null;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function header(command: number, arg0: number, arg1: number, payload: Buffer): Buffer {
+  const h = Buffer.alloc(24);
+  let sum = 0;
+  for (const b of payload) sum = (sum + b) >>> 0;
+  h.writeUInt32LE(command, 0);
+  h.writeUInt32LE(arg0 >>> 0, 4);
+  h.writeUInt32LE(arg1 >>> 0, 8);
+  h.writeUInt32LE(payload.length, 12);
+  h.writeUInt32LE(sum, 16);
+  h.writeUInt32LE((command ^ 0xffffffff) >>> 0, 20);
+  return h;
+}
+
+/** One connection from the adb server. */
+class Transport {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly streams = new Map<number, PeerStream>();
+  private nextId = 1;
+  maxPayload = 4096;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly peer: AdbdPeer,
+  ) {
+    socket.on('data', (data: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, data]);
+      this.drain();
+    });
+    socket.on('close', () => {
+      for (const s of this.streams.values()) s.hostClosed();
+      this.streams.clear();
+    });
+  }
+
+  send(command: number, arg0: number, arg1: number, payload: Buffer = Buffer.alloc(0)): void {
+    if (this.socket.destroyed) return;
+    this.socket.write(Buffer.concat([header(command, arg0, arg1, payload), payload]));
+  }
+
+  forget(localId: number): void {
+    this.streams.delete(localId);
+  }
+
+  private drain(): void {
+    while (this.buffer.length >= 24) {
+      const length = this.buffer.readUInt32LE(12);
+      if (this.buffer.length < 24 + length) return;
+      const command = this.buffer.readUInt32LE(0);
+      const arg0 = this.buffer.readUInt32LE(4);
+      const arg1 = this.buffer.readUInt32LE(8);
+      if (this.buffer.readUInt32LE(20) !== (command ^ 0xffffffff) >>> 0) {
+        this.socket.destroy();
+        return;
+      }
+      const payload = Buffer.from(this.buffer.subarray(24, 24 + length));
+      this.buffer = this.buffer.subarray(24 + length);
+      this.handle(command, arg0, arg1, payload);
+    }
+  }
+
+  private handle(command: number, arg0: number, arg1: number, payload: Buffer): void {
+    switch (command) {
+      case A_CNXN: {
+        this.maxPayload = Math.min(arg1 || 4096, MAX_PAYLOAD);
+        const p = this.peer.properties;
+        const banner = `device::ro.product.name=${p['ro.product.name']};ro.product.model=${p['ro.product.model']};ro.product.device=${p['ro.product.device']};features=\0`;
+        this.send(A_CNXN, A_VERSION, MAX_PAYLOAD, Buffer.from(banner));
+        return;
+      }
+      case A_AUTH:
+        // The device never asks for authentication, so there is nothing to answer.
+        return;
+      case A_OPEN: {
+        const destination = payload.toString('utf8').replace(/\0+$/, '');
+        const service = this.peer.openService(destination);
+        if (!service) {
+          this.send(A_CLSE, 0, arg0);
+          return;
+        }
+        const localId = this.nextId++;
+        const stream = new PeerStream(this, localId, arg0);
+        this.streams.set(localId, stream);
+        this.send(A_OKAY, localId, arg0);
+        service(stream);
+        return;
+      }
+      case A_WRTE: {
+        const stream = this.streams.get(arg1);
+        this.send(A_OKAY, arg1, arg0);
+        stream?.received(payload);
+        return;
+      }
+      case A_OKAY:
+        this.streams.get(arg1)?.acknowledged();
+        return;
+      case A_CLSE: {
+        const stream = this.streams.get(arg1);
+        if (stream) {
+          this.streams.delete(arg1);
+          stream.hostClosed();
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** One stream: writes wait for the host's OKAY before the next WRTE, as the protocol requires. */
+export class PeerStream {
+  private readonly queue: Buffer[] = [];
+  private waiting = false;
+  private closing = false;
+  private closed = false;
+  private readonly closeListeners: (() => void)[] = [];
+  private dataListener: ((data: Buffer) => void) | null = null;
+  private readonly early: Buffer[] = [];
+
+  constructor(
+    private readonly transport: Transport,
+    readonly localId: number,
+    readonly remoteId: number,
+  ) {}
+
+  write(data: Buffer): void {
+    if (this.closed || this.closing) return;
+    for (let i = 0; i < data.length; i += this.transport.maxPayload) this.queue.push(data.subarray(i, i + this.transport.maxPayload));
+    this.flush();
+  }
+
+  /** Closes once everything written has been acknowledged. */
+  close(): void {
+    if (this.closed) return;
+    this.closing = true;
+    this.flush();
+  }
+
+  onData(listener: (data: Buffer) => void): void {
+    this.dataListener = listener;
+    for (const d of this.early.splice(0)) listener(d);
+  }
+
+  onClose(listener: () => void): void {
+    if (this.closed) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  received(data: Buffer): void {
+    if (this.dataListener) this.dataListener(data);
+    else this.early.push(data);
+  }
+
+  acknowledged(): void {
+    this.waiting = false;
+    this.flush();
+  }
+
+  hostClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    for (const l of this.closeListeners.splice(0)) l();
+  }
+
+  private flush(): void {
+    if (this.closed || this.waiting) return;
+    const next = this.queue.shift();
+    if (next) {
+      this.waiting = true;
+      this.transport.send(A_WRTE, this.localId, this.remoteId, next);
+      return;
+    }
+    if (this.closing) {
+      this.closed = true;
+      this.transport.send(A_CLSE, this.localId, this.remoteId);
+      this.transport.forget(this.localId);
+      for (const l of this.closeListeners.splice(0)) l();
+    }
+  }
+}
+
+/** The `sync:` service over the peer's file system (version 1 requests). */
+class SyncSession {
+  private buffer: Buffer = Buffer.alloc(0);
+  private sending: { path: string; mode: number; chunks: Buffer[] } | null = null;
+
+  constructor(
+    private readonly peer: AdbdPeer,
+    private readonly stream: PeerStream,
+  ) {
+    stream.onData((data) => {
+      this.buffer = Buffer.concat([this.buffer, data]);
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      if (this.buffer.length < 8) return;
+      const id = this.buffer.toString('latin1', 0, 4);
+      const length = this.buffer.readUInt32LE(4);
+      if (this.sending && id === 'DONE') {
+        this.buffer = this.buffer.subarray(8);
+        this.finishSend(length);
+        continue;
+      }
+      if (this.buffer.length < 8 + length) return;
+      const body = Buffer.from(this.buffer.subarray(8, 8 + length));
+      this.buffer = this.buffer.subarray(8 + length);
+      if (this.sending) {
+        if (id === 'DATA') this.sending.chunks.push(body);
+        else this.fail(`unexpected ${id} during SEND`);
+        continue;
+      }
+      this.request(id, body.toString('utf8'));
+    }
+  }
+
+  private request(id: string, path: string): void {
+    switch (id) {
+      case 'STAT': {
+        const entry = this.peer.files.get(path);
+        const reply = Buffer.alloc(16);
+        reply.write('STAT', 0, 'latin1');
+        if (entry) {
+          reply.writeUInt32LE(entry.mode, 4);
+          reply.writeUInt32LE(entry.data.length, 8);
+          reply.writeUInt32LE(entry.mtime, 12);
+        }
+        this.stream.write(reply);
+        return;
+      }
+      case 'LIST': {
+        const entry = this.peer.files.get(path);
+        const rows = entry?.type === 'dir' ? this.peer.children(path) : [];
+        for (const [name, e] of rows) {
+          const nameBytes = Buffer.from(name);
+          const dent = Buffer.alloc(20);
+          dent.write('DENT', 0, 'latin1');
+          dent.writeUInt32LE(e.mode, 4);
+          dent.writeUInt32LE(e.data.length, 8);
+          dent.writeUInt32LE(e.mtime, 12);
+          dent.writeUInt32LE(nameBytes.length, 16);
+          this.stream.write(Buffer.concat([dent, nameBytes]));
+        }
+        const done = Buffer.alloc(20);
+        done.write('DONE', 0, 'latin1');
+        this.stream.write(done);
+        return;
+      }
+      case 'RECV': {
+        const entry = this.peer.files.get(path);
+        if (!entry || entry.type !== 'file') {
+          this.fail(entry ? `${path}: Is a directory` : `${path}: No such file or directory`);
+          return;
+        }
+        for (let i = 0; i < entry.data.length; i += SYNC_DATA_MAX) {
+          const piece = entry.data.subarray(i, i + SYNC_DATA_MAX);
+          const head = Buffer.alloc(8);
+          head.write('DATA', 0, 'latin1');
+          head.writeUInt32LE(piece.length, 4);
+          this.stream.write(Buffer.concat([head, piece]));
+        }
+        const done = Buffer.alloc(8);
+        done.write('DONE', 0, 'latin1');
+        this.stream.write(done);
+        return;
+      }
+      case 'SEND': {
+        const comma = path.lastIndexOf(',');
+        const target = comma >= 0 ? path.slice(0, comma) : path;
+        const mode = comma >= 0 ? Number(path.slice(comma + 1)) : 0o644;
+        this.sending = { path: target, mode: Number.isFinite(mode) ? mode : 0o644, chunks: [] };
+        return;
+      }
+      case 'QUIT':
+        this.stream.close();
+        return;
+      default:
+        this.fail(`unknown sync request ${id}`);
+    }
+  }
+
+  private finishSend(mtime: number): void {
+    const { path, mode, chunks } = this.sending!;
+    this.sending = null;
+    try {
+      this.peer.writeFile(path, Buffer.concat(chunks), mode, mtime || nowSeconds());
+    } catch (err) {
+      this.fail((err as Error).message);
+      return;
+    }
+    const okay = Buffer.alloc(8);
+    okay.write('OKAY', 0, 'latin1');
+    this.stream.write(okay);
+  }
+
+  private fail(message: string): void {
+    const text = Buffer.from(message);
+    const head = Buffer.alloc(8);
+    head.write('FAIL', 0, 'latin1');
+    head.writeUInt32LE(text.length, 4);
+    this.stream.write(Buffer.concat([head, text]));
+  }
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { AdbdPeer, type PeerOptions } from '#test/adbd/peer.js';
+
+const run = promisify(execFile);
+export const ADB_BINARY = process.env.ADB_BINARY ?? '/usr/bin/adb';
+
+/** A free loopback TCP port (released again at once). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** An adb server of the test file's own (Debian's `adb`), on its own port, so tests never share one. */
+export interface AdbServer {
+  port: number;
+  /** Runs `adb -P <port> <args>` and returns its output. */
+  adb(...args: string[]): Promise<string>;
+  /** `adb connect 127.0.0.1:<port>`; returns the serial. */
+  connect(peerPort: number): Promise<string>;
+  disconnect(serial: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startAdbServer(): Promise<AdbServer> {
+  const port = await freePort();
+  const adb = async (...args: string[]) => {
+    const { stdout, stderr } = await run(ADB_BINARY, ['-P', String(port), ...args], { timeout: 30_000 });
+    return `${stdout}${stderr}`;
+  };
+  await adb('start-server');
+  return {
+    port,
+    adb,
+    async connect(peerPort) {
+      const serial = `127.0.0.1:${peerPort}`;
+      const out = await adb('connect', serial);
+      if (!/connected to/.test(out)) throw new Error(`adb connect ${serial}: ${out.trim()}`);
+      return serial;
+    },
+    async disconnect(serial) {
+      await adb('disconnect', serial);
+    },
+    async stop() {
+      await adb('kill-server').catch(() => undefined);
+    },
+  };
+}
+
+/** Starts the test device on a loopback port. */
+export async function startPeer(options: PeerOptions = {}): Promise<{ peer: AdbdPeer; port: number }> {
+  const peer = new AdbdPeer(options);
+  const port = await peer.start();
+  return { peer, port };
+}
+
+/**
+ * A minimal APK for the test device: a zip whose stored `AndroidManifest.xml` names the package (the
+ * peer's `pm install` reads it), padded with a stored `classes.dex` of `padding` bytes.
+ */
+export function testApk(packageName: string, padding = 1024): Buffer {
+  const entries: [string, Buffer][] = [
+    ['AndroidManifest.xml', Buffer.from(`<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${packageName}"/>`)],
+    ['classes.dex', Buffer.alloc(padding, 0x5a)],
+  ];
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of entries) {
+    const nameBytes = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(10, 4);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(10, 6);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
