@@ -1,0 +1,2 @@
+export { arEnginesProjection } from './projection.js';
+export * from './queries.js';

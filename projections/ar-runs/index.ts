@@ -1,0 +1,2 @@
+export { arRunsProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,2 @@
+export { hcApiKeysProjection } from './projection.js';
+export * from './queries.js';

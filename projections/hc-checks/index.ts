@@ -1,0 +1,2 @@
+export { hcChecksProjection } from './projection.js';
+export * from './queries.js';

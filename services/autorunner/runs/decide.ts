@@ -1,0 +1,68 @@
+import type { Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import { RUN_PAYLOADS, type RunEvent, type RunStatus } from './events.js';
+
+type Started = Extract<RunEvent, { type: 'RunStarted' }>['payload'];
+type Reported = Extract<RunEvent, { type: 'RunResultsReported' }>['payload'];
+type Completed = Extract<RunEvent, { type: 'RunCompleted' }>['payload'];
+
+export interface RunState {
+  run: Started | null;
+  status: RunStatus;
+}
+
+export type RunCommand =
+  | ({ type: 'StartRun' } & Started)
+  | ({ type: 'ReportRunResults' } & Reported)
+  | ({ type: 'CompleteRun' } & Completed);
+
+function checked(events: RunEvent[]): RunEvent[] {
+  for (const e of events) RUN_PAYLOADS[e.type].parse(e.payload);
+  return events;
+}
+
+/**
+ * A run of a test engine against one test session: `running` from its start, results reported any
+ * number of times while it runs, then completed once. Completing again with the same status changes
+ * nothing (an engine retrying its last call); anything else after completion is refused.
+ */
+export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
+  initialState: () => ({ run: null, status: 'running' }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'RunStarted':
+        return { run: event.payload, status: 'running' };
+      case 'RunResultsReported':
+        return state;
+      case 'RunCompleted':
+        return { ...state, status: event.payload.status };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    if (command.type === 'StartRun') {
+      if (state.run) throw new AppError('ALREADY_EXISTS', 'Run already exists');
+      const { type: _type, ...payload } = command;
+      return checked([{ type: 'RunStarted', payload }]);
+    }
+    if (!state.run) throw new AppError('NOT_FOUND', 'Run not found');
+    switch (command.type) {
+      case 'ReportRunResults': {
+        if (state.status !== 'running') throw new AppError('RUN_NOT_RUNNING', `Run is ${state.status}; it takes no more results`);
+        const { type: _type, ...payload } = command;
+        return checked([{ type: 'RunResultsReported', payload }]);
+      }
+      case 'CompleteRun':
+        if (state.status === command.status) return [];
+        if (state.status !== 'running') throw new AppError('RUN_NOT_RUNNING', `Run is already ${state.status}`);
+        return checked([{ type: 'RunCompleted', payload: { runId: command.runId, status: command.status } }]);
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};

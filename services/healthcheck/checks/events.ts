@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { DomainEvent } from '#shared/es/decider.js';
+
+/** `new` until the first heartbeat; `up` / `down` by heartbeats and deadlines; `paused` by a user. */
+export type CheckStatus = 'new' | 'up' | 'down' | 'paused';
+
+const CheckSettings = {
+  name: z.string(),
+  description: z.string(),
+  intervalSeconds: z.number().int().positive(),
+  graceSeconds: z.number().int().nonnegative(),
+  tags: z.array(z.string()),
+};
+
+export const HealthCheckCreatedPayload = z.object({
+  checkId: z.string(),
+  ...CheckSettings,
+  /** SHA-256 of the push token; the token itself is shown once. */
+  tokenHash: z.string(),
+  tokenPrefix: z.string(),
+  createdBy: z.number().int(),
+  companyId: z.number().int(),
+  workspaceId: z.number().int(),
+});
+export const HealthCheckUpdatedPayload = z.object({ checkId: z.string(), ...CheckSettings });
+export const HealthCheckTokenRotatedPayload = z.object({ checkId: z.string(), tokenHash: z.string(), tokenPrefix: z.string() });
+export const HealthCheckIdPayload = z.object({ checkId: z.string() });
+export const HealthCheckWentUpPayload = z.object({ checkId: z.string(), heartbeatAt: z.string() });
+export const HealthCheckWentDownPayload = z.object({
+  checkId: z.string(),
+  /** `overdue`: no heartbeat before the deadline; `failure-reported`: a heartbeat said `fail`. */
+  reason: z.enum(['overdue', 'failure-reported']),
+  lastHeartbeatAt: z.string().nullable(),
+  /** When the check was due at the latest (overdue only). */
+  deadline: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export const HealthCheckRecoveredPayload = z.object({ checkId: z.string(), heartbeatAt: z.string(), downSince: z.string().nullable() });
+
+export type HealthCheckEvent =
+  | DomainEvent<'HealthCheckCreated', z.infer<typeof HealthCheckCreatedPayload>>
+  | DomainEvent<'HealthCheckUpdated', z.infer<typeof HealthCheckUpdatedPayload>>
+  | DomainEvent<'HealthCheckTokenRotated', z.infer<typeof HealthCheckTokenRotatedPayload>>
+  | DomainEvent<'HealthCheckPaused', z.infer<typeof HealthCheckIdPayload>>
+  | DomainEvent<'HealthCheckResumed', z.infer<typeof HealthCheckIdPayload>>
+  | DomainEvent<'HealthCheckDeleted', z.infer<typeof HealthCheckIdPayload>>
+  | DomainEvent<'HealthCheckWentUp', z.infer<typeof HealthCheckWentUpPayload>>
+  | DomainEvent<'HealthCheckWentDown', z.infer<typeof HealthCheckWentDownPayload>>
+  | DomainEvent<'HealthCheckRecovered', z.infer<typeof HealthCheckRecoveredPayload>>;
+
+export const HEALTH_CHECK_EVENT_TYPES = [
+  'HealthCheckCreated',
+  'HealthCheckUpdated',
+  'HealthCheckTokenRotated',
+  'HealthCheckPaused',
+  'HealthCheckResumed',
+  'HealthCheckDeleted',
+  'HealthCheckWentUp',
+  'HealthCheckWentDown',
+  'HealthCheckRecovered',
+] as const satisfies readonly HealthCheckEvent['type'][];
+
+/** The zod schema of each event's payload, checked before an event is appended. */
+export const HEALTH_CHECK_PAYLOADS: Record<HealthCheckEvent['type'], z.ZodType> = {
+  HealthCheckCreated: HealthCheckCreatedPayload,
+  HealthCheckUpdated: HealthCheckUpdatedPayload,
+  HealthCheckTokenRotated: HealthCheckTokenRotatedPayload,
+  HealthCheckPaused: HealthCheckIdPayload,
+  HealthCheckResumed: HealthCheckIdPayload,
+  HealthCheckDeleted: HealthCheckIdPayload,
+  HealthCheckWentUp: HealthCheckWentUpPayload,
+  HealthCheckWentDown: HealthCheckWentDownPayload,
+  HealthCheckRecovered: HealthCheckRecoveredPayload,
+};
+
+export const healthCheckStream = (checkId: string) => `hc-check-${checkId}`;
