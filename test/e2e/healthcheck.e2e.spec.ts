@@ -295,6 +295,25 @@ describe('module entitlement', () => {
       expect(r.body.code).toBe('MODULE_NOT_ENABLED');
     }
   });
+
+  it('push tokens stop when their workspace loses HEALTHCHECK, and an archived workspace refuses pushes', async () => {
+    const org = client(server.url, a.token);
+    const ws = await org.post('/workspaces', { name: `Pushes ${Date.now()}`, modules: ['HEALTHCHECK'] });
+    const inWs = as(a.token, { 'x-workspace-id': String(ws.body.id) });
+    const check = (await inWs.post('/checks', { name: 'cron', intervalSeconds: 60, graceSeconds: 30 })).body as { id: string; token: string };
+    expect((await push('heartbeat', check.token)).status).toBe(202);
+    expect((await org.put(`/workspaces/${ws.body.id}/archive`)).status).toBe(200);
+    const archived = await push('heartbeat', check.token);
+    expect(archived.status).toBe(409);
+    expect(archived.body.code).toBe('WORKSPACE_ARCHIVED');
+    expect((await org.put(`/workspaces/${ws.body.id}/unarchive`)).status).toBe(200);
+    expect((await org.put(`/workspaces/${ws.body.id}/modules`, { modules: ['TMT'] })).status).toBe(200);
+    expect((await push('heartbeat', check.token)).status).toBe(404);
+    expect((await push('metrics', check.token, { samples: [{ name: 'x', value: 1 }] })).status).toBe(404);
+    expect((await org.put(`/workspaces/${ws.body.id}/modules`, { modules: ['HEALTHCHECK'] })).status).toBe(200);
+    const back = await inWs.get(`/checks/${check.id}`);
+    expect(back.body.heartbeatCount).toBe(1);
+  });
 });
 
 describe('tenant walls', () => {

@@ -1,3 +1,4 @@
+import { getWorkspace } from '#projections/org-directory/index.js';
 import { checkByTokenHash, findCheck, type CheckRecord, type Scope } from '#projections/hc-checks/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
@@ -53,9 +54,19 @@ export function createCheckService(platform: Platform, pulses: PulseStore) {
     },
 
     /** The live check a push token names; null for a malformed, unknown, rotated-away or deleted token. */
+    /**
+     * The check a push token belongs to — only while its workspace still exists and has the
+     * HEALTHCHECK module (the push paths are public, so the gateway's entitlement check does not run
+     * there); an archived workspace is read-only and refuses pushes.
+     */
     async byPushToken(token: string): Promise<PulseTarget | null> {
       if (!PUSH_TOKEN.test(token)) return null;
-      return checkByTokenHash(platform.db, hashToken(token));
+      const target = await checkByTokenHash(platform.db, hashToken(token));
+      if (!target) return null;
+      const workspace = await getWorkspace(platform.db, target.companyId, target.workspaceId);
+      if (!workspace || !workspace.modules.includes('HEALTHCHECK')) return null;
+      if (workspace.archived) throw new AppError('WORKSPACE_ARCHIVED', `Workspace ${workspace.id} is archived and read-only`);
+      return target;
     },
   };
 }
