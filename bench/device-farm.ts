@@ -11,6 +11,7 @@ import { WebSocket } from 'ws';
 import { AgentHost, loadAgentConfig, type AgentConfigFile } from '#agent/index.js';
 import { subjects } from '#shared/wire/index.js';
 import { startProcess, type RunningProcess } from '#services/run.js';
+import { createTestDatabase } from '#test/helpers/postgres.js';
 import { note, num, phase } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { LoadGenerator } from './load-generator.js';
@@ -24,10 +25,18 @@ interface Started {
   server: RunningProcess;
   token: string;
   dataDir: string;
+  /** Removes the data directory and drops the PostgreSQL database, if any. */
+  cleanup(): Promise<void>;
 }
 
-async function startServer(label: string, agentConfig: AgentConfigFile | null, extraEnv: Record<string, string> = {}): Promise<Started> {
+async function startServer(label: string, agentConfig: AgentConfigFile | null, extraEnv: Record<string, string> = {}, backend: 'PGlite' | 'PostgreSQL' = 'PGlite'): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), `qa-bench-${label}-`));
+  const database = backend === 'PostgreSQL' ? await createTestDatabase('qa_bench_df') : null;
+  if (database) extraEnv = { ...extraEnv, DATABASE_URL: database.url };
+  const cleanup = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  };
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -45,22 +54,22 @@ async function startServer(label: string, agentConfig: AgentConfigFile | null, e
     writeFileSync(path, JSON.stringify(agentConfig));
     env.AGENT_CONFIG = path;
   }
-  const starting = phase(`starting the server (embedded: PGlite in a temporary DATA_DIR${agentConfig ? ', in-process agent' : ''})`);
+  const starting = phase(`starting the server (${database ? 'PostgreSQL, a fresh database' : 'embedded: PGlite in a temporary DATA_DIR'}${agentConfig ? ', in-process agent' : ''})`);
   let server: RunningProcess;
   try {
     server = await startProcess(env);
   } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
     throw err;
   }
   starting.done(server.url);
   try {
     const r = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     if (r.status !== 200) throw new Error(`sign-in answered ${r.status}: ${await r.text()}`);
-    return { server, token: ((await r.json()) as { token: string }).token, dataDir };
+    return { server, token: ((await r.json()) as { token: string }).token, dataDir, cleanup };
   } catch (err) {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
     throw err;
   }
 }
@@ -307,9 +316,12 @@ export async function measureFrames(options: FramesOptions): Promise<FramesRepor
 // device-list
 
 export interface DeviceListOptions {
+  backend: 'PGlite' | 'PostgreSQL';
   devices: number;
   agents: number;
   heartbeatMs: number;
+  /** DF_HOST_TIMEOUT of the server, seconds. */
+  hostTimeoutSeconds: number;
   /** Devices put into manual sessions, so the sessionType and in_use filters match something. */
   sessions: number;
   connections: readonly number[];
@@ -326,12 +338,29 @@ export interface DeviceListRun extends LoadResult {
   cpu: CpuShare | null;
 }
 
+/** What 100 agents' heartbeats did to the device state machine between registration and the end of the measurement. */
+export interface HeartbeatLoad {
+  seconds: number;
+  heartbeats: number;
+  heartbeatsPerSecond: number;
+  /** Events appended meanwhile, by type (sessions opened by the bench included). */
+  eventsByType: Record<string, number>;
+  /** Device offline transitions meanwhile (one per device named by a disconnect): the flaps. */
+  devicesTakenOffline: number;
+  /** Devices the list shows offline at the end. */
+  offlineAtEnd: number;
+}
+
 export interface DeviceListReport {
+  backend: 'PGlite' | 'PostgreSQL';
   devices: number;
   agents: number;
+  heartbeatMs: number;
+  hostTimeoutSeconds: number;
   registrationSeconds: number;
   devicesPerSecond: number;
   runs: DeviceListRun[];
+  heartbeatLoad: HeartbeatLoad;
 }
 
 const MODELS = ['Pixel 7', 'Pixel 8', 'Galaxy S23', 'Galaxy A54', 'iPhone 14', 'iPhone 15', 'iPad Air', 'Galaxy Tab S9', 'Moto G', 'OnePlus 11'];
@@ -370,10 +399,7 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
   let started: Started | undefined;
   const sessions: string[] = [];
   try {
-    // 100 agents beating every few seconds, each with 100 device states, saturate one embedded server
-    // (PGlite on one thread): hosts then miss the 15 s timeout and their devices flap offline. The
-    // bench beats slowly and gives hosts a longer timeout, so the list is measured, not the flapping.
-    started = await startServer('devices', null, { DF_HOST_TIMEOUT: `${Math.ceil((options.heartbeatMs * 4) / 1000)}s` });
+    started = await startServer('devices', null, { DF_HOST_TIMEOUT: `${options.hostTimeoutSeconds}s` }, options.backend);
     const s = started;
     const perAgent = Math.ceil(options.devices / options.agents);
     let total = 0;
@@ -393,6 +419,14 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
     }, 300_000, `${options.devices} devices in the list`);
     const registrationSeconds = (performance.now() - t0) / 1000;
     registering.done(`${num(total)} listed after ${num(registrationSeconds, 1)} s (${num(total / registrationSeconds)} devices/s)`);
+    // From here on every heartbeat should change nothing: count the beats and what the log gains.
+    const store = s.server.platform.store;
+    const fromPosition = await store.headPosition();
+    const loadStart = performance.now();
+    let beats = 0;
+    const beatSubscription = await s.server.platform.bus.subscribe(subjects.anyHeartbeat(), () => {
+      beats++;
+    });
 
     // Manual sessions on a few devices matching the other filters, so the full query finds rows.
     const base =
@@ -435,13 +469,42 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
         runs.push({ ...result, query: q.query, path: q.path, connections, matches, cpu: cpuShare });
       }
     }
-    return { devices: total, agents: options.agents, registrationSeconds, devicesPerSecond: total / registrationSeconds, runs };
+    await beatSubscription.unsubscribe();
+    const seconds = (performance.now() - loadStart) / 1000;
+    const eventsByType: Record<string, number> = {};
+    let devicesTakenOffline = 0;
+    for (let after = fromPosition; ; ) {
+      const page = await store.readAll({ after, maxCount: 1_000 });
+      if (page.length === 0) break;
+      for (const e of page) {
+        eventsByType[e.type] = (eventsByType[e.type] ?? 0) + 1;
+        if (e.type === 'DeviceDisconnected') devicesTakenOffline++;
+        if (e.type === 'HostDevicesDisconnected') devicesTakenOffline += (e.payload as { deviceIds: string[] }).deviceIds.length;
+      }
+      after = page[page.length - 1]!.position;
+    }
+    const offlineAtEnd = (await api<{ totalElements: number }>(s, 'GET', '/df/api/devices?status=offline&size=1')).body.totalElements;
+    const heartbeatLoad: HeartbeatLoad = { seconds, heartbeats: beats, heartbeatsPerSecond: beats / seconds, eventsByType, devicesTakenOffline, offlineAtEnd };
+    note(
+      `heartbeats during the run: ${num(beats)} in ${num(seconds, 1)} s (${num(beats / seconds, 1)}/s); events appended: ` +
+        `${Object.entries(eventsByType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; devices taken offline: ${devicesTakenOffline}; offline at the end: ${offlineAtEnd}`,
+    );
+    return {
+      backend: options.backend,
+      devices: total,
+      agents: options.agents,
+      heartbeatMs: options.heartbeatMs,
+      hostTimeoutSeconds: options.hostTimeoutSeconds,
+      registrationSeconds,
+      devicesPerSecond: total / registrationSeconds,
+      runs,
+      heartbeatLoad,
+    };
   } finally {
     await load.close();
-    // The server goes first: 100 agents saying goodbye would otherwise take 10,000 devices offline one
-    // event at a time before the server could stop. Their goodbyes then fail quietly on the closed bus.
-    await started?.server.stop();
+    // The agents say goodbye first: each goodbye takes its host's devices offline in one append.
     await Promise.all(agents.map((a) => a.stop().catch(() => undefined)));
-    if (started) rmSync(started.dataDir, { recursive: true, force: true });
+    await started?.server.stop();
+    await started?.cleanup();
   }
 }

@@ -1,14 +1,66 @@
-import type { DeviceEvent, DevicePreferenceEvent } from '#services/df/devices/events.js';
-import { DEVICE_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#services/df/devices/events.js';
+import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#services/df/devices/events.js';
+import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#services/df/devices/events.js';
+import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 
-type Handled = DeviceEvent | DevicePreferenceEvent;
+type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent;
+
+/** Every column the list filters on exactly (not search, not favorite): the key of `df_device_groups`. */
+export const GROUP_COLUMNS = 'company_id, status, platform, os_version, model, type, is_real, node_name, hub_id, session_type';
+const GROUP_KEY = `concat_ws(chr(31), coalesce(company_id::text, '-'), status, platform, os_version, model, type, is_real::text, node_name, hub_id, coalesce(session_type, '-'))`;
+
+/**
+ * Moves the rows selected by `where` out of (`sign` −1) or into (+1) their groups. Called around every
+ * change of `df_devices`, so `df_device_groups` always holds how many devices share each combination
+ * of filterable values: list totals and facet counts sum a few hundred groups instead of counting rows.
+ */
+async function regroup(tx: Sql, where: string, params: unknown[], sign: 1 | -1): Promise<void> {
+  await tx.query(
+    `INSERT INTO df_device_groups (gkey, ${GROUP_COLUMNS}, n)
+     SELECT ${GROUP_KEY}, ${GROUP_COLUMNS}, ${sign} * count(*)::integer FROM df_devices WHERE ${where} GROUP BY ${GROUP_COLUMNS}
+     ON CONFLICT (gkey) DO UPDATE SET n = df_device_groups.n + excluded.n`,
+    params,
+  );
+}
+
+/** Runs a change of the rows selected by `where` with their groups kept in step. */
+async function changing(tx: Sql, where: string, params: unknown[], change: () => Promise<unknown>): Promise<void> {
+  await regroup(tx, where, params, -1);
+  await change();
+  await regroup(tx, where, params, 1);
+}
+
+/** The devices of a host batch still placed on that host and in the state the batch changes. */
+async function batchIds(tx: Sql, deviceIds: string[], hostId: string, condition: string): Promise<string[]> {
+  const r = await tx.query<{ device_id: string }>(`SELECT device_id FROM df_devices WHERE device_id = ANY($1::text[]) AND host_id = $2 AND ${condition}`, [deviceIds, hostId]);
+  return r.rows.map((row) => row.device_id);
+}
+
+// Sort keys of the list (ascending and descending, the device id breaking ties ascending) and the
+// selective exact filters, so a page is an index range scan and a filter does not scan every row.
+const SORT_INDEXES = [
+  ['name', 'lower(name)'],
+  ['status', 'status'],
+  ['platform', 'platform'],
+  ['os_version', 'os_version'],
+  ['model', 'model'],
+  ['type', 'type'],
+  ['node_name', 'node_name'],
+  ['hub_id', 'hub_id'],
+  ['last_seen_at', 'last_seen_at'],
+]
+  .map(
+    ([name, expr]) => `
+    CREATE INDEX IF NOT EXISTS df_devices_sort_${name} ON df_devices ((${expr}), device_id);
+    CREATE INDEX IF NOT EXISTS df_devices_sort_${name}_desc ON df_devices ((${expr}) DESC, device_id);`,
+  )
+  .join('');
 
 /** Devices as the list shows them, and each user's aliases and favorites. */
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
-  version: 1,
-  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES],
+  version: 2,
+  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES],
   schema: `
     CREATE TABLE IF NOT EXISTS df_devices (
       device_id text PRIMARY KEY,
@@ -35,6 +87,22 @@ export const dfDevicesProjection: Projection = {
     CREATE INDEX IF NOT EXISTS df_devices_host ON df_devices (host_id);
     CREATE INDEX IF NOT EXISTS df_devices_status ON df_devices (status);
     CREATE INDEX IF NOT EXISTS df_devices_name ON df_devices (name, device_id);
+    CREATE INDEX IF NOT EXISTS df_devices_session_type ON df_devices (session_type) WHERE session_type IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS df_devices_company ON df_devices (company_id) WHERE company_id IS NOT NULL;${SORT_INDEXES}
+    CREATE TABLE IF NOT EXISTS df_device_groups (
+      gkey text PRIMARY KEY,
+      company_id integer,
+      status text NOT NULL,
+      platform text NOT NULL,
+      os_version text NOT NULL,
+      model text NOT NULL,
+      type text NOT NULL,
+      is_real boolean NOT NULL,
+      node_name text NOT NULL,
+      hub_id text NOT NULL,
+      session_type text,
+      n integer NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS df_device_prefs (
       user_id integer NOT NULL,
       device_id text NOT NULL,
@@ -42,14 +110,14 @@ export const dfDevicesProjection: Projection = {
       favorite boolean NOT NULL DEFAULT false,
       PRIMARY KEY (user_id, device_id)
     );`,
-  tables: ['df_devices', 'df_device_prefs'],
+  tables: ['df_devices', 'df_device_groups', 'df_device_prefs'],
   async apply(tx, recorded) {
     const event = { type: recorded.type, payload: recorded.payload } as Handled;
     const at = recorded.metadata.occurredAt;
     switch (event.type) {
       case 'DeviceConnected': {
         const { deviceId, facts: f, placement: p, status } = event.payload;
-        await tx.query(
+        await changing(tx, 'device_id = $1', [deviceId], () => tx.query(
           `INSERT INTO df_devices (device_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen,
              host_id, node_name, hub_id, company_id, status, last_seen_at, connected_at)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$16)
@@ -58,23 +126,53 @@ export const dfDevicesProjection: Projection = {
              last_seen_at = $16, connected_at = $16`,
           [deviceId, f.name, f.platform, f.osVersion, f.model, f.manufacturer, f.type, f.isRealDevice, f.provider, JSON.stringify(f.screen),
             p.hostId, p.nodeName, p.hubId, p.companyId, status, at],
-        );
+        ));
         return;
       }
       case 'DeviceDisconnected':
-        await tx.query(`UPDATE df_devices SET status = $2, last_seen_at = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, at]);
+        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+          tx.query(`UPDATE df_devices SET status = $2, last_seen_at = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, at]),
+        );
         return;
       case 'DeviceStatusChanged':
-        await tx.query(`UPDATE df_devices SET status = $2, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]);
+        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+          tx.query(`UPDATE df_devices SET status = $2, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]),
+        );
         return;
       case 'DeviceAllocated':
-        await tx.query(`UPDATE df_devices SET status = $2, session_id = $3, session_type = $4 WHERE device_id = $1`, [
-          event.payload.deviceId, event.payload.status, event.payload.sessionId, event.payload.sessionType,
-        ]);
+        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+          tx.query(`UPDATE df_devices SET status = $2, session_id = $3, session_type = $4 WHERE device_id = $1`, [
+            event.payload.deviceId, event.payload.status, event.payload.sessionId, event.payload.sessionType,
+          ]),
+        );
         return;
       case 'DeviceReleased':
-        await tx.query(`UPDATE df_devices SET status = $2, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]);
+        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+          tx.query(`UPDATE df_devices SET status = $2, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
+        );
         return;
+      case 'HostDevicesDisconnected': {
+        // Only devices still placed on this host and not offline already; one statement for the batch.
+        const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status <> 'offline'`);
+        if (ids.length === 0) return;
+        await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
+          tx.query(`UPDATE df_devices SET status = 'offline', last_seen_at = $2 WHERE device_id = ANY($1::text[])`, [ids, at]),
+        );
+        return;
+      }
+      case 'HostDevicesReconnected': {
+        const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status = 'offline'`);
+        if (ids.length === 0) return;
+        // The status each device has once online again (statusOf in the device decider).
+        await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
+          tx.query(
+            `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' ELSE 'available' END,
+               last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
+            [ids, at],
+          ),
+        );
+        return;
+      }
       case 'DeviceAliasSet':
         await tx.query(
           `INSERT INTO df_device_prefs (user_id, device_id, alias) VALUES ($1, $2, $3)

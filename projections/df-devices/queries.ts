@@ -62,9 +62,13 @@ interface Scope {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** WHERE clause for the caller's visible devices and the filters, leaving out `except` (facet counts). */
-function where(scope: Scope, f: DeviceFilters, params: unknown[], except?: Facet): string {
-  params.push(scope.companyId, scope.userId);
+/**
+ * WHERE clause for the caller's visible devices and the filters, leaving out `except` (facet counts).
+ * Without `aliases` the search does not look at the caller's aliases (the caller has none).
+ */
+function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { except?: Facet; aliases?: boolean } = {}): string {
+  const { except, aliases = true } = options;
+  params.push(scope.companyId);
   const clauses = ['(d.company_id IS NULL OR d.company_id = $1)'];
   const add = (sql: (n: string) => string, value: unknown) => {
     params.push(value);
@@ -76,7 +80,7 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], except?: Facet
   if (f.search) {
     add(
       (n) =>
-        `(d.name ILIKE ${n} OR p.alias ILIKE ${n} OR d.model ILIKE ${n} OR d.manufacturer ILIKE ${n} OR d.os_version ILIKE ${n} OR d.node_name ILIKE ${n} OR d.device_id ILIKE ${n})`,
+        `(d.name ILIKE ${n}${aliases ? ` OR p.alias ILIKE ${n}` : ''} OR d.model ILIKE ${n} OR d.manufacturer ILIKE ${n} OR d.os_version ILIKE ${n} OR d.node_name ILIKE ${n} OR d.device_id ILIKE ${n})`,
       `%${escapeLike(f.search)}%`,
     );
   }
@@ -94,10 +98,13 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], except?: Facet
   return clauses.join(' AND ');
 }
 
-const FROM = `FROM df_devices d LEFT JOIN df_device_prefs p ON p.device_id = d.device_id AND p.user_id = $2`;
+/** The caller's preferences joined to devices; `$2` is the caller. */
+const prefsJoin = (n: string) => `LEFT JOIN df_device_prefs p ON p.device_id = d.device_id AND p.user_id = ${n}`;
 
-const SELECT = `SELECT d.device_id, d.name, p.alias, d.platform, d.os_version, d.model, d.manufacturer, d.type, d.is_real, d.status,
-  d.node_name, d.hub_id, coalesce(p.favorite, false) AS favorite, d.last_seen_at, d.provider, d.screen, d.session_type`;
+const COLUMNS = `d.device_id, d.name, d.platform, d.os_version, d.model, d.manufacturer, d.type, d.is_real, d.status,
+  d.node_name, d.hub_id, d.last_seen_at, d.provider, d.screen, d.session_type`;
+
+const SELECT = `SELECT ${COLUMNS}, p.alias, coalesce(p.favorite, false) AS favorite`;
 
 type Row = Record<string, unknown>;
 
@@ -125,7 +132,19 @@ function toView(r: Row, now: Date): DeviceView {
   };
 }
 
-/** One page of the caller's devices. */
+/** Whether the user has named any device (only then does the name sort or the search need the aliases). */
+async function hasAliases(db: Sql, userId: number): Promise<boolean> {
+  const r = await db.query(`SELECT 1 FROM df_device_prefs WHERE user_id = $1 AND alias IS NOT NULL LIMIT 1`, [userId]);
+  return r.rows.length > 0;
+}
+
+/**
+ * One page of the caller's devices. The page reads `df_devices` alone whenever the caller's aliases
+ * and favorites cannot change which rows match or their order (no favorite filter or sort, and no
+ * aliases when sorting by name or searching): then a sort is an index range scan and the
+ * preferences are joined to the page's rows only. The total comes from the page itself when the page
+ * is the last one, else from `df_device_groups` when the filters are exact ones, else from a count.
+ */
 export async function listDevices(
   db: Sql,
   scope: Scope,
@@ -133,16 +152,50 @@ export async function listDevices(
   paging: { page: number; size: number; sortBy: DeviceSort; sortDir: 'asc' | 'desc' },
   now = new Date(),
 ): Promise<Page<DeviceView>> {
+  const dir = paging.sortDir === 'desc' ? 'DESC' : 'ASC';
+  const offset = paging.page * paging.size;
+  const needsAliases = (paging.sortBy === 'name' || Boolean(filters.search)) && (await hasAliases(db, scope.userId));
+  const prefsMatter = needsAliases || paging.sortBy === 'favorite' || filters.favorite !== undefined;
   const params: unknown[] = [];
-  const w = where(scope, filters, params);
-  const order = `${DEVICE_SORT_COLUMNS[paging.sortBy]} ${paging.sortDir === 'desc' ? 'DESC' : 'ASC'}, d.device_id ASC`;
-  const [rows, total] = await Promise.all([
-    db.query(`${SELECT} ${FROM} WHERE ${w} ORDER BY ${order} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n ${FROM} WHERE ${w}`, params),
-  ]);
-  const totalElements = Number(total.rows[0]?.n ?? 0);
+  const w = where(scope, filters, params, { aliases: needsAliases });
+  params.push(scope.userId);
+  const user = `$${params.length}`;
+  let rows: Row[];
+  if (prefsMatter) {
+    const order = `${DEVICE_SORT_COLUMNS[paging.sortBy]} ${dir}, d.device_id ASC`;
+    rows = (await db.query(`${SELECT} FROM df_devices d ${prefsJoin(user)} WHERE ${w} ORDER BY ${order} LIMIT ${paging.size + 1} OFFSET ${offset}`, params)).rows;
+  } else {
+    const key = paging.sortBy === 'name' ? 'lower(d.name)' : DEVICE_SORT_COLUMNS[paging.sortBy];
+    const order = `${key} ${dir}, d.device_id ASC`;
+    rows = (
+      await db.query(
+        `${SELECT} FROM (SELECT ${COLUMNS} FROM df_devices d WHERE ${w} ORDER BY ${order} LIMIT ${paging.size + 1} OFFSET ${offset}) d
+         ${prefsJoin(user)} ORDER BY ${order}`,
+        params,
+      )
+    ).rows;
+  }
+  const more = rows.length > paging.size;
+  if (more) rows = rows.slice(0, paging.size);
+  let totalElements: number;
+  if (!more && (rows.length > 0 || offset === 0)) {
+    totalElements = offset + rows.length;
+  } else if (!filters.search && filters.favorite === undefined) {
+    const gp: unknown[] = [];
+    const gw = where(scope, filters, gp, { aliases: false });
+    totalElements = Number((await db.query<{ n: unknown }>(`SELECT coalesce(sum(d.n), 0) AS n FROM df_device_groups d WHERE ${gw}`, gp)).rows[0]?.n ?? 0);
+  } else {
+    const cp: unknown[] = [];
+    const cw = where(scope, filters, cp, { aliases: needsAliases });
+    let join = '';
+    if (needsAliases || filters.favorite !== undefined) {
+      cp.push(scope.userId);
+      join = prefsJoin(`$${cp.length}`);
+    }
+    totalElements = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_devices d ${join} WHERE ${cw}`, cp)).rows[0]?.n ?? 0);
+  }
   return {
-    content: rows.rows.map((r) => toView(r, now)),
+    content: rows.map((r) => toView(r, now)),
     page: paging.page,
     size: paging.size,
     totalElements,
@@ -150,16 +203,24 @@ export async function listDevices(
   };
 }
 
-/** Counts per value of each facet, each under every filter but its own (so a chosen value keeps its siblings). */
+/**
+ * Counts per value of each facet, each under every filter but its own (so a chosen value keeps its
+ * siblings). Without a search or favorite filter the counts sum `df_device_groups`.
+ */
 export async function deviceFacets(db: Sql, scope: Scope, filters: DeviceFilters): Promise<Record<Facet, { value: string; count: number }[]>> {
+  const grouped = !filters.search && filters.favorite === undefined;
   const entries = await Promise.all(
     (Object.keys(FACETS) as Facet[]).map(async (facet) => {
       const params: unknown[] = [];
-      const w = where(scope, filters, params, facet);
-      const r = await db.query<{ value: string; n: unknown }>(
-        `SELECT ${FACETS[facet]} AS value, count(*) AS n ${FROM} WHERE ${w} GROUP BY 1 ORDER BY 2 DESC, 1 ASC`,
-        params,
-      );
+      const w = where(scope, filters, params, { except: facet });
+      let sql: string;
+      if (grouped) {
+        sql = `SELECT ${FACETS[facet]} AS value, sum(d.n) AS n FROM df_device_groups d WHERE ${w} GROUP BY 1 HAVING sum(d.n) > 0 ORDER BY 2 DESC, 1 ASC`;
+      } else {
+        params.push(scope.userId);
+        sql = `SELECT ${FACETS[facet]} AS value, count(*) AS n FROM df_devices d ${prefsJoin(`$${params.length}`)} WHERE ${w} GROUP BY 1 ORDER BY 2 DESC, 1 ASC`;
+      }
+      const r = await db.query<{ value: string; n: unknown }>(sql, params);
       return [facet, r.rows.map((row) => ({ value: row.value, count: Number(row.n) }))] as const;
     }),
   );
@@ -168,7 +229,7 @@ export async function deviceFacets(db: Sql, scope: Scope, filters: DeviceFilters
 
 /** One device the caller may see, or null. */
 export async function findDevice(db: Sql, scope: Scope, deviceId: string, now = new Date()): Promise<DeviceView | null> {
-  const r = await db.query(`${SELECT} ${FROM} WHERE (d.company_id IS NULL OR d.company_id = $1) AND d.device_id = $3`, [scope.companyId, scope.userId, deviceId]);
+  const r = await db.query(`${SELECT} FROM df_devices d ${prefsJoin('$2')} WHERE (d.company_id IS NULL OR d.company_id = $1) AND d.device_id = $3`, [scope.companyId, scope.userId, deviceId]);
   return r.rows[0] ? toView(r.rows[0], now) : null;
 }
 
@@ -192,6 +253,49 @@ export async function deviceRow(db: Sql, deviceId: string): Promise<DeviceRow | 
 export async function devicesOfHost(db: Sql, hostId: string): Promise<DeviceRow[]> {
   const r = await db.query(`SELECT device_id, host_id, status, health, session_id, company_id FROM df_devices WHERE host_id = $1`, [hostId]);
   return r.rows.map(toRow);
+}
+
+/** A device of a host with the facts and placement the read model holds (what a hello is compared with). */
+export interface HostDeviceRow extends DeviceRow {
+  facts: {
+    name: string;
+    platform: string;
+    osVersion: string;
+    model: string;
+    manufacturer: string;
+    type: string;
+    isRealDevice: boolean;
+    provider: string;
+    screen: { width: number; height: number; scale: number };
+  };
+  placement: { hostId: string; nodeName: string; hubId: string; companyId: number | null };
+}
+
+/** Every device a host has had, with facts and placement. */
+export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDeviceRow[]> {
+  const r = await db.query(
+    `SELECT device_id, host_id, status, health, session_id, company_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen, node_name, hub_id
+     FROM df_devices WHERE host_id = $1`,
+    [hostId],
+  );
+  return r.rows.map((row) => {
+    const base = toRow(row);
+    return {
+      ...base,
+      facts: {
+        name: String(row.name),
+        platform: String(row.platform),
+        osVersion: String(row.os_version),
+        model: String(row.model),
+        manufacturer: String(row.manufacturer),
+        type: String(row.type),
+        isRealDevice: Boolean(row.is_real),
+        provider: String(row.provider),
+        screen: (typeof row.screen === 'string' ? JSON.parse(row.screen) : row.screen) as HostDeviceRow['facts']['screen'],
+      },
+      placement: { hostId: base.hostId, nodeName: String(row.node_name), hubId: String(row.hub_id), companyId: base.companyId },
+    };
+  });
 }
 
 /** Hosts with at least one device not offline. */

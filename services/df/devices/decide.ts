@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { DeviceEvent, DeviceFacts, DevicePlacement, DeviceStatus, SessionType } from './events.js';
+import type { DeviceEvent, DeviceFacts, DeviceHostEvent, DevicePlacement, DeviceStatus, SessionType } from './events.js';
 
 export interface DeviceState {
   known: boolean;
@@ -35,8 +35,12 @@ export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'session
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** One device: what it is, where it is attached, whether it is up, and the session holding it. */
-export const deviceDecider: Decider<DeviceCommand, DeviceEvent, DeviceState> = {
+/**
+ * One device: what it is, where it is attached, whether it is up, and the session holding it. Its
+ * state folds the device's own events and, merged by log position, the host events naming it
+ * (`DeviceCommands` does the merge); a host event counts only for the host the device is placed on.
+ */
+export const deviceDecider: Decider<DeviceCommand, DeviceEvent | DeviceHostEvent, DeviceState> = {
   initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null }),
 
   evolve(state, event) {
@@ -51,6 +55,10 @@ export const deviceDecider: Decider<DeviceCommand, DeviceEvent, DeviceState> = {
         return { ...state, sessionId: event.payload.sessionId };
       case 'DeviceReleased':
         return { ...state, sessionId: null };
+      case 'HostDevicesDisconnected':
+        return state.placement?.hostId === event.payload.hostId ? { ...state, online: false } : state;
+      case 'HostDevicesReconnected':
+        return state.known && state.placement?.hostId === event.payload.hostId ? { ...state, online: true } : state;
       default: {
         const never: never = event;
         return never;

@@ -43,6 +43,22 @@ export const DEVICE_EVENT_TYPES = ['DeviceConnected', 'DeviceDisconnected', 'Dev
 /** Stream of one device. */
 export const deviceStream = (deviceId: string) => `device-${deviceId}`;
 
+/**
+ * Facts about many devices of one host at once, on the host's stream: a goodbye, a lost host or a
+ * returning host changes every device in one append instead of one append per device. A device's
+ * state is its own stream's events merged by log position with the host events that name it.
+ * `HostDevicesReconnected` brings devices back with the facts and placement their streams already
+ * hold; each device's resulting status follows from its health and session (`statusOf`).
+ */
+export type DeviceHostEvent =
+  | DomainEvent<'HostDevicesDisconnected', { hostId: string; deviceIds: string[]; reason: string; status: 'offline' }>
+  | DomainEvent<'HostDevicesReconnected', { hostId: string; deviceIds: string[] }>;
+
+export const DEVICE_HOST_EVENT_TYPES = ['HostDevicesDisconnected', 'HostDevicesReconnected'] as const satisfies readonly DeviceHostEvent['type'][];
+
+/** Stream of one host's device batches. */
+export const deviceHostStream = (hostId: string) => `device-host-${hostId}`;
+
 /** One user's alias and favorite marks on devices. */
 export type DevicePreferenceEvent =
   | DomainEvent<'DeviceAliasSet', { userId: number; deviceId: string; alias: string }>

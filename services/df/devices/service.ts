@@ -1,24 +1,80 @@
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
-import { deviceDecider, type DeviceCommand } from './decide.js';
-import { deviceStream } from './events.js';
+import { eventMetadata, handleCommand, type CommandContext, type CommandResult } from '#shared/es/decider.js';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import { deviceDecider, type DeviceCommand, type DeviceState } from './decide.js';
+import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from './events.js';
 import { preferencesDecider, type PreferenceCommand } from './preferences.js';
+
+// Concurrent creates on one device conflict at most once each: the winner's append.
+const MAX_ATTEMPTS = 10;
+
+/** A device's own events merged by log position with the events of its host's stream that name it. */
+export function mergeDeviceHistory(deviceId: string, own: readonly RecordedEvent[], host: readonly RecordedEvent[]): RecordedEvent[] {
+  const naming = host.filter((e) => (e.payload as { deviceIds?: string[] }).deviceIds?.includes(deviceId));
+  if (naming.length === 0) return [...own];
+  return [...own, ...naming].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+}
 
 /** Runs device commands; the only writer of device facts. */
 export class DeviceCommands {
   constructor(readonly store: EventStore) {}
 
+  /** The state of one device and the revision of its own stream. */
+  async load(deviceId: string): Promise<{ state: DeviceState; revision: number }> {
+    const own = await this.store.readStream(deviceStream(deviceId));
+    let state = deviceDecider.initialState();
+    for (const e of own) state = deviceDecider.evolve(state, e as unknown as DeviceEvent);
+    // Host batches matter only for the host the device is placed on now (an older host's are superseded).
+    if (state.placement) {
+      const host = await this.store.readStream(deviceHostStream(state.placement.hostId));
+      const merged = mergeDeviceHistory(deviceId, own, host);
+      if (merged.length !== own.length) {
+        state = deviceDecider.initialState();
+        for (const e of merged) state = deviceDecider.evolve(state, e as unknown as DeviceEvent | DeviceHostEvent);
+      }
+    }
+    return { state, revision: own.length === 0 ? -1 : own[own.length - 1]!.revision };
+  }
+
   /** Applies one command to its device stream; returns the log position written, if any. */
-  async run(command: DeviceCommand, context: CommandContext) {
-    return handleCommand({
-      store: this.store,
-      streamId: deviceStream(command.deviceId),
-      decider: deviceDecider,
-      command,
-      context,
-      // Concurrent creates on one device conflict at most once each: the winner's append.
-      maxAttempts: 10,
-    });
+  async run(command: DeviceCommand, context: CommandContext): Promise<CommandResult<DeviceEvent | DeviceHostEvent, DeviceState>> {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.load(command.deviceId);
+      const events = deviceDecider.decide(command, state);
+      if (events.length === 0) return { events, state, revision, position: null };
+      const metadata = eventMetadata(context);
+      try {
+        const result = await this.store.append(
+          deviceStream(command.deviceId),
+          events.map((e) => ({ type: e.type, payload: e.payload, metadata })),
+          revision === -1 ? 'no_stream' : revision,
+        );
+        const next = events.reduce(deviceDecider.evolve, state);
+        return { events, state: next, revision: result.nextExpectedRevision, position: result.position };
+      } catch (err) {
+        if (!(err instanceof WrongExpectedRevisionError)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw new AppError('CONCURRENCY_CONFLICT', 'The resource was changed by another request; try again', { cause: err });
+      }
+    }
+  }
+
+  /**
+   * Takes many devices of one host offline, or brings them back, in one append to the host's stream
+   * (one transaction, one log position). Devices placed on another host by then are not affected.
+   */
+  async hostBatch(
+    batch: { type: 'disconnect'; hostId: string; deviceIds: readonly string[]; reason: string } | { type: 'reconnect'; hostId: string; deviceIds: readonly string[] },
+    context: CommandContext,
+  ): Promise<bigint | null> {
+    if (batch.deviceIds.length === 0) return null;
+    const deviceIds = [...new Set(batch.deviceIds)];
+    const event: DeviceHostEvent =
+      batch.type === 'disconnect'
+        ? { type: 'HostDevicesDisconnected', payload: { hostId: batch.hostId, deviceIds, reason: batch.reason, status: 'offline' } }
+        : { type: 'HostDevicesReconnected', payload: { hostId: batch.hostId, deviceIds } };
+    // A fact about the host at this moment: it needs no expected revision (order is the log's).
+    const result = await this.store.append(deviceHostStream(batch.hostId), [{ type: event.type, payload: event.payload, metadata: eventMetadata(context) }], 'any');
+    return result.position;
   }
 
   /** Sets or clears a user's alias or favorite mark. */

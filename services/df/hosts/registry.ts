@@ -55,8 +55,10 @@ export class HostRegistry {
   private readonly lastStates = new Map<string, Map<string, string>>();
   /** When this replica last wrote each host's liveness key. */
   private readonly refreshedAt = new Map<string, number>();
+  /** `device|session` pairs one beat said lost their session; a second beat confirms it. */
+  private readonly resetSuspects = new Map<string, number>();
   /** Per host, the newest heartbeat states waiting to be reconciled. */
-  private readonly pendingBeats = new Map<string, readonly DeviceState[]>();
+  private readonly pendingBeats = new Map<string, { states: readonly DeviceState[]; receivedAt: number }>();
   /** Per host, the reconciliation in progress (they run one after another). */
   private readonly queues = new Map<string, Promise<void>>();
   /** Heartbeats handled, and those that changed nothing (no database work). */
@@ -112,6 +114,7 @@ export class HostRegistry {
   }
 
   private async onHello(msg: BusMessage): Promise<void> {
+    const receivedAt = Date.now();
     const hello = this.parse(msg, Hello);
     if (!hello) return;
     const { hostId } = hello;
@@ -126,8 +129,8 @@ export class HostRegistry {
     const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
     await this.serially(hostId, async () => {
       await this.reconcileDevices(placement, hello.devices);
-      await this.reconcileStates(hostId, hello.states, { reconnect: false });
-      this.remember(hostId, hello.states, true);
+      const unconfirmed = await this.reconcileStates(hostId, hello.states, { reconnect: false, receivedAt });
+      this.remember(hostId, hello.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
       this.deps.logger.info({ hostId, devices: hello.devices.length }, 'agent announced');
     });
   }
@@ -154,14 +157,14 @@ export class HostRegistry {
     }
     // The newest beat wins: a beat waiting behind a slow reconciliation is replaced, never replayed late.
     const queued = this.pendingBeats.has(hostId);
-    this.pendingBeats.set(hostId, beat.states);
+    this.pendingBeats.set(hostId, { states: beat.states, receivedAt: Date.now() });
     if (queued) return;
     await this.serially(hostId, async () => {
-      const states = this.pendingBeats.get(hostId) ?? [];
+      const pending = this.pendingBeats.get(hostId) ?? { states: [], receivedAt: Date.now() };
       this.pendingBeats.delete(hostId);
-      const changed = this.changedStates(hostId, states);
-      await this.reconcileStates(hostId, changed);
-      this.remember(hostId, changed, false);
+      const changed = this.changedStates(hostId, pending.states);
+      const unconfirmed = await this.reconcileStates(hostId, changed, { reconnect: true, receivedAt: pending.receivedAt });
+      this.remember(hostId, changed.filter((st) => !unconfirmed.has(st.deviceId)), false);
     });
   }
 
@@ -171,6 +174,7 @@ export class HostRegistry {
   }
 
   private async onDevices(msg: BusMessage): Promise<void> {
+    const receivedAt = Date.now();
     const report = this.parse(msg, DevicesReport);
     if (!report) return;
     const known = await this.deps.kv.get(hostKey(report.hostId));
@@ -180,8 +184,8 @@ export class HostRegistry {
       const rows = await devicesOfHost(this.deps.db, report.hostId);
       const companyId = rows[0]?.companyId ?? null;
       await this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices);
-      await this.reconcileStates(report.hostId, report.states, { reconnect: false });
-      this.remember(report.hostId, report.states, true);
+      const unconfirmed = await this.reconcileStates(report.hostId, report.states, { reconnect: false, receivedAt });
+      this.remember(report.hostId, report.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
     });
   }
 
@@ -297,8 +301,10 @@ export class HostRegistry {
    * session); a device that holds a session the platform has closed is told to drop it; an open session
    * whose device no longer holds it (the agent restarted) is ended.
    */
-  private async reconcileStates(hostId: string, states: readonly DeviceState[], options: { reconnect: boolean } = { reconnect: true }): Promise<void> {
-    if (states.length === 0) return;
+  private async reconcileStates(hostId: string, states: readonly DeviceState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>> {
+    const { receivedAt } = options;
+    const unconfirmed = new Set<string>();
+    if (states.length === 0) return unconfirmed;
     const context = this.context(hostId);
     const rows = new Map((await devicesOfHost(this.deps.db, hostId)).map((r) => [r.deviceId, r]));
     if (options.reconnect) {
@@ -318,9 +324,22 @@ export class HostRegistry {
       }
       if (row.sessionId && s.state === 'ready' && s.sessionId === null && (await this.deps.sessions.isOpen(row.sessionId))) {
         const open = await openSessionsOnDevices(this.deps.db, [s.deviceId]);
-        if (open.some((o) => o.id === row.sessionId && o.status === 'active')) await this.deps.sessions.endForDevice(row.sessionId, 'device-reset');
+        if (open.some((o) => o.id === row.sessionId && o.status === 'active')) {
+          // A beat may have left the agent before the session started: only a second beat saying the
+          // same (sent after this one was handled) proves the device lost its session.
+          const suspect = `${s.deviceId}|${row.sessionId}`;
+          const since = this.resetSuspects.get(suspect);
+          if (since !== undefined && receivedAt > since) {
+            this.resetSuspects.delete(suspect);
+            await this.deps.sessions.endForDevice(row.sessionId, 'device-reset');
+          } else {
+            if (since === undefined) this.resetSuspects.set(suspect, Date.now());
+            unconfirmed.add(s.deviceId);
+          }
+        }
       }
     }
+    return unconfirmed;
   }
 
   /** Takes the devices of hosts whose liveness key expired offline. */

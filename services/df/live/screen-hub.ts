@@ -32,6 +32,19 @@ interface Recording {
   lastStoredAt: number;
   truncated: boolean;
   writes: Promise<void>;
+  /** Pending write of the manifest (frames so far) to the blob store. */
+  flush: NodeJS.Timeout | null;
+  /** Answers other replicas' requests to stop this recording. */
+  stopSubscription: BusSubscription | null;
+}
+
+/** A recording's manifest as kept in the blob store: written while it runs (each second) and at its end. */
+export interface RecordingManifest {
+  recordingId: string;
+  startedAt: string;
+  truncated: boolean;
+  bytes: number;
+  frames: { index: number; at: string; size: number }[];
 }
 
 interface LiveSession {
@@ -50,6 +63,15 @@ const LEASE_MS = 15_000;
 // Recordings keep at most 5 frames a second and 3,000 frames (10 minutes at full rate).
 const RECORD_MIN_INTERVAL_MS = 200;
 const RECORD_MAX_FRAMES = 3_000;
+
+const MANIFEST_FLUSH_MS = 1_000;
+
+/** Where a running recording's manifest lives in blob storage (any replica reads it). */
+export const recordingManifestKey = (companyId: number, sessionId: string, recordingId: string) =>
+  `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/manifest.json`;
+
+/** Another replica asks the one recording a session to stop it (only that replica answers). */
+export const recordingStopSubject = (sessionId: string) => `df.service.recording.${sessionId}.stop`;
 
 /** Where a recording's frames live in blob storage. */
 export const recordingFrameKey = (companyId: number, sessionId: string, recordingId: string, index: number) =>
@@ -99,18 +121,69 @@ export class ScreenHub {
     return n;
   }
 
-  /** Starts keeping frames of the session; returns false when a recording runs already. */
-  async startRecording(target: DeviceTarget, companyId: number, recordingId: string, now: Date): Promise<boolean> {
+  /**
+   * Starts keeping frames of the session; returns false when a recording runs already. Frames and a
+   * manifest (rewritten each second) go to the blob store, so every replica can report and finish
+   * the recording; `onRemoteStop` runs when another replica asks this one to stop it.
+   */
+  async startRecording(target: DeviceTarget, companyId: number, recordingId: string, now: Date, onRemoteStop?: () => Promise<void>): Promise<boolean> {
     const live = this.live(target, companyId);
     if (live.recording) return false;
-    live.recording = { recordingId, startedAt: now.toISOString(), frames: [], bytes: 0, lastStoredAt: 0, truncated: false, writes: Promise.resolve() };
+    const recording: Recording = {
+      recordingId,
+      startedAt: now.toISOString(),
+      frames: [],
+      bytes: 0,
+      lastStoredAt: 0,
+      truncated: false,
+      writes: Promise.resolve(),
+      flush: null,
+      stopSubscription: null,
+    };
+    live.recording = recording;
     try {
       await this.ensureStreaming(live);
+      if (onRemoteStop) {
+        recording.stopSubscription = await this.deps.bus.subscribe(recordingStopSubject(target.sessionId), (msg) => {
+          if (live.recording !== recording) return;
+          onRemoteStop()
+            .then(() => this.deps.bus.respond(msg, new TextEncoder().encode(JSON.stringify({ stopped: recordingId }))))
+            .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: target.sessionId }, 'stopping a recording for another replica failed'));
+        });
+      }
+      this.writeManifest(live, recording);
     } catch (err) {
       live.recording = null;
+      await recording.stopSubscription?.unsubscribe().catch(() => undefined);
       throw err;
     }
     return true;
+  }
+
+  /** The manifest of a recording as last written to the blob store, or null. */
+  async storedManifest(companyId: number, sessionId: string, recordingId: string): Promise<RecordingManifest | null> {
+    const blob = await this.deps.blobs.get(recordingManifestKey(companyId, sessionId, recordingId));
+    if (!blob) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordingManifest;
+  }
+
+  /** Queues a write of the recording's manifest after the frames counted so far are stored. */
+  private writeManifest(live: LiveSession, r: Recording): void {
+    const manifest: RecordingManifest = {
+      recordingId: r.recordingId,
+      startedAt: r.startedAt,
+      truncated: r.truncated,
+      bytes: r.bytes,
+      frames: r.frames.map(({ index, at, size }) => ({ index, at, size })),
+    };
+    r.writes = r.writes.then(() =>
+      this.deps.blobs
+        .put(recordingManifestKey(live.companyId, live.target.sessionId, r.recordingId), Buffer.from(JSON.stringify(manifest)), { contentType: 'application/json' })
+        .then(() => undefined)
+        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: live.target.sessionId }, 'storing a recording manifest failed')),
+    );
   }
 
   /** The running recording, if any. */
@@ -125,6 +198,9 @@ export class ScreenHub {
     const recording = live?.recording;
     if (!live || !recording) return null;
     live.recording = null;
+    if (recording.flush) clearTimeout(recording.flush);
+    await recording.stopSubscription?.unsubscribe().catch(() => undefined);
+    this.writeManifest(live, recording);
     await recording.writes;
     await this.stopIfIdle(live);
     return recording;
@@ -139,7 +215,10 @@ export class ScreenHub {
       v.close(4000, 'session ended');
     }
     live.viewers.clear();
+    const recording = live.recording;
     live.recording = null;
+    if (recording?.flush) clearTimeout(recording.flush);
+    await recording?.stopSubscription?.unsubscribe().catch(() => undefined);
     await this.stopIfIdle(live);
   }
 
@@ -220,6 +299,11 @@ export class ScreenHub {
         .then(() => undefined)
         .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: live.target.sessionId }, 'storing a recorded frame failed')),
     );
+    r.flush ??= setTimeout(() => {
+      r.flush = null;
+      if (live.recording === r) this.writeManifest(live, r);
+    }, MANIFEST_FLUSH_MS);
+    r.flush.unref();
   }
 
   private async stopIfIdle(live: LiveSession): Promise<void> {

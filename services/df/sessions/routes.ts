@@ -296,17 +296,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
     truncated: z.boolean(),
     lastArtifactId: z.string().nullable(),
   });
-  const recordingStatus = (session: SessionRecord) => {
-    const live = hub.recordingStatus(session.id);
-    return {
-      recording: live !== null,
-      recordingId: live?.recordingId ?? null,
-      startedAt: live?.startedAt ?? null,
-      frames: live?.frames ?? session.recording.frames ?? 0,
-      truncated: live?.truncated ?? false,
-      lastArtifactId: session.recording.artifactId,
-    };
-  };
+  const recordingStatus = (session: SessionRecord) => sessions.recordingStatus(session);
 
   r.post('/api/sessions/:sessionId/recording/start', {
     schema: { tags, summary: 'Start recording the screen', params: Params, response: { 200: RecordingStatus } },

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { findDevice } from '#projections/df-devices/index.js';
 import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
@@ -14,9 +14,10 @@ import { deviceDecider } from '../devices/decide.js';
 import { deviceStream, type SessionType } from '../devices/events.js';
 import type { DeviceCommands } from '../devices/service.js';
 import { deviceFailure } from '../device-errors.js';
-import type { ScreenHub } from '../live/screen-hub.js';
+import { recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
 import { sessionDecider, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType } from './events.js';
+import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 
 export interface Caller {
   userId: number;
@@ -35,6 +36,8 @@ export interface CreateSessionInput {
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
 const STUCK_GRACE_MS = 30_000;
+// Another replica that records a session answers a stop request within this time, or is gone.
+const REMOTE_STOP_TIMEOUT_MS = 10_000;
 
 /** Where a session's artifact lives in blob storage. */
 export const artifactKey = (companyId: number, sessionId: string, artifactId: string, ext: string) =>
@@ -233,6 +236,30 @@ export class SessionService {
     return { activityId, kind };
   }
 
+  /**
+   * Records several timeline entries with one append (a batch of automation test events): each is a
+   * `RecordActivity` decided in turn by the session's decider, so the batch is refused as a whole when
+   * the session is not active.
+   */
+  async recordActivities(session: Pick<SessionRecord, 'id'>, caller: Partial<Caller> & { actor?: string | number }, entries: { kind: ActivityKind; detail: Record<string, unknown> }[]): Promise<string[]> {
+    const ids = entries.map(() => randomUUID());
+    const commands: SessionCommand[] = entries.map((e, i) => ({ type: 'RecordActivity', sessionId: session.id, activityId: ids[i]!, kind: e.kind, detail: e.detail }));
+    const batch = {
+      ...sessionDecider,
+      decide: (all: SessionCommand[], state: ReturnType<typeof sessionDecider.initialState>) => {
+        let current = state;
+        return all.flatMap((command) => {
+          const events = sessionDecider.decide(command, current);
+          for (const e of events) current = sessionDecider.evolve(current, e);
+          return events;
+        });
+      },
+    };
+    const result = await handleCommand({ store: this.deps.store, streamId: sessionStream(session.id), decider: batch, command: commands, context: this.context(caller), maxAttempts: 10 });
+    await this.settle(result.position);
+    return ids;
+  }
+
   /** Sends one command to the session's device. */
   async device<Op extends DeviceOp>(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'status'>, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
@@ -241,6 +268,75 @@ export class SessionService {
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
+  }
+
+  /**
+   * Sends an app or file command to the session's device: a device without the feature answers 409
+   * `DEVICE_UNSUPPORTED`, a path or app the device does not have 404; the rest as `device` does.
+   */
+  async deviceContent<Op extends DeviceOp>(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'status'>, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    try {
+      return await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, command, { timeoutMs: timeoutMs ?? this.deps.commandTimeoutMs });
+    } catch (err) {
+      if (err instanceof DeviceRequestError && err.code === 'UNSUPPORTED') throw new AppError('DEVICE_UNSUPPORTED', err.message, { cause: err });
+      if (err instanceof DeviceRequestError && err.code === 'BAD_REQUEST' && err.message.startsWith('not found: ')) {
+        throw new AppError('NOT_FOUND', `Not found on the device: ${err.message.slice('not found: '.length)}`, { cause: err });
+      }
+      throw deviceFailure(err, 'command');
+    }
+  }
+
+  /**
+   * Moves bytes to the device's agent in chunks (each well under the bus's payload limit) and commits
+   * them; answers the staged upload for `installApp` / `pushFile`. More than `maxBytes` is 413.
+   */
+  async stageUpload(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'status'>, bytes: AsyncIterable<Buffer>, maxBytes: number, isTruncated: () => boolean = () => false): Promise<{ stageId: string; size: number; sha256: string }> {
+    const { stageId } = await this.deviceContent(session, { op: 'stageBegin', size: maxBytes });
+    const hash = createHash('sha256');
+    let offset = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const send = async (data: Buffer) => {
+      await this.deviceContent(session, { op: 'stageChunk', stageId, offset, base64: data.toString('base64') });
+      offset += data.length;
+    };
+    for await (const chunk of bytes) {
+      if (offset + pendingBytes + chunk.length > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);
+      hash.update(chunk);
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      while (pendingBytes >= STAGE_CHUNK_BYTES) {
+        const all = Buffer.concat(pending);
+        await send(all.subarray(0, STAGE_CHUNK_BYTES));
+        pending = [all.subarray(STAGE_CHUNK_BYTES)];
+        pendingBytes = all.length - STAGE_CHUNK_BYTES;
+      }
+    }
+    if (isTruncated()) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);
+    if (pendingBytes > 0) await send(Buffer.concat(pending));
+    const sha256 = hash.digest('hex');
+    await this.deviceContent(session, { op: 'stageCommit', stageId, size: offset, sha256 });
+    return { stageId, size: offset, sha256 };
+  }
+
+  /**
+   * Reads a device file in chunks: the first chunk is read before this answers (so a missing file is
+   * a 404 before any byte is sent), the rest as the consumer pulls them.
+   */
+  async pullFromDevice(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'status'>, path: string, timeoutMs?: number): Promise<{ size: number; chunks: AsyncGenerator<Buffer> }> {
+    const first = await this.deviceContent(session, { op: 'pullFile', path, offset: 0, length: STAGE_CHUNK_BYTES }, timeoutMs);
+    const read = (offset: number) => this.deviceContent(session, { op: 'pullFile', path, offset, length: STAGE_CHUNK_BYTES }, timeoutMs);
+    async function* chunks(): AsyncGenerator<Buffer> {
+      let piece = first;
+      for (;;) {
+        const data = Buffer.from(piece.base64, 'base64');
+        if (data.length > 0) yield data;
+        if (piece.eof || data.length === 0) return;
+        piece = await read(piece.offset + data.length);
+      }
+    }
+    return { size: first.size, chunks: chunks() };
   }
 
   /** Performs a control action and records it on the timeline. */
@@ -280,15 +376,21 @@ export class SessionService {
     await this.settle(result.position);
   }
 
-  /** Starts recording the screen. */
+  /**
+   * Starts recording the screen. A recording another replica runs (the session stream says one is
+   * open) is answered with its id rather than started twice.
+   */
   async startRecording(session: SessionRecord, caller: Caller): Promise<string> {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     const running = this.deps.hub.recordingStatus(session.id);
     if (running) return running.recordingId;
+    const open = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
+    if (open) return open;
     const recordingId = randomUUID();
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
+    const owner = { companyId: session.companyId, workspaceId: session.workspaceId };
     try {
-      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now());
+      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), () => this.stopRecording({ id: session.id, ...owner }, 'system'));
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
@@ -297,18 +399,49 @@ export class SessionService {
     return recordingId;
   }
 
-  /** Stops a running recording and stores its manifest as a recording artifact. */
+  /**
+   * Stops a running recording and stores its manifest as a recording artifact. The replica recording
+   * it does the work; another replica asks it over the bus, and finishes the recording from the
+   * manifest in the blob store itself when no replica has it any more (it stopped or crashed).
+   */
   async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'>, actor: string | number): Promise<void> {
     const recording = await this.deps.hub.stopRecording(session.id);
-    if (!recording) return;
+    let finished: RecordingManifest | null = recording
+      ? { recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, bytes: recording.bytes, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }
+      : null;
+    if (!finished) {
+      const recordingId = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
+      if (!recordingId) return;
+      try {
+        await this.deps.bus.request(recordingStopSubject(session.id), new Uint8Array(), { timeoutMs: REMOTE_STOP_TIMEOUT_MS });
+        await this.settle((await this.deps.store.readStream(sessionStream(session.id))).at(-1)?.position ?? null);
+        return;
+      } catch {
+        // Nobody records it any more: what was stored is the recording.
+      }
+      finished = (await this.deps.hub.storedManifest(session.companyId, session.id, recordingId)) ?? { recordingId, startedAt: this.deps.now().toISOString(), truncated: false, bytes: 0, frames: [] };
+    }
     const artifactId = randomUUID();
-    const manifest = Buffer.from(
-      JSON.stringify({ recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }),
-    );
+    const { bytes, ...kept } = finished;
+    const manifest = Buffer.from(JSON.stringify({ recordingId: kept.recordingId, startedAt: kept.startedAt, truncated: kept.truncated, frames: kept.frames }));
     const caller = { actor, companyId: session.companyId, workspaceId: session.workspaceId };
-    await this.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${recording.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + recording.bytes });
-    const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: recording.frames.length, artifactId }, this.context(caller));
+    await this.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${finished.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + bytes });
+    const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId }, this.context(caller));
     await this.settle(result.position);
+  }
+
+  /**
+   * The recording state as any replica sees it: running or not from the session (the event stream),
+   * the frame count from this replica's memory when it records, else from the manifest in the blob store.
+   */
+  async recordingStatus(session: SessionRecord): Promise<{ recording: boolean; recordingId: string | null; startedAt: string | null; frames: number; truncated: boolean; lastArtifactId: string | null }> {
+    const live = this.deps.hub.recordingStatus(session.id);
+    const base = { lastArtifactId: session.recording.artifactId };
+    if (live) return { recording: true, recordingId: live.recordingId, startedAt: live.startedAt, frames: live.frames, truncated: live.truncated, ...base };
+    const recordingId = session.recording.recordingId;
+    if (!recordingId) return { recording: false, recordingId: null, startedAt: null, frames: session.recording.frames ?? 0, truncated: false, ...base };
+    const stored = await this.deps.hub.storedManifest(session.companyId, session.id, recordingId);
+    return { recording: true, recordingId, startedAt: stored?.startedAt ?? session.recording.startedAt ?? null, frames: stored?.frames.length ?? 0, truncated: stored?.truncated ?? false, ...base };
   }
 
   /** Live device logs of an open session; the stored log artifact of an ended one. */
