@@ -58,13 +58,29 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   return { status: 500, body: errorBody('INTERNAL_ERROR', 'Internal server error'), internal: true };
 }
 
+/** The `/v1` set answers errors in its own envelope (decisions.md, "Paging"). */
+export function isV1Path(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+}
+
+/** The `/v1` error envelope: `{success: false, error: {code, message}}`, with `details` for validation. */
+export interface V1ErrorBody {
+  success: false;
+  error: { code: string; message: string; details?: ErrorDetail[] };
+}
+
+export function toV1ErrorBody(body: ErrorBody): V1ErrorBody {
+  const message = body.details?.length ? `${body.message}: ${body.details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ')}` : body.message;
+  return { success: false, error: { code: body.code, message, ...(body.details?.length ? { details: body.details } : {}) } };
+}
+
 /** Sends an error the catalog way; 5xx are logged with the request id and hide their cause. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const { status, body, headers, internal } = toErrorResponse(err);
   if (internal) request.log.error({ err }, 'request failed');
   else if (status >= 500) request.log.warn({ err }, 'request failed');
   if (headers) reply.headers(headers);
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+  return reply.code(status).type('application/json; charset=utf-8').send(isV1Path(request.url) ? toV1ErrorBody(body) : body);
 }
 
 /** The single error handler and the JSON 404 of every server. */

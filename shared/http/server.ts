@@ -11,7 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, isV1Path } from './errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,6 +25,18 @@ export const ErrorResponse = z
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'ErrorResponse' });
+
+/** The error body of the `/v1` set (decisions.md, "Paging"). */
+export const V1Error = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.string().describe('Stable, machine-readable error code'),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'V1Error' });
 
 export interface HttpServerOptions {
   logger: Logger;
@@ -71,7 +83,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
     if (!schema || schema.hide || !schema.response) return;
-    schema.response = { ...schema.response, '4XX': ErrorResponse, '5XX': ErrorResponse };
+    const error = isV1Path(route.url) ? V1Error : ErrorResponse;
+    schema.response = { ...schema.response, '4XX': error, '5XX': error };
   });
   // During a graceful shutdown, answers still in flight close their connection, so no idle
   // keep-alive socket holds the server open after the last response.

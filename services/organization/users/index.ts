@@ -19,3 +19,4 @@ export {
   type SignInEvent,
   type SignInFailureReason,
 } from './events.js';
+export { inviteUser, updateUser, deleteUser } from './routes.js';

@@ -12,6 +12,7 @@ import type { AuthService } from '../auth/service.js';
 import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, requireSelfOr, User, validationError } from '../http.js';
 import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
+import type { RoleRow } from '#projections/org-directory/index.js';
 import { emailClaimDecider, userDecider } from './decide.js';
 import { emailClaimStream, userStream, type ProfileImage } from './events.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart } from './images.js';
@@ -165,41 +166,10 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const email = request.body.email.trim();
       const roles = await requireRoles(db, p.companyId, request.body.roleIds);
-      assertMayGrantRoles(await request.permissions(), roles);
-      const ctx = writer.context(request);
-      const existing = await getUserByEmail(db, p.companyId, email);
-      if (existing && existing.status === 'passive') {
-        const replaced = await writer.run(userStream(existing.id), userDecider, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) }, ctx);
-        await writer.settle(replaced);
-        await sendInvitation(existing.id, email);
-        return reply.code(200).send(await userOr404(p.companyId, existing.id));
-      }
-      const userId = await allocateId(db, 'user');
-      await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
-      const name = await claimFreeUsername(db, writer, email, userId, ctx);
-      const result = await writer.run(
-        userStream(userId),
-        userDecider,
-        { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds: roles.map((x) => x.id).sort((a, b) => a - b), invitedBy: p.userId },
-        ctx,
-      );
-      await writer.settle(result);
-      await sendInvitation(userId, email);
-      return reply.code(201).send(await userOr404(p.companyId, userId));
+      const { userId, created } = await inviteUser(platform, request, email, roles);
+      return reply.code(created ? 201 : 200).send(await userOr404(p.companyId, userId));
     },
   });
-
-  /** Mails a single-use activation token (stored hashed, with an expiry). */
-  async function sendInvitation(userId: number, email: string): Promise<void> {
-    const token = randomToken(32);
-    await platform.kv.set(inviteKey(hashToken(token)), String(userId), { ttlMs: INVITATION_TTL_MS });
-    const link = new URL(`/activate?token=${encodeURIComponent(token)}`, platform.config.APP_URL).toString();
-    await platform.mailer.send({
-      to: email,
-      subject: 'You are invited to the QA Platform',
-      text: `You have been invited to the QA Platform.\n\nChoose your password here (valid ${INVITATION_TTL_MS / 86_400_000} days, once): ${link}\n\nToken: ${token}\n`,
-    });
-  }
 
   // Multipart is parsed only where an image may be uploaded.
   await app.register(async (upload) => {
@@ -277,15 +247,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const user = await userOr404(p.companyId, request.params.id);
       await requireSelfOr(request, user.id, 'USER_MANAGE');
-      const changes = request.body;
-      if (changes.username !== undefined && (await usernameTaken(db, changes.username, user.id))) {
-        throw new AppError('NAME_TAKEN', `Username "${changes.username}" already exists`);
-      }
-      const ctx = writer.context(request);
-      const result = await writer.renamed('username', 'Username', user.id, user.username, changes.username, ctx, () =>
-        writer.run(userStream(user.id), userDecider, { type: 'UpdateUser', companyId: p.companyId, changes: definedOnly(changes) }, ctx),
-      );
-      await writer.settle(result);
+      await updateUser(platform, request, user, request.body);
       return userOr404(p.companyId, user.id);
     },
   });
@@ -393,14 +355,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const user = await userOr404(p.companyId, request.params.id);
       notSelf(request, user.id, 'delete');
-      const image = await userImage(db, p.companyId, user.id);
-      const ctx = writer.context(request);
-      const result = await writer.run(userStream(user.id), userDecider, { type: 'DeleteUser', companyId: p.companyId }, ctx);
-      await auth.revocations.revokeUserTokensBefore(user.id, platform.now());
-      await writer.run(emailClaimStream(user.email), emailClaimDecider, { type: 'ReleaseEmail', email: user.email, userId: user.id }, ctx);
-      await writer.releaseName('username', user.username, user.id, ctx);
-      if (image) await platform.blobs.delete(image.key);
-      await writer.settle(result);
+      await deleteUser(platform, auth, request, user);
       return reply.code(204).send(null);
     },
   });
@@ -497,6 +452,84 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       return listSignIns(db, p.companyId, request.params.userId, request.query.page, request.query.size);
     },
   });
+}
+
+/**
+ * Invites `email` into the caller's company with `roles` (checked by the caller: the company's roles,
+ * and only keys the caller holds): a new passive user, or a passive user invited again with new roles
+ * and a new link. Shared by `/api/v1/users/invite` and `/v1/users/invite`.
+ */
+export async function inviteUser(platform: Platform, request: FastifyRequest, email: string, roles: readonly RoleRow[]): Promise<{ userId: number; created: boolean }> {
+  const { db } = platform;
+  const writer = new OrgWriter(platform);
+  const p = callerOf(request);
+  assertMayGrantRoles(await request.permissions(), roles);
+  const ctx = writer.context(request);
+  const existing = await getUserByEmail(db, p.companyId, email);
+  if (existing && existing.status === 'passive') {
+    const replaced = await writer.run(userStream(existing.id), userDecider, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) }, ctx);
+    await writer.settle(replaced);
+    await sendInvitation(platform, existing.id, email);
+    return { userId: existing.id, created: false };
+  }
+  const userId = await allocateId(db, 'user');
+  await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
+  const name = await claimFreeUsername(db, writer, email, userId, ctx);
+  const result = await writer.run(
+    userStream(userId),
+    userDecider,
+    { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds: roles.map((x) => x.id).sort((a, b) => a - b), invitedBy: p.userId },
+    ctx,
+  );
+  await writer.settle(result);
+  await sendInvitation(platform, userId, email);
+  return { userId, created: true };
+}
+
+/** Mails a single-use activation token (stored hashed, with an expiry). */
+async function sendInvitation(platform: Platform, userId: number, email: string): Promise<void> {
+  const token = randomToken(32);
+  await platform.kv.set(inviteKey(hashToken(token)), String(userId), { ttlMs: INVITATION_TTL_MS });
+  const link = new URL(`/activate?token=${encodeURIComponent(token)}`, platform.config.APP_URL).toString();
+  await platform.mailer.send({
+    to: email,
+    subject: 'You are invited to the QA Platform',
+    text: `You have been invited to the QA Platform.\n\nChoose your password here (valid ${INVITATION_TTL_MS / 86_400_000} days, once): ${link}\n\nToken: ${token}\n`,
+  });
+}
+
+/** Changes name, username, title, phone of a user of the caller's company (permission checked by the caller). */
+export async function updateUser(
+  platform: Platform,
+  request: FastifyRequest,
+  user: UserView,
+  changes: { name?: string | undefined; username?: string | undefined; title?: string | null | undefined; phone?: string | null | undefined },
+): Promise<void> {
+  const writer = new OrgWriter(platform);
+  if (changes.username !== undefined && (await usernameTaken(platform.db, changes.username, user.id))) {
+    throw new AppError('NAME_TAKEN', `Username "${changes.username}" already exists`);
+  }
+  const ctx = writer.context(request);
+  const result = await writer.renamed('username', 'Username', user.id, user.username, changes.username, ctx, () =>
+    writer.run(userStream(user.id), userDecider, { type: 'UpdateUser', companyId: user.companyId, changes: definedOnly(changes) }, ctx),
+  );
+  await writer.settle(result);
+}
+
+/**
+ * Deletes a user of the caller's company (permission and self checks by the caller): their tokens stop
+ * working, the e-mail address and username are freed, the profile image is removed.
+ */
+export async function deleteUser(platform: Platform, auth: AuthService, request: FastifyRequest, user: UserView): Promise<void> {
+  const writer = new OrgWriter(platform);
+  const image = await userImage(platform.db, user.companyId, user.id);
+  const ctx = writer.context(request);
+  const result = await writer.run(userStream(user.id), userDecider, { type: 'DeleteUser', companyId: user.companyId }, ctx);
+  await auth.revocations.revokeUserTokensBefore(user.id, platform.now());
+  await writer.run(emailClaimStream(user.email), emailClaimDecider, { type: 'ReleaseEmail', email: user.email, userId: user.id }, ctx);
+  await writer.releaseName('username', user.username, user.id, ctx);
+  if (image) await platform.blobs.delete(image.key);
+  await writer.settle(result);
 }
 
 /** Drops keys whose value is undefined (zod leaves optional keys absent or undefined). */

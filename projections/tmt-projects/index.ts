@@ -1,0 +1,2 @@
+export { tmtProjectsProjection } from './projection.js';
+export * from './queries.js';

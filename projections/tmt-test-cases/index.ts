@@ -1,0 +1,2 @@
+export { tmtTestCasesProjection } from './projection.js';
+export * from './queries.js';

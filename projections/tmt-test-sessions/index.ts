@@ -1,0 +1,2 @@
+export { tmtTestSessionsProjection } from './projection.js';
+export * from './queries.js';

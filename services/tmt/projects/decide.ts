@@ -1,0 +1,105 @@
+import type { Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from './events.js';
+
+type Created = Extract<ProjectEvent, { type: 'ProjectCreated' }>['payload'];
+
+export interface ProjectState {
+  project: Created | null;
+  deleted: boolean;
+}
+
+export type ProjectCommand =
+  | ({ type: 'CreateProject' } & Created)
+  | { type: 'UpdateProject'; changes: Partial<ProjectFields> }
+  | { type: 'DeleteProject' };
+
+const live = (state: ProjectState): Created => {
+  if (!state.project || state.deleted) throw new AppError('NOT_FOUND', 'Project not found');
+  return state.project;
+};
+
+/** A project: created once, changed while it exists, deleted at most once. */
+export const projectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState> = {
+  initialState: () => ({ project: null, deleted: false }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ProjectCreated':
+        return { project: event.payload, deleted: false };
+      case 'ProjectUpdated':
+        return state.project ? { ...state, project: { ...state.project, ...event.payload.changes } } : state;
+      case 'ProjectDeleted':
+        return { ...state, deleted: true };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateProject': {
+        if (state.project) throw new AppError('ALREADY_EXISTS', 'Project already exists');
+        const { type: _type, ...payload } = command;
+        return [{ type: 'ProjectCreated', payload }];
+      }
+      case 'UpdateProject': {
+        const project = live(state);
+        const changes: Partial<ProjectFields> = {};
+        for (const k of ['name', 'key', 'description'] as const) {
+          const v = command.changes[k];
+          if (v !== undefined && v !== project[k]) changes[k] = v;
+        }
+        return Object.keys(changes).length === 0 ? [] : [{ type: 'ProjectUpdated', payload: { projectId: project.projectId, changes } }];
+      }
+      case 'DeleteProject': {
+        const project = live(state);
+        return [{ type: 'ProjectDeleted', payload: { projectId: project.projectId } }];
+      }
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};
+
+export interface ProjectKeyState {
+  holder: string | null;
+}
+
+export type ProjectKeyCommand =
+  | { type: 'ClaimProjectKey'; companyId: number; key: string; projectId: string }
+  | { type: 'ReleaseProjectKey'; companyId: number; key: string; projectId: string };
+
+/** A project key of a company: held by at most one project; claiming a held key is 409 PROJECT_KEY_TAKEN. */
+export const projectKeyDecider: Decider<ProjectKeyCommand, ProjectKeyEvent, ProjectKeyState> = {
+  initialState: () => ({ holder: null }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ProjectKeyClaimed':
+        return { holder: event.payload.projectId };
+      case 'ProjectKeyReleased':
+        return state.holder === event.payload.projectId ? { holder: null } : state;
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    const { companyId, key, projectId } = command;
+    switch (command.type) {
+      case 'ClaimProjectKey':
+        if (state.holder === projectId) return [];
+        if (state.holder !== null) throw new AppError('PROJECT_KEY_TAKEN', `Project key "${key}" is already used in this company`);
+        return [{ type: 'ProjectKeyClaimed', payload: { companyId, key, projectId } }];
+      case 'ReleaseProjectKey':
+        return state.holder === projectId ? [{ type: 'ProjectKeyReleased', payload: { companyId, key, projectId } }] : [];
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};

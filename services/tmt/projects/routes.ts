@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findProject, listProjects, type ProjectView } from '#projections/tmt-projects/index.js';
+import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
+import { pageSchema, toPage } from '#shared/paging.js';
+import type { Platform } from '../../platform.js';
+import { actorId, ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { projectDecider, projectKeyDecider } from './decide.js';
+import { PROJECT_KEY_PATTERN, projectKeyStream, projectStream } from './events.js';
+
+const tags = ['Test management: projects'];
+
+export const Project = z
+  .object({ id: z.string(), name: z.string(), key: z.string(), description: z.string(), createdAt: z.string(), updatedAt: z.string() })
+  .meta({ id: 'V1Project' });
+
+const name = z.string().trim().min(1).max(200);
+const key = z.string().regex(PROJECT_KEY_PATTERN, '2-10 upper-case letters or digits');
+const description = z.string().max(5_000);
+
+/** The project's read models after a write; a deleted project takes its cases and sessions along. */
+const PROJECT_READ_MODELS = ['tmt-projects', 'tmt-test-cases', 'tmt-test-sessions'] as const;
+
+export function commandContext(platform: Platform, scope: TmtWriteScope, correlationId?: string): CommandContext {
+  return { actorId: actorId(scope.actor), companyId: scope.companyId, workspaceId: scope.workspaceId, ...(correlationId ? { correlationId } : {}), now: platform.now() };
+}
+
+/** The project of the workspace, or 404 (also for another tenant's id). */
+export async function projectOr404(platform: Platform, scope: TmtScope, projectId: string): Promise<ProjectView> {
+  const project = await findProject(platform.db, scope, projectId);
+  if (!project) throw new AppError('NOT_FOUND', 'Project not found');
+  return project;
+}
+
+/** `/v1/projects` and the workspace's projects under `/tmt/company/api/v1/projects`. */
+export async function projectRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+  const { platform } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const settle = async (position: bigint | null) => {
+    if (position !== null) await platform.readModels.waitFor(position, { names: PROJECT_READ_MODELS });
+  };
+  const claimKey = (scope: TmtWriteScope, projectId: string, k: string, ctx: CommandContext) =>
+    handleCommand({ store: platform.store, streamId: projectKeyStream(scope.companyId, k), decider: projectKeyDecider, command: { type: 'ClaimProjectKey', companyId: scope.companyId, key: k, projectId }, context: ctx });
+  const releaseKey = (scope: TmtWriteScope, projectId: string, k: string, ctx: CommandContext) =>
+    handleCommand({ store: platform.store, streamId: projectKeyStream(scope.companyId, k), decider: projectKeyDecider, command: { type: 'ReleaseProjectKey', companyId: scope.companyId, key: k, projectId }, context: ctx });
+
+  r.get('/v1/projects', {
+    schema: { tags, summary: 'Projects of the workspace, oldest first (TMT_READ)', querystring: z.object(v1Paging), response: { 200: v1List(Project) } },
+    handler: async (request) => {
+      const scope = await tmtCaller(request, 'TMT_READ');
+      const { page, limit } = request.query;
+      const { items, total } = await listProjects(platform.db, scope, { offset: (page - 1) * limit, limit });
+      return okList(items, { page, limit }, total);
+    },
+  });
+
+  r.get('/v1/projects/:id', {
+    schema: { tags, summary: 'One project (TMT_READ)', params: UuidParams, response: { 200: v1One(Project) } },
+    handler: async (request) => ok(await projectOr404(platform, await tmtCaller(request, 'TMT_READ'), request.params.id)),
+  });
+
+  r.post('/v1/projects', {
+    schema: {
+      tags,
+      summary: 'Create a project in the workspace; its key is unique in the company (TMT_WRITE)',
+      body: z.object({ name, key, description: description.default('') }),
+      response: { 201: v1One(Project) },
+    },
+    handler: async (request, reply) => {
+      const scope = await tmtCaller(request, 'TMT_WRITE');
+      const ctx = commandContext(platform, scope, request.id);
+      const projectId = randomUUID();
+      const { name: n, key: k, description: d } = request.body;
+      // The key is claimed first: a duplicate key creates nothing.
+      await claimKey(scope, projectId, k, ctx);
+      let position: bigint | null;
+      try {
+        position = (
+          await handleCommand({
+            store: platform.store,
+            streamId: projectStream(projectId),
+            decider: projectDecider,
+            command: { type: 'CreateProject', projectId, companyId: scope.companyId, workspaceId: scope.workspaceId, name: n, key: k, description: d },
+            context: ctx,
+          })
+        ).position;
+      } catch (err) {
+        await releaseKey(scope, projectId, k, ctx);
+        throw err;
+      }
+      await settle(position);
+      return reply.code(201).send(ok(await projectOr404(platform, scope, projectId)));
+    },
+  });
+
+  r.put('/v1/projects/:id', {
+    schema: {
+      tags,
+      summary: 'Change name, key or description (TMT_WRITE)',
+      params: UuidParams,
+      body: z.object({ name: name.optional(), key: key.optional(), description: description.optional() }),
+      response: { 200: v1One(Project) },
+    },
+    handler: async (request) => {
+      const scope = await tmtCaller(request, 'TMT_WRITE');
+      const project = await projectOr404(platform, scope, request.params.id);
+      const ctx = commandContext(platform, scope, request.id);
+      const newKey = request.body.key !== undefined && request.body.key !== project.key ? request.body.key : undefined;
+      if (newKey) await claimKey(scope, project.id, newKey, ctx);
+      let position: bigint | null;
+      try {
+        position = (
+          await handleCommand({
+            store: platform.store,
+            streamId: projectStream(project.id),
+            decider: projectDecider,
+            command: { type: 'UpdateProject', changes: definedOnly(request.body) },
+            context: ctx,
+          })
+        ).position;
+      } catch (err) {
+        if (newKey) await releaseKey(scope, project.id, newKey, ctx);
+        throw err;
+      }
+      if (newKey) await releaseKey(scope, project.id, project.key, ctx);
+      await settle(position);
+      return ok(await projectOr404(platform, scope, project.id));
+    },
+  });
+
+  r.delete('/v1/projects/:id', {
+    schema: {
+      tags,
+      summary: 'Delete a project with its test cases and sessions; its key can be used again (TMT_DELETE)',
+      params: UuidParams,
+      response: { 200: v1One(z.object({ id: z.string() })) },
+    },
+    handler: async (request) => {
+      const scope = await tmtCaller(request, 'TMT_DELETE');
+      const project = await projectOr404(platform, scope, request.params.id);
+      const ctx = commandContext(platform, scope, request.id);
+      const result = await handleCommand({ store: platform.store, streamId: projectStream(project.id), decider: projectDecider, command: { type: 'DeleteProject' }, context: ctx });
+      await releaseKey(scope, project.id, project.key, ctx);
+      await settle(result.position);
+      return ok({ id: project.id });
+    },
+  });
+
+  r.get('/tmt/company/api/v1/projects', {
+    schema: {
+      tags,
+      summary: 'Projects of the active workspace (X-Workspace-Id), in the platform page shape (TMT_READ)',
+      querystring: z.object({
+        page: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('0-based page'),
+        size: z.coerce.number().int().min(1).max(200).default(20).describe('Page size, at most 200'),
+      }),
+      response: { 200: pageSchema(Project, 'ProjectPage') },
+    },
+    handler: async (request) => {
+      requirePrincipal(request);
+      const workspace = requireWorkspace(request);
+      await requirePermission(request, 'TMT_READ');
+      const { page, size } = request.query;
+      const { items, total } = await listProjects(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id }, { offset: page * size, limit: size });
+      return toPage(items, total, page, size);
+    },
+  });
+}
+
+/** Drops keys whose value is undefined (zod leaves optional keys absent or undefined). */
+export function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

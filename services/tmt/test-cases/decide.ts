@@ -1,0 +1,70 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Decider } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
+import type { TestCaseEvent, TestCaseFields } from './events.js';
+
+type Created = Extract<TestCaseEvent, { type: 'TestCaseCreated' }>['payload'];
+
+export interface TestCaseState {
+  testCase: Created | null;
+  deleted: boolean;
+}
+
+export type TestCaseCommand =
+  | ({ type: 'CreateTestCase' } & Created)
+  | { type: 'UpdateTestCase'; changes: Partial<TestCaseFields> }
+  | { type: 'DeleteTestCase' };
+
+const FIELDS = ['title', 'description', 'priority', 'status', 'steps'] as const;
+
+const live = (state: TestCaseState): Created => {
+  if (!state.testCase || state.deleted) throw new AppError('NOT_FOUND', 'Test case not found');
+  return state.testCase;
+};
+
+/** A test case: created once, changed while it exists (only what differs is recorded), deleted at most once. */
+export const testCaseDecider: Decider<TestCaseCommand, TestCaseEvent, TestCaseState> = {
+  initialState: () => ({ testCase: null, deleted: false }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'TestCaseCreated':
+        return { testCase: event.payload, deleted: false };
+      case 'TestCaseUpdated':
+        return state.testCase ? { ...state, testCase: { ...state.testCase, ...event.payload.changes } } : state;
+      case 'TestCaseDeleted':
+        return { ...state, deleted: true };
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateTestCase': {
+        if (state.testCase) throw new AppError('ALREADY_EXISTS', 'Test case already exists');
+        const { type: _type, ...payload } = command;
+        return [{ type: 'TestCaseCreated', payload }];
+      }
+      case 'UpdateTestCase': {
+        const testCase = live(state);
+        const changes: Record<string, unknown> = {};
+        for (const k of FIELDS) {
+          const v = command.changes[k];
+          if (v !== undefined && !isDeepStrictEqual(v, testCase[k])) changes[k] = v;
+        }
+        return Object.keys(changes).length === 0
+          ? []
+          : [{ type: 'TestCaseUpdated', payload: { testCaseId: testCase.testCaseId, changes: changes as Partial<TestCaseFields> } }];
+      }
+      case 'DeleteTestCase': {
+        const testCase = live(state);
+        return [{ type: 'TestCaseDeleted', payload: { testCaseId: testCase.testCaseId } }];
+      }
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+};

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { existingTestCaseIds } from '#projections/tmt-test-cases/index.js';
+import { currentResults, findTestSession, type ResultView, type TestSessionView } from '#projections/tmt-test-sessions/index.js';
+import { AppError } from '#shared/errors.js';
+import type { Platform } from '../../platform.js';
+import { commandContext, projectOr404 } from '../projects/routes.js';
+import { uuid, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { TestSessionCommands } from './commands.js';
+import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from './events.js';
+
+/** At most this many results in one request (or one call of `recordResults`). */
+export const MAX_RESULTS_PER_BATCH = 1_000;
+
+export const ResultInput = z.object({
+  testCaseId: uuid,
+  status: z.enum(RESULT_STATUSES),
+  notes: z.string().max(10_000).nullable().optional(),
+  durationMs: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+});
+
+export type ResultInput = z.input<typeof ResultInput>;
+
+/**
+ * One result or a list of 1 to 1,000: all valid or none recorded. The first invalid element is named
+ * by its index, in the message and in `details`.
+ */
+export function parseResults(raw: unknown): RecordedResult[] {
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (Array.isArray(raw) && (raw.length === 0 || raw.length > MAX_RESULTS_PER_BATCH)) {
+    throw new AppError('VALIDATION_FAILED', `Send 1 to ${MAX_RESULTS_PER_BATCH} results, not ${raw.length}`, {
+      details: [{ path: '', message: `between 1 and ${MAX_RESULTS_PER_BATCH} results` }],
+    });
+  }
+  const out: RecordedResult[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const parsed = ResultInput.safeParse(list[i]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.');
+      const where = Array.isArray(raw) ? `results[${i}]` : 'result';
+      throw new AppError('VALIDATION_FAILED', `${where}${field ? `.${field}` : ''}: ${issue.message}`, {
+        details: parsed.error.issues.map((x) => ({ path: [...(Array.isArray(raw) ? [String(i)] : []), ...x.path.map(String)].join('.'), message: x.message })),
+      });
+    }
+    const r = parsed.data;
+    out.push({ testCaseId: r.testCaseId, status: r.status, notes: r.notes ?? null, durationMs: r.durationMs ?? null });
+  }
+  return out;
+}
+
+/** A session with the current result of each of its cases. */
+export type TestSessionDetail = TestSessionView & { results: ResultView[] };
+
+/** Sessions and their results: what the routes and other modules (the test engines) call. */
+export class TestSessionService {
+  private readonly commands: TestSessionCommands;
+
+  constructor(private readonly platform: Platform) {
+    this.commands = new TestSessionCommands(platform.store);
+  }
+
+  private async settle(position: bigint | null): Promise<void> {
+    if (position !== null) await this.platform.readModels.waitFor(position, { names: ['tmt-test-sessions'] });
+  }
+
+  async sessionOr404(scope: TmtScope, sessionId: string): Promise<TestSessionView> {
+    const found = uuid.safeParse(sessionId).success ? await findTestSession(this.platform.db, scope, sessionId) : null;
+    if (!found) throw new AppError('NOT_FOUND', 'Test session not found');
+    return found;
+  }
+
+  /** The session with its current results, or null (also for another tenant's id). */
+  async get(scope: TmtScope, sessionId: string): Promise<TestSessionDetail | null> {
+    if (!uuid.safeParse(sessionId).success) return null;
+    const session = await findTestSession(this.platform.db, scope, sessionId);
+    return session ? { ...session, results: await currentResults(this.platform.db, session) } : null;
+  }
+
+  /** 400 UNKNOWN_TEST_CASE naming the first id that is not a case of the project in the workspace. */
+  private async requireCases(scope: TmtScope, projectId: string, ids: readonly string[]): Promise<void> {
+    const found = await existingTestCaseIds(this.platform.db, scope, projectId, ids);
+    const missing = ids.findIndex((id) => !found.has(id));
+    if (missing !== -1) {
+      throw new AppError('UNKNOWN_TEST_CASE', `testCases[${missing}]: ${ids[missing]} is not a test case of this project`, {
+        details: [{ path: `testCases.${missing}`, message: 'not a test case of this project' }],
+      });
+    }
+  }
+
+  async create(scope: TmtWriteScope, input: { name: string; projectId: string; testCases: string[] }, correlationId?: string): Promise<TestSessionDetail> {
+    await projectOr404(this.platform, scope, input.projectId);
+    const testCaseIds = [...new Set(input.testCases)];
+    await this.requireCases(scope, input.projectId, testCaseIds);
+    const sessionId = randomUUID();
+    const result = await this.commands.run(
+      sessionId,
+      { type: 'StartTestSession', sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: input.projectId, name: input.name, testCaseIds },
+      commandContext(this.platform, scope, correlationId),
+    );
+    await this.settle(result.position);
+    return (await this.get(scope, sessionId))!;
+  }
+
+  async update(scope: TmtWriteScope, sessionId: string, input: { name?: string | undefined; testCases?: string[] | undefined; status?: SessionStatus | undefined }, correlationId?: string): Promise<TestSessionDetail> {
+    const session = await this.sessionOr404(scope, sessionId);
+    const testCaseIds = input.testCases ? [...new Set(input.testCases)] : undefined;
+    if (testCaseIds) await this.requireCases(scope, session.projectId, testCaseIds);
+    const result = await this.commands.run(
+      sessionId,
+      { type: 'UpdateTestSession', ...(input.name !== undefined ? { name: input.name } : {}), ...(testCaseIds ? { testCaseIds } : {}), ...(input.status ? { status: input.status } : {}) },
+      commandContext(this.platform, scope, correlationId),
+    );
+    await this.settle(result.position);
+    return (await this.get(scope, sessionId))!;
+  }
+
+  /**
+   * Records one batch of results (1 to 1,000) in one event: all or none. 404 for a session that is
+   * not the tenant's, 400 for an invalid element or a case not in the session, 409 SESSION_COMPLETED.
+   * Callers that are not users (test engines) pass `{engineId}` as the actor.
+   */
+  async recordResults(scope: TmtWriteScope, sessionId: string, raw: unknown, correlationId?: string): Promise<{ recorded: number; position: bigint; status: SessionStatus }> {
+    const results = parseResults(raw);
+    await this.sessionOr404(scope, sessionId);
+    const result = await this.commands.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, scope, correlationId));
+    await this.settle(result.position);
+    return { recorded: results.length, position: result.position ?? 0n, status: result.state.status };
+  }
+}
