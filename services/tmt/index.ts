@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Projection } from '#projections/types.js';
 import type { Platform } from '../platform.js';
 import type { OrganizationModule } from '../organization/index.js';
+import { testSessionReportKind } from './test-sessions/report.js';
 import { createV1, v1Projections } from './v1.js';
 import { createWorkspaceTools, toolsProjections } from './workspace-tools.js';
 
@@ -20,6 +21,8 @@ export interface TmtDeps {
 export function createTmtModule(platform: Platform, deps: TmtDeps) {
   const v1 = createV1(platform, deps);
   const tools = createWorkspaceTools(platform, deps);
+  // A test session's report can be handed out as a pre-authorized download link.
+  tools.downloads.register('test-session-report', testSessionReportKind(platform, v1.testSessions));
   return {
     v1,
     tools,

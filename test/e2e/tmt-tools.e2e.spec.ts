@@ -268,7 +268,7 @@ describe('attachments and pre-authorized downloads', () => {
     }
     const kind = await ta.post(DOWNLOADS, { kind: 'everything', id: here.body.id });
     expect(kind.status).toBe(400);
-    expect(kind.body.details[0]).toEqual({ path: 'kind', message: 'Unknown kind "everything"; one of: attachment' });
+    expect(kind.body.details[0]).toEqual({ path: 'kind', message: 'Unknown kind "everything"; one of: attachment, test-session-report' });
     expect((await ta.post(DOWNLOADS, { kind: 'attachment', id: here.body.id, expiresInSeconds: 0 })).status).toBe(400);
     expect((await ta.post(DOWNLOADS, { kind: 'attachment', id: here.body.id, expiresInSeconds: 8 * 86_400 })).status).toBe(400);
     expect((await ta.post(DOWNLOADS, { kind: 'attachment', id: '../etc' })).status).toBe(400);

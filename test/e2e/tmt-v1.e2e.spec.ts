@@ -387,6 +387,31 @@ describe('/v1/test-sessions', () => {
   });
 });
 
+describe('test-session report download', () => {
+  it('hands out a session report as a signed link that works without a token, as CSV with the current results', async () => {
+    const p = await newProject('REPORT');
+    const cases = [await newCase(p.id, { title: '=cmd|calc', priority: 'high' }), await newCase(p.id, { title: 'Checkout, "guest"' })];
+    const s = (await admin('POST', '/v1/test-sessions', { name: 'Nightly run', projectId: p.id, testCases: cases.map((c) => c.id) })).body.data;
+    expect((await admin('POST', `/v1/test-sessions/${s.id}/results`, { testCaseId: cases[0]!.id, status: 'passed', notes: 'ok', durationMs: 12 })).status).toBe(201);
+    const link = await admin('POST', '/tmt/api/v1/downloads', { kind: 'test-session-report', id: s.id });
+    expect(link.status).toBe(201);
+    const res = await fetch(new URL(link.body.url, server.url));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain(`Nightly run-${s.id}.csv`);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('testCaseId,title,priority,status,notes,durationMs,recordedAt,recordedBy');
+    const [id, title, priority, status, notes, duration, at, by] = lines[1]!.split(',');
+    expect({ id, title, priority, status, notes, duration, by }).toEqual({ id: cases[0]!.id, title: `"'=cmd|calc"`, priority: 'high', status: 'passed', notes: 'ok', duration: '12', by: `user:${a.userId}` });
+    expect(Number.isNaN(Date.parse(at!))).toBe(false);
+    expect(lines[2]).toBe(`${cases[1]!.id},"Checkout, ""guest""",medium,untested,,,,`);
+    // Another company cannot link this session (404).
+    const b = await signUpCompany(server.url, 'tmt-v1-report');
+    const foreign = await http(server.url, 'POST', '/tmt/api/v1/downloads', { token: b.token, headers: { 'x-workspace-id': String(b.workspaceId) }, body: { kind: 'test-session-report', id: s.id } });
+    expect(foreign.status).toBe(404);
+  });
+});
+
 describe('/v1/users', () => {
   it('lists and reads users of the company; invites with a role name', async () => {
     const list = (await admin('GET', '/v1/users?limit=100')).body;
