@@ -16,6 +16,7 @@ import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { measureDeviceList, measureFrames, type DeviceListReport, type FramesReport } from './device-farm.js';
 import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
+import { formatWebdriver, measureWebdriver, type WebdriverReport } from './webdriver.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
@@ -32,7 +33,7 @@ const SETTINGS = {
   frames: { durationSeconds: 8, warmupSeconds: 2, width: 800, height: 600 },
   // The agents' defaults: a heartbeat every 2 s, hosts lost after 15 s of silence.
   deviceList: { backends: ['PGlite', 'PostgreSQL'], devices: 10_000, agents: 100, heartbeatMs: 2_000, hostTimeoutSeconds: 15, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
-  testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 16, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
+  testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 4, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
 } as const;
 
@@ -50,8 +51,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -329,6 +330,7 @@ const rebuilds: RebuildReport[] = [];
 let frames: FramesReport | null = null;
 const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
+let webdriver: WebdriverReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 const opened: BenchStore[] = [];
@@ -374,6 +376,10 @@ try {
     step('devtools', 'device farm: CDP round trip through /df/devtools vs straight to Chromium');
     devtools = await measureDevtools({ roundTrips: 3_000, warmup: 200, block: 100 });
   }
+  if (steps.has('webdriver')) {
+    step('webdriver', 'device farm: WebDriver command through /df/wd vs straight to the agent\'s Appium');
+    webdriver = await measureWebdriver({ commands: 2_000, warmup: 200, block: 100 });
+  }
   if (steps.has('test-cases')) {
     step('test-cases', `test management: GET /v1/test-cases with filters over ${num(SETTINGS.testCases.cases)} cases`);
     for (const backend of SETTINGS.testCases.backends) testCaseLists.push(await measureTestCaseList({ ...SETTINGS.testCases, backend }));
@@ -394,6 +400,7 @@ const totalSeconds = (performance.now() - started) / 1000;
 const list = verdicts(http, appends, lags, rebuilds, frames, devices);
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
+if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 const results = {
@@ -410,6 +417,7 @@ const results = {
   frames,
   deviceList: devices,
   devtools,
+  webdriver,
   testCaseLists,
   resultIngestions,
   verdicts: list,
