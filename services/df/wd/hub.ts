@@ -1,0 +1,267 @@
+import type { Logger } from 'pino';
+import { findDevice, listDevices, type DeviceView } from '#projections/df-devices/index.js';
+import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
+import type { Database } from '#shared/db/index.js';
+import type { KeyValueStore } from '#shared/kv/types.js';
+import type { Caller, SessionService } from '../sessions/service.js';
+import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';
+import { decide, REWRITERS } from './policy.js';
+import { DeviceQueue } from './queue.js';
+import type { WebDriverTransport, WireAnswer } from './transport.js';
+import { invalidSession, isAppError, WebDriverError } from './w3c.js';
+
+/** Where a hub session's Appium session id is kept, so every replica can relay its commands. */
+const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
+const MAPPING_TTL_MS = 7 * 86_400_000;
+const CANDIDATE_LIMIT = 200;
+/** Device failures that mean "try the next device" while taking one. */
+const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND'];
+
+export interface WebDriverHubDeps {
+  db: Database;
+  kv: KeyValueStore;
+  sessions: SessionService;
+  transport: WebDriverTransport;
+  logger: Logger;
+  now: () => Date;
+  queueTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+interface Acquired {
+  session: SessionView;
+  caller: Caller;
+}
+
+const json = (value: unknown): WireAnswer => ({ status: 200, contentType: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(value)) });
+
+/**
+ * The WebDriver hub behind `/df/wd`: a new session takes a free matching device of the caller's
+ * company (waiting in a FIFO queue when none is free), opens a platform session of type
+ * `automation`, and creates the WebDriver session on the Appium server of the device's agent. The hub
+ * session id is the platform session id; the Appium id never leaves the hub. Every command is
+ * checked against the policy and relayed with the ids swapped.
+ */
+export class WebDriverHub {
+  private readonly queue = new DeviceQueue<Acquired>();
+  /** Hub (platform) session id → Appium session id. */
+  private readonly appiumIds = new Map<string, string>();
+  /** When each session last recorded WebDriver activity, and the commands since. */
+  private readonly touched = new Map<string, { at: number; commands: number }>();
+  private readonly touchEveryMs: number;
+
+  constructor(private readonly deps: WebDriverHubDeps) {
+    this.touchEveryMs = Math.max(1_000, Math.min(60_000, Math.floor(deps.idleTimeoutMs / 10)));
+    this.queue.onAbandoned = (acquired) => void this.endPlatformSession(acquired.session.id, acquired.caller, 'webdriver-request-abandoned');
+  }
+
+  /** Requests of a company waiting for a device. */
+  waitingFor(companyId: number): number {
+    return this.queue.size(companyId);
+  }
+
+  async stop(): Promise<void> {
+    await this.queue.stop();
+  }
+
+  /** `POST /session`: takes a device (waiting if needed), opens the sessions, answers W3C. */
+  async newSession(caller: Caller, body: unknown, signal?: AbortSignal): Promise<WireAnswer> {
+    const request = parseNewSession(body);
+    const candidates = await this.candidates(caller, request);
+    if (candidates.length === 0) {
+      throw new WebDriverError('session not created', 'No device of this workspace matches the requested capabilities');
+    }
+    const timeoutMs = request.queueTimeoutMs ?? this.deps.queueTimeoutMs;
+    const acquired = await this.queue.wait(caller.companyId, () => this.take(caller, request), {
+      timeoutMs,
+      signal,
+      onTimeout: () =>
+        new WebDriverError(
+          'session not created',
+          `No matching device became free within ${Math.round(timeoutMs / 1000)} s (${candidates.length} device(s) match; all busy). Retry later or raise df:queueTimeoutSeconds.`,
+        ),
+    }).catch((err: unknown) => {
+      if (err instanceof WebDriverError) throw err;
+      if (isAppError(err)) throw new WebDriverError('session not created', `The device could not be prepared: ${err.message}`, 500, err.code);
+      throw err;
+    });
+    const { session } = acquired;
+    let answer: WireAnswer;
+    // Starting Appium and its driver can take a while; that is activity, not idleness.
+    const keepAlive = setInterval(
+      () => void this.deps.sessions.recordActivity(session, caller, 'lifecycle', { event: 'webdriver-session-starting' }).catch(() => undefined),
+      this.touchEveryMs,
+    );
+    try {
+      answer = await this.deps.transport.send(session.id, 'POST', '/session', JSON.stringify(request.forwarded));
+    } catch (err) {
+      await this.endPlatformSession(session.id, caller, 'webdriver-session-failed');
+      throw new WebDriverError('session not created', `The device's WebDriver server is not reachable: ${(err as Error).message}`);
+    } finally {
+      clearInterval(keepAlive);
+    }
+    const parsed = this.parse(answer);
+    const appiumId = (parsed as { value?: { sessionId?: unknown } } | null)?.value?.sessionId;
+    if (answer.status !== 200 || typeof appiumId !== 'string') {
+      await this.endPlatformSession(session.id, caller, 'webdriver-session-failed');
+      const message = (parsed as { value?: { message?: unknown } } | null)?.value?.message;
+      throw new WebDriverError('session not created', `The device's WebDriver server refused the session: ${typeof message === 'string' ? message.slice(0, 2_000) : `HTTP ${answer.status}`}`);
+    }
+    this.appiumIds.set(session.id, appiumId);
+    await this.deps.kv.set(mappingKey(session.id), appiumId, { ttlMs: MAPPING_TTL_MS });
+    const value = (parsed as { value: { capabilities?: Record<string, unknown> } }).value;
+    const capabilities = { ...(value.capabilities ?? {}) };
+    // BiDi is not relayed: without webSocketUrl the client stays on classic WebDriver.
+    delete capabilities.webSocketUrl;
+    this.touched.set(session.id, { at: Date.now(), commands: 0 });
+    void this.deps.sessions
+      .recordActivity(session, caller, 'lifecycle', {
+        event: 'webdriver-session-created',
+        browserName: capabilities.browserName ?? null,
+        platformName: capabilities.platformName ?? null,
+        automationName: capabilities['appium:automationName'] ?? capabilities.automationName ?? null,
+      })
+      .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the WebDriver start failed'));
+    return json({ value: { ...value, capabilities, sessionId: session.id } });
+  }
+
+  /** Free devices first; every visible device that matches, whatever its state, decides "could ever match". */
+  private async candidates(caller: Caller, request: NewSessionRequest): Promise<DeviceView[]> {
+    const ids = [...new Set(request.requirements.map((r) => r.deviceId).filter((id): id is string => id !== null))];
+    let devices: DeviceView[];
+    if (ids.length > 0 && request.requirements.every((r) => r.deviceId)) {
+      devices = (await Promise.all(ids.map((id) => findDevice(this.deps.db, caller, id)))).filter((d): d is DeviceView => d !== null);
+    } else {
+      const platforms = request.requirements.every((r) => r.platform) ? [...new Set(request.requirements.map((r) => r.platform!))] : undefined;
+      const page = await listDevices(this.deps.db, caller, platforms ? { platform: platforms } : {}, { page: 0, size: CANDIDATE_LIMIT, sortBy: 'name', sortDir: 'asc' });
+      devices = page.content;
+    }
+    return devices.filter((d) => matchesAny(d, request));
+  }
+
+  /** One attempt to take a free matching device: a started platform session, or null. */
+  private async take(caller: Caller, request: NewSessionRequest): Promise<Acquired | null> {
+    const free = (await this.candidates(caller, request)).filter((d) => d.status === 'available');
+    for (const device of free) {
+      try {
+        const session = await this.deps.sessions.create(caller, {
+          deviceId: device.id,
+          type: 'automation',
+          name: request.name ?? undefined,
+          buildName: request.build ?? undefined,
+        });
+        return { session, caller };
+      } catch (err) {
+        if (isAppError(err, ...TAKEN)) continue;
+        throw err;
+      }
+    }
+    return null;
+  }
+
+  /** The Appium id of an open hub session of the caller, or `invalid session id`. */
+  private async appiumIdOf(session: SessionRecord): Promise<string> {
+    if (session.status !== 'active') throw invalidSession(session.id, `has ended (${session.endReason ?? session.status})`);
+    const known = this.appiumIds.get(session.id) ?? (await this.deps.kv.get(mappingKey(session.id)));
+    if (!known) throw invalidSession(session.id, 'is not a WebDriver session');
+    this.appiumIds.set(session.id, known);
+    return known;
+  }
+
+  /**
+   * One command of a session (`rest` is the path after `/session/{id}`), checked against the policy and
+   * relayed; `may(permission)` tells whether the caller holds a permission.
+   */
+  async command(caller: Caller, session: SessionRecord, method: string, rest: string, body: unknown, may: (permission: string) => Promise<boolean>): Promise<WireAnswer> {
+    const appiumId = await this.appiumIdOf(session);
+    const rule = decide(method, rest);
+    let payload = body;
+    switch (rule.then.action) {
+      case 'allow':
+        break;
+      case 'block':
+        throw new WebDriverError('unknown command', `${method} /session/{id}${rest} is not available through the hub: it ${rule.then.reason}`);
+      case 'require':
+        if (!(await may(rule.then.permission))) {
+          throw new WebDriverError('unsupported operation', `${method} /session/{id}${rest} ${rule.then.reason} and needs the ${rule.then.permission} permission`, 403, 'FORBIDDEN');
+        }
+        break;
+      case 'rewrite': {
+        const rewritten = REWRITERS[rule.then.rewriter]((typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>);
+        if ('refuse' in rewritten && typeof rewritten.refuse === 'string') throw new WebDriverError('unsupported operation', rewritten.refuse, 403, 'FORBIDDEN');
+        payload = rewritten;
+        break;
+      }
+      default: {
+        const never: never = rule.then;
+        throw new Error(`Unknown policy action ${JSON.stringify(never)}`);
+      }
+    }
+    const text = payload === undefined || method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(payload).replaceAll(session.id, appiumId);
+    let answer: WireAnswer;
+    try {
+      answer = await this.deps.transport.send(session.id, method, `/session/${encodeURIComponent(appiumId)}${rest}`, text);
+    } catch (err) {
+      if (isAppError(err, 'SESSION_NOT_ACTIVE', 'NOT_FOUND')) throw invalidSession(session.id, 'has ended');
+      throw err;
+    }
+    if (answer.status === 403 && !(await this.deps.sessions.isOpen(session.id))) throw invalidSession(session.id, 'has ended');
+    this.touch(session, caller, method, rest, payload);
+    return { ...answer, body: answer.body.includes(appiumId) ? Buffer.from(answer.body.toString('utf8').replaceAll(appiumId, session.id)) : answer.body };
+  }
+
+  /** `DELETE /session/{id}`: the Appium session, then the platform session; the device is free again. */
+  async deleteSession(caller: Caller, session: SessionRecord): Promise<WireAnswer> {
+    const appiumId = await this.appiumIdOf(session);
+    await this.deps.transport.send(session.id, 'DELETE', `/session/${encodeURIComponent(appiumId)}`).catch((err: unknown) =>
+      this.deps.logger.info({ err: (err as Error).message, sessionId: session.id }, 'the Appium session could not be deleted; the device release ends it'),
+    );
+    await this.endPlatformSession(session.id, caller, 'webdriver-session-deleted');
+    return json({ value: null });
+  }
+
+  private async endPlatformSession(sessionId: string, caller: Partial<Caller>, reason: string): Promise<void> {
+    this.appiumIds.delete(sessionId);
+    this.touched.delete(sessionId);
+    this.deps.transport.forget(sessionId);
+    await this.deps.kv.delete(mappingKey(sessionId)).catch(() => false);
+    try {
+      const session = await this.deps.sessions.get({ companyId: caller.companyId!, workspaceId: caller.workspaceId! }, sessionId);
+      await this.deps.sessions.end(session, reason, caller.userId ?? 'system');
+    } catch (err) {
+      this.deps.logger.warn({ err, sessionId }, 'ending the platform session of a WebDriver session failed');
+    } finally {
+      this.queue.notify(caller.companyId);
+    }
+  }
+
+  /**
+   * Every command is activity: it keeps the session from the idle time-out. Navigations are timeline
+   * entries of their own; other commands are summed into one entry at most every `touchEveryMs`.
+   */
+  private touch(session: SessionRecord, caller: Caller, method: string, rest: string, payload: unknown): void {
+    const now = Date.now();
+    const state = this.touched.get(session.id) ?? { at: 0, commands: 0 };
+    state.commands += 1;
+    this.touched.set(session.id, state);
+    let record: Promise<unknown> | null = null;
+    if (method === 'POST' && rest === '/url') {
+      const url = (payload as { url?: unknown } | undefined)?.url;
+      record = this.deps.sessions.recordActivity(session, caller, 'navigation', { via: 'webdriver', url: typeof url === 'string' ? url.slice(0, 2_000) : null });
+      state.at = now;
+    } else if (now - state.at >= this.touchEveryMs) {
+      record = this.deps.sessions.recordActivity(session, caller, 'custom', { source: 'webdriver', commands: state.commands, lastCommand: `${method} ${rest.replace(/\/element\/[^/]+/g, '/element/{id}')}` });
+      state.at = now;
+      state.commands = 0;
+    }
+    record?.catch((err: unknown) => this.deps.logger.debug({ err: (err as Error).message, sessionId: session.id }, 'recording WebDriver activity failed'));
+  }
+
+  private parse(answer: WireAnswer): unknown {
+    try {
+      return JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      return null;
+    }
+  }
+}

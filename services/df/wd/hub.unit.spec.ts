@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { deviceMatches, matchesAny, parseNewSession } from './capabilities.js';
+import { decide, MAX_COMMAND_WAIT_MS, REWRITERS, WEBDRIVER_POLICY } from './policy.js';
+import { DeviceQueue } from './queue.js';
+import { toW3c, WebDriverError } from './w3c.js';
+import { AppError } from '#shared/errors.js';
+
+const device = (over: Partial<Parameters<typeof deviceMatches>[0]> = {}) => ({ id: 'd-1', name: 'Pixel 7', alias: null, platform: 'android', osVersion: '14.1', model: 'Pixel 7', ...over });
+const one = (alwaysMatch: Record<string, unknown>) => parseNewSession({ capabilities: { alwaysMatch } }).requirements[0]!;
+
+describe('capabilities', () => {
+  it('reads W3C alwaysMatch/firstMatch into one requirement per firstMatch entry, and strips df:* and webSocketUrl for Appium', () => {
+    const parsed = parseNewSession({
+      capabilities: { alwaysMatch: { platformName: 'Android', 'df:build': 'b', 'df:name': 'n', 'df:queueTimeoutSeconds': 2.5, webSocketUrl: true }, firstMatch: [{ 'appium:deviceName': 'A' }, { 'appium:deviceName': 'B' }] },
+    });
+    expect(parsed.requirements.map((r) => [r.platform, r.deviceName])).toEqual([['android', 'A'], ['android', 'B']]);
+    expect(parsed).toMatchObject({ build: 'b', name: 'n', queueTimeoutMs: 2_500 });
+    expect(parsed.forwarded.capabilities.alwaysMatch).toEqual({ platformName: 'Android' });
+    expect(parsed.forwarded.capabilities.firstMatch).toEqual([{ 'appium:deviceName': 'A' }, { 'appium:deviceName': 'B' }]);
+  });
+
+  it('takes a legacy desiredCapabilities body as alwaysMatch', () => {
+    expect(parseNewSession({ desiredCapabilities: { browserName: 'chrome' } }).requirements[0]!.platform).toBe('web');
+  });
+
+  it('refuses what W3C calls invalid', () => {
+    const invalid = (body: unknown) => {
+      try {
+        parseNewSession(body);
+        return null;
+      } catch (err) {
+        return (err as WebDriverError).error;
+      }
+    };
+    expect(invalid(null)).toBe('invalid argument');
+    expect(invalid({ capabilities: [] })).toBe('invalid argument');
+    expect(invalid({ capabilities: { alwaysMatch: { platformName: 'ios' }, firstMatch: [{ platformName: 'ios' }] } })).toBe('invalid argument');
+    expect(invalid({ capabilities: { firstMatch: [] } })).toBe('invalid argument');
+    expect(invalid({ capabilities: { alwaysMatch: {} } })).toBe('invalid argument');
+    expect(invalid({ capabilities: { alwaysMatch: { platformName: 7 } } })).toBe('invalid argument');
+    expect(invalid({ capabilities: { alwaysMatch: { platformName: 'ios', 'df:queueTimeoutSeconds': '5' } } })).toBe('invalid argument');
+  });
+
+  it('matches platform, browser, device name (name, alias or model), version prefix, udid and df:deviceId', () => {
+    expect(deviceMatches(device(), one({ platformName: 'android' }))).toBe(true);
+    expect(deviceMatches(device(), one({ platformName: 'ios' }))).toBe(false);
+    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'chrome' }))).toBe(true);
+    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'Chromium' }))).toBe(true);
+    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'firefox' }))).toBe(false);
+    expect(deviceMatches(device({ platform: 'web' }), one({ platformName: 'linux', browserName: 'chrome' }))).toBe(true);
+    expect(deviceMatches(device(), one({ browserName: 'chrome' }))).toBe(false);
+    expect(deviceMatches(device(), one({ platformName: 'android', browserName: 'chrome' }))).toBe(true);
+    expect(deviceMatches(device({ alias: 'My phone' }), one({ platformName: 'android', 'appium:deviceName': 'my phone' }))).toBe(true);
+    expect(deviceMatches(device({ name: 'x', model: 'Pixel 7' }), one({ platformName: 'android', 'appium:deviceName': 'pixel 7' }))).toBe(true);
+    expect(deviceMatches(device(), one({ platformName: 'android', 'appium:deviceName': 'Galaxy' }))).toBe(false);
+    expect(deviceMatches(device(), one({ platformName: 'android', 'appium:platformVersion': '14' }))).toBe(true);
+    expect(deviceMatches(device(), one({ platformName: 'android', 'appium:platformVersion': '14.1' }))).toBe(true);
+    expect(deviceMatches(device(), one({ platformName: 'android', 'appium:platformVersion': '1' }))).toBe(false);
+    expect(deviceMatches(device(), one({ platformName: 'android', 'appium:udid': 'd-1' }))).toBe(true);
+    expect(deviceMatches(device(), one({ 'df:deviceId': 'd-2' }))).toBe(false);
+    expect(deviceMatches(device(), one({ platformName: 'Fake' }))).toBe(false);
+    expect(matchesAny(device(), parseNewSession({ capabilities: { firstMatch: [{ platformName: 'ios' }, { platformName: 'android' }] } }))).toBe(true);
+  });
+});
+
+describe('policy', () => {
+  it('is data: the first matching rule decides, and everything else is allowed', () => {
+    expect(decide('POST', '/appium/device/push_file').then).toMatchObject({ action: 'require', permission: 'df:app:install' });
+    expect(decide('POST', '/se/file').then).toMatchObject({ action: 'require', permission: 'df:app:install' });
+    expect(decide('POST', '/goog/cdp/execute').then).toMatchObject({ action: 'require', permission: 'df:debug:use' });
+    expect(decide('POST', '/appium/execute_driver').then.action).toBe('block');
+    expect(decide('GET', '/appium/device/shell').then.action).toBe('block');
+    expect(decide('POST', '/execute/sync').then).toMatchObject({ action: 'rewrite', rewriter: 'executeScript' });
+    expect(decide('POST', '/timeouts').then).toMatchObject({ action: 'rewrite', rewriter: 'timeouts' });
+    expect(decide('GET', '/timeouts').then.action).toBe('allow');
+    expect(decide('POST', '/url').then.action).toBe('allow');
+    expect(decide('POST', '/appium/device/push_file_x').then.action).toBe('allow');
+    expect(WEBDRIVER_POLICY.at(-1)).toMatchObject({ method: '*', path: '.*', then: { action: 'allow' } });
+  });
+
+  it('rewrites: caps waits, refuses host commands in execute', () => {
+    expect(REWRITERS.timeouts({ implicit: 10 ** 9, pageLoad: 1_000 })).toEqual({ implicit: MAX_COMMAND_WAIT_MS, pageLoad: 1_000 });
+    expect(REWRITERS.executeScript({ script: ' Mobile: Shell', args: [] })).toHaveProperty('refuse');
+    expect(REWRITERS.executeScript({ script: 'mobile: pullFile' })).toHaveProperty('refuse');
+    expect(REWRITERS.executeScript({ script: 'return document.title', args: [] })).toEqual({ script: 'return document.title', args: [] });
+  });
+});
+
+describe('W3C errors', () => {
+  it('keeps the W3C code of hub errors and maps platform errors by status, with the platform code as data', () => {
+    expect(toW3c(new WebDriverError('session not created', 'none'))).toMatchObject({ status: 500, body: { value: { error: 'session not created', message: 'none', stacktrace: '' } } });
+    expect(toW3c(new AppError('UNAUTHORIZED', 'who?'))).toMatchObject({ status: 401, body: { value: { error: 'unknown error', data: { code: 'UNAUTHORIZED' } } } });
+    expect(toW3c(new AppError('NOT_FOUND', 'gone'))).toMatchObject({ status: 404, body: { value: { error: 'invalid session id' } } });
+    expect(toW3c(new AppError('VALIDATION_FAILED', 'bad'))).toMatchObject({ status: 400, body: { value: { error: 'invalid argument' } } });
+    expect(toW3c(new Error('boom'))).toMatchObject({ status: 500, internal: true, body: { value: { error: 'unknown error' } } });
+  });
+});
+
+describe('queue', () => {
+  it('serves a company first come first served and lets a request for another kind pass', async () => {
+    const queue = new DeviceQueue<string>();
+    const free = new Set<string>();
+    const take = (kind: string) => async () => {
+      const found = [...free].find((d) => d.startsWith(kind));
+      if (!found) return null;
+      free.delete(found);
+      return found;
+    };
+    const order: string[] = [];
+    const opts = { timeoutMs: 10_000, onTimeout: () => new Error('timeout') };
+    const first = queue.wait(1, take('android'), opts).then((d) => (order.push(`first:${d}`), d));
+    const second = queue.wait(1, take('android'), opts).then((d) => (order.push(`second:${d}`), d));
+    free.add('ios-1');
+    const ios = await queue.wait(1, take('ios'), opts);
+    expect(ios).toBe('ios-1');
+    expect(queue.size(1)).toBe(2);
+    free.add('android-1');
+    queue.notify(1);
+    expect(await first).toBe('android-1');
+    free.add('android-2');
+    queue.notify(1);
+    expect(await second).toBe('android-2');
+    expect(order).toEqual(['first:android-1', 'second:android-2']);
+    expect(queue.size()).toBe(0);
+    await queue.stop();
+  });
+
+  it('times out, leaves on abort, and rejects everything on stop', async () => {
+    const queue = new DeviceQueue<string>();
+    const never = async () => null;
+    await expect(queue.wait(1, never, { timeoutMs: 50, onTimeout: () => new Error('too long') })).rejects.toThrow('too long');
+    const abort = new AbortController();
+    const left = queue.wait(2, never, { timeoutMs: 10_000, onTimeout: () => new Error('x'), signal: abort.signal });
+    expect(queue.size(2)).toBe(1);
+    abort.abort();
+    await expect(left).rejects.toThrow(/went away/);
+    expect(queue.size(2)).toBe(0);
+    const pending = queue.wait(3, never, { timeoutMs: 10_000, onTimeout: () => new Error('x') });
+    await queue.stop();
+    await expect(pending).rejects.toThrow(/shutting down/);
+    await expect(queue.wait(3, never, { timeoutMs: 10, onTimeout: () => new Error('stopped') })).rejects.toThrow('stopped');
+  });
+
+  it('hands back a device taken for a request that left meanwhile', async () => {
+    const queue = new DeviceQueue<string>();
+    const handedBack: string[] = [];
+    queue.onAbandoned = (d) => handedBack.push(d);
+    let release!: () => void;
+    const slow = () => new Promise<string>((resolve) => (release = () => resolve('device-1')));
+    const abort = new AbortController();
+    const waiting = queue.wait(1, slow, { timeoutMs: 10_000, onTimeout: () => new Error('x'), signal: abort.signal });
+    abort.abort();
+    await expect(waiting).rejects.toThrow(/went away/);
+    release();
+    await queue.stop();
+    expect(handedBack).toEqual(['device-1']);
+  });
+});
