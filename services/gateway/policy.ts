@@ -52,7 +52,7 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
 /** Interface 5.4: where `X-Api-Key` is a credential. */
 export const API_KEY_PATHS = {
   /** Routed by API key whenever the header is present. */
-  always: [/^\/df\/api\/sessions(\/.*)?$/, /^\/df\/api\/devices(\/.*)?$/, /^\/df\/wd(\/.*)?$/, /^\/df\/devtools(\/.*)?$/],
+  always: [/^\/df\/api\/sessions(\/.*)?$/, /^\/df\/api\/devices(\/.*)?$/, /^\/df\/wd(\/.*)?$/, /^\/df\/devtools(\/.*)?$/, /^\/df\/api\/automation(\/.*)?$/],
   /** Accepted only when no bearer token is sent. */
   withoutBearer: [/^\/df\/api\/files\/presigned-upload$/, /^\/df\/api\/files\/[^/]+\/confirm$/],
 } as const;

@@ -74,13 +74,34 @@ export function toV1ErrorBody(body: ErrorBody): V1ErrorBody {
   return { success: false, error: { code: body.code, message, ...(body.details?.length ? { details: body.details } : {}) } };
 }
 
+/** `/df/wd/**` is a W3C WebDriver endpoint: its clients only understand W3C error bodies. */
+export function isWebDriverPath(url: string): boolean {
+  return url === '/df/wd' || url.startsWith('/df/wd/') || url.startsWith('/df/wd?');
+}
+
+export interface W3cErrorBody {
+  value: { error: string; message: string; stacktrace: string; data?: { code: string } };
+}
+
+/**
+ * A platform error in the W3C shape (https://www.w3.org/TR/webdriver2/#errors), keeping its HTTP
+ * status; `data.code` carries the platform's code.
+ */
+export function toW3cErrorBody(status: number, body: ErrorBody): W3cErrorBody {
+  const error =
+    status === 400 ? 'invalid argument' : status === 404 ? (body.code === 'ROUTE_NOT_FOUND' ? 'unknown command' : 'invalid session id') : status === 405 ? 'unknown method' : 'unknown error';
+  const message = body.details?.length ? `${body.message}: ${body.details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ')}` : body.message;
+  return { value: { error, message, stacktrace: '', data: { code: body.code } } };
+}
+
 /** Sends an error the catalog way; 5xx are logged with the request id and hide their cause. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const { status, body, headers, internal } = toErrorResponse(err);
   if (internal) request.log.error({ err }, 'request failed');
   else if (status >= 500) request.log.warn({ err }, 'request failed');
   if (headers) reply.headers(headers);
-  return reply.code(status).type('application/json; charset=utf-8').send(isV1Path(request.url) ? toV1ErrorBody(body) : body);
+  const shaped = isV1Path(request.url) ? toV1ErrorBody(body) : isWebDriverPath(request.url) ? toW3cErrorBody(status, body) : body;
+  return reply.code(status).type('application/json; charset=utf-8').send(shaped);
 }
 
 /** The single error handler and the JSON 404 of every server. */

@@ -115,4 +115,18 @@ describe('automation test events', () => {
     // Reading stays possible after the end.
     expect((await events()).body.totalElements).toBe(11);
   });
+
+  it('accepts a device-testing API key (X-Api-Key), as CI reporters send', async () => {
+    const key = (await http(server.url, 'POST', '/df/api/keys', { token, body: { name: 'ci reporter' } })).body.key as string;
+    // A session of its own, on the second device (the first session has ended by now).
+    const devices = (await http(server.url, 'GET', '/df/api/devices?sortBy=name', { token })).body.content as { id: string }[];
+    const own = await http(server.url, 'POST', '/df/api/sessions', { headers: { 'x-api-key': key }, body: { deviceId: devices[1]!.id, type: 'automation' } });
+    expect(own.status).toBe(201);
+    const path = `/df/api/automation/sessions/${own.body.id}/test-events`;
+    const posted = await http(server.url, 'POST', path, { headers: { 'x-api-key': key }, body: { type: 'test_skipped', name: 'reported by CI', suite: 'Keys' } });
+    expect(posted.status).toBe(201);
+    const read = await http(server.url, 'GET', `${path}?type=test_skipped`, { headers: { 'x-api-key': key } });
+    expect(read.body.content.map((e: { name: string }) => e.name)).toContain('reported by CI');
+    expect((await http(server.url, 'GET', path, { headers: { 'x-api-key': 'dfk_not-a-key' } })).status).toBe(401);
+  });
 });

@@ -71,6 +71,12 @@ describe('split deployment', () => {
     expect(wrongWs.body.message).toBe('Invalid X-Workspace-Id header');
   });
 
+  it("answers the gateway's own refusals on /df/wd in the W3C shape WebDriver clients read", async () => {
+    const r = await http(gateway.url, 'POST', '/df/wd/session', { body: { capabilities: { alwaysMatch: { browserName: 'chrome' } } } });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ value: { error: 'unknown error', message: expect.any(String), stacktrace: '', data: { code: 'UNAUTHORIZED' } } });
+  });
+
   it('a logout at the organization is honoured by every other service at once', async () => {
     const { token } = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body;
     expect((await http(gateway.url, 'POST', '/api/v1/auth/logout', { token })).status).toBe(204);

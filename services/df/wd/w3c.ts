@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import { toErrorResponse } from '#shared/http/errors.js';
+import { toErrorResponse, toW3cErrorBody, type W3cErrorBody } from '#shared/http/errors.js';
 
 /**
  * W3C WebDriver error codes and their HTTP status (https://www.w3.org/TR/webdriver2/#errors). Every
@@ -17,9 +17,7 @@ export const W3C_ERRORS = {
 } as const;
 export type W3cErrorCode = keyof typeof W3C_ERRORS;
 
-export interface W3cErrorBody {
-  value: { error: string; message: string; stacktrace: string; data?: { code: string } };
-}
+export type { W3cErrorBody };
 
 /** A failure to answer in the W3C shape; `status` overrides the code's own status (401, 403, 503). */
 export class WebDriverError extends Error {
@@ -40,10 +38,7 @@ export function toW3c(err: unknown): { status: number; body: W3cErrorBody; inter
     return { status: err.status, body: { value: { error: err.error, message: err.message, stacktrace: '', ...(err.code ? { data: { code: err.code } } : {}) } }, internal: false };
   }
   const { status, body, internal } = toErrorResponse(err);
-  const error: W3cErrorCode =
-    status === 400 ? 'invalid argument' : status === 404 ? (body.code === 'ROUTE_NOT_FOUND' ? 'unknown command' : 'invalid session id') : status === 405 ? 'unknown method' : 'unknown error';
-  const message = body.details?.length ? `${body.message}: ${body.details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ')}` : body.message;
-  return { status, body: { value: { error, message, stacktrace: '', data: { code: body.code } } }, internal };
+  return { status, body: toW3cErrorBody(status, body), internal };
 }
 
 /** `invalid session id` (404) for a session the caller cannot use or that has ended. */
