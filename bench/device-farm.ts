@@ -466,6 +466,7 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
         const bad = result.non2xx + result.errors + result.timeouts;
         ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms${bad ? `, ${bad} failed` : ''}; CPU ${formatCpu(cpuShare)}`);
         if (bad > 0) throw new Error(`${q.query}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+        if (result.ok === 0) throw new Error(`${q.query}: no answer within the ${options.durationSeconds} s run (the server did not respond)`);
         runs.push({ ...result, query: q.query, path: q.path, connections, matches, cpu: cpuShare });
       }
     }

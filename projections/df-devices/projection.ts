@@ -57,6 +57,24 @@ const SORT_INDEXES = [
   .join('');
 
 /** Devices as the list shows them, and each user's aliases and favorites. */
+/**
+ * The planner's statistics of the device tables, kept fresh the way autovacuum's analyze threshold
+ * would (PGlite has no autovacuum): after a fifth of the devices counted at the last ANALYZE (at least
+ * 500) connected. With stale statistics a 10,000-device fleet looks empty to the planner, which then
+ * picks plans that read every row for one page.
+ */
+const statistics = { connected: 0, rowsAtLastAnalyze: 0 };
+
+async function analyzeWhenGrown(tx: Sql): Promise<void> {
+  statistics.connected += 1;
+  if (statistics.connected < Math.max(500, statistics.rowsAtLastAnalyze / 5)) return;
+  await tx.query('ANALYZE df_devices');
+  await tx.query('ANALYZE df_device_groups');
+  const r = await tx.query<{ n: unknown }>(`SELECT reltuples AS n FROM pg_class WHERE relname = 'df_devices'`);
+  statistics.rowsAtLastAnalyze = Math.max(0, Number(r.rows[0]?.n ?? 0));
+  statistics.connected = 0;
+}
+
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
   version: 2,
@@ -127,6 +145,7 @@ export const dfDevicesProjection: Projection = {
           [deviceId, f.name, f.platform, f.osVersion, f.model, f.manufacturer, f.type, f.isRealDevice, f.provider, JSON.stringify(f.screen),
             p.hostId, p.nodeName, p.hubId, p.companyId, status, at],
         ));
+        await analyzeWhenGrown(tx);
         return;
       }
       case 'DeviceDisconnected':
