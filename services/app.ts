@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installCors } from './gateway/cors.js';
-import { cachedWorkspaceResolver } from './gateway/workspace-cache.js';
+import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/workspace-cache.js';
 import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.js';
 import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
@@ -79,14 +79,14 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
 
   if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });
   const ownModule = gateway ? undefined : MODULE_ROUTES.find((r) => services.has(r.module as ServiceName));
+  // Workspace access and permission keys follow the directory read model: dropped whenever this
+  // process's projections move, trusted for 2 s when another process runs them.
+  const accessCache = { ttlMs: 2000, version: () => platform.readModels.version?.() };
   installAccessControl(app, {
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
-    resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, {
-      ttlMs: 2000,
-      version: () => platform.readModels.version?.(),
-    }),
-    permissionsOf: organization.permissionsOf,
+    resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, accessCache),
+    permissionsOf: cachedPermissionResolver(organization.permissionsOf, accessCache),
     verifyApiKey: df.verifyApiKey,
     authenticatesItself: [/^\/df\/ws\/sessions\/[^/]+$/],
     credentials: [...healthcheck.credentials, ...autorunner.credentials],

@@ -1,4 +1,4 @@
-import type { ActiveWorkspace } from '#shared/http/principal.js';
+import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 
 type Resolve = (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>;
 
@@ -13,25 +13,25 @@ export interface WorkspaceCacheOptions {
 }
 
 /**
- * Remembers who may enter which workspace, so the gateway does not ask the database on every request.
- * In one process the cache follows the directory projection exactly (it is dropped whenever the
+ * Remembers the answers of an access look-up, so the gateway does not ask the database on every
+ * request. In one process the cache follows the read models exactly (it is dropped whenever a
  * projection moves); across processes an answer lives `ttlMs` at most.
  */
-export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCacheOptions): Resolve {
+export function cachedByVersion<A extends unknown[], V>(load: (...args: A) => Promise<V>, keyOf: (...args: A) => string, options: WorkspaceCacheOptions): (...args: A) => Promise<V> {
   const maxEntries = options.maxEntries ?? 10_000;
-  let entries = new Map<string, { value: ActiveWorkspace | null; at: number }>();
+  let entries = new Map<string, { value: V; at: number }>();
   let seenVersion: bigint | undefined;
-  return async (user, workspaceId) => {
+  return async (...args: A) => {
     const version = options.version?.();
     if (version !== seenVersion) {
       entries = new Map();
       seenVersion = version;
     }
-    const key = `${user.companyId}:${user.userId}:${workspaceId}`;
+    const key = keyOf(...args);
     const now = Date.now();
     const hit = entries.get(key);
     if (hit && (version !== undefined || now - hit.at < options.ttlMs)) return hit.value;
-    const value = await resolve(user, workspaceId);
+    const value = await load(...args);
     // A read that started before a change must not be cached under the new version.
     if (options.version?.() === version) {
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
@@ -39,4 +39,17 @@ export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCach
     }
     return value;
   };
+}
+
+/** Who may enter which workspace, cached (see `cachedByVersion`). */
+export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCacheOptions): Resolve {
+  return cachedByVersion(resolve, (user, workspaceId) => `${user.companyId}:${user.userId}:${workspaceId}`, options);
+}
+
+/**
+ * The caller's permission keys in a workspace, cached like workspace access: they depend only on the
+ * user, the company and the workspace (roles, grants, membership), all in the directory read model.
+ */
+export function cachedPermissionResolver(resolve: PermissionResolver, options: WorkspaceCacheOptions): PermissionResolver {
+  return cachedByVersion(resolve, (principal, workspace) => `${principal.companyId}:${principal.userId}:${workspace?.id ?? '-'}:${workspace?.companyId ?? '-'}`, options);
 }
