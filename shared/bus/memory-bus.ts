@@ -18,6 +18,7 @@ import {
   busDefaults,
   type BusOptions,
 } from './subjects.js';
+import { SubjectIndex } from './subject-index.js';
 
 export type MemoryBusOptions = BusOptions;
 
@@ -87,7 +88,7 @@ interface StreamState {
 export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
 
-  const subscriptions = new Set<CoreSubscription>();
+  const subscriptions = new SubjectIndex<CoreSubscription>();
   const roundRobin = new Map<string, number>();
   const replies = new Map<string, { settle: (msg: BusMessage) => void; fail: (err: Error) => void }>();
   const streams = new Map<string, StreamState>();
@@ -117,8 +118,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   function route(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): void {
     replies.get(subject)?.settle(copy(subject, data, headers));
     const groups = new Map<string, CoreSubscription[]>();
-    for (const sub of subscriptions) {
-      if (!subjectMatches(sub.pattern, subject)) continue;
+    for (const sub of subscriptions.match(subject)) {
       if (sub.queue === undefined) {
         sub.mailbox.push(copy(subject, data, headers, reply));
       } else {
@@ -136,8 +136,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   }
 
   function hasInterest(subject: string): boolean {
-    for (const sub of subscriptions) if (subjectMatches(sub.pattern, subject)) return true;
-    return false;
+    return subscriptions.matches(subject);
   }
 
   function streamState(name: string): StreamState {
@@ -213,7 +212,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
         queue: subscribeOptions?.queue,
         mailbox: new SerialQueue((msg) => runHandler(handler, msg)),
       };
-      subscriptions.add(sub);
+      subscriptions.add(subject, sub);
       const stop = (): void => {
         subscriptions.delete(sub);
         sub.mailbox.stop();
