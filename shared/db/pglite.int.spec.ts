@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from './pglite.js';
+import type { Database } from './types.js';
+
+describe('PGlite adapter', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openPglite();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  // PGlite answers through promise callbacks only; without turns a run of queries would hold timers and
+  // sockets back until it ends (a registration storm left heartbeats unanswered for half a minute).
+  it('lets timers run during a long run of queries, inside and outside transactions', async () => {
+    for (const inTransaction of [false, true]) {
+      let fired = false;
+      setTimeout(() => (fired = true), 0);
+      const run = async (q: Database['query']) => {
+        const started = performance.now();
+        let queries = 0;
+        // Long enough for several turns; ends as soon as the timer has run.
+        while (!fired && performance.now() - started < 2_000) {
+          await q('SELECT 1');
+          queries++;
+        }
+        return queries;
+      };
+      const queries = inTransaction ? await db.transaction((tx) => run(tx.query.bind(tx))) : await run(db.query.bind(db));
+      expect(fired, `${inTransaction ? 'in a transaction' : 'outside transactions'} after ${queries} queries`).toBe(true);
+    }
+  });
+});
