@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPglite, type Database } from '#shared/db/index.js';
 import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
 import type { EventStore, NewEvent } from '#shared/es/types.js';
@@ -119,6 +119,47 @@ describe.each(adapters)('projection runner on %s', (_name, open) => {
       // A position of an event the projection does not handle is reached too.
       const other = await h.store.append(`other-${randomUUID()}`, counted(1, 'Unrelated'), 'no_stream');
       await runner.waitFor(other.position, { timeoutMs: 5000 });
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('one subscription rings for every loop, and an append wakes only the loops that handle its type', async () => {
+    const a = counterProjection(`p-${randomUUID().slice(0, 8)}`);
+    const b: Projection = { ...counterProjection(`p-${randomUUID().slice(0, 8)}`), eventTypes: ['OtherAdded'] };
+    const subscribed: (readonly string[] | undefined)[] = [];
+    const reads: string[] = [];
+    // The same store, counting live subscriptions and the batch reads each loop makes.
+    const store = new Proxy(h.store, {
+      get(target, key, receiver) {
+        if (key === 'subscribe') {
+          return (options: Parameters<EventStore['subscribe']>[0]) => {
+            subscribed.push(options?.filter?.eventTypes);
+            return target.subscribe(options);
+          };
+        }
+        if (key === 'readAll') {
+          return (options: Parameters<EventStore['readAll']>[0]) => {
+            reads.push((options?.filter?.eventTypes ?? []).join(','));
+            return target.readAll(options);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    // No idle polling within the test: only the doorbell can wake a loop.
+    const runner = new ProjectionRunner({ store, db: h.db, projections: [a, b], idlePollMs: 600_000 });
+    await runner.start();
+    try {
+      await vi.waitFor(() => expect(subscribed).toHaveLength(1), { timeout: 5_000 });
+      expect([...(subscribed[0] ?? [])].sort()).toEqual(['CountedAdded', 'OtherAdded']);
+      reads.length = 0;
+      const stream = `counter-${randomUUID()}`;
+      await h.store.append(stream, counted(3), 'no_stream');
+      await vi.waitFor(async () => expect((await rows(h.db, a.name)).filter((r) => r.stream_id === stream)).toHaveLength(3), { timeout: 5_000, interval: 20 });
+      expect(reads.filter((r) => r === 'CountedAdded').length).toBeGreaterThan(0);
+      expect(reads.filter((r) => r === 'OtherAdded')).toEqual([]);
+      expect(subscribed).toHaveLength(1);
     } finally {
       await runner.stop();
     }

@@ -70,6 +70,8 @@ export async function resetProjection(db: Database, projection: Projection): Pro
  */
 export class ProjectionRunner {
   private readonly loops = new Map<string, ProjectionLoop>();
+  private doorbell: Subscription | null = null;
+  private running = false;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     for (const p of options.projections) {
@@ -83,11 +85,46 @@ export class ProjectionRunner {
     const { db } = this.options;
     await db.exec(CHECKPOINTS_DDL);
     for (const loop of this.loops.values()) await loop.prepare();
+    this.running = true;
     for (const loop of this.loops.values()) loop.start();
+    this.startDoorbell();
   }
 
   async stop(): Promise<void> {
+    this.running = false;
+    await this.doorbell?.close();
+    this.doorbell = null;
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
+  }
+
+  /**
+   * One live subscription for every loop of the process, filtered to the event types any of them
+   * handles: each new event wakes only the loops that handle its type. (A subscription per loop would
+   * have every append read the log once per projection.) Events are only the doorbell: each loop
+   * reads its own batches after its checkpoint.
+   */
+  private startDoorbell(): void {
+    const { store } = this.options;
+    const byType = new Map<string, ProjectionLoop[]>();
+    for (const loop of this.loops.values()) {
+      for (const type of loop.eventTypes) byType.set(type, [...(byType.get(type) ?? []), loop]);
+    }
+    if (byType.size === 0) return;
+    void store
+      .headPosition()
+      .then((head) => {
+        if (!this.running) return;
+        const sub = store.subscribe({ after: head, filter: { eventTypes: [...byType.keys()] } });
+        this.doorbell = sub;
+        void (async () => {
+          try {
+            for await (const event of sub) for (const loop of byType.get(event.type) ?? []) loop.wake();
+          } catch (err) {
+            this.options.logger?.warn({ err }, 'projection doorbell ended');
+          }
+        })();
+      })
+      .catch((err: unknown) => this.options.logger?.warn({ err }, 'projection doorbell failed to start'));
   }
 
   /** Wakes the loops at once (after a local append) instead of at their next poll. */
@@ -149,7 +186,6 @@ class ProjectionLoop {
   private pendingWake = false;
   private done: Promise<void> | null = null;
   private waiters: Waiter[] = [];
-  private signal: Subscription | null = null;
   private readonly batchSize: number;
   private readonly idlePollMs: number;
 
@@ -178,33 +214,19 @@ class ProjectionLoop {
     }
   }
 
-  start(): void {
-    this.running = true;
-    // A filtered live subscription is only the doorbell: events are read in batches by the loop.
-    this.startSignal();
-    this.done = this.run();
+  get eventTypes(): readonly string[] {
+    return this.projection.eventTypes;
   }
 
-  private startSignal(): void {
-    const { store } = this.options;
-    void store.headPosition().then((head) => {
-      if (!this.running) return;
-      const sub = store.subscribe({ after: head, filter: { eventTypes: this.projection.eventTypes } });
-      this.signal = sub;
-      void (async () => {
-        try {
-          for await (const _ of sub) this.wake();
-        } catch (err) {
-          this.options.logger?.warn({ err, projection: this.projection.name }, 'projection signal ended');
-        }
-      })();
-    }).catch((err: unknown) => this.options.logger?.warn({ err }, 'projection signal failed to start'));
+  /** Starts the loop; the runner's doorbell wakes it when events of its types arrive. */
+  start(): void {
+    this.running = true;
+    this.done = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
-    await this.signal?.close();
     await this.done;
   }
 
