@@ -15,7 +15,8 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, AGENT_ENABLED: 'false' });
+  // A short host time-out, so a host whose heartbeats go unanswered during registration is declared lost.
+  server = await startTestServer({ BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, AGENT_ENABLED: 'false', DF_HOST_TIMEOUT: '3s' });
   token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
 }, 120_000);
 
@@ -27,24 +28,24 @@ const api = (method: string, path: string, body?: unknown) => http(server.url, m
 
 const countWith = async (status: string) => (await api('GET', `/devices?status=${status}&size=1`)).body.totalElements as number;
 
-function agent(heartbeatMs: number): AgentHost {
+function agent(heartbeatMs: number, hostId = HOST, devices = DEVICES): AgentHost {
   const config = loadAgentConfig({
     value: {
-      hostId: HOST,
+      hostId,
       nodeName: 'scale-node',
       heartbeatMs,
-      devices: Array.from({ length: DEVICES }, (_, i) => ({ provider: 'simulated' as const, name: `Scale ${String(i).padStart(3, '0')}`, model: i % 2 ? 'Pixel 7' : 'Galaxy S23' })),
+      devices: Array.from({ length: devices }, (_, i) => ({ provider: 'simulated' as const, name: `${hostId} ${String(i).padStart(3, '0')}`, model: i % 2 ? 'Pixel 7' : 'Galaxy S23' })),
     },
   });
   return new AgentHost({ bus: server.process.platform.bus, config, logger: server.process.logger.child({ component: 'scale-agent' }) });
 }
 
 /** Resolves after `n` heartbeats of the host have been published on the bus. */
-async function heartbeats(n: number): Promise<void> {
+async function heartbeats(n: number, hostId = HOST): Promise<void> {
   let seen = 0;
   let done!: () => void;
   const reached = new Promise<void>((resolve) => (done = resolve));
-  const sub = await server.process.platform.bus.subscribe(subjects.heartbeat(HOST), () => {
+  const sub = await server.process.platform.bus.subscribe(subjects.heartbeat(hostId), () => {
     if (++seen >= n) done();
   });
   try {
@@ -98,5 +99,26 @@ describe('a host with 100 devices', () => {
     expect(session.status).toBe(201);
     expect((await api('DELETE', `/sessions/${session.body.id}`)).status).toBe(200);
     await host.stop();
+  }, 120_000);
+});
+
+describe('many hosts announcing at once', () => {
+  it('registers 1,200 devices of 24 hosts while every host stays alive (its heartbeats are answered throughout)', async () => {
+    const store = server.process.platform.store;
+    const before = await store.headPosition();
+    const hosts = Array.from({ length: 24 }, (_, i) => agent(250, `burst-host-${String(i).padStart(2, '0')}`, 50));
+    try {
+      await Promise.all(hosts.map((h) => h.start()));
+      const total = async () => (await api('GET', '/devices?nodeName=scale-node&search=burst-host&size=1')).body.totalElements as number;
+      await eventually(async () => ((await total()) === 1_200 ? true : undefined), { what: '1,200 devices listed', timeoutMs: 90_000 });
+      // One more beat of the last host to announce, then nothing may have gone offline on the way.
+      await heartbeats(2, 'burst-host-23');
+      const written = await store.readAll({ after: before });
+      expect(written.filter((e) => e.type === 'HostDevicesDisconnected' || e.type === 'DeviceDisconnected').map((e) => e.streamId)).toEqual([]);
+      expect(written.filter((e) => e.type === 'DeviceConnected')).toHaveLength(1_200);
+      expect((await api('GET', '/devices?status=offline&search=burst-host&size=1')).body.totalElements).toBe(0);
+    } finally {
+      await Promise.all(hosts.map((h) => h.stop()));
+    }
   }, 120_000);
 });

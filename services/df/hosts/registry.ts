@@ -59,8 +59,15 @@ export class HostRegistry {
   private readonly resetSuspects = new Map<string, number>();
   /** Per host, the newest heartbeat states waiting to be reconciled. */
   private readonly pendingBeats = new Map<string, { states: readonly DeviceState[]; receivedAt: number }>();
+  /** Per host, the message being handled (a host's messages are handled in the order they came). */
+  private readonly intake = new Map<string, Promise<void>>();
   /** Per host, the reconciliation in progress (they run one after another). */
   private readonly queues = new Map<string, Promise<void>>();
+  /**
+   * New devices are written a few at a time across all hosts: a hundred hosts announcing at once must
+   * not queue thousands of writes ahead of the liveness writes their heartbeats need.
+   */
+  private readonly connectSlots = new Slots(CONNECT_CONCURRENCY);
   /** Heartbeats handled, and those that changed nothing (no database work). */
   readonly stats = { heartbeats: 0, unchangedHeartbeats: 0 };
 
@@ -82,8 +89,10 @@ export class HostRegistry {
   /** Subscribes to every host's reports, asks running agents to announce themselves, starts the reaper. */
   async start(): Promise<void> {
     const { bus } = this.deps;
+    // A subscription hands its messages over one at a time: each is passed on to its host's own
+    // intake queue at once, so a host whose writes are slow never holds another host's messages back.
     const on = (subject: string, handler: (msg: BusMessage) => Promise<void>) =>
-      bus.subscribe(subject, (msg) => handler(msg).catch((err: unknown) => this.deps.logger.warn({ err, subject: msg.subject }, 'agent message failed')), { queue: QUEUE });
+      bus.subscribe(subject, (msg) => this.inHostOrder(hostIdOf(msg.subject) ?? '', () => handler(msg).catch((err: unknown) => this.deps.logger.warn({ err, subject: msg.subject }, 'agent message failed'))), { queue: QUEUE });
     this.subscriptions = await Promise.all([
       on(subjects.anyHello(), (m) => this.onHello(m)),
       on(subjects.anyHeartbeat(), (m) => this.onHeartbeat(m)),
@@ -106,7 +115,16 @@ export class HostRegistry {
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
     this.subscriptions = [];
     await this.reaping;
+    await Promise.all([...this.intake.values()]);
     await Promise.all([...this.queues.values()]);
+  }
+
+  /** Handles a host's messages one after another, in the order they came; never rejects. */
+  private inHostOrder(hostId: string, work: () => Promise<void>): void {
+    const next = (this.intake.get(hostId) ?? Promise.resolve()).then(work).finally(() => {
+      if (this.intake.get(hostId) === next) this.intake.delete(hostId);
+    });
+    this.intake.set(hostId, next);
   }
 
   private context(hostId: string): CommandContext {
@@ -127,7 +145,7 @@ export class HostRegistry {
     // and an unanswered hello would only be repeated. The work is queued per host, in order.
     await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
     const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
-    await this.serially(hostId, async () => {
+    void this.serially(hostId, async () => {
       await this.reconcileDevices(placement, hello.devices);
       const unconfirmed = await this.reconcileStates(hostId, hello.states, { reconnect: false, receivedAt });
       this.remember(hostId, hello.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
@@ -159,7 +177,7 @@ export class HostRegistry {
     const queued = this.pendingBeats.has(hostId);
     this.pendingBeats.set(hostId, { states: beat.states, receivedAt: Date.now() });
     if (queued) return;
-    await this.serially(hostId, async () => {
+    void this.serially(hostId, async () => {
       const pending = this.pendingBeats.get(hostId) ?? { states: [], receivedAt: Date.now() };
       this.pendingBeats.delete(hostId);
       const changed = this.changedStates(hostId, pending.states);
@@ -180,7 +198,7 @@ export class HostRegistry {
     const known = await this.deps.kv.get(hostKey(report.hostId));
     if (known === null) return;
     const { nodeName, hubId } = JSON.parse(known) as { nodeName: string; hubId: string };
-    await this.serially(report.hostId, async () => {
+    void this.serially(report.hostId, async () => {
       const rows = await devicesOfHost(this.deps.db, report.hostId);
       const companyId = rows[0]?.companyId ?? null;
       await this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices);
@@ -194,7 +212,7 @@ export class HostRegistry {
     if (!bye) return;
     await this.deps.kv.delete(hostKey(bye.hostId));
     this.forget(bye.hostId);
-    await this.serially(bye.hostId, () => this.hostLost(bye.hostId, 'host-stopped'));
+    void this.serially(bye.hostId, () => this.hostLost(bye.hostId, 'host-stopped'));
   }
 
   /**
@@ -210,7 +228,13 @@ export class HostRegistry {
     this.refreshedAt.set(hostId, now);
   }
 
-  /** Runs the host's reconciliations one after another (a hello's before the beats that follow it). */
+  /**
+   * Runs the host's reconciliations one after another (a hello's before the beats that follow it).
+   * Message handlers queue the work and return: a bus subscription hands over its messages one at a
+   * time, so awaiting one host's reconciliation there would hold every other host's heartbeats back
+   * (and let their liveness keys expire) while a large host registers. The returned promise never
+   * rejects; `stop` waits for every queue.
+   */
   private serially(hostId: string, work: () => Promise<void>): Promise<void> {
     const previous = this.queues.get(hostId) ?? Promise.resolve();
     const next = previous
@@ -286,8 +310,10 @@ export class HostRegistry {
         if (row && info && sameFacts(row, info, placement) && !back.includes(id)) back.push(id);
       }
     }
-    await inBatches(connect, CONNECT_CONCURRENCY, (info) =>
-      this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context).then(() => undefined),
+    await Promise.all(
+      connect.map((info) =>
+        this.connectSlots.run(() => this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context)),
+      ),
     );
     await this.deps.devices.hostBatch({ type: 'reconnect', hostId: placement.hostId, deviceIds: back }, context);
     const gone = [...rows.values()].filter((r) => !reported.has(r.deviceId) && r.status !== 'offline').map((r) => r.deviceId);
@@ -396,11 +422,23 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
   );
 }
 
-/** Runs `work` over `items`, at most `limit` at a time. */
-async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+/** At most `limit` tasks at a time; the others wait in arrival order. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, or is given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
 }
