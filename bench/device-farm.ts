@@ -347,6 +347,8 @@ export interface HeartbeatLoad {
   eventsByType: Record<string, number>;
   /** Device offline transitions meanwhile (one per device named by a disconnect): the flaps. */
   devicesTakenOffline: number;
+  /** The same while the 10,000 registered (hosts whose heartbeats went unanswered meanwhile). */
+  devicesTakenOfflineDuringRegistration: number;
   /** Devices the list shows offline at the end. */
   offlineAtEnd: number;
 }
@@ -402,6 +404,7 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
     started = await startServer('devices', null, { DF_HOST_TIMEOUT: `${options.hostTimeoutSeconds}s` }, options.backend);
     const s = started;
     const perAgent = Math.ceil(options.devices / options.agents);
+    const registrationStart = await s.server.platform.store.headPosition();
     let total = 0;
     const registering = phase(`registering ${num(options.devices)} devices from ${options.agents} simulated agents (${perAgent} each) over the server's bus`, () => total / options.devices);
     const t0 = performance.now();
@@ -474,21 +477,26 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
     const seconds = (performance.now() - loadStart) / 1000;
     const eventsByType: Record<string, number> = {};
     let devicesTakenOffline = 0;
-    for (let after = fromPosition; ; ) {
+    let devicesTakenOfflineDuringRegistration = 0;
+    for (let after = registrationStart; ; ) {
       const page = await store.readAll({ after, maxCount: 1_000 });
       if (page.length === 0) break;
       for (const e of page) {
+        const offline = e.type === 'DeviceDisconnected' ? 1 : e.type === 'HostDevicesDisconnected' ? (e.payload as { deviceIds: string[] }).deviceIds.length : 0;
+        if (e.position <= fromPosition) {
+          devicesTakenOfflineDuringRegistration += offline;
+          continue;
+        }
         eventsByType[e.type] = (eventsByType[e.type] ?? 0) + 1;
-        if (e.type === 'DeviceDisconnected') devicesTakenOffline++;
-        if (e.type === 'HostDevicesDisconnected') devicesTakenOffline += (e.payload as { deviceIds: string[] }).deviceIds.length;
+        devicesTakenOffline += offline;
       }
       after = page[page.length - 1]!.position;
     }
     const offlineAtEnd = (await api<{ totalElements: number }>(s, 'GET', '/df/api/devices?status=offline&size=1')).body.totalElements;
-    const heartbeatLoad: HeartbeatLoad = { seconds, heartbeats: beats, heartbeatsPerSecond: beats / seconds, eventsByType, devicesTakenOffline, offlineAtEnd };
+    const heartbeatLoad: HeartbeatLoad = { seconds, heartbeats: beats, heartbeatsPerSecond: beats / seconds, eventsByType, devicesTakenOffline, devicesTakenOfflineDuringRegistration, offlineAtEnd };
     note(
       `heartbeats during the run: ${num(beats)} in ${num(seconds, 1)} s (${num(beats / seconds, 1)}/s); events appended: ` +
-        `${Object.entries(eventsByType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; devices taken offline: ${devicesTakenOffline}; offline at the end: ${offlineAtEnd}`,
+        `${Object.entries(eventsByType).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; devices taken offline: ${devicesTakenOffline} (during registration: ${devicesTakenOfflineDuringRegistration}); offline at the end: ${offlineAtEnd}`,
     );
     return {
       backend: options.backend,

@@ -179,20 +179,24 @@ function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags
   }
   for (const d of devices) {
     for (const r of d.runs) {
+      // The target is the latency of a request with every filter: one connection, so the figure is the
+      // request's own time. With more connections than cores requests wait for each other on the
+      // server (latency ≈ connections ÷ throughput); those runs and the unfiltered page are reported.
+      const judged = r.query === 'every filter' && r.connections === 1;
       out.push({
         figure: `device list p99, ${d.backend}, ${num(d.devices)} devices, ${r.query} (${r.connections} conn)`,
         measured: `${ms(r.latency.p99)} ms`,
-        target: `< ${TARGETS.deviceListP99Ms} ms`,
+        target: judged ? `< ${TARGETS.deviceListP99Ms} ms` : 'none (reported)',
         // No answer at all is no figure, not a fast one (an empty distribution's p99 is null).
-        met: r.ok > 0 && r.latency.p99 !== null && r.latency.p99 < TARGETS.deviceListP99Ms,
+        met: judged ? r.ok > 0 && r.latency.p99 !== null && r.latency.p99 < TARGETS.deviceListP99Ms : null,
       });
     }
     const h = d.heartbeatLoad;
     out.push({
-      figure: `device flaps offline, ${d.backend}, ${d.agents} agents at ${num(d.heartbeatMs / 1000, 1)} s heartbeats (${num(h.heartbeats)} beats in ${num(h.seconds, 1)} s)`,
-      measured: `${num(h.devicesTakenOffline)} taken offline, ${num(h.offlineAtEnd)} offline at the end`,
+      figure: `device flaps offline, ${d.backend}, ${d.agents} agents at ${num(d.heartbeatMs / 1000, 1)} s heartbeats (${num(h.heartbeats)} beats in ${num(h.seconds, 1)} s of runs)`,
+      measured: `${num(h.devicesTakenOfflineDuringRegistration)} during registration, ${num(h.devicesTakenOffline)} during the runs, ${num(h.offlineAtEnd)} offline at the end`,
       target: '0',
-      met: h.devicesTakenOffline === 0 && h.offlineAtEnd === 0,
+      met: h.devicesTakenOfflineDuringRegistration === 0 && h.devicesTakenOffline === 0 && h.offlineAtEnd === 0,
     });
   }
   return out;
