@@ -46,6 +46,8 @@ const TARGETS = {
   lagAtEventsPerSecond: 10_000,
   rebuildPerSecond: 50_000,
   deviceListP99Ms: 20,
+  cdpAddedP50Ms: 1,
+  webdriverAddedP50Ms: 2,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
@@ -135,8 +137,24 @@ interface Verdict {
   met: boolean | null;
 }
 
-function verdicts(http: HttpOverheadReport | null, appends: AppendReport[], lags: LagReport[], rebuilds: RebuildReport[], frames: FramesReport | null, devices: DeviceListReport[]): Verdict[] {
+function verdicts(
+  http: HttpOverheadReport | null,
+  appends: AppendReport[],
+  lags: LagReport[],
+  rebuilds: RebuildReport[],
+  frames: FramesReport | null,
+  devices: DeviceListReport[],
+  relays: { devtools: DevtoolsReport | null; webdriver: WebdriverReport | null },
+): Verdict[] {
   const out: Verdict[] = [];
+  if (relays.devtools) {
+    const added = relays.devtools.gateway.p50 - relays.devtools.direct.p50;
+    out.push({ figure: 'CDP round trip through /df/devtools, added at p50', measured: `${num(added, 3)} ms`, target: `< ${TARGETS.cdpAddedP50Ms} ms`, met: added < TARGETS.cdpAddedP50Ms });
+  }
+  if (relays.webdriver) {
+    const added = relays.webdriver.addedP50Ms;
+    out.push({ figure: 'WebDriver command through /df/wd, added at p50', measured: `${num(added, 3)} ms`, target: `< ${TARGETS.webdriverAddedP50Ms} ms`, met: added < TARGETS.webdriverAddedP50Ms });
+  }
   const headline = http?.comparisons[0];
   if (headline) {
     const c = `${headline.connections} conn`;
@@ -402,7 +420,7 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = verdicts(http, appends, lags, rebuilds, frames, devices);
+const list = verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver });
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
