@@ -1,46 +1,10 @@
 import type { ApiKeyEvent } from '#services/df/keys/events.js';
-import { API_KEY_EVENT_TYPES } from '#services/df/keys/events.js';
-import type { Projection } from '../types.js';
+import { revocableKeysProjection } from '../revocable-keys.js';
 
 /** Device-testing API keys by hash, for `X-Api-Key` verification and the keys endpoints. */
-export const dfApiKeysProjection: Projection = {
+export const dfApiKeysProjection = revocableKeysProjection({
   name: 'df-api-keys',
-  version: 1,
-  eventTypes: API_KEY_EVENT_TYPES,
-  schema: `
-    CREATE TABLE IF NOT EXISTS df_api_keys (
-      key_id text PRIMARY KEY,
-      key_hash text NOT NULL UNIQUE,
-      prefix text NOT NULL,
-      name text NOT NULL,
-      user_id integer NOT NULL,
-      company_id integer NOT NULL,
-      workspace_id integer NOT NULL,
-      created_at timestamptz NOT NULL,
-      revoked_at timestamptz
-    );
-    CREATE INDEX IF NOT EXISTS df_api_keys_workspace ON df_api_keys (company_id, workspace_id, created_at);`,
-  tables: ['df_api_keys'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as ApiKeyEvent;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'DfApiKeyCreated': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO df_api_keys (key_id, key_hash, prefix, name, user_id, company_id, workspace_id, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (key_id) DO NOTHING`,
-          [p.keyId, p.keyHash, p.prefix, p.name, p.userId, p.companyId, p.workspaceId, at],
-        );
-        return;
-      }
-      case 'DfApiKeyRevoked':
-        await tx.query(`UPDATE df_api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE key_id = $1`, [event.payload.keyId, at]);
-        return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
-    }
-  },
-};
+  table: 'df_api_keys',
+  created: 'DfApiKeyCreated' satisfies ApiKeyEvent['type'],
+  revoked: 'DfApiKeyRevoked' satisfies ApiKeyEvent['type'],
+});

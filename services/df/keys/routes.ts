@@ -6,7 +6,8 @@ import { activeKeyByHash, findApiKey, listApiKeys } from '#projections/df-api-ke
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
+import { moduleKeyVerifier } from '#shared/http/key-verifier.js';
+import type { ActiveWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, pageOf, paging } from '../http.js';
 import { apiKeyDecider } from './decide.js';
@@ -28,28 +29,7 @@ export function apiKeyVerifier(
   platform: Platform,
   resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>,
 ) {
-  return async (key: string): Promise<{ principal: Principal; workspace: ActiveWorkspace } | null> => {
-    if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-    const found = await activeKeyByHash(platform.db, hashToken(key));
-    if (!found) return null;
-    const workspace = await resolveWorkspace({ userId: found.userId, companyId: found.companyId }, found.workspaceId);
-    if (!workspace) return null;
-    const iat = Math.floor(found.createdAt.getTime() / 1000);
-    return {
-      principal: {
-        kind: 'user',
-        userId: found.userId,
-        companyId: found.companyId,
-        tokenWorkspaceId: found.workspaceId,
-        jti: `df-api-key:${found.keyId}`,
-        // A key lives until it is revoked; the principal's expiry is only a formality here.
-        exp: Number.MAX_SAFE_INTEGER,
-        iat,
-        issuedAtMs: found.createdAt.getTime(),
-      },
-      workspace,
-    };
-  };
+  return moduleKeyVerifier({ prefix: KEY_PREFIX, jtiKind: 'df-api-key', activeByHash: (hash) => activeKeyByHash(platform.db, hash), resolveWorkspace });
 }
 
 /** `/df/api/keys`: create (the value is shown once), list, read and revoke device-testing API keys. */

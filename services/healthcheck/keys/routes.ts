@@ -6,7 +6,8 @@ import { activeHcApiKeyByHash, findHcApiKey, listHcApiKeys } from '#projections/
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
+import { moduleKeyVerifier } from '#shared/http/key-verifier.js';
+import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, paging } from '../http.js';
@@ -38,27 +39,7 @@ export function healthcheckApiKeyVerifier(
   platform: Platform,
   resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>,
 ) {
-  return async (key: string): Promise<{ principal: Principal; workspace: ActiveWorkspace } | null> => {
-    if (!key.startsWith(HEALTHCHECK_KEY_PREFIX) || key.length > 200) return null;
-    const found = await activeHcApiKeyByHash(platform.db, hashToken(key));
-    if (!found) return null;
-    const workspace = await resolveWorkspace({ userId: found.userId, companyId: found.companyId }, found.workspaceId);
-    if (!workspace) return null;
-    return {
-      principal: {
-        kind: 'user',
-        userId: found.userId,
-        companyId: found.companyId,
-        tokenWorkspaceId: found.workspaceId,
-        jti: `hc-api-key:${found.keyId}`,
-        // A key lives until it is revoked; the principal's expiry is only a formality here.
-        exp: Number.MAX_SAFE_INTEGER,
-        iat: Math.floor(found.createdAt.getTime() / 1000),
-        issuedAtMs: found.createdAt.getTime(),
-      },
-      workspace,
-    };
-  };
+  return moduleKeyVerifier({ prefix: HEALTHCHECK_KEY_PREFIX, jtiKind: 'hc-api-key', activeByHash: (hash) => activeHcApiKeyByHash(platform.db, hash), resolveWorkspace });
 }
 
 /**
