@@ -19,11 +19,13 @@ let dataDir: string;
 let a: TestServer;
 let b: TestServer | null;
 let token: string;
+/** What every replica of the deployment is started with. */
+let shared: Record<string, string>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), 'df-recording-'));
-  const shared = {
+  shared = {
     DATABASE_URL: database.url,
     REDIS_URL: testEnv.redisUrl,
     REDIS_KEY_PREFIX: `qa-test-${randomBytes(4).toString('hex')}:`,
@@ -110,16 +112,34 @@ describe('a recording on one replica', () => {
     await b!.stop();
     b = null;
 
+    // Nobody records it any more: asked for the status, this replica finishes it from what was stored.
     const status = (await api(a, 'GET', `/sessions/${sessionId}/recording/status`)).body;
-    expect(status).toMatchObject({ recording: true, recordingId: started.body.recordingId });
+    expect(status).toMatchObject({ recording: false, recordingId: null, lastArtifactId: expect.any(String) });
     expect(status.frames).toBeGreaterThanOrEqual(stored.frames);
-    const stopped = await api(a, 'POST', `/sessions/${sessionId}/recording/stop`);
-    expect(stopped.status).toBe(200);
-    expect(stopped.body.recording).toBe(false);
-    expect(stopped.body.frames).toBeGreaterThanOrEqual(stored.frames);
     const replay = await api(a, 'GET', `/sessions/${sessionId}/replay`);
     expect(replay.body.recordings[0].recordingId).toBe(started.body.recordingId);
-    expect(replay.body.recordings[0].frames.length).toBe(stopped.body.frames);
+    expect(replay.body.recordings[0].frames.length).toBe(status.frames);
+    expect((await api(a, 'DELETE', `/sessions/${sessionId}`)).status).toBe(200);
+  }, 120_000);
+
+  it('does not block a new recording once the replica that recorded is gone', async () => {
+    b = await startTestServer({ ...shared, AGENT_ENABLED: 'false' });
+    const sessionId = await openSession();
+    const orphan = await api(b, 'POST', `/sessions/${sessionId}/recording/start`);
+    await framesAtLeast(b, a, sessionId, 1);
+    await b.stop();
+    b = null;
+
+    // Starting again finishes the orphan and starts a recording that really records, here.
+    const again = await api(a, 'POST', `/sessions/${sessionId}/recording/start`);
+    expect(again.status).toBe(200);
+    expect(again.body.recording).toBe(true);
+    expect(again.body.recordingId).not.toBe(orphan.body.recordingId);
+    await framesAtLeast(a, a, sessionId, 2);
+    const stopped = await api(a, 'POST', `/sessions/${sessionId}/recording/stop`);
+    expect(stopped.body.recording).toBe(false);
+    const replay = (await api(a, 'GET', `/sessions/${sessionId}/replay`)).body.recordings as { recordingId: string }[];
+    expect(replay.map((r) => r.recordingId).sort()).toEqual([orphan.body.recordingId, again.body.recordingId].sort());
     expect((await api(a, 'DELETE', `/sessions/${sessionId}`)).status).toBe(200);
   }, 120_000);
 });

@@ -36,6 +36,8 @@ interface Recording {
   flush: NodeJS.Timeout | null;
   /** Answers other replicas' requests to stop this recording. */
   stopSubscription: BusSubscription | null;
+  /** Answers other replicas asking whether this recording still runs somewhere. */
+  pingSubscription: BusSubscription | null;
 }
 
 /** A recording's manifest as kept in the blob store: written while it runs (each second) and at its end. */
@@ -73,9 +75,20 @@ export const recordingManifestKey = (companyId: number, sessionId: string, recor
 /** Another replica asks the one recording a session to stop it (only that replica answers). */
 export const recordingStopSubject = (sessionId: string) => `df.service.recording.${sessionId}.stop`;
 
+/**
+ * Another replica asks whether any replica still records the session: the recording one answers, and
+ * a bus with nobody subscribed says at once that none does (the replica stopped or crashed).
+ */
+export const recordingPingSubject = (sessionId: string) => `df.service.recording.${sessionId}.ping`;
+
 /** Where a recording's frames live in blob storage. */
 export const recordingFrameKey = (companyId: number, sessionId: string, recordingId: string, index: number) =>
   `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/${index}.jpg`;
+
+/** Stops answering for a recording (stop requests and pings). */
+async function unsubscribeRecording(r: Recording): Promise<void> {
+  await Promise.all([r.stopSubscription?.unsubscribe(), r.pingSubscription?.unsubscribe()].map((p) => p?.catch(() => undefined)));
+}
 
 /**
  * The live screen of sessions: one frame subscription and one screencast lease per session while it has
@@ -139,6 +152,7 @@ export class ScreenHub {
       writes: Promise.resolve(),
       flush: null,
       stopSubscription: null,
+      pingSubscription: null,
     };
     live.recording = recording;
     try {
@@ -151,10 +165,14 @@ export class ScreenHub {
             .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: target.sessionId }, 'stopping a recording for another replica failed'));
         });
       }
+      recording.pingSubscription = await this.deps.bus.subscribe(recordingPingSubject(target.sessionId), (msg) => {
+        if (live.recording !== recording || !msg.reply) return;
+        this.deps.bus.respond(msg, new TextEncoder().encode(JSON.stringify({ recordingId }))).catch(() => undefined);
+      });
       this.writeManifest(live, recording);
     } catch (err) {
       live.recording = null;
-      await recording.stopSubscription?.unsubscribe().catch(() => undefined);
+      await unsubscribeRecording(recording);
       throw err;
     }
     return true;
@@ -199,7 +217,7 @@ export class ScreenHub {
     if (!live || !recording) return null;
     live.recording = null;
     if (recording.flush) clearTimeout(recording.flush);
-    await recording.stopSubscription?.unsubscribe().catch(() => undefined);
+    await unsubscribeRecording(recording);
     this.writeManifest(live, recording);
     await recording.writes;
     await this.stopIfIdle(live);
@@ -218,7 +236,7 @@ export class ScreenHub {
     const recording = live.recording;
     live.recording = null;
     if (recording?.flush) clearTimeout(recording.flush);
-    await recording?.stopSubscription?.unsubscribe().catch(() => undefined);
+    if (recording) await unsubscribeRecording(recording);
     await this.stopIfIdle(live);
   }
 

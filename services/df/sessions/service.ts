@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { findDevice } from '#projections/df-devices/index.js';
 import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
-import type { MessageBus } from '#shared/bus/index.js';
+import { NoRespondersError, type MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
 import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
@@ -14,7 +14,7 @@ import { deviceDecider } from '../devices/decide.js';
 import { deviceStream, type SessionType } from '../devices/events.js';
 import type { DeviceCommands } from '../devices/service.js';
 import { deviceFailure } from '../device-errors.js';
-import { recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
+import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
 import { sessionDecider, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType } from './events.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
@@ -385,12 +385,18 @@ export class SessionService {
     const running = this.deps.hub.recordingStatus(session.id);
     if (running) return running.recordingId;
     const open = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
-    if (open) return open;
+    if (open) {
+      if (await this.recorderAlive(session.id)) return open;
+      // The replica that recorded it is gone: what it stored is finished as a recording, and a new one starts.
+      await this.stopRecording(session, 'system');
+    }
     const recordingId = randomUUID();
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
     const owner = { companyId: session.companyId, workspaceId: session.workspaceId };
     try {
-      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), () => this.stopRecording({ id: session.id, ...owner }, 'system'));
+      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), async () => {
+        await this.stopRecording({ id: session.id, ...owner }, 'system');
+      });
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
@@ -404,18 +410,18 @@ export class SessionService {
    * it does the work; another replica asks it over the bus, and finishes the recording from the
    * manifest in the blob store itself when no replica has it any more (it stopped or crashed).
    */
-  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'>, actor: string | number): Promise<void> {
+  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'>, actor: string | number): Promise<{ artifactId: string; frames: number } | null> {
     const recording = await this.deps.hub.stopRecording(session.id);
     let finished: RecordingManifest | null = recording
       ? { recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, bytes: recording.bytes, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }
       : null;
     if (!finished) {
       const recordingId = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
-      if (!recordingId) return;
+      if (!recordingId) return null;
       try {
         await this.deps.bus.request(recordingStopSubject(session.id), new Uint8Array(), { timeoutMs: REMOTE_STOP_TIMEOUT_MS });
         await this.settle((await this.deps.store.readStream(sessionStream(session.id))).at(-1)?.position ?? null);
-        return;
+        return null;
       } catch {
         // Nobody records it any more: what was stored is the recording.
       }
@@ -428,11 +434,27 @@ export class SessionService {
     await this.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${finished.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + bytes });
     const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId }, this.context(caller));
     await this.settle(result.position);
+    return { artifactId, frames: finished.frames.length };
+  }
+
+  /**
+   * Whether some replica still records the session. Only a bus with nobody subscribed says no; a
+   * replica too busy to answer in time counts as recording, so a live recording is never cut short.
+   */
+  private async recorderAlive(sessionId: string): Promise<boolean> {
+    try {
+      await this.deps.bus.request(recordingPingSubject(sessionId), new Uint8Array(), { timeoutMs: REMOTE_STOP_TIMEOUT_MS });
+      return true;
+    } catch (err) {
+      return !(err instanceof NoRespondersError);
+    }
   }
 
   /**
    * The recording state as any replica sees it: running or not from the session (the event stream),
    * the frame count from this replica's memory when it records, else from the manifest in the blob store.
+   * A recording whose replica is gone is finished here from what it stored, so it does not read as
+   * running for ever.
    */
   async recordingStatus(session: SessionRecord): Promise<{ recording: boolean; recordingId: string | null; startedAt: string | null; frames: number; truncated: boolean; lastArtifactId: string | null }> {
     const live = this.deps.hub.recordingStatus(session.id);
@@ -440,6 +462,10 @@ export class SessionService {
     if (live) return { recording: true, recordingId: live.recordingId, startedAt: live.startedAt, frames: live.frames, truncated: live.truncated, ...base };
     const recordingId = session.recording.recordingId;
     if (!recordingId) return { recording: false, recordingId: null, startedAt: null, frames: session.recording.frames ?? 0, truncated: false, ...base };
+    if (!(await this.recorderAlive(session.id))) {
+      const finished = await this.stopRecording(session, 'system');
+      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId };
+    }
     const stored = await this.deps.hub.storedManifest(session.companyId, session.id, recordingId);
     return { recording: true, recordingId, startedAt: stored?.startedAt ?? session.recording.startedAt ?? null, frames: stored?.frames.length ?? 0, truncated: stored?.truncated ?? false, ...base };
   }
