@@ -372,12 +372,23 @@ export async function rebuildProjection(
   const batchSize = options.batchSize ?? 5000;
   let position = 0n;
   let applied = 0;
-  for (;;) {
+  const read = async (after: bigint) => {
     const head = await store.headPosition();
-    const events = await store.readAll({ after: position, maxCount: batchSize, filter: { eventTypes: projection.eventTypes } });
+    const events = await store.readAll({ after, maxCount: batchSize, filter: { eventTypes: projection.eventTypes } });
+    return { head, events };
+  };
+  let next = read(position);
+  for (;;) {
+    const { head, events } = await next;
     const complete = events.length < batchSize;
     const last = events.length > 0 ? events[events.length - 1]!.position : position;
     const target = complete && head > last ? head : last;
+    // The next page is read while this one is applied: a server's pool runs both at once (PGlite runs
+    // them in turn). A read that fails is reported by the await above on the next turn.
+    if (!complete) {
+      next = read(last);
+      next.catch(() => undefined);
+    }
     const handedOver = await db.transaction(async (tx) => {
       const r = await tx.query<{ position: unknown }>(
         'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
