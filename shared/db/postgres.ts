@@ -8,8 +8,8 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle client that loses its server would otherwise crash the process.
   pool.on('error', () => {});
-  const query: Sql['query'] = async (text, params) => {
-    const r = await pool.query(text, params as unknown[] | undefined);
+  const query: Sql['query'] = async (text, params, options) => {
+    const r = await pool.query(options?.prepare ? { name: options.prepare, text, values: params as unknown[] | undefined } : { text, values: params as unknown[] | undefined });
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   };
   return {
@@ -23,8 +23,8 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       try {
         await client.query('BEGIN');
         const tx: Sql = {
-          query: async (text, params) => {
-            const r = await client.query(text, params as unknown[] | undefined);
+          query: async (text, params, options) => {
+            const r = await client.query(options?.prepare ? { name: options.prepare, text, values: params as unknown[] | undefined } : { text, values: params as unknown[] | undefined });
             return { rows: r.rows, rowCount: r.rowCount ?? 0 };
           },
         };

@@ -3,7 +3,17 @@ export interface Sql {
   query<R extends Record<string, unknown> = Record<string, unknown>>(
     text: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<{ rows: R[]; rowCount: number }>;
+}
+
+export interface QueryOptions {
+  /**
+   * Names a statement that runs very often with the same text (an append, a page of the log): the
+   * PostgreSQL adapter then parses and plans it once per connection instead of on every call. One
+   * name must always go with one text. PGlite ignores it.
+   */
+  prepare?: string;
 }
 
 /**

@@ -257,6 +257,8 @@ class SqlEventStore implements EventStore {
          FROM stream CROSS JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e
          RETURNING position, revision`,
         [streamId, events.length, rows, ...(typeof expectedRevision === 'number' ? [expectedRevision] : [])],
+        // Parsed and planned once per connection: appends are the hottest statement of the platform.
+        { prepare: `es_append_${expectedKind(expectedRevision)}` },
       ));
     } catch (err) {
       // The streams row serialises writers, so this is a second line of defence, not the usual path.
@@ -305,6 +307,7 @@ class SqlEventStore implements EventStore {
       `SELECT ${EVENT_COLUMNS} FROM es_events
        WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+      { prepare: 'es_read_stream' },
     );
     return rows.map(toRecordedEvent);
   }
@@ -357,6 +360,8 @@ class SqlEventStore implements EventStore {
     this.assertOpen();
     const { rows } = await this.db.query<{ head: string | bigint }>(
       `SELECT coalesce(max(position), 0) AS head FROM es_events WHERE position < ${FRONTIER_SQL}`,
+      [],
+      { prepare: 'es_head' },
     );
     return BigInt(rows[0]?.head ?? 0);
   }
