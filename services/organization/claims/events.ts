@@ -1,4 +1,5 @@
 import { hashToken } from '#shared/auth/index.js';
+import { foldName } from '#shared/es/name-claim-decider.js';
 
 /** What a name must be unique within: workspace, role and team names per company; usernames platform-wide. */
 export type NameScope = `workspace-name:${number}` | `role-name:${number}` | `team-name:${number}` | 'username';
@@ -8,7 +9,6 @@ export type NameClaimEvent =
   | { type: 'NameClaimed'; payload: { scope: NameScope; name: string; ownerId: number } }
   | { type: 'NameReleased'; payload: { scope: NameScope; name: string; ownerId: number } };
 
-/** Names compare case-insensitively and without surrounding blanks. */
-export const foldName = (name: string): string => name.trim().toLowerCase();
+export { foldName };
 
 export const nameClaimStream = (scope: NameScope, name: string): string => `name-claim-${hashToken(`${scope}\u0000${foldName(name)}`)}`;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
-import { handleCommand, type CommandContext, type Decider } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { foldName, nameClaimDecider, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
 import type { EventStore } from '#shared/es/types.js';
+
+export { foldName };
 
 /** What a test-management name is unique within: user groups per company, mock services per workspace. */
 export type TmtNameScope = `user-group-name:${number}` | `mock-service-name:${number}`;
@@ -16,47 +18,18 @@ export type TmtNameClaimEvent =
   | { type: 'TmtNameClaimed'; payload: z.infer<typeof TmtNameClaimPayloads.TmtNameClaimed> }
   | { type: 'TmtNameReleased'; payload: z.infer<typeof TmtNameClaimPayloads.TmtNameReleased> };
 
-export type TmtNameClaimCommand =
-  | { type: 'ClaimTmtName'; scope: TmtNameScope; name: string; ownerId: string; what: string }
-  | { type: 'ReleaseTmtName'; scope: TmtNameScope; name: string; ownerId: string };
-
-/** Names compare case-insensitively and without surrounding blanks. */
-export const foldName = (name: string): string => name.trim().toLowerCase();
+export type TmtNameClaimCommand = NameClaimCommands<'ClaimTmtName', 'ReleaseTmtName', TmtNameScope, string>;
 
 /** One stream per (scope, folded name): of two concurrent claims exactly one appends. */
 export const tmtNameClaimStream = (scope: TmtNameScope, name: string): string => `tmt-name-claim-${hashToken(`${scope}\u0000${foldName(name)}`)}`;
 
-/** Uniqueness without a read model: a name is held by appending to its own stream with the expected revision. */
-export const tmtNameClaimDecider: Decider<TmtNameClaimCommand, TmtNameClaimEvent, { ownerId: string | null }> = {
-  initialState: () => ({ ownerId: null }),
-  evolve(_state, event) {
-    switch (event.type) {
-      case 'TmtNameClaimed':
-        return { ownerId: event.payload.ownerId };
-      case 'TmtNameReleased':
-        return { ownerId: null };
-      default: {
-        const never: never = event;
-        return never;
-      }
-    }
-  },
-  decide(command, state) {
-    switch (command.type) {
-      case 'ClaimTmtName':
-        if (state.ownerId === command.ownerId) return [];
-        if (state.ownerId !== null) throw new AppError('NAME_TAKEN', `${command.what} "${command.name.trim()}" already exists`);
-        return [{ type: 'TmtNameClaimed', payload: { scope: command.scope, name: command.name.trim(), ownerId: command.ownerId } }];
-      case 'ReleaseTmtName':
-        if (state.ownerId !== command.ownerId) return [];
-        return [{ type: 'TmtNameReleased', payload: { scope: command.scope, name: command.name.trim(), ownerId: command.ownerId } }];
-      default: {
-        const never: never = command;
-        return never;
-      }
-    }
-  },
-};
+/** Uniqueness without a read model (`shared/es/name-claim-decider.ts`). */
+export const tmtNameClaimDecider = nameClaimDecider<string, string, 'ClaimTmtName', 'ReleaseTmtName', 'TmtNameClaimed', 'TmtNameReleased'>({
+  claim: 'ClaimTmtName',
+  release: 'ReleaseTmtName',
+  claimed: 'TmtNameClaimed',
+  released: 'TmtNameReleased',
+});
 
 /** Claims, releases and renames names of one scope. */
 export class TmtNames {
