@@ -165,6 +165,52 @@ describe.each(adapters)('projection runner on %s', (_name, open) => {
     }
   });
 
+  it('reads no events while the log stands still: the idle poll looks at the head and the checkpoints only', async () => {
+    const projections = Array.from({ length: 4 }, () => counterProjection(`p-${randomUUID().slice(0, 8)}`));
+    let heads = 0;
+    const reads: string[] = [];
+    const store = new Proxy(h.store, {
+      get(target, key, receiver) {
+        if (key === 'headPosition') {
+          return () => {
+            heads++;
+            return target.headPosition();
+          };
+        }
+        if (key === 'readAll') {
+          return (options: Parameters<EventStore['readAll']>[0]) => {
+            reads.push((options?.filter?.eventTypes ?? []).join(','));
+            return target.readAll(options);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const runner = new ProjectionRunner({ store, db: h.db, projections, idlePollMs: 20 });
+    await runner.start();
+    try {
+      // Caught up: every loop has found the end of the log once.
+      await runner.waitFor(await h.store.headPosition(), { timeoutMs: 5_000 });
+      await vi.waitFor(() => expect(runner.status().every((s) => s.running)).toBe(true));
+      // Let the loops finish catching up (a loop that applied a batch looks once more), then count.
+      const settled = heads;
+      await vi.waitFor(() => expect(heads - settled).toBeGreaterThanOrEqual(5), { timeout: 5_000, interval: 10 });
+      reads.length = 0;
+      const from = heads;
+      // Ten polls later the loops have read nothing (an idle loop reads only when woken).
+      await vi.waitFor(() => expect(heads - from).toBeGreaterThanOrEqual(10), { timeout: 5_000, interval: 10 });
+      expect(reads).toEqual([]);
+      // And an append is still picked up.
+      const stream = `counter-${randomUUID()}`;
+      await h.store.append(stream, counted(1), 'no_stream');
+      for (const p of projections) {
+        await vi.waitFor(async () => expect((await rows(h.db, p.name)).filter((r) => r.stream_id === stream)).toHaveLength(1), { timeout: 5_000, interval: 20 });
+      }
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('rebuilds from zero to the same rows', async () => {
     const name = `p-${randomUUID().slice(0, 8)}`;
     const projection = counterProjection(name);

@@ -19,7 +19,11 @@ export interface ProjectionRunnerOptions {
   logger?: Logger;
   /** Events applied in one transaction. */
   batchSize?: number;
-  /** Longest wait between two looks at the log when no signal arrives. */
+  /**
+   * How often the runner looks at the head of the log and the stored checkpoints when no signal
+   * arrives (a missed wake-up, a rebuild started by another process); it wakes only the loops that
+   * have something to do.
+   */
   idlePollMs?: number;
 }
 
@@ -72,6 +76,8 @@ export class ProjectionRunner {
   private readonly loops = new Map<string, ProjectionLoop>();
   private doorbell: Subscription | null = null;
   private running = false;
+  private poller: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     for (const p of options.projections) {
@@ -88,13 +94,38 @@ export class ProjectionRunner {
     this.running = true;
     for (const loop of this.loops.values()) loop.start();
     this.startDoorbell();
+    const every = this.options.idlePollMs ?? 1000;
+    this.poller = setInterval(() => {
+      this.polling ??= this.poll()
+        .catch((err: unknown) => this.options.logger?.warn({ err }, 'projection poll failed'))
+        .finally(() => (this.polling = null));
+    }, every);
+    this.poller.unref();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    await this.polling;
     await this.doorbell?.close();
     this.doorbell = null;
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
+  }
+
+  /**
+   * The backstop of the doorbell, two queries for all loops: the head of the log, and every stored
+   * checkpoint. A loop is woken when the log moved past what it last found, or when its checkpoint was
+   * moved by someone else (a rebuild, another replica); an idle platform reads no events at all.
+   */
+  private async poll(): Promise<void> {
+    const head = await this.options.store.headPosition();
+    const r = await this.options.db.query<{ name: string; position: unknown }>('SELECT name, position FROM projection_checkpoints');
+    const stored = new Map(r.rows.map((row) => [row.name, toBigInt(row.position)]));
+    for (const [name, loop] of this.loops) {
+      const moved = stored.has(name) && stored.get(name) !== loop.position;
+      if (moved || (head > loop.idleAt && head > loop.position)) loop.wake();
+    }
   }
 
   /**
@@ -187,14 +218,12 @@ class ProjectionLoop {
   private done: Promise<void> | null = null;
   private waiters: Waiter[] = [];
   private readonly batchSize: number;
-  private readonly idlePollMs: number;
 
   constructor(
     private readonly projection: Projection,
     private readonly options: ProjectionRunnerOptions,
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.idlePollMs = options.idlePollMs ?? 1000;
   }
 
   async prepare(): Promise<void> {
@@ -268,13 +297,17 @@ class ProjectionLoop {
       this.pendingWake = false;
       return;
     }
-    // With waiters the head may be held back by another open transaction: look again soon.
-    const ms = this.waiters.length > 0 ? 10 : this.idlePollMs;
+    // With waiters the head may be held back by another open transaction: look again soon. Otherwise
+    // the loop sleeps until woken (doorbell, notify, a waiting reader, or the runner's poll).
+    const ms = this.waiters.length > 0 ? 10 : null;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        this.wakeUp = null;
-        resolve();
-      }, ms);
+      const t =
+        ms === null
+          ? undefined
+          : setTimeout(() => {
+              this.wakeUp = null;
+              resolve();
+            }, ms);
       this.wakeUp = () => {
         clearTimeout(t);
         resolve();
