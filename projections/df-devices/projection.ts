@@ -65,14 +65,65 @@ const SORT_INDEXES = [
  */
 const statistics = { connected: 0, rowsAtLastAnalyze: 0 };
 
-async function analyzeWhenGrown(tx: Sql): Promise<void> {
-  statistics.connected += 1;
+async function analyzeWhenGrown(tx: Sql, connected = 1): Promise<void> {
+  statistics.connected += connected;
   if (statistics.connected < Math.max(500, statistics.rowsAtLastAnalyze / 5)) return;
   await tx.query('ANALYZE df_devices');
   await tx.query('ANALYZE df_device_groups');
   const r = await tx.query<{ n: unknown }>(`SELECT reltuples AS n FROM pg_class WHERE relname = 'df_devices'`);
   statistics.rowsAtLastAnalyze = Math.max(0, Number(r.rows[0]?.n ?? 0));
   statistics.connected = 0;
+}
+
+type Connected = Extract<DeviceEvent, { type: 'DeviceConnected' }>['payload'] & { at: string };
+
+/**
+ * Devices connected in a row (a host announcing itself, a rebuild) in three statements: their groups
+ * out, one multi-row upsert, their groups in. A device connected twice in the run keeps its last facts.
+ */
+async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
+  const last = new Map<string, Connected>();
+  for (const c of run) {
+    last.delete(c.deviceId);
+    last.set(c.deviceId, c);
+  }
+  const rows = [...last.values()];
+  const ids = rows.map((r) => r.deviceId);
+  const column = <T>(f: (r: Connected) => T) => rows.map(f);
+  await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
+    tx.query(
+      `INSERT INTO df_devices (device_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen,
+         host_id, node_name, hub_id, company_id, status, last_seen_at, connected_at)
+       SELECT d, n, pl, ov, m, mf, t, r, pr, sc::jsonb, h, nn, hb, c, st, at, at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[],
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::integer[], $15::text[], $16::timestamptz[])
+         AS u(d, n, pl, ov, m, mf, t, r, pr, sc, h, nn, hb, c, st, at)
+       ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, platform = excluded.platform, os_version = excluded.os_version,
+         model = excluded.model, manufacturer = excluded.manufacturer, type = excluded.type, is_real = excluded.is_real,
+         provider = excluded.provider, screen = excluded.screen, host_id = excluded.host_id, node_name = excluded.node_name,
+         hub_id = excluded.hub_id, company_id = excluded.company_id, status = excluded.status,
+         last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at`,
+      [
+        ids,
+        column((r) => r.facts.name),
+        column((r) => r.facts.platform),
+        column((r) => r.facts.osVersion),
+        column((r) => r.facts.model),
+        column((r) => r.facts.manufacturer),
+        column((r) => r.facts.type),
+        column((r) => r.facts.isRealDevice),
+        column((r) => r.facts.provider),
+        column((r) => JSON.stringify(r.facts.screen)),
+        column((r) => r.placement.hostId),
+        column((r) => r.placement.nodeName),
+        column((r) => r.placement.hubId),
+        column((r) => r.placement.companyId),
+        column((r) => r.status),
+        column((r) => r.at),
+      ],
+    ),
+  );
+  await analyzeWhenGrown(tx, rows.length);
 }
 
 export const dfDevicesProjection: Projection = {
@@ -129,6 +180,23 @@ export const dfDevicesProjection: Projection = {
       PRIMARY KEY (user_id, device_id)
     );`,
   tables: ['df_devices', 'df_device_groups', 'df_device_prefs'],
+  // Runs of `DeviceConnected` (registration, rebuilds) go in one upsert; other events one by one, in order.
+  async applyBatch(tx, events) {
+    let run: Connected[] = [];
+    const flush = async () => {
+      if (run.length > 0) await connectMany(tx, run);
+      run = [];
+    };
+    for (const e of events) {
+      if (e.type === 'DeviceConnected') {
+        run.push({ ...(e.payload as Connected), at: e.metadata.occurredAt });
+        continue;
+      }
+      await flush();
+      await dfDevicesProjection.apply(tx, e);
+    }
+    await flush();
+  },
   async apply(tx, recorded) {
     const event = { type: recorded.type, payload: recorded.payload } as Handled;
     const at = recorded.metadata.occurredAt;
