@@ -59,6 +59,11 @@ export class HostRegistry {
   private readonly resetSuspects = new Map<string, number>();
   /** Per host, the newest heartbeat states waiting to be reconciled. */
   private readonly pendingBeats = new Map<string, { states: readonly DeviceState[]; receivedAt: number }>();
+  /**
+   * Hosts whose announced devices this replica failed to reconcile (a database error, say): their next
+   * heartbeat is answered `known: false`, so the agent announces itself again and the work is retried.
+   */
+  private readonly announceAgain = new Set<string>();
   /** Per host, the message being handled (a host's messages are handled in the order they came). */
   private readonly intake = new Map<string, Promise<void>>();
   /** Per host, the reconciliation in progress (they run one after another). */
@@ -146,7 +151,7 @@ export class HostRegistry {
     await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
     const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
     void this.serially(hostId, async () => {
-      await this.reconcileDevices(placement, hello.devices);
+      await this.retryOnFailure(hostId, () => this.reconcileDevices(placement, hello.devices));
       const unconfirmed = await this.reconcileStates(hostId, hello.states, { reconnect: false, receivedAt });
       this.remember(hostId, hello.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
       this.deps.logger.info({ hostId, devices: hello.devices.length }, 'agent announced');
@@ -157,9 +162,10 @@ export class HostRegistry {
     const beat = this.parse(msg, Heartbeat);
     if (!beat) return;
     const { hostId } = beat;
-    const known = await this.deps.kv.get(hostKey(hostId));
+    const known = this.announceAgain.delete(hostId) ? null : await this.deps.kv.get(hostKey(hostId));
     if (known === null) {
-      // Declared lost (or never announced to this installation): the host must announce itself again.
+      // Declared lost, never announced to this installation, or its devices failed to reconcile: the
+      // host must announce itself again.
       this.forget(hostId);
       await this.deps.bus.respond(msg, ok({ known: false }));
       return;
@@ -201,7 +207,7 @@ export class HostRegistry {
     void this.serially(report.hostId, async () => {
       const rows = await devicesOfHost(this.deps.db, report.hostId);
       const companyId = rows[0]?.companyId ?? null;
-      await this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices);
+      await this.retryOnFailure(report.hostId, () => this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices));
       const unconfirmed = await this.reconcileStates(report.hostId, report.states, { reconnect: false, receivedAt });
       this.remember(report.hostId, report.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
     });
@@ -226,6 +232,16 @@ export class HostRegistry {
     if (!force && now - (this.refreshedAt.get(hostId) ?? 0) < slice) return;
     await this.deps.kv.set(hostKey(hostId), value, { ttlMs: this.deps.hostTimeoutMs + slice });
     this.refreshedAt.set(hostId, now);
+  }
+
+  /** Runs `work`; when it fails, the host is asked to announce itself again at its next heartbeat. */
+  private async retryOnFailure(hostId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.announceAgain.add(hostId);
+      throw err;
+    }
   }
 
   /**

@@ -1,0 +1,95 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { dfDevicesProjection, devicesOfHost } from '#projections/df-devices/index.js';
+import { dfSessionsProjection } from '#projections/df-sessions/index.js';
+import { ProjectionRunner } from '#projections/runner.js';
+import { createMemoryBus } from '#shared/bus/memory-bus.js';
+import { openPglite, type Database } from '#shared/db/index.js';
+import type { CommandContext } from '#shared/es/decider.js';
+import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/types.js';
+import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import type { DeviceCommand } from '../devices/decide.js';
+import { DeviceCommands } from '../devices/service.js';
+import { HostRegistry } from './registry.js';
+
+/**
+ * The host registry against a real agent on the in-process bus, the SQL event store and the device read
+ * model on PGlite. What fails here is the database write of one device, as a lost connection would.
+ */
+let db: Database;
+let store: EventStore;
+let runner: ProjectionRunner;
+
+beforeAll(async () => {
+  db = await openPglite();
+  await migrateSqlEventStore(db);
+  store = createSqlEventStore(db);
+  runner = new ProjectionRunner({ store, db, projections: [dfDevicesProjection, dfSessionsProjection], idlePollMs: 50 });
+  await runner.start();
+});
+
+afterAll(async () => {
+  await runner?.stop();
+  await store?.close();
+  await db?.close();
+});
+
+/** Device commands whose first `ConnectDevice` of one device fails, as a database error would. */
+class FailingOnce extends DeviceCommands {
+  failures = 0;
+  constructor(
+    store: EventStore,
+    private readonly deviceName: string,
+  ) {
+    super(store);
+  }
+
+  override async run(command: DeviceCommand, context: CommandContext) {
+    if (command.type === 'ConnectDevice' && command.facts.name === this.deviceName && this.failures === 0) {
+      this.failures++;
+      throw new Error('connection terminated unexpectedly');
+    }
+    return super.run(command, context);
+  }
+}
+
+describe('host registry', () => {
+  it('has the agent announce itself again when its devices failed to reconcile, so no device stays missing', async () => {
+    const bus = createMemoryBus();
+    const logger = pino({ level: 'silent' });
+    const devices = new FailingOnce(store, 'Retry 2');
+    const registry = new HostRegistry({
+      bus,
+      kv: createMemoryKv(),
+      db,
+      devices,
+      // No sessions in this test: nothing to end or release.
+      sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
+      logger,
+      hostTimeoutMs: 5_000,
+      now: () => new Date(),
+    });
+    await registry.start();
+    const agent = new AgentHost({
+      bus,
+      logger,
+      config: loadAgentConfig({
+        value: { hostId: 'retry-host', nodeName: 'retry-node', heartbeatMs: 100, devices: [1, 2, 3].map((i) => ({ provider: 'simulated' as const, name: `Retry ${i}` })) },
+      }),
+    });
+    await agent.start();
+    try {
+      await vi.waitFor(async () => expect((await devicesOfHost(db, 'retry-host')).filter((d) => d.status === 'available')).toHaveLength(3), { timeout: 10_000, interval: 50 });
+      expect(devices.failures).toBe(1);
+      // Every device is there once: the retry connected only the one that failed.
+      const connected = (await store.readAll({ filter: { eventTypes: ['DeviceConnected'] } })).filter((e) => (e.payload as { placement: { hostId: string } }).placement.hostId === 'retry-host');
+      expect(connected).toHaveLength(3);
+    } finally {
+      await agent.stop();
+      await registry.stop();
+      await bus.close();
+    }
+  });
+});
