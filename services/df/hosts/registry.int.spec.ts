@@ -92,4 +92,44 @@ describe('host registry', () => {
       await bus.close();
     }
   });
+
+  it('does no work for beats that restate the hello while the hello is still being reconciled', async () => {
+    const bus = createMemoryBus();
+    const logger = pino({ level: 'silent' });
+    let registry!: HostRegistry;
+    /** Device commands that hold the hello's writes until the registry has handled two heartbeats. */
+    class Slow extends DeviceCommands {
+      override async run(command: DeviceCommand, context: CommandContext) {
+        if (command.type === 'ConnectDevice') await vi.waitFor(() => expect(registry.stats.heartbeats).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 10 });
+        return super.run(command, context);
+      }
+    }
+    registry = new HostRegistry({
+      bus,
+      kv: createMemoryKv(),
+      db,
+      devices: new Slow(store),
+      sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
+      logger,
+      hostTimeoutMs: 5_000,
+      now: () => new Date(),
+    });
+    await registry.start();
+    const agent = new AgentHost({
+      bus,
+      logger,
+      config: loadAgentConfig({ value: { hostId: 'slow-host', nodeName: 'slow-node', heartbeatMs: 100, devices: [{ provider: 'simulated' as const, name: 'Slow 1' }] } }),
+    });
+    await agent.start();
+    try {
+      await vi.waitFor(async () => expect((await devicesOfHost(db, 'slow-host')).filter((d) => d.status === 'available')).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(registry.stats.heartbeats).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 10 });
+      // Every beat restated what the hello said: none needed reconciling.
+      expect(registry.stats.unchangedHeartbeats).toBe(registry.stats.heartbeats);
+    } finally {
+      await agent.stop();
+      await registry.stop();
+      await bus.close();
+    }
+  });
 });

@@ -144,8 +144,10 @@ export class HostRegistry {
     await this.refresh(hostId, JSON.stringify({ nodeName: hello.nodeName, hubId: hello.hubId }), true);
     if (hello.dataPlaneUrl) await this.deps.kv.set(dataPlaneUrlKey(hostId), hello.dataPlaneUrl);
     else await this.deps.kv.delete(dataPlaneUrlKey(hostId));
-    // What this replica remembers of the host is replaced by what the hello restates.
-    this.lastStates.delete(hostId);
+    // What this replica remembers of the host is replaced by what the hello restates, at once: beats
+    // restating the same while the hello is reconciled are covered by it (after it, only the states it
+    // confirmed are kept; if it fails, nothing is).
+    this.remember(hostId, hello.states, true);
     // Answered at once: reconciling a large host can take longer than the agent waits for the answer,
     // and an unanswered hello would only be repeated. The work is queued per host, in order.
     await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
