@@ -55,22 +55,26 @@ class FailingOnce extends DeviceCommands {
   }
 }
 
+/** A registry on its own in-process bus; the test's sessions are none, so nothing is ended or released. */
+function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCommands): HostRegistry {
+  return new HostRegistry({
+    bus,
+    kv: createMemoryKv(),
+    db,
+    devices,
+    sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
+    logger: pino({ level: 'silent' }),
+    hostTimeoutMs: 5_000,
+    now: () => new Date(),
+  });
+}
+
 describe('host registry', () => {
   it('has the agent announce itself again when its devices failed to reconcile, so no device stays missing', async () => {
     const bus = createMemoryBus();
     const logger = pino({ level: 'silent' });
     const devices = new FailingOnce(store, 'Retry 2');
-    const registry = new HostRegistry({
-      bus,
-      kv: createMemoryKv(),
-      db,
-      devices,
-      // No sessions in this test: nothing to end or release.
-      sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
-      logger,
-      hostTimeoutMs: 5_000,
-      now: () => new Date(),
-    });
+    const registry = registryWith(bus, devices);
     await registry.start();
     const agent = new AgentHost({
       bus,
@@ -104,16 +108,7 @@ describe('host registry', () => {
         return super.run(command, context);
       }
     }
-    registry = new HostRegistry({
-      bus,
-      kv: createMemoryKv(),
-      db,
-      devices: new Slow(store),
-      sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
-      logger,
-      hostTimeoutMs: 5_000,
-      now: () => new Date(),
-    });
+    registry = registryWith(bus, new Slow(store));
     await registry.start();
     const agent = new AgentHost({
       bus,
