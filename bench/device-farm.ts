@@ -10,16 +10,15 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { AgentHost, loadAgentConfig, type AgentConfigFile } from '#agent/index.js';
 import { subjects } from '#shared/wire/index.js';
-import { startProcess, type RunningProcess } from '#services/run.js';
+import type { RunningProcess } from '#services/run.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { note, num, phase } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { LoadGenerator } from './load-generator.js';
 import type { LoadResult } from './load-worker.js';
+import { CHROMIUM, signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 interface Started {
   server: RunningProcess;
@@ -37,18 +36,7 @@ async function startServer(label: string, agentConfig: AgentConfigFile | null, e
     rmSync(dataDir, { recursive: true, force: true });
     await database?.drop();
   };
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    PLATFORM_DOMAIN: 'example.com',
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_ENABLED: agentConfig ? 'true' : 'false',
-    ...extraEnv,
-  };
+  const env: Record<string, string> = { AGENT_ENABLED: agentConfig ? 'true' : 'false', ...extraEnv };
   if (agentConfig) {
     const path = join(dataDir, 'agent.json');
     writeFileSync(path, JSON.stringify(agentConfig));
@@ -57,16 +45,14 @@ async function startServer(label: string, agentConfig: AgentConfigFile | null, e
   const starting = phase(`starting the server (${database ? 'PostgreSQL, a fresh database' : 'embedded: PGlite in a temporary DATA_DIR'}${agentConfig ? ', in-process agent' : ''})`);
   let server: RunningProcess;
   try {
-    server = await startProcess(env);
+    server = await startBenchServer(dataDir, env);
   } catch (err) {
     await cleanup();
     throw err;
   }
   starting.done(server.url);
   try {
-    const r = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-    if (r.status !== 200) throw new Error(`sign-in answered ${r.status}: ${await r.text()}`);
-    return { server, token: ((await r.json()) as { token: string }).token, dataDir, cleanup };
+    return { server, token: await signIn(server.url), dataDir, cleanup };
   } catch (err) {
     await server.stop();
     await cleanup();

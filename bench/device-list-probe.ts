@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listDevices } from '#projections/df-devices/index.js';
 import { DeviceCommands } from '#services/df/devices/service.js';
-import { startProcess } from '#services/run.js';
+import { signIn, startBenchServer } from './server.js';
 import { distribution } from './stats.js';
 
 const total = Number(process.argv[2] ?? 10_000);
 const dataDir = mkdtempSync(join(tmpdir(), 'qa-dl-probe-'));
-const running = await startProcess({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, AGENT_ENABLED: 'false', BOOTSTRAP_ADMIN_EMAIL: 'admin@bench.test', BOOTSTRAP_ADMIN_PASSWORD: 'bench-password' });
+const running = await startBenchServer(dataDir, { AGENT_ENABLED: 'false' });
 try {
   const devices = new DeviceCommands(running.platform.store);
   const models = ['Pixel 7', 'Galaxy S23', 'Pixel 6', 'iPhone 14', 'Moto G', 'Xperia 5', 'OnePlus 11', 'Pixel 8', 'Galaxy A54', 'Nokia G22'];
@@ -35,8 +35,7 @@ try {
   }
   await running.platform.readModels.waitFor(last, { names: ['df-devices'] });
   process.stdout.write(`\nregistered ${total} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  const login = await fetch(`${running.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench.test', password: 'bench-password' }) });
-  const token = ((await login.json()) as { token: string }).token;
+  const token = await signIn(running.url);
   const headers = { authorization: `Bearer ${token}`, 'x-workspace-id': '1' };
   const queries = {
     'every filter': '/df/api/devices?status=available&status=in_use&osVersion=14&osVersion=13&model=Pixel%207&model=Galaxy%20S23&nodeName=bench-node-00&nodeName=bench-node-02&search=sim&excludeType=tablet&isRealDevice=false&sortBy=model&sortDir=desc&page=0&size=20',

@@ -4,17 +4,16 @@
  * own DevTools port. Sequential requests on one socket each, measured in interleaved blocks so
  * machine noise falls on every path alike.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { issueDataPlaneToken } from '#shared/auth/tokens.js';
-import { startProcess, type RunningProcess } from '#services/run.js';
+import type { RunningProcess } from '#services/run.js';
 import { phase, table } from './console.js';
+import { CHROMIUM, chromiumAgentConfig, signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 export interface DevtoolsOptions {
   /** Round trips measured per path. */
@@ -64,27 +63,15 @@ async function cdpClient(url: string, headers: Record<string, string> = {}) {
 export async function measureDevtools(options: DevtoolsOptions): Promise<DevtoolsReport> {
   if (!existsSync(CHROMIUM)) throw new Error(`devtools: no Chromium at ${CHROMIUM}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-devtools-'));
-  const agentConfig = join(dataDir, 'agent.json');
-  writeFileSync(agentConfig, JSON.stringify({ nodeName: 'bench-node', chromiumPath: CHROMIUM, devices: [{ provider: 'browser', name: 'Bench Chromium', profile: 'desktop', width: 800, height: 600 }] }));
+  const agentConfig = chromiumAgentConfig(dataDir);
   let server: RunningProcess | undefined;
   const clients: { close(): void }[] = [];
   try {
     const starting = phase('starting the server (embedded, in-process agent with one Chromium device)');
-    server = await startProcess({
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      PLATFORM_DOMAIN: 'example.com',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      AGENT_CONFIG: agentConfig,
-    });
+    server = await startBenchServer(dataDir, { AGENT_CONFIG: agentConfig });
     starting.done(server.url);
     const s = server;
-    const login = await fetch(`${s.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-    const token = ((await login.json()) as { token: string }).token;
+    const token = await signIn(s.url);
     const auth = { authorization: `Bearer ${token}` };
     const api = async (method: string, path: string, body?: unknown) => {
       const r = await fetch(`${s.url}${path}`, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { clientConfigRoutes } from '#services/df/client-config.js';
-import { startProcess, type RunningProcess } from '#services/run.js';
+import type { RunningProcess } from '#services/run.js';
 import { note, phase, num } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { LoadGenerator } from './load-generator.js';
 import type { LoadResult } from './load-worker.js';
+import { signIn, startBenchServer } from './server.js';
 
 const ROUTE = '/df/api/client-config';
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
 const PLATFORM_DOMAIN = 'example.com';
 
 export interface HttpOverheadOptions {
@@ -69,15 +69,6 @@ function urlOf(app: FastifyInstance): string {
   return `http://127.0.0.1:${address.port}`;
 }
 
-async function signIn(url: string): Promise<string> {
-  const r = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  if (r.status !== 200) throw new Error(`sign-in answered ${r.status}: ${await r.text()}`);
-  return ((await r.json()) as { token: string }).token;
-}
 
 async function sameBody(baselineUrl: string, gatewayUrl: string, headers: Record<string, string>): Promise<void> {
   const [a, b] = await Promise.all([fetch(baselineUrl, { headers }), fetch(gatewayUrl, { headers })]);
@@ -100,17 +91,7 @@ export async function measureHttpOverhead(options: HttpOverheadOptions): Promise
   const load = new LoadGenerator();
   try {
     const starting = phase('starting the server (embedded: PGlite in a temporary DATA_DIR)');
-    server = await startProcess({
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      // Request logging would write a line per request to the benchmark's own console.
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      PLATFORM_DOMAIN,
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    });
+    server = await startBenchServer(dataDir);
     starting.done(server.url);
     baseline = await startBaseline();
     const token = await signIn(server.url);

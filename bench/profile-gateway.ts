@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess } from '#services/run.js';
 import { table } from './console.js';
 import { LoadGenerator } from './load-generator.js';
+import { signIn, startBenchServer } from './server.js';
 
 interface ProfileNode {
   id: number;
@@ -58,22 +58,11 @@ function attribute(profile: Profile): [string, number][] {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-profile-'));
-const admin = { email: 'bench-admin@example.com', password: 'bench admin password' };
-const server = await startProcess({
-  NODE_ENV: 'production',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  DATA_DIR: dataDir,
-  PLATFORM_DOMAIN: 'example.com',
-  BOOTSTRAP_ADMIN_EMAIL: admin.email,
-  BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-});
+const server = await startBenchServer(dataDir);
 const load = new LoadGenerator();
 const session = new Session();
 try {
-  const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
-  const { token } = (await login.json()) as { token: string };
+  const token = await signIn(server.url);
   const request = {
     url: `${server.url}/df/api/client-config`,
     headers: { authorization: `Bearer ${token}`, 'x-workspace-id': '1', origin: 'https://app.example.com' },

@@ -8,16 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventMetadata } from '#shared/es/decider.js';
-import { startProcess, type RunningProcess } from '#services/run.js';
+import type { RunningProcess } from '#services/run.js';
 import { PRIORITIES, CASE_STATUSES, type TestCaseEvent } from '#services/tmt/test-cases/events.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { LoadGenerator } from './load-generator.js';
 import type { LoadResult } from './load-worker.js';
+import { signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
 
 export type TmtBackend = 'PGlite' | 'PostgreSQL';
 
@@ -42,26 +42,14 @@ async function startServer(backend: TmtBackend): Promise<Started> {
   const starting = phase(`starting the server (${backend === 'PGlite' ? 'embedded: PGlite in a temporary DATA_DIR' : 'PostgreSQL, a fresh database'})`);
   let server: RunningProcess;
   try {
-    server = await startProcess({
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      PLATFORM_DOMAIN: 'example.com',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    });
+    server = await startBenchServer(dataDir, database ? { DATABASE_URL: database.url } : {});
   } catch (err) {
     await cleanup();
     throw err;
   }
   starting.done(server.url);
   try {
-    const r = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-    if (r.status !== 200) throw new Error(`sign-in answered ${r.status}: ${await r.text()}`);
-    const token = ((await r.json()) as { token: string }).token;
+    const token = await signIn(server.url);
     const ws = await fetch(`${server.url}/api/v1/workspaces/accessible`, { headers: { authorization: `Bearer ${token}` } });
     const workspaceId = ((await ws.json()) as { id: number }[])[0]!.id;
     const me = await fetch(`${server.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${token}` } });

@@ -4,17 +4,16 @@
  * plane alone and straight to the agent's Appium server. Sequential requests on keep-alive
  * connections, measured in interleaved blocks so machine noise falls on every path alike.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { issueDataPlaneToken } from '#shared/auth/tokens.js';
-import { startProcess, type RunningProcess } from '#services/run.js';
+import type { RunningProcess } from '#services/run.js';
 import { phase, table } from './console.js';
+import { CHROMIUM, chromiumAgentConfig, signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 export interface WebdriverOptions {
   /** Commands measured per path. */
@@ -42,23 +41,12 @@ export interface WebdriverReport {
 export async function measureWebdriver(options: WebdriverOptions): Promise<WebdriverReport> {
   if (!existsSync(CHROMIUM)) throw new Error(`webdriver: no Chromium at ${CHROMIUM}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-webdriver-'));
-  const agentConfig = join(dataDir, 'agent.json');
-  writeFileSync(agentConfig, JSON.stringify({ nodeName: 'bench-node', chromiumPath: CHROMIUM, devices: [{ provider: 'browser', name: 'Bench Chromium', profile: 'desktop', width: 800, height: 600 }] }));
+  const agentConfig = chromiumAgentConfig(dataDir);
   const keepAlive = new Agent({ keepAlive: true, maxSockets: 4 });
   let server: RunningProcess | undefined;
   try {
     const starting = phase('starting the server (embedded, in-process agent with one Chromium device)');
-    server = await startProcess({
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      PLATFORM_DOMAIN: 'example.com',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      AGENT_CONFIG: agentConfig,
-    });
+    server = await startBenchServer(dataDir, { AGENT_CONFIG: agentConfig });
     starting.done(server.url);
     const s = server;
     const call = (url: string, method: 'GET' | 'POST' | 'DELETE', headers: Record<string, string>, body?: unknown) =>
@@ -80,7 +68,7 @@ export async function measureWebdriver(options: WebdriverOptions): Promise<Webdr
         req.on('error', reject);
         req.end(payload);
       });
-    const token = (await call(`${s.url}/api/v1/auth/login`, 'POST', {}, ADMIN)).body.token as string;
+    const token = await signIn(s.url);
     const auth = { authorization: `Bearer ${token}` };
     const waiting = phase('waiting for the Chromium device');
     for (const deadline = Date.now() + 30_000; ; ) {
