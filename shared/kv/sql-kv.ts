@@ -1,3 +1,4 @@
+import { KeyedQueue } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from './types.js';
 import { checkStep, checkTtl, EntryMap, incremented, type Entry } from './entries.js';
@@ -53,16 +54,10 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
 
   // Operations on one key run one after another, so deciding from memory and writing to SQL is one step:
   // the memory copy changes only after SQL has the write, and nobody decides from a stale copy meanwhile.
-  const queues = new Map<string, Promise<unknown>>();
+  const queues = new KeyedQueue();
   function serialized<T>(key: string, operation: () => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new Error('The key-value store is closed'));
-    const result = (queues.get(key) ?? Promise.resolve()).then(operation);
-    const tail = result.catch(() => undefined);
-    queues.set(key, tail);
-    void tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return result;
+    return queues.run(key, operation);
   }
 
   async function write(key: string, entry: Entry): Promise<void> {
@@ -153,7 +148,7 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
-      await Promise.all([...queues.values(), sweeping]);
+      await Promise.all([queues.idle(), sweeping]);
       entries.clear();
     },
   };

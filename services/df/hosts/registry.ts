@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { devicesOfHost, hostsWithOnlineDevices, inventoryOfHost, type HostDeviceRow } from '#projections/df-devices/index.js';
 import { openSessionsOnDevices } from '#projections/df-sessions/index.js';
 import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
+import { KeyedQueue, Slots } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
@@ -64,10 +65,10 @@ export class HostRegistry {
    * heartbeat is answered `known: false`, so the agent announces itself again and the work is retried.
    */
   private readonly announceAgain = new Set<string>();
-  /** Per host, the message being handled (a host's messages are handled in the order they came). */
-  private readonly intake = new Map<string, Promise<void>>();
-  /** Per host, the reconciliation in progress (they run one after another). */
-  private readonly queues = new Map<string, Promise<void>>();
+  /** Per host, the messages being handled (a host's messages are handled in the order they came). */
+  private readonly intake = new KeyedQueue();
+  /** Per host, the reconciliations (they run one after another). */
+  private readonly queues = new KeyedQueue();
   /**
    * New devices are written a few at a time across all hosts: a hundred hosts announcing at once must
    * not queue thousands of writes ahead of the liveness writes their heartbeats need.
@@ -97,7 +98,11 @@ export class HostRegistry {
     // A subscription hands its messages over one at a time: each is passed on to its host's own
     // intake queue at once, so a host whose writes are slow never holds another host's messages back.
     const on = (subject: string, handler: (msg: BusMessage) => Promise<void>) =>
-      bus.subscribe(subject, (msg) => this.inHostOrder(hostIdOf(msg.subject) ?? '', () => handler(msg).catch((err: unknown) => this.deps.logger.warn({ err, subject: msg.subject }, 'agent message failed'))), { queue: QUEUE });
+      bus.subscribe(
+        subject,
+        (msg) => void this.intake.run(hostIdOf(msg.subject) ?? '', () => handler(msg).catch((err: unknown) => this.deps.logger.warn({ err, subject: msg.subject }, 'agent message failed'))),
+        { queue: QUEUE },
+      );
     this.subscriptions = await Promise.all([
       on(subjects.anyHello(), (m) => this.onHello(m)),
       on(subjects.anyHeartbeat(), (m) => this.onHeartbeat(m)),
@@ -120,16 +125,8 @@ export class HostRegistry {
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
     this.subscriptions = [];
     await this.reaping;
-    await Promise.all([...this.intake.values()]);
-    await Promise.all([...this.queues.values()]);
-  }
-
-  /** Handles a host's messages one after another, in the order they came; never rejects. */
-  private inHostOrder(hostId: string, work: () => Promise<void>): void {
-    const next = (this.intake.get(hostId) ?? Promise.resolve()).then(work).finally(() => {
-      if (this.intake.get(hostId) === next) this.intake.delete(hostId);
-    });
-    this.intake.set(hostId, next);
+    await this.intake.idle();
+    await this.queues.idle();
   }
 
   private context(hostId: string): CommandContext {
@@ -254,19 +251,13 @@ export class HostRegistry {
    * rejects; `stop` waits for every queue.
    */
   private serially(hostId: string, work: () => Promise<void>): Promise<void> {
-    const previous = this.queues.get(hostId) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((err: unknown) => {
+    return this.queues.run(hostId, () =>
+      work().catch((err: unknown) => {
         // Not reconciled: forget the host's states, so the next beat compares everything again.
         this.lastStates.delete(hostId);
         this.deps.logger.warn({ err, hostId }, 'reconciling a host failed');
-      })
-      .finally(() => {
-        if (this.queues.get(hostId) === next) this.queues.delete(hostId);
-      });
-    this.queues.set(hostId, next);
-    return next;
+      }),
+    );
   }
 
   private remember(hostId: string, states: readonly DeviceState[], replace: boolean): void {
@@ -438,25 +429,4 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
     p.hubId === placement.hubId &&
     p.companyId === placement.companyId
   );
-}
-
-/** At most `limit` tasks at a time; the others wait in arrival order. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiter, or is given back.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
 }
