@@ -78,8 +78,9 @@ async function analyzeWhenGrown(tx: Sql, connected = 1): Promise<void> {
 type Connected = Extract<DeviceEvent, { type: 'DeviceConnected' }>['payload'] & { at: string };
 
 /**
- * Devices connected in a row (a host announcing itself, a rebuild) in three statements: their groups
- * out, one multi-row upsert, their groups in. A device connected twice in the run keeps its last facts.
+ * Devices connected (one, or a run of them: a host announcing itself, a rebuild) in three statements:
+ * their groups out, one multi-row upsert, their groups in. A device connected twice in a run keeps its
+ * last facts.
  */
 async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
   const last = new Map<string, Connected>();
@@ -201,21 +202,9 @@ export const dfDevicesProjection: Projection = {
     const event = { type: recorded.type, payload: recorded.payload } as Handled;
     const at = recorded.metadata.occurredAt;
     switch (event.type) {
-      case 'DeviceConnected': {
-        const { deviceId, facts: f, placement: p, status } = event.payload;
-        await changing(tx, 'device_id = $1', [deviceId], () => tx.query(
-          `INSERT INTO df_devices (device_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen,
-             host_id, node_name, hub_id, company_id, status, last_seen_at, connected_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$16)
-           ON CONFLICT (device_id) DO UPDATE SET name = $2, platform = $3, os_version = $4, model = $5, manufacturer = $6, type = $7,
-             is_real = $8, provider = $9, screen = $10, host_id = $11, node_name = $12, hub_id = $13, company_id = $14, status = $15,
-             last_seen_at = $16, connected_at = $16`,
-          [deviceId, f.name, f.platform, f.osVersion, f.model, f.manufacturer, f.type, f.isRealDevice, f.provider, JSON.stringify(f.screen),
-            p.hostId, p.nodeName, p.hubId, p.companyId, status, at],
-        ));
-        await analyzeWhenGrown(tx);
+      case 'DeviceConnected':
+        await connectMany(tx, [{ ...event.payload, at }]);
         return;
-      }
       case 'DeviceDisconnected':
         await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
           tx.query(`UPDATE df_devices SET status = $2, last_seen_at = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, at]),
