@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type Database } from '#shared/db/index.js';
-import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
+import type { Database } from '#shared/db/index.js';
 import type { EventStore, NewEvent } from '#shared/es/types.js';
+import { openPgliteStore } from '#test/helpers/pglite.js';
 import { rebuildProjection } from '../runner.js';
 import { dfDevicesProjection } from './projection.js';
 
@@ -11,16 +11,14 @@ import { dfDevicesProjection } from './projection.js';
  */
 let db: Database;
 let store: EventStore;
+let closeStore: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await openPglite();
-  await migrateSqlEventStore(db);
-  store = createSqlEventStore(db);
+  ({ db, store, close: closeStore } = await openPgliteStore());
 });
 
 afterAll(async () => {
-  await store?.close();
-  await db?.close();
+  await closeStore?.();
 });
 
 let clock = Date.parse('2026-11-01T10:00:00Z');

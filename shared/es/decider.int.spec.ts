@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { handleCommand, type Decider } from './decider.js';
-import { createSqlEventStore, migrateSqlEventStore } from './index.js';
 import type { EventStore } from './types.js';
+import { openPgliteStore } from '#test/helpers/pglite.js';
 
 type Event = { type: 'Incremented'; payload: { by: number } };
 type Command = { type: 'Increment'; by: number; max: number };
@@ -19,17 +18,14 @@ const counter: Decider<Command, Event, State> = {
   },
 };
 
-let db: Database;
 let store: EventStore;
+let closeStore: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await openPglite();
-  await migrateSqlEventStore(db);
-  store = createSqlEventStore(db);
+  ({ store, close: closeStore } = await openPgliteStore());
 });
 afterAll(async () => {
-  await store.close();
-  await db.close();
+  await closeStore();
 });
 
 const now = new Date('2026-01-02T03:04:05.000Z');

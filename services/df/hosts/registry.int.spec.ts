@@ -5,11 +5,11 @@ import { dfDevicesProjection, devicesOfHost } from '#projections/df-devices/inde
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { ProjectionRunner } from '#projections/runner.js';
 import { createMemoryBus } from '#shared/bus/memory-bus.js';
-import { openPglite, type Database } from '#shared/db/index.js';
+import type { Database } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
-import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
 import type { EventStore } from '#shared/es/types.js';
 import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import { openPgliteStore } from '#test/helpers/pglite.js';
 import type { DeviceCommand } from '../devices/decide.js';
 import { DeviceCommands } from '../devices/service.js';
 import { HostRegistry } from './registry.js';
@@ -20,20 +20,18 @@ import { HostRegistry } from './registry.js';
  */
 let db: Database;
 let store: EventStore;
+let closeStore: () => Promise<void>;
 let runner: ProjectionRunner;
 
 beforeAll(async () => {
-  db = await openPglite();
-  await migrateSqlEventStore(db);
-  store = createSqlEventStore(db);
+  ({ db, store, close: closeStore } = await openPgliteStore());
   runner = new ProjectionRunner({ store, db, projections: [dfDevicesProjection, dfSessionsProjection], idlePollMs: 50 });
   await runner.start();
 });
 
 afterAll(async () => {
   await runner?.stop();
-  await store?.close();
-  await db?.close();
+  await closeStore?.();
 });
 
 /** Device commands whose first `ConnectDevice` of one device fails, as a database error would. */
