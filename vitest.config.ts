@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{shared,services,projections,agent,test}/**/*.spec.ts'],
+    include: ['{shared,events,services,projections,agent,test}/**/*.spec.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,5 +1,5 @@
-import type { ProjectEvent } from '#services/tmt/projects/events.js';
-import { PROJECT_EVENT_TYPES } from '#services/tmt/projects/events.js';
+import type { ProjectEvent } from '#events/tmt/projects.js';
+import { PROJECT_EVENT_TYPES } from '#events/tmt/projects.js';
 import type { Projection } from '../types.js';
 
 /** The projects of each workspace, for `/v1/projects` and `/tmt/company/api/v1/projects`. */

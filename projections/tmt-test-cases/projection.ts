@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { ProjectEvent } from '#services/tmt/projects/events.js';
+import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestCaseEvent } from '#services/tmt/test-cases/events.js';
 import { TEST_CASE_EVENT_TYPES } from '#services/tmt/test-cases/events.js';
 import type { Projection } from '../types.js';

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { ProjectEvent } from '#services/tmt/projects/events.js';
+import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestSessionEvent } from '#services/tmt/test-sessions/events.js';
 import { TEST_SESSION_EVENT_TYPES } from '#services/tmt/test-sessions/events.js';
 import type { TmtActor } from '#services/tmt/v1-http.js';

@@ -6,3 +6,4 @@ export {
   type SqlEventStoreOptions,
 } from './postgres-event-store.js';
 export { createKurrentEventStore } from './kurrent-event-store.js';
+export { defineEvents, type EventContract, type EventOf, type EventSchemas, type EventsOf } from './event-contract.js';

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from './events.js';
+import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
 
 type Created = Extract<ProjectEvent, { type: 'ProjectCreated' }>['payload'];
 

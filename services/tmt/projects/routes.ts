@@ -10,7 +10,7 @@ import { pageSchema, toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { actorId, ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { projectDecider, projectKeyDecider } from './decide.js';
-import { PROJECT_KEY_PATTERN, projectKeyStream, projectStream } from './events.js';
+import { PROJECT_KEY_PATTERN, projectKeyStream, projectStream } from '#events/tmt/projects.js';
 
 const tags = ['Test management: projects'];
 
