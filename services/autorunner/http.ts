@@ -1,15 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
-import { requirePermission, requirePrincipal, requireWorkspace, type Principal } from '#shared/http/principal.js';
+import { workspaceCaller } from '#shared/http/params.js';
+import type { Principal } from '#shared/http/principal.js';
 
-/** `page` (0-based) and `size` (default 20, at most 200), as every list of the platform. */
-export const paging = {
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  size: z.coerce.number().int().min(1).max(200).default(20),
-};
-
-export const idParam = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'an id');
+export { idParam, paging } from '#shared/http/params.js';
 
 /** The engine behind a verified `X-Engine-Token`. */
 export interface EngineIdentity {
@@ -35,10 +29,7 @@ export function engineOf(request: FastifyRequest): EngineIdentity | null {
 /** A user (never an engine) holding `permission` in the active workspace. */
 export async function userCaller(request: FastifyRequest, permission: 'AUTORUNNER_READ' | 'AUTORUNNER_MANAGE') {
   if (engineOf(request)) throw new AppError('FORBIDDEN', 'A test engine cannot manage engines');
-  const principal = requirePrincipal(request);
-  const workspace = requireWorkspace(request);
-  await requirePermission(request, permission);
-  return { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id };
+  return workspaceCaller(request, permission);
 }
 
 /** The engine calling, or 403 for a user: only engines report runs. */

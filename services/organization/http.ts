@@ -1,17 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal, type Principal } from '#shared/http/principal.js';
+import type { PermissionKey } from '#shared/permissions.js';
 
-/** Integer ids of users, roles, teams, workspaces (decisions.md, "Identity"). */
-export const intId = z.coerce.number().int().positive().max(2_147_483_647);
-export const IdParams = z.object({ id: intId });
-
-/** Paging of the organization's long lists, the same shape as the `/df/api` lists (decisions.md). */
-export const PageQuery = z.object({
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('0-based page'),
-  size: z.coerce.number().int().min(1).max(200).default(20).describe('Page size, at most 200'),
-});
+export { IdParams, intId, PageQuery } from '#shared/http/params.js';
 
 export { pageSchema } from '#shared/paging.js';
 
@@ -63,20 +56,15 @@ export function callerOf(request: FastifyRequest): Principal {
 }
 
 /** True when the caller holds `key` in the active workspace. */
-export async function holds(request: FastifyRequest, key: string): Promise<boolean> {
+export async function holds(request: FastifyRequest, key: PermissionKey): Promise<boolean> {
   requirePrincipal(request);
   return (await request.permissions()).has(key);
 }
 
 /** The request's own user, or one the caller may act on with `key`; 403 otherwise. */
-export async function requireSelfOr(request: FastifyRequest, userId: number, key: string): Promise<void> {
+export async function requireSelfOr(request: FastifyRequest, userId: number, key: PermissionKey): Promise<void> {
   if (callerOf(request).userId === userId) return;
   if (!(await holds(request, key))) throw new AppError('FORBIDDEN', `Missing permission ${key}`);
 }
 
-/** Maps a zod failure of a body validated by hand (multipart) to the catalog's 400. */
-export function validationError(error: z.ZodError): AppError {
-  return new AppError('VALIDATION_FAILED', 'Request validation failed', {
-    details: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-  });
-}
+export { validationError } from '#shared/http/params.js';

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import type { PermissionKey } from '../permissions.js';
 
 /** The signed-in user behind a request, from a verified access token. */
 export interface Principal {
@@ -55,7 +56,7 @@ declare module 'fastify' {
 export type PermissionResolver = (principal: Principal, workspace: ActiveWorkspace | null) => Promise<ReadonlySet<string>>;
 
 /** Throws 403 FORBIDDEN unless the caller holds `key` in the active workspace. */
-export async function requirePermission(request: FastifyRequest, key: string): Promise<void> {
+export async function requirePermission(request: FastifyRequest, key: PermissionKey): Promise<void> {
   requirePrincipal(request);
   const keys = await request.permissions();
   if (!keys.has(key)) throw new AppError('FORBIDDEN', `Missing permission ${key}`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PageQuery } from '#shared/http/params.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -87,7 +88,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
     schema: {
       tags,
       summary: 'Attachments of the workspace, newest first (TMT_READ)',
-      querystring: z.object({ page: z.coerce.number().int().min(0).max(1_000_000).default(0), size: z.coerce.number().int().min(1).max(200).default(20) }),
+      querystring: PageQuery,
       response: { 200: pageSchema(Attachment, 'TmtAttachmentPage') },
     },
     handler: async (request) => listAttachments(db, await workspaceCaller(request, 'TMT_READ'), request.query),

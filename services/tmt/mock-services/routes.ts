@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { paging } from '#shared/http/params.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -118,8 +119,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
       tags,
       summary: 'Mock services of the workspace with their call counts (TMT_READ)',
       querystring: z.object({
-        page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-        size: z.coerce.number().int().min(1).max(200).default(20),
+        ...paging,
         module: mockModule.optional(),
       }),
       response: { 200: pageSchema(MockService, 'TmtMockServicePage') },

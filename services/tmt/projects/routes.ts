@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { paging } from '#shared/http/params.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -155,8 +156,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
       tags,
       summary: 'Projects of the active workspace (X-Workspace-Id), in the platform page shape (TMT_READ)',
       querystring: z.object({
-        page: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('0-based page'),
-        size: z.coerce.number().int().min(1).max(200).default(20).describe('Page size, at most 200'),
+        ...paging,
       }),
       response: { 200: pageSchema(Project, 'ProjectPage') },
     },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { paging } from '#shared/http/params.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -86,8 +87,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       tags,
       summary: 'User groups of the company, by name (TMT_READ)',
       querystring: z.object({
-        page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-        size: z.coerce.number().int().min(1).max(200).default(20),
+        ...paging,
         search: z.string().trim().max(100).optional(),
         memberId: userId.optional(),
       }),

@@ -1,3 +1,4 @@
+import type { PermissionKey } from '#shared/permissions.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -65,7 +66,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     return user;
   };
-  const requireSelfOr = async (request: FastifyRequest, userId: number, key: string) => {
+  const requireSelfOr = async (request: FastifyRequest, userId: number, key: PermissionKey) => {
     if (requirePrincipal(request).userId !== userId) await requirePermission(request, key);
   };
   /** The company's role with this name (case-insensitive), or 400 UNKNOWN_ROLE. */
