@@ -5,6 +5,7 @@
 export const ErrorCodes = {
   VALIDATION_FAILED: { status: 400, error: 'Bad Request' },
   MALFORMED_JSON: { status: 400, error: 'Bad Request' },
+  INVALID_INPUT: { status: 400, error: 'Bad Request' },
   BAD_REQUEST: { status: 400, error: 'Bad Request' },
   WORKSPACE_REQUIRED: { status: 400, error: 'Bad Request' },
   INVALID_RESET_TOKEN: { status: 400, error: 'Bad Request' },

@@ -12,6 +12,7 @@ import {
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { installErrorHandling, isV1Path } from './errors.js';
+import { installInputHygiene } from './input-hygiene.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -79,6 +80,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installInputHygiene(app);
   // Every documented route also documents the error shape it can answer with.
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;

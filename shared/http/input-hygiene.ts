@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+// A NUL character, or a UTF-16 surrogate without its partner: PostgreSQL's text cannot hold the first,
+// and neither UTF-8 nor a JSON answer can carry the second faithfully (docs/api-conventions.md,
+// "Input hygiene").
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string holds text that cannot be stored faithfully. */
+export function isUnstorable(text: string): boolean {
+  return UNSTORABLE.test(text);
+}
+
+/**
+ * The path of the first string (or object key) in `value` that cannot be stored faithfully, or null.
+ * Walks records and arrays only (never Buffers or streams), without recursion, so a deeply nested
+ * body cannot exhaust the stack.
+ */
+export function findUnstorableText(value: unknown, root: string): string | null {
+  const pending: [unknown, string][] = [[value, root]];
+  while (pending.length > 0) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (UNSTORABLE.test(item)) return path;
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}.${i}`]);
+    } else if (item !== null && typeof item === 'object' && isPlainObject(item)) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const childPath = `${path}.${key}`;
+        if (UNSTORABLE.test(key)) return childPath;
+        pending.push([child, childPath]);
+      }
+    }
+  }
+  return null;
+}
+
+// Parsed JSON, query strings and route parameters are records (query strings come with a prototype
+// of their own, without `Object`'s); Buffers, typed arrays and streams are not text.
+function isPlainObject(value: object): boolean {
+  return Object.prototype.toString.call(value) === '[object Object]' && typeof (value as { pipe?: unknown }).pipe !== 'function';
+}
+
+function refuse(path: string): AppError {
+  const message = 'Contains a NUL character or an unpaired surrogate, which cannot be stored';
+  return new AppError('INVALID_INPUT', `Invalid text in ${path}: ${message.toLowerCase()}`, { details: [{ path, message }] });
+}
+
+/** The first header, path parameter or query value of a request holding unstorable text, as a path. */
+function unstorableInRequestLine(request: FastifyRequest): string | null {
+  for (const [name, value] of Object.entries(request.headers)) {
+    const found = findUnstorableText(value, `headers.${name}`);
+    if (found) return found;
+  }
+  return findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query');
+}
+
+/**
+ * One place that refuses text which cannot be stored faithfully, for every route of a server (public
+ * ones and WebSocket upgrades included): headers, path parameters and query values before anything
+ * else runs, bodies once parsed and before validation. No module has to remember it.
+ */
+export function installInputHygiene(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const found = unstorableInRequestLine(request);
+    if (found) throw refuse(found);
+  });
+  app.addHook('preValidation', async (request) => {
+    const found = findUnstorableText(request.body, 'body');
+    if (found) throw refuse(found);
+  });
+}
