@@ -11,9 +11,13 @@ export interface ChildServer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens. */
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
+/**
+ * Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens;
+ * `viaNpm` starts it through `npm start` itself (the process a user's signals reach).
+ */
+export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean } = {}): Promise<ChildServer> {
+  const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'services/main.ts']];
+  const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

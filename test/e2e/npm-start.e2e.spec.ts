@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'qa-npm-start-'));
+let server: ChildServer | undefined;
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('stops the server gracefully when SIGTERM reaches the npm process', async () => {
+    server = await startChildServer({ DATA_DIR: dataDir, AGENT_ENABLED: 'false' }, { viaNpm: true });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    // The server itself logs the signal and its shutdown: it was the server, not only npm, that got it.
+    await server.waitForLog((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM');
+    const exit = await server.exited;
+    expect(exit.code).toBe(0);
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+});
