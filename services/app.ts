@@ -1,6 +1,7 @@
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
+import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gateway/openapi-security.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installCors } from './gateway/cors.js';
 import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/workspace-cache.js';
@@ -51,8 +52,13 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   const { config } = platform;
   const { services } = options;
   const gateway = services.has('gateway');
+  // Module header credentials are known once the modules exist, which is before any route is registered.
+  const headerCredentials: HeaderCredentialPaths[] = [];
+  // A device-testing server of its own sees its paths without the gateway's `/df`.
+  const gatewayPathOf = (url: string) => (!gateway && services.has('df') && /^\/(api|wd|ws|devtools)(\/|$)/.test(url) ? `/df${url}` : url);
   const app = await createHttpServer({
     logger: platform.logger,
+    security: { schemes: SECURITY_SCHEMES, of: (method, url) => securityFor(method, gatewayPathOf(url), headerCredentials) },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.' },
@@ -75,6 +81,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   const healthcheck = createHealthcheckModule(platform, { organization });
   const autorunner = createAutorunnerModule(platform, { organization, tmt });
 
+  headerCredentials.push(...healthcheck.credentials, ...autorunner.credentials);
   await app.register(healthRoutes, { platform, checks: options.readiness ?? [] });
 
   if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });

@@ -45,6 +45,14 @@ export interface HttpServerOptions {
   trustProxy?: boolean;
   /** Serve `/openapi.json` and Swagger UI at `/docs`. */
   openapi?: { title: string; version: string; description?: string };
+  /**
+   * OpenAPI security requirements of one route, from its method and URL as registered; the schemes
+   * they name are `securitySchemes`. Without it every operation asks for a bearer token.
+   */
+  security?: {
+    schemes: Record<string, unknown>;
+    of(method: string, url: string): Record<string, string[]>[];
+  };
   /** Rewrites a URL before routing (the gateway's `/tmt/api/v1/auth/**`). */
   rewriteUrl?: (url: string) => string;
 }
@@ -82,9 +90,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   installErrorHandling(app);
   installInputHygiene(app);
   // Every documented route also documents the error shape it can answer with.
+  const security = options.security;
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
-    if (!schema || schema.hide || !schema.response) return;
+    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean; security?: unknown } | undefined;
+    if (!schema || schema.hide) return;
+    // Swagger UI sends the credentials (and the workspace header) an operation names, nothing else.
+    if (security && schema.security === undefined) schema.security = security.of([route.method].flat()[0] ?? 'GET', route.url);
+    if (!schema.response) return;
     const error = isV1Path(route.url) ? V1Error : ErrorResponse;
     schema.response = { ...schema.response, '4XX': error, '5XX': error };
   });
@@ -107,10 +119,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
         openapi: '3.1.0',
         info: { title: options.openapi.title, version: options.openapi.version, description: options.openapi.description ?? '' },
         components: {
-          securitySchemes: {
-            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-            workspaceHeader: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
-          },
+          securitySchemes: (options.security?.schemes ?? { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }) as never,
         },
         security: [{ bearerAuth: [] }],
       },

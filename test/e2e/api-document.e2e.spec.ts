@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+// The OpenAPI document names, per operation, the credentials and the workspace header the access
+// control wants there, so Swagger UI's "Try it out" sends them.
+let server: TestServer;
+let doc: { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>; components: { securitySchemes: Record<string, { name?: string }> } };
+
+beforeAll(async () => {
+  server = await startTestServer({ AGENT_ENABLED: 'false' });
+  doc = (await http(server.url, 'GET', '/openapi.json')).body;
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const securityOf = (path: string, method: string) => {
+  const operation = doc.paths[path]?.[method];
+  if (!operation) throw new Error(`${method.toUpperCase()} ${path} is not in the document`);
+  return operation.security;
+};
+
+describe('the OpenAPI document', () => {
+  it('declares the bearer token, the workspace header and the module header credentials', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth', 'engineToken', 'workspaceHeader']);
+    expect(doc.components.securitySchemes.workspaceHeader!.name).toBe('X-Workspace-Id');
+  });
+
+  it('asks for no credential on public operations', () => {
+    expect(securityOf('/api/v1/auth/login', 'post')).toEqual([]);
+    expect(securityOf('/healthcheck/api/v1/heartbeat/{token}', 'post')).toEqual([]);
+  });
+
+  it('sends the workspace header with the token on module operations, and X-Api-Key where it counts', () => {
+    expect(securityOf('/df/api/devices', 'get')).toEqual([{ bearerAuth: [], workspaceHeader: [] }, { apiKeyHeader: [] }]);
+    expect(securityOf('/df/api/keys', 'get')).toEqual([{ bearerAuth: [], workspaceHeader: [] }]);
+    expect(securityOf('/healthcheck/api/v1/checks', 'get')).toEqual([{ bearerAuth: [], workspaceHeader: [] }, { apiKeyHeader: [] }]);
+    expect(securityOf('/healthcheck/api/v1/api-keys', 'get')).toEqual([{ bearerAuth: [], workspaceHeader: [] }]);
+  });
+
+  it('lets organization operations use the token’s own workspace, and names the engine token on engine paths', () => {
+    expect(securityOf('/api/v1/users/me', 'get')).toEqual([{ bearerAuth: [], workspaceHeader: [] }, { bearerAuth: [] }]);
+    const runs = Object.keys(doc.paths).find((p) => p.startsWith('/autorunner/api/v1/runs'))!;
+    const method = Object.keys(doc.paths[runs]!)[0]!;
+    expect(securityOf(runs, method)).toContainEqual({ engineToken: [] });
+  });
+});
