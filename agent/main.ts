@@ -1,7 +1,7 @@
 import { connectNatsBus } from '#shared/bus/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
-import { createLogger } from '#services/open-platform.js';
+import { createLogger } from '#shared/logger.js';
 import { AgentHost } from './host.js';
 import { loadAgentConfig } from './config.js';
 

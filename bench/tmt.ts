@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventMetadata } from '#shared/es/decider.js';
 import type { RunningProcess } from '#services/run.js';
-import { PRIORITIES, CASE_STATUSES, type TestCaseEvent } from '#services/tmt/test-cases/events.js';
+import { PRIORITIES, CASE_STATUSES, type TestCaseEvent } from '#events/tmt/test-cases.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';

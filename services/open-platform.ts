@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
 import { createFsBlobStore } from '#shared/blob/index.js';
 import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
@@ -10,27 +10,10 @@ import { createKurrentEventStore, createSqlEventStore, migrateSqlEventStore } fr
 import type { EventStore } from '#shared/es/types.js';
 import { connectRedisKv, createSqlKv } from '#shared/kv/index.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
+import { createLogger } from '#shared/logger.js';
 import { createMailer } from '#shared/mail/mailer.js';
 import type { Platform, ReadModelWaiter } from './platform.js';
 import { checkpointWaiter } from './read-models.js';
-
-/** Creates the process logger: JSON lines, request ids, secrets redacted. */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers["x-api-key"]',
-        'req.headers["x-auth-token"]',
-        'req.headers["x-engine-token"]',
-        'req.headers.cookie',
-        'mail.text',
-      ],
-      censor: '[redacted]',
-    },
-  });
-}
 
 /**
  * Opens every adapter the configuration names: PGlite under DATA_DIR, the in-process bus and a

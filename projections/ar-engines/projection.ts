@@ -1,4 +1,4 @@
-import { ENGINE_EVENT_TYPES, type EngineEvent } from '#services/autorunner/engines/events.js';
+import { ENGINE_EVENT_TYPES, type EngineEvent } from '#events/autorunner/engines.js';
 import type { Projection } from '../types.js';
 
 /** Test engines by token hash, for `X-Engine-Token` verification and the engines endpoints. */

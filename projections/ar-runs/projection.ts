@@ -1,4 +1,4 @@
-import { RUN_EVENT_TYPES, type RunEvent } from '#services/autorunner/runs/events.js';
+import { RUN_EVENT_TYPES, type RunEvent } from '#events/autorunner/runs.js';
 import type { Projection } from '../types.js';
 
 /** Runs of test engines and the results each reported. */

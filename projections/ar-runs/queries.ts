@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
-import type { RunStatus } from '#services/autorunner/runs/events.js';
+import type { RunStatus } from '#events/autorunner/runs.js';
 
 export interface Scope {
   companyId: number;

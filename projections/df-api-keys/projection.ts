@@ -1,4 +1,4 @@
-import type { ApiKeyEvent } from '#services/df/keys/events.js';
+import type { ApiKeyEvent } from '#events/df/keys.js';
 import { revocableKeysProjection } from '../revocable-keys.js';
 
 /** Device-testing API keys by hash, for `X-Api-Key` verification and the keys endpoints. */

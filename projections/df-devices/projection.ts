@@ -1,5 +1,5 @@
-import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#services/df/devices/events.js';
-import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#services/df/devices/events.js';
+import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#events/df/devices.js';
+import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 

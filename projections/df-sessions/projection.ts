@@ -1,5 +1,5 @@
-import type { SessionEvent } from '#services/df/sessions/events.js';
-import { SESSION_EVENT_TYPES } from '#services/df/sessions/events.js';
+import type { SessionEvent } from '#events/df/sessions.js';
+import { SESSION_EVENT_TYPES } from '#events/df/sessions.js';
 import type { Projection } from '../types.js';
 
 /** Sessions, their activity timeline and their artifacts. */

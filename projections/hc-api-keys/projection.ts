@@ -1,4 +1,4 @@
-import type { HealthcheckApiKeyEvent } from '#services/healthcheck/keys/events.js';
+import type { HealthcheckApiKeyEvent } from '#events/healthcheck/keys.js';
 import { revocableKeysProjection } from '../revocable-keys.js';
 
 /** Health-check API keys by hash, for `X-API-KEY` verification and the keys endpoints. */

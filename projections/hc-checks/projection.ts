@@ -1,4 +1,4 @@
-import { HEALTH_CHECK_EVENT_TYPES, type HealthCheckEvent } from '#services/healthcheck/checks/events.js';
+import { HEALTH_CHECK_EVENT_TYPES, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import type { Projection } from '../types.js';
 
 /**

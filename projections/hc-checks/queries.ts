@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
-import type { CheckStatus } from '#services/healthcheck/checks/events.js';
+import type { CheckStatus } from '#events/healthcheck/checks.js';
 
 export interface Scope {
   companyId: number;

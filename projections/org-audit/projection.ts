@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { CompanyEvent } from '#services/organization/companies/index.js';
-import type { ApiKeyEvent, OAuthClientEvent } from '#services/organization/credentials/events.js';
-import type { RoleEvent } from '#services/organization/roles/index.js';
-import type { TeamEvent } from '#services/organization/teams/index.js';
-import type { SignInEvent, UserEvent } from '#services/organization/users/index.js';
-import type { WorkspaceEvent } from '#services/organization/workspaces/index.js';
+import type { CompanyEvent } from '#events/organization/companies.js';
+import type { ApiKeyEvent, OAuthClientEvent } from '#events/organization/credentials.js';
+import type { RoleEvent } from '#events/organization/roles.js';
+import type { TeamEvent } from '#events/organization/teams.js';
+import type { SignInEvent, UserEvent } from '#events/organization/users.js';
+import type { WorkspaceEvent } from '#events/organization/workspaces.js';
 import type { Projection } from '../types.js';
 
 export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client'] as const;

@@ -1,4 +1,4 @@
-import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#services/organization/credentials/events.js';
+import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
 import type { Projection } from '../types.js';
 
 /**

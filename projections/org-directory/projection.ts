@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Sql } from '#shared/db/index.js';
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { CompanyEvent } from '#services/organization/companies/index.js';
-import type { RoleEvent } from '#services/organization/roles/index.js';
-import type { TeamEvent } from '#services/organization/teams/index.js';
-import type { SignInEvent, UserEvent } from '#services/organization/users/index.js';
-import type { WorkspaceEvent, WorkspaceVisitEvent } from '#services/organization/workspaces/index.js';
+import type { CompanyEvent } from '#events/organization/companies.js';
+import type { RoleEvent } from '#events/organization/roles.js';
+import type { TeamEvent } from '#events/organization/teams.js';
+import type { SignInEvent, UserEvent } from '#events/organization/users.js';
+import type { WorkspaceEvent, WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import type { Projection } from '../types.js';
 
 type Handled = CompanyEvent | UserEvent | WorkspaceEvent | WorkspaceVisitEvent | RoleEvent | TeamEvent | Extract<SignInEvent, { type: 'SignInSucceeded' }>;

@@ -1,6 +1,6 @@
 import { toPage, type Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
-import type { ModuleKey } from '#services/organization/modules.js';
+import type { ModuleKey } from '#events/organization/modules.js';
 
 /** A user as sign-in reads it (with the password hash: never sent to a client). */
 export interface DirectoryUser {

@@ -1,4 +1,4 @@
-import type { SignInEvent } from '#services/organization/users/index.js';
+import type { SignInEvent } from '#events/organization/users.js';
 import type { Projection } from '../types.js';
 
 type Handled = SignInEvent;

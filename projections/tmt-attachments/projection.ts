@@ -1,4 +1,4 @@
-import { ATTACHMENT_EVENT_TYPES, AttachmentEventPayloads, type AttachmentEvent } from '#services/tmt/attachments/events.js';
+import { ATTACHMENT_EVENT_TYPES, AttachmentEventPayloads, type AttachmentEvent } from '#events/tmt/attachments.js';
 import type { Projection } from '../types.js';
 
 /** Attachments of each workspace: what they are and where their bytes are. */

@@ -1,4 +1,4 @@
-import { MOCK_SERVICE_EVENT_TYPES, MockServiceEventPayloads, type MockServiceEvent } from '#services/tmt/mock-services/events.js';
+import { MOCK_SERVICE_EVENT_TYPES, MockServiceEventPayloads, type MockServiceEvent } from '#events/tmt/mock-services.js';
 import type { Projection } from '../types.js';
 
 /** Mock services of each workspace, found by id for their owners and by public id for the public dispatch. */

@@ -1,8 +1,8 @@
 import type { Sql } from '#shared/db/index.js';
 import type { RecordedEvent } from '#shared/es/types.js';
 import type { ProjectEvent } from '#events/tmt/projects.js';
-import type { TestCaseEvent } from '#services/tmt/test-cases/events.js';
-import { TEST_CASE_EVENT_TYPES } from '#services/tmt/test-cases/events.js';
+import type { TestCaseEvent } from '#events/tmt/test-cases.js';
+import { TEST_CASE_EVENT_TYPES } from '#events/tmt/test-cases.js';
 import type { Projection } from '../types.js';
 
 type Handled = TestCaseEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import type { CaseStatus, Priority, TestStep } from '#services/tmt/test-cases/events.js';
+import type { CaseStatus, Priority, TestStep } from '#events/tmt/test-cases.js';
 
 export interface TestCaseView {
   id: string;

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '#shared/es/types.js';
 import type { ProjectEvent } from '#events/tmt/projects.js';
-import type { TestSessionEvent } from '#services/tmt/test-sessions/events.js';
-import { TEST_SESSION_EVENT_TYPES } from '#services/tmt/test-sessions/events.js';
-import type { TmtActor } from '#services/tmt/v1-http.js';
+import type { TestSessionEvent } from '#events/tmt/test-sessions.js';
+import { TEST_SESSION_EVENT_TYPES } from '#events/tmt/test-sessions.js';
+import type { TmtActor } from '#events/tmt/test-sessions.js';
 import type { Projection } from '../types.js';
 
 type Handled = TestSessionEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;

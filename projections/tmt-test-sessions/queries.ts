@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
-import type { ResultStatus, SessionStatus } from '#services/tmt/test-sessions/events.js';
-import type { TmtActor } from '#services/tmt/v1-http.js';
+import type { ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
+import type { TmtActor } from '#events/tmt/test-sessions.js';
 
 export interface ResultView {
   testCaseId: string;

@@ -1,4 +1,4 @@
-import { USER_GROUP_EVENT_TYPES, UserGroupEventPayloads, type UserGroupEvent } from '#services/tmt/user-groups/events.js';
+import { USER_GROUP_EVENT_TYPES, UserGroupEventPayloads, type UserGroupEvent } from '#events/tmt/user-groups.js';
 import type { Projection } from '../types.js';
 
 /** Test management's user groups of each company, with their members. */

@@ -19,7 +19,7 @@ import { workspaceRoutes } from './workspaces/routes.js';
 
 export { AuthService } from './auth/service.js';
 export { AccessRevocations } from './auth/revocation.js';
-export { MODULE_KEYS, type ModuleKey } from './modules.js';
+export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
 export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, orgAuditProjection, orgCredentialsProjection];

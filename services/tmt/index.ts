@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Projection } from '#projections/types.js';
 import type { Platform } from '../platform.js';
-import type { OrganizationModule } from '../organization/index.js';
+import type { TmtDeps } from './deps.js';
 import { testSessionReportKind } from './test-sessions/report.js';
 import { createV1, v1Projections } from './v1.js';
 import { createWorkspaceTools, toolsProjections } from './workspace-tools.js';
 
 /** The read models test management owns. */
 export const tmtProjections: readonly Projection[] = [...v1Projections, ...toolsProjections];
-
-/** What test management asks of the organization. */
-export interface TmtDeps {
-  organization: OrganizationModule;
-}
 
 /**
  * Test management: the `/v1` set and `/tmt/**`. Its routes carry their full paths (the gateway strips
@@ -34,3 +29,4 @@ export function createTmtModule(platform: Platform, deps: TmtDeps) {
 }
 
 export type TmtModule = ReturnType<typeof createTmtModule>;
+export type { TmtDeps };

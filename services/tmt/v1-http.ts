@@ -8,8 +8,9 @@ export interface TmtScope {
   workspaceId: number;
 }
 
-/** Who caused a write: a user, or a principal that is not one (a test engine). */
-export type TmtActor = { userId: number } | { engineId: string };
+import type { TmtActor } from '#events/tmt/test-sessions.js';
+
+export type { TmtActor };
 
 /** A write's scope and actor. */
 export interface TmtWriteScope extends TmtScope {

@@ -6,7 +6,7 @@ import type { Projection } from '#projections/types.js';
 import type { Platform } from '../platform.js';
 import { attachmentDownloadKind, attachmentRoutes } from './attachments/index.js';
 import { DownloadKinds, downloadRoutes } from './downloads/index.js';
-import type { TmtDeps } from './index.js';
+import type { TmtDeps } from './deps.js';
 import { mockServiceRoutes } from './mock-services/index.js';
 import { userGroupRoutes } from './user-groups/index.js';
 

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { ENGINE_PAYLOADS, type EngineEvent } from './events.js';
+import { ENGINE_PAYLOADS, type EngineEvent } from '#events/autorunner/engines.js';
 
 type Registered = Extract<EngineEvent, { type: 'EngineRegistered' }>['payload'];
 

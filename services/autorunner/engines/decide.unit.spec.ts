@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { engineDecider } from './decide.js';
-import type { EngineEvent } from './events.js';
+import type { EngineEvent } from '#events/autorunner/engines.js';
 
 const spec = deciderSpec(engineDecider);
 const engineId = 'e-1';

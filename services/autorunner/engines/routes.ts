@@ -11,7 +11,7 @@ import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { idParam, markEngine, paging, userCaller } from '../http.js';
 import { engineDecider, type EngineCommand } from './decide.js';
-import { engineStream } from './events.js';
+import { engineStream } from '#events/autorunner/engines.js';
 
 export const ENGINE_TOKEN_PREFIX = 'aet_';
 

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { RUN_PAYLOADS, type RunEvent, type RunStatus } from './events.js';
+import { RUN_PAYLOADS, type RunEvent, type RunStatus } from '#events/autorunner/runs.js';
 
 type Started = Extract<RunEvent, { type: 'RunStarted' }>['payload'];
 type Reported = Extract<RunEvent, { type: 'RunResultsReported' }>['payload'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { runDecider } from './decide.js';
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '#events/autorunner/runs.js';
 
 const spec = deciderSpec(runDecider);
 const runId = 'r-1';

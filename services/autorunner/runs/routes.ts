@@ -9,7 +9,7 @@ import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { engineCaller, engineOf, idParam, paging, userCaller, type EngineIdentity } from '../http.js';
 import { runDecider, type RunCommand } from './decide.js';
-import { RUN_END_STATUSES, RUN_RESULT_STATUSES, runStream } from './events.js';
+import { RUN_END_STATUSES, RUN_RESULT_STATUSES, runStream } from '#events/autorunner/runs.js';
 
 /**
  * What runs need of test management's /v1 test sessions: the same checks and errors as the /v1

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { deviceDecider } from './decide.js';
-import type { DeviceEvent, DeviceFacts, DevicePlacement } from './events.js';
+import type { DeviceEvent, DeviceFacts, DevicePlacement } from '#events/df/devices.js';
 
 const spec = deciderSpec(deviceDecider);
 const deviceId = 'd-1';

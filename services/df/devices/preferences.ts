@@ -1,5 +1,5 @@
 import type { Decider } from '#shared/es/decider.js';
-import type { DevicePreferenceEvent } from './events.js';
+import type { DevicePreferenceEvent } from '#events/df/devices.js';
 
 export type PreferencesState = ReadonlyMap<string, { alias: string | null; favorite: boolean }>;
 

@@ -2,7 +2,7 @@ import { eventMetadata, handleCommand, type CommandContext, type CommandResult }
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import { deviceDecider, type DeviceCommand, type DeviceState } from './decide.js';
-import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from './events.js';
+import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
 import { preferencesDecider, type PreferenceCommand } from './preferences.js';
 
 // Concurrent creates on one device conflict at most once each: the winner's append.

@@ -20,7 +20,7 @@ import {
   type DeviceInfo,
   type DeviceState,
 } from '#shared/wire/index.js';
-import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '../devices/events.js';
+import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '#events/df/devices.js';
 import type { DeviceCommands } from '../devices/service.js';
 import { dataPlaneUrlKey } from '../data-plane/index.js';
 

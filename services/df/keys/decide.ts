@@ -1,5 +1,5 @@
 import { revocableKeyDecider } from '#shared/es/revocable-key-decider.js';
-import type { ApiKeyEvent } from './events.js';
+import type { ApiKeyEvent } from '#events/df/keys.js';
 
 type Created = Extract<ApiKeyEvent, { type: 'DfApiKeyCreated' }>['payload'];
 

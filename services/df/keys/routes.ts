@@ -11,7 +11,7 @@ import type { ActiveWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, pageOf, paging } from '../http.js';
 import { apiKeyDecider } from './decide.js';
-import { apiKeyStream } from './events.js';
+import { apiKeyStream } from '#events/df/keys.js';
 
 const KEY_PREFIX = 'dfk_';
 

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActivityKind, ArtifactType, SessionEvent, SessionStatus } from './events.js';
+import type { ActivityKind, ArtifactType, SessionEvent, SessionStatus } from '#events/df/sessions.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 

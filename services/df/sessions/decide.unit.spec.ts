@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { sessionDecider } from './decide.js';
-import type { SessionEvent } from './events.js';
+import type { SessionEvent } from '#events/df/sessions.js';
 
 const spec = deciderSpec(sessionDecider);
 const sessionId = 's-1';

@@ -11,12 +11,12 @@ import { AppError } from '#shared/errors.js';
 import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { deviceDecider } from '../devices/decide.js';
-import { deviceStream, type SessionType } from '../devices/events.js';
+import { deviceStream, type SessionType } from '#events/df/devices.js';
 import type { DeviceCommands } from '../devices/service.js';
 import { deviceFailure } from '../device-errors.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
 import { sessionDecider, type SessionCommand } from './decide.js';
-import { sessionStream, type ActivityKind, type ArtifactType } from './events.js';
+import { sessionStream, type ActivityKind, type ArtifactType } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 
 export interface Caller {

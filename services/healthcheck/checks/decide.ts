@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { HEALTH_CHECK_PAYLOADS, type CheckStatus, type HealthCheckEvent } from './events.js';
+import { HEALTH_CHECK_PAYLOADS, type CheckStatus, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 
 type Created = Extract<HealthCheckEvent, { type: 'HealthCheckCreated' }>['payload'];
 type Settings = Pick<Created, 'name' | 'description' | 'intervalSeconds' | 'graceSeconds' | 'tags'>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { healthCheckDecider } from './decide.js';
-import { HEALTH_CHECK_PAYLOADS, type HealthCheckEvent } from './events.js';
+import { HEALTH_CHECK_PAYLOADS, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 
 const spec = deciderSpec(healthCheckDecider);
 const checkId = 'c-1';

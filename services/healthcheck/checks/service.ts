@@ -5,7 +5,7 @@ import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { healthCheckDecider, type HealthCheckCommand } from './decide.js';
-import { healthCheckStream } from './events.js';
+import { healthCheckStream } from '#events/healthcheck/checks.js';
 import type { Liveness, PulseStore, PulseTarget } from './pulse-store.js';
 
 export const PUSH_TOKEN_PREFIX = 'hct_';

@@ -1,5 +1,5 @@
 import { revocableKeyDecider } from '#shared/es/revocable-key-decider.js';
-import type { HealthcheckApiKeyEvent } from './events.js';
+import type { HealthcheckApiKeyEvent } from '#events/healthcheck/keys.js';
 
 type Created = Extract<HealthcheckApiKeyEvent, { type: 'HealthcheckApiKeyCreated' }>['payload'];
 

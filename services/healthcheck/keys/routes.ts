@@ -12,7 +12,7 @@ import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, paging } from '../http.js';
 import { healthcheckApiKeyDecider } from './decide.js';
-import { healthcheckApiKeyStream } from './events.js';
+import { healthcheckApiKeyStream } from '#events/healthcheck/keys.js';
 
 export const HEALTHCHECK_KEY_PREFIX = 'hck_';
 

@@ -11,7 +11,7 @@ import {
 } from '#projections/org-directory/index.js';
 import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
-import { MODULE_KEYS } from '../modules.js';
+import { MODULE_KEYS } from '#events/organization/modules.js';
 import { OrgWriter } from '../commands.js';
 import { createBuiltInRoles } from '../roles/create-built-in.js';
 import { emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';

@@ -1,5 +1,5 @@
 import { nameClaimDecider as claimDecider, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
-import type { NameScope } from './events.js';
+import type { NameScope } from '#events/organization/claims.js';
 
 export type NameClaimCommand = NameClaimCommands<'ClaimName', 'ReleaseName', NameScope, number>;
 

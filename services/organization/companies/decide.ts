@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
-import type { CompanyEvent } from './events.js';
+import type { CompanyEvent } from '#events/organization/companies.js';
 
 export type CompanyCommand = { type: 'RegisterCompany'; companyId: number; name: string };
 

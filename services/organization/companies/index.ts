@@ -1,2 +1,2 @@
 export { companyDecider, type CompanyCommand, type CompanyState } from './decide.js';
-export { companyStream, type CompanyEvent } from './events.js';
+export { companyStream, type CompanyEvent } from '#events/organization/companies.js';

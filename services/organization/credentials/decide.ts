@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { ApiKeyCreatedPayload, ApiKeyRevokedPayload, OAuthClientCreatedPayload, OAuthClientDeletedPayload, type ApiKeyEvent, type OAuthClientEvent } from './events.js';
+import { ApiKeyCreatedPayload, ApiKeyRevokedPayload, OAuthClientCreatedPayload, OAuthClientDeletedPayload, type ApiKeyEvent, type OAuthClientEvent } from '#events/organization/credentials.js';
 
 type KeyCreated = Extract<ApiKeyEvent, { type: 'ApiKeyCreated' }>['payload'];
 type ClientCreated = Extract<OAuthClientEvent, { type: 'OAuthClientCreated' }>['payload'];

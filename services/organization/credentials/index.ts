@@ -5,7 +5,7 @@ import { CredentialService, type ResolveWorkspace } from './service.js';
 import { tokenRoutes } from './token-routes.js';
 
 export { API_KEY_PREFIX, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, CredentialService } from './service.js';
-export { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from './events.js';
+export { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
 
 /**
  * The credentials of the `/v1` set: API keys and OAuth clients (`/api/v1/api-keys`,

@@ -9,7 +9,7 @@ import { AppError } from '#shared/errors.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { apiKeyDecider, oauthClientDecider } from './decide.js';
-import { apiKeyStream, oauthClientStream } from './events.js';
+import { apiKeyStream, oauthClientStream } from '#events/organization/credentials.js';
 import { API_KEY_PREFIX, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, type CredentialService } from './service.js';
 
 /** The permission to see and revoke other users' keys and clients in the workspace. */

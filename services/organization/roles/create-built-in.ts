@@ -4,7 +4,7 @@ import { allocateId } from '#shared/ids.js';
 import type { OrgWriter } from '../commands.js';
 import { BUILT_IN_ROLES } from './built-in.js';
 import { roleDecider } from './decide.js';
-import { roleStream } from './events.js';
+import { roleStream } from '#events/organization/roles.js';
 
 /**
  * A new company's Admin, Member and Viewer roles, as events with ids of their own, so users and

@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
-import type { RoleEvent } from './events.js';
+import type { RoleEvent } from '#events/organization/roles.js';
 
 type Created = Extract<RoleEvent, { type: 'RoleCreated' }>['payload'];
 

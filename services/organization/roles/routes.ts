@@ -11,7 +11,7 @@ import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, PageQuery, pageSchema, Role, User } from '../http.js';
 import { effectivePermissions } from './built-in.js';
 import { roleDecider } from './decide.js';
-import { roleStream } from './events.js';
+import { roleStream } from '#events/organization/roles.js';
 import { assertMayGrant } from './grant.js';
 
 const tags = ['Roles and permissions'];

@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
-import type { TeamEvent } from './events.js';
+import type { TeamEvent } from '#events/organization/teams.js';
 
 type Created = Extract<TeamEvent, { type: 'TeamCreated' }>['payload'];
 

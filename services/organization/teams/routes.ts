@@ -9,7 +9,7 @@ import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, intId, Team } from '../http.js';
 import { teamDecider } from './decide.js';
-import { teamStream } from './events.js';
+import { teamStream } from '#events/organization/teams.js';
 
 const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);

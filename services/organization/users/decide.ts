@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
-import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from './events.js';
+import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
 
 type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['payload'];
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { emailClaimDecider, userDecider } from './decide.js';
-import type { ProfileImage, UserEvent } from './events.js';
+import type { ProfileImage, UserEvent } from '#events/organization/users.js';
 
 const registered: UserEvent = {
   type: 'UserRegistered',

@@ -18,5 +18,5 @@ export {
   type EmailClaimEvent,
   type SignInEvent,
   type SignInFailureReason,
-} from './events.js';
-export { inviteUser, updateUser, deleteUser } from './routes.js';
+} from '#events/organization/users.js';
+export { inviteUser, inviterOf, updateUser, deleteUser, type Inviter, type TokenRevocations } from './commands.js';

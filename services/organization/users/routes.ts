@@ -3,24 +3,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser, getUserByEmail, listUsers, userFilterOptions, userImage, usernameTaken, findUserById, type UserView } from '#projections/org-directory/index.js';
 import { listSignIns } from '#projections/sign-in-log/index.js';
-import { hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
+import { hashPassword, hashToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService } from '../auth/service.js';
 import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, requireSelfOr, User, validationError } from '../http.js';
 import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
-import type { RoleRow } from '#projections/org-directory/index.js';
-import { emailClaimDecider, userDecider } from './decide.js';
-import { emailClaimStream, userStream, type ProfileImage } from './events.js';
+import { userDecider } from './decide.js';
+import { userStream, type ProfileImage } from '#events/organization/users.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart } from './images.js';
-import { claimFreeUsername, USERNAME_PATTERN } from './usernames.js';
-
-/** How long an invitation link works. */
-export const INVITATION_TTL_MS = 7 * 86_400_000;
-const inviteKey = (hash: string) => `org:invite:${hash}`;
+import { USERNAME_PATTERN } from './usernames.js';
+import { definedOnly, deleteUser, inviteKey, inviterOf, inviteUser, updateUser } from './commands.js';
 
 const tags = ['Users'];
 const password = z.string().min(8, 'at least 8 characters').max(256);
@@ -166,7 +161,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const email = request.body.email.trim();
       const roles = await requireRoles(db, p.companyId, request.body.roleIds);
-      const { userId, created } = await inviteUser(platform, request, email, roles);
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), email, roles);
       return reply.code(created ? 201 : 200).send(await userOr404(p.companyId, userId));
     },
   });
@@ -247,7 +242,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const user = await userOr404(p.companyId, request.params.id);
       await requireSelfOr(request, user.id, 'USER_MANAGE');
-      await updateUser(platform, request, user, request.body);
+      await updateUser(platform, writer.context(request), user, request.body);
       return userOr404(p.companyId, user.id);
     },
   });
@@ -355,7 +350,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const user = await userOr404(p.companyId, request.params.id);
       notSelf(request, user.id, 'delete');
-      await deleteUser(platform, auth, request, user);
+      await deleteUser(platform, auth.revocations, writer.context(request), user);
       return reply.code(204).send(null);
     },
   });
@@ -452,87 +447,4 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       return listSignIns(db, p.companyId, request.params.userId, request.query.page, request.query.size);
     },
   });
-}
-
-/**
- * Invites `email` into the caller's company with `roles` (checked by the caller: the company's roles,
- * and only keys the caller holds): a new passive user, or a passive user invited again with new roles
- * and a new link. Shared by `/api/v1/users/invite` and `/v1/users/invite`.
- */
-export async function inviteUser(platform: Platform, request: FastifyRequest, email: string, roles: readonly RoleRow[]): Promise<{ userId: number; created: boolean }> {
-  const { db } = platform;
-  const writer = new OrgWriter(platform);
-  const p = callerOf(request);
-  assertMayGrantRoles(await request.permissions(), roles);
-  const ctx = writer.context(request);
-  const existing = await getUserByEmail(db, p.companyId, email);
-  if (existing && existing.status === 'passive') {
-    const replaced = await writer.run(userStream(existing.id), userDecider, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) }, ctx);
-    await writer.settle(replaced);
-    await sendInvitation(platform, existing.id, email);
-    return { userId: existing.id, created: false };
-  }
-  const userId = await allocateId(db, 'user');
-  await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
-  const name = await claimFreeUsername(db, writer, email, userId, ctx);
-  const result = await writer.run(
-    userStream(userId),
-    userDecider,
-    { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds: roles.map((x) => x.id).sort((a, b) => a - b), invitedBy: p.userId },
-    ctx,
-  );
-  await writer.settle(result);
-  await sendInvitation(platform, userId, email);
-  return { userId, created: true };
-}
-
-/** Mails a single-use activation token (stored hashed, with an expiry). */
-async function sendInvitation(platform: Platform, userId: number, email: string): Promise<void> {
-  const token = randomToken(32);
-  await platform.kv.set(inviteKey(hashToken(token)), String(userId), { ttlMs: INVITATION_TTL_MS });
-  const link = new URL(`/activate?token=${encodeURIComponent(token)}`, platform.config.APP_URL).toString();
-  await platform.mailer.send({
-    to: email,
-    subject: 'You are invited to the QA Platform',
-    text: `You have been invited to the QA Platform.\n\nChoose your password here (valid ${INVITATION_TTL_MS / 86_400_000} days, once): ${link}\n\nToken: ${token}\n`,
-  });
-}
-
-/** Changes name, username, title, phone of a user of the caller's company (permission checked by the caller). */
-export async function updateUser(
-  platform: Platform,
-  request: FastifyRequest,
-  user: UserView,
-  changes: { name?: string | undefined; username?: string | undefined; title?: string | null | undefined; phone?: string | null | undefined },
-): Promise<void> {
-  const writer = new OrgWriter(platform);
-  if (changes.username !== undefined && (await usernameTaken(platform.db, changes.username, user.id))) {
-    throw new AppError('NAME_TAKEN', `Username "${changes.username}" already exists`);
-  }
-  const ctx = writer.context(request);
-  const result = await writer.renamed('username', 'Username', user.id, user.username, changes.username, ctx, () =>
-    writer.run(userStream(user.id), userDecider, { type: 'UpdateUser', companyId: user.companyId, changes: definedOnly(changes) }, ctx),
-  );
-  await writer.settle(result);
-}
-
-/**
- * Deletes a user of the caller's company (permission and self checks by the caller): their tokens stop
- * working, the e-mail address and username are freed, the profile image is removed.
- */
-export async function deleteUser(platform: Platform, auth: AuthService, request: FastifyRequest, user: UserView): Promise<void> {
-  const writer = new OrgWriter(platform);
-  const image = await userImage(platform.db, user.companyId, user.id);
-  const ctx = writer.context(request);
-  const result = await writer.run(userStream(user.id), userDecider, { type: 'DeleteUser', companyId: user.companyId }, ctx);
-  await auth.revocations.revokeUserTokensBefore(user.id, platform.now());
-  await writer.run(emailClaimStream(user.email), emailClaimDecider, { type: 'ReleaseEmail', email: user.email, userId: user.id }, ctx);
-  await writer.releaseName('username', user.username, user.id, ctx);
-  if (image) await platform.blobs.delete(image.key);
-  await writer.settle(result);
-}
-
-/** Drops keys whose value is undefined (zod leaves optional keys absent or undefined). */
-function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }

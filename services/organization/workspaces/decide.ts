@@ -1,7 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
-import type { ModuleKey } from '../modules.js';
-import type { Grantee, WorkspaceEvent } from './events.js';
+import type { ModuleKey } from '#events/organization/modules.js';
+import type { Grantee, WorkspaceEvent } from '#events/organization/workspaces.js';
 
 type Created = Extract<WorkspaceEvent, { type: 'WorkspaceCreated' }>['payload'];
 

@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { companyDecider } from '../companies/decide.js';
 import { workspaceDecider } from './decide.js';
-import type { WorkspaceEvent } from './events.js';
+import type { WorkspaceEvent } from '#events/organization/workspaces.js';
 
 const payload = { workspaceId: 4, companyId: 2, name: 'Default', description: '', settings: {}, modules: ['TMT' as const, 'DF' as const] };
 const created: WorkspaceEvent = { type: 'WorkspaceCreated', payload };

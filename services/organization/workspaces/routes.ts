@@ -22,12 +22,12 @@ import type { Platform } from '../../platform.js';
 import type { AuthService } from '../auth/service.js';
 import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, intId, Role, RoleRef, Workspace } from '../http.js';
-import { MODULE_KEYS } from '../modules.js';
+import { MODULE_KEYS } from '#events/organization/modules.js';
 import { effectivePermissions } from '../roles/built-in.js';
 import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
 import { permissionsOf } from '../roles/permissions-of.js';
 import { workspaceDecider, type WorkspaceCommand } from './decide.js';
-import { workspaceStream, workspaceVisitStream, type Grantee, type WorkspaceVisitEvent } from './events.js';
+import { workspaceStream, workspaceVisitStream, type Grantee, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspaceName, workspaceSettings } from './rules.js';
 
 const tags = ['Workspaces'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODULE_KEYS } from '../modules.js';
+import { MODULE_KEYS } from '#events/organization/modules.js';
 
 const NAME_MIN = 2;
 const NAME_MAX = 64;

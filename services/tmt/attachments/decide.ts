@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { AttachmentEvent } from './events.js';
+import type { AttachmentEvent } from '#events/tmt/attachments.js';
 
 type Uploaded = Extract<AttachmentEvent, { type: 'TmtAttachmentUploaded' }>['payload'];
 

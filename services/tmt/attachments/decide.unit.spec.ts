@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { attachmentDecider } from './decide.js';
-import type { AttachmentEvent } from './events.js';
+import type { AttachmentEvent } from '#events/tmt/attachments.js';
 
 const spec = deciderSpec(attachmentDecider);
 const payload = {

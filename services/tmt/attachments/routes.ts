@@ -13,7 +13,7 @@ import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKind } from '../downloads/index.js';
 import { attachmentDecider } from './decide.js';
-import { attachmentBlobKey, attachmentStream } from './events.js';
+import { attachmentBlobKey, attachmentStream } from '#events/tmt/attachments.js';
 
 const tags = ['Test management: attachments'];
 const READ_MODEL = ['tmt-attachments'] as const;

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { MockServiceEvent } from './events.js';
+import type { MockServiceEvent } from '#events/tmt/mock-services.js';
 
 type Created = Extract<MockServiceEvent, { type: 'MockServiceCreated' }>['payload'];
 type Definition = Pick<Created, 'name' | 'module' | 'routes'>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { mockServiceDecider } from './decide.js';
 import { matchRoute, MockDefinitionInput, pathPatternProblem, pathSegments } from './definition.js';
-import type { MockServiceEvent } from './events.js';
+import type { MockServiceEvent } from '#events/tmt/mock-services.js';
 
 const spec = deciderSpec(mockServiceDecider);
 const routes = [{ method: 'GET', path: '/users/:id', status: 200, headers: {}, body: { id: 1 }, delayMs: 0 }];

@@ -16,7 +16,7 @@ import type { Platform } from '../../platform.js';
 import { TmtNames, type TmtNameScope } from '../user-groups/index.js';
 import { mockServiceDecider, type MockServiceCommand } from './decide.js';
 import { bodyBytes, matchRoute, MOCK_METHODS, MockDefinitionInput, mockModule, pathSegments } from './definition.js';
-import { mockServiceStream } from './events.js';
+import { mockServiceStream } from '#events/tmt/mock-services.js';
 
 const tags = ['Test management: mock services'];
 const READ_MODEL = ['tmt-mock-services'] as const;

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { TestCaseEvent, TestCaseFields } from './events.js';
+import type { TestCaseEvent, TestCaseFields } from '#events/tmt/test-cases.js';
 
 type Created = Extract<TestCaseEvent, { type: 'TestCaseCreated' }>['payload'];
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { testCaseDecider } from './decide.js';
-import type { TestCaseEvent } from './events.js';
+import type { TestCaseEvent } from '#events/tmt/test-cases.js';
 
 const spec = deciderSpec(testCaseDecider);
 const created = {

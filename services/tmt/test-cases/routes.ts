@@ -9,7 +9,7 @@ import type { Platform } from '../../platform.js';
 import { commandContext, definedOnly, projectOr404 } from '../projects/routes.js';
 import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
 import { testCaseDecider } from './decide.js';
-import { CASE_STATUSES, PRIORITIES, testCaseStream } from './events.js';
+import { CASE_STATUSES, PRIORITIES, testCaseStream } from '#events/tmt/test-cases.js';
 
 const tags = ['Test management: test cases'];
 

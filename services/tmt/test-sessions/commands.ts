@@ -3,7 +3,7 @@ import { AppError } from '#shared/errors.js';
 import type { EventStore, NewEvent } from '#shared/es/types.js';
 import { WrongExpectedRevisionError } from '#shared/es/types.js';
 import { testSessionDecider, type TestSessionCommand, type TestSessionState } from './decide.js';
-import { testSessionStream, type TestSessionEvent } from './events.js';
+import { testSessionStream, type TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 const CACHED_SESSIONS = 1_000;
 const MAX_ATTEMPTS = 4;

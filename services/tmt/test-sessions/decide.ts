@@ -1,7 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
-import type { RecordedResult, SessionStatus, TestSessionEvent } from './events.js';
+import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 type Started = Extract<TestSessionEvent, { type: 'TestSessionStarted' }>['payload'];
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { testSessionDecider } from './decide.js';
-import type { RecordedResult, TestSessionEvent } from './events.js';
+import type { RecordedResult, TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 const spec = deciderSpec(testSessionDecider);
 const started = { sessionId: 's-1', companyId: 1, workspaceId: 2, projectId: 'p-1', name: 'Smoke', testCaseIds: ['c-1', 'c-2'] };

@@ -7,7 +7,7 @@ import type { Platform } from '../../platform.js';
 import { commandContext, projectOr404 } from '../projects/routes.js';
 import { uuid, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { TestSessionCommands } from './commands.js';
-import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from './events.js';
+import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#events/tmt/test-sessions.js';
 
 /** At most this many results in one request (or one call of `recordResults`). */
 export const MAX_RESULTS_PER_BATCH = 1_000;

@@ -1,6 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { UserGroupEvent } from './events.js';
+import type { UserGroupEvent } from '#events/tmt/user-groups.js';
 
 type Created = Extract<UserGroupEvent, { type: 'UserGroupCreated' }>['payload'];
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
 import { userGroupDecider } from './decide.js';
-import type { UserGroupEvent } from './events.js';
+import type { UserGroupEvent } from '#events/tmt/user-groups.js';
 import { tmtNameClaimDecider } from './name-claim.js';
 
 const spec = deciderSpec(userGroupDecider);

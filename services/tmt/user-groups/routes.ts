@@ -12,7 +12,7 @@ import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import { userGroupDecider, type UserGroupCommand } from './decide.js';
-import { userGroupStream } from './events.js';
+import { userGroupStream } from '#events/tmt/user-groups.js';
 import { TmtNames, type TmtNameScope } from './name-claim.js';
 
 const tags = ['Test management: user groups'];

@@ -6,11 +6,11 @@ import { getUser, listRoles, listUsers, type RoleRow, type UserView } from '#pro
 import { AppError } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
-import { deleteUser, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
+import { deleteUser, inviterOf, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
 import { USERNAME_PATTERN } from '#services/organization/users/usernames.js';
 import { OrgWriter } from '#services/organization/commands.js';
 import type { Platform } from '../../platform.js';
-import type { TmtDeps } from '../index.js';
+import type { TmtDeps } from '../deps.js';
 import { ok, okList, v1List, v1One, v1Paging } from '../v1-http.js';
 
 const tags = ['Test management: users'];
@@ -106,7 +106,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       await requirePermission(request, 'USER_INVITE');
       const companyId = requirePrincipal(request).companyId;
       const role = await roleNamed(companyId, request.body.role);
-      const { userId, created } = await inviteUser(platform, request, request.body.email.trim(), [role]);
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), request.body.email.trim(), [role]);
       return reply.code(created ? 201 : 200).send(ok(toV1User(await userOr404(companyId, userId))));
     },
   });
@@ -136,7 +136,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
         role = await roleNamed(companyId, newRole);
         if (!user.roleIds.includes(role.id)) assertMayGrantRoles(await request.permissions(), [role]);
       }
-      await updateUser(platform, request, user, profile);
+      await updateUser(platform, writer.context(request), user, profile);
       if (role) {
         const result = await writer.run(userStream(user.id), userDecider, { type: 'ReplaceRoles', companyId, roleIds: [role.id] }, writer.context(request));
         await writer.settle(result);
@@ -157,7 +157,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       const p = requirePrincipal(request);
       const user = await userOr404(p.companyId, request.params.id);
       if (user.id === p.userId) throw new AppError('CONFLICT', 'You cannot delete your own account');
-      await deleteUser(platform, deps.organization.auth, request, user);
+      await deleteUser(platform, deps.organization.auth.revocations, writer.context(request), user);
       return ok({ id: user.id });
     },
   });

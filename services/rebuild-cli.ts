@@ -1,8 +1,9 @@
-import { ALL_PROJECTIONS } from '#services/run.js';
-import { createLogger, openPlatform } from '#services/open-platform.js';
+import { ALL_PROJECTIONS } from './run.js';
+import { createLogger } from '#shared/logger.js';
+import { openPlatform } from './open-platform.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { DataDirLockedError } from '#shared/db/index.js';
-import { rebuildProjection } from './runner.js';
+import { rebuildProjection } from '#projections/runner.js';
 
 /**
  * `npm run projections:rebuild -- <name>`: empties a read model and replays the log into it, showing

@@ -1,5 +1,4 @@
 import type { DomainEvent } from '#shared/es/decider.js';
-import type { TmtActor } from '../v1-http.js';
 
 export const SESSION_STATUSES = ['planned', 'in_progress', 'completed'] as const;
 export const RESULT_STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'retest'] as const;
@@ -19,6 +18,9 @@ export interface RecordedResult {
  * completes it. A batch of results is one `TestResultsRecorded` event (one append, one row, however
  * many results it holds).
  */
+/** Who caused a write: a user, or a principal that is not one (a test engine). */
+export type TmtActor = { userId: number } | { engineId: string };
+
 export type TestSessionEvent =
   | DomainEvent<'TestSessionStarted', { sessionId: string; companyId: number; workspaceId: number; projectId: string; name: string; testCaseIds: string[] }>
   | DomainEvent<'TestSessionUpdated', { sessionId: string; name?: string; testCaseIds?: string[]; status?: 'in_progress' }>

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '#shared/es/decider.js';
 import type { Screen } from '#shared/wire/index.js';
-import type { SessionType } from '../devices/events.js';
+import type { SessionType } from './devices.js';
 
 /** `starting | active | ended | failed` (decisions.md, "Device testing"). */
 export type SessionStatus = 'starting' | 'active' | 'ended' | 'failed';

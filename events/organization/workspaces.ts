@@ -1,4 +1,4 @@
-import type { ModuleKey } from '../modules.js';
+import type { ModuleKey } from './modules.js';
 
 /** Who a workspace access grant is for. */
 export type Grantee = { kind: 'team'; teamId: number } | { kind: 'user'; userId: number };
