@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectionSpec, SPEC_TIME, type ProjectionSpec } from '../testing.js';
+import { dfSessionsProjection } from './projection.js';
+import { findSession, listActivities, listArtifacts, listSessions, sessionById } from './queries.js';
+
+const S1 = 'sess-1';
+const scope = { companyId: 1, workspaceId: 1 };
+const at = (occurredAt: string, actorId: number | string = 1) => ({ metadata: { occurredAt, actorId } });
+const requested = {
+  type: 'DeviceSessionRequested',
+  payload: { sessionId: S1, deviceId: 'dev-1', hostId: 'host-1', deviceName: 'Pixel', name: 'Login flow', type: 'manual', buildName: 'b42', metadata: { ci: true }, ownerId: 3, companyId: 1, workspaceId: 1 },
+};
+const started = { type: 'DeviceSessionStarted', payload: { sessionId: S1, screen: { width: 1080, height: 2400, scale: 1 } }, ...at('2026-01-02T03:04:06.000Z') };
+const paging = { page: 0, size: 10, sortBy: 'startedAt' as const, sortDir: 'desc' as const };
+let spec: ProjectionSpec;
+beforeAll(async () => (spec = await projectionSpec(dfSessionsProjection)));
+afterAll(() => spec.close());
+beforeEach(() => spec.reset());
+
+describe('df-sessions read model', () => {
+  it('given a session requested and started, it is active with its screen, in its workspace only, and the timeline shows both', async () => {
+    await spec.given(requested, started);
+    expect(await findSession(spec.db, scope, S1)).toMatchObject({
+      id: S1, status: 'active', deviceId: 'dev-1', deviceName: 'Pixel', ownerId: 3, buildName: 'b42', metadata: { ci: true },
+      startedAt: SPEC_TIME, readyAt: '2026-01-02T03:04:06.000Z', screen: { width: 1080, height: 2400, scale: 1 }, hostId: 'host-1',
+    });
+    expect(await findSession(spec.db, { companyId: 1, workspaceId: 2 }, S1)).toBeNull();
+    expect((await listSessions(spec.db, scope, { status: ['active'], buildName: 'b42' }, paging)).totalElements).toBe(1);
+    expect((await listActivities(spec.db, S1, { page: 0, size: 10 })).content.map((a) => a.detail.event)).toEqual(['requested', 'started']);
+  });
+
+  it('given activities, notes and a recording, keeps the latest activity time, the notes and the recording’s frames', async () => {
+    await spec.given(
+      requested,
+      started,
+      { type: 'DeviceSessionActivityRecorded', payload: { sessionId: S1, activityId: 'a1', kind: 'control', detail: { action: 'tap' } }, ...at('2026-01-02T03:10:00.000Z', 3) },
+      { type: 'DeviceSessionNotesUpdated', payload: { sessionId: S1, notes: 'flaky button' } },
+      { type: 'DeviceSessionRecordingStarted', payload: { sessionId: S1, recordingId: 'r1' } },
+      { type: 'DeviceSessionRecordingStopped', payload: { sessionId: S1, recordingId: 'r1', frames: 42, artifactId: 'art-1' } },
+      { type: 'DeviceSessionArtifactStored', payload: { sessionId: S1, artifactId: 'art-1', type: 'recording', name: 'rec', blobKey: 'k1', contentType: 'video/x', size: 99 } },
+    );
+    const s = await sessionById(spec.db, S1);
+    expect(s).toMatchObject({ lastActivityAt: '2026-01-02T03:10:00.000Z', notes: 'flaky button', recording: { recordingId: null, frames: 42, artifactId: 'art-1' } });
+    expect((await listActivities(spec.db, S1, { page: 0, size: 10 }, ['control'])).content).toEqual([
+      { id: 'a1', kind: 'control', detail: { action: 'tap' }, actorId: '3', at: '2026-01-02T03:10:00.000Z' },
+    ]);
+    expect((await listArtifacts(spec.db, S1)).map((a) => [a.id, a.size, a.blobKey])).toEqual([['art-1', 99, 'k1']]);
+  });
+
+  it('given a session ended and then deleted, it ends with its reason and then disappears from the workspace', async () => {
+    await spec.given(requested, started, { type: 'DeviceSessionEnded', payload: { sessionId: S1, reason: 'user' }, ...at('2026-01-02T04:00:00.000Z') });
+    expect(await findSession(spec.db, scope, S1)).toMatchObject({ status: 'ended', endedAt: '2026-01-02T04:00:00.000Z', endReason: 'user' });
+    await spec.given({ type: 'DeviceSessionDeleted', payload: { sessionId: S1 } });
+    expect(await findSession(spec.db, scope, S1)).toBeNull();
+    expect((await listSessions(spec.db, scope, {}, paging)).totalElements).toBe(0);
+  });
+
+  it('given a failed start, the session is failed with the reason on its timeline', async () => {
+    await spec.given(requested, { type: 'DeviceSessionFailed', payload: { sessionId: S1, code: 'DEVICE_GONE', reason: 'unplugged' } });
+    expect(await findSession(spec.db, scope, S1)).toMatchObject({ status: 'failed', endReason: 'unplugged' });
+    expect((await listActivities(spec.db, S1, { page: 0, size: 10 })).content.at(-1)?.detail).toEqual({ event: 'failed', code: 'DEVICE_GONE', reason: 'unplugged' });
+  });
+});
