@@ -1,5 +1,6 @@
 import { ENGINE_EVENT_TYPES, type EngineEvent } from '#events/autorunner/engines.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Test engines by token hash, for `X-Engine-Token` verification and the engines endpoints. */
 export const arEnginesProjection: Projection = {
@@ -47,10 +48,8 @@ export const arEnginesProjection: Projection = {
       case 'EngineRevoked':
         await tx.query(`UPDATE ar_engines SET revoked_at = coalesce(revoked_at, $2) WHERE engine_id = $1`, [event.payload.engineId, at]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -1,5 +1,6 @@
 import { RUN_EVENT_TYPES, type RunEvent } from '#events/autorunner/runs.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Runs of test engines and the results each reported. */
 export const arRunsProjection: Projection = {
@@ -68,10 +69,8 @@ export const arRunsProjection: Projection = {
       case 'RunCompleted':
         await tx.query(`UPDATE ar_runs SET status = $2, completed_at = $3 WHERE run_id = $1`, [event.payload.runId, event.payload.status, at]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -2,6 +2,7 @@ import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#event
 import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent;
 
@@ -267,10 +268,8 @@ export const dfDevicesProjection: Projection = {
           [event.payload.userId, event.payload.deviceId, event.type === 'DeviceFavorited'],
         );
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

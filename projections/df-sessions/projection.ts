@@ -1,6 +1,7 @@
 import type { SessionEvent } from '#events/df/sessions.js';
 import { SESSION_EVENT_TYPES } from '#events/df/sessions.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Sessions, their activity timeline and their artifacts. */
 export const dfSessionsProjection: Projection = {
@@ -129,10 +130,8 @@ export const dfSessionsProjection: Projection = {
         ]);
         await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'stopped', frames: event.payload.frames }, recorded.metadata.actorId, at, recorded.position);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

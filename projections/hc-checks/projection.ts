@@ -1,5 +1,6 @@
 import { HEALTH_CHECK_EVENT_TYPES, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /**
  * Health checks with their status and push-token hash, and each check's history of state changes.
@@ -92,10 +93,8 @@ export const hcChecksProjection: Projection = {
       case 'HealthCheckWentDown':
         await status('down');
         break;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
     // The history never shows token hashes.
     const { tokenHash: _hash, ...detail } = event.payload as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /**
  * `/v1` API keys and OAuth clients, by hash and by workspace: for verifying them on every `/v1`
@@ -83,10 +84,8 @@ export const orgCredentialsProjection: Projection = {
           event.payload.deletedBy,
         ]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -7,6 +7,7 @@ import type { TeamEvent } from '#events/organization/teams.js';
 import type { SignInEvent, UserEvent } from '#events/organization/users.js';
 import type { WorkspaceEvent, WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Handled = CompanyEvent | UserEvent | WorkspaceEvent | WorkspaceVisitEvent | RoleEvent | TeamEvent | Extract<SignInEvent, { type: 'SignInSucceeded' }>;
 
@@ -316,10 +317,8 @@ export const orgDirectoryProjection: Projection = {
       case 'TeamMemberRemoved':
         await tx.query('DELETE FROM org_team_members WHERE team_id = $1 AND user_id = $2', [event.payload.teamId, event.payload.userId]);
         return;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -1,5 +1,6 @@
 import { ATTACHMENT_EVENT_TYPES, AttachmentEventPayloads, type AttachmentEvent } from '#events/tmt/attachments.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Attachments of each workspace: what they are and where their bytes are. */
 export const tmtAttachmentsProjection: Projection = {
@@ -37,10 +38,8 @@ export const tmtAttachmentsProjection: Projection = {
       case 'TmtAttachmentDeleted':
         await tx.query(`DELETE FROM tmt_attachments WHERE attachment_id = $1`, [event.payload.attachmentId]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

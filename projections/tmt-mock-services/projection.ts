@@ -1,5 +1,6 @@
 import { MOCK_SERVICE_EVENT_TYPES, MockServiceEventPayloads, type MockServiceEvent } from '#events/tmt/mock-services.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Mock services of each workspace, found by id for their owners and by public id for the public dispatch. */
 export const tmtMockServicesProjection: Projection = {
@@ -54,10 +55,8 @@ export const tmtMockServicesProjection: Projection = {
       case 'MockServiceDeleted':
         await tx.query(`DELETE FROM tmt_mock_services WHERE mock_id = $1`, [event.payload.mockId]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { ProjectEvent } from '#events/tmt/projects.js';
 import { PROJECT_EVENT_TYPES } from '#events/tmt/projects.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** The projects of each workspace, for `/v1/projects` and `/tmt/company/api/v1/projects`. */
 export const tmtProjectsProjection: Projection = {
@@ -46,10 +47,8 @@ export const tmtProjectsProjection: Projection = {
       case 'ProjectDeleted':
         await tx.query(`DELETE FROM tmt_projects WHERE project_id = $1`, [event.payload.projectId]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

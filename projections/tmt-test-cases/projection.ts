@@ -4,6 +4,7 @@ import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestCaseEvent } from '#events/tmt/test-cases.js';
 import { TEST_CASE_EVENT_TYPES } from '#events/tmt/test-cases.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Handled = TestCaseEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;
 
@@ -164,9 +165,7 @@ async function applyOne(tx: Sql, recorded: RecordedEvent): Promise<void> {
       await tx.query(`DELETE FROM tmt_test_cases WHERE project_id = $1`, [event.payload.projectId]);
       await tx.query(`DELETE FROM tmt_test_case_counts WHERE project_id = $1`, [event.payload.projectId]);
       return;
-    default: {
-      const never: never = event;
-      throw new Error(`Unhandled ${JSON.stringify(never)}`);
-    }
+    default:
+      return unreachable(event);
   }
 }

@@ -4,6 +4,7 @@ import type { TestSessionEvent } from '#events/tmt/test-sessions.js';
 import { TEST_SESSION_EVENT_TYPES } from '#events/tmt/test-sessions.js';
 import type { TmtActor } from '#events/tmt/test-sessions.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Handled = TestSessionEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;
 
@@ -136,10 +137,8 @@ export const tmtTestSessionsProjection: Projection = {
         await tx.query(`DELETE FROM tmt_test_sessions WHERE project_id = $1`, [event.payload.projectId]);
         return;
       }
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -1,5 +1,6 @@
 import { USER_GROUP_EVENT_TYPES, UserGroupEventPayloads, type UserGroupEvent } from '#events/tmt/user-groups.js';
 import type { Projection } from '../types.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Test management's user groups of each company, with their members. */
 export const tmtUserGroupsProjection: Projection = {
@@ -58,10 +59,8 @@ export const tmtUserGroupsProjection: Projection = {
       case 'UserGroupDeleted':
         await tx.query(`DELETE FROM tmt_user_groups WHERE group_id = $1`, [event.payload.groupId]);
         return;
-      default: {
-        const never: never = event;
-        throw new Error(`Unhandled ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(event);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { ENGINE_PAYLOADS, type EngineEvent } from '#events/autorunner/engines.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Registered = Extract<EngineEvent, { type: 'EngineRegistered' }>['payload'];
 
@@ -30,10 +31,8 @@ export const engineDecider: Decider<EngineCommand, EngineEvent, EngineState> = {
         return state.engine ? { ...state, engine: { ...state.engine, tokenHash: event.payload.tokenHash, tokenPrefix: event.payload.tokenPrefix } } : state;
       case 'EngineRevoked':
         return { ...state, revoked: true };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -50,10 +49,8 @@ export const engineDecider: Decider<EngineCommand, EngineEvent, EngineState> = {
       case 'RevokeEngine':
         if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');
         return state.revoked ? [] : checked([{ type: 'EngineRevoked', payload: { engineId: command.engineId } }]);
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

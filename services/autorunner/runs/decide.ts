@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { RUN_PAYLOADS, type RunEvent, type RunStatus } from '#events/autorunner/runs.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Started = Extract<RunEvent, { type: 'RunStarted' }>['payload'];
 type Reported = Extract<RunEvent, { type: 'RunResultsReported' }>['payload'];
@@ -36,10 +37,8 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
         return state;
       case 'RunCompleted':
         return { ...state, status: event.payload.status };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -59,10 +58,8 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
         if (state.status === command.status) return [];
         if (state.status !== 'running') throw new AppError('RUN_NOT_RUNNING', `Run is already ${state.status}`);
         return checked([{ type: 'RunCompleted', payload: { runId: command.runId, status: command.status } }]);
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { DeviceEvent, DeviceFacts, DeviceHostEvent, DevicePlacement, DeviceStatus, SessionType } from '#events/df/devices.js';
+import { unreachable } from '#shared/unreachable.js';
 
 export interface DeviceState {
   known: boolean;
@@ -59,10 +60,8 @@ export const deviceDecider: Decider<DeviceCommand, DeviceEvent | DeviceHostEvent
         return state.placement?.hostId === event.payload.hostId ? { ...state, online: false } : state;
       case 'HostDevicesReconnected':
         return state.known && state.placement?.hostId === event.payload.hostId ? { ...state, online: true } : state;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
 
@@ -100,10 +99,8 @@ export const deviceDecider: Decider<DeviceCommand, DeviceEvent | DeviceHostEvent
         const next = { ...state, sessionId: null };
         return [{ type: 'DeviceReleased', payload: { deviceId: command.deviceId, sessionId: command.sessionId, status: statusOf(next) } }];
       }
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -1,5 +1,6 @@
 import type { Decider } from '#shared/es/decider.js';
 import type { DevicePreferenceEvent } from '#events/df/devices.js';
+import { unreachable } from '#shared/unreachable.js';
 
 export type PreferencesState = ReadonlyMap<string, { alias: string | null; favorite: boolean }>;
 
@@ -28,10 +29,8 @@ export const preferencesDecider: Decider<PreferenceCommand, DevicePreferenceEven
       case 'DeviceUnfavorited':
         next.set(event.payload.deviceId, { ...current, favorite: false });
         return next;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -46,10 +45,8 @@ export const preferencesDecider: Decider<PreferenceCommand, DevicePreferenceEven
       case 'SetFavorite':
         if (current.favorite === command.favorite) return [];
         return [{ type: command.favorite ? 'DeviceFavorited' : 'DeviceUnfavorited', payload: { userId, deviceId } }];
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -13,6 +13,7 @@ import type { Platform } from '../../platform.js';
 import type { SessionService } from '../sessions/service.js';
 import type { ScreenHub } from './screen-hub.js';
 import { FrameSender } from './viewer-socket.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Verifies a bearer token as access control would (revocation, workspace, entitlement). */
 export type TokenAuthenticator = (token: string, workspaceId: number | null) => Promise<{ principal: Principal; workspace: ActiveWorkspace }>;
@@ -156,10 +157,8 @@ export async function viewerSocketRoutes(
             socket.send(JSON.stringify({ type: 'ack', ...(message.id ? { id: message.id } : {}), action: message.action.action, ...result }));
             return;
           }
-          default: {
-            const never: never = message;
-            return never;
-          }
+          default:
+            return unreachable(message);
         }
       };
       // Inputs run one after another, in the order the viewer sent them.

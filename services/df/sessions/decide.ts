@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ActivityKind, ArtifactType, SessionEvent, SessionStatus } from '#events/df/sessions.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 
@@ -64,10 +65,8 @@ export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState>
       case 'DeviceSessionActivityRecorded':
       case 'DeviceSessionArtifactStored':
         return state;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
 
@@ -117,10 +116,8 @@ export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState>
         requireExisting(state);
         if (!state.recordingId) return [];
         return [{ type: 'DeviceSessionRecordingStopped', payload: { sessionId: command.sessionId, recordingId: state.recordingId, frames: command.frames, artifactId: command.artifactId } }];
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -9,6 +9,7 @@ import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
 import type { WebDriverTransport, WireAnswer } from './transport.js';
 import { invalidSession, isAppError, WebDriverError } from './w3c.js';
+import { unreachable } from '#shared/unreachable.js';
 
 /** Where a hub session's Appium session id is kept, so every replica can relay its commands. */
 const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
@@ -192,10 +193,8 @@ export class WebDriverHub {
         payload = rewritten;
         break;
       }
-      default: {
-        const never: never = rule.then;
-        throw new Error(`Unknown policy action ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(rule.then, 'policy action');
     }
     const text = payload === undefined || method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(payload).replaceAll(session.id, appiumId);
     let answer: WireAnswer;

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { HEALTH_CHECK_PAYLOADS, type CheckStatus, type HealthCheckEvent } from '#events/healthcheck/checks.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<HealthCheckEvent, { type: 'HealthCheckCreated' }>['payload'];
 type Settings = Pick<Created, 'name' | 'description' | 'intervalSeconds' | 'graceSeconds' | 'tags'>;
@@ -64,10 +65,8 @@ export const healthCheckDecider: Decider<HealthCheckCommand, HealthCheckEvent, H
         return { ...state, status: 'up', downSince: null };
       case 'HealthCheckWentDown':
         return { ...state, status: 'down', downSince: event.payload.reason === 'overdue' ? event.payload.deadline : event.payload.lastHeartbeatAt };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -127,10 +126,8 @@ export const healthCheckDecider: Decider<HealthCheckCommand, HealthCheckEvent, H
           },
         ]);
       }
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -1,6 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { CompanyEvent } from '#events/organization/companies.js';
+import { unreachable } from '#shared/unreachable.js';
 
 export type CompanyCommand = { type: 'RegisterCompany'; companyId: number; name: string };
 
@@ -12,10 +13,8 @@ export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState>
     switch (event.type) {
       case 'CompanyRegistered':
         return { status: 'registered', companyId: event.payload.companyId, name: event.payload.name };
-      default: {
-        const never: never = event.type;
-        return never;
-      }
+      default:
+        return unreachable(event.type);
     }
   },
   decide(command, state) {
@@ -23,10 +22,8 @@ export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState>
       case 'RegisterCompany':
         if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Company already exists');
         return [{ type: 'CompanyRegistered', payload: { companyId: command.companyId, name: command.name } }];
-      default: {
-        const never: never = command.type;
-        return never;
-      }
+      default:
+        return unreachable(command.type);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { ApiKeyCreatedPayload, ApiKeyRevokedPayload, OAuthClientCreatedPayload, OAuthClientDeletedPayload, type ApiKeyEvent, type OAuthClientEvent } from '#events/organization/credentials.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type KeyCreated = Extract<ApiKeyEvent, { type: 'ApiKeyCreated' }>['payload'];
 type ClientCreated = Extract<OAuthClientEvent, { type: 'OAuthClientCreated' }>['payload'];
@@ -21,10 +22,8 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         return { ...state, key: event.payload };
       case 'ApiKeyRevoked':
         return { ...state, revoked: true };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -38,10 +37,8 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         if (!state.key) throw new AppError('NOT_FOUND', 'API key not found');
         if (state.revoked) return [];
         return [{ type: 'ApiKeyRevoked', payload: ApiKeyRevokedPayload.parse({ keyId: command.keyId, revokedBy: command.revokedBy }) }];
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };
@@ -62,10 +59,8 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
         return { ...state, client: event.payload };
       case 'OAuthClientDeleted':
         return { ...state, deleted: true };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -78,10 +73,8 @@ export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, O
       case 'DeleteOAuthClient':
         if (!state.client || state.deleted) throw new AppError('NOT_FOUND', 'OAuth client not found');
         return [{ type: 'OAuthClientDeleted', payload: OAuthClientDeletedPayload.parse({ id: command.id, deletedBy: command.deletedBy }) }];
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

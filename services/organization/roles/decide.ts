@@ -1,6 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { RoleEvent } from '#events/organization/roles.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<RoleEvent, { type: 'RoleCreated' }>['payload'];
 
@@ -35,10 +36,8 @@ export const roleDecider: Decider<RoleCommand, RoleEvent, RoleState> = {
       }
       case 'RoleDeleted':
         return { status: 'deleted', roleId: event.payload.roleId };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -63,10 +62,8 @@ export const roleDecider: Decider<RoleCommand, RoleEvent, RoleState> = {
         const role = live(state, command.companyId);
         return [{ type: 'RoleDeleted', payload: { roleId: role.roleId, name: role.name } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

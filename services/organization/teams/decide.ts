@@ -1,6 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { TeamEvent } from '#events/organization/teams.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<TeamEvent, { type: 'TeamCreated' }>['payload'];
 
@@ -38,10 +39,8 @@ export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
         return { ...state, memberIds: [...state.memberIds, event.payload.userId] };
       case 'TeamMemberRemoved':
         return { ...state, memberIds: state.memberIds.filter((id) => id !== event.payload.userId) };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -72,10 +71,8 @@ export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
         if (!team.memberIds.includes(command.userId)) throw new AppError('NOT_FOUND', 'The user is not a member of this team');
         return [{ type: 'TeamMemberRemoved', payload: { teamId: team.teamId, userId: command.userId } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

@@ -1,6 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['payload'];
 
@@ -115,10 +116,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return { ...state, image: event.payload.image };
       case 'UserProfileImageRemoved':
         return { ...state, image: null };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -190,10 +189,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         const user = live(state, command.companyId);
         return [{ type: 'UserDeleted', payload: { userId: user.userId, email: user.email, username: user.username } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };
@@ -215,10 +212,8 @@ export const emailClaimDecider: Decider<EmailClaimCommand, EmailClaimEvent, Emai
         return { claimedBy: event.payload.userId };
       case 'EmailReleased':
         return { claimedBy: null };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -229,10 +224,8 @@ export const emailClaimDecider: Decider<EmailClaimCommand, EmailClaimEvent, Emai
       case 'ReleaseEmail':
         if (state.claimedBy !== command.userId) return [];
         return [{ type: 'EmailReleased', payload: { email: command.email, userId: command.userId } }];
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

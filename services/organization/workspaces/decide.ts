@@ -2,6 +2,7 @@ import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import type { ModuleKey } from '#events/organization/modules.js';
 import type { Grantee, WorkspaceEvent } from '#events/organization/workspaces.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<WorkspaceEvent, { type: 'WorkspaceCreated' }>['payload'];
 
@@ -108,10 +109,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         const { userId, roleId } = event.payload;
         return { ...state, memberRoles: { ...state.memberRoles, [userId]: (state.memberRoles[userId] ?? []).filter((r) => r !== roleId) } };
       }
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -176,10 +175,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         if (!(ws.memberRoles[command.userId] ?? []).includes(command.roleId)) throw new AppError('NOT_FOUND', 'The member does not hold this role here');
         return [{ type: 'WorkspaceMemberRoleRemoved', payload: { workspaceId: ws.workspaceId, userId: command.userId, roleId: command.roleId } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { AttachmentEvent } from '#events/tmt/attachments.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Uploaded = Extract<AttachmentEvent, { type: 'TmtAttachmentUploaded' }>['payload'];
 
@@ -17,10 +18,8 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentEvent, Atta
         return { status: 'stored', attachment: event.payload };
       case 'TmtAttachmentDeleted':
         return { status: 'deleted' };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -36,10 +35,8 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentEvent, Atta
         }
         return [{ type: 'TmtAttachmentDeleted', payload: { attachmentId: state.attachment.attachmentId, blobKey: state.attachment.blobKey } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { MockServiceEvent } from '#events/tmt/mock-services.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<MockServiceEvent, { type: 'MockServiceCreated' }>['payload'];
 type Definition = Pick<Created, 'name' | 'module' | 'routes'>;
@@ -42,10 +43,8 @@ export const mockServiceDecider: Decider<MockServiceCommand, MockServiceEvent, M
         return { status: 'active', mock: { ...state.mock, enabled: false } };
       case 'MockServiceDeleted':
         return { status: 'deleted' };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -73,10 +72,8 @@ export const mockServiceDecider: Decider<MockServiceCommand, MockServiceEvent, M
         const mock = live(state, command);
         return [{ type: 'MockServiceDeleted', payload: { mockId: mock.mockId, name: mock.name } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };

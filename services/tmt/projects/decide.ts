@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<ProjectEvent, { type: 'ProjectCreated' }>['payload'];
 
@@ -30,10 +31,8 @@ export const projectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState>
         return state.project ? { ...state, project: { ...state.project, ...event.payload.changes } } : state;
       case 'ProjectDeleted':
         return { ...state, deleted: true };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -56,10 +55,8 @@ export const projectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState>
         const project = live(state);
         return [{ type: 'ProjectDeleted', payload: { projectId: project.projectId } }];
       }
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };
@@ -81,10 +78,8 @@ export const projectKeyDecider: Decider<ProjectKeyCommand, ProjectKeyEvent, Proj
         return { holder: event.payload.projectId };
       case 'ProjectKeyReleased':
         return state.holder === event.payload.projectId ? { holder: null } : state;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -96,10 +91,8 @@ export const projectKeyDecider: Decider<ProjectKeyCommand, ProjectKeyEvent, Proj
         return [{ type: 'ProjectKeyClaimed', payload: { companyId, key, projectId } }];
       case 'ReleaseProjectKey':
         return state.holder === projectId ? [{ type: 'ProjectKeyReleased', payload: { companyId, key, projectId } }] : [];
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TestCaseEvent, TestCaseFields } from '#events/tmt/test-cases.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<TestCaseEvent, { type: 'TestCaseCreated' }>['payload'];
 
@@ -33,10 +34,8 @@ export const testCaseDecider: Decider<TestCaseCommand, TestCaseEvent, TestCaseSt
         return state.testCase ? { ...state, testCase: { ...state.testCase, ...event.payload.changes } } : state;
       case 'TestCaseDeleted':
         return { ...state, deleted: true };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -61,10 +60,8 @@ export const testCaseDecider: Decider<TestCaseCommand, TestCaseEvent, TestCaseSt
         const testCase = live(state);
         return [{ type: 'TestCaseDeleted', payload: { testCaseId: testCase.testCaseId } }];
       }
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

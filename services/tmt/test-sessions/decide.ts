@@ -2,6 +2,7 @@ import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Started = Extract<TestSessionEvent, { type: 'TestSessionStarted' }>['payload'];
 
@@ -47,10 +48,8 @@ export const testSessionDecider: Decider<TestSessionCommand, TestSessionEvent, T
         return { ...state, status: 'completed' };
       case 'TestResultsRecorded':
         return state;
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -96,10 +95,8 @@ export const testSessionDecider: Decider<TestSessionCommand, TestSessionEvent, T
         events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy } });
         return events;
       }
-      default: {
-        const never: never = command;
-        throw new Error(`Unknown command ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(command, 'command');
     }
   },
 };

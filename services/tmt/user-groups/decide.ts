@@ -1,6 +1,7 @@
 import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { UserGroupEvent } from '#events/tmt/user-groups.js';
+import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<UserGroupEvent, { type: 'UserGroupCreated' }>['payload'];
 
@@ -40,10 +41,8 @@ export const userGroupDecider: Decider<UserGroupCommand, UserGroupEvent, UserGro
         return { ...state, memberIds: state.memberIds.filter((id) => id !== event.payload.userId) };
       case 'UserGroupDeleted':
         return { status: 'deleted', groupId: state.groupId };
-      default: {
-        const never: never = event;
-        return never;
-      }
+      default:
+        return unreachable(event);
     }
   },
   decide(command, state) {
@@ -85,10 +84,8 @@ export const userGroupDecider: Decider<UserGroupCommand, UserGroupEvent, UserGro
         const group = live(state, command.companyId);
         return [{ type: 'UserGroupDeleted', payload: { groupId: group.groupId, name: group.name } }];
       }
-      default: {
-        const never: never = command;
-        return never;
-      }
+      default:
+        return unreachable(command);
     }
   },
 };
