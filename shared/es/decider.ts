@@ -19,6 +19,21 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Event[];
 }
 
+/**
+ * The event that creates an aggregate from its create command: the command's own fields as the payload,
+ * once; 409 `ALREADY_EXISTS` when `exists` (the state's record of it) is set.
+ */
+export function firstEvent<Type extends string, Command extends { type: string }>(
+  exists: unknown,
+  what: string,
+  type: Type,
+  command: Command,
+): DomainEvent<Type, Omit<Command, 'type'>> {
+  if (exists) throw new AppError('ALREADY_EXISTS', `${what} already exists`);
+  const { type: _type, ...payload } = command;
+  return { type, payload };
+}
+
 /** Folds recorded events into a state. */
 export function fold<Event extends DomainEvent, State>(
   decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,

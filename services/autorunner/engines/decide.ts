@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { ENGINE_PAYLOADS, type EngineEvent } from '#events/autorunner/engines.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -37,11 +37,8 @@ export const engineDecider: Decider<EngineCommand, EngineEvent, EngineState> = {
   },
   decide(command, state) {
     switch (command.type) {
-      case 'RegisterEngine': {
-        if (state.engine) throw new AppError('ALREADY_EXISTS', 'Engine already exists');
-        const { type: _type, ...payload } = command;
-        return checked([{ type: 'EngineRegistered', payload }]);
-      }
+      case 'RegisterEngine':
+        return checked([firstEvent(state.engine, 'Engine', 'EngineRegistered', command)]);
       case 'RotateEngineToken':
         if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');
         if (state.revoked) throw new AppError('CONFLICT', 'A revoked engine gets no new token; register a new engine');

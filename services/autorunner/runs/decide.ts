@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { RUN_PAYLOADS, type RunEvent, type RunStatus } from '#events/autorunner/runs.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -42,11 +42,7 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
     }
   },
   decide(command, state) {
-    if (command.type === 'StartRun') {
-      if (state.run) throw new AppError('ALREADY_EXISTS', 'Run already exists');
-      const { type: _type, ...payload } = command;
-      return checked([{ type: 'RunStarted', payload }]);
-    }
+    if (command.type === 'StartRun') return checked([firstEvent(state.run, 'Run', 'RunStarted', command)]);
     if (!state.run) throw new AppError('NOT_FOUND', 'Run not found');
     switch (command.type) {
       case 'ReportRunResults': {

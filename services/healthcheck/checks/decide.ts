@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { HEALTH_CHECK_PAYLOADS, type CheckStatus, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -70,11 +70,7 @@ export const healthCheckDecider: Decider<HealthCheckCommand, HealthCheckEvent, H
     }
   },
   decide(command, state) {
-    if (command.type === 'CreateHealthCheck') {
-      if (state.check) throw new AppError('ALREADY_EXISTS', 'Health check already exists');
-      const { type: _type, ...payload } = command;
-      return checked([{ type: 'HealthCheckCreated', payload }]);
-    }
+    if (command.type === 'CreateHealthCheck') return checked([firstEvent(state.check, 'Health check', 'HealthCheckCreated', command)]);
     const check = state.check;
     if (!check || state.deleted) throw new AppError('NOT_FOUND', 'Health check not found');
     const { checkId } = command;

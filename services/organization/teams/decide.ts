@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import type { TeamEvent } from '#events/organization/teams.js';
 import { unreachable } from '#shared/unreachable.js';
 
@@ -45,11 +45,8 @@ export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateTeam': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Team already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'TeamCreated', payload }];
-      }
+      case 'CreateTeam':
+        return [firstEvent(state.status !== 'none', 'Team', 'TeamCreated', command)];
       case 'UpdateTeam': {
         const team = live(state, command.companyId);
         const changes: { name?: string; description?: string } = {};

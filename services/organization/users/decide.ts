@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
 import { unreachable } from '#shared/unreachable.js';
 
@@ -122,16 +122,10 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   },
   decide(command, state) {
     switch (command.type) {
-      case 'RegisterUser': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'User already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'UserRegistered', payload }];
-      }
-      case 'InviteUser': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'User already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'UserInvited', payload }];
-      }
+      case 'RegisterUser':
+        return [firstEvent(state.status !== 'none', 'User', 'UserRegistered', command)];
+      case 'InviteUser':
+        return [firstEvent(state.status !== 'none', 'User', 'UserInvited', command)];
       case 'ActivateUser': {
         const user = live(state, undefined);
         if (user.status !== 'passive') throw new AppError('CONFLICT', 'The invitation has already been accepted');

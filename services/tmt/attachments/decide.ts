@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { AttachmentEvent } from '#events/tmt/attachments.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -24,11 +24,8 @@ export const attachmentDecider: Decider<AttachmentCommand, AttachmentEvent, Atta
   },
   decide(command, state) {
     switch (command.type) {
-      case 'RecordAttachment': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Attachment already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'TmtAttachmentUploaded', payload }];
-      }
+      case 'RecordAttachment':
+        return [firstEvent(state.status !== 'none', 'Attachment', 'TmtAttachmentUploaded', command)];
       case 'DeleteAttachment': {
         if (state.status !== 'stored' || state.attachment.companyId !== command.companyId || state.attachment.workspaceId !== command.workspaceId) {
           throw new AppError('NOT_FOUND', 'Attachment not found');

@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { MockServiceEvent } from '#events/tmt/mock-services.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -49,11 +49,8 @@ export const mockServiceDecider: Decider<MockServiceCommand, MockServiceEvent, M
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateMockService': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Mock service already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'MockServiceCreated', payload }];
-      }
+      case 'CreateMockService':
+        return [firstEvent(state.status !== 'none', 'Mock service', 'MockServiceCreated', command)];
       case 'RedefineMockService': {
         const mock = live(state, command);
         const { name, module, routes } = command;

@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -37,11 +37,8 @@ export const projectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState>
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateProject': {
-        if (state.project) throw new AppError('ALREADY_EXISTS', 'Project already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'ProjectCreated', payload }];
-      }
+      case 'CreateProject':
+        return [firstEvent(state.project, 'Project', 'ProjectCreated', command)];
       case 'UpdateProject': {
         const project = live(state);
         const changes: Partial<ProjectFields> = {};

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TestCaseEvent, TestCaseFields } from '#events/tmt/test-cases.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -40,11 +40,8 @@ export const testCaseDecider: Decider<TestCaseCommand, TestCaseEvent, TestCaseSt
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateTestCase': {
-        if (state.testCase) throw new AppError('ALREADY_EXISTS', 'Test case already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'TestCaseCreated', payload }];
-      }
+      case 'CreateTestCase':
+        return [firstEvent(state.testCase, 'Test case', 'TestCaseCreated', command)];
       case 'UpdateTestCase': {
         const testCase = live(state);
         const changes: Record<string, unknown> = {};

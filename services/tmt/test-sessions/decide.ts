@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
@@ -54,11 +54,8 @@ export const testSessionDecider: Decider<TestSessionCommand, TestSessionEvent, T
   },
   decide(command, state) {
     switch (command.type) {
-      case 'StartTestSession': {
-        if (state.session) throw new AppError('ALREADY_EXISTS', 'Test session already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'TestSessionStarted', payload }];
-      }
+      case 'StartTestSession':
+        return [firstEvent(state.session, 'Test session', 'TestSessionStarted', command)];
       case 'UpdateTestSession': {
         const session = live(state);
         const { sessionId } = session;
