@@ -19,6 +19,43 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Event[];
 }
 
+/** How each event type changes the state: one handler per type, so a missing one does not compile. */
+export type EvolveHandlers<Event extends DomainEvent, State> = {
+  [Type in Event['type']]: (state: State, event: Extract<Event, { type: Type }>) => State;
+};
+
+/** What each command decides: one handler per command type, returning the new events or throwing an `AppError`. */
+export type DecideHandlers<Command extends { type: string }, Event extends DomainEvent, State> = {
+  [Type in Command['type']]: (command: Extract<Command, { type: Type }>, state: State) => Event[];
+};
+
+/**
+ * A decider from handler maps keyed by event and command type, the form every aggregate of the
+ * platform is written in: exhaustive by construction, without a `switch` to repeat in each.
+ */
+export function defineDecider<Command extends { type: string }, Event extends DomainEvent, State>(spec: {
+  initialState: () => State;
+  evolve: EvolveHandlers<Event, State>;
+  decide: DecideHandlers<Command, Event, State>;
+}): Decider<Command, Event, State> {
+  // Keyed by type: the handler found under `event.type` takes exactly that event (likewise commands).
+  const evolvers = spec.evolve as unknown as Record<string, (state: State, event: Event) => State>;
+  const deciders = spec.decide as unknown as Record<string, (command: Command, state: State) => Event[]>;
+  return {
+    initialState: spec.initialState,
+    evolve(state, event) {
+      const handler = Object.hasOwn(evolvers, event.type) ? evolvers[event.type] : undefined;
+      if (!handler) throw new Error(`Unhandled event ${event.type}`);
+      return handler(state, event);
+    },
+    decide(command, state) {
+      const handler = Object.hasOwn(deciders, command.type) ? deciders[command.type] : undefined;
+      if (!handler) throw new Error(`Unhandled command ${command.type}`);
+      return handler(command, state);
+    },
+  };
+}
+
 /**
  * The event that creates an aggregate from its create command: the command's own fields as the payload,
  * once; 409 `ALREADY_EXISTS` when `exists` (the state's record of it) is set.

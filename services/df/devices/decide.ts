@@ -1,7 +1,6 @@
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { DeviceEvent, DeviceFacts, DeviceHostEvent, DevicePlacement, DeviceStatus, SessionType } from '#events/df/devices.js';
-import { unreachable } from '#shared/unreachable.js';
 
 export interface DeviceState {
   known: boolean;
@@ -41,66 +40,51 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * state folds the device's own events and, merged by log position, the host events naming it
  * (`DeviceCommands` does the merge); a host event counts only for the host the device is placed on.
  */
-export const deviceDecider: Decider<DeviceCommand, DeviceEvent | DeviceHostEvent, DeviceState> = {
+export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHostEvent, DeviceState>({
   initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null }),
 
-  evolve(state, event) {
-    switch (event.type) {
-      case 'DeviceConnected':
-        return { ...state, known: true, facts: event.payload.facts, placement: event.payload.placement, online: true };
-      case 'DeviceDisconnected':
-        return { ...state, online: false };
-      case 'DeviceStatusChanged':
-        return { ...state, health: event.payload.health };
-      case 'DeviceAllocated':
-        return { ...state, sessionId: event.payload.sessionId };
-      case 'DeviceReleased':
-        return { ...state, sessionId: null };
-      case 'HostDevicesDisconnected':
-        return state.placement?.hostId === event.payload.hostId ? { ...state, online: false } : state;
-      case 'HostDevicesReconnected':
-        return state.known && state.placement?.hostId === event.payload.hostId ? { ...state, online: true } : state;
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    DeviceConnected: (state, event) => ({ ...state, known: true, facts: event.payload.facts, placement: event.payload.placement, online: true }),
+    DeviceDisconnected: (state, event) => ({ ...state, online: false }),
+    DeviceStatusChanged: (state, event) => ({ ...state, health: event.payload.health }),
+    DeviceAllocated: (state, event) => ({ ...state, sessionId: event.payload.sessionId }),
+    DeviceReleased: (state, event) => ({ ...state, sessionId: null }),
+    HostDevicesDisconnected: (state, event) => state.placement?.hostId === event.payload.hostId ? { ...state, online: false } : state,
+    HostDevicesReconnected: (state, event) => state.known && state.placement?.hostId === event.payload.hostId ? { ...state, online: true } : state,
   },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'ConnectDevice': {
-        if (state.known && state.online && same(state.facts, command.facts) && same(state.placement, command.placement)) return [];
-        const next = { ...state, online: true };
-        return [{ type: 'DeviceConnected', payload: { deviceId: command.deviceId, facts: command.facts, placement: command.placement, status: statusOf(next) } }];
+  decide: {
+    ConnectDevice: (command, state) => {
+      if (state.known && state.online && same(state.facts, command.facts) && same(state.placement, command.placement)) return [];
+      const next = { ...state, online: true };
+      return [{ type: 'DeviceConnected', payload: { deviceId: command.deviceId, facts: command.facts, placement: command.placement, status: statusOf(next) } }];
+    },
+    DisconnectDevice: (command, state) => {
+      // A device that moved to another host is not taken offline by its old host's silence.
+      if (!state.online || state.placement?.hostId !== command.hostId) return [];
+      return [{ type: 'DeviceDisconnected', payload: { deviceId: command.deviceId, hostId: command.hostId, reason: command.reason, status: 'offline' } }];
+    },
+    ReportDeviceHealth: (command, state) => {
+      if (!state.known || state.health === command.health) return [];
+      const next = { ...state, health: command.health };
+      return [{ type: 'DeviceStatusChanged', payload: { deviceId: command.deviceId, health: command.health, reason: command.reason, status: statusOf(next) } }];
+    },
+    AllocateDevice: (command, state) => {
+      const placement = state.placement;
+      if (!state.known || (placement?.companyId !== null && placement?.companyId !== command.companyId)) {
+        throw new AppError('NOT_FOUND', 'Device not found');
       }
-      case 'DisconnectDevice': {
-        // A device that moved to another host is not taken offline by its old host's silence.
-        if (!state.online || state.placement?.hostId !== command.hostId) return [];
-        return [{ type: 'DeviceDisconnected', payload: { deviceId: command.deviceId, hostId: command.hostId, reason: command.reason, status: 'offline' } }];
-      }
-      case 'ReportDeviceHealth': {
-        if (!state.known || state.health === command.health) return [];
-        const next = { ...state, health: command.health };
-        return [{ type: 'DeviceStatusChanged', payload: { deviceId: command.deviceId, health: command.health, reason: command.reason, status: statusOf(next) } }];
-      }
-      case 'AllocateDevice': {
-        const placement = state.placement;
-        if (!state.known || (placement?.companyId !== null && placement?.companyId !== command.companyId)) {
-          throw new AppError('NOT_FOUND', 'Device not found');
-        }
-        if (state.sessionId === command.sessionId) return [];
-        if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is already in a session');
-        if (!state.online) throw new AppError('DEVICE_OFFLINE', 'The device is offline');
-        if (state.health === 'broken') throw new AppError('DEVICE_UNAVAILABLE', 'The device is in maintenance');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'DeviceAllocated', payload: { ...payload, status: 'in_use' } }];
-      }
-      case 'ReleaseDevice': {
-        if (state.sessionId !== command.sessionId) return [];
-        const next = { ...state, sessionId: null };
-        return [{ type: 'DeviceReleased', payload: { deviceId: command.deviceId, sessionId: command.sessionId, status: statusOf(next) } }];
-      }
-      default:
-        return unreachable(command, 'command');
-    }
+      if (state.sessionId === command.sessionId) return [];
+      if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is already in a session');
+      if (!state.online) throw new AppError('DEVICE_OFFLINE', 'The device is offline');
+      if (state.health === 'broken') throw new AppError('DEVICE_UNAVAILABLE', 'The device is in maintenance');
+      const { type: _type, ...payload } = command;
+      return [{ type: 'DeviceAllocated', payload: { ...payload, status: 'in_use' } }];
+    },
+    ReleaseDevice: (command, state) => {
+      if (state.sessionId !== command.sessionId) return [];
+      const next = { ...state, sessionId: null };
+      return [{ type: 'DeviceReleased', payload: { deviceId: command.deviceId, sessionId: command.sessionId, status: statusOf(next) } }];
+    },
   },
-};
+});

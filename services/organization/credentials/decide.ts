@@ -1,7 +1,6 @@
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { ApiKeyCreatedPayload, ApiKeyRevokedPayload, OAuthClientCreatedPayload, OAuthClientDeletedPayload, type ApiKeyEvent, type OAuthClientEvent } from '#events/organization/credentials.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type KeyCreated = Extract<ApiKeyEvent, { type: 'ApiKeyCreated' }>['payload'];
 type ClientCreated = Extract<OAuthClientEvent, { type: 'OAuthClientCreated' }>['payload'];
@@ -14,34 +13,25 @@ export interface ApiKeyState {
 export type ApiKeyCommand = ({ type: 'CreateApiKey' } & KeyCreated) | { type: 'RevokeApiKey'; keyId: string; revokedBy: number };
 
 /** A `/v1` API key: created once, revoked at most once (revoking again changes nothing). */
-export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
+export const apiKeyDecider = defineDecider<ApiKeyCommand, ApiKeyEvent, ApiKeyState>({
   initialState: () => ({ key: null, revoked: false }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'ApiKeyCreated':
-        return { ...state, key: event.payload };
-      case 'ApiKeyRevoked':
-        return { ...state, revoked: true };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    ApiKeyCreated: (state, event) => ({ ...state, key: event.payload }),
+    ApiKeyRevoked: (state, event) => ({ ...state, revoked: true }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateApiKey': {
-        if (state.key) throw new AppError('ALREADY_EXISTS', 'API key already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'ApiKeyCreated', payload: ApiKeyCreatedPayload.parse(payload) }];
-      }
-      case 'RevokeApiKey':
-        if (!state.key) throw new AppError('NOT_FOUND', 'API key not found');
-        if (state.revoked) return [];
-        return [{ type: 'ApiKeyRevoked', payload: ApiKeyRevokedPayload.parse({ keyId: command.keyId, revokedBy: command.revokedBy }) }];
-      default:
-        return unreachable(command, 'command');
-    }
+  decide: {
+    CreateApiKey: (command, state) => {
+      if (state.key) throw new AppError('ALREADY_EXISTS', 'API key already exists');
+      const { type: _type, ...payload } = command;
+      return [{ type: 'ApiKeyCreated', payload: ApiKeyCreatedPayload.parse(payload) }];
+    },
+    RevokeApiKey: (command, state) => {
+      if (!state.key) throw new AppError('NOT_FOUND', 'API key not found');
+      if (state.revoked) return [];
+      return [{ type: 'ApiKeyRevoked', payload: ApiKeyRevokedPayload.parse({ keyId: command.keyId, revokedBy: command.revokedBy }) }];
+    },
   },
-};
+});
 
 export interface OAuthClientState {
   client: ClientCreated | null;
@@ -51,30 +41,21 @@ export interface OAuthClientState {
 export type OAuthClientCommand = ({ type: 'CreateOAuthClient' } & ClientCreated) | { type: 'DeleteOAuthClient'; id: string; deletedBy: number };
 
 /** An OAuth client: created once, deleted at most once; a deleted client is gone (404). */
-export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, OAuthClientState> = {
+export const oauthClientDecider = defineDecider<OAuthClientCommand, OAuthClientEvent, OAuthClientState>({
   initialState: () => ({ client: null, deleted: false }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'OAuthClientCreated':
-        return { ...state, client: event.payload };
-      case 'OAuthClientDeleted':
-        return { ...state, deleted: true };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    OAuthClientCreated: (state, event) => ({ ...state, client: event.payload }),
+    OAuthClientDeleted: (state, event) => ({ ...state, deleted: true }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateOAuthClient': {
-        if (state.client) throw new AppError('ALREADY_EXISTS', 'OAuth client already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'OAuthClientCreated', payload: OAuthClientCreatedPayload.parse(payload) }];
-      }
-      case 'DeleteOAuthClient':
-        if (!state.client || state.deleted) throw new AppError('NOT_FOUND', 'OAuth client not found');
-        return [{ type: 'OAuthClientDeleted', payload: OAuthClientDeletedPayload.parse({ id: command.id, deletedBy: command.deletedBy }) }];
-      default:
-        return unreachable(command, 'command');
-    }
+  decide: {
+    CreateOAuthClient: (command, state) => {
+      if (state.client) throw new AppError('ALREADY_EXISTS', 'OAuth client already exists');
+      const { type: _type, ...payload } = command;
+      return [{ type: 'OAuthClientCreated', payload: OAuthClientCreatedPayload.parse(payload) }];
+    },
+    DeleteOAuthClient: (command, state) => {
+      if (!state.client || state.deleted) throw new AppError('NOT_FOUND', 'OAuth client not found');
+      return [{ type: 'OAuthClientDeleted', payload: OAuthClientDeletedPayload.parse({ id: command.id, deletedBy: command.deletedBy }) }];
+    },
   },
-};
+});

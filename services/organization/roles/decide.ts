@@ -1,7 +1,6 @@
 import { AppError } from '#shared/errors.js';
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import type { RoleEvent } from '#events/organization/roles.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<RoleEvent, { type: 'RoleCreated' }>['payload'];
 
@@ -23,47 +22,37 @@ function live(state: RoleState, companyId: number) {
 }
 
 /** A role is a named bundle of permission keys of one company. */
-export const roleDecider: Decider<RoleCommand, RoleEvent, RoleState> = {
+export const roleDecider = defineDecider<RoleCommand, RoleEvent, RoleState>({
   initialState: () => ({ status: 'none' }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'RoleCreated':
-        return { status: 'active', ...event.payload };
-      case 'RoleUpdated': {
-        if (state.status !== 'active') return state;
-        const { roleId: _id, ...changes } = event.payload;
-        return { ...state, ...changes };
-      }
-      case 'RoleDeleted':
-        return { status: 'deleted', roleId: event.payload.roleId };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    RoleCreated: (state, event) => ({ status: 'active', ...event.payload }),
+    RoleUpdated: (state, event) => {
+      if (state.status !== 'active') return state;
+      const { roleId: _id, ...changes } = event.payload;
+      return { ...state, ...changes };
+    },
+    RoleDeleted: (state, event) => ({ status: 'deleted', roleId: event.payload.roleId }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateRole': {
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Role already exists');
-        const { type: _type, ...payload } = command;
-        return [{ type: 'RoleCreated', payload: { ...payload, permissions: [...new Set(payload.permissions)].sort() } }];
+  decide: {
+    CreateRole: (command, state) => {
+      if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Role already exists');
+      const { type: _type, ...payload } = command;
+      return [{ type: 'RoleCreated', payload: { ...payload, permissions: [...new Set(payload.permissions)].sort() } }];
+    },
+    UpdateRole: (command, state) => {
+      const role = live(state, command.companyId);
+      const changes: { name?: string; description?: string; permissions?: string[] } = {};
+      if (command.name !== undefined && command.name !== role.name) changes.name = command.name;
+      if (command.description !== undefined && command.description !== role.description) changes.description = command.description;
+      if (command.permissions !== undefined) {
+        const permissions = [...new Set(command.permissions)].sort();
+        if (permissions.join() !== role.permissions.join()) changes.permissions = permissions;
       }
-      case 'UpdateRole': {
-        const role = live(state, command.companyId);
-        const changes: { name?: string; description?: string; permissions?: string[] } = {};
-        if (command.name !== undefined && command.name !== role.name) changes.name = command.name;
-        if (command.description !== undefined && command.description !== role.description) changes.description = command.description;
-        if (command.permissions !== undefined) {
-          const permissions = [...new Set(command.permissions)].sort();
-          if (permissions.join() !== role.permissions.join()) changes.permissions = permissions;
-        }
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'RoleUpdated', payload: { roleId: role.roleId, ...changes } }];
-      }
-      case 'DeleteRole': {
-        const role = live(state, command.companyId);
-        return [{ type: 'RoleDeleted', payload: { roleId: role.roleId, name: role.name } }];
-      }
-      default:
-        return unreachable(command);
-    }
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'RoleUpdated', payload: { roleId: role.roleId, ...changes } }];
+    },
+    DeleteRole: (command, state) => {
+      const role = live(state, command.companyId);
+      return [{ type: 'RoleDeleted', payload: { roleId: role.roleId, name: role.name } }];
+    },
   },
-};
+});

@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { type Decider, defineDecider, firstEvent } from '#shared/es/decider.js';
 import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
 import { unreachable } from '#shared/unreachable.js';
 
@@ -198,28 +198,20 @@ export type EmailClaimCommand = { type: 'ClaimEmail'; email: string; userId: num
  * revision, so of two concurrent sign-ups with one address exactly one wins. Deleting a user
  * releases the address, so it can be invited again.
  */
-export const emailClaimDecider: Decider<EmailClaimCommand, EmailClaimEvent, EmailClaimState> = {
+export const emailClaimDecider = defineDecider<EmailClaimCommand, EmailClaimEvent, EmailClaimState>({
   initialState: () => ({ claimedBy: null }),
-  evolve: (_state, event) => {
-    switch (event.type) {
-      case 'EmailClaimed':
-        return { claimedBy: event.payload.userId };
-      case 'EmailReleased':
-        return { claimedBy: null };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    EmailClaimed: (_state, event) => ({ claimedBy: event.payload.userId }),
+    EmailReleased: () => ({ claimedBy: null }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'ClaimEmail':
-        if (state.claimedBy !== null) throw new AppError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
-        return [{ type: 'EmailClaimed', payload: { email: command.email, userId: command.userId } }];
-      case 'ReleaseEmail':
-        if (state.claimedBy !== command.userId) return [];
-        return [{ type: 'EmailReleased', payload: { email: command.email, userId: command.userId } }];
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    ClaimEmail: (command, state) => {
+      if (state.claimedBy !== null) throw new AppError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+      return [{ type: 'EmailClaimed', payload: { email: command.email, userId: command.userId } }];
+    },
+    ReleaseEmail: (command, state) => {
+      if (state.claimedBy !== command.userId) return [];
+      return [{ type: 'EmailReleased', payload: { email: command.email, userId: command.userId } }];
+    },
   },
-};
+});

@@ -1,4 +1,4 @@
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { type Decider, defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
 import { unreachable } from '#shared/unreachable.js';
@@ -21,42 +21,30 @@ const live = (state: ProjectState): Created => {
 };
 
 /** A project: created once, changed while it exists, deleted at most once. */
-export const projectDecider: Decider<ProjectCommand, ProjectEvent, ProjectState> = {
+export const projectDecider = defineDecider<ProjectCommand, ProjectEvent, ProjectState>({
   initialState: () => ({ project: null, deleted: false }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'ProjectCreated':
-        return { project: event.payload, deleted: false };
-      case 'ProjectUpdated':
-        return state.project ? { ...state, project: { ...state.project, ...event.payload.changes } } : state;
-      case 'ProjectDeleted':
-        return { ...state, deleted: true };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    ProjectCreated: (state, event) => ({ project: event.payload, deleted: false }),
+    ProjectUpdated: (state, event) => state.project ? { ...state, project: { ...state.project, ...event.payload.changes } } : state,
+    ProjectDeleted: (state, event) => ({ ...state, deleted: true }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateProject':
-        return [firstEvent(state.project, 'Project', 'ProjectCreated', command)];
-      case 'UpdateProject': {
-        const project = live(state);
-        const changes: Partial<ProjectFields> = {};
-        for (const k of ['name', 'key', 'description'] as const) {
-          const v = command.changes[k];
-          if (v !== undefined && v !== project[k]) changes[k] = v;
-        }
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'ProjectUpdated', payload: { projectId: project.projectId, changes } }];
+  decide: {
+    CreateProject: (command, state) => [firstEvent(state.project, 'Project', 'ProjectCreated', command)],
+    UpdateProject: (command, state) => {
+      const project = live(state);
+      const changes: Partial<ProjectFields> = {};
+      for (const k of ['name', 'key', 'description'] as const) {
+        const v = command.changes[k];
+        if (v !== undefined && v !== project[k]) changes[k] = v;
       }
-      case 'DeleteProject': {
-        const project = live(state);
-        return [{ type: 'ProjectDeleted', payload: { projectId: project.projectId } }];
-      }
-      default:
-        return unreachable(command, 'command');
-    }
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'ProjectUpdated', payload: { projectId: project.projectId, changes } }];
+    },
+    DeleteProject: (command, state) => {
+      const project = live(state);
+      return [{ type: 'ProjectDeleted', payload: { projectId: project.projectId } }];
+    },
   },
-};
+});
 
 export interface ProjectKeyState {
   holder: string | null;

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TestCaseEvent, TestCaseFields } from '#events/tmt/test-cases.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<TestCaseEvent, { type: 'TestCaseCreated' }>['payload'];
 
@@ -24,41 +23,29 @@ const live = (state: TestCaseState): Created => {
 };
 
 /** A test case: created once, changed while it exists (only what differs is recorded), deleted at most once. */
-export const testCaseDecider: Decider<TestCaseCommand, TestCaseEvent, TestCaseState> = {
+export const testCaseDecider = defineDecider<TestCaseCommand, TestCaseEvent, TestCaseState>({
   initialState: () => ({ testCase: null, deleted: false }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'TestCaseCreated':
-        return { testCase: event.payload, deleted: false };
-      case 'TestCaseUpdated':
-        return state.testCase ? { ...state, testCase: { ...state.testCase, ...event.payload.changes } } : state;
-      case 'TestCaseDeleted':
-        return { ...state, deleted: true };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    TestCaseCreated: (state, event) => ({ testCase: event.payload, deleted: false }),
+    TestCaseUpdated: (state, event) => state.testCase ? { ...state, testCase: { ...state.testCase, ...event.payload.changes } } : state,
+    TestCaseDeleted: (state, event) => ({ ...state, deleted: true }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateTestCase':
-        return [firstEvent(state.testCase, 'Test case', 'TestCaseCreated', command)];
-      case 'UpdateTestCase': {
-        const testCase = live(state);
-        const changes: Record<string, unknown> = {};
-        for (const k of FIELDS) {
-          const v = command.changes[k];
-          if (v !== undefined && !isDeepStrictEqual(v, testCase[k])) changes[k] = v;
-        }
-        return Object.keys(changes).length === 0
-          ? []
-          : [{ type: 'TestCaseUpdated', payload: { testCaseId: testCase.testCaseId, changes: changes as Partial<TestCaseFields> } }];
+  decide: {
+    CreateTestCase: (command, state) => [firstEvent(state.testCase, 'Test case', 'TestCaseCreated', command)],
+    UpdateTestCase: (command, state) => {
+      const testCase = live(state);
+      const changes: Record<string, unknown> = {};
+      for (const k of FIELDS) {
+        const v = command.changes[k];
+        if (v !== undefined && !isDeepStrictEqual(v, testCase[k])) changes[k] = v;
       }
-      case 'DeleteTestCase': {
-        const testCase = live(state);
-        return [{ type: 'TestCaseDeleted', payload: { testCaseId: testCase.testCaseId } }];
-      }
-      default:
-        return unreachable(command, 'command');
-    }
+      return Object.keys(changes).length === 0
+        ? []
+        : [{ type: 'TestCaseUpdated', payload: { testCaseId: testCase.testCaseId, changes: changes as Partial<TestCaseFields> } }];
+    },
+    DeleteTestCase: (command, state) => {
+      const testCase = live(state);
+      return [{ type: 'TestCaseDeleted', payload: { testCaseId: testCase.testCaseId } }];
+    },
   },
-};
+});

@@ -1,8 +1,7 @@
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Started = Extract<TestSessionEvent, { type: 'TestSessionStarted' }>['payload'];
 
@@ -29,71 +28,59 @@ const live = (state: TestSessionState): Started => {
 };
 
 /** A test session: its case list, its status transitions, and the results recorded in it. */
-export const testSessionDecider: Decider<TestSessionCommand, TestSessionEvent, TestSessionState> = {
+export const testSessionDecider = defineDecider<TestSessionCommand, TestSessionEvent, TestSessionState>({
   initialState: () => ({ session: null, status: 'planned', caseIds: new Set() }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'TestSessionStarted':
-        return { session: event.payload, status: 'planned', caseIds: new Set(event.payload.testCaseIds) };
-      case 'TestSessionUpdated': {
-        if (!state.session) return state;
-        const { name, testCaseIds, status } = event.payload;
-        return {
-          session: { ...state.session, ...(name !== undefined ? { name } : {}), ...(testCaseIds ? { testCaseIds } : {}) },
-          status: status ?? state.status,
-          caseIds: testCaseIds ? new Set(testCaseIds) : state.caseIds,
-        };
-      }
-      case 'TestSessionCompleted':
-        return { ...state, status: 'completed' };
-      case 'TestResultsRecorded':
-        return state;
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    TestSessionStarted: (state, event) => ({ session: event.payload, status: 'planned', caseIds: new Set(event.payload.testCaseIds) }),
+    TestSessionUpdated: (state, event) => {
+      if (!state.session) return state;
+      const { name, testCaseIds, status } = event.payload;
+      return {
+        session: { ...state.session, ...(name !== undefined ? { name } : {}), ...(testCaseIds ? { testCaseIds } : {}) },
+        status: status ?? state.status,
+        caseIds: testCaseIds ? new Set(testCaseIds) : state.caseIds,
+      };
+    },
+    TestSessionCompleted: (state, event) => ({ ...state, status: 'completed' }),
+    TestResultsRecorded: (state, event) => state,
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'StartTestSession':
-        return [firstEvent(state.session, 'Test session', 'TestSessionStarted', command)];
-      case 'UpdateTestSession': {
-        const session = live(state);
-        const { sessionId } = session;
-        const rename = command.name !== undefined && command.name !== session.name ? command.name : undefined;
-        const cases = command.testCaseIds !== undefined && !sameList(command.testCaseIds, session.testCaseIds) ? command.testCaseIds : undefined;
-        const move = command.status !== undefined && command.status !== state.status ? command.status : undefined;
-        if (cases && state.status === 'completed') throw new AppError('SESSION_COMPLETED', 'The test cases of a completed session cannot change');
-        if (move && NEXT[state.status] !== move) {
-          throw new AppError('INVALID_TRANSITION', `A session cannot go from ${state.status} to ${move}`);
-        }
-        const events: TestSessionEvent[] = [];
-        if (rename !== undefined || cases || move === 'in_progress') {
-          events.push({
-            type: 'TestSessionUpdated',
-            payload: { sessionId, ...(rename !== undefined ? { name: rename } : {}), ...(cases ? { testCaseIds: cases } : {}), ...(move === 'in_progress' ? { status: 'in_progress' as const } : {}) },
-          });
-        }
-        if (move === 'completed') events.push({ type: 'TestSessionCompleted', payload: { sessionId } });
-        return events;
+  decide: {
+    StartTestSession: (command, state) => [firstEvent(state.session, 'Test session', 'TestSessionStarted', command)],
+    UpdateTestSession: (command, state) => {
+      const session = live(state);
+      const { sessionId } = session;
+      const rename = command.name !== undefined && command.name !== session.name ? command.name : undefined;
+      const cases = command.testCaseIds !== undefined && !sameList(command.testCaseIds, session.testCaseIds) ? command.testCaseIds : undefined;
+      const move = command.status !== undefined && command.status !== state.status ? command.status : undefined;
+      if (cases && state.status === 'completed') throw new AppError('SESSION_COMPLETED', 'The test cases of a completed session cannot change');
+      if (move && NEXT[state.status] !== move) {
+        throw new AppError('INVALID_TRANSITION', `A session cannot go from ${state.status} to ${move}`);
       }
-      case 'RecordResults': {
-        const session = live(state);
-        if (state.status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
-        const outside = command.results.findIndex((r) => !state.caseIds.has(r.testCaseId));
-        if (outside !== -1) {
-          const id = command.results[outside]!.testCaseId;
-          throw new AppError('TEST_CASE_NOT_IN_SESSION', `results[${outside}]: test case ${id} is not in this session`, {
-            details: [{ path: `${outside}.testCaseId`, message: `test case ${id} is not in this session` }],
-          });
-        }
-        if (command.results.length === 0) return [];
-        const events: TestSessionEvent[] = [];
-        if (state.status === 'planned') events.push({ type: 'TestSessionUpdated', payload: { sessionId: session.sessionId, status: 'in_progress' } });
-        events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy } });
-        return events;
+      const events: TestSessionEvent[] = [];
+      if (rename !== undefined || cases || move === 'in_progress') {
+        events.push({
+          type: 'TestSessionUpdated',
+          payload: { sessionId, ...(rename !== undefined ? { name: rename } : {}), ...(cases ? { testCaseIds: cases } : {}), ...(move === 'in_progress' ? { status: 'in_progress' as const } : {}) },
+        });
       }
-      default:
-        return unreachable(command, 'command');
-    }
+      if (move === 'completed') events.push({ type: 'TestSessionCompleted', payload: { sessionId } });
+      return events;
+    },
+    RecordResults: (command, state) => {
+      const session = live(state);
+      if (state.status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
+      const outside = command.results.findIndex((r) => !state.caseIds.has(r.testCaseId));
+      if (outside !== -1) {
+        const id = command.results[outside]!.testCaseId;
+        throw new AppError('TEST_CASE_NOT_IN_SESSION', `results[${outside}]: test case ${id} is not in this session`, {
+          details: [{ path: `${outside}.testCaseId`, message: `test case ${id} is not in this session` }],
+        });
+      }
+      if (command.results.length === 0) return [];
+      const events: TestSessionEvent[] = [];
+      if (state.status === 'planned') events.push({ type: 'TestSessionUpdated', payload: { sessionId: session.sessionId, status: 'in_progress' } });
+      events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy } });
+      return events;
+    },
   },
-};
+});
