@@ -1,7 +1,6 @@
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ActivityKind, ArtifactType, SessionEvent, SessionStatus } from '#events/df/sessions.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 
@@ -38,86 +37,78 @@ function requireActive(state: SessionState): void {
 }
 
 /** One device session: starting → active → ended, or starting → failed; then it may be deleted. */
-export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState> = {
+export const sessionDecider = defineDecider<SessionCommand, SessionEvent, SessionState>({
   initialState: () => ({ status: null, deleted: false, session: null, recordingId: null }),
 
-  evolve(state, event) {
-    switch (event.type) {
-      case 'DeviceSessionRequested':
-        return { ...state, status: 'starting', session: event.payload };
-      case 'DeviceSessionStarted':
-        return { ...state, status: 'active' };
-      case 'DeviceSessionFailed':
-        return { ...state, status: 'failed', recordingId: null };
-      case 'DeviceSessionEnded':
-        return { ...state, status: 'ended', recordingId: null };
-      case 'DeviceSessionDeleted':
-        return { ...state, deleted: true };
-      case 'DeviceSessionRenamed':
-        return state.session ? { ...state, session: { ...state.session, name: event.payload.name } } : state;
-      case 'DeviceSessionMetadataUpdated':
-        return state.session ? { ...state, session: { ...state.session, metadata: event.payload.metadata } } : state;
-      case 'DeviceSessionRecordingStarted':
-        return { ...state, recordingId: event.payload.recordingId };
-      case 'DeviceSessionRecordingStopped':
-        return { ...state, recordingId: null };
-      case 'DeviceSessionNotesUpdated':
-      case 'DeviceSessionActivityRecorded':
-      case 'DeviceSessionArtifactStored':
-        return state;
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    DeviceSessionRequested: (state, event) => ({ ...state, status: 'starting', session: event.payload }),
+    DeviceSessionStarted: (state, event) => ({ ...state, status: 'active' }),
+    DeviceSessionFailed: (state, event) => ({ ...state, status: 'failed', recordingId: null }),
+    DeviceSessionEnded: (state, event) => ({ ...state, status: 'ended', recordingId: null }),
+    DeviceSessionDeleted: (state, event) => ({ ...state, deleted: true }),
+    DeviceSessionRenamed: (state, event) => state.session ? { ...state, session: { ...state.session, name: event.payload.name } } : state,
+    DeviceSessionMetadataUpdated: (state, event) => state.session ? { ...state, session: { ...state.session, metadata: event.payload.metadata } } : state,
+    DeviceSessionRecordingStarted: (state, event) => ({ ...state, recordingId: event.payload.recordingId }),
+    DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null }),
+    DeviceSessionNotesUpdated: (state, event) => state,
+    DeviceSessionActivityRecorded: (state, event) => state,
+    DeviceSessionArtifactStored: (state, event) => state,
   },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'RequestSession': {
-        if (state.status !== null) throw new AppError('ALREADY_EXISTS', 'Session already exists');
-        return [{ type: 'DeviceSessionRequested', payload: command.session }];
-      }
-      case 'MarkSessionStarted':
-        if (state.status !== 'starting') return [];
-        return [{ type: 'DeviceSessionStarted', payload: { sessionId: command.sessionId, screen: command.screen } }];
-      case 'MarkSessionFailed':
-        if (state.status !== 'starting') return [];
-        return [{ type: 'DeviceSessionFailed', payload: { sessionId: command.sessionId, code: command.code, reason: command.reason } }];
-      case 'EndSession':
-        requireExisting(state);
-        if (!isOpen(state)) return [];
-        return [{ type: 'DeviceSessionEnded', payload: { sessionId: command.sessionId, reason: command.reason } }];
-      case 'DeleteSession':
-        requireExisting(state);
-        if (isOpen(state)) throw new AppError('CONFLICT', 'End the session before deleting it');
-        return [{ type: 'DeviceSessionDeleted', payload: { sessionId: command.sessionId } }];
-      case 'RenameSession':
-        requireExisting(state);
-        if (state.session?.name === command.name) return [];
-        return [{ type: 'DeviceSessionRenamed', payload: { sessionId: command.sessionId, name: command.name } }];
-      case 'UpdateSessionMetadata':
-        requireExisting(state);
-        return [{ type: 'DeviceSessionMetadataUpdated', payload: { sessionId: command.sessionId, metadata: command.metadata } }];
-      case 'UpdateSessionNotes':
-        requireExisting(state);
-        return [{ type: 'DeviceSessionNotesUpdated', payload: { sessionId: command.sessionId, notes: command.notes } }];
-      case 'RecordActivity':
-        requireActive(state);
-        return [{ type: 'DeviceSessionActivityRecorded', payload: { sessionId: command.sessionId, activityId: command.activityId, kind: command.kind, detail: command.detail } }];
-      case 'StoreArtifact': {
-        requireExisting(state);
-        const { type: _type, artifactType, ...rest } = command;
-        return [{ type: 'DeviceSessionArtifactStored', payload: { ...rest, type: artifactType } }];
-      }
-      case 'StartRecording':
-        requireActive(state);
-        if (state.recordingId) return [];
-        return [{ type: 'DeviceSessionRecordingStarted', payload: { sessionId: command.sessionId, recordingId: command.recordingId } }];
-      case 'StopRecording':
-        requireExisting(state);
-        if (!state.recordingId) return [];
-        return [{ type: 'DeviceSessionRecordingStopped', payload: { sessionId: command.sessionId, recordingId: state.recordingId, frames: command.frames, artifactId: command.artifactId } }];
-      default:
-        return unreachable(command, 'command');
-    }
+  decide: {
+    RequestSession: (command, state) => {
+      if (state.status !== null) throw new AppError('ALREADY_EXISTS', 'Session already exists');
+      return [{ type: 'DeviceSessionRequested', payload: command.session }];
+    },
+    MarkSessionStarted: (command, state) => {
+      if (state.status !== 'starting') return [];
+      return [{ type: 'DeviceSessionStarted', payload: { sessionId: command.sessionId, screen: command.screen } }];
+    },
+    MarkSessionFailed: (command, state) => {
+      if (state.status !== 'starting') return [];
+      return [{ type: 'DeviceSessionFailed', payload: { sessionId: command.sessionId, code: command.code, reason: command.reason } }];
+    },
+    EndSession: (command, state) => {
+      requireExisting(state);
+      if (!isOpen(state)) return [];
+      return [{ type: 'DeviceSessionEnded', payload: { sessionId: command.sessionId, reason: command.reason } }];
+    },
+    DeleteSession: (command, state) => {
+      requireExisting(state);
+      if (isOpen(state)) throw new AppError('CONFLICT', 'End the session before deleting it');
+      return [{ type: 'DeviceSessionDeleted', payload: { sessionId: command.sessionId } }];
+    },
+    RenameSession: (command, state) => {
+      requireExisting(state);
+      if (state.session?.name === command.name) return [];
+      return [{ type: 'DeviceSessionRenamed', payload: { sessionId: command.sessionId, name: command.name } }];
+    },
+    UpdateSessionMetadata: (command, state) => {
+      requireExisting(state);
+      return [{ type: 'DeviceSessionMetadataUpdated', payload: { sessionId: command.sessionId, metadata: command.metadata } }];
+    },
+    UpdateSessionNotes: (command, state) => {
+      requireExisting(state);
+      return [{ type: 'DeviceSessionNotesUpdated', payload: { sessionId: command.sessionId, notes: command.notes } }];
+    },
+    RecordActivity: (command, state) => {
+      requireActive(state);
+      return [{ type: 'DeviceSessionActivityRecorded', payload: { sessionId: command.sessionId, activityId: command.activityId, kind: command.kind, detail: command.detail } }];
+    },
+    StoreArtifact: (command, state) => {
+      requireExisting(state);
+      const { type: _type, artifactType, ...rest } = command;
+      return [{ type: 'DeviceSessionArtifactStored', payload: { ...rest, type: artifactType } }];
+    },
+    StartRecording: (command, state) => {
+      requireActive(state);
+      if (state.recordingId) return [];
+      return [{ type: 'DeviceSessionRecordingStarted', payload: { sessionId: command.sessionId, recordingId: command.recordingId } }];
+    },
+    StopRecording: (command, state) => {
+      requireExisting(state);
+      if (!state.recordingId) return [];
+      return [{ type: 'DeviceSessionRecordingStopped', payload: { sessionId: command.sessionId, recordingId: state.recordingId, frames: command.frames, artifactId: command.artifactId } }];
+    },
   },
-};
+});
