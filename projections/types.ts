@@ -1,4 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
+import type { DomainEvent } from '#shared/es/decider.js';
 import type { RecordedEvent } from '#shared/es/types.js';
 
 /**
@@ -32,4 +33,20 @@ export async function applyAll(projection: Projection, tx: Sql, events: readonly
     return;
   }
   for (const e of events) await projection.apply(tx, e);
+}
+
+/** How a read model applies each event type it handles: one handler per type, so a missing one does not compile. */
+export type ApplyHandlers<Event extends DomainEvent> = {
+  [Type in Event['type']]: (tx: Sql, event: Extract<Event, { type: Type }>, at: string, recorded: RecordedEvent) => Promise<unknown>;
+};
+
+/** A projection's `apply` from handlers keyed by event type; `at` is the event's `occurredAt`. */
+export function applyByType<Event extends DomainEvent>(handlers: ApplyHandlers<Event>): Projection['apply'] {
+  // Keyed by type: the handler found under `recorded.type` takes exactly that event.
+  const byType = handlers as unknown as Record<string, (tx: Sql, event: Event, at: string, recorded: RecordedEvent) => Promise<unknown>>;
+  return async (tx, recorded) => {
+    const handler = Object.hasOwn(byType, recorded.type) ? byType[recorded.type] : undefined;
+    if (!handler) throw new Error(`Unhandled event ${recorded.type}`);
+    await handler(tx, { type: recorded.type, payload: recorded.payload } as Event, recorded.metadata.occurredAt, recorded);
+  };
 }

@@ -1,6 +1,5 @@
 import { ENGINE_EVENT_TYPES, type EngineEvent } from '#events/autorunner/engines.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 /** Test engines by token hash, for `X-Engine-Token` verification and the engines endpoints. */
 export const arEnginesProjection: Projection = {
@@ -24,32 +23,23 @@ export const arEnginesProjection: Projection = {
     CREATE INDEX IF NOT EXISTS ar_engines_workspace ON ar_engines (company_id, workspace_id, created_at);
     CREATE INDEX IF NOT EXISTS ar_engines_token ON ar_engines (token_hash);`,
   tables: ['ar_engines'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as EngineEvent;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'EngineRegistered': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO ar_engines (engine_id, company_id, workspace_id, name, labels, token_hash, token_prefix, registered_by, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (engine_id) DO NOTHING`,
-          [p.engineId, p.companyId, p.workspaceId, p.name, JSON.stringify(p.labels), p.tokenHash, p.tokenPrefix, p.registeredBy, at],
-        );
-        return;
-      }
-      case 'EngineTokenRotated':
-        await tx.query(`UPDATE ar_engines SET token_hash = $2, token_prefix = $3, token_rotated_at = $4 WHERE engine_id = $1`, [
-          event.payload.engineId,
-          event.payload.tokenHash,
-          event.payload.tokenPrefix,
-          at,
-        ]);
-        return;
-      case 'EngineRevoked':
-        await tx.query(`UPDATE ar_engines SET revoked_at = coalesce(revoked_at, $2) WHERE engine_id = $1`, [event.payload.engineId, at]);
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+  apply: applyByType<EngineEvent>({
+    EngineRegistered: async (tx, event, at) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO ar_engines (engine_id, company_id, workspace_id, name, labels, token_hash, token_prefix, registered_by, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (engine_id) DO NOTHING`,
+        [p.engineId, p.companyId, p.workspaceId, p.name, JSON.stringify(p.labels), p.tokenHash, p.tokenPrefix, p.registeredBy, at],
+      );
+    },
+    EngineTokenRotated: async (tx, event, at) => {
+      await tx.query(`UPDATE ar_engines SET token_hash = $2, token_prefix = $3, token_rotated_at = $4 WHERE engine_id = $1`, [
+        event.payload.engineId,
+        event.payload.tokenHash,
+        event.payload.tokenPrefix,
+        at,
+      ]);
+    },
+    EngineRevoked: (tx, event, at) => tx.query(`UPDATE ar_engines SET revoked_at = coalesce(revoked_at, $2) WHERE engine_id = $1`, [event.payload.engineId, at]),
+  }),
 };

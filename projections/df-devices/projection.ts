@@ -1,8 +1,7 @@
 import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#events/df/devices.js';
 import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
 import type { Sql } from '#shared/db/index.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent;
 
@@ -199,77 +198,71 @@ export const dfDevicesProjection: Projection = {
     }
     await flush();
   },
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as Handled;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'DeviceConnected':
-        await connectMany(tx, [{ ...event.payload, at }]);
-        return;
-      case 'DeviceDisconnected':
-        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-          tx.query(`UPDATE df_devices SET status = $2, last_seen_at = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, at]),
-        );
-        return;
-      case 'DeviceStatusChanged':
-        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-          tx.query(`UPDATE df_devices SET status = $2, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]),
-        );
-        return;
-      case 'DeviceAllocated':
-        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-          tx.query(`UPDATE df_devices SET status = $2, session_id = $3, session_type = $4 WHERE device_id = $1`, [
-            event.payload.deviceId, event.payload.status, event.payload.sessionId, event.payload.sessionType,
-          ]),
-        );
-        return;
-      case 'DeviceReleased':
-        await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-          tx.query(`UPDATE df_devices SET status = $2, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
-        );
-        return;
-      case 'HostDevicesDisconnected': {
-        // Only devices still placed on this host and not offline already; one statement for the batch.
-        const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status <> 'offline'`);
-        if (ids.length === 0) return;
-        await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
-          tx.query(`UPDATE df_devices SET status = 'offline', last_seen_at = $2 WHERE device_id = ANY($1::text[])`, [ids, at]),
-        );
-        return;
-      }
-      case 'HostDevicesReconnected': {
-        const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status = 'offline'`);
-        if (ids.length === 0) return;
-        // The status each device has once online again (statusOf in the device decider).
-        await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
-          tx.query(
-            `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' ELSE 'available' END,
-               last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
-            [ids, at],
-          ),
-        );
-        return;
-      }
-      case 'DeviceAliasSet':
-        await tx.query(
-          `INSERT INTO df_device_prefs (user_id, device_id, alias) VALUES ($1, $2, $3)
-           ON CONFLICT (user_id, device_id) DO UPDATE SET alias = $3`,
-          [event.payload.userId, event.payload.deviceId, event.payload.alias],
-        );
-        return;
-      case 'DeviceAliasRemoved':
-        await tx.query(`UPDATE df_device_prefs SET alias = NULL WHERE user_id = $1 AND device_id = $2`, [event.payload.userId, event.payload.deviceId]);
-        return;
-      case 'DeviceFavorited':
-      case 'DeviceUnfavorited':
-        await tx.query(
-          `INSERT INTO df_device_prefs (user_id, device_id, favorite) VALUES ($1, $2, $3)
-           ON CONFLICT (user_id, device_id) DO UPDATE SET favorite = $3`,
-          [event.payload.userId, event.payload.deviceId, event.type === 'DeviceFavorited'],
-        );
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+  apply: applyByType<Handled>({
+    DeviceConnected: (tx, event, at) => connectMany(tx, [{ ...event.payload, at }]),
+    DeviceDisconnected: async (tx, event, at) => {
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET status = $2, last_seen_at = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, at]),
+      );
+    },
+    DeviceStatusChanged: async (tx, event) => {
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET status = $2, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]),
+      );
+    },
+    DeviceAllocated: async (tx, event) => {
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET status = $2, session_id = $3, session_type = $4 WHERE device_id = $1`, [
+          event.payload.deviceId, event.payload.status, event.payload.sessionId, event.payload.sessionType,
+        ]),
+      );
+    },
+    DeviceReleased: async (tx, event) => {
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET status = $2, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
+      );
+    },
+    HostDevicesDisconnected: async (tx, event, at) => {
+      // Only devices still placed on this host and not offline already; one statement for the batch.
+      const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status <> 'offline'`);
+      if (ids.length === 0) return;
+      await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
+        tx.query(`UPDATE df_devices SET status = 'offline', last_seen_at = $2 WHERE device_id = ANY($1::text[])`, [ids, at]),
+      );
+    },
+    HostDevicesReconnected: async (tx, event, at) => {
+      const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status = 'offline'`);
+      if (ids.length === 0) return;
+      // The status each device has once online again (statusOf in the device decider).
+      await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
+        tx.query(
+          `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' ELSE 'available' END,
+             last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
+          [ids, at],
+        ),
+      );
+    },
+    DeviceAliasSet: async (tx, event) => {
+      await tx.query(
+        `INSERT INTO df_device_prefs (user_id, device_id, alias) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id, device_id) DO UPDATE SET alias = $3`,
+        [event.payload.userId, event.payload.deviceId, event.payload.alias],
+      );
+    },
+    DeviceAliasRemoved: (tx, event) => tx.query(`UPDATE df_device_prefs SET alias = NULL WHERE user_id = $1 AND device_id = $2`, [event.payload.userId, event.payload.deviceId]),
+    DeviceFavorited: async (tx, event) => {
+      await tx.query(
+        `INSERT INTO df_device_prefs (user_id, device_id, favorite) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id, device_id) DO UPDATE SET favorite = $3`,
+        [event.payload.userId, event.payload.deviceId, true],
+      );
+    },
+    DeviceUnfavorited: async (tx, event) => {
+      await tx.query(
+        `INSERT INTO df_device_prefs (user_id, device_id, favorite) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id, device_id) DO UPDATE SET favorite = $3`,
+        [event.payload.userId, event.payload.deviceId, false],
+      );
+    },
+  }),
 };

@@ -1,6 +1,5 @@
 import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 /**
  * `/v1` API keys and OAuth clients, by hash and by workspace: for verifying them on every `/v1`
@@ -48,44 +47,36 @@ export const orgCredentialsProjection: Projection = {
       last_used_at timestamptz NOT NULL
     );`,
   tables: ['org_api_keys', 'org_oauth_clients'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as CredentialEvent;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'ApiKeyCreated': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
-          [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
-        );
-        return;
-      }
-      case 'ApiKeyRevoked':
-        await tx.query(`UPDATE org_api_keys SET revoked_at = coalesce(revoked_at, $2), revoked_by = coalesce(revoked_by, $3) WHERE key_id = $1`, [
-          event.payload.keyId,
-          at,
-          event.payload.revokedBy,
-        ]);
-        return;
-      case 'OAuthClientCreated': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (id) DO NOTHING`,
-          [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
-        );
-        return;
-      }
-      case 'OAuthClientDeleted':
-        await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [
-          event.payload.id,
-          at,
-          event.payload.deletedBy,
-        ]);
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+  apply: applyByType<CredentialEvent>({
+    ApiKeyCreated: async (tx, event, at) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
+        [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+      );
+    },
+    ApiKeyRevoked: async (tx, event, at) => {
+      await tx.query(`UPDATE org_api_keys SET revoked_at = coalesce(revoked_at, $2), revoked_by = coalesce(revoked_by, $3) WHERE key_id = $1`, [
+        event.payload.keyId,
+        at,
+        event.payload.revokedBy,
+      ]);
+    },
+    OAuthClientCreated: async (tx, event, at) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (id) DO NOTHING`,
+        [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+      );
+    },
+    OAuthClientDeleted: async (tx, event, at) => {
+      await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [
+        event.payload.id,
+        at,
+        event.payload.deletedBy,
+      ]);
+    },
+  }),
 };

@@ -1,7 +1,6 @@
 import type { ProjectEvent } from '#events/tmt/projects.js';
 import { PROJECT_EVENT_TYPES } from '#events/tmt/projects.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 /** The projects of each workspace, for `/v1/projects` and `/tmt/company/api/v1/projects`. */
 export const tmtProjectsProjection: Projection = {
@@ -23,32 +22,22 @@ export const tmtProjectsProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS tmt_projects_workspace ON tmt_projects (company_id, workspace_id, created_pos);`,
   tables: ['tmt_projects'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as ProjectEvent;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'ProjectCreated': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO tmt_projects (project_id, company_id, workspace_id, name, key, description, created_pos, created_at, updated_at, created_by)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$8,$9) ON CONFLICT (project_id) DO NOTHING`,
-          [p.projectId, p.companyId, p.workspaceId, p.name, p.key, p.description, recorded.position.toString(), at, String(recorded.metadata.actorId ?? '')],
-        );
-        return;
-      }
-      case 'ProjectUpdated': {
-        const c = event.payload.changes;
-        await tx.query(
-          `UPDATE tmt_projects SET name = coalesce($2, name), key = coalesce($3, key), description = coalesce($4, description), updated_at = $5 WHERE project_id = $1`,
-          [event.payload.projectId, c.name ?? null, c.key ?? null, c.description ?? null, at],
-        );
-        return;
-      }
-      case 'ProjectDeleted':
-        await tx.query(`DELETE FROM tmt_projects WHERE project_id = $1`, [event.payload.projectId]);
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+  apply: applyByType<ProjectEvent>({
+    ProjectCreated: async (tx, event, at, recorded) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO tmt_projects (project_id, company_id, workspace_id, name, key, description, created_pos, created_at, updated_at, created_by)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$8,$9) ON CONFLICT (project_id) DO NOTHING`,
+        [p.projectId, p.companyId, p.workspaceId, p.name, p.key, p.description, recorded.position.toString(), at, String(recorded.metadata.actorId ?? '')],
+      );
+    },
+    ProjectUpdated: async (tx, event, at) => {
+      const c = event.payload.changes;
+      await tx.query(
+        `UPDATE tmt_projects SET name = coalesce($2, name), key = coalesce($3, key), description = coalesce($4, description), updated_at = $5 WHERE project_id = $1`,
+        [event.payload.projectId, c.name ?? null, c.key ?? null, c.description ?? null, at],
+      );
+    },
+    ProjectDeleted: (tx, event) => tx.query(`DELETE FROM tmt_projects WHERE project_id = $1`, [event.payload.projectId]),
+  }),
 };

@@ -1,10 +1,8 @@
-import type { RecordedEvent } from '#shared/es/types.js';
 import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestSessionEvent } from '#events/tmt/test-sessions.js';
 import { TEST_SESSION_EVENT_TYPES } from '#events/tmt/test-sessions.js';
 import type { TmtActor } from '#events/tmt/test-sessions.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 type Handled = TestSessionEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;
 
@@ -63,82 +61,70 @@ export const tmtTestSessionsProjection: Projection = {
       PRIMARY KEY (session_id, position, idx)
     );`,
   tables: ['tmt_test_sessions', 'tmt_test_results', 'tmt_test_result_history'],
-  async apply(tx, recorded: RecordedEvent) {
-    const event = { type: recorded.type, payload: recorded.payload } as Handled;
-    const at = recorded.metadata.occurredAt;
-    switch (event.type) {
-      case 'TestSessionStarted': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO tmt_test_sessions (session_id, company_id, workspace_id, project_id, name, status, test_case_ids, created_pos, created_at, updated_at, created_by)
-           VALUES ($1,$2,$3,$4,$5,'planned',$6::jsonb,$7,$8,$8,$9) ON CONFLICT (session_id) DO NOTHING`,
-          [p.sessionId, p.companyId, p.workspaceId, p.projectId, p.name, JSON.stringify(p.testCaseIds), recorded.position.toString(), at, String(recorded.metadata.actorId ?? '')],
-        );
-        return;
+  apply: applyByType<Handled>({
+    TestSessionStarted: async (tx, event, at, recorded) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO tmt_test_sessions (session_id, company_id, workspace_id, project_id, name, status, test_case_ids, created_pos, created_at, updated_at, created_by)
+         VALUES ($1,$2,$3,$4,$5,'planned',$6::jsonb,$7,$8,$8,$9) ON CONFLICT (session_id) DO NOTHING`,
+        [p.sessionId, p.companyId, p.workspaceId, p.projectId, p.name, JSON.stringify(p.testCaseIds), recorded.position.toString(), at, String(recorded.metadata.actorId ?? '')],
+      );
+    },
+    TestSessionUpdated: async (tx, event, at) => {
+      const p = event.payload;
+      await tx.query(
+        `UPDATE tmt_test_sessions SET name = coalesce($2, name), test_case_ids = coalesce($3::jsonb, test_case_ids), status = coalesce($4, status), updated_at = $5
+         WHERE session_id = $1`,
+        [p.sessionId, p.name ?? null, p.testCaseIds ? JSON.stringify(p.testCaseIds) : null, p.status ?? null, at],
+      );
+      // A case taken out of the session takes its current result with it; its history stays.
+      if (p.testCaseIds) {
+        await tx.query(`DELETE FROM tmt_test_results WHERE session_id = $1 AND NOT (test_case_id = ANY($2::uuid[]))`, [p.sessionId, p.testCaseIds]);
       }
-      case 'TestSessionUpdated': {
-        const p = event.payload;
-        await tx.query(
-          `UPDATE tmt_test_sessions SET name = coalesce($2, name), test_case_ids = coalesce($3::jsonb, test_case_ids), status = coalesce($4, status), updated_at = $5
-           WHERE session_id = $1`,
-          [p.sessionId, p.name ?? null, p.testCaseIds ? JSON.stringify(p.testCaseIds) : null, p.status ?? null, at],
-        );
-        // A case taken out of the session takes its current result with it; its history stays.
-        if (p.testCaseIds) {
-          await tx.query(`DELETE FROM tmt_test_results WHERE session_id = $1 AND NOT (test_case_id = ANY($2::uuid[]))`, [p.sessionId, p.testCaseIds]);
-        }
-        return;
-      }
-      case 'TestSessionCompleted':
-        await tx.query(`UPDATE tmt_test_sessions SET status = 'completed', completed_at = $2, updated_at = $2 WHERE session_id = $1`, [event.payload.sessionId, at]);
-        return;
-      case 'TestResultsRecorded': {
-        const { sessionId, results, recordedBy } = event.payload;
-        const by = actorText(recordedBy);
-        const pos = recorded.position.toString();
-        await tx.query(
-          `INSERT INTO tmt_test_result_history (session_id, position, idx, test_case_id, status, notes, duration_ms, recorded_at, recorded_by)
-           SELECT $1, $2, idx - 1, cid, st, notes, dur, $3, $4
-           FROM unnest($5::uuid[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS t(cid, st, notes, dur, idx)
-           ON CONFLICT (session_id, position, idx) DO NOTHING`,
-          [sessionId, pos, at, by, results.map((r) => r.testCaseId), results.map((r) => r.status), results.map((r) => r.notes), results.map((r) => r.durationMs)],
-        );
-        // The newest result of each case in the batch; one row per key in a multi-row upsert.
-        const last = new Map<string, number>();
-        results.forEach((r, i) => last.set(r.testCaseId, i));
-        const idxs = [...last.values()];
-        await tx.query(
-          `INSERT INTO tmt_test_results (session_id, test_case_id, status, notes, duration_ms, recorded_at, recorded_by, position, idx)
-           SELECT $1, cid, st, notes, dur, $2, $3, $4, idx
-           FROM unnest($5::uuid[], $6::text[], $7::text[], $8::int[], $9::int[]) AS t(cid, st, notes, dur, idx)
-           ON CONFLICT (session_id, test_case_id) DO UPDATE SET status = excluded.status, notes = excluded.notes, duration_ms = excluded.duration_ms,
-             recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by, position = excluded.position, idx = excluded.idx
-           WHERE (tmt_test_results.position, tmt_test_results.idx) < (excluded.position, excluded.idx)`,
-          [
-            sessionId,
-            at,
-            by,
-            pos,
-            idxs.map((i) => results[i]!.testCaseId),
-            idxs.map((i) => results[i]!.status),
-            idxs.map((i) => results[i]!.notes),
-            idxs.map((i) => results[i]!.durationMs),
-            idxs,
-          ],
-        );
-        await tx.query(`UPDATE tmt_test_sessions SET updated_at = $2 WHERE session_id = $1`, [sessionId, at]);
-        return;
-      }
-      case 'ProjectDeleted': {
-        // A project's sessions go with it, with their results.
-        const sessions = `SELECT session_id FROM tmt_test_sessions WHERE project_id = $1`;
-        await tx.query(`DELETE FROM tmt_test_results WHERE session_id IN (${sessions})`, [event.payload.projectId]);
-        await tx.query(`DELETE FROM tmt_test_result_history WHERE session_id IN (${sessions})`, [event.payload.projectId]);
-        await tx.query(`DELETE FROM tmt_test_sessions WHERE project_id = $1`, [event.payload.projectId]);
-        return;
-      }
-      default:
-        return unreachable(event);
-    }
-  },
+    },
+    TestSessionCompleted: (tx, event, at) => tx.query(`UPDATE tmt_test_sessions SET status = 'completed', completed_at = $2, updated_at = $2 WHERE session_id = $1`, [event.payload.sessionId, at]),
+    TestResultsRecorded: async (tx, event, at, recorded) => {
+      const { sessionId, results, recordedBy } = event.payload;
+      const by = actorText(recordedBy);
+      const pos = recorded.position.toString();
+      await tx.query(
+        `INSERT INTO tmt_test_result_history (session_id, position, idx, test_case_id, status, notes, duration_ms, recorded_at, recorded_by)
+         SELECT $1, $2, idx - 1, cid, st, notes, dur, $3, $4
+         FROM unnest($5::uuid[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS t(cid, st, notes, dur, idx)
+         ON CONFLICT (session_id, position, idx) DO NOTHING`,
+        [sessionId, pos, at, by, results.map((r) => r.testCaseId), results.map((r) => r.status), results.map((r) => r.notes), results.map((r) => r.durationMs)],
+      );
+      // The newest result of each case in the batch; one row per key in a multi-row upsert.
+      const last = new Map<string, number>();
+      results.forEach((r, i) => last.set(r.testCaseId, i));
+      const idxs = [...last.values()];
+      await tx.query(
+        `INSERT INTO tmt_test_results (session_id, test_case_id, status, notes, duration_ms, recorded_at, recorded_by, position, idx)
+         SELECT $1, cid, st, notes, dur, $2, $3, $4, idx
+         FROM unnest($5::uuid[], $6::text[], $7::text[], $8::int[], $9::int[]) AS t(cid, st, notes, dur, idx)
+         ON CONFLICT (session_id, test_case_id) DO UPDATE SET status = excluded.status, notes = excluded.notes, duration_ms = excluded.duration_ms,
+           recorded_at = excluded.recorded_at, recorded_by = excluded.recorded_by, position = excluded.position, idx = excluded.idx
+         WHERE (tmt_test_results.position, tmt_test_results.idx) < (excluded.position, excluded.idx)`,
+        [
+          sessionId,
+          at,
+          by,
+          pos,
+          idxs.map((i) => results[i]!.testCaseId),
+          idxs.map((i) => results[i]!.status),
+          idxs.map((i) => results[i]!.notes),
+          idxs.map((i) => results[i]!.durationMs),
+          idxs,
+        ],
+      );
+      await tx.query(`UPDATE tmt_test_sessions SET updated_at = $2 WHERE session_id = $1`, [sessionId, at]);
+    },
+    ProjectDeleted: async (tx, event) => {
+      // A project's sessions go with it, with their results.
+      const sessions = `SELECT session_id FROM tmt_test_sessions WHERE project_id = $1`;
+      await tx.query(`DELETE FROM tmt_test_results WHERE session_id IN (${sessions})`, [event.payload.projectId]);
+      await tx.query(`DELETE FROM tmt_test_result_history WHERE session_id IN (${sessions})`, [event.payload.projectId]);
+      await tx.query(`DELETE FROM tmt_test_sessions WHERE project_id = $1`, [event.payload.projectId]);
+    },
+  }),
 };
