@@ -119,3 +119,9 @@ export const notFound = (what = 'Resource'): AppError => new AppError('NOT_FOUND
 export const forbidden = (message = 'Missing permission'): AppError => new AppError('FORBIDDEN', message);
 export const unauthorized = (message = 'Authentication required'): AppError =>
   new AppError('UNAUTHORIZED', message);
+
+/** The value, or 404 `NOT_FOUND` with `message` when there is none (also for another tenant's ids). */
+export function found<T>(value: T | null | undefined, message: string): T {
+  if (value === null || value === undefined) throw new AppError('NOT_FOUND', message);
+  return value;
+}

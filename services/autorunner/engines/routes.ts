@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { activeEngineByTokenHash, findEngine, listEngines } from '#projections/ar-engines/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
@@ -85,9 +85,7 @@ export async function engineRoutes(app: FastifyInstance, opts: { platform: Platf
     if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['ar-engines'] });
   };
   const existing = async (c: { companyId: number; workspaceId: number }, engineId: string) => {
-    const found = await findEngine(platform.db, c, engineId);
-    if (!found) throw new AppError('NOT_FOUND', 'Engine not found');
-    return found;
+    return found(await findEngine(platform.db, c, engineId), 'Engine not found');
   };
 
   r.get('/autorunner/api/v1/engines', {

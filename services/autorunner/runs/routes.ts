@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findRun, listRuns, runResults } from '#projections/ar-runs/index.js';
 import { fold, handleCommand } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { engineCaller, engineOf, idParam, paging, userCaller, type EngineIdentity } from '../http.js';
@@ -70,14 +70,10 @@ export async function runRoutes(app: FastifyInstance, opts: { platform: Platform
   const visibleRun = async (request: FastifyRequest, runId: string) => {
     const engine = engineOf(request);
     const scope = engine ?? (await userCaller(request, 'AUTORUNNER_READ'));
-    const run = await findRun(platform.db, scope, runId, engine?.engineId);
-    if (!run) throw new AppError('NOT_FOUND', 'Run not found');
-    return run;
+    return found(await findRun(platform.db, scope, runId, engine?.engineId), 'Run not found');
   };
   const ownRun = async (engine: EngineIdentity, runId: string) => {
-    const run = await findRun(platform.db, engine, runId, engine.engineId);
-    if (!run) throw new AppError('NOT_FOUND', 'Run not found');
-    return run;
+    return found(await findRun(platform.db, engine, runId, engine.engineId), 'Run not found');
   };
 
   r.post('/autorunner/api/v1/runs', {

@@ -2,7 +2,7 @@ import { sessionById } from '#projections/df-sessions/index.js';
 import type { SigningKeys } from '#shared/auth/index.js';
 import { issueDataPlaneToken } from '#shared/auth/tokens.js';
 import type { Database } from '#shared/db/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 
 /** Where the data-plane URL an agent advertised in its hello is kept (replaced by every hello). */
@@ -41,8 +41,7 @@ export interface DataPlaneDeps {
 export function createDataPlane(deps: DataPlaneDeps): DataPlane {
   return {
     async target(sessionId, scope) {
-      const session = await sessionById(deps.db, sessionId);
-      if (!session) throw new AppError('NOT_FOUND', 'Session not found');
+      const session = found(await sessionById(deps.db, sessionId), 'Session not found');
       if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
       const [url, alive] = await Promise.all([deps.kv.get(dataPlaneUrlKey(session.hostId)), deps.kv.get(hostAliveKey(session.hostId))]);
       if (!url || alive === null) throw new AppError('DEVICE_UNREACHABLE', 'The device\'s host offers no data plane right now');

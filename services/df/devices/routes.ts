@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters } from '#projections/df-devices/index.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
 import type { DeviceCommands } from './service.js';
@@ -91,16 +91,13 @@ export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platf
     schema: { tags, summary: 'One device', params: Params, response: { 200: DeviceSchema } },
     handler: async (request) => {
       const c = await caller(request, 'df:device:read');
-      const device = await findDevice(platform.db, c, request.params.deviceId, platform.now());
-      if (!device) throw new AppError('NOT_FOUND', 'Device not found');
-      return device;
+      return found(await findDevice(platform.db, c, request.params.deviceId, platform.now()), 'Device not found');
     },
   });
 
   const setPreference = async (request: { params: { deviceId: string } } & Parameters<typeof caller>[0], change: { alias?: string | null; favorite?: boolean }) => {
     const c = await caller(request, 'df:device:read');
-    const device = await findDevice(platform.db, c, request.params.deviceId);
-    if (!device) throw new AppError('NOT_FOUND', 'Device not found');
+    const device = found(await findDevice(platform.db, c, request.params.deviceId), 'Device not found');
     const context = { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() };
     const result =
       change.alias !== undefined

@@ -6,7 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from '#agent/data-plane/relay.js';
 import { findSession, sessionById } from '#projections/df-sessions/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
@@ -110,8 +110,7 @@ export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Pla
   const authorize = async (request: FastifyRequest, sessionId: string): Promise<DataPlaneTarget> => {
     const principal = requirePrincipal(request);
     const workspace = requireWorkspace(request);
-    const session = await findSession(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id }, sessionId);
-    if (!session) throw new AppError('NOT_FOUND', 'Session not found');
+    const session = found(await findSession(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id }, sessionId), 'Session not found');
     await requirePermission(request, 'df:debug:use');
     if (session.ownerId !== principal.userId) await requirePermission(request, 'df:session:manage');
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { activeKeyByHash, findApiKey, listApiKeys } from '#projections/df-api-keys/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import { moduleKeyVerifier } from '#shared/http/key-verifier.js';
 import type { ActiveWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
@@ -74,9 +74,7 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: { platform: Platf
   r.get('/api/keys/:keyId', {
     schema: { tags, summary: 'One API key (never its value)', params: Params, response: { 200: ApiKey } },
     handler: async (request) => {
-      const found = await findApiKey(platform.db, await caller(request, 'df:key:manage'), request.params.keyId);
-      if (!found) throw new AppError('NOT_FOUND', 'API key not found');
-      return found;
+      return found(await findApiKey(platform.db, await caller(request, 'df:key:manage'), request.params.keyId), 'API key not found');
     },
   });
 
@@ -84,13 +82,12 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: { platform: Platf
     schema: { tags, summary: 'Revoke an API key', params: Params, response: { 204: z.null() } },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:key:manage');
-      const found = await findApiKey(platform.db, c, request.params.keyId);
-      if (!found) throw new AppError('NOT_FOUND', 'API key not found');
+      const record = found(await findApiKey(platform.db, c, request.params.keyId), 'API key not found');
       const result = await handleCommand({
         store: platform.store,
-        streamId: apiKeyStream(found.id),
+        streamId: apiKeyStream(record.id),
         decider: apiKeyDecider,
-        command: { type: 'RevokeApiKey', keyId: found.id },
+        command: { type: 'RevokeApiKey', keyId: record.id },
         context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
       });
       await settle(result.position);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import { findSession } from '#projections/df-sessions/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
 import { ControlAction } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
@@ -119,8 +119,7 @@ export async function viewerSocketRoutes(
       const keys = await opts.permissionsOf(principal, workspace);
       if (!keys.has('df:session:read')) throw new AppError('FORBIDDEN', 'Missing permission df:session:read');
       const scope = { companyId: workspace.companyId, workspaceId: workspace.id };
-      const session = await findSession(platform.db, scope, sessionId);
-      if (!session) throw new AppError('NOT_FOUND', 'Session not found');
+      const session = found(await findSession(platform.db, scope, sessionId), 'Session not found');
       if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
       const canControl = keys.has(principal.userId === session.ownerId ? 'df:session:create' : 'df:session:manage');
       const caller = { userId: principal.userId, ...scope };

@@ -12,7 +12,7 @@ import {
   toSessionView,
   type SessionRecord,
 } from '#projections/df-sessions/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import { ControlAction, UiNode } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
@@ -359,8 +359,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
     schema: { tags, summary: 'One recorded frame (JPEG)', params: z.object({ sessionId: idParam, recordingId: idParam, index: z.coerce.number().int().min(0).max(1_000_000) }) },
     handler: async (request, reply) => {
       const { session } = await readable(request, request.params.sessionId);
-      const blob = await platform.blobs.get(recordingFrameKey(session.companyId, session.id, request.params.recordingId, request.params.index));
-      if (!blob) throw new AppError('NOT_FOUND', 'Frame not found');
+      const blob = found(await platform.blobs.get(recordingFrameKey(session.companyId, session.id, request.params.recordingId, request.params.index)), 'Frame not found');
       reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=86400');
       return reply.send(blob.stream);
     },

@@ -7,7 +7,7 @@ import { NoRespondersError, type MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
 import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { deviceDecider } from '../devices/decide.js';
@@ -109,8 +109,7 @@ export class SessionService {
    * fails the session, releases the device and answers with the reason.
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
-    const device = await findDevice(this.deps.db, caller, input.deviceId);
-    if (!device) throw new AppError('NOT_FOUND', 'Device not found');
+    const device = found(await findDevice(this.deps.db, caller, input.deviceId), 'Device not found');
     const sessionId = randomUUID();
     const type = input.type ?? 'manual';
     const context = this.context(caller);
@@ -166,9 +165,7 @@ export class SessionService {
 
   /** A session of the caller's workspace, or 404. */
   async get(caller: Pick<Caller, 'companyId' | 'workspaceId'>, sessionId: string): Promise<SessionRecord> {
-    const session = await findSession(this.deps.db, caller, sessionId);
-    if (!session) throw new AppError('NOT_FOUND', 'Session not found');
-    return session;
+    return found(await findSession(this.deps.db, caller, sessionId), 'Session not found');
   }
 
   /** Whether the session is open according to its own stream (the read model may lag). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, type ErrorDetail } from '#shared/errors.js';
+import { AppError, type ErrorDetail, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { PulseStore } from './pulse-store.js';
 import type { CheckService } from './service.js';
@@ -68,8 +68,7 @@ export async function pushRoutes(app: FastifyInstance, opts: { platform: Platfor
       response: { 202: Accepted },
     },
     handler: async (request, reply) => {
-      const target = await checks.byPushToken(request.params.token);
-      if (!target) throw new AppError('NOT_FOUND', 'Unknown push token');
+      const target = found(await checks.byPushToken(request.params.token), 'Unknown push token');
       const status = request.body?.status ?? 'up';
       const message = request.body?.message ?? null;
       const at = platform.now();
@@ -107,8 +106,7 @@ export async function pushRoutes(app: FastifyInstance, opts: { platform: Platfor
         return { name: s.name, value: s.value, at, unit: s.unit ?? null, tags: s.tags ?? {} };
       });
       if (details.length > 0) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details });
-      const target = await checks.byPushToken(request.params.token);
-      if (!target) throw new AppError('NOT_FOUND', 'Unknown push token');
+      const target = found(await checks.byPushToken(request.params.token), 'Unknown push token');
       await pulses.recordSamples(target, now, samples);
       reply.code(202);
       return { accepted: true as const, checkId: target.checkId, receivedAt: now.toISOString(), samples: samples.length };

@@ -2,7 +2,7 @@ import { getWorkspace } from '#projections/org-directory/index.js';
 import { checkByTokenHash, findCheck, type CheckRecord, type Scope } from '#projections/hc-checks/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { healthCheckDecider, type HealthCheckCommand } from './decide.js';
 import { healthCheckStream } from '#events/healthcheck/checks.js';
@@ -47,8 +47,7 @@ export function createCheckService(platform: Platform, pulses: PulseStore) {
 
     /** A live check of the workspace with its liveness, or 404. */
     async view(scope: Scope, checkId: string): Promise<CheckView> {
-      const record = await findCheck(platform.db, scope, checkId);
-      if (!record) throw new AppError('NOT_FOUND', 'Health check not found');
+      const record = found(await findCheck(platform.db, scope, checkId), 'Health check not found');
       const liveness = await pulses.liveness(scope, [record.id]);
       return toCheckView(record, liveness.get(record.id));
     },

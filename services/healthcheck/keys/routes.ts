@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { activeHcApiKeyByHash, findHcApiKey, listHcApiKeys } from '#projections/hc-api-keys/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import { moduleKeyVerifier } from '#shared/http/key-verifier.js';
 import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
@@ -97,13 +97,12 @@ export async function healthcheckApiKeyRoutes(app: FastifyInstance, opts: { plat
     schema: { tags, summary: 'Revoke a health-check API key; it stops working at once', params: z.object({ keyId: idParam }), response: { 204: z.null() } },
     handler: async (request, reply) => {
       const c = await caller(request, 'HEALTHCHECK_MANAGE');
-      const found = await findHcApiKey(platform.db, c, request.params.keyId);
-      if (!found) throw new AppError('NOT_FOUND', 'API key not found');
+      const record = found(await findHcApiKey(platform.db, c, request.params.keyId), 'API key not found');
       const result = await handleCommand({
         store: platform.store,
-        streamId: healthcheckApiKeyStream(found.id),
+        streamId: healthcheckApiKeyStream(record.id),
         decider: healthcheckApiKeyDecider,
-        command: { type: 'RevokeHealthcheckApiKey', keyId: found.id },
+        command: { type: 'RevokeHealthcheckApiKey', keyId: record.id },
         context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
       });
       await settle(result.position);

@@ -1,5 +1,5 @@
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import {
@@ -170,8 +170,7 @@ export class AuthService {
     caller: { userId: number; companyId: number; sid?: string; issuedAtMs: number },
     workspaceId: number,
   ): Promise<TokenPair> {
-    const ws = await findAccessibleWorkspace(this.platform.db, caller, workspaceId);
-    if (!ws) throw new AppError('NOT_FOUND', 'Workspace not found');
+    const ws = found(await findAccessibleWorkspace(this.platform.db, caller, workspaceId), 'Workspace not found');
     // Stay in the caller's family while it lives, so logout or reuse detection still ends everything.
     const familyActive = caller.sid ? await this.refreshTokens.familyActive(caller.sid) : false;
     const family = familyActive && caller.sid ? { familyId: caller.sid, signedInAt: caller.issuedAtMs } : undefined;

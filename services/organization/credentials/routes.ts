@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { findApiKey, findOAuthClient, listApiKeys, listOAuthClients, type CredentialScopeFilter } from '#projections/org-credentials/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandResult, type Decider, type DomainEvent } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { apiKeyDecider, oauthClientDecider } from './decide.js';
@@ -154,9 +154,7 @@ export async function credentialRoutes(app: FastifyInstance, opts: { platform: P
   r.get('/api-keys/:id', {
     schema: { tags: keyTags, summary: 'One /v1 API key (never its value)', params: IdParams, response: { 200: ApiKey } },
     handler: async (request) => {
-      const found = await findApiKey(platform.db, await filterOf(request), request.params.id);
-      if (!found) throw new AppError('NOT_FOUND', 'API key not found');
-      return found;
+      return found(await findApiKey(platform.db, await filterOf(request), request.params.id), 'API key not found');
     },
   });
 
@@ -169,9 +167,8 @@ export async function credentialRoutes(app: FastifyInstance, opts: { platform: P
     },
     handler: async (request, reply) => {
       const filter = await filterOf(request);
-      const found = await findApiKey(platform.db, filter, request.params.id);
-      if (!found) throw new AppError('NOT_FOUND', 'API key not found');
-      await run(request, apiKeyStream(found.id), apiKeyDecider, { type: 'RevokeApiKey', keyId: found.id, revokedBy: filter.actor });
+      const record = found(await findApiKey(platform.db, filter, request.params.id), 'API key not found');
+      await run(request, apiKeyStream(record.id), apiKeyDecider, { type: 'RevokeApiKey', keyId: record.id, revokedBy: filter.actor });
       reply.code(204);
       return null;
     },
@@ -223,9 +220,7 @@ export async function credentialRoutes(app: FastifyInstance, opts: { platform: P
   r.get('/oauth-clients/:id', {
     schema: { tags: clientTags, summary: 'One OAuth client (never its secret)', params: IdParams, response: { 200: OAuthClient } },
     handler: async (request) => {
-      const found = await findOAuthClient(platform.db, await filterOf(request), request.params.id);
-      if (!found) throw new AppError('NOT_FOUND', 'OAuth client not found');
-      return found;
+      return found(await findOAuthClient(platform.db, await filterOf(request), request.params.id), 'OAuth client not found');
     },
   });
 
@@ -238,11 +233,10 @@ export async function credentialRoutes(app: FastifyInstance, opts: { platform: P
     },
     handler: async (request, reply) => {
       const filter = await filterOf(request);
-      const found = await findOAuthClient(platform.db, filter, request.params.id);
-      if (!found) throw new AppError('NOT_FOUND', 'OAuth client not found');
+      const record = found(await findOAuthClient(platform.db, filter, request.params.id), 'OAuth client not found');
       // The marker first: from here on no token of this client passes, even before the event lands.
-      await credentials.markClientDeleted(found.id);
-      await run(request, oauthClientStream(found.id), oauthClientDecider, { type: 'DeleteOAuthClient', id: found.id, deletedBy: filter.actor });
+      await credentials.markClientDeleted(record.id);
+      await run(request, oauthClientStream(record.id), oauthClientDecider, { type: 'DeleteOAuthClient', id: record.id, deletedBy: filter.actor });
       reply.code(204);
       return null;
     },

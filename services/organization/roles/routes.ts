@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getRole, listRoles, usersWithRole, type RoleRow } from '#projections/org-directory/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import { ALL_PERMISSION_KEYS, PERMISSIONS, type PermissionKey } from '#shared/permissions.js';
@@ -43,9 +43,7 @@ export async function roleRoutes(app: FastifyInstance, opts: { platform: Platfor
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const roleOr404 = async (companyId: number, roleId: number): Promise<RoleRow> => {
-    const role = await getRole(db, companyId, roleId);
-    if (!role) throw new AppError('NOT_FOUND', 'Role not found');
-    return role;
+    return found(await getRole(db, companyId, roleId), 'Role not found');
   };
 
   const Keys = z.array(z.string()).describe('Permission keys');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getTeam, getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
@@ -23,9 +23,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { platform: Platfor
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const teamOr404 = async (companyId: number, teamId: number): Promise<TeamView> => {
-    const team = await getTeam(db, companyId, teamId);
-    if (!team) throw new AppError('NOT_FOUND', 'Team not found');
-    return team;
+    return found(await getTeam(db, companyId, teamId), 'Team not found');
   };
 
   r.get('/teams', {

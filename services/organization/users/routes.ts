@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getUser, getUserByEmail, listUsers, userFilterOptions, userImage, usernameTaken, findUserById, type UserView } from '#projections/org-directory/index.js';
 import { listSignIns } from '#projections/sign-in-log/index.js';
 import { hashPassword, hashToken, verifyPassword } from '#shared/auth/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService } from '../auth/service.js';
@@ -45,9 +45,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
 
   /** The user of the caller's company, or 404 (also for another company's id). */
   const userOr404 = async (companyId: number, userId: number): Promise<UserView> => {
-    const user = await getUser(db, companyId, userId);
-    if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    return user;
+    return found(await getUser(db, companyId, userId), 'User not found');
   };
 
   /** Refuses what a user must not do to their own account (lock-outs). */
@@ -106,9 +104,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
     schema: { tags, summary: 'Look a user of the company up by e-mail address (USER_READ)', querystring: z.object({ email: z.email().max(254) }), response: { 200: User } },
     handler: async (request) => {
       await requirePermission(request, 'USER_READ');
-      const user = await getUserByEmail(db, callerOf(request).companyId, request.query.email);
-      if (!user) throw new AppError('NOT_FOUND', 'User not found');
-      return user;
+      return found(await getUserByEmail(db, callerOf(request).companyId, request.query.email), 'User not found');
     },
   });
 
@@ -404,8 +400,7 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       await userOr404(p.companyId, request.params.id);
       await requireSelfOr(request, request.params.id, 'USER_READ');
       const image = await userImage(db, p.companyId, request.params.id);
-      const blob = image ? await platform.blobs.get(image.key) : null;
-      if (!blob) throw new AppError('NOT_FOUND', 'User has no profile image');
+      const blob = found(image ? await platform.blobs.get(image.key) : null, 'User has no profile image');
       return reply
         .type(blob.info.contentType)
         .header('content-length', String(blob.info.size))

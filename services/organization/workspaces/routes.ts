@@ -15,7 +15,7 @@ import {
   workspaceMembers,
   type WorkspaceView,
 } from '#projections/org-directory/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { eventMetadata } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
@@ -70,9 +70,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: { platform: Pl
 
   /** A workspace of the caller's company, or 404 (also for another company's id). */
   const workspaceOr404 = async (request: FastifyRequest, id: number): Promise<WorkspaceView> => {
-    const ws = await getWorkspace(db, callerOf(request).companyId, id);
-    if (!ws) throw new AppError('NOT_FOUND', 'Workspace not found');
-    return ws;
+    return found(await getWorkspace(db, callerOf(request).companyId, id), 'Workspace not found');
   };
 
   /** The caller's keys in `ws`: permissions are evaluated in the workspace a request acts on. */
@@ -289,8 +287,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: { platform: Pl
     },
     handler: async (request) => {
       const ws = await workspaceOr404(request, request.params.id);
-      const roles = await rolesOfUser(db, callerOf(request), (await canEnter(request, ws)) ? ws.id : null);
-      if (!roles) throw new AppError('NOT_FOUND', 'User not found');
+      const roles = found(await rolesOfUser(db, callerOf(request), (await canEnter(request, ws)) ? ws.id : null), 'User not found');
       const view = (x: { id: number; name: string; description: string; permissions: string[]; builtIn: boolean }) => ({ ...x, permissions: [...effectivePermissions(x)] });
       return { workspaceId: ws.id, isAdmin: roles.isAdmin, companyRoles: roles.companyRoles.map(view), workspaceRoles: roles.workspaceRoles.map(view) };
     },
@@ -393,9 +390,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: { platform: Pl
       if (!(await isWorkspaceMember(db, ws.id, userId))) throw new AppError('CONFLICT', 'The user cannot enter this workspace; grant access first');
       assertMayGrantRoles(keys, roles);
       await change(request, ws, { type: 'AssignMemberRoles', companyId: ws.companyId, userId, roleIds: roles.map((x) => x.id) });
-      const member = (await workspaceMembers(db, ws.companyId, ws.id)).find((m) => m.userId === userId);
-      if (!member) throw new AppError('NOT_FOUND', 'Member not found');
-      return member;
+      return found((await workspaceMembers(db, ws.companyId, ws.id)).find((m) => m.userId === userId), 'Member not found');
     },
   });
 

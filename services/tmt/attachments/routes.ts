@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { findAttachment, listAttachments, type AttachmentView } from '#projections/tmt-attachments/index.js';
 import { BlobTooLargeError, type BlobInfo } from '#shared/blob/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
@@ -75,9 +75,8 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const attachmentOr404 = async (scope: { companyId: number; workspaceId: number }, id: string): Promise<AttachmentView> => {
-    const found = await findAttachment(db, scope, id);
-    if (!found) throw new AppError('NOT_FOUND', 'Attachment not found');
-    const { blobKey: _key, ...view } = found;
+    const record = found(await findAttachment(db, scope, id), 'Attachment not found');
+    const { blobKey: _key, ...view } = record;
     return view;
   };
   const settle = async (position: bigint | null) => {
@@ -171,18 +170,17 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
     schema: { tags, summary: 'Delete an attachment and its bytes; links to it stop working (TMT_DELETE)', params: Params, response: { 204: z.null() } },
     handler: async (request, reply) => {
       const c = await workspaceCaller(request, 'TMT_DELETE');
-      const found = await findAttachment(db, c, request.params.id);
-      if (!found) throw new AppError('NOT_FOUND', 'Attachment not found');
+      const record = found(await findAttachment(db, c, request.params.id), 'Attachment not found');
       const result = await handleCommand({
         store: platform.store,
-        streamId: attachmentStream(found.id),
+        streamId: attachmentStream(record.id),
         decider: attachmentDecider,
         command: { type: 'DeleteAttachment', companyId: c.companyId, workspaceId: c.workspaceId },
         context: c.context(platform.now()),
       });
       // The event first: bytes without a record are unreachable, a record without bytes would be a broken download.
       await settle(result.position);
-      await platform.blobs.delete(found.blobKey);
+      await platform.blobs.delete(record.blobKey);
       return reply.code(204).send(null);
     },
   });

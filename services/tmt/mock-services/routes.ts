@@ -8,7 +8,7 @@ import { getWorkspace } from '#projections/org-directory/index.js';
 import { findMockService, findMockServiceByPublicId, listMockServices, type MockServiceRow } from '#projections/tmt-mock-services/index.js';
 import { randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
@@ -105,9 +105,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
     };
   };
   const mockOr404 = async (scope: { companyId: number; workspaceId: number }, id: string): Promise<MockServiceRow> => {
-    const found = await findMockService(db, scope, id);
-    if (!found) throw new AppError('NOT_FOUND', 'Mock service not found');
-    return found;
+    return found(await findMockService(db, scope, id), 'Mock service not found');
   };
   const run = async (mockId: string, command: MockServiceCommand, context: CommandContext) => {
     const result = await handleCommand({ store: platform.store, streamId: mockServiceStream(mockId), decider: mockServiceDecider, command, context });

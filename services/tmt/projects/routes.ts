@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findProject, listProjects, type ProjectView } from '#projections/tmt-projects/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema, toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
@@ -32,9 +32,7 @@ export function commandContext(platform: Platform, scope: TmtWriteScope, correla
 
 /** The project of the workspace, or 404 (also for another tenant's id). */
 export async function projectOr404(platform: Platform, scope: TmtScope, projectId: string): Promise<ProjectView> {
-  const project = await findProject(platform.db, scope, projectId);
-  if (!project) throw new AppError('NOT_FOUND', 'Project not found');
-  return project;
+  return found(await findProject(platform.db, scope, projectId), 'Project not found');
 }
 
 /** `/v1/projects` and the workspace's projects under `/tmt/company/api/v1/projects`. */

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
 import { handleCommand } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { commandContext, definedOnly, projectOr404 } from '../projects/routes.js';
 import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
@@ -34,9 +34,7 @@ const description = z.string().max(20_000);
 const steps = z.array(Step).max(500);
 
 async function caseOr404(platform: Platform, scope: TmtScope, id: string): Promise<TestCaseView> {
-  const found = await findTestCase(platform.db, scope, id);
-  if (!found) throw new AppError('NOT_FOUND', 'Test case not found');
-  return found;
+  return found(await findTestCase(platform.db, scope, id), 'Test case not found');
 }
 
 /** `/v1/test-cases`: list with filters, read, create, change, delete. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { existingTestCaseIds } from '#projections/tmt-test-cases/index.js';
 import { currentResults, findTestSession, type ResultView, type TestSessionView } from '#projections/tmt-test-sessions/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { commandContext, projectOr404 } from '../projects/routes.js';
 import { uuid, type TmtScope, type TmtWriteScope } from '../v1-http.js';
@@ -65,9 +65,7 @@ export class TestSessionService {
   }
 
   async sessionOr404(scope: TmtScope, sessionId: string): Promise<TestSessionView> {
-    const found = uuid.safeParse(sessionId).success ? await findTestSession(this.platform.db, scope, sessionId) : null;
-    if (!found) throw new AppError('NOT_FOUND', 'Test session not found');
-    return found;
+    return found(uuid.safeParse(sessionId).success ? await findTestSession(this.platform.db, scope, sessionId) : null, 'Test session not found');
   }
 
   /** The session with its current results, or null (also for another tenant's id). */

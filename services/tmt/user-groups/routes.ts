@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { getUser } from '#projections/org-directory/index.js';
 import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
@@ -59,9 +59,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
   const scopeOf = (companyId: number): TmtNameScope => `user-group-name:${companyId}`;
 
   const groupOr404 = async (companyId: number, groupId: string): Promise<UserGroupView> => {
-    const group = await findUserGroup(db, companyId, groupId);
-    if (!group) throw new AppError('NOT_FOUND', 'User group not found');
-    return group;
+    return found(await findUserGroup(db, companyId, groupId), 'User group not found');
   };
   const settle = async (...positions: (bigint | null)[]) => {
     const max = positions.reduce<bigint | null>((m, p) => (p !== null && (m === null || p > m) ? p : m), null);

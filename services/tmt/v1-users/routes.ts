@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser, listRoles, listUsers, type RoleRow, type UserView } from '#projections/org-directory/index.js';
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
 import { deleteUser, inviterOf, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
@@ -62,9 +62,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const userOr404 = async (companyId: number, userId: number): Promise<UserView> => {
-    const user = await getUser(db, companyId, userId);
-    if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    return user;
+    return found(await getUser(db, companyId, userId), 'User not found');
   };
   const requireSelfOr = async (request: FastifyRequest, userId: number, key: PermissionKey) => {
     if (requirePrincipal(request).userId !== userId) await requirePermission(request, key);
