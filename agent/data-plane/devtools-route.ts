@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { DeviceDriver } from '../provider.js';
-import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from './relay.js';
+import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from '#shared/http/ws-relay.js';
 import { DataPlaneRefusal, type DataPlaneRoute } from './server.js';
 
 const UPSTREAM_TIMEOUT_MS = 10_000;

@@ -87,7 +87,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(deviceRoutes, { platform, devices });
       await app.register(sessionRoutes, { platform, sessions, hub });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
-      await app.register(apiKeyRoutes, { platform });
+      await app.register(apiKeyRoutes(platform));
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
       await app.register(automationRoutes, { platform, sessions });

@@ -4,7 +4,8 @@ import { ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
+import { relayWebSockets } from '#shared/http/ws-relay.js';
 import { pathOf } from './policy.js';
 
 /** A prefix the gateway forwards to a module's own server (see `buildApp`). */
@@ -16,10 +17,6 @@ export interface ForwardedPrefix {
   url: string;
 }
 
-// A side whose peer has this much unsent data stops being read until the peer drains below half
-// of it: TCP back-pressure then reaches the sender, so the relay never buffers without bound.
-const HIGH_WATER_BYTES = 4 * 1024 * 1024;
-const LOW_WATER_BYTES = HIGH_WATER_BYTES / 2;
 const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const MAX_REFUSAL_BODY_BYTES = 16 * 1024;
@@ -94,37 +91,6 @@ function refuse(socket: Duplex, status: number, body: string | Buffer, contentTy
 
 const errorJson = (statusCode: number, code: string, message: string) =>
   JSON.stringify({ statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message });
-
-/** Close codes that may be sent in a close frame (1005 and 1006 only describe what happened). */
-const sendableCode = (code: number) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
-
-/**
- * Joins two open WebSockets: messages pass both ways with their type, a side stops being read while
- * its peer has more than `HIGH_WATER_BYTES` unsent, and a close (code and reason) or failure of one
- * side closes the other.
- */
-function pipeSockets(client: WebSocket, upstream: WebSocket): void {
-  const relay = (from: WebSocket, to: WebSocket) => {
-    const drained = () => {
-      if (from.isPaused && to.bufferedAmount <= LOW_WATER_BYTES && from.readyState === WebSocket.OPEN) from.resume();
-    };
-    from.on('message', (data: RawData, isBinary: boolean) => {
-      if (to.readyState !== WebSocket.OPEN) return;
-      to.send(data, { binary: isBinary }, drained);
-      if (to.bufferedAmount > HIGH_WATER_BYTES) from.pause();
-    });
-    from.on('close', (code: number, reason: Buffer) => {
-      if (to.readyState === WebSocket.CLOSED || to.readyState === WebSocket.CLOSING) return;
-      if (code === 1005) to.close();
-      else if (sendableCode(code)) to.close(code, reason);
-      // An abnormal end (1006) is passed on as one.
-      else to.terminate();
-    });
-    from.on('error', () => to.terminate());
-  };
-  relay(client, upstream);
-  relay(upstream, client);
-}
 
 export interface WsForwardingOptions {
   forwards: readonly ForwardedPrefix[];
@@ -212,7 +178,7 @@ export function installWsForwarding(app: FastifyInstance, options: WsForwardingO
       (request as UpgradeRequest)[UPSTREAM_PROTOCOL] = upstream.protocol;
       wss.handleUpgrade(request, socket, head, (client) => {
         entry.client = client;
-        pipeSockets(client, upstream);
+        relayWebSockets(client, upstream);
         upstream.resume();
         log.info({ path, module: f.prefix }, 'websocket forwarded');
       });

@@ -53,7 +53,7 @@ export function createHealthcheckModule(platform: Platform, deps: { organization
       app.addHook('onRequest', async () => {
         await ensureSchema();
       });
-      await app.register(healthcheckApiKeyRoutes, { platform });
+      await app.register(healthcheckApiKeyRoutes(platform));
       await app.register(healthCheckRoutes, { platform, checks, pulses });
       await app.register(pushRoutes, { platform, checks, pulses });
     },

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from '#agent/data-plane/relay.js';
+import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from '#shared/http/ws-relay.js';
 import { findSession, sessionById } from '#projections/df-sessions/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
