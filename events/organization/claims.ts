@@ -1,13 +1,17 @@
+import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 import { foldName } from '#shared/es/name-claim-decider.js';
 
 /** What a name must be unique within: workspace, role and team names per company; usernames platform-wide. */
 export type NameScope = `workspace-name:${number}` | `role-name:${number}` | `team-name:${number}` | 'username';
 
+const SCOPE = /^((workspace|role|team)-name:\d+|username)$/;
+const claim = z.object({ scope: z.custom<NameScope>((v) => typeof v === 'string' && SCOPE.test(v), 'a name scope'), name: z.string(), ownerId: z.number().int() });
+
 /** Events of the `name-claim-<hash>` streams: one stream per (scope, case-folded name). */
-export type NameClaimEvent =
-  | { type: 'NameClaimed'; payload: { scope: NameScope; name: string; ownerId: number } }
-  | { type: 'NameReleased'; payload: { scope: NameScope; name: string; ownerId: number } };
+export const nameClaimEvents = defineEvents({ NameClaimed: claim, NameReleased: claim });
+export type NameClaimEvent = EventOf<typeof nameClaimEvents>;
 
 export { foldName };
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { DomainEvent } from '#shared/es/decider.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 import { CREDENTIAL_SCOPES } from '#shared/http/principal.js';
 
 /**
- * Credentials of the `/v1` set (decisions.md): API keys (`Authorization: Bearer qak_...`) and OAuth
+ * Credentials of the `/v1` set (docs/api-conventions.md, "The /v1 set"): API keys (`Authorization: Bearer qak_...`) and OAuth
  * clients (client credentials at `POST /oauth/token`). Only SHA-256 hashes of the secrets are ever
  * stored, in events and read models alike.
  */
@@ -38,25 +38,17 @@ export const OAuthClientCreatedPayload = z.object({
 });
 export const OAuthClientDeletedPayload = z.object({ id: z.uuid(), deletedBy: z.number().int().positive() });
 
-export type ApiKeyEvent =
-  | DomainEvent<'ApiKeyCreated', z.infer<typeof ApiKeyCreatedPayload>>
-  | DomainEvent<'ApiKeyRevoked', z.infer<typeof ApiKeyRevokedPayload>>;
+export const apiKeyEvents = defineEvents({ ApiKeyCreated: ApiKeyCreatedPayload, ApiKeyRevoked: ApiKeyRevokedPayload });
+export type ApiKeyEvent = EventOf<typeof apiKeyEvents>;
 
-export type OAuthClientEvent =
-  | DomainEvent<'OAuthClientCreated', z.infer<typeof OAuthClientCreatedPayload>>
-  | DomainEvent<'OAuthClientDeleted', z.infer<typeof OAuthClientDeletedPayload>>;
+export const oauthClientEvents = defineEvents({ OAuthClientCreated: OAuthClientCreatedPayload, OAuthClientDeleted: OAuthClientDeletedPayload });
+export type OAuthClientEvent = EventOf<typeof oauthClientEvents>;
 
 export type CredentialEvent = ApiKeyEvent | OAuthClientEvent;
 
 /** Payload schema of every credential event, for checking what is appended and what is read back. */
-export const CREDENTIAL_EVENT_PAYLOADS = {
-  ApiKeyCreated: ApiKeyCreatedPayload,
-  ApiKeyRevoked: ApiKeyRevokedPayload,
-  OAuthClientCreated: OAuthClientCreatedPayload,
-  OAuthClientDeleted: OAuthClientDeletedPayload,
-} as const satisfies Record<CredentialEvent['type'], z.ZodType>;
-
-export const CREDENTIAL_EVENT_TYPES = Object.keys(CREDENTIAL_EVENT_PAYLOADS) as CredentialEvent['type'][];
+export const CREDENTIAL_EVENT_PAYLOADS = { ...apiKeyEvents.schemas, ...oauthClientEvents.schemas };
+export const CREDENTIAL_EVENT_TYPES = [...apiKeyEvents.types, ...oauthClientEvents.types];
 
 export const apiKeyStream = (keyId: string) => `api-key-${keyId}`;
 export const oauthClientStream = (id: string) => `oauth-client-${id}`;

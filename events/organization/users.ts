@@ -1,72 +1,67 @@
+import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+
+const id = z.number().int();
+const user = z.object({ userId: id });
 
 /** A profile image as stored in the blob store; the bytes live there, the event records where. */
-export interface ProfileImage {
-  key: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-}
+const profileImage = z.object({ key: z.string(), contentType: z.string(), size: z.number().int(), sha256: z.string() });
+export type ProfileImage = z.output<typeof profileImage>;
 
 /** Profile fields a user (or a user manager) may change. */
-export interface UserChanges {
-  name?: string;
-  username?: string;
-  title?: string | null;
-  phone?: string | null;
-}
+const userChanges = z.object({ name: z.string().optional(), username: z.string().optional(), title: z.string().nullable().optional(), phone: z.string().nullable().optional() });
+export type UserChanges = z.output<typeof userChanges>;
 
 /**
  * Events of the `user-<id>` stream. Stored events are never rewritten: `UserRegistered` keeps its
  * original fields (`roles` by name, as the first sign-ups wrote them) and gained an optional `roleIds`.
  */
-export type UserEvent =
-  | {
-      type: 'UserRegistered';
-      payload: {
-        userId: number;
-        companyId: number;
-        email: string;
-        username: string;
-        name: string;
-        passwordHash: string;
-        isAdmin: boolean;
-        roles: string[];
-        roleIds?: number[];
-      };
-    }
-  | { type: 'UserPasswordChanged'; payload: { userId: number; passwordHash: string; reason: 'reset' | 'self' | 'admin' } }
-  | {
-      type: 'UserInvited';
-      payload: { userId: number; companyId: number; email: string; username: string; roleIds: number[]; invitedBy: number };
-    }
-  | { type: 'UserActivated'; payload: { userId: number; name: string; passwordHash: string } }
-  | { type: 'UserDeactivated'; payload: { userId: number } }
-  | { type: 'UserReactivated'; payload: { userId: number } }
-  | { type: 'UserUpdated'; payload: { userId: number; changes: UserChanges } }
-  | { type: 'UserRolesReplaced'; payload: { userId: number; roleIds: number[] } }
-  | { type: 'AdminGranted'; payload: { userId: number } }
-  | { type: 'AdminRevoked'; payload: { userId: number } }
-  | { type: 'UserProfileImageSet'; payload: { userId: number; image: ProfileImage } }
-  | { type: 'UserProfileImageRemoved'; payload: { userId: number } }
-  | { type: 'UserDeleted'; payload: { userId: number; email: string; username: string } };
-
-export type EmailClaimEvent =
-  | { type: 'EmailClaimed'; payload: { email: string; userId: number } }
-  | { type: 'EmailReleased'; payload: { email: string; userId: number } };
-
-/** Outcome of one sign-in attempt, in the `user-signins-<id>` stream. */
-export type SignInEvent =
-  | { type: 'SignInSucceeded'; payload: { userId: number; address: string; userAgent: string | null } }
-  | {
-      type: 'SignInFailed';
-      payload: { userId: number; address: string; userAgent: string | null; reason: SignInFailureReason };
-    };
-
-export type SignInFailureReason = 'bad_password' | 'throttled' | 'inactive';
-
+export const userEvents = defineEvents({
+  UserRegistered: z.object({
+    userId: id,
+    companyId: id,
+    email: z.string(),
+    username: z.string(),
+    name: z.string(),
+    passwordHash: z.string(),
+    isAdmin: z.boolean(),
+    roles: z.array(z.string()),
+    roleIds: z.array(id).optional(),
+  }),
+  UserPasswordChanged: z.object({ userId: id, passwordHash: z.string(), reason: z.enum(['reset', 'self', 'admin']) }),
+  UserInvited: z.object({ userId: id, companyId: id, email: z.string(), username: z.string(), roleIds: z.array(id), invitedBy: id }),
+  UserActivated: z.object({ userId: id, name: z.string(), passwordHash: z.string() }),
+  UserDeactivated: user,
+  UserReactivated: user,
+  UserUpdated: z.object({ userId: id, changes: userChanges }),
+  UserRolesReplaced: z.object({ userId: id, roleIds: z.array(id) }),
+  AdminGranted: user,
+  AdminRevoked: user,
+  UserProfileImageSet: z.object({ userId: id, image: profileImage }),
+  UserProfileImageRemoved: user,
+  UserDeleted: z.object({ userId: id, email: z.string(), username: z.string() }),
+});
+export type UserEvent = EventOf<typeof userEvents>;
 export const userStream = (userId: number): string => `user-${userId}`;
-export const userSignInStream = (userId: number): string => `user-signins-${userId}`;
+
+/** Who holds an e-mail address (`email-claim-<sha256>`). */
+export const emailClaimEvents = defineEvents({
+  EmailClaimed: z.object({ email: z.string(), userId: id }),
+  EmailReleased: z.object({ email: z.string(), userId: id }),
+});
+export type EmailClaimEvent = EventOf<typeof emailClaimEvents>;
 
 /** The uniqueness stream of an e-mail address (case-insensitive). */
 export const emailClaimStream = (email: string): string => `email-claim-${hashToken(email.trim().toLowerCase())}`;
+
+const signInFailureReason = z.enum(['bad_password', 'throttled', 'inactive']);
+export type SignInFailureReason = z.output<typeof signInFailureReason>;
+
+/** Outcome of one sign-in attempt, in the `user-signins-<id>` stream. */
+export const signInEvents = defineEvents({
+  SignInSucceeded: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable() }),
+  SignInFailed: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), reason: signInFailureReason }),
+});
+export type SignInEvent = EventOf<typeof signInEvents>;
+export const userSignInStream = (userId: number): string => `user-signins-${userId}`;

@@ -1,36 +1,32 @@
-import type { ModuleKey } from './modules.js';
+import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { MODULE_KEYS } from './modules.js';
+
+const id = z.number().int();
+const modules = z.array(z.enum(MODULE_KEYS));
+const settings = z.record(z.string(), z.unknown());
 
 /** Who a workspace access grant is for. */
-export type Grantee = { kind: 'team'; teamId: number } | { kind: 'user'; userId: number };
+const grantee = z.discriminatedUnion('kind', [z.object({ kind: z.literal('team'), teamId: id }), z.object({ kind: z.literal('user'), userId: id })]);
+export type Grantee = z.output<typeof grantee>;
 
 /** Events of the `workspace-<id>` stream; `WorkspaceCreated` keeps its original payload. */
-export type WorkspaceEvent =
-  | {
-      type: 'WorkspaceCreated';
-      payload: {
-        workspaceId: number;
-        companyId: number;
-        name: string;
-        description: string;
-        settings: Record<string, unknown>;
-        modules: ModuleKey[];
-      };
-    }
-  | {
-      type: 'WorkspaceUpdated';
-      payload: { workspaceId: number; name?: string; description?: string; settings?: Record<string, unknown> };
-    }
-  | { type: 'WorkspaceArchived'; payload: { workspaceId: number } }
-  | { type: 'WorkspaceUnarchived'; payload: { workspaceId: number } }
-  | { type: 'WorkspaceDeleted'; payload: { workspaceId: number; name: string } }
-  | { type: 'WorkspaceModulesChanged'; payload: { workspaceId: number; modules: ModuleKey[] } }
-  | { type: 'WorkspaceAccessGranted'; payload: { workspaceId: number; grantee: Grantee } }
-  | { type: 'WorkspaceAccessRevoked'; payload: { workspaceId: number; grantee: Grantee } }
-  | { type: 'WorkspaceMemberRolesAssigned'; payload: { workspaceId: number; userId: number; roleIds: number[] } }
-  | { type: 'WorkspaceMemberRoleRemoved'; payload: { workspaceId: number; userId: number; roleId: number } };
+export const workspaceEvents = defineEvents({
+  WorkspaceCreated: z.object({ workspaceId: id, companyId: id, name: z.string(), description: z.string(), settings, modules }),
+  WorkspaceUpdated: z.object({ workspaceId: id, name: z.string().optional(), description: z.string().optional(), settings: settings.optional() }),
+  WorkspaceArchived: z.object({ workspaceId: id }),
+  WorkspaceUnarchived: z.object({ workspaceId: id }),
+  WorkspaceDeleted: z.object({ workspaceId: id, name: z.string() }),
+  WorkspaceModulesChanged: z.object({ workspaceId: id, modules }),
+  WorkspaceAccessGranted: z.object({ workspaceId: id, grantee }),
+  WorkspaceAccessRevoked: z.object({ workspaceId: id, grantee }),
+  WorkspaceMemberRolesAssigned: z.object({ workspaceId: id, userId: id, roleIds: z.array(id) }),
+  WorkspaceMemberRoleRemoved: z.object({ workspaceId: id, userId: id, roleId: id }),
+});
+export type WorkspaceEvent = EventOf<typeof workspaceEvents>;
+export const workspaceStream = (workspaceId: number): string => `workspace-${workspaceId}`;
 
 /** A user entered a workspace (touch or switch), in the user's `workspace-visits-<userId>` stream. */
-export type WorkspaceVisitEvent = { type: 'WorkspaceVisited'; payload: { workspaceId: number; userId: number } };
-
-export const workspaceStream = (workspaceId: number): string => `workspace-${workspaceId}`;
+export const workspaceVisitEvents = defineEvents({ WorkspaceVisited: z.object({ workspaceId: id, userId: id }) });
+export type WorkspaceVisitEvent = EventOf<typeof workspaceVisitEvents>;
 export const workspaceVisitStream = (userId: number): string => `workspace-visits-${userId}`;

@@ -1,58 +1,30 @@
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { CompanyEvent } from '#events/organization/companies.js';
-import type { ApiKeyEvent, OAuthClientEvent } from '#events/organization/credentials.js';
-import type { RoleEvent } from '#events/organization/roles.js';
-import type { TeamEvent } from '#events/organization/teams.js';
-import type { SignInEvent, UserEvent } from '#events/organization/users.js';
-import type { WorkspaceEvent } from '#events/organization/workspaces.js';
+import { companyEvents } from '#events/organization/companies.js';
+import { apiKeyEvents, oauthClientEvents } from '#events/organization/credentials.js';
+import { roleEvents } from '#events/organization/roles.js';
+import { teamEvents } from '#events/organization/teams.js';
+import { signInEvents, userEvents } from '#events/organization/users.js';
+import { workspaceEvents } from '#events/organization/workspaces.js';
 import type { Projection } from '../types.js';
 
 export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client'] as const;
 
 /**
- * Every event type of the organization that changes something or records a sign-in, by resource.
- * Each list is checked against its aggregate's event union, so a renamed event cannot go unaudited.
+ * Every event type of the organization that changes something or records a sign-in, by resource:
+ * the contracts' own type lists, so a new or renamed event cannot go unaudited.
  */
 type ResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 const RESOURCE_OF: Record<string, { type: ResourceType; idField: string }> = {};
-const add = (type: ResourceType, idField: string, events: string[]) => {
+const add = (type: ResourceType, idField: string, events: readonly string[]) => {
   for (const e of events) RESOURCE_OF[e] = { type, idField };
 };
-add('company', 'companyId', ['CompanyRegistered'] satisfies CompanyEvent['type'][]);
-add('user', 'userId', [
-  'UserRegistered',
-  'UserInvited',
-  'UserActivated',
-  'UserDeactivated',
-  'UserReactivated',
-  'UserUpdated',
-  'UserRolesReplaced',
-  'AdminGranted',
-  'AdminRevoked',
-  'UserProfileImageSet',
-  'UserProfileImageRemoved',
-  'UserPasswordChanged',
-  'UserDeleted',
-  'SignInSucceeded',
-  'SignInFailed',
-] satisfies (UserEvent | SignInEvent)['type'][]);
-add('role', 'roleId', ['RoleCreated', 'RoleUpdated', 'RoleDeleted'] satisfies RoleEvent['type'][]);
-add('team', 'teamId', ['TeamCreated', 'TeamUpdated', 'TeamDeleted', 'TeamMemberAdded', 'TeamMemberRemoved'] satisfies TeamEvent['type'][]);
-add('workspace', 'workspaceId', [
-  'WorkspaceCreated',
-  'WorkspaceUpdated',
-  'WorkspaceArchived',
-  'WorkspaceUnarchived',
-  'WorkspaceDeleted',
-  'WorkspaceModulesChanged',
-  'WorkspaceAccessGranted',
-  'WorkspaceAccessRevoked',
-  'WorkspaceMemberRolesAssigned',
-  'WorkspaceMemberRoleRemoved',
-] satisfies WorkspaceEvent['type'][]);
-add('api-key', 'keyId', ['ApiKeyCreated', 'ApiKeyRevoked'] satisfies ApiKeyEvent['type'][]);
-add('oauth-client', 'id', ['OAuthClientCreated', 'OAuthClientDeleted'] satisfies OAuthClientEvent['type'][]);
-
+add('company', 'companyId', companyEvents.types);
+add('user', 'userId', [...userEvents.types, ...signInEvents.types]);
+add('role', 'roleId', roleEvents.types);
+add('team', 'teamId', teamEvents.types);
+add('workspace', 'workspaceId', workspaceEvents.types);
+add('api-key', 'keyId', apiKeyEvents.types);
+add('oauth-client', 'id', oauthClientEvents.types);
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
 
 // Secrets never reach the audit table, whatever event carries them (password hashes, tokens, key hashes).

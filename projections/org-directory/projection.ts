@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Sql } from '#shared/db/index.js';
-import type { CompanyEvent } from '#events/organization/companies.js';
-import type { RoleEvent } from '#events/organization/roles.js';
-import type { TeamEvent } from '#events/organization/teams.js';
-import type { SignInEvent, UserEvent } from '#events/organization/users.js';
-import type { WorkspaceEvent, WorkspaceVisitEvent } from '#events/organization/workspaces.js';
+import { companyEvents, type CompanyEvent } from '#events/organization/companies.js';
+import { roleEvents, type RoleEvent } from '#events/organization/roles.js';
+import { teamEvents, type TeamEvent } from '#events/organization/teams.js';
+import { userEvents, type SignInEvent, type UserEvent } from '#events/organization/users.js';
+import { workspaceEvents, workspaceVisitEvents, type WorkspaceEvent, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Handled = CompanyEvent | UserEvent | WorkspaceEvent | WorkspaceVisitEvent | RoleEvent | TeamEvent | Extract<SignInEvent, { type: 'SignInSucceeded' }>;
@@ -12,40 +12,13 @@ type Handled = CompanyEvent | UserEvent | WorkspaceEvent | WorkspaceVisitEvent |
 const schema = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
 
 const HANDLED = [
-  'CompanyRegistered',
-  'UserRegistered',
-  'UserPasswordChanged',
-  'UserInvited',
-  'UserActivated',
-  'UserDeactivated',
-  'UserReactivated',
-  'UserUpdated',
-  'UserRolesReplaced',
-  'AdminGranted',
-  'AdminRevoked',
-  'UserProfileImageSet',
-  'UserProfileImageRemoved',
-  'UserDeleted',
+  ...companyEvents.types,
+  ...userEvents.types,
   'SignInSucceeded',
-  'WorkspaceCreated',
-  'WorkspaceUpdated',
-  'WorkspaceArchived',
-  'WorkspaceUnarchived',
-  'WorkspaceDeleted',
-  'WorkspaceModulesChanged',
-  'WorkspaceAccessGranted',
-  'WorkspaceAccessRevoked',
-  'WorkspaceMemberRolesAssigned',
-  'WorkspaceMemberRoleRemoved',
-  'WorkspaceVisited',
-  'RoleCreated',
-  'RoleUpdated',
-  'RoleDeleted',
-  'TeamCreated',
-  'TeamUpdated',
-  'TeamDeleted',
-  'TeamMemberAdded',
-  'TeamMemberRemoved',
+  ...workspaceEvents.types,
+  ...workspaceVisitEvents.types,
+  ...roleEvents.types,
+  ...teamEvents.types,
 ] as const satisfies readonly Handled['type'][];
 
 /** `SET a = $2, b = $3 ...` for the keys present in `changes`, column names from `columns`. */
