@@ -40,13 +40,17 @@ export type ApplyHandlers<Event extends DomainEvent> = {
   [Type in Event['type']]: (tx: Sql, event: Extract<Event, { type: Type }>, at: string, recorded: RecordedEvent) => Promise<unknown>;
 };
 
-/** A projection's `apply` from handlers keyed by event type; `at` is the event's `occurredAt`. */
-export function applyByType<Event extends DomainEvent>(handlers: ApplyHandlers<Event>): Projection['apply'] {
+/**
+ * A projection's `apply` from handlers keyed by event type; `at` is the event's `occurredAt`. With the
+ * events' contract, each payload is checked against its schema before it reaches a handler.
+ */
+export function applyByType<Event extends DomainEvent>(handlers: ApplyHandlers<Event>, contract?: { parse(event: { type: string; payload: unknown }): unknown }): Projection['apply'] {
   // Keyed by type: the handler found under `recorded.type` takes exactly that event.
   const byType = handlers as unknown as Record<string, (tx: Sql, event: Event, at: string, recorded: RecordedEvent) => Promise<unknown>>;
   return async (tx, recorded) => {
     const handler = Object.hasOwn(byType, recorded.type) ? byType[recorded.type] : undefined;
     if (!handler) throw new Error(`Unhandled event ${recorded.type}`);
-    await handler(tx, { type: recorded.type, payload: recorded.payload } as Event, recorded.metadata.occurredAt, recorded);
+    const event = (contract ? contract.parse(recorded) : { type: recorded.type, payload: recorded.payload }) as Event;
+    await handler(tx, event, recorded.metadata.occurredAt, recorded);
   };
 }

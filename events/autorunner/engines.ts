@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainEvent } from '#shared/es/decider.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** A test engine and its token (`X-Engine-Token`): only the token's SHA-256 is ever stored. */
 export const EngineRegisteredPayload = z.object({
@@ -15,17 +15,16 @@ export const EngineRegisteredPayload = z.object({
 export const EngineTokenRotatedPayload = z.object({ engineId: z.string(), tokenHash: z.string(), tokenPrefix: z.string() });
 export const EngineRevokedPayload = z.object({ engineId: z.string() });
 
-export type EngineEvent =
-  | DomainEvent<'EngineRegistered', z.infer<typeof EngineRegisteredPayload>>
-  | DomainEvent<'EngineTokenRotated', z.infer<typeof EngineTokenRotatedPayload>>
-  | DomainEvent<'EngineRevoked', z.infer<typeof EngineRevokedPayload>>;
-
-export const ENGINE_EVENT_TYPES = ['EngineRegistered', 'EngineTokenRotated', 'EngineRevoked'] as const satisfies readonly EngineEvent['type'][];
-
-export const ENGINE_PAYLOADS: Record<EngineEvent['type'], z.ZodType> = {
+export const engineEvents = defineEvents({
   EngineRegistered: EngineRegisteredPayload,
   EngineTokenRotated: EngineTokenRotatedPayload,
   EngineRevoked: EngineRevokedPayload,
-};
+});
+export type EngineEvent = EventOf<typeof engineEvents>;
+export const ENGINE_EVENT_TYPES = engineEvents.types;
+/** The zod schema of each event's payload, checked before an event is appended. */
+export const ENGINE_PAYLOADS = engineEvents.schemas;
+
+
 
 export const engineStream = (engineId: string) => `ar-engine-${engineId}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainEvent } from '#shared/es/decider.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 export const RUN_RESULT_STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'retest'] as const;
 export const RUN_END_STATUSES = ['passed', 'failed', 'error', 'cancelled'] as const;
@@ -25,17 +25,16 @@ export const RunStartedPayload = z.object({
 export const RunResultsReportedPayload = z.object({ runId: z.string(), results: z.array(RunResult).min(1), recorded: z.number().int().nonnegative() });
 export const RunCompletedPayload = z.object({ runId: z.string(), status: z.enum(RUN_END_STATUSES) });
 
-export type RunEvent =
-  | DomainEvent<'RunStarted', z.infer<typeof RunStartedPayload>>
-  | DomainEvent<'RunResultsReported', z.infer<typeof RunResultsReportedPayload>>
-  | DomainEvent<'RunCompleted', z.infer<typeof RunCompletedPayload>>;
-
-export const RUN_EVENT_TYPES = ['RunStarted', 'RunResultsReported', 'RunCompleted'] as const satisfies readonly RunEvent['type'][];
-
-export const RUN_PAYLOADS: Record<RunEvent['type'], z.ZodType> = {
+export const runEvents = defineEvents({
   RunStarted: RunStartedPayload,
   RunResultsReported: RunResultsReportedPayload,
   RunCompleted: RunCompletedPayload,
-};
+});
+export type RunEvent = EventOf<typeof runEvents>;
+export const RUN_EVENT_TYPES = runEvents.types;
+/** The zod schema of each event's payload, checked before an event is appended. */
+export const RUN_PAYLOADS = runEvents.schemas;
+
+
 
 export const runStream = (runId: string) => `ar-run-${runId}`;

@@ -1,45 +1,55 @@
-import type { DomainEvent } from '#shared/es/decider.js';
-import type { DevicePlatform, DeviceType, Screen } from '#shared/wire/index.js';
+import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { DevicePlatform, DeviceType, Screen } from '#shared/wire/index.js';
 
-/** `available | in_use | reserved | offline | maintenance` (decisions.md, "Device testing"). */
-export type DeviceStatus = 'available' | 'in_use' | 'reserved' | 'offline' | 'maintenance';
-export type SessionType = 'manual' | 'automation' | 'debug';
+/** `available | in_use | reserved | offline | maintenance` (docs/api-conventions.md, "Device testing"). */
+const deviceStatus = z.enum(['available', 'in_use', 'reserved', 'offline', 'maintenance']);
+export type DeviceStatus = z.output<typeof deviceStatus>;
+const sessionType = z.enum(['manual', 'automation', 'debug']);
+export type SessionType = z.output<typeof sessionType>;
 
 /** What a device is, as its host reported it. */
-export interface DeviceFacts {
-  name: string;
-  platform: DevicePlatform;
-  osVersion: string;
-  model: string;
-  manufacturer: string;
-  type: DeviceType;
-  isRealDevice: boolean;
-  provider: string;
-  screen: Screen;
-}
+const deviceFacts = z.object({
+  name: z.string(),
+  platform: DevicePlatform,
+  osVersion: z.string(),
+  model: z.string(),
+  manufacturer: z.string(),
+  type: DeviceType,
+  isRealDevice: z.boolean(),
+  provider: z.string(),
+  screen: Screen,
+});
+export type DeviceFacts = z.output<typeof deviceFacts>;
 
 /** Where a device is attached. */
-export interface DevicePlacement {
-  hostId: string;
-  nodeName: string;
-  hubId: string;
+const devicePlacement = z.object({
+  hostId: z.string(),
+  nodeName: z.string(),
+  hubId: z.string(),
   /** The company the host serves; `null` for a shared pool. */
-  companyId: number | null;
-}
+  companyId: z.number().int().nullable(),
+});
+export type DevicePlacement = z.output<typeof devicePlacement>;
 
 /** Every event carries the status the device has after it, so read models never re-derive it. */
-export type DeviceEvent =
-  | DomainEvent<'DeviceConnected', { deviceId: string; facts: DeviceFacts; placement: DevicePlacement; status: DeviceStatus }>
-  | DomainEvent<'DeviceDisconnected', { deviceId: string; hostId: string; reason: string; status: DeviceStatus }>
-  | DomainEvent<'DeviceStatusChanged', { deviceId: string; health: 'ok' | 'broken'; reason: string; status: DeviceStatus }>
-  | DomainEvent<
-      'DeviceAllocated',
-      { deviceId: string; sessionId: string; sessionType: SessionType; ownerId: number; companyId: number; workspaceId: number; status: DeviceStatus }
-    >
-  | DomainEvent<'DeviceReleased', { deviceId: string; sessionId: string; status: DeviceStatus }>;
-
-export const DEVICE_EVENT_TYPES = ['DeviceConnected', 'DeviceDisconnected', 'DeviceStatusChanged', 'DeviceAllocated', 'DeviceReleased'] as const satisfies readonly DeviceEvent['type'][];
-
+export const deviceEvents = defineEvents({
+  DeviceConnected: z.object({ deviceId: z.string(), facts: deviceFacts, placement: devicePlacement, status: deviceStatus }),
+  DeviceDisconnected: z.object({ deviceId: z.string(), hostId: z.string(), reason: z.string(), status: deviceStatus }),
+  DeviceStatusChanged: z.object({ deviceId: z.string(), health: z.enum(['ok', 'broken']), reason: z.string(), status: deviceStatus }),
+  DeviceAllocated: z.object({
+    deviceId: z.string(),
+    sessionId: z.string(),
+    sessionType,
+    ownerId: z.number().int(),
+    companyId: z.number().int(),
+    workspaceId: z.number().int(),
+    status: deviceStatus,
+  }),
+  DeviceReleased: z.object({ deviceId: z.string(), sessionId: z.string(), status: deviceStatus }),
+});
+export type DeviceEvent = EventOf<typeof deviceEvents>;
+export const DEVICE_EVENT_TYPES = deviceEvents.types;
 /** Stream of one device. */
 export const deviceStream = (deviceId: string) => `device-${deviceId}`;
 
@@ -50,23 +60,25 @@ export const deviceStream = (deviceId: string) => `device-${deviceId}`;
  * `HostDevicesReconnected` brings devices back with the facts and placement their streams already
  * hold; each device's resulting status follows from its health and session (`statusOf`).
  */
-export type DeviceHostEvent =
-  | DomainEvent<'HostDevicesDisconnected', { hostId: string; deviceIds: string[]; reason: string; status: 'offline' }>
-  | DomainEvent<'HostDevicesReconnected', { hostId: string; deviceIds: string[] }>;
-
-export const DEVICE_HOST_EVENT_TYPES = ['HostDevicesDisconnected', 'HostDevicesReconnected'] as const satisfies readonly DeviceHostEvent['type'][];
-
+export const deviceHostEvents = defineEvents({
+  HostDevicesDisconnected: z.object({ hostId: z.string(), deviceIds: z.array(z.string()), reason: z.string(), status: z.literal('offline') }),
+  HostDevicesReconnected: z.object({ hostId: z.string(), deviceIds: z.array(z.string()) }),
+});
+export type DeviceHostEvent = EventOf<typeof deviceHostEvents>;
+export const DEVICE_HOST_EVENT_TYPES = deviceHostEvents.types;
 /** Stream of one host's device batches. */
 export const deviceHostStream = (hostId: string) => `device-host-${hostId}`;
 
+const preference = z.object({ userId: z.number().int(), deviceId: z.string() });
+
 /** One user's alias and favorite marks on devices. */
-export type DevicePreferenceEvent =
-  | DomainEvent<'DeviceAliasSet', { userId: number; deviceId: string; alias: string }>
-  | DomainEvent<'DeviceAliasRemoved', { userId: number; deviceId: string }>
-  | DomainEvent<'DeviceFavorited', { userId: number; deviceId: string }>
-  | DomainEvent<'DeviceUnfavorited', { userId: number; deviceId: string }>;
-
-export const DEVICE_PREFERENCE_EVENT_TYPES = ['DeviceAliasSet', 'DeviceAliasRemoved', 'DeviceFavorited', 'DeviceUnfavorited'] as const satisfies readonly DevicePreferenceEvent['type'][];
-
+export const devicePreferenceEvents = defineEvents({
+  DeviceAliasSet: preference.extend({ alias: z.string() }),
+  DeviceAliasRemoved: preference,
+  DeviceFavorited: preference,
+  DeviceUnfavorited: preference,
+});
+export type DevicePreferenceEvent = EventOf<typeof devicePreferenceEvents>;
+export const DEVICE_PREFERENCE_EVENT_TYPES = devicePreferenceEvents.types;
 /** Stream of one user's device preferences. */
 export const devicePreferencesStream = (userId: number) => `device-preferences-${userId}`;

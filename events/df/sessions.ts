@@ -1,58 +1,55 @@
-import type { DomainEvent } from '#shared/es/decider.js';
-import type { Screen } from '#shared/wire/index.js';
+import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { Screen } from '#shared/wire/index.js';
 import type { SessionType } from './devices.js';
 
-/** `starting | active | ended | failed` (decisions.md, "Device testing"). */
+/** `starting | active | ended | failed` (docs/api-conventions.md, "Device testing"). */
 export type SessionStatus = 'starting' | 'active' | 'ended' | 'failed';
-export type ArtifactType = 'screenshot' | 'log' | 'recording';
-export type ActivityKind = 'control' | 'navigation' | 'note' | 'screenshot' | 'recording' | 'custom' | 'lifecycle';
+const artifactType = z.enum(['screenshot', 'log', 'recording']);
+export type ArtifactType = z.output<typeof artifactType>;
+const activityKind = z.enum(['control', 'navigation', 'note', 'screenshot', 'recording', 'custom', 'lifecycle']);
+export type ActivityKind = z.output<typeof activityKind>;
 
-export type SessionEvent =
-  | DomainEvent<
-      'DeviceSessionRequested',
-      {
-        sessionId: string;
-        deviceId: string;
-        hostId: string;
-        deviceName: string;
-        name: string;
-        type: SessionType;
-        buildName: string | null;
-        metadata: Record<string, unknown>;
-        ownerId: number;
-        companyId: number;
-        workspaceId: number;
-      }
-    >
-  | DomainEvent<'DeviceSessionStarted', { sessionId: string; screen: Screen }>
-  | DomainEvent<'DeviceSessionFailed', { sessionId: string; code: string; reason: string }>
-  | DomainEvent<'DeviceSessionEnded', { sessionId: string; reason: string }>
-  | DomainEvent<'DeviceSessionDeleted', { sessionId: string }>
-  | DomainEvent<'DeviceSessionRenamed', { sessionId: string; name: string }>
-  | DomainEvent<'DeviceSessionMetadataUpdated', { sessionId: string; metadata: Record<string, unknown> }>
-  | DomainEvent<'DeviceSessionNotesUpdated', { sessionId: string; notes: string }>
-  | DomainEvent<'DeviceSessionActivityRecorded', { sessionId: string; activityId: string; kind: ActivityKind; detail: Record<string, unknown> }>
-  | DomainEvent<
-      'DeviceSessionArtifactStored',
-      { sessionId: string; artifactId: string; type: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
-    >
-  | DomainEvent<'DeviceSessionRecordingStarted', { sessionId: string; recordingId: string }>
-  | DomainEvent<'DeviceSessionRecordingStopped', { sessionId: string; recordingId: string; frames: number; artifactId: string | null }>;
+const session = { sessionId: z.string() };
+const record = z.record(z.string(), z.unknown());
 
-export const SESSION_EVENT_TYPES = [
-  'DeviceSessionRequested',
-  'DeviceSessionStarted',
-  'DeviceSessionFailed',
-  'DeviceSessionEnded',
-  'DeviceSessionDeleted',
-  'DeviceSessionRenamed',
-  'DeviceSessionMetadataUpdated',
-  'DeviceSessionNotesUpdated',
-  'DeviceSessionActivityRecorded',
-  'DeviceSessionArtifactStored',
-  'DeviceSessionRecordingStarted',
-  'DeviceSessionRecordingStopped',
-] as const satisfies readonly SessionEvent['type'][];
+/** Events of one device session (`device-session-<id>`). */
+export const sessionEvents = defineEvents({
+  DeviceSessionRequested: z.object({
+    ...session,
+    deviceId: z.string(),
+    hostId: z.string(),
+    deviceName: z.string(),
+    name: z.string(),
+    type: z.custom<SessionType>((v) => v === 'manual' || v === 'automation' || v === 'debug', 'a session type'),
+    buildName: z.string().nullable(),
+    metadata: record,
+    ownerId: z.number().int(),
+    companyId: z.number().int(),
+    workspaceId: z.number().int(),
+  }),
+  DeviceSessionStarted: z.object({ ...session, screen: Screen }),
+  DeviceSessionFailed: z.object({ ...session, code: z.string(), reason: z.string() }),
+  DeviceSessionEnded: z.object({ ...session, reason: z.string() }),
+  DeviceSessionDeleted: z.object(session),
+  DeviceSessionRenamed: z.object({ ...session, name: z.string() }),
+  DeviceSessionMetadataUpdated: z.object({ ...session, metadata: record }),
+  DeviceSessionNotesUpdated: z.object({ ...session, notes: z.string() }),
+  DeviceSessionActivityRecorded: z.object({ ...session, activityId: z.string(), kind: activityKind, detail: record }),
+  DeviceSessionArtifactStored: z.object({
+    ...session,
+    artifactId: z.string(),
+    type: artifactType,
+    name: z.string(),
+    blobKey: z.string(),
+    contentType: z.string(),
+    size: z.number(),
+  }),
+  DeviceSessionRecordingStarted: z.object({ ...session, recordingId: z.string() }),
+  DeviceSessionRecordingStopped: z.object({ ...session, recordingId: z.string(), frames: z.number().int(), artifactId: z.string().nullable() }),
+});
+export type SessionEvent = EventOf<typeof sessionEvents>;
+export const SESSION_EVENT_TYPES = sessionEvents.types;
 
 /** Stream of one session. */
 export const sessionStream = (sessionId: string) => `device-session-${sessionId}`;

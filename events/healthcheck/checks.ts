@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainEvent } from '#shared/es/decider.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** `new` until the first heartbeat; `up` / `down` by heartbeats and deadlines; `paused` by a user. */
 export type CheckStatus = 'new' | 'up' | 'down' | 'paused';
@@ -37,31 +37,7 @@ export const HealthCheckWentDownPayload = z.object({
 });
 export const HealthCheckRecoveredPayload = z.object({ checkId: z.string(), heartbeatAt: z.string(), downSince: z.string().nullable() });
 
-export type HealthCheckEvent =
-  | DomainEvent<'HealthCheckCreated', z.infer<typeof HealthCheckCreatedPayload>>
-  | DomainEvent<'HealthCheckUpdated', z.infer<typeof HealthCheckUpdatedPayload>>
-  | DomainEvent<'HealthCheckTokenRotated', z.infer<typeof HealthCheckTokenRotatedPayload>>
-  | DomainEvent<'HealthCheckPaused', z.infer<typeof HealthCheckIdPayload>>
-  | DomainEvent<'HealthCheckResumed', z.infer<typeof HealthCheckIdPayload>>
-  | DomainEvent<'HealthCheckDeleted', z.infer<typeof HealthCheckIdPayload>>
-  | DomainEvent<'HealthCheckWentUp', z.infer<typeof HealthCheckWentUpPayload>>
-  | DomainEvent<'HealthCheckWentDown', z.infer<typeof HealthCheckWentDownPayload>>
-  | DomainEvent<'HealthCheckRecovered', z.infer<typeof HealthCheckRecoveredPayload>>;
-
-export const HEALTH_CHECK_EVENT_TYPES = [
-  'HealthCheckCreated',
-  'HealthCheckUpdated',
-  'HealthCheckTokenRotated',
-  'HealthCheckPaused',
-  'HealthCheckResumed',
-  'HealthCheckDeleted',
-  'HealthCheckWentUp',
-  'HealthCheckWentDown',
-  'HealthCheckRecovered',
-] as const satisfies readonly HealthCheckEvent['type'][];
-
-/** The zod schema of each event's payload, checked before an event is appended. */
-export const HEALTH_CHECK_PAYLOADS: Record<HealthCheckEvent['type'], z.ZodType> = {
+export const healthCheckEvents = defineEvents({
   HealthCheckCreated: HealthCheckCreatedPayload,
   HealthCheckUpdated: HealthCheckUpdatedPayload,
   HealthCheckTokenRotated: HealthCheckTokenRotatedPayload,
@@ -71,6 +47,13 @@ export const HEALTH_CHECK_PAYLOADS: Record<HealthCheckEvent['type'], z.ZodType> 
   HealthCheckWentUp: HealthCheckWentUpPayload,
   HealthCheckWentDown: HealthCheckWentDownPayload,
   HealthCheckRecovered: HealthCheckRecoveredPayload,
-};
+});
+export type HealthCheckEvent = EventOf<typeof healthCheckEvents>;
+export const HEALTH_CHECK_EVENT_TYPES = healthCheckEvents.types;
+/** The zod schema of each event's payload, checked before an event is appended. */
+export const HEALTH_CHECK_PAYLOADS = healthCheckEvents.schemas;
+
+
+/** The zod schema of each event's payload, checked before an event is appended. */
 
 export const healthCheckStream = (checkId: string) => `hc-check-${checkId}`;

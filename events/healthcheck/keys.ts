@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainEvent } from '#shared/es/decider.js';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** A health-check API key (`X-API-KEY`): only its SHA-256 is ever stored. */
 export const HealthcheckApiKeyCreatedPayload = z.object({
@@ -13,10 +13,12 @@ export const HealthcheckApiKeyCreatedPayload = z.object({
 });
 export const HealthcheckApiKeyRevokedPayload = z.object({ keyId: z.string() });
 
-export type HealthcheckApiKeyEvent =
-  | DomainEvent<'HealthcheckApiKeyCreated', z.infer<typeof HealthcheckApiKeyCreatedPayload>>
-  | DomainEvent<'HealthcheckApiKeyRevoked', z.infer<typeof HealthcheckApiKeyRevokedPayload>>;
+export const healthcheckApiKeyEvents = defineEvents({
+  HealthcheckApiKeyCreated: HealthcheckApiKeyCreatedPayload,
+  HealthcheckApiKeyRevoked: HealthcheckApiKeyRevokedPayload,
+});
+export type HealthcheckApiKeyEvent = EventOf<typeof healthcheckApiKeyEvents>;
+export const HEALTHCHECK_API_KEY_EVENT_TYPES = healthcheckApiKeyEvents.types;
 
-export const HEALTHCHECK_API_KEY_EVENT_TYPES = ['HealthcheckApiKeyCreated', 'HealthcheckApiKeyRevoked'] as const satisfies readonly HealthcheckApiKeyEvent['type'][];
 
 export const healthcheckApiKeyStream = (keyId: string) => `hc-api-key-${keyId}`;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** Payloads of the `tmt-attachment-<uuid>` stream, checked when a projection reads them. */
-export const AttachmentEventPayloads = {
+export const attachmentEvents = defineEvents({
   TmtAttachmentUploaded: z.object({
     attachmentId: z.string(),
     companyId: z.number().int(),
@@ -14,14 +15,12 @@ export const AttachmentEventPayloads = {
     uploadedBy: z.number().int(),
   }),
   TmtAttachmentDeleted: z.object({ attachmentId: z.string(), blobKey: z.string() }),
-} as const;
-
-type Payloads = typeof AttachmentEventPayloads;
+});
 
 /** A file attached in a workspace (a build, a log, a screenshot); its bytes live in blob storage. */
-export type AttachmentEvent = { [K in keyof Payloads]: { type: K; payload: z.infer<Payloads[K]> } }[keyof Payloads];
+export type AttachmentEvent = EventOf<typeof attachmentEvents>;
 
-export const ATTACHMENT_EVENT_TYPES = Object.keys(AttachmentEventPayloads) as AttachmentEvent['type'][];
+export const ATTACHMENT_EVENT_TYPES = attachmentEvents.types;
 
 export const attachmentStream = (attachmentId: string): string => `tmt-attachment-${attachmentId}`;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** A route as stored: what `MockRouteInput` produces. */
 const StoredRoute = z.object({
@@ -13,7 +14,7 @@ const StoredRoute = z.object({
 const Definition = { name: z.string(), module: z.string(), routes: z.array(StoredRoute) };
 
 /** Payloads of the `tmt-mock-service-<uuid>` stream, checked when a projection reads them. */
-export const MockServiceEventPayloads = {
+export const mockServiceEvents = defineEvents({
   MockServiceCreated: z.object({
     mockId: z.string(),
     companyId: z.number().int(),
@@ -27,13 +28,11 @@ export const MockServiceEventPayloads = {
   MockServiceEnabled: z.object({ mockId: z.string() }),
   MockServiceDisabled: z.object({ mockId: z.string() }),
   MockServiceDeleted: z.object({ mockId: z.string(), name: z.string() }),
-} as const;
-
-type Payloads = typeof MockServiceEventPayloads;
+});
 
 /** A mock service of a workspace, answered on its public path without any credential. */
-export type MockServiceEvent = { [K in keyof Payloads]: { type: K; payload: z.infer<Payloads[K]> } }[keyof Payloads];
+export type MockServiceEvent = EventOf<typeof mockServiceEvents>;
 
-export const MOCK_SERVICE_EVENT_TYPES = Object.keys(MockServiceEventPayloads) as MockServiceEvent['type'][];
+export const MOCK_SERVICE_EVENT_TYPES = mockServiceEvents.types;
 
 export const mockServiceStream = (mockId: string): string => `tmt-mock-service-${mockId}`;

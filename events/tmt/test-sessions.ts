@@ -1,4 +1,5 @@
-import type { DomainEvent } from '#shared/es/decider.js';
+import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 export const SESSION_STATUSES = ['planned', 'in_progress', 'completed'] as const;
 export const RESULT_STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'retest'] as const;
@@ -6,32 +7,31 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** One result of one test case, as recorded. */
-export interface RecordedResult {
-  testCaseId: string;
-  status: ResultStatus;
-  notes: string | null;
-  durationMs: number | null;
-}
+const recordedResult = z.object({ testCaseId: z.string(), status: z.enum(RESULT_STATUSES), notes: z.string().nullable(), durationMs: z.number().int().nullable() });
+export type RecordedResult = z.output<typeof recordedResult>;
+
+/** Who caused a write: a user, or a principal that is not one (a test engine). */
+const tmtActor = z.union([z.object({ userId: z.number().int() }), z.object({ engineId: z.string() })]);
+export type TmtActor = z.output<typeof tmtActor>;
 
 /**
  * A test session. It starts `planned`; the first result (or a PUT) moves it to `in_progress`, a PUT
  * completes it. A batch of results is one `TestResultsRecorded` event (one append, one row, however
  * many results it holds).
  */
-/** Who caused a write: a user, or a principal that is not one (a test engine). */
-export type TmtActor = { userId: number } | { engineId: string };
-
-export type TestSessionEvent =
-  | DomainEvent<'TestSessionStarted', { sessionId: string; companyId: number; workspaceId: number; projectId: string; name: string; testCaseIds: string[] }>
-  | DomainEvent<'TestSessionUpdated', { sessionId: string; name?: string; testCaseIds?: string[]; status?: 'in_progress' }>
-  | DomainEvent<'TestSessionCompleted', { sessionId: string }>
-  | DomainEvent<'TestResultsRecorded', { sessionId: string; results: RecordedResult[]; recordedBy: TmtActor }>;
-
-export const TEST_SESSION_EVENT_TYPES = [
-  'TestSessionStarted',
-  'TestSessionUpdated',
-  'TestSessionCompleted',
-  'TestResultsRecorded',
-] as const satisfies readonly TestSessionEvent['type'][];
-
+export const testSessionEvents = defineEvents({
+  TestSessionStarted: z.object({
+    sessionId: z.string(),
+    companyId: z.number().int(),
+    workspaceId: z.number().int(),
+    projectId: z.string(),
+    name: z.string(),
+    testCaseIds: z.array(z.string()),
+  }),
+  TestSessionUpdated: z.object({ sessionId: z.string(), name: z.string().optional(), testCaseIds: z.array(z.string()).optional(), status: z.literal('in_progress').optional() }),
+  TestSessionCompleted: z.object({ sessionId: z.string() }),
+  TestResultsRecorded: z.object({ sessionId: z.string(), results: z.array(recordedResult), recordedBy: tmtActor }),
+});
+export type TestSessionEvent = EventOf<typeof testSessionEvents>;
+export const TEST_SESSION_EVENT_TYPES = testSessionEvents.types;
 export const testSessionStream = (sessionId: string) => `tmt-test-session-${sessionId}`;

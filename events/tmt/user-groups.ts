@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 
 /** Payloads of the `tmt-user-group-<uuid>` stream, checked when a projection reads them. */
-export const UserGroupEventPayloads = {
+export const userGroupEvents = defineEvents({
   UserGroupCreated: z.object({
     groupId: z.string(),
     companyId: z.number().int(),
@@ -13,13 +14,11 @@ export const UserGroupEventPayloads = {
   UserGroupMemberAdded: z.object({ groupId: z.string(), userId: z.number().int() }),
   UserGroupMemberRemoved: z.object({ groupId: z.string(), userId: z.number().int() }),
   UserGroupDeleted: z.object({ groupId: z.string(), name: z.string() }),
-} as const;
-
-type Payloads = typeof UserGroupEventPayloads;
+});
 
 /** A user group of test management: a named set of users of one company. */
-export type UserGroupEvent = { [K in keyof Payloads]: { type: K; payload: z.infer<Payloads[K]> } }[keyof Payloads];
+export type UserGroupEvent = EventOf<typeof userGroupEvents>;
 
-export const USER_GROUP_EVENT_TYPES = Object.keys(UserGroupEventPayloads) as UserGroupEvent['type'][];
+export const USER_GROUP_EVENT_TYPES = userGroupEvents.types;
 
 export const userGroupStream = (groupId: string): string => `tmt-user-group-${groupId}`;

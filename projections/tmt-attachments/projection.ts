@@ -1,6 +1,5 @@
-import { ATTACHMENT_EVENT_TYPES, AttachmentEventPayloads, type AttachmentEvent } from '#events/tmt/attachments.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { ATTACHMENT_EVENT_TYPES, attachmentEvents, type AttachmentEvent } from '#events/tmt/attachments.js';
+import { applyByType, type Projection } from '../types.js';
 
 /** Attachments of each workspace: what they are and where their bytes are. */
 export const tmtAttachmentsProjection: Projection = {
@@ -22,24 +21,15 @@ export const tmtAttachmentsProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS tmt_attachments_workspace ON tmt_attachments (company_id, workspace_id, created_at);`,
   tables: ['tmt_attachments'],
-  async apply(tx, recorded) {
-    const type = recorded.type as AttachmentEvent['type'];
-    const event = { type, payload: AttachmentEventPayloads[type].parse(recorded.payload) } as AttachmentEvent;
-    switch (event.type) {
-      case 'TmtAttachmentUploaded': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO tmt_attachments (attachment_id, company_id, workspace_id, filename, content_type, size, sha256, blob_key, uploaded_by, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (attachment_id) DO NOTHING`,
-          [p.attachmentId, p.companyId, p.workspaceId, p.filename, p.contentType, p.size, p.sha256, p.blobKey, p.uploadedBy, recorded.metadata.occurredAt],
-        );
-        return;
-      }
-      case 'TmtAttachmentDeleted':
-        await tx.query(`DELETE FROM tmt_attachments WHERE attachment_id = $1`, [event.payload.attachmentId]);
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+  apply: applyByType<AttachmentEvent>({
+    TmtAttachmentUploaded: async (tx, event, at, recorded) => {
+      const p = event.payload;
+      await tx.query(
+        `INSERT INTO tmt_attachments (attachment_id, company_id, workspace_id, filename, content_type, size, sha256, blob_key, uploaded_by, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (attachment_id) DO NOTHING`,
+        [p.attachmentId, p.companyId, p.workspaceId, p.filename, p.contentType, p.size, p.sha256, p.blobKey, p.uploadedBy, recorded.metadata.occurredAt],
+      );
+    },
+    TmtAttachmentDeleted: (tx, event) => tx.query(`DELETE FROM tmt_attachments WHERE attachment_id = $1`, [event.payload.attachmentId]),
+  }, attachmentEvents),
 };
