@@ -6,22 +6,11 @@ import type { KeyView } from '#projections/revocable-keys.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { found } from '#shared/errors.js';
 import { handleCommand, type Decider, type DomainEvent } from '#shared/es/decider.js';
-import type { KeyCommand, KeyState } from '#shared/es/revocable-key-decider.js';
+import type { KeyCommand, KeyState, StoredKey } from '#shared/es/revocable-key-decider.js';
 import { idParam, paging, workspaceCaller, type WorkspaceCaller } from '#shared/http/params.js';
 import { pageSchema, type Page } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from './platform.js';
-
-/** What a module's key stores: its hash and who it acts for, never its value. */
-export interface StoredKey {
-  keyId: string;
-  name: string;
-  keyHash: string;
-  prefix: string;
-  userId: number;
-  companyId: number;
-  workspaceId: number;
-}
 
 /** One module's revocable API keys (device testing, health checks): where they live and what they are called. */
 export interface RevocableKeyRoutes<Create extends string, Revoke extends string> {

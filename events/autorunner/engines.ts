@@ -21,9 +21,6 @@ export const engineEvents = defineEvents({
   EngineRevoked: EngineRevokedPayload,
 });
 export type EngineEvent = EventOf<typeof engineEvents>;
-export const ENGINE_EVENT_TYPES = engineEvents.types;
-/** The zod schema of each event's payload, checked before an event is appended. */
-export const ENGINE_PAYLOADS = engineEvents.schemas;
 
 
 

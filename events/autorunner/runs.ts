@@ -31,9 +31,6 @@ export const runEvents = defineEvents({
   RunCompleted: RunCompletedPayload,
 });
 export type RunEvent = EventOf<typeof runEvents>;
-export const RUN_EVENT_TYPES = runEvents.types;
-/** The zod schema of each event's payload, checked before an event is appended. */
-export const RUN_PAYLOADS = runEvents.schemas;
 
 
 

@@ -49,9 +49,6 @@ export const healthCheckEvents = defineEvents({
   HealthCheckRecovered: HealthCheckRecoveredPayload,
 });
 export type HealthCheckEvent = EventOf<typeof healthCheckEvents>;
-export const HEALTH_CHECK_EVENT_TYPES = healthCheckEvents.types;
-/** The zod schema of each event's payload, checked before an event is appended. */
-export const HEALTH_CHECK_PAYLOADS = healthCheckEvents.schemas;
 
 
 /** The zod schema of each event's payload, checked before an event is appended. */

@@ -1,11 +1,11 @@
-import { ENGINE_EVENT_TYPES, type EngineEvent } from '#events/autorunner/engines.js';
+import { engineEvents, type EngineEvent } from '#events/autorunner/engines.js';
 import { applyByType, type Projection } from '../types.js';
 
 /** Test engines by token hash, for `X-Engine-Token` verification and the engines endpoints. */
 export const arEnginesProjection: Projection = {
   name: 'ar-engines',
   version: 1,
-  eventTypes: ENGINE_EVENT_TYPES,
+  eventTypes: engineEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS ar_engines (
       engine_id text PRIMARY KEY,

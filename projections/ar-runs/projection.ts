@@ -1,11 +1,11 @@
-import { RUN_EVENT_TYPES, type RunEvent } from '#events/autorunner/runs.js';
+import { runEvents, type RunEvent } from '#events/autorunner/runs.js';
 import { applyByType, type Projection } from '../types.js';
 
 /** Runs of test engines and the results each reported. */
 export const arRunsProjection: Projection = {
   name: 'ar-runs',
   version: 1,
-  eventTypes: RUN_EVENT_TYPES,
+  eventTypes: runEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS ar_runs (
       run_id text PRIMARY KEY,

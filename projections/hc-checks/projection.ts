@@ -1,4 +1,4 @@
-import { HEALTH_CHECK_EVENT_TYPES, type HealthCheckEvent } from '#events/healthcheck/checks.js';
+import { healthCheckEvents, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import type { Projection } from '../types.js';
 import { unreachable } from '#shared/unreachable.js';
 
@@ -9,7 +9,7 @@ import { unreachable } from '#shared/unreachable.js';
 export const hcChecksProjection: Projection = {
   name: 'hc-checks',
   version: 1,
-  eventTypes: HEALTH_CHECK_EVENT_TYPES,
+  eventTypes: healthCheckEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS hc_checks (
       check_id text PRIMARY KEY,

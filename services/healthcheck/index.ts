@@ -13,7 +13,7 @@ import { createCheckService } from './checks/service.js';
 import { healthcheckApiKeyRoutes, healthcheckApiKeyVerifier } from './keys/routes.js';
 
 export { healthCheckDecider } from './checks/decide.js';
-export { HEALTH_CHECK_EVENT_TYPES, type HealthCheckEvent } from '#events/healthcheck/checks.js';
+export { healthCheckEvents, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 
 /** The read models this module owns. */
 export const healthcheckProjections: readonly Projection[] = [hcApiKeysProjection, hcChecksProjection];

@@ -18,6 +18,8 @@ export interface EventContract<S extends EventSchemas> {
   has(type: string): type is keyof S & string;
   /** Checks a payload against its type's schema; throws a `ZodError` naming the field that is off. */
   parse(event: { type: string; payload: unknown }): EventsOf<S>;
+  /** Checks the payloads of events about to be appended against their schemas and returns them as they are. */
+  checked<E extends EventsOf<S>>(events: E[]): E[];
 }
 
 /** Declares a feature's events from their payload schemas. */
@@ -32,6 +34,10 @@ export function defineEvents<const S extends EventSchemas>(schemas: S): EventCon
       if (!known.has(event.type)) throw new Error(`Unknown event type ${event.type}`);
       const payload = schemas[event.type]!.parse(event.payload);
       return { type: event.type, payload } as EventsOf<S>;
+    },
+    checked(events) {
+      for (const e of events) schemas[e.type]!.parse(e.payload);
+      return events;
     },
   };
 }

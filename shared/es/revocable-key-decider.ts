@@ -1,5 +1,19 @@
+import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Decider, DomainEvent } from './decider.js';
+
+/** What a module's API key stores when created: its hash and who it acts for, never its value. */
+export const storedKeyPayload = z.object({
+  keyId: z.string(),
+  name: z.string(),
+  keyHash: z.string(),
+  prefix: z.string(),
+  userId: z.number().int(),
+  companyId: z.number().int(),
+  workspaceId: z.number().int(),
+});
+export type StoredKey = z.output<typeof storedKeyPayload>;
+export const revokedKeyPayload = z.object({ keyId: z.string() });
 
 /** The events of a key a module issues: created once (with what it stores), revoked at most once. */
 export type KeyEvent<Created extends string, Revoked extends string, Payload extends { keyId: string }> =

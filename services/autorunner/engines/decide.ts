@@ -1,6 +1,6 @@
 import { defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { ENGINE_PAYLOADS, type EngineEvent } from '#events/autorunner/engines.js';
+import { engineEvents, type EngineEvent } from '#events/autorunner/engines.js';
 
 type Registered = Extract<EngineEvent, { type: 'EngineRegistered' }>['payload'];
 
@@ -14,11 +14,6 @@ export type EngineCommand =
   | { type: 'RotateEngineToken'; engineId: string; tokenHash: string; tokenPrefix: string }
   | { type: 'RevokeEngine'; engineId: string };
 
-function checked(events: EngineEvent[]): EngineEvent[] {
-  for (const e of events) ENGINE_PAYLOADS[e.type].parse(e.payload);
-  return events;
-}
-
 /** A test engine: registered once; its token rotated while it lives; revoked for good (again changes nothing). */
 export const engineDecider = defineDecider<EngineCommand, EngineEvent, EngineState>({
   initialState: () => ({ engine: null, revoked: false }),
@@ -28,15 +23,15 @@ export const engineDecider = defineDecider<EngineCommand, EngineEvent, EngineSta
     EngineRevoked: (state, event) => ({ ...state, revoked: true }),
   },
   decide: {
-    RegisterEngine: (command, state) => checked([firstEvent(state.engine, 'Engine', 'EngineRegistered', command)]),
+    RegisterEngine: (command, state) => engineEvents.checked([firstEvent(state.engine, 'Engine', 'EngineRegistered', command)]),
     RotateEngineToken: (command, state) => {
       if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');
       if (state.revoked) throw new AppError('CONFLICT', 'A revoked engine gets no new token; register a new engine');
-      return checked([{ type: 'EngineTokenRotated', payload: { engineId: command.engineId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix } }]);
+      return engineEvents.checked([{ type: 'EngineTokenRotated', payload: { engineId: command.engineId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix } }]);
     },
     RevokeEngine: (command, state) => {
       if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');
-      return state.revoked ? [] : checked([{ type: 'EngineRevoked', payload: { engineId: command.engineId } }]);
+      return state.revoked ? [] : engineEvents.checked([{ type: 'EngineRevoked', payload: { engineId: command.engineId } }]);
     },
   },
 });

@@ -1,6 +1,6 @@
 import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { RUN_PAYLOADS, type RunEvent, type RunStatus } from '#events/autorunner/runs.js';
+import { runEvents, type RunEvent, type RunStatus } from '#events/autorunner/runs.js';
 import { unreachable } from '#shared/unreachable.js';
 
 type Started = Extract<RunEvent, { type: 'RunStarted' }>['payload'];
@@ -16,11 +16,6 @@ export type RunCommand =
   | ({ type: 'StartRun' } & Started)
   | ({ type: 'ReportRunResults' } & Reported)
   | ({ type: 'CompleteRun' } & Completed);
-
-function checked(events: RunEvent[]): RunEvent[] {
-  for (const e of events) RUN_PAYLOADS[e.type].parse(e.payload);
-  return events;
-}
 
 /**
  * A run of a test engine against one test session: `running` from its start, results reported any
@@ -42,18 +37,18 @@ export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
     }
   },
   decide(command, state) {
-    if (command.type === 'StartRun') return checked([firstEvent(state.run, 'Run', 'RunStarted', command)]);
+    if (command.type === 'StartRun') return runEvents.checked([firstEvent(state.run, 'Run', 'RunStarted', command)]);
     if (!state.run) throw new AppError('NOT_FOUND', 'Run not found');
     switch (command.type) {
       case 'ReportRunResults': {
         if (state.status !== 'running') throw new AppError('RUN_NOT_RUNNING', `Run is ${state.status}; it takes no more results`);
         const { type: _type, ...payload } = command;
-        return checked([{ type: 'RunResultsReported', payload }]);
+        return runEvents.checked([{ type: 'RunResultsReported', payload }]);
       }
       case 'CompleteRun':
         if (state.status === command.status) return [];
         if (state.status !== 'running') throw new AppError('RUN_NOT_RUNNING', `Run is already ${state.status}`);
-        return checked([{ type: 'RunCompleted', payload: { runId: command.runId, status: command.status } }]);
+        return runEvents.checked([{ type: 'RunCompleted', payload: { runId: command.runId, status: command.status } }]);
       default:
         return unreachable(command, 'command');
     }

@@ -1,6 +1,6 @@
 import { type Decider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { HEALTH_CHECK_PAYLOADS, type CheckStatus, type HealthCheckEvent } from '#events/healthcheck/checks.js';
+import { healthCheckEvents, type CheckStatus, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<HealthCheckEvent, { type: 'HealthCheckCreated' }>['payload'];
@@ -25,12 +25,6 @@ export type HealthCheckCommand =
   | { type: 'RecordHeartbeat'; checkId: string; at: string; status: 'up' | 'fail'; message: string | null }
   /** The reaper saw the last heartbeat at `lastHeartbeatAt` and asks at `now` whether the check is overdue. */
   | { type: 'MarkOverdue'; checkId: string; lastHeartbeatAt: string; now: string };
-
-/** Every payload goes out checked against its zod schema. */
-function checked(events: HealthCheckEvent[]): HealthCheckEvent[] {
-  for (const e of events) HEALTH_CHECK_PAYLOADS[e.type].parse(e.payload);
-  return events;
-}
 
 const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 
@@ -70,7 +64,7 @@ export const healthCheckDecider: Decider<HealthCheckCommand, HealthCheckEvent, H
     }
   },
   decide(command, state) {
-    if (command.type === 'CreateHealthCheck') return checked([firstEvent(state.check, 'Health check', 'HealthCheckCreated', command)]);
+    if (command.type === 'CreateHealthCheck') return healthCheckEvents.checked([firstEvent(state.check, 'Health check', 'HealthCheckCreated', command)]);
     const check = state.check;
     if (!check || state.deleted) throw new AppError('NOT_FOUND', 'Health check not found');
     const { checkId } = command;
@@ -89,33 +83,33 @@ export const healthCheckDecider: Decider<HealthCheckCommand, HealthCheckEvent, H
           next.intervalSeconds === check.intervalSeconds &&
           next.graceSeconds === check.graceSeconds &&
           sameTags(next.tags, check.tags);
-        return unchanged ? [] : checked([{ type: 'HealthCheckUpdated', payload: { checkId, ...next } }]);
+        return unchanged ? [] : healthCheckEvents.checked([{ type: 'HealthCheckUpdated', payload: { checkId, ...next } }]);
       }
       case 'RotateHealthCheckToken':
-        return checked([{ type: 'HealthCheckTokenRotated', payload: { checkId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix } }]);
+        return healthCheckEvents.checked([{ type: 'HealthCheckTokenRotated', payload: { checkId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix } }]);
       case 'PauseHealthCheck':
-        return state.status === 'paused' ? [] : checked([{ type: 'HealthCheckPaused', payload: { checkId } }]);
+        return state.status === 'paused' ? [] : healthCheckEvents.checked([{ type: 'HealthCheckPaused', payload: { checkId } }]);
       case 'ResumeHealthCheck':
-        return state.status === 'paused' ? checked([{ type: 'HealthCheckResumed', payload: { checkId } }]) : [];
+        return state.status === 'paused' ? healthCheckEvents.checked([{ type: 'HealthCheckResumed', payload: { checkId } }]) : [];
       case 'DeleteHealthCheck':
-        return checked([{ type: 'HealthCheckDeleted', payload: { checkId } }]);
+        return healthCheckEvents.checked([{ type: 'HealthCheckDeleted', payload: { checkId } }]);
       case 'RecordHeartbeat': {
         if (state.status === 'paused') return [];
         if (command.status === 'fail') {
           if (state.status === 'down') return [];
-          return checked([
+          return healthCheckEvents.checked([
             { type: 'HealthCheckWentDown', payload: { checkId, reason: 'failure-reported', lastHeartbeatAt: command.at, deadline: null, message: command.message } },
           ]);
         }
-        if (state.status === 'new') return checked([{ type: 'HealthCheckWentUp', payload: { checkId, heartbeatAt: command.at } }]);
-        if (state.status === 'down') return checked([{ type: 'HealthCheckRecovered', payload: { checkId, heartbeatAt: command.at, downSince: state.downSince } }]);
+        if (state.status === 'new') return healthCheckEvents.checked([{ type: 'HealthCheckWentUp', payload: { checkId, heartbeatAt: command.at } }]);
+        if (state.status === 'down') return healthCheckEvents.checked([{ type: 'HealthCheckRecovered', payload: { checkId, heartbeatAt: command.at, downSince: state.downSince } }]);
         return [];
       }
       case 'MarkOverdue': {
         if (state.status !== 'up') return [];
         const deadline = Date.parse(command.lastHeartbeatAt) + (check.intervalSeconds + check.graceSeconds) * 1000;
         if (!(deadline < Date.parse(command.now))) return [];
-        return checked([
+        return healthCheckEvents.checked([
           {
             type: 'HealthCheckWentDown',
             payload: { checkId, reason: 'overdue', lastHeartbeatAt: command.lastHeartbeatAt, deadline: new Date(deadline).toISOString(), message: null },
