@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { Projection } from './types.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 /**
  * The read model of a module's revocable API keys (device testing, health checks): one table of keys by
@@ -91,8 +92,6 @@ export interface KeyScope {
   workspaceId: number;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => new Date(v as string).toISOString();
 const toView = (r: Row): KeyView => ({
   id: String(r.key_id),
   name: String(r.name),

@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
+import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
 
 export interface Scope {
   companyId: number;
@@ -20,8 +21,6 @@ export interface EngineView {
   revoked: boolean;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 const toView = (r: Row): EngineView => ({
   id: String(r.engine_id),
   name: String(r.name),

@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { RunStatus } from '#events/autorunner/runs.js';
+import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
 
 export interface Scope {
   companyId: number;
@@ -28,8 +29,6 @@ export interface RunResultView {
   reportedAt: string;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 const toView = (r: Row): RunView => ({
   id: String(r.run_id),
   engineId: String(r.engine_id),

@@ -1,5 +1,6 @@
 import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
+import { type Row } from '#shared/db/rows.js';
 
 /** A device as the API shows it (decisions.md, "Device testing"), with the caller's alias and favorite. */
 export interface DeviceView {
@@ -106,7 +107,6 @@ const COLUMNS = `d.device_id, d.name, d.platform, d.os_version, d.model, d.manuf
 
 const SELECT = `SELECT ${COLUMNS}, p.alias, coalesce(p.favorite, false) AS favorite`;
 
-type Row = Record<string, unknown>;
 
 function toView(r: Row, now: Date): DeviceView {
   const screen = (typeof r.screen === 'string' ? JSON.parse(r.screen) : r.screen) as DeviceView['screen'];

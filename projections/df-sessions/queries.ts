@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
+import { type Row, isoOrNull as iso, json } from '#shared/db/rows.js';
 
 /** A session as the API shows it (decisions.md, "Device testing"). */
 export interface SessionView {
@@ -52,9 +53,6 @@ export const SESSION_SORT_COLUMNS = {
 } as const;
 export type SessionSort = keyof typeof SESSION_SORT_COLUMNS;
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.status, s.started_at, s.ready_at, s.ended_at, s.end_reason,
   s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,

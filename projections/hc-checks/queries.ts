@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { CheckStatus } from '#events/healthcheck/checks.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 export interface Scope {
   companyId: number;
@@ -24,8 +25,6 @@ export interface CheckRecord {
   updatedAt: string;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => new Date(v as string).toISOString();
 const toRecord = (r: Row): CheckRecord => ({
   id: String(r.check_id),
   workspaceId: Number(r.workspace_id),

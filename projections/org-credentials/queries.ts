@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CredentialScope } from '#shared/http/principal.js';
+import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
 
 /** Whose credentials a caller sees: every one of the workspace, or only their own (`userId`). */
 export interface CredentialScopeFilter {
@@ -34,8 +35,6 @@ export interface OAuthClientView {
   lastUsedAt: string | null;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 const scopesOf = (v: unknown): CredentialScope[] => (Array.isArray(v) ? (v as CredentialScope[]) : []);
 
 const keyView = (r: Row): ApiKeyView => ({

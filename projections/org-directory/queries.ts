@@ -1,6 +1,7 @@
 import { toPage, type Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 import type { ModuleKey } from '#events/organization/modules.js';
+import { iso, isoOrNull } from '#shared/db/rows.js';
 
 /** A user as sign-in reads it (with the password hash: never sent to a client). */
 export interface DirectoryUser {
@@ -71,8 +72,6 @@ export interface WorkspaceView {
 }
 
 
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
-const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
 
 
 /**

@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
+import { type Row } from '#shared/db/rows.js';
 
 export interface AttachmentView {
   id: string;
@@ -17,7 +18,6 @@ export interface StoredAttachment extends AttachmentView {
   blobKey: string;
 }
 
-type Row = Record<string, unknown>;
 const toStored = (r: Row): StoredAttachment => ({
   id: String(r.attachment_id),
   filename: String(r.filename),

@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 export interface StoredMockRoute {
   method: string;
@@ -24,8 +25,6 @@ export interface MockServiceRow {
   updatedAt: string;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const toRow = (r: Row): MockServiceRow => ({
   id: String(r.mock_id),
   publicId: String(r.public_id),

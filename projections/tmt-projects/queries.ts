@@ -1,4 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 export interface ProjectView {
   id: string;
@@ -10,8 +11,6 @@ export interface ProjectView {
 }
 
 type Scope = { companyId: number; workspaceId: number };
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const toView = (r: Row): ProjectView => ({
   id: String(r.project_id),
   name: String(r.name),

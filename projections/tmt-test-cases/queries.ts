@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CaseStatus, Priority, TestStep } from '#events/tmt/test-cases.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 export interface TestCaseView {
   id: string;
@@ -22,8 +23,6 @@ export interface TestCaseFilter {
 }
 
 type Scope = { companyId: number; workspaceId: number };
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const toView = (r: Row): TestCaseView => ({
   id: String(r.test_case_id),
   projectId: String(r.project_id),

@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
 import type { TmtActor } from '#events/tmt/test-sessions.js';
+import { type Row, iso, json } from '#shared/db/rows.js';
 
 export interface ResultView {
   testCaseId: string;
@@ -23,9 +24,6 @@ export interface TestSessionView {
 }
 
 type Scope = { companyId: number; workspaceId: number };
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 const toView = (r: Row): TestSessionView => ({
   id: String(r.session_id),

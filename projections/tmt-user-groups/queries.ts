@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
+import { type Row, iso } from '#shared/db/rows.js';
 
 export interface UserGroupView {
   id: string;
@@ -11,8 +12,6 @@ export interface UserGroupView {
   updatedAt: string;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v : new Date(String(v))).toISOString();
 const toView = (r: Row): UserGroupView => ({
   id: String(r.group_id),
   name: String(r.name),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
+import { iso, json } from '#shared/db/rows.js';
 
 export const TEST_EVENT_TYPES = ['suite_started', 'test_started', 'test_passed', 'test_failed', 'test_skipped', 'suite_finished'] as const;
 export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
@@ -71,11 +72,9 @@ export function activityDetail(event: TestEventInput, reportedAt: Date): Record<
 }
 
 const WHERE = `session_id = $1 AND kind = 'custom' AND detail->>'source' = 'automation'`;
-const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
 function toView(row: Record<string, unknown>): TestEventView {
-  const d = json(row.detail);
+  const d = json<Record<string, unknown>>(row.detail);
   return {
     id: String(row.activity_id),
     type: d.type as TestEventType,
@@ -150,7 +149,7 @@ export function progressOf(events: readonly Pick<TestEventView, 'type' | 'name' 
 export async function allTestEvents(db: Database, sessionId: string): Promise<Pick<TestEventView, 'type' | 'name' | 'suite' | 'metadata'>[]> {
   const rows = await db.query(`SELECT detail FROM df_session_activities WHERE ${WHERE} ORDER BY position`, [sessionId]);
   return rows.rows.map((r) => {
-    const d = json(r.detail);
+    const d = json<Record<string, unknown>>(r.detail);
     return { type: d.type as TestEventType, name: String(d.name), suite: (d.suite as string | null) ?? null, metadata: (d.metadata as Record<string, unknown>) ?? {} };
   });
 }

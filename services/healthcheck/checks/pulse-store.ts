@@ -1,4 +1,5 @@
 import type { Database } from '#shared/db/index.js';
+import { iso, json } from '#shared/db/rows.js';
 
 /**
  * Heartbeats and metric samples, written straight to their own tables rather than as events: a
@@ -81,8 +82,6 @@ export interface Liveness {
   heartbeats: number;
 }
 
-const iso = (v: unknown): string => new Date(v as string).toISOString();
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 export function createPulseStore(db: Database) {
   return {
