@@ -1,3 +1,4 @@
+import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';
 import { type Decider, defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
@@ -5,45 +6,12 @@ import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<ProjectEvent, { type: 'ProjectCreated' }>['payload'];
 
-export interface ProjectState {
-  project: Created | null;
-  deleted: boolean;
-}
-
-export type ProjectCommand =
-  | ({ type: 'CreateProject' } & Created)
-  | { type: 'UpdateProject'; changes: Partial<ProjectFields> }
-  | { type: 'DeleteProject' };
-
-const live = (state: ProjectState): Created => {
-  if (!state.project || state.deleted) throw new AppError('NOT_FOUND', 'Project not found');
-  return state.project;
-};
-
 /** A project: created once, changed while it exists, deleted at most once. */
-export const projectDecider = defineDecider<ProjectCommand, ProjectEvent, ProjectState>({
-  initialState: () => ({ project: null, deleted: false }),
-  evolve: {
-    ProjectCreated: (state, event) => ({ project: event.payload, deleted: false }),
-    ProjectUpdated: (state, event) => state.project ? { ...state, project: { ...state.project, ...event.payload.changes } } : state,
-    ProjectDeleted: (state, event) => ({ ...state, deleted: true }),
-  },
-  decide: {
-    CreateProject: (command, state) => [firstEvent(state.project, 'Project', 'ProjectCreated', command)],
-    UpdateProject: (command, state) => {
-      const project = live(state);
-      const changes: Partial<ProjectFields> = {};
-      for (const k of ['name', 'key', 'description'] as const) {
-        const v = command.changes[k];
-        if (v !== undefined && v !== project[k]) changes[k] = v;
-      }
-      return Object.keys(changes).length === 0 ? [] : [{ type: 'ProjectUpdated', payload: { projectId: project.projectId, changes } }];
-    },
-    DeleteProject: (command, state) => {
-      const project = live(state);
-      return [{ type: 'ProjectDeleted', payload: { projectId: project.projectId } }];
-    },
-  },
+export const projectDecider = lifecycleDecider<ProjectFields, 'projectId', Created>()({
+  what: 'Project',
+  idKey: 'projectId',
+  fields: ['name', 'key', 'description'],
+  names: { create: 'CreateProject', update: 'UpdateProject', delete: 'DeleteProject', created: 'ProjectCreated', updated: 'ProjectUpdated', deleted: 'ProjectDeleted' },
 });
 
 export interface ProjectKeyState {
