@@ -1,5 +1,5 @@
 import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';
-import { type Decider, defineDecider, firstEvent } from '#shared/es/decider.js';
+import type { Decider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
 import { unreachable } from '#shared/unreachable.js';

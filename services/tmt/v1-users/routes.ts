@@ -9,27 +9,16 @@ import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
 import { deleteUser, inviterOf, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
 import { USERNAME_PATTERN } from '#services/organization/users/usernames.js';
 import { OrgWriter } from '#services/organization/commands.js';
+import { User } from '#services/organization/http.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';
 import { ok, okList, v1List, v1One, v1Paging } from '../v1-http.js';
 
 const tags = ['Test management: users'];
 
-export const V1User = z
-  .object({
-    id: z.number().int(),
-    email: z.string(),
-    username: z.string(),
-    name: z.string(),
-    title: z.string().nullable(),
-    phone: z.string().nullable(),
-    status: z.enum(['passive', 'active', 'deactivated']),
-    isAdmin: z.boolean(),
-    roles: z.array(z.string()).describe('Names of the company roles the user holds'),
-    createdAt: z.string(),
-    activatedAt: z.string().nullable(),
-    lastSignInAt: z.string().nullable(),
-  })
+/** A user as `/v1` shows one: the organization's user with its roles by name. */
+export const V1User = User.pick({ id: true, email: true, username: true, name: true, title: true, phone: true, status: true, isAdmin: true, createdAt: true, activatedAt: true, lastSignInAt: true })
+  .extend({ roles: z.array(z.string()).describe('Names of the company roles the user holds') })
   .meta({ id: 'V1User' });
 
 const toV1User = (u: UserView): z.infer<typeof V1User> => ({
