@@ -1,5 +1,5 @@
 /*
- * `npm run bench`: the performance figures of design.md section 7 that this repository can measure
+ * `npm run bench`: the performance figures of docs/performance.md, "Targets" that this repository can measure
  * today, in one run — gateway overhead, event appends, projection lag, rebuild rate, and the device
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
@@ -37,7 +37,7 @@ const SETTINGS = {
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
 } as const;
 
-/** design.md section 7, as numbers. */
+/** docs/performance.md, "Targets", as numbers. */
 const TARGETS = {
   latencyAddedMax: 0.25,
   throughputKeptMin: 0.7,
@@ -327,7 +327,7 @@ function report(http: HttpOverheadReport | null, appends: AppendReport[], lags: 
         ),
     );
   }
-  parts.push(`Against design.md section 7\n${table(['figure', 'measured', 'target', 'verdict'], list.map((v) => [v.figure, v.measured, v.target, v.met === null ? 'reported' : v.met ? 'met' : 'NOT MET']))}`);
+  parts.push(`Against docs/performance.md, "Targets"\n${table(['figure', 'measured', 'target', 'verdict'], list.map((v) => [v.figure, v.measured, v.target, v.met === null ? 'reported' : v.met ? 'met' : 'NOT MET']))}`);
   return parts.join('\n');
 }
 

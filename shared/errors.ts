@@ -94,7 +94,7 @@ export class AppError extends Error {
     this.headers = options.headers;
   }
 
-  /** The JSON body clients receive (decisions.md, "Errors"). */
+  /** The JSON body clients receive (docs/api-conventions.md, "Errors"). */
   toJSON(): ErrorBody {
     return errorBody(this.code, this.message, this.details);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One page of a list (decisions.md, "Paging"): `page` is 0-based. */
+/** One page of a list (docs/api-conventions.md, "Paging"): `page` is 0-based. */
 export interface Page<T> {
   content: T[];
   page: number;

@@ -1,5 +1,5 @@
 /**
- * The permission keys of every module (decisions.md, "Identity"): organization keys in the
+ * The permission keys of every module (docs/api-conventions.md, "Identity"): organization keys in the
  * upper-case form, device-testing keys in the colon form. Services enforce these keys, never role
  * names; roles are only bundles of keys.
  */

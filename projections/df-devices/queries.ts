@@ -2,7 +2,7 @@ import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 import { type Row } from '#shared/db/rows.js';
 
-/** A device as the API shows it (decisions.md, "Device testing"), with the caller's alias and favorite. */
+/** A device as the API shows it (docs/api-conventions.md, "Device testing"), with the caller's alias and favorite. */
 export interface DeviceView {
   id: string;
   name: string;

@@ -2,7 +2,7 @@ import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import { type Row, isoOrNull as iso, json } from '#shared/db/rows.js';
 
-/** A session as the API shows it (decisions.md, "Device testing"). */
+/** A session as the API shows it (docs/api-conventions.md, "Device testing"). */
 export interface SessionView {
   id: string;
   name: string;

@@ -25,7 +25,7 @@ export interface AccessControlDeps {
   /** Module credentials sent in their own header (interface 5.4: `X-API-KEY`, `X-Engine-Token`). */
   credentials?: readonly HeaderCredential[];
   /**
-   * Bearer credentials of the `/v1` set (decisions.md): `/v1` API keys and OAuth client tokens. They
+   * Bearer credentials of the `/v1` set (docs/api-conventions.md): `/v1` API keys and OAuth client tokens. They
    * are accepted only on `SCOPED_CREDENTIAL_PATHS`, limited by their scopes there.
    */
   scopedCredentials?: readonly ScopedCredential[];

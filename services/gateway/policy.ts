@@ -1,5 +1,5 @@
 /**
- * The gateway's rules as data (design.md section 4): which paths are public, which module owns each
+ * The gateway's rules as data (docs/architecture.md, "Processes and services"): which paths are public, which module owns each
  * prefix and the entitlement it needs, where a device-testing API key is accepted, and where `/v1`
  * API keys and OAuth client tokens are accepted and which scope each method needs.
  */
@@ -58,7 +58,7 @@ export const API_KEY_PATHS = {
 } as const;
 
 /**
- * decisions.md, "The /v1 set": where a `/v1` API key (`Authorization: Bearer qak_...`) or an OAuth
+ * docs/api-conventions.md, "The /v1 set": where a `/v1` API key (`Authorization: Bearer qak_...`) or an OAuth
  * client token is a credential. Everywhere else they are refused with 401; a platform access token
  * works on these paths too, without any scope limit.
  */

@@ -5,7 +5,7 @@ import type { AuthService } from './auth/service.js';
 
 /**
  * `BOOTSTRAP_ADMIN_EMAIL` / `BOOTSTRAP_ADMIN_PASSWORD`: on start, create once a company "Default",
- * its "Default" workspace with every module, and that administrator (decisions.md). Starting again,
+ * its "Default" workspace with every module, and that administrator (docs/api-conventions.md). Starting again,
  * or several replicas starting together, creates nothing more: the e-mail claim admits one.
  */
 export async function bootstrapAdmin(platform: Platform, auth: AuthService): Promise<void> {

@@ -20,7 +20,7 @@ export interface TmtWriteScope extends TmtScope {
 /** `actorId` of event metadata: the user id, or `engine:<id>`. */
 export const actorId = (actor: TmtActor): number | string => ('userId' in actor ? actor.userId : `engine:${actor.engineId}`);
 
-/** `page` (1-based) and `limit` (default 20, at most 100), decisions.md "Paging" for `/v1`. */
+/** `page` (1-based) and `limit` (default 20, at most 100), docs/api-conventions.md "Paging" for `/v1`. */
 export const v1Paging = {
   page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe('1-based page'),
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, at most 100'),

@@ -31,7 +31,7 @@ export interface IssuedAccessToken {
   jti: string;
   /** The exact instant the token stops being accepted (its `exp`). */
   expiresAt: Date;
-  /** `expiresAt` as the server's local time without zone (decisions.md, "Identity"). */
+  /** `expiresAt` as the server's local time without zone (docs/api-conventions.md, "Identity"). */
   expiresIn: string;
 }
 
@@ -109,7 +109,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   const invalid = (cause: unknown): AppError => new AppError('TOKEN_INVALID', 'Invalid access token', { cause });
 
   // A client sends the same token on every request, and a signature check costs 100–200 µs of CPU: remembering
-  // tokens already verified keeps the gateway near plain-route throughput (design.md §7). Keyed by the exact
+  // tokens already verified keeps the gateway near plain-route throughput (docs/performance.md, "Targets"). Keyed by the exact
   // token string, so any altered byte misses; `exp` is re-checked on every hit; the keys and expected
   // claims are fixed for this service's lifetime, so a cached verdict cannot go stale except by expiry.
   const verified = new Map<string, AccessTokenClaims>();

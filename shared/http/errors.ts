@@ -58,7 +58,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   return { status: 500, body: errorBody('INTERNAL_ERROR', 'Internal server error'), internal: true };
 }
 
-/** The `/v1` set answers errors in its own envelope (decisions.md, "Paging"). */
+/** The `/v1` set answers errors in its own envelope (docs/api-conventions.md, "Paging"). */
 export function isV1Path(url: string): boolean {
   return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
 }

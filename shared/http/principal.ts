@@ -31,7 +31,7 @@ export interface Principal {
 /** The credentials a user-acting principal may come from. */
 export type CredentialKind = 'access-token' | 'api-key' | 'oauth-client';
 
-/** Scopes of `/v1` API keys and OAuth clients (decisions.md, "The /v1 set"). */
+/** Scopes of `/v1` API keys and OAuth clients (docs/api-conventions.md, "The /v1 set"). */
 export const CREDENTIAL_SCOPES = ['read', 'write', 'delete', 'admin'] as const;
 export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
 

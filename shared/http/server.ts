@@ -16,7 +16,7 @@ import { installInputHygiene } from './input-hygiene.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The error body of every failure (decisions.md, "Errors"), documented on every route. */
+/** The error body of every failure (docs/api-conventions.md, "Errors"), documented on every route. */
 export const ErrorResponse = z
   .object({
     statusCode: z.number().int(),
@@ -27,7 +27,7 @@ export const ErrorResponse = z
   })
   .meta({ id: 'ErrorResponse' });
 
-/** The error body of the `/v1` set (decisions.md, "Paging"). */
+/** The error body of the `/v1` set (docs/api-conventions.md, "Paging"). */
 export const V1Error = z
   .object({
     success: z.literal(false),

@@ -86,7 +86,7 @@ export const HostAck = z.object({
 });
 export type HostAck = z.infer<typeof HostAck>;
 
-/** `POST .../device/control` bodies (decisions.md, "Device testing"); coordinates are screenshot pixels. */
+/** `POST .../device/control` bodies (docs/api-conventions.md, "Device testing"); coordinates are screenshot pixels. */
 export const ControlAction = z.discriminatedUnion('action', [
   z.object({ action: z.literal('tap'), x: z.number().nonnegative(), y: z.number().nonnegative() }),
   z.object({

@@ -5,7 +5,7 @@ import { http, startTestServer, type JsonResponse, type TestServer } from '#test
 import { startSmtpListener } from '#test/helpers/smtp.js';
 
 /**
- * The credentials of the /v1 set (decisions.md "The /v1 set"): API keys and OAuth clients are made and
+ * The credentials of the /v1 set (docs/api-conventions.md "The /v1 set"): API keys and OAuth clients are made and
  * revoked through /api/v1, work only on /v1 and only within their scopes, act as their creator in
  * their workspace, and stay inside their company.
  */

@@ -29,7 +29,7 @@ function send(reply: FastifyReply, answer: WireAnswer): FastifyReply {
 }
 
 /**
- * `/df/wd`: a W3C WebDriver endpoint (decisions.md, "Device testing"). New sessions take a device
+ * `/df/wd`: a W3C WebDriver endpoint (docs/api-conventions.md, "Device testing"). New sessions take a device
  * (see `hub.ts`); every other command is relayed to the Appium server of the device's agent over the
  * data plane. Every failure, authentication included, answers in the W3C shape.
  */

@@ -179,7 +179,7 @@ export class AuthService {
 
   /**
    * Self-service sign-up: a company, its "Default" workspace with every module, and the caller as the
-   * company's administrator (decisions.md).
+   * company's administrator (docs/api-conventions.md).
    */
   async signup(
     input: { email: string; password: string; name: string; companyName: string },

@@ -10,7 +10,7 @@ export interface BuiltInRole {
 }
 
 /**
- * The roles every company starts with (decisions.md): Admin holds every key. Each company has its own
+ * The roles every company starts with (docs/api-conventions.md): Admin holds every key. Each company has its own
  * copy (its own ids, created by `RoleCreated` with `builtIn: true`), but what a built-in role grants is
  * read from here, so a key added to the catalog later reaches every company's built-in roles.
  */

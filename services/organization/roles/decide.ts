@@ -16,7 +16,7 @@ export type RoleState =
 
 function live(state: RoleState, companyId: number) {
   if (state.status !== 'active' || state.companyId !== companyId) throw new AppError('NOT_FOUND', 'Role not found');
-  // Built-in roles are what decisions.md promises every company; changing them would break that.
+  // Built-in roles are what docs/api-conventions.md promises every company; changing them would break that.
   if (state.builtIn) throw new AppError('BUILT_IN_ROLE', `The built-in role ${state.name} cannot be changed or deleted`);
   return state;
 }
