@@ -93,4 +93,31 @@ describe('handleCommand', () => {
     expect((err as AppError).code).toBe('CONFLICT');
     expect(await store.readStream(streamId)).toEqual([]);
   });
+
+  it('given a custom load, decides on its state and appends at its revision; a stale revision is a conflict, loaded again', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    await handleCommand({ store, streamId, decider: counter, command: { type: 'Increment', by: 1, max: 100 }, context: { now } });
+    // A cache that is one event behind: the first append at its revision conflicts, the second load is fresh.
+    const loads: number[] = [];
+    let remembered: { state: State; revision: number } | null = null;
+    const r = await handleCommand({
+      store,
+      streamId,
+      decider: counter,
+      command: { type: 'Increment', by: 5, max: 100 },
+      context: { now },
+      load: async (s, id) => {
+        const stale = loads.length === 0;
+        const events = await s.readStream(id);
+        const used = stale ? events.slice(0, -1) : events;
+        loads.push(used.length);
+        return { state: { total: used.reduce((t, e) => t + (e.payload as { by: number }).by, 0) }, revision: used.length - 1 };
+      },
+      appended: (state, revision) => (remembered = { state, revision }),
+    });
+    expect(loads).toEqual([0, 1]);
+    expect(r.state).toEqual({ total: 6 });
+    expect(remembered).toEqual({ state: { total: 6 }, revision: 1 });
+    expect((await store.readStream(streamId)).map((e) => (e.payload as { by: number }).by)).toEqual([1, 5]);
+  });
 });

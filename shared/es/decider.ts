@@ -111,6 +111,24 @@ export interface HandleCommandOptions<Command, Event extends DomainEvent, State>
   versions?: Partial<Record<Event['type'], number>>;
   /** Attempts before a concurrency conflict is reported as 409. Default 4. */
   maxAttempts?: number;
+  /**
+   * Loads the state and the stream's revision some other way than folding the whole stream (a history
+   * merged with another stream's, a cache of folded states). The append still carries that revision,
+   * so a writer elsewhere is a conflict: loaded again and retried.
+   */
+  load?: (store: EventStore, streamId: string) => Promise<{ state: State; revision: number }>;
+  /** Told the state and the stream's revision after a successful append (a cache keeps them). */
+  appended?: (state: State, revision: number) => void;
+}
+
+/** Folds the whole stream: the default load of `handleCommand`. */
+async function loadStream<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+): Promise<{ state: State; revision: number }> {
+  const recorded = await store.readStream(streamId);
+  return { state: fold(decider, recorded), revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision };
 }
 
 /** Builds the metadata every event of a command carries. */
@@ -127,7 +145,7 @@ export function eventMetadata(context: CommandContext): EventMetadata {
 
 /**
  * Load, fold, decide, append with the expected revision; on a conflict start again from load, a few
- * times, then answer 409 CONCURRENCY_CONFLICT.
+ * times, then answer 409 CONCURRENCY_CONFLICT. The one write path of every aggregate.
  */
 export async function handleCommand<Command, Event extends DomainEvent, State>(
   options: HandleCommandOptions<Command, Event, State>,
@@ -135,9 +153,9 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   const { store, streamId, decider, context } = options;
   const maxAttempts = options.maxAttempts ?? 4;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamId);
-    let state = fold(decider, recorded);
-    const revision = recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision;
+    const loaded = options.load ? await options.load(store, streamId) : await loadStream(store, streamId, decider);
+    let state = loaded.state;
+    const revision = loaded.revision;
     const command = typeof options.command === 'function' ? (options.command as (s: State) => Command)(state) : options.command;
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, revision, position: null };
@@ -151,6 +169,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     try {
       const result = await store.append(streamId, toAppend, revision === -1 ? 'no_stream' : revision);
       for (const e of events) state = decider.evolve(state, e);
+      options.appended?.(state, result.nextExpectedRevision);
       return { events, state, revision: result.nextExpectedRevision, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError)) throw err;

@@ -1,6 +1,5 @@
 import { eventMetadata, handleCommand, type CommandContext, type CommandResult } from '#shared/es/decider.js';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#shared/es/types.js';
-import { AppError } from '#shared/errors.js';
+import type { EventStore, RecordedEvent } from '#shared/es/types.js';
 import { deviceDecider, type DeviceCommand, type DeviceState } from './decide.js';
 import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
 import { preferencesDecider, type PreferenceCommand } from './preferences.js';
@@ -37,25 +36,16 @@ export class DeviceCommands {
   }
 
   /** Applies one command to its device stream; returns the log position written, if any. */
-  async run(command: DeviceCommand, context: CommandContext): Promise<CommandResult<DeviceEvent | DeviceHostEvent, DeviceState>> {
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(command.deviceId);
-      const events = deviceDecider.decide(command, state);
-      if (events.length === 0) return { events, state, revision, position: null };
-      const metadata = eventMetadata(context);
-      try {
-        const result = await this.store.append(
-          deviceStream(command.deviceId),
-          events.map((e) => ({ type: e.type, payload: e.payload, metadata })),
-          revision === -1 ? 'no_stream' : revision,
-        );
-        const next = events.reduce(deviceDecider.evolve, state);
-        return { events, state: next, revision: result.nextExpectedRevision, position: result.position };
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError)) throw err;
-        if (attempt >= MAX_ATTEMPTS) throw new AppError('CONCURRENCY_CONFLICT', 'The resource was changed by another request; try again', { cause: err });
-      }
-    }
+  run(command: DeviceCommand, context: CommandContext): Promise<CommandResult<DeviceEvent | DeviceHostEvent, DeviceState>> {
+    return handleCommand({
+      store: this.store,
+      streamId: deviceStream(command.deviceId),
+      decider: deviceDecider,
+      command,
+      context,
+      load: () => this.load(command.deviceId),
+      maxAttempts: MAX_ATTEMPTS,
+    });
   }
 
   /**

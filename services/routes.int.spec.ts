@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { startTestServer, type TestServer } from '#test/helpers/server.js';
+
+// Route specs: validation and refusals of every module, through `app.inject` on one server with the
+// embedded adapters (PGlite, in-process bus and key-value store). Each answer is checked for its
+// status and its error `code` (and the field, for validation errors).
+
+let server: TestServer;
+let app: FastifyInstance;
+let a: SignedUpCompany;
+let b: SignedUpCompany;
+
+beforeAll(async () => {
+  server = await startTestServer({ AGENT_ENABLED: 'false' });
+  app = server.process.app;
+  a = await signUpCompany(server.url, 'routes-a');
+  b = await signUpCompany(server.url, 'routes-b');
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Caller = SignedUpCompany | null;
+async function call(who: Caller, method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const res = await app.inject({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    headers: { ...(who ? { authorization: `Bearer ${who.token}`, 'x-workspace-id': String(who.workspaceId) } : {}), ...headers },
+  });
+  const body = res.body ? (JSON.parse(res.body) as Record<string, any>) : {};
+  return { status: res.statusCode, body, code: (body.code ?? body.error?.code) as string | undefined, details: (body.details ?? body.error?.details) as { path: string }[] | undefined };
+}
+
+const refused = (res: Awaited<ReturnType<typeof call>>, status: number, code: string, field?: string) => {
+  expect({ status: res.status, code: res.code }).toEqual({ status, code });
+  if (field) expect(res.details?.map((d) => d.path)).toContain(field);
+};
+
+describe('organization routes', () => {
+  it('refuses a call without a token, and a workspace the caller cannot enter', async () => {
+    refused(await call(null, 'GET', '/api/v1/users/me'), 401, 'UNAUTHORIZED');
+    refused(await call(a, 'GET', '/api/v1/roles', undefined, { 'x-workspace-id': String(b.workspaceId) }), 403, 'INVALID_WORKSPACE');
+  });
+
+  it('names the field of a bad body and of a bad path id', async () => {
+    refused(await call(a, 'POST', '/api/v1/workspaces', { name: 'x' }), 400, 'VALIDATION_FAILED', 'name');
+    refused(await call(a, 'POST', '/api/v1/users/invite', { email: 'not-an-address', roleIds: [] }), 400, 'VALIDATION_FAILED', 'email');
+    refused(await call(a, 'GET', '/api/v1/users/abc'), 400, 'VALIDATION_FAILED', 'params.id');
+  });
+
+  it('answers 404 for another company’s user and workspace', async () => {
+    refused(await call(a, 'GET', `/api/v1/users/${b.userId}`), 404, 'NOT_FOUND');
+    refused(await call(a, 'GET', `/api/v1/workspaces/${b.workspaceId}`), 404, 'NOT_FOUND');
+  });
+});
+
+describe('device-testing routes', () => {
+  it('names the field of a bad session request and of a bad key name', async () => {
+    refused(await call(a, 'POST', '/df/api/sessions', { name: 'no device' }), 400, 'VALIDATION_FAILED', 'deviceId');
+    refused(await call(a, 'POST', '/df/api/keys', { name: '' }), 400, 'VALIDATION_FAILED', 'name');
+  });
+
+  it('answers 404 for an unknown device and for another company’s key', async () => {
+    refused(await call(a, 'GET', '/df/api/devices/no-such-device'), 404, 'NOT_FOUND');
+    const key = await call(b, 'POST', '/df/api/keys', { name: 'B key' });
+    expect(key.status).toBe(201);
+    refused(await call(a, 'GET', `/df/api/keys/${key.body.id}`), 404, 'NOT_FOUND');
+    refused(await call(a, 'DELETE', `/df/api/keys/${key.body.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('refuses an X-Api-Key that is not a key', async () => {
+    refused(await call(null, 'GET', '/df/api/devices', undefined, { 'x-api-key': 'dfk_not-a-key' }), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('test-management routes', () => {
+  it('answers the /v1 envelope with the field for a bad body, and 404 for an unknown or foreign project', async () => {
+    refused(await call(a, 'POST', '/v1/projects', { key: 'AB' }), 400, 'VALIDATION_FAILED', 'name');
+    const project = await call(b, 'POST', '/v1/projects', { name: 'B project', key: 'BPRJ' });
+    expect(project.status).toBe(201);
+    refused(await call(a, 'GET', `/v1/projects/${project.body.data.id}`), 404, 'NOT_FOUND');
+    refused(await call(a, 'GET', `/v1/projects/${randomUUID()}`), 404, 'NOT_FOUND');
+  });
+
+  it('refuses a malformed test-case priority by name', async () => {
+    refused(await call(a, 'POST', '/v1/test-cases', { projectId: randomUUID(), title: 't', priority: 'urgent' }), 400, 'VALIDATION_FAILED', 'priority');
+  });
+});
+
+describe('health-check and test-engine routes', () => {
+  it('names the field of a bad check and of a bad engine', async () => {
+    refused(await call(a, 'POST', '/healthcheck/api/v1/checks', { name: 'c', intervalSeconds: -1 }), 400, 'VALIDATION_FAILED', 'intervalSeconds');
+    refused(await call(a, 'POST', '/autorunner/api/v1/engines', { name: '' }), 400, 'VALIDATION_FAILED', 'name');
+  });
+
+  it('answers 404 for another company’s check', async () => {
+    const check = await call(b, 'POST', '/healthcheck/api/v1/checks', { name: 'B check', intervalSeconds: 60 });
+    expect(check.status).toBe(201);
+    refused(await call(a, 'GET', `/healthcheck/api/v1/checks/${check.body.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('refuses engine reporting without an engine token', async () => {
+    const res = await call(null, 'POST', `/autorunner/api/v1/runs`, { testSessionId: randomUUID() }, { 'x-engine-token': 'are_wrong' });
+    refused(res, 401, 'UNAUTHORIZED');
+  });
+});
