@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
@@ -110,6 +110,7 @@ describe('access tokens at the gateway', () => {
     const none = `${b64url(JSON.stringify({ alg: 'none', kid, typ: 'at+jwt' }))}.${payload}.`;
     const rNone = await http(server.url, 'GET', '/df/api/client-config', { token: none });
     expect(rNone.status).toBe(401);
+    expect(errorCode(rNone)).toBe('TOKEN_INVALID');
 
     for (const secret of [JSON.stringify(jwks.keys[0]), Buffer.from(jwks.keys[0]!.x, 'base64url')]) {
       const header = b64url(JSON.stringify({ alg: 'HS256', kid, typ: 'at+jwt' }));
@@ -143,6 +144,7 @@ describe('refresh and logout', () => {
     // The family is gone: the legitimate successor no longer works either.
     const successor = await http(server.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: second.body.refreshToken } });
     expect(successor.status).toBe(401);
+    expect(errorCode(successor)).toBe('REFRESH_TOKEN_INVALID');
   });
 
   it('answers 401 for an unknown refresh token', async () => {
@@ -161,6 +163,7 @@ describe('refresh and logout', () => {
     expect(after.body.code).toBe('TOKEN_REVOKED');
     const refresh = await http(server.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: pair.refreshToken } });
     expect(refresh.status).toBe(401);
+    expect(errorCode(refresh)).toBe('REFRESH_TOKEN_INVALID');
   });
 });
 
@@ -209,6 +212,7 @@ describe('sign-up and password reset', () => {
       body: { email: 'short@acme.test', password: 'short', name: 'S', companyName: 'Shorts' },
     });
     expect(r.status).toBe(400);
+    expect(errorCode(r)).toBe('VALIDATION_FAILED');
     expect(r.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'password' })]));
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 
 /**
@@ -89,8 +89,10 @@ describe('engines and their tokens', () => {
     const ws2 = await client(server.url, a.token).post('/workspaces', { name: `Second ${Date.now()}` });
     const other = await engine(e.token, { 'x-workspace-id': String(ws2.body.id) }).get('/runs');
     expect(other.status).toBe(401);
+    expect(errorCode(other)).toBe('UNAUTHORIZED');
     const foreign = await engine(e.token, { 'x-workspace-id': String(b.workspaceId) }).get('/runs');
     expect(foreign.status).toBe(401);
+    expect(errorCode(foreign)).toBe('UNAUTHORIZED');
   });
 
   it('an engine cannot manage engines, and a user cannot report runs', async () => {
@@ -102,6 +104,7 @@ describe('engines and their tokens', () => {
     const { sessionId } = await sessionWithCases(a.token, 'NOREP');
     const r = await user(a.token).post('/runs', { testSessionId: sessionId });
     expect(r.status).toBe(403);
+    expect(errorCode(r)).toBe('FORBIDDEN');
   });
 
   it('validates input with 400 and a stable code', async () => {
@@ -139,6 +142,7 @@ describe('runs feeding test sessions', () => {
     expect(again.body.code).toBe('RUN_NOT_RUNNING');
     const late = await engine(e.token).post(`/runs/${run.body.id}/results`, { testCaseId: cases[0], status: 'failed' });
     expect(late.status).toBe(409);
+    expect(errorCode(late)).toBe('RUN_NOT_RUNNING');
     // The late result reached nothing: the session still shows the earlier result.
     const after = await user(a.token).get(`/v1/test-sessions/${sessionId}`);
     expect(after.body.data.results.find((x: { testCaseId: string }) => x.testCaseId === cases[0]).status).toBe('passed');
@@ -155,6 +159,7 @@ describe('runs feeding test sessions', () => {
     const e = await register(a.token);
     const unknown = await engine(e.token).post('/runs', { testSessionId: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
+    expect(errorCode(unknown)).toBe('NOT_FOUND');
     const { sessionId } = await sessionWithCases(a.token, 'BADRES');
     const run = await engine(e.token).post('/runs', { testSessionId: sessionId });
     const before = await user(a.token).get(`/v1/test-sessions/${sessionId}`);
@@ -163,6 +168,7 @@ describe('runs feeding test sessions', () => {
     expect(outside.status).toBeLessThan(500);
     const badStatus = await engine(e.token).post(`/runs/${run.body.id}/results`, { testCaseId: 'x', status: 'great' });
     expect(badStatus.status).toBe(400);
+    expect(errorCode(badStatus)).toBe('VALIDATION_FAILED');
     expect((await user(a.token).get(`/v1/test-sessions/${sessionId}`)).body).toEqual(before.body);
     expect((await user(a.token).get(`/runs/${run.body.id}`)).body.results).toEqual([]);
   });

@@ -191,6 +191,7 @@ describe('an android device in the farm', () => {
     expect(back.bytes.equals(big)).toBe(true);
     const missing = await pull('/sdcard/Download/none.bin');
     expect(missing.status).toBe(404);
+
   });
 
   it('browses, creates folders and deletes, refusing bad paths', { timeout: 60_000 }, async () => {

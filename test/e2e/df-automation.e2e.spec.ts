@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /** Automation test events of a session, through the started server, on a simulated device. */
 let server: TestServer;
@@ -105,8 +105,10 @@ describe('automation test events', () => {
     expect((await events('/progress', { as: rival.token })).status).toBe(404);
     const foreignPost = await events('', { method: 'POST', body: { type: 'test_passed', name: 'x' }, as: rival.token });
     expect(foreignPost.status).toBe(404);
+    expect(errorCode(foreignPost)).toBe('NOT_FOUND');
     const unknown = await http(server.url, 'GET', '/df/api/automation/sessions/00000000-0000-4000-8000-000000000000/test-events', { token });
     expect(unknown.status).toBe(404);
+    expect(errorCode(unknown)).toBe('NOT_FOUND');
 
     expect((await http(server.url, 'DELETE', `/df/api/sessions/${sessionId}`, { token })).body.status).toBe('ended');
     const late = await events('', { method: 'POST', body: { type: 'test_passed', name: 'late' } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectViewer, eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /**
  * The device farm end to end on real Chromium: the server with its in-process agent offering two
@@ -153,6 +153,7 @@ describe('a session on a phone', () => {
     expect((await site.waitForEvent((e) => e.kind === 'enter')).detail).toBe('hello farm');
     const bad = await api('POST', `/sessions/${sessionId}/device/control`, { action: 'key', key: 'NoSuchKey' });
     expect(bad.status).toBe(400);
+    expect(errorCode(bad)).toBe('BAD_REQUEST');
     expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'fly' })).status).toBe(400);
   });
 
@@ -224,8 +225,10 @@ describe('a session on a phone', () => {
     expect(viewer.frames).toHaveLength(0);
     const read = await http(server.url, 'GET', `/df/api/sessions/${sessionId}`, { token: other.body.token });
     expect(read.status).toBe(404);
+    expect(errorCode(read)).toBe('NOT_FOUND');
     const end = await http(server.url, 'DELETE', `/df/api/sessions/${sessionId}`, { token: other.body.token });
     expect(end.status).toBe(404);
+    expect(errorCode(end)).toBe('NOT_FOUND');
   });
 
   it('records the screen and replays the frames with the timeline', async () => {

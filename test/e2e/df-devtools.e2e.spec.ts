@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /**
  * `/df/devtools/{sessionId}`: the Chrome DevTools protocol of a session's browser device, relayed by
@@ -112,6 +112,7 @@ describe('a session\'s DevTools endpoint', () => {
   it('refuses a caller without a token (401), also for a WebSocket', async () => {
     const res = await http(server.url, 'GET', `/df/devtools/${sessionId}/json/version`);
     expect(res.status).toBe(401);
+    expect(errorCode(res)).toBe('UNAUTHORIZED');
     expect(await upgradeStatus(`/df/devtools/${sessionId}/devtools/browser/x`)).toBe(401);
   });
 

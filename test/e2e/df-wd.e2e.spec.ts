@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remote } from 'webdriverio';
 import { eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /**
  * `/df/wd` end to end with the real WebdriverIO 9 client, unmodified: the server with its in-process
@@ -133,6 +133,7 @@ describe('WebdriverIO through /df/wd', () => {
     expect(foreign.body.value.error).toBe('invalid session id');
     const foreignDelete = await http(server.url, 'DELETE', `/df/wd/session/${id}`, { token: rival.body.token });
     expect(foreignDelete.status).toBe(404);
+    expect(errorCode(foreignDelete)).toBe('invalid session id');
     expect((await api('GET', `/sessions/${id}`)).body.status).toBe('active');
 
     // The platform session ends another way (the user ends it): later commands are invalid.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 const ADMIN = { email: 'gw-admin@example.com', password: 'gateway-password' };
 let server: TestServer;
@@ -99,6 +99,7 @@ describe('workspace and module checks', () => {
     expect(unknown.body.code).toBe('MODULE_NOT_ENABLED');
     const entitled = await http(server.url, 'GET', '/df/api/no-such-thing', { token, headers: { 'x-workspace-id': '1' } });
     expect(entitled.status).toBe(404);
+    expect(errorCode(entitled)).toBe('ROUTE_NOT_FOUND');
   });
 
   it('switch-workspace bakes the workspace into the token', async () => {
@@ -109,6 +110,7 @@ describe('workspace and module checks', () => {
     expect(cfg.body.workspaceId).toBe(901);
     const unknown = await http(server.url, 'POST', '/api/v1/auth/switch-workspace/424242', { token });
     expect(unknown.status).toBe(404);
+    expect(errorCode(unknown)).toBe('NOT_FOUND');
   });
 });
 
@@ -140,6 +142,7 @@ describe('CORS', () => {
       headers: { origin: 'https://app.qa.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' },
     });
     expect(pre.status).toBe(403);
+
   });
 
   it('opens public mock services to every origin, without credentials', async () => {
@@ -154,10 +157,12 @@ describe('CORS', () => {
     // The origin is not refused: the mock dispatcher answers (here: no such mock).
     const r = await http(server.url, 'GET', path, { headers: { origin: 'https://shop.example.org' } });
     expect(r.status).toBe(404);
+    expect(errorCode(r)).toBe('NOT_FOUND');
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     // Everything else still refuses that origin.
     const other = await http(server.url, 'GET', '/tmt/api/v1/mock-services', { headers: { origin: 'https://shop.example.org' } });
     expect(other.status).toBe(403);
+    expect(errorCode(other)).toBe('CORS_ORIGIN_REFUSED');
   });
 });
 
@@ -184,8 +189,10 @@ describe('bad input', () => {
   it('answers a malformed Authorization header with 401, not 500', async () => {
     const r = await http(server.url, 'GET', '/df/api/client-config', { headers: { authorization: 'Basic abc' } });
     expect(r.status).toBe(401);
+    expect(errorCode(r)).toBe('UNAUTHORIZED');
     const garbage = await http(server.url, 'GET', '/df/api/client-config', { headers: { authorization: 'Bearer not.a.jwt' } });
     expect(garbage.status).toBe(401);
+    expect(errorCode(garbage)).toBe('TOKEN_INVALID');
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHealthcheckModule } from '#services/healthcheck/index.js';
 import { createOrganizationModule } from '#services/organization/index.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 
@@ -117,6 +117,7 @@ describe('health-check API keys', () => {
     expect(r.body.code).toBe('VALIDATION_FAILED');
     const c = await as(a.token).post('/checks', { name: 'x', intervalSeconds: 0 });
     expect(c.status).toBe(400);
+    expect(errorCode(c)).toBe('VALIDATION_FAILED');
     expect(c.body.details.map((d: { path: string }) => d.path)).toContain('intervalSeconds');
   });
 });
@@ -191,11 +192,13 @@ describe('checks, heartbeats and metrics', () => {
     // 1e400 parses to Infinity: not a finite number.
     const inf = await http(server.url, 'POST', `${HC}/metrics/${check.token}`, { rawBody: '{"samples":[{"name":"x","value":1e400}]}', headers: { 'content-type': 'application/json' } });
     expect(inf.status).toBe(400);
+    expect(errorCode(inf)).toBe('VALIDATION_FAILED');
     const big = await push('metrics', check.token, { samples: [{ name: 'x', value: 1, tags: { t: 'x'.repeat(200_000) } }] });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
     const badBeat = await push('heartbeat', check.token, { status: 'sideways' });
     expect(badBeat.status).toBe(400);
+    expect(errorCode(badBeat)).toBe('VALIDATION_FAILED');
     expect((await as(a.token).get(`/checks/${check.id}/metrics`)).body.samples).toEqual([]);
     expect((await as(a.token).get(`/checks/${check.id}`)).body.heartbeatCount).toBe(0);
   });

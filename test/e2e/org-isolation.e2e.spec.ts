@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { client, createActiveUser, PNG_1X1, postMultipart, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 
@@ -137,6 +137,7 @@ describe('tenant walls', () => {
     // The gateway agrees: B's workspace is not one A can enter.
     const header = await http(server.url, 'GET', '/api/v1/users/me', { token: a.token, headers: { 'x-workspace-id': String(bWs) } });
     expect(header.status).toBe(403);
+    expect(errorCode(header)).toBe('INVALID_WORKSPACE');
     expect(header.body.message).toBe('Invalid X-Workspace-Id header');
     // A's lists and history show nothing of B.
     expect((await A.get('/users?size=200')).body.content.map((u: { id: number }) => u.id)).not.toContain(bUser);

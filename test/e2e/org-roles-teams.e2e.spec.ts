@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSION_KEYS } from '#shared/permissions.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 
@@ -91,6 +91,7 @@ describe('roles', () => {
     expect((await admin.post('/roles', { name: 'viewer', permissions: [] })).status).toBe(409);
     const bad = await admin.post('/roles', { name: 'Bad', permissions: ['EVERYTHING'] });
     expect(bad.status).toBe(400);
+    expect(errorCode(bad)).toBe('VALIDATION_FAILED');
     expect(bad.body.details[0].path).toMatch(/^permissions/);
     expect((await admin.post('/roles', { name: 'x', permissions: [] })).status).toBe(400);
     expect((await admin.get('/roles/999999')).status).toBe(404);
@@ -113,6 +114,7 @@ describe('roles', () => {
     const ra = client(server.url, roleAdmin.token);
     const escalate = await ra.post('/roles', { name: 'Sneaky', permissions: ['USER_ADMIN_MANAGE'] });
     expect(escalate.status).toBe(403);
+    expect(errorCode(escalate)).toBe('FORBIDDEN');
     expect((await ra.put(`/roles/${roleAdminRole.body.id}`, { permissions: ['ROLE_READ', 'ROLE_MANAGE', 'AUDIT_READ'] })).status).toBe(403);
     expect((await ra.post('/roles', { name: 'Reader of roles', permissions: ['ROLE_READ'] })).status).toBe(201);
   });

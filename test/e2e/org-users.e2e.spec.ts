@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import {
   client,
@@ -99,9 +99,11 @@ describe('invitation and activation', () => {
   it('refuses bad invitations: invalid body 400 with details, unknown role 404, an address of any company 409, no USER_INVITE 403', async () => {
     const bad = await admin.post('/users/invite', { email: 'not-an-email', roleIds: ['x'] });
     expect(bad.status).toBe(400);
+    expect(errorCode(bad)).toBe('VALIDATION_FAILED');
     expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['email']));
     const unknownRole = await admin.post('/users/invite', { email: 'r404@users.test', roleIds: [999999] });
     expect(unknownRole.status).toBe(404);
+    expect(errorCode(unknownRole)).toBe('NOT_FOUND');
     const taken = await admin.post('/users/invite', { email: company.email.toUpperCase() });
     expect(taken.status).toBe(409);
     const other = await signUpCompany(server.url, 'users-other');
@@ -119,12 +121,15 @@ describe('invitation and activation', () => {
     expect((await http(server.url, 'POST', '/api/v1/users/activate', { body: { token: 'nope', password: 'long enough' } })).body.code).toBe('INVALID_INVITATION_TOKEN');
     const short = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token, password: 'short' } });
     expect(short.status).toBe(400);
+    expect(errorCode(short)).toBe('VALIDATION_FAILED');
     expect(short.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'password' })]));
     const text = await postMultipart(server.url, 'POST', '/api/v1/users/activate', { token, password: 'long enough' }, { name: 'profileImage', bytes: Buffer.from('<svg/>'), type: 'image/png' });
     expect(text.status).toBe(415);
+    expect(errorCode(text)).toBe('UNSUPPORTED_MEDIA_TYPE');
     const huge = Buffer.concat([PNG_1X1, Buffer.alloc(2 * 1024 * 1024)]);
     const big = await postMultipart(server.url, 'POST', '/api/v1/users/activate', { token, password: 'long enough' }, { name: 'profileImage', bytes: huge, type: 'image/png' });
     expect(big.status).toBe(413);
+    expect(errorCode(big)).toBe('PAYLOAD_TOO_LARGE');
     const ok = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token, password: 'long enough' } });
     expect(ok.status).toBe(200);
   });
@@ -205,6 +210,7 @@ describe('changing users', () => {
     expect((await m.put(`/users/${u.id}/roles`, [])).status).toBe(400);
     const escalate = await m.put(`/users/${manager.id}/roles`, { roleIds: [managerRole.body.id, roleIds.Admin] });
     expect(escalate.status).toBe(403);
+    expect(errorCode(escalate)).toBe('FORBIDDEN');
     expect(escalate.body.message).toContain('cannot grant');
     expect((await m.put(`/users/${u.id}/roles`, { roleIds: [managerRole.body.id] })).status).toBe(200);
   });

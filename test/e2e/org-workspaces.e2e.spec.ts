@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 
@@ -62,6 +62,7 @@ describe('creating and reading workspaces', () => {
     for (const name of ['x', 'y'.repeat(65), 'bad\nname']) {
       const r = await admin.post('/workspaces', { name });
       expect(r.status).toBe(400);
+      expect(errorCode(r)).toBe('VALIDATION_FAILED');
       expect(r.body.details[0].path).toBe('name');
     }
     expect((await admin.post('/workspaces', { name: 'Mods', modules: ['XYZ'] })).status).toBe(400);
@@ -137,6 +138,7 @@ describe('changing, archiving and deleting', () => {
     expect((await admin.get('/workspaces/accessible')).body.map((w: { id: number }) => w.id)).not.toContain(ws.id);
     const r = await enter(company.token, ws.id);
     expect(r.status).toBe(403);
+    expect(errorCode(r)).toBe('INVALID_WORKSPACE');
     expect(r.body.message).toBe('Invalid X-Workspace-Id header');
     await create('Doomed');
   });
@@ -212,6 +214,7 @@ describe('access, members and roles', () => {
     const u = await activeUser('member.roles@ws.test');
     const r0 = await admin.post(`/workspaces/${here.id}/members/roles`, { userId: u.id, roleIds: [roles.Member] });
     expect(r0.status).toBe(409);
+    expect(errorCode(r0)).toBe('CONFLICT');
     await admin.post(`/workspaces/${here.id}/access/users`, { userId: u.id });
     await admin.post(`/workspaces/${there.id}/access/users`, { userId: u.id });
     const managerRole = (await admin.post('/roles', { name: 'Workspace manager', permissions: ['WORKSPACE_MANAGE', 'WORKSPACE_READ'] })).body.id;
@@ -235,6 +238,7 @@ describe('access, members and roles', () => {
     expect((await c.put(`/workspaces/${there.id}`, { description: 'not here' })).status).toBe(403);
     const escalate = await c.post(`/workspaces/${here.id}/members/roles`, { userId: u.id, roleIds: [roles.Admin] });
     expect(escalate.status).toBe(403);
+    expect(errorCode(escalate)).toBe('FORBIDDEN');
 
     expect((await admin.delete(`/workspaces/${here.id}/members/${u.id}/roles/${managerRole}`)).status).toBe(204);
     expect((await admin.delete(`/workspaces/${here.id}/members/${u.id}/roles/${managerRole}`)).status).toBe(404);

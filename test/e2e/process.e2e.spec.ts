@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '#test/helpers/child-server.js';
-import { http } from '#test/helpers/server.js';
+import { http, errorCode } from '#test/helpers/server.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -37,6 +37,7 @@ describe('the npm start process on the embedded defaults', () => {
       // The bootstrap administrator was created once, not again.
       const again = await http(second.url, 'POST', '/api/v1/auth/signup', { body: { ...ADMIN, name: 'x', companyName: 'Again' } });
       expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('EMAIL_TAKEN');
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;

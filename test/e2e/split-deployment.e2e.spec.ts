@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { testEnv } from '#test/helpers/env.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /**
  * The production shape on one machine: the organization (with the projections), the device module
@@ -68,6 +68,7 @@ describe('split deployment', () => {
     expect((await http(df.url, 'GET', '/api/client-config')).status).toBe(401);
     const wrongWs = await http(df.url, 'GET', '/api/client-config', { token, headers: { 'x-workspace-id': '77' } });
     expect(wrongWs.status).toBe(403);
+    expect(errorCode(wrongWs)).toBe('INVALID_WORKSPACE');
     expect(wrongWs.body.message).toBe('Invalid X-Workspace-Id header');
   });
 
@@ -85,6 +86,7 @@ describe('split deployment', () => {
     expect(atGateway.body.code).toBe('TOKEN_REVOKED');
     const atModule = await http(df.url, 'GET', '/api/client-config', { token });
     expect(atModule.status).toBe(401);
+    expect(errorCode(atModule)).toBe('TOKEN_REVOKED');
   });
 
   it('sign-up through the gateway is visible to sign-in on the next request (read-your-writes across services)', async () => {

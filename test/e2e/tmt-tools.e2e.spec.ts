@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type JsonResponse, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 
@@ -137,6 +137,7 @@ describe('user groups', () => {
     const other = await ta.post(GROUPS, { name: 'Web' });
     const rename = await ta.put(`${GROUPS}/${other.body.id}`, { name: 'mobile' });
     expect(rename.status).toBe(409);
+    expect(errorCode(rename)).toBe('NAME_TAKEN');
     expect((await ta.get(`${GROUPS}/${other.body.id}`)).body.name).toBe('Web');
 
     expect((await ta.post(GROUPS, { name: '' })).status).toBe(400);
@@ -265,9 +266,11 @@ describe('attachments and pre-authorized downloads', () => {
     for (const id of [elsewhere.body.id, foreign.body.id, randomUUID()]) {
       const r = await ta.post(DOWNLOADS, { kind: 'attachment', id });
       expect(r.status).toBe(404);
+      expect(errorCode(r)).toBe('NOT_FOUND');
     }
     const kind = await ta.post(DOWNLOADS, { kind: 'everything', id: here.body.id });
     expect(kind.status).toBe(400);
+    expect(errorCode(kind)).toBe('VALIDATION_FAILED');
     expect(kind.body.details[0]).toEqual({ path: 'kind', message: 'Unknown kind "everything"; one of: attachment, test-session-report' });
     expect((await ta.post(DOWNLOADS, { kind: 'attachment', id: here.body.id, expiresInSeconds: 0 })).status).toBe(400);
     expect((await ta.post(DOWNLOADS, { kind: 'attachment', id: here.body.id, expiresInSeconds: 8 * 86_400 })).status).toBe(400);
@@ -287,14 +290,19 @@ describe('attachments and pre-authorized downloads', () => {
     const before = (await ta.get(`${ATTACHMENTS}?size=200`)).body.totalElements;
     const json = await ta.post(ATTACHMENTS, { file: 'x' });
     expect(json.status).toBe(415);
+    expect(errorCode(json)).toBe('UNSUPPORTED_MEDIA_TYPE');
     const none = await ta.upload([]);
     expect(none.status).toBe(400);
+    expect(errorCode(none)).toBe('VALIDATION_FAILED');
     const noFile = await ta.upload([{ name: 'note', value: 'hello' }]);
     expect(noFile.status).toBe(400);
+    expect(errorCode(noFile)).toBe('BAD_REQUEST');
     const wrongName = await ta.upload([{ name: 'upload', bytes }]);
     expect(wrongName.status).toBe(400);
+    expect(errorCode(wrongName)).toBe('BAD_REQUEST');
     const two = await ta.upload([{ name: 'file', bytes }, { name: 'file', bytes }]);
     expect(two.status).toBe(400);
+    expect(errorCode(two)).toBe('BAD_REQUEST');
     const big = await ta.upload([{ name: 'file', bytes: Buffer.alloc(MAX_ATTACHMENT + 1, 7) }]);
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');

@@ -5,7 +5,7 @@ import { AppError } from '#shared/errors.js';
 import { createOrganizationModule } from '#services/organization/index.js';
 import { createV1, v1Projections } from '#services/tmt/v1.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type JsonResponse, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 
 /**
@@ -409,6 +409,7 @@ describe('test-session report download', () => {
     const b = await signUpCompany(server.url, 'tmt-v1-report');
     const foreign = await http(server.url, 'POST', '/tmt/api/v1/downloads', { token: b.token, headers: { 'x-workspace-id': String(b.workspaceId) }, body: { kind: 'test-session-report', id: s.id } });
     expect(foreign.status).toBe(404);
+    expect(errorCode(foreign)).toBe('NOT_FOUND');
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '#shared/auth/index.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { http, startTestServer, type JsonResponse, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 
 /**
@@ -215,6 +215,7 @@ describe('/v1 API keys: where and what', () => {
     expect((await A.put(`/users/${member.id}/status`, { status: 'deactivated' })).status).toBe(200);
     const gone = await call('GET', '/v1/projects', memberKey.key);
     expect(gone.status).toBe(401);
+    expect(errorCode(gone)).toBe('UNAUTHORIZED');
     expect(messageOf(gone.body)).toContain('can no longer enter');
   });
 

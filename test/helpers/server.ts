@@ -67,3 +67,13 @@ export async function http<T = any>(
   if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
+
+/**
+ * The error code of an answer, whatever envelope carries it: the platform's `code`, the `/v1`
+ * envelope's `error.code`, a W3C WebDriver `value.error`, or an RFC 6749 `error`.
+ */
+export function errorCode(res: { body: unknown }): string | undefined {
+  const b = res.body as { code?: string; error?: string | { code?: string }; value?: { error?: string } } | null;
+  if (!b || typeof b !== 'object') return undefined;
+  return b.code ?? (typeof b.error === 'object' ? b.error?.code : b.error) ?? b.value?.error;
+}
