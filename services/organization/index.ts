@@ -15,6 +15,7 @@ import { permissionsOf } from './roles/permissions-of.js';
 import { roleRoutes } from './roles/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { userRoutes } from './users/routes.js';
+import { workspaceMemberRoutes } from './workspaces/member-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export { AuthService } from './auth/service.js';
@@ -45,6 +46,7 @@ export function createOrganizationModule(platform: Platform) {
       await app.register(roleRoutes, { platform });
       await app.register(teamRoutes, { platform });
       await app.register(workspaceRoutes, { platform, auth });
+      await app.register(workspaceMemberRoutes, { platform });
       await app.register(auditRoutes, { platform });
       await app.register(credentials.routes);
     },
