@@ -73,6 +73,12 @@ describe('device-testing routes', () => {
     refused(await call(a, 'DELETE', `/df/api/keys/${key.body.id}`), 404, 'NOT_FOUND');
   });
 
+  it('names the field of a bad automation test event, one or in a batch', async () => {
+    const url = `/df/api/automation/sessions/${randomUUID()}/test-events`;
+    refused(await call(a, 'POST', url, { type: 'test_failed' }), 400, 'VALIDATION_FAILED', 'name');
+    refused(await call(a, 'POST', url, [{ type: 'test_started', name: 'ok' }, { type: 'no_such_event', name: 'x' }]), 400, 'VALIDATION_FAILED', '1.type');
+  });
+
   it('refuses an X-Api-Key that is not a key', async () => {
     refused(await call(null, 'GET', '/df/api/devices', undefined, { 'x-api-key': 'dfk_not-a-key' }), 401, 'UNAUTHORIZED');
   });

@@ -15,15 +15,49 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
 };
 
+/** A zod issue as far as naming its field needs: a union's failure carries each branch's issues. */
+interface UnionAwareIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: UnionAwareIssue[][];
+  discriminator?: string;
+}
+
+/**
+ * The issues that name fields: a union that matched no branch stands for the issues of the branch that
+ * got furthest into the input (the deepest paths), and a discriminated union for its discriminator, so
+ * a client is told `events.0.type` rather than nothing.
+ */
+export function namedIssues(issue: UnionAwareIssue): { path: PropertyKey[]; message: string }[] {
+  if (issue.code === 'invalid_union') {
+    if (issue.discriminator) {
+      const path = issue.path.at(-1) === issue.discriminator ? [...issue.path] : [...issue.path, issue.discriminator];
+      return [{ path, message: issue.message }];
+    }
+    const depth = (branch: UnionAwareIssue[]) => Math.max(...branch.map((i) => i.path.length));
+    const branches = (issue.errors ?? []).filter((b) => b.length > 0);
+    if (branches.length > 0) {
+      const furthest = branches.reduce((best, b) => (depth(b) > depth(best) ? b : best));
+      return furthest.flatMap((i) => namedIssues(i).map((n) => ({ path: [...issue.path, ...n.path], message: n.message })));
+    }
+  }
+  return [{ path: [...issue.path], message: issue.message }];
+}
+
 function validationDetails(err: FastifyError): ErrorDetail[] {
   if (hasZodFastifySchemaValidationErrors(err)) {
-    return err.validation.map((v) => ({
-      path: [err.validationContext, ...String(v.instancePath ?? '').split('/').filter(Boolean)]
-        .filter(Boolean)
-        .join('.')
-        .replace(/^body\.?/, ''),
-      message: v.message ?? 'Invalid value',
-    }));
+    return err.validation.flatMap((v) => {
+      const params = v.params as Partial<UnionAwareIssue>;
+      const path = String(v.instancePath ?? '').split('/').filter(Boolean);
+      return namedIssues({ ...params, code: v.keyword, path, message: v.message ?? 'Invalid value' }).map((n) => ({
+        path: [err.validationContext, ...n.path.map(String)]
+          .filter(Boolean)
+          .join('.')
+          .replace(/^body\.?/, ''),
+        message: n.message,
+      }));
+    });
   }
   return (err.validation ?? []).map((v) => ({
     path: String(v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.'),
