@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { hostIdOfToken } from '#shared/wire/index.js';
 import { ProfileConfig } from './browser/profiles.js';
 
 const BrowserDeviceConfig = ProfileConfig.extend({
@@ -37,8 +38,11 @@ export const AgentConfigFile = z.object({
   hostId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
   nodeName: z.string().min(1).max(200).optional(),
   hubId: z.string().min(1).max(200).default('local'),
-  /** Company the host serves; absent for a pool every company sees. */
-  companyId: z.number().int().positive().nullable().default(null),
+  /**
+   * The host's enrolment token (`dfh_...`, from `POST /df/api/hosts`), or the operator's shared-pool
+   * token. With an enrolment token the host announces itself under the enrolment's id.
+   */
+  hostToken: z.string().min(1).max(512).optional(),
   heartbeatMs: z.number().int().min(100).max(60_000).default(2_000),
   chromiumPath: z.string().min(1).default('/usr/lib/chromium/chromium'),
   /** The direct HTTP/WebSocket server the gateway reaches devices through (CDP, WebDriver). */
@@ -100,12 +104,19 @@ export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile
       throw new Error(`AGENT_CONFIG: ${source.path} is not valid JSON`, { cause: err });
     }
   }
+  if (raw && typeof raw === 'object' && 'companyId' in raw) {
+    throw new Error('Agent config is invalid: companyId is no longer set by the host; enrol the host (POST /df/api/hosts) and set hostToken');
+  }
   const parsed = AgentConfigFile.safeParse(raw);
   if (!parsed.success) {
     throw new Error(`Agent config is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40) || 'host';
-  const hostId = parsed.data.hostId ?? `${host}-${createHash('sha256').update(`${hostname()}|${source.seed ?? ''}`).digest('hex').slice(0, 10)}`;
+  const enrolled = parsed.data.hostToken ? hostIdOfToken(parsed.data.hostToken) : null;
+  if (enrolled && parsed.data.hostId && parsed.data.hostId !== enrolled) {
+    throw new Error(`Agent config is invalid: hostId ${parsed.data.hostId} is not the host its token enrols (${enrolled}); remove hostId`);
+  }
+  const hostId = enrolled ?? parsed.data.hostId ?? `${host}-${createHash('sha256').update(`${hostname()}|${source.seed ?? ''}`).digest('hex').slice(0, 10)}`;
   const names = new Set<string>();
   for (const d of parsed.data.devices) {
     if (names.has(d.name)) throw new Error(`Agent config is invalid: two devices are named "${d.name}"`);

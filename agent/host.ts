@@ -16,12 +16,17 @@ import { DeviceWorker } from './worker.js';
 
 export const AGENT_VERSION = '0.1.0';
 
+/** How often a host that cannot connect says so again in its log. */
+const COMPLAIN_EVERY_MS = 30_000;
+
 export interface AgentHostOptions {
   bus: MessageBus;
   config: AgentConfig;
   logger: Logger;
   /** Providers to use instead of the ones the config names. */
   providers?: DeviceProvider[];
+  /** Say no hello until `setHostToken` gives the token (a host enrolled by the process it runs in). */
+  awaitToken?: boolean;
 }
 
 /** The providers a config asks for. */
@@ -65,8 +70,15 @@ export class AgentHost {
   /** The host's Appium server (`/df/wd`), started by the first WebDriver session. */
   readonly appium: AppiumServer | null;
   private readonly webdriver: WebDriverRelay | null;
+  /** The enrolment token sent in every hello; `undefined` while an in-process host waits for its own. */
+  private token: string | undefined;
+  /** Why the service last refused or did not answer a hello, how often in a row, and when that was last logged. */
+  private trouble: { reason: string; count: number; loggedAt: number } | null = null;
+  /** The service's last refusal (`HOST_TOKEN_INVALID`, ...), until a hello is accepted. */
+  lastRefusal: { code: string; message: string } | null = null;
 
   constructor(private readonly options: AgentHostOptions) {
+    this.token = options.config.hostToken;
     this.providers = options.providers ?? providersFor(options.config, options.logger);
     const dp = options.config.dataPlane;
     this.dataPlane = dp
@@ -101,6 +113,13 @@ export class AgentHost {
   /** The driver of a device this host offers (diagnostics and benchmarks). */
   driverOf(deviceId: string): DeviceDriver | undefined {
     return this.workers.get(deviceId)?.driver;
+  }
+
+  /** Gives the host its enrolment token and announces it with it. */
+  setHostToken(token: string): void {
+    this.token = token;
+    this.needsHello = true;
+    this.beatSoon();
   }
 
   /** Device ids this host offers. */
@@ -200,11 +219,34 @@ export class AgentHost {
     void this.beat();
   }
 
+  /**
+   * Logs why the host is not connected: at once, and again every half minute while it lasts (with how
+   * many hellos failed), so an operator reading the log at any time sees the reason.
+   */
+  private complain(reason: string, level: 'warn' | 'error', detail: Record<string, unknown>, message: string): void {
+    const now = Date.now();
+    const same = this.trouble?.reason === reason;
+    const count = same ? this.trouble!.count + 1 : 1;
+    if (!same || now - this.trouble!.loggedAt >= COMPLAIN_EVERY_MS) {
+      this.options.logger[level]({ ...detail, hostId: this.hostId, attempts: count }, message);
+      this.trouble = { reason, count, loggedAt: now };
+    } else {
+      this.trouble = { ...this.trouble!, count };
+    }
+  }
+
   private async beat(): Promise<void> {
     if (this.stopped) return;
     this.beating = true;
     const { bus, config } = this.options;
     const timeoutMs = Math.max(1_000, config.heartbeatMs * 2);
+    if (this.needsHello && this.token === undefined && this.options.awaitToken) {
+      // Enrolled by the process it runs in, which has not handed the token over yet.
+      this.beating = false;
+      this.timer = setTimeout(() => void this.beat(), config.heartbeatMs);
+      this.timer.unref();
+      return;
+    }
     try {
       const inventory = this.inventory();
       const answer = this.needsHello
@@ -215,7 +257,7 @@ export class AgentHost {
               hostId: this.hostId,
               nodeName: config.nodeName,
               hubId: config.hubId,
-              companyId: config.companyId,
+              ...(this.token !== undefined ? { token: this.token } : {}),
               agentVersion: AGENT_VERSION,
               startedAt: this.startedAt,
               ...(this.dataPlane ? { dataPlaneUrl: this.dataPlane.url } : {}),
@@ -229,14 +271,24 @@ export class AgentHost {
             { timeoutMs },
           );
       const reply = decode(Reply, answer.data);
-      if (reply.type !== 'ok') throw new Error(reply.type === 'fail' ? reply.message : 'unexpected progress reply');
-      const wasHello = this.needsHello;
-      const ack = HostAck.parse(reply.data);
-      if (ack.dataPlaneKeys) this.dataPlane?.setKeys(ack.dataPlaneKeys);
-      this.needsHello = !ack.known;
-      if (wasHello && !this.needsHello) this.options.logger.info({ hostId: this.hostId }, 'agent announced');
+      if (reply.type === 'fail' && this.needsHello) {
+        this.lastRefusal = { code: reply.code, message: reply.message };
+        this.complain(`refused: ${reply.code}`, 'error', { code: reply.code, reason: reply.message }, 'the service refused this host');
+      } else {
+        if (reply.type !== 'ok') throw new Error(reply.type === 'fail' ? reply.message : 'unexpected progress reply');
+        const wasHello = this.needsHello;
+        const ack = HostAck.parse(reply.data);
+        if (ack.dataPlaneKeys) this.dataPlane?.setKeys(ack.dataPlaneKeys);
+        this.needsHello = !ack.known;
+        if (wasHello && !this.needsHello) {
+          this.lastRefusal = null;
+          this.trouble = null;
+          this.options.logger.info({ hostId: this.hostId }, 'agent announced');
+        }
+      }
     } catch (err) {
-      if (!this.needsHello) this.options.logger.warn({ err: (err as Error).message, hostId: this.hostId }, 'heartbeat failed; will announce again');
+      if (this.needsHello) this.complain('no answer', 'warn', { err: (err as Error).message }, 'no service answered the hello; retrying');
+      else this.options.logger.warn({ err: (err as Error).message, hostId: this.hostId }, 'heartbeat failed; will announce again');
       this.needsHello = true;
     } finally {
       this.beating = false;

@@ -356,6 +356,9 @@ const OS_VERSIONS = ['12', '13', '14', '15', '16.4', '17.2'];
 const NODES = 10;
 
 /** One simulated agent's config: its devices vary over models, OS versions and types, its node is one of ten. */
+/** The simulated hosts join as the operator's shared pool, so every company of the run sees them. */
+const BENCH_POOL_TOKEN = 'bench-shared-pool-token-0123456789abcdef';
+
 function simulatedAgent(index: number, count: number, heartbeatMs: number): AgentConfigFile {
   const devices: NonNullable<AgentConfigFile['devices']> = [];
   for (let i = 0; i < count; i++) {
@@ -374,6 +377,7 @@ function simulatedAgent(index: number, count: number, heartbeatMs: number): Agen
   }
   return {
     hostId: `bench-sim-${String(index).padStart(3, '0')}`,
+    hostToken: BENCH_POOL_TOKEN,
     nodeName: `bench-node-${String(index % NODES).padStart(2, '0')}`,
     hubId: 'bench-hub',
     heartbeatMs,
@@ -387,7 +391,7 @@ export async function measureDeviceList(options: DeviceListOptions): Promise<Dev
   let started: Started | undefined;
   const sessions: string[] = [];
   try {
-    started = await startServer('devices', null, { DF_HOST_TIMEOUT: `${options.hostTimeoutSeconds}s` }, options.backend);
+    started = await startServer('devices', null, { DF_HOST_TIMEOUT: `${options.hostTimeoutSeconds}s`, DF_SHARED_POOL_TOKEN: BENCH_POOL_TOKEN }, options.backend);
     const s = started;
     const perAgent = Math.ceil(options.devices / options.agents);
     const registrationStart = await s.server.platform.store.headPosition();

@@ -58,7 +58,7 @@ try {
   const times: number[] = [];
   for (let i = 0; i < 300; i++) {
     const t = performance.now();
-    await listDevices(running.platform.db, { companyId: 1, userId: 1 }, {}, { page: 0, size: 20, sortBy: 'name', sortDir: 'asc' });
+    await listDevices(running.platform.db, { companyId: 1, workspaceId: 1, userId: 1, sharedPool: true }, {}, { page: 0, size: 20, sortBy: 'name', sortDir: 'asc' });
     if (i >= 50) times.push(performance.now() - t);
   }
   const d = distribution(times);

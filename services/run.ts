@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
 import { openPlatform } from './open-platform.js';
-import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
+import { enrolLocalHost } from './local-host.js';
 import { dfProjections } from './df/index.js';
 import { organizationProjections } from './organization/index.js';
 import { tmtProjections } from './tmt/index.js';
@@ -52,6 +53,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   let agent: AgentHost | null = null;
   let dfStarted: { stop(): Promise<void> } | null = null;
   let healthcheckStarted: { stop(): Promise<void> } | null = null;
+  const enrolling = new AbortController();
   const platform = await openPlatform(config, {
     logger,
     readModels: {
@@ -85,10 +87,28 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     }
     await app.listen({ host: config.HOST, port: config.PORT });
     if (selected.has('df') && config.AGENT_ENABLED) {
-      // The in-process agent talks to the service over this process's bus, exactly as a remote one would.
-      const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: config.dataDir });
-      agent = new AgentHost({ bus: platform.bus, config: agentConfig, logger: logger.child({ component: 'agent' }) });
-      await agent.start();
+      // The in-process agent talks to the service over this process's bus, exactly as a remote one would,
+      // and is enrolled like one: with its config's token, or else by this process into the installation's company.
+      const loaded = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: config.dataDir });
+      const selfEnrolled = loaded.hostToken === undefined;
+      const agentConfig = selfEnrolled ? { ...loaded, hostId: stableUuid('in-process-host', loaded.hostId) } : loaded;
+      const running = new AgentHost({ bus: platform.bus, config: agentConfig, logger: logger.child({ component: 'agent' }), awaitToken: selfEnrolled });
+      agent = running;
+      await running.start();
+      if (selfEnrolled) {
+        void enrolLocalHost({
+          db: platform.db,
+          config,
+          enrolments: df.enrolments,
+          hostId: agentConfig.hostId,
+          name: `${agentConfig.nodeName} (in-process)`,
+          logger,
+          now: platform.now,
+          signal: enrolling.signal,
+        })
+          .then((token) => token !== null && running.setHostToken(token))
+          .catch((err: unknown) => logger.error({ err }, 'enrolling the in-process device host failed'));
+      }
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -105,6 +125,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       agent,
       stop: () =>
         (stopping ??= (async () => {
+          enrolling.abort();
           await app.close();
           await dfStarted?.stop();
           await healthcheckStarted?.stop();
@@ -114,6 +135,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
         })()),
     };
   } catch (err) {
+    enrolling.abort();
     await dfStarted?.stop().catch(() => {});
     await healthcheckStarted?.stop().catch(() => {});
     await agent?.stop().catch(() => {});

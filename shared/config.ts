@@ -75,6 +75,11 @@ const schema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   SHUTDOWN_GRACE: duration.default(10_000),
+  /** Whether anyone may create a company with `POST /api/v1/auth/signup`; a self-hosted farm usually turns it off. */
+  PUBLIC_SIGNUP: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
   /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */
@@ -85,6 +90,11 @@ const schema = z.object({
   DF_COMMAND_TIMEOUT: duration.default(30_000),
   /** Device farm: how long a WebDriver new-session request waits in the queue for a free device (`/df/wd`). */
   DF_WD_QUEUE_TIMEOUT: duration.default(60_000),
+  /**
+   * Device farm: the token of a pool of hosts shared by every company (an operator setting, off when unset).
+   * A host that says hello with it serves all companies; any other host must be enrolled.
+   */
+  DF_SHARED_POOL_TOKEN: z.preprocess(emptyAsUnset, z.string().min(32, 'at least 32 characters').max(512).optional()),
   /** Health checks: how often overdue checks are looked for (and old heartbeats pruned). */
   HEALTHCHECK_REAPER_INTERVAL: duration.default(5_000),
   /** Health checks: how long heartbeats and metric samples are kept. */

@@ -33,6 +33,8 @@ export const ErrorCodes = {
   MODULE_NOT_ENABLED: { status: 403, error: 'Forbidden' },
   CORS_ORIGIN_REFUSED: { status: 403, error: 'Forbidden' },
   INSUFFICIENT_SCOPE: { status: 403, error: 'Forbidden' },
+  /** The operator has switched public sign-up off (PUBLIC_SIGNUP=false). */
+  SIGNUP_DISABLED: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
   ROUTE_NOT_FOUND: { status: 404, error: 'Not Found' },
   MOCK_ROUTE_NOT_MATCHED: { status: 404, error: 'Not Found' },
@@ -54,6 +56,8 @@ export const ErrorCodes = {
   INVALID_TRANSITION: { status: 409, error: 'Conflict' },
   SESSION_COMPLETED: { status: 409, error: 'Conflict' },
   RUN_NOT_RUNNING: { status: 409, error: 'Conflict' },
+  /** A revoked device host cannot be changed or used. */
+  HOST_REVOKED: { status: 409, error: 'Conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },

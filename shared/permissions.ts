@@ -45,6 +45,8 @@ export const PERMISSIONS = [
   { key: 'df:report:read', module: 'DF', description: 'See dashboards, reports and quotas' },
   { key: 'df:key:manage', module: 'DF', description: 'Create and revoke device-testing API keys' },
   { key: 'df:settings:manage', module: 'DF', description: 'Change session defaults' },
+  { key: 'df:host:manage', module: 'DF', description: 'Enrol, re-scope and revoke device hosts' },
+  { key: 'df:session:purge', module: 'DF', description: "Remove an ended session's record, timeline and artifacts" },
 ] as const satisfies readonly PermissionDefinition[];
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];

@@ -27,8 +27,10 @@ const devicePlacement = z.object({
   hostId: z.string(),
   nodeName: z.string(),
   hubId: z.string(),
-  /** The company the host serves; `null` for a shared pool. */
+  /** The company of the host's enrolment; `null` for the operator's shared pool. */
   companyId: z.number().int().nullable(),
+  /** The workspaces the host's devices serve; `null` (or absent, in events before enrolment) for all. */
+  workspaceIds: z.array(z.number().int()).nullable().optional(),
 });
 export type DevicePlacement = z.output<typeof devicePlacement>;
 

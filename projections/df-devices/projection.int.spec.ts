@@ -6,11 +6,11 @@ import { deviceFacets, deviceRow, findDevice, listDevices } from './queries.js';
 const facts = (name: string, platform = 'android', osVersion = '14') => ({
   name, platform, osVersion, model: 'Pixel 7', manufacturer: 'Google', type: 'phone', isRealDevice: true, provider: 'adb', screen: { width: 1080, height: 2400, scale: 1 },
 });
-const connected = (deviceId: string, companyId: number | null, f = facts(deviceId), hostId = 'h1') => ({
+const connected = (deviceId: string, companyId: number | null, f = facts(deviceId), hostId = 'h1', workspaceIds: number[] | null = null) => ({
   type: 'DeviceConnected',
-  payload: { deviceId, facts: f, placement: { hostId, nodeName: 'node-a', hubId: 'hub-1', companyId }, status: 'available' },
+  payload: { deviceId, facts: f, placement: { hostId, nodeName: 'node-a', hubId: 'hub-1', companyId, workspaceIds }, status: 'available' },
 });
-const user1 = { companyId: 1, userId: 5 };
+const user1 = { companyId: 1, workspaceId: 1, userId: 5 };
 const paging = { page: 0, size: 20, sortBy: 'name' as const, sortDir: 'asc' as const };
 const NOW = new Date('2026-01-02T03:05:00.000Z');
 const groupTotal = async () => Number((await spec.rows<{ n: unknown }>('SELECT coalesce(sum(n), 0) AS n FROM df_device_groups'))[0]!.n);
@@ -63,8 +63,30 @@ describe('df-devices read model', () => {
       { type: 'DeviceFavorited', payload: { userId: 5, deviceId: 'a' } },
     );
     expect(await findDevice(spec.db, user1, 'a', NOW)).toMatchObject({ alias: 'My phone', favorite: true });
-    expect(await findDevice(spec.db, { companyId: 1, userId: 6 }, 'a', NOW)).toMatchObject({ alias: null, favorite: false });
+    expect(await findDevice(spec.db, { companyId: 1, workspaceId: 1, userId: 6 }, 'a', NOW)).toMatchObject({ alias: null, favorite: false });
     await spec.given({ type: 'DeviceAliasRemoved', payload: { userId: 5, deviceId: 'a' } }, { type: 'DeviceUnfavorited', payload: { userId: 5, deviceId: 'a' } });
     expect(await findDevice(spec.db, user1, 'a', NOW)).toMatchObject({ alias: null, favorite: false });
+  });
+
+  it('given hosts scoped to workspaces, a device is seen only in its workspaces, and a re-scope moves every device of the host', async () => {
+    await spec.given(connected('a', 1, facts('a'), 'h1', [2]), connected('b', 1, facts('b'), 'h2'), connected('c', 1, facts('c'), 'h1', [2]));
+    const ws2 = { ...user1, workspaceId: 2 };
+    expect((await listDevices(spec.db, user1, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['b']);
+    expect((await listDevices(spec.db, ws2, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['a', 'b', 'c']);
+    expect(await findDevice(spec.db, user1, 'a', NOW)).toBeNull();
+    expect((await deviceFacets(spec.db, user1, {})).status).toEqual([{ value: 'available', count: 1 }]);
+    // Totals from the groups agree with the rows after the re-scope.
+    await spec.given({ type: 'HostRescoped', payload: { hostId: 'h1', workspaceIds: [1, 3] } });
+    expect((await listDevices(spec.db, user1, {}, { ...paging, size: 1 }, NOW)).totalElements).toBe(3);
+    expect((await listDevices(spec.db, ws2, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['b']);
+    expect(await groupTotal()).toBe(3);
+  });
+
+  it('given a device of the shared pool (no company), it is seen by every company only while the pool is on', async () => {
+    await spec.given(connected('p', null), connected('a', 1));
+    expect((await listDevices(spec.db, user1, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['a']);
+    expect(await findDevice(spec.db, { companyId: 2, workspaceId: 9, userId: 7 }, 'p', NOW)).toBeNull();
+    expect((await listDevices(spec.db, { ...user1, sharedPool: true }, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['a', 'p']);
+    expect(await findDevice(spec.db, { companyId: 2, workspaceId: 9, userId: 7, sharedPool: true }, 'p', NOW)).not.toBeNull();
   });
 });

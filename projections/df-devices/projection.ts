@@ -1,13 +1,14 @@
 import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#events/df/devices.js';
 import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
+import type { HostEvent } from '#events/df/hosts.js';
 import type { Sql } from '#shared/db/index.js';
 import { applyByType, type Projection } from '../types.js';
 
-type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent;
+type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }>;
 
 /** Every column the list filters on exactly (not search, not favorite): the key of `df_device_groups`. */
-export const GROUP_COLUMNS = 'company_id, status, platform, os_version, model, type, is_real, node_name, hub_id, session_type';
-const GROUP_KEY = `concat_ws(chr(31), coalesce(company_id::text, '-'), status, platform, os_version, model, type, is_real::text, node_name, hub_id, coalesce(session_type, '-'))`;
+export const GROUP_COLUMNS = 'company_id, workspace_ids, status, platform, os_version, model, type, is_real, node_name, hub_id, session_type';
+const GROUP_KEY = `concat_ws(chr(31), coalesce(company_id::text, '-'), coalesce(workspace_ids::text, '-'), status, platform, os_version, model, type, is_real::text, node_name, hub_id, coalesce(session_type, '-'))`;
 
 /**
  * Moves the rows selected by `where` out of (`sign` −1) or into (+1) their groups. Called around every
@@ -94,15 +95,15 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
   await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
     tx.query(
       `INSERT INTO df_devices (device_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen,
-         host_id, node_name, hub_id, company_id, status, last_seen_at, connected_at)
-       SELECT d, n, pl, ov, m, mf, t, r, pr, sc::jsonb, h, nn, hb, c, st, at, at
+         host_id, node_name, hub_id, company_id, workspace_ids, status, last_seen_at, connected_at)
+       SELECT d, n, pl, ov, m, mf, t, r, pr, sc::jsonb, h, nn, hb, c, ws::integer[], st, at, at
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::integer[], $15::text[], $16::timestamptz[])
-         AS u(d, n, pl, ov, m, mf, t, r, pr, sc, h, nn, hb, c, st, at)
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::integer[], $15::text[], $16::text[], $17::timestamptz[])
+         AS u(d, n, pl, ov, m, mf, t, r, pr, sc, h, nn, hb, c, ws, st, at)
        ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, platform = excluded.platform, os_version = excluded.os_version,
          model = excluded.model, manufacturer = excluded.manufacturer, type = excluded.type, is_real = excluded.is_real,
          provider = excluded.provider, screen = excluded.screen, host_id = excluded.host_id, node_name = excluded.node_name,
-         hub_id = excluded.hub_id, company_id = excluded.company_id, status = excluded.status,
+         hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = excluded.status,
          last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at`,
       [
         ids,
@@ -119,6 +120,8 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
         column((r) => r.placement.nodeName),
         column((r) => r.placement.hubId),
         column((r) => r.placement.companyId),
+        // Arrays of differing lengths cannot be an unnest column: each travels as its array literal.
+        column((r) => (r.placement.workspaceIds ? `{${r.placement.workspaceIds.join(',')}}` : null)),
         column((r) => r.status),
         column((r) => r.at),
       ],
@@ -129,8 +132,8 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
 
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
-  version: 2,
-  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES],
+  version: 3,
+  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped'],
   schema: `
     CREATE TABLE IF NOT EXISTS df_devices (
       device_id text PRIMARY KEY,
@@ -147,6 +150,7 @@ export const dfDevicesProjection: Projection = {
       node_name text NOT NULL,
       hub_id text NOT NULL,
       company_id integer,
+      workspace_ids integer[],
       status text NOT NULL,
       health text NOT NULL DEFAULT 'ok',
       session_id text,
@@ -162,6 +166,7 @@ export const dfDevicesProjection: Projection = {
     CREATE TABLE IF NOT EXISTS df_device_groups (
       gkey text PRIMARY KEY,
       company_id integer,
+      workspace_ids integer[],
       status text NOT NULL,
       platform text NOT NULL,
       os_version text NOT NULL,
@@ -240,6 +245,13 @@ export const dfDevicesProjection: Projection = {
              last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
           [ids, at],
         ),
+      );
+    },
+    // A re-scoped host moves its devices to the workspaces it serves now.
+    HostRescoped: async (tx, event) => {
+      const ws = event.payload.workspaceIds;
+      await changing(tx, 'host_id = $1', [event.payload.hostId], () =>
+        tx.query(`UPDATE df_devices SET workspace_ids = $2::integer[] WHERE host_id = $1`, [event.payload.hostId, ws ? `{${ws.join(',')}}` : null]),
       );
     },
     DeviceAliasSet: async (tx, event) => {

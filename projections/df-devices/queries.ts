@@ -56,9 +56,24 @@ export const FACETS = { platform: 'd.platform', osVersion: 'd.os_version', model
 export type Facet = keyof typeof FACETS;
 
 
-interface Scope {
+/**
+ * Who is looking: devices are visible in the company of their host's enrolment, in the workspaces the
+ * enrolment names (all when it names none); devices of the operator's shared pool (no company) only
+ * when the pool is on.
+ */
+export interface DeviceScope {
   companyId: number;
+  workspaceId: number;
   userId: number;
+  sharedPool?: boolean;
+}
+type Scope = DeviceScope;
+
+/** The visibility clause; pushes its parameters. */
+function visible(scope: Scope, params: unknown[]): string {
+  params.push(scope.companyId, scope.workspaceId);
+  const company = scope.sharedPool ? `(d.company_id = $${params.length - 1} OR d.company_id IS NULL)` : `d.company_id = $${params.length - 1}`;
+  return `${company} AND (d.workspace_ids IS NULL OR $${params.length}::integer = ANY(d.workspace_ids))`;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -69,8 +84,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { except?: Facet; aliases?: boolean } = {}): string {
   const { except, aliases = true } = options;
-  params.push(scope.companyId);
-  const clauses = ['(d.company_id IS NULL OR d.company_id = $1)'];
+  const clauses = [visible(scope, params)];
   const add = (sql: (n: string) => string, value: unknown) => {
     params.push(value);
     clauses.push(sql(`$${params.length}`));
@@ -229,7 +243,10 @@ export async function deviceFacets(db: Sql, scope: Scope, filters: DeviceFilters
 
 /** One device the caller may see, or null. */
 export async function findDevice(db: Sql, scope: Scope, deviceId: string, now = new Date()): Promise<DeviceView | null> {
-  const r = await db.query(`${SELECT} FROM df_devices d ${prefsJoin('$2')} WHERE (d.company_id IS NULL OR d.company_id = $1) AND d.device_id = $3`, [scope.companyId, scope.userId, deviceId]);
+  const params: unknown[] = [];
+  const w = visible(scope, params);
+  params.push(scope.userId, deviceId);
+  const r = await db.query(`${SELECT} FROM df_devices d ${prefsJoin(`$${params.length - 1}`)} WHERE ${w} AND d.device_id = $${params.length}`, params);
   return r.rows[0] ? toView(r.rows[0], now) : null;
 }
 
@@ -268,13 +285,13 @@ export interface HostDeviceRow extends DeviceRow {
     provider: string;
     screen: { width: number; height: number; scale: number };
   };
-  placement: { hostId: string; nodeName: string; hubId: string; companyId: number | null };
+  placement: { hostId: string; nodeName: string; hubId: string; companyId: number | null; workspaceIds: number[] | null };
 }
 
 /** Every device a host has had, with facts and placement. */
 export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDeviceRow[]> {
   const r = await db.query(
-    `SELECT device_id, host_id, status, health, session_id, company_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen, node_name, hub_id
+    `SELECT device_id, host_id, status, health, session_id, company_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen, node_name, hub_id, workspace_ids
      FROM df_devices WHERE host_id = $1`,
     [hostId],
   );
@@ -293,7 +310,7 @@ export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDevi
         provider: String(row.provider),
         screen: (typeof row.screen === 'string' ? JSON.parse(row.screen) : row.screen) as HostDeviceRow['facts']['screen'],
       },
-      placement: { hostId: base.hostId, nodeName: String(row.node_name), hubId: String(row.hub_id), companyId: base.companyId },
+      placement: { hostId: base.hostId, nodeName: String(row.node_name), hubId: String(row.hub_id), companyId: base.companyId, workspaceIds: workspaceIdsOf(row.workspace_ids) },
     };
   });
 }
@@ -302,6 +319,13 @@ export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDevi
 export async function hostsWithOnlineDevices(db: Sql): Promise<string[]> {
   const r = await db.query<{ host_id: string }>(`SELECT DISTINCT host_id FROM df_devices WHERE status <> 'offline'`);
   return r.rows.map((row) => row.host_id);
+}
+
+/** An `integer[]` column as PGlite and pg return it (an array; pg may hand a `{1,2}` literal). */
+function workspaceIdsOf(value: unknown): number[] | null {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(Number);
+  return String(value).replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 }
 
 function toRow(row: Row): DeviceRow {

@@ -23,6 +23,10 @@ export function deviceFailure(err: unknown, during: 'prepare' | 'command'): unkn
       return during === 'prepare'
         ? new AppError('DEVICE_PREPARE_FAILED', `The device could not be prepared: ${err.message}`, { cause: err })
         : new AppError('DEVICE_COMMAND_FAILED', `The device failed the command: ${err.message}`, { cause: err });
+    case 'HOST_TOKEN_MISSING':
+    case 'HOST_TOKEN_INVALID':
+    case 'HOST_REVOKED':
+      return new AppError('DEVICE_UNREACHABLE', `The device's host is not connected: ${err.message}`, { cause: err });
     default: {
       const never: never = err.code;
       return new AppError('DEVICE_COMMAND_FAILED', String(never), { cause: err });

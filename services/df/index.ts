@@ -10,7 +10,10 @@ import { createDataPlane } from './data-plane/index.js';
 import { devtoolsRoutes } from './devtools/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { DeviceCommands } from './devices/service.js';
+import { HostEnrolments } from './hosts/enrolments.js';
 import { HostRegistry } from './hosts/registry.js';
+import { hostRoutes } from './hosts/routes.js';
+import { dfHostsProjection } from '#projections/df-hosts/index.js';
 import { apiKeyRoutes, apiKeyVerifier } from './keys/routes.js';
 import { ScreenHub } from './live/screen-hub.js';
 import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
@@ -22,7 +25,7 @@ import { automationRoutes } from './automation/routes.js';
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection];
 
 /** What the device module asks of the organization and the gateway. */
 export interface DfModuleDeps {
@@ -52,7 +55,9 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
     commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
     idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
+    sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
   });
+  const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -61,6 +66,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     db: platform.db,
     devices,
     sessions,
+    enrolments,
     logger: platform.logger,
     hostTimeoutMs: config.DF_HOST_TIMEOUT,
     now: platform.now,
@@ -68,6 +74,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   return {
     sessions,
     hub,
+    /** Host enrolments: who may connect devices, and to which company and workspaces. */
+    enrolments,
     /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
@@ -88,6 +96,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(sessionRoutes, { platform, sessions, hub });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
       await app.register(apiKeyRoutes(platform));
+      await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
       await app.register(automationRoutes, { platform, sessions });

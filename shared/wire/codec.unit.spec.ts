@@ -9,7 +9,7 @@ describe('wire protocol', () => {
   });
 
   it('refuses a message that does not match its schema or protocol version', () => {
-    const hello = { protocol: PROTOCOL_VERSION as typeof PROTOCOL_VERSION, hostId: 'h', nodeName: 'n', hubId: 'u', companyId: null, agentVersion: '1', startedAt: 'x', devices: [], states: [] };
+    const hello = { protocol: PROTOCOL_VERSION as typeof PROTOCOL_VERSION, hostId: 'h', nodeName: 'n', hubId: 'u', token: 'pool-token', agentVersion: '1', startedAt: 'x', devices: [], states: [] };
     expect(decode(Hello, encode(Hello, hello))).toEqual(hello);
     expect(() => decode(Hello, new TextEncoder().encode(JSON.stringify({ ...hello, protocol: 99 })))).toThrow(WireError);
     expect(() => decode(Hello, new TextEncoder().encode('not json'))).toThrow(WireError);

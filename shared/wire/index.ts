@@ -22,4 +22,5 @@ export {
   type RpcResult,
 } from './messages.js';
 export { WireError, decode, decodeFrame, encode, encodeFrame, fail, ok, type Frame } from './codec.js';
+export { HOST_TOKEN_PREFIX, hostIdOfToken, hostToken, hostTokenPrefix } from './host-token.js';
 export { DeviceRequestError, requestDevice, type DeviceTarget } from './rpc-client.js';

@@ -54,8 +54,11 @@ export const Hello = z.object({
   ...envelope,
   nodeName: z.string().min(1).max(200),
   hubId: z.string().min(1).max(200),
-  /** Company the host serves; `null` for a pool shared by every company. */
-  companyId: z.number().int().positive().nullable(),
+  /**
+   * The host's enrolment token (`dfh_...`), or the operator's shared-pool token. The service binds the
+   * host and its devices to the company and workspaces of the enrolment, and refuses a hello without one.
+   */
+  token: z.string().max(512).optional(),
   agentVersion: z.string().max(50),
   startedAt: z.string(),
   devices: z.array(DeviceInfo),
@@ -252,6 +255,10 @@ export const FailCode = z.enum([
   'DEVICE_ERROR',
   'TIMEOUT',
   'UNSUPPORTED',
+  /** A hello without a token, with one that is not this host's, or of a revoked enrolment. */
+  'HOST_TOKEN_MISSING',
+  'HOST_TOKEN_INVALID',
+  'HOST_REVOKED',
 ]);
 export type FailCode = z.infer<typeof FailCode>;
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters } from '#projections/df-devices/index.js';
+import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope } from '#projections/df-devices/index.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
+import type { PermissionKey } from '#shared/permissions.js';
+import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
 import type { DeviceCommands } from './service.js';
 
 export const DeviceSchema = z
@@ -69,6 +70,11 @@ export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platf
   const { platform, devices } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const Params = z.object({ deviceId: idParam });
+  const sharedPool = platform.config.DF_SHARED_POOL_TOKEN !== undefined;
+  const caller = async (request: Parameters<typeof workspaceCaller>[0], permission: PermissionKey): Promise<DeviceScope> => ({
+    ...(await workspaceCaller(request, permission)),
+    sharedPool,
+  });
 
   r.get('/api/devices', {
     schema: { tags, summary: 'List devices', querystring: ListQuery, response: { 200: pageOf(DeviceSchema) } },

@@ -12,6 +12,7 @@ import { createMemoryKv } from '#shared/kv/memory-kv.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';
 import type { DeviceCommand } from '../devices/decide.js';
 import { DeviceCommands } from '../devices/service.js';
+import { HostEnrolments } from './enrolments.js';
 import { HostRegistry } from './registry.js';
 
 /**
@@ -53,6 +54,9 @@ class FailingOnce extends DeviceCommands {
   }
 }
 
+/** The hosts here join as the operator's shared pool: enrolment is not what these tests are about. */
+const POOL_TOKEN = 'registry-test-pool-token-0123456789abcdef';
+
 /** A registry on its own in-process bus; the test's sessions are none, so nothing is ended or released. */
 function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCommands): HostRegistry {
   return new HostRegistry({
@@ -61,6 +65,7 @@ function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCo
     db,
     devices,
     sessions: { endForDevice: async () => {}, releaseStale: async () => {}, isOpen: async () => false },
+    enrolments: new HostEnrolments({ store, sharedPoolToken: POOL_TOKEN }),
     logger: pino({ level: 'silent' }),
     hostTimeoutMs: 5_000,
     now: () => new Date(),
@@ -78,7 +83,7 @@ describe('host registry', () => {
       bus,
       logger,
       config: loadAgentConfig({
-        value: { hostId: 'retry-host', nodeName: 'retry-node', heartbeatMs: 100, devices: [1, 2, 3].map((i) => ({ provider: 'simulated' as const, name: `Retry ${i}` })) },
+        value: { hostToken: POOL_TOKEN, hostId: 'retry-host', nodeName: 'retry-node', heartbeatMs: 100, devices: [1, 2, 3].map((i) => ({ provider: 'simulated' as const, name: `Retry ${i}` })) },
       }),
     });
     await agent.start();
@@ -111,7 +116,7 @@ describe('host registry', () => {
     const agent = new AgentHost({
       bus,
       logger,
-      config: loadAgentConfig({ value: { hostId: 'slow-host', nodeName: 'slow-node', heartbeatMs: 100, devices: [{ provider: 'simulated' as const, name: 'Slow 1' }] } }),
+      config: loadAgentConfig({ value: { hostToken: POOL_TOKEN, hostId: 'slow-host', nodeName: 'slow-node', heartbeatMs: 100, devices: [{ provider: 'simulated' as const, name: 'Slow 1' }] } }),
     });
     await agent.start();
     try {

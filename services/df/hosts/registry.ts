@@ -22,6 +22,7 @@ import {
 } from '#shared/wire/index.js';
 import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '#events/df/devices.js';
 import type { DeviceCommands } from '../devices/service.js';
+import type { HostEnrolments } from './enrolments.js';
 import { dataPlaneUrlKey } from '../data-plane/index.js';
 
 /** What the registry asks of the session side when a host or device goes away or misbehaves. */
@@ -65,6 +66,8 @@ export class HostRegistry {
    * heartbeat is answered `known: false`, so the agent announces itself again and the work is retried.
    */
   private readonly announceAgain = new Set<string>();
+  /** Hosts revoked through this replica: never known again (their hellos are refused by the enrolment too). */
+  private readonly revokedHosts = new Set<string>();
   /** Per host, the messages being handled (a host's messages are handled in the order they came). */
   private readonly intake = new KeyedQueue();
   /** Per host, the reconciliations (they run one after another). */
@@ -84,6 +87,7 @@ export class HostRegistry {
       db: Database;
       devices: DeviceCommands;
       sessions: SessionEnder;
+      enrolments: HostEnrolments;
       logger: Logger;
       hostTimeoutMs: number;
       now: () => Date;
@@ -138,6 +142,14 @@ export class HostRegistry {
     const hello = this.parse(msg, Hello);
     if (!hello) return;
     const { hostId } = hello;
+    const verdict = await this.deps.enrolments.verify(hostId, hello.token);
+    if (!verdict.ok) {
+      // Refused before anything is written: the host's devices never appear, and the agent is told why.
+      this.deps.logger.warn({ hostId, code: verdict.code }, 'agent refused');
+      this.forget(hostId);
+      await this.deps.bus.respond(msg, fail(verdict.code, verdict.message));
+      return;
+    }
     await this.refresh(hostId, JSON.stringify({ nodeName: hello.nodeName, hubId: hello.hubId }), true);
     if (hello.dataPlaneUrl) await this.deps.kv.set(dataPlaneUrlKey(hostId), hello.dataPlaneUrl);
     else await this.deps.kv.delete(dataPlaneUrlKey(hostId));
@@ -148,7 +160,7 @@ export class HostRegistry {
     // Answered at once: reconciling a large host can take longer than the agent waits for the answer,
     // and an unanswered hello would only be repeated. The work is queued per host, in order.
     await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
-    const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: hello.companyId };
+    const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: verdict.companyId, workspaceIds: verdict.workspaceIds };
     void this.serially(hostId, async () => {
       await this.retryOnFailure(hostId, () => this.reconcileDevices(placement, hello.devices));
       const unconfirmed = await this.reconcileStates(hostId, hello.states, { reconnect: false, receivedAt });
@@ -161,7 +173,7 @@ export class HostRegistry {
     const beat = this.parse(msg, Heartbeat);
     if (!beat) return;
     const { hostId } = beat;
-    const known = this.announceAgain.delete(hostId) ? null : await this.deps.kv.get(hostKey(hostId));
+    const known = this.announceAgain.delete(hostId) || this.revokedHosts.has(hostId) ? null : await this.deps.kv.get(hostKey(hostId));
     if (known === null) {
       // Declared lost, never announced to this installation, or its devices failed to reconcile: the
       // host must announce itself again.
@@ -204,12 +216,25 @@ export class HostRegistry {
     if (known === null) return;
     const { nodeName, hubId } = JSON.parse(known) as { nodeName: string; hubId: string };
     void this.serially(report.hostId, async () => {
-      const rows = await devicesOfHost(this.deps.db, report.hostId);
-      const companyId = rows[0]?.companyId ?? null;
-      await this.retryOnFailure(report.hostId, () => this.reconcileDevices({ hostId: report.hostId, nodeName, hubId, companyId }, report.devices));
+      // Placed where the enrolment says now (it may have been re-scoped since the hello).
+      const verdict = await this.deps.enrolments.scopeOf(report.hostId);
+      if (!verdict) return;
+      const placement: DevicePlacement = { hostId: report.hostId, nodeName, hubId, ...verdict };
+      await this.retryOnFailure(report.hostId, () => this.reconcileDevices(placement, report.devices));
       const unconfirmed = await this.reconcileStates(report.hostId, report.states, { reconnect: false, receivedAt });
       this.remember(report.hostId, report.states.filter((st) => !unconfirmed.has(st.deviceId)), true);
     });
+  }
+
+  /**
+   * A revoked host: its liveness is dropped (its next heartbeat is answered `known: false`, and its
+   * hello is refused), its devices go offline and their sessions end.
+   */
+  async revoked(hostId: string): Promise<void> {
+    this.revokedHosts.add(hostId);
+    await this.deps.kv.delete(hostKey(hostId));
+    this.forget(hostId);
+    await this.serially(hostId, () => this.hostLost(hostId, 'host-revoked'));
   }
 
   private async onBye(msg: BusMessage): Promise<void> {
@@ -427,6 +452,7 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
     p.hostId === placement.hostId &&
     p.nodeName === placement.nodeName &&
     p.hubId === placement.hubId &&
-    p.companyId === placement.companyId
+    p.companyId === placement.companyId &&
+    JSON.stringify(p.workspaceIds ?? null) === JSON.stringify(placement.workspaceIds ?? null)
   );
 }

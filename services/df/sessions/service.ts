@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { findDevice } from '#projections/df-devices/index.js';
+import { findDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import { NoRespondersError, type MessageBus } from '#shared/bus/index.js';
@@ -66,8 +66,15 @@ export class SessionService {
       prepareTimeoutMs: number;
       commandTimeoutMs: number;
       idleTimeoutMs: number;
+      /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
+      sharedPool?: boolean;
     },
   ) {}
+
+  /** Which devices the caller may see and use (docs/modules/device-testing.md, "Hosts"). */
+  deviceScope(caller: Caller): DeviceScope {
+    return { companyId: caller.companyId, workspaceId: caller.workspaceId, userId: caller.userId, sharedPool: this.deps.sharedPool ?? false };
+  }
 
   /** Starts the idle-session sweeper. */
   start(): void {
@@ -109,7 +116,7 @@ export class SessionService {
    * fails the session, releases the device and answers with the reason.
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
-    const device = found(await findDevice(this.deps.db, caller, input.deviceId), 'Device not found');
+    const device = found(await findDevice(this.deps.db, this.deviceScope(caller), input.deviceId), 'Device not found');
     const sessionId = randomUUID();
     const type = input.type ?? 'manual';
     const context = this.context(caller);

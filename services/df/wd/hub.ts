@@ -131,10 +131,10 @@ export class WebDriverHub {
     const ids = [...new Set(request.requirements.map((r) => r.deviceId).filter((id): id is string => id !== null))];
     let devices: DeviceView[];
     if (ids.length > 0 && request.requirements.every((r) => r.deviceId)) {
-      devices = (await Promise.all(ids.map((id) => findDevice(this.deps.db, caller, id)))).filter((d): d is DeviceView => d !== null);
+      devices = (await Promise.all(ids.map((id) => findDevice(this.deps.db, this.deps.sessions.deviceScope(caller), id)))).filter((d): d is DeviceView => d !== null);
     } else {
       const platforms = request.requirements.every((r) => r.platform) ? [...new Set(request.requirements.map((r) => r.platform!))] : undefined;
-      const page = await listDevices(this.deps.db, caller, platforms ? { platform: platforms } : {}, { page: 0, size: CANDIDATE_LIMIT, sortBy: 'name', sortDir: 'asc' });
+      const page = await listDevices(this.deps.db, this.deps.sessions.deviceScope(caller), platforms ? { platform: platforms } : {}, { page: 0, size: CANDIDATE_LIMIT, sortBy: 'name', sortDir: 'asc' });
       devices = page.content;
     }
     return devices.filter((d) => matchesAny(d, request));

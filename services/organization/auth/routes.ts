@@ -1,3 +1,4 @@
+import { AppError } from '#shared/errors.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -67,7 +68,7 @@ export async function authRoutes(app: FastifyInstance, opts: { platform: Platfor
   r.post('/auth/signup', {
     schema: {
       tags,
-      summary: 'Register a company with its administrator',
+      summary: 'Register a company with its administrator (403 SIGNUP_DISABLED when the operator switched it off)',
       security: [],
       body: z.object({
         email,
@@ -78,6 +79,7 @@ export async function authRoutes(app: FastifyInstance, opts: { platform: Platfor
       response: { 201: TokenPair },
     },
     handler: async (request, reply) => {
+      if (!platform.config.PUBLIC_SIGNUP) throw new AppError('SIGNUP_DISABLED', 'Sign-up is switched off on this installation; ask an administrator for an invitation');
       const { pair } = await auth.signup(request.body, clientOf(request));
       return reply.code(201).send(pair);
     },

@@ -1,0 +1,2 @@
+export { dfHostsProjection } from './projection.js';
+export * from './queries.js';

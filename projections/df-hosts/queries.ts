@@ -1,0 +1,51 @@
+import type { Sql } from '#shared/db/index.js';
+import { iso, isoOrNull, json, type Row } from '#shared/db/rows.js';
+import { toPage, type Page } from '#shared/paging.js';
+
+/** An enrolled host as the API shows it (never its token). */
+export interface HostView {
+  id: string;
+  name: string;
+  /** The workspaces its devices serve; `null` for every workspace of the company. */
+  workspaceIds: number[] | null;
+  status: 'active' | 'revoked';
+  tokenPrefix: string;
+  createdAt: string;
+  updatedAt: string;
+  revokedAt: string | null;
+  /** Its devices: all it has reported, and those online now. */
+  devices: { total: number; online: number };
+}
+
+const SELECT = `SELECT h.*,
+  (SELECT count(*) FROM df_devices d WHERE d.host_id = h.host_id) AS total,
+  (SELECT count(*) FROM df_devices d WHERE d.host_id = h.host_id AND d.status <> 'offline') AS online
+  FROM df_hosts h`;
+
+function toView(r: Row): HostView {
+  return {
+    id: String(r.host_id),
+    name: String(r.name),
+    workspaceIds: json<number[] | null>(r.workspace_ids),
+    status: r.revoked_at ? 'revoked' : 'active',
+    tokenPrefix: String(r.token_prefix),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    revokedAt: isoOrNull(r.revoked_at),
+    devices: { total: Number(r.total), online: Number(r.online) },
+  };
+}
+
+/** The company's hosts, newest first; revoked ones only when asked. */
+export async function listHosts(db: Sql, companyId: number, options: { page: number; size: number; includeRevoked: boolean }): Promise<Page<HostView>> {
+  const filter = `h.company_id = $1${options.includeRevoked ? '' : ' AND h.revoked_at IS NULL'}`;
+  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_hosts h WHERE ${filter}`, [companyId]);
+  const rows = await db.query(`${SELECT} WHERE ${filter} ORDER BY h.created_at DESC, h.host_id LIMIT $2 OFFSET $3`, [companyId, options.size, options.page * options.size]);
+  return toPage(rows.rows.map(toView), Number(total.rows[0]?.n ?? 0), options.page, options.size);
+}
+
+/** One host of the company, or null (another company's host is not found). */
+export async function findHost(db: Sql, companyId: number, hostId: string): Promise<HostView | null> {
+  const r = await db.query(`${SELECT} WHERE h.company_id = $1 AND h.host_id = $2`, [companyId, hostId]);
+  return r.rows[0] ? toView(r.rows[0]) : null;
+}
