@@ -94,7 +94,7 @@ export function stableUuid(...parts: string[]): string {
  * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
  * desktop and one phone browser device). `seed` makes the default host id unique per installation.
  */
-export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string }): AgentConfig {
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined }): AgentConfig {
   let raw: unknown = source.value ?? {};
   if (source.path) {
     if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);
@@ -104,6 +104,7 @@ export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile
       throw new Error(`AGENT_CONFIG: ${source.path} is not valid JSON`, { cause: err });
     }
   }
+  if (source.hostToken && raw && typeof raw === 'object') raw = { ...raw, hostToken: source.hostToken };
   if (raw && typeof raw === 'object' && 'companyId' in raw) {
     throw new Error('Agent config is invalid: companyId is no longer set by the host; enrol the host (POST /df/api/hosts) and set hostToken');
   }

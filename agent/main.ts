@@ -1,4 +1,5 @@
 import { connectNatsBus } from '#shared/bus/index.js';
+import { natsHostInbox } from '#shared/bus/nats-authorization.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { createLogger } from '#shared/logger.js';
@@ -25,11 +26,11 @@ async function main(): Promise<void> {
     process.stderr.write('NATS_URL is required: a separate agent reaches the platform over NATS\n');
     process.exit(2);
   }
-  const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: 'standalone' });
+  const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: 'standalone', hostToken: config.AGENT_HOST_TOKEN });
   let bus: MessageBus | null = null;
   for (let attempt = 1; !bus; attempt++) {
     try {
-      bus = await connectNatsBus(config.NATS_URL, { name: `df-agent-${agentConfig.hostId}` });
+      bus = await connectNatsBus(config.NATS_URL, { name: `df-agent-${agentConfig.hostId}`, inboxPrefix: natsHostInbox(agentConfig.hostId) });
     } catch (err) {
       logger.warn({ err: (err as Error).message, attempt }, 'NATS is not reachable yet; retrying');
       await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * attempt)));

@@ -106,6 +106,8 @@ const schema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Path of the agent's JSON config file (devices, profiles, node name); defaults apply when unset. */
   AGENT_CONFIG: optionalString,
+  /** The device host's enrolment token (`dfh_...`); overrides `hostToken` of the agent's config file. */
+  AGENT_HOST_TOKEN: optionalString,
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });

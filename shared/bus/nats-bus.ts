@@ -42,6 +42,34 @@ export interface NatsBusOptions extends BusOptions {
   name?: string;
   /** Pause between reconnection attempts to the same server. */
   reconnectTimeWaitMs?: number;
+  /**
+   * Where replies to this connection's requests arrive (default `_INBOX`). A device host uses its own
+   * (`_INBOX_<hostId>`), so NATS authorisation can let it subscribe to its own replies and no one else's.
+   */
+  inboxPrefix?: string;
+}
+
+/**
+ * The servers of a `NATS_URL` (comma-separated) and the user and password written in them
+ * (`nats://user:password@host:4222`): the client takes credentials as options, not from the URL.
+ */
+export function natsServers(url: string): { servers: string[]; user?: string; pass?: string } {
+  let user: string | undefined;
+  let pass: string | undefined;
+  const servers = url
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const at = s.lastIndexOf('@');
+      if (at < 0) return s;
+      const scheme = s.match(/^[a-z]+:\/\//i)?.[0] ?? '';
+      const [u, p] = s.slice(scheme.length, at).split(':');
+      user = decodeURIComponent(u ?? '');
+      pass = p === undefined ? undefined : decodeURIComponent(p);
+      return scheme + s.slice(at + 1);
+    });
+  return { servers, ...(user ? { user } : {}), ...(pass !== undefined ? { pass } : {}) };
 }
 
 const CLOSE_DRAIN_MS = 2_000;
@@ -103,7 +131,8 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
   const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
 
   const nc: NatsConnection = await connect({
-    servers: url.split(',').map((s) => s.trim()),
+    ...natsServers(url),
+    ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,

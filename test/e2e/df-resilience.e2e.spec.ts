@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
-import { eventually } from '#test/helpers/df-farm.js';
+import { eventually, enrolHost } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /**
@@ -75,12 +75,13 @@ describe.skipIf(!existsSync(NATS_SERVER))('the farm across restarts', () => {
     await startNats();
     server = await startService();
     token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+    const hostToken = await enrolHost(server.url, token, 'resilience');
     agentBus = await connectNatsBus(`nats://127.0.0.1:${port}`, { name: 'resilience-agent', reconnectTimeWaitMs: 200 });
     agent = new AgentHost({
       bus: agentBus,
       logger: pino({ level: 'silent' }),
       config: loadAgentConfig({
-        value: { hostId: 'resilience-host', nodeName: 'resilience-node', heartbeatMs: 200, devices: [{ provider: 'simulated', name: 'Sim A' }, { provider: 'simulated', name: 'Sim B' }] },
+        value: { hostToken, nodeName: 'resilience-node', heartbeatMs: 200, devices: [{ provider: 'simulated', name: 'Sim A' }, { provider: 'simulated', name: 'Sim B' }] },
       }),
     });
     await agent.start();

@@ -13,10 +13,12 @@ const HOST = 'scale-host';
 const DEVICES = 100;
 let server: TestServer;
 let token: string;
+/** The many hosts of these tests join as the operator's shared pool (enrolment is tested in df-hosts). */
+const POOL = 'df-scale-shared-pool-token-0123456789abcdef';
 
 beforeAll(async () => {
   // A short host time-out, so a host whose heartbeats go unanswered during registration is declared lost.
-  server = await startTestServer({ BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, AGENT_ENABLED: 'false', DF_HOST_TIMEOUT: '3s' });
+  server = await startTestServer({ BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, AGENT_ENABLED: 'false', DF_HOST_TIMEOUT: '3s', DF_SHARED_POOL_TOKEN: POOL });
   token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
 }, 120_000);
 
@@ -32,6 +34,7 @@ function agent(heartbeatMs: number, hostId = HOST, devices = DEVICES): AgentHost
   const config = loadAgentConfig({
     value: {
       hostId,
+      hostToken: POOL,
       nodeName: 'scale-node',
       heartbeatMs,
       devices: Array.from({ length: devices }, (_, i) => ({ provider: 'simulated' as const, name: `${hostId} ${String(i).padStart(3, '0')}`, model: i % 2 ? 'Pixel 7' : 'Galaxy S23' })),

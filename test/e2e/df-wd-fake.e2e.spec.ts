@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
-import { eventually } from '#test/helpers/df-farm.js';
+import { eventually, enrolHost } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 
@@ -18,7 +18,8 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   server = await startTestServer({ AGENT_ENABLED: 'false', DF_WD_QUEUE_TIMEOUT: '30s' });
-  const config = loadAgentConfig({ value: { hostId: 'fake-wd-host', heartbeatMs: 300, devices: [] } });
+  company = await signUpCompany(server.url, 'fakewd');
+  const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, company.token, 'fake-wd'), heartbeatMs: 300, devices: [] } });
   const provider = new FakeWebDriverProvider({
     hostId: config.hostId,
     devices: [
@@ -29,7 +30,6 @@ beforeAll(async () => {
   });
   agent = new AgentHost({ bus: server.process.platform.bus, config, logger: pino({ level: 'silent' }), providers: [provider] });
   await agent.start();
-  company = await signUpCompany(server.url, 'fakewd');
   const devices = await eventually(async () => {
     const r = await http(server.url, 'GET', '/df/api/devices?sortBy=name', { token: company.token });
     return r.body.content?.length === 3 ? (r.body.content as { id: string; name: string }[]) : undefined;

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
-import { eventually } from '#test/helpers/df-farm.js';
+import { eventually, enrolHost } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
@@ -14,10 +14,10 @@ let company: SignedUpCompany;
 
 beforeAll(async () => {
   server = await startTestServer({ AGENT_ENABLED: 'false', DF_SESSION_IDLE_TIMEOUT: `${IDLE_MS}ms` });
-  const config = loadAgentConfig({ value: { hostId: 'idle-wd-host', heartbeatMs: 300, devices: [] } });
+  company = await signUpCompany(server.url, 'idlewd');
+  const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, company.token, 'idle-wd'), heartbeatMs: 300, devices: [] } });
   agent = new AgentHost({ bus: server.process.platform.bus, config, logger: pino({ level: 'silent' }), providers: [new FakeWebDriverProvider({ hostId: config.hostId, devices: [{ name: 'Idle fake' }] })] });
   await agent.start();
-  company = await signUpCompany(server.url, 'idlewd');
   await eventually(async () => ((await http(server.url, 'GET', '/df/api/devices', { token: company.token })).body.totalElements === 1 ? true : undefined), { what: 'the device' });
 }, 120_000);
 

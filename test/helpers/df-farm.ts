@@ -176,3 +176,15 @@ export function connectViewer(url: string, headers: Record<string, string> = {})
     },
   };
 }
+
+/** Enrols a device host into the caller's company (`POST /df/api/hosts`) and returns its token. */
+export async function enrolHost(base: string, token: string, name: string, workspaceIds?: number[]): Promise<string> {
+  const res = await fetch(new URL('/df/api/hosts', base), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, ...(workspaceIds ? { workspaceIds } : {}) }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (res.status !== 201 || !body.token) throw new Error(`host enrolment failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
