@@ -85,6 +85,8 @@ const schema = z.object({
   DF_COMMAND_TIMEOUT: duration.default(30_000),
   /** Device farm: how long a WebDriver new-session request waits in the queue for a free device (`/df/wd`). */
   DF_WD_QUEUE_TIMEOUT: duration.default(60_000),
+  /** Device farm: a device booking whose holder opens no session within this time of its start expires. */
+  DF_RESERVATION_GRACE: duration.default(10 * 60_000),
   /** Health checks: how often overdue checks are looked for (and old heartbeats pruned). */
   HEALTHCHECK_REAPER_INTERVAL: duration.default(5_000),
   /** Health checks: how long heartbeats and metric samples are kept. */
