@@ -6,7 +6,7 @@ import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
-import { dfProjections } from './df/index.js';
+import { dfProjections, type DfModule } from './df/index.js';
 import { organizationProjections } from './organization/index.js';
 import { tmtProjections } from './tmt/index.js';
 import { healthcheckProjections } from './healthcheck/index.js';
@@ -36,6 +36,8 @@ export interface RunningProcess {
   platform: Platform;
   /** The device agent running in this process (`AGENT_ENABLED` with the df service), if any. */
   agent: AgentHost | null;
+  /** The device-testing module when this process runs it (its reservation ticker's step, for tests and operations). */
+  df: DfModule | null;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       runner,
       platform,
       agent,
+      df: selected.has('df') ? df : null,
       stop: () =>
         (stopping ??= (async () => {
           await app.close();

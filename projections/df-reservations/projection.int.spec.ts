@@ -6,7 +6,7 @@ import { currentReservations, dueReservations, findReservation, listReservations
 const R1 = '00000000-0000-4000-8000-0000000000a1';
 const R2 = '00000000-0000-4000-8000-0000000000a2';
 const scope = { companyId: 1, workspaceId: 2 };
-const paging = { page: 0, size: 20, sortDir: 'asc' as const };
+const paging: { page: number; size: number; sortDir: 'asc' | 'desc' } = { page: 0, size: 20, sortDir: 'asc' };
 const scheduled = (reservationId: string, startAt: string, endAt: string, userId = 7, deviceId = 'd-1') => ({
   type: 'DeviceReservationScheduled',
   payload: { reservationId, deviceId, userId, companyId: 1, workspaceId: 2, startAt, endAt, note: 'regression run' },

@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import { iso, type Row } from '#shared/db/rows.js';
 import { toPage, type Page } from '#shared/paging.js';
+import type { ReservationStatus } from '#events/df/reservations.js';
 
 export interface ReservationScope {
   companyId: number;
@@ -15,7 +16,7 @@ export interface ReservationView {
   workspaceId: number;
   startAt: string;
   endAt: string;
-  status: string;
+  status: ReservationStatus;
   note: string | null;
   createdAt: string;
 }
@@ -42,7 +43,7 @@ const toRecord = (r: Row): ReservationRecord => ({
   workspaceId: Number(r.workspace_id),
   startAt: iso(r.start_at),
   endAt: iso(r.end_at),
-  status: String(r.status),
+  status: String(r.status) as ReservationStatus,
   note: (r.note as string | null) ?? null,
   createdAt: iso(r.created_at),
   companyId: Number(r.company_id),

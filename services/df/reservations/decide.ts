@@ -22,8 +22,17 @@ export interface BookingsState {
   bookings: Record<string, Booking>;
 }
 
+const ms = (iso: string) => Date.parse(iso);
+
 /** A booking starting this close to now starts at once. */
 export const START_AT_ONCE_MS = 60_000;
+/** The longest booking. */
+export const MAX_RESERVATION_MS = 7 * 86_400_000;
+
+function checkRange(startAt: string, endAt: string): void {
+  if (ms(endAt) <= ms(startAt)) throw new AppError('VALIDATION_FAILED', 'endAt must be after startAt', { details: [{ path: 'endAt', message: 'must be after startAt' }] });
+  if (ms(endAt) - ms(startAt) > MAX_RESERVATION_MS) throw new AppError('VALIDATION_FAILED', 'A reservation lasts at most 7 days', { details: [{ path: 'endAt', message: 'at most 7 days after startAt' }] });
+}
 
 export type ReservationCommand =
   | {
@@ -46,7 +55,6 @@ export type ReservationCommand =
   /** The ticker's step for one booking: activate, end at its end, expire without a session after the grace. */
   | { type: 'Advance'; reservationId: string; now: string; graceMs: number };
 
-const ms = (iso: string) => Date.parse(iso);
 export const isOpen = (b: Pick<Booking, 'status'>) => b.status === 'scheduled' || b.status === 'active';
 const overlaps = (a: { startAt: string; endAt: string }, b: { startAt: string; endAt: string }) => ms(a.startAt) < ms(b.endAt) && ms(b.startAt) < ms(a.endAt);
 
@@ -123,7 +131,7 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
   decide: {
     Reserve: (c, state) => {
       if (state.bookings[c.reservationId]) throw new AppError('ALREADY_EXISTS', 'Reservation already exists');
-      if (ms(c.endAt) <= ms(c.startAt)) throw new AppError('VALIDATION_FAILED', 'endAt must be after startAt', { details: [{ path: 'endAt', message: 'must be after startAt' }] });
+      checkRange(c.startAt, c.endAt);
       refuseOverlap(state, c);
       const { type: _type, now, ...payload } = c;
       const events: ReservationEvent[] = [{ type: 'DeviceReservationScheduled', payload }];
@@ -137,7 +145,7 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       const endAt = c.endAt ?? b.endAt;
       const note = c.note === undefined ? b.note : c.note;
       if (b.status === 'active' && ms(startAt) !== ms(b.startAt)) throw new AppError('INVALID_TRANSITION', 'The reservation has started; only its end and note can change');
-      if (ms(endAt) <= ms(startAt)) throw new AppError('VALIDATION_FAILED', 'endAt must be after startAt', { details: [{ path: 'endAt', message: 'must be after startAt' }] });
+      checkRange(startAt, endAt);
       if (ms(endAt) <= ms(c.now)) throw new AppError('VALIDATION_FAILED', 'endAt must be in the future', { details: [{ path: 'endAt', message: 'must be in the future' }] });
       if (startAt === b.startAt && endAt === b.endAt && note === b.note) return [];
       refuseOverlap(state, { startAt, endAt }, b.reservationId);
