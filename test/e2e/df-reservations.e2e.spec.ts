@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
@@ -145,6 +145,16 @@ describe('a booked device', () => {
     expect(wd.status).toBe(500);
     expect(wd.body.value).toMatchObject({ error: 'session not created', data: { code: 'DEVICE_RESERVED' } });
     expect(wd.body.value.message).toContain('reserved');
+    // A request the queue serves skips the booked device (it matches by name, so it waits, and gives up).
+    const queued = await http(server.url, 'POST', '/df/wd/session', {
+      token: member.token,
+      headers: { 'x-workspace-id': String(a.workspaceId) },
+      body: { capabilities: { alwaysMatch: { platformName: 'android', 'appium:deviceName': 'Bookable 2', 'df:queueTimeoutSeconds': 1 } } },
+    });
+    expect(queued.status).toBe(500);
+    expect(queued.body.value).toMatchObject({ error: 'session not created' });
+    expect(queued.body.value.message).toContain('became free');
+    expect((await B.get(`/sessions?deviceId=${device}`)).body.totalElements).toBe(0);
 
     // The holder opens a session normally, leaves it, and the device stays reserved to others.
     const first = await A.post('/sessions', { deviceId: device });
@@ -181,8 +191,12 @@ describe('a booked device', () => {
     expectStatus(booking, 201);
     expect(booking.body.status).toBe('scheduled');
     const id = booking.body.id as string;
+    const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${theirs.body.id}`);
+    viewer.send({ type: 'auth', token: member.token, workspaceId: a.workspaceId });
+    await viewer.next((m) => m.type === 'hello');
 
     await tick();
+    expect(await viewer.next((m) => m.type === 'reservation')).toMatchObject({ event: 'reservation-upcoming', reservationId: id, startAt: booking.body.startAt, endAt: booking.body.endAt });
     const activities = await B.get(`/sessions/${theirs.body.id}/activities?size=50`);
     const warning = (activities.body.content as { kind: string; detail: Record<string, unknown> }[]).find((x) => x.detail.event === 'reservation-upcoming');
     expect(warning).toMatchObject({ kind: 'lifecycle', detail: { reservationId: id, startAt: booking.body.startAt } });
@@ -192,6 +206,8 @@ describe('a booked device', () => {
     await tick();
     expect((await A.get(`/reservations/${id}`)).body.status).toBe('active');
     expect((await B.get(`/sessions/${theirs.body.id}`)).body).toMatchObject({ status: 'ended', endReason: 'reserved' });
+    expect(await viewer.next((m) => m.type === 'ended')).toMatchObject({ reason: 'reserved' });
+    await viewer.closed;
     expect(await deviceStatus(B, device)).toBe('reserved');
 
     const mine = await A.post('/sessions', { deviceId: device });
