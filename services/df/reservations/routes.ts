@@ -40,7 +40,10 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Range rules that need the clock: not in the past (a minute's slack), at most 7 days, the end after the start. */
-  const checkRange = (v: { startAt?: Date | undefined; endAt?: Date | undefined }, ctx: z.RefinementCtx) => {
+  const checkRange = (input: { startAt?: Date | undefined; endAt?: Date | undefined }, ctx: z.RefinementCtx) => {
+    // A field that failed its own check is reported already (and is not a Date).
+    const date = (d: unknown) => (d instanceof Date ? d : undefined);
+    const v = { startAt: date(input.startAt), endAt: date(input.endAt) };
     const now = platform.now().getTime();
     if (v.startAt && v.startAt.getTime() < now - START_AT_ONCE_MS) ctx.addIssue({ code: 'custom', path: ['startAt'], message: 'must not be in the past' });
     if (v.endAt && v.endAt.getTime() <= now) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must be in the future' });
