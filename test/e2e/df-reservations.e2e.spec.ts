@@ -251,6 +251,23 @@ describe('a booked device', () => {
     expectStatus(now, 201);
     await endSession(B, now.body.id);
   });
+  it('counts a session the holder opened before the start as using the booking (no expiry)', async () => {
+    const device = devices[0]!;
+    const session = await A.post('/sessions', { deviceId: device, name: 'early' });
+    expectStatus(session, 201);
+    const booking = await book(A, device, 30 * MIN, 90 * MIN);
+    expectStatus(booking, 201);
+    const id = booking.body.id as string;
+    shiftClock(30 * MIN);
+    await tick();
+    shiftClock(30 * MIN + GRACE_MS + MIN);
+    await tick();
+    expect((await A.get(`/reservations/${id}`)).body.status).toBe('active');
+    expect((await A.get(`/sessions/${session.body.id}`)).body.status).toBe('active');
+    expect((await A.delete(`/reservations/${id}`)).body.status).toBe('ended');
+    expect((await A.get(`/sessions/${session.body.id}`)).body).toMatchObject({ status: 'ended', endReason: 'reservation-ended' });
+    expect(await deviceStatus(B, device)).toBe('available');
+  });
 });
 
 describe('changing bookings', () => {

@@ -213,6 +213,18 @@ export class ReservationService implements ReservationGate {
   private async tick(): Promise<void> {
     const now = this.deps.now();
     let position: bigint | null = null;
+    // A holder already on the device when the booking began (a session opened before its start) uses it.
+    for (const r of await currentReservations(this.deps.db, now)) {
+      if (r.lastSessionId) continue;
+      const own = (await openSessionsOnDevices(this.deps.db, [r.deviceId])).find((s) => s.ownerId === r.userId);
+      if (!own) continue;
+      const result = await this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, this.context('system', r)).catch((err: unknown) => {
+        this.deps.logger.warn({ err, reservationId: r.id }, 'recording the holder\'s session failed');
+        return null;
+      });
+      position = result?.position ?? position;
+    }
+    await this.settle(position);
     const over: ReservationRecord[] = [];
     for (const r of await dueReservations(this.deps.db, now, this.deps.graceMs)) {
       try {
