@@ -251,6 +251,7 @@ describe('a booked device', () => {
     expectStatus(now, 201);
     await endSession(B, now.body.id);
   });
+
   it('counts a session the holder opened before the start as using the booking (no expiry)', async () => {
     const device = devices[0]!;
     const session = await A.post('/sessions', { deviceId: device, name: 'early' });

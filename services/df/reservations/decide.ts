@@ -145,6 +145,9 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       const endAt = c.endAt ?? b.endAt;
       const note = c.note === undefined ? b.note : c.note;
       if (b.status === 'active' && ms(startAt) !== ms(b.startAt)) throw new AppError('INVALID_TRANSITION', 'The reservation has started; only its end and note can change');
+      if (ms(startAt) !== ms(b.startAt) && ms(startAt) < ms(c.now) - START_AT_ONCE_MS) {
+        throw new AppError('VALIDATION_FAILED', 'startAt must not be in the past', { details: [{ path: 'startAt', message: 'must not be in the past' }] });
+      }
       checkRange(startAt, endAt);
       if (ms(endAt) <= ms(c.now)) throw new AppError('VALIDATION_FAILED', 'endAt must be in the future', { details: [{ path: 'endAt', message: 'must be in the future' }] });
       if (startAt === b.startAt && endAt === b.endAt && note === b.note) return [];

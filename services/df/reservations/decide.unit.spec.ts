@@ -50,6 +50,11 @@ describe('reservation decider', () => {
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(130), now: NOW }).thenRefused('VALIDATION_FAILED');
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', note: 'x', now: NOW }).then([{ type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(60), endAt: at(120), note: 'x' } }]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(60), now: NOW }).then([]);
+    spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(-5), now: NOW }).thenRefused('VALIDATION_FAILED');
+    // A booking that has begun may be sent back with its own start (in the past by now).
+    spec.given([scheduled('r-1', -30, 60), activated('r-1')]).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(-30), note: 'n', now: NOW }).then([
+      { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(-30), endAt: at(60), note: 'n' } },
+    ]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(0), now: NOW }).then([
       { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(0), endAt: at(120), note: null } },
       activated('r-1'),

@@ -40,24 +40,25 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Range rules that need the clock: not in the past (a minute's slack), at most 7 days, the end after the start. */
-  const checkRange = (input: { startAt?: Date | undefined; endAt?: Date | undefined }, ctx: z.RefinementCtx) => {
+  const checkRange = (input: { startAt?: Date | undefined; endAt?: Date | undefined }, ctx: z.RefinementCtx, create: boolean) => {
     // A field that failed its own check is reported already (and is not a Date).
     const date = (d: unknown) => (d instanceof Date ? d : undefined);
     const v = { startAt: date(input.startAt), endAt: date(input.endAt) };
     const now = platform.now().getTime();
-    if (v.startAt && v.startAt.getTime() < now - START_AT_ONCE_MS) ctx.addIssue({ code: 'custom', path: ['startAt'], message: 'must not be in the past' });
+    // A change may repeat the start of a booking that has begun; the decider refuses a new start in the past.
+    if (create && v.startAt && v.startAt.getTime() < now - START_AT_ONCE_MS) ctx.addIssue({ code: 'custom', path: ['startAt'], message: 'must not be in the past' });
     if (v.endAt && v.endAt.getTime() <= now) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must be in the future' });
     if (v.startAt && v.endAt) {
       if (v.endAt.getTime() <= v.startAt.getTime()) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must be after startAt' });
       else if (v.endAt.getTime() - v.startAt.getTime() > MAX_RESERVATION_MS) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'at most 7 days after startAt' });
     }
   };
-  const CreateBody = z.object({ deviceId: idParam, startAt: Instant, endAt: Instant, note: Note.optional() }).superRefine(checkRange);
+  const CreateBody = z.object({ deviceId: idParam, startAt: Instant, endAt: Instant, note: Note.optional() }).superRefine((v, ctx) => checkRange(v, ctx, true));
   const UpdateBody = z
     .object({ startAt: Instant.optional(), endAt: Instant.optional(), note: Note.optional() })
     .superRefine((v, ctx) => {
       if (v.startAt === undefined && v.endAt === undefined && v.note === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'change startAt, endAt or note' });
-      checkRange(v, ctx);
+      checkRange(v, ctx, false);
     });
   const ListQuery = z.object({
     ...paging,
