@@ -17,6 +17,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let a: SignedUpCompany;
 let other: SignedUpCompany;
 let member: { id: number; token: string };
+let watcherToken: string;
 let devices: string[];
 
 const realNow = () => new Date();
@@ -68,6 +69,10 @@ beforeAll(async () => {
   const user = await createActiveUser(server.url, admin, smtp.mails, { email: `booker-${process.pid}@res.test`, roleIds: [role.body.id] });
   expect((await admin.post(`/workspaces/${a.workspaceId}/access/users`, { userId: user.id })).status).toBeLessThan(300);
   member = { id: user.id, token: user.token };
+  const readRole = await admin.post('/roles', { name: 'Device watcher', permissions: ['df:device:read'] });
+  const watcher = await createActiveUser(server.url, admin, smtp.mails, { email: `watcher-${process.pid}@res.test`, roleIds: [readRole.body.id] });
+  expect((await admin.post(`/workspaces/${a.workspaceId}/access/users`, { userId: watcher.id })).status).toBeLessThan(300);
+  watcherToken = watcher.token;
   other = await signUpCompany(server.url, 'res-other');
   A = as(a.token);
   B = as(member.token, a.workspaceId);
@@ -319,5 +324,15 @@ describe('changing bookings', () => {
     expect(paged).toMatchObject({ totalElements: all.totalElements, content: [expect.objectContaining({ id: all.content[1]!.id })] });
     expectStatus(await A.get('/reservations?status=nope'), 400, 'VALIDATION_FAILED');
     expect((await as(other.token).get('/reservations')).body.totalElements).toBe(0);
+  });
+
+  it('lets df:device:read see bookings, and only df:reservation:manage make them', async () => {
+    const watcher = as(watcherToken, a.workspaceId);
+    const list = await watcher.get('/reservations?size=1');
+    expectStatus(list, 200);
+    expect(list.body.totalElements).toBeGreaterThan(0);
+    expectStatus(await watcher.get(`/reservations/${list.body.content[0].id}`), 200);
+    expectStatus(await book(watcher, devices[4]!, 20 * 60 * MIN, 21 * 60 * MIN), 403, 'FORBIDDEN');
+    expectStatus(await watcher.delete(`/reservations/${list.body.content[0].id}`), 403, 'FORBIDDEN');
   });
 });
