@@ -79,6 +79,19 @@ describe('device-testing routes', () => {
     refused(await call(a, 'POST', url, [{ type: 'test_started', name: 'ok' }, { type: 'no_such_event', name: 'x' }]), 400, 'VALIDATION_FAILED', '1.type');
   });
 
+  it('names the field of a bad reservation range, and answers 404 for an unknown device or reservation', async () => {
+    const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    refused(await call(a, 'POST', '/df/api/reservations', { deviceId: 'd-1', startAt: at(2), endAt: at(1) }), 400, 'VALIDATION_FAILED', 'endAt');
+    refused(await call(a, 'POST', '/df/api/reservations', { deviceId: 'd-1', startAt: at(-3), endAt: at(-2) }), 400, 'VALIDATION_FAILED', 'startAt');
+    refused(await call(a, 'POST', '/df/api/reservations', { deviceId: 'd-1', startAt: at(1), endAt: at(24 * 8) }), 400, 'VALIDATION_FAILED', 'endAt');
+    refused(await call(a, 'POST', '/df/api/reservations', { deviceId: 'd-1', startAt: '2030-01-01T10:00:00', endAt: at(2) }), 400, 'VALIDATION_FAILED', 'startAt');
+    refused(await call(a, 'PUT', `/df/api/reservations/${randomUUID()}`, { endAt: 'tomorrow' }), 400, 'VALIDATION_FAILED', 'endAt');
+    refused(await call(a, 'GET', '/df/api/reservations?status=later'), 400, 'VALIDATION_FAILED', 'querystring.status.0');
+    refused(await call(a, 'POST', '/df/api/reservations', { deviceId: 'no-such-device', startAt: at(1), endAt: at(2) }), 404, 'NOT_FOUND');
+    refused(await call(a, 'GET', `/df/api/reservations/${randomUUID()}`), 404, 'NOT_FOUND');
+    refused(await call(a, 'POST', `/df/api/reservations/${randomUUID()}/end`), 404, 'NOT_FOUND');
+  });
+
   it('refuses an X-Api-Key that is not a key', async () => {
     refused(await call(null, 'GET', '/df/api/devices', undefined, { 'x-api-key': 'dfk_not-a-key' }), 401, 'UNAUTHORIZED');
   });

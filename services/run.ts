@@ -7,7 +7,7 @@ import { createLogger } from '#shared/logger.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
 import { enrolLocalHost } from './local-host.js';
-import { dfProjections } from './df/index.js';
+import { dfProjections, type DfModule } from './df/index.js';
 import { organizationProjections } from './organization/index.js';
 import { tmtProjections } from './tmt/index.js';
 import { healthcheckProjections } from './healthcheck/index.js';
@@ -37,6 +37,8 @@ export interface RunningProcess {
   platform: Platform;
   /** The device agent running in this process (`AGENT_ENABLED` with the df service), if any. */
   agent: AgentHost | null;
+  /** The device-testing module when this process runs it (its reservation ticker's step, for tests and operations). */
+  df: DfModule | null;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
 }
@@ -123,6 +125,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       runner,
       platform,
       agent,
+      df: selected.has('df') ? df : null,
       stop: () =>
         (stopping ??= (async () => {
           enrolling.abort();

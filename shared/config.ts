@@ -95,6 +95,8 @@ const schema = z.object({
    * A host that says hello with it serves all companies; any other host must be enrolled.
    */
   DF_SHARED_POOL_TOKEN: z.preprocess(emptyAsUnset, z.string().min(32, 'at least 32 characters').max(512).optional()),
+  /** Device farm: a device booking whose holder opens no session within this time of its start expires. */
+  DF_RESERVATION_GRACE: duration.default(10 * 60_000),
   /** Health checks: how often overdue checks are looked for (and old heartbeats pruned). */
   HEALTHCHECK_REAPER_INTERVAL: duration.default(5_000),
   /** Health checks: how long heartbeats and metric samples are kept. */

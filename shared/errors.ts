@@ -50,6 +50,11 @@ export const ErrorCodes = {
   /** The device cannot do this at all (apps or files on a browser device). */
   DEVICE_UNSUPPORTED: { status: 409, error: 'Conflict' },
   SESSION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
+  /** A device booking overlaps another open booking of the device; `details` name it (range and holder). */
+  RESERVATION_OVERLAP: { status: 409, error: 'Conflict' },
+  /** The device is booked by someone else right now; `details` name the booking. */
+  DEVICE_RESERVED: { status: 409, error: 'Conflict' },
+  RESERVATION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   NAME_TAKEN: { status: 409, error: 'Conflict' },
   BUILT_IN_ROLE: { status: 409, error: 'Conflict' },
   PROJECT_KEY_TAKEN: { status: 409, error: 'Conflict' },
@@ -76,6 +81,8 @@ export type ErrorCode = keyof typeof ErrorCodes;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** Facts a client can act on (the booking a reservation overlaps: its id, range and holder). */
+  [fact: string]: unknown;
 }
 
 /** An error meant for the client: its code, status and message are shown as they are. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
+import { dfReservationsProjection } from '#projections/df-reservations/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
@@ -17,6 +18,8 @@ import { dfHostsProjection } from '#projections/df-hosts/index.js';
 import { apiKeyRoutes, apiKeyVerifier } from './keys/routes.js';
 import { ScreenHub } from './live/screen-hub.js';
 import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
+import { reservationRoutes } from './reservations/routes.js';
+import { ReservationService } from './reservations/service.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { webdriverRoutes } from './wd/routes.js';
@@ -25,7 +28,10 @@ import { automationRoutes } from './automation/routes.js';
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection];
+
+/** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
+const reservationTickMs = (graceMs: number) => Math.max(250, Math.min(5_000, Math.floor(graceMs / 4)));
 
 /** What the device module asks of the organization and the gateway. */
 export interface DfModuleDeps {
@@ -58,6 +64,20 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
   });
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
+  const reservations = new ReservationService({
+    store: platform.store,
+    db: platform.db,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    sessions,
+    hub,
+    now: () => platform.now(),
+    graceMs: config.DF_RESERVATION_GRACE,
+    tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
+  });
+  sessions.reservations = reservations;
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -76,6 +96,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     hub,
     /** Host enrolments: who may connect devices, and to which company and workspaces. */
     enrolments,
+    /** Device bookings; `reservations.step()` runs one step of their ticker now (tests, operations). */
+    reservations,
     /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
@@ -84,8 +106,10 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     async start(): Promise<void> {
       await hosts.start();
       sessions.start();
+      reservations.start();
     },
     async stop(): Promise<void> {
+      await reservations.stop();
       await hosts.stop();
       await sessions.stop();
       await hub.stop();
@@ -94,6 +118,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
       await app.register(deviceRoutes, { platform, devices });
       await app.register(sessionRoutes, { platform, sessions, hub });
+      await app.register(reservationRoutes, { platform, reservations });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
       await app.register(apiKeyRoutes(platform));
       await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });

@@ -23,7 +23,7 @@ export const ErrorResponse = z
     code: z.string().describe('Stable, machine-readable error code'),
     error: z.string(),
     message: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'ErrorResponse' });
 

@@ -224,6 +224,16 @@ export class ScreenHub {
     return recording;
   }
 
+  /** Sends a message to every viewer of a session connected to this replica; returns how many. */
+  notify(sessionId: string, message: Record<string, unknown>): number {
+    let n = 0;
+    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+      v.sendJson(message);
+      n++;
+    }
+    return n;
+  }
+
   /** Ends everything live about a session: viewers are told why and disconnected. */
   async closeSession(sessionId: string, reason: string): Promise<void> {
     const live = this.sessions.get(sessionId);

@@ -33,6 +33,27 @@ export interface CreateSessionInput {
   metadata?: Record<string, unknown> | undefined;
 }
 
+/** The booking that keeps a device from a caller: its id, range and holder. */
+export interface BlockingBooking {
+  reservationId: string;
+  startAt: string;
+  endAt: string;
+  userId: number;
+}
+
+/**
+ * What sessions ask of device bookings (reservations plug in here, so sessions do not depend on
+ * them): whether the caller may open a session on a device now, and that the holder did.
+ */
+export interface ReservationGate {
+  /** 409 DEVICE_RESERVED when someone else holds a booking of the device now; the caller's own booking's id, or null. */
+  admit(caller: Caller, deviceId: string): Promise<string | null>;
+  /** The holder opened a session on the booked device (the booking no longer expires). */
+  opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void>;
+  /** The booking that keeps the device from the caller now, or null. */
+  blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null>;
+}
+
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
 const STUCK_GRACE_MS = 30_000;
@@ -51,6 +72,8 @@ export const artifactKey = (companyId: number, sessionId: string, artifactId: st
 export class SessionService {
   private sweeper: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
+  /** Device bookings, when the module has them: a booked device opens only for its holder. */
+  reservations: ReservationGate | null = null;
 
   constructor(
     private readonly deps: {
@@ -117,6 +140,7 @@ export class SessionService {
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
     const device = found(await findDevice(this.deps.db, this.deviceScope(caller), input.deviceId), 'Device not found');
+    const booking = this.reservations ? await this.reservations.admit(caller, device.id) : null;
     const sessionId = randomUUID();
     const type = input.type ?? 'manual';
     const context = this.context(caller);
@@ -164,6 +188,9 @@ export class SessionService {
       const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, this.context(caller));
       await this.settle(released.position);
       throw failure;
+    }
+    if (booking && this.reservations) {
+      await this.reservations.opened(caller, device.id, booking, sessionId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId, reservationId: booking }, 'recording the session on the booking failed'));
     }
     await this.settle(position);
     const view = await findSession(this.deps.db, caller, sessionId);

@@ -16,7 +16,7 @@ const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
 const MAPPING_TTL_MS = 7 * 86_400_000;
 const CANDIDATE_LIMIT = 200;
 /** Device failures that mean "try the next device" while taking one. */
-const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND'];
+const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED'];
 
 export interface WebDriverHubDeps {
   db: Database;
@@ -72,6 +72,7 @@ export class WebDriverHub {
     if (candidates.length === 0) {
       throw new WebDriverError('session not created', 'No device of this workspace matches the requested capabilities');
     }
+    await this.refuseReserved(caller, request, candidates);
     const timeoutMs = request.queueTimeoutMs ?? this.deps.queueTimeoutMs;
     const acquired = await this.queue.wait(caller.companyId, () => this.take(caller, request), {
       timeoutMs,
@@ -140,7 +141,25 @@ export class WebDriverHub {
     return devices.filter((d) => matchesAny(d, request));
   }
 
-  /** One attempt to take a free matching device: a started platform session, or null. */
+  /**
+   * A request naming its devices (`df:deviceId`) that are all booked by someone else now is answered at
+   * once, naming the booking, instead of waiting in the queue for the booking to end.
+   */
+  private async refuseReserved(caller: Caller, request: NewSessionRequest, candidates: DeviceView[]): Promise<void> {
+    const gate = this.deps.sessions.reservations;
+    if (!gate || !request.requirements.every((r) => r.deviceId)) return;
+    const blocked = await Promise.all(candidates.map(async (d) => ({ device: d, booking: await gate.blocking(caller, d.id) })));
+    if (!blocked.every((b) => b.booking)) return;
+    const first = blocked[0]!;
+    throw new WebDriverError(
+      'session not created',
+      `Device ${first.device.id} is reserved by another user from ${first.booking!.startAt} to ${first.booking!.endAt} (reservation ${first.booking!.reservationId}); pick another device or wait for the reservation to end`,
+      undefined,
+      'DEVICE_RESERVED',
+    );
+  }
+
+  /** One attempt to take a free matching device (never one booked by someone else): a started platform session, or null. */
   private async take(caller: Caller, request: NewSessionRequest): Promise<Acquired | null> {
     const free = (await this.candidates(caller, request)).filter((d) => d.status === 'available');
     for (const device of free) {

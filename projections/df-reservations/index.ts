@@ -1,0 +1,2 @@
+export { dfReservationsProjection } from './projection.js';
+export * from './queries.js';

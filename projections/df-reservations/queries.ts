@@ -1,0 +1,124 @@
+import type { Sql } from '#shared/db/index.js';
+import { iso, type Row } from '#shared/db/rows.js';
+import { toPage, type Page } from '#shared/paging.js';
+import type { ReservationStatus } from '#events/df/reservations.js';
+
+export interface ReservationScope {
+  companyId: number;
+  workspaceId: number;
+}
+
+/** A reservation as the API shows it (docs/modules/device-testing.md, "Reservations"). */
+export interface ReservationView {
+  id: string;
+  deviceId: string;
+  userId: number;
+  workspaceId: number;
+  startAt: string;
+  endAt: string;
+  status: ReservationStatus;
+  note: string | null;
+  createdAt: string;
+}
+
+/** A reservation with what the service needs besides the view. */
+export interface ReservationRecord extends ReservationView {
+  companyId: number;
+  lastSessionId: string | null;
+}
+
+export interface ReservationFilters {
+  deviceId?: string[];
+  userId?: number[];
+  status?: string[];
+  /** Reservations whose range overlaps [from, to). */
+  from?: Date;
+  to?: Date;
+}
+
+const toRecord = (r: Row): ReservationRecord => ({
+  id: String(r.reservation_id),
+  deviceId: String(r.device_id),
+  userId: Number(r.user_id),
+  workspaceId: Number(r.workspace_id),
+  startAt: iso(r.start_at),
+  endAt: iso(r.end_at),
+  status: String(r.status) as ReservationStatus,
+  note: (r.note as string | null) ?? null,
+  createdAt: iso(r.created_at),
+  companyId: Number(r.company_id),
+  lastSessionId: (r.last_session_id as string | null) ?? null,
+});
+
+/** The view of a record (no tenant or session facts). */
+export const toReservationView = ({ companyId: _c, lastSessionId: _s, ...view }: ReservationRecord): ReservationView => view;
+
+/** One reservation of the caller's workspace, or null (also for another company's or workspace's id). */
+export async function findReservation(db: Sql, scope: ReservationScope, reservationId: string): Promise<ReservationRecord | null> {
+  const r = await db.query(`SELECT * FROM df_reservations WHERE reservation_id = $1 AND company_id = $2 AND workspace_id = $3`, [reservationId, scope.companyId, scope.workspaceId]);
+  return r.rows[0] ? toRecord(r.rows[0]) : null;
+}
+
+/** A page of the workspace's reservations, by start (then id). */
+export async function listReservations(
+  db: Sql,
+  scope: ReservationScope,
+  filters: ReservationFilters,
+  paging: { page: number; size: number; sortDir: 'asc' | 'desc' },
+): Promise<Page<ReservationView>> {
+  const params: unknown[] = [scope.companyId, scope.workspaceId];
+  const clauses = ['company_id = $1', 'workspace_id = $2'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql(`$${params.length}`));
+  };
+  if (filters.deviceId?.length) add((n) => `device_id = ANY(${n}::text[])`, filters.deviceId);
+  if (filters.userId?.length) add((n) => `user_id = ANY(${n}::integer[])`, filters.userId);
+  if (filters.status?.length) add((n) => `status = ANY(${n}::text[])`, filters.status);
+  if (filters.from) add((n) => `end_at > ${n}`, filters.from.toISOString());
+  if (filters.to) add((n) => `start_at < ${n}`, filters.to.toISOString());
+  const where = clauses.join(' AND ');
+  const dir = paging.sortDir === 'desc' ? 'DESC' : 'ASC';
+  const [rows, total] = await Promise.all([
+    db.query(`SELECT * FROM df_reservations WHERE ${where} ORDER BY start_at ${dir}, reservation_id ${dir} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
+    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_reservations WHERE ${where}`, params),
+  ]);
+  return toPage(rows.rows.map((r) => toReservationView(toRecord(r))), Number(total.rows[0]?.n ?? 0), paging.page, paging.size);
+}
+
+/**
+ * Open reservations the ticker has work on at `now`: scheduled ones whose start came, active ones
+ * whose end came or that are still unused `graceMs` after their start.
+ */
+export async function dueReservations(db: Sql, now: Date, graceMs: number): Promise<ReservationRecord[]> {
+  const r = await db.query(
+    `SELECT * FROM df_reservations
+     WHERE (status = 'scheduled' AND start_at <= $1)
+        OR (status = 'active' AND (end_at <= $1 OR (last_session_id IS NULL AND start_at <= $2)))
+     ORDER BY start_at, reservation_id`,
+    [now.toISOString(), new Date(now.getTime() - graceMs).toISOString()],
+  );
+  return r.rows.map(toRecord);
+}
+
+/** Reservations holding their device at `now`: active ones, and scheduled ones whose range holds `now`. */
+export async function currentReservations(db: Sql, now: Date, deviceIds?: readonly string[]): Promise<ReservationRecord[]> {
+  const params: unknown[] = [now.toISOString()];
+  let devices = '';
+  if (deviceIds) {
+    if (deviceIds.length === 0) return [];
+    params.push(deviceIds);
+    devices = ` AND device_id = ANY($2::text[])`;
+  }
+  const r = await db.query(
+    `SELECT * FROM df_reservations WHERE (status = 'active' OR (status = 'scheduled' AND start_at <= $1 AND end_at > $1))${devices} ORDER BY start_at`,
+    params,
+  );
+  return r.rows.map(toRecord);
+}
+
+/** Scheduled reservations starting after `now` and no later than `until` (the warnings before a start). */
+export async function upcomingReservations(db: Sql, now: Date, until: Date): Promise<ReservationRecord[]> {
+  const r = await db.query(`SELECT * FROM df_reservations WHERE status = 'scheduled' AND start_at > $1 AND start_at <= $2 ORDER BY start_at`, [now.toISOString(), until.toISOString()]);
+  return r.rows.map(toRecord);
+}

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { findDevice } from '#projections/df-devices/index.js';
+import { currentReservations, dueReservations, findReservation, toReservationView, upcomingReservations, type ReservationRecord, type ReservationView } from '#projections/df-reservations/index.js';
+import { openSessionsOnDevices, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
+import type { Database } from '#shared/db/index.js';
+import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { EventStore } from '#shared/es/types.js';
+import { AppError, found } from '#shared/errors.js';
+import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
+import type { ReadModelWaiter } from '../../platform.js';
+import type { ScreenHub } from '../live/screen-hub.js';
+import type { BlockingBooking, Caller, ReservationGate, SessionService } from '../sessions/service.js';
+import { bookingAt, bookingFacts, reservationDecider, type ReservationCommand } from './decide.js';
+
+const READ_MODELS = ['df-reservations'];
+/** Sessions of other users on a booked device are warned this long before the booking starts. */
+export const WARN_BEFORE_MS = 5 * 60_000;
+/** Ending reasons of sessions the bookings end. */
+export const SESSION_END_REASONS = { reserved: 'reserved', bookingOver: 'reservation-ended' } as const;
+
+export interface ReservationInput {
+  deviceId: string;
+  startAt: Date;
+  endAt: Date;
+  note?: string | null | undefined;
+}
+
+export interface ReservationChange {
+  startAt?: Date | undefined;
+  endAt?: Date | undefined;
+  note?: string | null | undefined;
+}
+
+/**
+ * Device bookings: the commands of the reservation endpoints, the gate sessions pass (a booked device
+ * opens only for its holder), and the ticker that activates, expires and ends bookings and ends other
+ * users' sessions at a booking's start. Every decision is made on the device's booking stream.
+ */
+export class ReservationService implements ReservationGate {
+  private ticker: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> = Promise.resolve();
+  /** Sessions already warned of a booking (`reservationId:sessionId`). */
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      db: Database;
+      logger: Logger;
+      readModels: ReadModelWaiter;
+      sessions: SessionService;
+      hub: ScreenHub;
+      /** The platform clock, read on every use (tests move it). */
+      now: () => Date;
+      graceMs: number;
+      tickMs: number;
+    },
+  ) {}
+
+  /** Starts the ticker. */
+  start(): void {
+    this.ticker = setInterval(() => void this.step().catch((err: unknown) => this.deps.logger.warn({ err }, 'reservation tick failed')), this.deps.tickMs);
+    this.ticker.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    await this.ticking.catch(() => undefined);
+  }
+
+  /**
+   * One step of the ticker at `now()`: activates bookings whose start came, ends those whose end came,
+   * expires those unused after the grace, ends other users' sessions on held devices (reason
+   * `reserved`) and warns sessions a booking is about to take the device from. Steps run one at a time;
+   * the ticker calls it, and so can tests and operators.
+   */
+  step(): Promise<void> {
+    const run = this.ticking.catch(() => undefined).then(() => this.tick());
+    this.ticking = run;
+    return run;
+  }
+
+  private context(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandContext {
+    return { actorId: actor, companyId: tenant.companyId, workspaceId: tenant.workspaceId, now: this.deps.now() };
+  }
+
+  private run(deviceId: string, command: ReservationCommand, context: CommandContext) {
+    return handleCommand({ store: this.deps.store, streamId: deviceBookingsStream(deviceId), decider: { ...reservationDecider, decide: (c: ReservationCommand, s) => reservationEvents.checked(reservationDecider.decide(c, s)) }, command, context, maxAttempts: 25 });
+  }
+
+  private async bookings(deviceId: string) {
+    return fold(reservationDecider, await this.deps.store.readStream(deviceBookingsStream(deviceId)));
+  }
+
+  private async settle(position: bigint | null): Promise<void> {
+    if (position !== null) await this.deps.readModels.waitFor(position, { names: READ_MODELS });
+  }
+
+  private async view(caller: Pick<Caller, 'companyId' | 'workspaceId'>, reservationId: string): Promise<ReservationView> {
+    return toReservationView(found(await findReservation(this.deps.db, caller, reservationId), 'Reservation not found'));
+  }
+
+  /** A reservation of the caller's workspace, or 404. */
+  async get(caller: Pick<Caller, 'companyId' | 'workspaceId'>, reservationId: string): Promise<ReservationRecord> {
+    return found(await findReservation(this.deps.db, caller, reservationId), 'Reservation not found');
+  }
+
+  /** Books a device; 409 RESERVATION_OVERLAP naming the booking in the way. One starting within the minute starts at once. */
+  async create(caller: Caller, input: ReservationInput): Promise<ReservationView> {
+    const device = found(await findDevice(this.deps.db, caller, input.deviceId), 'Device not found');
+    const now = this.deps.now();
+    // A start a moment ago (clocks, the request's way) is now.
+    const startAt = input.startAt.getTime() < now.getTime() ? now : input.startAt;
+    const reservationId = randomUUID();
+    const result = await this.run(
+      device.id,
+      {
+        type: 'Reserve',
+        reservationId,
+        deviceId: device.id,
+        userId: caller.userId,
+        companyId: caller.companyId,
+        workspaceId: caller.workspaceId,
+        startAt: startAt.toISOString(),
+        endAt: input.endAt.toISOString(),
+        note: input.note ?? null,
+        now: now.toISOString(),
+      },
+      this.context(caller.userId, caller),
+    );
+    await this.settle(result.position);
+    if (result.events.some((e) => e.type === 'DeviceReservationActivated')) await this.enforce(await this.get(caller, reservationId));
+    return this.view(caller, reservationId);
+  }
+
+  /** Changes the range or note (the overlap rule applies again). */
+  async update(caller: Caller, reservation: ReservationRecord, change: ReservationChange): Promise<ReservationView> {
+    const result = await this.run(
+      reservation.deviceId,
+      {
+        type: 'Reschedule',
+        reservationId: reservation.id,
+        ...(change.startAt ? { startAt: change.startAt.toISOString() } : {}),
+        ...(change.endAt ? { endAt: change.endAt.toISOString() } : {}),
+        ...(change.note !== undefined ? { note: change.note } : {}),
+        now: this.deps.now().toISOString(),
+      },
+      this.context(caller.userId, reservation),
+    );
+    await this.settle(result.position);
+    if (result.events.some((e) => e.type === 'DeviceReservationActivated')) await this.enforce(await this.get(caller, reservation.id));
+    return this.view(caller, reservation.id);
+  }
+
+  /** Cancels a scheduled booking; an active one is ended (the device is free at once). */
+  async cancel(caller: Caller, reservation: ReservationRecord): Promise<ReservationView> {
+    const result = await this.run(reservation.deviceId, { type: 'Cancel', reservationId: reservation.id }, this.context(caller.userId, reservation));
+    await this.settle(result.position);
+    if (result.events.some((e) => e.type === 'DeviceReservationEnded')) await this.release(reservation);
+    return this.view(caller, reservation.id);
+  }
+
+  /** Ends an active booking (409 RESERVATION_NOT_ACTIVE otherwise); the holder's sessions on the device end with it. */
+  async end(caller: Caller, reservation: ReservationRecord): Promise<ReservationView> {
+    const result = await this.run(reservation.deviceId, { type: 'End', reservationId: reservation.id }, this.context(caller.userId, reservation));
+    await this.settle(result.position);
+    await this.release(reservation);
+    return this.view(caller, reservation.id);
+  }
+
+  /** A new session of the holder on the booked device (after leaving one); 409 RESERVATION_NOT_ACTIVE when the booking does not hold the device now. */
+  async rejoin(caller: Caller, reservation: ReservationRecord, input: { name?: string | undefined } = {}): Promise<SessionView> {
+    if (caller.userId !== reservation.userId) throw new AppError('FORBIDDEN', 'Only the holder of a reservation rejoins it');
+    const now = this.deps.now();
+    let booking = (await this.bookings(reservation.deviceId)).bookings[reservation.id];
+    if (booking?.status === 'scheduled' && Date.parse(booking.startAt) <= now.getTime()) {
+      // Its start came before the ticker noticed.
+      const result = await this.run(reservation.deviceId, { type: 'Advance', reservationId: reservation.id, now: now.toISOString(), graceMs: this.deps.graceMs }, this.context('system', reservation));
+      await this.settle(result.position);
+      booking = result.state.bookings[reservation.id];
+    }
+    if (!booking || booking.status !== 'active' || now.getTime() >= Date.parse(booking.endAt)) {
+      throw new AppError('RESERVATION_NOT_ACTIVE', `The reservation is ${booking?.status ?? 'unknown'}`);
+    }
+    return this.deps.sessions.create(caller, { deviceId: reservation.deviceId, ...(input.name ? { name: input.name } : {}) });
+  }
+
+  // The gate sessions pass (SessionService.reservations).
+
+  async admit(caller: Caller, deviceId: string): Promise<string | null> {
+    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
+    if (!booking) return null;
+    if (booking.userId === caller.userId) return booking.reservationId;
+    throw new AppError('DEVICE_RESERVED', `The device is reserved by another user from ${booking.startAt} to ${booking.endAt}`, {
+      details: [{ path: 'deviceId', message: 'reserved by another user', ...bookingFacts(booking) }],
+    });
+  }
+
+  async opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void> {
+    const result = await this.run(deviceId, { type: 'RecordSessionOpened', reservationId, sessionId, now: this.deps.now().toISOString() }, this.context(caller.userId, caller));
+    await this.settle(result.position);
+  }
+
+  async blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null> {
+    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
+    return booking && booking.userId !== caller.userId ? bookingFacts(booking) : null;
+  }
+
+  // The ticker.
+
+  private async tick(): Promise<void> {
+    const now = this.deps.now();
+    let position: bigint | null = null;
+    // A holder already on the device when the booking began (a session opened before its start) uses it.
+    for (const r of await currentReservations(this.deps.db, now)) {
+      if (r.lastSessionId) continue;
+      const own = (await openSessionsOnDevices(this.deps.db, [r.deviceId])).find((s) => s.ownerId === r.userId);
+      if (!own) continue;
+      const result = await this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, this.context('system', r)).catch((err: unknown) => {
+        this.deps.logger.warn({ err, reservationId: r.id }, 'recording the holder\'s session failed');
+        return null;
+      });
+      position = result?.position ?? position;
+    }
+    await this.settle(position);
+    const over: ReservationRecord[] = [];
+    for (const r of await dueReservations(this.deps.db, now, this.deps.graceMs)) {
+      try {
+        const result = await this.run(r.deviceId, { type: 'Advance', reservationId: r.id, now: now.toISOString(), graceMs: this.deps.graceMs }, this.context('system', r));
+        position = result.position ?? position;
+        if (result.events.some((e) => e.type === 'DeviceReservationEnded')) over.push(r);
+      } catch (err) {
+        this.deps.logger.warn({ err, reservationId: r.id }, 'advancing a reservation failed');
+      }
+    }
+    await this.settle(position);
+    for (const r of over) await this.release(r);
+    for (const r of await currentReservations(this.deps.db, now)) await this.enforce(r);
+    await this.warn(now);
+  }
+
+  /** Ends other users' sessions on a device a booking holds (reason `reserved`). */
+  private async enforce(reservation: ReservationRecord): Promise<void> {
+    await this.endSessions(reservation, (s) => s.ownerId !== reservation.userId, SESSION_END_REASONS.reserved);
+  }
+
+  /** Ends the holder's sessions on the device when the booking is over, so the device is free at once. */
+  private async release(reservation: ReservationRecord): Promise<void> {
+    await this.endSessions(reservation, (s) => s.ownerId === reservation.userId, SESSION_END_REASONS.bookingOver);
+  }
+
+  private async endSessions(reservation: ReservationRecord, which: (s: SessionRecord) => boolean, reason: string): Promise<void> {
+    for (const session of (await openSessionsOnDevices(this.deps.db, [reservation.deviceId])).filter(which)) {
+      this.deps.logger.info({ sessionId: session.id, reservationId: reservation.id, reason }, 'ending a session for a reservation');
+      await this.deps.sessions.end(session, reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending a session for a reservation failed'));
+    }
+  }
+
+  /** Tells other users' sessions on a device booked soon: a timeline entry and a viewer message, once each. */
+  private async warn(now: Date): Promise<void> {
+    if (this.warned.size > 10_000) this.warned.clear();
+    for (const r of await upcomingReservations(this.deps.db, now, new Date(now.getTime() + WARN_BEFORE_MS))) {
+      for (const session of await openSessionsOnDevices(this.deps.db, [r.deviceId])) {
+        const key = `${r.id}:${session.id}`;
+        if (session.ownerId === r.userId || session.status !== 'active' || this.warned.has(key)) continue;
+        this.warned.add(key);
+        const message = `The device is reserved from ${r.startAt} to ${r.endAt}; this session ends at ${r.startAt}`;
+        const detail = { event: 'reservation-upcoming', reservationId: r.id, startAt: r.startAt, endAt: r.endAt, message };
+        await this.deps.sessions
+          .recordActivity(session, { actor: 'system', companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail)
+          .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the reservation warning failed'));
+        this.deps.hub.notify(session.id, { type: 'reservation', ...detail });
+      }
+    }
+  }
+}
