@@ -50,6 +50,8 @@ export const ErrorCodes = {
   /** The device cannot do this at all (apps or files on a browser device). */
   DEVICE_UNSUPPORTED: { status: 409, error: 'Conflict' },
   SESSION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
+  /** Removing (purging) a session that has not ended. */
+  SESSION_OPEN: { status: 409, error: 'Conflict' },
   /** A device booking overlaps another open booking of the device; `details` name it (range and holder). */
   RESERVATION_OVERLAP: { status: 409, error: 'Conflict' },
   /** The device is booked by someone else right now; `details` name the booking. */

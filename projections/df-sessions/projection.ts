@@ -92,7 +92,10 @@ export const dfSessionsProjection: Projection = {
         await activity(tx, recorded.id, id, `${id}-ended`, 'lifecycle', { event: 'ended', reason: event.payload.reason }, recorded.metadata.actorId, at, recorded.position);
         return;
       case 'DeviceSessionDeleted':
+        // Removed on request (purge): the record leaves every list, its timeline and artifacts go.
         await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
+        await tx.query(`DELETE FROM df_session_activities WHERE session_id = $1`, [id]);
+        await tx.query(`DELETE FROM df_session_artifacts WHERE session_id = $1`, [id]);
         return;
       case 'DeviceSessionRenamed':
         await tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [id, event.payload.name]);

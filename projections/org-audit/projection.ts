@@ -5,9 +5,26 @@ import { roleEvents } from '#events/organization/roles.js';
 import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
+import { hostEvents } from '#events/df/hosts.js';
+import { apiKeyEvents as deviceApiKeyEvents } from '#events/df/keys.js';
+import { reservationEvents } from '#events/df/reservations.js';
+import { sessionEvents } from '#events/df/sessions.js';
+import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 
-export const AUDIT_RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client'] as const;
+export const AUDIT_RESOURCE_TYPES = [
+  'company',
+  'user',
+  'role',
+  'team',
+  'workspace',
+  'api-key',
+  'oauth-client',
+  'device-session',
+  'device-host',
+  'device-api-key',
+  'device-reservation',
+] as const;
 
 /**
  * Every event type of the organization that changes something or records a sign-in, by resource:
@@ -25,6 +42,14 @@ add('team', 'teamId', teamEvents.types);
 add('workspace', 'workspaceId', workspaceEvents.types);
 add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
+// Device testing: who opened, changed, recorded and ended sessions (WebDriver ones included), their
+// keys, hosts and bookings. A session's timeline (every input) and artifacts are its own record, not audit.
+const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionArtifactStored']);
+add('device-session', 'sessionId', sessionEvents.types.filter((t) => !SESSION_CONTENT.has(t)));
+add('device-host', 'hostId', hostEvents.types);
+add('device-api-key', 'keyId', deviceApiKeyEvents.types);
+add('device-reservation', 'reservationId', reservationEvents.types);
+
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
 
 // Secrets never reach the audit table, whatever event carries them (password hashes, tokens, key hashes).
@@ -39,12 +64,41 @@ export function redact(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Old and new values of what an event changes: each payload field whose value differs from the one
+ * the resource had (its earlier events folded), as `{field: {old, new}}`. A resource's first event
+ * changes nothing; it creates.
+ */
+function changesOf(before: Record<string, unknown> | null, payload: Record<string, unknown>, idField: string): Record<string, { old: unknown; new: unknown }> | null {
+  if (!before) return null;
+  const changes: Record<string, { old: unknown; new: unknown }> = {};
+  for (const [key, value] of Object.entries(payload)) {
+    if (key === idField || !(key in before)) continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = { old: before[key], new: value };
+  }
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/** The resource as its audited events so far describe it (redacted), and what this event makes of it. */
+async function foldResource(tx: Sql, key: [number, string, string], payload: Record<string, unknown>): Promise<{ before: Record<string, unknown> | null; after: Record<string, unknown> }> {
+  const r = await tx.query<{ state: unknown }>(`SELECT state FROM org_audit_resources WHERE company_id = $1 AND resource_type = $2 AND resource_id = $3`, key);
+  const raw = r.rows[0]?.state;
+  const before = raw === undefined ? null : ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>);
+  const after = { ...before, ...payload };
+  await tx.query(
+    `INSERT INTO org_audit_resources (company_id, resource_type, resource_id, state) VALUES ($1, $2, $3, $4::jsonb)
+     ON CONFLICT (company_id, resource_type, resource_id) DO UPDATE SET state = excluded.state`,
+    [...key, JSON.stringify(after)],
+  );
+  return { before, after };
+}
+
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
 
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
-  version: 2,
+  version: 3,
   eventTypes: AUDITED_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (
@@ -58,11 +112,25 @@ export const orgAuditProjection: Projection = {
       resource_id text NOT NULL,
       occurred_at timestamptz NOT NULL,
       correlation_id text,
-      payload jsonb NOT NULL
+      payload jsonb NOT NULL,
+      actor_label text,
+      client_address text,
+      device_id text,
+      session_id text,
+      changes jsonb
     );
     CREATE INDEX IF NOT EXISTS org_audit_events_company ON org_audit_events (company_id, position DESC);
-    CREATE INDEX IF NOT EXISTS org_audit_events_resource ON org_audit_events (company_id, resource_type, resource_id, position DESC);`,
-  tables: ['org_audit_events'],
+    CREATE INDEX IF NOT EXISTS org_audit_events_resource ON org_audit_events (company_id, resource_type, resource_id, position DESC);
+    CREATE INDEX IF NOT EXISTS org_audit_events_device ON org_audit_events (company_id, device_id, position DESC) WHERE device_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS org_audit_events_session ON org_audit_events (company_id, session_id, position DESC) WHERE session_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS org_audit_resources (
+      company_id integer NOT NULL,
+      resource_type text NOT NULL,
+      resource_id text NOT NULL,
+      state jsonb NOT NULL,
+      PRIMARY KEY (company_id, resource_type, resource_id)
+    );`,
+  tables: ['org_audit_events', 'org_audit_resources'],
   async apply(tx, recorded: RecordedEvent) {
     const resource = RESOURCE_OF[recorded.type];
     if (!resource) return;
@@ -72,21 +140,33 @@ export const orgAuditProjection: Projection = {
     // Without a company nobody may read it: it would only ever be visible to no one.
     if (companyId === null) return;
     const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
+    const resourceId = String(payload[resource.idField] ?? '');
+    const redacted = redact(payload) as Record<string, unknown>;
+    const { before, after } = await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+    const actorId = intOrNull(m.actorId);
+    const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.slice(0, 200) : null);
     await tx.query(
-      `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload,
+         actor_label, client_address, device_id, session_id, changes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (event_id) DO NOTHING`,
       [
         recorded.id,
         recorded.position.toString(),
         companyId,
         workspaceId,
-        intOrNull(m.actorId),
+        actorId,
         recorded.type,
         resource.type,
-        String(payload[resource.idField] ?? ''),
+        resourceId,
         m.occurredAt,
         m.correlationId ?? null,
-        JSON.stringify(redact(payload)),
+        JSON.stringify(redacted),
+        // An actor that is not a user (a host's agent, the platform itself) is named as it is.
+        actorId === null ? text(m.actorId) : null,
+        text(m.clientAddress),
+        text(after.deviceId),
+        text(after.sessionId),
+        JSON.stringify(changesOf(before, redacted, resource.idField)),
       ],
     );
   },

@@ -7,6 +7,10 @@ export interface AuditFilter {
   resourceType?: string;
   resourceId?: string;
   eventType?: string;
+  /** Events about a device: its sessions and bookings. */
+  deviceId?: string;
+  /** Events about a device session (its start, shares, viewers, end, removal). */
+  sessionId?: string;
   from?: string;
   to?: string;
 }
@@ -20,29 +24,44 @@ export interface AuditEntry {
   resourceId: string;
   workspaceId: number | null;
   actorId: number | null;
+  /** Who acted: the user's name and e-mail as the directory has them, or how a non-user actor is called. */
+  actorName: string | null;
+  actorEmail: string | null;
+  /** Where the request that caused it came from. */
+  clientAddress: string | null;
+  deviceId: string | null;
+  sessionId: string | null;
   correlationId: string | null;
+  /** What a change changed: `{field: {old, new}}`; null for a creation or an event that changes no field. */
+  changes: Record<string, { old: unknown; new: unknown }> | null;
   payload: Record<string, unknown>;
 }
 
 function where(companyId: number, f: AuditFilter): { sql: string; values: unknown[] } {
-  const clauses = ['company_id = $1'];
+  const clauses = ['a.company_id = $1'];
   const values: unknown[] = [companyId];
   const add = (column: string, op: string, value: unknown) => {
     values.push(value);
-    clauses.push(`${column} ${op} $${values.length}`);
+    clauses.push(`a.${column} ${op} $${values.length}`);
   };
   if (f.workspaceId !== undefined) add('workspace_id', '=', f.workspaceId);
   if (f.actorId !== undefined) add('actor_id', '=', f.actorId);
   if (f.resourceType !== undefined) add('resource_type', '=', f.resourceType);
   if (f.resourceId !== undefined) add('resource_id', '=', f.resourceId);
   if (f.eventType !== undefined) add('event_type', '=', f.eventType);
+  if (f.deviceId !== undefined) add('device_id', '=', f.deviceId);
+  if (f.sessionId !== undefined) add('session_id', '=', f.sessionId);
   if (f.from !== undefined) add('occurred_at', '>=', f.from);
   if (f.to !== undefined) add('occurred_at', '<', f.to);
   return { sql: clauses.join(' AND '), values };
 }
 
-const columns = `event_id AS id, position, occurred_at AS "occurredAt", event_type AS "eventType", resource_type AS "resourceType",
-  resource_id AS "resourceId", workspace_id AS "workspaceId", actor_id AS "actorId", correlation_id AS "correlationId", payload`;
+const columns = `a.event_id AS id, a.position, a.occurred_at AS "occurredAt", a.event_type AS "eventType", a.resource_type AS "resourceType",
+  a.resource_id AS "resourceId", a.workspace_id AS "workspaceId", a.actor_id AS "actorId", coalesce(u.name, a.actor_label) AS "actorName",
+  u.email AS "actorEmail", a.client_address AS "clientAddress", a.device_id AS "deviceId", a.session_id AS "sessionId",
+  a.correlation_id AS "correlationId", a.changes, a.payload`;
+/** The actor's name and e-mail come from the directory (users are never removed from it, only deactivated). */
+const FROM = `org_audit_events a LEFT JOIN org_users u ON u.id = a.actor_id`;
 
 function toEntry(row: Record<string, unknown>): AuditEntry {
   return {
@@ -50,14 +69,15 @@ function toEntry(row: Record<string, unknown>): AuditEntry {
     position: String(row.position),
     occurredAt: new Date(row.occurredAt as string).toISOString(),
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : (row.payload as Record<string, unknown>),
+    changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : (row.changes ?? null)) as AuditEntry['changes'],
   };
 }
 
 /** One page of a company's audit history, newest first. */
 export async function listAuditEvents(db: Sql, companyId: number, f: AuditFilter, page: number, size: number): Promise<Page<AuditEntry>> {
   const w = where(companyId, f);
-  const total = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM org_audit_events WHERE ${w.sql}`, w.values)).rows[0]?.n ?? 0);
-  const r = await db.query(`SELECT ${columns} FROM org_audit_events WHERE ${w.sql} ORDER BY position DESC LIMIT ${size} OFFSET ${page * size}`, w.values);
+  const total = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM org_audit_events a WHERE ${w.sql}`, w.values)).rows[0]?.n ?? 0);
+  const r = await db.query(`SELECT ${columns} FROM ${FROM} WHERE ${w.sql} ORDER BY a.position DESC LIMIT ${size} OFFSET ${page * size}`, w.values);
   return { content: r.rows.map(toEntry), page, size, totalElements: total, totalPages: Math.ceil(total / size) };
 }
 
@@ -71,9 +91,9 @@ export async function* streamAuditEvents(db: Sql, companyId: number, f: AuditFil
     const w = where(companyId, f);
     if (before !== null) {
       w.values.push(before);
-      w.sql += ` AND position < $${w.values.length}`;
+      w.sql += ` AND a.position < $${w.values.length}`;
     }
-    const r = await db.query(`SELECT ${columns} FROM org_audit_events WHERE ${w.sql} ORDER BY position DESC LIMIT ${batchSize}`, w.values);
+    const r = await db.query(`SELECT ${columns} FROM ${FROM} WHERE ${w.sql} ORDER BY a.position DESC LIMIT ${batchSize}`, w.values);
     for (const row of r.rows) yield toEntry(row);
     if (r.rows.length < batchSize) return;
     before = String(r.rows[r.rows.length - 1]!.position);

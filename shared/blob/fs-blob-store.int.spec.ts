@@ -25,6 +25,18 @@ describe('file-system blob store', () => {
     expect(await store.delete('company-1/users/7/image')).toBe(false);
   });
 
+  it('deletes a folder of keys and nothing beside it', async () => {
+    await store.put('company-2/sessions/s1/a.png', Buffer.from('a'), { contentType: 'image/png' });
+    await store.put('company-2/sessions/s1/rec/m.json', Buffer.from('{}'), { contentType: 'application/json' });
+    await store.put('company-2/sessions/s10/keep.png', Buffer.from('k'), { contentType: 'image/png' });
+    await store.deleteFolder('company-2/sessions/s1');
+    expect(await store.get('company-2/sessions/s1/a.png')).toBeNull();
+    expect(await store.get('company-2/sessions/s1/rec/m.json')).toBeNull();
+    expect(await store.usage('company-2')).toBe(1);
+    await store.deleteFolder('company-2/sessions/nothing-here');
+    await expect(store.deleteFolder('../outside')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
+
   it('refuses keys that could leave the storage root', async () => {
     for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b', 'sp ace', '']) {
       await expect(store.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toBeInstanceOf(InvalidBlobKeyError);

@@ -77,6 +77,10 @@ export function createFsBlobStore(root: string): BlobStore {
       await rm(dataPath(key), { force: true });
       return existed;
     },
+    async deleteFolder(prefix) {
+      // A folder is a key's directory: removing it removes every blob and info file under it.
+      await rm(dataPath(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+    },
     async usage(prefix) {
       const base = prefix === '' ? join(root, 'objects') : dataPath(prefix.replace(/\/$/, ''));
       let total = 0;

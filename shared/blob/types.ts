@@ -22,6 +22,8 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** Deletes; returns whether it existed. */
   delete(key: string): Promise<boolean>;
+  /** Deletes every blob whose key starts with `prefix/` (a folder of keys); resolves once they are gone. */
+  deleteFolder(prefix: string): Promise<void>;
   /** Total bytes under a key prefix (storage used). */
   usage(prefix: string): Promise<number>;
 }

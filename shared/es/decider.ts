@@ -1,3 +1,4 @@
+import { currentRequest } from '../request-context.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './types.js';
@@ -133,11 +134,14 @@ async function loadStream<Event extends DomainEvent, State>(
 
 /** Builds the metadata every event of a command carries. */
 export function eventMetadata(context: CommandContext): EventMetadata {
+  // A command run while handling a request records where it came from (the audit shows it).
+  const request = currentRequest();
   return {
     actorId: context.actorId ?? null,
     companyId: context.companyId ?? null,
     workspaceId: context.workspaceId ?? null,
-    correlationId: context.correlationId ?? randomUUID(),
+    correlationId: context.correlationId ?? request?.requestId ?? randomUUID(),
+    ...(request ? { clientAddress: request.clientAddress } : {}),
     ...(context.causationId ? { causationId: context.causationId } : {}),
     occurredAt: context.now.toISOString(),
   };

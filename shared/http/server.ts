@@ -1,3 +1,4 @@
+import { withRequestContext } from '../request-context.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
@@ -88,6 +89,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // The rest of each request runs in its context: the events it causes record its address and id.
+  app.addHook('onRequest', (request, _reply, done) => withRequestContext({ requestId: request.id, clientAddress: request.ip }, done));
   installInputHygiene(app);
   // Every documented route also documents the error shape it can answer with.
   const security = options.security;

@@ -267,7 +267,7 @@ describe('a session on a phone', () => {
     await api('DELETE', `/sessions/${next.body.id}`);
   });
 
-  it('lists sessions, builds, stats; deletes an ended session', async () => {
+  it('lists sessions, builds, stats; ending again changes nothing; removing an ended session is its own, audited request', async () => {
     const list = await api('GET', '/sessions?status=ended');
     expect(list.body.totalElements).toBe(2);
     expect((await api('GET', '/sessions/builds')).body.content).toEqual([expect.objectContaining({ buildName: 'build-1', sessions: 2, activeSessions: 0 })]);
@@ -275,7 +275,31 @@ describe('a session on a phone', () => {
     const stats = await api('GET', '/sessions/stats');
     expect(stats.body).toMatchObject({ total: 2, active: 0, byStatus: { ended: 2 }, byType: { manual: 2 } });
     expect((await api('GET', '/sessions/company/active')).body.totalElements).toBe(0);
-    expect((await api('DELETE', `/sessions/${sessionId}`)).status).toBe(204);
+    // A retried DELETE of an ended session answers it unchanged: evidence is never removed by ending.
+    const before = (await api('GET', `/sessions/${sessionId}`)).body;
+    const again = await api('DELETE', `/sessions/${sessionId}`);
+    expect([again.status, again.body]).toEqual([200, before]);
+    expect((await api('GET', `/sessions/${sessionId}/artifacts`)).body.length).toBeGreaterThan(0);
+
+    const me = (await http(server.url, 'GET', '/api/v1/users/me', { token })).body as { companyId: number };
+    const folder = `df/company-${me.companyId}/sessions/${sessionId}`;
+    expect(await server.process.platform.blobs.usage(folder)).toBeGreaterThan(0);
+        const open = await api('POST', '/sessions', { deviceId: phoneId });
+    expect(errorCode(await api('DELETE', `/sessions/${open.body.id}?purge=true`))).toBe('SESSION_OPEN');
+    await api('DELETE', `/sessions/${open.body.id}`);
+
+    expect((await api('DELETE', `/sessions/${sessionId}?purge=true`)).status).toBe(204);
     expect((await api('GET', `/sessions/${sessionId}`)).status).toBe(404);
+    expect((await api('GET', `/sessions/${sessionId}/artifacts`)).status).toBe(404);
+    expect(await server.process.platform.blobs.usage(folder)).toBe(0);
+    expect((await api('DELETE', `/sessions/${sessionId}?purge=true`)).status).toBe(404);
+
+    // The audit history keeps who opened and who removed it, and from where.
+    const audit = await http(server.url, 'GET', `/api/v1/audit/events?sessionId=${sessionId}&size=50`, { token });
+    const types = (audit.body.content as { eventType: string }[]).map((e) => e.eventType);
+    expect(types[0]).toBe('DeviceSessionDeleted');
+    expect(types).toContain('DeviceSessionRequested');
+    expect(types).toContain('DeviceSessionEnded');
+    expect(audit.body.content[0]).toMatchObject({ actorName: 'Administrator', actorEmail: ADMIN.email, clientAddress: '127.0.0.1', deviceId: phoneId });
   });
 });

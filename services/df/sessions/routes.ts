@@ -13,10 +13,10 @@ import {
   type SessionRecord,
 } from '#projections/df-sessions/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { requirePrincipal } from '#shared/http/principal.js';
+import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { ControlAction, UiNode } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, requireSessionControl } from '../http.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl } from '../http.js';
 import { recordingFrameKey, type ScreenHub } from '../live/screen-hub.js';
 import type { SessionService } from './service.js';
 
@@ -180,16 +180,27 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   });
 
   r.delete('/api/sessions/:sessionId', {
-    schema: { tags, summary: 'End an open session, or delete an ended one', params: Params, response: { 200: SessionSchema, 204: z.null() } },
+    schema: {
+      tags,
+      summary: 'End a session (200 with it; again: 200, nothing changes); ?purge=true removes an ended one with its timeline and artifacts (df:session:purge, 204)',
+      params: Params,
+      querystring: z.object({ purge: queryBoolean }),
+      response: { 200: SessionSchema, 204: z.null() },
+    },
     handler: async (request, reply) => {
       const { c, session } = await controllable(request, request.params.sessionId);
-      if (session.status === 'starting' || session.status === 'active') {
-        await sessions.end(session, 'user', c.userId);
-        return refreshed(c, session.id);
+      const open = session.status === 'starting' || session.status === 'active';
+      if (request.query.purge) {
+        // Evidence is removed only on its own, explicit request, never as a side effect of ending.
+        await requirePermission(request, 'df:session:purge');
+        if (open) throw new AppError('SESSION_OPEN', 'End the session before removing it');
+        await sessions.purge(session, c);
+        reply.code(204);
+        return null;
       }
-      await sessions.delete(session, c);
-      reply.code(204);
-      return null;
+      // Ending is idempotent: a retried or doubled DELETE ends the session once and keeps it.
+      if (open) await sessions.end(session, 'user', c.userId);
+      return refreshed(c, session.id);
     },
   });
 

@@ -61,8 +61,10 @@ const STUCK_GRACE_MS = 30_000;
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
 
 /** Where a session's artifact lives in blob storage. */
+/** Where everything a session stores lives (artifacts, recordings). */
+export const sessionBlobFolder = (companyId: number, sessionId: string) => `df/company-${companyId}/sessions/${sessionId}`;
 export const artifactKey = (companyId: number, sessionId: string, artifactId: string, ext: string) =>
-  `df/company-${companyId}/sessions/${sessionId}/artifacts/${artifactId}.${ext}`;
+  `${sessionBlobFolder(companyId, sessionId)}/artifacts/${artifactId}.${ext}`;
 
 /**
  * Sessions: allocation, preparation, the end and its clean-up, device commands with their activity
@@ -243,9 +245,14 @@ export class SessionService {
     await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch(() => undefined);
   }
 
-  /** Deletes an ended session from lists (its events stay). */
-  async delete(session: SessionRecord, caller: Caller): Promise<void> {
+  /**
+   * Removes an ended session: its record leaves every list, its timeline and artifacts (screenshots,
+   * logs, recordings) are deleted. The removal itself is an event, so the audit history keeps who
+   * removed it, when and from where.
+   */
+  async purge(session: SessionRecord, caller: Caller): Promise<void> {
     const result = await this.session({ type: 'DeleteSession', sessionId: session.id }, this.context(caller));
+    await this.deps.blobs.deleteFolder(sessionBlobFolder(session.companyId, session.id));
     await this.settle(result.position);
   }
 

@@ -15,6 +15,8 @@ const Filters = z.object({
   resourceType: z.enum(AUDIT_RESOURCE_TYPES).optional(),
   resourceId: z.string().trim().min(1).max(64).optional(),
   eventType: z.string().trim().regex(/^[A-Za-z]{1,64}$/).optional(),
+  deviceId: z.string().trim().min(1).max(128).optional().describe('Events about one device: its sessions and bookings'),
+  sessionId: z.string().trim().min(1).max(128).optional().describe('Events about one device session: opened, shared, watched, ended, removed'),
   from: z.iso.datetime({ offset: true }).optional().describe('Inclusive, ISO 8601'),
   to: z.iso.datetime({ offset: true }).optional().describe('Exclusive, ISO 8601'),
 });
@@ -29,14 +31,37 @@ const Entry = z
     resourceId: z.string(),
     workspaceId: z.number().int().nullable(),
     actorId: z.number().int().nullable(),
+    actorName: z.string().nullable().describe("The acting user's name, or how a non-user actor (a device host, the platform) is called"),
+    actorEmail: z.string().nullable(),
+    clientAddress: z.string().nullable().describe('Address of the client whose request caused it'),
+    deviceId: z.string().nullable(),
+    sessionId: z.string().nullable(),
     correlationId: z.string().nullable(),
+    changes: z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() })).nullable().describe('Old and new value of each field a change changed'),
     payload: z.record(z.string(), z.unknown()).describe('The event as recorded, secrets redacted'),
   })
   .meta({ id: 'AuditEvent' });
 
 const filterOf = (q: z.infer<typeof Filters>): AuditFilter => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as AuditFilter;
 
-const CSV_COLUMNS = ['occurredAt', 'eventType', 'resourceType', 'resourceId', 'workspaceId', 'actorId', 'correlationId', 'id', 'position', 'payload'] as const;
+const CSV_COLUMNS = [
+  'occurredAt',
+  'eventType',
+  'resourceType',
+  'resourceId',
+  'workspaceId',
+  'actorId',
+  'actorName',
+  'actorEmail',
+  'clientAddress',
+  'deviceId',
+  'sessionId',
+  'changes',
+  'correlationId',
+  'id',
+  'position',
+  'payload',
+] as const;
 
 /** One CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
 function csvCell(value: unknown): string {
