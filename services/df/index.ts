@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
+import { dfSessionSharingProjection } from '#projections/df-session-sharing/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -22,7 +23,7 @@ import { automationRoutes } from './automation/routes.js';
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfSessionSharingProjection];
 
 /** What the device module asks of the organization and the gateway. */
 export interface DfModuleDeps {
