@@ -17,6 +17,8 @@ import { ScreenHub } from './live/screen-hub.js';
 import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
+import { sharingRoutes } from './sharing/routes.js';
+import { SharingService } from './sharing/service.js';
 import { webdriverRoutes } from './wd/routes.js';
 import { automationRoutes } from './automation/routes.js';
 
@@ -54,6 +56,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
     idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
   });
+  const sharing = new SharingService(platform, hub);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -86,7 +89,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     routes: async (app: FastifyInstance) => {
       await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
       await app.register(deviceRoutes, { platform, devices });
-      await app.register(sessionRoutes, { platform, sessions, hub });
+      await app.register(sessionRoutes, { platform, sessions, hub, sharing });
+      await app.register(sharingRoutes, { platform, sessions, sharing });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
       await app.register(apiKeyRoutes(platform));
       await app.register(devtoolsRoutes, { platform, dataPlane });

@@ -8,13 +8,25 @@ import { decodeFrame, requestDevice, subjects, type DeviceTarget, type Frame } f
 export interface Viewer {
   id: string;
   userId: number;
-  canControl: boolean;
+  /** The user's display name, shown to the other viewers. */
+  name: string;
+  /** Watch only, or also send input. */
+  access: 'view' | 'control';
   since: string;
   /** Hands a frame over; a slow viewer drops it instead of queueing (see the ws route). */
   sendFrame(frame: Frame): void;
   sendJson(message: Record<string, unknown>): void;
   close(code: number, reason: string): void;
   stats(): { framesSent: number; framesDropped: number };
+}
+
+/** A user watching a session, as the viewers list and the presence messages show them. */
+export interface PresentViewer {
+  userId: number;
+  name: string;
+  access: 'view' | 'control';
+  connectedAt: string;
+  connections: number;
 }
 
 export interface RecordedFrame {
@@ -118,18 +130,48 @@ export class ScreenHub {
     await this.stopIfIdle(live);
   }
 
-  /** Who watches a session now. */
-  viewers(sessionId: string): { viewerId: string; userId: number; canControl: boolean; since: string; framesSent: number; framesDropped: number }[] {
-    return [...(this.sessions.get(sessionId)?.viewers.values() ?? [])].map((v) => ({ viewerId: v.id, userId: v.userId, canControl: v.canControl, since: v.since, ...v.stats() }));
+  /**
+   * Who watches a session now, one entry per user (oldest first): their strongest access, when their
+   * first open connection came, and how many connections they have open.
+   */
+  viewers(sessionId: string): PresentViewer[] {
+    const byUser = new Map<number, PresentViewer>();
+    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+      const seen = byUser.get(v.userId);
+      if (!seen) {
+        byUser.set(v.userId, { userId: v.userId, name: v.name, access: v.access, connectedAt: v.since, connections: 1 });
+        continue;
+      }
+      seen.connections++;
+      if (v.access === 'control') seen.access = 'control';
+      if (v.since < seen.connectedAt) seen.connectedAt = v.since;
+    }
+    return [...byUser.values()].sort((a, b) => a.connectedAt.localeCompare(b.connectedAt) || a.userId - b.userId);
   }
 
-  /** Disconnects one user's viewers; returns how many. */
-  disconnectUser(sessionId: string, userId: number): number {
+  /** Each viewer connection of a session now, with its frame counts. */
+  connections(sessionId: string): { viewerId: string; userId: number; access: 'view' | 'control'; since: string; framesSent: number; framesDropped: number }[] {
+    return [...(this.sessions.get(sessionId)?.viewers.values() ?? [])].map((v) => ({ viewerId: v.id, userId: v.userId, access: v.access, since: v.since, ...v.stats() }));
+  }
+
+  /**
+   * Closes one user's viewer sockets at once (close code 4403 with the reason's code, an `error` message before it);
+   * returns how many. They leave, and the others are told.
+   */
+  disconnectUser(sessionId: string, userId: number, why: { code: string; message: string } = { code: 'SESSION_ACCESS_WITHDRAWN', message: "The session's owner disconnected you from this session" }): number {
+    const live = this.sessions.get(sessionId);
+    if (!live) return 0;
     let n = 0;
-    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+    for (const v of [...live.viewers.values()]) {
       if (v.userId !== userId) continue;
-      v.close(4403, 'disconnected by the session owner');
+      v.sendJson({ type: 'error', code: why.code, message: why.message });
+      v.close(4403, why.code);
+      live.viewers.delete(v.id);
       n++;
+    }
+    if (n > 0) {
+      this.announce(live);
+      void this.stopIfIdle(live).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'stopping an idle screen failed'));
     }
     return n;
   }

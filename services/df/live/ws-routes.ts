@@ -5,14 +5,14 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import { findSession } from '#projections/df-sessions/index.js';
-import { AppError, found } from '#shared/errors.js';
+import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
 import { ControlAction } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
 import type { SessionService } from '../sessions/service.js';
 import type { ScreenHub } from './screen-hub.js';
 import { FrameSender } from './viewer-socket.js';
+import { sessionViewerAccess, userName } from '../sharing/access.js';
 import { unreachable } from '#shared/unreachable.js';
 
 /** Verifies a bearer token as access control would (revocation, workspace, entitlement). */
@@ -115,20 +115,21 @@ export async function viewerSocketRoutes(
         if (!first || first.type !== 'auth') throw new AppError('UNAUTHORIZED', 'Send {"type":"auth","token":"..."} first, or connect with a token');
         ({ principal, workspace } = await opts.authenticate(first.token, first.workspaceId ?? null));
       }
-      if (!workspace) throw new AppError('WORKSPACE_REQUIRED', 'Select a workspace');
-      const keys = await opts.permissionsOf(principal, workspace);
-      if (!keys.has('df:session:read')) throw new AppError('FORBIDDEN', 'Missing permission df:session:read');
-      const scope = { companyId: workspace.companyId, workspaceId: workspace.id };
-      const session = found(await findSession(platform.db, scope, sessionId), 'Session not found');
+      const keys = await opts.permissionsOf(principal, workspace ?? null);
+      // The owner, a session manager of its workspace, or a user an accepted invitation names (docs/modules/device-testing.md, "Sharing").
+      const { session, access } = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId);
       if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
-      const canControl = keys.has(principal.userId === session.ownerId ? 'df:session:create' : 'df:session:manage');
+      const canControl = access === 'control';
+      const scope = { companyId: session.companyId, workspaceId: session.workspaceId };
       const caller = { userId: principal.userId, ...scope };
+      const name = await userName(platform.db, session.companyId, principal.userId);
       const sender = new FrameSender(socket);
-      socket.send(JSON.stringify({ type: 'hello', sessionId, viewerId, canControl, screen: session.screen }));
+      socket.send(JSON.stringify({ type: 'hello', sessionId, viewerId, userId: principal.userId, access, canControl, screen: session.screen }));
       await hub.join({ hostId: session.hostId, deviceId: session.deviceId, sessionId }, session.companyId, {
         id: viewerId,
         userId: principal.userId,
-        canControl,
+        name,
+        access,
         since: platform.now().toISOString(),
         sendFrame: (frame) => sender.offer(frame),
         sendJson: (message) => {
@@ -150,7 +151,7 @@ export async function viewerSocketRoutes(
           case 'auth':
             return;
           case 'input': {
-            if (!canControl) throw new AppError('FORBIDDEN', 'This viewer may watch but not control');
+            if (!canControl) throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not send input to its device');
             const current = await sessions.get(scope, sessionId);
             const result = await sessions.control(current, caller, message.action, 'viewer');
             socket.send(JSON.stringify({ type: 'ack', ...(message.id ? { id: message.id } : {}), action: message.action.action, ...result }));
