@@ -78,6 +78,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
     /** Listens to agents and starts the reapers. */
     async start(): Promise<void> {
+      await hub.start();
       await hosts.start();
       sessions.start();
     },

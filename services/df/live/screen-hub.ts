@@ -84,6 +84,9 @@ const MANIFEST_FLUSH_MS = 1_000;
 export const recordingManifestKey = (companyId: number, sessionId: string, recordingId: string) =>
   `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/manifest.json`;
 
+/** Every replica closes the sockets of a viewer disconnected on any of them. */
+export const VIEWER_DISCONNECT_SUBJECT = 'df.service.viewers.disconnect';
+
 /** Another replica asks the one recording a session to stop it (only that replica answers). */
 export const recordingStopSubject = (sessionId: string) => `df.service.recording.${sessionId}.stop`;
 
@@ -108,10 +111,39 @@ async function unsubscribeRecording(r: Recording): Promise<void> {
  */
 export class ScreenHub {
   private readonly sessions = new Map<string, LiveSession>();
+  /** This replica's id, so it skips its own disconnect broadcasts. */
+  private readonly replicaId = randomUUID();
+  private disconnects: BusSubscription | null = null;
 
   constructor(
     private readonly deps: { bus: MessageBus; blobs: BlobStore; logger: Logger; commandTimeoutMs: number },
   ) {}
+
+  /** Listens for viewers disconnected on another replica (their sockets here close too). */
+  async start(): Promise<void> {
+    this.disconnects ??= await this.deps.bus.subscribe(VIEWER_DISCONNECT_SUBJECT, (msg) => {
+      try {
+        const m = JSON.parse(new TextDecoder().decode(msg.data)) as { replicaId: string; sessionId: string; userId: number; code: string; message: string };
+        if (m.replicaId !== this.replicaId) this.disconnectUser(m.sessionId, m.userId, { code: m.code, message: m.message });
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'a viewer disconnect broadcast could not be read');
+      }
+    });
+  }
+
+  /**
+   * Closes one user's viewer sockets on every replica: here at once (the count answered), elsewhere
+   * when the broadcast arrives. Reconnects are refused by the access check, not by this.
+   */
+  async disconnectEverywhere(sessionId: string, userId: number, why?: { code: string; message: string }): Promise<number> {
+    const reason = why ?? { code: 'SESSION_ACCESS_WITHDRAWN', message: "The session's owner disconnected you from this session" };
+    const here = this.disconnectUser(sessionId, userId, reason);
+    const payload = { replicaId: this.replicaId, sessionId, userId, ...reason };
+    await this.deps.bus.publish(VIEWER_DISCONNECT_SUBJECT, new TextEncoder().encode(JSON.stringify(payload))).catch((err: unknown) =>
+      this.deps.logger.warn({ err, sessionId }, 'broadcasting a viewer disconnect failed'),
+    );
+    return here;
+  }
 
   /** Adds a viewer and makes sure the screen streams; tells every viewer who is watching. */
   async join(target: DeviceTarget, companyId: number, viewer: Viewer): Promise<void> {
@@ -284,6 +316,9 @@ export class ScreenHub {
 
   /** Closes every live session (shutdown). */
   async stop(): Promise<void> {
+    const disconnects = this.disconnects;
+    this.disconnects = null;
+    await disconnects?.unsubscribe().catch(() => undefined);
     for (const sessionId of [...this.sessions.keys()]) await this.closeSession(sessionId, 'service stopping');
   }
 

@@ -129,7 +129,7 @@ export class SharingService {
     await this.run(session.id, { type: 'RevokeInvitation', sessionId: session.id, invitationId: invitation.id }, this.context(caller, session));
     for (const u of holders) {
       if (u === session.ownerId) continue;
-      if ((await sharedAccess(this.platform.db, session.id, u)) !== before.get(u)) this.hub.disconnectUser(session.id, u, { code: 'INVITATION_REVOKED', message: 'The invitation that gave you access to this session was revoked' });
+      if ((await sharedAccess(this.platform.db, session.id, u)) !== before.get(u)) await this.hub.disconnectEverywhere(session.id, u, { code: 'INVITATION_REVOKED', message: 'The invitation that gave you access to this session was revoked' });
     }
   }
 
@@ -150,7 +150,7 @@ export class SharingService {
   /** Disconnects a user's viewers of the session at once and withdraws their access to it. */
   async disconnect(session: SessionRecord, caller: Caller, userId: number): Promise<number> {
     await this.run(session.id, { type: 'DisconnectViewer', sessionId: session.id, userId }, this.context(caller, session));
-    return this.hub.disconnectUser(session.id, userId);
+    return this.hub.disconnectEverywhere(session.id, userId);
   }
 }
 
