@@ -383,6 +383,19 @@ describe('an ended session', () => {
     expect(accepted.status).toBe(409);
     expect(errorCode(accepted)).toBe('SESSION_NOT_ACTIVE');
   });
+
+  it('kept every sharing step as an event of the session, with who did it', async () => {
+    const events = await server.process.platform.store.readStream(`device-session-sharing-${sessionId}`);
+    const types = new Set(events.map((e) => e.type));
+    expect([...types].sort()).toEqual(['DeviceSessionInvitationAccepted', 'DeviceSessionInvitationCreated', 'DeviceSessionInvitationRevoked', 'DeviceSessionViewerDisconnected']);
+    const disconnected = events.find((e) => e.type === 'DeviceSessionViewerDisconnected')!;
+    expect(disconnected.payload).toEqual({ sessionId, userId: vera.id });
+    expect(disconnected.metadata).toMatchObject({ actorId: company.userId, companyId: company.companyId });
+    const accepted = events.find((e) => e.type === 'DeviceSessionInvitationAccepted' && (e.payload as { userId: number }).userId === dan.id)!;
+    expect(accepted.metadata.actorId).toBe(dan.id);
+    // Only hashes of tokens are stored.
+    expect(JSON.stringify(events.map((e) => e.payload))).not.toMatch(/dfs_/);
+  });
 });
 
 /** Another coworker with the Viewer role, for a test of its own. */
