@@ -348,7 +348,7 @@ describe('who may share', () => {
   });
 });
 
-describe('an automation session', () => {
+describe('an automation session opened over REST', () => {
   it('is watched live, view-only, without disturbing the test; a control invitation is refused', async () => {
     const desktop = (await api('GET', `/devices?search=${encodeURIComponent(DESKTOP)}`)).body.content[0];
     const run = await api('POST', '/sessions', { deviceId: desktop.id, type: 'automation', name: 'Nightly run' });
@@ -369,6 +369,43 @@ describe('an automation session', () => {
     await viewer.framesAtLeast(frames + 1);
     expect((await api('DELETE', `/sessions/${id}`)).body.status).toBe('ended');
     expect(await viewer.next((m) => m.type === 'ended')).toBeDefined();
+  });
+});
+
+describe('a WebDriver test (/df/wd)', () => {
+  it('is watched live, view-only, while the test drives the browser undisturbed', { timeout: 180_000 }, async () => {
+    const wd = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/wd${path}`, { token: company.token, ...(body !== undefined ? { body } : {}) });
+    const opened = await wd('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'chrome', 'df:name': 'Watched run' } } });
+    expect(opened.status).toBe(200);
+    const id = opened.body.value.sessionId as string;
+    try {
+      expect((await api('GET', `/sessions/${id}`)).body).toMatchObject({ type: 'automation', status: 'active', name: 'Watched run' });
+      const link = await createLink({ access: 'view' }, id);
+      expect(link.status).toBe(201);
+      expect((await accept(link.body.token, dan.token)).body).toEqual({ sessionId: id, access: 'view' });
+      const viewer = watch(id, dan.token);
+      expect(await viewer.next((m) => m.type === 'hello')).toMatchObject({ access: 'view', canControl: false });
+      await viewer.framesAtLeast(1);
+
+      // The test navigates and clicks through WebDriver while it is watched; the page records the click.
+      expect((await wd('POST', `/session/${id}/url`, { url: site.url })).status).toBe(200);
+      const found = await wd('POST', `/session/${id}/element`, { using: 'css selector', value: '#target' });
+      expect(found.status).toBe(200);
+      const element = Object.values(found.body.value as Record<string, string>)[0]!;
+      const taps = site.events.filter((e) => e.kind === 'tap').length;
+      expect((await wd('POST', `/session/${id}/element/${element}/click`, {})).status).toBe(200);
+      await site.waitForEvent(() => site.events.filter((e) => e.kind === 'tap').length > taps);
+      const seen = viewer.frames.length;
+      await viewer.framesAtLeast(seen + 1);
+
+      // The watcher cannot reach the device.
+      viewer.send({ type: 'input', id: 'w-1', action: { action: 'home' } });
+      expect(await viewer.next((m) => m.type === 'error' && m.id === 'w-1')).toMatchObject({ code: 'FORBIDDEN' });
+      expect((await wd('GET', `/session/${id}/url`)).body.value).toBe(site.url);
+    } finally {
+      expect((await wd('DELETE', `/session/${id}`)).status).toBe(200);
+    }
+    expect((await api('GET', `/sessions/${id}`)).body.status).toBe('ended');
   });
 });
 
