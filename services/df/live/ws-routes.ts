@@ -117,7 +117,7 @@ export async function viewerSocketRoutes(
       }
       const keys = await opts.permissionsOf(principal, workspace ?? null);
       // The owner, a session manager of its workspace, or a user an accepted invitation names (docs/modules/device-testing.md, "Sharing").
-      const { session, access } = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId);
+      const { session, access, via } = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId);
       if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
       const canControl = access === 'control';
       const scope = { companyId: session.companyId, workspaceId: session.workspaceId };
@@ -142,6 +142,14 @@ export async function viewerSocketRoutes(
       if (socket.readyState !== socket.OPEN) {
         await hub.leave(sessionId, viewerId);
         return;
+      }
+      // An invitee disconnected (or whose invitation was revoked) while joining is not let in by the race.
+      if (via === 'invitation') {
+        const still = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId).catch(() => null);
+        if (still?.access !== access) {
+          await hub.leave(sessionId, viewerId);
+          throw new AppError('SESSION_ACCESS_WITHDRAWN', 'Your access to this session ended while connecting');
+        }
       }
       const onMessage = async (message: ClientMessage) => {
         switch (message.type) {
