@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
-import { findInvitation, holdersOf, invitationByTokenHash, sharedAccess, type InvitationView } from '#projections/df-session-sharing/index.js';
+import { findInvitation, holdersOf, invitationByTokenHash, sharedAccess } from '#projections/df-session-sharing/index.js';
 import { sessionById } from '#projections/df-sessions/index.js';
 import { getUser, getUserByEmail } from '#projections/org-directory/index.js';
 import { sharingStream, type InvitationType, type SessionAccess, type SharingEvent } from '#events/df/sharing.js';
@@ -154,4 +154,3 @@ export class SharingService {
   }
 }
 
-export type { InvitationView };
