@@ -73,6 +73,19 @@ describe('device-testing routes', () => {
     refused(await call(a, 'DELETE', `/df/api/keys/${key.body.id}`), 404, 'NOT_FOUND');
   });
 
+  it('names the field of a bad invitation, and answers 404 for an unknown session or invitation token', async () => {
+    const invitations = `/df/api/sessions/${randomUUID()}/invitations`;
+    refused(await call(a, 'POST', invitations, { link: true, access: 'admin' }), 400, 'VALIDATION_FAILED', 'access');
+    refused(await call(a, 'POST', invitations, { link: true, access: 'view', maxUses: 0 }), 400, 'VALIDATION_FAILED', 'maxUses');
+    refused(await call(a, 'POST', invitations, { email: 'not-an-address', access: 'view' }), 400, 'VALIDATION_FAILED', 'email');
+    refused(await call(a, 'POST', invitations, { link: true, access: 'view' }), 404, 'NOT_FOUND');
+    refused(await call(a, 'GET', `${invitations}/links`), 404, 'NOT_FOUND');
+    refused(await call(a, 'DELETE', `${invitations}/links/not a uuid`), 400, 'VALIDATION_FAILED', 'params.linkId');
+    refused(await call(a, 'POST', '/df/api/session-invites/short/accept'), 400, 'VALIDATION_FAILED', 'params.token');
+    refused(await call(a, 'POST', `/df/api/session-invites/dfs_${'x'.repeat(43)}/accept`), 404, 'NOT_FOUND');
+    refused(await call(null, 'POST', `/df/api/session-invites/dfs_${'x'.repeat(43)}/accept`), 401, 'UNAUTHORIZED');
+  });
+
   it('names the field of a bad automation test event, one or in a batch', async () => {
     const url = `/df/api/automation/sessions/${randomUUID()}/test-events`;
     refused(await call(a, 'POST', url, { type: 'test_failed' }), 400, 'VALIDATION_FAILED', 'name');

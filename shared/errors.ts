@@ -29,6 +29,8 @@ export const ErrorCodes = {
   REFRESH_TOKEN_REUSED: { status: 401, error: 'Unauthorized' },
   ACCOUNT_DISABLED: { status: 401, error: 'Unauthorized' },
   FORBIDDEN: { status: 403, error: 'Forbidden' },
+  /** The session's owner disconnected this viewer: their access to that session is withdrawn. */
+  SESSION_ACCESS_WITHDRAWN: { status: 403, error: 'Forbidden' },
   INVALID_WORKSPACE: { status: 403, error: 'Forbidden' },
   MODULE_NOT_ENABLED: { status: 403, error: 'Forbidden' },
   CORS_ORIGIN_REFUSED: { status: 403, error: 'Forbidden' },
@@ -57,6 +59,8 @@ export const ErrorCodes = {
   /** The device is booked by someone else right now; `details` name the booking. */
   DEVICE_RESERVED: { status: 409, error: 'Conflict' },
   RESERVATION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
+  /** An automation session is watched, never driven, by the people it is shared with. */
+  SESSION_VIEW_ONLY: { status: 409, error: 'Conflict' },
   NAME_TAKEN: { status: 409, error: 'Conflict' },
   BUILT_IN_ROLE: { status: 409, error: 'Conflict' },
   PROJECT_KEY_TAKEN: { status: 409, error: 'Conflict' },
@@ -65,6 +69,10 @@ export const ErrorCodes = {
   RUN_NOT_RUNNING: { status: 409, error: 'Conflict' },
   /** A revoked device host cannot be changed or used. */
   HOST_REVOKED: { status: 409, error: 'Conflict' },
+  // A session invitation that can no longer be accepted.
+  INVITATION_EXPIRED: { status: 410, error: 'Gone' },
+  INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
+  INVITATION_REVOKED: { status: 410, error: 'Gone' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },

@@ -9,6 +9,7 @@ import { hostEvents } from '#events/df/hosts.js';
 import { apiKeyEvents as deviceApiKeyEvents } from '#events/df/keys.js';
 import { reservationEvents } from '#events/df/reservations.js';
 import { sessionEvents } from '#events/df/sessions.js';
+import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 
@@ -24,6 +25,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'device-host',
   'device-api-key',
   'device-reservation',
+  'device-session-share',
+  'device-session-viewer',
 ] as const;
 
 /**
@@ -49,6 +52,11 @@ add('device-session', 'sessionId', sessionEvents.types.filter((t) => !SESSION_CO
 add('device-host', 'hostId', hostEvents.types);
 add('device-api-key', 'keyId', deviceApiKeyEvents.types);
 add('device-reservation', 'reservationId', reservationEvents.types);
+add('device-session-share', 'invitationId', ['DeviceSessionInvitationCreated', 'DeviceSessionInvitationRevoked', 'DeviceSessionInvitationAccepted'] satisfies SharingEvent['type'][]);
+// Who watched a session and who was disconnected: records of the session's viewers, not changes of a resource.
+const RECORDS = new Set<string>(['DeviceSessionViewerJoined', 'DeviceSessionViewerDisconnected'] satisfies SharingEvent['type'][]);
+add('device-session-viewer', 'sessionId', [...RECORDS]);
+for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
 
@@ -91,6 +99,14 @@ async function foldResource(tx: Sql, key: [number, string, string], payload: Rec
     [...key, JSON.stringify(after)],
   );
   return { before, after };
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v.slice(0, 200) : null);
+
+/** The device of a session, as the session's audited events recorded it. */
+async function sessionDevice(tx: Sql, companyId: number, sessionId: string): Promise<string | null> {
+  const r = await tx.query<{ d: unknown }>(`SELECT state->>'deviceId' AS d FROM org_audit_resources WHERE company_id = $1 AND resource_type = 'device-session' AND resource_id = $2`, [companyId, sessionId]);
+  return text(r.rows[0]?.d);
 }
 
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
@@ -142,9 +158,10 @@ export const orgAuditProjection: Projection = {
     const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
     const resourceId = String(payload[resource.idField] ?? '');
     const redacted = redact(payload) as Record<string, unknown>;
-    const { before, after } = await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+    const { before, after } = RECORDS.has(recorded.type) ? { before: null, after: redacted } : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+    // Events about a session that do not name its device (shares, viewers) are filed under it too.
+    const deviceId = text(after.deviceId) ?? (typeof after.sessionId === 'string' ? await sessionDevice(tx, companyId, after.sessionId) : null);
     const actorId = intOrNull(m.actorId);
-    const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.slice(0, 200) : null);
     await tx.query(
       `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload,
          actor_label, client_address, device_id, session_id, changes)
@@ -164,7 +181,7 @@ export const orgAuditProjection: Projection = {
         // An actor that is not a user (a host's agent, the platform itself) is named as it is.
         actorId === null ? text(m.actorId) : null,
         text(m.clientAddress),
-        text(after.deviceId),
+        deviceId,
         text(after.sessionId),
         JSON.stringify(changesOf(before, redacted, resource.idField)),
       ],

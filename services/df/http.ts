@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { idParam, multi, paging as sharedPaging, queryBoolean, workspaceCaller } from '#shared/http/params.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import type { PermissionKey } from '#shared/permissions.js';
+import { AppError } from '#shared/errors.js';
 import type { Caller } from './sessions/service.js';
 
 /** The platform's paging, plus the sort direction of the `/df/api` lists. */
@@ -19,6 +20,14 @@ export const caller = (request: FastifyRequest, permission: PermissionKey): Prom
 export async function requireSessionControl(request: FastifyRequest, session: { ownerId: number }): Promise<void> {
   const principal = requirePrincipal(request);
   await requirePermission(request, principal.userId === session.ownerId ? 'df:session:create' : 'df:session:manage');
+}
+
+/** Sharing a session (invitations, disconnecting its viewers): its owner with `df:session:share`, anyone else with `df:session:manage`. */
+export async function requireSessionShare(request: FastifyRequest, session: { ownerId: number }): Promise<void> {
+  const principal = requirePrincipal(request);
+  const keys = await request.permissions();
+  if (keys.has('df:session:manage') || (principal.userId === session.ownerId && keys.has('df:session:share'))) return;
+  throw new AppError('FORBIDDEN', principal.userId === session.ownerId ? 'Missing permission df:session:share' : "Only the session's owner (with df:session:share) or a holder of df:session:manage can share it");
 }
 
 export { idParam, multi, queryBoolean };

@@ -3,6 +3,7 @@ import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { dfReservationsProjection } from '#projections/df-reservations/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
+import { dfSessionSharingProjection } from '#projections/df-session-sharing/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -22,13 +23,15 @@ import { reservationRoutes } from './reservations/routes.js';
 import { ReservationService } from './reservations/service.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
+import { sharingRoutes } from './sharing/routes.js';
+import { SharingService } from './sharing/service.js';
 import { webdriverRoutes } from './wd/routes.js';
 import { automationRoutes } from './automation/routes.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
 const reservationTickMs = (graceMs: number) => Math.max(250, Math.min(5_000, Math.floor(graceMs / 4)));
@@ -78,6 +81,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
   });
   sessions.reservations = reservations;
+  const sharing = new SharingService(platform, hub);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -104,6 +108,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
     /** Listens to agents and starts the reapers. */
     async start(): Promise<void> {
+      await hub.start();
       await hosts.start();
       sessions.start();
       reservations.start();
@@ -117,7 +122,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     routes: async (app: FastifyInstance) => {
       await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
       await app.register(deviceRoutes, { platform, devices });
-      await app.register(sessionRoutes, { platform, sessions, hub });
+      await app.register(sessionRoutes, { platform, sessions, hub, sharing });
+      await app.register(sharingRoutes, { platform, sessions, sharing });
       await app.register(reservationRoutes, { platform, reservations });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
       await app.register(apiKeyRoutes(platform));
@@ -125,7 +131,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
       await app.register(automationRoutes, { platform, sessions });
-      await app.register(viewerSocketRoutes, { platform, sessions, hub, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
+      await app.register(viewerSocketRoutes, { platform, sessions, hub, sharing, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
     },
   };
 }

@@ -193,7 +193,7 @@ describe('a session on a phone', () => {
     expect(hello).toMatchObject({ sessionId, canControl: true, screen: { width: 720, height: 1280 } });
     await viewer.framesAtLeast(1);
     expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-    expect((await api('GET', `/sessions/${sessionId}/viewers`)).body).toEqual([expect.objectContaining({ userId: 1, canControl: true })]);
+    expect((await api('GET', `/sessions/${sessionId}/viewers`)).body).toEqual([expect.objectContaining({ userId: 1, access: 'control', connections: 1 })]);
     const tree = await api('GET', `/sessions/${sessionId}/ui-tree`);
     const button = tree.body.root.children.find((n: { id?: string }) => n.id === 'target');
     const before = site.events.filter((e) => e.kind === 'tap').length;

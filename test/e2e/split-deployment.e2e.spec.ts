@@ -115,7 +115,7 @@ describe('split deployment', () => {
     // The simulated device remembers what was done to it.
     const tree = await api('GET', `/sessions/${sessionId}/ui-tree`);
     expect(tree.body.root.children.map((n: { name: string }) => JSON.parse(n.name))).toContainEqual({ action: 'tap', x: 3, y: 4 });
-    expect((await api('GET', `/sessions/${sessionId}/viewers`)).body).toEqual([expect.objectContaining({ userId: 1, canControl: true })]);
+    expect((await api('GET', `/sessions/${sessionId}/viewers`)).body).toEqual([expect.objectContaining({ userId: 1, access: 'control', connections: 1 })]);
     // The client closes: the module sees its viewer leave.
     viewer.socket.close(1000, 'bye');
     expect((await viewer.closed).code).toBe(1000);

@@ -8,13 +8,25 @@ import { decodeFrame, requestDevice, subjects, type DeviceTarget, type Frame } f
 export interface Viewer {
   id: string;
   userId: number;
-  canControl: boolean;
+  /** The user's display name, shown to the other viewers. */
+  name: string;
+  /** Watch only, or also send input. */
+  access: 'view' | 'control';
   since: string;
   /** Hands a frame over; a slow viewer drops it instead of queueing (see the ws route). */
   sendFrame(frame: Frame): void;
   sendJson(message: Record<string, unknown>): void;
   close(code: number, reason: string): void;
   stats(): { framesSent: number; framesDropped: number };
+}
+
+/** A user watching a session, as the viewers list and the presence messages show them. */
+export interface PresentViewer {
+  userId: number;
+  name: string;
+  access: 'view' | 'control';
+  connectedAt: string;
+  connections: number;
 }
 
 export interface RecordedFrame {
@@ -72,6 +84,9 @@ const MANIFEST_FLUSH_MS = 1_000;
 export const recordingManifestKey = (companyId: number, sessionId: string, recordingId: string) =>
   `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/manifest.json`;
 
+/** Every replica closes the sockets of a viewer disconnected on any of them. */
+export const VIEWER_DISCONNECT_SUBJECT = 'df.service.viewers.disconnect';
+
 /** Another replica asks the one recording a session to stop it (only that replica answers). */
 export const recordingStopSubject = (sessionId: string) => `df.service.recording.${sessionId}.stop`;
 
@@ -96,10 +111,39 @@ async function unsubscribeRecording(r: Recording): Promise<void> {
  */
 export class ScreenHub {
   private readonly sessions = new Map<string, LiveSession>();
+  /** This replica's id, so it skips its own disconnect broadcasts. */
+  private readonly replicaId = randomUUID();
+  private disconnects: BusSubscription | null = null;
 
   constructor(
     private readonly deps: { bus: MessageBus; blobs: BlobStore; logger: Logger; commandTimeoutMs: number },
   ) {}
+
+  /** Listens for viewers disconnected on another replica (their sockets here close too). */
+  async start(): Promise<void> {
+    this.disconnects ??= await this.deps.bus.subscribe(VIEWER_DISCONNECT_SUBJECT, (msg) => {
+      try {
+        const m = JSON.parse(new TextDecoder().decode(msg.data)) as { replicaId: string; sessionId: string; userId: number; code: string; message: string };
+        if (m.replicaId !== this.replicaId) this.disconnectUser(m.sessionId, m.userId, { code: m.code, message: m.message });
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'a viewer disconnect broadcast could not be read');
+      }
+    });
+  }
+
+  /**
+   * Closes one user's viewer sockets on every replica: here at once (the count answered), elsewhere
+   * when the broadcast arrives. Reconnects are refused by the access check, not by this.
+   */
+  async disconnectEverywhere(sessionId: string, userId: number, why?: { code: string; message: string }): Promise<number> {
+    const reason = why ?? { code: 'SESSION_ACCESS_WITHDRAWN', message: "The session's owner disconnected you from this session" };
+    const here = this.disconnectUser(sessionId, userId, reason);
+    const payload = { replicaId: this.replicaId, sessionId, userId, ...reason };
+    await this.deps.bus.publish(VIEWER_DISCONNECT_SUBJECT, new TextEncoder().encode(JSON.stringify(payload))).catch((err: unknown) =>
+      this.deps.logger.warn({ err, sessionId }, 'broadcasting a viewer disconnect failed'),
+    );
+    return here;
+  }
 
   /** Adds a viewer and makes sure the screen streams; tells every viewer who is watching. */
   async join(target: DeviceTarget, companyId: number, viewer: Viewer): Promise<void> {
@@ -118,18 +162,48 @@ export class ScreenHub {
     await this.stopIfIdle(live);
   }
 
-  /** Who watches a session now. */
-  viewers(sessionId: string): { viewerId: string; userId: number; canControl: boolean; since: string; framesSent: number; framesDropped: number }[] {
-    return [...(this.sessions.get(sessionId)?.viewers.values() ?? [])].map((v) => ({ viewerId: v.id, userId: v.userId, canControl: v.canControl, since: v.since, ...v.stats() }));
+  /**
+   * Who watches a session now, one entry per user (oldest first): their strongest access, when their
+   * first open connection came, and how many connections they have open.
+   */
+  viewers(sessionId: string): PresentViewer[] {
+    const byUser = new Map<number, PresentViewer>();
+    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+      const seen = byUser.get(v.userId);
+      if (!seen) {
+        byUser.set(v.userId, { userId: v.userId, name: v.name, access: v.access, connectedAt: v.since, connections: 1 });
+        continue;
+      }
+      seen.connections++;
+      if (v.access === 'control') seen.access = 'control';
+      if (v.since < seen.connectedAt) seen.connectedAt = v.since;
+    }
+    return [...byUser.values()].sort((a, b) => a.connectedAt.localeCompare(b.connectedAt) || a.userId - b.userId);
   }
 
-  /** Disconnects one user's viewers; returns how many. */
-  disconnectUser(sessionId: string, userId: number): number {
+  /** Each viewer connection of a session now, with its frame counts. */
+  connections(sessionId: string): { viewerId: string; userId: number; access: 'view' | 'control'; since: string; framesSent: number; framesDropped: number }[] {
+    return [...(this.sessions.get(sessionId)?.viewers.values() ?? [])].map((v) => ({ viewerId: v.id, userId: v.userId, access: v.access, since: v.since, ...v.stats() }));
+  }
+
+  /**
+   * Closes one user's viewer sockets at once (close code 4403 with the reason's code, an `error` message before it);
+   * returns how many. They leave, and the others are told.
+   */
+  disconnectUser(sessionId: string, userId: number, why: { code: string; message: string } = { code: 'SESSION_ACCESS_WITHDRAWN', message: "The session's owner disconnected you from this session" }): number {
+    const live = this.sessions.get(sessionId);
+    if (!live) return 0;
     let n = 0;
-    for (const v of this.sessions.get(sessionId)?.viewers.values() ?? []) {
+    for (const v of [...live.viewers.values()]) {
       if (v.userId !== userId) continue;
-      v.close(4403, 'disconnected by the session owner');
+      v.sendJson({ type: 'error', code: why.code, message: why.message });
+      v.close(4403, why.code);
+      live.viewers.delete(v.id);
       n++;
+    }
+    if (n > 0) {
+      this.announce(live);
+      void this.stopIfIdle(live).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'stopping an idle screen failed'));
     }
     return n;
   }
@@ -252,6 +326,9 @@ export class ScreenHub {
 
   /** Closes every live session (shutdown). */
   async stop(): Promise<void> {
+    const disconnects = this.disconnects;
+    this.disconnects = null;
+    await disconnects?.unsubscribe().catch(() => undefined);
     for (const sessionId of [...this.sessions.keys()]) await this.closeSession(sessionId, 'service stopping');
   }
 

@@ -5,14 +5,15 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import { findSession } from '#projections/df-sessions/index.js';
-import { AppError, found } from '#shared/errors.js';
+import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
 import { ControlAction } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
 import type { SessionService } from '../sessions/service.js';
 import type { ScreenHub } from './screen-hub.js';
 import { FrameSender } from './viewer-socket.js';
+import { sessionViewerAccess, userName } from '../sharing/access.js';
+import type { SharingService } from '../sharing/service.js';
 import { unreachable } from '#shared/unreachable.js';
 
 /** Verifies a bearer token as access control would (revocation, workspace, entitlement). */
@@ -33,12 +34,16 @@ type ClientMessage = z.infer<typeof ClientMessage>;
  */
 export function liftAccessToken(request: IncomingMessage): void {
   const url = request.url ?? '';
-  if (!url.includes('access_token=')) return;
+  if (!url.includes('access_token=') && !url.includes('workspaceId=')) return;
   const parsed = new URL(url, 'http://localhost');
   const token = parsed.searchParams.get('access_token');
+  const workspaceId = parsed.searchParams.get('workspaceId');
   parsed.searchParams.delete('access_token');
+  parsed.searchParams.delete('workspaceId');
   request.url = parsed.pathname + parsed.search;
   if (token && request.headers.authorization === undefined) request.headers.authorization = `Bearer ${token}`;
+  // A browser cannot set X-Workspace-Id on a WebSocket either: a token without a workspace names it here.
+  if (workspaceId && request.headers['x-workspace-id'] === undefined) request.headers['x-workspace-id'] = workspaceId;
 }
 
 /** Ends a connection once what was written has gone out; then it is gone, whatever the peer does. */
@@ -57,7 +62,7 @@ const closeWith = (socket: WebSocket, err: AppError) => {
 /** `/df/ws/sessions/{sessionId}`: a viewer WebSocket (JPEG frames out, input in, presence). */
 export async function viewerSocketRoutes(
   app: FastifyInstance,
-  opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
+  opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; sharing: SharingService; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
 ): Promise<void> {
   const { platform, sessions, hub } = opts;
   app.server.prependListener('upgrade', liftAccessToken);
@@ -115,20 +120,21 @@ export async function viewerSocketRoutes(
         if (!first || first.type !== 'auth') throw new AppError('UNAUTHORIZED', 'Send {"type":"auth","token":"..."} first, or connect with a token');
         ({ principal, workspace } = await opts.authenticate(first.token, first.workspaceId ?? null));
       }
-      if (!workspace) throw new AppError('WORKSPACE_REQUIRED', 'Select a workspace');
-      const keys = await opts.permissionsOf(principal, workspace);
-      if (!keys.has('df:session:read')) throw new AppError('FORBIDDEN', 'Missing permission df:session:read');
-      const scope = { companyId: workspace.companyId, workspaceId: workspace.id };
-      const session = found(await findSession(platform.db, scope, sessionId), 'Session not found');
+      const keys = await opts.permissionsOf(principal, workspace ?? null);
+      // The owner, a session manager of its workspace, or a user an accepted invitation names (docs/modules/device-testing.md, "Sharing").
+      const { session, access, via } = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId);
       if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
-      const canControl = keys.has(principal.userId === session.ownerId ? 'df:session:create' : 'df:session:manage');
+      const canControl = access === 'control';
+      const scope = { companyId: session.companyId, workspaceId: session.workspaceId };
       const caller = { userId: principal.userId, ...scope };
+      const name = await userName(platform.db, session.companyId, principal.userId);
       const sender = new FrameSender(socket);
-      socket.send(JSON.stringify({ type: 'hello', sessionId, viewerId, canControl, screen: session.screen }));
+      socket.send(JSON.stringify({ type: 'hello', sessionId, viewerId, userId: principal.userId, access, canControl, screen: session.screen }));
       await hub.join({ hostId: session.hostId, deviceId: session.deviceId, sessionId }, session.companyId, {
         id: viewerId,
         userId: principal.userId,
-        canControl,
+        name,
+        access,
         since: platform.now().toISOString(),
         sendFrame: (frame) => sender.offer(frame),
         sendJson: (message) => {
@@ -138,9 +144,19 @@ export async function viewerSocketRoutes(
         stats: () => ({ framesSent: sender.framesSent, framesDropped: sender.framesDropped }),
       });
       joined = true;
+      // Who watched, from where, is audit history; a failed record does not cut the viewer off.
+      await opts.sharing.viewerJoined(session, principal.userId, access).catch((err: unknown) => request.log.warn({ err, sessionId }, 'recording the viewer failed'));
       if (socket.readyState !== socket.OPEN) {
         await hub.leave(sessionId, viewerId);
         return;
+      }
+      // An invitee disconnected (or whose invitation was revoked) while joining is not let in by the race.
+      if (via === 'invitation') {
+        const still = await sessionViewerAccess(platform.db, principal, workspace ?? null, keys, sessionId).catch(() => null);
+        if (still?.access !== access) {
+          await hub.leave(sessionId, viewerId);
+          throw new AppError('SESSION_ACCESS_WITHDRAWN', 'Your access to this session ended while connecting');
+        }
       }
       const onMessage = async (message: ClientMessage) => {
         switch (message.type) {
@@ -150,7 +166,7 @@ export async function viewerSocketRoutes(
           case 'auth':
             return;
           case 'input': {
-            if (!canControl) throw new AppError('FORBIDDEN', 'This viewer may watch but not control');
+            if (!canControl) throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not send input to its device');
             const current = await sessions.get(scope, sessionId);
             const result = await sessions.control(current, caller, message.action, 'viewer');
             socket.send(JSON.stringify({ type: 'ack', ...(message.id ? { id: message.id } : {}), action: message.action.action, ...result }));

@@ -6,6 +6,7 @@ import {
   listActivities,
   listArtifacts,
   listBuilds,
+  findSession,
   listSessions,
   sessionStats,
   sessionStorage,
@@ -16,7 +17,9 @@ import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { ControlAction, UiNode } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl } from '../http.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl, requireSessionShare } from '../http.js';
+import { sessionViewerAccess } from '../sharing/access.js';
+import type { SharingService } from '../sharing/service.js';
 import { recordingFrameKey, type ScreenHub } from '../live/screen-hub.js';
 import type { SessionService } from './service.js';
 
@@ -64,8 +67,8 @@ const Params = z.object({ sessionId: idParam });
 const artifactUrl = (sessionId: string, artifactId: string) => `/df/api/sessions/${sessionId}/artifacts/${artifactId}/download`;
 
 /** `/df/api/sessions`: sessions, their content, and device control. */
-export async function sessionRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionService; hub: ScreenHub }): Promise<void> {
-  const { platform, sessions, hub } = opts;
+export async function sessionRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; sharing: SharingService }): Promise<void> {
+  const { platform, sessions, hub, sharing } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** The session for a read, 404 when it is not in the caller's workspace. */
@@ -398,24 +401,43 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
       response: { 200: z.object({ ok: z.literal(true), action: z.string(), url: z.string().optional(), orientation: z.string().optional() }) },
     },
     handler: async (request) => {
-      const { c, session } = await controllable(request, request.params.sessionId);
+      const principal = requirePrincipal(request);
+      // The owner, a session manager, or a user an invitation with `control` names (docs/modules/device-testing.md, "Sharing").
+      const { session, access } = await sessionViewerAccess(platform.db, principal, request.workspace, await request.permissions(), request.params.sessionId);
+      if (access !== 'control') throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not send input to its device');
+      const c = { userId: principal.userId, companyId: session.companyId, workspaceId: session.workspaceId };
       const result = await sessions.control(session, c, request.body, 'api');
       return { ok: true as const, action: request.body.action, ...result };
     },
   });
 
-  const ViewerSchema = z.object({ viewerId: z.string(), userId: z.number(), canControl: z.boolean(), since: z.string(), framesSent: z.number(), framesDropped: z.number() });
+  const ViewerSchema = z
+    .object({ userId: z.number(), name: z.string(), access: z.enum(['view', 'control']), connectedAt: z.string(), connections: z.number() })
+    .meta({ id: 'DfSessionViewer' });
   r.get('/api/sessions/:sessionId/viewers', {
-    schema: { tags, summary: 'Connected viewers', params: Params, response: { 200: z.array(ViewerSchema) } },
-    handler: async (request) => hub.viewers((await readable(request, request.params.sessionId)).session.id),
+    schema: { tags, summary: 'Who watches the session now (one entry per user)', params: Params, response: { 200: z.array(ViewerSchema) } },
+    handler: async (request) => {
+      const principal = requirePrincipal(request);
+      const keys = await request.permissions();
+      const ws = request.workspace;
+      // Readers of the session's workspace, and the people it is shared with.
+      const own = ws && keys.has('df:session:read') ? await findSession(platform.db, { companyId: ws.companyId, workspaceId: ws.id }, request.params.sessionId) : null;
+      const session = own ?? (await sessionViewerAccess(platform.db, principal, ws, keys, request.params.sessionId)).session;
+      return hub.viewers(session.id);
+    },
   });
 
   r.delete('/api/sessions/:sessionId/viewers/:userId', {
-    schema: { tags, summary: "Disconnect a user's viewers", params: z.object({ sessionId: idParam, userId: z.coerce.number().int().positive() }), response: { 200: z.object({ disconnected: z.number() }) } },
+    schema: {
+      tags,
+      summary: "Disconnect a user's viewers at once and withdraw their access to the session",
+      params: z.object({ sessionId: idParam, userId: z.coerce.number().int().positive() }),
+      response: { 200: z.object({ disconnected: z.number() }) },
+    },
     handler: async (request) => {
-      const { session } = await controllable(request, request.params.sessionId);
-      requirePrincipal(request);
-      return { disconnected: hub.disconnectUser(session.id, request.params.userId) };
+      const { c, session } = await readable(request, request.params.sessionId);
+      await requireSessionShare(request, session);
+      return { disconnected: await sharing.disconnect(session, c, request.params.userId) };
     },
   });
 }

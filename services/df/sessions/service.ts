@@ -18,6 +18,7 @@ import { recordingPingSubject, recordingStopSubject, type RecordingManifest, typ
 import { sessionDecider, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
+import { userName } from '../sharing/access.js';
 
 export interface Caller {
   userId: number;
@@ -381,7 +382,9 @@ export class SessionService {
   async control(session: SessionRecord, caller: Partial<Caller>, action: ControlAction, via: 'api' | 'viewer'): Promise<RpcResult<'control'>> {
     const result = await this.device(session, { op: 'control', action });
     const kind: ActivityKind = action.action === 'openUrl' || action.action === 'back' || action.action === 'home' ? 'navigation' : 'control';
-    const detail: Record<string, unknown> = { ...action, via, ...(result.url ? { resultUrl: result.url } : {}) };
+    // Who sent it: several people may drive a shared session.
+    const by = caller.userId === undefined ? null : { userId: caller.userId, name: await userName(this.deps.db, session.companyId, caller.userId) };
+    const detail: Record<string, unknown> = { ...action, via, ...(by ? { by } : {}), ...(result.url ? { resultUrl: result.url } : {}) };
     // Typed text can hold secrets; the timeline keeps its length, not its content.
     if (action.action === 'text') detail.text = `[${action.text.length} characters]`;
     await this.recordActivity(session, caller, kind, detail);

@@ -1,0 +1,2 @@
+export { dfSessionSharingProjection } from './projection.js';
+export * from './queries.js';
