@@ -89,4 +89,24 @@ describe('df-devices read model', () => {
     expect((await listDevices(spec.db, { ...user1, sharedPool: true }, {}, paging, NOW)).content.map((d) => d.id)).toEqual(['a', 'p']);
     expect(await findDevice(spec.db, { companyId: 2, workspaceId: 9, userId: 7, sharedPool: true }, 'p', NOW)).not.toBeNull();
   });
+
+  it('given a booking, an idle device shows reserved (in the status filter and the facets) from its start to its end, and in use while its holder has a session', async () => {
+    const booking = { reservationId: 'r1', deviceId: 'a' };
+    await spec.given(connected('a', 1), connected('b', 1), { type: 'DeviceReservationActivated', payload: booking });
+    expect(await findDevice(spec.db, user1, 'a', NOW)).toMatchObject({ status: 'reserved' });
+    expect((await listDevices(spec.db, user1, { status: ['reserved'] }, paging, NOW)).content.map((d) => d.id)).toEqual(['a']);
+    expect((await deviceFacets(spec.db, user1, {})).status).toEqual(expect.arrayContaining([{ value: 'reserved', count: 1 }, { value: 'available', count: 1 }]));
+    await spec.given(
+      { type: 'DeviceAllocated', payload: { deviceId: 'a', sessionId: 's1', sessionType: 'manual', ownerId: 5, companyId: 1, workspaceId: 1, status: 'in_use' } },
+    );
+    expect((await deviceRow(spec.db, 'a'))?.status).toBe('in_use');
+    await spec.given({ type: 'DeviceReleased', payload: { deviceId: 'a', sessionId: 's1', status: 'available' } });
+    expect((await deviceRow(spec.db, 'a'))?.status).toBe('reserved');
+    // Another booking's end does not free it; its own does.
+    await spec.given({ type: 'DeviceReservationExpired', payload: { reservationId: 'r0', deviceId: 'a' } });
+    expect((await deviceRow(spec.db, 'a'))?.status).toBe('reserved');
+    await spec.given({ type: 'DeviceReservationEnded', payload: { ...booking, reason: 'time' } });
+    expect((await deviceRow(spec.db, 'a'))?.status).toBe('available');
+    expect(await groupTotal()).toBe(2);
+  });
 });

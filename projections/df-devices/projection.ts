@@ -1,10 +1,28 @@
 import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#events/df/devices.js';
 import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
 import type { HostEvent } from '#events/df/hosts.js';
+import type { ReservationEvent } from '#events/df/reservations.js';
 import type { Sql } from '#shared/db/index.js';
 import { applyByType, type Projection } from '../types.js';
 
-type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }>;
+type Holding = Extract<ReservationEvent, { type: (typeof HOLDING_EVENTS)[number] }>;
+type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }> | Holding;
+
+/** The booking events that change which booking holds a device. */
+const HOLDING_EVENTS = ['DeviceReservationActivated', 'DeviceReservationEnded', 'DeviceReservationCancelled', 'DeviceReservationExpired'] as const satisfies readonly ReservationEvent['type'][];
+
+async function holdFor(tx: Sql, deviceId: string, reservationId: string): Promise<void> {
+  await changing(tx, 'device_id = $1', [deviceId], () =>
+    tx.query(`UPDATE df_devices SET reservation_id = $2, status = CASE WHEN status = 'available' THEN 'reserved' ELSE status END WHERE device_id = $1`, [deviceId, reservationId]),
+  );
+}
+
+async function release(tx: Sql, deviceId: string, reservationId: string): Promise<void> {
+  // Grouped by the device alone: the change clears the column the condition reads.
+  await changing(tx, 'device_id = $1', [deviceId], () =>
+    tx.query(`UPDATE df_devices SET reservation_id = NULL, status = CASE WHEN status = 'reserved' THEN 'available' ELSE status END WHERE device_id = $1 AND reservation_id = $2`, [deviceId, reservationId]),
+  );
+}
 
 /** Every column the list filters on exactly (not search, not favorite): the key of `df_device_groups`. */
 export const GROUP_COLUMNS = 'company_id, workspace_ids, status, platform, os_version, model, type, is_real, node_name, hub_id, session_type';
@@ -57,6 +75,12 @@ const SORT_INDEXES = [
   )
   .join('');
 
+/**
+ * The status a device shows, given the status its own events give it: an available device that a
+ * booking holds now is `reserved` (to everyone: the holder's sessions make it `in_use` as usual).
+ */
+const heldStatus = (status: string, reservation = 'reservation_id') => `CASE WHEN ${status} = 'available' AND ${reservation} IS NOT NULL THEN 'reserved' ELSE ${status} END`;
+
 /** Devices as the list shows them, and each user's aliases and favorites. */
 /**
  * The planner's statistics of the device tables, kept fresh the way autovacuum's analyze threshold
@@ -103,7 +127,7 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
        ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, platform = excluded.platform, os_version = excluded.os_version,
          model = excluded.model, manufacturer = excluded.manufacturer, type = excluded.type, is_real = excluded.is_real,
          provider = excluded.provider, screen = excluded.screen, host_id = excluded.host_id, node_name = excluded.node_name,
-         hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = excluded.status,
+         hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = ${heldStatus('excluded.status', 'df_devices.reservation_id')},
          last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at`,
       [
         ids,
@@ -132,8 +156,8 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
 
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
-  version: 3,
-  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped'],
+  version: 4,
+  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped', ...HOLDING_EVENTS],
   schema: `
     CREATE TABLE IF NOT EXISTS df_devices (
       device_id text PRIMARY KEY,
@@ -155,6 +179,8 @@ export const dfDevicesProjection: Projection = {
       health text NOT NULL DEFAULT 'ok',
       session_id text,
       session_type text,
+      -- the booking that holds the device now: an idle device it holds shows reserved
+      reservation_id text,
       last_seen_at timestamptz NOT NULL,
       connected_at timestamptz NOT NULL
     );
@@ -212,7 +238,7 @@ export const dfDevicesProjection: Projection = {
     },
     DeviceStatusChanged: async (tx, event) => {
       await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-        tx.query(`UPDATE df_devices SET status = $2, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]),
+        tx.query(`UPDATE df_devices SET status = ${heldStatus('$2')}, health = $3 WHERE device_id = $1`, [event.payload.deviceId, event.payload.status, event.payload.health]),
       );
     },
     DeviceAllocated: async (tx, event) => {
@@ -224,7 +250,7 @@ export const dfDevicesProjection: Projection = {
     },
     DeviceReleased: async (tx, event) => {
       await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
-        tx.query(`UPDATE df_devices SET status = $2, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
+        tx.query(`UPDATE df_devices SET status = ${heldStatus('$2')}, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
       );
     },
     HostDevicesDisconnected: async (tx, event, at) => {
@@ -241,12 +267,17 @@ export const dfDevicesProjection: Projection = {
       // The status each device has once online again (statusOf in the device decider).
       await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
         tx.query(
-          `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' ELSE 'available' END,
+          `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' WHEN reservation_id IS NOT NULL THEN 'reserved' ELSE 'available' END,
              last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
           [ids, at],
         ),
       );
     },
+    // A booking holds the device from its start to its end (or cancellation, expiry).
+    DeviceReservationActivated: (tx, event) => holdFor(tx, event.payload.deviceId, event.payload.reservationId),
+    DeviceReservationEnded: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
+    DeviceReservationCancelled: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
+    DeviceReservationExpired: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
     // A re-scoped host moves its devices to the workspaces it serves now.
     HostRescoped: async (tx, event) => {
       const ws = event.payload.workspaceIds;

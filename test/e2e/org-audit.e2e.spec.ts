@@ -97,7 +97,7 @@ describe('audit history', () => {
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-.*\.csv"$/);
     expect(csv.headers.get('transfer-encoding')).toBe('chunked');
     const lines = (await csv.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('occurredAt,eventType,resourceType,resourceId,workspaceId,actorId,correlationId,id,position,payload');
+    expect(lines[0]).toBe('occurredAt,eventType,resourceType,resourceId,workspaceId,actorId,actorName,actorEmail,clientAddress,deviceId,sessionId,changes,correlationId,id,position,payload');
     expect(lines).toHaveLength(list.length + 1);
     const nd = await exportOf('format=ndjson&resourceType=workspace');
     expect(nd.headers.get('content-type')).toContain('application/x-ndjson');

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope, type DeviceView } from '#projections/df-devices/index.js';
-import { currentReservations } from '#projections/df-reservations/index.js';
-import type { Database } from '#shared/db/index.js';
+import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope } from '#projections/df-devices/index.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
@@ -67,18 +65,6 @@ function filtersOf(q: Partial<Record<keyof typeof Filters, unknown>>): DeviceFil
 
 const tags = ['Device testing: devices'];
 
-/**
- * An idle device that a booking holds now shows `reserved` (docs/modules/device-testing.md,
- * "Reservations"). The marker comes from the reservations read model at answer time; the device's
- * own status (and so the `status` filter and the facet counts) stays what allocation made it.
- */
-async function markReserved<T extends DeviceView>(db: Database, devices: T[], now: Date): Promise<T[]> {
-  const idle = devices.filter((d) => d.status === 'available').map((d) => d.id);
-  if (idle.length === 0) return devices;
-  const held = new Set((await currentReservations(db, now, idle)).map((r) => r.deviceId));
-  return devices.map((d) => (held.has(d.id) && d.status === 'available' ? { ...d, status: 'reserved' } : d));
-}
-
 /** `/df/api/devices`: list, facets, one device, the caller's alias and favorite. */
 export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platform; devices: DeviceCommands }): Promise<void> {
   const { platform, devices } = opts;
@@ -95,8 +81,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platf
     handler: async (request) => {
       const c = await caller(request, 'df:device:read');
       const q = request.query;
-      const page = await listDevices(platform.db, c, filtersOf(q), { page: q.page, size: q.size, sortBy: q.sortBy, sortDir: q.sortDir ?? 'asc' }, platform.now());
-      return { ...page, content: await markReserved(platform.db, page.content, platform.now()) };
+      return listDevices(platform.db, c, filtersOf(q), { page: q.page, size: q.size, sortBy: q.sortBy, sortDir: q.sortDir ?? 'asc' }, platform.now());
     },
   });
 
@@ -112,8 +97,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platf
     schema: { tags, summary: 'One device', params: Params, response: { 200: DeviceSchema } },
     handler: async (request) => {
       const c = await caller(request, 'df:device:read');
-      const device = found(await findDevice(platform.db, c, request.params.deviceId, platform.now()), 'Device not found');
-      return (await markReserved(platform.db, [device], platform.now()))[0]!;
+      return found(await findDevice(platform.db, c, request.params.deviceId, platform.now()), 'Device not found');
     },
   });
 
