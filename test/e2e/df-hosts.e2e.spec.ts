@@ -70,6 +70,10 @@ describe('device visibility follows the host enrolment', () => {
     expect((await df(b, 'PUT', `/devices/${device.id}/favorite`)).status).toBe(404);
     const open = await df(b, 'POST', '/sessions', { deviceId: device.id });
     expect([open.status, errorCode(open)]).toEqual([404, 'NOT_FOUND']);
+    const soon = Date.now() + 3_600_000;
+    const book = await df(b, 'POST', '/reservations', { deviceId: device.id, startAt: new Date(soon).toISOString(), endAt: new Date(soon + 3_600_000).toISOString() });
+    expect([book.status, errorCode(book)]).toEqual([404, 'NOT_FOUND']);
+    expect((await df(b, 'GET', `/reservations?deviceId=${device.id}`)).body.content).toEqual([]);
     // WebDriver: naming the device, or asking for any browser, finds nothing of this workspace.
     const wd = await http(server.url, 'POST', '/df/wd/session', {
       token: b.token,
@@ -83,6 +87,7 @@ describe('device visibility follows the host enrolment', () => {
     expect(session.status).toBe(201);
     try {
       expect((await df(b, 'GET', `/sessions/${session.body.id}`)).status).toBe(404);
+      expect((await df(b, 'POST', `/sessions/${session.body.id}/invitations`, { link: true, access: 'view' })).status).toBe(404);
       expect((await http(server.url, 'GET', `/df/devtools/${session.body.id}/json/version`, { token: b.token })).status).toBe(404);
       const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${session.body.id}?access_token=${b.token}`);
       expect((await viewer.closed).code).toBe(4404);
