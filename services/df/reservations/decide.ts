@@ -35,18 +35,7 @@ function checkRange(startAt: string, endAt: string): void {
 }
 
 export type ReservationCommand =
-  | {
-      type: 'Reserve';
-      reservationId: string;
-      deviceId: string;
-      userId: number;
-      companyId: number;
-      workspaceId: number;
-      startAt: string;
-      endAt: string;
-      note: string | null;
-      now: string;
-    }
+  | ({ type: 'Reserve'; now: string } & Omit<Booking, 'status' | 'used'>)
   | { type: 'Reschedule'; reservationId: string; startAt?: string; endAt?: string; note?: string | null; now: string }
   /** DELETE: a scheduled booking is cancelled, an active one ended. */
   | { type: 'Cancel'; reservationId: string }
