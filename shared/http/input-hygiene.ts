@@ -44,12 +44,39 @@ function isPlainObject(value: object): boolean {
 }
 
 function refuse(path: string): AppError {
-  const message = 'Contains a NUL character or an unpaired surrogate, which cannot be stored';
+  const message =
+    path === 'path' || path === 'query'
+      ? 'Holds percent-escapes that are not UTF-8 text (an encoded unpaired surrogate, say), which cannot be stored'
+      : 'Contains a NUL character or an unpaired surrogate, which cannot be stored';
   return new AppError('INVALID_INPUT', `Invalid text in ${path}: ${message.toLowerCase()}`, { details: [{ path, message }] });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * Whether a raw path or query holds percent-escapes that are not UTF-8 (`%ED%A0%80`, an encoded lone
+ * surrogate; `%FF`): decoders would silently replace them, so the text a client sent could not be
+ * stored as sent.
+ */
+function hasMalformedEscapes(raw: string): boolean {
+  for (const run of raw.match(ESCAPES) ?? []) {
+    const bytes = Uint8Array.from(run.slice(1).split('%'), (h) => parseInt(h, 16));
+    try {
+      strictUtf8.decode(bytes);
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The first header, path parameter or query value of a request holding unstorable text, as a path. */
 function unstorableInRequestLine(request: FastifyRequest): string | null {
+  const raw = request.raw.url ?? '';
+  const q = raw.indexOf('?');
+  if (hasMalformedEscapes(q < 0 ? raw : raw.slice(0, q))) return 'path';
+  if (q >= 0 && hasMalformedEscapes(raw.slice(q + 1))) return 'query';
   for (const [name, value] of Object.entries(request.headers)) {
     const found = findUnstorableText(value, `headers.${name}`);
     if (found) return found;

@@ -1,6 +1,7 @@
+import { errorBody } from '../errors.js';
 import { withRequestContext } from '../request-context.js';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -79,6 +80,22 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       requestIdLogLabel: 'requestId',
       disableRequestLogging: (req) => req.url === '/health' || req.url === '/ready',
     }),
+    // A URL the router cannot decode (`%FF`, an encoded lone surrogate in the path) is refused as bad
+    // input in the error contract, before any hook runs; an upgrade refused this way ends its connection.
+    frameworkErrors: (error, request, reply) => {
+      const badUrl = (error as { code?: string }).code === 'FST_ERR_BAD_URL';
+      const body = badUrl
+        ? errorBody('INVALID_INPUT', 'Invalid text in path: percent-escapes that are not UTF-8 text cannot be stored', [
+            { path: 'path', message: 'Holds percent-escapes that are not UTF-8 text (an encoded unpaired surrogate, say), which cannot be stored' },
+          ])
+        : errorBody('BAD_REQUEST', 'The request could not be routed');
+      const answer = reply as unknown as FastifyReply;
+      void answer.code(body.statusCode).header('x-request-id', request.id).send(body);
+      if ((request.raw.headers.upgrade ?? '').toLowerCase() === 'websocket') {
+        const socket = request.raw.socket;
+        socket?.end(() => socket.destroy());
+      }
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -102,6 +119,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     if (!schema.response) return;
     const error = isV1Path(route.url) ? V1Error : ErrorResponse;
     schema.response = { ...schema.response, '4XX': error, '5XX': error };
+  });
+  // A WebSocket handshake answered over HTTP (refused for its input, its credentials, an unknown path)
+  // ends its connection once the answer is out: nothing else would, and a client keeping it open
+  // would hold the server's shutdown. A handshake that succeeds never gets here (the socket is taken over).
+  app.addHook('onResponse', async (request) => {
+    if ((request.raw.headers.upgrade ?? '').toLowerCase() !== 'websocket') return;
+    const socket = request.raw.socket;
+    if (socket && !socket.destroyed) socket.end(() => socket.destroy());
   });
   // During a graceful shutdown, answers still in flight close their connection, so no idle
   // keep-alive socket holds the server open after the last response.

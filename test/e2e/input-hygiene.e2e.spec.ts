@@ -17,10 +17,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function expectInvalidInput(res: { status: number; body: any }, path: string): void {
+function expectInvalidInput(res: { status: number; body: any }, path: string, message = 'NUL character or an unpaired surrogate'): void {
   expect(res.status).toBe(400);
   expect(res.body.code).toBe('INVALID_INPUT');
-  expect(res.body.details).toEqual([{ path, message: expect.stringContaining('NUL character or an unpaired surrogate') }]);
+  expect(res.body.details).toEqual([{ path, message: expect.stringContaining(message) }]);
 }
 
 describe('input hygiene at the edge', () => {
@@ -42,6 +42,14 @@ describe('input hygiene at the edge', () => {
   it('refuses a NUL byte in a query value, on the device list and a /df key', async () => {
     expectInvalidInput(await http(server.url, 'GET', '/df/api/devices?search=a%00b', { token, headers: ws }), 'query.search');
     expectInvalidInput(await http(server.url, 'POST', '/df/api/keys', { token, headers: ws, body: { name: 'k\u0000' } }), 'body.name');
+  });
+
+  it('refuses percent-escapes that are not UTF-8 (an encoded lone surrogate) in a query or a path', async () => {
+    expectInvalidInput(await http(server.url, 'GET', '/df/api/devices?search=a%ED%A0%80b', { token, headers: ws }), 'query', 'not UTF-8');
+    expectInvalidInput(await http(server.url, 'GET', '/df/api/devices/a%FFb', { token, headers: ws }), 'path', 'not UTF-8');
+    expectInvalidInput(await http(server.url, 'GET', '/df/api/devices/a%ED%A0%80b', { token, headers: ws }), 'path', 'not UTF-8');
+    // Well-formed UTF-8 escapes are text like any other.
+    expect((await http(server.url, 'GET', '/df/api/devices?search=%C3%A9t%C3%A9', { token, headers: ws })).status).toBe(200);
   });
 
   it('refuses a NUL byte in path parameters of a public endpoint, with no token', async () => {

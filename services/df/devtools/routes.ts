@@ -11,7 +11,6 @@ import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/h
 import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
 import { idParam } from '../http.js';
-import { endConnection } from '../live/ws-routes.js';
 
 /** The path clients see: the gateway's `/df` prefix is part of every URL handed out. */
 const PUBLIC_PREFIX = '/df/devtools';
@@ -94,10 +93,6 @@ export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Pla
     };
   };
 
-  app.addHook('onResponse', async (request) => {
-    // A refused handshake (401, 404, ...) is answered over HTTP; the connection it came on is over.
-    if (isUpgrade(request.raw)) endConnection(request.raw.socket);
-  });
   app.addHook('preClose', async () => {
     if (sweeper) clearInterval(sweeper);
     sweeper = null;

@@ -46,12 +46,6 @@ export function liftAccessToken(request: IncomingMessage): void {
   if (workspaceId && request.headers['x-workspace-id'] === undefined) request.headers['x-workspace-id'] = workspaceId;
 }
 
-/** Ends a connection once what was written has gone out; then it is gone, whatever the peer does. */
-export function endConnection(socket: Duplex | null | undefined): void {
-  if (!socket || socket.destroyed) return;
-  socket.end(() => socket.destroy());
-}
-
 /** Close codes: 4000 + the HTTP status the same refusal would have had. */
 const closeWith = (socket: WebSocket, err: AppError) => {
   if (socket.readyState !== socket.OPEN) return;
@@ -67,13 +61,7 @@ export async function viewerSocketRoutes(
   const { platform, sessions, hub } = opts;
   app.server.prependListener('upgrade', liftAccessToken);
   await app.register(websocket, { options: { maxPayload: 64 * 1024, perMessageDeflate: false } });
-  // A handshake refused before the route ran (access control: a bad token) is answered over HTTP on
-  // the upgrade's socket, which nothing else ends (`@fastify/websocket` ends only the ones it saw):
-  // left open by the client it would hold the server's shutdown.
-  app.addHook('onResponse', async (request) => {
-    if ((request.raw.headers.upgrade ?? '').toLowerCase() === 'websocket') endConnection(request.raw.socket);
-  });
-
+  // A handshake refused over HTTP ends its connection: shared/http/server.ts does it for every route.
   app.get('/ws/sessions/:sessionId', { websocket: true, schema: { hide: true } }, (socket, request) => {
     // Messages are queued from the first moment: the first may be the token, sent right after opening.
     const inbox: RawData[] = [];
