@@ -23,6 +23,10 @@ export function startBenchServer(dataDir: string, env: Record<string, string> = 
     PLATFORM_DOMAIN: 'example.com',
     BOOTSTRAP_ADMIN_EMAIL: BENCH_ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: BENCH_ADMIN.password,
+    // Load comes from one address and one user: the limits would measure themselves.
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_USER: '0',
+    RATE_LIMIT_NEW_SESSIONS: '0',
     ...env,
   });
 }

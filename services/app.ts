@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
 import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gateway/openapi-security.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
+import { installRateLimits } from '#shared/http/rate-limit.js';
+import { createMemoryKv } from '#shared/kv/memory-kv.js';
 import { installCors } from './gateway/cors.js';
 import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/workspace-cache.js';
 import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.js';
@@ -89,6 +91,16 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   // Workspace access and permission keys follow the directory read model: dropped whenever this
   // process's projections move, trusted for 2 s when another process runs them.
   const accessCache = { ttlMs: 2000, version: () => platform.readModels.version?.() };
+  // Rate limits at the edge only (a module behind the gateway would count each request again). The
+  // embedded mode is one process: its counters need not be durable, so they stay in memory.
+  const limitUsers = gateway
+    ? installRateLimits(app, config.REDIS_URL ? platform.kv : createMemoryKv(), {
+        windowMs: config.RATE_LIMIT_WINDOW,
+        perAddress: config.RATE_LIMIT_PER_ADDRESS,
+        perUser: config.RATE_LIMIT_PER_USER,
+        newSessions: config.RATE_LIMIT_NEW_SESSIONS,
+      })
+    : () => undefined;
   installAccessControl(app, {
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
@@ -100,6 +112,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     scopedCredentials: organization.credentials.scoped,
     ...(ownModule ? { ownModule } : {}),
   });
+  limitUsers();
 
   const serve = (module: ModuleName) => services.has(module as ServiceName);
   const forwarded: ForwardedPrefix[] = [];

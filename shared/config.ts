@@ -75,6 +75,12 @@ const schema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   SHUTDOWN_GRACE: duration.default(10_000),
+  /** Rate limits at the gateway, per fixed window (0 switches one off); counters in Redis when REDIS_URL is set. */
+  RATE_LIMIT_WINDOW: duration.default(60_000),
+  RATE_LIMIT_PER_ADDRESS: int(0, 10_000_000).default(6_000),
+  RATE_LIMIT_PER_USER: int(0, 10_000_000).default(3_000),
+  /** New device sessions, WebDriver sessions and relay connections of one user per window. */
+  RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(60),
   /** Whether anyone may create a company with `POST /api/v1/auth/signup`; a self-hosted farm usually turns it off. */
   PUBLIC_SIGNUP: z
     .enum(['true', 'false', '1', '0'])

@@ -25,6 +25,10 @@ export async function startTestServer(env: Record<string, string> = {}, services
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       DATA_DIR: dataDir,
       TZ: process.env.TZ,
+      // Tests send bursts from one address and user; rate limits are tested where they are switched on.
+      RATE_LIMIT_PER_ADDRESS: '0',
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_NEW_SESSIONS: '0',
       ...env,
     },
     services,

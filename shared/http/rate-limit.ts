@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { KeyValueStore } from '../kv/types.js';
+
+/** Requests allowed per window; 0 switches a limit off. */
+export interface RateLimits {
+  windowMs: number;
+  /** Every request from one client address, before its credentials are looked at. */
+  perAddress: number;
+  /** Every request of one user (whatever token, API key or workspace it comes with). */
+  perUser: number;
+  /**
+   * New device sessions and relay connections of one user: `POST /df/api/sessions`, WebDriver
+   * `POST /df/wd/session`, and WebSocket upgrades of `/df/ws`, `/df/devtools`, `/df/debug-tunnel`.
+   * The traffic inside a session (WebDriver commands, CDP messages, frames) is not limited.
+   */
+  newSessions: number;
+}
+
+/** Relay traffic of an open session: counted as neither requests nor new sessions. */
+const RELAY_TRAFFIC = /^\/df\/(wd\/session\/[^/]+\/|devtools\/)/;
+const NEW_SESSION = /^\/df\/(api\/sessions|wd\/session)\/?$/;
+const RELAY_UPGRADE = /^\/df\/(ws|devtools|debug-tunnel)\//;
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/**
+ * Fixed-window counters in the key-value store (Redis in production, so every replica counts
+ * together): each request adds one to its address's counter before authentication, and to its
+ * user's once authenticated. Over a limit: 429 `TOO_MANY_REQUESTS` with `Retry-After`; every counted
+ * answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`.
+ *
+ * Installs the address limit at once; call the returned function after access control is installed,
+ * so the user limit runs once the principal is known.
+ */
+export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limits: RateLimits): () => void {
+  const window = () => Math.floor(Date.now() / limits.windowMs);
+  const charge = async (reply: FastifyReply, bucket: string, limit: number, what: string) => {
+    const w = window();
+    const count = await kv.increment(`rl:${bucket}:${w}`, { ttlMs: limits.windowMs + 1_000 });
+    const reset = Math.max(1, Math.ceil(((w + 1) * limits.windowMs - Date.now()) / 1000));
+    const seconds = Math.round(limits.windowMs / 1000);
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, limit - count)));
+    reply.header('ratelimit-reset', String(reset));
+    reply.header('ratelimit-policy', `${limit};w=${seconds}`);
+    if (count > limit) {
+      reply.header('retry-after', String(reset));
+      throw new AppError('TOO_MANY_REQUESTS', `Rate limit reached: ${limit} ${what} per ${seconds} s; retry in ${reset} s`, {
+        details: [{ path: '', message: `${limit} ${what} per ${seconds} s` }],
+      });
+    }
+  };
+  const isUpgrade = (request: FastifyRequest) => (request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+
+  if (limits.perAddress > 0) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (RELAY_TRAFFIC.test(pathOf(request.url)) && !isUpgrade(request)) return;
+      await charge(reply, `addr:${request.ip}`, limits.perAddress, 'requests from one address');
+    });
+  }
+  return () => {
+    app.addHook('onRequest', async (request, reply) => {
+      const principal = request.principal;
+      if (!principal) return;
+      const path = pathOf(request.url);
+      const user = `user:${principal.companyId}:${principal.userId}`;
+      if (limits.newSessions > 0 && ((request.method === 'POST' && NEW_SESSION.test(path)) || (isUpgrade(request) && RELAY_UPGRADE.test(path)))) {
+        await charge(reply, `new:${user}`, limits.newSessions, 'new sessions or connections');
+      }
+      if (RELAY_TRAFFIC.test(path) && !isUpgrade(request)) return;
+      if (limits.perUser > 0) await charge(reply, user, limits.perUser, 'requests');
+    });
+  };
+}
