@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from './platform.js';
 
@@ -28,7 +29,23 @@ export async function healthRoutes(app: FastifyInstance, opts: { platform: Platf
       },
     },
   ];
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Process figures for the operator's own tools (the soak script): asked for with `?detail=true`, and
+  // given only to a client on this machine. The event-loop delay is over the time since the last ask.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  app.addHook('onClose', async () => loop.disable());
+  app.get('/health', { schema: { hide: true } }, async (request) => {
+    const detail = (request.query as { detail?: string }).detail === 'true' && /^(127\.|::1$|::ffff:127\.)/.test(request.ip);
+    if (!detail) return { status: 'ok' };
+    const memory = process.memoryUsage();
+    const figures = {
+      status: 'ok',
+      memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers },
+      eventLoop: { p50Ms: loop.percentile(50) / 1e6, p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 },
+    };
+    loop.reset();
+    return figures;
+  });
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const results: Record<string, 'ok' | 'failing'> = {};
     await Promise.all(

@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+import { mkdtempSync } from 'node:fs';
+const opts = process.argv[2] ? JSON.parse(process.argv[2]) : {};
+const db = new PGlite(mkdtempSync('/tmp/pgm-'), opts);
+await db.waitReady;
+await db.query('CREATE TABLE t (a int, b text)');
+await db.query("INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 50000) g");
+const sb = await db.query('SHOW shared_buffers');
+global.gc?.();
+const m = process.memoryUsage();
+console.log(JSON.stringify(opts), sb.rows[0], 'rss', Math.round(m.rss/1e6), 'external', Math.round(m.external/1e6), 'ab', Math.round(m.arrayBuffers/1e6));
+await db.close();
