@@ -5,6 +5,7 @@ import { launchChromium, type ChromiumProcess } from './chromium.js';
 import { keyDefinition } from './keys.js';
 import type { BrowserProfile } from './profiles.js';
 import { jpegSize, UI_TREE_SCRIPT } from './ui-tree.js';
+import { AXE_RUN_SCRIPT, axeSource } from './accessibility.js';
 import { freePort } from '../appium/server.js';
 
 /** The system chromedriver Appium's Chromium driver runs (nothing is downloaded). */
@@ -12,6 +13,8 @@ const CHROMEDRIVER = '/usr/bin/chromedriver';
 
 const NAVIGATION_TIMEOUT_MS = 20_000;
 const UI_TREE_NODE_LIMIT = 3_000;
+/** Most findings one scan reports (a broken page can have thousands of identical ones). */
+const ACCESSIBILITY_FINDING_LIMIT = 1_000;
 
 type Orientation = 'portrait' | 'landscape';
 type Point = { x: number; y: number };
@@ -155,6 +158,19 @@ export class BrowserDevice implements DeviceDriver {
       returnByValue: true,
     });
     if (exceptionDetails || !result.value) throw new DriverError('DEVICE_ERROR', `Reading the page failed: ${exceptionDetails?.text ?? 'no value'}`);
+    return result.value;
+  }
+
+  /** axe-core injected into the page through CDP, then run; its violations, one per element. */
+  async accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
+    const injected = await this.call<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression: `if (!window.axe) { ${axeSource()}\n}`, returnByValue: true });
+    if (injected.exceptionDetails) throw new DriverError('DEVICE_ERROR', `Loading axe-core into the page failed: ${injected.exceptionDetails.text}`);
+    const { result, exceptionDetails } = await this.call<{ result: { value?: RpcResult<'accessibilityScan'> }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', {
+      expression: `(${AXE_RUN_SCRIPT})(${this.profile.scale}, ${ACCESSIBILITY_FINDING_LIMIT})`,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (exceptionDetails || !result.value) throw new DriverError('DEVICE_ERROR', `axe-core failed: ${exceptionDetails?.exception?.description ?? exceptionDetails?.text ?? 'no value'}`.slice(0, 500));
     return result.value;
   }
 
