@@ -231,7 +231,7 @@ describe('accessibility audits on a browser device', () => {
       const rows = await p.$$eval('tr.finding', (trs) => trs.map((tr) => tr.getAttribute('data-rule')));
       expect(rows.sort()).toEqual(VIOLATIONS);
       expect(await p.textContent('h1')).toBe('Accessibility report: release 1');
-      expect(await p.$eval('.shot img', (img) => (img as HTMLImageElement).naturalWidth)).toBe(800);
+      expect(await p.$eval('.shot img', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(800);
       const marks = await p.$$eval('.mark', (ms) => ms.map((m) => m.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })));
       expect(marks).toHaveLength(4);
       const shot = PNG.sync.read(await p.screenshot({ path: join(tmp, 'report.png') }));
@@ -286,5 +286,28 @@ describe('accessibility audits on a browser device', () => {
     expect((await api('GET', '/accessibility/audits/page', undefined, t)).body.totalElements).toBe(0);
     // Nothing of theirs changed the finding.
     expect((await api('GET', `/accessibility/findings/${f}`)).body.triage.status).not.toBe('false_positive');
+  });
+
+  it('audits a list of URLs stand-alone on a free browser device, in a session of its own that ends with it', { timeout: 90_000 }, async () => {
+    site.fixed = false;
+    const busy = await api('POST', '/accessibility/audits', { urls: [site.url] });
+    expect([busy.status, errorCode(busy)]).toEqual([409, 'DEVICE_UNAVAILABLE']);
+    expect((await api('POST', '/accessibility/audits', { urls: ['ftp://127.0.0.1/x'] })).status).toBe(400);
+    expect((await api('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
+    const created = await api('POST', '/accessibility/audits', { urls: [site.url, `${site.url}?again=1`], name: 'nightly' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'nightly', platform: 'web', status: 'in_progress' });
+    const done = await eventually(async () => {
+      const r = await api('GET', `/accessibility/audits/${created.body.id}`);
+      return r.body.status === 'completed' ? r.body : undefined;
+    }, { what: 'the URL audit', timeoutMs: 60_000 });
+    expect(done).toMatchObject({ scanCount: 2, findingCounts: { critical: 4, serious: 2, minor: 2 } });
+    const scans = (await api('GET', `/accessibility/audits/${done.id}/scans`)).body;
+    expect(scans.map((s: { url: string }) => s.url)).toEqual([site.url, `${site.url}?again=1`]);
+    const session = await api('GET', `/sessions/${done.sessionId}`);
+    expect(session.body).toMatchObject({ status: 'ended', type: 'automation' });
+    // The page is one page: the same findings, by fingerprint, as the first audit's.
+    const compared = await api('GET', `/accessibility/audits/${done.id}/compare?with=${state.first}`);
+    expect([compared.body.new.length, compared.body.fixed.length, compared.body.unchanged.length]).toEqual([0, 0, 4]);
   });
 });

@@ -113,11 +113,27 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   });
 
   r.post('/api/accessibility/audits', {
-    schema: { tags, summary: 'Create a report on a session (scan it with .../scans)', body: z.object({ sessionId: idParam, name: z.string().trim().min(1).max(200).optional() }), response: { 201: AuditSchema } },
+    schema: {
+      tags,
+      summary: 'Create a report: on a session (`sessionId`, scanned with .../scans), or of a list of `urls` run on a free browser device in the background',
+      body: z.union([
+        z.object({ sessionId: idParam, name: z.string().trim().min(1).max(200).optional() }).strict(),
+        z
+          .object({
+            urls: z.array(z.url({ protocol: /^https?$/ }).max(8_000)).min(1).max(50),
+            deviceId: idParam.optional(),
+            name: z.string().trim().min(1).max(200).optional(),
+          })
+          .strict(),
+      ]),
+      response: { 201: AuditSchema },
+    },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:accessibility:use');
-      const session = await sessions.get(c, request.body.sessionId);
-      return reply.code(201).send(await accessibility.start(c, session, request.body.name));
+      const body = request.body;
+      if ('urls' in body) return reply.code(201).send(await accessibility.startForUrls(c, body));
+      const session = await sessions.get(c, body.sessionId);
+      return reply.code(201).send(await accessibility.start(c, session, body.name));
     },
   });
 

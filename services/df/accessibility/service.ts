@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { accessibilityAuditStream, accessibilityEvents, type ExportFormat, type RecordedFinding, type TriageStatus } from '#events/df/accessibility.js';
 import { findAudit, findExport, findFinding, findScan, latestTriage, listFindings, listScans, type AuditView, type ExportView } from '#projections/df-accessibility/index.js';
-import { findDevice } from '#projections/df-devices/index.js';
+import { findDevice, listDevices, type DeviceView } from '#projections/df-devices/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
@@ -12,6 +12,8 @@ import { auditDecider, type AuditCommand } from './decide.js';
 import { EXPORT_TYPES, renderCsv, renderHtml, renderJson, type ExportContent } from './exports.js';
 
 const READ_MODELS = ['df-accessibility'];
+/** Why a device could not be taken for a URL audit: another one may be free. */
+const TAKEN = new Set(['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED']);
 /** A scan runs axe-core over a whole page, or dumps and measures an Android screen: longer than a tap. */
 const SCAN_TIMEOUT_MS = 90_000;
 
@@ -47,7 +49,7 @@ export class AccessibilityService {
   }
 
   async start(caller: Caller, session: SessionRecord, name: string | undefined): Promise<AuditView> {
-    const device = await findDevice(this.platform.db, caller, session.deviceId);
+    const device = await findDevice(this.platform.db, this.sessions.deviceScope(caller), session.deviceId);
     const auditId = randomUUID();
     await this.run(caller, {
       type: 'Start',
@@ -61,6 +63,54 @@ export class AccessibilityService {
       createdBy: caller.userId,
     });
     return this.get(caller, auditId);
+  }
+
+  /**
+   * A stand-alone report of a list of URLs: a free browser device (or the one named) is taken in a
+   * session of its own, the report answered at once, and each URL opened and scanned in the
+   * background; the report is completed and the session ended when the last one is done. Clients
+   * poll the report until it is `completed`.
+   */
+  async startForUrls(caller: Caller, input: { name?: string | undefined; urls: string[]; deviceId?: string | undefined }): Promise<AuditView> {
+    const scope = this.sessions.deviceScope(caller);
+    let candidates: DeviceView[];
+    if (input.deviceId) {
+      const device = found(await findDevice(this.platform.db, scope, input.deviceId), 'Device not found');
+      if (device.platform !== 'web') throw new AppError('VALIDATION_FAILED', 'A URL audit runs on a browser device', { details: [{ path: 'deviceId', message: 'not a browser device' }] });
+      candidates = [device];
+    } else {
+      candidates = (await listDevices(this.platform.db, scope, { platform: ['web'], status: ['available'] }, { page: 0, size: 50, sortBy: 'name', sortDir: 'asc' })).content;
+    }
+    const name = input.name ?? `Accessibility of ${input.urls[0]}${input.urls.length > 1 ? ` and ${input.urls.length - 1} more` : ''}`.slice(0, 200);
+    for (const device of candidates) {
+      let sessionId: string;
+      try {
+        sessionId = (await this.sessions.create(caller, { deviceId: device.id, type: 'automation', name })).id;
+      } catch (err) {
+        if (err instanceof AppError && TAKEN.has(err.code) && !input.deviceId) continue;
+        throw err;
+      }
+      const session = await this.sessions.get(caller, sessionId);
+      const audit = await this.start(caller, session, name);
+      const job = this.scanUrls(caller, session, audit, input.urls).finally(() => this.running.delete(job));
+      this.running.add(job);
+      return audit;
+    }
+    throw new AppError('DEVICE_UNAVAILABLE', 'No browser device is free for the audit; try again later or name one');
+  }
+
+  private async scanUrls(caller: Caller, session: SessionRecord, audit: AuditView, urls: string[]): Promise<void> {
+    for (const url of urls) {
+      try {
+        await this.sessions.control(session, caller, { action: 'openUrl', url }, 'api');
+        await this.scan(caller, session, audit);
+      } catch (err) {
+        this.platform.logger.warn({ err, auditId: audit.id, url }, 'accessibility scan of a URL failed');
+      }
+    }
+    // The device is given back first, so a completed report means its session has ended.
+    await this.sessions.end(session, 'accessibility audit finished', caller.userId).catch((err: unknown) => this.platform.logger.warn({ err, sessionId: session.id }, 'ending the audit session failed'));
+    await this.run(caller, { type: 'Complete', auditId: audit.id }).catch((err: unknown) => this.platform.logger.warn({ err, auditId: audit.id }, 'completing the URL audit failed'));
   }
 
   /** Scans the session's current screen into the audit; answers the scan and its findings. */
