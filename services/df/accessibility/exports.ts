@@ -66,7 +66,7 @@ export function renderHtml(c: ExportContent, generatedAt: string): string {
     const rows = findings
       .map(
         (f, i) =>
-          `<tr class="finding" data-rule="${esc(f.ruleId)}"><td>${i + 1}</td><td><a href="${esc(f.helpUrl)}">${esc(f.ruleId)}</a></td><td><span class="badge" style="background:${COLOURS[f.impact]}">${esc(f.impact)}</span></td><td>${esc(f.wcag.join(', '))}</td><td>${esc(f.description)}</td><td><code>${esc(f.element.selector)}</code>${f.element.text ? `<br>${esc(f.element.text)}` : ''}</td><td>${esc(f.triage.status)}${f.triage.reason ? `: ${esc(f.triage.reason)}` : ''}</td></tr>`,
+          `<tr class="finding" data-rule="${esc(f.ruleId)}"><td>${i + 1}</td><td>${/^https?:\/\//.test(f.helpUrl) ? `<a href="${esc(f.helpUrl)}">${esc(f.ruleId)}</a>` : esc(f.ruleId)}</td><td><span class="badge" style="background:${COLOURS[f.impact]}">${esc(f.impact)}</span></td><td>${esc(f.wcag.join(', '))}</td><td>${esc(f.description)}</td><td><code>${esc(f.element.selector)}</code>${f.element.text ? `<br>${esc(f.element.text)}` : ''}</td><td>${esc(f.triage.status)}${f.triage.reason ? `: ${esc(f.triage.reason)}` : ''}</td></tr>`,
       )
       .join('');
     return `<section><h2>Scan ${si + 1}: ${esc(scan.title || scan.url)}</h2><p>${esc(scan.url)} · ${esc(scan.engine)} · ${esc(scan.createdAt)} · ${findings.length} findings</p>${shot}
