@@ -17,6 +17,8 @@ export function axeSource(): string {
 export const AXE_RUN_SCRIPT = `async (scale, limit) => {
   const results = await axe.run(document, {
     resultTypes: ['violations'],
+    // Only the top document: frames would need axe-core in each of them (runPartial/finishRun).
+    iframes: false,
     rules: { 'duplicate-id': { enabled: true }, 'duplicate-id-active': { enabled: true } },
   });
   const wcagOf = (tags) => tags.map((t) => /^wcag(\\d)(\\d)(\\d+)$/.exec(t)).filter(Boolean).map((m) => m[1] + '.' + m[2] + '.' + m[3]);

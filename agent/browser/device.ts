@@ -161,12 +161,18 @@ export class BrowserDevice implements DeviceDriver {
     return result.value;
   }
 
-  /** axe-core injected into the page through CDP, then run; its violations, one per element. */
+  /**
+   * axe-core injected through CDP into an isolated world of the page's main frame (the page's own
+   * scripts neither see it nor can replace it), then run; its violations, one per element.
+   */
   async accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
-    const injected = await this.call<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression: `if (!window.axe) { ${axeSource()}\n}`, returnByValue: true });
+    const { frameTree } = await this.call<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
+    const { executionContextId: contextId } = await this.call<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'accessibility-scan' });
+    const injected = await this.call<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression: `if (!window.axe) { ${axeSource()}\n}`, contextId, returnByValue: true });
     if (injected.exceptionDetails) throw new DriverError('DEVICE_ERROR', `Loading axe-core into the page failed: ${injected.exceptionDetails.text}`);
     const { result, exceptionDetails } = await this.call<{ result: { value?: RpcResult<'accessibilityScan'> }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', {
       expression: `(${AXE_RUN_SCRIPT})(${this.profile.scale}, ${ACCESSIBILITY_FINDING_LIMIT})`,
+      contextId,
       awaitPromise: true,
       returnByValue: true,
     });
