@@ -32,6 +32,7 @@ const page = (fixed: boolean) => `<!doctype html><html lang="en"><head><meta cha
 <p id="notice">Free delivery on every order this week</p>
 <button id="cart"${fixed ? '>Cart' : '>'}</button>
 <p id="intro">Welcome to the shop.</p><p id="${fixed ? 'outro' : 'intro'}">Thank you for visiting.</p>
+<iframe id="help" title="Help" style="width:200px;height:100px;border:0" srcdoc="<!doctype html><html lang=&quot;en&quot;><title>Help</title><body style=&quot;margin:0&quot;><img id=&quot;badge&quot; src=&quot;${logo}&quot; style=&quot;width:32px;height:32px;margin:10px&quot;${fixed ? ' alt=&quot;Trusted shop&quot;' : ''}></body></html>"></iframe>
 </main></body></html>`;
 
 async function startSite() {
@@ -94,9 +95,11 @@ type Finding = { id: string; ruleId: string; impact: string; wcag: string[]; ele
 
 const state: { first?: string; firstScan?: string; second?: string; third?: string; findings?: Finding[]; exports: Record<string, string> } = { exports: {} };
 const VIOLATIONS = ['button-name', 'color-contrast', 'duplicate-id', 'image-alt'];
+/** One finding each, and two for image-alt (the page's logo and the frame's badge). */
+const FINDING_RULES = ['button-name', 'color-contrast', 'duplicate-id', 'image-alt', 'image-alt'];
 
 describe('accessibility audits on a browser device', () => {
-  it('scans a page with four known violations into findings for exactly those rules and elements', { timeout: 60_000 }, async () => {
+  it('scans a page with four known violations (one of them also inside a frame) into findings for exactly those rules and elements', { timeout: 60_000 }, async () => {
     await open(false);
     const audit = await startAudit('release 1');
     expect(audit).toMatchObject({ name: 'release 1', sessionId, platform: 'web', status: 'in_progress', scanCount: 0, completedAt: null });
@@ -106,7 +109,8 @@ describe('accessibility audits on a browser device', () => {
     const rules = [...new Set(result.findings.map((f) => f.ruleId))].sort();
     expect(rules).toEqual(VIOLATIONS);
     const by = (rule: string) => result.findings.filter((f) => f.ruleId === rule);
-    expect(by('image-alt').map((f) => f.element.selector)).toEqual(['#logo']);
+    // The frame's image too: axe-core ran in every frame.
+    expect(by('image-alt').map((f) => f.element.selector)).toEqual(['#logo', '#help | #badge']);
     expect(by('color-contrast').map((f) => f.element.selector)).toEqual(['#notice']);
     expect(by('button-name').map((f) => f.element.selector)).toEqual(['#cart']);
     expect(by('duplicate-id')).toHaveLength(1);
@@ -116,8 +120,12 @@ describe('accessibility audits on a browser device', () => {
     // Bounds are where the element is on the screenshot: the 48x48 logo, the 64x40 button.
     expect(by('image-alt')[0]!.element.bounds).toMatchObject({ width: 48, height: 48 });
     expect(by('button-name')[0]!.element.bounds).toMatchObject({ width: 64, height: 40 });
+    // An element in the frame is placed on the screen: the frame's position plus its own.
+    const frameImage = by('image-alt')[1]!.element.bounds;
+    expect(frameImage).toMatchObject({ width: 32, height: 32 });
+    expect(frameImage.y).toBeGreaterThan(by('button-name')[0]!.element.bounds.y);
     const got = await api('GET', `/accessibility/audits/${audit.id}`);
-    expect(got.body).toMatchObject({ scanCount: 1, findingCounts: { critical: 2, serious: 1, minor: 1, moderate: 0 } });
+    expect(got.body).toMatchObject({ scanCount: 1, findingCounts: { critical: 3, serious: 1, minor: 1, moderate: 0 } });
     const shot = await fetch(new URL(`/df/api/accessibility/audits/${audit.id}/scans/${result.id}/screenshot`, server.url), { headers: { authorization: `Bearer ${token}` } });
     expect(shot.status).toBe(200);
     expect(PNG.sync.read(Buffer.from(await shot.arrayBuffer())).width).toBe(800);
@@ -150,7 +158,7 @@ describe('accessibility audits on a browser device', () => {
     expect(compared.status).toBe(200);
     expect(compared.body.new).toEqual([]);
     expect(compared.body.unchanged).toEqual([]);
-    expect(compared.body.fixed.map((f: Finding) => f.ruleId).sort()).toEqual(VIOLATIONS);
+    expect(compared.body.fixed.map((f: Finding) => f.ruleId).sort()).toEqual(FINDING_RULES);
     expect(compared.body.fixed.map((f: Finding) => f.id).sort()).toEqual(state.findings!.map((f) => f.id).sort());
     state.second = audit.id;
   });
@@ -168,9 +176,9 @@ describe('accessibility audits on a browser device', () => {
     const compared = await api('GET', `/accessibility/audits/${audit.id}/compare?with=${state.first}`);
     expect(compared.body.new).toEqual([]);
     expect(compared.body.fixed).toEqual([]);
-    expect(compared.body.unchanged).toHaveLength(4);
+    expect(compared.body.unchanged).toHaveLength(5);
     const back = await api('GET', `/accessibility/audits/${audit.id}/compare?with=${state.second}`);
-    expect(back.body.new.map((f: Finding) => f.ruleId).sort()).toEqual(VIOLATIONS);
+    expect(back.body.new.map((f: Finding) => f.ruleId).sort()).toEqual(FINDING_RULES);
     state.third = audit.id;
   });
 
@@ -205,7 +213,7 @@ describe('accessibility audits on a browser device', () => {
 
   it('exports CSV and JSON holding every finding', async () => {
     const findings = (await api('GET', `/accessibility/audits/${state.first}/findings`)).body as Finding[];
-    expect(findings).toHaveLength(4);
+    expect(findings).toHaveLength(5);
     const csv = await exportOf(state.first!, 'csv');
     expect(csv.res.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
@@ -229,11 +237,11 @@ describe('accessibility audits on a browser device', () => {
       const p = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       await p.goto(`file://${file}`);
       const rows = await p.$$eval('tr.finding', (trs) => trs.map((tr) => tr.getAttribute('data-rule')));
-      expect(rows.sort()).toEqual(VIOLATIONS);
+      expect(rows.sort()).toEqual(FINDING_RULES);
       expect(await p.textContent('h1')).toBe('Accessibility report: release 1');
       expect(await p.$eval('.shot img', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(800);
       const marks = await p.$$eval('.mark', (ms) => ms.map((m) => m.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })));
-      expect(marks).toHaveLength(4);
+      expect(marks).toHaveLength(5);
       const shot = PNG.sync.read(await p.screenshot({ path: join(tmp, 'report.png') }));
       // The first mark's border is drawn in its impact's colour on the rendered page.
       const critical = [0xb0, 0x00, 0x20];
@@ -301,13 +309,13 @@ describe('accessibility audits on a browser device', () => {
       const r = await api('GET', `/accessibility/audits/${created.body.id}`);
       return r.body.status === 'completed' ? r.body : undefined;
     }, { what: 'the URL audit', timeoutMs: 60_000 });
-    expect(done).toMatchObject({ scanCount: 2, findingCounts: { critical: 4, serious: 2, minor: 2 } });
+    expect(done).toMatchObject({ scanCount: 2, findingCounts: { critical: 6, serious: 2, minor: 2 } });
     const scans = (await api('GET', `/accessibility/audits/${done.id}/scans`)).body;
     expect(scans.map((s: { url: string }) => s.url)).toEqual([site.url, `${site.url}?again=1`]);
     const session = await api('GET', `/sessions/${done.sessionId}`);
     expect(session.body).toMatchObject({ status: 'ended', type: 'automation' });
     // The page is one page: the same findings, by fingerprint, as the first audit's.
     const compared = await api('GET', `/accessibility/audits/${done.id}/compare?with=${state.first}`);
-    expect([compared.body.new.length, compared.body.fixed.length, compared.body.unchanged.length]).toEqual([0, 0, 4]);
+    expect([compared.body.new.length, compared.body.fixed.length, compared.body.unchanged.length]).toEqual([0, 0, 5]);
   });
 });
