@@ -53,6 +53,8 @@ export const accessibilityEvents = defineEvents({
     title: z.string(),
     scope: z.string(),
     screenshotKey: z.string().nullable(),
+    /** The UI tree of the scanned screen (JSON), as `GET .../ui-tree` answers it. */
+    treeKey: z.string().nullable(),
     screen: z.object({ width: z.number(), height: z.number() }).nullable(),
     findings: z.array(RecordedFinding),
   }),

@@ -22,7 +22,7 @@ const finding = (findingId: string, ruleId: string, impact: string, fingerprint:
 });
 const scanned = (auditId: string, scanId: string, findings: unknown[]) => ({
   type: 'AccessibilityScanRecorded',
-  payload: { auditId, scanId, engine: 'axe-core 4.11.0', url: 'http://127.0.0.1/p', title: 'P', scope: 'http://127.0.0.1/p', screenshotKey: 'k.png', screen: { width: 800, height: 600 }, findings },
+  payload: { auditId, scanId, engine: 'axe-core 4.11.0', url: 'http://127.0.0.1/p', title: 'P', scope: 'http://127.0.0.1/p', screenshotKey: 'k.png', treeKey: 't.json', screen: { width: 800, height: 600 }, findings },
 });
 
 let spec: ProjectionSpec;
@@ -42,7 +42,7 @@ describe('df-accessibility read model', () => {
       id: 'a-1', name: 'audit a-1', sessionId: 's-1', deviceId: 'd-1', platform: 'web', status: 'completed', scanCount: 2,
       findingCounts: { critical: 1, serious: 1, moderate: 0, minor: 1 }, createdBy: 7, createdAt: SPEC_TIME, completedAt: '2026-01-02T05:00:00.000Z',
     });
-    expect((await listScans(spec.db, 'a-1')).map((s) => [s.id, s.findingCount, s.hasScreenshot])).toEqual([['sc-1', 2, true], ['sc-2', 1, true]]);
+    expect((await listScans(spec.db, 'a-1')).map((s) => [s.id, s.findingCount, s.hasScreenshot, s.hasTree])).toEqual([['sc-1', 2, true, true], ['sc-2', 1, true, true]]);
     expect((await listFindings(spec.db, 'a-1')).map((f) => f.id)).toEqual(['f-1', 'f-2', 'f-3']);
     expect((await listFindings(spec.db, 'a-1', 'sc-2')).map((f) => f.id)).toEqual(['f-3']);
   });

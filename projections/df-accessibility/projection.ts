@@ -34,6 +34,7 @@ export const dfAccessibilityProjection: Projection = {
       title text NOT NULL,
       scope text NOT NULL,
       screenshot_key text,
+      tree_key text,
       screen jsonb,
       finding_count integer NOT NULL,
       created_at timestamptz NOT NULL
@@ -88,9 +89,9 @@ export const dfAccessibilityProjection: Projection = {
       },
       AccessibilityScanRecorded: async (tx, { payload: p }, at) => {
         const inserted = await tx.query(
-          `INSERT INTO df_a11y_scans (scan_id, audit_id, engine, url, title, scope, screenshot_key, screen, finding_count, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (scan_id) DO NOTHING RETURNING scan_id`,
-          [p.scanId, p.auditId, p.engine, p.url, p.title, p.scope, p.screenshotKey, p.screen === null ? null : JSON.stringify(p.screen), p.findings.length, at],
+          `INSERT INTO df_a11y_scans (scan_id, audit_id, engine, url, title, scope, screenshot_key, tree_key, screen, finding_count, created_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT (scan_id) DO NOTHING RETURNING scan_id`,
+          [p.scanId, p.auditId, p.engine, p.url, p.title, p.scope, p.screenshotKey, p.treeKey, p.screen === null ? null : JSON.stringify(p.screen), p.findings.length, at],
         );
         if (inserted.rows.length === 0) return;
         const audit = await tx.query(`SELECT company_id, workspace_id FROM df_a11y_audits WHERE audit_id = $1`, [p.auditId]);

@@ -28,6 +28,7 @@ export interface ScanView {
   findingCount: number;
   screen: { width: number; height: number } | null;
   hasScreenshot: boolean;
+  hasTree: boolean;
   createdAt: string;
 }
 export interface FindingView {
@@ -124,6 +125,7 @@ const toScan = (r: Row): ScanView => ({
   findingCount: Number(r.finding_count),
   screen: r.screen === null || r.screen === undefined ? null : json(r.screen),
   hasScreenshot: r.screenshot_key !== null && r.screenshot_key !== undefined,
+  hasTree: r.tree_key !== null && r.tree_key !== undefined,
   createdAt: iso(r.created_at),
 });
 
@@ -133,10 +135,10 @@ export async function listScans(db: Sql, auditId: string): Promise<ScanView[]> {
 }
 
 /** A scan of an audit, with where its screenshot is kept. */
-export async function findScan(db: Sql, auditId: string, scanId: string): Promise<(ScanView & { screenshotKey: string | null }) | null> {
+export async function findScan(db: Sql, auditId: string, scanId: string): Promise<(ScanView & { screenshotKey: string | null; treeKey: string | null }) | null> {
   const r = await db.query(`SELECT * FROM df_a11y_scans WHERE audit_id = $1 AND scan_id = $2`, [auditId, scanId]);
   const row = r.rows[0];
-  return row ? { ...toScan(row), screenshotKey: (row.screenshot_key as string | null) ?? null } : null;
+  return row ? { ...toScan(row), screenshotKey: (row.screenshot_key as string | null) ?? null, treeKey: (row.tree_key as string | null) ?? null } : null;
 }
 
 const FINDING_COLUMNS = `finding_id, audit_id, scan_id, rule_id, impact, wcag, description, help_url, selector, text, html, bounds, fingerprint, triage_status, triage_by, triage_reason, triage_at, created_at`;

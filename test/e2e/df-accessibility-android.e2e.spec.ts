@@ -86,6 +86,9 @@ describe('accessibility rules on an android device', () => {
     expect(scan.engine).toBe('android-rules 1');
     expect(scan.url).toBe('android-app://com.example.shop');
     expect(scan.hasScreenshot).toBe(true);
+    const tree = await api('GET', `/accessibility/audits/${first.auditId}/scans/${(scan as unknown as { id: string }).id}/ui-tree`);
+    expect(tree.status).toBe(200);
+    expect(JSON.stringify(tree.body.root)).toContain('com.example.shop:id/close');
     const summary = scan.findings.map((f) => [f.ruleId, f.element.selector]).sort();
     expect(summary).toEqual([
       ['missing-label', 'ImageButton#com.example.shop:id/close'],

@@ -129,6 +129,11 @@ describe('accessibility audits on a browser device', () => {
     const shot = await fetch(new URL(`/df/api/accessibility/audits/${audit.id}/scans/${result.id}/screenshot`, server.url), { headers: { authorization: `Bearer ${token}` } });
     expect(shot.status).toBe(200);
     expect(PNG.sync.read(Buffer.from(await shot.arrayBuffer())).width).toBe(800);
+    // The scan kept the screen's UI tree too: the page's button is in it.
+    const tree = await api('GET', `/accessibility/audits/${audit.id}/scans/${result.id}/ui-tree`);
+    expect(tree.status).toBe(200);
+    expect(tree.body.url).toBe(site.url);
+    expect(JSON.stringify(tree.body.root)).toContain('"id":"cart"');
     state.first = audit.id;
     state.firstScan = result.id;
     state.findings = result.findings;
@@ -274,6 +279,7 @@ describe('accessibility audits on a browser device', () => {
       ['GET', `/accessibility/audits/${a}/scans`],
       ['GET', `/accessibility/audits/${a}/scans/${state.firstScan}`],
       ['GET', `/accessibility/audits/${a}/scans/${state.firstScan}/screenshot`],
+      ['GET', `/accessibility/audits/${a}/scans/${state.firstScan}/ui-tree`],
       ['GET', `/accessibility/audits/${a}/findings`],
       ['GET', `/accessibility/findings/${f}`],
       ['PATCH', `/accessibility/findings/${f}/triage`, { status: 'false_positive' }],

@@ -13,7 +13,7 @@ export interface AuditState {
 
 export type AuditCommand =
   | { type: 'Start'; auditId: string; name: string; sessionId: string | null; deviceId: string; platform: string; companyId: number; workspaceId: number; createdBy: number }
-  | { type: 'RecordScan'; auditId: string; scanId: string; engine: string; url: string; title: string; scope: string; screenshotKey: string | null; screen: { width: number; height: number } | null; findings: RecordedFinding[] }
+  | { type: 'RecordScan'; auditId: string; scanId: string; engine: string; url: string; title: string; scope: string; screenshotKey: string | null; treeKey: string | null; screen: { width: number; height: number } | null; findings: RecordedFinding[] }
   | { type: 'Complete'; auditId: string }
   | { type: 'Triage'; auditId: string; findingId: string; status: TriageStatus; reason: string | null; by: number }
   | { type: 'RequestExport'; auditId: string; exportId: string; format: ExportFormat; requestedBy: number }

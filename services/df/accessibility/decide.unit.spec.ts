@@ -9,7 +9,7 @@ const run = (history: AccessibilityEvent[], command: AuditCommand) => {
 const start: AuditCommand = { type: 'Start', auditId: 'a', name: 'n', sessionId: 's', deviceId: 'd', platform: 'web', companyId: 1, workspaceId: 1, createdBy: 7 };
 const started = run([], start);
 const scan: AuditCommand = {
-  type: 'RecordScan', auditId: 'a', scanId: 'sc', engine: 'e', url: 'u', title: 't', scope: 'u', screenshotKey: null, screen: null,
+  type: 'RecordScan', auditId: 'a', scanId: 'sc', engine: 'e', url: 'u', title: 't', scope: 'u', screenshotKey: null, treeKey: null, screen: null,
   findings: [{ findingId: 'f', ruleId: 'r', impact: 'minor', wcag: [], description: '', helpUrl: '', element: { selector: '#x', text: '', html: null, bounds: { x: 0, y: 0, width: 1, height: 1 } }, fingerprint: 'fp', triage: { status: 'open', by: null, reason: null, at: null } }],
 };
 

@@ -19,7 +19,7 @@ const finding = (id: string, over: Partial<FindingView> = {}): FindingView => ({
 });
 const content = (findings: FindingView[], screenshot: Buffer | null = null): ExportContent => ({
   audit: { id: 'a', name: 'Release <1>', sessionId: null, deviceId: 'd', platform: 'web', status: 'completed', scanCount: 1, findingCounts: { critical: findings.length, serious: 0, moderate: 0, minor: 0 }, createdBy: 1, createdAt: '2026-01-01T00:00:00.000Z', completedAt: null },
-  scans: [{ id: 's', auditId: 'a', engine: 'axe-core 4.11.0', url: 'http://127.0.0.1/p', title: 'P', scope: 'http://127.0.0.1/p', findingCount: findings.length, screen: { width: 100, height: 200 }, hasScreenshot: screenshot !== null, createdAt: '2026-01-01T00:00:00.000Z', screenshot }],
+  scans: [{ id: 's', auditId: 'a', engine: 'axe-core 4.11.0', url: 'http://127.0.0.1/p', title: 'P', scope: 'http://127.0.0.1/p', findingCount: findings.length, screen: { width: 100, height: 200 }, hasScreenshot: screenshot !== null, hasTree: false, createdAt: '2026-01-01T00:00:00.000Z', screenshot }],
   findings,
 });
 

@@ -55,6 +55,7 @@ const ScanSchema = z
     findingCount: z.number().int(),
     screen: z.object({ width: z.number(), height: z.number() }).nullable(),
     hasScreenshot: z.boolean(),
+    hasTree: z.boolean(),
     createdAt: z.string(),
   })
   .meta({ id: 'DfAccessibilityScan' });
@@ -177,7 +178,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
     schema: { tags, summary: 'One scan with its findings', params: AuditParams.extend({ scanId: idParam }), response: { 200: ScanWithFindings } },
     handler: async (request) => {
       const { audit } = await readAudit(request, request.params.auditId);
-      const { screenshotKey: _k, ...scan } = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
+      const { screenshotKey: _k, treeKey: _t, ...scan } = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
       return { ...scan, findings: await listFindings(platform.db, audit.id, scan.id) };
     },
   });
@@ -189,6 +190,16 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
       const scan = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
       const blob = found(scan.screenshotKey ? await platform.blobs.get(scan.screenshotKey) : null, 'Screenshot not found');
       return reply.header('content-type', 'image/png').send(blob.stream);
+    },
+  });
+
+  r.get('/api/accessibility/audits/:auditId/scans/:scanId/ui-tree', {
+    schema: { tags, summary: 'The UI tree of the scanned screen (as GET /df/api/sessions/{id}/ui-tree answered it then)', params: AuditParams.extend({ scanId: idParam }) },
+    handler: async (request, reply) => {
+      const { audit } = await readAudit(request, request.params.auditId);
+      const scan = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
+      const blob = found(scan.treeKey ? await platform.blobs.get(scan.treeKey) : null, 'UI tree not found');
+      return reply.header('content-type', 'application/json').send(blob.stream);
     },
   });
 

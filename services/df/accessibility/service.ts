@@ -125,6 +125,12 @@ export class AccessibilityService {
       screenshotKey = `${folder(caller.companyId, audit.id)}/scans/${scanId}.png`;
       await this.platform.blobs.put(screenshotKey, Buffer.from(shot.base64, 'base64'), { contentType: 'image/png' });
     }
+    const tree = await this.sessions.device(session, { op: 'uiTree' }).catch(() => null);
+    let treeKey: string | null = null;
+    if (tree) {
+      treeKey = `${folder(caller.companyId, audit.id)}/scans/${scanId}.tree.json`;
+      await this.platform.blobs.put(treeKey, Buffer.from(JSON.stringify(tree)), { contentType: 'application/json' });
+    }
     const withPrints = result.findings.map((f) => ({ ...f, fingerprint: fingerprintOf(audit.platform, result.scope, f.ruleId, f.element.selector) }));
     const carried = await latestTriage(this.platform.db, caller.companyId, withPrints.map((f) => f.fingerprint));
     const findings: RecordedFinding[] = withPrints.map((f) => ({
@@ -147,11 +153,12 @@ export class AccessibilityService {
       title: result.title,
       scope: result.scope,
       screenshotKey,
+      treeKey,
       screen: shot ? { width: shot.width, height: shot.height } : null,
       findings,
     });
     const scan = found(await findScan(this.platform.db, audit.id, scanId), 'Scan not found');
-    const { screenshotKey: _k, ...view } = scan;
+    const { screenshotKey: _k, treeKey: _t, ...view } = scan;
     return { ...view, findings: await listFindings(this.platform.db, audit.id, scanId) };
   }
 
