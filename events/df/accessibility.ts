@@ -25,7 +25,7 @@ export const RecordedFinding = z.object({
   element: z.object({ selector: z.string(), text: z.string(), html: z.string().nullable(), bounds: Bounds }),
   /** sha256 of platform, scope (site page or app package), rule and element selector: the same issue in another audit. */
   fingerprint: z.string(),
-  /** The triage carried from the latest earlier triage of the same fingerprint in the company, or `open`. */
+  /** The triage carried from the latest earlier triage of the same fingerprint in the workspace, or `open`. */
   triage: Triage,
 });
 export type RecordedFinding = z.output<typeof RecordedFinding>;

@@ -54,7 +54,11 @@ describe('df-accessibility read model', () => {
     expect(await findFinding(spec.db, { companyId: 2, workspaceId: 9 }, 'f-9')).toMatchObject({ auditId: 'a-2' });
     expect((await listAudits(spec.db, tenant, {})).content.map((a) => a.id)).toEqual(['a-1']);
     // Another company's triage of the same fingerprint is not carried here.
-    expect(await latestTriage(spec.db, 1, ['fp-1'])).toEqual(new Map());
+    await spec.given({ type: 'AccessibilityFindingTriaged', payload: { auditId: 'a-2', findingId: 'f-9', fingerprint: 'fp-1', status: 'wont_fix', reason: 'theirs', by: 9 } });
+    expect(await latestTriage(spec.db, tenant, ['fp-1'])).toEqual(new Map());
+    expect((await latestTriage(spec.db, { companyId: 2, workspaceId: 9 }, ['fp-1'])).get('fp-1')).toMatchObject({ status: 'wont_fix', reason: 'theirs' });
+    // Nor another workspace's of the same company.
+    expect(await latestTriage(spec.db, { companyId: 2, workspaceId: 8 }, ['fp-1'])).toEqual(new Map());
   });
 
   it('given triage, shows it on the finding and answers the latest triage of each fingerprint', async () => {
@@ -65,7 +69,7 @@ describe('df-accessibility read model', () => {
       { type: 'AccessibilityFindingTriaged', payload: { auditId: 'a-1', findingId: 'f-1', fingerprint: 'fp-1', status: 'wont_fix', reason: 'legacy', by: 8 }, metadata: { occurredAt: '2026-01-02T06:00:00.000Z' } },
     );
     expect((await findFinding(spec.db, tenant, 'f-1'))!.triage).toEqual({ status: 'wont_fix', by: 8, reason: 'legacy', at: '2026-01-02T06:00:00.000Z' });
-    const carried = await latestTriage(spec.db, 1, ['fp-1', 'fp-2']);
+    const carried = await latestTriage(spec.db, tenant, ['fp-1', 'fp-2']);
     expect([...carried.entries()]).toEqual([['fp-1', { status: 'wont_fix', by: 8, reason: 'legacy', at: '2026-01-02T06:00:00.000Z' }]]);
   });
 

@@ -64,7 +64,7 @@ export const dfAccessibilityProjection: Projection = {
       created_at timestamptz NOT NULL
     );
     CREATE INDEX IF NOT EXISTS df_a11y_findings_audit ON df_a11y_findings (audit_id, created_at, seq);
-    CREATE INDEX IF NOT EXISTS df_a11y_findings_fingerprint ON df_a11y_findings (company_id, fingerprint, triage_at DESC);
+    CREATE INDEX IF NOT EXISTS df_a11y_findings_fingerprint ON df_a11y_findings (company_id, workspace_id, fingerprint, triage_at DESC);
     CREATE TABLE IF NOT EXISTS df_a11y_exports (
       export_id text PRIMARY KEY,
       audit_id text NOT NULL,

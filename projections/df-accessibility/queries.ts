@@ -177,13 +177,16 @@ export async function findFinding(db: Sql, tenant: Tenant, findingId: string): P
   return r.rows[0] ? toFinding(r.rows[0]) : null;
 }
 
-/** The latest triage of each fingerprint in the company (what a new finding with that fingerprint carries). */
-export async function latestTriage(db: Sql, companyId: number, fingerprints: string[]): Promise<Map<string, Triage>> {
+/**
+ * The latest triage of each fingerprint in the workspace (what a new finding with that fingerprint
+ * carries). Not across workspaces: a triage's reason is only for those who can see its audit.
+ */
+export async function latestTriage(db: Sql, tenant: Tenant, fingerprints: string[]): Promise<Map<string, Triage>> {
   if (fingerprints.length === 0) return new Map();
   const r = await db.query(
     `SELECT DISTINCT ON (fingerprint) fingerprint, triage_status, triage_by, triage_reason, triage_at FROM df_a11y_findings
-     WHERE company_id = $1 AND fingerprint = ANY($2::text[]) AND triage_at IS NOT NULL ORDER BY fingerprint, triage_at DESC`,
-    [companyId, [...new Set(fingerprints)]],
+     WHERE company_id = $1 AND workspace_id = $2 AND fingerprint = ANY($3::text[]) AND triage_at IS NOT NULL ORDER BY fingerprint, triage_at DESC`,
+    [tenant.companyId, tenant.workspaceId, [...new Set(fingerprints)]],
   );
   return new Map(
     r.rows.map((row) => [

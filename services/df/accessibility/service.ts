@@ -132,7 +132,7 @@ export class AccessibilityService {
       await this.platform.blobs.put(treeKey, Buffer.from(JSON.stringify(tree)), { contentType: 'application/json' });
     }
     const withPrints = result.findings.map((f) => ({ ...f, fingerprint: fingerprintOf(audit.platform, result.scope, f.ruleId, f.element.selector) }));
-    const carried = await latestTriage(this.platform.db, caller.companyId, withPrints.map((f) => f.fingerprint));
+    const carried = await latestTriage(this.platform.db, caller, withPrints.map((f) => f.fingerprint));
     const findings: RecordedFinding[] = withPrints.map((f) => ({
       findingId: randomUUID(),
       ruleId: f.ruleId,
