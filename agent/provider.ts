@@ -39,6 +39,8 @@ export interface DeviceDriver {
   control(action: ControlAction): Promise<RpcResult<'control'>>;
   logs(afterSeq: number): RpcResult<'logs'>;
   uiTree(): Promise<RpcResult<'uiTree'>>;
+  /** Accessibility findings of the current screen; a device without an engine answers UNSUPPORTED. */
+  accessibilityScan?(): Promise<RpcResult<'accessibilityScan'>>;
   /** Streams frames to `onFrame`; the next frame is produced only after `onFrame` settles (back-pressure). */
   startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void>;
   stopScreencast(): Promise<void>;

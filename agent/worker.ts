@@ -148,6 +148,9 @@ export class DeviceWorker {
         return this.driver.logs(command.afterSeq ?? 0);
       case 'uiTree':
         return this.driver.uiTree();
+      case 'accessibilityScan':
+        if (!this.driver.accessibilityScan) throw new WorkerRefusal('UNSUPPORTED', 'This device has no accessibility engine');
+        return this.driver.accessibilityScan();
       case 'screencast':
         return this.lease(request.sessionId, command);
       case 'stopScreencast':

@@ -66,6 +66,7 @@ export const ErrorCodes = {
   PROJECT_KEY_TAKEN: { status: 409, error: 'Conflict' },
   INVALID_TRANSITION: { status: 409, error: 'Conflict' },
   SESSION_COMPLETED: { status: 409, error: 'Conflict' },
+  AUDIT_COMPLETED: { status: 409, error: 'Conflict' },
   RUN_NOT_RUNNING: { status: 409, error: 'Conflict' },
   /** A revoked device host cannot be changed or used. */
   HOST_REVOKED: { status: 409, error: 'Conflict' },

@@ -9,6 +9,7 @@ import { freeLocalPort, pngSize, pngToJpeg, pullFile, pushFile, readAll, shell, 
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
+import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 
 /** Least time between two screencast frames: screencap is slow and busies the phone. */
 const FRAME_INTERVAL_MS = 100;
@@ -207,6 +208,23 @@ export class AndroidDevice implements DeviceDriver {
 
   async uiTree(): Promise<RpcResult<'uiTree'>> {
     this.requirePrepared();
+    const xml = await this.dumpHierarchy();
+    const { root, packageName } = parseUiautomatorXml(xml, this.screen());
+    return { url: packageName ? `android-app://${packageName}` : 'android-app://unknown', title: this.info.model, root };
+  }
+
+  /** Rules over the UI hierarchy and the screenshot (agent/android/accessibility.ts). */
+  async accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
+    this.requirePrepared();
+    const xml = await this.dumpHierarchy();
+    const png = await this.capture();
+    const density = Number((await this.sh('getprop ro.sf.lcd_density')).trim()) || Number(/(\d+)\s*$/.exec((await this.sh('wm density')).trim())?.[1]) || 160;
+    const packageName = /package="([^"]+)"/.exec(xml)?.[1] ?? 'unknown';
+    return { engine: ANDROID_ENGINE, url: `android-app://${packageName}`, title: this.info.model, scope: `android-app://${packageName}`, findings: androidFindings(xml, png, density).slice(0, 1_000) };
+  }
+
+  /** The `uiautomator dump` hierarchy as XML. */
+  private async dumpHierarchy(): Promise<string> {
     let out = await this.sh('uiautomator dump /dev/tty');
     if (!out.includes('<hierarchy')) {
       // Some builds cannot write to the terminal; a file in the scratch folder always works.
@@ -218,8 +236,7 @@ export class AndroidDevice implements DeviceDriver {
     const start = out.indexOf('<?xml') >= 0 ? out.indexOf('<?xml') : out.indexOf('<hierarchy');
     const end = out.lastIndexOf('</hierarchy>');
     if (start < 0 || end < 0) throw new DriverError('DEVICE_ERROR', `uiautomator gave no hierarchy: ${out.trim().slice(0, 200)}`);
-    const { root, packageName } = parseUiautomatorXml(out.slice(start, end + '</hierarchy>'.length), this.screen());
-    return { url: packageName ? `android-app://${packageName}` : 'android-app://unknown', title: this.info.model, root };
+    return out.slice(start, end + '</hierarchy>'.length);
   }
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {

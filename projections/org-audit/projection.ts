@@ -5,6 +5,7 @@ import { roleEvents } from '#events/organization/roles.js';
 import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
+import { accessibilityEvents } from '#events/df/accessibility.js';
 import { hostEvents } from '#events/df/hosts.js';
 import { apiKeyEvents as deviceApiKeyEvents } from '#events/df/keys.js';
 import { reservationEvents } from '#events/df/reservations.js';
@@ -27,6 +28,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'device-reservation',
   'device-session-share',
   'device-session-viewer',
+  'accessibility-audit',
 ] as const;
 
 /**
@@ -56,6 +58,10 @@ add('device-session-share', 'invitationId', ['DeviceSessionInvitationCreated', '
 // Who watched a session and who was disconnected: records of the session's viewers, not changes of a resource.
 const RECORDS = new Set<string>(['DeviceSessionViewerJoined', 'DeviceSessionViewerDisconnected'] satisfies SharingEvent['type'][]);
 add('device-session-viewer', 'sessionId', [...RECORDS]);
+// Accessibility audits: started, each scan, completed, every triage and export. A scan is a record (its
+// findings are not folded into the audit's state).
+add('accessibility-audit', 'auditId', accessibilityEvents.types);
+RECORDS.add('AccessibilityScanRecorded');
 for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);

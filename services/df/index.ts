@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { dfAccessibilityProjection } from '#projections/df-accessibility/index.js';
 import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { dfReservationsProjection } from '#projections/df-reservations/index.js';
@@ -27,11 +28,13 @@ import { sharingRoutes } from './sharing/routes.js';
 import { SharingService } from './sharing/service.js';
 import { webdriverRoutes } from './wd/routes.js';
 import { automationRoutes } from './automation/routes.js';
+import { accessibilityRoutes } from './accessibility/routes.js';
+import { AccessibilityService } from './accessibility/service.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection, dfAccessibilityProjection];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
 const reservationTickMs = (graceMs: number) => Math.max(250, Math.min(5_000, Math.floor(graceMs / 4)));
@@ -82,6 +85,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   });
   sessions.reservations = reservations;
   const sharing = new SharingService(platform, hub);
+  const accessibility = new AccessibilityService(platform, sessions);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -114,6 +118,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       reservations.start();
     },
     async stop(): Promise<void> {
+      await accessibility.stop();
       await reservations.stop();
       await hosts.stop();
       await sessions.stop();
@@ -131,6 +136,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
       await app.register(automationRoutes, { platform, sessions });
+      await app.register(accessibilityRoutes, { platform, sessions, accessibility });
       await app.register(viewerSocketRoutes, { platform, sessions, hub, sharing, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
     },
   };

@@ -1,5 +1,6 @@
 export { PROTOCOL_VERSION, assertToken, hostIdOf, subjects } from './subjects.js';
 export {
+  AccessibilityViolation,
   Bye,
   ControlAction,
   DeviceCommand,

@@ -141,6 +141,8 @@ export const DeviceCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('control'), action: ControlAction }),
   z.object({ op: z.literal('logs'), afterSeq: z.number().int().nonnegative().optional() }),
   z.object({ op: z.literal('uiTree') }),
+  /** Checks the current screen for accessibility problems (axe-core on a browser, rules over the UI tree on Android). */
+  z.object({ op: z.literal('accessibilityScan') }),
   /** Starts or renews a screencast lease; the agent stops streaming when every lease has lapsed. */
   z.object({
     op: z.literal('screencast'),
@@ -216,6 +218,23 @@ export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
   }),
 );
 
+/** One element breaking one accessibility rule; bounds in screenshot pixels. */
+export const AccessibilityViolation = z.object({
+  ruleId: z.string(),
+  impact: z.enum(['critical', 'serious', 'moderate', 'minor']),
+  /** WCAG success criteria, `1.4.3` style. */
+  wcag: z.array(z.string()),
+  description: z.string(),
+  helpUrl: z.string(),
+  element: z.object({
+    selector: z.string(),
+    text: z.string(),
+    html: z.string().nullable(),
+    bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  }),
+});
+export type AccessibilityViolation = z.infer<typeof AccessibilityViolation>;
+
 /** What each operation answers inside an `ok` reply. */
 export const RpcResults = {
   prepare: z.object({ sessionId: z.string(), screen: Screen }),
@@ -224,6 +243,15 @@ export const RpcResults = {
   control: z.object({ url: z.string().optional(), orientation: z.enum(['portrait', 'landscape']).optional() }),
   logs: z.object({ entries: z.array(LogEntry), lastSeq: z.number().int().nonnegative() }),
   uiTree: z.object({ url: z.string(), title: z.string(), root: UiNode }),
+  accessibilityScan: z.object({
+    /** The engine and its version (`axe-core 4.11.0`, `android-rules 1`). */
+    engine: z.string(),
+    url: z.string(),
+    title: z.string(),
+    /** What a finding's identity is relative to: the page (origin and path) or the app package. */
+    scope: z.string(),
+    findings: z.array(AccessibilityViolation),
+  }),
   screencast: z.object({ streaming: z.boolean() }),
   stopScreencast: z.object({ streaming: z.boolean() }),
   apps: z.object({ apps: z.array(z.object({ packageName: z.string(), system: z.boolean() })) }),

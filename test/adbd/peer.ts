@@ -83,6 +83,8 @@ export class AdbdPeer {
   readonly properties: Record<string, string>;
   /** What the screen shows: the foreground package. */
   foreground = 'com.android.launcher3';
+  /** Nodes `uiautomator dump` answers instead of the default screen (the inside of the root FrameLayout). */
+  uiNodes: string | null = null;
   typed = '';
   private physical: { width: number; height: number };
   private frame: RgbImage;
@@ -227,6 +229,12 @@ export class AdbdPeer {
     for (let py = Math.max(0, Math.round(y) - radius); py <= Math.min(height - 1, Math.round(y) + radius); py++) {
       for (let px = Math.max(0, Math.round(x) - radius); px <= Math.min(width - 1, Math.round(x) + radius); px++) pixels.set(colour, (py * width + px) * 3);
     }
+  }
+
+  /** Paints a rectangle of the framebuffer (what a test app would draw). */
+  fillRect(x: number, y: number, width: number, height: number, colour: [number, number, number]): void {
+    const { width: w, height: h, pixels } = this.frame;
+    for (let py = Math.max(0, y); py < Math.min(h, y + height); py++) for (let px = Math.max(0, x); px < Math.min(w, x + width); px++) pixels.set(colour, (py * w + px) * 3);
   }
 
   /** The text field: a bar at the top whose length follows the typed text. */
@@ -596,7 +604,7 @@ export class AdbdPeer {
       `<node index="0" text="${esc(attrs.text ?? '')}" resource-id="${attrs.id ?? ''}" class="${attrs.class}" package="${this.foreground}" content-desc="${esc(attrs.desc ?? '')}" checkable="false" checked="false" clickable="${attrs.clickable ?? 'false'}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${attrs.bounds}">${children}</node>`;
     const button = node({ class: 'android.widget.Button', id: 'com.peer:id/tap_me', text: 'Tap me', clickable: 'true', bounds: `[0,100][${width},300]` });
     const field = node({ class: 'android.widget.EditText', id: 'com.peer:id/field', text: this.typed, desc: 'type here', bounds: `[20,320][${width - 20},380]` });
-    const root = node({ class: 'android.widget.FrameLayout', bounds: `[0,0][${width},${height}]` }, button + field);
+    const root = node({ class: 'android.widget.FrameLayout', bounds: `[0,0][${width},${height}]` }, this.uiNodes ?? button + field);
     return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${this.settings.get('system/user_rotation') ?? '0'}">${root}</hierarchy>`;
   }
 }

@@ -1,0 +1,2 @@
+export { dfAccessibilityProjection } from './projection.js';
+export * from './queries.js';
