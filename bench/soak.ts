@@ -4,7 +4,7 @@
  * `npm start` runs it: embedded, or on the local PostgreSQL with `--postgres`), with its in-process
  * device host (two browser devices on Chromium). The load: readers (device list, users/me, audit),
  * writers (/v1 projects and test cases), a device session with two viewers on its live screen, and a
- * tap every few seconds. Memory is read from /proc; event-loop delay from the server's own
+ * tap every few seconds (`--pace-ms` between a reader's requests, 20 by default). Memory is read from /proc; event-loop delay from the server's own
  * `/health?detail=true` (p99 over each interval). Prints a line per sample and writes
  * bench/results/soak-<mode>.json.
  */
@@ -24,6 +24,9 @@ const MINUTES = numberArg('minutes', 30);
 const SAMPLE_MS = numberArg('sample-seconds', 30) * 1000;
 const REST_MS = numberArg('rest-seconds', 60) * 1000;
 const postgres = arg('postgres');
+/** Pause of each reader between requests: a steady load, not a saturating one. */
+const PACE_MS = numberArg('pace-ms', 20);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ADMIN = { email: 'soak-admin@example.com', password: 'soak admin password' };
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
@@ -106,12 +109,16 @@ async function main() {
     let stop = false;
     const loops = [
       async () => {
-        while (!stop) await call('GET', '/df/api/devices?size=20', token);
+        while (!stop) {
+          await call('GET', '/df/api/devices?size=20', token);
+          await pause(PACE_MS);
+        }
       },
       async () => {
         while (!stop) {
           await call('GET', '/api/v1/users/me', token);
           await call('GET', '/api/v1/audit/events?size=20', token);
+          await pause(PACE_MS);
         }
       },
       async () => {
