@@ -5,7 +5,8 @@ import type { Database, Sql } from './types.js';
 
 /** Opens a pool on a PostgreSQL server. */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // A connection that cannot be made within 5 s fails the query (answered 503) instead of waiting.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server would otherwise crash the process.
   pool.on('error', () => {});
   const query: Sql['query'] = async (text, params, options) => {
@@ -20,6 +21,11 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     },
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client whose server goes away emits 'error' on itself (not on the pool): without a
+      // listener that would be an uncaught exception. The query in flight fails and is answered instead.
+      let broken: Error | undefined;
+      const onError = (err: Error) => (broken = err);
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const tx: Sql = {
@@ -35,7 +41,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A broken connection is destroyed rather than returned to the pool.
+        client.release(broken);
       }
     },
     async close() {

@@ -28,7 +28,9 @@ interface WithIncrement {
 /** Connects a key-value store to Redis; resolves once connected, rejects when Redis cannot be reached. */
 export async function connectRedisKv(url: string, options: RedisKvOptions = {}): Promise<KeyValueStore> {
   const onError = options.onError ?? ((err: Error) => console.error('redis key-value store:', err.message));
-  const redis = new Redis(url, { keyPrefix: options.keyPrefix, lazyConnect: true });
+  // While Redis is away a command fails at once (no offline queue) or within the command time-out, and
+  // the request is answered 503, instead of waiting for a reconnection; the client reconnects by itself.
+  const redis = new Redis(url, { keyPrefix: options.keyPrefix, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5_000 });
   let started = false;
   // Before start-up the failure reaches the caller as the rejection below, so it is not reported twice.
   redis.on('error', (err: Error) => {
