@@ -162,7 +162,6 @@ export class AuthService {
     };
   }
 
-  /** Rotates a refresh token: the old one is spent, a new pair is issued in the same family. */
   /**
    * Rotates a refresh token: the old one is spent, a new pair is issued in the same family. A token
    * used twice was stolen: its session ends, every access token of it included (the thief's and the
