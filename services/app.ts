@@ -11,7 +11,7 @@ import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.
 import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createDfModule, type DfModule } from './df/index.js';
-import { createOrganizationModule, type OrganizationModule } from './organization/index.js';
+import { createOrganizationModule, type OrganizationModule, type RevocableToken } from './organization/index.js';
 import { createTmtModule, type TmtModule } from './tmt/index.js';
 import { createHealthcheckModule, type HealthcheckModule } from './healthcheck/index.js';
 import { createAutorunnerModule, type AutorunnerModule } from './autorunner/index.js';
@@ -67,7 +67,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url) } : {}),
   });
   const organization = createOrganizationModule(platform);
-  const tokenChecks = { tokens: platform.tokens, isRevoked: (t: { jti: string; userId: number; issuedAtMs: number }) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
+  const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
   const df = createDfModule(platform, {
     resolveWorkspace: organization.resolveWorkspace,
     permissionsOf: organization.permissionsOf,
@@ -104,6 +104,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   installAccessControl(app, {
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
+    sessionUsed: (use) => organization.auth.sessions.used(use.sid, use.address),
     resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, accessCache),
     permissionsOf: cachedPermissionResolver(organization.permissionsOf, accessCache),
     verifyApiKey: df.verifyApiKey,

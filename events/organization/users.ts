@@ -58,10 +58,22 @@ export const emailClaimStream = (email: string): string => `email-claim-${hashTo
 const signInFailureReason = z.enum(['bad_password', 'throttled', 'inactive']);
 export type SignInFailureReason = z.output<typeof signInFailureReason>;
 
-/** Outcome of one sign-in attempt, in the `user-signins-<id>` stream. */
+/** Why one sign-in session ended: its own logout, its user ending it from the list, or theft detected by refresh-token reuse. */
+const signInSessionEndReason = z.enum(['logout', 'ended_by_user', 'refresh_token_reused']);
+export type SignInSessionEndReason = z.output<typeof signInSessionEndReason>;
+
+/**
+ * The `user-signins-<id>` stream: the outcome of each sign-in attempt, and the life of each sign-in
+ * session (a refresh-token family, the `sid` of its access tokens): started by a sign-in or sign-up,
+ * ended one by one or all at once ("sign out everywhere"). A password change, deactivation and
+ * deletion (`user-<id>` events) end every session of the user too.
+ */
 export const signInEvents = defineEvents({
   SignInSucceeded: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable() }),
   SignInFailed: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), reason: signInFailureReason }),
+  SignInSessionStarted: z.object({ userId: id, signInSessionId: z.string(), address: z.string().nullable(), userAgent: z.string().nullable(), expiresAt: z.string() }),
+  SignInSessionEnded: z.object({ userId: id, signInSessionId: z.string(), reason: signInSessionEndReason }),
+  SignInSessionsEnded: z.object({ userId: id, reason: z.enum(['signed_out_everywhere']) }),
 });
 export type SignInEvent = EventOf<typeof signInEvents>;
 export const userSignInStream = (userId: number): string => `user-signins-${userId}`;

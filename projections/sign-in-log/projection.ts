@@ -1,7 +1,7 @@
 import type { SignInEvent } from '#events/organization/users.js';
 import type { Projection } from '../types.js';
 
-type Handled = SignInEvent;
+type Handled = Extract<SignInEvent, { type: 'SignInSucceeded' | 'SignInFailed' }>;
 
 /** Every sign-in attempt of a known account, for the user-login-logs endpoint. */
 export const signInLogProjection: Projection = {

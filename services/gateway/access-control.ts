@@ -6,7 +6,17 @@ import { acceptsApiKey, acceptsScopedCredential, isPublic, moduleFor, pathOf, sc
 
 export interface AccessControlDeps {
   tokens: TokenService;
-  isRevoked(token: { jti: string; userId: number; issuedAtMs: number }): Promise<boolean>;
+  /**
+   * Whether a verified access token was revoked: its `jti` (logout), its sign-in session `sid` (logout
+   * of any token of the session, refresh-token reuse, a session ended from the list) or every token of
+   * its user (password change, deactivation, sign out everywhere). One read of the key-value store.
+   */
+  isRevoked(token: { jti: string; userId: number; issuedAtMs: number; sid?: string | undefined }): Promise<boolean>;
+  /**
+   * Told of each request authenticated by an access token of a sign-in session, after the checks; must
+   * not block (it notes the session's last use in the background, now and then).
+   */
+  sessionUsed?: (use: { sid: string; address: string }) => void;
   resolveWorkspace(user: { userId: number; companyId: number }, workspaceId: number): Promise<ActiveWorkspace | null>;
   /** The caller's permission keys, asked only by routes that check one. */
   permissionsOf: PermissionResolver;
@@ -143,6 +153,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
     request.principal = found.principal;
     request.workspace = found.workspace;
     checkEntitlement(route, request.workspace, found.tokenWorkspaceLost, method);
+    if (found.principal.sid && deps.sessionUsed) deps.sessionUsed({ sid: found.principal.sid, address: request.ip });
   });
 }
 
@@ -156,7 +167,7 @@ export async function authenticateToken(
   workspaceHeader: string | undefined,
 ): Promise<{ principal: Principal; workspace: ActiveWorkspace | null; tokenWorkspaceLost: boolean }> {
   const claims = await deps.tokens.verifyAccessToken(bearer);
-  if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs })) {
+  if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs, sid: claims.sid })) {
     throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
   }
   const principal: Principal = {

@@ -3,6 +3,7 @@ import { orgAuditProjection } from '#projections/org-audit/index.js';
 import { orgCredentialsProjection } from '#projections/org-credentials/index.js';
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
+import { signInSessionsProjection } from '#projections/sign-in-sessions/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -19,11 +20,11 @@ import { workspaceMemberRoutes } from './workspaces/member-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export { AuthService } from './auth/service.js';
-export { AccessRevocations } from './auth/revocation.js';
+export { AccessRevocations, type RevocableToken } from './auth/revocation.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, orgAuditProjection, orgCredentialsProjection];
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {

@@ -43,6 +43,16 @@ export function kvContract(name: string, target: KvContractTarget): void {
       expect(await kv.get(k)).toBe('second');
     });
 
+    it('reads several keys at once, in the order asked, null for absent and expired ones', async () => {
+      const [a, b, gone] = [key('many-a'), key('many-b'), key('many-gone')];
+      await kv.set(a, 'A');
+      await kv.set(b, 'B', { ttlMs: 60_000 });
+      await kv.set(gone, 'G', { ttlMs: 50 });
+      await eventually(async () => (await kv.get(gone)) === null);
+      expect(await kv.getMany([b, key('many-missing'), a, gone])).toEqual(['B', null, 'A', null]);
+      expect(await kv.getMany([])).toEqual([]);
+    });
+
     it('expires a key after its ttl, not before, and then treats it as absent everywhere', async () => {
       const k = key('expiring');
       const ttlMs = 100;

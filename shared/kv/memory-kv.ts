@@ -26,6 +26,12 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
       return entries.get(key)?.value ?? null;
     },
 
+    async getMany(keys) {
+      assertOpen();
+      const now = Date.now();
+      return keys.map((key) => entries.get(key, now)?.value ?? null);
+    },
+
     async set(key, value, setOptions) {
       assertOpen();
       const ttl = checkTtl(setOptions?.ttlMs);

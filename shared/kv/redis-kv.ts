@@ -54,6 +54,11 @@ export async function connectRedisKv(url: string, options: RedisKvOptions = {}):
       return redis.get(key);
     },
 
+    async getMany(keys) {
+      // MGET: one command, one round trip; the key prefix applies to each key.
+      return keys.length === 0 ? [] : redis.mget(...keys);
+    },
+
     async set(key, value, setOptions) {
       const ttl = checkTtl(setOptions?.ttlMs);
       if (ttl === undefined) await redis.set(key, value);

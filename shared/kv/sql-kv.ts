@@ -94,6 +94,12 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
       return entries.get(key)?.value ?? null;
     },
 
+    async getMany(keys) {
+      assertOpen();
+      const now = Date.now();
+      return keys.map((key) => entries.get(key, now)?.value ?? null);
+    },
+
     async set(key, value, setOptions) {
       const ttl = checkTtl(setOptions?.ttlMs);
       return serialized(key, () => write(key, { value, expiresAt: ttl === undefined ? null : Date.now() + ttl }));

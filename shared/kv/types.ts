@@ -6,6 +6,11 @@
 export interface KeyValueStore {
   readonly kind: 'memory' | 'redis' | 'sql';
   get(key: string): Promise<string | null>;
+  /**
+   * The values of several keys in one step (one round trip to Redis: `MGET`), in the order asked;
+   * `null` for each absent key. Checks that read several keys on every request use it.
+   */
+  getMany(keys: readonly string[]): Promise<(string | null)[]>;
   /** Sets the value; with `ttlMs` the key expires after that many milliseconds. */
   set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
   /** Sets only when the key is absent; returns whether it did (a lock or a once-only marker). */

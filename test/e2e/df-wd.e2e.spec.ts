@@ -78,6 +78,86 @@ describe('WebdriverIO through /df/wd', () => {
     expect(entries.some((a) => a.kind === 'navigation' && a.detail.via === 'webdriver' && a.detail.url === site.url)).toBe(true);
   });
 
+  it('records every command on the timeline and in the command log: five commands, five entries, with element, duration and outcome', { timeout: 180_000 }, async () => {
+    // Every HTTP request the client sends, counted (the new-session request included).
+    let sent = 0;
+    const browser = await remote({
+      hostname: '127.0.0.1',
+      port,
+      path: '/df/wd',
+      protocol: 'http',
+      headers: { authorization: `Bearer ${token}` },
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+      capabilities: { browserName: 'chrome', ...({ 'df:name': 'Command log' } as Record<string, unknown>) },
+      transformRequest: (options) => (sent++, options),
+    });
+    const sessionId = browser.sessionId;
+    // Five commands, one WebDriver request each.
+    await browser.url(site.url);
+    const button = await browser.$('#target');
+    await button.click();
+    expect(await browser.getTitle()).toBe('farm test page');
+    await browser.takeScreenshot();
+
+    // The log is written in bursts; reading it waits for what this session has sent.
+    const log = await api('GET', `/sessions/${sessionId}/webdriver-log`);
+    expect(log.status).toBe(200);
+    const all = log.body.commands as Record<string, any>[];
+    // One entry per request the client sent after the new session: WebdriverIO also asks for the
+    // window handle by itself when a session starts (its context manager), and that is logged too.
+    expect(all).toHaveLength(sent - 1);
+    expect(log.body).toMatchObject({ sessionId, deviceId, status: 'active', total: sent - 1, failed: 0 });
+    expect(all.filter((c) => c.command !== 'getWindowHandle')).toHaveLength(5);
+    const commands = all.filter((c) => c.command !== 'getWindowHandle');
+    expect(commands.map((c) => c.command)).toEqual(['navigateTo', 'findElement', 'elementClick', 'getTitle', 'takeScreenshot']);
+    const [nav, find, click, title, shot] = commands;
+    expect(nav).toMatchObject({ method: 'POST', path: '/url', args: { url: site.url }, outcome: 'success', status: 200 });
+    expect(find).toMatchObject({ path: '/element', args: { using: 'css selector', value: '#target' }, outcome: 'success' });
+    const elementId = find!.result.element as string;
+    expect(elementId).toBeTruthy();
+    expect(click).toMatchObject({ path: '/element/{elementId}/click', element: elementId, outcome: 'success' });
+    expect(title).toMatchObject({ method: 'GET', result: 'farm test page' });
+    expect(shot!.result.bytes).toBeGreaterThan(1000);
+    for (const c of all) {
+      expect(c.durationMs).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(c.startedAt)).not.toBeNaN();
+    }
+
+    // The same entries on the session's timeline, in order.
+    const timeline = (await api('GET', `/sessions/${sessionId}/activities?size=200`)).body.content as { id: string; kind: string; detail: Record<string, unknown> }[];
+    const onTimeline = timeline.filter((a) => a.detail.source === 'webdriver');
+    expect(onTimeline.map((a) => a.id)).toEqual(all.map((c) => c.activityId));
+    expect(onTimeline.filter((a) => a.detail.command !== 'getWindowHandle').map((a) => a.detail.command)).toEqual(['navigateTo', 'findElement', 'elementClick', 'getTitle', 'takeScreenshot']);
+    expect(onTimeline.find((a) => a.detail.command === 'navigateTo')).toMatchObject({ kind: 'navigation', detail: { via: 'webdriver', url: site.url } });
+
+    // A refused command is in the log too, as an error; typed text only as its length.
+    const refused = await http(server.url, 'POST', `/df/wd/session/${sessionId}/appium/device/shell`, { token, body: { command: 'id' } });
+    expect(refused.body.value.error).toBe('unknown command');
+    const typed = await http(server.url, 'POST', `/df/wd/session/${sessionId}/element/${elementId}/value`, { token, body: { text: 'hunter2-secret', value: [...'hunter2-secret'] } });
+    expect(typed.status).toBe(200);
+
+    await browser.deleteSession();
+    const text = await http(server.url, 'GET', `/df/api/sessions/${sessionId}/webdriver-log?format=text&download=true`, { token });
+    expect(text.status).toBe(200);
+    expect(text.headers.get('content-type')).toContain('text/plain');
+    expect(text.headers.get('content-disposition')).toBe(`attachment; filename="webdriver-log-${sessionId}.txt"`);
+    const lines = (text.body as string).trimEnd().split('\n');
+    expect(lines[0]).toContain(sessionId);
+    const total = all.length + 2;
+    expect(text.body).toContain(`${total} command(s), 1 failed`);
+    expect(lines.filter((l) => /^\d{4}-\d\d-\d\d /.test(l))).toHaveLength(total);
+    expect(text.body).toMatch(/findElement\s+POST \/element\s+using="css selector"\s+value="#target"\s+OK 200/);
+    expect(text.body).toMatch(/POST \/appium\/device\/shell.*ERROR 404 unknown command/);
+    expect(text.body).toContain('text="[14 characters]"');
+    expect(text.body).not.toContain('hunter2');
+    const ended = await api('GET', `/sessions/${sessionId}/webdriver-log`);
+    expect(ended.body).toMatchObject({ status: 'ended', total, failed: 1 });
+    expect(JSON.stringify(ended.body)).not.toContain('hunter2');
+    expect(JSON.stringify((await api('GET', `/sessions/${sessionId}/activities?size=200`)).body)).not.toContain('hunter2');
+    expect(await deviceStatus()).toBe('available');
+  });
+
   it('queues a second client while the only device is busy and hands it the device when the first ends; X-Api-Key works', { timeout: 180_000 }, async () => {
     const key = (await api('POST', '/keys', { name: 'wd key' })).body.key as string;
     const first = await connect({ authorization: `Bearer ${token}` });

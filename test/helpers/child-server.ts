@@ -6,16 +6,20 @@ export interface ChildServer {
   child: ChildProcess;
   /** JSON log lines seen so far. */
   logs: Record<string, unknown>[];
-  /** Resolves with the first log line (seen or to come) that matches. */
+  /**
+   * Resolves with the first log line (seen or to come) that matches; rejects when the process exits
+   * first, or after `timeoutMs` (default 60 s; `Infinity`: only the exit ends the wait).
+   */
   waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
  * Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens;
- * `viaNpm` starts it through `npm start` itself (the process a user's signals reach).
+ * `viaNpm` starts it through `npm start` itself (the process a user's signals reach). `startTimeoutMs`
+ * bounds the wait for "listening" (default 60 s; `Infinity` waits until it listens or exits).
  */
-export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean } = {}): Promise<ChildServer> {
+export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean; startTimeoutMs?: number } = {}): Promise<ChildServer> {
   const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'services/main.ts']];
   const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -47,11 +51,11 @@ export async function startChildServer(env: Record<string, string>, options: { v
     const seen = logs.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+      const t = Number.isFinite(timeoutMs) ? setTimeout(() => reject(new Error(`log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs) : undefined;
       waiters.push({ match, resolve: (l) => (clearTimeout(t), resolve(l)) });
       void exited.then(({ code }) => reject(new Error(`server exited (${code}) before the log line; stderr: ${stderr.slice(-2000)}`)));
     });
   };
-  const listening = await waitForLog((l) => l.msg === 'listening');
+  const listening = await waitForLog((l) => l.msg === 'listening', options.startTimeoutMs);
   return { url: String(listening.url), child, logs, waitForLog, exited };
 }

@@ -9,12 +9,18 @@ import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
 import type { WebDriverTransport, WireAnswer } from './transport.js';
 import { invalidSession, isAppError, WebDriverError } from './w3c.js';
+import { argumentsOf, commandOf, outcomeOf, type CommandEntry, type Outcome } from './command-log.js';
 import { unreachable } from '#shared/unreachable.js';
+import type { ActivityKind } from '#events/df/sessions.js';
 
 /** Where a hub session's Appium session id is kept, so every replica can relay its commands. */
 const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
 const MAPPING_TTL_MS = 7 * 86_400_000;
 const CANDIDATE_LIMIT = 200;
+/** Command log entries wait at most this long to be written (one append for a burst of commands). */
+const LOG_FLUSH_MS = 200;
+/** A burst this long is written at once. */
+const LOG_BATCH = 100;
 /** Device failures that mean "try the next device" while taking one. */
 const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED'];
 
@@ -34,6 +40,15 @@ interface Acquired {
   caller: Caller;
 }
 
+/** Command log entries of a session not yet on its timeline, and the write under way. */
+interface PendingLog {
+  session: Pick<SessionRecord, 'id'>;
+  caller: Caller;
+  entries: { kind: ActivityKind; detail: Record<string, unknown> }[];
+  timer: NodeJS.Timeout | null;
+  writing: Promise<void>;
+}
+
 const json = (value: unknown): WireAnswer => ({ status: 200, contentType: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(value)) });
 
 /**
@@ -47,8 +62,8 @@ export class WebDriverHub {
   private readonly queue = new DeviceQueue<Acquired>();
   /** Hub (platform) session id → Appium session id. */
   private readonly appiumIds = new Map<string, string>();
-  /** When each session last recorded WebDriver activity, and the commands since. */
-  private readonly touched = new Map<string, { at: number; commands: number }>();
+  /** Command log entries waiting to be written, per session. */
+  private readonly logs = new Map<string, PendingLog>();
   private readonly touchEveryMs: number;
 
   constructor(private readonly deps: WebDriverHubDeps) {
@@ -63,6 +78,7 @@ export class WebDriverHub {
 
   async stop(): Promise<void> {
     await this.queue.stop();
+    await Promise.all([...this.logs.keys()].map((id) => this.flushLog(id)));
   }
 
   /** `POST /session`: takes a device (waiting if needed), opens the sessions, answers W3C. */
@@ -115,7 +131,6 @@ export class WebDriverHub {
     const capabilities = { ...(value.capabilities ?? {}) };
     // BiDi is not relayed: without webSocketUrl the client stays on classic WebDriver.
     delete capabilities.webSocketUrl;
-    this.touched.set(session.id, { at: Date.now(), commands: 0 });
     void this.deps.sessions
       .recordActivity(session, caller, 'lifecycle', {
         event: 'webdriver-session-created',
@@ -190,25 +205,48 @@ export class WebDriverHub {
 
   /**
    * One command of a session (`rest` is the path after `/session/{id}`), checked against the policy and
-   * relayed; `may(permission)` tells whether the caller holds a permission.
+   * relayed; `may(permission)` tells whether the caller holds a permission. Every command, refused or
+   * relayed, goes into the session's command log (its timeline), with its duration and outcome.
    */
   async command(caller: Caller, session: SessionRecord, method: string, rest: string, body: unknown, may: (permission: string) => Promise<boolean>): Promise<WireAnswer> {
-    const appiumId = await this.appiumIdOf(session);
+    const appiumId = await this.appiumIdOf(session).catch((err: unknown) => {
+      this.dropLog(session.id);
+      throw err;
+    });
+    const startedAt = this.deps.now();
+    const started = performance.now();
+    const named = commandOf(method, rest);
+    const log = (outcome: Outcome) =>
+      this.log(session, caller, {
+        source: 'webdriver',
+        command: named.command,
+        method,
+        path: named.path,
+        element: named.element,
+        args: argumentsOf(named.command, body),
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - started),
+        ...outcome,
+      });
+    const refuse = (err: WebDriverError): never => {
+      log({ outcome: 'error', status: err.status, error: err.error, message: err.message });
+      throw err;
+    };
     const rule = decide(method, rest);
     let payload = body;
     switch (rule.then.action) {
       case 'allow':
         break;
       case 'block':
-        throw new WebDriverError('unknown command', `${method} /session/{id}${rest} is not available through the hub: it ${rule.then.reason}`);
+        return refuse(new WebDriverError('unknown command', `${method} /session/{id}${rest} is not available through the hub: it ${rule.then.reason}`));
       case 'require':
         if (!(await may(rule.then.permission))) {
-          throw new WebDriverError('unsupported operation', `${method} /session/{id}${rest} ${rule.then.reason} and needs the ${rule.then.permission} permission`, 403, 'FORBIDDEN');
+          return refuse(new WebDriverError('unsupported operation', `${method} /session/{id}${rest} ${rule.then.reason} and needs the ${rule.then.permission} permission`, 403, 'FORBIDDEN'));
         }
         break;
       case 'rewrite': {
         const rewritten = REWRITERS[rule.then.rewriter]((typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>);
-        if ('refuse' in rewritten && typeof rewritten.refuse === 'string') throw new WebDriverError('unsupported operation', rewritten.refuse, 403, 'FORBIDDEN');
+        if ('refuse' in rewritten && typeof rewritten.refuse === 'string') return refuse(new WebDriverError('unsupported operation', rewritten.refuse, 403, 'FORBIDDEN'));
         payload = rewritten;
         break;
       }
@@ -220,17 +258,26 @@ export class WebDriverHub {
     try {
       answer = await this.deps.transport.send(session.id, method, `/session/${encodeURIComponent(appiumId)}${rest}`, text);
     } catch (err) {
-      if (isAppError(err, 'SESSION_NOT_ACTIVE', 'NOT_FOUND')) throw invalidSession(session.id, 'has ended');
+      if (isAppError(err, 'SESSION_NOT_ACTIVE', 'NOT_FOUND')) {
+        this.dropLog(session.id);
+        throw invalidSession(session.id, 'has ended');
+      }
+      log({ outcome: 'error', status: 502, error: 'unknown error', message: `The device could not be reached: ${(err as Error).message}`.slice(0, 500) });
       throw err;
     }
-    if (answer.status === 403 && !(await this.deps.sessions.isOpen(session.id))) throw invalidSession(session.id, 'has ended');
-    this.touch(session, caller, method, rest, payload);
+    if (answer.status === 403 && !(await this.deps.sessions.isOpen(session.id))) {
+      this.dropLog(session.id);
+      throw invalidSession(session.id, 'has ended');
+    }
+    log(outcomeOf(named.command, answer));
     return { ...answer, body: answer.body.includes(appiumId) ? Buffer.from(answer.body.toString('utf8').replaceAll(appiumId, session.id)) : answer.body };
   }
 
   /** `DELETE /session/{id}`: the Appium session, then the platform session; the device is free again. */
   async deleteSession(caller: Caller, session: SessionRecord): Promise<WireAnswer> {
     const appiumId = await this.appiumIdOf(session);
+    // The command log reaches the timeline before the session ends (an ended session records nothing).
+    await this.flushLog(session.id);
     await this.deps.transport.send(session.id, 'DELETE', `/session/${encodeURIComponent(appiumId)}`).catch((err: unknown) =>
       this.deps.logger.info({ err: (err as Error).message, sessionId: session.id }, 'the Appium session could not be deleted; the device release ends it'),
     );
@@ -239,8 +286,9 @@ export class WebDriverHub {
   }
 
   private async endPlatformSession(sessionId: string, caller: Partial<Caller>, reason: string): Promise<void> {
+    await this.flushLog(sessionId);
+    this.dropLog(sessionId);
     this.appiumIds.delete(sessionId);
-    this.touched.delete(sessionId);
     this.deps.transport.forget(sessionId);
     await this.deps.kv.delete(mappingKey(sessionId)).catch(() => false);
     try {
@@ -254,25 +302,60 @@ export class WebDriverHub {
   }
 
   /**
-   * Every command is activity: it keeps the session from the idle time-out. Navigations are timeline
-   * entries of their own; other commands are summed into one entry at most every `touchEveryMs`.
+   * Puts one command on the session's timeline: navigations as `navigation` entries (`via: webdriver`),
+   * every other command as a `custom` entry (`source: webdriver`). Entries are written in bursts, one
+   * append at most every `LOG_FLUSH_MS` (or every `LOG_BATCH` commands), in the background and in
+   * order; each is activity, so a driven session never idles out.
    */
-  private touch(session: SessionRecord, caller: Caller, method: string, rest: string, payload: unknown): void {
-    const now = Date.now();
-    const state = this.touched.get(session.id) ?? { at: 0, commands: 0 };
-    state.commands += 1;
-    this.touched.set(session.id, state);
-    let record: Promise<unknown> | null = null;
-    if (method === 'POST' && rest === '/url') {
-      const url = (payload as { url?: unknown } | undefined)?.url;
-      record = this.deps.sessions.recordActivity(session, caller, 'navigation', { via: 'webdriver', url: typeof url === 'string' ? url.slice(0, 2_000) : null });
-      state.at = now;
-    } else if (now - state.at >= this.touchEveryMs) {
-      record = this.deps.sessions.recordActivity(session, caller, 'custom', { source: 'webdriver', commands: state.commands, lastCommand: `${method} ${rest.replace(/\/element\/[^/]+/g, '/element/{id}')}` });
-      state.at = now;
-      state.commands = 0;
+  private log(session: Pick<SessionRecord, 'id'>, caller: Caller, entry: CommandEntry): void {
+    let pending = this.logs.get(session.id);
+    if (!pending) {
+      pending = { session: { id: session.id }, caller, entries: [], timer: null, writing: Promise.resolve() };
+      this.logs.set(session.id, pending);
     }
-    record?.catch((err: unknown) => this.deps.logger.debug({ err: (err as Error).message, sessionId: session.id }, 'recording WebDriver activity failed'));
+    pending.caller = caller;
+    const navigation = entry.command === 'navigateTo';
+    const detail: Record<string, unknown> = navigation ? { via: 'webdriver', url: entry.args?.url ?? null, ...entry } : { ...entry };
+    pending.entries.push({ kind: navigation ? 'navigation' : 'custom', detail });
+    if (pending.entries.length >= LOG_BATCH) void this.flushLog(session.id);
+    else if (!pending.timer) {
+      pending.timer = setTimeout(() => void this.flushLog(session.id), LOG_FLUSH_MS);
+      pending.timer.unref();
+    }
+  }
+
+  /** Writes a session's waiting log entries (after any write under way); resolves when they are written or failed. */
+  private flushLog(sessionId: string): Promise<void> {
+    const pending = this.logs.get(sessionId);
+    if (!pending) return Promise.resolve();
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = null;
+    const batch = pending.entries.splice(0);
+    if (batch.length === 0) return pending.writing;
+    const writing: Promise<void> = pending.writing
+      .then(() => this.deps.sessions.recordActivities(pending.session, pending.caller, batch))
+      .then(
+        () => undefined,
+        (err: unknown) => this.deps.logger.debug({ err: (err as Error).message, sessionId, entries: batch.length }, 'recording WebDriver commands failed'),
+      )
+      .finally(() => {
+        // Nothing more to write: forget the session until its next command.
+        if (pending.writing === writing && pending.entries.length === 0 && !pending.timer && this.logs.get(sessionId) === pending) this.logs.delete(sessionId);
+      });
+    pending.writing = writing;
+    return writing;
+  }
+
+  /** Resolves once every command this replica relayed for the session is on its timeline. */
+  logWritten(sessionId: string): Promise<void> {
+    return this.flushLog(sessionId);
+  }
+
+  /** Forgets what a session had waiting (it has ended: nothing more can be recorded). */
+  private dropLog(sessionId: string): void {
+    const pending = this.logs.get(sessionId);
+    if (pending?.timer) clearTimeout(pending.timer);
+    this.logs.delete(sessionId);
   }
 
   private parse(answer: WireAnswer): unknown {

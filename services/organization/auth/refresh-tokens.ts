@@ -14,6 +14,17 @@ export interface RefreshGrant {
   signedInAt: number;
 }
 
+/** A refresh token used a second time: its family (sign-in session) has been ended. */
+export class RefreshTokenReused extends AppError {
+  constructor(
+    readonly familyId: string,
+    /** The family's user, when the family was still active. */
+    readonly userId: number | null,
+  ) {
+    super('REFRESH_TOKEN_REUSED', 'Refresh token was already used; the session has been revoked');
+  }
+}
+
 const tokenKey = (hash: string) => `auth:rt:${hash}`;
 const usedKey = (hash: string) => `auth:rt-used:${hash}`;
 const familyKey = (familyId: string) => `auth:rt-family:${familyId}`;
@@ -21,7 +32,7 @@ const familyKey = (familyId: string) => `auth:rt-family:${familyId}`;
 /**
  * Opaque refresh tokens, stored hashed in the key-value store and rotated on every use. A token used
  * twice means it leaked: its whole family is revoked, so neither the thief nor the owner can refresh
- * again without signing in.
+ * again without signing in (`RefreshTokenReused`; the caller ends the session's access tokens too).
  */
 export class RefreshTokens {
   constructor(
@@ -53,8 +64,8 @@ export class RefreshTokens {
     if (raw === null) {
       const familyId = await this.kv.get(usedKey(hash));
       if (familyId !== null) {
-        await this.revokeFamily(familyId);
-        throw new AppError('REFRESH_TOKEN_REUSED', 'Refresh token was already used; the session has been revoked');
+        const owner = await this.kv.take(familyKey(familyId));
+        throw new RefreshTokenReused(familyId, owner !== null && /^\d+$/.test(owner) ? Number(owner) : null);
       }
       throw new AppError('REFRESH_TOKEN_INVALID', 'Invalid or expired refresh token');
     }

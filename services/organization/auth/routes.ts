@@ -1,8 +1,11 @@
-import { AppError } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '#shared/http/principal.js';
+import { pageSchema } from '#shared/paging.js';
+import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
+import { PageQuery } from '../http.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -28,13 +31,52 @@ const LoginRequest = z
 
 const Message = z.object({ message: z.string() });
 
+const SessionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a sign-in session id (UUID)');
+
+export const SignInSession = z
+  .object({
+    id: z.string().describe('The session id: the `sid` claim of its access tokens'),
+    current: z.boolean().describe('Whether the token of this request belongs to it'),
+    userAgent: z.string().nullable().describe('User agent of the sign-in'),
+    address: z.string().nullable().describe('Client address of the sign-in'),
+    createdAt: z.string().describe('When it began (sign-in or sign-up)'),
+    lastUsedAt: z.string().describe('Its latest use by a request or a refresh, to about a minute'),
+    lastAddress: z.string().nullable().describe('Client address of that use'),
+    expiresAt: z.string().describe('When its refresh tokens stop working, whatever happens'),
+  })
+  .meta({ id: 'SignInSession' });
+
+/** A session as the API shows it. */
+export function sessionView(s: SignInSessionView, currentSid: string | undefined): z.output<typeof SignInSession> {
+  return {
+    id: s.id,
+    current: s.id === currentSid,
+    userAgent: s.userAgent,
+    address: s.address,
+    createdAt: s.startedAt,
+    lastUsedAt: s.lastUsedAt,
+    lastAddress: s.lastAddress,
+    expiresAt: s.expiresAt,
+  };
+}
+
+/** The caller of a route only a signed-in person (a platform access token) may use. */
+function requireAccessToken(request: FastifyRequest) {
+  const p = requirePrincipal(request);
+  if (p.credential !== undefined && p.credential !== 'access-token') throw new AppError('UNAUTHORIZED', 'Use a platform access token (POST /api/v1/auth/login) here');
+  return p;
+}
+
 const clientOf = (request: FastifyRequest): ClientInfo => ({
   address: request.ip,
   userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 512) : null,
   requestId: request.id,
 });
 
-/** Interface 4.1: sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS. */
+/**
+ * Interface 4.1: sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS;
+ * and the caller's sign-in sessions (list, end one).
+ */
 export async function authRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {
   const { auth, platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -53,14 +95,48 @@ export async function authRoutes(app: FastifyInstance, opts: { platform: Platfor
       body: z.object({ refreshToken: z.string().min(1).max(512) }),
       response: { 200: TokenPair },
     },
-    handler: async (request) => auth.refresh(request.body.refreshToken),
+    handler: async (request) => auth.refresh(request.body.refreshToken, clientOf(request)),
   });
 
   r.post('/auth/logout', {
-    schema: { tags, summary: 'Blocklist the access token and end its refresh family', response: { 204: z.null() } },
+    schema: {
+      tags,
+      summary: 'End the sign-in session of this token: every access token of it (switched workspaces included) and its refresh tokens stop working; other sign-ins go on',
+      response: { 204: z.null() },
+    },
     handler: async (request, reply) => {
-      const p = requirePrincipal(request);
-      await auth.logout({ jti: p.jti, exp: p.exp, ...(p.sid ? { sid: p.sid } : {}) });
+      const p = requireAccessToken(request);
+      await auth.logout({ userId: p.userId, companyId: p.companyId, jti: p.jti, exp: p.exp, ...(p.sid ? { sid: p.sid } : {}) }, clientOf(request));
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.get('/auth/sessions', {
+    schema: {
+      tags,
+      summary: 'Your active sign-in sessions (neither ended nor expired), the latest used first; `current` marks the one of this token',
+      querystring: PageQuery,
+      response: { 200: pageSchema(SignInSession, 'SignInSessionPage') },
+    },
+    handler: async (request) => {
+      const p = requireAccessToken(request);
+      const page = await auth.sessions.list(p.userId, request.query.page, request.query.size);
+      return { ...page, content: page.content.map((s) => sessionView(s, p.sid)) };
+    },
+  });
+
+  r.delete('/auth/sessions/:sessionId', {
+    schema: {
+      tags,
+      summary: 'End one of your sign-in sessions: its access and refresh tokens stop working at once (404 for an ended, expired or unknown one)',
+      params: z.object({ sessionId: SessionId }),
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      const p = requireAccessToken(request);
+      const session = found(await auth.sessions.findActive(p.userId, request.params.sessionId), 'Sign-in session not found');
+      const reason = session.id === p.sid ? 'logout' : 'ended_by_user';
+      await auth.sessions.end({ sessionId: session.id, userId: p.userId }, reason, { actorId: p.userId, companyId: p.companyId, correlationId: request.id });
       return reply.code(204).send(null);
     },
   });

@@ -1,6 +1,7 @@
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { NewEvent } from '#shared/es/types.js';
 import { allocateId } from '#shared/ids.js';
 import {
   defaultWorkspaceId,
@@ -17,8 +18,9 @@ import { createBuiltInRoles } from '../roles/create-built-in.js';
 import { emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
 import { claimFreeUsername } from '../users/usernames.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
-import { RefreshTokens } from './refresh-tokens.js';
+import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
+import { SignInSessions } from './sessions.js';
 import { SignInThrottle } from './throttle.js';
 
 export interface TokenPair {
@@ -46,11 +48,13 @@ export class AuthService {
   readonly refreshTokens: RefreshTokens;
   readonly revocations: AccessRevocations;
   readonly throttle: SignInThrottle;
+  readonly sessions: SignInSessions;
 
   constructor(private readonly platform: Platform) {
     const { config, kv } = platform;
     this.refreshTokens = new RefreshTokens(kv, config.REFRESH_TOKEN_TTL);
-    this.revocations = new AccessRevocations(kv, Math.max(config.ACCESS_TOKEN_TTL, config.REFRESH_TOKEN_TTL));
+    this.revocations = new AccessRevocations(kv, Math.max(config.ACCESS_TOKEN_TTL, config.REFRESH_TOKEN_TTL), config.ACCESS_TOKEN_TTL);
+    this.sessions = new SignInSessions(platform, this.refreshTokens, this.revocations);
     this.throttle = new SignInThrottle(kv, {
       perAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
@@ -70,11 +74,11 @@ export class AuthService {
     };
   }
 
-  /** Issues an access token and a refresh token in a family (new unless given). */
+  /** Issues an access token and a refresh token in a family (a new sign-in session unless given). */
   async issuePair(
     user: { userId: number; companyId: number; workspaceId: number | null },
     family?: { familyId: string; signedInAt: number },
-  ): Promise<TokenPair> {
+  ): Promise<TokenPair & { sessionId: string }> {
     const refresh = await this.refreshTokens.issue({
       ...user,
       ...(family ?? { signedInAt: this.platform.now().getTime() }),
@@ -85,7 +89,23 @@ export class AuthService {
       workspaceId: user.workspaceId,
       sessionId: refresh.familyId,
     });
-    return { token: access.token, expiresIn: access.expiresIn, refreshToken: refresh.token };
+    return { token: access.token, expiresIn: access.expiresIn, refreshToken: refresh.token, sessionId: refresh.familyId };
+  }
+
+  /** Starts a sign-in session: a new family, recorded (with `before`, the sign-in's own events) on the user's sign-in stream. */
+  private async startSession(
+    user: { userId: number; companyId: number; workspaceId: number | null },
+    client: ClientInfo | null,
+    before: NewEvent[] = [],
+  ): Promise<TokenPair> {
+    const { sessionId, ...pair } = await this.issuePair(user);
+    const started = this.sessions.startedEvent(user, sessionId, client, {
+      actorId: user.userId,
+      companyId: user.companyId,
+      ...(client ? { correlationId: client.requestId } : {}),
+    });
+    await this.sessions.record(user.userId, [...before, started]);
+    return pair;
   }
 
   /** Verifies a password sign-in, throttled per account and address, and records the attempt. */
@@ -116,22 +136,20 @@ export class AuthService {
       throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
     }
     await this.throttle.recordSuccess(account, client.address);
-    await this.recordSignIn(user, client, null);
     const workspaceId = await defaultWorkspaceId(db, { userId: user.id, companyId: user.companyId });
-    return this.issuePair({ userId: user.id, companyId: user.companyId, workspaceId });
+    // The attempt and the session it starts, in one append.
+    return this.startSession({ userId: user.id, companyId: user.companyId, workspaceId }, client, [this.signInEvent(user, client, null)]);
+  }
+
+  private signInEvent(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
+    const base = { userId: user.id, address: client.address, userAgent: client.userAgent };
+    return failure === null
+      ? { type: 'SignInSucceeded', payload: base, metadata: this.metadata(client, user) }
+      : { type: 'SignInFailed', payload: { ...base, reason: failure }, metadata: this.metadata(client, user) };
   }
 
   private async recordSignIn(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): Promise<void> {
-    const base = { userId: user.id, address: client.address, userAgent: client.userAgent };
-    await this.platform.store.append(
-      userSignInStream(user.id),
-      [
-        failure === null
-          ? { type: 'SignInSucceeded', payload: base, metadata: this.metadata(client, user) }
-          : { type: 'SignInFailed', payload: { ...base, reason: failure }, metadata: this.metadata(client, user) },
-      ],
-      'any',
-    );
+    await this.platform.store.append(userSignInStream(user.id), [this.signInEvent(user, client, failure)], 'any');
   }
 
   private metadata(client: ClientInfo, user: DirectoryUser) {
@@ -144,9 +162,16 @@ export class AuthService {
     };
   }
 
-  /** Rotates a refresh token: the old one is spent, a new pair is issued in the same family. */
-  async refresh(refreshToken: string): Promise<TokenPair> {
-    const grant = await this.refreshTokens.consume(refreshToken);
+  /**
+   * Rotates a refresh token: the old one is spent, a new pair is issued in the same family. A token
+   * used twice was stolen: its session ends, every access token of it included (the thief's and the
+   * owner's), and the answer is 401 REFRESH_TOKEN_REUSED.
+   */
+  async refresh(refreshToken: string, client?: ClientInfo): Promise<TokenPair> {
+    const grant = await this.refreshTokens.consume(refreshToken).catch(async (err: unknown) => {
+      if (err instanceof RefreshTokenReused) await this.sessions.endStolen(err.familyId, err.userId);
+      throw err;
+    });
     const user = await findUserById(this.platform.db, grant.userId);
     if (!user || user.status !== 'active' || (await this.revocations.issuedBeforeRevocation(grant.userId, grant.signedInAt))) {
       await this.refreshTokens.revokeFamily(grant.familyId);
@@ -156,13 +181,25 @@ export class AuthService {
     if (workspaceId !== null && !(await findAccessibleWorkspace(this.platform.db, grant, workspaceId))) {
       workspaceId = await defaultWorkspaceId(this.platform.db, grant);
     }
-    return this.issuePair({ userId: grant.userId, companyId: grant.companyId, workspaceId }, grant);
+    const { sessionId, ...pair } = await this.issuePair({ userId: grant.userId, companyId: grant.companyId, workspaceId }, grant);
+    this.sessions.used(sessionId, client?.address ?? null);
+    return pair;
   }
 
-  /** Blocklists the access token for the rest of its life and ends its refresh family. */
-  async logout(token: { jti: string; exp: number; sid?: string }): Promise<void> {
+  /**
+   * Ends the caller's sign-in session: this access token and every other of the session (switched
+   * workspaces included) are refused from the next request on, and its refresh tokens stop working.
+   * Other sign-ins of the same user go on.
+   */
+  async logout(token: { userId: number; companyId: number; jti: string; exp: number; sid?: string }, client?: ClientInfo): Promise<void> {
     await this.revocations.block(token.jti, token.exp, this.platform.now());
-    if (token.sid) await this.refreshTokens.revokeFamily(token.sid);
+    if (token.sid) {
+      await this.sessions.end({ sessionId: token.sid, userId: token.userId }, 'logout', {
+        actorId: token.userId,
+        companyId: token.companyId,
+        ...(client ? { correlationId: client.requestId } : {}),
+      });
+    }
   }
 
   /** Re-issues the caller's token with another active workspace baked in. */
@@ -171,10 +208,13 @@ export class AuthService {
     workspaceId: number,
   ): Promise<TokenPair> {
     const ws = found(await findAccessibleWorkspace(this.platform.db, caller, workspaceId), 'Workspace not found');
-    // Stay in the caller's family while it lives, so logout or reuse detection still ends everything.
-    const familyActive = caller.sid ? await this.refreshTokens.familyActive(caller.sid) : false;
-    const family = familyActive && caller.sid ? { familyId: caller.sid, signedInAt: caller.issuedAtMs } : undefined;
-    return this.issuePair({ userId: caller.userId, companyId: caller.companyId, workspaceId }, family);
+    // The new token belongs to the caller's sign-in session, so its end (logout, reuse detection, ...)
+    // ends this token too. A session that has run its course does not start another.
+    if (!caller.sid || !(await this.refreshTokens.familyActive(caller.sid))) {
+      throw new AppError('TOKEN_REVOKED', 'The sign-in of this token has ended; sign in again');
+    }
+    const { sessionId: _sid, ...pair } = await this.issuePair({ userId: caller.userId, companyId: caller.companyId, workspaceId: ws.id }, { familyId: caller.sid, signedInAt: caller.issuedAtMs });
+    return pair;
   }
 
   /**
@@ -186,7 +226,7 @@ export class AuthService {
     client: ClientInfo | null,
   ): Promise<{ pair: TokenPair; userId: number; companyId: number; workspaceId: number }> {
     const created = await this.createCompanyWithAdmin(input, client);
-    const pair = await this.issuePair({ userId: created.userId, companyId: created.companyId, workspaceId: created.workspaceId });
+    const pair = await this.startSession({ userId: created.userId, companyId: created.companyId, workspaceId: created.workspaceId }, client);
     return { pair, ...created };
   }
 

@@ -7,6 +7,7 @@ import { hashPassword, hashToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
+import { SignInSession, sessionView } from '../auth/routes.js';
 import type { AuthService } from '../auth/service.js';
 import { OrgWriter } from '../commands.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, requireSelfOr, User, validationError } from '../http.js';
@@ -421,6 +422,39 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const result = await writer.run(userStream(request.params.id), userDecider, { type: 'RemoveProfileImage', companyId: p.companyId }, writer.context(request));
       if (image) await platform.blobs.delete(image.key);
       await writer.settle(result);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.get('/users/:id/sessions', {
+    schema: {
+      tags,
+      summary: "A user's active sign-in sessions (user agent, address, created, last use), the latest used first (USER_READ, or yourself)",
+      params: IdParams,
+      querystring: PageQuery,
+      response: { 200: pageSchema(SignInSession, 'UserSignInSessionPage') },
+    },
+    handler: async (request) => {
+      const p = callerOf(request);
+      await userOr404(p.companyId, request.params.id);
+      await requireSelfOr(request, request.params.id, 'USER_READ');
+      const page = await auth.sessions.list(request.params.id, request.query.page, request.query.size);
+      return { ...page, content: page.content.map((s) => sessionView(s, p.sid)) };
+    },
+  });
+
+  r.post('/users/:id/sign-out-everywhere', {
+    schema: {
+      tags,
+      summary: "Sign a user out everywhere: every sign-in session of theirs ends, each access and refresh token stops working at once (USER_MANAGE, or yourself)",
+      params: IdParams,
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      const p = callerOf(request);
+      const user = await userOr404(p.companyId, request.params.id);
+      await requireSelfOr(request, user.id, 'USER_MANAGE');
+      await auth.sessions.endAll(user.id, { actorId: p.userId, companyId: p.companyId, correlationId: request.id });
       return reply.code(204).send(null);
     },
   });
