@@ -6,7 +6,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { describe, it } from 'vitest';
 import { blobStoreContract } from './blob-store.contract.js';
-import { createS3BlobStore } from './index.js';
+import { openS3BlobStore } from './index.js';
 
 /**
  * The S3 adapter against a real S3-protocol server started here (`s3rver`, which keeps objects on disk
@@ -21,7 +21,7 @@ blobStoreContract('s3 (s3rver)', {
     const dir = mkdtempSync(join(tmpdir(), 'qa-s3rver-'));
     const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
     const { port } = await server.run();
-    const store = createS3BlobStore({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'qa-blobs', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    const store = await openS3BlobStore({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'qa-blobs', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
     await store.client.send(new CreateBucketCommand({ Bucket: 'qa-blobs' }));
     return {
       store,
@@ -40,7 +40,7 @@ if (endpoint) {
     strict: true,
     abortsAndListsUploads: true,
     async open() {
-      const store = createS3BlobStore({
+      const store = await openS3BlobStore({
         endpoint,
         region: process.env.S3_REGION ?? 'us-east-1',
         bucket: process.env.S3_BUCKET ?? 'qa-blobs',
