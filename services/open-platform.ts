@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
-import { createFsBlobStore } from '#shared/blob/index.js';
+import { createFsBlobStore, openS3BlobStore, signingKeyUrlSigner, type BlobStore } from '#shared/blob/index.js';
 import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
 import type { MessageBus } from '#shared/bus/types.js';
 import type { Config } from '#shared/config.js';
@@ -72,7 +72,7 @@ export async function openPlatform(
       keys,
       tokens,
       mailer,
-      blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
+      blobs: await openBlobStore(config, keys),
       readModels: options.readModels ?? checkpointWaiter(db),
       now: () => new Date(),
     };
@@ -88,4 +88,20 @@ export async function openPlatform(
     for (const close of closers.reverse()) await close().catch(() => {});
     throw err;
   }
+}
+
+/** The blob store the configuration names: files under DATA_DIR/blobs (URLs signed with the platform's key, served by the platform) or S3. */
+async function openBlobStore(config: Config, keys: Awaited<ReturnType<typeof loadSigningKeys>>): Promise<BlobStore> {
+  if (config.BLOB_STORE === 's3') {
+    return openS3BlobStore({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      bucket: config.S3_BUCKET!,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      prefix: config.S3_PREFIX,
+    });
+  }
+  return createFsBlobStore(join(config.dataDir, 'blobs'), { signer: signingKeyUrlSigner(keys) });
 }

@@ -108,6 +108,42 @@ describe('device-testing routes', () => {
   it('refuses an X-Api-Key that is not a key', async () => {
     refused(await call(null, 'GET', '/df/api/devices', undefined, { 'x-api-key': 'dfk_not-a-key' }), 401, 'UNAUTHORIZED');
   });
+
+  it('names the field of a bad upload, and answers 404 for unknown files, apps, versions and operations', async () => {
+    refused(await call(a, 'POST', '/df/api/files/presigned-upload', { name: '../etc/passwd', size: 10 }), 400, 'VALIDATION_FAILED', 'name');
+    refused(await call(a, 'POST', '/df/api/files/presigned-upload', { name: 'a.bin', size: 0 }), 400, 'VALIDATION_FAILED', 'size');
+    refused(await call(a, 'POST', '/df/api/files/presigned-upload', { name: 'a.bin', size: 10, sha256: 'abc' }), 400, 'VALIDATION_FAILED', 'sha256');
+    refused(await call(a, 'POST', '/df/api/files/multipart/initiate', { name: 'a.bin', size: 10, partSize: 1024 }), 400, 'VALIDATION_FAILED', 'partSize');
+    refused(await call(a, 'POST', '/df/api/files/multipart/initiate', { name: 'a.bin', size: 9e15, contentType: 'application/zip' }), 413, 'PAYLOAD_TOO_LARGE');
+    refused(await call(a, 'POST', `/df/api/files/multipart/${randomUUID()}/complete`, { parts: [] }), 400, 'VALIDATION_FAILED', 'parts');
+    refused(await call(a, 'GET', `/df/api/files/multipart/${randomUUID()}/part/0`), 400, 'VALIDATION_FAILED', 'params.partNumber');
+    for (const path of [`/files/${randomUUID()}`, `/files/${randomUUID()}/download`, `/files/apps/${randomUUID()}/versions`, `/files/app-versions/${randomUUID()}`, `/operations/${randomUUID()}`]) {
+      refused(await call(a, 'GET', `/df/api${path}`), 404, 'NOT_FOUND');
+    }
+    refused(await call(a, 'POST', `/df/api/sessions/${randomUUID()}/apps/install`, { versionId: 'v' }), 404, 'NOT_FOUND');
+    refused(await call(null, 'GET', '/df/api/files'), 401, 'UNAUTHORIZED');
+  });
+
+  it('takes X-Api-Key on presigned-upload and confirm only without a bearer token, and never on the rest of /df/api/files', async () => {
+    const created = await call(a, 'POST', '/df/api/keys', { name: 'uploads' });
+    const key = { 'x-api-key': created.body.key as string };
+    const started = await call(null, 'POST', '/df/api/files/presigned-upload', { name: 'ci.bin', size: 3 }, key);
+    expect(started.status).toBe(201);
+    const put = await app.inject({ method: 'PUT', url: new URL(started.body.url).pathname + new URL(started.body.url).search, payload: Buffer.from('abc'), headers: started.body.headers });
+    expect(put.statusCode).toBe(200);
+    expect((await call(null, 'POST', `/df/api/files/${started.body.fileId}/confirm`, undefined, key)).body).toMatchObject({ status: 'ready', size: 3 });
+    refused(await call(null, 'GET', '/df/api/files', undefined, key), 401, 'UNAUTHORIZED');
+    // With a bearer token the key is not a credential: the token (another company's here) governs.
+    refused(await call(b, 'POST', `/df/api/files/${started.body.fileId}/confirm`, undefined, { 'x-api-key': created.body.key }), 404, 'NOT_FOUND');
+  });
+
+  it('refuses a signed blob URL that is unsigned, tampered or expired, with a clear code', async () => {
+    refused(await call(null, 'GET', '/df/api/files/blobs/df/company-1/files/x'), 403, 'SIGNATURE_INVALID');
+    refused(await call(null, 'GET', '/df/api/files/blobs/df/company-1/files/x?method=GET&expires=1&kid=k&signature=abc'), 403, 'SIGNATURE_INVALID');
+    // A path that climbs out never reaches the store: encoded, it is no object; plain, it is no blob path at all.
+    refused(await call(null, 'PUT', '/df/api/files/blobs/..%2F..%2Fetc%2Fpasswd?method=PUT&expires=99999999999&size=1&kid=k&signature=abc', 'x'), 403, 'SIGNATURE_INVALID');
+    refused(await call(null, 'GET', '/df/api/files/blobs/../../etc/passwd?method=GET&expires=99999999999&kid=k&signature=abc'), 401, 'UNAUTHORIZED');
+  });
 });
 
 describe('test-management routes', () => {

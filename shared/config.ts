@@ -116,6 +116,31 @@ const schema = z.object({
   AGENT_CONFIG: optionalString,
   /** The device host's enrolment token (`dfh_...`); overrides `hostToken` of the agent's config file. */
   AGENT_HOST_TOKEN: optionalString,
+  /** Where blobs (files, artifacts, recordings) are kept: `fs` under DATA_DIR/blobs, or an S3-compatible bucket. */
+  BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+  /** S3 (BLOB_STORE=s3): the endpoint of an S3-compatible server; unset for AWS itself. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** `endpoint/bucket/key` addressing (most self-hosted servers) rather than `bucket.endpoint/key`. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** A folder of the bucket for this installation's keys. */
+  S3_PREFIX: z.preprocess(emptyAsUnset, z.string().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/).optional()),
+  /** Device farm: largest file accepted for upload, in bytes (413 above). */
+  DF_FILE_MAX_BYTES: int(1, Number.MAX_SAFE_INTEGER).default(4 * 1024 * 1024 * 1024),
+  /** Device farm: how long an upload or part URL may be used. */
+  DF_UPLOAD_URL_TTL: duration.default(15 * 60_000),
+  /** Device farm: how long a download URL may be used. */
+  DF_DOWNLOAD_URL_TTL: duration.default(5 * 60_000),
+  /** Device farm: an upload not confirmed within this time is aborted and its bytes deleted. */
+  DF_UPLOAD_EXPIRY: duration.default(24 * 3_600_000),
+  /** Device farm: pause between files of a catalog backfill, in milliseconds (spares a busy storage). */
+  DF_BACKFILL_THROTTLE_MS: int(0, 60_000).default(0),
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });
@@ -137,5 +162,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((i) => ({ variable: String(i.path[0] ?? '?'), message: i.message })),
     );
   }
+  if (parsed.data.BLOB_STORE === 's3' && !parsed.data.S3_BUCKET) throw new ConfigError([{ variable: 'S3_BUCKET', message: 'required when BLOB_STORE=s3' }]);
   return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR) };
 }

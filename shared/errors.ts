@@ -14,6 +14,10 @@ export const ErrorCodes = {
   UNKNOWN_ROLE: { status: 400, error: 'Bad Request' },
   UNKNOWN_TEST_CASE: { status: 400, error: 'Bad Request' },
   TEST_CASE_NOT_IN_SESSION: { status: 400, error: 'Bad Request' },
+  /** An upload ended with fewer (or more) bytes than it was signed for. */
+  SIZE_MISMATCH: { status: 400, error: 'Bad Request' },
+  /** Completing a multipart upload named a part that was not uploaded, or with another ETag. */
+  INVALID_PART: { status: 400, error: 'Bad Request' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
   // OAuth 2.0 token endpoint (RFC 6749 section 5.2): the body also carries the RFC's `error` value.
   INVALID_CLIENT: { status: 401, error: 'Unauthorized' },
@@ -29,6 +33,10 @@ export const ErrorCodes = {
   REFRESH_TOKEN_REUSED: { status: 401, error: 'Unauthorized' },
   ACCOUNT_DISABLED: { status: 401, error: 'Unauthorized' },
   FORBIDDEN: { status: 403, error: 'Forbidden' },
+  /** A signed URL whose signature does not match its object, method or limits (or none at all). */
+  SIGNATURE_INVALID: { status: 403, error: 'Forbidden' },
+  /** A signed URL used after its expiry. */
+  SIGNATURE_EXPIRED: { status: 403, error: 'Forbidden' },
   /** The session's owner disconnected this viewer: their access to that session is withdrawn. */
   SESSION_ACCESS_WITHDRAWN: { status: 403, error: 'Forbidden' },
   INVALID_WORKSPACE: { status: 403, error: 'Forbidden' },
@@ -70,12 +78,20 @@ export const ErrorCodes = {
   RUN_NOT_RUNNING: { status: 409, error: 'Conflict' },
   /** A revoked device host cannot be changed or used. */
   HOST_REVOKED: { status: 409, error: 'Conflict' },
+  /** Confirming an upload whose bytes have not all arrived. */
+  UPLOAD_INCOMPLETE: { status: 409, error: 'Conflict' },
+  /** The file is not `ready` (still uploading, or failed). */
+  FILE_NOT_READY: { status: 409, error: 'Conflict' },
+  /** An app version cannot be deleted while an install of it runs. */
+  APP_VERSION_IN_USE: { status: 409, error: 'Conflict' },
   // A session invitation that can no longer be accepted.
   INVITATION_EXPIRED: { status: 410, error: 'Gone' },
   INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
   INVITATION_REVOKED: { status: 410, error: 'Gone' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
+  /** The uploaded bytes do not have the SHA-256 the client declared. */
+  CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
   INTERNAL_ERROR: { status: 500, error: 'Internal Server Error' },
   BAD_GATEWAY: { status: 502, error: 'Bad Gateway' },

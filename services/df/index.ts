@@ -30,11 +30,28 @@ import { webdriverRoutes } from './wd/routes.js';
 import { automationRoutes } from './automation/routes.js';
 import { accessibilityRoutes } from './accessibility/routes.js';
 import { AccessibilityService } from './accessibility/service.js';
+import { dfFilesProjection } from '#projections/df-files/index.js';
+import { dfOperationsProjection } from '#projections/df-operations/index.js';
+import { CatalogInstaller } from './files/install.js';
+import { fileRoutes } from './files/routes.js';
+import { FileService } from './files/service.js';
+import { operationRoutes } from './operations/routes.js';
+import { OperationService } from './operations/service.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection, dfAccessibilityProjection];
+export const dfProjections: readonly Projection[] = [
+  dfDevicesProjection,
+  dfSessionsProjection,
+  dfApiKeysProjection,
+  dfHostsProjection,
+  dfReservationsProjection,
+  dfSessionSharingProjection,
+  dfFilesProjection,
+  dfOperationsProjection,
+  dfAccessibilityProjection,
+];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
 const reservationTickMs = (graceMs: number) => Math.max(250, Math.min(5_000, Math.floor(graceMs / 4)));
@@ -87,6 +104,35 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
+  const operations = new OperationService({
+    store: platform.store,
+    db: platform.db,
+    kv: platform.kv,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    now: () => platform.now(),
+  });
+  const files = new FileService({
+    store: platform.store,
+    db: platform.db,
+    blobs: platform.blobs,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    operations,
+    now: () => platform.now(),
+    limits: {
+      maxBytes: config.DF_FILE_MAX_BYTES,
+      uploadUrlTtlMs: config.DF_UPLOAD_URL_TTL,
+      downloadUrlTtlMs: config.DF_DOWNLOAD_URL_TTL,
+      uploadExpiryMs: config.DF_UPLOAD_EXPIRY,
+      backfillThrottleMs: config.DF_BACKFILL_THROTTLE_MS,
+    },
+  });
+  const installer = new CatalogInstaller({ db: platform.db, blobs: platform.blobs, sessions, operations });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
     bus: platform.bus,
@@ -110,15 +156,23 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
+    /** Files and the app catalog; `files.sweep()` cleans up expired uploads now. */
+    files,
+    /** Long-running operations; `operations.reap()` fails those whose process died, now. */
+    operations,
     /** Listens to agents and starts the reapers. */
     async start(): Promise<void> {
       await hub.start();
       await hosts.start();
       sessions.start();
       reservations.start();
+      await operations.watch();
+      files.start();
     },
     async stop(): Promise<void> {
       await accessibility.stop();
+      files.stop();
+      await operations.stop();
       await reservations.stop();
       await hosts.stop();
       await sessions.stop();
@@ -130,7 +184,9 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(sessionRoutes, { platform, sessions, hub, sharing });
       await app.register(sharingRoutes, { platform, sessions, sharing });
       await app.register(reservationRoutes, { platform, reservations });
-      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
+      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions, installFromCatalog: (c, s, what) => installer.start(c, s, what) });
+      await app.register(fileRoutes, { platform, files });
+      await app.register(operationRoutes, { operations });
       await app.register(apiKeyRoutes(platform));
       await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
       await app.register(devtoolsRoutes, { platform, dataPlane });

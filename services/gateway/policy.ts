@@ -45,6 +45,8 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { pattern: /^\/tmt\/api\/v1\/public\/download\/.+/ },
   { methods: ['POST'], pattern: /^\/healthcheck\/api\/v1\/(heartbeat|metrics)\/[^/]+$/ },
   { pattern: /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/]+(\/.*)?$/ },
+  // Signed blob URLs (the file-system store's uploads and downloads): the signature is the credential.
+  { methods: ['GET', 'HEAD', 'PUT'], pattern: /^\/df\/api\/files\/blobs\/.+/ },
   // Pre-authorised by their own credentials (engine token, OAuth client secret), checked by the module.
   { methods: ['POST'], pattern: /^\/oauth\/token$/ },
 ];

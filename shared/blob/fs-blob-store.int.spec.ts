@@ -1,55 +1,86 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BlobTooLargeError, createFsBlobStore, InvalidBlobKeyError } from './index.js';
+import { loadSigningKeys } from '#shared/auth/index.js';
+import { AppError } from '#shared/errors.js';
+import { blobStoreContract } from './blob-store.contract.js';
+import { createFsBlobStore, SIGNED_BLOB_PATH, signingKeyUrlSigner, type FsBlobStore } from './index.js';
 
-const root = mkdtempSync(join(tmpdir(), 'qa-blob-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-const store = createFsBlobStore(root);
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** Serves the store's signed URLs the way the df route does: the signature is the only credential. */
+async function serve(store: FsBlobStore): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const query = Object.fromEntries(url.searchParams);
+    const length = req.headers['content-length'];
+    store
+      .serveSigned({ method: req.method ?? 'GET', key: url.pathname.slice(SIGNED_BLOB_PATH.length), query, contentLength: length === undefined ? undefined : Number(length), body: req.method === 'PUT' ? req : null })
+      .then((answer) => {
+        res.writeHead(answer.status, answer.headers);
+        if (answer.body) answer.body.pipe(res);
+        else res.end();
+      })
+      .catch((err: unknown) => {
+        const status = err instanceof AppError ? err.statusCode : 500;
+        res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ code: err instanceof AppError ? err.code : 'INTERNAL_ERROR' }));
+        req.resume();
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+async function openFs() {
+  const root = mkdtempSync(join(tmpdir(), 'qa-blob-'));
+  roots.push(root);
+  const keys = await loadSigningKeys({ alg: 'EdDSA', dataDir: root });
+  const store = createFsBlobStore(join(root, 'blobs'), { signer: signingKeyUrlSigner(keys) });
+  const { server, baseUrl } = await serve(store);
+  return { store, root, baseUrl, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+blobStoreContract('file system', { open: openFs, strict: true, abortsAndListsUploads: true });
 
 describe('file-system blob store', () => {
-  it('stores, reads back with info, replaces and deletes', async () => {
-    const info = await store.put('company-1/users/7/image', Buffer.from('first'), { contentType: 'image/png' });
-    expect(info).toMatchObject({ key: 'company-1/users/7/image', size: 5, contentType: 'image/png' });
-    expect(info.sha256).toMatch(/^[0-9a-f]{64}$/);
-    await store.put('company-1/users/7/image', Readable.from([Buffer.from('second!')]), { contentType: 'image/jpeg' });
-    const got = await store.get('company-1/users/7/image');
-    expect(got!.info.contentType).toBe('image/jpeg');
-    expect(await text(got!.stream)).toBe('second!');
-    expect(await store.usage('company-1')).toBe(7);
-    expect(await store.delete('company-1/users/7/image')).toBe(true);
-    expect(await store.get('company-1/users/7/image')).toBeNull();
-    expect(await store.delete('company-1/users/7/image')).toBe(false);
-  });
-
-  it('deletes a folder of keys and nothing beside it', async () => {
-    await store.put('company-2/sessions/s1/a.png', Buffer.from('a'), { contentType: 'image/png' });
-    await store.put('company-2/sessions/s1/rec/m.json', Buffer.from('{}'), { contentType: 'application/json' });
-    await store.put('company-2/sessions/s10/keep.png', Buffer.from('k'), { contentType: 'image/png' });
-    await store.deleteFolder('company-2/sessions/s1');
-    expect(await store.get('company-2/sessions/s1/a.png')).toBeNull();
-    expect(await store.get('company-2/sessions/s1/rec/m.json')).toBeNull();
-    expect(await store.usage('company-2')).toBe(1);
-    await store.deleteFolder('company-2/sessions/nothing-here');
-    await expect(store.deleteFolder('../outside')).rejects.toBeInstanceOf(InvalidBlobKeyError);
-  });
-
-  it('refuses keys that could leave the storage root', async () => {
-    for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b', 'sp ace', '']) {
-      await expect(store.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      await expect(store.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  it('keeps nothing of a refused or aborted upload on disk', async () => {
+    const { store, root, baseUrl, close } = await openFs();
+    try {
+      const put = await store.presignPut('c/too-big', { contentType: 'text/plain', size: 10, expiresInMs: 60_000 });
+      expect((await fetch(new URL(put.url, baseUrl), { method: 'PUT', headers: put.headers, body: 'x'.repeat(11) })).status).toBe(413);
+      const uploadId = await store.startMultipart('c/parts', { contentType: 'text/plain' });
+      const part = await store.presignPart('c/parts', uploadId, 1, { size: 5, expiresInMs: 60_000 });
+      expect((await fetch(new URL(part.url, baseUrl), { method: 'PUT', body: 'hello' })).status).toBe(200);
+      await store.abortMultipart('c/parts', uploadId);
+      expect(readdirSync(join(root, 'blobs', 'uploads'))).toEqual([]);
+      expect(existsSync(join(root, 'blobs', 'objects', 'c')) ? readdirSync(join(root, 'blobs', 'objects', 'c')) : []).toEqual([]);
+    } finally {
+      await close();
     }
   });
 
-  it('refuses an upload over its size limit and leaves nothing behind', async () => {
-    const big = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]);
-    await expect(store.put('limits/big', big, { contentType: 'application/octet-stream', maxBytes: 1000 })).rejects.toBeInstanceOf(
-      BlobTooLargeError,
-    );
-    expect(await store.stat('limits/big')).toBeNull();
-    expect(readdirSync(join(root, 'objects', 'limits'))).toEqual([]);
+  it('answers a clear code for an expired, tampered or unsigned URL', async () => {
+    const { store, baseUrl, close } = await openFs();
+    try {
+      await store.put('c/x', Buffer.from('x'), { contentType: 'text/plain' });
+      const get = await store.presignGet('c/x', { expiresInMs: 60_000 });
+      const unsigned = await fetch(new URL(`${SIGNED_BLOB_PATH}c/x`, baseUrl));
+      expect(await unsigned.json()).toEqual({ code: 'SIGNATURE_INVALID' });
+      const other = await fetch(new URL(get.url.replace('method=GET', 'method=PUT'), baseUrl), { method: 'PUT', body: 'y' });
+      expect(await other.json()).toEqual({ code: 'SIGNATURE_INVALID' });
+      const expired = await store.presignGet('c/x', { expiresInMs: -5_000 });
+      const res = await fetch(new URL(expired.url, baseUrl));
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ code: 'SIGNATURE_EXPIRED' });
+    } finally {
+      await close();
+    }
   });
 });

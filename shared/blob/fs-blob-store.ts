@@ -1,22 +1,83 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertBlobKey, BlobTooLargeError, type BlobInfo, type BlobStore } from './types.js';
+import { AppError } from '../errors.js';
+import {
+  assertBlobKey,
+  BlobTooLargeError,
+  InvalidPartError,
+  NoSuchUploadError,
+  sameEtag,
+  type BlobInfo,
+  type BlobStore,
+  type SignedRequest,
+} from './types.js';
+import type { UrlSigner } from './url-signer.js';
+
+/** Where the platform serves the URLs the file-system store signs (the df module's route, behind `/df`). */
+export const SIGNED_BLOB_PATH = '/df/api/files/blobs/';
+
+/** A request to a URL the file-system store signed, as the HTTP route hands it over. */
+export interface SignedBlobRequest {
+  method: string;
+  /** The path after `SIGNED_BLOB_PATH`: the object's key. */
+  key: string;
+  query: Record<string, string | undefined>;
+  /** The declared `content-length`, when sent. */
+  contentLength?: number | undefined;
+  body: Readable | null;
+}
+
+/** The answer to a signed request. */
+export interface SignedBlobResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable | null;
+}
+
+/** The file-system store also answers the URLs it signs (the platform serves them: no bearer token, the signature is the credential). */
+export interface FsBlobStore extends BlobStore {
+  readonly kind: 'fs';
+  serveSigned(request: SignedBlobRequest): Promise<SignedBlobResponse>;
+}
+
+interface Grant {
+  method: 'GET' | 'PUT';
+  key: string;
+  expires: number;
+  size?: string | undefined;
+  type?: string | undefined;
+  upload?: string | undefined;
+  part?: string | undefined;
+  filename?: string | undefined;
+}
+
+/** The exact text a URL's signature covers: every field that decides what the request may do. */
+const canonical = (g: Grant) => ['qa-blob-v1', g.method, g.key, g.expires, g.size ?? '', g.type ?? '', g.upload ?? '', g.part ?? '', g.filename ?? ''].join('\n');
+
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
 /**
  * Blobs as files under `root` (the embedded default: `DATA_DIR/blobs`). A blob is written to a
  * temporary file, fsynced and renamed into place, so a reader sees the old or the new bytes, never a
- * half-written file; its info lives in a `.meta.json` beside it.
+ * half-written file; its info lives in a `.meta.json` beside it. Multipart uploads keep their parts
+ * under `root/uploads/<uploadId>/` until completed (joined into the object) or aborted (removed).
+ * Signed URLs point at the platform's own route (`SIGNED_BLOB_PATH`) and are checked by `serveSigned`.
  */
-export function createFsBlobStore(root: string): BlobStore {
+export function createFsBlobStore(root: string, options: { signer?: UrlSigner; now?: () => Date } = {}): FsBlobStore {
+  const now = options.now ?? (() => new Date());
   const dataPath = (key: string) => {
     assertBlobKey(key);
     return join(root, 'objects', key);
   };
   const metaPath = (key: string) => `${dataPath(key)}.meta.json`;
+  const uploadDir = (uploadId: string) => {
+    if (!UPLOAD_ID.test(uploadId)) throw new NoSuchUploadError(uploadId);
+    return join(root, 'uploads', uploadId);
+  };
 
   const readInfo = async (key: string): Promise<BlobInfo | null> => {
     try {
@@ -28,35 +89,55 @@ export function createFsBlobStore(root: string): BlobStore {
     }
   };
 
-  return {
+  const readUpload = async (uploadId: string): Promise<{ key: string; contentType: string; createdAt: string } | null> => {
+    try {
+      return JSON.parse(await readFile(join(uploadDir(uploadId), 'upload.json'), 'utf8')) as { key: string; contentType: string; createdAt: string };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  };
+
+  /** Streams `source` into a new file beside `target` and renames it into place; answers size and hash. */
+  const writeAtomically = async (target: string, source: Readable, maxBytes: number, exactBytes?: number) => {
+    await mkdir(dirname(target), { recursive: true });
+    const tmp = join(dirname(target), `.${randomUUID()}.tmp`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) return done(new BlobTooLargeError(maxBytes));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      // A large buffer lets the stream hand the file system many socket chunks per write (writev).
+      await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 }));
+      if (exactBytes !== undefined && size !== exactBytes) throw new AppError('SIZE_MISMATCH', `The upload ended after ${size} of ${exactBytes} bytes`);
+      return { tmp, size, sha256: hash.digest('hex') };
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  };
+
+  const store: FsBlobStore = {
     kind: 'fs',
-    async put(key, data, options) {
+    async put(key, data, putOptions) {
       const target = dataPath(key);
-      await mkdir(dirname(target), { recursive: true });
-      const tmp = join(dirname(target), `.${randomUUID()}.tmp`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > max) return done(new BlobTooLargeError(max));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
       const source = Buffer.isBuffer(data) ? Readable.from([data]) : data;
+      const written = await writeAtomically(target, source, putOptions.maxBytes ?? Number.POSITIVE_INFINITY);
+      const info: BlobInfo = { key, size: written.size, contentType: putOptions.contentType, sha256: written.sha256, createdAt: now() };
       try {
-        const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
-        await pipeline(source, meter, out);
-        const info: BlobInfo = { key, size, contentType: options.contentType, sha256: hash.digest('hex'), createdAt: new Date() };
-        await writeFile(`${tmp}.meta`, JSON.stringify(info), { mode: 0o600, flush: true });
-        await rename(tmp, target);
-        await rename(`${tmp}.meta`, metaPath(key));
+        await writeFile(`${written.tmp}.meta`, JSON.stringify(info), { mode: 0o600, flush: true });
+        await rename(written.tmp, target);
+        await rename(`${written.tmp}.meta`, metaPath(key));
         return info;
       } catch (err) {
-        await rm(tmp, { force: true });
-        await rm(`${tmp}.meta`, { force: true });
+        await rm(written.tmp, { force: true });
+        await rm(`${written.tmp}.meta`, { force: true });
         throw err;
       }
     },
@@ -71,6 +152,11 @@ export function createFsBlobStore(root: string): BlobStore {
       return { info, stream: createReadStream(dataPath(key)) };
     },
     stat: readInfo,
+    async digest(key) {
+      // Every byte of a file-system blob passed through `put`, which hashed it.
+      const info = await readInfo(key);
+      return info ? { size: info.size, sha256: info.sha256 } : null;
+    },
     async delete(key) {
       const existed = (await readInfo(key)) !== null;
       await rm(metaPath(key), { force: true });
@@ -103,5 +189,156 @@ export function createFsBlobStore(root: string): BlobStore {
       if (total === 0 && prefix !== '') total = (await readInfo(prefix))?.size ?? 0;
       return total;
     },
+
+    async presignPut(key, o) {
+      assertBlobKey(key);
+      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), type: o.contentType }, { 'content-type': o.contentType });
+    },
+    async presignGet(key, o) {
+      assertBlobKey(key);
+      return sign({ method: 'GET', key, expires: expiry(o.expiresInMs), filename: o.fileName ? safeFileName(o.fileName) : undefined }, {});
+    },
+    async startMultipart(key, o) {
+      assertBlobKey(key);
+      const uploadId = randomBytes(16).toString('hex');
+      await mkdir(uploadDir(uploadId), { recursive: true });
+      await writeFile(join(uploadDir(uploadId), 'upload.json'), JSON.stringify({ key, contentType: o.contentType, createdAt: now().toISOString() }), { mode: 0o600, flush: true });
+      return uploadId;
+    },
+    async presignPart(key, uploadId, partNumber, o) {
+      assertBlobKey(key);
+      uploadDir(uploadId);
+      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), upload: uploadId, part: String(partNumber) }, {});
+    },
+    async completeMultipart(key, uploadId, parts) {
+      const upload = await readUpload(uploadId);
+      if (!upload || upload.key !== key) throw new NoSuchUploadError(uploadId);
+      const dir = uploadDir(uploadId);
+      let previous = 0;
+      for (const part of parts) {
+        if (part.partNumber <= previous) throw new InvalidPartError(part.partNumber, 'Parts must be listed once each, in ascending order');
+        previous = part.partNumber;
+        const etag = await readFile(join(dir, `${part.partNumber}.etag`), 'utf8').catch(() => null);
+        if (etag === null || !sameEtag(etag, part.etag)) throw new InvalidPartError(part.partNumber);
+      }
+      if (parts.length === 0) throw new InvalidPartError(0, 'At least one part is needed');
+      const joined = new PassThrough();
+      const feed = (async () => {
+        for (const part of parts) {
+          for await (const chunk of createReadStream(join(dir, String(part.partNumber)))) {
+            if (!joined.write(chunk)) await new Promise((resolve) => joined.once('drain', resolve));
+          }
+        }
+        joined.end();
+      })().catch((err: unknown) => joined.destroy(err as Error));
+      await store.put(key, joined, { contentType: upload.contentType });
+      await feed;
+      await rm(dir, { recursive: true, force: true });
+    },
+    async abortMultipart(_key, uploadId) {
+      if (!UPLOAD_ID.test(uploadId)) return;
+      await rm(uploadDir(uploadId), { recursive: true, force: true });
+    },
+    async openMultipartUploads(prefix) {
+      let ids: string[];
+      try {
+        ids = await readdir(join(root, 'uploads'));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw err;
+      }
+      const open: { key: string; uploadId: string }[] = [];
+      for (const uploadId of ids.filter((id) => UPLOAD_ID.test(id))) {
+        const upload = await readUpload(uploadId);
+        if (upload && (prefix === '' || upload.key === prefix || upload.key.startsWith(`${prefix.replace(/\/$/, '')}/`))) open.push({ key: upload.key, uploadId });
+      }
+      return open;
+    },
+
+    async serveSigned(request) {
+      const grant = await checkSignature(request);
+      if (grant.method === 'GET') {
+        const blob = await store.get(grant.key);
+        if (!blob) throw new AppError('NOT_FOUND', 'No such object');
+        const headers: Record<string, string> = {
+          'content-type': blob.info.contentType,
+          'content-length': String(blob.info.size),
+          'cache-control': 'private, no-store',
+          'x-content-type-options': 'nosniff',
+        };
+        if (grant.filename) headers['content-disposition'] = `attachment; filename="${grant.filename}"`;
+        return { status: 200, headers, body: blob.stream };
+      }
+      const size = Number(grant.size);
+      if (request.contentLength !== undefined && request.contentLength !== size) {
+        request.body?.resume();
+        throw new AppError(request.contentLength > size ? 'PAYLOAD_TOO_LARGE' : 'SIZE_MISMATCH', `This URL takes exactly ${size} bytes; the request declares ${request.contentLength}`);
+      }
+      const body = request.body ?? Readable.from([]);
+      try {
+        if (grant.upload) {
+          const upload = await readUpload(grant.upload);
+          if (!upload || upload.key !== grant.key) throw new AppError('NOT_FOUND', 'The multipart upload is not open (completed, aborted or unknown)');
+          const dir = uploadDir(grant.upload);
+          const written = await writeAtomically(join(dir, grant.part!), body, size, size);
+          const etag = `"${written.sha256.slice(0, 32)}"`;
+          await writeFile(`${written.tmp}.etag`, etag, { flush: true });
+          await rename(written.tmp, join(dir, grant.part!));
+          await rename(`${written.tmp}.etag`, join(dir, `${grant.part!}.etag`));
+          return { status: 200, headers: { etag }, body: null };
+        }
+        const written = await writeAtomically(dataPath(grant.key), body, size, size);
+        const info: BlobInfo = { key: grant.key, size: written.size, contentType: grant.type ?? 'application/octet-stream', sha256: written.sha256, createdAt: now() };
+        await writeFile(`${written.tmp}.meta`, JSON.stringify(info), { mode: 0o600, flush: true });
+        await rename(written.tmp, dataPath(grant.key));
+        await rename(`${written.tmp}.meta`, metaPath(grant.key));
+        return { status: 200, headers: { etag: `"${written.sha256.slice(0, 32)}"` }, body: null };
+      } catch (err) {
+        if (err instanceof BlobTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `This URL takes exactly ${size} bytes`);
+        throw err;
+      }
+    },
   };
+
+  const expiry = (ms: number) => Math.ceil((now().getTime() + ms) / 1000);
+
+  async function sign(grant: Grant, headers: Record<string, string>): Promise<SignedRequest> {
+    if (!options.signer) throw new Error('This blob store has no URL signer');
+    const { kid, signature } = await options.signer.sign(canonical(grant));
+    const query = new URLSearchParams();
+    query.set('method', grant.method);
+    query.set('expires', String(grant.expires));
+    for (const field of ['size', 'type', 'upload', 'part', 'filename'] as const) if (grant[field] !== undefined) query.set(field, grant[field]);
+    query.set('kid', kid);
+    query.set('signature', signature);
+    return { url: `${SIGNED_BLOB_PATH}${grant.key}?${query.toString()}`, method: grant.method, headers, expiresAt: new Date(grant.expires * 1000) };
+  }
+
+  /** The grant of a correctly signed, unexpired URL used with its own method; a clear refusal otherwise. */
+  async function checkSignature(request: SignedBlobRequest): Promise<Grant> {
+    const q = request.query;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (!options.signer || !q.signature || !q.kid || !q.expires || !/^\d{1,12}$/.test(q.expires)) {
+      throw new AppError('SIGNATURE_INVALID', 'This URL is not signed: ask the API for a new one');
+    }
+    try {
+      assertBlobKey(request.key);
+    } catch {
+      throw new AppError('SIGNATURE_INVALID', 'The URL does not name an object');
+    }
+    const grant: Grant = { method: q.method === 'PUT' ? 'PUT' : 'GET', key: request.key, expires: Number(q.expires), size: q.size, type: q.type, upload: q.upload, part: q.part, filename: q.filename };
+    const valid = (q.method === 'GET' || q.method === 'PUT') && (await options.signer.verify(canonical(grant), q.kid, q.signature));
+    if (!valid) throw new AppError('SIGNATURE_INVALID', 'The signature does not match this object, method and limits');
+    if (grant.method !== method) throw new AppError('SIGNATURE_INVALID', `This URL is signed for ${grant.method}, not ${request.method}`);
+    if (grant.expires * 1000 <= now().getTime()) throw new AppError('SIGNATURE_EXPIRED', `The URL expired at ${new Date(grant.expires * 1000).toISOString()}: ask the API for a new one`);
+    if (grant.method === 'PUT' && !/^\d{1,15}$/.test(grant.size ?? '')) throw new AppError('SIGNATURE_INVALID', 'The URL has no size');
+    return grant;
+  }
+
+  return store;
+}
+
+/** A file name safe inside a quoted `content-disposition` value. */
+function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 200) || 'download';
 }

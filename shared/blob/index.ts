@@ -1,2 +1,21 @@
-export { assertBlobKey, BlobTooLargeError, InvalidBlobKeyError, type BlobInfo, type BlobStore } from './types.js';
-export { createFsBlobStore } from './fs-blob-store.js';
+export {
+  assertBlobKey,
+  BlobTooLargeError,
+  InvalidBlobKeyError,
+  InvalidPartError,
+  NoSuchUploadError,
+  sameEtag,
+  type BlobInfo,
+  type BlobStore,
+  type SignedRequest,
+  type UploadedPart,
+} from './types.js';
+export { createFsBlobStore, SIGNED_BLOB_PATH, type FsBlobStore, type SignedBlobRequest, type SignedBlobResponse } from './fs-blob-store.js';
+export type { S3BlobStoreOptions } from './s3-blob-store.js';
+
+/** The S3 adapter, loaded only when asked for: the AWS SDK takes a noticeable time to load, and most installations never need it. */
+export async function openS3BlobStore(options: import('./s3-blob-store.js').S3BlobStoreOptions): Promise<ReturnType<typeof import('./s3-blob-store.js').createS3BlobStore>> {
+  const { createS3BlobStore } = await import('./s3-blob-store.js');
+  return createS3BlobStore(options);
+}
+export { signingKeyUrlSigner, type UrlSigner } from './url-signer.js';

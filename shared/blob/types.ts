@@ -5,8 +5,28 @@ export interface BlobInfo {
   key: string;
   size: number;
   contentType: string;
+  /** Hex SHA-256 of the bytes; empty when the storage did not see them pass (an S3 object a client PUT itself): `digest` reads them. */
   sha256: string;
   createdAt: Date;
+}
+
+/**
+ * A request a client makes straight to storage, so the bytes never pass through the API process: a
+ * URL signed for one object, one method (and, for uploads, one exact size) until `expiresAt`.
+ */
+export interface SignedRequest {
+  /** Absolute (S3), or a path the platform serves itself (`/df/api/files/blobs/...`), to resolve against the API's origin. */
+  url: string;
+  method: 'GET' | 'PUT';
+  /** Headers the request must carry as given (the signature covers them). */
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+/** One uploaded part of a multipart upload, as the client reports it back. */
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
 }
 
 /**
@@ -20,12 +40,29 @@ export interface BlobStore {
   /** The bytes and info, or null when absent. */
   get(key: string): Promise<{ info: BlobInfo; stream: Readable } | null>;
   stat(key: string): Promise<BlobInfo | null>;
+  /** Size and SHA-256 of the stored bytes, reading them when the storage does not know the hash; null when absent. */
+  digest(key: string): Promise<{ size: number; sha256: string } | null>;
   /** Deletes; returns whether it existed. */
   delete(key: string): Promise<boolean>;
   /** Deletes every blob whose key starts with `prefix/` (a folder of keys); resolves once they are gone. */
   deleteFolder(prefix: string): Promise<void>;
   /** Total bytes under a key prefix (storage used). */
   usage(prefix: string): Promise<number>;
+
+  /** A signed PUT that stores exactly `size` bytes under `key` (and nothing else, nowhere else). */
+  presignPut(key: string, options: { contentType: string; size: number; expiresInMs: number }): Promise<SignedRequest>;
+  /** A signed GET of `key`, offered for download as `fileName`. */
+  presignGet(key: string, options: { expiresInMs: number; fileName?: string }): Promise<SignedRequest>;
+  /** Starts a multipart upload to `key`; answers its upload id. */
+  startMultipart(key: string, options: { contentType: string }): Promise<string>;
+  /** A signed PUT of one part (1-based `partNumber`) of exactly `size` bytes; its answer carries the part's `ETag`. */
+  presignPart(key: string, uploadId: string, partNumber: number, options: { size: number; expiresInMs: number }): Promise<SignedRequest>;
+  /** Joins the parts, in order, into the object `key`; a missing part or a wrong ETag is `InvalidPartError` and changes nothing. */
+  completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
+  /** Discards a multipart upload and every part sent so far; an unknown or finished upload is a no-op. */
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** Upload ids of multipart uploads begun under `prefix` and neither completed nor aborted (leftovers to clean). */
+  openMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
 }
 
 /** A key that could escape the storage root or is otherwise not a key. */
@@ -44,6 +81,25 @@ export class BlobTooLargeError extends Error {
   }
 }
 
+/** Completing a multipart upload named a part that was not uploaded, or with another ETag; nothing was joined. */
+export class InvalidPartError extends Error {
+  constructor(
+    readonly partNumber: number,
+    message = `Part ${partNumber} was not uploaded or its ETag does not match`,
+  ) {
+    super(message);
+    this.name = 'InvalidPartError';
+  }
+}
+
+/** The multipart upload does not exist (never started, completed or aborted). */
+export class NoSuchUploadError extends Error {
+  constructor(readonly uploadId: string) {
+    super(`No multipart upload ${uploadId}`);
+    this.name = 'NoSuchUploadError';
+  }
+}
+
 const SEGMENT = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Throws unless `key` is a safe relative path. */
@@ -51,3 +107,6 @@ export function assertBlobKey(key: string): void {
   const parts = key.split('/');
   if (key.length > 1024 || parts.some((p) => !SEGMENT.test(p) || p === '.' || p === '..')) throw new InvalidBlobKeyError(key);
 }
+
+/** ETags compared as S3 clients hand them back: with or without their quotes. */
+export const sameEtag = (a: string, b: string) => a.replace(/^"|"$/g, '') === b.replace(/^"|"$/g, '');

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
+import { parseBinaryXml } from '#shared/apps/index.js';
 import { posix } from 'node:path';
 import { encodePng, type RgbImage } from './png.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
@@ -62,7 +65,8 @@ export interface PeerRecord {
   swipes: { x1: number; y1: number; x2: number; y2: number; durationMs: number }[];
   texts: string[];
   keys: string[];
-  installs: { path: string; packageName: string; replace: boolean }[];
+  /** Each `pm install`: what it installed, from where, and the exact bytes it was given (size and SHA-256). */
+  installs: { path: string; packageName: string; replace: boolean; size: number; sha256: string }[];
   uninstalls: string[];
   intents: { action: string; data: string | null; component: string | null }[];
   forceStopped: string[];
@@ -514,7 +518,7 @@ export class AdbdPeer {
           return 1;
         }
         this.packages.set(packageName, { name: packageName, path: `/data/app/${packageName}-1/base.apk`, system: false });
-        this.record.installs.push({ path, packageName, replace });
+        this.record.installs.push({ path, packageName, replace, size: file.data.length, sha256: createHash('sha256').update(file.data).digest('hex') });
         this.log('I', 'PackageManager', `installed ${packageName}`);
         io.out('Success\n');
         return 0;
@@ -609,12 +613,48 @@ export class AdbdPeer {
   }
 }
 
-/** The package name in a test APK: the manifest is kept as text in a stored zip entry. */
+/**
+ * The package a device's package manager would read from an APK: a real one's binary
+ * `AndroidManifest.xml` (found through the zip's central directory and inflated), or a test APK's
+ * manifest kept as text in a stored entry.
+ */
 export function apkPackageName(bytes: Buffer): string | null {
   if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) return null;
+  const manifest = zipEntry(bytes, 'AndroidManifest.xml');
+  if (manifest && manifest.readUInt16LE(0) === 0x0003) {
+    try {
+      const element = parseBinaryXml(manifest);
+      const name = element.attributes.find((a) => a.name === 'package')?.value;
+      return typeof name === 'string' ? name : null;
+    } catch {
+      return null;
+    }
+  }
   const text = bytes.toString('latin1');
   if (!text.includes('AndroidManifest.xml')) return null;
   return /package="([A-Za-z][\w]*(?:\.[A-Za-z][\w]*)+)"/.exec(text)?.[1] ?? null;
+}
+
+/** One entry of an in-memory zip, by its central directory (stored or deflated), or null. */
+function zipEntry(zip: Buffer, name: string): Buffer | null {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) return null;
+  let p = zip.readUInt32LE(eocd + 16);
+  const count = zip.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count && p + 46 <= zip.length; i++) {
+    const nameLength = zip.readUInt16LE(p + 28);
+    const entryName = zip.toString('utf8', p + 46, p + 46 + nameLength);
+    if (entryName === name) {
+      const method = zip.readUInt16LE(p + 10);
+      const compressed = zip.readUInt32LE(p + 20);
+      const local = zip.readUInt32LE(p + 42);
+      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const data = zip.subarray(start, start + compressed);
+      return method === 8 ? inflateRawSync(data) : data;
+    }
+    p += 46 + nameLength + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
+  }
+  return null;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { AppHelper, DevicePath, PackageName } from '#shared/wire/messages.js';
 import { caller, idParam, requireSessionControl } from '../http.js';
-import type { SessionService } from './service.js';
+import type { SessionRecord } from '#projections/df-sessions/index.js';
+import { validationError } from '#shared/http/params.js';
+import type { Caller, SessionService } from './service.js';
 
 /** Largest app (APK) accepted. */
 export const MAX_APP_BYTES = 512 * 1024 * 1024;
@@ -22,6 +24,11 @@ const FileEntry = z
   .object({ name: z.string(), type: z.enum(['file', 'directory', 'other']), size: z.number(), mode: z.number(), modifiedAt: z.string().nullable() })
   .meta({ id: 'DfDeviceFile' });
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** A catalogued build to install: one of a version or a file of the catalog. */
+const CatalogInstall = z
+  .object({ versionId: idParam.optional(), fileId: idParam.optional() })
+  .strict()
+  .refine((b) => (b.versionId === undefined) !== (b.fileId === undefined), { message: 'versionId or fileId (one of them), or a multipart "file"', path: ['versionId'] });
 
 /** A multipart body: its text fields and the bytes of its one file part, streamed to `consume`. */
 async function readUpload<T>(
@@ -81,7 +88,10 @@ function pathOrError(raw: unknown, field = 'path'): string {
  * session; every change is an activity on the session's timeline. Devices without apps or files
  * (browser devices) answer 409 `DEVICE_UNSUPPORTED`.
  */
-export async function deviceContentRoutes(app: FastifyInstance, opts: { sessions: SessionService }): Promise<void> {
+export async function deviceContentRoutes(
+  app: FastifyInstance,
+  opts: { sessions: SessionService; installFromCatalog: (caller: Caller, session: SessionRecord, what: { versionId?: string | undefined; fileId?: string | undefined }) => Promise<string> },
+): Promise<void> {
   const { sessions } = opts;
 
   const session = async (request: FastifyRequest, sessionId: string) => {
@@ -112,12 +122,19 @@ export async function deviceContentRoutes(app: FastifyInstance, opts: { sessions
     r.post('/api/sessions/:sessionId/apps/install', {
       schema: {
         tags,
-        summary: `Install an app: multipart/form-data with a "file" part (an APK, at most ${MAX_APP_BYTES / 1024 / 1024} MiB); it is uninstalled when the session ends`,
+        summary: `Install an app: multipart/form-data with a "file" part (an APK, at most ${MAX_APP_BYTES / 1024 / 1024} MiB) → 201; or JSON {versionId} or {fileId} of the catalog → 202 {operationId} (poll the Location). It is uninstalled when the session ends`,
         params: Params,
-        response: { 201: z.object({ packageNames: z.array(z.string()), size: z.number(), sha256: z.string() }) },
+        response: { 201: z.object({ packageNames: z.array(z.string()), size: z.number(), sha256: z.string() }), 202: z.object({ operationId: z.string() }) },
       },
       handler: async (request, reply) => {
         const { c, session: s } = await session(request, request.params.sessionId);
+        if (!request.isMultipart()) {
+          const parsed = CatalogInstall.safeParse(request.body ?? {});
+          if (!parsed.success) throw validationError(parsed.error);
+          const operationId = await opts.installFromCatalog(c, s, parsed.data);
+          reply.code(202).header('location', `/df/api/operations/${operationId}`);
+          return { operationId };
+        }
         if (s.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${s.status}`);
         const { result } = await readUpload(request, 'file', MAX_APP_BYTES, async (file) => {
           const staged = await sessions.stageUpload(s, zipOnly(file.bytes), MAX_APP_BYTES, file.truncated);

@@ -1,0 +1,2 @@
+export { dfFilesProjection } from './projection.js';
+export * from './queries.js';

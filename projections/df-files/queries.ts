@@ -1,0 +1,206 @@
+import type { Sql } from '#shared/db/index.js';
+import { iso, json, type Row } from '#shared/db/rows.js';
+import { toPage, type Page } from '#shared/paging.js';
+
+/** Whose the rows are: one company's workspace. */
+export interface FileScope {
+  companyId: number;
+  workspaceId: number;
+}
+
+/** A file as the API shows it. */
+export interface FileView {
+  id: string;
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string | null;
+  status: 'pending' | 'ready' | 'failed';
+  kind: 'app' | 'file';
+  appId?: string;
+  versionId?: string;
+  createdAt: string;
+  uploadedBy: number;
+}
+
+/** What the service needs besides the view: where the bytes are and how the upload was started. */
+export interface FileRecord extends FileView {
+  companyId: number;
+  workspaceId: number;
+  blobKey: string;
+  declaredSha256: string | null;
+  uploadId: string | null;
+  partSize: number | null;
+  partCount: number | null;
+  expiresAt: string;
+  failure: string | null;
+}
+
+export interface AppView {
+  id: string;
+  platform: 'android' | 'ios';
+  identifier: string;
+  name: string;
+  latestVersionId: string | null;
+  versionCount: number;
+  iconKey: string | null;
+}
+
+export interface AppVersionView {
+  id: string;
+  appId: string;
+  versionName: string;
+  versionCode: string;
+  minOs: string;
+  targetOs: string;
+  abis: string[];
+  permissions: string[];
+  fileId: string;
+  size: number;
+  sha256: string;
+  createdAt: string;
+}
+
+function toFile(r: Row): FileRecord {
+  return {
+    id: String(r.file_id),
+    name: String(r.name),
+    size: Number(r.size),
+    contentType: String(r.content_type),
+    sha256: r.sha256 === null ? null : String(r.sha256),
+    status: r.status as FileView['status'],
+    kind: r.kind as FileView['kind'],
+    ...(r.app_id ? { appId: String(r.app_id) } : {}),
+    ...(r.version_id ? { versionId: String(r.version_id) } : {}),
+    createdAt: iso(r.created_at),
+    uploadedBy: Number(r.uploaded_by),
+    companyId: Number(r.company_id),
+    workspaceId: Number(r.workspace_id),
+    blobKey: String(r.blob_key),
+    declaredSha256: r.declared_sha256 === null ? null : String(r.declared_sha256),
+    uploadId: r.upload_id === null ? null : String(r.upload_id),
+    partSize: r.part_size === null ? null : Number(r.part_size),
+    partCount: r.part_count === null ? null : Number(r.part_count),
+    expiresAt: iso(r.expires_at),
+    failure: r.failure === null ? null : String(r.failure),
+  };
+}
+
+/** The API's view of a file record. */
+export function fileView(f: FileRecord): FileView {
+  const { id, name, size, contentType, sha256, status, kind, appId, versionId, createdAt, uploadedBy } = f;
+  return { id, name, size, contentType, sha256, status, kind, ...(appId ? { appId } : {}), ...(versionId ? { versionId } : {}), createdAt, uploadedBy };
+}
+
+const toApp = (r: Row): AppView => ({
+  id: String(r.app_id),
+  platform: r.platform as AppView['platform'],
+  identifier: String(r.identifier),
+  name: String(r.name),
+  latestVersionId: r.latest_version_id === null ? null : String(r.latest_version_id),
+  versionCount: Number(r.version_count),
+  iconKey: r.icon_key === null ? null : String(r.icon_key),
+});
+
+const toVersion = (r: Row): AppVersionView => ({
+  id: String(r.version_id),
+  appId: String(r.app_id),
+  versionName: String(r.version_name),
+  versionCode: String(r.version_code),
+  minOs: String(r.min_os),
+  targetOs: String(r.target_os),
+  abis: json<string[]>(r.abis),
+  permissions: json<string[]>(r.permissions),
+  fileId: String(r.file_id),
+  size: Number(r.size),
+  sha256: String(r.sha256),
+  createdAt: iso(r.created_at),
+});
+
+/** One file of the workspace that is not deleted (pending, ready or failed), or null. */
+export async function findFile(db: Sql, scope: FileScope, fileId: string): Promise<FileRecord | null> {
+  const r = await db.query(`SELECT * FROM df_files WHERE file_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [fileId, scope.companyId, scope.workspaceId]);
+  return r.rows[0] ? toFile(r.rows[0]) : null;
+}
+
+/** The workspace's files, newest first, filtered by status, kind and a name search. */
+export async function listFiles(
+  db: Sql,
+  scope: FileScope,
+  q: { page: number; size: number; status?: string[] | undefined; kind?: string | undefined; search?: string | undefined; sortDir?: 'asc' | 'desc' | undefined },
+): Promise<Page<FileView>> {
+  const where = ['company_id = $1', 'workspace_id = $2', 'deleted_at IS NULL'];
+  const params: unknown[] = [scope.companyId, scope.workspaceId];
+  if (q.status?.length) {
+    params.push(q.status);
+    where.push(`status = ANY($${params.length}::text[])`);
+  }
+  if (q.kind) {
+    params.push(q.kind);
+    where.push(`kind = $${params.length}`);
+  }
+  if (q.search) {
+    params.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`name ILIKE $${params.length}`);
+  }
+  const filter = where.join(' AND ');
+  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_files WHERE ${filter}`, params);
+  const rows = await db.query(`SELECT * FROM df_files WHERE ${filter} ORDER BY created_at ${q.sortDir === 'asc' ? 'ASC' : 'DESC'}, file_id LIMIT ${q.size} OFFSET ${q.page * q.size}`, params);
+  return toPage(rows.rows.map((r) => fileView(toFile(r))), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+}
+
+/** Uploads never confirmed whose time ran out before `before`, in every company (the cleaner's work). */
+export async function expiredUploads(db: Sql, before: Date, limit = 100): Promise<FileRecord[]> {
+  const r = await db.query(`SELECT * FROM df_files WHERE status = 'pending' AND deleted_at IS NULL AND expires_at < $1 ORDER BY expires_at LIMIT ${limit}`, [before.toISOString()]);
+  return r.rows.map(toFile);
+}
+
+/** Ready files of the workspace that are not catalogued (the backfill's candidates), oldest first. */
+export async function uncataloguedFiles(db: Sql, scope: FileScope): Promise<FileRecord[]> {
+  const r = await db.query(`SELECT * FROM df_files WHERE company_id = $1 AND workspace_id = $2 AND status = 'ready' AND deleted_at IS NULL AND version_id IS NULL ORDER BY created_at, file_id`, [scope.companyId, scope.workspaceId]);
+  return r.rows.map(toFile);
+}
+
+/** Bytes of the company's files that are stored (pending uploads count their announced size). */
+export async function storageUsed(db: Sql, companyId: number): Promise<number> {
+  const r = await db.query<{ n: unknown }>(`SELECT COALESCE(sum(size), 0) AS n FROM df_files WHERE company_id = $1 AND deleted_at IS NULL AND status <> 'failed'`, [companyId]);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** The workspace's catalogued apps, by name. */
+export async function listApps(db: Sql, scope: FileScope, q: { page: number; size: number; platform?: string | undefined; search?: string | undefined }): Promise<Page<AppView>> {
+  const where = ['company_id = $1', 'workspace_id = $2', 'deleted_at IS NULL'];
+  const params: unknown[] = [scope.companyId, scope.workspaceId];
+  if (q.platform) {
+    params.push(q.platform);
+    where.push(`platform = $${params.length}`);
+  }
+  if (q.search) {
+    params.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`(name ILIKE $${params.length} OR identifier ILIKE $${params.length})`);
+  }
+  const filter = where.join(' AND ');
+  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_apps WHERE ${filter}`, params);
+  const rows = await db.query(`SELECT * FROM df_apps WHERE ${filter} ORDER BY lower(name), identifier, app_id LIMIT ${q.size} OFFSET ${q.page * q.size}`, params);
+  return toPage(rows.rows.map(toApp), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+}
+
+export async function findApp(db: Sql, scope: FileScope, appId: string): Promise<AppView | null> {
+  const r = await db.query(`SELECT * FROM df_apps WHERE app_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [appId, scope.companyId, scope.workspaceId]);
+  return r.rows[0] ? toApp(r.rows[0]) : null;
+}
+
+/** An app's live versions, newest first (by version code, then upload). */
+export async function listVersions(db: Sql, appId: string, q: { page: number; size: number }): Promise<Page<AppVersionView>> {
+  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_app_versions WHERE app_id = $1 AND deleted_at IS NULL`, [appId]);
+  const rows = await db.query(
+    `SELECT * FROM df_app_versions WHERE app_id = $1 AND deleted_at IS NULL ORDER BY version_code_num DESC NULLS LAST, created_at DESC, version_id LIMIT ${q.size} OFFSET ${q.page * q.size}`,
+    [appId],
+  );
+  return toPage(rows.rows.map(toVersion), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+}
+
+export async function findVersion(db: Sql, scope: FileScope, versionId: string): Promise<AppVersionView | null> {
+  const r = await db.query(`SELECT * FROM df_app_versions WHERE version_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [versionId, scope.companyId, scope.workspaceId]);
+  return r.rows[0] ? toVersion(r.rows[0]) : null;
+}

@@ -1,0 +1,2 @@
+export { dfOperationsProjection } from './projection.js';
+export * from './queries.js';

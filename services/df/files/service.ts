@@ -1,0 +1,421 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import { appStream, fileStream } from '#events/df/files.js';
+import {
+  expiredUploads,
+  findApp,
+  findFile,
+  findVersion,
+  listVersions,
+  uncataloguedFiles,
+  type AppVersionView,
+  type FileRecord,
+  type FileScope,
+} from '#projections/df-files/index.js';
+import { appKindOfName, NotAZipError, readAppArchive, ZIP_MAGIC, type AppMetadata } from '#shared/apps/index.js';
+import { InvalidPartError, NoSuchUploadError, type BlobStore, type SignedRequest } from '#shared/blob/index.js';
+import type { Database } from '#shared/db/index.js';
+import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { EventStore } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import type { ReadModelWaiter } from '../../platform.js';
+import type { JobContext, OperationService } from '../operations/service.js';
+import { appDecider, fileDecider, type AppCommand, type FileCommand } from './decide.js';
+
+/** The smallest part S3 takes (all but the last), and the default. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+export const MAX_PART_BYTES = 512 * 1024 * 1024;
+export const MAX_PARTS = 10_000;
+const READ_MODELS = ['df-files'];
+const APP_CONTENT_TYPES = new Set(['application/vnd.android.package-archive', 'application/octet-stream+ipa', 'application/x-ios-app']);
+
+export interface FileCaller extends FileScope {
+  userId: number;
+}
+
+export interface FileLimits {
+  /** Largest file accepted (413 above). */
+  maxBytes: number;
+  /** How long an upload or part URL may be used. */
+  uploadUrlTtlMs: number;
+  /** How long a download URL may be used. */
+  downloadUrlTtlMs: number;
+  /** An upload not confirmed within this time is aborted and its bytes deleted. */
+  uploadExpiryMs: number;
+  /** Pause between files of a catalog backfill (spares the storage on a busy installation). */
+  backfillThrottleMs: number;
+}
+
+/** Deterministic UUID-shaped id from its parts: one app per workspace, platform and identifier; one version per app and bytes. */
+function derivedId(...parts: (string | number)[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The storage key of a file's bytes: inside its company's folder, never named after anything the client chose. */
+export const fileBlobKey = (companyId: number, fileId: string) => `df/company-${companyId}/files/${fileId}`;
+const iconBlobKey = (companyId: number, appId: string, versionId: string) => `df/company-${companyId}/apps/${appId}/icon-${versionId}`;
+
+/**
+ * Files and the app catalog (interface 4.6, "Files and app catalog"). Clients send bytes straight to
+ * storage through signed URLs (single PUT, or multipart with a URL per part), then confirm: the
+ * service checks the size and checksum from storage, refuses an `.apk`/`.ipa` that is no app build,
+ * and files an app build as a version of its app. Unconfirmed uploads are cleaned up.
+ */
+export class FileService {
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      db: Database;
+      blobs: BlobStore;
+      logger: Logger;
+      readonly readModels: ReadModelWaiter;
+      operations: OperationService;
+      now: () => Date;
+      limits: FileLimits;
+    },
+  ) {}
+
+  private context(caller: Partial<FileCaller> & { actor?: string }): CommandContext {
+    return { actorId: caller.actor ?? caller.userId ?? 'system', companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null, now: this.deps.now() };
+  }
+
+  private file(command: FileCommand, caller: Partial<FileCaller> & { actor?: string }) {
+    return handleCommand({ store: this.deps.store, streamId: fileStream(command.fileId), decider: fileDecider, command, context: this.context(caller) });
+  }
+
+  private app(command: AppCommand, caller: Partial<FileCaller> & { actor?: string }) {
+    return handleCommand({ store: this.deps.store, streamId: appStream(command.appId), decider: appDecider, command, context: this.context(caller) });
+  }
+
+  private async settle(position: bigint | null) {
+    if (position !== null) await this.deps.readModels.waitFor(position, { names: READ_MODELS });
+  }
+
+  private checkSize(size: number) {
+    if (size > this.deps.limits.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `Files are limited to ${this.deps.limits.maxBytes} bytes`, { details: [{ path: 'size', message: `at most ${this.deps.limits.maxBytes}` }] });
+  }
+
+  /** A file of the caller's workspace, or 404 (another company's or workspace's id included). */
+  async get(scope: FileScope, fileId: string): Promise<FileRecord> {
+    const file = await findFile(this.deps.db, scope, fileId);
+    if (!file) throw new AppError('NOT_FOUND', 'File not found');
+    return file;
+  }
+
+  /** Starts a single upload: the signed PUT the client sends the bytes with. */
+  async presignUpload(caller: FileCaller, input: { name: string; size: number; contentType: string; sha256?: string | undefined }): Promise<{ fileId: string } & SignedRequest> {
+    this.checkSize(input.size);
+    const fileId = randomUUID();
+    const blobKey = fileBlobKey(caller.companyId, fileId);
+    const request = await this.deps.blobs.presignPut(blobKey, { contentType: input.contentType, size: input.size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
+    const expiresAt = new Date(this.deps.now().getTime() + this.deps.limits.uploadExpiryMs);
+    const result = await this.file(
+      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadId: null, partSize: null, partCount: null, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
+      caller,
+    );
+    await this.settle(result.position);
+    return { fileId, ...request };
+  }
+
+  /** Starts a multipart upload: the part size and count; each part's URL is asked for separately. */
+  async initiateMultipart(caller: FileCaller, input: { name: string; size: number; contentType: string; partSize?: number | undefined; sha256?: string | undefined }): Promise<{ fileId: string; partSize: number; partCount: number; expiresAt: Date }> {
+    this.checkSize(input.size);
+    const partSize = input.partSize ?? Math.max(DEFAULT_PART_BYTES, Math.ceil(input.size / MAX_PARTS));
+    const partCount = Math.max(1, Math.ceil(input.size / partSize));
+    if (partCount > MAX_PARTS) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'partSize', message: `at least ${Math.ceil(input.size / MAX_PARTS)} for this size (${MAX_PARTS} parts at most)` }] });
+    const fileId = randomUUID();
+    const blobKey = fileBlobKey(caller.companyId, fileId);
+    const uploadId = await this.deps.blobs.startMultipart(blobKey, { contentType: input.contentType });
+    const expiresAt = new Date(this.deps.now().getTime() + this.deps.limits.uploadExpiryMs);
+    const result = await this.file(
+      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadId, partSize, partCount, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
+      caller,
+    );
+    await this.settle(result.position);
+    return { fileId, partSize, partCount, expiresAt };
+  }
+
+  private async pendingMultipart(scope: FileScope, fileId: string): Promise<FileRecord & { uploadId: string; partSize: number; partCount: number }> {
+    const file = await this.get(scope, fileId);
+    if (!file.uploadId || file.partSize === null || file.partCount === null) throw new AppError('NOT_FOUND', 'No multipart upload of this file');
+    if (file.status !== 'pending') throw new AppError('CONFLICT', `The upload is already ${file.status === 'ready' ? 'complete' : file.status}`);
+    return file as FileRecord & { uploadId: string; partSize: number; partCount: number };
+  }
+
+  /** The signed PUT of one part; asking again (a retry) gives a new URL for the same part. */
+  async partUrl(scope: FileScope, fileId: string, partNumber: number): Promise<SignedRequest> {
+    const file = await this.pendingMultipart(scope, fileId);
+    if (partNumber < 1 || partNumber > file.partCount) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'partNumber', message: `1 to ${file.partCount}` }] });
+    const size = partNumber < file.partCount ? file.partSize : file.size - file.partSize * (file.partCount - 1);
+    return this.deps.blobs.presignPart(file.blobKey, file.uploadId, partNumber, { size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
+  }
+
+  /** Joins the parts (each named once, with the ETag its PUT answered) and confirms the file. */
+  async completeMultipart(caller: FileCaller, fileId: string, parts: { partNumber: number; etag: string }[]): Promise<FileRecord> {
+    const file = await this.pendingMultipart(caller, fileId);
+    const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+    const missing = Array.from({ length: file.partCount }, (_, i) => i + 1).filter((n) => !sorted.some((p) => p.partNumber === n));
+    if (missing.length > 0 || sorted.length !== file.partCount) {
+      throw new AppError('INVALID_PART', `Every part from 1 to ${file.partCount} must be listed once${missing.length ? `; missing ${missing.slice(0, 10).join(', ')}` : ''}`);
+    }
+    try {
+      await this.deps.blobs.completeMultipart(file.blobKey, file.uploadId, sorted);
+    } catch (err) {
+      if (err instanceof InvalidPartError) throw new AppError('INVALID_PART', err.message, { cause: err });
+      if (err instanceof NoSuchUploadError) {
+        // Completed before by a request whose answer was lost: the object is there.
+        if (!(await this.deps.blobs.stat(file.blobKey))) throw new AppError('CONFLICT', 'The multipart upload is no longer open', { cause: err });
+      } else throw err;
+    }
+    return this.confirm(caller, fileId);
+  }
+
+  /** Discards a multipart upload: every part sent is deleted and the file is gone. */
+  async abortMultipart(caller: FileCaller, fileId: string): Promise<void> {
+    const file = await this.pendingMultipart(caller, fileId);
+    await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
+    await this.deps.blobs.delete(file.blobKey);
+    await this.settle((await this.file({ type: 'AbortUpload', fileId, reason: 'aborted' }, caller)).position);
+  }
+
+  /**
+   * Checks an upload against what was announced and makes the file `ready`: the stored size must be
+   * the announced one, the SHA-256 the declared one (when declared); a file named `.apk` or `.ipa` must
+   * be an app build, and is catalogued. Bytes that fail are deleted and the file is `failed`.
+   */
+  async confirm(caller: FileCaller, fileId: string): Promise<FileRecord> {
+    const file = await this.get(caller, fileId);
+    if (file.status === 'ready') return file;
+    if (file.status === 'failed') throw new AppError('CONFLICT', `The upload failed (${file.failure ?? 'refused'}); start a new one`);
+    const digest = await this.deps.blobs.digest(file.blobKey);
+    if (!digest) throw new AppError('UPLOAD_INCOMPLETE', file.uploadId ? 'Complete the multipart upload first' : 'The bytes have not arrived: PUT them to the upload URL first');
+    if (digest.size !== file.size) return this.reject(caller, file, new AppError('SIZE_MISMATCH', `${digest.size} bytes arrived, ${file.size} were announced`));
+    if (file.declaredSha256 && digest.sha256 !== file.declaredSha256) return this.reject(caller, file, new AppError('CHECKSUM_MISMATCH', `The bytes' SHA-256 is ${digest.sha256}, not the declared ${file.declaredSha256}`));
+    const claimsApp = appKindOfName(file.name) !== null || APP_CONTENT_TYPES.has(file.contentType);
+    let meta: AppMetadata | null = null;
+    if (claimsApp) {
+      try {
+        meta = await this.readApp(file.blobKey);
+      } catch (err) {
+        return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', err instanceof NotAZipError ? `${file.name} is not an app build: not a zip archive` : `${file.name} is not a readable app build: ${(err as Error).message}`));
+      }
+      if (!meta) return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', `${file.name} is a zip archive but neither an APK nor an IPA`));
+      const expected = appKindOfName(file.name);
+      if (expected && expected !== meta.platform) return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', `${file.name} is an ${meta.platform === 'android' ? 'APK' : 'IPA'}, not what its name says`));
+    }
+    const confirmed = await this.file({ type: 'ConfirmFile', fileId, size: digest.size, sha256: digest.sha256, kind: meta ? 'app' : 'file' }, caller);
+    await this.settle(confirmed.position);
+    if (meta) await this.catalogue(caller, { ...file, sha256: digest.sha256 }, meta);
+    return this.get(caller, fileId);
+  }
+
+  private async reject(caller: FileCaller, file: FileRecord, error: AppError): Promise<never> {
+    await this.deps.blobs.delete(file.blobKey);
+    await this.settle((await this.file({ type: 'RejectFile', fileId: file.id, code: error.code, reason: error.message }, caller)).position);
+    throw error;
+  }
+
+  /** Reads an app build from storage: copied to a temporary file, whose zip directory is read in place. */
+  private async readApp(blobKey: string): Promise<AppMetadata | null> {
+    const blob = await this.deps.blobs.get(blobKey);
+    if (!blob) throw new AppError('UPLOAD_INCOMPLETE', 'The bytes are gone');
+    const dir = await mkdtemp(join(tmpdir(), 'qa-app-'));
+    try {
+      const path = join(dir, 'build');
+      await pipeline(blob.stream, createWriteStream(path, { mode: 0o600 }));
+      return await readAppArchive(path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Files a confirmed app build as a version of its app (the same bytes already there: that version). */
+  private async catalogue(caller: Partial<FileCaller> & { actor?: string }, file: FileRecord & { sha256: string | null }, meta: AppMetadata): Promise<{ appId: string; versionId: string }> {
+    const appId = derivedId('df-app', file.companyId, file.workspaceId, meta.platform, meta.identifier);
+    const sha256 = file.sha256!;
+    let versionId = derivedId(appId, sha256);
+    let iconKey: string | null = null;
+    if (meta.icon) {
+      iconKey = iconBlobKey(file.companyId, appId, versionId);
+      await this.deps.blobs.put(iconKey, meta.icon.bytes, { contentType: meta.icon.contentType });
+    }
+    const added = await this.app(
+      {
+        type: 'AddAppVersion',
+        appId,
+        companyId: file.companyId,
+        workspaceId: file.workspaceId,
+        platform: meta.platform,
+        identifier: meta.identifier,
+        name: meta.name,
+        iconKey,
+        versionId,
+        versionName: meta.versionName,
+        versionCode: meta.versionCode,
+        minOs: meta.minOs,
+        targetOs: meta.targetOs,
+        abis: meta.abis,
+        permissions: meta.permissions,
+        fileId: file.id,
+        size: file.size,
+        sha256,
+      },
+      caller,
+    );
+    if (added.events.length === 0) {
+      // These bytes are a version already: this file joins it.
+      versionId = [...added.state.versions.entries()].find(([, v]) => v.sha256 === sha256)?.[0] ?? versionId;
+      if (iconKey) await this.deps.blobs.delete(iconKey);
+    }
+    await this.settle(added.position);
+    await this.settle((await this.file({ type: 'CatalogueFile', fileId: file.id, appId, versionId }, caller)).position);
+    return { appId, versionId };
+  }
+
+  /** A signed GET of a ready file, offered under its name. */
+  async downloadUrl(scope: FileScope, fileId: string): Promise<SignedRequest> {
+    const file = await this.get(scope, fileId);
+    if (file.status !== 'ready') throw new AppError('FILE_NOT_READY', `The file is ${file.status}`);
+    return this.deps.blobs.presignGet(file.blobKey, { expiresInMs: this.deps.limits.downloadUrlTtlMs, fileName: file.name });
+  }
+
+  /** A short-lived URL of an app's icon, or null. */
+  async iconUrl(iconKey: string | null): Promise<string | null> {
+    if (!iconKey) return null;
+    return (await this.deps.blobs.presignGet(iconKey, { expiresInMs: this.deps.limits.downloadUrlTtlMs })).url;
+  }
+
+  /** Deletes a file and its bytes (a pending multipart upload is aborted); the version it backs goes with it. */
+  async delete(caller: FileCaller, fileId: string): Promise<void> {
+    const file = await this.get(caller, fileId);
+    if (file.appId && file.versionId) {
+      const version = await findVersion(this.deps.db, caller, file.versionId);
+      if (version && version.fileId === file.id) {
+        await this.deleteVersion(caller, file.appId, file.versionId);
+        return;
+      }
+    }
+    await this.removeFile(caller, file);
+  }
+
+  private async removeFile(caller: Partial<FileCaller> & { actor?: string }, file: FileRecord, reason = 'deleted'): Promise<void> {
+    if (file.status === 'pending' && file.uploadId) await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
+    await this.deps.blobs.delete(file.blobKey);
+    await this.settle((await this.file({ type: 'DeleteFile', fileId: file.id, reason }, caller)).position);
+  }
+
+  private async refuseWhileInstalling(versionId: string): Promise<void> {
+    const running = await this.deps.operations.running('app-install', 'versionId', versionId);
+    if (running.length > 0) throw new AppError('APP_VERSION_IN_USE', `An install of this version is running (operation ${running[0]!.id}); try again when it ends`);
+  }
+
+  /** Deletes one version and the files that hold its bytes; refused while an install of it runs. */
+  async deleteVersion(caller: FileCaller, appId: string, versionId: string): Promise<void> {
+    const app = await findApp(this.deps.db, caller, appId);
+    const version = await findVersion(this.deps.db, caller, versionId);
+    if (!app || !version || version.appId !== appId) throw new AppError('NOT_FOUND', 'App version not found');
+    await this.refuseWhileInstalling(versionId);
+    await this.settle((await this.app({ type: 'DeleteAppVersion', appId, versionId }, caller)).position);
+    await this.removeVersionFiles(caller, version);
+  }
+
+  /** Deletes an app, every version and their files; refused while an install of any of them runs. */
+  async deleteApp(caller: FileCaller, appId: string): Promise<void> {
+    const app = await findApp(this.deps.db, caller, appId);
+    if (!app) throw new AppError('NOT_FOUND', 'App not found');
+    const versions = await this.versionsOf(appId);
+    for (const v of versions) await this.refuseWhileInstalling(v.id);
+    await this.settle((await this.app({ type: 'DeleteApp', appId }, caller)).position);
+    for (const v of versions) await this.removeVersionFiles(caller, v);
+    if (app.iconKey) await this.deps.blobs.deleteFolder(`df/company-${caller.companyId}/apps/${appId}`);
+  }
+
+  private async versionsOf(appId: string): Promise<AppVersionView[]> {
+    return (await listVersions(this.deps.db, appId, { page: 0, size: 10_000 })).content;
+  }
+
+  private async removeVersionFiles(caller: FileCaller, version: AppVersionView): Promise<void> {
+    const r = await this.deps.db.query<{ file_id: string }>(`SELECT file_id FROM df_files WHERE version_id = $1 AND deleted_at IS NULL`, [version.id]);
+    for (const { file_id } of r.rows) {
+      const file = await findFile(this.deps.db, caller, file_id);
+      if (file) await this.removeFile(caller, file, 'app version deleted');
+    }
+  }
+
+  /**
+   * Starts the catalog backfill: every ready file of the workspace that is not catalogued and is a
+   * zip is read, and the APKs and IPAs among them are filed as versions. Answers the operation id.
+   */
+  backfill(caller: FileCaller): Promise<string> {
+    return this.deps.operations.start('catalog-backfill', caller, { workspaceId: caller.workspaceId }, (job) => this.runBackfill(caller, job));
+  }
+
+  private async runBackfill(caller: FileCaller, job: JobContext): Promise<Record<string, unknown>> {
+    const candidates = await uncataloguedFiles(this.deps.db, caller);
+    const versions: { fileId: string; appId: string; versionId: string }[] = [];
+    let examined = 0;
+    for (const file of candidates) {
+      if (job.signal.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'The process stopped');
+      examined += 1;
+      if (await this.startsLikeZip(file.blobKey)) {
+        try {
+          const meta = await this.readApp(file.blobKey);
+          if (meta) versions.push({ fileId: file.id, ...(await this.catalogue({ ...caller }, file, meta)) });
+        } catch (err) {
+          this.deps.logger.info({ fileId: file.id, err: (err as Error).message }, 'backfill: not an app build');
+        }
+      }
+      job.progress((examined / candidates.length) * 100);
+      if (this.deps.limits.backfillThrottleMs > 0) await new Promise((r) => setTimeout(r, this.deps.limits.backfillThrottleMs));
+    }
+    return { examined, catalogued: versions.length, versions };
+  }
+
+  private async startsLikeZip(blobKey: string): Promise<boolean> {
+    const blob = await this.deps.blobs.get(blobKey);
+    if (!blob) return false;
+    try {
+      for await (const chunk of blob.stream) {
+        return (chunk as Buffer).subarray(0, 4).equals(ZIP_MAGIC);
+      }
+      return false;
+    } finally {
+      blob.stream.destroy();
+    }
+  }
+
+  /** Aborts uploads never confirmed in time (their parts and bytes deleted). */
+  async sweep(): Promise<number> {
+    let swept = 0;
+    for (const file of await expiredUploads(this.deps.db, this.deps.now())) {
+      try {
+        if (file.uploadId) await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
+        await this.deps.blobs.delete(file.blobKey);
+        await this.file({ type: 'AbortUpload', fileId: file.id, reason: 'expired' }, { actor: 'system', companyId: file.companyId, workspaceId: file.workspaceId });
+        swept += 1;
+      } catch (err) {
+        this.deps.logger.warn({ err, fileId: file.id }, 'cleaning up an expired upload failed');
+      }
+    }
+    return swept;
+  }
+
+  start(intervalMs = 60_000): void {
+    this.sweeper = setInterval(() => void this.sweep(), intervalMs);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+}
