@@ -4,6 +4,8 @@ import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { dfReservationsProjection } from '#projections/df-reservations/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { dfSessionSharingProjection } from '#projections/df-session-sharing/index.js';
+import { dfReportsProjection } from '#projections/df-reports/index.js';
+import { dfSettingsProjection } from '#projections/df-settings/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -27,11 +29,13 @@ import { sharingRoutes } from './sharing/routes.js';
 import { SharingService } from './sharing/service.js';
 import { webdriverRoutes } from './wd/routes.js';
 import { automationRoutes } from './automation/routes.js';
+import { fleetRoutes } from './fleet/routes.js';
+import { FleetService } from './fleet/service.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
 /** The read models the device module owns. */
-export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection];
+export const dfProjections: readonly Projection[] = [dfDevicesProjection, dfSessionsProjection, dfApiKeysProjection, dfHostsProjection, dfReservationsProjection, dfSessionSharingProjection, dfReportsProjection, dfSettingsProjection];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
 const reservationTickMs = (graceMs: number) => Math.max(250, Math.min(5_000, Math.floor(graceMs / 4)));
@@ -60,7 +64,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     devices,
     hub,
-    now: platform.now,
+    // Read at each use, so a replaced platform clock (tests, docs/architecture.md) reaches sessions too.
+    now: () => platform.now(),
     prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
     commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
     idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
@@ -81,6 +86,35 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
   });
   sessions.reservations = reservations;
+  const fleet = new FleetService({
+    db: platform.db,
+    store: platform.store,
+    blobs: platform.blobs,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    now: () => platform.now(),
+    sessions,
+    defaultPlan: {
+      plan: config.DF_QUOTA_PLAN,
+      limits: {
+        concurrentSessions: config.DF_QUOTA_CONCURRENT_SESSIONS,
+        sessionMinutesPerMonth: config.DF_QUOTA_SESSION_MINUTES_PER_MONTH,
+        reservationHoursPerMonth: config.DF_QUOTA_RESERVATION_HOURS_PER_MONTH,
+        storageBytes: config.DF_QUOTA_STORAGE_BYTES,
+        apiKeys: config.DF_QUOTA_API_KEYS,
+      },
+    },
+    defaultSession: {
+      idleTimeoutSeconds: Math.max(1, Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000)),
+      maxSessionSeconds: Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000)),
+      recordByDefault: false,
+      screenshotFormat: 'png',
+    },
+  });
+  sessions.fleet = fleet;
+  reservations.quota = fleet;
   const sharing = new SharingService(platform, hub);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const hosts = new HostRegistry({
@@ -102,6 +136,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     enrolments,
     /** Device bookings; `reservations.step()` runs one step of their ticker now (tests, operations). */
     reservations,
+    /** Plan limits, session defaults and their sweeper; `fleet.sweep()` runs one sweep now (tests, operations). */
+    fleet,
     /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
@@ -112,9 +148,11 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await hosts.start();
       sessions.start();
       reservations.start();
+      fleet.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
     },
     async stop(): Promise<void> {
       await reservations.stop();
+      await fleet.stop();
       await hosts.stop();
       await sessions.stop();
       await hub.stop();
@@ -126,7 +164,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(sharingRoutes, { platform, sessions, sharing });
       await app.register(reservationRoutes, { platform, reservations });
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions });
-      await app.register(apiKeyRoutes(platform));
+      await app.register(apiKeyRoutes(platform, fleet));
+      await app.register(fleetRoutes, { platform, fleet, sessions });
       await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
