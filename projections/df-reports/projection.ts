@@ -1,9 +1,10 @@
-import { deviceEvents, deviceHostEvents } from '#events/df/devices.js';
-import { reservationEvents } from '#events/df/reservations.js';
-import { sessionEvents } from '#events/df/sessions.js';
+import { deviceEvents, deviceHostEvents, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
+import { reservationEvents, type ReservationEvent } from '#events/df/reservations.js';
+import { sessionEvents, type SessionEvent } from '#events/df/sessions.js';
+import type { SharingEvent } from '#events/df/sharing.js';
 import type { Sql } from '#shared/db/index.js';
 import type { RecordedEvent } from '#shared/es/types.js';
-import type { Projection } from '../types.js';
+import { applyByType, type Projection } from '../types.js';
 
 const SESSION_TYPES = ['DeviceSessionRequested', 'DeviceSessionFailed', 'DeviceSessionEnded', 'DeviceSessionDeleted', 'DeviceSessionActivityRecorded'] as const;
 const DEVICE_TYPES = ['DeviceConnected', 'DeviceDisconnected', 'HostDevicesDisconnected', 'HostDevicesReconnected'] as const;
@@ -13,7 +14,9 @@ for (const t of SESSION_TYPES) if (!sessionEvents.types.includes(t)) throw new E
 for (const t of DEVICE_TYPES) if (![...deviceEvents.types, ...deviceHostEvents.types].includes(t)) throw new Error(`${t} is not a device event`);
 
 type P = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
+type Handled = (typeof SESSION_TYPES)[number] | (typeof DEVICE_TYPES)[number] | (typeof SHARING_TYPES)[number] | ReservationEvent['type'];
+/** The events the reports read, typed by their contracts. */
+type ReportEvent = Extract<SessionEvent | ReservationEvent | DeviceEvent | DeviceHostEvent | SharingEvent, { type: Handled }>;
 
 /** One row of the company's activity feed (the dashboard's "recent activity"). */
 async function activity(tx: Sql, recorded: RecordedEvent, companyId: unknown, workspaceId: unknown, kind: string, facts: { deviceId?: string | null; sessionId?: string | null; reservationId?: string | null; detail?: P }) {
@@ -41,6 +44,18 @@ const sessionFacts = (tx: Sql, sessionId: string) =>
   tx.query<{ company_id: number; workspace_id: number; device_id: string }>(`SELECT company_id, workspace_id, device_id FROM df_report_sessions WHERE session_id = $1`, [sessionId]).then((r) => r.rows[0]);
 const bookingFacts = (tx: Sql, reservationId: string) =>
   tx.query<{ company_id: number; workspace_id: number; device_id: string }>(`SELECT company_id, workspace_id, device_id FROM df_report_reservations WHERE reservation_id = $1`, [reservationId]).then((r) => r.rows[0]);
+
+async function sessionClosed(tx: Sql, recorded: RecordedEvent, sessionId: string, status: 'ended' | 'failed', reason: string, at: string) {
+  await tx.query(`UPDATE df_report_sessions SET status = $2, ended_at = $3, end_reason = $4 WHERE session_id = $1 AND ended_at IS NULL`, [sessionId, status, at, reason]);
+  const s = await sessionFacts(tx, sessionId);
+  if (s) await activity(tx, recorded, s.company_id, s.workspace_id, `session.${status}`, { deviceId: s.device_id, sessionId, detail: { reason } });
+}
+
+async function bookingClosed(tx: Sql, recorded: RecordedEvent, reservationId: string, status: 'ended' | 'cancelled' | 'expired', detail: P = {}) {
+  await tx.query(`UPDATE df_report_reservations SET status = $2 WHERE reservation_id = $1`, [reservationId, status]);
+  const b = await bookingFacts(tx, reservationId);
+  if (b) await activity(tx, recorded, b.company_id, b.workspace_id, `reservation.${status}`, { deviceId: b.device_id, reservationId, detail });
+}
 
 const openPresence = (tx: Sql, deviceId: string, at: string) =>
   tx.query(
@@ -111,82 +126,47 @@ export const dfReportsProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS df_report_activity_company ON df_report_activity (company_id, position DESC);`,
   tables: ['df_report_sessions', 'df_report_reservations', 'df_report_presence', 'df_report_activity'],
-  async apply(tx, recorded) {
-    const p = recorded.payload as P;
-    const at = recorded.metadata.occurredAt;
-    switch (recorded.type) {
-      case 'DeviceSessionRequested': {
-        await tx.query(
-          `INSERT INTO df_report_sessions (session_id, company_id, workspace_id, device_id, device_name, owner_id, type, build_name, status, started_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'active',$9) ON CONFLICT (session_id) DO NOTHING`,
-          [p.sessionId, p.companyId, p.workspaceId, p.deviceId, p.deviceName, p.ownerId, p.type, p.buildName ?? null, at],
-        );
-        await activity(tx, recorded, p.companyId, p.workspaceId, 'session.started', { deviceId: str(p.deviceId), sessionId: str(p.sessionId), detail: { name: p.name, type: p.type, deviceName: p.deviceName } });
-        return;
-      }
-      case 'DeviceSessionFailed':
-      case 'DeviceSessionEnded': {
-        const failed = recorded.type === 'DeviceSessionFailed';
-        await tx.query(`UPDATE df_report_sessions SET status = $2, ended_at = $3, end_reason = $4 WHERE session_id = $1 AND ended_at IS NULL`, [p.sessionId, failed ? 'failed' : 'ended', at, p.reason]);
-        const s = await sessionFacts(tx, p.sessionId as string);
-        if (s) await activity(tx, recorded, s.company_id, s.workspace_id, failed ? 'session.failed' : 'session.ended', { deviceId: s.device_id, sessionId: str(p.sessionId), detail: { reason: p.reason } });
-        return;
-      }
-      case 'DeviceSessionDeleted':
-        // A purged session leaves the reports as it leaves every list.
-        await tx.query(`DELETE FROM df_report_sessions WHERE session_id = $1`, [p.sessionId]);
-        return;
-      case 'DeviceSessionActivityRecorded': {
-        const detail = p.detail as P;
-        if (detail.action !== 'installApp') return;
-        const s = await sessionFacts(tx, p.sessionId as string);
-        if (s) await activity(tx, recorded, s.company_id, s.workspace_id, 'app.installed', { deviceId: s.device_id, sessionId: str(p.sessionId), detail: { fileName: detail.fileName, packageNames: detail.packageNames } });
-        return;
-      }
-      case 'DeviceSessionInvitationCreated':
-        await activity(tx, recorded, p.companyId, p.workspaceId, 'session.shared', { sessionId: str(p.sessionId), detail: { type: p.type, access: p.access } });
-        return;
-      case 'DeviceReservationScheduled':
-        await tx.query(
-          `INSERT INTO df_report_reservations (reservation_id, company_id, workspace_id, device_id, user_id, start_at, end_at, status, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,'scheduled',$8) ON CONFLICT (reservation_id) DO NOTHING`,
-          [p.reservationId, p.companyId, p.workspaceId, p.deviceId, p.userId, p.startAt, p.endAt, at],
-        );
-        await activity(tx, recorded, p.companyId, p.workspaceId, 'reservation.booked', { deviceId: str(p.deviceId), reservationId: str(p.reservationId), detail: { startAt: p.startAt, endAt: p.endAt } });
-        return;
-      case 'DeviceReservationRescheduled':
-        await tx.query(`UPDATE df_report_reservations SET start_at = $2, end_at = $3 WHERE reservation_id = $1`, [p.reservationId, p.startAt, p.endAt]);
-        return;
-      case 'DeviceReservationActivated':
-        await tx.query(`UPDATE df_report_reservations SET status = 'active' WHERE reservation_id = $1`, [p.reservationId]);
-        return;
-      case 'DeviceReservationSessionOpened':
-        await tx.query(`UPDATE df_report_reservations SET used = true WHERE reservation_id = $1`, [p.reservationId]);
-        return;
-      case 'DeviceReservationEnded':
-      case 'DeviceReservationCancelled':
-      case 'DeviceReservationExpired': {
-        const status = recorded.type === 'DeviceReservationEnded' ? 'ended' : recorded.type === 'DeviceReservationCancelled' ? 'cancelled' : 'expired';
-        await tx.query(`UPDATE df_report_reservations SET status = $2 WHERE reservation_id = $1`, [p.reservationId, status]);
-        const b = await bookingFacts(tx, p.reservationId as string);
-        if (b) await activity(tx, recorded, b.company_id, b.workspace_id, `reservation.${status}`, { deviceId: b.device_id, reservationId: str(p.reservationId), detail: p.reason ? { reason: p.reason } : {} });
-        return;
-      }
-      case 'DeviceConnected':
-        if (p.status === 'offline') return;
-        await openPresence(tx, p.deviceId as string, at);
-        return;
-      case 'DeviceDisconnected':
-        await closePresence(tx, [p.deviceId as string], at);
-        return;
-      case 'HostDevicesDisconnected':
-        await closePresence(tx, p.deviceIds as string[], at);
-        return;
-      case 'HostDevicesReconnected':
-        for (const id of p.deviceIds as string[]) await openPresence(tx, id, at);
-        return;
-      default:
-        throw new Error(`Unhandled event ${recorded.type}`);
-    }
-  },
+  apply: applyByType<ReportEvent>({
+    DeviceSessionRequested: async (tx, { payload: p }, at, recorded) => {
+      await tx.query(
+        `INSERT INTO df_report_sessions (session_id, company_id, workspace_id, device_id, device_name, owner_id, type, build_name, status, started_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'active',$9) ON CONFLICT (session_id) DO NOTHING`,
+        [p.sessionId, p.companyId, p.workspaceId, p.deviceId, p.deviceName, p.ownerId, p.type, p.buildName, at],
+      );
+      await activity(tx, recorded, p.companyId, p.workspaceId, 'session.started', { deviceId: p.deviceId, sessionId: p.sessionId, detail: { name: p.name, type: p.type, deviceName: p.deviceName } });
+    },
+    DeviceSessionFailed: (tx, { payload: p }, at, recorded) => sessionClosed(tx, recorded, p.sessionId, 'failed', p.reason, at),
+    DeviceSessionEnded: (tx, { payload: p }, at, recorded) => sessionClosed(tx, recorded, p.sessionId, 'ended', p.reason, at),
+    // A purged session leaves the reports as it leaves every list.
+    DeviceSessionDeleted: (tx, { payload: p }) => tx.query(`DELETE FROM df_report_sessions WHERE session_id = $1`, [p.sessionId]),
+    DeviceSessionActivityRecorded: async (tx, { payload: p }, _at, recorded) => {
+      if (p.detail.action !== 'installApp') return;
+      const s = await sessionFacts(tx, p.sessionId);
+      if (s) await activity(tx, recorded, s.company_id, s.workspace_id, 'app.installed', { deviceId: s.device_id, sessionId: p.sessionId, detail: { fileName: p.detail.fileName, packageNames: p.detail.packageNames } });
+    },
+    DeviceSessionInvitationCreated: (tx, { payload: p }, _at, recorded) =>
+      activity(tx, recorded, p.companyId, p.workspaceId, 'session.shared', { sessionId: p.sessionId, detail: { type: p.type, access: p.access } }),
+    DeviceReservationScheduled: async (tx, { payload: p }, at, recorded) => {
+      await tx.query(
+        `INSERT INTO df_report_reservations (reservation_id, company_id, workspace_id, device_id, user_id, start_at, end_at, status, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,'scheduled',$8) ON CONFLICT (reservation_id) DO NOTHING`,
+        [p.reservationId, p.companyId, p.workspaceId, p.deviceId, p.userId, p.startAt, p.endAt, at],
+      );
+      await activity(tx, recorded, p.companyId, p.workspaceId, 'reservation.booked', { deviceId: p.deviceId, reservationId: p.reservationId, detail: { startAt: p.startAt, endAt: p.endAt } });
+    },
+    DeviceReservationRescheduled: (tx, { payload: p }) => tx.query(`UPDATE df_report_reservations SET start_at = $2, end_at = $3 WHERE reservation_id = $1`, [p.reservationId, p.startAt, p.endAt]),
+    DeviceReservationActivated: (tx, { payload: p }) => tx.query(`UPDATE df_report_reservations SET status = 'active' WHERE reservation_id = $1`, [p.reservationId]),
+    DeviceReservationSessionOpened: (tx, { payload: p }) => tx.query(`UPDATE df_report_reservations SET used = true WHERE reservation_id = $1`, [p.reservationId]),
+    DeviceReservationEnded: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'ended', { reason: p.reason }),
+    DeviceReservationCancelled: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'cancelled'),
+    DeviceReservationExpired: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'expired'),
+    DeviceConnected: async (tx, { payload: p }, at) => {
+      if (p.status !== 'offline') await openPresence(tx, p.deviceId, at);
+    },
+    DeviceDisconnected: (tx, { payload: p }, at) => closePresence(tx, [p.deviceId], at),
+    HostDevicesDisconnected: (tx, { payload: p }, at) => closePresence(tx, p.deviceIds, at),
+    HostDevicesReconnected: async (tx, { payload: p }, at) => {
+      for (const id of p.deviceIds) await openPresence(tx, id, at);
+    },
+  }),
 };
