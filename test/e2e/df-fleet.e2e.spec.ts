@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
-import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
 import { errorCode, http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 
 /**
@@ -15,6 +16,9 @@ const MIN = 60_000;
 let server: TestServer;
 let a: SignedUpCompany;
 let devices: { id: string; name: string }[];
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+/** A member of the company who tests devices: no reports, no settings, not an administrator. */
+let tester: { id: number; token: string };
 
 const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   http(server.url, method, `/df/api${path}`, { token: a.token, headers, ...(body !== undefined ? { body } : {}) });
@@ -33,7 +37,9 @@ const at = (iso: string) => {
 };
 
 beforeAll(async () => {
+  smtp = await startSmtpListener();
   server = await startTestServer({
+    SMTP_URL: smtp.url,
     DF_RESERVATION_GRACE: '10m',
     DF_SESSION_IDLE_TIMEOUT: '1d',
     AGENT_CONFIG: writeAgentConfig({
@@ -44,6 +50,12 @@ beforeAll(async () => {
   });
   server.process.platform.now = () => clock ?? new Date();
   a = await signUpCompany(server.url, 'fleet');
+  const admin = client(server.url, a.token);
+  const role = await admin.post('/roles', { name: 'Fleet tester', permissions: ['df:device:read', 'df:session:read', 'df:session:create'] });
+  expect(role.status).toBe(201);
+  const user = await createActiveUser(server.url, admin, smtp.mails, { email: `tester-${process.pid}@fleet.test`, roleIds: [role.body.id] });
+  expect((await admin.post(`/workspaces/${a.workspaceId}/access/users`, { userId: user.id })).status).toBeLessThan(300);
+  tester = { id: user.id, token: user.token };
   devices = await eventually(async () => {
     const r = await api('GET', `/devices?status=available&sortBy=name&size=${DEVICES}`);
     return r.body.totalElements === DEVICES ? (r.body.content as { id: string; name: string }[]) : undefined;
@@ -52,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await smtp?.stop();
 });
 
 describe('quotas', () => {
@@ -143,6 +156,34 @@ describe('quotas', () => {
     expectStatus(await http(server.url, 'PUT', '/df/api/quotas', { token: other.token, body: { limits: { concurrentSessions: 1 } } }), 200);
     expect((await api('GET', '/quotas')).body.limits.concurrentSessions).toBeNull();
   }, 60_000);
+
+  it('refuses sessions once the month’s session minutes are used up', async () => {
+    await setLimits({ sessionMinutesPerMonth: 0 });
+    const refused = await api('POST', '/sessions', { deviceId: devices[7]!.id });
+    expectStatus(refused, 403, 'QUOTA_EXCEEDED');
+    expect(refused.body.details).toEqual([expect.objectContaining({ limit: 'sessionMinutesPerMonth', value: 0 })]);
+    await setLimits({ sessionMinutesPerMonth: null });
+    const session = await api('POST', '/sessions', { deviceId: devices[7]!.id });
+    expectStatus(session, 201);
+    expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
+  });
+
+  it('keeps quotas, reports and settings to those allowed: df:report:read, df:settings:manage, company administrators', async () => {
+    const as = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: tester.token, headers: { 'x-workspace-id': String(a.workspaceId) }, ...(body !== undefined ? { body } : {}) });
+    for (const path of ['/quotas', '/reports/sessions', '/reports/device-usage', '/reports/reservations', '/dashboard/stats', '/dashboard/activity', '/dashboard/most-used-devices']) {
+      expectStatus(await as('GET', path), 403, 'FORBIDDEN');
+    }
+    expectStatus(await as('PUT', '/quotas', { limits: { concurrentSessions: 100 } }), 403, 'FORBIDDEN');
+    expectStatus(await as('GET', '/settings/session-defaults'), 200);
+    expectStatus(await as('PUT', '/settings/session-defaults', { idleTimeoutSeconds: 60, maxSessionSeconds: 600, recordByDefault: false, screenshotFormat: 'png' }), 403, 'FORBIDDEN');
+    // A holder of df:report:read who is not an administrator reads the quotas but cannot change them.
+    const admin = client(server.url, a.token);
+    const role = await admin.post('/roles', { name: 'Fleet reader', permissions: ['df:report:read'] });
+    expect((await admin.put(`/users/${tester.id}/roles`, { roleIds: [role.body.id] })).status).toBeLessThan(300);
+    await eventually(async () => ((await as('GET', '/quotas')).status === 200 ? true : undefined), { what: 'the new role in force' });
+    expectStatus(await as('PUT', '/quotas', { limits: { concurrentSessions: 100 } }), 403, 'FORBIDDEN');
+    expect((await api('GET', '/quotas')).body.limits.concurrentSessions).toBeNull();
+  });
 });
 
 describe('session defaults', () => {
