@@ -18,14 +18,19 @@ export interface ReportQuery {
   now: Date;
 }
 
-/** Periods of the range as local dates (`YYYY-MM-DD`, the first day of each) with their bounds as instants. */
-const PERIODS = `
-  periods AS (
-    SELECT to_char(local, 'YYYY-MM-DD') AS period,
-           (local AT TIME ZONE $4) AS p_from,
-           ((local + ('1 ' || $5)::interval) AT TIME ZONE $4) AS p_to
-    FROM generate_series(date_trunc($5, $1::timestamptz AT TIME ZONE $4), ($2::timestamptz - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval) AS local
-  )`;
+/** The period an instant falls in: the local date (`YYYY-MM-DD`) its day or week (Monday) starts on. */
+const periodOf = (instant: string) => `to_char(date_trunc($5, ${instant} AT TIME ZONE $4), 'YYYY-MM-DD')`;
+/** The local periods an interval `[b, e)` touches (one row each, as local timestamps). */
+const periodsOf = (b: string, e: string) =>
+  `generate_series(date_trunc($5, ${b} AT TIME ZONE $4), (${e} - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval)`;
+/** A period's bounds as instants. */
+const periodFrom = (local: string) => `(${local} AT TIME ZONE $4)`;
+const periodTo = (local: string) => `((${local} + ('1 ' || $5)::interval) AT TIME ZONE $4)`;
+/**
+ * Sessions last at most 7 days (the longest maximum length a workspace can set), so one that overlaps
+ * the range started at most this long before it: the range scan's lower bound.
+ */
+const LONGEST_SESSION = `interval '8 days'`;
 
 function facets(q: ReportQuery, params: unknown[], alias: string, userColumn: string): string {
   const where: string[] = [];
@@ -58,21 +63,29 @@ export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<Device
   const params = base(q);
   const f = facets(q, params, 's', 'owner_id');
   const r = await db.query<{ period: string; device_id: string; device_name: string; sessions: number; in_session: number; online: number | null }>(
-    `WITH ${PERIODS},
-     used AS (
-       SELECT p.period, p.p_from, p.p_to, s.device_id, max(s.device_name) AS device_name,
-              count(*) FILTER (WHERE s.started_at >= p.p_from AND s.started_at < p.p_to)::int AS sessions,
-              sum(least(coalesce(s.ended_at, $3::timestamptz), p.p_to, $2::timestamptz) - greatest(s.started_at, p.p_from, $1::timestamptz)) AS in_session
-       FROM periods p
-       JOIN df_report_sessions s ON s.company_id = $6 AND s.workspace_id = $7
-            AND s.started_at < least(p.p_to, $2::timestamptz) AND coalesce(s.ended_at, $3::timestamptz) > greatest(p.p_from, $1::timestamptz)${f}
-       GROUP BY p.period, p.p_from, p.p_to, s.device_id
+    `WITH used AS (
+       SELECT to_char(local, 'YYYY-MM-DD') AS period, s.device_id, max(s.device_name) AS device_name,
+              count(*) FILTER (WHERE s.started_at >= ${periodFrom('local')} AND s.started_at < ${periodTo('local')})::int AS sessions,
+              sum(least(s.e, ${periodTo('local')}) - greatest(s.b, ${periodFrom('local')})) AS in_session
+       FROM (SELECT s.device_id, s.device_name, s.started_at, greatest(s.started_at, $1::timestamptz) AS b, least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) AS e
+             FROM df_report_sessions s
+             WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
+               AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz${f}) s
+       CROSS JOIN LATERAL ${periodsOf('s.b', 's.e')} AS local
+       WHERE s.e > s.b
+       GROUP BY 1, 2
+     ),
+     online AS (
+       SELECT to_char(local, 'YYYY-MM-DD') AS period, o.device_id, sum(least(o.e, ${periodTo('local')}) - greatest(o.b, ${periodFrom('local')})) AS online
+       FROM (SELECT o.device_id, greatest(o.online_from, $1::timestamptz) AS b, least(coalesce(o.online_to, $3::timestamptz), $2::timestamptz) AS e
+             FROM df_report_presence o
+             WHERE o.device_id IN (SELECT DISTINCT device_id FROM used) AND o.online_from < $2::timestamptz AND coalesce(o.online_to, $3::timestamptz) > $1::timestamptz) o
+       CROSS JOIN LATERAL ${periodsOf('o.b', 'o.e')} AS local
+       WHERE o.e > o.b
+       GROUP BY 1, 2
      )
-     SELECT u.period, u.device_id, u.device_name, u.sessions, ${minutes('u.in_session')} AS in_session,
-            (SELECT ${minutes(`sum(least(coalesce(o.online_to, $3::timestamptz), u.p_to, $2::timestamptz) - greatest(o.online_from, u.p_from, $1::timestamptz))`)}
-               FROM df_report_presence o
-               WHERE o.device_id = u.device_id AND o.online_from < least(u.p_to, $2::timestamptz) AND coalesce(o.online_to, $3::timestamptz) > greatest(u.p_from, $1::timestamptz)) AS online
-     FROM used u
+     SELECT u.period, u.device_id, u.device_name, u.sessions, ${minutes('u.in_session')} AS in_session, ${minutes('o.online')} AS online
+     FROM used u LEFT JOIN online o ON o.period = u.period AND o.device_id = u.device_id
      ORDER BY u.period, u.device_name, u.device_id`,
     params,
   );
@@ -111,16 +124,15 @@ export async function sessionReport(db: Sql, q: ReportQuery, by?: SessionGroupin
   const f = facets(q, params, 's', 'owner_id');
   const group = by ? GROUP_COLUMN[by] : 'NULL::text';
   const r = await db.query<{ period: string; grp: string | null; sessions: number; completed: number; failed: number; running: number; total: number }>(
-    `WITH ${PERIODS}
-     SELECT p.period, ${group} AS grp, count(*)::int AS sessions,
+    `SELECT ${periodOf('s.started_at')} AS period, ${group} AS grp, count(*)::int AS sessions,
             count(*) FILTER (WHERE s.status = 'ended')::int AS completed,
             count(*) FILTER (WHERE s.status = 'failed')::int AS failed,
             count(*) FILTER (WHERE s.status IN ('starting', 'active'))::int AS running,
             ${minutes(`sum(coalesce(s.ended_at, $3::timestamptz) - s.started_at)`)} AS total
-     FROM periods p
-     JOIN df_report_sessions s ON s.company_id = $6 AND s.workspace_id = $7 AND s.started_at >= greatest(p.p_from, $1::timestamptz) AND s.started_at < least(p.p_to, $2::timestamptz)${f}
-     GROUP BY p.period, grp
-     ORDER BY p.period, grp NULLS FIRST`,
+     FROM df_report_sessions s
+     WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at >= $1::timestamptz AND s.started_at < $2::timestamptz${f}
+     GROUP BY 1, 2
+     ORDER BY 1, 2 NULLS FIRST`,
     params,
   );
   return r.rows.map((row) => ({
@@ -152,16 +164,15 @@ export async function reservationReport(db: Sql, q: ReportQuery): Promise<Reserv
   const params = base(q);
   const f = facets(q, params, 'b', 'user_id');
   const r = await db.query<{ period: string; bookings: number; hours: number; used: number; no_shows: number; cancelled: number }>(
-    `WITH ${PERIODS}
-     SELECT p.period, count(*)::int AS bookings,
+    `SELECT ${periodOf('b.start_at')} AS period, count(*)::int AS bookings,
             coalesce(round((sum(extract(epoch FROM b.end_at - b.start_at)) FILTER (WHERE b.status <> 'cancelled') / 3600)::numeric, 2), 0)::float8 AS hours,
             count(*) FILTER (WHERE b.used)::int AS used,
             count(*) FILTER (WHERE b.status = 'expired' AND NOT b.used)::int AS no_shows,
             count(*) FILTER (WHERE b.status = 'cancelled')::int AS cancelled
-     FROM periods p
-     JOIN df_report_reservations b ON b.company_id = $6 AND b.workspace_id = $7 AND b.created_at <= $3::timestamptz AND b.start_at >= greatest(p.p_from, $1::timestamptz) AND b.start_at < least(p.p_to, $2::timestamptz)${f}
-     GROUP BY p.period
-     ORDER BY p.period`,
+     FROM df_report_reservations b
+     WHERE b.company_id = $6 AND b.workspace_id = $7 AND b.created_at <= $3::timestamptz AND b.start_at >= $1::timestamptz AND b.start_at < $2::timestamptz${f}
+     GROUP BY 1
+     ORDER BY 1`,
     params,
   );
   return r.rows.map((row) => ({ period: row.period, bookings: row.bookings, bookedHours: Number(row.hours), used: row.used, noShows: row.no_shows, cancelled: row.cancelled }));
@@ -180,7 +191,8 @@ export async function mostUsedDevices(db: Sql, scope: { companyId: number; works
     `SELECT s.device_id, max(s.device_name) AS device_name, count(*)::int AS sessions,
             ${minutes(`sum(least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) - greatest(s.started_at, $1::timestamptz))`)} AS used
      FROM df_report_sessions s
-     WHERE s.company_id = $4 AND s.workspace_id = $5 AND s.started_at < $2::timestamptz AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz
+     WHERE s.company_id = $4 AND s.workspace_id = $5 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
+       AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz
      GROUP BY s.device_id ORDER BY used DESC, s.device_id LIMIT $6`,
     [from.toISOString(), to.toISOString(), now.toISOString(), scope.companyId, scope.workspaceId, limit],
   );

@@ -108,7 +108,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     defaultSession: {
       idleTimeoutSeconds: Math.max(1, Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000)),
-      maxSessionSeconds: Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000)),
+      // At most 7 days, the longest a workspace may set (the reports rely on it: docs/modules/device-testing.md).
+      maxSessionSeconds: Math.min(7 * 86_400, Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000))),
       recordByDefault: false,
       screenshotFormat: 'png',
     },

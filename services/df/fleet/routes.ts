@@ -48,6 +48,8 @@ const SessionRow = z.object({ period: z.string(), group: z.string().nullable(), 
 const ReservationRow = z.object({ period: z.string(), bookings: z.number(), bookedHours: z.number(), used: z.number(), noShows: z.number(), cancelled: z.number() }).meta({ id: 'DfReservationReportRow' });
 const Counts = z.array(z.object({ value: z.string(), count: z.number() }));
 const usageOf = z.object({ concurrentSessions: z.number(), sessionMinutesPerMonth: z.number(), reservationHoursPerMonth: z.number(), storageBytes: z.number(), apiKeys: z.number() });
+/** Session defaults as answered: the configuration's may lie outside what a PUT accepts (a 3 s idle time-out in a test set-up). */
+const SessionDefaultsView = z.object({ idleTimeoutSeconds: z.number().int(), maxSessionSeconds: z.number().int(), recordByDefault: z.boolean(), screenshotFormat: z.enum(['png', 'jpeg']) }).meta({ id: 'DfSessionDefaults' });
 const QuotasView = z.object({ plan: z.string(), limits: QuotaLimits, usage: usageOf }).meta({ id: 'DfQuotas' });
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading formula character is neutralised. */
@@ -199,12 +201,12 @@ export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platfo
   });
 
   r.get('/api/settings/session-defaults', {
-    schema: { tags, summary: "The workspace's session defaults (the configuration's until set)", response: { 200: SessionDefaults.meta({ id: 'DfSessionDefaults' }) } },
+    schema: { tags, summary: "The workspace's session defaults (the configuration's until set)", response: { 200: SessionDefaultsView } },
     handler: async (request) => fleet.sessionDefaults((await caller(request, 'df:session:read')).workspaceId),
   });
 
   r.put('/api/settings/session-defaults', {
-    schema: { tags, summary: "Change the workspace's session defaults (new sessions take them; audited)", body: SessionDefaults, response: { 200: SessionDefaults } },
+    schema: { tags, summary: "Change the workspace's session defaults (new sessions take them; audited)", body: SessionDefaults, response: { 200: SessionDefaultsView } },
     handler: async (request) => fleet.setSessionDefaults(await caller(request, 'df:settings:manage'), request.body),
   });
 }
