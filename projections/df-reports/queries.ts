@@ -18,8 +18,9 @@ export interface ReportQuery {
   now: Date;
 }
 
-/** The period an instant falls in: the local date (`YYYY-MM-DD`) its day or week (Monday) starts on. */
-const periodOf = (instant: string) => `to_char(date_trunc($5, ${instant} AT TIME ZONE $4), 'YYYY-MM-DD')`;
+/** The period an instant falls in: the local start of its day or week (Monday); named (`YYYY-MM-DD`) once grouped. */
+const periodOf = (instant: string) => `date_trunc($5, ${instant} AT TIME ZONE $4)`;
+const periodName = (local: string) => `to_char(${local}, 'YYYY-MM-DD')`;
 /** The local periods an interval `[b, e)` touches (one row each, as local timestamps). */
 const periodsOf = (b: string, e: string) =>
   `generate_series(date_trunc($5, ${b} AT TIME ZONE $4), (${e} - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval)`;
@@ -63,20 +64,32 @@ export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<Device
   const params = base(q);
   const f = facets(q, params, 's', 'owner_id');
   const r = await db.query<{ period: string; device_id: string; device_name: string; sessions: number; in_session: number; online: number | null }>(
-    `WITH used AS (
-       SELECT to_char(local, 'YYYY-MM-DD') AS period, s.device_id, max(s.device_name) AS device_name,
-              count(*) FILTER (WHERE s.started_at >= ${periodFrom('local')} AND s.started_at < ${periodTo('local')})::int AS sessions,
-              sum(least(s.e, ${periodTo('local')}) - greatest(s.b, ${periodFrom('local')})) AS in_session
+    `WITH spans AS (
+       SELECT s.device_id, s.device_name, s.started_at, s.b, s.e, ${periodOf('s.b')} AS first_local
        FROM (SELECT s.device_id, s.device_name, s.started_at, greatest(s.started_at, $1::timestamptz) AS b, least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) AS e
              FROM df_report_sessions s
              WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
                AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz${f}) s
-       CROSS JOIN LATERAL ${periodsOf('s.b', 's.e')} AS local
        WHERE s.e > s.b
+     ),
+     -- Most sessions lie within one period: their share is computed without a series; only the rest
+     -- of those running past their first period is spread over the following ones.
+     pieces AS (
+       SELECT first_local AS local, device_id, max(device_name) AS device_name,
+              count(*) FILTER (WHERE started_at >= $1::timestamptz)::int AS sessions,
+              sum(least(e, ${periodTo('first_local')}) - b) AS in_session
+       FROM spans GROUP BY 1, 2
+       UNION ALL
+       SELECT local, device_id, max(device_name), 0, sum(least(e, ${periodTo('local')}) - ${periodFrom('local')})
+       FROM spans CROSS JOIN LATERAL generate_series(first_local + ('1 ' || $5)::interval, (e - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval) AS local
+       WHERE e > ${periodTo('first_local')}
        GROUP BY 1, 2
      ),
+     used AS (
+       SELECT local, device_id, max(device_name) AS device_name, sum(sessions)::int AS sessions, sum(in_session) AS in_session FROM pieces GROUP BY 1, 2
+     ),
      online AS (
-       SELECT to_char(local, 'YYYY-MM-DD') AS period, o.device_id, sum(least(o.e, ${periodTo('local')}) - greatest(o.b, ${periodFrom('local')})) AS online
+       SELECT local, o.device_id, sum(least(o.e, ${periodTo('local')}) - greatest(o.b, ${periodFrom('local')})) AS online
        FROM (SELECT o.device_id, greatest(o.online_from, $1::timestamptz) AS b, least(coalesce(o.online_to, $3::timestamptz), $2::timestamptz) AS e
              FROM df_report_presence o
              WHERE o.device_id IN (SELECT DISTINCT device_id FROM used) AND o.online_from < $2::timestamptz AND coalesce(o.online_to, $3::timestamptz) > $1::timestamptz) o
@@ -84,9 +97,9 @@ export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<Device
        WHERE o.e > o.b
        GROUP BY 1, 2
      )
-     SELECT u.period, u.device_id, u.device_name, u.sessions, ${minutes('u.in_session')} AS in_session, ${minutes('o.online')} AS online
-     FROM used u LEFT JOIN online o ON o.period = u.period AND o.device_id = u.device_id
-     ORDER BY u.period, u.device_name, u.device_id`,
+     SELECT ${periodName('u.local')} AS period, u.device_id, u.device_name, u.sessions, ${minutes('u.in_session')} AS in_session, ${minutes('o.online')} AS online
+     FROM used u LEFT JOIN online o ON o.local = u.local AND o.device_id = u.device_id
+     ORDER BY u.local, u.device_name, u.device_id`,
     params,
   );
   return r.rows.map((row) => {
@@ -124,15 +137,16 @@ export async function sessionReport(db: Sql, q: ReportQuery, by?: SessionGroupin
   const f = facets(q, params, 's', 'owner_id');
   const group = by ? GROUP_COLUMN[by] : 'NULL::text';
   const r = await db.query<{ period: string; grp: string | null; sessions: number; completed: number; failed: number; running: number; total: number }>(
-    `SELECT ${periodOf('s.started_at')} AS period, ${group} AS grp, count(*)::int AS sessions,
+    `SELECT ${periodName('p.local')} AS period, p.grp, p.sessions, p.completed, p.failed, p.running, p.total FROM (
+     SELECT ${periodOf('s.started_at')} AS local, ${group} AS grp, count(*)::int AS sessions,
             count(*) FILTER (WHERE s.status = 'ended')::int AS completed,
             count(*) FILTER (WHERE s.status = 'failed')::int AS failed,
             count(*) FILTER (WHERE s.status IN ('starting', 'active'))::int AS running,
             ${minutes(`sum(coalesce(s.ended_at, $3::timestamptz) - s.started_at)`)} AS total
      FROM df_report_sessions s
      WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at >= $1::timestamptz AND s.started_at < $2::timestamptz${f}
-     GROUP BY 1, 2
-     ORDER BY 1, 2 NULLS FIRST`,
+     GROUP BY 1, 2) p
+     ORDER BY p.local, p.grp NULLS FIRST`,
     params,
   );
   return r.rows.map((row) => ({
@@ -164,15 +178,16 @@ export async function reservationReport(db: Sql, q: ReportQuery): Promise<Reserv
   const params = base(q);
   const f = facets(q, params, 'b', 'user_id');
   const r = await db.query<{ period: string; bookings: number; hours: number; used: number; no_shows: number; cancelled: number }>(
-    `SELECT ${periodOf('b.start_at')} AS period, count(*)::int AS bookings,
+    `SELECT ${periodName('p.local')} AS period, p.bookings, p.hours, p.used, p.no_shows, p.cancelled FROM (
+     SELECT ${periodOf('b.start_at')} AS local, count(*)::int AS bookings,
             coalesce(round((sum(extract(epoch FROM b.end_at - b.start_at)) FILTER (WHERE b.status <> 'cancelled') / 3600)::numeric, 2), 0)::float8 AS hours,
             count(*) FILTER (WHERE b.used)::int AS used,
             count(*) FILTER (WHERE b.status = 'expired' AND NOT b.used)::int AS no_shows,
             count(*) FILTER (WHERE b.status = 'cancelled')::int AS cancelled
      FROM df_report_reservations b
      WHERE b.company_id = $6 AND b.workspace_id = $7 AND b.created_at <= $3::timestamptz AND b.start_at >= $1::timestamptz AND b.start_at < $2::timestamptz${f}
-     GROUP BY 1
-     ORDER BY 1`,
+     GROUP BY 1) p
+     ORDER BY p.local`,
     params,
   );
   return r.rows.map((row) => ({ period: row.period, bookings: row.bookings, bookedHours: Number(row.hours), used: row.used, noShows: row.no_shows, cancelled: row.cancelled }));
