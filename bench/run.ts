@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,uploads` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,uploads,df-reports` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -21,6 +21,7 @@ import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
+import { formatReports, measureReports, type ReportBenchReport } from './df-reports.js';
 import { formatResults, formatTestCaseList, measureResults, measureTestCaseList, type ResultsReport, type TestCaseListReport } from './tmt.js';
 import { formatUploads, measureUploads, type UploadsReport } from './uploads.js';
 import { runWriters, type WriterResult } from './writers.js';
@@ -37,6 +38,7 @@ const SETTINGS = {
   testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 4, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
   uploads: { bytes: 256 * 1024 * 1024, partSize: 16 * 1024 * 1024, parallelParts: 4, runs: 3 },
+  dfReports: { backends: ['PGlite', 'PostgreSQL'], sessions: 100_000, devices: 200, days: 90, requests: 20 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -55,8 +57,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'uploads';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'uploads'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -359,6 +361,7 @@ let webdriver: WebdriverReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
+const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
 let failure: unknown;
 try {
@@ -418,6 +421,10 @@ try {
     step('uploads', 'device farm: file upload throughput (presigned single PUT, multipart) against writing to the local disk');
     uploads = await measureUploads(SETTINGS.uploads);
   }
+  if (steps.has('df-reports')) {
+    step('df-reports', `device farm: reports and dashboard over ${num(SETTINGS.dfReports.sessions)} sessions`);
+    for (const backend of SETTINGS.dfReports.backends) dfReports.push(await measureReports({ ...SETTINGS.dfReports, backend }));
+  }
 } catch (err) {
   failure = err;
 } finally {
@@ -434,6 +441,7 @@ if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
+if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -452,6 +460,7 @@ const results = {
   testCaseLists,
   resultIngestions,
   uploads,
+  dfReports,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };

@@ -35,6 +35,8 @@ export interface RevocableKeyRoutes<Create extends string, Revoke extends string
   revoke: Revoke;
   /** Serve `GET <path>/:keyId` too. */
   readOne?: boolean;
+  /** Checked before a key is created (a plan's key limit): throws to refuse it. */
+  beforeCreate?: (caller: WorkspaceCaller) => Promise<void>;
 }
 
 /** Create (the value is shown once), list, read and revoke a module's API keys: one set of routes for every module that issues keys. */
@@ -71,6 +73,7 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
       },
       handler: async (request, reply) => {
         const c = await workspaceCaller(request, o.permission);
+        await o.beforeCreate?.(c);
         const keyId = randomUUID();
         const key = `${o.valuePrefix}${randomToken(32)}`;
         const prefix = key.slice(0, o.valuePrefix.length + 6);

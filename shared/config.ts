@@ -22,6 +22,11 @@ const duration = z
   .refine((ms) => ms > 0, 'must be greater than zero');
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** A plan limit: a whole number, or `unlimited` (also unset or empty) for none. */
+const limit = z.preprocess(
+  (v) => (typeof v === 'string' && (v.trim() === '' || v.trim().toLowerCase() === 'unlimited') ? null : v),
+  z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().default(null),
+);
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -88,6 +93,8 @@ const schema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
+  /** Device farm: a session open this long is ended (`max-duration`), unless its workspace's session defaults say otherwise. */
+  DF_SESSION_MAX_DURATION: duration.default(24 * 3_600_000),
   /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */
   DF_HOST_TIMEOUT: duration.default(15_000),
   /** Device farm: how long preparing a device for a new session may take. */
@@ -103,6 +110,13 @@ const schema = z.object({
   DF_SHARED_POOL_TOKEN: z.preprocess(emptyAsUnset, z.string().min(32, 'at least 32 characters').max(512).optional()),
   /** Device farm: a device booking whose holder opens no session within this time of its start expires. */
   DF_RESERVATION_GRACE: duration.default(10 * 60_000),
+  /** Device farm quotas: the plan's name and limits every company has unless the operator set its own (docs/modules/device-testing.md, "Quotas"). */
+  DF_QUOTA_PLAN: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(64).default('default')),
+  DF_QUOTA_CONCURRENT_SESSIONS: limit,
+  DF_QUOTA_SESSION_MINUTES_PER_MONTH: limit,
+  DF_QUOTA_RESERVATION_HOURS_PER_MONTH: limit,
+  DF_QUOTA_STORAGE_BYTES: limit,
+  DF_QUOTA_API_KEYS: limit,
   /** Health checks: how often overdue checks are looked for (and old heartbeats pruned). */
   HEALTHCHECK_REAPER_INTERVAL: duration.default(5_000),
   /** Health checks: how long heartbeats and metric samples are kept. */

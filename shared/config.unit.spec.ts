@@ -13,3 +13,20 @@ describe('DF_RESERVATION_GRACE', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DF_RESERVATION_GRACE: 'soon' })).toThrow(/DF_RESERVATION_GRACE/);
   });
 });
+
+describe('DF_QUOTA_*', () => {
+  it('reads a whole number, and unset, empty or `unlimited` as no limit', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).DF_QUOTA_CONCURRENT_SESSIONS).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'test', DF_QUOTA_CONCURRENT_SESSIONS: '3' }).DF_QUOTA_CONCURRENT_SESSIONS).toBe(3);
+    expect(loadConfig({ NODE_ENV: 'test', DF_QUOTA_STORAGE_BYTES: '0' }).DF_QUOTA_STORAGE_BYTES).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test', DF_QUOTA_API_KEYS: 'unlimited' }).DF_QUOTA_API_KEYS).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'test', DF_QUOTA_API_KEYS: '' }).DF_QUOTA_API_KEYS).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'test' }).DF_QUOTA_PLAN).toBe('default');
+  });
+
+  it('refuses a negative or fractional limit, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', DF_QUOTA_SESSION_MINUTES_PER_MONTH: '-1' })).toThrow(/DF_QUOTA_SESSION_MINUTES_PER_MONTH/);
+    expect(() => loadConfig({ NODE_ENV: 'test', DF_QUOTA_RESERVATION_HOURS_PER_MONTH: '1.5' })).toThrow(/DF_QUOTA_RESERVATION_HOURS_PER_MONTH/);
+    expect(() => loadConfig({ NODE_ENV: 'test', DF_QUOTA_CONCURRENT_SESSIONS: 'many' })).toThrow(ConfigError);
+  });
+});

@@ -45,6 +45,8 @@ export const ErrorCodes = {
   INSUFFICIENT_SCOPE: { status: 403, error: 'Forbidden' },
   /** The operator has switched public sign-up off (PUBLIC_SIGNUP=false). */
   SIGNUP_DISABLED: { status: 403, error: 'Forbidden' },
+  /** A plan limit of the company is reached (docs/modules/device-testing.md, "Quotas"); `details` name the limit and its value. */
+  QUOTA_EXCEEDED: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
   ROUTE_NOT_FOUND: { status: 404, error: 'Not Found' },
   MOCK_ROUTE_NOT_MATCHED: { status: 404, error: 'Not Found' },

@@ -11,6 +11,7 @@ import { apiKeyEvents as deviceApiKeyEvents } from '#events/df/keys.js';
 import { reservationEvents } from '#events/df/reservations.js';
 import { sessionEvents } from '#events/df/sessions.js';
 import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
+import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 
@@ -29,6 +30,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'device-session-share',
   'device-session-viewer',
   'accessibility-audit',
+  'device-session-defaults',
+  'device-quota-plan',
 ] as const;
 
 /**
@@ -63,6 +66,10 @@ add('device-session-viewer', 'sessionId', [...RECORDS]);
 add('accessibility-audit', 'auditId', accessibilityEvents.types);
 RECORDS.add('AccessibilityScanRecorded');
 for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
+// A workspace's session defaults and the company's plan limits: who changed them, from what to what.
+add('device-session-defaults', 'workspaceId', ['DfSessionDefaultsSet'] satisfies FleetEvent['type'][]);
+add('device-quota-plan', 'companyId', ['DfQuotaPlanSet'] satisfies FleetEvent['type'][]);
+for (const t of fleetEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
 

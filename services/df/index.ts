@@ -5,6 +5,8 @@ import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { dfReservationsProjection } from '#projections/df-reservations/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { dfSessionSharingProjection } from '#projections/df-session-sharing/index.js';
+import { dfReportsProjection } from '#projections/df-reports/index.js';
+import { dfSettingsProjection } from '#projections/df-settings/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -37,6 +39,8 @@ import { fileRoutes } from './files/routes.js';
 import { FileService } from './files/service.js';
 import { operationRoutes } from './operations/routes.js';
 import { OperationService } from './operations/service.js';
+import { fleetRoutes } from './fleet/routes.js';
+import { FleetService } from './fleet/service.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
 
@@ -51,6 +55,8 @@ export const dfProjections: readonly Projection[] = [
   dfFilesProjection,
   dfOperationsProjection,
   dfAccessibilityProjection,
+  dfReportsProjection,
+  dfSettingsProjection,
 ];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */
@@ -80,7 +86,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     devices,
     hub,
-    now: platform.now,
+    // Read at each use, so a replaced platform clock (tests, docs/architecture.md) reaches sessions too.
+    now: () => platform.now(),
     prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
     commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
     idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
@@ -101,6 +108,36 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
   });
   sessions.reservations = reservations;
+  const fleet = new FleetService({
+    db: platform.db,
+    store: platform.store,
+    blobs: platform.blobs,
+    logger: platform.logger,
+    get readModels() {
+      return platform.readModels;
+    },
+    now: () => platform.now(),
+    sessions,
+    defaultPlan: {
+      plan: config.DF_QUOTA_PLAN,
+      limits: {
+        concurrentSessions: config.DF_QUOTA_CONCURRENT_SESSIONS,
+        sessionMinutesPerMonth: config.DF_QUOTA_SESSION_MINUTES_PER_MONTH,
+        reservationHoursPerMonth: config.DF_QUOTA_RESERVATION_HOURS_PER_MONTH,
+        storageBytes: config.DF_QUOTA_STORAGE_BYTES,
+        apiKeys: config.DF_QUOTA_API_KEYS,
+      },
+    },
+    defaultSession: {
+      idleTimeoutSeconds: Math.max(1, Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000)),
+      // At most 7 days, the longest a workspace may set (the reports rely on it: docs/modules/device-testing.md).
+      maxSessionSeconds: Math.min(7 * 86_400, Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000))),
+      recordByDefault: false,
+      screenshotFormat: 'png',
+    },
+  });
+  sessions.fleet = fleet;
+  reservations.quota = fleet;
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
@@ -152,6 +189,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     enrolments,
     /** Device bookings; `reservations.step()` runs one step of their ticker now (tests, operations). */
     reservations,
+    /** Plan limits, session defaults and their sweeper; `fleet.sweep()` runs one sweep now (tests, operations). */
+    fleet,
     /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
@@ -168,12 +207,14 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       reservations.start();
       await operations.watch();
       files.start();
+      fleet.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
     },
     async stop(): Promise<void> {
       await accessibility.stop();
       files.stop();
       await operations.stop();
       await reservations.stop();
+      await fleet.stop();
       await hosts.stop();
       await sessions.stop();
       await hub.stop();
@@ -187,7 +228,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions, installFromCatalog: (c, s, what) => installer.start(c, s, what) });
       await app.register(fileRoutes, { platform, files });
       await app.register(operationRoutes, { operations });
-      await app.register(apiKeyRoutes(platform));
+      await app.register(apiKeyRoutes(platform, fleet));
+      await app.register(fleetRoutes, { platform, fleet, sessions });
       await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
       await app.register(devtoolsRoutes, { platform, dataPlane });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });

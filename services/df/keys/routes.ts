@@ -20,7 +20,7 @@ export function apiKeyVerifier(
 }
 
 /** `/df/api/keys`: create (the value is shown once), list, read and revoke device-testing API keys. */
-export const apiKeyRoutes = (platform: Platform) =>
+export const apiKeyRoutes = (platform: Platform, quota?: { checkApiKey(companyId: number): Promise<void> }) =>
   revocableKeyRoutes({
     platform,
     path: '/api/keys',
@@ -37,4 +37,6 @@ export const apiKeyRoutes = (platform: Platform) =>
     create: 'CreateApiKey',
     revoke: 'RevokeApiKey',
     readOne: true,
+    // The plan's API-key limit (docs/modules/device-testing.md, "Quotas").
+    ...(quota ? { beforeCreate: (c: { companyId: number }) => quota.checkApiKey(c.companyId) } : {}),
   });

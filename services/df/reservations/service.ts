@@ -26,6 +26,12 @@ export interface ReservationInput {
   note?: string | null | undefined;
 }
 
+/** What bookings ask of plan limits (services/df/fleet plugs in here): reserved hours per month. */
+export interface ReservationQuota {
+  /** 403 QUOTA_EXCEEDED when the booking (in place of `replacing`, when rescheduled) would pass the month's reserved hours. */
+  checkReservation(companyId: number, startAt: Date, endAt: Date, replacing?: { startAt: string; endAt: string }): Promise<void>;
+}
+
 export interface ReservationChange {
   startAt?: Date | undefined;
   endAt?: Date | undefined;
@@ -40,6 +46,8 @@ export interface ReservationChange {
 export class ReservationService implements ReservationGate {
   private ticker: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
+  /** Plan limits, when the module has them. */
+  quota: ReservationQuota | null = null;
   /** Sessions already warned of a booking (`reservationId:sessionId`). */
   private readonly warned = new Set<string>();
 
@@ -114,6 +122,7 @@ export class ReservationService implements ReservationGate {
     // A start a moment ago (clocks, the request's way) is now.
     const startAt = input.startAt.getTime() < now.getTime() ? now : input.startAt;
     const reservationId = randomUUID();
+    await this.quota?.checkReservation(caller.companyId, startAt, input.endAt);
     const result = await this.run(
       device.id,
       {
@@ -137,6 +146,9 @@ export class ReservationService implements ReservationGate {
 
   /** Changes the range or note (the overlap rule applies again). */
   async update(caller: Caller, reservation: ReservationRecord, change: ReservationChange): Promise<ReservationView> {
+    if (change.startAt || change.endAt) {
+      await this.quota?.checkReservation(caller.companyId, change.startAt ?? new Date(reservation.startAt), change.endAt ?? new Date(reservation.endAt), reservation);
+    }
     const result = await this.run(
       reservation.deviceId,
       {

@@ -293,7 +293,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   });
 
   r.get('/api/sessions/:sessionId/screenshot', {
-    schema: { tags, summary: 'Capture the current screen (the image itself; kept as an artifact)', params: Params, querystring: z.object({ format: z.enum(['png', 'jpeg']).default('png') }) },
+    schema: { tags, summary: 'Capture the current screen (the image itself; kept as an artifact)', params: Params, querystring: z.object({ format: z.enum(['png', 'jpeg']).optional().describe('Default: the workspace session defaults (png)') }) },
     handler: async (request, reply) => {
       const { c, session } = await controllable(request, request.params.sessionId);
       const shot = await sessions.screenshot(session, c, request.query.format);

@@ -55,6 +55,24 @@ export interface ReservationGate {
   blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null>;
 }
 
+/**
+ * What sessions ask of plan limits and workspace defaults (services/df/fleet plugs in here, so
+ * sessions do not depend on it): a concurrent-session slot, the storage limit, and the defaults a new
+ * session takes.
+ */
+export interface SessionFleetHooks {
+  /** Takes a slot for a new session, or 403 QUOTA_EXCEEDED (concurrent sessions, session minutes). */
+  admitSession(caller: Caller, sessionId: string): Promise<void>;
+  /** The session is closed or was never created: its slot is free. */
+  sessionClosed(sessionId: string): Promise<void>;
+  sessionDefaults(workspaceId: number): Promise<{ recordByDefault: boolean; screenshotFormat: 'png' | 'jpeg'; idleTimeoutSeconds: number }>;
+  /** Writes `bytes` more of the company's blobs through `write`, or 403 QUOTA_EXCEEDED and writes nothing. */
+  withStorage<T>(companyId: number, bytes: number, write: () => Promise<T>): Promise<T>;
+  /** 403 QUOTA_EXCEEDED when the company's storage is full (a recording about to start). */
+  checkStorage(companyId: number): Promise<void>;
+  idleTimeoutMs(workspaceId: number): Promise<number>;
+}
+
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
 const STUCK_GRACE_MS = 30_000;
@@ -77,6 +95,8 @@ export class SessionService {
   private sweeping: Promise<void> | null = null;
   /** Device bookings, when the module has them: a booked device opens only for its holder. */
   reservations: ReservationGate | null = null;
+  /** Plan limits and workspace defaults, when the module has them. */
+  fleet: SessionFleetHooks | null = null;
 
   constructor(
     private readonly deps: {
@@ -145,6 +165,16 @@ export class SessionService {
     const device = found(await findDevice(this.deps.db, this.deviceScope(caller), input.deviceId), 'Device not found');
     const booking = this.reservations ? await this.reservations.admit(caller, device.id) : null;
     const sessionId = randomUUID();
+    await this.fleet?.admitSession(caller, sessionId);
+    try {
+      return await this.open(caller, input, device, booking, sessionId);
+    } catch (err) {
+      await this.fleet?.sessionClosed(sessionId);
+      throw err;
+    }
+  }
+
+  private async open(caller: Caller, input: CreateSessionInput, device: { id: string; name: string; alias: string | null }, booking: string | null, sessionId: string): Promise<SessionView> {
     const type = input.type ?? 'manual';
     const context = this.context(caller);
     const allocation = await this.deps.devices.run(
@@ -196,6 +226,11 @@ export class SessionService {
       await this.reservations.opened(caller, device.id, booking, sessionId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId, reservationId: booking }, 'recording the session on the booking failed'));
     }
     await this.settle(position);
+    const defaults = this.fleet ? await this.fleet.sessionDefaults(caller.workspaceId) : null;
+    if (defaults?.recordByDefault) {
+      const record = await findSession(this.deps.db, caller, sessionId);
+      if (record) await this.startRecording(record, caller).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'recording by default did not start'));
+    }
     const view = await findSession(this.deps.db, caller, sessionId);
     return toSessionView(view!);
   }
@@ -220,6 +255,7 @@ export class SessionService {
     const context = this.context({ actor, companyId: session.companyId, workspaceId: session.workspaceId });
     await this.stopRecording(session, actor).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'stopping the recording failed'));
     const ended = await this.session({ type: 'EndSession', sessionId: session.id, reason }, context);
+    await this.fleet?.sessionClosed(session.id);
     await this.deps.hub.closeSession(session.id, reason);
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
     const device = fold(deviceDecider, await this.deps.store.readStream(deviceStream(session.deviceId)));
@@ -392,7 +428,8 @@ export class SessionService {
   }
 
   /** Captures the screen, keeps it as a screenshot artifact and returns the image. */
-  async screenshot(session: SessionRecord, caller: Caller, format: 'png' | 'jpeg'): Promise<{ contentType: string; data: Buffer; artifactId: string }> {
+  async screenshot(session: SessionRecord, caller: Caller, requested?: 'png' | 'jpeg'): Promise<{ contentType: string; data: Buffer; artifactId: string }> {
+    const format = requested ?? (this.fleet ? (await this.fleet.sessionDefaults(session.workspaceId)).screenshotFormat : 'png');
     const shot = await this.device(session, { op: 'screenshot', format });
     const data = Buffer.from(shot.base64, 'base64');
     const artifactId = randomUUID();
@@ -409,7 +446,9 @@ export class SessionService {
   ): Promise<void> {
     const ext = artifact.contentType === 'image/png' ? 'png' : artifact.contentType === 'image/jpeg' ? 'jpg' : artifact.contentType.includes('json') ? 'json' : 'txt';
     const blobKey = artifactKey(session.companyId, session.id, artifact.artifactId, ext);
-    const info = await this.deps.blobs.put(blobKey, artifact.data, { contentType: artifact.contentType });
+    const put = () => this.deps.blobs.put(blobKey, artifact.data, { contentType: artifact.contentType });
+    // A recording's manifest finishes what was admitted when it started; everything else is a new store.
+    const info = this.fleet && artifact.type !== 'recording' ? await this.fleet.withStorage(session.companyId, artifact.data.length, put) : await put();
     const result = await this.session(
       { type: 'StoreArtifact', sessionId: session.id, artifactId: artifact.artifactId, artifactType: artifact.type, name: artifact.name, blobKey, contentType: artifact.contentType, size: artifact.size ?? info.size },
       this.context(caller),
@@ -425,6 +464,7 @@ export class SessionService {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     const running = this.deps.hub.recordingStatus(session.id);
     if (running) return running.recordingId;
+    await this.fleet?.checkStorage(session.companyId);
     const open = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
     if (open) {
       if (await this.recorderAlive(session.id)) return open;
@@ -545,6 +585,9 @@ export class SessionService {
     for (const session of await idleSessions(this.deps.db, new Date(now - this.deps.idleTimeoutMs))) {
       // A session still being prepared is not idle; its creation answers either way.
       if (session.status !== 'active') continue;
+      // A workspace may keep its sessions longer than the module's default (its session defaults).
+      const idleMs = this.fleet ? await this.fleet.idleTimeoutMs(session.workspaceId) : this.deps.idleTimeoutMs;
+      if (Date.parse(session.lastActivityAt) > now - idleMs) continue;
       this.deps.logger.info({ sessionId: session.id }, 'ending an idle session');
       await this.end(session, 'idle-timeout', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an idle session failed'));
     }

@@ -1,0 +1,2 @@
+export { dfReportsProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,273 @@
+import type { Sql } from '#shared/db/index.js';
+import type { Page } from '#shared/paging.js';
+
+/** What every report takes: the caller's workspace, a time range, a zone and a period, and the facets. */
+export interface ReportQuery {
+  companyId: number;
+  workspaceId: number;
+  from: Date;
+  to: Date;
+  /** IANA zone the periods are cut in (`Europe/Berlin`); periods start at local midnight (weeks on Monday). */
+  timeZone: string;
+  groupBy: 'day' | 'week';
+  deviceId?: string[] | undefined;
+  userId?: number[] | undefined;
+  type?: string[] | undefined;
+  buildName?: string[] | undefined;
+  /** The instant open sessions and online intervals are counted up to (the platform's clock). */
+  now: Date;
+}
+
+/** The period an instant falls in: the local start of its day or week (Monday); named (`YYYY-MM-DD`) once grouped. */
+const periodOf = (instant: string) => `date_trunc($5, ${instant} AT TIME ZONE $4)`;
+const periodName = (local: string) => `to_char(${local}, 'YYYY-MM-DD')`;
+/** The local periods an interval `[b, e)` touches (one row each, as local timestamps). */
+const periodsOf = (b: string, e: string) =>
+  `generate_series(date_trunc($5, ${b} AT TIME ZONE $4), (${e} - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval)`;
+/** A period's bounds as instants. */
+const periodFrom = (local: string) => `(${local} AT TIME ZONE $4)`;
+const periodTo = (local: string) => `((${local} + ('1 ' || $5)::interval) AT TIME ZONE $4)`;
+/**
+ * Sessions last at most 7 days (the longest maximum length a workspace can set), so one that overlaps
+ * the range started at most this long before it: the range scan's lower bound.
+ */
+const LONGEST_SESSION = `interval '8 days'`;
+
+function facets(q: ReportQuery, params: unknown[], alias: string, userColumn: string): string {
+  const where: string[] = [];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (q.deviceId?.length) add((n) => `${alias}.device_id = ANY(${n}::text[])`, q.deviceId);
+  if (q.userId?.length) add((n) => `${alias}.${userColumn} = ANY(${n}::int[])`, q.userId);
+  if (alias === 's' && q.type?.length) add((n) => `s.type = ANY(${n}::text[])`, q.type);
+  if (alias === 's' && q.buildName?.length) add((n) => `s.build_name = ANY(${n}::text[])`, q.buildName);
+  return where.map((w) => ` AND ${w}`).join('');
+}
+const base = (q: ReportQuery) => [q.from.toISOString(), q.to.toISOString(), q.now.toISOString(), q.timeZone, q.groupBy, q.companyId, q.workspaceId] as unknown[];
+const minutes = (expr: string) => `round((extract(epoch FROM ${expr}) / 60)::numeric, 2)::float8`;
+
+export interface DeviceUsageRow {
+  period: string;
+  deviceId: string;
+  deviceName: string;
+  sessions: number;
+  minutesInSession: number;
+  minutesOnline: number;
+  /** Minutes in session over minutes online in the period (0–1), null when the device was never online in it. */
+  utilisation: number | null;
+}
+
+/** Minutes in session per device and period (a session across midnight counts in both), and utilisation as a share of online time. */
+export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<DeviceUsageRow[]> {
+  const params = base(q);
+  const f = facets(q, params, 's', 'owner_id');
+  const r = await db.query<{ period: string; device_id: string; device_name: string; sessions: number; in_session: number; online: number | null }>(
+    `WITH spans AS (
+       SELECT s.device_id, s.device_name, s.started_at, s.b, s.e, ${periodOf('s.b')} AS first_local
+       FROM (SELECT s.device_id, s.device_name, s.started_at, greatest(s.started_at, $1::timestamptz) AS b, least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) AS e
+             FROM df_report_sessions s
+             WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
+               AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz${f}) s
+       WHERE s.e > s.b
+     ),
+     -- Most sessions lie within one period: their share is computed without a series; only the rest
+     -- of those running past their first period is spread over the following ones.
+     pieces AS (
+       SELECT first_local AS local, device_id, max(device_name) AS device_name,
+              count(*) FILTER (WHERE started_at >= $1::timestamptz)::int AS sessions,
+              sum(least(e, ${periodTo('first_local')}) - b) AS in_session
+       FROM spans GROUP BY 1, 2
+       UNION ALL
+       SELECT local, device_id, max(device_name), 0, sum(least(e, ${periodTo('local')}) - ${periodFrom('local')})
+       FROM spans CROSS JOIN LATERAL generate_series(first_local + ('1 ' || $5)::interval, (e - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval) AS local
+       WHERE e > ${periodTo('first_local')}
+       GROUP BY 1, 2
+     ),
+     used AS (
+       SELECT local, device_id, max(device_name) AS device_name, sum(sessions)::int AS sessions, sum(in_session) AS in_session FROM pieces GROUP BY 1, 2
+     ),
+     online AS (
+       SELECT local, o.device_id, sum(least(o.e, ${periodTo('local')}) - greatest(o.b, ${periodFrom('local')})) AS online
+       FROM (SELECT o.device_id, greatest(o.online_from, $1::timestamptz) AS b, least(coalesce(o.online_to, $3::timestamptz), $2::timestamptz) AS e
+             FROM df_report_presence o
+             WHERE o.device_id IN (SELECT DISTINCT device_id FROM used) AND o.online_from < $2::timestamptz AND coalesce(o.online_to, $3::timestamptz) > $1::timestamptz) o
+       CROSS JOIN LATERAL ${periodsOf('o.b', 'o.e')} AS local
+       WHERE o.e > o.b
+       GROUP BY 1, 2
+     )
+     SELECT ${periodName('u.local')} AS period, u.device_id, u.device_name, u.sessions, ${minutes('u.in_session')} AS in_session, ${minutes('o.online')} AS online
+     FROM used u LEFT JOIN online o ON o.local = u.local AND o.device_id = u.device_id
+     ORDER BY u.local, u.device_name, u.device_id`,
+    params,
+  );
+  return r.rows.map((row) => {
+    const online = row.online ?? 0;
+    return {
+      period: row.period,
+      deviceId: row.device_id,
+      deviceName: row.device_name,
+      sessions: row.sessions,
+      minutesInSession: Number(row.in_session),
+      minutesOnline: online,
+      utilisation: online > 0 ? Math.round((Number(row.in_session) / online) * 10_000) / 10_000 : null,
+    };
+  });
+}
+
+export type SessionGrouping = 'user' | 'build' | 'device' | 'type';
+const GROUP_COLUMN: Record<SessionGrouping, string> = { user: 's.owner_id::text', build: 's.build_name', device: 's.device_id', type: 's.type' };
+
+export interface SessionReportRow {
+  period: string;
+  /** The value of the `by` dimension (user id, build name, device id, session type); null without `by`. */
+  group: string | null;
+  sessions: number;
+  completed: number;
+  failed: number;
+  running: number;
+  totalMinutes: number;
+  averageMinutes: number;
+}
+
+/** Sessions by the period they started in: count, outcome and duration, optionally by user, build, device or type. */
+export async function sessionReport(db: Sql, q: ReportQuery, by?: SessionGrouping): Promise<SessionReportRow[]> {
+  const params = base(q);
+  const f = facets(q, params, 's', 'owner_id');
+  const group = by ? GROUP_COLUMN[by] : 'NULL::text';
+  const r = await db.query<{ period: string; grp: string | null; sessions: number; completed: number; failed: number; running: number; total: number }>(
+    `SELECT ${periodName('p.local')} AS period, p.grp, p.sessions, p.completed, p.failed, p.running, p.total FROM (
+     SELECT ${periodOf('s.started_at')} AS local, ${group} AS grp, count(*)::int AS sessions,
+            count(*) FILTER (WHERE s.status = 'ended')::int AS completed,
+            count(*) FILTER (WHERE s.status = 'failed')::int AS failed,
+            count(*) FILTER (WHERE s.status IN ('starting', 'active'))::int AS running,
+            ${minutes(`sum(coalesce(s.ended_at, $3::timestamptz) - s.started_at)`)} AS total
+     FROM df_report_sessions s
+     WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at >= $1::timestamptz AND s.started_at < $2::timestamptz${f}
+     GROUP BY 1, 2) p
+     ORDER BY p.local, p.grp NULLS FIRST`,
+    params,
+  );
+  return r.rows.map((row) => ({
+    period: row.period,
+    group: row.grp,
+    sessions: row.sessions,
+    completed: row.completed,
+    failed: row.failed,
+    running: row.running,
+    totalMinutes: Number(row.total),
+    averageMinutes: row.sessions > 0 ? Math.round((Number(row.total) / row.sessions) * 100) / 100 : 0,
+  }));
+}
+
+export interface ReservationReportRow {
+  period: string;
+  bookings: number;
+  /** Hours booked (cancelled bookings excluded). */
+  bookedHours: number;
+  /** Bookings whose holder opened a session on the device. */
+  used: number;
+  /** Bookings that expired with no session (the grace passed). */
+  noShows: number;
+  cancelled: number;
+}
+
+/** Bookings by the period they start in: booked vs used vs no-show. */
+export async function reservationReport(db: Sql, q: ReportQuery): Promise<ReservationReportRow[]> {
+  const params = base(q);
+  const f = facets(q, params, 'b', 'user_id');
+  const r = await db.query<{ period: string; bookings: number; hours: number; used: number; no_shows: number; cancelled: number }>(
+    `SELECT ${periodName('p.local')} AS period, p.bookings, p.hours, p.used, p.no_shows, p.cancelled FROM (
+     SELECT ${periodOf('b.start_at')} AS local, count(*)::int AS bookings,
+            coalesce(round((sum(extract(epoch FROM b.end_at - b.start_at)) FILTER (WHERE b.status <> 'cancelled') / 3600)::numeric, 2), 0)::float8 AS hours,
+            count(*) FILTER (WHERE b.used)::int AS used,
+            count(*) FILTER (WHERE b.status = 'expired' AND NOT b.used)::int AS no_shows,
+            count(*) FILTER (WHERE b.status = 'cancelled')::int AS cancelled
+     FROM df_report_reservations b
+     WHERE b.company_id = $6 AND b.workspace_id = $7 AND b.created_at <= $3::timestamptz AND b.start_at >= $1::timestamptz AND b.start_at < $2::timestamptz${f}
+     GROUP BY 1) p
+     ORDER BY p.local`,
+    params,
+  );
+  return r.rows.map((row) => ({ period: row.period, bookings: row.bookings, bookedHours: Number(row.hours), used: row.used, noShows: row.no_shows, cancelled: row.cancelled }));
+}
+
+export interface MostUsedDevice {
+  deviceId: string;
+  deviceName: string;
+  sessions: number;
+  minutesInSession: number;
+}
+
+/** The devices with the most minutes in session over `[from, to)`. */
+export async function mostUsedDevices(db: Sql, scope: { companyId: number; workspaceId: number }, from: Date, to: Date, now: Date, limit: number): Promise<MostUsedDevice[]> {
+  const r = await db.query<{ device_id: string; device_name: string; sessions: number; used: number }>(
+    `SELECT s.device_id, max(s.device_name) AS device_name, count(*)::int AS sessions,
+            ${minutes(`sum(least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) - greatest(s.started_at, $1::timestamptz))`)} AS used
+     FROM df_report_sessions s
+     WHERE s.company_id = $4 AND s.workspace_id = $5 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
+       AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz
+     GROUP BY s.device_id ORDER BY used DESC, s.device_id LIMIT $6`,
+    [from.toISOString(), to.toISOString(), now.toISOString(), scope.companyId, scope.workspaceId, limit],
+  );
+  return r.rows.map((row) => ({ deviceId: row.device_id, deviceName: row.device_name, sessions: row.sessions, minutesInSession: Number(row.used) }));
+}
+
+/** Sessions running now, bookings overlapping the local day, failures of the last 24 hours. */
+export async function sessionStats(db: Sql, scope: { companyId: number; workspaceId: number }, now: Date, timeZone: string) {
+  const r = await db.query<{ running: number; failures: number; bookings: number }>(
+    `SELECT
+       (SELECT count(*)::int FROM df_report_sessions WHERE company_id = $1 AND workspace_id = $2 AND status IN ('starting', 'active')) AS running,
+       (SELECT count(*)::int FROM df_report_sessions WHERE company_id = $1 AND workspace_id = $2 AND status = 'failed' AND ended_at > $3::timestamptz - interval '1 day') AS failures,
+       (SELECT count(*)::int FROM df_report_reservations WHERE company_id = $1 AND workspace_id = $2 AND status <> 'cancelled'
+          AND start_at < ((date_trunc('day', $3::timestamptz AT TIME ZONE $4) + interval '1 day') AT TIME ZONE $4)
+          AND end_at > (date_trunc('day', $3::timestamptz AT TIME ZONE $4) AT TIME ZONE $4)) AS bookings`,
+    [scope.companyId, scope.workspaceId, now.toISOString(), timeZone],
+  );
+  return r.rows[0]!;
+}
+
+export interface ActivityItem {
+  id: string;
+  kind: string;
+  at: string;
+  actorId: string | null;
+  deviceId: string | null;
+  sessionId: string | null;
+  reservationId: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** The workspace's activity, newest first. */
+export async function listActivity(db: Sql, scope: { companyId: number; workspaceId: number }, paging: { page: number; size: number }, kinds?: string[]): Promise<Page<ActivityItem>> {
+  const params: unknown[] = [scope.companyId, scope.workspaceId];
+  let where = `company_id = $1 AND workspace_id = $2`;
+  if (kinds?.length) {
+    params.push(kinds);
+    where += ` AND kind = ANY($3::text[])`;
+  }
+  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_report_activity WHERE ${where}`, params);
+  const rows = await db.query<{ event_id: string; kind: string; at: Date | string; actor_id: string | null; device_id: string | null; session_id: string | null; reservation_id: string | null; detail: unknown }>(
+    `SELECT event_id, kind, at, actor_id, device_id, session_id, reservation_id, detail FROM df_report_activity WHERE ${where}
+     ORDER BY position DESC LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`,
+    params,
+  );
+  const totalElements = total.rows[0]!.n;
+  return {
+    content: rows.rows.map((r) => ({
+      id: r.event_id,
+      kind: r.kind,
+      at: new Date(r.at).toISOString(),
+      actorId: r.actor_id,
+      deviceId: r.device_id,
+      sessionId: r.session_id,
+      reservationId: r.reservation_id,
+      detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+    })),
+    page: paging.page,
+    size: paging.size,
+    totalElements,
+    totalPages: Math.ceil(totalElements / paging.size),
+  };
+}

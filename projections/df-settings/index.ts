@@ -1,0 +1,2 @@
+export { dfSettingsProjection } from './projection.js';
+export * from './queries.js';

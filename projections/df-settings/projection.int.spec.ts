@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectionSpec, type ProjectionSpec } from '../testing.js';
+import { dfSettingsProjection } from './projection.js';
+import { findQuotaPlan, findSessionDefaults } from './queries.js';
+
+let spec: ProjectionSpec;
+beforeAll(async () => (spec = await projectionSpec(dfSettingsProjection)));
+afterAll(() => spec.close());
+beforeEach(() => spec.reset());
+
+describe('df-settings read model', () => {
+  it('given session defaults set twice, keeps the latest per workspace', async () => {
+    const set = (workspaceId: number, idleTimeoutSeconds: number) => ({
+      type: 'DfSessionDefaultsSet',
+      payload: { workspaceId, companyId: 1, idleTimeoutSeconds, maxSessionSeconds: 3600, recordByDefault: true, screenshotFormat: 'jpeg' },
+    });
+    await spec.given(set(2, 60), set(2, 120), set(3, 600));
+    expect(await findSessionDefaults(spec.db, 2)).toEqual({ idleTimeoutSeconds: 120, maxSessionSeconds: 3600, recordByDefault: true, screenshotFormat: 'jpeg' });
+    expect((await findSessionDefaults(spec.db, 3))?.idleTimeoutSeconds).toBe(600);
+    expect(await findSessionDefaults(spec.db, 4)).toBeNull();
+  });
+
+  it("given a company's plan, keeps its name and own limits", async () => {
+    await spec.given({ type: 'DfQuotaPlanSet', payload: { companyId: 1, plan: 'team', limits: { concurrentSessions: 3, storageBytes: null } } });
+    expect(await findQuotaPlan(spec.db, 1)).toEqual({ plan: 'team', limits: { concurrentSessions: 3, storageBytes: null } });
+    expect(await findQuotaPlan(spec.db, 2)).toBeNull();
+  });
+});

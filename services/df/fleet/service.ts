@@ -1,0 +1,297 @@
+import type { Logger } from 'pino';
+import { QUOTA_KEYS, quotaPlanStream, sessionDefaultsStream, type QuotaLimits, type SessionDefaults } from '#events/df/fleet.js';
+import { sessionById } from '#projections/df-sessions/index.js';
+import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
+import type { BlobStore } from '#shared/blob/index.js';
+import type { Database } from '#shared/db/index.js';
+import { handleCommand } from '#shared/es/decider.js';
+import type { EventStore } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import type { ReadModelWaiter } from '../../platform.js';
+import type { Caller, SessionFleetHooks, SessionService } from '../sessions/service.js';
+import { quotaPlanDecider, sessionDefaultsDecider } from './decide.js';
+
+export type QuotaKey = keyof QuotaLimits;
+export interface Quotas {
+  plan: string;
+  limits: QuotaLimits;
+  usage: Record<QuotaKey, number>;
+}
+
+/**
+ * The serialisation point of concurrent sessions: one lock row per company and one slot row per
+ * open session, taken in one transaction (docs/modules/device-testing.md, "Quotas"). Not events: a
+ * slot is bookkeeping of a rule, and the sessions themselves are the record.
+ */
+const QUOTA_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS df_quota_locks (company_id integer PRIMARY KEY);
+  CREATE TABLE IF NOT EXISTS df_quota_session_slots (
+    session_id text PRIMARY KEY,
+    company_id integer NOT NULL,
+    taken_at timestamptz NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS df_quota_session_slots_company ON df_quota_session_slots (company_id);`;
+
+/** A slot whose session never appeared in the read model for this long was left by a crashed create. */
+const ORPHAN_SLOT_MS = 5 * 60_000;
+
+/** The folder of everything the company stores in device testing (session artifacts, recordings). */
+export const companyBlobPrefix = (companyId: number) => `df/company-${companyId}`;
+
+const exceeded = (limit: QuotaKey, value: number, usage: number, what: string) =>
+  new AppError('QUOTA_EXCEEDED', `Quota exceeded: ${what} (limit ${value}, in use ${usage})`, { details: [{ path: limit, message: `The plan allows ${value}`, limit, value, usage }] });
+
+export interface FleetDeps {
+  db: Database;
+  store: EventStore;
+  blobs: BlobStore;
+  logger: Logger;
+  readModels: ReadModelWaiter;
+  now: () => Date;
+  sessions: SessionService;
+  /** The configuration's plan (`DF_QUOTA_*`), which a company's own limits override. */
+  defaultPlan: { plan: string; limits: QuotaLimits };
+  /** Session defaults of a workspace that set none (`DF_SESSION_IDLE_TIMEOUT`, `DF_SESSION_MAX_DURATION`). */
+  defaultSession: SessionDefaults;
+}
+
+/**
+ * Plan limits and their enforcement, session defaults per workspace, and the sweeper that ends
+ * sessions past their workspace's idle time-out or maximum length.
+ */
+export class FleetService implements SessionFleetHooks {
+  private schema: Promise<void> | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  /** Stores of one company in this process run one at a time, so two cannot both pass the storage check. */
+  private storing = new Map<number, Promise<unknown>>();
+
+  constructor(private readonly deps: FleetDeps) {}
+
+  private ready(): Promise<void> {
+    this.schema ??= this.deps.db.exec(QUOTA_SCHEMA);
+    return this.schema;
+  }
+
+  start(everyMs: number): void {
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.sweep()
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'session limit sweep failed'))
+        .finally(() => (this.sweeping = null));
+    }, everyMs);
+    this.sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.sweeping;
+  }
+
+  // ---- plan and usage
+
+  async plan(companyId: number): Promise<{ plan: string; limits: QuotaLimits }> {
+    const own = await findQuotaPlan(this.deps.db, companyId);
+    if (!own) return this.deps.defaultPlan;
+    return { plan: own.plan, limits: { ...this.deps.defaultPlan.limits, ...own.limits } };
+  }
+
+  async quotas(companyId: number): Promise<Quotas> {
+    await this.ready();
+    const { plan, limits } = await this.plan(companyId);
+    const now = this.deps.now();
+    const [concurrentSessions, sessionMinutes, reservationHours, storageBytes, apiKeys] = await Promise.all([
+      this.openSlots(companyId),
+      this.sessionMinutes(companyId, now),
+      this.reservationHours(companyId, now),
+      this.deps.blobs.usage(companyBlobPrefix(companyId)),
+      this.activeKeys(companyId),
+    ]);
+    return { plan, limits, usage: { concurrentSessions, sessionMinutesPerMonth: sessionMinutes, reservationHoursPerMonth: reservationHours, storageBytes, apiKeys } };
+  }
+
+  /** Changes a company's plan: its name and the limits it has of its own (null: no limit; absent: the configuration's). */
+  async setPlan(caller: Caller, change: { plan?: string | undefined; limits?: Partial<QuotaLimits> | undefined }): Promise<Quotas> {
+    const own = await findQuotaPlan(this.deps.db, caller.companyId);
+    const limits: Partial<QuotaLimits> = { ...(own?.limits ?? {}) };
+    for (const key of QUOTA_KEYS) if (change.limits && key in change.limits) limits[key] = change.limits[key] ?? null;
+    const result = await handleCommand({
+      store: this.deps.store,
+      streamId: quotaPlanStream(caller.companyId),
+      decider: quotaPlanDecider,
+      command: { type: 'SetQuotaPlan', companyId: caller.companyId, plan: change.plan ?? own?.plan ?? this.deps.defaultPlan.plan, limits },
+      context: { actorId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId, now: this.deps.now() },
+    });
+    if (result.position !== null) await this.deps.readModels.waitFor(result.position, { names: ['df-settings'] });
+    return this.quotas(caller.companyId);
+  }
+
+  private async openSlots(companyId: number): Promise<number> {
+    const r = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_quota_session_slots WHERE company_id = $1`, [companyId]);
+    return r.rows[0]!.n;
+  }
+
+  /** Minutes in session this calendar month (UTC), running sessions up to now. */
+  private async sessionMinutes(companyId: number, now: Date): Promise<number> {
+    const r = await this.deps.db.query<{ m: number | null }>(
+      `SELECT floor(extract(epoch FROM sum(least(coalesce(ended_at, $2::timestamptz), $2::timestamptz) - greatest(started_at, date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'))) / 60)::float8 AS m
+       FROM df_report_sessions WHERE company_id = $1 AND coalesce(ended_at, $2::timestamptz) > date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AND started_at <= $2::timestamptz`,
+      [companyId, now.toISOString()],
+    );
+    return Number(r.rows[0]?.m ?? 0);
+  }
+
+  /** Hours booked (cancelled bookings excluded) of bookings starting in the month (UTC) of `at`. */
+  private async reservationHours(companyId: number, at: Date): Promise<number> {
+    const r = await this.deps.db.query<{ h: number | null }>(
+      `SELECT (sum(extract(epoch FROM end_at - start_at)) / 3600)::float8 AS h FROM df_report_reservations
+       WHERE company_id = $1 AND status <> 'cancelled'
+         AND start_at >= date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+         AND start_at < (date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC'`,
+      [companyId, at.toISOString()],
+    );
+    return Math.round(Number(r.rows[0]?.h ?? 0) * 100) / 100;
+  }
+
+  private async activeKeys(companyId: number): Promise<number> {
+    const r = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_api_keys WHERE company_id = $1 AND revoked_at IS NULL`, [companyId]);
+    return r.rows[0]!.n;
+  }
+
+  // ---- enforcement (SessionFleetHooks and the other modules' checks)
+
+  /**
+   * Takes a concurrent-session slot for a new session, or refuses with QUOTA_EXCEEDED. The company's
+   * lock row serialises every take of one company (across replicas too: a row lock in the shared
+   * database), so 20 concurrent creates against a limit of 3 get exactly 3 slots.
+   */
+  async admitSession(caller: Caller, sessionId: string): Promise<void> {
+    await this.ready();
+    const { limits } = await this.plan(caller.companyId);
+    if (limits.sessionMinutesPerMonth !== null) {
+      const used = await this.sessionMinutes(caller.companyId, this.deps.now());
+      if (used >= limits.sessionMinutesPerMonth) throw exceeded('sessionMinutesPerMonth', limits.sessionMinutesPerMonth, used, 'session minutes this month');
+    }
+    const max = limits.concurrentSessions;
+    await this.deps.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO df_quota_locks (company_id) VALUES ($1) ON CONFLICT (company_id) DO NOTHING`, [caller.companyId]);
+      await tx.query(`SELECT company_id FROM df_quota_locks WHERE company_id = $1 FOR UPDATE`, [caller.companyId]);
+      if (max !== null) {
+        const open = (await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_quota_session_slots WHERE company_id = $1`, [caller.companyId])).rows[0]!.n;
+        if (open >= max) throw exceeded('concurrentSessions', max, open, 'concurrent sessions');
+      }
+      await tx.query(`INSERT INTO df_quota_session_slots (session_id, company_id, taken_at) VALUES ($1,$2,$3) ON CONFLICT (session_id) DO NOTHING`, [sessionId, caller.companyId, this.deps.now().toISOString()]);
+    });
+  }
+
+  /** The session is closed (ended, failed, or never created): its slot is free. */
+  async sessionClosed(sessionId: string): Promise<void> {
+    await this.ready();
+    await this.deps.db.query(`DELETE FROM df_quota_session_slots WHERE session_id = $1`, [sessionId]);
+  }
+
+  /** A new session's defaults (recording, screenshot format) from its workspace. */
+  async sessionDefaults(workspaceId: number): Promise<SessionDefaults> {
+    return (await findSessionDefaults(this.deps.db, workspaceId)) ?? this.deps.defaultSession;
+  }
+
+  /**
+   * Stores `bytes` more of the company's blobs through `write`, or refuses with QUOTA_EXCEEDED and
+   * writes nothing. Stores of one company in this process are checked and written one at a time.
+   */
+  async withStorage<T>(companyId: number, bytes: number, write: () => Promise<T>): Promise<T> {
+    const previous = this.storing.get(companyId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(async () => {
+      const { limits } = await this.plan(companyId);
+      if (limits.storageBytes !== null) {
+        const used = await this.deps.blobs.usage(companyBlobPrefix(companyId));
+        if (used + bytes > limits.storageBytes) throw exceeded('storageBytes', limits.storageBytes, used, `storage (${bytes} more bytes asked for)`);
+      }
+      return write();
+    });
+    this.storing.set(companyId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.storing.get(companyId) === run) this.storing.delete(companyId);
+    }
+  }
+
+  /** Whether anything more may be stored (a recording about to start). */
+  async checkStorage(companyId: number): Promise<void> {
+    const { limits } = await this.plan(companyId);
+    if (limits.storageBytes === null) return;
+    const used = await this.deps.blobs.usage(companyBlobPrefix(companyId));
+    if (used >= limits.storageBytes) throw exceeded('storageBytes', limits.storageBytes, used, 'storage');
+  }
+
+  /** A booking of `startAt`–`endAt` fits the month's reserved hours. */
+  async checkReservation(companyId: number, startAt: Date, endAt: Date, replacing?: { startAt: string; endAt: string }): Promise<void> {
+    const { limits } = await this.plan(companyId);
+    const max = limits.reservationHoursPerMonth;
+    if (max === null) return;
+    let used = await this.reservationHours(companyId, startAt);
+    if (replacing && new Date(replacing.startAt).getUTCMonth() === startAt.getUTCMonth() && new Date(replacing.startAt).getUTCFullYear() === startAt.getUTCFullYear()) {
+      used -= (new Date(replacing.endAt).getTime() - new Date(replacing.startAt).getTime()) / 3_600_000;
+    }
+    const asked = (endAt.getTime() - startAt.getTime()) / 3_600_000;
+    if (used + asked > max) throw exceeded('reservationHoursPerMonth', max, Math.round(used * 100) / 100, `reserved hours this month (${Math.round(asked * 100) / 100} more asked for)`);
+  }
+
+  /** One more API key fits the plan. */
+  async checkApiKey(companyId: number): Promise<void> {
+    const { limits } = await this.plan(companyId);
+    if (limits.apiKeys === null) return;
+    const n = await this.activeKeys(companyId);
+    if (n >= limits.apiKeys) throw exceeded('apiKeys', limits.apiKeys, n, 'API keys');
+  }
+
+  // ---- session defaults
+
+  async setSessionDefaults(caller: Caller, defaults: SessionDefaults): Promise<SessionDefaults> {
+    const result = await handleCommand({
+      store: this.deps.store,
+      streamId: sessionDefaultsStream(caller.workspaceId),
+      decider: sessionDefaultsDecider,
+      command: { type: 'SetSessionDefaults', workspaceId: caller.workspaceId, companyId: caller.companyId, ...defaults },
+      context: { actorId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId, now: this.deps.now() },
+    });
+    if (result.position !== null) await this.deps.readModels.waitFor(result.position, { names: ['df-settings'] });
+    return this.sessionDefaults(caller.workspaceId);
+  }
+
+  // ---- the sweeper
+
+  /**
+   * Ends active sessions past their workspace's maximum length (`max-duration`) or idle time-out
+   * (`idle-timeout`), and frees slots whose sessions are closed or never appeared (a crash mid-create).
+   */
+  async sweep(): Promise<void> {
+    await this.ready();
+    const now = this.deps.now();
+    const due = await this.deps.db.query<{ session_id: string; reason: string }>(
+      `SELECT s.session_id, CASE WHEN s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2)) THEN 'max-duration' ELSE 'idle-timeout' END AS reason
+       FROM df_sessions s LEFT JOIN df_session_defaults d ON d.workspace_id = s.workspace_id
+       WHERE s.status = 'active' AND NOT s.deleted
+         AND (s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2))
+              OR (d.workspace_id IS NOT NULL AND s.last_activity_at <= $1::timestamptz - make_interval(secs => d.idle_timeout_seconds)))`,
+      [now.toISOString(), this.deps.defaultSession.maxSessionSeconds],
+    );
+    for (const row of due.rows) {
+      const session = await sessionById(this.deps.db, row.session_id);
+      if (!session || session.status !== 'active') continue;
+      this.deps.logger.info({ sessionId: row.session_id, reason: row.reason }, 'ending a session past its workspace limit');
+      await this.deps.sessions.end(session, row.reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: row.session_id }, 'ending a session failed'));
+    }
+    await this.deps.db.query(
+      `DELETE FROM df_quota_session_slots q WHERE EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id AND (s.status IN ('ended', 'failed') OR s.deleted))
+          OR (q.taken_at < $1::timestamptz AND NOT EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id))`,
+      [new Date(now.getTime() - ORPHAN_SLOT_MS).toISOString()],
+    );
+  }
+
+  /** The idle time-out of a workspace's sessions (the module's default when it set none). */
+  async idleTimeoutMs(workspaceId: number): Promise<number> {
+    return (await this.sessionDefaults(workspaceId)).idleTimeoutSeconds * 1000;
+  }
+}
