@@ -1,0 +1,3 @@
+export function ReservationsPage() {
+  return <section><h1>Reservations</h1></section>;
+}
