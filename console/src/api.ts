@@ -176,6 +176,15 @@ export async function api<T = unknown>(path: string, options: CallOptions = {}):
 
 export async function signIn(login: string, password: string): Promise<void> {
   setTokens(await api<TokenPair>('/api/v1/auth/login', { method: 'POST', body: { username: login, password }, anonymous: true }));
+  await enterWorkspace();
+}
+
+/** A token that names no workspace is re-issued for the first workspace the person may enter. */
+export async function enterWorkspace(): Promise<void> {
+  if (!auth || auth.workspaceId) return;
+  const accessible = await api<{ id: number; archived: boolean }[]>('/api/v1/workspaces/accessible');
+  const first = accessible.find((w) => !w.archived);
+  if (first) await switchWorkspace(first.id);
 }
 
 export async function signOut(): Promise<void> {

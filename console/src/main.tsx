@@ -66,7 +66,7 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
             value={String(auth?.workspaceId ?? '')}
             onChange={async (e) => {
               await switchWorkspace(Number((e.target as HTMLSelectElement).value));
-              qc.clear();
+              await qc.resetQueries();
             }}
           >
             {workspaces.map((w) => (
@@ -80,15 +80,20 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
         <button
           type="button"
           onClick={async () => {
+            navigate('/sign-in');
             await signOut();
             qc.clear();
-            navigate('/sign-in');
           }}
         >
           Sign out
         </button>
       </header>
       <main id="main" tabIndex={-1}>
+        {auth && !auth.workspaceId ? (
+          <p class="ok" role="status">
+            You have no workspace yet: an administrator of your company gives you access to one.
+          </p>
+        ) : null}
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </main>
     </>
@@ -100,7 +105,7 @@ function Routes() {
   const { auth } = useSession();
   const isPublic = PUBLIC.includes(path);
   useEffect(() => {
-    if (!auth && !isPublic) navigate(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    if (!auth && !PUBLIC.includes(location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
     if (path === '/' && auth) navigate('/devices', { replace: true });
   }, [auth, isPublic, path]);
 

@@ -1,6 +1,6 @@
-import { useQueryClient } from '@tanstack/preact-query';
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import { api, setTokens, signIn, type TokenPair } from '../api';
+import { api, enterWorkspace, setTokens, signIn, type TokenPair } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, Field, Loading } from '../ui';
@@ -9,7 +9,8 @@ const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
 function afterSignIn(query: URLSearchParams) {
   const next = query.get('next');
-  navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/devices', { replace: true });
+  const safe = next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in');
+  navigate(safe ? next : '/devices', { replace: true });
 }
 
 export function SignInPage() {
@@ -23,8 +24,8 @@ export function SignInPage() {
         submit="Sign in"
         label="Sign in"
         onSubmit={async (d) => {
-          await signIn(text(d, 'login'), String(d.get('password')));
           qc.clear();
+          await signIn(text(d, 'login'), String(d.get('password')));
           afterSignIn(query);
         }}
       >
@@ -53,6 +54,7 @@ export function SignUpPage() {
               body: { name: text(d, 'name'), email: text(d, 'email'), password: String(d.get('password')), companyName: text(d, 'companyName') },
             }),
           );
+          await enterWorkspace();
           navigate('/devices', { replace: true });
         }}
       >
@@ -138,8 +140,8 @@ export function ActivatePage() {
           const image = d.get('profileImage');
           if (image instanceof File && image.size > 0) form.set('profileImage', image);
           const user = await api<{ email: string }>('/api/v1/users/activate', { method: 'PUT', anonymous: true, body: form });
-          await signIn(user.email, String(d.get('password')));
           qc.clear();
+          await signIn(user.email, String(d.get('password')));
           navigate('/devices', { replace: true });
         }}
       >
@@ -201,10 +203,10 @@ export function ProfilePage() {
 }
 
 function ProfileImage({ id }: { id: number }) {
-  const [src, setSrc] = useState<string | null>(null);
-  if (src === null)
-    void api<Response>(`/api/v1/users/${id}/image`, { raw: true })
-      .then(async (r) => setSrc(URL.createObjectURL(await r.blob())))
-      .catch(() => setSrc(''));
-  return src ? <img class="avatar" src={src} alt="Your profile image" width={64} height={64} /> : <div class="avatar" />;
+  const image = useQuery({
+    queryKey: ['profile-image', id],
+    queryFn: async () => URL.createObjectURL(await (await api<Response>(`/api/v1/users/${id}/image`, { raw: true })).blob()),
+    staleTime: Infinity,
+  });
+  return image.data ? <img class="avatar" src={image.data} alt="Your profile image" width={64} height={64} /> : <div class="avatar" aria-hidden="true" />;
 }

@@ -54,7 +54,7 @@ interface Live {
 function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement | null }) {
   const [live, setLive] = useState<Live>({ state: 'connecting', canControl: false, access: null, screen: null, viewers: [], ended: null, error: null, frames: 0 });
   const socket = useRef<WebSocket | null>(null);
-  const pending = useRef(new Map<number, { resolve: () => void; reject: (e: Error) => void }>());
+  const pending = useRef(new Map<string, { resolve: () => void; reject: (e: Error) => void }>());
   const nextId = useRef(1);
 
   useEffect(() => {
@@ -99,16 +99,16 @@ function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement |
           setLive((l) => ({ ...l, viewers: msg.viewers as Viewer[] }));
           break;
         case 'ack': {
-          const p = pending.current.get(msg.id as number);
-          pending.current.delete(msg.id as number);
+          const p = pending.current.get(String(msg.id));
+          pending.current.delete(String(msg.id));
           p?.resolve();
           break;
         }
         case 'error': {
           const text = String(msg.message ?? msg.code ?? 'Error');
-          const p = msg.id !== undefined ? pending.current.get(msg.id as number) : undefined;
+          const p = msg.id !== undefined ? pending.current.get(String(msg.id)) : undefined;
           if (p) {
-            pending.current.delete(msg.id as number);
+            pending.current.delete(String(msg.id));
             p.reject(new Error(text));
           } else setLive((l) => ({ ...l, error: text }));
           break;
@@ -134,7 +134,7 @@ function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement |
     new Promise<void>((resolve, reject) => {
       const ws = socket.current;
       if (!ws || ws.readyState !== WebSocket.OPEN) return reject(new Error('The live screen is not connected'));
-      const id = nextId.current++;
+      const id = String(nextId.current++);
       pending.current.set(id, { resolve, reject });
       ws.send(JSON.stringify({ type: 'input', id, action }));
     });
@@ -167,15 +167,23 @@ export function SessionPage({ id }: { id: string }) {
   const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
   const [tab, setTab] = useState<'activity' | 'logs' | 'notes' | 'sharing'>('activity');
   const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
+  // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const act = (a: Action) => {
     setActionError(null);
-    return send(a).catch(setActionError);
+    const sent = queue.current.then(() => send(a));
+    queue.current = sent.catch(() => undefined);
+    return sent.catch(setActionError);
   };
   const toDevice = (e: PointerEvent) => {
     const c = canvas.current!;
     const rect = c.getBoundingClientRect();
-    const rx = Math.min(Math.max((e.clientX - rect.left) / rect.width, 0), 1);
-    const ry = Math.min(Math.max((e.clientY - rect.top) / rect.height, 0), 1);
+    // The frame is drawn contained in the element's box (object-fit: contain).
+    const scale = Math.min(rect.width / c.width, rect.height / c.height);
+    const left = rect.left + (rect.width - c.width * scale) / 2;
+    const top = rect.top + (rect.height - c.height * scale) / 2;
+    const rx = Math.min(Math.max((e.clientX - left) / (c.width * scale), 0), 1);
+    const ry = Math.min(Math.max((e.clientY - top) / (c.height * scale), 0), 1);
     let w = live.screen?.width ?? c.width;
     let h = live.screen?.height ?? c.height;
     if (c.width > c.height !== w > h) [w, h] = [h, w];
@@ -343,12 +351,9 @@ function TypeBar({ act }: { act: (a: Action) => Promise<unknown> }) {
 
 interface Activity {
   id: string;
-  type: string;
-  at?: string;
-  occurredAt?: string;
-  createdAt?: string;
-  detail?: Record<string, unknown>;
-  description?: string;
+  kind: string;
+  at: string;
+  detail: Record<string, unknown>;
 }
 
 function Activity({ id }: { id: string }) {
@@ -365,8 +370,7 @@ function Activity({ id }: { id: string }) {
     <ol class="timeline">
       {items.map((a) => (
         <li>
-          <time>{formatClock(a.at ?? a.occurredAt ?? a.createdAt)}</time> <strong>{a.type}</strong>{' '}
-          <span class="muted small">{a.description ?? summarise(a.detail)}</span>
+          <time>{formatClock(a.at)}</time> <strong>{a.kind}</strong> <span class="muted small">{summarise(a.detail)}</span>
         </li>
       ))}
     </ol>
@@ -376,7 +380,7 @@ function Activity({ id }: { id: string }) {
 const summarise = (detail: Record<string, unknown> | undefined) =>
   detail
     ? Object.entries(detail)
-        .filter(([, v]) => typeof v !== 'object')
+        .filter(([, v]) => v !== null && typeof v !== 'object')
         .map(([k, v]) => `${k}: ${String(v)}`)
         .join(', ')
     : '';
