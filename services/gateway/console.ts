@@ -5,9 +5,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NotFoundFallback } from '#shared/http/errors.js';
 import { CONSOLE_PATH, pathOf } from './policy.js';
 
-/** A console route (no file extension) falls back to index.html; a missing asset stays a 404. */
+/**
+ * A page of the console: a browser's navigation (it accepts text/html) to a console path without a
+ * file extension. A missing asset, and any other client's request (an API client's `Accept: *\/*`),
+ * stays the JSON 404.
+ */
 const isPageRequest = (request: FastifyRequest) =>
-  (request.method === 'GET' || request.method === 'HEAD') && CONSOLE_PATH.test(pathOf(request.url)) && !/\.[a-z0-9]+$/i.test(pathOf(request.url));
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  (request.headers.accept ?? '').includes('text/html') &&
+  CONSOLE_PATH.test(pathOf(request.url)) &&
+  !/\.[a-z0-9]+$/i.test(pathOf(request.url));
 
 /**
  * Serves the built console (`CONSOLE_DIR`, made by `scripts/build-console.mjs`) at `/`: hashed assets
