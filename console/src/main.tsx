@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { signOut, switchWorkspace } from './api';
 import { Link, match, navigate, useLocation } from './router';
+import { ORG_SECTIONS } from './sections';
 import { SessionProvider, useSession } from './session-context';
 import { Loading } from './ui';
 import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage } from './pages/account';
@@ -22,14 +23,6 @@ const queryClient = new QueryClient({
 
 const PUBLIC = ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/activate'];
 
-/** Team and organization pages, each shown only to whoever holds its permission key. */
-export const ORG_SECTIONS = [
-  { path: '/org/users', label: 'Users', key: 'USER_READ' },
-  { path: '/org/roles', label: 'Roles', key: 'ROLE_READ' },
-  { path: '/org/teams', label: 'Teams', key: 'TEAM_READ' },
-  { path: '/org/workspaces', label: 'Workspaces', key: 'WORKSPACE_READ' },
-  { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
-] as const;
 
 function Shell({ children }: { children: preact.ComponentChildren }) {
   const { me, workspaces, auth, can } = useSession();

@@ -277,3 +277,121 @@ describe('account links from mails', { timeout: 120_000 }, () => {
     await context.close();
   });
 });
+
+describe('team and organization', { timeout: 120_000 }, () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page = await openPage(context);
+    await page.goto(`${server.url}/sign-in`);
+    await signInThroughPage(page, admin.email, admin.password);
+    await page.waitForURL(/\/devices$/);
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('a viewer of the audit history filters it and downloads the CSV', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit history' }).click();
+    const table = page.getByRole('table', { name: 'Audit events' });
+    await table.waitFor();
+    await expectAccessible(page, 'audit history');
+    const filters = page.getByRole('form', { name: 'Audit filters' });
+    await filters.getByLabel('Resource').selectOption('user');
+    await filters.getByLabel('Event type').fill('UserInvited');
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    // Two invitations so far (the watcher and the invitee); every row is one.
+    await expect.poll(async () => (await table.locator('tbody tr').allTextContents()).length).toBe(2);
+    for (const row of await table.locator('tbody tr').allTextContents()) expect(row).toContain('UserInvited');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('audit.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(csv[0]).toMatch(/^occurredAt,eventType,resourceType,resourceId/);
+    expect(csv).toHaveLength(3);
+    for (const line of csv.slice(1)) expect(line.split(',').slice(1, 3)).toEqual(['UserInvited', 'user']);
+  });
+
+  it('lists users, roles, teams and workspaces, each passing axe', async () => {
+    for (const [label, what] of [
+      ['Users', 'Users'],
+      ['Roles', 'Admin'],
+      ['Teams', 'New team'],
+      ['Workspaces', 'Default'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: label }).click();
+      await expect.poll(() => page.locator('main').textContent()).toContain(what);
+      await expectAccessible(page, label);
+    }
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Users' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Users' }).textContent()).toContain('Ivy Invitee');
+  });
+
+  it('makes an API key whose value is shown once', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('CI key');
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    const value = (await page.getByLabel('New API key value').textContent())!.trim();
+    expect(value).toMatch(/^qak_/);
+    // The key works on /v1, and the list shows only its beginning.
+    expect((await http(server.url, 'GET', '/v1/projects', { token: value })).status).toBe(200);
+    await expect.poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('CI key');
+    expect(await page.getByRole('table', { name: 'API keys' }).textContent()).not.toContain(value);
+    await expectAccessible(page, 'API keys');
+  });
+
+  it('books a device, sees it under my bookings and cancels it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reservations' }).click();
+    const form = page.getByRole('form', { name: 'Book a device' });
+    await form.getByLabel('Device').selectOption({ index: 0 });
+    const later = new Date(Date.now() + 3 * 3_600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await form.getByLabel('Starts (your time)').fill(`${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}`);
+    await form.getByLabel('Note').fill('release check');
+    await form.getByRole('button', { name: 'Book' }).click();
+    const mine = page.getByRole('table', { name: 'My bookings' });
+    await expect.poll(() => mine.textContent()).toContain('release check');
+    expect(await mine.textContent()).toContain('scheduled');
+    await expectAccessible(page, 'reservations');
+    const listed = await http(server.url, 'GET', '/df/api/reservations?mine=true', { token: (await signInToken()).token });
+    expect(listed.body.content.filter((r: { status: string }) => r.status === 'scheduled')).toHaveLength(1);
+    await mine.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('You have no booking.');
+  });
+
+  it('shows organization pages only to whoever holds their permission keys', async () => {
+    const viewer = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await openPage(viewer);
+    await p.goto(`${server.url}/sign-in`);
+    // Wendy has the Viewer role: she may read users, but not the audit history.
+    const watcher = (await http(server.url, 'GET', '/api/v1/users?search=watcher', { token: (await signInToken()).token })).body.content[0];
+    expect(watcher.name).toBe('Wendy Watcher');
+    await signInThroughPage(p, watcher.email, 'member password 1');
+    await p.waitForURL(/\/devices$/);
+    const perms = await p.evaluate(async () => {
+      const auth = JSON.parse(localStorage.getItem('qa.auth')!) as { token: string; workspaceId: number };
+      const r = await fetch('/api/v1/users/me/permissions', { headers: { authorization: `Bearer ${auth.token}`, 'x-workspace-id': String(auth.workspaceId) } });
+      return (await r.json()) as string[];
+    });
+    expect(perms).not.toContain('AUDIT_READ');
+    const orgLink = p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' });
+    if (perms.some((k) => ['USER_READ', 'ROLE_READ', 'TEAM_READ', 'WORKSPACE_READ'].includes(k))) {
+      await orgLink.click();
+      await p.getByRole('navigation', { name: 'Organization' }).waitFor();
+      expect(await p.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit history' }).count()).toBe(0);
+    } else {
+      expect(await orgLink.count()).toBe(0);
+    }
+    await p.goto(`${server.url}/org/audit`);
+    await expect.poll(() => p.locator('main').textContent()).toContain('You do not hold the permission for this page.');
+    await viewer.close();
+  });
+});
+
+async function signInToken(): Promise<{ token: string }> {
+  const r = await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: admin.email, password: admin.password } });
+  return r.body;
+}

@@ -177,9 +177,9 @@ export function ProfilePage() {
               setSaved('Profile saved.');
             }}
           >
-            <Field label="Name" name="name" value={me.name} required />
-            <Field label="Title" name="title" value={me.title ?? ''} />
-            <Field label="Phone" name="phone" value={me.phone ?? ''} />
+            <Field label="Name" name="name" defaultValue={me.name} required />
+            <Field label="Title" name="title" defaultValue={me.title ?? ''} />
+            <Field label="Phone" name="phone" defaultValue={me.phone ?? ''} />
           </ActionForm>
           {saved ? <p class="ok" role="status">{saved}</p> : null}
         </div>
