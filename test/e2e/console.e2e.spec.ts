@@ -23,6 +23,7 @@ interface Canvas {
 }
 declare const document: { querySelector(selector: 'canvas'): Canvas; activeElement: unknown };
 declare const window: unknown;
+declare const localStorage: { getItem(key: string): string | null };
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: TestServer;
