@@ -107,6 +107,7 @@ function Routes() {
     const Page = page;
     return (
       <main id="main" class="narrow" tabIndex={-1}>
+        <p class="brand-lg">QA Platform</p>
         <Page />
       </main>
     );

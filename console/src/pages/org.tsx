@@ -346,17 +346,19 @@ interface ApiKey {
   scopes: string[];
   createdAt: string;
   lastUsedAt?: string | null;
+  revokedAt?: string | null;
 }
 
 function ApiKeys() {
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<ApiKey[]>('/api/v1/api-keys') });
+  // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   return (
     <section class="stack">
       <h1>API keys</h1>
-      <p class="muted">Keys for the <code>/v1</code> test-management API. They act as you, within their scopes.</p>
+      <p class="muted" style="margin-top:0">Keys for the <code>/v1</code> test-management API. They act as you, within their scopes.</p>
       <div class="card">
         <h2>New key</h2>
         <ActionForm
@@ -402,6 +404,7 @@ function ApiKeys() {
               <th>Starts with</th>
               <th>Scopes</th>
               <th>Created</th>
+              <th>Last used</th>
               <th>
                 <span class="sr-only">Actions</span>
               </th>
@@ -416,6 +419,7 @@ function ApiKeys() {
                 </td>
                 <td>{k.scopes.join(', ')}</td>
                 <td>{formatTime(k.createdAt)}</td>
+                <td>{formatTime(k.lastUsedAt)}</td>
                 <td>
                   <button
                     type="button"
@@ -517,7 +521,7 @@ function Audit() {
           <tbody>
             {events.data.content.map((e) => (
               <tr>
-                <td>{formatTime(e.occurredAt)}</td>
+                <td class="nowrap">{formatTime(e.occurredAt)}</td>
                 <td>{e.eventType}</td>
                 <td>
                   {e.resourceType} <span class="muted small">{e.resourceId}</span>

@@ -53,7 +53,8 @@ export function ReservationsPage() {
       setError(err);
     }
   };
-  const now = new Date(Date.now() + 60_000);
+  // The next full hour, in the person's zone.
+  const now = new Date(Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000);
 
   const table = (rows: Reservation[], label: string) => (
     <table>
@@ -74,8 +75,8 @@ export function ReservationsPage() {
         {rows.map((r) => (
           <tr>
             <td>{nameOf(r.deviceId)}</td>
-            <td>{formatTime(r.startAt)}</td>
-            <td>{formatTime(r.endAt)}</td>
+            <td class="nowrap">{formatTime(r.startAt)}</td>
+            <td class="nowrap">{formatTime(r.endAt)}</td>
             <td>
               <span class={`badge ${r.status}`}>{r.status}</span>
             </td>
@@ -115,7 +116,7 @@ export function ReservationsPage() {
     <section class="stack">
       <h1>Reservations</h1>
       <ErrorNote error={error} />
-      <div class="columns">
+      <div class="split">
         {can('df:session:create') ? (
           <div class="card">
             <h2>Book a device</h2>
