@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -22,6 +22,7 @@ import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
 import { formatResults, formatTestCaseList, measureResults, measureTestCaseList, type ResultsReport, type TestCaseListReport } from './tmt.js';
+import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './web-console.js';
 import { runWriters, type WriterResult } from './writers.js';
 
 const SETTINGS = {
@@ -35,6 +36,7 @@ const SETTINGS = {
   deviceList: { backends: ['PGlite', 'PostgreSQL'], devices: 10_000, agents: 100, heartbeatMs: 2_000, hostTimeoutSeconds: 15, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
   testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 4, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
+  console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -53,8 +55,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -354,6 +356,7 @@ let frames: FramesReport | null = null;
 const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
 let webdriver: WebdriverReport | null = null;
+let webConsole: WebConsoleReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 const opened: BenchStore[] = [];
@@ -411,6 +414,10 @@ try {
     step('results', `test management: bulk results, POST /v1/test-sessions/{id}/results with arrays of ${num(SETTINGS.results.batchSize)}`);
     for (const backend of SETTINGS.results.backends) resultIngestions.push(await measureResults({ ...SETTINGS.results, backend }));
   }
+  if (steps.has('console')) {
+    step('console', `web console: initial JavaScript, first painted grid with ${num(SETTINGS.console.devices)} devices, live-screen frame to paint`);
+    webConsole = await measureWebConsole(SETTINGS.console);
+  }
 } catch (err) {
   failure = err;
 } finally {
@@ -426,6 +433,7 @@ if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
+if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -443,6 +451,7 @@ const results = {
   webdriver,
   testCaseLists,
   resultIngestions,
+  webConsole,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };
