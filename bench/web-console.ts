@@ -123,6 +123,7 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(e.message));
       page.on('requestfailed', (r) => problems.push(`${r.url()} ${r.failure()?.errorText}`));
+      page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
       await page.goto(`${s.server.url}/devices`);
       await page.waitForFunction(() => window.__bench.gridPainted !== null, null, { timeout: 30_000 }).catch(async (err: unknown) => {
         throw new Error(`no device grid painted at ${page.url()}: ${(await page.locator('body').textContent())?.slice(0, 300)} ${problems.join('; ')}`, { cause: err });
