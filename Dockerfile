@@ -12,6 +12,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 COPY package.json package-lock.json ./
+# `npm ci` builds the web console (the prepare script) from these, into console/dist.
+COPY scripts/build-console.mjs scripts/
+COPY console console
 RUN npm ci --omit=dev && npm cache clean --force
 
 # The source stays owned by root; the process may write only under DATA_DIR.

@@ -28,7 +28,7 @@ interface Started {
   cleanup(): Promise<void>;
 }
 
-async function startServer(label: string, agentConfig: AgentConfigFile | null, extraEnv: Record<string, string> = {}, backend: 'PGlite' | 'PostgreSQL' = 'PGlite'): Promise<Started> {
+export async function startServer(label: string, agentConfig: AgentConfigFile | null, extraEnv: Record<string, string> = {}, backend: 'PGlite' | 'PostgreSQL' = 'PGlite'): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), `qa-bench-${label}-`));
   const database = backend === 'PostgreSQL' ? await createTestDatabase('qa_bench_df') : null;
   if (database) extraEnv = { ...extraEnv, DATABASE_URL: database.url };
@@ -60,7 +60,7 @@ async function startServer(label: string, agentConfig: AgentConfigFile | null, e
   }
 }
 
-async function api<T = any>(s: Started, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T = any>(s: Started, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const r = await fetch(`${s.server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${s.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -70,7 +70,7 @@ async function api<T = any>(s: Started, method: string, path: string, body?: unk
   return { status: r.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -114,7 +114,7 @@ export interface FramesReport {
 }
 
 /** A page that changes every frame: a requestAnimationFrame counter and the page's clock, drawn large. */
-async function startAnimatedPage(): Promise<{ url: string; painted: () => { count: number; at: number } | null; close(): Promise<void> }> {
+export async function startAnimatedPage(): Promise<{ url: string; painted: () => { count: number; at: number } | null; close(): Promise<void> }> {
   let last: { count: number; at: number } | null = null;
   const page = `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>bench animation</title>
 <style>body{margin:0;background:#111;color:#fff;font-family:monospace} #n{font-size:160px;line-height:1.1} #t{font-size:48px} #bar{height:40px;background:#e33}</style></head>
@@ -357,9 +357,9 @@ const NODES = 10;
 
 /** One simulated agent's config: its devices vary over models, OS versions and types, its node is one of ten. */
 /** The simulated hosts join as the operator's shared pool, so every company of the run sees them. */
-const BENCH_POOL_TOKEN = 'bench-shared-pool-token-0123456789abcdef';
+export const BENCH_POOL_TOKEN = 'bench-shared-pool-token-0123456789abcdef';
 
-function simulatedAgent(index: number, count: number, heartbeatMs: number): AgentConfigFile {
+export function simulatedAgent(index: number, count: number, heartbeatMs: number): AgentConfigFile {
   const devices: NonNullable<AgentConfigFile['devices']> = [];
   for (let i = 0; i < count; i++) {
     const k = index * count + i;

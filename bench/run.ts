@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,uploads,df-reports` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -24,6 +24,7 @@ import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js
 import { formatReports, measureReports, type ReportBenchReport } from './df-reports.js';
 import { formatResults, formatTestCaseList, measureResults, measureTestCaseList, type ResultsReport, type TestCaseListReport } from './tmt.js';
 import { formatUploads, measureUploads, type UploadsReport } from './uploads.js';
+import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './web-console.js';
 import { runWriters, type WriterResult } from './writers.js';
 
 const SETTINGS = {
@@ -39,6 +40,7 @@ const SETTINGS = {
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
   uploads: { bytes: 256 * 1024 * 1024, partSize: 16 * 1024 * 1024, parallelParts: 4, runs: 3 },
   dfReports: { backends: ['PGlite', 'PostgreSQL'], sessions: 100_000, devices: 200, days: 90, requests: 20 },
+  console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -57,8 +59,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -358,6 +360,7 @@ let frames: FramesReport | null = null;
 const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
 let webdriver: WebdriverReport | null = null;
+let webConsole: WebConsoleReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
@@ -425,6 +428,10 @@ try {
     step('df-reports', `device farm: reports and dashboard over ${num(SETTINGS.dfReports.sessions)} sessions`);
     for (const backend of SETTINGS.dfReports.backends) dfReports.push(await measureReports({ ...SETTINGS.dfReports, backend }));
   }
+  if (steps.has('console')) {
+    step('console', `web console: initial JavaScript, first painted grid with ${num(SETTINGS.console.devices)} devices, live-screen frame to paint`);
+    webConsole = await measureWebConsole(SETTINGS.console);
+  }
 } catch (err) {
   failure = err;
 } finally {
@@ -442,6 +449,7 @@ if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testC
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
+if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -461,6 +469,7 @@ const results = {
   resultIngestions,
   uploads,
   dfReports,
+  webConsole,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };

@@ -5,6 +5,7 @@ import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gat
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installRateLimits } from '#shared/http/rate-limit.js';
 import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import { consoleFallback, installConsole } from './gateway/console.js';
 import { installCors } from './gateway/cors.js';
 import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/workspace-cache.js';
 import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.js';
@@ -64,8 +65,9 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.' },
-    ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url) } : {}),
+    ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url), notFound: consoleFallback(() => consoleServed) } : {}),
   });
+  let consoleServed = false;
   const organization = createOrganizationModule(platform);
   const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
   const df = createDfModule(platform, {
@@ -135,6 +137,9 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   if (serve('tmt')) await app.register(tmt.routes);
   if (serve('healthcheck')) await app.register(healthcheck.routes);
   if (serve('autorunner')) await app.register(autorunner.routes);
+
+  // The web console at `/`, after every API route so none of them is shadowed.
+  if (gateway) consoleServed = await installConsole(app, config.CONSOLE_DIR);
 
   if (forwarded.length > 0) {
     await app.register(replyFrom, { undici: { connections: 128, pipelining: 1 } });

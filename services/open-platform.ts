@@ -59,7 +59,7 @@ export async function openPlatform(
       ...(config.JWT_EXTRA_JWKS ? { extraJwks: config.JWT_EXTRA_JWKS } : {}),
     });
     const tokens = createTokenService({ keys, issuer: config.JWT_ISSUER, accessTtlMs: config.ACCESS_TOKEN_TTL });
-    const mailer = createMailer({ ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}), from: config.MAIL_FROM, logger });
+    const mailer = createMailer({ ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}), from: config.MAIL_FROM, logger, production: config.NODE_ENV === 'production' });
     closers.push(() => mailer.close());
 
     const platform: Platform = {

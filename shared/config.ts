@@ -43,6 +43,8 @@ const schema = z.object({
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('QA Platform <no-reply@localhost>'),
   APP_URL: z.url().default('http://localhost:8080'),
+  /** The built web console the gateway serves at `/` (`npm install` / `npm start` build it); absent: no console. */
+  CONSOLE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '..', 'console', 'dist')),
   PLATFORM_DOMAIN: z
     .string()
     .trim()

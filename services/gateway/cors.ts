@@ -59,6 +59,9 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
     const origin = request.headers.origin;
     if (origin === undefined) return done();
     reply.header('vary', 'Origin');
+    // The platform's own pages (the web console) are same-origin: a browser sends Origin on their
+    // module scripts and POSTs too, and CORS has nothing to decide there.
+    if (origin === `${request.protocol}://${request.host}`) return done();
     if (OPEN_PATHS.test(request.url)) {
       if (!answerOpenPath(request, reply)) done();
       return;

@@ -33,6 +33,12 @@ interface PathRule {
   pattern: RegExp;
 }
 
+/**
+ * The web console's pages and assets (services/gateway/console.ts): every path outside the API
+ * prefixes and the platform's own documents, which keep precedence and keep answering JSON.
+ */
+export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|healthcheck|autorunner|docs|openapi\.json|health|ready|\.well-known)(\/|$))/;
+
 /** Reached without any credential (interface 5.5, plus the platform's own documents and probes). */
 export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['POST'], pattern: /^\/api\/v1\/auth\/(login|refresh|signup|forgot-password|reset-password)$/ },
@@ -42,6 +48,8 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['GET', 'HEAD'], pattern: /^\/\.well-known\/jwks\.json$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/(health|ready|openapi\.json)$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/docs(\/.*)?$/ },
+  // The web console's pages and assets (services/gateway/console.ts): everything outside the API prefixes.
+  { methods: ['GET', 'HEAD'], pattern: CONSOLE_PATH },
   { pattern: /^\/tmt\/api\/v1\/public\/download\/.+/ },
   { methods: ['POST'], pattern: /^\/healthcheck\/api\/v1\/(heartbeat|metrics)\/[^/]+$/ },
   { pattern: /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/]+(\/.*)?$/ },

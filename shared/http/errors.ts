@@ -157,9 +157,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
 }
 
 /** The single error handler and the JSON 404 of every server. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, fallback?: NotFoundFallback): void {
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   app.setNotFoundHandler((request, reply) =>
+    fallback?.(request, reply) ??
     sendError(request, reply, new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
   );
 }
+
+/** Answers a request no route matched (the gateway's web console), or undefined for the JSON 404. */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;

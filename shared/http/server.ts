@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { installErrorHandling, isV1Path } from './errors.js';
+import { installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
 import { installInputHygiene } from './input-hygiene.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -57,6 +57,8 @@ export interface HttpServerOptions {
   };
   /** Rewrites a URL before routing (the gateway's `/tmt/api/v1/auth/**`). */
   rewriteUrl?: (url: string) => string;
+  /** Answers what no route matched before the JSON 404 (the gateway's web console). */
+  notFound?: NotFoundFallback;
 }
 
 export type App = FastifyInstance;
@@ -105,7 +107,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app);
+  installErrorHandling(app, options.notFound);
   // The rest of each request runs in its context: the events it causes record its address and id.
   app.addHook('onRequest', (request, _reply, done) => withRequestContext({ requestId: request.id, clientAddress: request.ip }, done));
   installInputHygiene(app);

@@ -14,15 +14,22 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
+/** The links of a mail's text (activation, reset, session invitation). */
+export const linksOf = (text: string): string[] => text.match(/https?:\/\/[^\s<>"')]+/g) ?? [];
+
 /**
- * Mail over SMTP (`SMTP_URL`, e.g. `smtp://user:pass@host:587`); without one, mails are written to
- * the log so a local installation still shows reset links.
+ * Mail over SMTP (`SMTP_URL`, e.g. `smtp://user:pass@host:587`). Without one, outside production a
+ * mail is written to the log with its links in the clear (`links`), so a local installation can
+ * follow an invitation or a reset; in production its text stays redacted, and a warning at start-up
+ * says that mail goes nowhere.
  */
-export function createMailer(options: { smtpUrl?: string; from: string; logger: Logger }): Mailer {
+export function createMailer(options: { smtpUrl?: string; from: string; logger: Logger; production?: boolean }): Mailer {
   if (!options.smtpUrl) {
+    if (options.production) options.logger.warn('SMTP_URL is not set: invitations, password resets and session invitations are not mailed to anyone');
     return {
       async send(mail) {
-        options.logger.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'mail (no SMTP_URL set)');
+        const links = options.production ? undefined : linksOf(mail.text);
+        options.logger.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text }, ...(links ? { links } : {}) }, 'mail (no SMTP_URL set)');
       },
       async close() {},
     };

@@ -1,0 +1,144 @@
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/preact-query';
+import { render } from 'preact';
+import { lazy, Suspense } from 'preact/compat';
+import { useEffect } from 'preact/hooks';
+import { signOut, switchWorkspace } from './api';
+import { Link, match, navigate, useLocation } from './router';
+import { ORG_SECTIONS } from './sections';
+import { SessionProvider, useSession } from './session-context';
+import { Loading } from './ui';
+import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage } from './pages/account';
+import { DeviceDetailPage, DevicesPage } from './pages/devices';
+import './styles.css';
+
+// Pages a person opens less often load on demand, so the first paint carries only what it needs.
+const SessionPage = lazy(() => import('./pages/session').then((m) => m.SessionPage));
+const SessionInvitePage = lazy(() => import('./pages/session').then((m) => m.SessionInvitePage));
+const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m.ReservationsPage));
+const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } },
+});
+
+const PUBLIC = ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/activate'];
+
+
+function Shell({ children }: { children: preact.ComponentChildren }) {
+  const { me, workspaces, auth, can } = useSession();
+  const { path } = useLocation();
+  const qc = useQueryClient();
+  const org = ORG_SECTIONS.filter((s) => can(s.key));
+  const nav = [
+    { href: '/devices', label: 'Devices' },
+    { href: '/reservations', label: 'Reservations' },
+    ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
+    { href: '/api-keys', label: 'API keys' },
+  ];
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <Link href="/devices" class="brand">
+          QA Platform
+        </Link>
+        <nav aria-label="Main">
+          {nav.map((n) => (
+            <Link href={n.href} aria-current={path.startsWith(n.href.split('/').slice(0, 2).join('/')) ? 'page' : undefined}>
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+        <div class="spacer" />
+        <label class="ws">
+          <span class="sr-only">Workspace</span>
+          <select
+            aria-label="Workspace"
+            value={String(auth?.workspaceId ?? '')}
+            onChange={async (e) => {
+              await switchWorkspace(Number((e.target as HTMLSelectElement).value));
+              await qc.resetQueries();
+            }}
+          >
+            {workspaces.map((w) => (
+              <option value={String(w.id)}>{w.name}</option>
+            ))}
+          </select>
+        </label>
+        <Link href="/profile" class="who">
+          {me?.name ?? '…'}
+        </Link>
+        <button
+          type="button"
+          onClick={async () => {
+            navigate('/sign-in');
+            await signOut();
+            qc.clear();
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {auth && !auth.workspaceId ? (
+          <p class="ok" role="status">
+            You have no workspace yet: an administrator of your company gives you access to one.
+          </p>
+        ) : null}
+        <Suspense fallback={<Loading />}>{children}</Suspense>
+      </main>
+    </>
+  );
+}
+
+function Routes() {
+  const { path } = useLocation();
+  const { auth } = useSession();
+  const isPublic = PUBLIC.includes(path);
+  useEffect(() => {
+    if (!auth && !PUBLIC.includes(location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    if (path === '/' && auth) navigate('/devices', { replace: true });
+  }, [auth, isPublic, path]);
+
+  if (isPublic) {
+    const page = { '/sign-in': SignInPage, '/sign-up': SignUpPage, '/forgot-password': ForgotPage, '/reset-password': ResetPage, '/activate': ActivatePage }[path]!;
+    const Page = page;
+    return (
+      <main id="main" class="narrow" tabIndex={-1}>
+        <p class="brand-lg">QA Platform</p>
+        <Page />
+      </main>
+    );
+  }
+  if (!auth) return null;
+  let m: Record<string, string> | null;
+  let page: preact.ComponentChildren;
+  if (path === '/devices' || path === '/') page = <DevicesPage />;
+  else if ((m = match('/devices/:id', path))) page = <DeviceDetailPage id={m.id!} />;
+  else if ((m = match('/sessions/:id', path))) page = <SessionPage id={m.id!} />;
+  else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
+  else if (path === '/reservations') page = <ReservationsPage />;
+  else if (path === '/profile') page = <ProfilePage />;
+  else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;
+  else
+    page = (
+      <section>
+        <h1>Not found</h1>
+        <p>
+          Nothing lives at this address. <Link href="/devices">Go to the devices</Link>.
+        </p>
+      </section>
+    );
+  return <Shell>{page}</Shell>;
+}
+
+render(
+  <QueryClientProvider client={queryClient}>
+    <SessionProvider>
+      <Routes />
+    </SessionProvider>
+  </QueryClientProvider>,
+  document.getElementById('app')!,
+);

@@ -1,0 +1,320 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { Link, navigate, useLocation } from '../router';
+import { useSession } from '../session-context';
+import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+
+export interface Device {
+  id: string;
+  name: string;
+  alias: string | null;
+  platform: string;
+  osVersion: string;
+  model: string;
+  manufacturer: string;
+  type: string;
+  isRealDevice: boolean;
+  status: string;
+  nodeName: string;
+  favorite: boolean;
+  lastSeenAt: string;
+  provider: string;
+  screen: { width: number; height: number; scale: number };
+  sessionType: string | null;
+}
+
+interface Page<T> {
+  content: T[];
+  page: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
+
+type Facets = Record<string, { value: string; count: number }[]>;
+
+const FACETS = [
+  { key: 'status', label: 'Status' },
+  { key: 'platform', label: 'Platform' },
+  { key: 'type', label: 'Type' },
+  { key: 'osVersion', label: 'OS version' },
+  { key: 'model', label: 'Model' },
+  { key: 'nodeName', label: 'Host' },
+] as const;
+
+const SORTS = [
+  ['name', 'Name'],
+  ['status', 'Status'],
+  ['platform', 'Platform'],
+  ['osVersion', 'OS version'],
+  ['model', 'Model'],
+  ['lastSeenAt', 'Last seen'],
+  ['favorite', 'Favourites'],
+] as const;
+
+const label = (v: string) => v.replace(/_/g, ' ');
+
+/** The grid's state lives in the address, so a filtered grid can be bookmarked and shared. */
+function useGridState() {
+  const { query } = useLocation();
+  const filters: Record<string, string[]> = {};
+  for (const f of FACETS) filters[f.key] = query.getAll(f.key);
+  const state = {
+    search: query.get('search') ?? '',
+    favorite: query.get('favorite') === 'true',
+    sortBy: query.get('sortBy') ?? 'name',
+    sortDir: (query.get('sortDir') ?? 'asc') as 'asc' | 'desc',
+    page: Number(query.get('page') ?? 0),
+    filters,
+  };
+  const set = (patch: Partial<typeof state>) => {
+    const next = { ...state, page: 0, ...patch };
+    const q = new URLSearchParams();
+    if (next.search) q.set('search', next.search);
+    if (next.favorite) q.set('favorite', 'true');
+    if (next.sortBy !== 'name') q.set('sortBy', next.sortBy);
+    if (next.sortDir !== 'asc') q.set('sortDir', next.sortDir);
+    if (next.page) q.set('page', String(next.page));
+    for (const [k, vs] of Object.entries(next.filters)) for (const v of vs) q.append(k, v);
+    const s = q.toString();
+    navigate(`/devices${s ? `?${s}` : ''}`, { replace: true });
+  };
+  return [state, set] as const;
+}
+
+export function DevicesPage() {
+  const [state, set] = useGridState();
+  const [search, setSearch] = useState(state.search);
+  const filterQuery = { ...state.filters, search: state.search, favorite: state.favorite ? 'true' : undefined };
+  const devices = useQuery({
+    queryKey: ['devices', filterQuery, state.sortBy, state.sortDir, state.page],
+    queryFn: () => api<Page<Device>>('/df/api/devices', { query: { ...filterQuery, sortBy: state.sortBy, sortDir: state.sortDir, page: state.page, size: 24 } }),
+    placeholderData: keepPreviousData,
+    // Status changes show without a reload.
+    refetchInterval: 5_000,
+  });
+  const facets = useQuery({
+    queryKey: ['device-facets', filterQuery],
+    queryFn: () => api<Facets>('/df/api/devices/filter-options', { query: filterQuery }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+
+  return (
+    <section class="devices">
+      <h1>Devices</h1>
+      <div class="grid-layout">
+        <aside class="filters" aria-label="Filters">
+          <form
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              set({ search });
+            }}
+          >
+            <label class="field">
+              <span>Search</span>
+              <input type="search" name="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} placeholder="Name, model, alias" />
+            </label>
+          </form>
+          <label class="check">
+            <input type="checkbox" checked={state.favorite} onChange={(e) => set({ favorite: (e.target as HTMLInputElement).checked })} /> Favourites only
+          </label>
+          {FACETS.map((f) => {
+            const options = facets.data?.[f.key] ?? [];
+            const chosen = state.filters[f.key] ?? [];
+            return (
+              <fieldset class="facet">
+                <legend>{f.label}</legend>
+                {options.length === 0 && chosen.length === 0 ? <span class="muted">{facets.isLoading ? '…' : 'none'}</span> : null}
+                {[...options, ...chosen.filter((c) => !options.some((o) => o.value === c)).map((value) => ({ value, count: 0 }))].map((o) => (
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      name={f.key}
+                      value={o.value}
+                      checked={chosen.includes(o.value)}
+                      onChange={(e) => {
+                        const on = (e.target as HTMLInputElement).checked;
+                        set({ filters: { ...state.filters, [f.key]: on ? [...chosen, o.value] : chosen.filter((c) => c !== o.value) } });
+                      }}
+                    />{' '}
+                    {label(o.value)} <span class="count">{o.count}</span>
+                  </label>
+                ))}
+              </fieldset>
+            );
+          })}
+        </aside>
+        <div>
+          <div class="toolbar">
+            <label class="inline">
+              Sort by{' '}
+              <select value={state.sortBy} onChange={(e) => set({ sortBy: (e.target as HTMLSelectElement).value })}>
+                {SORTS.map(([v, l]) => (
+                  <option value={v}>{l}</option>
+                ))}
+              </select>
+            </label>
+            <button type="button" onClick={() => set({ sortDir: state.sortDir === 'asc' ? 'desc' : 'asc' })} aria-label={`Sort direction: ${state.sortDir === 'asc' ? 'ascending' : 'descending'}`}>
+              {state.sortDir === 'asc' ? '↑ Ascending' : '↓ Descending'}
+            </button>
+            <span class="muted" role="status" aria-live="polite">
+              {devices.data ? `${devices.data.totalElements} devices` : ''}
+            </span>
+          </div>
+          <ErrorNote error={devices.error} />
+          {devices.isLoading ? <SkeletonGrid /> : null}
+          {devices.data && devices.data.content.length === 0 ? <Empty>No device matches these filters.</Empty> : null}
+          {devices.data && devices.data.content.length > 0 ? (
+            <ul class="device-grid" aria-label="Devices">
+              {devices.data.content.map((d) => (
+                <DeviceCard device={d} />
+              ))}
+            </ul>
+          ) : null}
+          {devices.data ? <Pager page={devices.data.page} totalPages={devices.data.totalPages} total={devices.data.totalElements} onPage={(page) => set({ page })} /> : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function SkeletonGrid() {
+  return (
+    <ul class="device-grid" aria-hidden="true">
+      {Array.from({ length: 8 }, () => (
+        <li class="device-card skeleton" />
+      ))}
+    </ul>
+  );
+}
+
+function useFavorite() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (d: Device) => api(`/df/api/devices/${d.id}/favorite`, { method: d.favorite ? 'DELETE' : 'PUT' }),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['devices'] }).then(() => qc.invalidateQueries({ queryKey: ['device'] })),
+  });
+}
+
+function DeviceCard({ device: d }: { device: Device }) {
+  const favorite = useFavorite();
+  return (
+    <li class="device-card" data-status={d.status}>
+      <div class="card-head">
+        <Link href={`/devices/${d.id}`} class="device-name">
+          {d.alias ?? d.name}
+        </Link>
+        <button type="button" class="star" aria-pressed={d.favorite} aria-label={`Favourite ${d.alias ?? d.name}`} onClick={() => favorite.mutate(d)}>
+          {d.favorite ? '★' : '☆'}
+        </button>
+      </div>
+      {d.alias ? <div class="muted small">{d.name}</div> : null}
+      <div class="small">
+        {d.manufacturer} {d.model} · {d.platform} {d.osVersion}
+      </div>
+      <div class="small muted">
+        {label(d.type)} · {d.nodeName}
+      </div>
+      <span class={`badge ${d.status}`}>{label(d.status)}</span>
+    </li>
+  );
+}
+
+export function DeviceDetailPage({ id }: { id: string }) {
+  const qc = useQueryClient();
+  const { can } = useSession();
+  const device = useQuery({ queryKey: ['device', id], queryFn: () => api<Device>(`/df/api/devices/${id}`), refetchInterval: 5_000 });
+  const favorite = useFavorite();
+  const [error, setError] = useState<unknown>(null);
+  const [alias, setAlias] = useState<string | null>(null);
+  if (device.isLoading) return <Loading />;
+  if (device.error) return <ErrorNote error={device.error} />;
+  const d = device.data!;
+  const start = async () => {
+    setError(null);
+    try {
+      const s = await api<{ id: string }>('/df/api/sessions', { method: 'POST', body: { deviceId: d.id, type: 'manual' } });
+      navigate(`/sessions/${s.id}`);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section>
+      <p>
+        <Link href="/devices">← Devices</Link>
+      </p>
+      <div class="title-row">
+        <h1>{d.alias ?? d.name}</h1>
+        <span class={`badge ${d.status}`}>{label(d.status)}</span>
+        <button type="button" class="star" aria-pressed={d.favorite} aria-label="Favourite" onClick={() => favorite.mutate(d)}>
+          {d.favorite ? '★' : '☆'}
+        </button>
+      </div>
+      <div class="columns">
+        <div class="card">
+          <dl class="facts">
+            <dt>Name</dt>
+            <dd>{d.name}</dd>
+            <dt>Platform</dt>
+            <dd>
+              {d.platform} {d.osVersion}
+            </dd>
+            <dt>Model</dt>
+            <dd>
+              {d.manufacturer} {d.model}
+            </dd>
+            <dt>Type</dt>
+            <dd>
+              {label(d.type)} {d.isRealDevice ? '(real device)' : '(emulated)'}
+            </dd>
+            <dt>Screen</dt>
+            <dd>
+              {d.screen.width} × {d.screen.height}
+            </dd>
+            <dt>Host</dt>
+            <dd>{d.nodeName}</dd>
+            <dt>Last seen</dt>
+            <dd>{formatTime(d.lastSeenAt)}</dd>
+          </dl>
+          {can('df:session:create') ? (
+            <button type="button" class="primary" disabled={d.status !== 'available'} onClick={start}>
+              Start a session
+            </button>
+          ) : null}
+          <ErrorNote error={error} />
+        </div>
+        <div class="card">
+          <h2>Alias</h2>
+          <form
+            class="row"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              setError(null);
+              try {
+                const value = (alias ?? d.alias ?? '').trim();
+                await api(`/df/api/devices/${d.id}/alias`, value ? { method: 'PUT', body: { alias: value } } : { method: 'DELETE' });
+                setAlias(null);
+                await qc.invalidateQueries({ queryKey: ['device', id] });
+              } catch (err) {
+                setError(err);
+              }
+            }}
+          >
+            <label class="field grow">
+              <span>Your name for this device</span>
+              <input value={alias ?? d.alias ?? ''} maxLength={100} onInput={(e) => setAlias((e.target as HTMLInputElement).value)} />
+            </label>
+            <button type="submit">Save alias</button>
+          </form>
+          <p>
+            <Link href={`/reservations?deviceId=${d.id}`}>Bookings of this device</Link>
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}

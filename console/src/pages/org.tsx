@@ -1,0 +1,547 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api, download } from '../api';
+import { ORG_SECTIONS } from '../sections';
+import { Link } from '../router';
+import { useSession } from '../session-context';
+import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+
+interface Page<T> {
+  content: T[];
+  page: number;
+  totalPages: number;
+  totalElements: number;
+}
+interface User {
+  id: number;
+  email: string;
+  name: string;
+  status: string;
+  roles: { id: number; name: string }[];
+  lastSignInAt?: string | null;
+  createdAt: string;
+}
+interface Role {
+  id: number;
+  name: string;
+  description: string;
+  permissions: string[];
+  builtIn?: boolean;
+}
+interface Team {
+  id: number;
+  name: string;
+  description: string;
+  memberIds: number[];
+}
+interface Workspace {
+  id: number;
+  name: string;
+  description: string;
+  archived: boolean;
+  modules: string[];
+  createdAt: string;
+}
+
+const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
+
+/** Team and organization: each section shown only with its permission key (never a role name). */
+export function OrgPage({ path }: { path: string }) {
+  const { can } = useSession();
+  const sections = ORG_SECTIONS.filter((s) => can(s.key));
+  if (path === '/api-keys') return <ApiKeys />;
+  const section = sections.find((s) => s.path === path);
+  return (
+    <section>
+      <h1>Organization</h1>
+      <nav class="subnav" aria-label="Organization">
+        {sections.map((s) => (
+          <Link href={s.path} aria-current={s.path === path ? 'page' : undefined}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      {!section ? (
+        <Empty>You do not hold the permission for this page.</Empty>
+      ) : section.path === '/org/users' ? (
+        <Users />
+      ) : section.path === '/org/roles' ? (
+        <Roles />
+      ) : section.path === '/org/teams' ? (
+        <Teams />
+      ) : section.path === '/org/workspaces' ? (
+        <Workspaces />
+      ) : (
+        <Audit />
+      )}
+    </section>
+  );
+}
+
+function Users() {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const [page, setPage] = useState(0);
+  const [search, setSearch] = useState('');
+  const users = useQuery({
+    queryKey: ['users', page, search],
+    queryFn: () => api<Page<User>>('/api/v1/users', { query: { page, size: 20, search } }),
+    placeholderData: keepPreviousData,
+  });
+  const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v1/roles'), enabled: can('ROLE_READ') });
+  const [invited, setInvited] = useState('');
+  return (
+    <div class="stack">
+      {can('USER_INVITE') ? (
+        <div class="card">
+          <h2>Invite someone</h2>
+          <ActionForm
+            class="row"
+            submit="Send the invitation"
+            label="Invite"
+            onSubmit={async (d) => {
+              const roleId = Number(d.get('roleId'));
+              await api('/api/v1/users/invite', { method: 'POST', body: { email: text(d, 'email'), roleIds: roleId ? [roleId] : [] } });
+              setInvited(`Invitation mailed to ${text(d, 'email')}.`);
+              await qc.invalidateQueries({ queryKey: ['users'] });
+            }}
+          >
+            <Field label="E-mail" name="email" type="email" required />
+            {roles.data ? (
+              <label class="field">
+                <span>Role</span>
+                <select name="roleId">
+                  <option value="">No role</option>
+                  {roles.data.map((r) => (
+                    <option value={String(r.id)}>{r.name}</option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+          </ActionForm>
+          {invited ? <p class="ok" role="status">{invited}</p> : null}
+        </div>
+      ) : null}
+      <form
+        role="search"
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(0);
+          setSearch(text(new FormData(e.currentTarget as HTMLFormElement), 'q'));
+        }}
+      >
+        <Field label="Search users" name="q" type="search" />
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote error={users.error} />
+      {users.isLoading ? <Loading /> : null}
+      {users.data ? (
+        users.data.content.length === 0 ? (
+          <Empty>No user matches.</Empty>
+        ) : (
+          <table>
+            <caption class="sr-only">Users</caption>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>E-mail</th>
+                <th>Status</th>
+                <th>Roles</th>
+                <th>Last sign-in</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.content.map((u) => (
+                <tr>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td>
+                    <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span>
+                  </td>
+                  <td>{u.roles.map((r) => r.name).join(', ') || '—'}</td>
+                  <td>{formatTime(u.lastSignInAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      {users.data ? <Pager page={users.data.page} totalPages={users.data.totalPages} total={users.data.totalElements} onPage={setPage} /> : null}
+    </div>
+  );
+}
+
+function Roles() {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v1/roles') });
+  const catalog = useQuery({ queryKey: ['permission-catalog'], queryFn: () => api<{ key: string; module: string; description: string }[]>('/api/v1/permissions') });
+  return (
+    <div class="stack">
+      <ErrorNote error={roles.error} />
+      {roles.isLoading ? <Loading /> : null}
+      {roles.data?.map((r) => (
+        <details class="card">
+          <summary>
+            <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys</span>
+          </summary>
+          <p>{r.description}</p>
+          <p class="small">{r.permissions.join(' · ')}</p>
+        </details>
+      ))}
+      {can('ROLE_MANAGE') && catalog.data ? (
+        <div class="card">
+          <h2>New role</h2>
+          <ActionForm
+            submit="Create the role"
+            label="New role"
+            onSubmit={async (d) => {
+              await api('/api/v1/roles', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description'), permissions: d.getAll('permissions').map(String) } });
+              await qc.invalidateQueries({ queryKey: ['roles'] });
+            }}
+          >
+            <Field label="Name" name="name" minLength={2} required />
+            <Field label="Description" name="description" />
+            <fieldset class="facet">
+              <legend>Permission keys</legend>
+              <div class="columns">
+                {catalog.data.map((p) => (
+                  <label class="check small">
+                    <input type="checkbox" name="permissions" value={p.key} /> <span>{p.key}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          </ActionForm>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Teams() {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[] | Page<Team>>('/api/v1/teams') });
+  const list = Array.isArray(teams.data) ? teams.data : (teams.data?.content ?? []);
+  return (
+    <div class="stack">
+      <ErrorNote error={teams.error} />
+      {teams.isLoading ? <Loading /> : null}
+      {teams.data && list.length === 0 ? <Empty>No team yet.</Empty> : null}
+      {list.length > 0 ? (
+        <table>
+          <caption class="sr-only">Teams</caption>
+          <thead>
+            <tr>
+              <th>Team</th>
+              <th>Description</th>
+              <th>Members</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((t) => (
+              <tr>
+                <td>{t.name}</td>
+                <td>{t.description || '—'}</td>
+                <td>{t.memberIds.length}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {can('TEAM_MANAGE') ? (
+        <div class="card">
+          <h2>New team</h2>
+          <ActionForm
+            class="row"
+            submit="Create the team"
+            label="New team"
+            onSubmit={async (d) => {
+              await api('/api/v1/teams', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
+              await qc.invalidateQueries({ queryKey: ['teams'] });
+            }}
+          >
+            <Field label="Name" name="name" minLength={2} required />
+            <Field label="Description" name="description" />
+          </ActionForm>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Workspaces() {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: () => api<Workspace[] | Page<Workspace>>('/api/v1/workspaces') });
+  const list = Array.isArray(workspaces.data) ? workspaces.data : (workspaces.data?.content ?? []);
+  return (
+    <div class="stack">
+      <ErrorNote error={workspaces.error} />
+      {workspaces.isLoading ? <Loading /> : null}
+      {list.length > 0 ? (
+        <table>
+          <caption class="sr-only">Workspaces</caption>
+          <thead>
+            <tr>
+              <th>Workspace</th>
+              <th>Modules</th>
+              <th>Created</th>
+              <th>Access</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((w) => (
+              <tr>
+                <td>
+                  {w.name} {w.archived ? <span class="badge">archived</span> : null}
+                  <div class="muted small">{w.description}</div>
+                </td>
+                <td>{w.modules.join(', ')}</td>
+                <td>{formatTime(w.createdAt)}</td>
+                <td>
+                  <WorkspaceAccess id={w.id} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {can('WORKSPACE_CREATE') ? (
+        <div class="card">
+          <h2>New workspace</h2>
+          <ActionForm
+            class="row"
+            submit="Create the workspace"
+            label="New workspace"
+            onSubmit={async (d) => {
+              await api('/api/v1/workspaces', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
+              await qc.invalidateQueries({ queryKey: ['workspaces'] });
+              await qc.invalidateQueries({ queryKey: ['workspaces-accessible'] });
+            }}
+          >
+            <Field label="Name" name="name" minLength={2} required />
+            <Field label="Description" name="description" />
+          </ActionForm>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function WorkspaceAccess({ id }: { id: number }) {
+  const access = useQuery({ queryKey: ['workspace-access', id], queryFn: () => api<{ teams: { name: string }[]; users: { name: string }[] }>(`/api/v1/workspaces/${id}/access`) });
+  if (access.error) return <span class="muted small">—</span>;
+  if (!access.data) return <span class="muted small">…</span>;
+  const names = [...access.data.teams.map((t) => `team ${t.name}`), ...access.data.users.map((u) => u.name)];
+  return <span class="small">{names.length ? names.join(', ') : 'everyone of the company with a role'}</span>;
+}
+
+interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt?: string | null;
+  revokedAt?: string | null;
+}
+
+function ApiKeys() {
+  const qc = useQueryClient();
+  // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section class="stack">
+      <h1>API keys</h1>
+      <p class="muted" style="margin-top:0">Keys for the <code>/v1</code> test-management API. They act as you, within their scopes.</p>
+      <div class="card">
+        <h2>New key</h2>
+        <ActionForm
+          class="row"
+          submit="Create the key"
+          label="New API key"
+          onSubmit={async (d) => {
+            const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body: { name: text(d, 'name'), scopes: d.getAll('scopes').map(String) } });
+            setCreated(made);
+            await qc.invalidateQueries({ queryKey: ['api-keys'] });
+          }}
+        >
+          <Field label="Name" name="name" required />
+          <fieldset class="row">
+            <legend>Scopes</legend>
+            {['read', 'write', 'delete', 'admin'].map((s) => (
+              <label class="check">
+                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'read'} /> {s}
+              </label>
+            ))}
+          </fieldset>
+        </ActionForm>
+        {created ? (
+          <div class="ok" role="status">
+            <p>
+              The key <strong>{created.name}</strong>, shown only now: copy it.
+            </p>
+            <p class="secret" aria-label="New API key value">
+              {created.key}
+            </p>
+          </div>
+        ) : null}
+      </div>
+      <ErrorNote error={keys.error ?? error} />
+      {keys.isLoading ? <Loading /> : null}
+      {keys.data && keys.data.length === 0 ? <Empty>No key yet.</Empty> : null}
+      {keys.data && keys.data.length > 0 ? (
+        <table>
+          <caption class="sr-only">API keys</caption>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Starts with</th>
+              <th>Scopes</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((k) => (
+              <tr>
+                <td>{k.name}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.scopes.join(', ')}</td>
+                <td>{formatTime(k.createdAt)}</td>
+                <td>{formatTime(k.lastUsedAt)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={async () => {
+                      if (!confirm(`Revoke the key ${k.name}?`)) return;
+                      try {
+                        await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
+                        await qc.invalidateQueries({ queryKey: ['api-keys'] });
+                      } catch (err) {
+                        setError(err);
+                      }
+                    }}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+interface AuditEvent {
+  id: string;
+  occurredAt: string;
+  eventType: string;
+  resourceType: string;
+  resourceId: string;
+  actorName: string | null;
+  actorEmail: string | null;
+  clientAddress: string | null;
+  changes: Record<string, { old: unknown; new: unknown }> | null;
+}
+
+const RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client', 'device-session', 'device-host', 'device-api-key', 'device-reservation', 'device-session-share', 'device-session-viewer'];
+
+/** A `datetime-local` value (the person's zone) as an instant. */
+const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+function Audit() {
+  const [filters, setFilters] = useState<Record<string, string | undefined>>({});
+  const [page, setPage] = useState(0);
+  const [exportError, setExportError] = useState<unknown>(null);
+  const events = useQuery({
+    queryKey: ['audit', filters, page],
+    queryFn: () => api<Page<AuditEvent>>('/api/v1/audit/events', { query: { ...filters, page, size: 25 } }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div class="stack">
+      <form
+        class="row"
+        aria-label="Audit filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const d = new FormData(e.currentTarget as HTMLFormElement);
+          setPage(0);
+          setFilters({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) });
+        }}
+      >
+        <label class="field">
+          <span>Resource</span>
+          <select name="resourceType">
+            <option value="">Any</option>
+            {RESOURCE_TYPES.map((r) => (
+              <option value={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <Field label="Event type" name="eventType" placeholder="UserInvited" pattern="[A-Za-z]{1,64}" />
+        <Field label="From" name="from" type="datetime-local" />
+        <Field label="To" name="to" type="datetime-local" />
+        <button type="submit" class="primary">
+          Filter
+        </button>
+        <button type="button" onClick={() => download('/api/v1/audit/events/export', 'audit.csv', { ...filters, format: 'csv' }).catch(setExportError)}>
+          Export CSV
+        </button>
+      </form>
+      <ErrorNote error={events.error ?? exportError} />
+      {events.isLoading ? <Loading /> : null}
+      {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
+      {events.data && events.data.content.length > 0 ? (
+        <table>
+          <caption class="sr-only">Audit events</caption>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Event</th>
+              <th>Resource</th>
+              <th>Who</th>
+              <th>Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.data.content.map((e) => (
+              <tr>
+                <td class="nowrap">{formatTime(e.occurredAt)}</td>
+                <td>{e.eventType}</td>
+                <td>
+                  {e.resourceType} <span class="muted small">{e.resourceId}</span>
+                </td>
+                <td>
+                  {e.actorName ?? '—'} <div class="muted small">{e.actorEmail ?? ''} {e.clientAddress ?? ''}</div>
+                </td>
+                <td class="small">
+                  {e.changes
+                    ? Object.entries(e.changes)
+                        .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
+                        .join('; ')
+                    : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {events.data ? <Pager page={events.data.page} totalPages={events.data.totalPages} total={events.data.totalElements} onPage={setPage} /> : null}
+    </div>
+  );
+}

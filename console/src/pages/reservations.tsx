@@ -1,0 +1,186 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { navigate, useLocation } from '../router';
+import { useSession } from '../session-context';
+import { ActionForm, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import type { Device } from './devices';
+
+interface Reservation {
+  id: string;
+  deviceId: string;
+  userId: number;
+  startAt: string;
+  endAt: string;
+  status: 'scheduled' | 'active' | 'ended' | 'cancelled' | 'expired';
+  note: string | null;
+}
+
+/** `YYYY-MM-DDTHH:mm` in the person's zone, for a datetime-local field. */
+function localInput(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function ReservationsPage() {
+  const { query } = useLocation();
+  const deviceId = query.get('deviceId') ?? '';
+  const { me, can } = useSession();
+  const qc = useQueryClient();
+  const devices = useQuery({ queryKey: ['devices', 'all'], queryFn: () => api<{ content: Device[] }>('/df/api/devices', { query: { size: 200 } }) });
+  const nameOf = (id: string) => {
+    const d = devices.data?.content.find((x) => x.id === id);
+    return d ? (d.alias ?? d.name) : id;
+  };
+  const mine = useQuery({
+    queryKey: ['reservations', 'mine'],
+    queryFn: () => api<{ content: Reservation[] }>('/df/api/reservations', { query: { mine: true, status: ['scheduled', 'active'], size: 100 } }),
+    refetchInterval: 15_000,
+  });
+  const forDevice = useQuery({
+    queryKey: ['reservations', 'device', deviceId],
+    queryFn: () => api<{ content: Reservation[] }>('/df/api/reservations', { query: { deviceId, status: ['scheduled', 'active'], size: 100 } }),
+    enabled: !!deviceId,
+  });
+  const [error, setError] = useState<unknown>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['reservations'] });
+  const run = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await fn();
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  // The next full hour, in the person's zone.
+  const now = new Date(Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000);
+
+  const table = (rows: Reservation[], label: string) => (
+    <table>
+      <caption class="sr-only">{label}</caption>
+      <thead>
+        <tr>
+          <th>Device</th>
+          <th>From</th>
+          <th>Until</th>
+          <th>Status</th>
+          <th>Note</th>
+          <th>
+            <span class="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td>{nameOf(r.deviceId)}</td>
+            <td class="nowrap">{formatTime(r.startAt)}</td>
+            <td class="nowrap">{formatTime(r.endAt)}</td>
+            <td>
+              <span class={`badge ${r.status}`}>{r.status}</span>
+            </td>
+            <td>{r.note ?? ''}</td>
+            <td class="row">
+              {r.userId === me?.id && r.status === 'active' ? (
+                <>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      run(async () => {
+                        const s = await api<{ id: string }>(`/df/api/reservations/${r.id}/rejoin`, { method: 'POST' });
+                        navigate(`/sessions/${s.id}`);
+                      })
+                    }
+                  >
+                    Rejoin
+                  </button>
+                  <button type="button" onClick={() => run(() => api(`/df/api/reservations/${r.id}/end`, { method: 'POST' }))}>
+                    End
+                  </button>
+                </>
+              ) : null}
+              {r.userId === me?.id && r.status === 'scheduled' ? (
+                <button type="button" class="danger" onClick={() => run(() => api(`/df/api/reservations/${r.id}`, { method: 'DELETE' }))}>
+                  Cancel
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+
+  return (
+    <section class="stack">
+      <h1>Reservations</h1>
+      <ErrorNote error={error} />
+      <div class="split">
+        {can('df:session:create') ? (
+          <div class="card">
+            <h2>Book a device</h2>
+            <ActionForm
+              submit="Book"
+              label="Book a device"
+              onSubmit={async (d) => {
+                const start = new Date(String(d.get('startAt')));
+                const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
+                await api('/df/api/reservations', {
+                  method: 'POST',
+                  body: { deviceId: String(d.get('deviceId')), startAt: start.toISOString(), endAt: end.toISOString(), note: String(d.get('note') ?? '').trim() || null },
+                });
+                await refresh();
+              }}
+            >
+              <label class="field">
+                <span>Device</span>
+                <select name="deviceId" required defaultValue={deviceId}>
+                  {devices.data?.content.map((d) => (
+                    <option value={d.id} selected={d.id === deviceId}>
+                      {d.alias ?? d.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="field">
+                <span>Starts (your time)</span>
+                <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} />
+              </label>
+              <label class="field">
+                <span>For</span>
+                <select name="minutes">
+                  {[15, 30, 60, 120, 240, 480].map((m) => (
+                    <option value={String(m)} selected={m === 60}>
+                      {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="field">
+                <span>Note</span>
+                <input name="note" maxLength={2000} />
+              </label>
+            </ActionForm>
+          </div>
+        ) : null}
+        <div class="card">
+          <h2>My bookings</h2>
+          {mine.isLoading ? <Loading /> : null}
+          <ErrorNote error={mine.error} />
+          {mine.data && mine.data.content.length === 0 ? <Empty>You have no booking.</Empty> : null}
+          {mine.data && mine.data.content.length > 0 ? table(mine.data.content, 'My bookings') : null}
+        </div>
+      </div>
+      {deviceId ? (
+        <div class="card">
+          <h2>Bookings of {nameOf(deviceId)}</h2>
+          {forDevice.isLoading ? <Loading /> : null}
+          <ErrorNote error={forDevice.error} />
+          {forDevice.data && forDevice.data.content.length === 0 ? <Empty>Nobody has booked this device.</Empty> : null}
+          {forDevice.data && forDevice.data.content.length > 0 ? table(forDevice.data.content, 'Bookings of the device') : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,542 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, currentAuth, download } from '../api';
+import { Link, navigate } from '../router';
+import { useSession } from '../session-context';
+import { Empty, ErrorNote, formatClock, formatTime, Loading, messageOf } from '../ui';
+
+interface SessionInfo {
+  id: string;
+  name: string;
+  deviceId: string;
+  deviceName: string;
+  type: string;
+  status: string;
+  startedAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+  ownerId: number;
+  screen: { width: number; height: number; scale: number } | null;
+}
+
+interface Viewer {
+  userId: number;
+  name: string;
+  access: 'view' | 'control';
+  connectedAt: string;
+  connections: number;
+}
+
+type Action =
+  | { action: 'tap' | 'longPress'; x: number; y: number; durationMs?: number }
+  | { action: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs?: number }
+  | { action: 'text'; text: string }
+  | { action: 'key'; key: string }
+  | { action: 'home' | 'back' }
+  | { action: 'rotate'; orientation: 'portrait' | 'landscape' }
+  | { action: 'openUrl'; url: string };
+
+interface Live {
+  state: 'connecting' | 'live' | 'closed';
+  canControl: boolean;
+  access: 'view' | 'control' | null;
+  screen: { width: number; height: number } | null;
+  viewers: Viewer[];
+  ended: string | null;
+  error: string | null;
+  frames: number;
+}
+
+/**
+ * The viewer socket (`/df/ws/sessions/{id}`): JPEG frames drawn on a canvas as they come, presence,
+ * and inputs sent as `{type: "input", id, action}` answered by `ack` or `error`.
+ */
+function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement | null }) {
+  const [live, setLive] = useState<Live>({ state: 'connecting', canControl: false, access: null, screen: null, viewers: [], ended: null, error: null, frames: 0 });
+  const socket = useRef<WebSocket | null>(null);
+  const pending = useRef(new Map<string, { resolve: () => void; reject: (e: Error) => void }>());
+  const nextId = useRef(1);
+
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    const url = new URL(`/df/ws/sessions/${encodeURIComponent(sessionId)}`, location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('access_token', auth.token);
+    if (auth.workspaceId) url.searchParams.set('workspaceId', String(auth.workspaceId));
+    const ws = new WebSocket(url);
+    ws.binaryType = 'blob';
+    socket.current = ws;
+    let drawing = Promise.resolve();
+    let frames = 0;
+    ws.onmessage = (event) => {
+      if (typeof event.data !== 'string') {
+        const blob = event.data as Blob;
+        // Frames are drawn in order; a decode never overlaps the next one.
+        drawing = drawing.then(async () => {
+          const bitmap = await createImageBitmap(blob);
+          const c = canvas.current;
+          if (c) {
+            if (c.width !== bitmap.width || c.height !== bitmap.height) {
+              c.width = bitmap.width;
+              c.height = bitmap.height;
+            }
+            c.getContext('2d')!.drawImage(bitmap, 0, 0);
+            frames += 1;
+            c.dataset.frames = String(frames);
+          }
+          bitmap.close();
+          if (frames === 1) setLive((l) => ({ ...l, state: 'live', frames }));
+        });
+        return;
+      }
+      const msg = JSON.parse(event.data) as { type: string; [k: string]: unknown };
+      switch (msg.type) {
+        case 'hello':
+          setLive((l) => ({ ...l, canControl: Boolean(msg.canControl), access: msg.access as Live['access'], screen: (msg.screen as Live['screen']) ?? null }));
+          break;
+        case 'viewers':
+          setLive((l) => ({ ...l, viewers: msg.viewers as Viewer[] }));
+          break;
+        case 'ack': {
+          const p = pending.current.get(String(msg.id));
+          pending.current.delete(String(msg.id));
+          p?.resolve();
+          break;
+        }
+        case 'error': {
+          const text = String(msg.message ?? msg.code ?? 'Error');
+          const p = msg.id !== undefined ? pending.current.get(String(msg.id)) : undefined;
+          if (p) {
+            pending.current.delete(String(msg.id));
+            p.reject(new Error(text));
+          } else setLive((l) => ({ ...l, error: text }));
+          break;
+        }
+        case 'ended':
+          setLive((l) => ({ ...l, ended: String(msg.reason ?? 'ended') }));
+          break;
+      }
+    };
+    ws.onclose = (event) => {
+      for (const p of pending.current.values()) p.reject(new Error('The live screen closed'));
+      pending.current.clear();
+      setLive((l) => ({ ...l, state: 'closed', error: l.ended ? l.error : l.error ?? (event.reason || (event.code === 1000 ? null : `Closed (${event.code})`)) }));
+    };
+    const ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'ping' })), 25_000);
+    return () => {
+      clearInterval(ping);
+      ws.close(1000);
+    };
+  }, [sessionId]);
+
+  const send = (action: Action) =>
+    new Promise<void>((resolve, reject) => {
+      const ws = socket.current;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return reject(new Error('The live screen is not connected'));
+      const id = String(nextId.current++);
+      pending.current.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ type: 'input', id, action }));
+    });
+  return { live, send };
+}
+
+const NAMED_KEYS: Record<string, string> = {
+  Enter: 'enter',
+  Backspace: 'backspace',
+  Tab: 'tab',
+  Escape: 'escape',
+  Delete: 'delete',
+  ArrowUp: 'arrowup',
+  ArrowDown: 'arrowdown',
+  ArrowLeft: 'arrowleft',
+  ArrowRight: 'arrowright',
+  Home: 'home',
+  End: 'end',
+  PageUp: 'pageup',
+  PageDown: 'pagedown',
+};
+
+export function SessionPage({ id }: { id: string }) {
+  const qc = useQueryClient();
+  const { me } = useSession();
+  const session = useQuery({ queryKey: ['session', id], queryFn: () => api<SessionInfo>(`/df/api/sessions/${id}`), refetchInterval: 10_000 });
+  const canvas = useRef<HTMLCanvasElement | null>(null);
+  const { live, send } = useLiveScreen(id, canvas);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
+  const [tab, setTab] = useState<'activity' | 'logs' | 'notes' | 'sharing'>('activity');
+  const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
+  // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const act = (a: Action) => {
+    setActionError(null);
+    const sent = queue.current.then(() => send(a));
+    queue.current = sent.catch(() => undefined);
+    return sent.catch(setActionError);
+  };
+  const toDevice = (e: PointerEvent) => {
+    const c = canvas.current!;
+    const rect = c.getBoundingClientRect();
+    // The frame is drawn contained in the element's box (object-fit: contain).
+    const scale = Math.min(rect.width / c.width, rect.height / c.height);
+    const left = rect.left + (rect.width - c.width * scale) / 2;
+    const top = rect.top + (rect.height - c.height * scale) / 2;
+    const rx = Math.min(Math.max((e.clientX - left) / (c.width * scale), 0), 1);
+    const ry = Math.min(Math.max((e.clientY - top) / (c.height * scale), 0), 1);
+    let w = live.screen?.width ?? c.width;
+    let h = live.screen?.height ?? c.height;
+    if (c.width > c.height !== w > h) [w, h] = [h, w];
+    return { x: Math.round(rx * (w - 1)), y: Math.round(ry * (h - 1)) };
+  };
+
+  if (session.isLoading) return <Loading />;
+  if (session.error) return <ErrorNote error={session.error} />;
+  const s = session.data!;
+  const control = live.canControl && !live.ended && s.status === 'active';
+  const isOwner = me?.id === s.ownerId;
+
+  return (
+    <section class="session">
+      <div class="title-row">
+        <h1>{s.name || s.deviceName}</h1>
+        <span class={`badge ${live.ended ? 'ended' : s.status}`}>{live.ended ? 'ended' : s.status}</span>
+        <span class="muted small">
+          {s.deviceName} · started {formatTime(s.startedAt)} · {live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
+        </span>
+      </div>
+      <div class="session-layout">
+        <div class="screen-col">
+          {control ? (
+            <div class="toolbar" role="toolbar" aria-label="Device controls">
+              <button type="button" onClick={() => act({ action: 'home' })}>
+                Home
+              </button>
+              <button type="button" onClick={() => act({ action: 'back' })}>
+                Back
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  const next = orientation === 'portrait' ? 'landscape' : 'portrait';
+                  setOrientation(next);
+                  void act({ action: 'rotate', orientation: next });
+                }}
+              >
+                Rotate
+              </button>
+              <button type="button" onClick={() => download(`/df/api/sessions/${id}/screenshot`, `screenshot-${id}.png`).catch(setActionError)}>
+                Screenshot
+              </button>
+              <button
+                type="button"
+                class="danger"
+                onClick={async () => {
+                  if (!confirm('End this session? The device is released.')) return;
+                  try {
+                    await api(`/df/api/sessions/${id}`, { method: 'DELETE' });
+                    await qc.invalidateQueries({ queryKey: ['session', id] });
+                  } catch (err) {
+                    setActionError(err);
+                  }
+                }}
+              >
+                End session
+              </button>
+            </div>
+          ) : null}
+          <div class="screen-frame">
+            <canvas
+              ref={canvas}
+              class={control ? 'screen controllable' : 'screen'}
+              tabIndex={control ? 0 : -1}
+              aria-label={control ? 'Device screen: click to tap, hold to long-press, drag to swipe; type while focused' : 'Device screen (view only)'}
+              role="img"
+              width={s.screen?.width ?? 360}
+              height={s.screen?.height ?? 640}
+              onPointerDown={(e) => {
+                if (!control) return;
+                (e.currentTarget as HTMLCanvasElement).focus();
+                (e.currentTarget as HTMLCanvasElement).setPointerCapture(e.pointerId);
+                const p = toDevice(e);
+                pointer.current = { ...p, at: performance.now(), id: e.pointerId };
+                e.preventDefault();
+              }}
+              onPointerUp={(e) => {
+                const from = pointer.current;
+                pointer.current = null;
+                if (!control || !from) return;
+                const to = toDevice(e);
+                const held = performance.now() - from.at;
+                const moved = Math.hypot(to.x - from.x, to.y - from.y);
+                if (moved > 12) void act({ action: 'swipe', x1: from.x, y1: from.y, x2: to.x, y2: to.y, durationMs: Math.min(Math.max(Math.round(held), 100), 3000) });
+                else if (held > 600) void act({ action: 'longPress', x: from.x, y: from.y, durationMs: Math.min(Math.round(held), 10_000) });
+                else void act({ action: 'tap', x: from.x, y: from.y });
+              }}
+              onPointerCancel={() => (pointer.current = null)}
+              onKeyDown={(e) => {
+                if (!control || e.ctrlKey || e.metaKey || e.altKey) return;
+                const named = NAMED_KEYS[e.key];
+                if (named) void act({ action: 'key', key: named });
+                else if (e.key.length === 1) void act({ action: 'text', text: e.key });
+                else return;
+                e.preventDefault();
+              }}
+            />
+            {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
+            {live.ended ? <div class="screen-note">The session ended ({live.ended}).</div> : null}
+          </div>
+          {control ? <TypeBar act={act} /> : null}
+          <ErrorNote error={actionError ?? live.error} />
+        </div>
+        <aside class="side">
+          <div class="tabs" role="tablist" aria-label="Session panes">
+            {(['activity', 'logs', 'notes', 'sharing'] as const).map((t) => (
+              <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={tab === t} onClick={() => setTab(t)}>
+                {t === 'sharing' ? `Viewers and sharing (${live.viewers.length})` : t[0]!.toUpperCase() + t.slice(1)}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane">
+            {tab === 'activity' ? <Activity id={id} /> : null}
+            {tab === 'logs' ? <Logs id={id} /> : null}
+            {tab === 'notes' ? <Notes id={id} editable={control} /> : null}
+            {tab === 'sharing' ? <Sharing id={id} viewers={live.viewers} canShare={isOwner && s.status === 'active'} /> : null}
+          </div>
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+function TypeBar({ act }: { act: (a: Action) => Promise<unknown> }) {
+  const [textValue, setText] = useState('');
+  const [url, setUrl] = useState('');
+  return (
+    <div class="typebar">
+      <form
+        class="row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (!textValue) return;
+          await act({ action: 'text', text: textValue });
+          setText('');
+        }}
+      >
+        <label class="field grow">
+          <span>Type on the device</span>
+          <input value={textValue} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Send text</button>
+        <button type="button" onClick={() => act({ action: 'key', key: 'enter' })}>
+          Enter
+        </button>
+      </form>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (url) void act({ action: 'openUrl', url });
+        }}
+      >
+        <label class="field grow">
+          <span>Open an address</span>
+          <input type="url" value={url} placeholder="https://…" onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Open</button>
+      </form>
+    </div>
+  );
+}
+
+interface Activity {
+  id: string;
+  kind: string;
+  at: string;
+  detail: Record<string, unknown>;
+}
+
+function Activity({ id }: { id: string }) {
+  const q = useQuery({
+    queryKey: ['activities', id],
+    queryFn: () => api<{ content: Activity[] }>(`/df/api/sessions/${id}/activities`, { query: { size: 100, sortDir: 'desc' } }),
+    refetchInterval: 3_000,
+  });
+  if (q.isLoading) return <Loading />;
+  if (q.error) return <ErrorNote error={q.error} />;
+  const items = q.data!.content;
+  if (items.length === 0) return <Empty>Nothing has happened yet.</Empty>;
+  return (
+    <ol class="timeline">
+      {items.map((a) => (
+        <li>
+          <time>{formatClock(a.at)}</time> <strong>{a.kind}</strong> <span class="muted small">{summarise(a.detail)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+const summarise = (detail: Record<string, unknown> | undefined) =>
+  detail
+    ? Object.entries(detail)
+        .filter(([, v]) => v !== null && typeof v !== 'object')
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(', ')
+    : '';
+
+function Logs({ id }: { id: string }) {
+  const [follow, setFollow] = useState(true);
+  const list = useRef<HTMLOListElement | null>(null);
+  const q = useQuery({
+    queryKey: ['logs', id],
+    queryFn: () => api<{ entries: { seq: number; at: string; level: string; source: string; text: string }[] }>(`/df/api/sessions/${id}/logs`),
+    refetchInterval: follow ? 2_000 : false,
+  });
+  useEffect(() => {
+    if (follow && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [q.data, follow]);
+  return (
+    <div>
+      <label class="check">
+        <input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /> Follow
+      </label>
+      {q.isLoading ? <Loading /> : null}
+      <ErrorNote error={q.error} />
+      {q.data && q.data.entries.length === 0 ? <Empty>No log lines yet.</Empty> : null}
+      <ol class="logs" ref={list} tabIndex={0} aria-label="Device log">
+        {q.data?.entries.map((e) => (
+          <li class={`log-${e.level}`}>
+            <time>{formatClock(e.at)}</time> [{e.source}] {e.text}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Notes({ id, editable }: { id: string; editable: boolean }) {
+  const q = useQuery({ queryKey: ['notes', id], queryFn: () => api<{ notes: string }>(`/df/api/sessions/${id}/notes`) });
+  const [value, setValue] = useState<string | null>(null);
+  const [state, setState] = useState<unknown>(null);
+  if (q.isLoading) return <Loading />;
+  if (q.error) return <ErrorNote error={q.error} />;
+  return (
+    <form
+      class="stack"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          await api(`/df/api/sessions/${id}/notes`, { method: 'PUT', body: { notes: value ?? q.data!.notes } });
+          setState('Saved.');
+        } catch (err) {
+          setState(err);
+        }
+      }}
+    >
+      <label class="field">
+        <span>Notes</span>
+        <textarea rows={10} readOnly={!editable} value={value ?? q.data!.notes} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />
+      </label>
+      {editable ? <button type="submit">Save notes</button> : null}
+      {typeof state === 'string' ? <p class="ok" role="status">{state}</p> : <ErrorNote error={state} />}
+    </form>
+  );
+}
+
+function Sharing({ id, viewers, canShare }: { id: string; viewers: Viewer[]; canShare: boolean }) {
+  const [created, setCreated] = useState<{ url: string; access: string } | null>(null);
+  const [message, setMessage] = useState<unknown>(null);
+  const [access, setAccess] = useState<'view' | 'control'>('view');
+  const invite = async (body: Record<string, unknown>) => {
+    setMessage(null);
+    try {
+      const inv = await api<{ url?: string; access: string }>(`/df/api/sessions/${id}/invitations`, { method: 'POST', body: { ...body, access } });
+      if (inv.url) setCreated({ url: inv.url, access: inv.access });
+      else setMessage(`Invitation mailed (${inv.access}).`);
+    } catch (err) {
+      setMessage(err);
+    }
+  };
+  return (
+    <div class="stack">
+      <h2>Watching now</h2>
+      {viewers.length === 0 ? <Empty>Nobody is connected.</Empty> : null}
+      <ul class="viewers" aria-label="Viewers">
+        {viewers.map((v) => (
+          <li>
+            {v.name} <span class="badge">{v.access}</span> <span class="muted small">since {formatClock(v.connectedAt)}</span>
+          </li>
+        ))}
+      </ul>
+      {canShare ? (
+        <>
+          <h2>Share</h2>
+          <fieldset class="row">
+            <legend>Access</legend>
+            <label class="check">
+              <input type="radio" name="access" checked={access === 'view'} onChange={() => setAccess('view')} /> View
+            </label>
+            <label class="check">
+              <input type="radio" name="access" checked={access === 'control'} onChange={() => setAccess('control')} /> Control
+            </label>
+          </fieldset>
+          <form
+            class="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+              if (email) void invite({ email });
+            }}
+          >
+            <label class="field grow">
+              <span>Invite a coworker by e-mail</span>
+              <input type="email" name="email" required />
+            </label>
+            <button type="submit">Invite</button>
+          </form>
+          <button type="button" onClick={() => invite({ link: true })}>
+            Make a link
+          </button>
+          {created ? (
+            <div class="card">
+              <label class="field">
+                <span>Shareable link ({created.access}); shown once</span>
+                <input readOnly value={created.url} onFocus={(e) => (e.target as HTMLInputElement).select()} aria-label="Shareable link" />
+              </label>
+              <button type="button" onClick={() => navigator.clipboard?.writeText(created.url)}>
+                Copy
+              </button>
+            </div>
+          ) : null}
+          {typeof message === 'string' ? <p class="ok" role="status">{message}</p> : <ErrorNote error={message} />}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** `/device-farm/session-invite/{token}`: accepts the invitation, then opens the session. */
+export function SessionInvitePage({ token }: { token: string }) {
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    api<{ sessionId: string }>(`/df/api/session-invites/${encodeURIComponent(token)}/accept`, { method: 'POST' })
+      .then((r) => navigate(`/sessions/${r.sessionId}`, { replace: true }))
+      .catch(setError);
+  }, [token]);
+  return (
+    <section>
+      <h1>Joining a shared session</h1>
+      {error ? (
+        <>
+          <p class="error" role="alert">
+            {messageOf(error)}
+          </p>
+          <Link href="/devices">Go to the devices</Link>
+        </>
+      ) : (
+        <Loading label="Accepting the invitation…" />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+/** Team and organization pages, each shown only to whoever holds its permission key. */
+export const ORG_SECTIONS = [
+  { path: '/org/users', label: 'Users', key: 'USER_READ' },
+  { path: '/org/roles', label: 'Roles', key: 'ROLE_READ' },
+  { path: '/org/teams', label: 'Teams', key: 'TEAM_READ' },
+  { path: '/org/workspaces', label: 'Workspaces', key: 'WORKSPACE_READ' },
+  { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
+] as const;

@@ -1,0 +1,109 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError } from './api';
+
+/** Times in the person's own zone and language. */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+export const formatTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
+export const formatClock = (iso: string | null | undefined) => (iso ? timeOnly.format(new Date(iso)) : '—');
+
+export const messageOf = (err: unknown) => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {messageOf(error)}
+    </p>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      {label}
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+export function Field(props: { label: string; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>) {
+  const { label, hint, ...input } = props;
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <input {...input} />
+      {hint ? <small class="muted">{hint}</small> : null}
+    </label>
+  );
+}
+
+export function Select(props: { label: string; options: { value: string; label: string }[] } & JSX.HTMLAttributes<HTMLSelectElement> & { value?: string }) {
+  const { label, options, ...select } = props;
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <select {...select}>
+        {options.map((o) => (
+          <option value={o.value}>{o.label}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A form whose submit runs an async action, shows progress and the error body's message. */
+export function ActionForm(props: {
+  onSubmit: (data: FormData) => Promise<unknown>;
+  submit: string;
+  children: ComponentChildren;
+  class?: string;
+  label?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <form
+      class={props.class ?? 'stack'}
+      aria-label={props.label}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          await props.onSubmit(new FormData(e.currentTarget as HTMLFormElement));
+        } catch (err) {
+          setError(err);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {props.children}
+      <ErrorNote error={error} />
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Working…' : props.submit}
+      </button>
+    </form>
+  );
+}
+
+export function Pager(props: { page: number; totalPages: number; total: number; onPage: (p: number) => void }) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={props.page <= 0} onClick={() => props.onPage(props.page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {props.totalPages === 0 ? 0 : props.page + 1} of {props.totalPages} · {props.total} in all
+      </span>
+      <button type="button" disabled={props.page + 1 >= props.totalPages} onClick={() => props.onPage(props.page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
