@@ -161,6 +161,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     operations,
     now: () => platform.now(),
+    storage: { admit: (companyId, bytes) => fleet.admitUpload(companyId, bytes) },
     limits: {
       maxBytes: config.DF_FILE_MAX_BYTES,
       uploadUrlTtlMs: config.DF_UPLOAD_URL_TTL,

@@ -121,6 +121,15 @@ describe('quotas', () => {
     await setLimits({ storageBytes: before });
     expectStatus(await api('POST', `/sessions/${session.body.id}/recording/start`), 403, 'QUOTA_EXCEEDED');
     expect(await server.process.platform.blobs.usage(folder)).toBe(before);
+    // An upload over the limit is refused before it is signed, single or multipart: nothing is stored.
+    await setLimits({ storageBytes: before + 1_000 });
+    const single = await api('POST', '/files/presigned-upload', { name: 'big.bin', size: 1_001, contentType: 'application/octet-stream' });
+    expectStatus(single, 403, 'QUOTA_EXCEEDED');
+    expect(single.body.details).toEqual([expect.objectContaining({ limit: 'storageBytes', value: before + 1_000 })]);
+    expectStatus(await api('POST', '/files/multipart/initiate', { name: 'big.bin', size: 5_000, contentType: 'application/octet-stream' }), 403, 'QUOTA_EXCEEDED');
+    expect((await api('GET', '/files')).body.totalElements ?? (await api('GET', '/files')).body.length).toBe(0);
+    expect(await server.process.platform.blobs.usage(folder)).toBe(before);
+    expectStatus(await api('POST', '/files/presigned-upload', { name: 'small.bin', size: 1_000, contentType: 'application/octet-stream' }), 201);
     // Raised again, the same store succeeds and is counted.
     await setLimits({ storageBytes: null });
     const shot = await http(server.url, 'GET', `/df/api/sessions/${session.body.id}/screenshot`, { token: a.token });

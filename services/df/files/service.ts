@@ -81,6 +81,8 @@ export class FileService {
       operations: OperationService;
       now: () => Date;
       limits: FileLimits;
+      /** The company's storage limit: refuses an upload that would go over it (403 QUOTA_EXCEEDED) before anything is stored. */
+      storage?: { admit(companyId: number, bytes: number): Promise<void> };
     },
   ) {}
 
@@ -114,6 +116,7 @@ export class FileService {
   /** Starts a single upload: the signed PUT the client sends the bytes with. */
   async presignUpload(caller: FileCaller, input: { name: string; size: number; contentType: string; sha256?: string | undefined }): Promise<{ fileId: string } & SignedRequest> {
     this.checkSize(input.size);
+    await this.deps.storage?.admit(caller.companyId, input.size);
     const fileId = randomUUID();
     const blobKey = fileBlobKey(caller.companyId, fileId);
     const request = await this.deps.blobs.presignPut(blobKey, { contentType: input.contentType, size: input.size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
@@ -129,6 +132,7 @@ export class FileService {
   /** Starts a multipart upload: the part size and count; each part's URL is asked for separately. */
   async initiateMultipart(caller: FileCaller, input: { name: string; size: number; contentType: string; partSize?: number | undefined; sha256?: string | undefined }): Promise<{ fileId: string; partSize: number; partCount: number; expiresAt: Date }> {
     this.checkSize(input.size);
+    await this.deps.storage?.admit(caller.companyId, input.size);
     const partSize = input.partSize ?? Math.max(DEFAULT_PART_BYTES, Math.ceil(input.size / MAX_PARTS));
     const partCount = Math.max(1, Math.ceil(input.size / partSize));
     if (partCount > MAX_PARTS) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'partSize', message: `at least ${Math.ceil(input.size / MAX_PARTS)} for this size (${MAX_PARTS} parts at most)` }] });

@@ -217,6 +217,14 @@ export class FleetService implements SessionFleetHooks {
     }
   }
 
+  /** Whether `bytes` more fit the company's storage (an upload about to be signed); 403 QUOTA_EXCEEDED otherwise. */
+  async admitUpload(companyId: number, bytes: number): Promise<void> {
+    const { limits } = await this.plan(companyId);
+    if (limits.storageBytes === null) return;
+    const used = await this.deps.blobs.usage(companyBlobPrefix(companyId));
+    if (used + bytes > limits.storageBytes) throw exceeded('storageBytes', limits.storageBytes, used, `storage (an upload of ${bytes} bytes)`);
+  }
+
   /** Whether anything more may be stored (a recording about to start). */
   async checkStorage(companyId: number): Promise<void> {
     const { limits } = await this.plan(companyId);
