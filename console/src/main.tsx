@@ -4,7 +4,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { signOut, switchWorkspace } from './api';
 import { Link, match, navigate, useLocation } from './router';
-import { ORG_SECTIONS } from './sections';
+import { DF_SECTIONS, ORG_SECTIONS } from './sections';
 import { SessionProvider, useSession } from './session-context';
 import { Loading } from './ui';
 import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage } from './pages/account';
@@ -15,6 +15,7 @@ import './styles.css';
 const SessionPage = lazy(() => import('./pages/session').then((m) => m.SessionPage));
 const SessionInvitePage = lazy(() => import('./pages/session').then((m) => m.SessionInvitePage));
 const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m.ReservationsPage));
+const HostsPage = lazy(() => import('./pages/hosts').then((m) => m.HostsPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 
 const queryClient = new QueryClient({
@@ -32,6 +33,7 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
   const nav = [
     { href: '/devices', label: 'Devices' },
     { href: '/reservations', label: 'Reservations' },
+    ...DF_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
     ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
     { href: '/api-keys', label: 'API keys' },
   ];
@@ -120,6 +122,7 @@ function Routes() {
   else if ((m = match('/sessions/:id', path))) page = <SessionPage id={m.id!} />;
   else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
+  else if (path === '/hosts') page = <HostsPage />;
   else if (path === '/profile') page = <ProfilePage />;
   else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;
   else

@@ -6,3 +6,8 @@ export const ORG_SECTIONS = [
   { path: '/org/workspaces', label: 'Workspaces', key: 'WORKSPACE_READ' },
   { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
 ] as const;
+
+/** Device-testing pages beside the grid, each shown only to whoever holds its permission key. */
+export const DF_SECTIONS = [
+  { path: '/hosts', label: 'Hosts', key: 'df:host:manage' },
+] as const;

@@ -1,0 +1,215 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { useSession } from '../session-context';
+import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
+
+interface Host {
+  id: string;
+  name: string;
+  workspaceIds: number[] | null;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  devices: { total: number; online: number };
+}
+
+/** Enrolled hosts: enrol (the token shown once), rename, revoke. Needs `df:host:manage`. */
+export function HostsPage() {
+  const { can, workspaces } = useSession();
+  const qc = useQueryClient();
+  const allowed = can('df:host:manage');
+  const hosts = useQuery({
+    queryKey: ['hosts'],
+    queryFn: () => api<{ content: Host[] }>('/df/api/hosts', { query: { size: 100 } }),
+    enabled: allowed,
+  });
+  const [enrolled, setEnrolled] = useState<{ name: string; token: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['hosts'] });
+  const run = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await fn();
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  if (!allowed)
+    return (
+      <section>
+        <h1>Hosts</h1>
+        <p>Managing hosts needs the permission key df:host:manage in this workspace.</p>
+      </section>
+    );
+  const wsName = (id: number) => workspaces.find((w) => w.id === id)?.name ?? `#${id}`;
+
+  return (
+    <section class="stack">
+      <h1>Hosts</h1>
+      <ErrorNote error={error} />
+      {enrolled ? (
+        <div class="card stack" role="region" aria-label="New host token">
+          <h2>Host “{enrolled.name}” enrolled</h2>
+          <p>Copy its token now: it is shown only this once.</p>
+          <label class="field">
+            <span>Token</span>
+            <input readOnly value={enrolled.token} />
+          </label>
+          <div class="row">
+            <button
+              type="button"
+              onClick={async () => {
+                try {
+                  await navigator.clipboard.writeText(enrolled.token);
+                  setCopied(true);
+                } catch (err) {
+                  setError(err);
+                }
+              }}
+            >
+              Copy token
+            </button>
+            {copied ? <span role="status">Copied</span> : null}
+          </div>
+          <p>Start the agent on the host with (NATS_URL: the address of the platform's NATS):</p>
+          <pre>
+            <code>{`AGENT_HOST_TOKEN=${enrolled.token} NATS_URL=nats://<nats-host>:4222 npm run agent`}</code>
+          </pre>
+          <div>
+            <button type="button" onClick={() => setEnrolled(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <div class="split">
+        <div class="card">
+          <h2>Enrol a host</h2>
+          <ActionForm
+            submit="Enrol"
+            label="Enrol a host"
+            onSubmit={async (d) => {
+              const ids = d.getAll('workspaceIds').map(Number);
+              const body: { name: string; workspaceIds?: number[] } = { name: String(d.get('name')).trim() };
+              if (ids.length > 0) body.workspaceIds = ids;
+              const h = await api<{ name: string; token: string }>('/df/api/hosts', { method: 'POST', body });
+              setCopied(false);
+              setEnrolled({ name: h.name, token: h.token });
+              (document.querySelector('form[aria-label="Enrol a host"]') as HTMLFormElement | null)?.reset();
+              await refresh();
+            }}
+          >
+            <Field label="Name" name="name" required maxLength={200} />
+            <fieldset>
+              <legend>Workspaces (none chosen: all)</legend>
+              {workspaces.map((w) => (
+                <label class="check">
+                  <input type="checkbox" name="workspaceIds" value={String(w.id)} /> {w.name}
+                </label>
+              ))}
+            </fieldset>
+          </ActionForm>
+        </div>
+        <div class="stack">
+          {hosts.isLoading ? (
+            <Loading />
+          ) : hosts.error ? (
+            <ErrorNote error={hosts.error} />
+          ) : !hosts.data?.content.length ? (
+            <Empty>No host is enrolled yet.</Empty>
+          ) : (
+            <table>
+              <caption class="sr-only">Hosts</caption>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Workspaces</th>
+                  <th>Status</th>
+                  <th>Devices online</th>
+                  <th>Enrolled</th>
+                  <th>
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {hosts.data.content.map((h) => (
+                  <tr>
+                    <td>
+                      {renaming === h.id ? (
+                        <form
+                          class="row"
+                          aria-label={`Rename ${h.name}`}
+                          onSubmit={(e) => {
+                            e.preventDefault();
+                            const name = String(new FormData(e.currentTarget as HTMLFormElement).get('name')).trim();
+                            void run(async () => {
+                              await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { name } });
+                              setRenaming(null);
+                            });
+                          }}
+                        >
+                          <input name="name" defaultValue={h.name} required aria-label="New name" />
+                          <button type="submit">Save</button>
+                          <button type="button" onClick={() => setRenaming(null)}>
+                            Cancel
+                          </button>
+                        </form>
+                      ) : (
+                        h.name
+                      )}
+                    </td>
+                    <td>{h.workspaceIds === null ? 'all' : h.workspaceIds.map(wsName).join(', ')}</td>
+                    <td>
+                      <span class={`badge ${h.status}`}>{h.status}</span>
+                    </td>
+                    <td>
+                      {h.devices.online} / {h.devices.total}
+                    </td>
+                    <td class="nowrap">{formatTime(h.createdAt)}</td>
+                    <td class="row">
+                      {h.status === 'active' && revoking !== h.id ? (
+                        <>
+                          <button type="button" onClick={() => setRenaming(h.id)} aria-label={`Rename ${h.name}`}>
+                            Rename
+                          </button>
+                          <button type="button" class="danger" onClick={() => setRevoking(h.id)} aria-label={`Revoke ${h.name}`}>
+                            Revoke
+                          </button>
+                        </>
+                      ) : null}
+                      {revoking === h.id ? (
+                        <span role="group" aria-label={`Confirm revoking ${h.name}`} class="row">
+                          <span>Revoke? Its devices go offline and their sessions end.</span>
+                          <button
+                            type="button"
+                            class="danger"
+                            onClick={() =>
+                              run(async () => {
+                                await api(`/df/api/hosts/${h.id}`, { method: 'DELETE' });
+                                setRevoking(null);
+                              })
+                            }
+                          >
+                            Yes, revoke
+                          </button>
+                          <button type="button" onClick={() => setRevoking(null)}>
+                            Keep it
+                          </button>
+                        </span>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

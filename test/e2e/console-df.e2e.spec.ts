@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+/**
+ * The console's device-testing pages end to end (hosts, files, reports, accessibility): the real
+ * server and Debian's Chromium driven by playwright-core as an administrator.
+ */
+const CHROMIUM = '/usr/lib/chromium/chromium';
+
+declare const window: unknown;
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: TestServer;
+let browser: Browser;
+let admin: SignedUpCompany;
+let context: BrowserContext;
+let page: Page;
+
+async function expectAccessible(what: string): Promise<void> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run({
+      resultTypes: ['violations'],
+    });
+    return result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, `axe on ${what}`).toEqual([]);
+}
+
+const pageErrors: string[] = [];
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
+  server = await startTestServer();
+  admin = await signUpCompany(server.url, 'console-df');
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByLabel('E-mail or username').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => u.pathname === '/devices');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('device-testing pages', { timeout: 120_000 }, () => {
+  it('enrols a host, shows its token once, renames and revokes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hosts' }).click();
+    await page.getByRole('heading', { name: 'Hosts', level: 1 }).waitFor();
+    const form = page.getByRole('form', { name: 'Enrol a host' });
+    await form.getByLabel('Name').fill('Lab rack 7');
+    await form.getByRole('button', { name: 'Enrol' }).click();
+    const shown = page.getByRole('region', { name: 'New host token' });
+    const token = await shown.getByLabel('Token').inputValue();
+    expect(token).toMatch(/^dfh_/);
+    expect(await shown.locator('code').textContent()).toContain(`AGENT_HOST_TOKEN=${token}`);
+    const row = page.getByRole('row').filter({ hasText: 'Lab rack 7' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('all');
+    await expectAccessible('hosts');
+    // The token is never listed again.
+    const listed = await http(server.url, 'GET', '/df/api/hosts', { token: admin.token });
+    expect(JSON.stringify(listed.body)).not.toContain(token);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'New host token' }).count()).toBe(0);
+    expect(await page.content()).not.toContain(token);
+
+    await row.getByRole('button', { name: 'Rename Lab rack 7' }).click();
+    await page.getByLabel('New name').fill('Lab rack 8');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const renamed = page.getByRole('row').filter({ hasText: 'Lab rack 8' });
+    await renamed.waitFor();
+
+    await renamed.getByRole('button', { name: 'Revoke Lab rack 8' }).click();
+    await renamed.getByRole('group', { name: 'Confirm revoking Lab rack 8' }).getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Lab rack 8' }).count()).toBe(0);
+    const all = await http(server.url, 'GET', '/df/api/hosts?includeRevoked=true', { token: admin.token });
+    const host = (all.body.content as { name: string; status: string }[]).find((h) => h.name === 'Lab rack 8');
+    expect(host?.status).toBe('revoked');
+  });
+});
