@@ -16,6 +16,7 @@ const SessionPage = lazy(() => import('./pages/session').then((m) => m.SessionPa
 const SessionInvitePage = lazy(() => import('./pages/session').then((m) => m.SessionInvitePage));
 const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m.ReservationsPage));
 const HostsPage = lazy(() => import('./pages/hosts').then((m) => m.HostsPage));
+const FilesPage = lazy(() => import('./pages/files').then((m) => m.FilesPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 
 const queryClient = new QueryClient({
@@ -122,6 +123,7 @@ function Routes() {
   else if ((m = match('/sessions/:id', path))) page = <SessionPage id={m.id!} />;
   else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
+  else if (path === '/files') page = <FilesPage />;
   else if (path === '/hosts') page = <HostsPage />;
   else if (path === '/profile') page = <ProfilePage />;
   else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;

@@ -92,4 +92,24 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     const host = (all.body.content as { name: string; status: string }[]).find((h) => h.name === 'Lab rack 8');
     expect(host?.status).toBe('revoked');
   });
+  it('uploads a small file through the presigned flow, sees it ready, and deletes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('heading', { name: 'Files and apps', level: 1 }).waitFor();
+    await page.getByText('No app in the catalog yet').waitFor();
+    await expectAccessible('files (empty)');
+    const form = page.getByRole('form', { name: 'Upload a file' });
+    await form.getByLabel(/^File/).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from the console\n') });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('status').filter({ hasText: 'notes.txt uploaded.' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'notes.txt' });
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain('ready');
+    expect(await row.textContent()).toContain('23 B');
+    await expectAccessible('files');
+    await row.getByRole('button', { name: 'Delete notes.txt' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'notes.txt' }).count()).toBe(0);
+    const files = await http(server.url, 'GET', '/df/api/files', { token: admin.token });
+    expect(files.body.content).toEqual([]);
+  });
 });

@@ -1,0 +1,260 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { useSession } from '../session-context';
+import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+
+interface FileRecord {
+  id: string;
+  name: string;
+  size: number;
+  contentType: string;
+  status: 'pending' | 'ready' | 'failed';
+  kind: 'app' | 'file';
+  createdAt: string;
+}
+
+interface App {
+  id: string;
+  platform: string;
+  identifier: string;
+  name: string;
+  versionCount: number;
+}
+
+interface AppVersion {
+  id: string;
+  versionName: string | null;
+  versionCode: number | string | null;
+  minOs: string | null;
+  size: number;
+  createdAt: string;
+}
+
+interface PageOf<T> {
+  content: T[];
+  totalPages: number;
+  totalElements: number;
+}
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+/** Uploads one file through the presigned flow: sign, PUT the bytes to storage, confirm. */
+async function upload(file: File): Promise<void> {
+  const contentType = file.type || 'application/octet-stream';
+  const signed = await api<{ fileId: string; url: string; headers?: Record<string, string> }>('/df/api/files/presigned-upload', {
+    method: 'POST',
+    body: { name: file.name, size: file.size, contentType },
+  });
+  const put = await fetch(signed.url, { method: 'PUT', headers: signed.headers ?? { 'content-type': contentType }, body: file });
+  if (!put.ok) {
+    let message = `Storage refused the upload (${put.status})`;
+    try {
+      const b = (await put.json()) as { message?: string };
+      if (b.message) message = b.message;
+    } catch {
+      /* not JSON */
+    }
+    throw new Error(message);
+  }
+  await api(`/df/api/files/${signed.fileId}/confirm`, { method: 'POST' });
+}
+
+function Versions({ appId }: { appId: string }) {
+  const versions = useQuery({ queryKey: ['files', 'apps', appId, 'versions'], queryFn: () => api<AppVersion[] | PageOf<AppVersion>>(`/df/api/files/apps/${appId}/versions`) });
+  if (versions.isLoading) return <Loading />;
+  if (versions.error) return <ErrorNote error={versions.error} />;
+  const rows = Array.isArray(versions.data) ? versions.data : (versions.data?.content ?? []);
+  if (rows.length === 0) return <Empty>No version.</Empty>;
+  return (
+    <ul>
+      {rows.map((v) => (
+        <li>
+          {v.versionName ?? '—'} ({v.versionCode ?? '—'}) · {formatBytes(v.size)} · {formatTime(v.createdAt)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Files and the app catalog: upload, list, delete. */
+export function FilesPage() {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const [page, setPage] = useState(0);
+  const readable = can('df:session:read');
+  const manage = can('df:file:manage');
+  const files = useQuery({
+    queryKey: ['files', 'list', page],
+    queryFn: () => api<PageOf<FileRecord>>('/df/api/files', { query: { page, size: 20 } }),
+    enabled: readable,
+  });
+  const apps = useQuery({ queryKey: ['files', 'apps'], queryFn: () => api<PageOf<App>>('/df/api/files/apps', { query: { size: 100 } }), enabled: readable });
+  const [open, setOpen] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['files'] });
+
+  if (!readable)
+    return (
+      <section>
+        <h1>Files and apps</h1>
+        <p>Seeing files needs the permission key df:session:read in this workspace.</p>
+      </section>
+    );
+
+  return (
+    <section class="stack">
+      <h1>Files and apps</h1>
+      <ErrorNote error={error} />
+      {done ? (
+        <p class="ok" role="status">
+          {done}
+        </p>
+      ) : null}
+      <div class="split">
+        {manage ? (
+          <div class="card">
+            <h2>Upload</h2>
+            <form
+              class="stack"
+              aria-label="Upload a file"
+              onSubmit={async (e) => {
+                e.preventDefault();
+                const form = e.currentTarget as HTMLFormElement;
+                const input = form.elements.namedItem('file') as HTMLInputElement;
+                const chosen = input.files?.[0];
+                if (!chosen) return;
+                setBusy(true);
+                setError(null);
+                setDone(null);
+                try {
+                  await upload(chosen);
+                  setDone(`${chosen.name} uploaded.`);
+                  form.reset();
+                } catch (err) {
+                  setError(err);
+                } finally {
+                  setBusy(false);
+                  await refresh();
+                }
+              }}
+            >
+              <label class="field">
+                <span>File (an APK or IPA joins the app catalog)</span>
+                <input type="file" name="file" required />
+              </label>
+              <button type="submit" class="primary" disabled={busy}>
+                {busy ? 'Uploading…' : 'Upload'}
+              </button>
+            </form>
+          </div>
+        ) : null}
+        <div class="stack">
+          <h2>Files</h2>
+          {files.isLoading ? (
+            <Loading />
+          ) : files.error ? (
+            <ErrorNote error={files.error} />
+          ) : !files.data?.content.length ? (
+            <Empty>No file yet.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption class="sr-only">Files</caption>
+                <thead>
+                  <tr>
+                    <th>Name</th>
+                    <th>Size</th>
+                    <th>Kind</th>
+                    <th>Status</th>
+                    <th>Uploaded</th>
+                    <th>
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {files.data.content.map((f) => (
+                    <tr>
+                      <td>{f.name}</td>
+                      <td class="nowrap">{formatBytes(f.size)}</td>
+                      <td>{f.kind}</td>
+                      <td>
+                        <span class={`badge ${f.status}`}>{f.status}</span>
+                      </td>
+                      <td class="nowrap">{formatTime(f.createdAt)}</td>
+                      <td class="row">
+                        {manage && deleting !== f.id ? (
+                          <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
+                            Delete
+                          </button>
+                        ) : null}
+                        {deleting === f.id ? (
+                          <span role="group" aria-label={`Confirm deleting ${f.name}`} class="row">
+                            <button
+                              type="button"
+                              class="danger"
+                              onClick={async () => {
+                                setError(null);
+                                try {
+                                  await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
+                                } catch (err) {
+                                  setError(err);
+                                }
+                                setDeleting(null);
+                                await refresh();
+                              }}
+                            >
+                              Yes, delete
+                            </button>
+                            <button type="button" onClick={() => setDeleting(null)}>
+                              Keep it
+                            </button>
+                          </span>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager page={page} totalPages={files.data.totalPages} total={files.data.totalElements} onPage={setPage} />
+            </>
+          )}
+          <h2>Apps</h2>
+          {apps.isLoading ? (
+            <Loading />
+          ) : apps.error ? (
+            <ErrorNote error={apps.error} />
+          ) : !apps.data?.content.length ? (
+            <Empty>No app in the catalog yet: upload an APK or IPA.</Empty>
+          ) : (
+            <ul class="stack">
+              {apps.data.content.map((a) => (
+                <li class="card">
+                  <strong>{a.name}</strong> <span class="muted">{a.identifier}</span> · {a.platform} · {a.versionCount} version{a.versionCount === 1 ? '' : 's'}{' '}
+                  <button type="button" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+                    {open === a.id ? 'Hide versions' : 'Versions'}
+                  </button>
+                  {open === a.id ? <Versions appId={a.id} /> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
