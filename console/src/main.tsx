@@ -17,6 +17,7 @@ const SessionInvitePage = lazy(() => import('./pages/session').then((m) => m.Ses
 const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m.ReservationsPage));
 const HostsPage = lazy(() => import('./pages/hosts').then((m) => m.HostsPage));
 const FilesPage = lazy(() => import('./pages/files').then((m) => m.FilesPage));
+const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 
 const queryClient = new QueryClient({
@@ -124,6 +125,7 @@ function Routes() {
   else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
   else if (path === '/files') page = <FilesPage />;
+  else if (path === '/reports') page = <ReportsPage />;
   else if (path === '/hosts') page = <HostsPage />;
   else if (path === '/profile') page = <ProfilePage />;
   else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;

@@ -112,4 +112,34 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     const files = await http(server.url, 'GET', '/df/api/files', { token: admin.token });
     expect(files.body.content).toEqual([]);
   });
+  it('shows the dashboard, the quotas as bars and a sessions report with its CSV', async () => {
+    // One session of the in-process host's devices, ended, for the report to count.
+    let deviceId = '';
+    await expect
+      .poll(async () => {
+        const d = await http(server.url, 'GET', '/df/api/devices?size=10', { token: admin.token });
+        deviceId = (d.body.content as { id: string; status: string }[]).find((x) => x.status === 'available')?.id ?? '';
+        return deviceId;
+      }, { timeout: 60_000 })
+      .not.toBe('');
+    const session = await http(server.url, 'POST', '/df/api/sessions', { token: admin.token, body: { deviceId } });
+    expect(session.status).toBe(201);
+    expect((await http(server.url, 'DELETE', `/df/api/sessions/${session.body.id}`, { token: admin.token })).status).toBeLessThan(300);
+
+    expect((await http(server.url, 'PUT', '/df/api/quotas', { token: admin.token, body: { limits: { storageBytes: 1_000_000 } } })).status).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    const quotas = page.getByRole('region', { name: 'Quotas' });
+    await quotas.getByText('Concurrent sessions').waitFor();
+    expect(await quotas.getByRole('progressbar', { name: 'Storage' }).getAttribute('max')).toBe('1000000');
+    expect(await quotas.getByRole('progressbar').count()).toBe(1);
+    const report = page.getByRole('table', { name: 'Sessions report' });
+    await expect.poll(async () => (await report.count()) > 0 && (await report.getByRole('row').count()) >= 2, { timeout: 30_000 }).toBe(true);
+    expect(await report.getByRole('row').nth(1).getByRole('cell').nth(1).textContent()).toBe('1');
+    await expectAccessible('reports');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(file.suggestedFilename()).toMatch(/^sessions-.*\.csv$/);
+    const csv = readFileSync((await file.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toContain('period');
+  });
 });
