@@ -18,6 +18,8 @@ const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m
 const HostsPage = lazy(() => import('./pages/hosts').then((m) => m.HostsPage));
 const FilesPage = lazy(() => import('./pages/files').then((m) => m.FilesPage));
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
+const AccessibilityPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityPage));
+const AccessibilityAuditPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityAuditPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 
 const queryClient = new QueryClient({
@@ -126,6 +128,8 @@ function Routes() {
   else if (path === '/reservations') page = <ReservationsPage />;
   else if (path === '/files') page = <FilesPage />;
   else if (path === '/reports') page = <ReportsPage />;
+  else if (path === '/accessibility') page = <AccessibilityPage />;
+  else if ((m = match('/accessibility/:id', path))) page = <AccessibilityAuditPage id={m.id!} />;
   else if (path === '/hosts') page = <HostsPage />;
   else if (path === '/profile') page = <ProfilePage />;
   else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -141,5 +143,51 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     expect(file.suggestedFilename()).toMatch(/^sessions-.*\.csv$/);
     const csv = readFileSync((await file.path())!, 'utf8');
     expect(csv.split('\n')[0]).toContain('period');
+  });
+  it('lists accessibility reports (empty first), opens one and triages a finding', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accessibility' }).click();
+    await page.getByRole('heading', { name: 'Accessibility', level: 1 }).waitFor();
+    await page.getByText('No accessibility report yet').waitFor();
+    await expectAccessible('accessibility (empty)');
+
+    // A page with an image without a text alternative, opened on a browser device and scanned.
+    const site: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html lang="en"><title>Shop</title><main><h1>Shop</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"></main></html>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+      const devices = await http(server.url, 'GET', '/df/api/devices?size=10', { token: admin.token });
+      const deviceId = (devices.body.content as { id: string; status: string }[]).find((x) => x.status === 'available')!.id;
+      const session = await http(server.url, 'POST', '/df/api/sessions', { token: admin.token, body: { deviceId } });
+      expect(session.status).toBe(201);
+      const open = await http(server.url, 'POST', `/df/api/sessions/${session.body.id}/device/control`, { token: admin.token, body: { action: 'openUrl', url: siteUrl } });
+      expect(open.status).toBeLessThan(300);
+      const audit = await http(server.url, 'POST', `/df/api/sessions/${session.body.id}/accessibility/audits`, { token: admin.token, body: { name: 'Shop audit' } });
+      expect(audit.status).toBe(201);
+      const scan = await http(server.url, 'POST', `/df/api/sessions/${session.body.id}/accessibility/audits/${audit.body.id}/scans`, { token: admin.token });
+      expect(scan.status).toBe(201);
+      const finding = (scan.body.findings as { ruleId: string; element: { selector: string } }[]).find((f) => f.ruleId === 'image-alt')!;
+      expect(finding).toBeTruthy();
+      await http(server.url, 'DELETE', `/df/api/sessions/${session.body.id}`, { token: admin.token });
+
+      await page.reload();
+      await page.getByRole('link', { name: 'Shop audit' }).click();
+      await page.getByRole('heading', { name: 'Shop audit', level: 1 }).waitFor();
+      const control = page.getByLabel(`Triage of image-alt on ${finding.element.selector}`);
+      await control.waitFor();
+      expect(await control.inputValue()).toBe('open');
+      await expectAccessible('accessibility report');
+      await control.selectOption('wont_fix');
+      await expect
+        .poll(async () => {
+          const f = await http(server.url, 'GET', `/df/api/accessibility/audits/${audit.body.id}/findings`, { token: admin.token });
+          return (f.body as { ruleId: string; triage: { status: string } | null }[]).find((x) => x.ruleId === 'image-alt')?.triage?.status;
+        })
+        .toBe('wont_fix');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });

@@ -1,0 +1,199 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { Link } from '../router';
+import { useSession } from '../session-context';
+import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+
+type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
+interface Audit {
+  id: string;
+  name: string | null;
+  sessionId: string | null;
+  deviceId: string | null;
+  platform: string;
+  status: 'in_progress' | 'completed';
+  scanCount: number;
+  findingCounts: Record<Impact, number>;
+  createdAt: string;
+  completedAt: string | null;
+}
+interface Finding {
+  id: string;
+  ruleId: string;
+  impact: Impact | null;
+  wcag: string[];
+  description: string;
+  helpUrl: string | null;
+  element: { selector: string; text: string | null };
+  triage: { status: string; reason: string | null; at: string | null } | null;
+}
+
+const TRIAGE = ['open', 'confirmed', 'false_positive', 'wont_fix', 'fixed'] as const;
+const IMPACTS: Impact[] = ['critical', 'serious', 'moderate', 'minor'];
+
+function counts(c: Record<Impact, number> | undefined) {
+  return IMPACTS.map((i) => `${c?.[i] ?? 0} ${i}`).join(' · ');
+}
+
+/** Accessibility reports of the workspace. */
+export function AccessibilityPage() {
+  const { can } = useSession();
+  const [page, setPage] = useState(0);
+  const allowed = can('df:session:read');
+  const audits = useQuery({
+    queryKey: ['a11y', 'audits', page],
+    queryFn: () => api<{ content: Audit[]; totalPages: number; totalElements: number }>('/df/api/accessibility/audits/page', { query: { page, size: 20, sortDir: 'desc' } }),
+    enabled: allowed,
+  });
+  if (!allowed)
+    return (
+      <section>
+        <h1>Accessibility</h1>
+        <p>Accessibility reports need the permission key df:session:read in this workspace.</p>
+      </section>
+    );
+  return (
+    <section class="stack">
+      <h1>Accessibility</h1>
+      {audits.isLoading ? (
+        <Loading />
+      ) : audits.error ? (
+        <ErrorNote error={audits.error} />
+      ) : !audits.data?.content.length ? (
+        <Empty>No accessibility report yet: start one from a session (the API's accessibility audits).</Empty>
+      ) : (
+        <>
+          <table>
+            <caption class="sr-only">Accessibility reports</caption>
+            <thead>
+              <tr>
+                <th>Report</th>
+                <th>Platform</th>
+                <th>Status</th>
+                <th>Scans</th>
+                <th>Findings</th>
+                <th>Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audits.data.content.map((a) => (
+                <tr>
+                  <td>
+                    <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link>
+                  </td>
+                  <td>{a.platform}</td>
+                  <td>
+                    <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span>
+                  </td>
+                  <td>{a.scanCount}</td>
+                  <td>{counts(a.findingCounts)}</td>
+                  <td class="nowrap">{formatTime(a.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager page={page} totalPages={audits.data.totalPages} total={audits.data.totalElements} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One report: its figures and findings, each with a triage control. */
+export function AccessibilityAuditPage({ id }: { id: string }) {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const audit = useQuery({ queryKey: ['a11y', 'audit', id], queryFn: () => api<Audit>(`/df/api/accessibility/audits/${id}`) });
+  const findings = useQuery({ queryKey: ['a11y', 'findings', id], queryFn: () => api<Finding[]>(`/df/api/accessibility/audits/${id}/findings`) });
+  const [error, setError] = useState<unknown>(null);
+  const triage = can('df:accessibility:use');
+  return (
+    <section class="stack">
+      <p>
+        <Link href="/accessibility">All reports</Link>
+      </p>
+      {audit.isLoading ? (
+        <Loading />
+      ) : audit.error ? (
+        <>
+          <h1>Accessibility report</h1>
+          <ErrorNote error={audit.error} />
+        </>
+      ) : audit.data ? (
+        <>
+          <h1>{audit.data.name ?? 'Accessibility report'}</h1>
+          <p>
+            {audit.data.platform} · {audit.data.status.replace('_', ' ')} · {audit.data.scanCount} scans · {counts(audit.data.findingCounts)} · started{' '}
+            {formatTime(audit.data.createdAt)}
+            {audit.data.sessionId ? (
+              <>
+                {' '}
+                · <Link href={`/sessions/${audit.data.sessionId}`}>session</Link>
+              </>
+            ) : null}
+          </p>
+        </>
+      ) : null}
+      <ErrorNote error={error} />
+      <h2>Findings</h2>
+      {findings.isLoading ? (
+        <Loading />
+      ) : findings.error ? (
+        <ErrorNote error={findings.error} />
+      ) : !findings.data?.length ? (
+        <Empty>No finding in this report.</Empty>
+      ) : (
+        <table>
+          <caption class="sr-only">Findings</caption>
+          <thead>
+            <tr>
+              <th>Rule</th>
+              <th>Impact</th>
+              <th>WCAG</th>
+              <th>Problem</th>
+              <th>Element</th>
+              <th>Triage</th>
+            </tr>
+          </thead>
+          <tbody>
+            {findings.data.map((f) => (
+              <tr>
+                <td>{f.helpUrl ? <a href={f.helpUrl} target="_blank" rel="noreferrer">{f.ruleId}</a> : f.ruleId}</td>
+                <td>{f.impact ?? '—'}</td>
+                <td>{f.wcag.join(', ')}</td>
+                <td>{f.description}</td>
+                <td>
+                  <code>{f.element.selector}</code>
+                </td>
+                <td>
+                  {triage ? (
+                    <select
+                      aria-label={`Triage of ${f.ruleId} on ${f.element.selector}`}
+                      value={f.triage?.status ?? 'open'}
+                      onChange={async (e) => {
+                        setError(null);
+                        try {
+                          await api(`/df/api/accessibility/findings/${f.id}/triage`, { method: 'PATCH', body: { status: (e.target as HTMLSelectElement).value } });
+                          await qc.invalidateQueries({ queryKey: ['a11y', 'findings', id] });
+                        } catch (err) {
+                          setError(err);
+                        }
+                      }}
+                    >
+                      {TRIAGE.map((t) => (
+                        <option value={t}>{t.replace('_', ' ')}</option>
+                      ))}
+                    </select>
+                  ) : (
+                    (f.triage?.status ?? 'open').replace('_', ' ')
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
