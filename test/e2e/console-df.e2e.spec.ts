@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
 
 /**
  * The console's device-testing pages end to end (hosts, files, reports, accessibility): the real
@@ -18,6 +19,7 @@ declare const window: unknown;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let browser: Browser;
 let admin: SignedUpCompany;
 let context: BrowserContext;
@@ -41,7 +43,8 @@ afterEach(() => {
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
-  server = await startTestServer();
+  smtp = await startSmtpListener();
+  server = await startTestServer({ SMTP_URL: smtp.url });
   admin = await signUpCompany(server.url, 'console-df');
   browser = await chromium.launch({ executablePath: CHROMIUM });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -57,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await smtp?.stop();
 });
 
 describe('device-testing pages', { timeout: 120_000 }, () => {
@@ -189,5 +193,27 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     } finally {
       await new Promise((resolve) => site.close(resolve));
     }
+  });
+  it('leaves out the pages whose permission keys a person lacks', async () => {
+    const org = client(server.url, admin.token);
+    const roles = (await org.get('/roles')).body as { id: number; name: string }[];
+    const viewer = await createActiveUser(server.url, org, smtp.mails, { email: `viewer-df-${process.pid}@example.test`, roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+    const perms = (await http(server.url, 'GET', '/api/v1/users/me/permissions', { token: viewer.token })).body as string[];
+    expect(perms).not.toContain('df:host:manage');
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await other.newPage();
+    p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`));
+    await p.goto(`${server.url}/sign-in`);
+    await p.getByLabel('E-mail or username').fill(viewer.email);
+    await p.getByLabel('Password').fill(viewer.password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.waitForURL((u) => u.pathname === '/devices');
+    const nav = p.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Devices' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Hosts' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'Reports' }).count()).toBe(perms.includes('df:report:read') ? 1 : 0);
+    await p.goto(`${server.url}/hosts`);
+    await expect.poll(() => p.locator('main').textContent()).toContain('needs the permission key df:host:manage');
+    await other.close();
   });
 });
