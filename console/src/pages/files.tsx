@@ -220,7 +220,7 @@ export function FilesPage() {
                             >
                               Yes, delete
                             </button>
-                            <button type="button" onClick={() => setDeleting(null)}>
+                            <button type="button" onClick={() => setDeleting(null)} autoFocus>
                               Keep it
                             </button>
                           </span>

@@ -153,7 +153,7 @@ export function HostsPage() {
                             });
                           }}
                         >
-                          <input name="name" defaultValue={h.name} required aria-label="New name" />
+                          <input name="name" defaultValue={h.name} required aria-label="New name" autoFocus />
                           <button type="submit">Save</button>
                           <button type="button" onClick={() => setRenaming(null)}>
                             Cancel
@@ -197,7 +197,7 @@ export function HostsPage() {
                           >
                             Yes, revoke
                           </button>
-                          <button type="button" onClick={() => setRevoking(null)}>
+                          <button type="button" onClick={() => setRevoking(null)} autoFocus>
                             Keep it
                           </button>
                         </span>
