@@ -1,9 +1,24 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, LogEntry, RpcResult, Screen } from '#shared/wire/index.js';
+
+/** The debug protocols of interface 2: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
+export const DEBUG_PROTOCOLS = ['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector'] as const;
+export type DebugProtocol = (typeof DEBUG_PROTOCOLS)[number];
+
+/** Something a debugger can attach to on a device. `id` is what `openDebugStream` takes as its target. */
+export interface DebugTarget {
+  id: string;
+  kind: 'process' | 'webview' | 'page' | 'device';
+  title: string;
+  pid?: number;
+  package?: string;
+  protocol: DebugProtocol;
+}
 
 /** A captured image of a device's screen. */
 export interface Screenshot {
@@ -70,6 +85,21 @@ export interface DeviceDriver {
   listFiles?(devicePath: string): Promise<RpcResult<'listFiles'>>;
   deleteFile?(devicePath: string): Promise<RpcResult<'deleteFile'>>;
   makeFolder?(devicePath: string): Promise<RpcResult<'makeFolder'>>;
+  // Debugging: optional; a device without them offers no debug protocol.
+  /** The debug protocols this device offers right now. */
+  debugProtocols?(): Promise<DebugProtocol[]>;
+  /** What can be attached now: JDWP processes, DevTools sockets, WebKit inspector pages. */
+  debugTargets?(): Promise<DebugTarget[]>;
+  /**
+   * One raw byte stream to the device end of `protocol`: `adb` the device's whole adbd transport,
+   * `jdwp` a process (`target` = pid), `tcp_forward` a device TCP port (`target` = port), `cdp` a
+   * DevTools socket (`target` = socket name, default the browser's), `usbmux` a usbmuxd endpoint that
+   * shows only this device, `lldb_rsp` debugserver, `webkit_inspector` the inspector service. Refuses
+   * with a DriverError (BAD_REQUEST for a bad target, UNSUPPORTED for a protocol it lacks).
+   */
+  openDebugStream?(protocol: DebugProtocol, target: string | undefined): Promise<Duplex>;
+  /** A command that gives an interactive shell on the device when run in a pseudo-terminal, or null. */
+  shellCommand?(): { file: string; args: string[] } | null;
   /** Called when the device breaks outside a command (a browser that crashed). */
   onBroken(listener: (reason: string) => void): void;
   close(): Promise<void>;
