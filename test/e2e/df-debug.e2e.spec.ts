@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { WebSocket, createWebSocketStream } from 'ws';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { referenceApks } from '#test/helpers/apps.js';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -85,6 +90,34 @@ function read(ws: WebSocket, length: number): Promise<Buffer> {
       if (have < length) reject(new Error(`closed (${code}) after ${have} of ${length} bytes`));
     });
   });
+}
+
+/** A local TCP port whose every connection is carried by one tunnel (what `dfctl` does on a desk). */
+async function forwardLocal(path: string): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const local = createServer((socket) => {
+    sockets.add(socket);
+    socket.pause();
+    tunnel(path).then(
+      (ws) => {
+        const stream = createWebSocketStream(ws);
+        socket.resume();
+        socket.pipe(stream).pipe(socket);
+        stream.on('error', () => socket.destroy());
+        socket.on('error', () => stream.destroy());
+        socket.on('close', () => sockets.delete(socket));
+      },
+      () => socket.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (local.address() as AddressInfo).port,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => local.close(() => resolve()));
+    },
+  };
 }
 
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))));
@@ -196,6 +229,54 @@ describe('the debug tunnel', () => {
 
   it('refuses a process that is not debuggable', async () => {
     await expect(tunnel('/jdwp/999')).rejects.toMatchObject({ status: 502 });
+  });
+});
+
+describe('adb through the tunnel', () => {
+  let desk: AdbServer;
+  let local: { port: number; close(): Promise<void> };
+  let serial: string;
+
+  beforeAll(async () => {
+    desk = await startAdbServer();
+    local = await forwardLocal('/adb');
+    // A new adb key is offered to the device and accepted, as on a phone whose user taps "Allow": adb
+    // reports the first attempt as "failed to authenticate" and the device comes online right after.
+    const out = await desk.adb('connect', `127.0.0.1:${local.port}`);
+    expect(out).toMatch(/connected to|failed to authenticate/);
+    serial = `127.0.0.1:${local.port}`;
+    await eventually(async () => ((await desk.adb('devices')).includes(`${serial}\tdevice`) ? true : undefined), { what: 'the remote device online on the desk', timeoutMs: 20_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await desk?.stop();
+    await local?.close();
+  });
+
+  it('runs a shell command', async () => {
+    expect((await desk.adb('-s', serial, 'shell', 'echo', 'hello', 'desk')).trim()).toBe('hello desk');
+  });
+
+  it('pushes and pulls 10 MB with matching checksums', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-debug-'));
+    const bytes = randomBytes(10 * 1024 * 1024);
+    writeFileSync(join(dir, 'big.bin'), bytes);
+    await desk.adb('-s', serial, 'push', join(dir, 'big.bin'), '/sdcard/Download/big.bin');
+    expect(createHash('sha256').update(peer.files.get('/sdcard/Download/big.bin')!.data).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    await desk.adb('-s', serial, 'pull', '/sdcard/Download/big.bin', join(dir, 'back.bin'));
+    expect(createHash('sha256').update(readFileSync(join(dir, 'back.bin'))).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+  }, 120_000);
+
+  it('installs a real APK', async () => {
+    const apk = referenceApks().settings;
+    const out = await desk.adb('-s', serial, 'install', apk);
+    expect(out).toMatch(/Success/);
+    expect(peer.record.installs.at(-1)).toMatchObject({ packageName: 'io.appium.settings', sha256: createHash('sha256').update(readFileSync(apk)).digest('hex') });
+  }, 120_000);
+
+  it('lists the JDWP processes', async () => {
+    const out = await desk.adb('-s', serial, 'jdwp');
+    expect(out.trim().split(/\s+/).map(Number).sort()).toEqual([4242, 4343]);
   });
 });
 
