@@ -37,7 +37,7 @@ beforeAll(async () => {
   server = await startTestServer({
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_CONFIG: writeAgentConfig({ nodeName: 'debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] }),
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [{ provider: 'browser', name: 'Debug Chromium', profile: 'desktop' }] }),
   });
   token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
   const deviceId = await eventually(async () => (await http(server.url, 'GET', '/df/api/devices?platform=android', { token })).body.content?.[0]?.id as string | undefined, {
@@ -295,6 +295,36 @@ describe('the terminal', () => {
     viewer.send({ type: 'terminal.close' });
     await viewer.next((m) => m.type === 'terminal.closed');
     viewer.socket.close();
+  });
+});
+
+describe('a browser device', () => {
+  it('offers its DevTools endpoint as one raw stream: cdp', async () => {
+    const deviceId = await eventually(async () => (await api('GET', '/devices?platform=web')).body.content?.[0]?.id as string | undefined, { what: 'the browser device' });
+    const created = await api('POST', '/sessions', { deviceId, name: 'browser debugging' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const caps = await api('GET', `/sessions/${id}/debug-capabilities`);
+    expect(caps.body).toEqual({ platform: 'web', protocols: [{ name: 'cdp', available: true, granted: false }] });
+    expect((await api('POST', `/sessions/${id}/debug-capabilities`, { protocols: ['adb'] })).body.code).toBe('DEBUG_PROTOCOL_UNAVAILABLE');
+    expect((await api('POST', `/sessions/${id}/debug-capabilities`, { protocols: ['cdp'] })).status).toBe(200);
+    const targets = await api('GET', `/sessions/${id}/debug-targets`);
+    expect(targets.body.targets.length).toBeGreaterThan(0);
+    expect(targets.body.targets[0]).toMatchObject({ kind: 'page', protocol: 'cdp', tunnelPath: `/df/debug-tunnel/${id}/cdp/${targets.body.targets[0].id}` });
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(wsUrl(`/df/debug-tunnel/${id}/cdp`), { headers: { authorization: `Bearer ${token}` } });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
+    });
+    // Chromium's own HTTP endpoint, spoken over the raw stream as a desk's DevTools would.
+    let answer = '';
+    const done = new Promise<void>((resolve) => ws.on('message', (data: Buffer) => ((answer += data.toString('utf8')), /"Browser"[\s\S]*\}/.test(answer) && resolve())));
+    ws.send(Buffer.from('GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+    await done;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toMatch(/"Browser": "(Headless)?Chrom/);
+    ws.close();
+    expect((await api('DELETE', `/sessions/${id}`)).status).toBe(200);
   });
 });
 
