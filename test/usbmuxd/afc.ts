@@ -38,7 +38,7 @@ const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
  * length, header length, packet number, operation; 64-bit little-endian) and a body.
  */
 export class AfcServer {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private readonly handles = new Map<number, { path: string; offset: number; writable: boolean }>();
   private nextHandle = 1;
 
@@ -69,7 +69,7 @@ export class AfcServer {
     }
   }
 
-  private send(packet: number, op: number, header: Buffer, content = Buffer.alloc(0)): void {
+  private send(packet: number, op: number, header: Buffer, content: Buffer = Buffer.alloc(0)): void {
     const out = Buffer.alloc(HEADER);
     MAGIC.copy(out);
     out.writeBigUInt64LE(BigInt(HEADER + header.length + content.length), 8);
