@@ -244,10 +244,13 @@ export class IosDevice implements DeviceDriver {
         try {
           return await this.usbmux.connectPort(this.udid, port);
         } catch (err) {
-          throw new DriverError('BAD_REQUEST', `Nothing accepts connections on device port ${port}: ${(err as Error).message}`);
+          throw new DriverError('DEVICE_ERROR', `Nothing answers on device port ${port}: ${(err as Error).message}`, { cause: err });
         }
       }
       case 'webkit_inspector':
+        // The stream is the whole inspector service; a target (a page id from debugTargets) only names
+        // which page the client means to talk to, so it is checked for shape, not opened.
+        if (target !== undefined && !/^[A-Za-z]+:\d+\.\d+$/.test(target)) throw new DriverError('BAD_REQUEST', 'A web inspector target is a page id like PID:4242.1 (GET debug targets)');
         return this.service('com.apple.webinspector');
       case 'usbmux':
         return usbmuxStream(this.usbmux, this.udid);

@@ -16,7 +16,7 @@ type PageEntry = { WIRPageIdentifierKey?: number; WIRTitleKey?: string; WIRURLKe
  * The pages and web views the web inspector service announces, through appium-ios-device's
  * WebInspectorService: identify, wait for the connected application list, ask each application for its
  * listing. Safari's pages are `page` targets, other apps' web views `webview` targets; a target's id is
- * `<application id>/<page id>`.
+ * `<application id>.<page id>` (`PID:4242.1`: characters a tunnel path takes).
  */
 export async function listInspectorTargets(udid: string, socket: Socket | TLSSocket, osVersion: string): Promise<DebugTarget[]> {
   const service = await startWebInspectorService(udid, { socket: socket as never, osVersion });
@@ -57,7 +57,7 @@ export async function listInspectorTargets(udid: string, socket: Socket | TLSSoc
     for (const page of Object.values(pages)) {
       if (page.WIRPageIdentifierKey === undefined) continue;
       targets.push({
-        id: `${appId}/${page.WIRPageIdentifierKey}`,
+        id: `${appId}.${page.WIRPageIdentifierKey}`,
         kind: bundle === 'com.apple.mobilesafari' ? 'page' : 'webview',
         title: (page.WIRTitleKey || page.WIRURLKey || app.WIRApplicationNameKey || 'page').slice(0, 500),
         ...(pid ? { pid: Number(pid) } : {}),

@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
@@ -28,6 +30,8 @@ const phone = new PeerDevice({
   apps: [{ bundleId: 'com.apple.mobilesafari', name: 'Safari', version: '18.1', type: 'System' }],
   safariPages: [{ id: 3, title: 'Farm page', url: 'https://example.com/farm' }],
 });
+const ECHO_PORT = 7200;
+phone.tcpServices.set(ECHO_PORT, (socket: Duplex) => socket.pipe(socket));
 const tablet = new PeerDevice({ udid: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0', name: 'Farm iPad', productType: 'iPad14,1', productVersion: '17.2', deviceClass: 'iPad', screenshot: screen });
 
 beforeAll(async () => {
@@ -127,6 +131,40 @@ describe('an iOS device in the farm', () => {
     const notIpa = await upload(s('/apps/install'), { name: 'app.apk', bytes: testIpa('x.y').subarray(0, 30) });
     expect(notIpa.status).toBeGreaterThanOrEqual(400);
     expect(notIpa.status).toBeLessThan(500);
+  });
+
+  it('lists the Safari page the web inspector announces as a debug target', { timeout: 60_000 }, async () => {
+    const caps = await api('GET', s('/debug-capabilities'));
+    expect(caps.body.platform).toBe('ios');
+    expect(caps.body.protocols.filter((p: { available: boolean }) => p.available).map((p: { name: string }) => p.name).sort()).toEqual(['tcp_forward', 'usbmux', 'webkit_inspector']);
+    expect((await api('POST', s('/debug-capabilities'), { protocols: ['tcp_forward', 'webkit_inspector'] })).status).toBe(200);
+    const targets = await api('GET', s('/debug-targets'));
+    expect(targets.status).toBe(200);
+    expect(targets.body.targets).toEqual([
+      expect.objectContaining({ id: 'PID:4242.3', kind: 'page', title: 'Farm page', package: 'com.apple.mobilesafari', protocol: 'webkit_inspector', tunnelPath: `/df/debug-tunnel/${sessionId}/webkit_inspector/PID%3A4242.3` }),
+    ]);
+  });
+
+  it('forwards a device TCP port through the debug tunnel', { timeout: 60_000 }, async () => {
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/df/debug-tunnel/${sessionId}/tcp_forward/${ECHO_PORT}`, { headers: { authorization: `Bearer ${token}` } });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+      socket.once('error', reject);
+    });
+    const payload = randomBytes(150_000);
+    const echoed = new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      let have = 0;
+      ws.on('message', (data: Buffer) => {
+        chunks.push(data);
+        have += data.length;
+        if (have >= payload.length) resolve(Buffer.concat(chunks));
+      });
+    });
+    ws.send(payload);
+    expect((await echoed).equals(payload)).toBe(true);
+    ws.close();
   });
 
   it('adds a device attached while running and withdraws it on detach', { timeout: 60_000 }, async () => {
