@@ -181,10 +181,28 @@ describe('an iOS device in the farm', () => {
     }, { what: 'the iPad to be withdrawn', timeoutMs: 30_000 });
   });
 
+  it('installs an IPA from the app catalog as an operation', { timeout: 120_000 }, async () => {
+    const ipa = testIpa('com.example.catalogued', 'Catalogued');
+    const started = await api('POST', '/files/presigned-upload', { name: 'Catalogued.ipa', size: ipa.length, contentType: 'application/octet-stream' });
+    expect(started.status).toBe(201);
+    expect((await fetch(started.body.url, { method: 'PUT', headers: started.body.headers, body: new Uint8Array(ipa) })).status).toBe(200);
+    const confirmed = await api('POST', `/files/${started.body.fileId}/confirm`);
+    expect(confirmed.body).toMatchObject({ status: 'ready', kind: 'app' });
+    const install = await api('POST', s('/apps/install'), { fileId: started.body.fileId });
+    expect(install.status).toBe(202);
+    const done = await eventually(async () => {
+      const r = await api('GET', `/operations/${install.body.operationId}`);
+      return ['succeeded', 'failed', 'cancelled'].includes(r.body.state) ? r.body : undefined;
+    }, { what: 'the install operation', timeoutMs: 60_000 });
+    expect(done).toMatchObject({ state: 'succeeded', result: { packageNames: ['com.example.catalogued'] } });
+    expect(phone.record.installs.at(-1)!.bytes.equals(ipa)).toBe(true);
+  });
+
   it('ending the session uninstalls what it installed', { timeout: 60_000 }, async () => {
     const ended = await api('DELETE', `/sessions/${sessionId}`);
     expect([200, 204]).toContain(ended.status);
-    await eventually(async () => (phone.record.uninstalls.includes('com.example.farmios') ? true : undefined), { what: 'the uninstall at release' });
+    await eventually(async () => (phone.record.uninstalls.includes('com.example.farmios') && phone.record.uninstalls.includes('com.example.catalogued') ? true : undefined), { what: 'the uninstalls at release' });
     expect(phone.apps.has('com.example.farmios')).toBe(false);
+    expect(phone.apps.has('com.example.catalogued')).toBe(false);
   });
 });
