@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat as localStat } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { AfcService } from 'appium-ios-device/build/lib/afc/index.js';
+import { HouseArrestService } from 'appium-ios-device/build/lib/house-arrest/index.js';
 import { InstallationProxyService } from 'appium-ios-device/build/lib/installation-proxy/index.js';
 import { PlistService } from 'appium-ios-device/build/lib/plist-service/index.js';
 import { SyslogService } from 'appium-ios-device/build/lib/syslog/index.js';
@@ -23,6 +25,8 @@ const FRAME_INTERVAL_MS = 200;
 /** Where uploaded IPAs wait in the AFC media area for installation_proxy (the folder Xcode and ideviceinstaller use). */
 const STAGING = 'PublicStaging';
 const DEBUGSERVER = ['com.apple.debugserver.DVTSecureSocketProxy', 'com.apple.debugserver'];
+/** Folders of an app container a session may not delete or replace as a whole. */
+const PROTECTED = new Set(['/', '/Documents', '/Library', '/tmp']);
 const NEEDS_WDA = 'needs WebDriverAgent on the device, which is built and signed with Xcode on a Mac; use /df/wd with an XCUITest-capable Appium host';
 
 /** What an iOS device is, read from lockdown's values. */
@@ -61,6 +65,8 @@ export class IosDevice implements DeviceDriver {
   private shooter: Screenshotr | null = null;
   private baselineApps = new Set<string>();
   private readonly installed = new Set<string>();
+  /** Container paths (`/<bundle id>/<path>`) the session created; release removes them. */
+  private readonly pushed = new Set<string>();
   private streaming: { stop: boolean; done: Promise<void> } | null = null;
   private debugserver: string | null | undefined;
 
@@ -76,6 +82,7 @@ export class IosDevice implements DeviceDriver {
     onProgress('noting installed apps');
     this.baselineApps = new Set(Object.keys(await this.browse('User')));
     this.installed.clear();
+    this.pushed.clear();
     onProgress('following the device log');
     this.logRing.clear();
     await this.startSyslog();
@@ -98,6 +105,14 @@ export class IosDevice implements DeviceDriver {
     } catch (err) {
       problems.push(`listing apps: ${(err as Error).message}`);
     }
+    for (const path of this.pushed) {
+      const { bundleId, inner } = this.split(path);
+      await this.withContainer(bundleId, (afc) => afc.deleteDirectory(inner)).catch((err: Error) => {
+        // An app uninstalled above took its container with it.
+        if (!/not found|OBJECT_NOT_FOUND/i.test(err.message)) problems.push(`removing ${path}: ${err.message}`);
+      });
+    }
+    this.pushed.clear();
     this.installed.clear();
     this.logRing.clear();
     if (problems.length > 0) this.logger.warn({ udid: this.udid, problems }, 'ios release left something behind');
@@ -219,6 +234,105 @@ export class IosDevice implements DeviceDriver {
   async appPresence(packageNames: string[]): Promise<RpcResult<'appPresence'>> {
     const apps = await this.browse('Any');
     return { presence: Object.fromEntries(packageNames.map((p) => [p, p in apps])) };
+  }
+
+  // ---- files (app containers through house_arrest) -------------------------------------------------
+  // A device path is `/<bundle id>/<path in the app's container>`; `/` lists the third-party apps. iOS
+  // vends only the containers of apps installed for development (a development-signed build).
+
+  async listFiles(devicePath: string): Promise<RpcResult<'listFiles'>> {
+    this.requirePrepared();
+    if (devicePath.replace(/\/+$/, '') === '') {
+      const apps = Object.keys(await this.browse('User')).sort();
+      return { path: devicePath, entries: apps.map((name) => ({ name, type: 'directory' as const, size: 0, mode: 0o755, modifiedAt: null })) };
+    }
+    const { bundleId, inner } = this.split(devicePath);
+    return this.withContainer(bundleId, async (afc) => {
+      const found = await statOrNull(afc, inner);
+      if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+      if (!found.isDirectory()) throw new DriverError('BAD_REQUEST', `${devicePath} is not a folder`);
+      const entries: RpcResult<'listFiles'>['entries'] = [];
+      for (const name of await afc.listDirectory(inner)) {
+        if (name === '.' || name === '..') continue;
+        const info = await statOrNull(afc, `${inner.replace(/\/$/, '')}/${name}`);
+        if (!info) continue;
+        entries.push({
+          name,
+          type: info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other',
+          size: info.size,
+          mode: info.isDirectory() ? 0o755 : 0o644,
+          modifiedAt: Number.isFinite(info.mtimeMs) && info.mtimeMs > 0 ? new Date(info.mtimeMs).toISOString() : null,
+        });
+      }
+      return { path: devicePath, entries: entries.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1)) };
+    });
+  }
+
+  async pushFile(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>> {
+    this.requirePrepared();
+    const { bundleId, inner } = this.split(devicePath);
+    this.refuseProtected(inner, devicePath);
+    await this.withContainer(bundleId, async (afc) => {
+      const parent = inner.slice(0, inner.lastIndexOf('/')) || '/';
+      const parentInfo = await statOrNull(afc, parent);
+      if (!parentInfo) throw new DriverError('BAD_REQUEST', `not found: the folder /${bundleId}${parent === '/' ? '' : parent} does not exist`);
+      if (!parentInfo.isDirectory()) throw new DriverError('BAD_REQUEST', `/${bundleId}${parent} is not a folder`);
+      const existing = await statOrNull(afc, inner);
+      if (existing?.isDirectory()) throw new DriverError('BAD_REQUEST', `${devicePath} is a folder`);
+      await pipeline(createReadStream(localPath), await afc.createWriteStream(inner, {}));
+      if (!existing) this.pushed.add(devicePath);
+    });
+    return { path: devicePath, size: (await localStat(localPath)).size };
+  }
+
+  async pullFile(devicePath: string, localPath: string): Promise<{ size: number }> {
+    this.requirePrepared();
+    const { bundleId, inner } = this.split(devicePath);
+    await this.withContainer(bundleId, async (afc) => {
+      const found = await statOrNull(afc, inner);
+      if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+      if (!found.isFile()) throw new DriverError('BAD_REQUEST', `${devicePath} is not a regular file`);
+      await pipeline(await afc.createReadStream(inner, {}), createWriteStream(localPath));
+    });
+    return { size: (await localStat(localPath)).size };
+  }
+
+  async deleteFile(devicePath: string): Promise<RpcResult<'deleteFile'>> {
+    this.requirePrepared();
+    const { bundleId, inner } = this.split(devicePath);
+    this.refuseProtected(inner, devicePath);
+    return this.withContainer(bundleId, async (afc) => {
+      if (!(await statOrNull(afc, inner))) return { path: devicePath, deleted: false };
+      await afc.deleteDirectory(inner);
+      this.pushed.delete(devicePath);
+      return { path: devicePath, deleted: true };
+    });
+  }
+
+  async makeFolder(devicePath: string): Promise<RpcResult<'makeFolder'>> {
+    this.requirePrepared();
+    const { bundleId, inner } = this.split(devicePath);
+    return this.withContainer(bundleId, async (afc) => {
+      const existing = await statOrNull(afc, inner);
+      if (existing) {
+        if (existing.isDirectory()) return { path: devicePath };
+        throw new DriverError('BAD_REQUEST', `${devicePath} exists and is not a folder`);
+      }
+      // The shallowest folder that does not exist yet is what AFC creates and release removes.
+      const parts = inner.split('/').filter(Boolean);
+      let created = inner;
+      for (let i = 1; i <= parts.length; i++) {
+        const candidate = `/${parts.slice(0, i).join('/')}`;
+        if (!(await statOrNull(afc, candidate))) {
+          created = candidate;
+          break;
+        }
+      }
+      this.refuseProtected(created, devicePath);
+      await afc.createDirectory(inner);
+      this.pushed.add(`/${bundleId}${created}`);
+      return { path: devicePath };
+    });
   }
 
   // ---- debugging -----------------------------------------------------------------------------------
@@ -352,6 +466,35 @@ export class IosDevice implements DeviceDriver {
     }
   }
 
+  /** `/<bundle id>/<path>` as the app and the path in its container. */
+  private split(devicePath: string): { bundleId: string; inner: string } {
+    const m = /^\/([A-Za-z0-9][A-Za-z0-9.-]{0,254})(\/.*)?$/.exec(devicePath);
+    if (!m) throw new DriverError('BAD_REQUEST', 'An iOS device path is /<bundle id>/<path in the app container>, e.g. /com.example.app/Documents/a.txt');
+    const inner = (m[2] ?? '/').replace(/\/+$/, '') || '/';
+    return { bundleId: m[1]!, inner };
+  }
+
+  private refuseProtected(inner: string, devicePath: string): void {
+    if (PROTECTED.has(inner)) throw new DriverError('BAD_REQUEST', `${devicePath} is protected`);
+  }
+
+  /** AFC in an app's container, vended by house_arrest; an app without one (not installed, not development-signed) is not found. */
+  private async withContainer<T>(bundleId: string, work: (afc: AfcService) => Promise<T>): Promise<T> {
+    const arrest = new HouseArrestService(await this.service('com.apple.mobile.house_arrest'));
+    let afc: AfcService;
+    try {
+      afc = await arrest.vendContainer(bundleId);
+    } catch (err) {
+      arrest.close();
+      throw new DriverError('BAD_REQUEST', `not found: no container of ${bundleId} (only apps installed for development share theirs): ${(err as Error).message.slice(0, 200)}`);
+    }
+    try {
+      return await work(afc);
+    } finally {
+      afc.close();
+    }
+  }
+
   /** Installed apps by bundle id: `User` (third-party), `System` or `Any`. */
   private async browse(type: 'User' | 'System' | 'Any'): Promise<Record<string, { ApplicationType?: string }>> {
     return this.withInstaller(async (proxy) => (await proxy.listApplications({ applicationType: type, returnAttributes: ['CFBundleIdentifier', 'ApplicationType', 'CFBundleDisplayName'] })) as Record<string, { ApplicationType?: string }>);
@@ -372,5 +515,15 @@ export class IosDevice implements DeviceDriver {
     }
     this.debugserver = null;
     return null;
+  }
+}
+
+/** AFC file info, or null when the path does not exist. */
+async function statOrNull(afc: AfcService, path: string) {
+  try {
+    return await afc.getFileInfo(path);
+  } catch (err) {
+    if (/OBJECT_NOT_FOUND/.test((err as Error).message)) return null;
+    throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -139,6 +139,31 @@ describe('IosProvider', () => {
     await expect(driver.openDebugStream('tcp_forward', 'abc')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('moves files in an app container through house_arrest and AFC', { timeout: 30_000 }, async () => {
+    const container = phone.containers.get('com.example.preinstalled')!;
+    expect(await driver.listFiles('/')).toMatchObject({ entries: [{ name: 'com.example.preinstalled', type: 'directory' }] });
+    expect(await driver.makeFolder('/com.example.preinstalled/Documents/farm/a')).toEqual({ path: '/com.example.preinstalled/Documents/farm/a' });
+    expect(container.get('/Documents/farm/a')).toBeNull();
+    const big = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    const local = join(work, 'big.bin');
+    writeFileSync(local, big);
+    expect(await driver.pushFile(local, '/com.example.preinstalled/Documents/farm/a/big.bin')).toEqual({ path: '/com.example.preinstalled/Documents/farm/a/big.bin', size: big.length });
+    expect(container.get('/Documents/farm/a/big.bin')!.equals(big)).toBe(true);
+    const back = join(work, 'back.bin');
+    expect(await driver.pullFile('/com.example.preinstalled/Documents/farm/a/big.bin', back)).toEqual({ size: big.length });
+    expect(readFileSync(back).equals(big)).toBe(true);
+    expect((await driver.listFiles('/com.example.preinstalled/Documents/farm/a')).entries).toEqual([expect.objectContaining({ name: 'big.bin', type: 'file', size: big.length })]);
+    expect((await driver.listFiles('/com.example.preinstalled')).entries.map((e) => e.name)).toEqual(['Documents', 'Library', 'tmp']);
+    await expect(driver.deleteFile('/com.example.preinstalled/Documents')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(driver.listFiles('/com.example.absent/Documents')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^not found/) });
+    await expect(driver.listFiles('/com.example.preinstalled/Documents/none')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^not found/) });
+    const pushedAlone = join(work, 'note.txt');
+    writeFileSync(pushedAlone, 'note');
+    await driver.pushFile(pushedAlone, '/com.example.preinstalled/Documents/note.txt');
+    expect(await driver.deleteFile('/com.example.preinstalled/Documents/note.txt')).toEqual({ path: '/com.example.preinstalled/Documents/note.txt', deleted: true });
+    expect(container.has('/Documents/note.txt')).toBe(false);
+  });
+
   it('release uninstalls what the session installed', { timeout: 30_000 }, async () => {
     const path = join(work, 'again.ipa');
     writeFileSync(path, testIpa('com.example.again', 'Again'));
@@ -146,6 +171,7 @@ describe('IosProvider', () => {
     await driver.release();
     expect(phone.apps.has('com.example.again')).toBe(false);
     expect(phone.apps.has('com.example.preinstalled')).toBe(true);
+    expect(phone.containers.get('com.example.preinstalled')!.has('/Documents/farm')).toBe(false);
     expect(phone.syslogClientCount).toBe(0);
   });
 });

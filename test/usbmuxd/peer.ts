@@ -67,13 +67,28 @@ export class PeerDevice extends EventEmitter {
     sessions: 0,
   };
   private readonly syslogClients = new Set<Socket | TLSSocket>();
+  /** App containers (what house_arrest vends), by bundle id. */
+  readonly containers = new Map<string, AfcFileSystem>();
   /** Plain TCP services on device ports (like a debug server an app opened). */
   readonly tcpServices = new Map<number, (socket: Duplex) => void>();
 
   constructor(readonly options: PeerDeviceOptions) {
     super();
     this.udid = options.udid;
-    for (const app of options.apps ?? []) this.apps.set(app.bundleId, app);
+    for (const app of options.apps ?? []) this.addApp(app);
+  }
+
+  /** Installs an app: user apps get a container with the usual top folders. */
+  addApp(app: PeerApp): void {
+    this.apps.set(app.bundleId, app);
+    if (app.type === 'User' && !this.containers.has(app.bundleId)) {
+      this.containers.set(app.bundleId, new Map([['/', null], ['/Documents', null], ['/Library', null], ['/tmp', null]]));
+    }
+  }
+
+  removeApp(bundleId: string): void {
+    this.apps.delete(bundleId);
+    this.containers.delete(bundleId);
   }
 
   /** Lockdown's values in the default domain. */
@@ -406,13 +421,35 @@ export class UsbmuxdPeer {
         return;
       case 'com.apple.webinspector':
         return webInspector(device, socket);
+      case 'com.apple.mobile.house_arrest':
+        return houseArrest(device, socket);
       default:
         socket.destroy();
     }
   }
 }
 
-const SERVICES = new Set(['com.apple.syslog_relay', 'com.apple.mobile.screenshotr', 'com.apple.mobile.installation_proxy', 'com.apple.afc', 'com.apple.webinspector']);
+const SERVICES = new Set(['com.apple.syslog_relay', 'com.apple.mobile.screenshotr', 'com.apple.mobile.installation_proxy', 'com.apple.afc', 'com.apple.webinspector', 'com.apple.mobile.house_arrest']);
+
+/** house_arrest: one plist request vends an app's container (or its Documents); the connection then speaks AFC there. */
+function houseArrest(device: PeerDevice, socket: Socket): void {
+  const framer = new LengthFramer((body) => {
+    const binary = isBinaryPlist(body);
+    const request = asDict(decodePlist(body)) ?? {};
+    const container = device.containers.get(String(request.Identifier ?? ''));
+    const reply = (value: PlistDict) => socket.write(lengthFrame(encodePlist(value, binary)));
+    if ((request.Command !== 'VendContainer' && request.Command !== 'VendDocuments') || !container) {
+      reply({ Error: 'ApplicationLookupFailed' });
+      return;
+    }
+    reply({ Status: 'Complete' });
+    socket.off('data', onData);
+    new AfcServer(container, socket);
+  });
+  const onData = (chunk: Buffer) => framer.push(chunk);
+  socket.on('data', onData);
+  socket.on('error', () => undefined);
+}
 
 /** A plist service connection: framed plists in, framed plists out (binary unless the client spoke XML). */
 function plistChannel(socket: Socket, onMessage: (message: PlistValue, send: (value: PlistValue) => void) => void, defaultBinary = true): (value: PlistValue) => void {
@@ -475,7 +512,7 @@ function installationProxy(device: PeerDevice, socket: Socket): void {
         }
         void bundleIdOfIpa(bytes).then(
           (info) => {
-            device.apps.set(info.bundleId, { bundleId: info.bundleId, name: info.name, version: info.version, type: 'User' });
+            device.addApp({ bundleId: info.bundleId, name: info.name, version: info.version, type: 'User' });
             device.record.installs.push({ packagePath, bytes: Buffer.from(bytes), bundleId: info.bundleId, options });
             send({ PercentComplete: 40, Status: 'CopyingApplication' });
             send({ PercentComplete: 90, Status: 'InstallingApplication' });
@@ -488,7 +525,7 @@ function installationProxy(device: PeerDevice, socket: Socket): void {
       case 'Uninstall': {
         const id = String(request.ApplicationIdentifier ?? '');
         device.record.uninstalls.push(id);
-        device.apps.delete(id);
+        device.removeApp(id);
         send({ PercentComplete: 50, Status: 'RemovingApplication' });
         send({ Status: 'Complete' });
         return;
