@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
 import { testIpa, testScreen } from '#test/usbmuxd/fixtures.js';
@@ -63,8 +63,9 @@ afterAll(async () => {
 const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
 const s = (path: string) => `/sessions/${sessionId}${path}`;
 
-async function upload(path: string, file: { name: string; bytes: Buffer }) {
+async function upload(path: string, file: { name: string; bytes: Buffer }, fields: Record<string, string> = {}) {
   const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
   const res = await fetch(new URL(`/df/api${path}`, server.url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   const text = await res.text();
@@ -106,6 +107,20 @@ describe('an iOS device in the farm', () => {
     expect(phone.record.screenshots).toBeGreaterThanOrEqual(1);
   });
 
+  it('streams the live screen from repeated screenshots as JPEG frames', { timeout: 60_000 }, async () => {
+    const before = phone.record.screenshots;
+    const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${token}`);
+    try {
+      await viewer.next((m) => m.type === 'hello');
+      await viewer.framesAtLeast(2, 30_000);
+      expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      expect(phone.record.screenshots).toBeGreaterThanOrEqual(before + 2);
+    } finally {
+      viewer.socket.close();
+      await viewer.closed;
+    }
+  });
+
   it('shows the syslog lines the device sent', { timeout: 60_000 }, async () => {
     phone.emitSyslog('Nov 24 12:30:00 Farm-iPhone MobileSafari[311] <Warning>: farm line seen');
     const entry = await eventually(async () => {
@@ -131,6 +146,21 @@ describe('an iOS device in the farm', () => {
     const notIpa = await upload(s('/apps/install'), { name: 'app.apk', bytes: testIpa('x.y').subarray(0, 30) });
     expect(notIpa.status).toBeGreaterThanOrEqual(400);
     expect(notIpa.status).toBeLessThan(500);
+  });
+
+  it('pushes a file into the app container and pulls it back', { timeout: 60_000 }, async () => {
+    const bytes = randomBytes(1_200_000);
+    const path = '/com.example.farmios/Documents/data.bin';
+    const pushed = await upload(s('/files/push'), { name: 'data.bin', bytes }, { path });
+    expect(pushed.status).toBe(201);
+    expect(pushed.body).toMatchObject({ path, size: bytes.length });
+    expect(phone.containers.get('com.example.farmios')!.get('/Documents/data.bin')!.equals(bytes)).toBe(true);
+    const res = await fetch(new URL(`/df/api${s('/files/pull')}`, server.url), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ path }) });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    const listing = await api('GET', s('/files?path=/com.example.farmios/Documents'));
+    expect(listing.body.entries).toEqual([expect.objectContaining({ name: 'data.bin', type: 'file', size: bytes.length })]);
+    expect((await api('GET', s('/files?path=/com.example.nowhere/Documents'))).status).toBe(404);
   });
 
   it('lists the Safari page the web inspector announces as a debug target', { timeout: 60_000 }, async () => {
