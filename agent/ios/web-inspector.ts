@@ -38,7 +38,12 @@ export async function listInspectorTargets(udid: string, socket: Socket | TLSSoc
   });
   try {
     service.sendMessage({ __selector: '_rpc_reportIdentifier:', __argument: { WIRConnectionIdentifierKey: connection } });
-    await withDeadline(appsReady, APPS_TIMEOUT_MS, 'the web inspector announced no applications');
+    // A device with nothing inspectable may stay silent: that is no targets, not a failure.
+    const announced = await withDeadline(appsReady, APPS_TIMEOUT_MS, 'no applications').then(
+      () => true,
+      () => false,
+    );
+    if (!announced) return [];
     for (const id of apps.keys()) {
       service.sendMessage({ __selector: '_rpc_forwardGetListing:', __argument: { WIRConnectionIdentifierKey: connection, WIRApplicationIdentifierKey: id } });
     }
