@@ -25,6 +25,11 @@ const SimulatedDeviceConfig = z.object({
   height: z.number().int().positive().default(2400),
   /** Milliseconds `prepare` takes, to model a slow device. */
   prepareMs: z.number().int().nonnegative().default(0),
+  /**
+   * Loopback ports of the agent's machine that the device's `tcp_forward` reaches (the simulated
+   * device's "own" ports; none unless listed, so a simulated device never opens the host's services).
+   */
+  tcpForwardPorts: z.array(z.number().int().min(1).max(65_535)).max(100).default([]),
 });
 
 export const AgentDeviceConfig = z.discriminatedUnion('provider', [BrowserDeviceConfig, SimulatedDeviceConfig]);
