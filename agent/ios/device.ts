@@ -346,7 +346,9 @@ export class IosDevice implements DeviceDriver {
   async debugTargets(): Promise<DebugTarget[]> {
     this.requirePrepared();
     const socket = await this.service('com.apple.webinspector');
-    return listInspectorTargets(this.udid, socket, this.info.osVersion);
+    const pages = await listInspectorTargets(this.udid, socket, this.info.osVersion);
+    // The device itself, for the usbmux stream (libimobiledevice's tools, Xcode-side clients).
+    return [{ id: 'device', kind: 'device', title: `${this.info.name} (usbmuxd, this device only)`, protocol: 'usbmux' }, ...pages];
   }
 
   async openDebugStream(protocol: DebugProtocol, target: string | undefined): Promise<Duplex> {

@@ -119,7 +119,7 @@ describe('IosProvider', () => {
   });
 
   it('lists the Safari page the web inspector announces', { timeout: 30_000 }, async () => {
-    expect(await driver.debugTargets()).toEqual([{ id: 'PID:4242.1', kind: 'page', title: 'Example Domain', pid: 4242, package: 'com.apple.mobilesafari', protocol: 'webkit_inspector' }]);
+    expect(await driver.debugTargets()).toEqual([{ id: 'device', kind: 'device', title: 'Int iPhone (usbmuxd, this device only)', protocol: 'usbmux' }, { id: 'PID:4242.1', kind: 'page', title: 'Example Domain', pid: 4242, package: 'com.apple.mobilesafari', protocol: 'webkit_inspector' }]);
     // The peer refuses debugserver, as a device without the developer disk image does.
     expect(await driver.debugProtocols()).toEqual(['tcp_forward', 'webkit_inspector', 'usbmux']);
     await expect(driver.openDebugStream('lldb_rsp', undefined)).rejects.toMatchObject({ code: 'UNSUPPORTED' });

@@ -171,6 +171,7 @@ describe('an iOS device in the farm', () => {
     const targets = await api('GET', s('/debug-targets'));
     expect(targets.status).toBe(200);
     expect(targets.body.targets).toEqual([
+      expect.objectContaining({ kind: 'device', protocol: 'usbmux', tunnelPath: `/df/debug-tunnel/${sessionId}/usbmux` }),
       expect.objectContaining({ id: 'PID:4242.3', kind: 'page', title: 'Farm page', package: 'com.apple.mobilesafari', protocol: 'webkit_inspector', tunnelPath: `/df/debug-tunnel/${sessionId}/webkit_inspector/PID%3A4242.3` }),
     ]);
   });
