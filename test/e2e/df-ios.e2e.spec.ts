@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { createWebSocketStream, WebSocket } from 'ws';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
@@ -196,6 +199,30 @@ describe('an iOS device in the farm', () => {
     ws.send(payload);
     expect((await echoed).equals(payload)).toBe(true);
     ws.close();
+  });
+
+  it('serves libimobiledevice the session device, and only it, through the usbmux tunnel', { timeout: 60_000 }, async () => {
+    expect((await api('POST', s('/debug-capabilities'), { protocols: ['tcp_forward', 'webkit_inspector', 'usbmux'] })).status).toBe(200);
+    peer.attach(tablet);
+    // A desk-side usbmuxd socket: each tool connection becomes one tunnel stream.
+    const desk = createServer((socket) => {
+      socket.on('error', () => undefined);
+      const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/df/debug-tunnel/${sessionId}/usbmux`, { headers: { authorization: `Bearer ${token}` } });
+      const stream = createWebSocketStream(ws);
+      stream.on('error', () => socket.destroy());
+      socket.pipe(stream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => desk.listen(0, '127.0.0.1', resolve));
+    const address = desk.address();
+    const env = { ...process.env, USBMUXD_SOCKET_ADDRESS: `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+    const run = promisify(execFile);
+    try {
+      expect((await run('idevice_id', ['-l'], { env, timeout: 30_000 })).stdout.trim()).toBe(phone.udid);
+      expect((await run('ideviceinfo', ['-k', 'ProductVersion'], { env, timeout: 30_000 })).stdout.trim()).toBe('18.1');
+    } finally {
+      desk.close();
+      peer.detach(tablet.udid);
+    }
   });
 
   it('adds a device attached while running and withdraws it on detach', { timeout: 60_000 }, async () => {
