@@ -19,7 +19,7 @@ type PageEntry = { WIRPageIdentifierKey?: number; WIRTitleKey?: string; WIRURLKe
  * `<application id>.<page id>` (`PID:4242.1`: characters a tunnel path takes).
  */
 export async function listInspectorTargets(udid: string, socket: Socket | TLSSocket, osVersion: string): Promise<DebugTarget[]> {
-  const service = await startWebInspectorService(udid, { socket: socket as never, osVersion });
+  const service = await startWebInspectorService(udid, { socket, osVersion });
   const connection = randomUUID().toUpperCase();
   const apps = new Map<string, AppEntry>();
   const listings = new Map<string, Record<string, PageEntry>>();
