@@ -79,6 +79,21 @@ export const AgentConfigFile = z.object({
       adbBinary: z.string().min(1).max(1_000).default('adb'),
     })
     .optional(),
+  /**
+   * iOS devices of a usbmuxd (Debian's `usbmuxd` package, or Apple's on a Mac); off unless this section
+   * is present (then on unless `enabled: false`). `usbmuxd` is its Unix socket or `host:port`.
+   */
+  ios: z
+    .object({
+      enabled: z.boolean().default(true),
+      usbmuxd: z
+        .string()
+        .min(1)
+        .max(300)
+        .refine((v) => /^(unix:)?\//i.test(v) || /^[^/:][^:]*:\d{1,5}$/.test(v), 'usbmuxd is an absolute socket path or host:port')
+        .default('/var/run/usbmuxd'),
+    })
+    .optional(),
   devices: z.array(AgentDeviceConfig).default([
     { provider: 'browser', name: 'Desktop Chromium', profile: 'desktop' },
     { provider: 'browser', name: 'Pixel 7 (emulated)', profile: 'pixel-7' },
