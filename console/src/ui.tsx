@@ -107,3 +107,45 @@ export function Pager(props: { page: number; totalPages: number; total: number; 
     </nav>
   );
 }
+
+/**
+ * An inline confirmation (no modal): the question, the risky button, and "keep it" — which takes the
+ * focus when it opens, the safe choice when Enter is pressed by habit.
+ */
+export function Confirm(props: { label: string; question: string; yes: string; no?: string; onYes: () => unknown; onNo: () => void }) {
+  return (
+    <span role="group" aria-label={props.label} class="row confirm">
+      <span>{props.question}</span>
+      <button type="button" class="danger" onClick={() => void props.onYes()}>
+        {props.yes}
+      </button>
+      <button type="button" onClick={props.onNo} autoFocus>
+        {props.no ?? 'Keep it'}
+      </button>
+    </span>
+  );
+}
+
+/** Runs an action, keeping its error for an ErrorNote; answers whether it succeeded. */
+export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return {
+    error,
+    busy,
+    clear: () => setError(null),
+    run: async (fn) => {
+      setError(null);
+      setBusy(true);
+      try {
+        await fn();
+        return true;
+      } catch (err) {
+        setError(err);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
