@@ -5,6 +5,7 @@ import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+import { RoleEditor, TeamCard, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
   content: T[];
@@ -21,28 +22,6 @@ interface User {
   lastSignInAt?: string | null;
   createdAt: string;
 }
-interface Role {
-  id: number;
-  name: string;
-  description: string;
-  permissions: string[];
-  builtIn?: boolean;
-}
-interface Team {
-  id: number;
-  name: string;
-  description: string;
-  memberIds: number[];
-}
-interface Workspace {
-  id: number;
-  name: string;
-  description: string;
-  archived: boolean;
-  modules: string[];
-  createdAt: string;
-}
-
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
 /** Team and organization: each section shown only with its permission key (never a role name). */
@@ -184,10 +163,17 @@ function Roles() {
       {roles.data?.map((r) => (
         <details class="card">
           <summary>
-            <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys</span>
+            <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys{r.builtIn ? ' · built-in' : ''}</span>
           </summary>
-          <p>{r.description}</p>
-          <p class="small">{r.permissions.join(' · ')}</p>
+          {can('ROLE_MANAGE') && !r.builtIn && catalog.data ? (
+            <RoleEditor role={r} catalog={catalog.data} />
+          ) : (
+            <>
+              <p>{r.description}</p>
+              <p class="small">{r.permissions.join(' · ')}</p>
+              {r.builtIn ? <p class="muted small">A built-in role: it cannot be changed.</p> : null}
+            </>
+          )}
         </details>
       ))}
       {can('ROLE_MANAGE') && catalog.data ? (
@@ -225,32 +211,16 @@ function Teams() {
   const qc = useQueryClient();
   const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[] | Page<Team>>('/api/v1/teams') });
   const list = Array.isArray(teams.data) ? teams.data : (teams.data?.content ?? []);
+  // Member names come from the users list (USER_READ); without it members show as ids.
+  const users = useUsers(can('USER_READ'));
   return (
     <div class="stack">
       <ErrorNote error={teams.error} />
       {teams.isLoading ? <Loading /> : null}
       {teams.data && list.length === 0 ? <Empty>No team yet.</Empty> : null}
-      {list.length > 0 ? (
-        <table>
-          <caption class="sr-only">Teams</caption>
-          <thead>
-            <tr>
-              <th>Team</th>
-              <th>Description</th>
-              <th>Members</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((t) => (
-              <tr>
-                <td>{t.name}</td>
-                <td>{t.description || '—'}</td>
-                <td>{t.memberIds.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {list.map((t) => (
+        <TeamCard team={t} users={users.data} canManage={can('TEAM_MANAGE')} />
+      ))}
       {can('TEAM_MANAGE') ? (
         <div class="card">
           <h2>New team</h2>
@@ -281,34 +251,10 @@ function Workspaces() {
     <div class="stack">
       <ErrorNote error={workspaces.error} />
       {workspaces.isLoading ? <Loading /> : null}
-      {list.length > 0 ? (
-        <table>
-          <caption class="sr-only">Workspaces</caption>
-          <thead>
-            <tr>
-              <th>Workspace</th>
-              <th>Modules</th>
-              <th>Created</th>
-              <th>Access</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((w) => (
-              <tr>
-                <td>
-                  {w.name} {w.archived ? <span class="badge">archived</span> : null}
-                  <div class="muted small">{w.description}</div>
-                </td>
-                <td>{w.modules.join(', ')}</td>
-                <td>{formatTime(w.createdAt)}</td>
-                <td>
-                  <WorkspaceAccess id={w.id} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {workspaces.data && list.length === 0 ? <Empty>No workspace.</Empty> : null}
+      {list.map((w) => (
+        <WorkspaceCard ws={w} />
+      ))}
       {can('WORKSPACE_CREATE') ? (
         <div class="card">
           <h2>New workspace</h2>
@@ -329,14 +275,6 @@ function Workspaces() {
       ) : null}
     </div>
   );
-}
-
-function WorkspaceAccess({ id }: { id: number }) {
-  const access = useQuery({ queryKey: ['workspace-access', id], queryFn: () => api<{ teams: { name: string }[]; users: { name: string }[] }>(`/api/v1/workspaces/${id}/access`) });
-  if (access.error) return <span class="muted small">—</span>;
-  if (!access.data) return <span class="muted small">…</span>;
-  const names = [...access.data.teams.map((t) => `team ${t.name}`), ...access.data.users.map((u) => u.name)];
-  return <span class="small">{names.length ? names.join(', ') : 'everyone of the company with a role'}</span>;
 }
 
 interface ApiKey {
