@@ -44,7 +44,7 @@ export async function openPage(context: BrowserContext): Promise<Page> {
 }
 
 /** A new browser context signed in through the sign-in form, on /devices. */
-export async function signedIn(browser: Browser, base: string, login: string, password: string, options: { acceptDownloads?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedIn(browser: Browser, base: string, login: string, password: string, options: { acceptDownloads?: boolean; timezoneId?: string; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...options });
   const page = await openPage(context);
   await page.goto(`${base}/sign-in`);

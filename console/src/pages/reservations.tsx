@@ -5,6 +5,7 @@ import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import type { Device } from './devices';
+import { WeekCalendar } from './week-calendar';
 
 interface Reservation {
   id: string;
@@ -179,6 +180,12 @@ export function ReservationsPage() {
           <ErrorNote error={forDevice.error} />
           {forDevice.data && forDevice.data.content.length === 0 ? <Empty>Nobody has booked this device.</Empty> : null}
           {forDevice.data && forDevice.data.content.length > 0 ? table(forDevice.data.content, 'Bookings of the device') : null}
+        </div>
+      ) : null}
+      {deviceId ? (
+        <div class="card">
+          <h2>Week of {nameOf(deviceId)}</h2>
+          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
         </div>
       ) : null}
     </section>
