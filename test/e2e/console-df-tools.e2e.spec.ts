@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -131,6 +134,45 @@ describe('accessibility report: compare and export', { timeout: 120_000 }, () =>
       expect(csv).toHaveLength(1 + unchanged);
     } finally {
       await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
+
+describe('files: a big file goes up in parts', { timeout: 120_000 }, () => {
+  it('uploads a 65 MiB file through the multipart flow with a progress bar, and it is ready with its SHA-256', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-big-'));
+    const bytes = randomBytes(65 * 1024 * 1024);
+    const path = join(dir, 'big.bin');
+    writeFileSync(path, bytes);
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
+      const form = page.getByRole('form', { name: 'Upload a file' });
+      await form.getByLabel(/^File/).setInputFiles(path);
+      // Every value the progress bar takes, recorded in the page as it changes.
+      await page.evaluate(() => {
+        const g = globalThis as unknown as { seen: number[]; MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void }; document: { body: unknown; querySelector(s: string): { value: number } | null } };
+        g.seen = [];
+        new g.MutationObserver(() => {
+          const bar = g.document.querySelector('#upload-progress');
+          if (bar && g.seen[g.seen.length - 1] !== bar.value) g.seen.push(bar.value);
+        }).observe(g.document.body, { subtree: true, childList: true, attributes: true });
+      });
+      await form.getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('status').filter({ hasText: 'big.bin uploaded.' }).waitFor({ timeout: 60_000 });
+      const seen = await page.evaluate(() => (globalThis as unknown as { seen: number[] }).seen);
+      // 0, then one step per 8 MiB part (9 parts), the last the whole size.
+      expect(seen[0]).toBe(0);
+      expect(seen.at(-1)).toBe(bytes.length);
+      expect(seen.length).toBeGreaterThanOrEqual(9);
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+      const row = page.getByRole('row').filter({ hasText: 'big.bin' });
+      await expect.poll(() => row.textContent()).toContain('ready');
+      const files = await http(server.url, 'GET', '/df/api/files?search=big.bin', { token: admin.token });
+      const file = (files.body.content as { name: string; size: number; sha256: string | null; status: string }[]).find((f) => f.name === 'big.bin')!;
+      expect(file.size).toBe(bytes.length);
+      expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

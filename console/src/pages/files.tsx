@@ -49,24 +49,70 @@ export function formatBytes(n: number | null | undefined): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-/** Uploads one file through the presigned flow: sign, PUT the bytes to storage, confirm. */
-async function upload(file: File): Promise<void> {
+/** Files larger than this go through the multipart flow (docs/console.md, "Files"). */
+export const MULTIPART_THRESHOLD = 64 * 1024 * 1024;
+
+/** An upload's progress: bytes stored so far, of the file's size. */
+export type Progress = (sent: number, total: number) => void;
+
+async function storageError(put: Response): Promise<Error> {
+  let message = `Storage refused the upload (${put.status})`;
+  try {
+    const b = (await put.json()) as { message?: string };
+    if (b.message) message = b.message;
+  } catch {
+    /* not JSON */
+  }
+  return new Error(message);
+}
+
+/** Uploads one file: the presigned flow for a small one, multipart for a big one. */
+function upload(file: File, progress: Progress): Promise<void> {
+  return file.size > MULTIPART_THRESHOLD ? uploadMultipart(file, progress) : uploadSingle(file, progress);
+}
+
+/**
+ * Multipart: initiate, then each part in sequence (its signed URL, the PUT of exactly that slice, its
+ * ETag kept), then complete with every part's ETag. On a failure the upload is aborted, so no pending
+ * file is left behind.
+ */
+async function uploadMultipart(file: File, progress: Progress): Promise<void> {
+  const contentType = file.type || 'application/octet-stream';
+  const started = await api<{ fileId: string; partSize: number; partCount: number }>('/df/api/files/multipart/initiate', {
+    method: 'POST',
+    body: { name: file.name, size: file.size, contentType },
+  });
+  const parts: { partNumber: number; etag: string }[] = [];
+  try {
+    progress(0, file.size);
+    for (let n = 1; n <= started.partCount; n++) {
+      const signed = await api<{ url: string; method?: string }>(`/df/api/files/multipart/${started.fileId}/part/${n}`);
+      const slice = file.slice((n - 1) * started.partSize, Math.min(n * started.partSize, file.size));
+      const put = await fetch(signed.url, { method: signed.method ?? 'PUT', body: slice });
+      if (!put.ok) throw await storageError(put);
+      const etag = put.headers.get('etag');
+      if (!etag) throw new Error(`Storage answered part ${n} without an ETag`);
+      parts.push({ partNumber: n, etag });
+      progress(Math.min(n * started.partSize, file.size), file.size);
+    }
+    await api(`/df/api/files/multipart/${started.fileId}/complete`, { method: 'POST', body: { parts } });
+  } catch (err) {
+    await api(`/df/api/files/multipart/${started.fileId}`, { method: 'DELETE' }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The presigned flow: sign, PUT the bytes to storage, confirm. */
+async function uploadSingle(file: File, progress: Progress): Promise<void> {
   const contentType = file.type || 'application/octet-stream';
   const signed = await api<{ fileId: string; url: string; headers?: Record<string, string> }>('/df/api/files/presigned-upload', {
     method: 'POST',
     body: { name: file.name, size: file.size, contentType },
   });
+  progress(0, file.size);
   const put = await fetch(signed.url, { method: 'PUT', headers: signed.headers ?? { 'content-type': contentType }, body: file });
-  if (!put.ok) {
-    let message = `Storage refused the upload (${put.status})`;
-    try {
-      const b = (await put.json()) as { message?: string };
-      if (b.message) message = b.message;
-    } catch {
-      /* not JSON */
-    }
-    throw new Error(message);
-  }
+  if (!put.ok) throw await storageError(put);
+  progress(file.size, file.size);
   await api(`/df/api/files/${signed.fileId}/confirm`, { method: 'POST' });
 }
 
@@ -102,6 +148,7 @@ export function FilesPage() {
   const apps = useQuery({ queryKey: ['files', 'apps'], queryFn: () => api<PageOf<App>>('/df/api/files/apps', { query: { size: 100 } }), enabled: readable });
   const [open, setOpen] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<{ sent: number; total: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -141,13 +188,14 @@ export function FilesPage() {
                 setError(null);
                 setDone(null);
                 try {
-                  await upload(chosen);
+                  await upload(chosen, (n, total) => setSent({ sent: n, total }));
                   setDone(`${chosen.name} uploaded.`);
                   form.reset();
                 } catch (err) {
                   setError(err);
                 } finally {
                   setBusy(false);
+                  setSent(null);
                   await refresh();
                 }
               }}
@@ -155,7 +203,17 @@ export function FilesPage() {
               <label class="field">
                 <span>File (an APK or IPA joins the app catalog)</span>
                 <input type="file" name="file" required />
+                <small class="muted">Over 64 MiB it goes up in parts.</small>
               </label>
+              {sent ? (
+                <div>
+                  <progress id="upload-progress" aria-label="Upload progress" max={sent.total} value={sent.sent} />
+                  <span class="small muted">
+                    {' '}
+                    {formatBytes(sent.sent)} of {formatBytes(sent.total)}
+                  </span>
+                </div>
+              ) : null}
               <button type="submit" class="primary" disabled={busy}>
                 {busy ? 'Uploading…' : 'Upload'}
               </button>
