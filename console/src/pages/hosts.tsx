@@ -211,7 +211,8 @@ export function HostsPage() {
                       {h.devices.online} / {h.devices.total}
                     </td>
                     <td class="nowrap">{formatTime(h.createdAt)}</td>
-                    <td class="row">
+                    <td>
+                      <div class="row cell-actions">
                       {h.status === 'active' && revoking !== h.id && rotating !== h.id ? (
                         <>
                           <button type="button" onClick={() => setRenaming(h.id)} aria-label={`Rename ${h.name}`}>
@@ -264,6 +265,7 @@ export function HostsPage() {
                           </button>
                         </span>
                       ) : null}
+                      </div>
                     </td>
                   </tr>
                 ))}

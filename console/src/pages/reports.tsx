@@ -98,7 +98,7 @@ export function ReportsPage() {
           ) : stats.error ? (
             <ErrorNote error={stats.error} />
           ) : stats.data ? (
-            <dl>
+            <dl class="facts">
               <dt>Devices</dt>
               <dd>{stats.data.devices.total}</dd>
               <dt>By status</dt>

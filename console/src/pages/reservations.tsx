@@ -175,6 +175,12 @@ export function ReservationsPage() {
       </div>
       {deviceId ? (
         <div class="card">
+          <h2>Week of {nameOf(deviceId)}</h2>
+          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
+        </div>
+      ) : null}
+      {deviceId ? (
+        <div class="card">
           <h2>Bookings of {nameOf(deviceId)}</h2>
           {forDevice.isLoading ? <Loading /> : null}
           <ErrorNote error={forDevice.error} />
@@ -182,12 +188,7 @@ export function ReservationsPage() {
           {forDevice.data && forDevice.data.content.length > 0 ? table(forDevice.data.content, 'Bookings of the device') : null}
         </div>
       ) : null}
-      {deviceId ? (
-        <div class="card">
-          <h2>Week of {nameOf(deviceId)}</h2>
-          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
-        </div>
-      ) : null}
+
     </section>
   );
 }

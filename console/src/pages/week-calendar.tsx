@@ -22,6 +22,7 @@ const HOUR_PX = 28;
 const dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 const longDay = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const hourOnly = new Intl.DateTimeFormat(undefined, { hour: 'numeric' });
 
 /** Monday 00:00 of the week holding `d`, in the person's zone. */
 function mondayOf(d: Date): Date {
@@ -164,7 +165,7 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
         <div class="cal-body">
           <div class="cal-hours" aria-hidden="true">
             {Array.from({ length: 24 }, (_, h) => (
-              <div style={{ height: `${HOUR_PX}px` }}>{clock.format(at(days[0]!, h))}</div>
+              <div style={{ height: `${HOUR_PX}px` }}>{hourOnly.format(at(days[0]!, h))}</div>
             ))}
           </div>
           {days.map((day, di) => (
