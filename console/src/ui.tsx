@@ -149,3 +149,19 @@ export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Pr
     },
   };
 }
+
+/** How long a booking lasts: a select named `minutes` (its value in minutes). */
+export function DurationSelect(props: { label: string; choices: number[]; selected: number; autoFocus?: boolean }) {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <select name="minutes" autoFocus={props.autoFocus}>
+        {props.choices.map((m) => (
+          <option value={String(m)} selected={m === props.selected}>
+            {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { useSession } from '../session-context';
+import { useSession, type Workspace } from '../session-context';
 import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
 
 /**
@@ -23,14 +23,7 @@ export interface Team {
   description: string;
   memberIds: number[];
 }
-export interface Workspace {
-  id: number;
-  name: string;
-  description: string;
-  archived: boolean;
-  modules: string[];
-  createdAt: string;
-}
+export type { Workspace };
 interface UserRef {
   id: number;
   name: string;

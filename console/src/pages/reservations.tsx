@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { ActionForm, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import type { Device } from './devices';
 import { WeekCalendar } from './week-calendar';
 
@@ -148,16 +148,7 @@ export function ReservationsPage() {
                 <span>Starts (your time)</span>
                 <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} />
               </label>
-              <label class="field">
-                <span>For</span>
-                <select name="minutes">
-                  {[15, 30, 60, 120, 240, 480].map((m) => (
-                    <option value={String(m)} selected={m === 60}>
-                      {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
               <label class="field">
                 <span>Note</span>
                 <input name="note" maxLength={2000} />

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { ErrorNote, Loading, useAction } from '../ui';
+import { DurationSelect, ErrorNote, Loading, useAction } from '../ui';
 
 /**
  * A device's week of bookings: days as columns, each booking a block at its times in the person's
@@ -133,16 +133,7 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
           <p>
             Book {deviceName} on <strong>{longDay.format(picked)}</strong> at <strong>{clock.format(picked)}</strong>
           </p>
-          <label class="field">
-            <span>For</span>
-            <select name="minutes" autoFocus>
-              {[30, 60, 120, 240].map((m) => (
-                <option value={String(m)} selected={m === 60}>
-                  {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DurationSelect label="For" choices={[30, 60, 120, 240]} selected={60} autoFocus />
           <label class="field">
             <span>Note</span>
             <input name="note" maxLength={2000} />
