@@ -112,10 +112,10 @@ export function Pager(props: { page: number; totalPages: number; total: number; 
  * An inline confirmation (no modal): the question, the risky button, and "keep it" — which takes the
  * focus when it opens, the safe choice when Enter is pressed by habit.
  */
-export function Confirm(props: { label: string; question: string; yes: string; no?: string; onYes: () => unknown; onNo: () => void }) {
+export function Confirm(props: { label: string; question?: string; yes: string; no?: string; onYes: () => unknown; onNo: () => void }) {
   return (
     <span role="group" aria-label={props.label} class="row confirm">
-      <span>{props.question}</span>
+      {props.question ? <span>{props.question}</span> : null}
       <button type="button" class="danger" onClick={() => void props.onYes()}>
         {props.yes}
       </button>
@@ -163,5 +163,41 @@ export function DurationSelect(props: { label: string; choices: number[]; select
         ))}
       </select>
     </label>
+  );
+}
+
+/** One column of a DataTable: its header, its cell, and whether the header is for screen readers only. */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ComponentChildren;
+  class?: string;
+  hiddenHeader?: boolean;
+}
+
+/**
+ * The console's list table: a caption for screen readers (which names the table for tests and
+ * assistive technology), a header row, a row per item. Pages give columns, not markup.
+ */
+export function DataTable<T>({ caption, columns, rows }: { caption: string; columns: Column<T>[]; rows: readonly T[] }) {
+  return (
+    <table>
+      <caption class="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th>{c.hiddenHeader ? <span class="sr-only">{c.header}</span> : c.header}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            {columns.map((c) => (
+              <td class={c.class}>{c.cell(r)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

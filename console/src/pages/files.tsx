@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
 
 interface FileRecord {
   id: string;
@@ -230,64 +230,44 @@ export function FilesPage() {
             <Empty>No file yet.</Empty>
           ) : (
             <>
-              <table>
-                <caption class="sr-only">Files</caption>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Size</th>
-                    <th>Kind</th>
-                    <th>Status</th>
-                    <th>Uploaded</th>
-                    <th>
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {files.data.content.map((f) => (
-                    <tr>
-                      <td>{f.name}</td>
-                      <td class="nowrap">{formatBytes(f.size)}</td>
-                      <td>{f.kind}</td>
-                      <td>
-                        <span class={`badge ${f.status}`}>{f.status}</span>
-                      </td>
-                      <td class="nowrap">{formatTime(f.createdAt)}</td>
-                      <td class="row">
-                        {manage && deleting !== f.id ? (
-                          <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
-                            Delete
-                          </button>
-                        ) : null}
-                        {deleting === f.id ? (
-                          <span role="group" aria-label={`Confirm deleting ${f.name}`} class="row">
-                            <button
-                              type="button"
-                              class="danger"
-                              onClick={async () => {
-                                setError(null);
-                                try {
-                                  await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
-                                } catch (err) {
-                                  setError(err);
-                                }
-                                setDeleting(null);
-                                await refresh();
-                              }}
-                            >
-                              Yes, delete
-                            </button>
-                            <button type="button" onClick={() => setDeleting(null)} autoFocus>
-                              Keep it
-                            </button>
-                          </span>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption="Files"
+                rows={files.data.content}
+                columns={[
+                  { header: 'Name', cell: (f) => f.name },
+                  { header: 'Size', cell: (f) => formatBytes(f.size), class: 'nowrap' },
+                  { header: 'Kind', cell: (f) => f.kind },
+                  { header: 'Status', cell: (f) => <span class={`badge ${f.status}`}>{f.status}</span> },
+                  { header: 'Uploaded', cell: (f) => formatTime(f.createdAt), class: 'nowrap' },
+                  {
+                    header: 'Actions',
+                    hiddenHeader: true,
+                    class: 'row',
+                    cell: (f) =>
+                      deleting === f.id ? (
+                        <Confirm
+                          label={`Confirm deleting ${f.name}`}
+                          yes="Yes, delete"
+                          onYes={async () => {
+                            setError(null);
+                            try {
+                              await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
+                            } catch (err) {
+                              setError(err);
+                            }
+                            setDeleting(null);
+                            await refresh();
+                          }}
+                          onNo={() => setDeleting(null)}
+                        />
+                      ) : manage ? (
+                        <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
+                          Delete
+                        </button>
+                      ) : null,
+                  },
+                ]}
+              />
               <Pager page={page} totalPages={files.data.totalPages} total={files.data.totalElements} onPage={setPage} />
             </>
           )}

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { ActionForm, Confirm, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
+import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
 
 interface Host {
   id: string;
@@ -127,24 +127,14 @@ export function HostsPage() {
           ) : !hosts.data?.content.length ? (
             <Empty>No host is enrolled yet.</Empty>
           ) : (
-            <table>
-              <caption class="sr-only">Hosts</caption>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Workspaces</th>
-                  <th>Status</th>
-                  <th>Devices online</th>
-                  <th>Enrolled</th>
-                  <th>
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hosts.data.content.map((h) => (
-                  <tr>
-                    <td>
+            <DataTable
+              caption="Hosts"
+              rows={hosts.data.content}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (h) => (
+                    <>
                       {renaming === h.id ? (
                         <form
                           class="row"
@@ -167,8 +157,13 @@ export function HostsPage() {
                       ) : (
                         h.name
                       )}
-                    </td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Workspaces',
+                  cell: (h) => (
+                    <>
                       {scoping === h.id ? (
                         <form
                           class="stack"
@@ -203,15 +198,37 @@ export function HostsPage() {
                       ) : (
                         h.workspaceIds.map(wsName).join(', ')
                       )}
-                    </td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Status',
+                  cell: (h) => (
+                    <>
                       <span class={`badge ${h.status}`}>{h.status}</span>
-                    </td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Devices online',
+                  cell: (h) => (
+                    <>
                       {h.devices.online} / {h.devices.total}
-                    </td>
-                    <td class="nowrap">{formatTime(h.createdAt)}</td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Enrolled', class: 'nowrap',
+                  cell: (h) => (
+                    <>
+      {formatTime(h.createdAt)}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Actions', hiddenHeader: true,
+                  cell: (h) => (
+                    <>
                       <div class="row cell-actions">
                       {h.status === 'active' && revoking !== h.id && rotating !== h.id ? (
                         <>
@@ -266,11 +283,11 @@ export function HostsPage() {
                         </span>
                       ) : null}
                       </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
           )}
         </div>
       </div>

@@ -4,7 +4,7 @@ import { api, download } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
 import { RoleEditor, TeamCard, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
@@ -119,31 +119,17 @@ function Users() {
         users.data.content.length === 0 ? (
           <Empty>No user matches.</Empty>
         ) : (
-          <table>
-            <caption class="sr-only">Users</caption>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>E-mail</th>
-                <th>Status</th>
-                <th>Roles</th>
-                <th>Last sign-in</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.content.map((u) => (
-                <tr>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>
-                    <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span>
-                  </td>
-                  <td>{u.roles.map((r) => r.name).join(', ') || '—'}</td>
-                  <td>{formatTime(u.lastSignInAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Users"
+            rows={users.data.content}
+            columns={[
+              { header: 'Name', cell: (u) => u.name },
+              { header: 'E-mail', cell: (u) => u.email },
+              { header: 'Status', cell: (u) => <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span> },
+              { header: 'Roles', cell: (u) => u.roles.map((r) => r.name).join(', ') || '—' },
+              { header: 'Last sign-in', cell: (u) => formatTime(u.lastSignInAt) },
+            ]}
+          />
         )
       ) : null}
       {users.data ? <Pager page={users.data.page} totalPages={users.data.totalPages} total={users.data.totalElements} onPage={setPage} /> : null}
@@ -334,51 +320,38 @@ function ApiKeys() {
       {keys.isLoading ? <Loading /> : null}
       {keys.data && keys.data.length === 0 ? <Empty>No key yet.</Empty> : null}
       {keys.data && keys.data.length > 0 ? (
-        <table>
-          <caption class="sr-only">API keys</caption>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Starts with</th>
-              <th>Scopes</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>{formatTime(k.createdAt)}</td>
-                <td>{formatTime(k.lastUsedAt)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={async () => {
-                      if (!confirm(`Revoke the key ${k.name}?`)) return;
-                      try {
-                        await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
-                        await qc.invalidateQueries({ queryKey: ['api-keys'] });
-                      } catch (err) {
-                        setError(err);
-                      }
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="API keys"
+          rows={keys.data}
+          columns={[
+            { header: 'Name', cell: (k) => k.name },
+            { header: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
+            { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
+            { header: 'Created', cell: (k) => formatTime(k.createdAt) },
+            { header: 'Last used', cell: (k) => formatTime(k.lastUsedAt) },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (k) => (
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={async () => {
+                    if (!confirm(`Revoke the key ${k.name}?`)) return;
+                    try {
+                      await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
+                      await qc.invalidateQueries({ queryKey: ['api-keys'] });
+                    } catch (err) {
+                      setError(err);
+                    }
+                  }}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
       ) : null}
     </section>
   );
@@ -445,39 +418,40 @@ function Audit() {
       {events.isLoading ? <Loading /> : null}
       {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
       {events.data && events.data.content.length > 0 ? (
-        <table>
-          <caption class="sr-only">Audit events</caption>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Event</th>
-              <th>Resource</th>
-              <th>Who</th>
-              <th>Changes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.data.content.map((e) => (
-              <tr>
-                <td class="nowrap">{formatTime(e.occurredAt)}</td>
-                <td>{e.eventType}</td>
-                <td>
+        <DataTable
+          caption="Audit events"
+          rows={events.data.content}
+          columns={[
+            { header: 'When', cell: (e) => formatTime(e.occurredAt), class: 'nowrap' },
+            { header: 'Event', cell: (e) => e.eventType },
+            {
+              header: 'Resource',
+              cell: (e) => (
+                <>
                   {e.resourceType} <span class="muted small">{e.resourceId}</span>
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'Who',
+              cell: (e) => (
+                <>
                   {e.actorName ?? '—'} <div class="muted small">{e.actorEmail ?? ''} {e.clientAddress ?? ''}</div>
-                </td>
-                <td class="small">
-                  {e.changes
-                    ? Object.entries(e.changes)
-                        .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
-                        .join('; ')
-                    : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              header: 'Changes',
+              class: 'small',
+              cell: (e) =>
+                e.changes
+                  ? Object.entries(e.changes)
+                      .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
+                      .join('; ')
+                  : '',
+            },
+          ]}
+        />
       ) : null}
       {events.data ? <Pager page={events.data.page} totalPages={events.data.totalPages} total={events.data.totalElements} onPage={setPage} /> : null}
     </div>

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { download } from '../api';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import { formatBytes } from './files';
 
 type Counts = { value: string; count: number }[];
@@ -263,25 +263,7 @@ function Report<Row>(props: {
       ) : (
         <>
           {props.chart ? props.chart(q.data.rows) : null}
-          <table>
-            <caption class="sr-only">{props.title} report</caption>
-            <thead>
-              <tr>
-                {props.columns.map(([label]) => (
-                  <th>{label}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.rows.map((r) => (
-                <tr>
-                  {props.columns.map(([, cell], i) => (
-                    <td class={i === 0 ? 'nowrap' : undefined}>{cell(r)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable caption={`${props.title} report`} rows={q.data.rows} columns={props.columns.map(([header, cell], i) => ({ header, cell, ...(i === 0 ? { class: 'nowrap' } : {}) }))} />
         </>
       )}
     </div>
