@@ -5,6 +5,8 @@ import { WebSocket, type RawData } from 'ws';
 // it: TCP back-pressure then reaches the sender, so a relay never buffers without bound.
 export const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const LOW_WATER_BYTES = HIGH_WATER_BYTES / 2;
+/** Bytes a relayed stream may hold unwritten before its WebSocket stops being read. */
+const STREAM_HIGH_WATER_BYTES = 1024 * 1024;
 /** How long a stream may take to finish after its WebSocket closed. */
 const STREAM_END_GRACE_MS = 5_000;
 /** CDP messages carry screenshots and heap snapshots: well above `ws`'s default limit. */
@@ -53,7 +55,7 @@ export function relayWebSockets(a: WebSocket, b: WebSocket, onClose?: () => void
 /**
  * Joins an open WebSocket and a byte stream (a TCP socket, a device service): binary messages are
  * written to the stream, what the stream reads is sent as binary messages. Back-pressure both ways:
- * the WebSocket stops being read while the stream's buffer is full (until `drain`), the stream stops
+ * the WebSocket stops being read while the stream holds more than 1 MiB unwritten (until `drain`), the stream stops
  * being read while the WebSocket has more than `HIGH_WATER_BYTES` unsent. The end of either side ends
  * the other (the stream is ended, so what it was given is still delivered); `onClose` runs once.
  */
@@ -67,7 +69,10 @@ export function relayWebSocketToStream(ws: WebSocket, stream: Duplex, onClose?: 
   ws.on('message', (data: RawData) => {
     const chunk = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (stream.destroyed || stream.writableEnded) return;
-    if (!stream.write(chunk)) ws.pause();
+    stream.write(chunk);
+    // A socket's own high-water mark (16 KiB) would pause the WebSocket after every message; a
+    // megabyte keeps bytes flowing and still bounds what waits here.
+    if (stream.writableLength > STREAM_HIGH_WATER_BYTES && !ws.isPaused) ws.pause();
   });
   stream.on('drain', () => {
     if (ws.isPaused && ws.readyState === WebSocket.OPEN) ws.resume();
