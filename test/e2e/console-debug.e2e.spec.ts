@@ -42,6 +42,10 @@ async function expectAccessible(what: string): Promise<void> {
 /** The terminal's rendered rows as text (xterm's DOM renderer), spaces made plain. */
 const terminalRows = () => page.locator('.xterm-rows > div').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()));
 
+/** Every address the page asked for, in order (to see when the terminal's code is fetched). */
+const requested: string[] = [];
+const xtermFetched = () => requested.some((u) => /\/assets\/debug-xterm-[^/]*\.js$/.test(u));
+
 /** What the page sent on its viewer sockets (`/df/ws/sessions/…`), parsed. */
 const sent: { type: string; cols?: number; rows?: number; data?: string }[] = [];
 
@@ -72,6 +76,7 @@ beforeAll(async () => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  page.on('request', (r) => void requested.push(r.url()));
   page.on('websocket', (ws) => {
     if (!ws.url().includes('/df/ws/sessions/')) return;
     ws.on('framesent', (frame) => {
@@ -101,6 +106,8 @@ describe('the debugging page', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Start a session' }).click();
     await page.waitForURL(/\/sessions\/[^/]+$/);
     sessionId = new URL(page.url()).pathname.split('/').pop()!;
+    // Nothing of the debugging page was fetched for the grid or the session page.
+    expect(requested.filter((u) => u.includes('/assets/debug'))).toEqual([]);
     await page.getByRole('link', { name: 'Debug', exact: true }).click();
     await page.waitForURL((u) => u.pathname === `/sessions/${sessionId}/debug`);
     await page.getByRole('heading', { name: 'Debugging', level: 1 }).waitFor();
@@ -110,6 +117,8 @@ describe('the debugging page', { timeout: 120_000 }, () => {
     expect(await adbRow.textContent()).toContain('available');
     await adbRow.getByRole('button', { name: 'Request access to adb' }).waitFor();
     await expectAccessible('debugging (nothing granted)');
+    // xterm.js waits until a terminal is opened.
+    expect(xtermFetched()).toBe(false);
   });
 
   it('shows the refusal when the terminal is opened without adb, and the way to request it', async () => {
@@ -118,6 +127,7 @@ describe('the debugging page', { timeout: 120_000 }, () => {
     await expect.poll(() => refusal.textContent(), { timeout: 10_000 }).toContain('not been granted');
     expect(await refusal.textContent()).toContain('Request adb first');
     await page.getByRole('button', { name: 'Request adb access and open' }).waitFor();
+    expect(xtermFetched()).toBe(true);
   });
 
   it('requests adb, sees the device among the targets with its dfctl command, and copies it', async () => {
@@ -162,6 +172,9 @@ describe('the debugging page', { timeout: 120_000 }, () => {
       await page.evaluate(() => (window as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
       await page.screenshot({ path: SCREENSHOT });
     }
+    // Shift+Tab leaves the terminal (Tab itself belongs to the shell): no keyboard trap.
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Close the terminal');
   });
 
   it('follows its box: a narrower window sends terminal.resize with fewer columns', async () => {
