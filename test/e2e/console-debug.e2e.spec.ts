@@ -64,7 +64,7 @@ beforeAll(async () => {
   server = await startTestServer({
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_CONFIG: writeAgentConfig({ nodeName: 'console-debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] }),
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'console-debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [{ provider: 'browser', name: 'Debug Chromium', profile: 'desktop' }] }),
   });
   const token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
   await eventually(async () => ((await http(server.url, 'GET', '/df/api/devices?platform=android', { token })).body.content?.[0]?.status === 'available' ? true : undefined), {
@@ -102,7 +102,7 @@ describe('the debugging page', { timeout: 120_000 }, () => {
 
   it('opens from the session of an Android device and lists its protocols, none granted', async () => {
     const grid = page.getByRole('list', { name: 'Devices' });
-    await grid.getByRole('link').first().click();
+    await grid.getByRole('link', { name: /Debug Phone/ }).click();
     await page.getByRole('button', { name: 'Start a session' }).click();
     await page.waitForURL(/\/sessions\/[^/]+$/);
     sessionId = new URL(page.url()).pathname.split('/').pop()!;
@@ -201,5 +201,26 @@ describe('the debugging page', { timeout: 120_000 }, () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await terminalRows()).includes('again'), { timeout: 10_000 }).toBe(true);
     expect(peer.record.commands).toContain('echo again');
+  });
+
+  it('offers a browser session its DevTools command and no terminal', async () => {
+    const token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
+    const deviceId = await eventually(async () => (await http(server.url, 'GET', '/df/api/devices?platform=web', { token })).body.content?.find((d: { status: string }) => d.status === 'available')?.id as string | undefined, {
+      what: 'the browser device available',
+      timeoutMs: 30_000,
+    });
+    const created = await http(server.url, 'POST', '/df/api/sessions', { token, body: { deviceId, name: 'browser debugging' } });
+    expect(created.status).toBe(201);
+    await page.goto(`${server.url}/sessions/${created.body.id}/debug`);
+    const protocols = page.getByRole('table', { name: 'Debug protocols' });
+    await protocols.waitFor();
+    expect(await protocols.getByRole('row').count()).toBe(2);
+    await protocols.getByRole('button', { name: 'Request access to cdp' }).click();
+    await protocols.getByRole('button', { name: 'Withdraw access to cdp' }).waitFor();
+    const page0 = page.getByRole('table', { name: 'Debug targets' }).getByRole('row').filter({ hasText: 'page' }).first();
+    await expect.poll(() => page0.textContent(), { timeout: 10_000 }).toContain(`dfctl devtools ${created.body.id}`);
+    expect(await page.getByRole('region', { name: 'Terminal' }).count()).toBe(0);
+    await expectAccessible('debugging a browser session');
+    expect((await http(server.url, 'DELETE', `/df/api/sessions/${created.body.id}`, { token })).status).toBe(200);
   });
 });
