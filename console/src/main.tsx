@@ -20,6 +20,7 @@ const FilesPage = lazy(() => import('./pages/files').then((m) => m.FilesPage));
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 const AccessibilityPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityPage));
 const AccessibilityAuditPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityAuditPage));
+const DebugPage = lazy(() => import('./pages/debug').then((m) => m.DebugPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 
 const queryClient = new QueryClient({
@@ -124,6 +125,7 @@ function Routes() {
   if (path === '/devices' || path === '/') page = <DevicesPage />;
   else if ((m = match('/devices/:id', path))) page = <DeviceDetailPage id={m.id!} />;
   else if ((m = match('/sessions/:id', path))) page = <SessionPage id={m.id!} />;
+  else if ((m = match('/sessions/:id/debug', path))) page = <DebugPage id={m.id!} />;
   else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
   else if (path === '/files') page = <FilesPage />;

@@ -222,6 +222,7 @@ export function SessionPage({ id }: { id: string }) {
         <span class="muted small">
           {s.deviceName} · started {formatTime(s.startedAt)} · {live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
         </span>
+        {control ? <Link href={`/sessions/${id}/debug`}>Debug</Link> : null}
       </div>
       <div class="session-layout">
         <div class="screen-col">

@@ -1,0 +1,276 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { Link } from '../router';
+import { useSession } from '../session-context';
+import { Empty, ErrorNote, Loading } from '../ui';
+import { DebugTerminal } from './debug-terminal';
+import './debug.css';
+
+interface SessionInfo {
+  id: string;
+  name: string;
+  deviceName: string;
+  status: string;
+}
+
+export interface Protocol {
+  name: string;
+  available: boolean;
+  granted: boolean;
+}
+
+export interface Capabilities {
+  platform: string;
+  protocols: Protocol[];
+}
+
+interface Target {
+  id: string;
+  kind: 'process' | 'webview' | 'page' | 'device';
+  title: string;
+  pid?: number;
+  package?: string;
+  protocol: string;
+  tunnelPath: string;
+}
+
+/** What each protocol lets a developer do, in a person's words. */
+const PROTOCOL_TEXT: Record<string, string> = {
+  adb: 'Shell, installs, files and logs',
+  jdwp: 'Java debugger on an app’s process',
+  tcp_forward: 'A device TCP port at your desk',
+  cdp: 'DevTools for pages and WebViews',
+  usbmux: 'iOS device services (usbmuxd)',
+  lldb_rsp: 'LLDB on a process',
+  webkit_inspector: 'Web Inspector for pages',
+};
+
+/** The port `dfctl forward` listens on at the desk for a JDWP process: any free one will do. */
+const LOCAL_JDWP_PORT = 8700;
+
+/** The command a developer runs at the desk to reach a target through the debug tunnel. */
+export function commandFor(sessionId: string, target: Target): string | null {
+  switch (target.kind) {
+    case 'device':
+      return `dfctl adb ${sessionId}`;
+    case 'process':
+      return target.pid === undefined ? null : `dfctl forward ${sessionId} ${LOCAL_JDWP_PORT}:jdwp:${target.pid}`;
+    case 'page':
+    case 'webview':
+      return `dfctl devtools ${sessionId}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `/sessions/{id}/debug`: the session's debug protocols with the caller's grants, the targets a
+ * debugger can attach to with the `dfctl` command for each, and for Android a shell terminal.
+ */
+export function DebugPage({ id }: { id: string }) {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const allowed = can('df:debug:use');
+  const session = useQuery({ queryKey: ['session', id], queryFn: () => api<SessionInfo>(`/df/api/sessions/${id}`) });
+  const caps = useQuery({
+    queryKey: ['debug-capabilities', id],
+    queryFn: () => api<Capabilities>(`/df/api/sessions/${id}/debug-capabilities`),
+    enabled: allowed,
+  });
+  const [changeError, setChangeError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  /** Grants or withdraws one protocol; the answer is the new capabilities (or nothing, for a withdrawal). */
+  const change = async (protocol: string, grant: boolean): Promise<boolean> => {
+    setChangeError(null);
+    setBusy(protocol);
+    try {
+      if (grant) {
+        const next = await api<Capabilities>(`/df/api/sessions/${id}/debug-capabilities`, { method: 'POST', body: { protocols: [protocol] } });
+        qc.setQueryData(['debug-capabilities', id], next);
+      } else {
+        await api(`/df/api/sessions/${id}/debug-capabilities`, { method: 'DELETE', query: { protocol } });
+        await qc.invalidateQueries({ queryKey: ['debug-capabilities', id] });
+      }
+      await qc.invalidateQueries({ queryKey: ['debug-targets', id] });
+      return true;
+    } catch (err) {
+      setChangeError(err);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const title = session.data ? session.data.name || session.data.deviceName : '';
+  const header = (
+    <div class="title-row">
+      <h1>Debugging</h1>
+      {session.data ? (
+        <span class="muted small">
+          {title}
+          {title.includes(session.data.deviceName) ? '' : ` · ${session.data.deviceName}`} <span class={`badge ${session.data.status}`}>{session.data.status}</span>
+        </span>
+      ) : null}
+      <Link href={`/sessions/${id}`}>Back to the session</Link>
+    </div>
+  );
+
+  if (!allowed)
+    return (
+      <section>
+        {header}
+        <p>Debugging needs the permission key df:debug:use in this workspace.</p>
+      </section>
+    );
+  if (caps.isLoading) return <section>{header}<Loading label="Loading the session’s debug protocols…" /></section>;
+  if (caps.error)
+    return (
+      <section>
+        {header}
+        <ErrorNote error={caps.error} />
+        {caps.error instanceof ApiError && caps.error.status === 403 ? <p>Debugging needs control of the session (its owner, a session manager, or a control invitation).</p> : null}
+      </section>
+    );
+  const c = caps.data!;
+  const adb = c.protocols.find((p) => p.name === 'adb');
+  // Only Android devices have a shell (adb); the terminal sits beside the protocols, the targets below.
+  const terminal = c.platform === 'android' && adb !== undefined;
+
+  return (
+    <section class="stack debug-page">
+      {header}
+      <div class="debug-grid">
+        <section class="card" aria-labelledby="debug-protocols">
+          <h2 id="debug-protocols">Protocols</h2>
+          <p class="muted small">
+            Platform {c.platform}. Access is yours alone, recorded on the session’s timeline, and ends with the session.
+          </p>
+          {c.protocols.length === 0 ? <Empty>This device offers no debug protocol.</Empty> : null}
+          {c.protocols.length > 0 ? (
+            <table aria-label="Debug protocols">
+              <thead>
+                <tr>
+                  <th scope="col">Protocol</th>
+                  <th scope="col">
+                    <span class="sr-only">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.protocols.map((p) => (
+                  <tr>
+                    <td>
+                      <strong>{p.name}</strong>{' '}
+                      {!p.available ? <span class="badge offline">not available</span> : p.granted ? <span class="badge active">granted</span> : <span class="badge">available</span>}
+                      <div class="muted small">{PROTOCOL_TEXT[p.name] ?? ''}</div>
+                    </td>
+                    <td class="nowrap protocol-action">
+                      {p.available && !p.granted ? (
+                        <button type="button" class="primary" disabled={busy !== null} onClick={() => void change(p.name, true)}>
+                          {busy === p.name ? 'Requesting…' : 'Request access'}
+                          <span class="sr-only"> to {p.name}</span>
+                        </button>
+                      ) : null}
+                      {p.granted ? (
+                        <button type="button" disabled={busy !== null} onClick={() => void change(p.name, false)}>
+                          {busy === p.name ? 'Withdrawing…' : 'Withdraw'}
+                          <span class="sr-only"> access to {p.name}</span>
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+          <ErrorNote error={changeError} />
+        </section>
+        {terminal ? <DebugTerminal sessionId={id} adbGranted={adb.granted} adbAvailable={adb.available} requestAdb={() => change('adb', true)} /> : null}
+        <Targets id={id} wide={terminal} />
+      </div>
+    </section>
+  );
+}
+
+function Targets({ id, wide }: { id: string; wide: boolean }) {
+  const targets = useQuery({
+    queryKey: ['debug-targets', id],
+    queryFn: () => api<{ targets: Target[] }>(`/df/api/sessions/${id}/debug-targets`),
+  });
+  const [copied, setCopied] = useState<string | null>(null);
+  const [copyError, setCopyError] = useState<unknown>(null);
+  const copy = async (key: string, text: string) => {
+    setCopyError(null);
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(key);
+    } catch {
+      setCopied(null);
+      setCopyError(new Error('Copying was refused by the browser: select the command and copy it yourself.'));
+    }
+  };
+  const list = targets.data?.targets ?? [];
+  return (
+    <section class={wide ? 'card wide' : 'card'} aria-labelledby="debug-targets">
+      <div class="card-head">
+        <h2 id="debug-targets">Targets</h2>
+        <button type="button" onClick={() => void targets.refetch()} disabled={targets.isFetching}>
+          {targets.isFetching && !targets.isLoading ? 'Refreshing…' : 'Refresh targets'}
+        </button>
+      </div>
+      <p class="muted small">What a debugger can attach to, and the command that reaches it from your desk (the protocol must be granted first).</p>
+      {targets.isLoading ? <Loading label="Loading the targets…" /> : null}
+      <ErrorNote error={targets.error} />
+      {targets.data && list.length === 0 ? <Empty>Nothing to attach to right now. Start the app you want to debug, then refresh.</Empty> : null}
+      {list.length > 0 ? (
+        <table aria-label="Debug targets">
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Title</th>
+              <th scope="col">Package</th>
+              <th scope="col">PID</th>
+              <th scope="col">Command</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((t) => {
+              const command = commandFor(id, t);
+              return (
+                <tr>
+                  <td>
+                    <span class="badge">{t.kind}</span>
+                  </td>
+                  <td>{t.title}</td>
+                  <td>{t.package ?? '—'}</td>
+                  <td>{t.pid ?? '—'}</td>
+                  <td>
+                    {command ? (
+                      <div class="command">
+                        <code>{command}</code>
+                        <button type="button" onClick={() => void copy(t.id, command)}>
+                          {copied === t.id ? 'Copied' : 'Copy'}
+                          <span class="sr-only"> the command for {t.title}</span>
+                        </button>
+                      </div>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      <ErrorNote error={copyError} />
+      {copied ? (
+        <p class="sr-only" role="status">
+          Copied to the clipboard
+        </p>
+      ) : null}
+    </section>
+  );
+}
