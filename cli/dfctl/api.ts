@@ -2,8 +2,11 @@ import { loadConfig, saveConfig, withConfigLock, type DfctlConfig } from './conf
 import { CliError, EXIT, exitCodeOfStatus, isNetworkError, unreachable } from './errors.js';
 import { claimsOf, secondsLeft } from './jwt.js';
 
-/** Refresh this long before the access token's `exp`, so a request never leaves with one about to lapse. */
-const REFRESH_MARGIN_SECONDS = 60;
+/**
+ * Refresh this long before the access token's `exp`, so a request never leaves with one about to
+ * lapse; `DFCTL_REFRESH_MARGIN` (seconds) widens it for a machine whose clock runs behind.
+ */
+const REFRESH_MARGIN_SECONDS = /^\d{1,9}$/.test(process.env.DFCTL_REFRESH_MARGIN ?? '') ? Number(process.env.DFCTL_REFRESH_MARGIN) : 60;
 
 export interface TokenPair {
   token: string;
