@@ -70,6 +70,8 @@ export const AgentConfigFile = z.object({
       enabled: z.boolean().default(true),
       adbHost: z.string().min(1).max(255).default('127.0.0.1'),
       adbPort: z.number().int().min(1).max(65_535).default(5037),
+      /** The `adb` command, for interactive shells (terminals) on the devices. */
+      adbBinary: z.string().min(1).max(1_000).default('adb'),
     })
     .optional(),
   devices: z.array(AgentDeviceConfig).default([

@@ -7,6 +7,7 @@ import { WebDriverRelay } from './appium/relay.js';
 import { webdriverRoute } from './appium/route.js';
 import { BrowserProvider } from './browser/provider.js';
 import type { AgentConfig, BrowserDeviceConfig, SimulatedDeviceConfig } from './config.js';
+import { debugRoute } from './data-plane/debug-route.js';
 import { devtoolsRoute } from './data-plane/devtools-route.js';
 import { DataPlaneServer } from './data-plane/server.js';
 import type { DeviceDriver, DeviceProvider } from './provider.js';
@@ -41,7 +42,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
     providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
   }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
-  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, logger }));
+  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, adbBinary: config.android.adbBinary, logger }));
   return providers;
 }
 
@@ -95,6 +96,7 @@ export class AgentHost {
         })
       : null;
     this.dataPlane?.addRoute(devtoolsRoute((deviceId) => this.workers.get(deviceId)?.driver));
+    this.dataPlane?.addRoute(debugRoute((deviceId) => this.workers.get(deviceId)?.driver, options.logger.child({ component: 'debug' })));
     const appium = options.config.appium;
     this.appium = this.dataPlane && appium?.enabled ? new AppiumServer({ logger: options.logger, port: appium.port, home: appium.home }) : null;
     this.webdriver = this.appium ? new WebDriverRelay({ appium: this.appium, driverOf: (deviceId) => this.workers.get(deviceId)?.driver, logger: options.logger }) : null;

@@ -39,6 +39,7 @@ export const ErrorCodes = {
   SIGNATURE_EXPIRED: { status: 403, error: 'Forbidden' },
   /** The session's owner disconnected this viewer: their access to that session is withdrawn. */
   SESSION_ACCESS_WITHDRAWN: { status: 403, error: 'Forbidden' },
+  DEBUG_NOT_GRANTED: { status: 403, error: 'Forbidden' },
   INVALID_WORKSPACE: { status: 403, error: 'Forbidden' },
   MODULE_NOT_ENABLED: { status: 403, error: 'Forbidden' },
   CORS_ORIGIN_REFUSED: { status: 403, error: 'Forbidden' },
@@ -61,6 +62,7 @@ export const ErrorCodes = {
   DEVICE_UNAVAILABLE: { status: 409, error: 'Conflict' },
   /** The device cannot do this at all (apps or files on a browser device). */
   DEVICE_UNSUPPORTED: { status: 409, error: 'Conflict' },
+  DEBUG_PROTOCOL_UNAVAILABLE: { status: 409, error: 'Conflict' },
   SESSION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   /** Removing (purging) a session that has not ended. */
   SESSION_OPEN: { status: 409, error: 'Conflict' },

@@ -4,12 +4,13 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
-import { DriverError, LogRing, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, pngSize, pngToJpeg, pullFile, pushFile, readAll, shell, shellQuote, type AdbDevice } from './adb.js';
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
+import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 
 /** Least time between two screencast frames: screencap is slow and busies the phone. */
 const FRAME_INTERVAL_MS = 100;
@@ -79,13 +80,17 @@ export class AndroidDevice implements DeviceDriver {
   private logcat: Duplex | null = null;
   private streaming: { stop: boolean; done: Promise<void> } | null = null;
   private devtoolsPort: number | null = null;
+  private readonly debug: AndroidDebug | null;
 
   constructor(
     readonly info: DeviceInfo,
     readonly serial: string,
     private readonly device: AdbDevice,
     private readonly logger: Logger,
-  ) {}
+    debug?: Omit<AndroidDebugOptions, 'logger'>,
+  ) {
+    this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
+  }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
     onProgress('waking the device');
@@ -288,6 +293,29 @@ export class AndroidDevice implements DeviceDriver {
     return { host: '127.0.0.1', port: this.devtoolsPort };
   }
 
+  // ---- debugging -----------------------------------------------------------------------------------
+
+  async debugProtocols(): Promise<DebugProtocol[]> {
+    if (!this.debug) return [];
+    const present = await this.appPresence(['com.android.chrome', 'com.google.android.webview', 'com.android.webview']).catch(() => ({ presence: {} }));
+    return this.debug.protocols(Object.values(present.presence).some(Boolean));
+  }
+
+  async debugTargets(): Promise<DebugTarget[]> {
+    this.requirePrepared();
+    return this.debug ? this.debug.targets() : [];
+  }
+
+  async openDebugStream(protocol: DebugProtocol, target: string | undefined): Promise<Duplex> {
+    this.requirePrepared();
+    if (!this.debug) throw new DriverError('UNSUPPORTED', 'Debugging is not set up for this device');
+    return this.debug.open(protocol, target);
+  }
+
+  shellCommand(): { file: string; args: string[] } | null {
+    return this.debug?.shellCommand() ?? null;
+  }
+
   async webdriverCapabilities(): Promise<Record<string, unknown>> {
     return { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': this.serial };
   }
@@ -476,6 +504,7 @@ export class AndroidDevice implements DeviceDriver {
     this.prepared = false;
     await this.stopScreencast();
     this.stopLogcat();
+    await this.debug?.close();
   }
 
   // ---- helpers -------------------------------------------------------------------------------------

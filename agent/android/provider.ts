@@ -14,6 +14,8 @@ export interface AndroidProviderOptions {
   hostId: string;
   adbHost: string;
   adbPort: number;
+  /** The `adb` command for interactive shells (default `adb` on the PATH). */
+  adbBinary?: string;
   logger: Logger;
 }
 
@@ -109,7 +111,12 @@ export class AndroidProvider implements DeviceProvider {
       const adbDevice = this.client.getDevice(serial);
       const info = await describeAndroidDevice(adbDevice, serial, stableUuid(this.options.hostId, 'android', serial));
       if (this.pending.get(serial) !== token || this.stopped) return;
-      const driver = new AndroidDevice(info, serial, adbDevice, this.options.logger);
+      const driver = new AndroidDevice(info, serial, adbDevice, this.options.logger, {
+        client: this.client,
+        adbHost: this.options.adbHost,
+        adbPort: this.options.adbPort,
+        adbBinary: this.options.adbBinary ?? 'adb',
+      });
       this.devices.set(serial, driver);
       this.options.logger.info({ serial, deviceId: info.deviceId, model: info.model }, 'android device attached');
       this.listener?.added(driver);

@@ -11,6 +11,9 @@ const activityKind = z.enum(['control', 'navigation', 'note', 'screenshot', 'rec
 export type ActivityKind = z.output<typeof activityKind>;
 
 const session = { sessionId: z.string() };
+/** The debug protocols of interface 2 (the agent's `DebugProtocol`). */
+export const DebugProtocolName = z.enum(['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector']);
+export type DebugProtocolName = z.output<typeof DebugProtocolName>;
 const record = z.record(z.string(), z.unknown());
 
 /** Events of one device session (`device-session-<id>`). */
@@ -47,6 +50,10 @@ export const sessionEvents = defineEvents({
   }),
   DeviceSessionRecordingStarted: z.object({ ...session, recordingId: z.string() }),
   DeviceSessionRecordingStopped: z.object({ ...session, recordingId: z.string(), frames: z.number().int(), artifactId: z.string().nullable() }),
+  /** A user was given debug access to the session's device over these protocols. */
+  DeviceSessionDebugAccessGranted: z.object({ ...session, userId: z.number().int(), protocols: z.array(DebugProtocolName) }),
+  /** A user's debug access over these protocols ended (their open tunnels close). */
+  DeviceSessionDebugAccessWithdrawn: z.object({ ...session, userId: z.number().int(), protocols: z.array(DebugProtocolName) }),
 });
 export type SessionEvent = EventOf<typeof sessionEvents>;
 export const SESSION_EVENT_TYPES = sessionEvents.types;

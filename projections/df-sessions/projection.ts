@@ -59,8 +59,15 @@ export const dfSessionsProjection: Projection = {
       size bigint NOT NULL,
       created_at timestamptz NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS df_session_artifacts_session ON df_session_artifacts (session_id, created_at);`,
-  tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts'],
+    CREATE INDEX IF NOT EXISTS df_session_artifacts_session ON df_session_artifacts (session_id, created_at);
+    CREATE TABLE IF NOT EXISTS df_session_debug_grants (
+      session_id text NOT NULL,
+      user_id integer NOT NULL,
+      protocol text NOT NULL,
+      granted_at timestamptz NOT NULL,
+      PRIMARY KEY (session_id, user_id, protocol)
+    );`,
+  tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts', 'df_session_debug_grants'],
   async apply(tx, recorded) {
     const event = { type: recorded.type, payload: recorded.payload } as SessionEvent;
     const at = recorded.metadata.occurredAt;
@@ -96,6 +103,7 @@ export const dfSessionsProjection: Projection = {
         await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
         await tx.query(`DELETE FROM df_session_activities WHERE session_id = $1`, [id]);
         await tx.query(`DELETE FROM df_session_artifacts WHERE session_id = $1`, [id]);
+        await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1`, [id]);
         return;
       case 'DeviceSessionRenamed':
         await tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [id, event.payload.name]);
@@ -132,6 +140,16 @@ export const dfSessionsProjection: Projection = {
           id, event.payload.frames, event.payload.artifactId,
         ]);
         await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'stopped', frames: event.payload.frames }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionDebugAccessGranted':
+        for (const protocol of event.payload.protocols) {
+          await tx.query(`INSERT INTO df_session_debug_grants (session_id, user_id, protocol, granted_at) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING`, [id, event.payload.userId, protocol, at]);
+        }
+        await activity(tx, recorded.id, id, `${recorded.id}`, 'debug', { event: 'granted', userId: event.payload.userId, protocols: event.payload.protocols }, recorded.metadata.actorId, at, recorded.position);
+        return;
+      case 'DeviceSessionDebugAccessWithdrawn':
+        await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 AND protocol = ANY($3::text[])`, [id, event.payload.userId, event.payload.protocols]);
+        await activity(tx, recorded.id, id, `${recorded.id}`, 'debug', { event: 'withdrawn', userId: event.payload.userId, protocols: event.payload.protocols }, recorded.metadata.actorId, at, recorded.position);
         return;
       default:
         return unreachable(event);

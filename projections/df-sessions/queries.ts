@@ -292,3 +292,9 @@ export async function openSessionsOnDevices(db: Sql, deviceIds: readonly string[
   const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.status IN ('starting','active') AND s.device_id = ANY($1::text[])`, [deviceIds]);
   return r.rows.map(toRecord);
 }
+
+/** The debug protocols a user holds on a session. */
+export async function debugGrantsOf(db: Sql, sessionId: string, userId: number): Promise<string[]> {
+  const r = await db.query<{ protocol: string }>(`SELECT protocol FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 ORDER BY protocol`, [sessionId, userId]);
+  return r.rows.map((row) => row.protocol);
+}

@@ -65,6 +65,9 @@ add('device-session-viewer', 'sessionId', [...RECORDS]);
 // findings are not folded into the audit's state).
 add('accessibility-audit', 'auditId', accessibilityEvents.types);
 RECORDS.add('AccessibilityScanRecorded');
+// Debug access given or withdrawn on a session: a record of who may debug it, not a change of the session.
+RECORDS.add('DeviceSessionDebugAccessGranted');
+RECORDS.add('DeviceSessionDebugAccessWithdrawn');
 for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 // A workspace's session defaults and the company's plan limits: who changed them, from what to what.
 add('device-session-defaults', 'workspaceId', ['DfSessionDefaultsSet'] satisfies FleetEvent['type'][]);

@@ -12,6 +12,8 @@ import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal
 import type { Platform } from '../platform.js';
 import { clientConfigRoutes } from './client-config.js';
 import { createDataPlane } from './data-plane/index.js';
+import { debugRoutes } from './debug/routes.js';
+import { DebugService } from './debug/service.js';
 import { devtoolsRoutes } from './devtools/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { DeviceCommands } from './devices/service.js';
@@ -141,6 +143,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
+  const debug = new DebugService(platform, sessions, dataPlane);
   const operations = new OperationService({
     store: platform.store,
     db: platform.db,
@@ -196,6 +199,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
+    /** Remote debugging: grants, targets, tunnels and terminals. */
+    debug,
     /** Files and the app catalog; `files.sweep()` cleans up expired uploads now. */
     files,
     /** Long-running operations; `operations.reap()` fails those whose process died, now. */
@@ -233,10 +238,11 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(fleetRoutes, { platform, fleet, sessions });
       await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
       await app.register(devtoolsRoutes, { platform, dataPlane });
+      await app.register(debugRoutes, { platform, debug });
       await app.register(webdriverRoutes, { platform, sessions, dataPlane });
       await app.register(automationRoutes, { platform, sessions });
       await app.register(accessibilityRoutes, { platform, sessions, accessibility });
-      await app.register(viewerSocketRoutes, { platform, sessions, hub, sharing, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
+      await app.register(viewerSocketRoutes, { platform, sessions, hub, sharing, debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
     },
   };
 }

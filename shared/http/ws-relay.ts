@@ -1,9 +1,12 @@
+import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 
 // A side whose peer has this much unsent data stops being read until the peer drains below half of
 // it: TCP back-pressure then reaches the sender, so a relay never buffers without bound.
 export const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const LOW_WATER_BYTES = HIGH_WATER_BYTES / 2;
+/** How long a stream may take to finish after its WebSocket closed. */
+const STREAM_END_GRACE_MS = 5_000;
 /** CDP messages carry screenshots and heap snapshots: well above `ws`'s default limit. */
 export const MAX_CDP_PAYLOAD_BYTES = 256 * 1024 * 1024;
 
@@ -45,4 +48,59 @@ export function relayWebSockets(a: WebSocket, b: WebSocket, onClose?: () => void
   };
   relay(a, b);
   relay(b, a);
+}
+
+/**
+ * Joins an open WebSocket and a byte stream (a TCP socket, a device service): binary messages are
+ * written to the stream, what the stream reads is sent as binary messages. Back-pressure both ways:
+ * the WebSocket stops being read while the stream's buffer is full (until `drain`), the stream stops
+ * being read while the WebSocket has more than `HIGH_WATER_BYTES` unsent. The end of either side ends
+ * the other (the stream is ended, so what it was given is still delivered); `onClose` runs once.
+ */
+export function relayWebSocketToStream(ws: WebSocket, stream: Duplex, onClose?: (why: 'socket' | 'stream') => void): void {
+  let closed = false;
+  const done = (why: 'socket' | 'stream') => {
+    if (closed) return;
+    closed = true;
+    onClose?.(why);
+  };
+  ws.on('message', (data: RawData) => {
+    const chunk = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    if (stream.destroyed || stream.writableEnded) return;
+    if (!stream.write(chunk)) ws.pause();
+  });
+  stream.on('drain', () => {
+    if (ws.isPaused && ws.readyState === WebSocket.OPEN) ws.resume();
+  });
+  const sent = () => {
+    if (stream.isPaused() && ws.bufferedAmount <= LOW_WATER_BYTES && ws.readyState === WebSocket.OPEN) stream.resume();
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(chunk, { binary: true }, sent);
+    if (ws.bufferedAmount > HIGH_WATER_BYTES) stream.pause();
+  });
+  const streamGone = () => {
+    done('stream');
+    if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'stream closed');
+    else if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+  };
+  stream.once('end', streamGone);
+  stream.once('close', streamGone);
+  stream.on('error', () => {
+    done('stream');
+    if (ws.readyState === WebSocket.OPEN) ws.close(1011, 'stream failed');
+    else ws.terminate();
+  });
+  ws.on('close', () => {
+    done('socket');
+    if (stream.destroyed) return;
+    // What was written still reaches the other end; a stream that never finishes is dropped.
+    stream.end();
+    setTimeout(() => stream.destroy(), STREAM_END_GRACE_MS).unref();
+  });
+  ws.on('error', () => {
+    done('socket');
+    stream.destroy();
+  });
 }

@@ -72,6 +72,10 @@ export interface PeerRecord {
   forceStopped: string[];
   launched: string[];
   commands: string[];
+  /** Each JDWP connection: its pid, whether the handshake came, and the command packets it carried. */
+  jdwp: { pid: number; handshake: boolean; commands: { commandSet: number; command: number }[] }[];
+  /** Device ports connected to (`tcp:<port>`), in order. */
+  tcpConnections: number[];
 }
 
 const BACKGROUND: [number, number, number] = [0x20, 0x30, 0x40];
@@ -80,11 +84,15 @@ const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
 
 /** The adbd-protocol test device. */
 export class AdbdPeer {
-  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [] };
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [] };
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
   readonly properties: Record<string, string>;
+  /** Processes that accept a debugger (JDWP): pid → process name (its package). */
+  readonly jdwpProcesses = new Map<number, string>();
+  /** Device TCP ports that accept connections (`tcp:<port>`), with what answers each connection. */
+  readonly tcpServices = new Map<number, (stream: PeerStream) => void>();
   /** What the screen shows: the foreground package. */
   foreground = 'com.android.launcher3';
   /** Nodes `uiautomator dump` answers instead of the default screen (the inside of the root FrameLayout). */
@@ -122,6 +130,18 @@ export class AdbdPeer {
     this.settings.set('system/accelerometer_rotation', '1');
     this.frame = this.blankFrame();
     this.log('I', 'PeerInit', 'device booted');
+  }
+
+  /** Adds a debuggable process (its `/proc/<pid>/cmdline` too, as the package manager's name). */
+  addJdwpProcess(pid: number, name: string): void {
+    this.jdwpProcesses.set(pid, name);
+    this.mkdir(`/proc/${pid}`);
+    this.writeFile(`/proc/${pid}/cmdline`, Buffer.from(`${name}\0`));
+  }
+
+  /** A device port that echoes every byte back on each connection. */
+  echoPort(port: number): void {
+    this.tcpServices.set(port, (stream) => stream.onData((data) => stream.write(data)));
   }
 
   /** Starts listening on a loopback port and returns it. */
@@ -169,6 +189,34 @@ export class AdbdPeer {
 
   /** The service for an OPEN destination (started once the stream is acknowledged), or null to refuse it. */
   openService(destination: string): ((stream: PeerStream) => void) | null {
+    if (destination === 'shell:') return (stream) => this.interactiveShell(stream);
+    if (destination === 'jdwp') {
+      // The list once, as `adb jdwp` prints it; the stream then closes.
+      return (stream) => {
+        stream.write(Buffer.from([...this.jdwpProcesses.keys()].map((pid) => `${pid}\n`).join('')));
+        stream.close();
+      };
+    }
+    if (destination === 'track-jdwp') {
+      // Length-prefixed (four hex digits) lists, the first at once; kept open as adbd keeps it.
+      return (stream) => {
+        const list = Buffer.from([...this.jdwpProcesses.keys()].map((pid) => `${pid}\n`).join(''));
+        stream.write(Buffer.concat([Buffer.from(list.length.toString(16).padStart(4, '0')), list]));
+      };
+    }
+    const jdwp = /^jdwp:(\d+)$/.exec(destination);
+    if (jdwp) {
+      const pid = Number(jdwp[1]);
+      if (!this.jdwpProcesses.has(pid)) return null;
+      return (stream) => new JdwpVm(this, pid, stream);
+    }
+    const tcp = /^tcp:(\d+)$/.exec(destination);
+    if (tcp) {
+      const service = this.tcpServices.get(Number(tcp[1]));
+      if (!service) return null;
+      this.record.tcpConnections.push(Number(tcp[1]));
+      return service;
+    }
     if (destination.startsWith('shell:') || destination.startsWith('exec:')) {
       const line = destination.slice(destination.indexOf(':') + 1);
       this.record.commands.push(line);
@@ -256,13 +304,21 @@ export class AdbdPeer {
   // ---- shell ---------------------------------------------------------------------------------------
 
   private async runShell(line: string, stream: PeerStream): Promise<void> {
+    if (this.runLine(line, (data) => stream.write(data), stream) === 'following') return;
+    stream.close();
+  }
+
+  /**
+   * Runs one command line, writing what it prints; `follow` is the stream a following `logcat` takes
+   * over (answers 'following' then), or null where following makes no sense (an interactive shell).
+   */
+  private runLine(line: string, write: (data: Buffer) => void, follow: PeerStream | null): number | 'following' {
     let commands: SimpleCommand[];
     try {
       commands = parseShellLine(line);
     } catch (err) {
-      stream.write(Buffer.from(`/system/bin/sh: ${(err as Error).message}\n`));
-      stream.close();
-      return;
+      write(Buffer.from(`/system/bin/sh: ${(err as Error).message}\n`));
+      return 2;
     }
     let status = 0;
     for (const command of commands) {
@@ -270,9 +326,9 @@ export class AdbdPeer {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       const io = { out: (s: string | Buffer) => out.push(Buffer.from(s)), err: (s: string) => err.push(Buffer.from(s)) };
-      if (command.words[0] === 'logcat' && !command.words.includes('-d') && !command.words.includes('-c') && !command.stdout) {
-        this.follow(stream);
-        return;
+      if (follow && command.words[0] === 'logcat' && !command.words.includes('-d') && !command.words.includes('-c') && !command.stdout) {
+        this.follow(follow);
+        return 'following';
       }
       try {
         status = this.exec(command.words, io);
@@ -291,14 +347,51 @@ export class AdbdPeer {
             err.push(Buffer.from(`/system/bin/sh: ${(e as Error).message}\n`));
             status = 1;
           }
-        } else stream.write(stdout);
-      } else if (!command.stdout) stream.write(stdout);
-      if (command.stderr !== '/dev/null') stream.write(Buffer.concat(err));
+        } else write(stdout);
+      } else if (!command.stdout) write(stdout);
+      if (command.stderr !== '/dev/null') write(Buffer.concat(err));
     }
-    stream.close();
+    return status;
   }
 
-  /** `logcat` without `-d`: what is there, then every new line until the client closes. */
+  /**
+   * `shell:` without a command: an interactive shell as adbd runs it in a pseudo-terminal — what is
+   * typed is echoed, Enter (CR or LF) runs the line, output lines end in CR LF, `exit` ends it.
+   */
+  private interactiveShell(stream: PeerStream): void {
+    const prompt = () => stream.write(Buffer.from(`${this.properties['ro.product.device']}:/ $ `));
+    let line = '';
+    prompt();
+    stream.onData((data) => {
+      for (const ch of data.toString('latin1')) {
+        if (ch === '\r' || ch === '\n') {
+          stream.write(Buffer.from('\r\n'));
+          const command = line.trim();
+          line = '';
+          this.record.commands.push(command);
+          if (command === 'exit') {
+            stream.close();
+            return;
+          }
+          if (command) this.runLine(command, (out) => stream.write(Buffer.from(out.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1')), null);
+          prompt();
+        } else if (ch === '\x7f' || ch === '\b') {
+          if (line.length > 0) {
+            line = line.slice(0, -1);
+            stream.write(Buffer.from('\b \b'));
+          }
+        } else if (ch === '\x03') {
+          line = '';
+          stream.write(Buffer.from('^C\r\n'));
+          prompt();
+        } else if (ch >= ' ') {
+          line += ch;
+          stream.write(Buffer.from(ch, 'latin1'));
+        }
+      }
+    });
+  }
+
   private follow(stream: PeerStream): void {
     for (const l of this.logLines) stream.write(Buffer.from(`${l}\n`));
     const watcher = (l: string) => stream.write(Buffer.from(`${l}\n`));
@@ -964,4 +1057,82 @@ class SyncSession {
     head.writeUInt32LE(text.length, 4);
     this.stream.write(Buffer.concat([head, text]));
   }
+}
+
+const JDWP_HANDSHAKE = Buffer.from('JDWP-Handshake');
+
+/**
+ * A process's JDWP endpoint: the 14-byte handshake echoed, then command packets answered —
+ * VirtualMachine.Version (1,1) with a description of the peer's VM, anything else with error 99
+ * (NOT_IMPLEMENTED), as a VM answers a command it does not know.
+ */
+class JdwpVm {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly entry: PeerRecord['jdwp'][number];
+
+  constructor(
+    private readonly peer: AdbdPeer,
+    pid: number,
+    private readonly stream: PeerStream,
+  ) {
+    this.entry = { pid, handshake: false, commands: [] };
+    peer.record.jdwp.push(this.entry);
+    stream.onData((data) => {
+      this.buffer = Buffer.concat([this.buffer, data]);
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    if (!this.entry.handshake) {
+      if (this.buffer.length < JDWP_HANDSHAKE.length) return;
+      if (!this.buffer.subarray(0, JDWP_HANDSHAKE.length).equals(JDWP_HANDSHAKE)) {
+        this.stream.close();
+        return;
+      }
+      this.buffer = this.buffer.subarray(JDWP_HANDSHAKE.length);
+      this.entry.handshake = true;
+      this.stream.write(JDWP_HANDSHAKE);
+    }
+    while (this.buffer.length >= 11) {
+      const length = this.buffer.readUInt32BE(0);
+      if (length < 11) {
+        this.stream.close();
+        return;
+      }
+      if (this.buffer.length < length) return;
+      const id = this.buffer.readUInt32BE(4);
+      const commandSet = this.buffer[9]!;
+      const command = this.buffer[10]!;
+      this.buffer = this.buffer.subarray(length);
+      this.entry.commands.push({ commandSet, command });
+      this.stream.write(commandSet === 1 && command === 1 ? reply(id, 0, this.version()) : reply(id, 99, Buffer.alloc(0)));
+    }
+  }
+
+  private version(): Buffer {
+    const p = this.peer.properties;
+    const text = (s: string) => {
+      const b = Buffer.from(s, 'utf8');
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(b.length);
+      return Buffer.concat([len, b]);
+    };
+    const int = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeInt32BE(n);
+      return b;
+    };
+    return Buffer.concat([text(`Peer VM for Android ${p['ro.build.version.release']}`), int(1), int(8), text('2.1.0'), text('Dalvik')]);
+  }
+}
+
+/** A JDWP reply packet: length, id, flags 0x80, error code, data. */
+function reply(id: number, error: number, data: Buffer): Buffer {
+  const head = Buffer.alloc(11);
+  head.writeUInt32BE(11 + data.length, 0);
+  head.writeUInt32BE(id, 4);
+  head[8] = 0x80;
+  head.writeUInt16BE(error, 9);
+  return Buffer.concat([head, data]);
 }

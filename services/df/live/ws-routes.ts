@@ -15,6 +15,70 @@ import { FrameSender } from './viewer-socket.js';
 import { sessionViewerAccess, userName } from '../sharing/access.js';
 import type { SharingService } from '../sharing/service.js';
 import { unreachable } from '#shared/unreachable.js';
+import type { SessionRecord } from '#projections/df-sessions/index.js';
+import type { DebugService } from '../debug/service.js';
+import { StringDecoder } from 'node:string_decoder';
+
+/** A terminal on the session's device, carried by a viewer socket. */
+interface Terminal {
+  input(data: string): void;
+  resize(cols: number, rows: number): void;
+  close(): void;
+}
+
+/** Unsent terminal output above which the device's output is paused. */
+const TERMINAL_HIGH_WATER = 1024 * 1024;
+
+/**
+ * Opens an interactive shell on the device (the agent runs it in a pseudo-terminal) and joins it to
+ * the viewer socket: output as `terminal.output` messages (UTF-8 text, split only between
+ * characters), input and resizes to the agent; `terminal.closed` when it ends.
+ */
+async function openTerminal(debug: DebugService, session: SessionRecord, userId: number, socket: WebSocket, size: { cols: number; rows: number }, onClosed: () => void): Promise<Terminal> {
+  let ended = false;
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    onClosed();
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'terminal.closed', reason }));
+  };
+  let upstreamRef: WebSocket | null = null;
+  const { upstream, untrack } = await debug.connect(session, userId, 'adb', `/terminal?cols=${size.cols}&rows=${size.rows}`, (_code, reason) => {
+    end(reason);
+    upstreamRef?.terminate();
+  });
+  upstreamRef = upstream;
+  const decoder = new StringDecoder('utf8');
+  const sent = () => {
+    if (upstream.isPaused && socket.bufferedAmount < TERMINAL_HIGH_WATER / 2) upstream.resume();
+  };
+  upstream.on('message', (data: RawData) => {
+    const text = decoder.write(Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+    if (!text || socket.readyState !== socket.OPEN) return;
+    socket.send(JSON.stringify({ type: 'terminal.output', data: text }), sent);
+    if (socket.bufferedAmount > TERMINAL_HIGH_WATER) upstream.pause();
+  });
+  upstream.on('close', (_code: number, reason: Buffer) => {
+    untrack();
+    end(reason.toString() || 'closed');
+  });
+  upstream.on('error', () => {
+    untrack();
+    end('the device\'s host closed the terminal');
+  });
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'terminal.opened', cols: size.cols, rows: size.rows }));
+  return {
+    input: (data) => {
+      if (upstream.readyState === upstream.OPEN) upstream.send(Buffer.from(data, 'utf8'), { binary: true });
+    },
+    resize: (cols, rows) => {
+      if (upstream.readyState === upstream.OPEN) upstream.send(JSON.stringify({ type: 'resize', cols, rows }));
+    },
+    close: () => {
+      if (upstream.readyState === upstream.OPEN || upstream.readyState === upstream.CONNECTING) upstream.close(1000, 'closed by the viewer');
+    },
+  };
+}
 
 /** Verifies a bearer token as access control would (revocation, workspace, entitlement). */
 export type TokenAuthenticator = (token: string, workspaceId: number | null) => Promise<{ principal: Principal; workspace: ActiveWorkspace }>;
@@ -24,6 +88,10 @@ const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(8_192), workspaceId: z.number().int().positive().optional() }),
   z.object({ type: z.literal('input'), id: z.string().max(100).optional(), action: ControlAction }),
   z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('terminal.open'), cols: z.number().int().min(10).max(500).optional(), rows: z.number().int().min(5).max(300).optional() }),
+  z.object({ type: z.literal('terminal.input'), data: z.string().min(1).max(16_384) }),
+  z.object({ type: z.literal('terminal.resize'), cols: z.number().int().min(10).max(500), rows: z.number().int().min(5).max(300) }),
+  z.object({ type: z.literal('terminal.close') }),
 ]);
 type ClientMessage = z.infer<typeof ClientMessage>;
 
@@ -56,7 +124,7 @@ const closeWith = (socket: WebSocket, err: AppError) => {
 /** `/df/ws/sessions/{sessionId}`: a viewer WebSocket (JPEG frames out, input in, presence). */
 export async function viewerSocketRoutes(
   app: FastifyInstance,
-  opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; sharing: SharingService; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
+  opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; sharing: SharingService; debug: DebugService; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
 ): Promise<void> {
   const { platform, sessions, hub } = opts;
   app.server.prependListener('upgrade', liftAccessToken);
@@ -74,8 +142,10 @@ export async function viewerSocketRoutes(
     const sessionId = (request.params as { sessionId: string }).sessionId;
     const viewerId = randomUUID();
     let joined = false;
+    let terminal: Terminal | null = null;
     socket.on('close', () => {
       if (joined) void hub.leave(sessionId, viewerId);
+      terminal?.close();
     });
 
     const parse = (data: RawData): ClientMessage | null => {
@@ -152,6 +222,27 @@ export async function viewerSocketRoutes(
             socket.send(JSON.stringify({ type: 'pong' }));
             return;
           case 'auth':
+            return;
+          case 'terminal.open': {
+            if (terminal) throw new AppError('CONFLICT', 'A terminal is already open on this connection');
+            if (!canControl || !keys.has('df:debug:use')) throw new AppError('FORBIDDEN', 'A terminal needs control of the session and df:debug:use');
+            const current = await sessions.get(scope, sessionId);
+            await opts.debug.requireGrant(current, principal.userId, 'adb');
+            terminal = await openTerminal(opts.debug, current, principal.userId, socket, { cols: message.cols ?? 80, rows: message.rows ?? 24 }, () => {
+              terminal = null;
+            });
+            return;
+          }
+          case 'terminal.input':
+            if (!terminal) throw new AppError('CONFLICT', 'Open a terminal first ({"type":"terminal.open"})');
+            terminal.input(message.data);
+            return;
+          case 'terminal.resize':
+            if (!terminal) throw new AppError('CONFLICT', 'Open a terminal first ({"type":"terminal.open"})');
+            terminal.resize(message.cols, message.rows);
+            return;
+          case 'terminal.close':
+            terminal?.close();
             return;
           case 'input': {
             if (!canControl) throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not send input to its device');

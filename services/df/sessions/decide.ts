@@ -1,6 +1,6 @@
 import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActivityKind, ArtifactType, SessionEvent, SessionStatus } from '#events/df/sessions.js';
+import type { ActivityKind, ArtifactType, DebugProtocolName, SessionEvent, SessionStatus } from '#events/df/sessions.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 
@@ -9,6 +9,8 @@ export interface SessionState {
   deleted: boolean;
   session: Requested | null;
   recordingId: string | null;
+  /** Debug protocols granted, by user. */
+  debug: Record<number, DebugProtocolName[]>;
 }
 
 export type SessionCommand =
@@ -23,7 +25,9 @@ export type SessionCommand =
   | { type: 'RecordActivity'; sessionId: string; activityId: string; kind: ActivityKind; detail: Record<string, unknown> }
   | { type: 'StoreArtifact'; sessionId: string; artifactId: string; artifactType: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
   | { type: 'StartRecording'; sessionId: string; recordingId: string }
-  | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null };
+  | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null }
+  | { type: 'GrantDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] }
+  | { type: 'WithdrawDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] };
 
 const isOpen = (s: SessionState) => s.status === 'starting' || s.status === 'active';
 
@@ -38,7 +42,7 @@ function requireActive(state: SessionState): void {
 
 /** One device session: starting → active → ended, or starting → failed; then it may be deleted. */
 export const sessionDecider = defineDecider<SessionCommand, SessionEvent, SessionState>({
-  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null }),
+  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {} }),
 
   evolve: {
     DeviceSessionRequested: (state, event) => ({ ...state, status: 'starting', session: event.payload }),
@@ -53,6 +57,8 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     DeviceSessionNotesUpdated: (state, event) => state,
     DeviceSessionActivityRecorded: (state, event) => state,
     DeviceSessionArtifactStored: (state, event) => state,
+    DeviceSessionDebugAccessGranted: (state, { payload: p }) => ({ ...state, debug: { ...state.debug, [p.userId]: [...new Set([...(state.debug[p.userId] ?? []), ...p.protocols])] } }),
+    DeviceSessionDebugAccessWithdrawn: (state, { payload: p }) => ({ ...state, debug: { ...state.debug, [p.userId]: (state.debug[p.userId] ?? []).filter((x) => !p.protocols.includes(x)) } }),
   },
 
   decide: {
@@ -104,6 +110,20 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
       requireActive(state);
       if (state.recordingId) return [];
       return [{ type: 'DeviceSessionRecordingStarted', payload: { sessionId: command.sessionId, recordingId: command.recordingId } }];
+    },
+    GrantDebugAccess: (command, state) => {
+      requireActive(state);
+      const held = new Set(state.debug[command.userId] ?? []);
+      const added = [...new Set(command.protocols)].filter((p) => !held.has(p));
+      if (added.length === 0) return [];
+      return [{ type: 'DeviceSessionDebugAccessGranted', payload: { sessionId: command.sessionId, userId: command.userId, protocols: added } }];
+    },
+    WithdrawDebugAccess: (command, state) => {
+      requireExisting(state);
+      const held = new Set(state.debug[command.userId] ?? []);
+      const removed = [...new Set(command.protocols)].filter((p) => held.has(p));
+      if (removed.length === 0) return [];
+      return [{ type: 'DeviceSessionDebugAccessWithdrawn', payload: { sessionId: command.sessionId, userId: command.userId, protocols: removed } }];
     },
     StopRecording: (command, state) => {
       requireExisting(state);

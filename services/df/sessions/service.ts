@@ -16,7 +16,7 @@ import type { DeviceCommands } from '../devices/service.js';
 import { deviceFailure } from '../device-errors.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
 import { sessionDecider, type SessionCommand } from './decide.js';
-import { sessionStream, type ActivityKind, type ArtifactType } from '#events/df/sessions.js';
+import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 import { userName } from '../sharing/access.js';
 
@@ -301,6 +301,19 @@ export class SessionService {
       position = (await this.session({ type: 'UpdateSessionMetadata', sessionId: session.id, metadata: change.metadata }, this.context(caller))).position ?? position;
     if (change.notes !== undefined) position = (await this.session({ type: 'UpdateSessionNotes', sessionId: session.id, notes: change.notes }, this.context(caller))).position ?? position;
     await this.settle(position);
+  }
+
+  /**
+   * Gives a user debug access over `protocols` (an active session only), or withdraws it; answers
+   * whether anything changed. The timeline and the audit history record either.
+   */
+  async changeDebugAccess(session: Pick<SessionRecord, 'id'>, caller: Caller, userId: number, protocols: DebugProtocolName[], grant: boolean): Promise<boolean> {
+    const command: SessionCommand = grant
+      ? { type: 'GrantDebugAccess', sessionId: session.id, userId, protocols }
+      : { type: 'WithdrawDebugAccess', sessionId: session.id, userId, protocols };
+    const result = await this.session(command, this.context(caller));
+    await this.settle(result.position);
+    return result.events.length > 0;
   }
 
   /** Records one timeline entry (which also keeps the session from idling out). */

@@ -1,0 +1,278 @@
+import { WebSocket } from 'ws';
+import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
+import type { DebugProtocolName } from '#events/df/sessions.js';
+import { AppError } from '#shared/errors.js';
+import type { Platform } from '../../platform.js';
+import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
+import type { Caller, SessionService } from '../sessions/service.js';
+
+/** The debug protocols of each platform (interface 2). */
+export const PLATFORM_PROTOCOLS: Record<string, readonly DebugProtocolName[]> = {
+  android: ['adb', 'jdwp', 'tcp_forward', 'cdp'],
+  ios: ['usbmux', 'tcp_forward', 'lldb_rsp', 'webkit_inspector', 'cdp'],
+  web: ['cdp'],
+};
+
+/** Which protocols take a target in the tunnel's path, and what it is. */
+export const TARGET_OF: Record<DebugProtocolName, 'none' | 'optional' | 'required'> = {
+  adb: 'none',
+  jdwp: 'required',
+  tcp_forward: 'required',
+  cdp: 'optional',
+  usbmux: 'none',
+  lldb_rsp: 'none',
+  webkit_inspector: 'optional',
+};
+
+export interface DebugCapabilities {
+  platform: string;
+  protocols: { name: DebugProtocolName; available: boolean; granted: boolean }[];
+}
+
+export interface DebugTargetView {
+  id: string;
+  kind: 'process' | 'webview' | 'page' | 'device';
+  title: string;
+  pid?: number;
+  package?: string;
+  protocol: DebugProtocolName;
+  tunnelPath: string;
+}
+
+/** An open tunnel or terminal, closed when its session ends or its user's grant goes. */
+interface OpenStream {
+  userId: number;
+  protocol: DebugProtocolName;
+  close(code: number, reason: string): void;
+}
+
+/** How long the agent may take to answer a debug request or open a stream. */
+const AGENT_TIMEOUT_MS = 15_000;
+/** How often sessions with open streams are checked (ended sessions, grants withdrawn on another replica). */
+const SWEEP_MS = 5_000;
+/** Streams one session may hold open at once (an adb server opens one per `adb connect`). */
+export const MAX_STREAMS_PER_SESSION = 256;
+/** Close codes of a tunnel: 4000 + the HTTP status the same refusal would have. */
+export const CLOSE_SESSION_ENDED = 4409;
+export const CLOSE_ACCESS_WITHDRAWN = 4403;
+
+/** What an agent's refusal means to the caller. */
+export function agentRefusal(status: number, body: string): AppError {
+  let code = '';
+  let message = '';
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
+    code = String(parsed.code ?? '');
+    message = String(parsed.message ?? '').slice(0, 300);
+  } catch {
+    // Not JSON: the status alone decides.
+  }
+  if (status === 400) return new AppError('BAD_REQUEST', message || 'The device refused the target');
+  if (status === 404) return new AppError('NOT_FOUND', message || 'No such debug target');
+  if (status === 403 || code === 'NOT_PREPARED') return new AppError('SESSION_NOT_ACTIVE', 'The device is no longer in this session');
+  if (status === 501 || code === 'UNSUPPORTED') return new AppError('DEBUG_PROTOCOL_UNAVAILABLE', message || 'The device does not offer this protocol');
+  if (status === 401 || status === 503) return new AppError('DEVICE_UNREACHABLE', 'The device\'s host did not accept the connection');
+  return new AppError('DEVICE_COMMAND_FAILED', message || `The device answered ${status}`);
+}
+
+/**
+ * Remote debugging of sessions: which protocols a session's device offers and who was granted which
+ * (events on the session's stream, so the timeline and the audit history show them), what can be
+ * attached, and the streams (tunnels, terminals) opened through the agent's data plane — each closed
+ * when its session ends or its user's access over that protocol is withdrawn.
+ */
+export class DebugService {
+  private readonly open = new Map<string, Set<OpenStream>>();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly sessions: SessionService,
+    private readonly dataPlane: DataPlane,
+  ) {}
+
+  /** Protocols of the session's platform, with what the device offers now and what the user holds. */
+  async capabilities(session: SessionRecord, userId: number): Promise<DebugCapabilities> {
+    const platform = await this.platformOf(session);
+    const known = PLATFORM_PROTOCOLS[platform] ?? [];
+    const [offered, granted] = await Promise.all([this.offered(session), debugGrantsOf(this.platform.db, session.id, userId)]);
+    return { platform, protocols: known.map((name) => ({ name, available: offered.has(name), granted: granted.includes(name) })) };
+  }
+
+  /** Grants the caller the protocols (each must be available now). */
+  async grant(session: SessionRecord, caller: Caller, protocols: DebugProtocolName[]): Promise<DebugCapabilities> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    const offered = await this.offered(session);
+    const missing = protocols.filter((p) => !offered.has(p));
+    if (missing.length > 0) throw new AppError('DEBUG_PROTOCOL_UNAVAILABLE', `The device does not offer ${missing.join(', ')} right now`);
+    await this.sessions.changeDebugAccess(session, caller, caller.userId, protocols, true);
+    return this.capabilities(session, caller.userId);
+  }
+
+  /** Withdraws a user's access over the protocols (all when none are named) and closes their open streams at once. */
+  async withdraw(session: SessionRecord, caller: Caller, userId: number, protocols: DebugProtocolName[] | null): Promise<void> {
+    const held = (await debugGrantsOf(this.platform.db, session.id, userId)) as DebugProtocolName[];
+    const names = protocols ?? held;
+    if (names.length > 0) await this.sessions.changeDebugAccess(session, caller, userId, names, false);
+    for (const s of [...(this.open.get(session.id) ?? [])]) {
+      if (s.userId === userId && names.includes(s.protocol)) s.close(CLOSE_ACCESS_WITHDRAWN, 'debug access withdrawn');
+    }
+  }
+
+  /** Refuses unless the user holds `protocol` on the active session. */
+  async requireGrant(session: SessionRecord, userId: number, protocol: DebugProtocolName): Promise<void> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    const granted = await debugGrantsOf(this.platform.db, session.id, userId);
+    if (!granted.includes(protocol)) {
+      throw new AppError('DEBUG_NOT_GRANTED', `Request ${protocol} first: POST /df/api/sessions/${session.id}/debug-capabilities {"protocols":["${protocol}"]}`);
+    }
+    if ((this.open.get(session.id)?.size ?? 0) >= MAX_STREAMS_PER_SESSION) {
+      throw new AppError('TOO_MANY_REQUESTS', `A session may hold ${MAX_STREAMS_PER_SESSION} debug streams at once`);
+    }
+  }
+
+  /** What can be attached on the session's device, each with the tunnel path that reaches it. */
+  async targets(session: SessionRecord): Promise<DebugTargetView[]> {
+    if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
+    const body = (await this.agentGet(session, '/targets')) as { targets?: unknown };
+    const raw = Array.isArray(body.targets) ? (body.targets as Record<string, unknown>[]) : [];
+    const out: DebugTargetView[] = [];
+    for (const t of raw) {
+      const protocol = String(t.protocol) as DebugProtocolName;
+      if (!(protocol in TARGET_OF) || typeof t.id !== 'string' || typeof t.title !== 'string') continue;
+      const kind = (['process', 'webview', 'page', 'device'] as const).find((k) => k === t.kind) ?? 'device';
+      const base = `/df/debug-tunnel/${session.id}/${protocol}`;
+      const tunnelPath = TARGET_OF[protocol] === 'none' || (kind === 'device' && TARGET_OF[protocol] !== 'required') ? base : `${base}/${encodeURIComponent(t.id)}`;
+      out.push({
+        id: t.id,
+        kind,
+        title: t.title.slice(0, 300),
+        ...(typeof t.pid === 'number' ? { pid: t.pid } : {}),
+        ...(typeof t.package === 'string' ? { package: t.package } : {}),
+        protocol,
+        tunnelPath,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Opens a WebSocket to the agent for one debug stream (`/stream/{protocol}[/{target}]`) or a
+   * terminal (`/terminal?cols=&rows=`), after the caller's grant was checked. It is tracked: the
+   * returned `untrack` must run when the relay ends.
+   */
+  async connect(session: SessionRecord, userId: number, protocol: DebugProtocolName, path: string, close: (code: number, reason: string) => void): Promise<{ upstream: WebSocket; untrack: () => void }> {
+    const target = await this.dataPlane.target(session.id, 'debug');
+    const url = new URL(`${target.baseUrl}/debug${path}`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const upstream = new WebSocket(url, {
+      headers: { authorization: `Bearer ${target.token}` },
+      perMessageDeflate: false,
+      maxPayload: 16 * 1024 * 1024,
+      handshakeTimeout: AGENT_TIMEOUT_MS,
+      followRedirects: false,
+    });
+    const entry: OpenStream = { userId, protocol, close };
+    const untrack = this.track(session.id, entry);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        upstream.once('unexpected-response', (_r, answer) => {
+          let body = '';
+          answer.setEncoding('utf8');
+          answer.on('data', (chunk: string) => {
+            if (body.length < 16_384) body += chunk;
+          });
+          answer.on('end', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
+          answer.on('error', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
+        });
+        upstream.once('error', (err) => reject(new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err })));
+        upstream.once('open', () => resolve());
+      });
+    } catch (err) {
+      untrack();
+      upstream.terminate();
+      throw err;
+    }
+    return { upstream, untrack };
+  }
+
+  /** Closes every open stream (the server is stopping). */
+  closeAll(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    for (const set of this.open.values()) for (const s of set) s.close(1001, 'server shutting down');
+    this.open.clear();
+  }
+
+  /** Open streams of a session (diagnostics and tests). */
+  openStreams(sessionId: string): number {
+    return this.open.get(sessionId)?.size ?? 0;
+  }
+
+  private track(sessionId: string, entry: OpenStream): () => void {
+    let set = this.open.get(sessionId);
+    if (!set) this.open.set(sessionId, (set = new Set()));
+    set.add(entry);
+    this.sweeper ??= setInterval(() => void this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+    return () => {
+      set.delete(entry);
+      if (set.size === 0 && this.open.get(sessionId) === set) this.open.delete(sessionId);
+    };
+  }
+
+  private async sweep(): Promise<void> {
+    for (const [sessionId, streams] of [...this.open]) {
+      const session = await sessionById(this.platform.db, sessionId).catch(() => undefined);
+      if (session === undefined) continue;
+      if (!session || session.status !== 'active') {
+        for (const s of [...streams]) s.close(CLOSE_SESSION_ENDED, 'session ended');
+        continue;
+      }
+      const byUser = new Map<number, string[]>();
+      for (const s of [...streams]) {
+        if (!byUser.has(s.userId)) byUser.set(s.userId, await debugGrantsOf(this.platform.db, sessionId, s.userId).catch(() => [s.protocol]));
+        if (!byUser.get(s.userId)!.includes(s.protocol)) s.close(CLOSE_ACCESS_WITHDRAWN, 'debug access withdrawn');
+      }
+    }
+    if (this.open.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
+  /** The device's platform, from the device read model. */
+  private async platformOf(session: SessionRecord): Promise<string> {
+    const r = await this.platform.db.query<{ platform: string }>(`SELECT platform FROM df_devices WHERE device_id = $1`, [session.deviceId]);
+    return r.rows[0]?.platform ?? 'web';
+  }
+
+  /** Protocols the device offers now (none when the session is not active or its host is unreachable). */
+  private async offered(session: SessionRecord): Promise<Set<DebugProtocolName>> {
+    if (session.status !== 'active') return new Set();
+    try {
+      const body = (await this.agentGet(session, '/protocols')) as { protocols?: unknown };
+      return new Set((Array.isArray(body.protocols) ? body.protocols : []).filter((p): p is DebugProtocolName => typeof p === 'string' && p in TARGET_OF));
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'DEVICE_UNREACHABLE' || err.code === 'SESSION_NOT_ACTIVE')) return new Set();
+      throw err;
+    }
+  }
+
+  private async agentGet(session: SessionRecord, path: string): Promise<unknown> {
+    const target: DataPlaneTarget = await this.dataPlane.target(session.id, 'debug');
+    let answer: Response;
+    try {
+      answer = await fetch(`${target.baseUrl}/debug${path}`, { headers: { authorization: `Bearer ${target.token}` }, signal: AbortSignal.timeout(AGENT_TIMEOUT_MS) });
+    } catch (err) {
+      throw new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err });
+    }
+    const text = await answer.text();
+    if (!answer.ok) throw agentRefusal(answer.status, text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new AppError('DEVICE_COMMAND_FAILED', 'The device\'s host answered malformed JSON');
+    }
+  }
+}
