@@ -107,7 +107,10 @@ export class AndroidDebug {
     if (!bridge) return;
     await new Promise<void>((resolve) => {
       bridge.server.once('close', () => resolve());
+      // adbkit's end() only ends the bridge's connections; close() stops listening, and 'close'
+      // comes once those connections are gone (without it the device's release never finished).
       bridge.server.end();
+      bridge.server.close();
     }).catch(() => undefined);
   }
 

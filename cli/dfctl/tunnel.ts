@@ -22,6 +22,8 @@ interface Capabilities {
 
 /** Close codes with which the server says the session is over (docs/modules/dfctl.md, "Tunnels"). */
 const SESSION_ENDED_CODES = new Set([1001, 4409]);
+/** How long a stream's abnormal close waits for the session to read as ended before it counts as a failure. */
+const ENDING_GRACE_MS = 5000;
 /** Close codes of an ordinary end of one stream: either side closed its connection. */
 const NORMAL_CODES = new Set([1000, 1005]);
 
@@ -92,6 +94,26 @@ export async function runTunnel(api: Api, target: TunnelTarget, options: TunnelO
     settle('error' in result ? result : { code: result.code });
   };
 
+  /**
+   * Finishes with 0 when the session is no longer active, else with `failure` (if any). The device
+   * end can close its streams (releasing the device) a moment before the session reads as ended, so
+   * a failure is only declared once the session has stayed active for a few seconds after it.
+   */
+  const endedOrFailed = async (failure: CliError | undefined) => {
+    const deadline = Date.now() + (failure ? ENDING_GRACE_MS : 0);
+    for (;;) {
+      try {
+        const s = await sessionOf(api, target.sessionId);
+        if (s.status !== 'active') return finish({ code: EXIT.OK, message: `session ${s.id} has ended${s.endReason ? `: ${s.endReason}` : ''}` });
+      } catch (err) {
+        if (err instanceof CliError && (err.exitCode === EXIT.AUTH || err.exitCode === EXIT.NOT_FOUND)) return finish({ error: err });
+      }
+      if (finished || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    if (failure) finish({ error: failure });
+  };
+
   listener.on('connection', (socket: Socket) => {
     const entry: { socket: Socket; ws: WebSocket | undefined } = { socket, ws: undefined };
     open.add(entry);
@@ -146,8 +168,10 @@ export async function runTunnel(api: Api, target: TunnelTarget, options: TunnelO
         const why = reason.toString('utf8');
         if (SESSION_ENDED_CODES.has(code)) {
           finish({ code: EXIT.OK, message: `session ${target.sessionId} has ended${why ? `: ${why}` : ''}` });
-        } else if (!NORMAL_CODES.has(code) && !localEnded) {
-          finish({ error: new CliError(`the server closed the tunnel${why ? `: ${why}` : ''} (close code ${code})`, 'TUNNEL_CLOSED', EXIT.ERROR) });
+        } else if (!localEnded) {
+          // The device end may close first when the session ends (its agent releases the device), with
+          // its own code: the session's state tells an ended session from a failure.
+          void endedOrFailed(NORMAL_CODES.has(code) ? undefined : new CliError(`the server closed the tunnel${why ? `: ${why}` : ''} (close code ${code})`, 'TUNNEL_CLOSED', EXIT.ERROR));
         }
       });
     })();
@@ -195,6 +219,27 @@ export async function runTunnel(api: Api, target: TunnelTarget, options: TunnelO
   await new Promise<void>((resolve) => listener.close(() => resolve()));
   if ('error' in result) throw result.error;
   return result.code;
+}
+
+/**
+ * `adb connect` to the tunnel, then waits until the device is listed as `device`. An adb server that
+ * has not seen this adbd before says "failed to authenticate" while the handshake completes (the
+ * device end accepts any key that signs the challenge: access was decided by the platform), so the
+ * listing, not that line, says whether it worked.
+ */
+export async function adbConnect(serverArgs: readonly string[], serial: string): Promise<string> {
+  const out = await runAdb([...serverArgs, 'connect', serial]);
+  if (/connected to/i.test(out) && !/failed|cannot|unable/i.test(out)) return out;
+  if (!/failed to authenticate/i.test(out)) throw new CliError(`adb connect ${serial}: ${out}`, 'ADB_CONNECT_FAILED', EXIT.ERROR);
+  const deadline = Date.now() + 15_000;
+  const listed = new RegExp(`^${serial.replace(/\./g, '\\.')}\\s+(\\S+)`, 'm');
+  for (;;) {
+    const state = listed.exec(await runAdb([...serverArgs, 'devices']))?.[1];
+    if (state === 'device') return `connected to ${serial}`;
+    if (Date.now() > deadline) throw new CliError(`adb connect ${serial}: the device stayed ${state ?? 'unlisted'} (${out})`, 'ADB_CONNECT_FAILED', EXIT.ERROR);
+    // adb tells nobody when a device turns authorized; its listing is asked again shortly.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Runs `adb` (the user's own) and answers its output, or a CliError saying what went wrong. */

@@ -1,8 +1,8 @@
 import { intFlag, positionals } from '../args.js';
 import type { Command, Context } from '../command.js';
-import { CliError, EXIT, usage } from '../errors.js';
+import { usage } from '../errors.js';
 import { printLine } from '../output.js';
-import { runAdb, runTunnel, type TunnelTarget } from '../tunnel.js';
+import { adbConnect, runAdb, runTunnel, type TunnelTarget } from '../tunnel.js';
 
 /** Tunnels announce themselves on one line, JSON or text, so a script can wait for it. */
 function announce(ctx: Context, target: TunnelTarget, port: number, lines: string[], extra: Record<string, unknown> = {}): void {
@@ -41,9 +41,8 @@ Runs until the session ends (exit 0), dfctl is interrupted (exit 0), or the tunn
         const line = `adb connect 127.0.0.1:${p}`;
         announce(ctx, target, p, [`Tunnel to the adb of session ${target.sessionId} on 127.0.0.1:${p}`, line], { adbConnect: line });
         if (connect) {
-          const out = await runAdb([...serverArgs, 'connect', `127.0.0.1:${p}`]);
-          if (!/connected to/i.test(out) || /failed|cannot|unable/i.test(out)) throw new CliError(`adb connect 127.0.0.1:${p}: ${out}`, 'ADB_CONNECT_FAILED', EXIT.ERROR);
           connected = true;
+          const out = await adbConnect(serverArgs, `127.0.0.1:${p}`);
           process.stderr.write(`${out}\n`);
         }
       },
