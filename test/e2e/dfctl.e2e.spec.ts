@@ -185,6 +185,10 @@ describe('dfctl signed in', () => {
     expect(opened.code).toBe(0);
     const session = JSON.parse(opened.stdout) as { id: string; status: string; deviceId: string };
     expect(session).toMatchObject({ status: 'active', deviceId });
+    // A browser device offers no debug streams: dfctl says so before it listens on anything.
+    const devtools = await runDfctl(['devtools', session.id], { env: env() });
+    expect(devtools.code).toBe(1);
+    expect(devtools.stderr).toMatch(new RegExp(`^dfctl: the web device of session ${session.id} offers no cdp \\(DEBUG_PROTOCOL_UNAVAILABLE\\)\\n$`));
     const end = await runDfctl(['end', session.id], { env: env() });
     expect(end).toMatchObject({ code: 0, stdout: `Session ${session.id} ended (user).\n` });
     expect((await http(server.url, 'GET', `/df/api/sessions/${session.id}`, { token: admin.token })).body.status).toBe('ended');
