@@ -68,19 +68,27 @@ async function main(argv: readonly string[]): Promise<number> {
   return (await command.run(ctx)) ?? EXIT.OK;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    // Keep-alive sockets of fetch would hold the process for seconds after the work is done.
-    setImmediate(() => process.exit(code));
-  },
-  (err: unknown) => {
-    if (err instanceof CliError) {
-      process.stderr.write(`dfctl: ${err.message} (${err.code})\n`);
-      process.exit(err.exitCode);
-    }
-    process.stderr.write(`dfctl: ${err instanceof Error ? err.message : String(err)} (INTERNAL)\n`);
-    if (process.env.DFCTL_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    process.exit(EXIT.ERROR);
-  },
-);
+/**
+ * Exits once stdout and stderr have taken everything written (a pipe can be asynchronous, and
+ * exiting at once could cut a long JSON document short). Exiting explicitly, because keep-alive
+ * sockets of fetch would hold the process for seconds after the work is done.
+ */
+function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, (err: unknown) => {
+  if (err instanceof CliError) {
+    process.stderr.write(`dfctl: ${err.message} (${err.code})\n`);
+    return exitAfterFlush(err.exitCode);
+  }
+  process.stderr.write(`dfctl: ${err instanceof Error ? err.message : String(err)} (INTERNAL)\n`);
+  if (process.env.DFCTL_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  exitAfterFlush(EXIT.ERROR);
+});

@@ -33,8 +33,11 @@ export class Progress {
 
   finish(): void {
     if (!this.enabled) return;
-    this.done = this.total;
-    this.draw();
+    // The last add() drew the full bar already unless it was skipped by the rate limit.
+    if (this.done < this.total) {
+      this.done = this.total;
+      this.draw();
+    }
     process.stderr.write('\n');
   }
 
