@@ -39,8 +39,10 @@ export async function buildDfctl({ force = false } = {}) {
     const pkg = join(work, 'package');
     mkdirSync(join(pkg, 'bin'), { recursive: true });
     const built = join(pkg, 'bin', 'dfctl.cjs');
-    await build({
+    const result = await build({
       entryPoints: [join(sources, 'main.ts')],
+      metafile: true,
+      absWorkingDir: root,
       outfile: built,
       bundle: true,
       platform: 'node',
@@ -53,6 +55,10 @@ export async function buildDfctl({ force = false } = {}) {
       legalComments: 'eof',
       logLevel: 'warning',
     });
+    // dfctl is Node.js built-ins and ws only: an import of the platform's own code (shared/, services/)
+    // or of another package would ship the server's insides or grow the client unnoticed.
+    const foreign = Object.keys(result.metafile.inputs).filter((p) => !/^(cli\/dfctl\/|node_modules\/ws\/)/.test(p));
+    if (foreign.length > 0) throw new Error(`dfctl may bundle only cli/dfctl and ws; it pulled in: ${foreign.join(', ')}`);
     chmodSync(built, 0o755);
     writeFileSync(
       join(pkg, 'package.json'),
