@@ -25,6 +25,11 @@ const SimulatedDeviceConfig = z.object({
   height: z.number().int().positive().default(2400),
   /** Milliseconds `prepare` takes, to model a slow device. */
   prepareMs: z.number().int().nonnegative().default(0),
+  /**
+   * Loopback ports of the agent's machine that the device's `tcp_forward` reaches (the simulated
+   * device's "own" ports; none unless listed, so a simulated device never opens the host's services).
+   */
+  tcpForwardPorts: z.array(z.number().int().min(1).max(65_535)).max(100).default([]),
 });
 
 export const AgentDeviceConfig = z.discriminatedUnion('provider', [BrowserDeviceConfig, SimulatedDeviceConfig]);
@@ -72,6 +77,21 @@ export const AgentConfigFile = z.object({
       adbPort: z.number().int().min(1).max(65_535).default(5037),
       /** The `adb` command, for interactive shells (terminals) on the devices. */
       adbBinary: z.string().min(1).max(1_000).default('adb'),
+    })
+    .optional(),
+  /**
+   * iOS devices of a usbmuxd (Debian's `usbmuxd` package, or Apple's on a Mac); off unless this section
+   * is present (then on unless `enabled: false`). `usbmuxd` is its Unix socket or `host:port`.
+   */
+  ios: z
+    .object({
+      enabled: z.boolean().default(true),
+      usbmuxd: z
+        .string()
+        .min(1)
+        .max(300)
+        .refine((v) => /^(unix:)?\//i.test(v) || /^[^/:][^:]*:\d{1,5}$/.test(v), 'usbmuxd is an absolute socket path or host:port')
+        .default('/var/run/usbmuxd'),
     })
     .optional(),
   devices: z.array(AgentDeviceConfig).default([

@@ -13,6 +13,7 @@ import { DataPlaneServer } from './data-plane/server.js';
 import type { DeviceDriver, DeviceProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/provider.js';
 import { AndroidProvider } from './android/provider.js';
+import { IosProvider } from './ios/provider.js';
 import { DeviceWorker } from './worker.js';
 
 export const AGENT_VERSION = '0.1.0';
@@ -43,6 +44,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
   if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, adbBinary: config.android.adbBinary, logger }));
+  if (config.ios?.enabled) providers.push(new IosProvider({ hostId: config.hostId, usbmuxd: config.ios.usbmuxd, logger }));
   return providers;
 }
 

@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,webdriver,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,debug-tunnel,webdriver,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -16,6 +16,7 @@ import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { measureDeviceList, measureFrames, type DeviceListReport, type FramesReport } from './device-farm.js';
 import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
+import { formatDebugTunnel, measureDebugTunnel, type TunnelReport } from './debug-tunnel.js';
 import { formatWebdriver, measureWebdriver, type WebdriverReport } from './webdriver.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
@@ -41,6 +42,7 @@ const SETTINGS = {
   uploads: { bytes: 256 * 1024 * 1024, partSize: 16 * 1024 * 1024, parallelParts: 4, runs: 3 },
   dfReports: { backends: ['PGlite', 'PostgreSQL'], sessions: 100_000, devices: 200, days: 90, requests: 20 },
   console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8 },
+  debugTunnel: { bytes: 256 * 1024 * 1024, runs: 3, roundTrips: 2_000, warmup: 200 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -54,13 +56,14 @@ const TARGETS = {
   deviceListP99Ms: 20,
   cdpAddedP50Ms: 1,
   webdriverAddedP50Ms: 2,
+  tunnelThroughputKeptMin: 0.5,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'debug-tunnel' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'debug-tunnel', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -150,9 +153,13 @@ function verdicts(
   rebuilds: RebuildReport[],
   frames: FramesReport | null,
   devices: DeviceListReport[],
-  relays: { devtools: DevtoolsReport | null; webdriver: WebdriverReport | null },
+  relays: { devtools: DevtoolsReport | null; webdriver: WebdriverReport | null; debugTunnel: TunnelReport | null },
 ): Verdict[] {
   const out: Verdict[] = [];
+  if (relays.debugTunnel) {
+    const kept = Math.min(relays.debugTunnel.upload.ratio, relays.debugTunnel.download.ratio);
+    out.push({ figure: 'Debug tunnel throughput kept (the lesser of upload and download)', measured: `${num(kept * 100, 0)} %`, target: `≥ ${TARGETS.tunnelThroughputKeptMin * 100} %`, met: kept >= TARGETS.tunnelThroughputKeptMin });
+  }
   if (relays.devtools) {
     const added = relays.devtools.gateway.p50 - relays.devtools.direct.p50;
     out.push({ figure: 'CDP round trip through /df/devtools, added at p50', measured: `${num(added, 3)} ms`, target: `< ${TARGETS.cdpAddedP50Ms} ms`, met: added < TARGETS.cdpAddedP50Ms });
@@ -359,6 +366,7 @@ const rebuilds: RebuildReport[] = [];
 let frames: FramesReport | null = null;
 const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
+let debugTunnel: TunnelReport | null = null;
 let webdriver: WebdriverReport | null = null;
 let webConsole: WebConsoleReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
@@ -408,6 +416,10 @@ try {
     step('devtools', 'device farm: CDP round trip through /df/devtools vs straight to Chromium');
     devtools = await measureDevtools({ roundTrips: 3_000, warmup: 200, block: 100 });
   }
+  if (steps.has('debug-tunnel')) {
+    step('debug-tunnel', 'device farm: bytes through /df/debug-tunnel vs a direct loopback TCP connection');
+    debugTunnel = await measureDebugTunnel(SETTINGS.debugTunnel);
+  }
   if (steps.has('webdriver')) {
     step('webdriver', 'device farm: WebDriver command through /df/wd vs straight to the agent\'s Appium');
     webdriver = await measureWebdriver({ commands: 2_000, warmup: 200, block: 100 });
@@ -441,9 +453,10 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver });
+const list = verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, debugTunnel });
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
+if (debugTunnel) process.stdout.write(`\n${formatDebugTunnel(debugTunnel)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
@@ -464,6 +477,7 @@ const results = {
   frames,
   deviceList: devices,
   devtools,
+  debugTunnel,
   webdriver,
   testCaseLists,
   resultIngestions,

@@ -32,6 +32,8 @@ type TcpUsbBridge = ReturnType<AdbClient['createTcpUsbBridge']>;
 export class AndroidDebug {
   private bridge: { server: TcpUsbBridge; port: number } | null = null;
   private bridgeStarting: Promise<{ server: TcpUsbBridge; port: number }> | null = null;
+  /** Connections to the bridge handed out as streams, dropped when the device goes. */
+  private readonly bridged = new Set<Duplex>();
 
   constructor(
     private readonly serial: string,
@@ -73,7 +75,10 @@ export class AndroidDebug {
       case 'adb': {
         if (target !== undefined && target !== 'device') throw new DriverError('BAD_REQUEST', 'The adb protocol takes no target');
         const { port } = await this.startBridge();
-        return connectLoopback(port);
+        const socket = await connectLoopback(port);
+        this.bridged.add(socket);
+        socket.once('close', () => this.bridged.delete(socket));
+        return socket;
       }
       case 'jdwp': {
         const pid = Number(target);
@@ -104,14 +109,10 @@ export class AndroidDebug {
     const bridge = this.bridge ?? (await this.bridgeStarting?.catch(() => null)) ?? null;
     this.bridge = null;
     this.bridgeStarting = null;
-    if (!bridge) return;
-    await new Promise<void>((resolve) => {
-      bridge.server.once('close', () => resolve());
-      // adbkit's end() only ends the bridge's connections; close() stops listening, and 'close'
-      // comes once those connections are gone (without it the device's release never finished).
-      bridge.server.end();
-      bridge.server.close();
-    }).catch(() => undefined);
+    for (const socket of this.bridged) socket.destroy();
+    this.bridged.clear();
+    // The listening socket closes now; the bridge's side of each connection follows the destroyed ends.
+    bridge?.server.end();
   }
 
   /** The device's bridge on a loopback port of the agent (started on first use, kept for the device's life). */

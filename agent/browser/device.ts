@@ -1,5 +1,7 @@
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
-import { DriverError, LogRing, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { CdpConnection } from './cdp.js';
 import { launchChromium, type ChromiumProcess } from './chromium.js';
 import { keyDefinition } from './keys.js';
@@ -255,6 +257,33 @@ export class BrowserDevice implements DeviceDriver {
     if (!this.browser || !this.page || !this.cdp || this.cdp.closed) return null;
     const url = new URL(this.browser.wsEndpoint);
     return { host: url.hostname, port: Number(url.port) };
+  }
+
+  async debugProtocols(): Promise<DebugProtocol[]> {
+    return (await this.devtools()) ? ['cdp'] : [];
+  }
+
+  /** The browser's pages (`/json/list`), each reachable through the browser's DevTools endpoint. */
+  async debugTargets(): Promise<DebugTarget[]> {
+    const endpoint = await this.devtools();
+    if (!endpoint) throw new DriverError('NOT_PREPARED', 'The browser is not running');
+    const list = (await (await fetch(`http://${endpoint.host}:${endpoint.port}/json/list`, { signal: AbortSignal.timeout(5_000) })).json()) as { id: string; type: string; title: string; url: string }[];
+    return list
+      .filter((t) => t.type === 'page')
+      .map((t) => ({ id: t.id, kind: 'page' as const, title: (t.title || t.url).slice(0, 300), protocol: 'cdp' as const }));
+  }
+
+  /** `cdp`: the browser's whole DevTools endpoint (HTTP `/json/*` and its WebSockets) as one TCP stream. */
+  async openDebugStream(protocol: DebugProtocol, target: string | undefined): Promise<Duplex> {
+    if (protocol !== 'cdp') throw new DriverError('UNSUPPORTED', `A browser device does not offer ${protocol}`);
+    const endpoint = await this.devtools();
+    if (!endpoint) throw new DriverError('NOT_PREPARED', 'The browser is not running');
+    if (target !== undefined && !(await this.debugTargets()).some((t) => t.id === target)) throw new DriverError('BAD_REQUEST', `No page ${target}`);
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: endpoint.host, port: endpoint.port, noDelay: true });
+      socket.once('connect', () => resolve(socket));
+      socket.once('error', (err) => reject(new DriverError('DEVICE_ERROR', `DevTools is not reachable: ${err.message}`)));
+    });
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import type { SimulatedDeviceConfig } from '../config.js';
 import { stableUuid } from '../config.js';
-import { DriverError, LogRing, type DeviceDriver, type DeviceListener, type DeviceProvider, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DeviceListener, type DeviceProvider, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 
 // The smallest valid images: a simulated screen has no pixels worth drawing.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -25,7 +27,29 @@ export class SimulatedDevice implements DeviceDriver {
   constructor(
     readonly info: DeviceInfo,
     private readonly prepareMs: number,
+    private readonly tcpForwardPorts: readonly number[] = [],
   ) {}
+
+  async debugProtocols(): Promise<DebugProtocol[]> {
+    return this.tcpForwardPorts.length > 0 ? ['tcp_forward'] : [];
+  }
+
+  async debugTargets(): Promise<DebugTarget[]> {
+    return [];
+  }
+
+  /** `tcp_forward` to one of the configured loopback ports of the agent's machine. */
+  async openDebugStream(protocol: DebugProtocol, target: string | undefined): Promise<Duplex> {
+    this.requirePrepared();
+    if (protocol !== 'tcp_forward') throw new DriverError('UNSUPPORTED', `A simulated device does not offer ${protocol}`);
+    const port = Number(target);
+    if (!this.tcpForwardPorts.includes(port)) throw new DriverError('BAD_REQUEST', `Port ${target} is not one of this simulated device's ports`);
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port, noDelay: true });
+      socket.once('connect', () => resolve(socket));
+      socket.once('error', (err) => reject(new DriverError('DEVICE_ERROR', `Nothing answers on port ${port}: ${err.message}`)));
+    });
+  }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
     onProgress('resetting the simulated device');
@@ -132,6 +156,7 @@ export class SimulatedProvider implements DeviceProvider {
             screen: { width: d.width, height: d.height, scale: 1 },
           },
           d.prepareMs,
+          d.tcpForwardPorts,
         ),
       );
     }

@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { WebSocket, createWebSocketStream } from 'ws';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { referenceApks } from '#test/helpers/apps.js';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -32,7 +37,7 @@ beforeAll(async () => {
   server = await startTestServer({
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_CONFIG: writeAgentConfig({ nodeName: 'debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] }),
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'debug-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [{ provider: 'browser', name: 'Debug Chromium', profile: 'desktop' }] }),
   });
   token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
   const deviceId = await eventually(async () => (await http(server.url, 'GET', '/df/api/devices?platform=android', { token })).body.content?.[0]?.id as string | undefined, {
@@ -85,6 +90,34 @@ function read(ws: WebSocket, length: number): Promise<Buffer> {
       if (have < length) reject(new Error(`closed (${code}) after ${have} of ${length} bytes`));
     });
   });
+}
+
+/** A local TCP port whose every connection is carried by one tunnel (what `dfctl` does on a desk). */
+async function forwardLocal(path: string): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const local = createServer((socket) => {
+    sockets.add(socket);
+    socket.pause();
+    tunnel(path).then(
+      (ws) => {
+        const stream = createWebSocketStream(ws);
+        socket.resume();
+        socket.pipe(stream).pipe(socket);
+        stream.on('error', () => socket.destroy());
+        socket.on('error', () => stream.destroy());
+        socket.on('close', () => sockets.delete(socket));
+      },
+      () => socket.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (local.address() as AddressInfo).port,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => local.close(() => resolve()));
+    },
+  };
 }
 
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))));
@@ -199,6 +232,54 @@ describe('the debug tunnel', () => {
   });
 });
 
+describe('adb through the tunnel', () => {
+  let desk: AdbServer;
+  let local: { port: number; close(): Promise<void> };
+  let serial: string;
+
+  beforeAll(async () => {
+    desk = await startAdbServer();
+    local = await forwardLocal('/adb');
+    // A new adb key is offered to the device and accepted, as on a phone whose user taps "Allow": adb
+    // reports the first attempt as "failed to authenticate" and the device comes online right after.
+    const out = await desk.adb('connect', `127.0.0.1:${local.port}`);
+    expect(out).toMatch(/connected to|failed to authenticate/);
+    serial = `127.0.0.1:${local.port}`;
+    await eventually(async () => ((await desk.adb('devices')).includes(`${serial}\tdevice`) ? true : undefined), { what: 'the remote device online on the desk', timeoutMs: 20_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await desk?.stop();
+    await local?.close();
+  });
+
+  it('runs a shell command', async () => {
+    expect((await desk.adb('-s', serial, 'shell', 'echo', 'hello', 'desk')).trim()).toBe('hello desk');
+  });
+
+  it('pushes and pulls 10 MB with matching checksums', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-debug-'));
+    const bytes = randomBytes(10 * 1024 * 1024);
+    writeFileSync(join(dir, 'big.bin'), bytes);
+    await desk.adb('-s', serial, 'push', join(dir, 'big.bin'), '/sdcard/Download/big.bin');
+    expect(createHash('sha256').update(peer.files.get('/sdcard/Download/big.bin')!.data).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    await desk.adb('-s', serial, 'pull', '/sdcard/Download/big.bin', join(dir, 'back.bin'));
+    expect(createHash('sha256').update(readFileSync(join(dir, 'back.bin'))).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+  }, 120_000);
+
+  it('installs a real APK', async () => {
+    const apk = referenceApks().settings;
+    const out = await desk.adb('-s', serial, 'install', apk);
+    expect(out).toMatch(/Success/);
+    expect(peer.record.installs.at(-1)).toMatchObject({ packageName: 'io.appium.settings', sha256: createHash('sha256').update(readFileSync(apk)).digest('hex') });
+  }, 120_000);
+
+  it('lists the JDWP processes', async () => {
+    const out = await desk.adb('-s', serial, 'jdwp');
+    expect(out.trim().split(/\s+/).map(Number).sort()).toEqual([4242, 4343]);
+  });
+});
+
 describe('the terminal', () => {
   it('runs what is typed in a shell on the device and shows its output', async () => {
     const viewer = connectViewer(wsUrl(`/df/ws/sessions/${sessionId}?access_token=${token}`));
@@ -214,6 +295,36 @@ describe('the terminal', () => {
     viewer.send({ type: 'terminal.close' });
     await viewer.next((m) => m.type === 'terminal.closed');
     viewer.socket.close();
+  });
+});
+
+describe('a browser device', () => {
+  it('offers its DevTools endpoint as one raw stream: cdp', async () => {
+    const deviceId = await eventually(async () => (await api('GET', '/devices?platform=web')).body.content?.[0]?.id as string | undefined, { what: 'the browser device' });
+    const created = await api('POST', '/sessions', { deviceId, name: 'browser debugging' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const caps = await api('GET', `/sessions/${id}/debug-capabilities`);
+    expect(caps.body).toEqual({ platform: 'web', protocols: [{ name: 'cdp', available: true, granted: false }] });
+    expect((await api('POST', `/sessions/${id}/debug-capabilities`, { protocols: ['adb'] })).body.code).toBe('DEBUG_PROTOCOL_UNAVAILABLE');
+    expect((await api('POST', `/sessions/${id}/debug-capabilities`, { protocols: ['cdp'] })).status).toBe(200);
+    const targets = await api('GET', `/sessions/${id}/debug-targets`);
+    expect(targets.body.targets.length).toBeGreaterThan(0);
+    expect(targets.body.targets[0]).toMatchObject({ kind: 'page', protocol: 'cdp', tunnelPath: `/df/debug-tunnel/${id}/cdp/${targets.body.targets[0].id}` });
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(wsUrl(`/df/debug-tunnel/${id}/cdp`), { headers: { authorization: `Bearer ${token}` } });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
+    });
+    // Chromium's own HTTP endpoint, spoken over the raw stream as a desk's DevTools would.
+    let answer = '';
+    const done = new Promise<void>((resolve) => ws.on('message', (data: Buffer) => ((answer += data.toString('utf8')), /"Browser"[\s\S]*\}/.test(answer) && resolve())));
+    ws.send(Buffer.from('GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+    await done;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toMatch(/"Browser": "(Headless)?Chrom/);
+    ws.close();
+    expect((await api('DELETE', `/sessions/${id}`)).status).toBe(200);
   });
 });
 

@@ -171,6 +171,9 @@ export class DebugService {
       maxPayload: 16 * 1024 * 1024,
       handshakeTimeout: AGENT_TIMEOUT_MS,
       followRedirects: false,
+      // Masking guards browsers' intermediaries; on the gateway's own hop to the agent it only costs a
+      // pass over every byte on both ends, so the mask is zero (ws then skips it).
+      generateMask: (mask: Buffer) => void mask.fill(0),
     });
     const entry: OpenStream = { userId, protocol, close };
     const untrack = this.track(session.id, entry);

@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { findDevice } from '#projections/df-devices/index.js';
 import { findApp, findFile, findVersion, type FileScope } from '#projections/df-files/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
@@ -29,7 +30,11 @@ export class CatalogInstaller {
     if (file.status !== 'ready') throw new AppError('FILE_NOT_READY', `The file is ${file.status}`);
     if (file.kind !== 'app' || !file.appId) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${file.name} is not a catalogued app build`);
     const app = await findApp(this.deps.db, scope, file.appId);
-    if (app?.platform === 'ios') throw new AppError('DEVICE_UNSUPPORTED', 'iOS builds install on iOS devices, which this farm does not have yet');
+    // A build installs on its own platform only; a device no longer listed is left to its agent to refuse.
+    const device = app ? await findDevice(this.deps.db, this.deps.sessions.deviceScope(caller), session.deviceId) : null;
+    if (app && device && device.platform !== app.platform) {
+      throw new AppError('DEVICE_UNSUPPORTED', `${app.platform === 'ios' ? 'iOS' : 'Android'} builds install on ${app.platform === 'ios' ? 'iOS' : 'Android'} devices; this device is ${device.platform}`);
+    }
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     const versionId = version?.id ?? file.versionId ?? null;
     return this.deps.operations.start('app-install', caller, { sessionId: session.id, fileId: file.id, versionId, appId: file.appId }, async (job) => {
