@@ -16,7 +16,7 @@ const saved = () => JSON.parse(readFileSync(config, 'utf8')) as { accessToken: s
 
 beforeAll(async () => {
   ensureDfctlBuilt();
-  server = await startTestServer({ ACCESS_TOKEN_TTL: '5s', AGENT_ENABLED: 'false' });
+  server = await startTestServer({ ACCESS_TOKEN_TTL: '10s', AGENT_ENABLED: 'false' });
   admin = await signUpCompany(server.url, 'dfctl-tokens');
 }, 120_000);
 
@@ -24,7 +24,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('dfctl with an expired access token', () => {
+describe('dfctl with an expired access token', { timeout: 180_000 }, () => {
   it('refreshes after the 401 TOKEN_EXPIRED, retries, and saves the new pair', async () => {
     const login = await runDfctl(['login', '--server', server.url, '--email', admin.email, '--password-stdin'], { input: admin.password, env: { DFCTL_CONFIG: config } });
     expect(login.code).toBe(0);

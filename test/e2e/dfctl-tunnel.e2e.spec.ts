@@ -95,7 +95,7 @@ function readBytes(socket: Socket, length: number): Promise<Buffer> {
   });
 }
 
-describe('dfctl forward', () => {
+describe('dfctl forward', { timeout: 180_000 }, () => {
   let sessionId: string;
   beforeAll(async () => {
     sessionId = await openSession();
@@ -181,7 +181,7 @@ describe('dfctl forward', () => {
   });
 });
 
-describe('dfctl adb', () => {
+describe('dfctl adb', { timeout: 180_000 }, () => {
   it("puts the device in the user's own adb: adb connect, adb devices, adb shell; exits 0 when the session ends", async () => {
     const sessionId = await openSession();
     const d = start(['adb', sessionId, '--connect', '--adb-port', String(userAdb.port)], { DFCTL_POLL_MS: '200' });

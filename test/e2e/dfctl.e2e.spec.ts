@@ -51,7 +51,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('dfctl before signing in', () => {
+describe('dfctl before signing in', { timeout: 180_000 }, () => {
   it('prints its version and help, and refuses a wrong command line with exit 2', async () => {
     const v = await runDfctl(['--version']);
     expect(v).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
@@ -86,7 +86,7 @@ describe('dfctl before signing in', () => {
   });
 });
 
-describe('dfctl signed in', () => {
+describe('dfctl signed in', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const r = await runDfctl(['login', '--server', server.url, '--email', admin.email, '--password-stdin'], { input: `${admin.password}\n`, env: env() });
     expect(r.stderr).toBe('');
@@ -180,17 +180,24 @@ describe('dfctl signed in', () => {
     expect(every.find((s) => s.id === sessionId)?.status).toBe('ended');
   });
 
-  it('ends a session it opened, and answers exit 4 for a device or session that does not exist', async () => {
+  it('carries the device browser\'s DevTools to a local port, ends a session it opened, and answers exit 4 for unknown ids', async () => {
     const opened = await runDfctl(['open', deviceId, '--json'], { env: env(), timeoutMs: 90_000 });
     expect(opened.code).toBe(0);
     const session = JSON.parse(opened.stdout) as { id: string; status: string; deviceId: string };
     expect(session).toMatchObject({ status: 'active', deviceId });
-    // A browser device offers no debug streams: dfctl says so before it listens on anything.
-    const devtools = await runDfctl(['devtools', session.id], { env: env() });
-    expect(devtools.code).toBe(1);
-    expect(devtools.stderr).toMatch(new RegExp(`^dfctl: the web device of session ${session.id} offers no cdp \\(DEBUG_PROTOCOL_UNAVAILABLE\\)\\n$`));
+    // The device's Chromium DevTools endpoint on a local port: its own HTTP answers come through.
+    const devtools = spawnDfctl(['devtools', session.id], { env: env() });
+    const line = await devtools.waitForLine(/^DevTools of session .* on http:\/\/127\.0\.0\.1:\d+ /);
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)![1]);
+    const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser: string; 'Protocol-Version': string };
+    expect(version.Browser).toMatch(/Chrome/);
+    const pages = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { type: string }[];
+    expect(pages.some((p) => p.type === 'page')).toBe(true);
+
     const end = await runDfctl(['end', session.id], { env: env() });
     expect(end).toMatchObject({ code: 0, stdout: `Session ${session.id} ended (user).\n` });
+    // The tunnel ends with the session.
+    expect(await devtools.exited).toMatchObject({ code: 0, stderr: expect.stringMatching(new RegExp(`dfctl: session ${session.id} has ended`)) });
     expect((await http(server.url, 'GET', `/df/api/sessions/${session.id}`, { token: admin.token })).body.status).toBe('ended');
 
     const noDevice = await runDfctl(['open', randomUUID()], { env: env() });
