@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { phase, table } from './console.js';
-import { BENCH_ADMIN, signIn } from './server.js';
+import { benchServerEnv, signIn } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
 export interface TunnelOptions {
@@ -108,21 +108,8 @@ function startSink(): Promise<{ server: Server; port: number }> {
  */
 async function startServerProcess(dataDir: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      DATA_DIR: dataDir,
-      PLATFORM_DOMAIN: 'example.com',
-      BOOTSTRAP_ADMIN_EMAIL: BENCH_ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: BENCH_ADMIN.password,
-      RATE_LIMIT_PER_ADDRESS: '0',
-      RATE_LIMIT_PER_USER: '0',
-      RATE_LIMIT_NEW_SESSIONS: '0',
-      ...env,
-    },
+    // Info level: the server's "listening" line names its address.
+    env: { ...process.env, ...benchServerEnv(dataDir, { LOG_LEVEL: 'info', ...env }) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

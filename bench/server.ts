@@ -11,9 +11,9 @@ export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench 
 /** Chromium started directly (not the /usr/bin wrapper), so a device holds one PID. */
 export const CHROMIUM = '/usr/lib/chromium/chromium';
 
-/** Starts the platform in this process on `dataDir`; `env` adds to or overrides the bench defaults. */
-export function startBenchServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningProcess> {
-  return startProcess({
+/** The bench defaults for a server on `dataDir`; `env` adds to or overrides them. */
+export function benchServerEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -28,7 +28,12 @@ export function startBenchServer(dataDir: string, env: Record<string, string> = 
     RATE_LIMIT_PER_USER: '0',
     RATE_LIMIT_NEW_SESSIONS: '0',
     ...env,
-  });
+  };
+}
+
+/** Starts the platform in this process on `dataDir`; `env` adds to or overrides the bench defaults. */
+export function startBenchServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningProcess> {
+  return startProcess(benchServerEnv(dataDir, env));
 }
 
 /** Signs the bench administrator in; returns the access token. */

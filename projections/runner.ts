@@ -31,6 +31,8 @@ export interface ProjectionStatus {
   name: string;
   position: bigint;
   running: boolean;
+  /** Waiting to be woken (caught up, nothing asked of it): an idle loop reads nothing. */
+  asleep: boolean;
   lastError: string | null;
 }
 
@@ -215,6 +217,7 @@ class ProjectionLoop {
   private lastError: string | null = null;
   private wakeUp: (() => void) | null = null;
   private pendingWake = false;
+  private asleep = false;
   private done: Promise<void> | null = null;
   private waiters: Waiter[] = [];
   private readonly batchSize: number;
@@ -278,7 +281,7 @@ class ProjectionLoop {
   }
 
   status(): ProjectionStatus {
-    return { name: this.projection.name, position: this.position, running: this.running, lastError: this.lastError };
+    return { name: this.projection.name, position: this.position, running: this.running, asleep: this.asleep, lastError: this.lastError };
   }
 
   private settleWaiters(): void {
@@ -300,6 +303,7 @@ class ProjectionLoop {
     // With waiters the head may be held back by another open transaction: look again soon. Otherwise
     // the loop sleeps until woken (doorbell, notify, a waiting reader, or the runner's poll).
     const ms = this.waiters.length > 0 ? 10 : null;
+    this.asleep = ms === null;
     await new Promise<void>((resolve) => {
       const t =
         ms === null
@@ -313,6 +317,7 @@ class ProjectionLoop {
         resolve();
       };
     });
+    this.asleep = false;
     this.pendingWake = false;
   }
 

@@ -107,3 +107,97 @@ export function Pager(props: { page: number; totalPages: number; total: number; 
     </nav>
   );
 }
+
+/**
+ * An inline confirmation (no modal): the question, the risky button, and "keep it" — which takes the
+ * focus when it opens, the safe choice when Enter is pressed by habit.
+ */
+export function Confirm(props: { label: string; question?: string; yes: string; no?: string; onYes: () => unknown; onNo: () => void }) {
+  return (
+    <span role="group" aria-label={props.label} class="row confirm">
+      {props.question ? <span>{props.question}</span> : null}
+      <button type="button" class="danger" onClick={() => void props.onYes()}>
+        {props.yes}
+      </button>
+      <button type="button" onClick={props.onNo} autoFocus>
+        {props.no ?? 'Keep it'}
+      </button>
+    </span>
+  );
+}
+
+/** Runs an action, keeping its error for an ErrorNote; answers whether it succeeded. */
+export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return {
+    error,
+    busy,
+    clear: () => setError(null),
+    run: async (fn) => {
+      setError(null);
+      setBusy(true);
+      try {
+        await fn();
+        return true;
+      } catch (err) {
+        setError(err);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
+
+/** How long a booking lasts: a select named `minutes` (its value in minutes). */
+export function DurationSelect(props: { label: string; choices: number[]; selected: number; autoFocus?: boolean }) {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <select name="minutes" autoFocus={props.autoFocus}>
+        {props.choices.map((m) => (
+          <option value={String(m)} selected={m === props.selected}>
+            {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** One column of a DataTable: its header, its cell, and whether the header is for screen readers only. */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ComponentChildren;
+  class?: string;
+  hiddenHeader?: boolean;
+}
+
+/**
+ * The console's list table: a caption for screen readers (which names the table for tests and
+ * assistive technology), a header row, a row per item. Pages give columns, not markup.
+ */
+export function DataTable<T>({ caption, columns, rows }: { caption: string; columns: Column<T>[]; rows: readonly T[] }) {
+  return (
+    <table>
+      <caption class="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th>{c.hiddenHeader ? <span class="sr-only">{c.header}</span> : c.header}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            {columns.map((c) => (
+              <td class={c.class}>{c.cell(r)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -104,3 +104,24 @@ export function relayWebSocketToStream(ws: WebSocket, stream: Duplex, onClose?: 
     stream.destroy();
   });
 }
+
+/**
+ * Resolves once a WebSocket the relay opened towards an agent is open; rejects with `refused(status,
+ * body)` when the agent answered the upgrade with an HTTP response (its body read up to 16 KiB), or
+ * with `unreachable(err)` when the connection failed.
+ */
+export function upstreamOpened(upstream: WebSocket, refused: (status: number, body: string) => Error, unreachable: (err: Error) => Error): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    upstream.once('unexpected-response', (_r, answer) => {
+      let body = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => {
+        if (body.length < 16_384) body += chunk;
+      });
+      answer.on('end', () => reject(refused(answer.statusCode ?? 502, body)));
+      answer.on('error', () => reject(refused(answer.statusCode ?? 502, body)));
+    });
+    upstream.once('error', (err) => reject(unreachable(err)));
+    upstream.once('open', () => resolve());
+  });
+}

@@ -142,11 +142,43 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     const report = page.getByRole('table', { name: 'Sessions report' });
     await expect.poll(async () => (await report.count()) > 0 && (await report.getByRole('row').count()) >= 2, { timeout: 30_000 }).toBe(true);
     expect(await report.getByRole('row').nth(1).getByRole('cell').nth(1).textContent()).toBe('1');
+    // The bar chart of sessions per day says what it shows.
+    expect(await page.getByRole('img', { name: /^Sessions per day: 1 in all over 30 days, most on \d{4}-\d{2}-\d{2} \(1\)$/ }).count()).toBe(1);
     await expectAccessible('reports');
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV of the sessions report' }).click()]);
     expect(file.suggestedFilename()).toMatch(/^sessions-.*\.csv$/);
     const csv = readFileSync((await file.path())!, 'utf8');
     expect(csv.split('\n')[0]).toContain('period');
+
+    // The device-usage report: a row for the device that was in session, and its CSV.
+    const usage = page.getByRole('table', { name: 'Device usage report' });
+    await usage.waitFor();
+    const usageRows = usage.locator('tbody tr');
+    expect(await usageRows.count()).toBe(1);
+    expect(await usageRows.first().getByRole('cell').nth(2).textContent()).toBe('1');
+    const [usageFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV of the device usage report' }).click()]);
+    expect(usageFile.suggestedFilename()).toMatch(/^device-usage-.*\.csv$/);
+    const usageCsv = readFileSync((await usageFile.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(usageCsv[0]).toBe('period,deviceId,deviceName,sessions,minutesInSession,minutesOnline,utilisation');
+    expect(usageCsv).toHaveLength(2);
+    expect(usageCsv[1]).toContain(deviceId);
+
+    // The reservations report: empty first, then one booking starting tomorrow.
+    const reservations = page.getByRole('region', { name: 'Reservations report' });
+    await reservations.getByText('No booking starts in this range.').waitFor();
+    const start = new Date(Date.now() + 86_400_000);
+    start.setMinutes(0, 0, 0);
+    const booked = await http(server.url, 'POST', '/df/api/reservations', { token: admin.token, body: { deviceId, startAt: start.toISOString(), endAt: new Date(start.getTime() + 2 * 3_600_000).toISOString() } });
+    expect(booked.status).toBe(201);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await page.getByRole('form', { name: 'Report range' }).getByLabel('To', { exact: true }).fill(`${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`);
+    const bookings = reservations.getByRole('table', { name: 'Reservations report' });
+    await bookings.waitFor();
+    expect(await bookings.locator('tbody tr').count()).toBe(1);
+    const cells = await bookings.locator('tbody tr').first().getByRole('cell').allTextContents();
+    expect(cells.slice(1)).toEqual(['1', '2', '0', '0', '0']);
+    await expectAccessible('reports with all three');
+    expect((await http(server.url, 'DELETE', `/df/api/reservations/${booked.body.id}`, { token: admin.token })).status).toBeLessThan(300);
   });
   it('lists accessibility reports (empty first), opens one and triages a finding', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accessibility' }).click();

@@ -4,6 +4,7 @@ import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { CompareReports, ExportReport } from './accessibility-tools';
 
 type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
 interface Audit {
@@ -136,6 +137,12 @@ export function AccessibilityAuditPage({ id }: { id: string }) {
         </>
       ) : null}
       <ErrorNote error={error} />
+      {audit.data ? (
+        <div class="split even">
+          <CompareReports id={id} />
+          <ExportReport id={id} name={audit.data.name ?? `accessibility-${id}`} />
+        </div>
+      ) : null}
       <h2>Findings</h2>
       {findings.isLoading ? (
         <Loading />

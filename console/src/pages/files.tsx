@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
 
 interface FileRecord {
   id: string;
@@ -49,24 +49,70 @@ export function formatBytes(n: number | null | undefined): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-/** Uploads one file through the presigned flow: sign, PUT the bytes to storage, confirm. */
-async function upload(file: File): Promise<void> {
+/** Files larger than this go through the multipart flow (docs/console.md, "Files"). */
+export const MULTIPART_THRESHOLD = 64 * 1024 * 1024;
+
+/** An upload's progress: bytes stored so far, of the file's size. */
+export type Progress = (sent: number, total: number) => void;
+
+async function storageError(put: Response): Promise<Error> {
+  let message = `Storage refused the upload (${put.status})`;
+  try {
+    const b = (await put.json()) as { message?: string };
+    if (b.message) message = b.message;
+  } catch {
+    /* not JSON */
+  }
+  return new Error(message);
+}
+
+/** Uploads one file: the presigned flow for a small one, multipart for a big one. */
+function upload(file: File, progress: Progress): Promise<void> {
+  return file.size > MULTIPART_THRESHOLD ? uploadMultipart(file, progress) : uploadSingle(file, progress);
+}
+
+/**
+ * Multipart: initiate, then each part in sequence (its signed URL, the PUT of exactly that slice, its
+ * ETag kept), then complete with every part's ETag. On a failure the upload is aborted, so no pending
+ * file is left behind.
+ */
+async function uploadMultipart(file: File, progress: Progress): Promise<void> {
+  const contentType = file.type || 'application/octet-stream';
+  const started = await api<{ fileId: string; partSize: number; partCount: number }>('/df/api/files/multipart/initiate', {
+    method: 'POST',
+    body: { name: file.name, size: file.size, contentType },
+  });
+  const parts: { partNumber: number; etag: string }[] = [];
+  try {
+    progress(0, file.size);
+    for (let n = 1; n <= started.partCount; n++) {
+      const signed = await api<{ url: string; method?: string }>(`/df/api/files/multipart/${started.fileId}/part/${n}`);
+      const slice = file.slice((n - 1) * started.partSize, Math.min(n * started.partSize, file.size));
+      const put = await fetch(signed.url, { method: signed.method ?? 'PUT', body: slice });
+      if (!put.ok) throw await storageError(put);
+      const etag = put.headers.get('etag');
+      if (!etag) throw new Error(`Storage answered part ${n} without an ETag`);
+      parts.push({ partNumber: n, etag });
+      progress(Math.min(n * started.partSize, file.size), file.size);
+    }
+    await api(`/df/api/files/multipart/${started.fileId}/complete`, { method: 'POST', body: { parts } });
+  } catch (err) {
+    await api(`/df/api/files/multipart/${started.fileId}`, { method: 'DELETE' }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The presigned flow: sign, PUT the bytes to storage, confirm. */
+async function uploadSingle(file: File, progress: Progress): Promise<void> {
   const contentType = file.type || 'application/octet-stream';
   const signed = await api<{ fileId: string; url: string; headers?: Record<string, string> }>('/df/api/files/presigned-upload', {
     method: 'POST',
     body: { name: file.name, size: file.size, contentType },
   });
+  progress(0, file.size);
   const put = await fetch(signed.url, { method: 'PUT', headers: signed.headers ?? { 'content-type': contentType }, body: file });
-  if (!put.ok) {
-    let message = `Storage refused the upload (${put.status})`;
-    try {
-      const b = (await put.json()) as { message?: string };
-      if (b.message) message = b.message;
-    } catch {
-      /* not JSON */
-    }
-    throw new Error(message);
-  }
+  if (!put.ok) throw await storageError(put);
+  progress(file.size, file.size);
   await api(`/df/api/files/${signed.fileId}/confirm`, { method: 'POST' });
 }
 
@@ -102,6 +148,7 @@ export function FilesPage() {
   const apps = useQuery({ queryKey: ['files', 'apps'], queryFn: () => api<PageOf<App>>('/df/api/files/apps', { query: { size: 100 } }), enabled: readable });
   const [open, setOpen] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<{ sent: number; total: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -141,13 +188,14 @@ export function FilesPage() {
                 setError(null);
                 setDone(null);
                 try {
-                  await upload(chosen);
+                  await upload(chosen, (n, total) => setSent({ sent: n, total }));
                   setDone(`${chosen.name} uploaded.`);
                   form.reset();
                 } catch (err) {
                   setError(err);
                 } finally {
                   setBusy(false);
+                  setSent(null);
                   await refresh();
                 }
               }}
@@ -155,7 +203,17 @@ export function FilesPage() {
               <label class="field">
                 <span>File (an APK or IPA joins the app catalog)</span>
                 <input type="file" name="file" required />
+                <small class="muted">Over 64 MiB it goes up in parts.</small>
               </label>
+              {sent ? (
+                <div>
+                  <progress id="upload-progress" aria-label="Upload progress" max={sent.total} value={sent.sent} />
+                  <span class="small muted">
+                    {' '}
+                    {formatBytes(sent.sent)} of {formatBytes(sent.total)}
+                  </span>
+                </div>
+              ) : null}
               <button type="submit" class="primary" disabled={busy}>
                 {busy ? 'Uploading…' : 'Upload'}
               </button>
@@ -172,64 +230,44 @@ export function FilesPage() {
             <Empty>No file yet.</Empty>
           ) : (
             <>
-              <table>
-                <caption class="sr-only">Files</caption>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Size</th>
-                    <th>Kind</th>
-                    <th>Status</th>
-                    <th>Uploaded</th>
-                    <th>
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {files.data.content.map((f) => (
-                    <tr>
-                      <td>{f.name}</td>
-                      <td class="nowrap">{formatBytes(f.size)}</td>
-                      <td>{f.kind}</td>
-                      <td>
-                        <span class={`badge ${f.status}`}>{f.status}</span>
-                      </td>
-                      <td class="nowrap">{formatTime(f.createdAt)}</td>
-                      <td class="row">
-                        {manage && deleting !== f.id ? (
-                          <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
-                            Delete
-                          </button>
-                        ) : null}
-                        {deleting === f.id ? (
-                          <span role="group" aria-label={`Confirm deleting ${f.name}`} class="row">
-                            <button
-                              type="button"
-                              class="danger"
-                              onClick={async () => {
-                                setError(null);
-                                try {
-                                  await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
-                                } catch (err) {
-                                  setError(err);
-                                }
-                                setDeleting(null);
-                                await refresh();
-                              }}
-                            >
-                              Yes, delete
-                            </button>
-                            <button type="button" onClick={() => setDeleting(null)} autoFocus>
-                              Keep it
-                            </button>
-                          </span>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption="Files"
+                rows={files.data.content}
+                columns={[
+                  { header: 'Name', cell: (f) => f.name },
+                  { header: 'Size', cell: (f) => formatBytes(f.size), class: 'nowrap' },
+                  { header: 'Kind', cell: (f) => f.kind },
+                  { header: 'Status', cell: (f) => <span class={`badge ${f.status}`}>{f.status}</span> },
+                  { header: 'Uploaded', cell: (f) => formatTime(f.createdAt), class: 'nowrap' },
+                  {
+                    header: 'Actions',
+                    hiddenHeader: true,
+                    class: 'row',
+                    cell: (f) =>
+                      deleting === f.id ? (
+                        <Confirm
+                          label={`Confirm deleting ${f.name}`}
+                          yes="Yes, delete"
+                          onYes={async () => {
+                            setError(null);
+                            try {
+                              await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
+                            } catch (err) {
+                              setError(err);
+                            }
+                            setDeleting(null);
+                            await refresh();
+                          }}
+                          onNo={() => setDeleting(null)}
+                        />
+                      ) : manage ? (
+                        <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
+                          Delete
+                        </button>
+                      ) : null,
+                  },
+                ]}
+              />
               <Pager page={page} totalPages={files.data.totalPages} total={files.data.totalElements} onPage={setPage} />
             </>
           )}

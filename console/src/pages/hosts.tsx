@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
+import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
 
 interface Host {
   id: string;
@@ -13,7 +13,10 @@ interface Host {
   devices: { total: number; online: number };
 }
 
-/** Enrolled hosts: enrol (the token shown once), rename, revoke. Needs `df:host:manage`. */
+/**
+ * Enrolled hosts: enrol (the token shown once), rename, re-scope to workspaces, a new token (shown
+ * once), revoke. Needs `df:host:manage`.
+ */
 export function HostsPage() {
   const { can, workspaces } = useSession();
   const qc = useQueryClient();
@@ -23,7 +26,9 @@ export function HostsPage() {
     queryFn: () => api<{ content: Host[] }>('/df/api/hosts', { query: { size: 100 } }),
     enabled: allowed,
   });
-  const [enrolled, setEnrolled] = useState<{ name: string; token: string } | null>(null);
+  const [enrolled, setEnrolled] = useState<{ name: string; token: string; rotated?: boolean } | null>(null);
+  const [scoping, setScoping] = useState<string | null>(null);
+  const [rotating, setRotating] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
@@ -53,8 +58,8 @@ export function HostsPage() {
       <ErrorNote error={error} />
       {enrolled ? (
         <div class="card stack" role="region" aria-label="New host token">
-          <h2>Host “{enrolled.name}” enrolled</h2>
-          <p>Copy its token now: it is shown only this once.</p>
+          <h2>{enrolled.rotated ? `A new token for “${enrolled.name}”` : `Host “${enrolled.name}” enrolled`}</h2>
+          <p>Copy its token now: it is shown only this once.{enrolled.rotated ? ' The old token is refused at the host’s next hello.' : ''}</p>
           <label class="field">
             <span>Token</span>
             <input readOnly value={enrolled.token} />
@@ -122,24 +127,14 @@ export function HostsPage() {
           ) : !hosts.data?.content.length ? (
             <Empty>No host is enrolled yet.</Empty>
           ) : (
-            <table>
-              <caption class="sr-only">Hosts</caption>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Workspaces</th>
-                  <th>Status</th>
-                  <th>Devices online</th>
-                  <th>Enrolled</th>
-                  <th>
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hosts.data.content.map((h) => (
-                  <tr>
-                    <td>
+            <DataTable
+              caption="Hosts"
+              rows={hosts.data.content}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (h) => (
+                    <>
                       {renaming === h.id ? (
                         <form
                           class="row"
@@ -162,25 +157,110 @@ export function HostsPage() {
                       ) : (
                         h.name
                       )}
-                    </td>
-                    <td>{h.workspaceIds === null ? 'all' : h.workspaceIds.map(wsName).join(', ')}</td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Workspaces',
+                  cell: (h) => (
+                    <>
+                      {scoping === h.id ? (
+                        <form
+                          class="stack"
+                          aria-label={`Workspaces of ${h.name}`}
+                          onSubmit={(e) => {
+                            e.preventDefault();
+                            const ids = new FormData(e.currentTarget as HTMLFormElement).getAll('workspaceIds').map(Number);
+                            void run(async () => {
+                              // None chosen: every workspace of the company (null), as at enrolment.
+                              await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { workspaceIds: ids.length ? ids : null } });
+                              setScoping(null);
+                            });
+                          }}
+                        >
+                          <fieldset>
+                            <legend>Workspaces (none chosen: all)</legend>
+                            {workspaces.map((w, i) => (
+                              <label class="check">
+                                <input type="checkbox" name="workspaceIds" value={String(w.id)} defaultChecked={h.workspaceIds?.includes(w.id) ?? false} autoFocus={i === 0} /> {w.name}
+                              </label>
+                            ))}
+                          </fieldset>
+                          <div class="row">
+                            <button type="submit">Save</button>
+                            <button type="button" onClick={() => setScoping(null)}>
+                              Cancel
+                            </button>
+                          </div>
+                        </form>
+                      ) : h.workspaceIds === null ? (
+                        'all'
+                      ) : (
+                        h.workspaceIds.map(wsName).join(', ')
+                      )}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Status',
+                  cell: (h) => (
+                    <>
                       <span class={`badge ${h.status}`}>{h.status}</span>
-                    </td>
-                    <td>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Devices online',
+                  cell: (h) => (
+                    <>
                       {h.devices.online} / {h.devices.total}
-                    </td>
-                    <td class="nowrap">{formatTime(h.createdAt)}</td>
-                    <td class="row">
-                      {h.status === 'active' && revoking !== h.id ? (
+                    </>
+                  ),
+                },
+                {
+                  header: 'Enrolled', class: 'nowrap',
+                  cell: (h) => (
+                    <>
+      {formatTime(h.createdAt)}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Actions', hiddenHeader: true,
+                  cell: (h) => (
+                    <>
+                      <div class="row cell-actions">
+                      {h.status === 'active' && revoking !== h.id && rotating !== h.id ? (
                         <>
                           <button type="button" onClick={() => setRenaming(h.id)} aria-label={`Rename ${h.name}`}>
                             Rename
+                          </button>
+                          <button type="button" onClick={() => setScoping(h.id)} aria-label={`Change the workspaces of ${h.name}`}>
+                            Workspaces
+                          </button>
+                          <button type="button" onClick={() => setRotating(h.id)} aria-label={`New token for ${h.name}`}>
+                            New token
                           </button>
                           <button type="button" class="danger" onClick={() => setRevoking(h.id)} aria-label={`Revoke ${h.name}`}>
                             Revoke
                           </button>
                         </>
+                      ) : null}
+                      {rotating === h.id ? (
+                        <Confirm
+                          label={`Confirm a new token for ${h.name}`}
+                          question="Issue a new token? The agent must be restarted with it."
+                          yes="Yes, issue it"
+                          onYes={() =>
+                            run(async () => {
+                              const t = await api<{ name: string; token: string }>(`/df/api/hosts/${h.id}/token`, { method: 'POST' });
+                              setCopied(false);
+                              setEnrolled({ name: h.name, token: t.token, rotated: true });
+                              setRotating(null);
+                            })
+                          }
+                          onNo={() => setRotating(null)}
+                        />
                       ) : null}
                       {revoking === h.id ? (
                         <span role="group" aria-label={`Confirm revoking ${h.name}`} class="row">
@@ -202,11 +282,12 @@ export function HostsPage() {
                           </button>
                         </span>
                       ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                      </div>
+                    </>
+                  ),
+                },
+              ]}
+            />
           )}
         </div>
       </div>

@@ -4,7 +4,8 @@ import { api, download } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+import { RoleEditor, TeamCard, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
   content: T[];
@@ -21,28 +22,6 @@ interface User {
   lastSignInAt?: string | null;
   createdAt: string;
 }
-interface Role {
-  id: number;
-  name: string;
-  description: string;
-  permissions: string[];
-  builtIn?: boolean;
-}
-interface Team {
-  id: number;
-  name: string;
-  description: string;
-  memberIds: number[];
-}
-interface Workspace {
-  id: number;
-  name: string;
-  description: string;
-  archived: boolean;
-  modules: string[];
-  createdAt: string;
-}
-
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
 /** Team and organization: each section shown only with its permission key (never a role name). */
@@ -140,31 +119,17 @@ function Users() {
         users.data.content.length === 0 ? (
           <Empty>No user matches.</Empty>
         ) : (
-          <table>
-            <caption class="sr-only">Users</caption>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>E-mail</th>
-                <th>Status</th>
-                <th>Roles</th>
-                <th>Last sign-in</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.content.map((u) => (
-                <tr>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>
-                    <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span>
-                  </td>
-                  <td>{u.roles.map((r) => r.name).join(', ') || '—'}</td>
-                  <td>{formatTime(u.lastSignInAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Users"
+            rows={users.data.content}
+            columns={[
+              { header: 'Name', cell: (u) => u.name },
+              { header: 'E-mail', cell: (u) => u.email },
+              { header: 'Status', cell: (u) => <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span> },
+              { header: 'Roles', cell: (u) => u.roles.map((r) => r.name).join(', ') || '—' },
+              { header: 'Last sign-in', cell: (u) => formatTime(u.lastSignInAt) },
+            ]}
+          />
         )
       ) : null}
       {users.data ? <Pager page={users.data.page} totalPages={users.data.totalPages} total={users.data.totalElements} onPage={setPage} /> : null}
@@ -184,10 +149,17 @@ function Roles() {
       {roles.data?.map((r) => (
         <details class="card">
           <summary>
-            <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys</span>
+            <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys{r.builtIn ? ' · built-in' : ''}</span>
           </summary>
-          <p>{r.description}</p>
-          <p class="small">{r.permissions.join(' · ')}</p>
+          {can('ROLE_MANAGE') && !r.builtIn && catalog.data ? (
+            <RoleEditor role={r} catalog={catalog.data} />
+          ) : (
+            <>
+              <p>{r.description}</p>
+              <p class="small">{r.permissions.join(' · ')}</p>
+              {r.builtIn ? <p class="muted small">A built-in role: it cannot be changed.</p> : null}
+            </>
+          )}
         </details>
       ))}
       {can('ROLE_MANAGE') && catalog.data ? (
@@ -225,32 +197,16 @@ function Teams() {
   const qc = useQueryClient();
   const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[] | Page<Team>>('/api/v1/teams') });
   const list = Array.isArray(teams.data) ? teams.data : (teams.data?.content ?? []);
+  // Member names come from the users list (USER_READ); without it members show as ids.
+  const users = useUsers(can('USER_READ'));
   return (
     <div class="stack">
       <ErrorNote error={teams.error} />
       {teams.isLoading ? <Loading /> : null}
       {teams.data && list.length === 0 ? <Empty>No team yet.</Empty> : null}
-      {list.length > 0 ? (
-        <table>
-          <caption class="sr-only">Teams</caption>
-          <thead>
-            <tr>
-              <th>Team</th>
-              <th>Description</th>
-              <th>Members</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((t) => (
-              <tr>
-                <td>{t.name}</td>
-                <td>{t.description || '—'}</td>
-                <td>{t.memberIds.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {list.map((t) => (
+        <TeamCard team={t} users={users.data} canManage={can('TEAM_MANAGE')} />
+      ))}
       {can('TEAM_MANAGE') ? (
         <div class="card">
           <h2>New team</h2>
@@ -281,34 +237,10 @@ function Workspaces() {
     <div class="stack">
       <ErrorNote error={workspaces.error} />
       {workspaces.isLoading ? <Loading /> : null}
-      {list.length > 0 ? (
-        <table>
-          <caption class="sr-only">Workspaces</caption>
-          <thead>
-            <tr>
-              <th>Workspace</th>
-              <th>Modules</th>
-              <th>Created</th>
-              <th>Access</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((w) => (
-              <tr>
-                <td>
-                  {w.name} {w.archived ? <span class="badge">archived</span> : null}
-                  <div class="muted small">{w.description}</div>
-                </td>
-                <td>{w.modules.join(', ')}</td>
-                <td>{formatTime(w.createdAt)}</td>
-                <td>
-                  <WorkspaceAccess id={w.id} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {workspaces.data && list.length === 0 ? <Empty>No workspace.</Empty> : null}
+      {list.map((w) => (
+        <WorkspaceCard ws={w} />
+      ))}
       {can('WORKSPACE_CREATE') ? (
         <div class="card">
           <h2>New workspace</h2>
@@ -329,14 +261,6 @@ function Workspaces() {
       ) : null}
     </div>
   );
-}
-
-function WorkspaceAccess({ id }: { id: number }) {
-  const access = useQuery({ queryKey: ['workspace-access', id], queryFn: () => api<{ teams: { name: string }[]; users: { name: string }[] }>(`/api/v1/workspaces/${id}/access`) });
-  if (access.error) return <span class="muted small">—</span>;
-  if (!access.data) return <span class="muted small">…</span>;
-  const names = [...access.data.teams.map((t) => `team ${t.name}`), ...access.data.users.map((u) => u.name)];
-  return <span class="small">{names.length ? names.join(', ') : 'everyone of the company with a role'}</span>;
 }
 
 interface ApiKey {
@@ -396,51 +320,38 @@ function ApiKeys() {
       {keys.isLoading ? <Loading /> : null}
       {keys.data && keys.data.length === 0 ? <Empty>No key yet.</Empty> : null}
       {keys.data && keys.data.length > 0 ? (
-        <table>
-          <caption class="sr-only">API keys</caption>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Starts with</th>
-              <th>Scopes</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>{formatTime(k.createdAt)}</td>
-                <td>{formatTime(k.lastUsedAt)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={async () => {
-                      if (!confirm(`Revoke the key ${k.name}?`)) return;
-                      try {
-                        await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
-                        await qc.invalidateQueries({ queryKey: ['api-keys'] });
-                      } catch (err) {
-                        setError(err);
-                      }
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="API keys"
+          rows={keys.data}
+          columns={[
+            { header: 'Name', cell: (k) => k.name },
+            { header: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
+            { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
+            { header: 'Created', cell: (k) => formatTime(k.createdAt) },
+            { header: 'Last used', cell: (k) => formatTime(k.lastUsedAt) },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (k) => (
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={async () => {
+                    if (!confirm(`Revoke the key ${k.name}?`)) return;
+                    try {
+                      await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
+                      await qc.invalidateQueries({ queryKey: ['api-keys'] });
+                    } catch (err) {
+                      setError(err);
+                    }
+                  }}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
       ) : null}
     </section>
   );
@@ -507,39 +418,40 @@ function Audit() {
       {events.isLoading ? <Loading /> : null}
       {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
       {events.data && events.data.content.length > 0 ? (
-        <table>
-          <caption class="sr-only">Audit events</caption>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Event</th>
-              <th>Resource</th>
-              <th>Who</th>
-              <th>Changes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.data.content.map((e) => (
-              <tr>
-                <td class="nowrap">{formatTime(e.occurredAt)}</td>
-                <td>{e.eventType}</td>
-                <td>
+        <DataTable
+          caption="Audit events"
+          rows={events.data.content}
+          columns={[
+            { header: 'When', cell: (e) => formatTime(e.occurredAt), class: 'nowrap' },
+            { header: 'Event', cell: (e) => e.eventType },
+            {
+              header: 'Resource',
+              cell: (e) => (
+                <>
                   {e.resourceType} <span class="muted small">{e.resourceId}</span>
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'Who',
+              cell: (e) => (
+                <>
                   {e.actorName ?? '—'} <div class="muted small">{e.actorEmail ?? ''} {e.clientAddress ?? ''}</div>
-                </td>
-                <td class="small">
-                  {e.changes
-                    ? Object.entries(e.changes)
-                        .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
-                        .join('; ')
-                    : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              header: 'Changes',
+              class: 'small',
+              cell: (e) =>
+                e.changes
+                  ? Object.entries(e.changes)
+                      .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
+                      .join('; ')
+                  : '',
+            },
+          ]}
+        />
       ) : null}
       {events.data ? <Pager page={events.data.page} totalPages={events.data.totalPages} total={events.data.totalElements} onPage={setPage} /> : null}
     </div>

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/preact-query';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { download } from '../api';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import { formatBytes } from './files';
 
 type Counts = { value: string; count: number }[];
@@ -19,6 +20,23 @@ interface Quotas {
   plan: string | null;
   limits: Record<QuotaKey, number | null>;
   usage: Record<QuotaKey, number>;
+}
+interface DeviceUsageRow {
+  period: string;
+  deviceId: string;
+  deviceName: string;
+  sessions: number;
+  minutesInSession: number;
+  minutesOnline: number;
+  utilisation: number | null;
+}
+interface ReservationRow {
+  period: string;
+  bookings: number;
+  bookedHours: number;
+  used: number;
+  noShows: number;
+  cancelled: number;
 }
 interface SessionRow {
   period: string;
@@ -52,7 +70,6 @@ export function ReportsPage() {
   const allowed = can('df:report:read');
   const now = new Date();
   const [range, setRange] = useState({ from: day(new Date(now.getTime() - 29 * 86_400_000)), to: day(now), groupBy: 'day' });
-  const [error, setError] = useState<unknown>(null);
   const stats = useQuery({ queryKey: ['reports', 'stats'], queryFn: () => api<Stats>('/df/api/dashboard/stats', { query: { timeZone: zone } }), enabled: allowed });
   const quotas = useQuery({ queryKey: ['reports', 'quotas'], queryFn: () => api<Quotas>('/df/api/quotas'), enabled: allowed });
   // The end day is included: the range runs to the next local midnight.
@@ -62,11 +79,6 @@ export function ReportsPage() {
     groupBy: range.groupBy,
     timeZone: zone,
   };
-  const sessions = useQuery({
-    queryKey: ['reports', 'sessions', params],
-    queryFn: () => api<{ rows: SessionRow[] }>('/df/api/reports/sessions', { query: params }),
-    enabled: allowed,
-  });
   if (!allowed)
     return (
       <section>
@@ -78,7 +90,6 @@ export function ReportsPage() {
   return (
     <section class="stack">
       <h1>Reports</h1>
-      <ErrorNote error={error} />
       <div class="split">
         <div class="card stack">
           <h2>Now</h2>
@@ -87,7 +98,7 @@ export function ReportsPage() {
           ) : stats.error ? (
             <ErrorNote error={stats.error} />
           ) : stats.data ? (
-            <dl>
+            <dl class="facts">
               <dt>Devices</dt>
               <dd>{stats.data.devices.total}</dd>
               <dt>By status</dt>
@@ -133,7 +144,7 @@ export function ReportsPage() {
         </div>
       </div>
       <div class="card stack">
-        <h2>Sessions</h2>
+        <h2>Reports for a range</h2>
         <form class="row" aria-label="Report range" onSubmit={(e) => e.preventDefault()}>
           <label class="field">
             <span>From</span>
@@ -150,56 +161,168 @@ export function ReportsPage() {
               <option value="week">week</option>
             </select>
           </label>
-          <button
-            type="button"
-            onClick={async () => {
-              setError(null);
-              try {
-                await download('/df/api/reports/sessions', `sessions-${range.from}-${range.to}.csv`, { ...params, format: 'csv' });
-              } catch (err) {
-                setError(err);
-              }
-            }}
-          >
-            Download CSV
-          </button>
+          <span class="muted small">Periods start at midnight in {zone}.</span>
         </form>
-        {sessions.isLoading ? (
-          <Loading />
-        ) : sessions.error ? (
-          <ErrorNote error={sessions.error} />
-        ) : !sessions.data?.rows.length ? (
-          <Empty>No session in this range.</Empty>
-        ) : (
-          <table>
-            <caption class="sr-only">Sessions report</caption>
-            <thead>
-              <tr>
-                <th>Period</th>
-                <th>Sessions</th>
-                <th>Completed</th>
-                <th>Failed</th>
-                <th>Running</th>
-                <th>Total minutes</th>
-                <th>Average minutes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.rows.map((r) => (
-                <tr>
-                  <td class="nowrap">{r.period.slice(0, 10)}</td>
-                  <td>{r.sessions}</td>
-                  <td>{r.completed}</td>
-                  <td>{r.failed}</td>
-                  <td>{r.running}</td>
-                  <td>{Math.round(r.totalMinutes)}</td>
-                  <td>{Math.round(r.averageMinutes)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
       </div>
+      <Report<SessionRow>
+        name="sessions"
+        title="Sessions"
+        params={params}
+        range={range}
+        empty="No session in this range."
+        chart={(rows) => <BarChart rows={rows} range={range} />}
+        columns={[
+          ['Period', (r) => r.period.slice(0, 10)],
+          ['Sessions', (r) => r.sessions],
+          ['Completed', (r) => r.completed],
+          ['Failed', (r) => r.failed],
+          ['Running', (r) => r.running],
+          ['Total minutes', (r) => Math.round(r.totalMinutes)],
+          ['Average minutes', (r) => Math.round(r.averageMinutes)],
+        ]}
+      />
+      <Report<DeviceUsageRow>
+        name="device-usage"
+        title="Device usage"
+        params={params}
+        range={range}
+        empty="No device was in session in this range."
+        columns={[
+          ['Period', (r) => r.period.slice(0, 10)],
+          ['Device', (r) => r.deviceName],
+          ['Sessions', (r) => r.sessions],
+          ['Minutes in session', (r) => Math.round(r.minutesInSession)],
+          ['Minutes online', (r) => Math.round(r.minutesOnline)],
+          ['Utilisation', (r) => (r.utilisation === null ? '—' : `${Math.round(r.utilisation * 100)} %`)],
+        ]}
+      />
+      <Report<ReservationRow>
+        name="reservations"
+        title="Reservations"
+        params={params}
+        range={range}
+        empty="No booking starts in this range."
+        columns={[
+          ['Period', (r) => r.period.slice(0, 10)],
+          ['Bookings', (r) => r.bookings],
+          ['Booked hours', (r) => Math.round(r.bookedHours * 10) / 10],
+          ['Used', (r) => r.used],
+          ['No-shows', (r) => r.noShows],
+          ['Cancelled', (r) => r.cancelled],
+        ]}
+      />
     </section>
+  );
+}
+
+type Range = { from: string; to: string; groupBy: string };
+
+/**
+ * One report of `/df/api/reports/{name}` for the range: its table, an optional chart above it, and
+ * the same rows as a CSV download (`format=csv`).
+ */
+function Report<Row>(props: {
+  name: string;
+  title: string;
+  params: Record<string, string>;
+  range: Range;
+  empty: string;
+  columns: [string, (r: Row) => string | number][];
+  chart?: (rows: Row[]) => ComponentChildren;
+}) {
+  const [error, setError] = useState<unknown>(null);
+  const q = useQuery({
+    queryKey: ['reports', props.name, props.params],
+    queryFn: () => api<{ rows: Row[] }>(`/df/api/reports/${props.name}`, { query: props.params }),
+  });
+  return (
+    <div class="card stack" role="region" aria-label={`${props.title} report`}>
+      <div class="card-head">
+        <h2>{props.title}</h2>
+        <button
+          type="button"
+          onClick={async () => {
+            setError(null);
+            try {
+              await download(`/df/api/reports/${props.name}`, `${props.name}-${props.range.from}-${props.range.to}.csv`, { ...props.params, format: 'csv' });
+            } catch (err) {
+              setError(err);
+            }
+          }}
+        >
+          Download CSV<span class="sr-only"> of the {props.title.toLowerCase()} report</span>
+        </button>
+      </div>
+      <ErrorNote error={error} />
+      {q.isLoading ? (
+        <Loading />
+      ) : q.error ? (
+        <ErrorNote error={q.error} />
+      ) : !q.data?.rows.length ? (
+        <Empty>{props.empty}</Empty>
+      ) : (
+        <>
+          {props.chart ? props.chart(q.data.rows) : null}
+          <DataTable caption={`${props.title} report`} rows={q.data.rows} columns={props.columns.map(([header, cell], i) => ({ header, cell, ...(i === 0 ? { class: 'nowrap' } : {}) }))} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The periods of the range (local dates), so days without a session show as empty bars. */
+function periodsOf(range: Range, rows: SessionRow[]): string[] {
+  if (range.groupBy !== 'day') return [...new Set(rows.map((r) => r.period.slice(0, 10)))];
+  const out: string[] = [];
+  const end = new Date(`${range.to}T12:00:00`);
+  for (let d = new Date(`${range.from}T12:00:00`); d <= end && out.length < 400; d.setDate(d.getDate() + 1)) {
+    out.push(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`);
+  }
+  return out;
+}
+
+/** Sessions per period as plain SVG bars (no chart library: a few rectangles do). */
+function BarChart({ rows, range }: { rows: SessionRow[]; range: Range }) {
+  const perPeriod = new Map<string, number>();
+  for (const r of rows) perPeriod.set(r.period.slice(0, 10), (perPeriod.get(r.period.slice(0, 10)) ?? 0) + r.sessions);
+  const periods = periodsOf(range, rows);
+  const values = periods.map((p) => perPeriod.get(p) ?? 0);
+  const max = Math.max(1, ...values);
+  const total = values.reduce((a, b) => a + b, 0);
+  const width = 720;
+  const height = 160;
+  const pad = { left: 28, bottom: 22, top: 8 };
+  const slot = (width - pad.left) / Math.max(periods.length, 1);
+  const bar = Math.max(2, slot * 0.7);
+  const y = (v: number) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
+  const unit = range.groupBy === 'day' ? 'day' : 'week';
+  const busiest = periods[values.indexOf(Math.max(...values))];
+  const label = `Sessions per ${unit}: ${total} in all over ${periods.length} ${unit}s${total ? `, most on ${busiest} (${max})` : ''}`;
+  const every = Math.ceil(periods.length / 8);
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+        <line x1={pad.left} x2={width} y1={y(0)} y2={y(0)} class="axis" />
+        <text x={pad.left - 4} y={y(max) + 4} text-anchor="end" class="tick">
+          {max}
+        </text>
+        <text x={pad.left - 4} y={y(0)} text-anchor="end" class="tick">
+          0
+        </text>
+        {periods.map((p, i) => (
+          <g>
+            <rect x={pad.left + i * slot + (slot - bar) / 2} y={y(values[i]!)} width={bar} height={y(0) - y(values[i]!)} class="bar">
+              <title>{`${p}: ${values[i]} sessions`}</title>
+            </rect>
+            {i % every === 0 ? (
+              <text x={pad.left + i * slot + slot / 2} y={height - 6} text-anchor="middle" class="tick">
+                {p.slice(5)}
+              </text>
+            ) : null}
+          </g>
+        ))}
+      </svg>
+      <figcaption class="muted small">{label}</figcaption>
+    </figure>
   );
 }

@@ -3,8 +3,9 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { ActionForm, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import type { Device } from './devices';
+import { WeekCalendar } from './week-calendar';
 
 interface Reservation {
   id: string;
@@ -147,16 +148,7 @@ export function ReservationsPage() {
                 <span>Starts (your time)</span>
                 <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} />
               </label>
-              <label class="field">
-                <span>For</span>
-                <select name="minutes">
-                  {[15, 30, 60, 120, 240, 480].map((m) => (
-                    <option value={String(m)} selected={m === 60}>
-                      {m < 60 ? `${m} minutes` : `${m / 60} hour${m > 60 ? 's' : ''}`}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
               <label class="field">
                 <span>Note</span>
                 <input name="note" maxLength={2000} />
@@ -174,6 +166,12 @@ export function ReservationsPage() {
       </div>
       {deviceId ? (
         <div class="card">
+          <h2>Week of {nameOf(deviceId)}</h2>
+          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
+        </div>
+      ) : null}
+      {deviceId ? (
+        <div class="card">
           <h2>Bookings of {nameOf(deviceId)}</h2>
           {forDevice.isLoading ? <Loading /> : null}
           <ErrorNote error={forDevice.error} />
@@ -181,6 +179,7 @@ export function ReservationsPage() {
           {forDevice.data && forDevice.data.content.length > 0 ? table(forDevice.data.content, 'Bookings of the device') : null}
         </div>
       ) : null}
+
     </section>
   );
 }

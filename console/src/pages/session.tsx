@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, currentAuth, download } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatClock, formatTime, Loading, messageOf } from '../ui';
+import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 
 interface SessionInfo {
   id: string;
@@ -44,15 +44,20 @@ interface Live {
   viewers: Viewer[];
   ended: string | null;
   error: string | null;
+  /** Why the platform closed this viewer out (disconnected by the owner, invitation revoked). */
+  removed: string | null;
   frames: number;
 }
+
+/** Error codes that mean this person no longer has access: the socket is closed for good. */
+const REMOVAL_CODES = new Set(['SESSION_ACCESS_WITHDRAWN', 'INVITATION_REVOKED']);
 
 /**
  * The viewer socket (`/df/ws/sessions/{id}`): JPEG frames drawn on a canvas as they come, presence,
  * and inputs sent as `{type: "input", id, action}` answered by `ack` or `error`.
  */
 function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement | null }) {
-  const [live, setLive] = useState<Live>({ state: 'connecting', canControl: false, access: null, screen: null, viewers: [], ended: null, error: null, frames: 0 });
+  const [live, setLive] = useState<Live>({ state: 'connecting', canControl: false, access: null, screen: null, viewers: [], ended: null, error: null, removed: null, frames: 0 });
   const socket = useRef<WebSocket | null>(null);
   const pending = useRef(new Map<string, { resolve: () => void; reject: (e: Error) => void }>());
   const nextId = useRef(1);
@@ -106,6 +111,10 @@ function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement |
         }
         case 'error': {
           const text = String(msg.message ?? msg.code ?? 'Error');
+          if (REMOVAL_CODES.has(String(msg.code))) {
+            setLive((l) => ({ ...l, removed: text }));
+            break;
+          }
           const p = msg.id !== undefined ? pending.current.get(String(msg.id)) : undefined;
           if (p) {
             pending.current.delete(String(msg.id));
@@ -121,7 +130,14 @@ function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement |
     ws.onclose = (event) => {
       for (const p of pending.current.values()) p.reject(new Error('The live screen closed'));
       pending.current.clear();
-      setLive((l) => ({ ...l, state: 'closed', error: l.ended ? l.error : l.error ?? (event.reason || (event.code === 1000 ? null : `Closed (${event.code})`)) }));
+      // 4403 with a removal code: the error message before it usually said why; if it was lost, say it here.
+      const removal = event.code === 4403 && REMOVAL_CODES.has(event.reason);
+      setLive((l) => ({
+        ...l,
+        state: 'closed',
+        removed: removal ? (l.removed ?? (event.reason === 'INVITATION_REVOKED' ? 'The invitation that gave you access to this session was revoked' : "The session's owner disconnected you from this session")) : l.removed,
+        error: l.ended || removal ? l.error : l.error ?? (event.reason || (event.code === 1000 ? null : `Closed (${event.code})`)),
+      }));
     };
     const ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'ping' })), 25_000);
     return () => {
@@ -159,7 +175,7 @@ const NAMED_KEYS: Record<string, string> = {
 
 export function SessionPage({ id }: { id: string }) {
   const qc = useQueryClient();
-  const { me } = useSession();
+  const { me, can } = useSession();
   const session = useQuery({ queryKey: ['session', id], queryFn: () => api<SessionInfo>(`/df/api/sessions/${id}`), refetchInterval: 10_000 });
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const { live, send } = useLiveScreen(id, canvas);
@@ -193,8 +209,10 @@ export function SessionPage({ id }: { id: string }) {
   if (session.isLoading) return <Loading />;
   if (session.error) return <ErrorNote error={session.error} />;
   const s = session.data!;
-  const control = live.canControl && !live.ended && s.status === 'active';
-  const isOwner = me?.id === s.ownerId;
+  const control = live.canControl && !live.ended && !live.removed && s.status === 'active';
+  // The API's rule for sharing (and so for revoking and disconnecting): the owner with
+  // df:session:share, or anyone holding df:session:manage.
+  const mayShare = (me?.id === s.ownerId && can('df:session:share')) || can('df:session:manage');
 
   return (
     <section class="session">
@@ -285,6 +303,11 @@ export function SessionPage({ id }: { id: string }) {
             />
             {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
             {live.ended ? <div class="screen-note">The session ended ({live.ended}).</div> : null}
+            {live.removed ? (
+              <div class="screen-note removed" role="alert">
+                You were disconnected: {live.removed}.
+              </div>
+            ) : null}
           </div>
           {control ? <TypeBar act={act} /> : null}
           <ErrorNote error={actionError ?? live.error} />
@@ -301,7 +324,7 @@ export function SessionPage({ id }: { id: string }) {
             {tab === 'activity' ? <Activity id={id} /> : null}
             {tab === 'logs' ? <Logs id={id} /> : null}
             {tab === 'notes' ? <Notes id={id} editable={control} /> : null}
-            {tab === 'sharing' ? <Sharing id={id} viewers={live.viewers} canShare={isOwner && s.status === 'active'} /> : null}
+            {tab === 'sharing' ? <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} /> : null}
           </div>
         </aside>
       </div>
@@ -444,20 +467,68 @@ function Notes({ id, editable }: { id: string; editable: boolean }) {
   );
 }
 
-function Sharing({ id, viewers, canShare }: { id: string; viewers: Viewer[]; canShare: boolean }) {
+interface Invitation {
+  id: string;
+  type: 'user' | 'link';
+  access: 'view' | 'control';
+  userId: number | null;
+  email: string | null;
+  expiresAt: string;
+  maxUses: number | null;
+  uses: number;
+  createdAt: string;
+}
+
+/**
+ * Viewers and sharing: who watches now, and — for whoever may share (the owner with df:session:share,
+ * or df:session:manage) — disconnecting a viewer, inviting, making links, and revoking either.
+ */
+function Sharing({ id, viewers, me, mayShare, active }: { id: string; viewers: Viewer[]; me: number | undefined; mayShare: boolean; active: boolean }) {
+  const qc = useQueryClient();
   const [created, setCreated] = useState<{ url: string; access: string } | null>(null);
   const [message, setMessage] = useState<unknown>(null);
   const [access, setAccess] = useState<'view' | 'control'>('view');
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const action = useAction();
+  const invitations = useQuery({
+    queryKey: ['invitations', id],
+    queryFn: () => api<Invitation[]>(`/df/api/sessions/${id}/invitations`),
+    enabled: mayShare,
+  });
+  const links = useQuery({
+    queryKey: ['invitation-links', id],
+    queryFn: () => api<Invitation[]>(`/df/api/sessions/${id}/invitations/links`),
+    enabled: mayShare,
+  });
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['invitations', id] }), qc.invalidateQueries({ queryKey: ['invitation-links', id] })]);
+  // Someone joining or leaving is when a link's use count or an invitation changes: read them again then.
+  const presence = viewers.map((v) => v.userId).join(',');
+  useEffect(() => {
+    if (mayShare) void refresh();
+  }, [presence, mayShare]);
   const invite = async (body: Record<string, unknown>) => {
     setMessage(null);
     try {
       const inv = await api<{ url?: string; access: string }>(`/df/api/sessions/${id}/invitations`, { method: 'POST', body: { ...body, access } });
       if (inv.url) setCreated({ url: inv.url, access: inv.access });
       else setMessage(`Invitation mailed (${inv.access}).`);
+      await refresh();
     } catch (err) {
       setMessage(err);
     }
   };
+  const revoke = (inv: Invitation) =>
+    action.run(async () => {
+      await api(inv.type === 'link' ? `/df/api/sessions/${id}/invitations/links/${inv.id}` : `/df/api/sessions/${id}/invitations/${inv.id}`, { method: 'DELETE' });
+      setConfirming(null);
+      await refresh();
+    });
+  const disconnect = (v: Viewer) =>
+    action.run(async () => {
+      await api(`/df/api/sessions/${id}/viewers/${v.userId}`, { method: 'DELETE' });
+      setConfirming(null);
+    });
+  const linkName = (l: Invitation) => `link made ${formatTime(l.createdAt)}`;
   return (
     <div class="stack">
       <h2>Watching now</h2>
@@ -466,10 +537,86 @@ function Sharing({ id, viewers, canShare }: { id: string; viewers: Viewer[]; can
         {viewers.map((v) => (
           <li>
             {v.name} <span class="badge">{v.access}</span> <span class="muted small">since {formatClock(v.connectedAt)}</span>
+            {mayShare && v.userId !== me ? (
+              confirming === `viewer:${v.userId}` ? (
+                <Confirm
+                  label={`Confirm disconnecting ${v.name}`}
+                  question="Disconnect? Their access to this session ends."
+                  yes="Yes, disconnect"
+                  onYes={() => disconnect(v)}
+                  onNo={() => setConfirming(null)}
+                />
+              ) : (
+                <button type="button" class="danger small-button" aria-label={`Disconnect ${v.name}`} onClick={() => setConfirming(`viewer:${v.userId}`)}>
+                  Disconnect
+                </button>
+              )
+            ) : null}
           </li>
         ))}
       </ul>
-      {canShare ? (
+      <ErrorNote error={action.error} />
+      {mayShare ? (
+        <>
+          <h2>Invitations</h2>
+          {invitations.isLoading ? <Loading /> : null}
+          <ErrorNote error={invitations.error} />
+          {invitations.data && invitations.data.length === 0 ? <Empty>No coworker is invited.</Empty> : null}
+          {invitations.data && invitations.data.length > 0 ? (
+            <ul class="plain-list" aria-label="Invitations">
+              {invitations.data.map((inv) => (
+                <li>
+                  {inv.email ?? `user #${inv.userId}`} <span class="badge">{inv.access}</span> <span class="muted small">until {formatTime(inv.expiresAt)}</span>
+                  {confirming === `inv:${inv.id}` ? (
+                    <Confirm
+                      label={`Confirm revoking the invitation of ${inv.email ?? inv.userId}`}
+                      question="Revoke? The access it gave ends."
+                      yes="Yes, revoke"
+                      onYes={() => revoke(inv)}
+                      onNo={() => setConfirming(null)}
+                    />
+                  ) : (
+                    <button type="button" class="danger small-button" aria-label={`Revoke the invitation of ${inv.email ?? inv.userId}`} onClick={() => setConfirming(`inv:${inv.id}`)}>
+                      Revoke
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <h2>Shareable links</h2>
+          {links.isLoading ? <Loading /> : null}
+          <ErrorNote error={links.error} />
+          {links.data && links.data.length === 0 ? <Empty>No link is open.</Empty> : null}
+          {links.data && links.data.length > 0 ? (
+            <ul class="plain-list" aria-label="Open links">
+              {links.data.map((l) => (
+                <li>
+                  {linkName(l)} <span class="badge">{l.access}</span>{' '}
+                  <span class="muted small">
+                    {l.uses}
+                    {l.maxUses ? ` of ${l.maxUses}` : ''} used · until {formatTime(l.expiresAt)}
+                  </span>
+                  {confirming === `link:${l.id}` ? (
+                    <Confirm
+                      label={`Confirm revoking the ${linkName(l)}`}
+                      question="Revoke? Nobody can use it any more, and the access it gave ends."
+                      yes="Yes, revoke"
+                      onYes={() => revoke(l)}
+                      onNo={() => setConfirming(null)}
+                    />
+                  ) : (
+                    <button type="button" class="danger small-button" aria-label={`Revoke the ${linkName(l)}`} onClick={() => setConfirming(`link:${l.id}`)}>
+                      Revoke
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+      {mayShare && active ? (
         <>
           <h2>Share</h2>
           <fieldset class="row">

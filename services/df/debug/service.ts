@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { upstreamOpened } from '#shared/http/ws-relay.js';
 import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
 import type { DebugProtocolName } from '#events/df/sessions.js';
 import { AppError } from '#shared/errors.js';
@@ -178,19 +179,7 @@ export class DebugService {
     const entry: OpenStream = { userId, protocol, close };
     const untrack = this.track(session.id, entry);
     try {
-      await new Promise<void>((resolve, reject) => {
-        upstream.once('unexpected-response', (_r, answer) => {
-          let body = '';
-          answer.setEncoding('utf8');
-          answer.on('data', (chunk: string) => {
-            if (body.length < 16_384) body += chunk;
-          });
-          answer.on('end', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
-          answer.on('error', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
-        });
-        upstream.once('error', (err) => reject(new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err })));
-        upstream.once('open', () => resolve());
-      });
+      await upstreamOpened(upstream, agentRefusal, (err) => new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err }));
     } catch (err) {
       untrack();
       upstream.terminate();

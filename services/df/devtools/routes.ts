@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets } from '#shared/http/ws-relay.js';
+import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets, upstreamOpened } from '#shared/http/ws-relay.js';
 import { findSession, sessionById } from '#projections/df-sessions/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
@@ -177,19 +177,7 @@ export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Pla
     const giveUp = () => upstream.terminate();
     socket.once('close', giveUp);
     try {
-      await new Promise<void>((resolve, reject) => {
-        upstream.once('unexpected-response', (_r, answer) => {
-          let body = '';
-          answer.setEncoding('utf8');
-          answer.on('data', (chunk: string) => {
-            if (body.length < 16_384) body += chunk;
-          });
-          answer.on('end', () => reject(refusalOf(answer.statusCode ?? 502, body)));
-          answer.on('error', () => reject(refusalOf(answer.statusCode ?? 502, body)));
-        });
-        upstream.once('error', (err) => reject(new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err })));
-        upstream.once('open', () => resolve());
-      });
+      await upstreamOpened(upstream, refusalOf, (err) => new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err }));
     } catch (err) {
       untrack();
       upstream.terminate();

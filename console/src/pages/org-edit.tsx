@@ -1,0 +1,418 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { useSession, type Workspace } from '../session-context';
+import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
+
+/**
+ * The organization pages' editing controls: a role's name, description and keys; a team's members,
+ * name and deletion; a workspace's modules, access grants and archiving. Each is offered only with
+ * its permission key in the active workspace; the API decides for other workspaces (its refusal's
+ * message is shown).
+ */
+export interface Role {
+  id: number;
+  name: string;
+  description: string;
+  permissions: string[];
+  builtIn?: boolean;
+}
+export interface Team {
+  id: number;
+  name: string;
+  description: string;
+  memberIds: number[];
+}
+export type { Workspace };
+interface UserRef {
+  id: number;
+  name: string;
+  email: string;
+  status: string;
+}
+
+/** The modules a workspace can be entitled to (the API's list; ORGANIZATION is always there). */
+const MODULES: { key: string; label: string }[] = [
+  { key: 'DF', label: 'Device testing' },
+  { key: 'TMT', label: 'Test management' },
+  { key: 'AUTORUNNER', label: 'Test engines' },
+  { key: 'HEALTHCHECK', label: 'Health checks' },
+];
+
+/** The company's users, for pickers and names (needs USER_READ; at most 200, the API's page limit). */
+export function useUsers(enabled: boolean) {
+  return useQuery({
+    queryKey: ['users-all'],
+    queryFn: async () => (await api<{ content: UserRef[] }>('/api/v1/users', { query: { size: 200 } })).content,
+    enabled,
+  });
+}
+
+export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: string }[] }) {
+  const qc = useQueryClient();
+  const [deleting, setDeleting] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['roles'] });
+  return (
+    <div class="stack">
+      <form
+        class="stack"
+        aria-label={`Edit the role ${role.name}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const d = new FormData(e.currentTarget as HTMLFormElement);
+          setSaved(false);
+          void action.run(async () => {
+            await api(`/api/v1/roles/${role.id}`, {
+              method: 'PUT',
+              body: { name: String(d.get('name')).trim(), description: String(d.get('description') ?? '').trim(), permissions: d.getAll('permissions').map(String) },
+            });
+            setSaved(true);
+            await refresh();
+          });
+        }}
+      >
+        <div class="row">
+          <Field label="Name" name="name" defaultValue={role.name} minLength={2} required />
+          <Field label="Description" name="description" defaultValue={role.description} />
+        </div>
+        <fieldset class="facet">
+          <legend>Permission keys of {role.name}</legend>
+          <div class="columns">
+            {catalog.map((p) => (
+              <label class="check small">
+                <input type="checkbox" name="permissions" value={p.key} defaultChecked={role.permissions.includes(p.key)} /> <span>{p.key}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <ErrorNote error={action.error} />
+        {saved ? (
+          <p class="ok" role="status">
+            Saved.
+          </p>
+        ) : null}
+        <div class="row">
+          <button type="submit" class="primary" disabled={action.busy}>
+            Save the role
+          </button>
+          {deleting ? (
+            <Confirm
+              label={`Confirm deleting the role ${role.name}`}
+              question="Delete? It is taken from every user and workspace member holding it."
+              yes="Yes, delete"
+              onYes={() => action.run(async () => {
+                await api(`/api/v1/roles/${role.id}`, { method: 'DELETE' });
+                await refresh();
+              })}
+              onNo={() => setDeleting(false)}
+            />
+          ) : (
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete the role
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function TeamCard({ team, users, canManage }: { team: Team; users: UserRef[] | undefined; canManage: boolean }) {
+  const qc = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const action = useAction();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['teams'] });
+  const nameOf = (id: number) => users?.find((u) => u.id === id)?.name ?? `user #${id}`;
+  const outside = (users ?? []).filter((u) => !team.memberIds.includes(u.id) && u.status !== 'deleted');
+  return (
+    <article class="card stack" aria-label={`Team ${team.name}`}>
+      <div class="card-head">
+        {renaming ? (
+          <form
+            class="row"
+            aria-label={`Rename the team ${team.name}`}
+            onSubmit={(e) => {
+              e.preventDefault();
+              const d = new FormData(e.currentTarget as HTMLFormElement);
+              void action.run(async () => {
+                await api(`/api/v1/teams/${team.id}`, { method: 'PUT', body: { name: String(d.get('name')).trim(), description: String(d.get('description') ?? '').trim() } });
+                setRenaming(false);
+                await refresh();
+              });
+            }}
+          >
+            <Field label="Team name" name="name" defaultValue={team.name} minLength={2} required autoFocus />
+            <Field label="Description" name="description" defaultValue={team.description} />
+            <button type="submit" class="primary">
+              Save
+            </button>
+            <button type="button" onClick={() => setRenaming(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <div>
+            <h2>{team.name}</h2>
+            <p class="muted small">{team.description || 'No description'}</p>
+          </div>
+        )}
+        {canManage && !renaming ? (
+          <div class="row">
+            <button type="button" onClick={() => setRenaming(true)} aria-label={`Rename the team ${team.name}`}>
+              Rename
+            </button>
+            {confirming === 'team' ? (
+              <Confirm
+                label={`Confirm deleting the team ${team.name}`}
+                question="Delete? Workspace access granted to it ends."
+                yes="Yes, delete"
+                onYes={() => action.run(async () => {
+                  await api(`/api/v1/teams/${team.id}`, { method: 'DELETE' });
+                  await refresh();
+                })}
+                onNo={() => setConfirming(null)}
+              />
+            ) : (
+              <button type="button" class="danger" onClick={() => setConfirming('team')} aria-label={`Delete the team ${team.name}`}>
+                Delete
+              </button>
+            )}
+          </div>
+        ) : null}
+      </div>
+      <ErrorNote error={action.error} />
+      <h3 class="small">Members ({team.memberIds.length})</h3>
+      {team.memberIds.length === 0 ? <p class="muted small">No member yet.</p> : null}
+      {team.memberIds.length > 0 ? (
+        <ul class="plain-list" aria-label={`Members of ${team.name}`}>
+          {team.memberIds.map((id) => (
+            <li>
+              {nameOf(id)}
+              {canManage ? (
+                confirming === `member:${id}` ? (
+                  <Confirm
+                    label={`Confirm removing ${nameOf(id)} from ${team.name}`}
+                    question="Remove from the team?"
+                    yes="Yes, remove"
+                    onYes={() => action.run(async () => {
+                      await api(`/api/v1/teams/${team.id}/members/${id}`, { method: 'DELETE' });
+                      setConfirming(null);
+                      await refresh();
+                    })}
+                    onNo={() => setConfirming(null)}
+                  />
+                ) : (
+                  <button type="button" class="danger small-button" aria-label={`Remove ${nameOf(id)} from ${team.name}`} onClick={() => setConfirming(`member:${id}`)}>
+                    Remove
+                  </button>
+                )
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {canManage && users ? (
+        <form
+          class="row"
+          aria-label={`Add a member to ${team.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const userId = Number(new FormData(e.currentTarget as HTMLFormElement).get('userId'));
+            if (!userId) return;
+            void action.run(async () => {
+              await api(`/api/v1/teams/${team.id}/members/${userId}`, { method: 'POST' });
+              await refresh();
+            });
+          }}
+        >
+          <label class="field">
+            <span>Add a member</span>
+            <select name="userId" required>
+              <option value="">Choose a user…</option>
+              {outside.map((u) => (
+                <option value={String(u.id)}>
+                  {u.name} ({u.email})
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Add</button>
+        </form>
+      ) : null}
+    </article>
+  );
+}
+
+interface Access {
+  teams: { id: number; name: string }[];
+  users: { id: number; name: string; email: string }[];
+}
+
+export function WorkspaceCard({ ws }: { ws: Workspace }) {
+  const { can } = useSession();
+  const qc = useQueryClient();
+  const canManage = can('WORKSPACE_MANAGE');
+  const access = useQuery({ queryKey: ['workspace-access', ws.id], queryFn: () => api<Access>(`/api/v1/workspaces/${ws.id}/access`) });
+  const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[]>('/api/v1/teams'), enabled: canManage && can('TEAM_READ') });
+  const users = useUsers(canManage && can('USER_READ'));
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const refresh = async () => {
+    await qc.invalidateQueries({ queryKey: ['workspaces'] });
+    await qc.invalidateQueries({ queryKey: ['workspaces-accessible'] });
+    await qc.invalidateQueries({ queryKey: ['workspace-access', ws.id] });
+  };
+  const editable = canManage && !ws.archived;
+  const grantees = access.data ? [...access.data.teams.map((t) => ({ kind: 'team' as const, id: t.id, label: `team ${t.name}` })), ...access.data.users.map((u) => ({ kind: 'user' as const, id: u.id, label: u.name }))] : [];
+  return (
+    <article class="card stack" aria-label={`Workspace ${ws.name}`}>
+      <div class="card-head">
+        <div>
+          <h2>
+            {ws.name} {ws.archived ? <span class="badge">archived</span> : null}
+          </h2>
+          <p class="muted small">{ws.description || 'No description'}</p>
+        </div>
+        {canManage ? (
+          ws.archived ? (
+            <button type="button" onClick={() => action.run(async () => {
+              await api(`/api/v1/workspaces/${ws.id}/unarchive`, { method: 'PUT' });
+              await refresh();
+            })}>
+              Restore {ws.name}
+            </button>
+          ) : confirming === 'archive' ? (
+            <Confirm
+              label={`Confirm archiving ${ws.name}`}
+              question="Archive? It becomes read-only until restored."
+              yes="Yes, archive"
+              onYes={() => action.run(async () => {
+                await api(`/api/v1/workspaces/${ws.id}/archive`, { method: 'PUT' });
+                setConfirming(null);
+                await refresh();
+              })}
+              onNo={() => setConfirming(null)}
+            />
+          ) : (
+            <button type="button" class="danger" onClick={() => setConfirming('archive')}>
+              Archive {ws.name}
+            </button>
+          )
+        ) : null}
+      </div>
+      <ErrorNote error={action.error} />
+      {editable ? (
+        <form
+          class="row"
+          aria-label={`Modules of ${ws.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const modules = new FormData(e.currentTarget as HTMLFormElement).getAll('modules').map(String);
+            setSaved('');
+            void action.run(async () => {
+              await api(`/api/v1/workspaces/${ws.id}/modules`, { method: 'PUT', body: { modules } });
+              setSaved('Modules saved.');
+              await refresh();
+            });
+          }}
+        >
+          <fieldset class="row">
+            <legend>Modules</legend>
+            {MODULES.map((m) => (
+              <label class="check">
+                <input type="checkbox" name="modules" value={m.key} defaultChecked={ws.modules.includes(m.key)} /> {m.label}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Save the modules</button>
+          {saved ? (
+            <span class="ok small" role="status">
+              {saved}
+            </span>
+          ) : null}
+        </form>
+      ) : (
+        <p class="small">Modules: {ws.modules.join(', ') || 'none'}</p>
+      )}
+      <h3 class="small">Access</h3>
+      {access.isLoading ? <Loading /> : null}
+      <ErrorNote error={access.error} />
+      {access.data && grantees.length === 0 ? <p class="muted small">No grant: administrators only.</p> : null}
+      {grantees.length > 0 ? (
+        <ul class="plain-list" aria-label={`Access to ${ws.name}`}>
+          {grantees.map((g) => (
+            <li>
+              {g.label}
+              {editable ? (
+                confirming === `${g.kind}:${g.id}` ? (
+                  <Confirm
+                    label={`Confirm revoking the access of ${g.label}`}
+                    question="Revoke this access?"
+                    yes="Yes, revoke"
+                    onYes={() => action.run(async () => {
+                      await api(`/api/v1/workspaces/${ws.id}/access/${g.kind === 'team' ? 'teams' : 'users'}/${g.id}`, { method: 'DELETE' });
+                      setConfirming(null);
+                      await refresh();
+                    })}
+                    onNo={() => setConfirming(null)}
+                  />
+                ) : (
+                  <button type="button" class="danger small-button" aria-label={`Revoke the access of ${g.label} to ${ws.name}`} onClick={() => setConfirming(`${g.kind}:${g.id}`)}>
+                    Revoke
+                  </button>
+                )
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {editable && (teams.data || users.data) ? (
+        <form
+          class="row"
+          aria-label={`Grant access to ${ws.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const [kind, id] = String(new FormData(e.currentTarget as HTMLFormElement).get('grantee') ?? '').split(':');
+            if (!id) return;
+            void action.run(async () => {
+              await api(`/api/v1/workspaces/${ws.id}/access/${kind === 'team' ? 'teams' : 'users'}`, { method: 'POST', body: kind === 'team' ? { teamId: Number(id) } : { userId: Number(id) } });
+              await refresh();
+            });
+          }}
+        >
+          <label class="field">
+            <span>Grant access to</span>
+            <select name="grantee" required>
+              <option value="">Choose a team or a user…</option>
+              {teams.data?.length ? (
+                <optgroup label="Teams">
+                  {teams.data
+                    .filter((t) => !access.data?.teams.some((x) => x.id === t.id))
+                    .map((t) => (
+                      <option value={`team:${t.id}`}>team {t.name}</option>
+                    ))}
+                </optgroup>
+              ) : null}
+              {users.data?.length ? (
+                <optgroup label="Users">
+                  {users.data
+                    .filter((u) => !access.data?.users.some((x) => x.id === u.id))
+                    .map((u) => (
+                      <option value={`user:${u.id}`}>
+                        {u.name} ({u.email})
+                      </option>
+                    ))}
+                </optgroup>
+              ) : null}
+            </select>
+          </label>
+          <button type="submit">Grant</button>
+        </form>
+      ) : null}
+    </article>
+  );
+}
