@@ -12,9 +12,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 COPY package.json package-lock.json ./
-# `npm ci` builds the web console (the prepare script) from these, into console/dist.
-COPY scripts/build-console.mjs scripts/
+# `npm ci` builds the web console and dfctl (the prepare script) from these, into console/dist and
+# dist/dfctl.
+COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/
 COPY console console
+COPY cli cli
 RUN npm ci --omit=dev && npm cache clean --force
 
 # The source stays owned by root; the process may write only under DATA_DIR.

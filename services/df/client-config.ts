@@ -1,6 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '#shared/errors.js';
 
 const ClientConfig = z
   .object({
@@ -14,9 +18,95 @@ const ClientConfig = z
   })
   .meta({ id: 'DfClientConfig' });
 
-/** `GET /df/api/client-config`: where clients of the device module find its endpoints. */
-export async function clientConfigRoutes(app: FastifyInstance, opts: { sessionIdleTimeoutSeconds: number }): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get('/api/client-config', {
+const DfctlFile = z
+  .object({
+    kind: z.enum(['npm-tarball', 'script']).describe('npm-tarball: `npm install -g <url>`; script: one file to run with `node`'),
+    name: z.string().describe('The file name'),
+    url: z.string().describe('Absolute download URL (public: no credential needed)'),
+    sha256: z.string().describe('Hex SHA-256 of the file'),
+    size: z.number().int().describe('Bytes'),
+  })
+  .meta({ id: 'DfctlFile' });
+
+const DfctlManifest = z
+  .object({
+    name: z.literal('dfctl'),
+    version: z.string(),
+    node: z.string().describe('The Node.js versions it runs on'),
+    files: z.array(DfctlFile),
+    install: z.string().describe('The command that installs it on a machine with Node.js'),
+  })
+  .meta({ id: 'DfctlManifest' });
+
+/** The path under the module where the files are served (`/df` is the gateway's prefix). */
+const DOWNLOADS = '/downloads/dfctl';
+/** The default of `APP_URL` (shared/config.ts): set to anything else, it names the public address. */
+const DEFAULT_APP_URL = 'http://localhost:8080';
+
+interface BuiltFile {
+  kind: 'npm-tarball' | 'script';
+  name: string;
+  bytes: Buffer;
+  sha256: string;
+  etag: string;
+  contentType: string;
+}
+
+/**
+ * dfctl's built files (`npm run build:dfctl` → dist/dfctl), read once and kept in memory (a few
+ * hundred kilobytes): the first request after they exist loads them, a request before that answers
+ * 503 and tries again next time.
+ */
+export class DfctlFiles {
+  private loaded: { version: string; files: BuiltFile[] } | undefined;
+
+  constructor(
+    readonly dir: string,
+    readonly version: string,
+  ) {}
+
+  /** The files, or 503 `DFCTL_NOT_BUILT` naming what to run. */
+  get(): { version: string; files: BuiltFile[] } {
+    if (this.loaded) return this.loaded;
+    const wanted: { kind: BuiltFile['kind']; name: string; contentType: string }[] = [
+      { kind: 'npm-tarball', name: `dfctl-${this.version}.tgz`, contentType: 'application/gzip' },
+      { kind: 'script', name: 'dfctl.cjs', contentType: 'application/javascript; charset=utf-8' },
+    ];
+    if (!wanted.every((w) => existsSync(join(this.dir, w.name)))) {
+      throw new AppError('DFCTL_NOT_BUILT', `dfctl ${this.version} is not built on this server; run npm run build:dfctl there`);
+    }
+    const files = wanted.map((w) => {
+      const bytes = readFileSync(join(this.dir, w.name));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return { ...w, bytes, sha256, etag: `"${sha256.slice(0, 32)}"` };
+    });
+    this.loaded = { version: this.version, files };
+    return this.loaded;
+  }
+}
+
+/** Where the repository's build puts dfctl, and the version it builds (the root package.json's). */
+export function defaultDfctlFiles(): DfctlFiles {
+  const root = resolve(import.meta.dirname, '..', '..');
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  return new DfctlFiles(join(root, 'dist', 'dfctl'), version);
+}
+
+export interface ClientConfigOptions {
+  sessionIdleTimeoutSeconds: number;
+  /** `APP_URL`: the public address, when the operator set one. */
+  appUrl?: string;
+  dfctl?: DfctlFiles;
+}
+
+/**
+ * `GET /df/api/client-config`: where clients of the device module find its endpoints; and dfctl's
+ * manifest (signed-in) with the files it names (public).
+ */
+export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfigOptions): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const dfctl = opts.dfctl ?? defaultDfctlFiles();
+  r.get('/api/client-config', {
     schema: { tags: ['Device testing'], summary: 'Client configuration of the device module', response: { 200: ClientConfig } },
     handler: async (request) => ({
       apiBasePath: '/df/api',
@@ -27,5 +117,57 @@ export async function clientConfigRoutes(app: FastifyInstance, opts: { sessionId
       workspaceId: request.workspace!.id,
       sessionIdleTimeoutSeconds: opts.sessionIdleTimeoutSeconds,
     }),
+  });
+
+  // Served under `/df` the gateway is this process and Fastify honours X-Forwarded-* when TRUST_PROXY;
+  // on the module's own server (split deployment) the gateway is the only caller, and its
+  // X-Forwarded-Host / -Proto name the address the client used (as for /df/devtools).
+  const behindGateway = app.prefix === '';
+  const forwarded = (request: FastifyRequest, name: string) => {
+    const v = request.headers[name];
+    const first = (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
+    return first && /^[A-Za-z0-9.:[\]-]{1,300}$/.test(first) ? first : undefined;
+  };
+  /** The public base URL: `APP_URL` when set, else the address the client reached us at. */
+  const baseOf = (request: FastifyRequest): string => {
+    if (opts.appUrl && opts.appUrl.replace(/\/+$/, '') !== DEFAULT_APP_URL) return opts.appUrl.replace(/\/+$/, '');
+    const proto = (behindGateway && forwarded(request, 'x-forwarded-proto')) || request.protocol;
+    const host = (behindGateway && forwarded(request, 'x-forwarded-host')) || request.host;
+    return `${proto}://${host}`;
+  };
+
+  r.get('/api/client-config/dfctl-manifest', {
+    schema: {
+      tags: ['Device testing'],
+      summary: 'Where to download dfctl, the command-line client, from this server: version, files with SHA-256, the install command',
+      response: { 200: DfctlManifest },
+    },
+    handler: async (request) => {
+      const built = dfctl.get();
+      const base = `${baseOf(request)}/df${DOWNLOADS}`;
+      const files = built.files.map((f) => ({ kind: f.kind, name: f.name, url: `${base}/${f.name}`, sha256: f.sha256, size: f.bytes.length }));
+      return { name: 'dfctl' as const, version: built.version, node: '>=20', files, install: `npm install -g ${files[0]!.url}` };
+    },
+  });
+
+  r.get(`${DOWNLOADS}/:file`, {
+    schema: {
+      tags: ['Device testing'],
+      summary: "dfctl's files (public): the npm package tarball and the single-file script the manifest names",
+      params: z.object({ file: z.string().min(1).max(200) }),
+    },
+    handler: async (request, reply) => {
+      const built = dfctl.get();
+      const file = built.files.find((f) => f.name === request.params.file);
+      if (!file) throw new AppError('NOT_FOUND', `No dfctl file named ${request.params.file}; GET /df/api/client-config/dfctl-manifest lists them`);
+      reply
+        .header('etag', file.etag)
+        .header('cache-control', 'public, max-age=300')
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.name}"`);
+      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+      reply.header('content-length', String(file.bytes.length));
+      return reply.send(file.bytes);
+    },
   });
 }

@@ -226,7 +226,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await hub.stop();
     },
     routes: async (app: FastifyInstance) => {
-      await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000) });
+      await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000), appUrl: config.APP_URL });
       await app.register(deviceRoutes, { platform, devices });
       await app.register(sessionRoutes, { platform, sessions, hub, sharing });
       await app.register(sharingRoutes, { platform, sessions, sharing });

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCases, runCases, type OpenApiDocument } from '#test/fuzz/openapi-fuzz.js';
+import { ensureDfctlBuilt } from '#test/helpers/dfctl.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startTestServer, type TestServer } from '#test/helpers/server.js';
 
@@ -35,6 +36,8 @@ async function eventsOf(companyId: number): Promise<number> {
 }
 
 beforeAll(async () => {
+  // dfctl's manifest and downloads answer 503 until it is built (a checkout without npm install).
+  ensureDfctlBuilt();
   server = await startTestServer({ AGENT_ENABLED: 'false' });
   a = await signUpCompany(server.url, 'fuzz-a');
   b = await signUpCompany(server.url, 'fuzz-b');

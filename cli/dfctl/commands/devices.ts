@@ -1,0 +1,202 @@
+import type { Api } from '../api.js';
+import { intFlag, positionals } from '../args.js';
+import type { Command } from '../command.js';
+import { CliError, EXIT, usage } from '../errors.js';
+import { formatTime, printJson, printLine, printTable } from '../output.js';
+
+export interface Page<T> {
+  content: T[];
+  page: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
+
+export interface Device {
+  id: string;
+  name: string;
+  alias: string | null;
+  platform: string;
+  osVersion: string;
+  model: string;
+  type: string;
+  status: string;
+  nodeName: string;
+}
+
+export interface Session {
+  id: string;
+  name: string;
+  deviceId: string;
+  deviceName: string;
+  type: string;
+  status: string;
+  startedAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+}
+
+/** Every page of a platform list (`page`/`size`, docs/api-conventions.md "Paging"), up to `limit` items. */
+export async function allPages<T>(api: Api, path: string, query: Record<string, string | readonly string[] | undefined>, limit = 10_000): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 0; ; page++) {
+    const p = await api.get<Page<T>>(path, { ...query, page: String(page), size: '200' });
+    out.push(...p.content);
+    if (page + 1 >= p.totalPages || p.content.length === 0 || out.length >= limit) return out.slice(0, limit);
+  }
+}
+
+const PLATFORMS = ['android', 'ios', 'web'];
+const STATUSES = ['available', 'in_use', 'reserved', 'offline', 'maintenance'];
+
+/** A comma-separated flag checked against its allowed values. */
+function listFlag(raw: string | undefined, name: string, allowed: readonly string[]): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const values = raw.split(',').map((v) => v.trim()).filter(Boolean);
+  for (const v of values) if (!allowed.includes(v)) throw usage(`--${name} takes ${allowed.join(', ')} (got ${v})`);
+  return values;
+}
+
+export const devices: Command = {
+  name: 'devices',
+  summary: 'list the devices of the workspace',
+  usage: `dfctl devices [--platform android|ios|web] [--status available|in_use|reserved|offline|maintenance] [--search <text>]
+
+--platform and --status take one value or several separated by commas.`,
+  flags: { values: ['platform', 'status', 'search'] },
+  async run(ctx) {
+    positionals(ctx.args, []);
+    const list = await allPages<Device>(ctx.api(), '/df/api/devices', {
+      platform: listFlag(ctx.args.values.get('platform'), 'platform', PLATFORMS),
+      status: listFlag(ctx.args.values.get('status'), 'status', STATUSES),
+      search: ctx.args.values.get('search'),
+    });
+    if (ctx.json) return printJson(list);
+    printTable(
+      ['ID', 'NAME', 'PLATFORM', 'OS', 'MODEL', 'STATUS', 'HOST'],
+      list.map((d) => [d.id, d.alias ?? d.name, d.platform, d.osVersion, d.model, d.status, d.nodeName]),
+      'No device matches.',
+    );
+  },
+};
+
+export const sessions: Command = {
+  name: 'sessions',
+  summary: 'list your open sessions (--all: every session of the workspace)',
+  usage: `dfctl sessions [--all]
+
+Without --all: your sessions that are starting or active. With --all: every session of the
+workspace, newest first, ended ones included.`,
+  flags: { booleans: ['all'] },
+  async run(ctx) {
+    positionals(ctx.args, []);
+    const api = ctx.api();
+    const list = ctx.args.booleans.has('all')
+      ? await allPages<Session>(api, '/df/api/sessions', {}, 1000)
+      : await allPages<Session>(api, '/df/api/sessions/active', {});
+    if (ctx.json) return printJson(list);
+    printTable(
+      ['ID', 'NAME', 'DEVICE', 'TYPE', 'STATUS', 'STARTED', 'ENDED'],
+      list.map((s) => [s.id, s.name, s.deviceName, s.type, s.status + (s.endReason ? ` (${s.endReason})` : ''), formatTime(s.startedAt), formatTime(s.endedAt)]),
+      ctx.args.booleans.has('all') ? 'No session.' : 'No open session (dfctl open <deviceId> opens one).',
+    );
+  },
+};
+
+export const open: Command = {
+  name: 'open',
+  summary: 'open a session on a device; prints the session id',
+  usage: `dfctl open <deviceId> [--name <name>] [--type manual|automation|debug]
+
+Waits until the device is ready, then prints the session's id (alone on its line, so
+S=$(dfctl open <deviceId>) works). --json prints the session.`,
+  flags: { values: ['name', 'type'] },
+  async run(ctx) {
+    const [deviceId] = positionals(ctx.args, ['deviceId']);
+    const type = ctx.args.values.get('type');
+    if (type !== undefined && !['manual', 'automation', 'debug'].includes(type)) throw usage('--type takes manual, automation or debug');
+    const name = ctx.args.values.get('name');
+    const session = await ctx.api().post<Session>('/df/api/sessions', { deviceId, ...(name ? { name } : {}), ...(type ? { type } : {}) });
+    if (ctx.json) return printJson(session);
+    printLine(session.id);
+  },
+};
+
+export const end: Command = {
+  name: 'end',
+  summary: 'end a session',
+  usage: 'dfctl end <sessionId>',
+  flags: {},
+  async run(ctx) {
+    const [id] = positionals(ctx.args, ['sessionId']);
+    const session = await ctx.api().request<Session>('DELETE', `/df/api/sessions/${encodeURIComponent(id!)}`);
+    if (ctx.json) return printJson(session);
+    printLine(`Session ${session.id} ${session.status}${session.endReason ? ` (${session.endReason})` : ''}.`);
+  },
+};
+
+interface LogEntry {
+  seq: number;
+  at: string;
+  level: string;
+  source: string;
+  text: string;
+}
+
+export const logs: Command = {
+  name: 'logs',
+  summary: "print a session's device logs (--follow: keep printing until it ends)",
+  usage: `dfctl logs <sessionId> [--follow] [--interval <ms>]
+
+Device logs (console, errors, network failures). --follow keeps asking for new entries every
+--interval milliseconds (default 1000) until the session ends or dfctl is interrupted; with --json
+each entry is then one JSON line.`,
+  flags: { values: ['interval'], booleans: ['follow'] },
+  async run(ctx) {
+    const [id] = positionals(ctx.args, ['sessionId']);
+    const api = ctx.api();
+    const path = `/df/api/sessions/${encodeURIComponent(id!)}`;
+    const follow = ctx.args.booleans.has('follow');
+    const interval = intFlag(ctx.args, 'interval', 100, 60_000) ?? 1000;
+    const show = (e: LogEntry) => printLine(ctx.json ? JSON.stringify(e) : `${formatTime(e.at)} ${e.level.toUpperCase().padEnd(5)} ${e.source}: ${e.text}`);
+    const first = await api.get<{ entries: LogEntry[]; lastSeq: number }>(`${path}/logs`);
+    if (!follow) {
+      if (ctx.json) return printJson(first);
+      if (first.entries.length === 0) printLine('No log entry.');
+      for (const e of first.entries) show(e);
+      return;
+    }
+    for (const e of first.entries) show(e);
+    let after = first.lastSeq;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // Nothing pushes log entries to an HTTP client, so following is asking again at an interval.
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, interval));
+      if (stopped) break;
+      const next = await api.get<{ entries: LogEntry[]; lastSeq: number }>(`${path}/logs`, { afterSeq: String(after) });
+      for (const e of next.entries) show(e);
+      after = Math.max(after, next.lastSeq);
+      const session = await api.get<Session>(path);
+      if (session.status === 'ended' || session.status === 'failed') {
+        process.stderr.write(`dfctl: session ${session.id} ${session.status}${session.endReason ? ` (${session.endReason})` : ''}\n`);
+        return EXIT.OK;
+      }
+    }
+    return EXIT.OK;
+  },
+};
+
+/** The session, or exit 4 with a clear message. */
+export async function sessionOf(api: Api, id: string): Promise<Session> {
+  try {
+    return await api.get<Session>(`/df/api/sessions/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) throw new CliError(`session ${id} not found`, err.code, EXIT.NOT_FOUND);
+    throw err;
+  }
+}
