@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket, createWebSocketStream } from 'ws';
+import { WebSocket } from 'ws';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
 import { referenceApks } from '#test/helpers/apps.js';
+import { ensureDfctlBuilt, freshDfctlConfig, runDfctl, spawnDfctl, type SpawnedDfctl } from '#test/helpers/dfctl.js';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -90,34 +90,6 @@ function read(ws: WebSocket, length: number): Promise<Buffer> {
       if (have < length) reject(new Error(`closed (${code}) after ${have} of ${length} bytes`));
     });
   });
-}
-
-/** A local TCP port whose every connection is carried by one tunnel (what `dfctl` does on a desk). */
-async function forwardLocal(path: string): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const local = createServer((socket) => {
-    sockets.add(socket);
-    socket.pause();
-    tunnel(path).then(
-      (ws) => {
-        const stream = createWebSocketStream(ws);
-        socket.resume();
-        socket.pipe(stream).pipe(socket);
-        stream.on('error', () => socket.destroy());
-        socket.on('error', () => stream.destroy());
-        socket.on('close', () => sockets.delete(socket));
-      },
-      () => socket.destroy(),
-    );
-  });
-  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (local.address() as AddressInfo).port,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((resolve) => local.close(() => resolve()));
-    },
-  };
 }
 
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))));
@@ -232,25 +204,32 @@ describe('the debug tunnel', () => {
   });
 });
 
-describe('adb through the tunnel', () => {
+describe('adb through dfctl and the tunnel', () => {
   let desk: AdbServer;
-  let local: { port: number; close(): Promise<void> };
+  let dfctl: SpawnedDfctl;
   let serial: string;
 
   beforeAll(async () => {
+    // The desk: its own adb server, and dfctl signed in, listening on a local port for that adb.
     desk = await startAdbServer();
-    local = await forwardLocal('/adb');
+    ensureDfctlBuilt();
+    const config = freshDfctlConfig();
+    const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env: { DFCTL_CONFIG: config } });
+    expect(login.code).toBe(0);
+    dfctl = spawnDfctl(['adb', sessionId], { env: { DFCTL_CONFIG: config } });
+    const line = await dfctl.waitForLine(/^adb connect 127\.0\.0\.1:\d+$/);
+    const port = Number(line.split(':').at(-1));
     // A new adb key is offered to the device and accepted, as on a phone whose user taps "Allow": adb
     // reports the first attempt as "failed to authenticate" and the device comes online right after.
-    const out = await desk.adb('connect', `127.0.0.1:${local.port}`);
+    const out = await desk.adb('connect', `127.0.0.1:${port}`);
     expect(out).toMatch(/connected to|failed to authenticate/);
-    serial = `127.0.0.1:${local.port}`;
+    serial = `127.0.0.1:${port}`;
     await eventually(async () => ((await desk.adb('devices')).includes(`${serial}\tdevice`) ? true : undefined), { what: 'the remote device online on the desk', timeoutMs: 20_000 });
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await desk?.stop();
-    await local?.close();
+    await dfctl?.stop();
   });
 
   it('runs a shell command', async () => {
