@@ -6,6 +6,11 @@ import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
 import { DEBUG_PROTOCOLS, DriverError, type DebugProtocol, type DeviceDriver } from '../provider.js';
 import { DataPlaneRefusal, type DataPlaneClaims, type DataPlaneRoute } from './server.js';
 
+/**
+ * The `Upgrade` token of a raw stream: after the 101 answer the connection carries the stream's bytes
+ * as they are (the gateway's hop; clients that cannot speak it use a WebSocket).
+ */
+export const RAW_STREAM_PROTOCOL = 'df-stream';
 const STREAM_PATH = /^\/stream\/([a-z_]{1,30})(?:\/([A-Za-z0-9_.:-]{1,200}))?$/;
 const TERMINAL_PATH = /^\/terminal(?:\?(.*))?$/;
 /** The most a terminal message may carry (input is typed; resize is tiny). */
@@ -41,7 +46,8 @@ const clamp = (v: unknown, min: number, max: number, fallback: number) => {
 /**
  * `/devices/{deviceId}/debug/**` on the data plane (scope `debug`): what the device offers for
  * debugging (`GET /protocols`, `GET /targets`), raw streams to its debug endpoints
- * (`/stream/{protocol}[/{target}]`, a WebSocket whose binary messages are the stream's bytes), and an
+ * (`/stream/{protocol}[/{target}]`: upgraded to `df-stream`, the connection itself carries the bytes;
+ * upgraded to a WebSocket, its binary messages do), and an
  * interactive shell in a pseudo-terminal (`/terminal?cols=&rows=`: binary messages are the terminal's
  * output and the person's typing, text messages `{"type":"resize","cols","rows"}`). The service has
  * checked the session and the caller's grant before signing the token; the route checks only that the
@@ -94,11 +100,17 @@ export function debugRoute(driverOf: (deviceId: string) => DeviceDriver | undefi
           device.destroy();
           return;
         }
-        const ws = await accept(req, socket, head);
         const opened = Date.now();
-        relayWebSocketToStream(ws, device, (why) => {
-          logger.debug({ deviceId: claims.deviceId, sessionId: claims.sessionId, protocol, target, why, ms: Date.now() - opened }, 'debug stream closed');
-        });
+        const closed = (why: string) => logger.debug({ deviceId: claims.deviceId, sessionId: claims.sessionId, protocol, target, why, ms: Date.now() - opened }, 'debug stream closed');
+        if ((req.headers.upgrade ?? '').toLowerCase() === RAW_STREAM_PROTOCOL) {
+          // The gateway's own hop: after the 101 the connection is the stream itself, piped both ways.
+          socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${RAW_STREAM_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
+          if (head.length > 0) device.write(head);
+          joinStreams(socket, device, closed);
+          return;
+        }
+        const ws = await accept(req, socket, head);
+        relayWebSocketToStream(ws, device, closed);
         return;
       }
       const terminal = TERMINAL_PATH.exec(rest);
@@ -118,6 +130,24 @@ export function debugRoute(driverOf: (deviceId: string) => DeviceDriver | undefi
       throw new DataPlaneRefusal(404, 'NOT_FOUND', 'Debug WebSockets are /stream/{protocol}[/{target}] and /terminal');
     },
   };
+}
+
+/** Pipes two byte streams into each other (back-pressure by `pipe`); when either closes, both go. */
+function joinStreams(a: Duplex, b: Duplex, onClose: (why: string) => void): void {
+  let done = false;
+  const finish = (why: string) => {
+    if (done) return;
+    done = true;
+    onClose(why);
+    a.destroy();
+    b.destroy();
+  };
+  a.pipe(b);
+  b.pipe(a);
+  a.once('close', () => finish('gateway'));
+  b.once('close', () => finish('device'));
+  a.on('error', () => finish('gateway failed'));
+  b.on('error', () => finish('device failed'));
 }
 
 /** One terminal: the pseudo-terminal's output to the socket (paused while the socket is behind), input and resizes back. */

@@ -59,7 +59,13 @@ export function relayWebSockets(a: WebSocket, b: WebSocket, onClose?: () => void
  * being read while the WebSocket has more than `HIGH_WATER_BYTES` unsent. The end of either side ends
  * the other (the stream is ended, so what it was given is still delivered); `onClose` runs once.
  */
-export function relayWebSocketToStream(ws: WebSocket, stream: Duplex, onClose?: (why: 'socket' | 'stream') => void): void {
+export function relayWebSocketToStream(
+  ws: WebSocket,
+  stream: Duplex,
+  onClose?: (why: 'socket' | 'stream') => void,
+  /** The close code and reason for the WebSocket when the stream ends (default 1000, "stream closed"). */
+  closeFor?: () => Promise<{ code: number; reason: string }>,
+): void {
   let closed = false;
   const done = (why: 'socket' | 'stream') => {
     if (closed) return;
@@ -86,9 +92,17 @@ export function relayWebSocketToStream(ws: WebSocket, stream: Duplex, onClose?: 
     if (ws.bufferedAmount > HIGH_WATER_BYTES) stream.pause();
   });
   const streamGone = () => {
+    if (closed) return;
     done('stream');
-    if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'stream closed');
-    else if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    if (ws.readyState === WebSocket.CONNECTING) {
+      ws.terminate();
+      return;
+    }
+    void (closeFor?.() ?? Promise.resolve({ code: 1000, reason: 'stream closed' }))
+      .catch(() => ({ code: 1000, reason: 'stream closed' }))
+      .then(({ code, reason }) => {
+        if (ws.readyState === WebSocket.OPEN) ws.close(code, reason);
+      });
   };
   stream.once('end', streamGone);
   stream.once('close', streamGone);

@@ -323,7 +323,7 @@ describe('withdrawing access and ending the session', () => {
     const ws = await tunnel('/jdwp/4343');
     const code = closed(ws);
     expect((await api('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
-    expect(await code).not.toBe(1000);
+    expect(await code).toBe(4409);
     await expect(tunnel('/jdwp/4343')).rejects.toMatchObject({ status: 409, code: 'SESSION_NOT_ACTIVE' });
   });
 });

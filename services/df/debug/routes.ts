@@ -1,19 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { DebugProtocolName } from '#events/df/sessions.js';
-import type { SessionRecord } from '#projections/df-sessions/index.js';
+import { sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
-import { relayWebSockets } from '#shared/http/ws-relay.js';
+import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { idParam } from '../http.js';
 import type { Caller } from '../sessions/service.js';
 import { sessionViewerAccess } from '../sharing/access.js';
-import { TARGET_OF, type DebugService } from './service.js';
+import { CLOSE_SESSION_ENDED, TARGET_OF, type DebugService } from './service.js';
 
 const tags = ['Device testing: debugging'];
 const Params = z.object({ sessionId: idParam });
@@ -137,28 +138,30 @@ export async function debugRoutes(app: FastifyInstance, opts: { platform: Platfo
     const { session, caller } = await debugAccess(platform, request, sessionId);
     await debug.requireGrant(session, caller.userId, protocol);
     let client: WebSocket | null = null;
+    let stream: Duplex | null = null;
     const socket = request.raw.socket as Socket;
     const closeClient = (code: number, reason: string) => {
       if (client && client.readyState === WebSocket.OPEN) client.close(code, reason);
       else if (client) client.terminate();
       else socket.destroy();
-      upstream?.terminate();
+      stream?.destroy();
     };
-    let upstream: WebSocket | null = null;
-    const opened = await debug.connect(session, caller.userId, protocol, `/stream/${protocol}${target === undefined ? '' : `/${encodeURIComponent(target)}`}`, (code, reason) => closeClient(code, reason));
-    upstream = opened.upstream;
+    const opened = await debug.connectStream(session, caller.userId, protocol, `/stream/${protocol}${target === undefined ? '' : `/${encodeURIComponent(target)}`}`, (code, reason) => closeClient(code, reason));
+    stream = opened.stream;
     if (socket.destroyed) {
       opened.untrack();
-      upstream.terminate();
+      stream.destroy();
       return;
     }
     // Hold what the device sends until the client's socket is accepted and joined.
-    upstream.pause();
+    stream.pause();
     reply.hijack();
     wss.handleUpgrade(request.raw, socket, upgradeHead(request.raw), (ws) => {
       client = ws;
-      relayWebSockets(ws, opened.upstream, opened.untrack);
-      opened.upstream.resume();
+      // The device end went away: because the session ended (4409), or the stream simply finished (1000).
+      const closeFor = async () => ((await sessionById(platform.db, sessionId))?.status === 'active' ? { code: 1000, reason: 'stream closed' } : { code: CLOSE_SESSION_ENDED, reason: 'session ended' });
+      relayWebSocketToStream(ws, opened.stream, () => opened.untrack(), closeFor);
+      opened.stream.resume();
       request.log.info({ sessionId, protocol, target }, 'debug tunnel opened');
     });
   };

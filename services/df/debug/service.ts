@@ -1,3 +1,7 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import { upstreamOpened } from '#shared/http/ws-relay.js';
 import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
@@ -186,6 +190,46 @@ export class DebugService {
       throw err;
     }
     return { upstream, untrack };
+  }
+
+  /**
+   * Opens one debug stream on the agent as a raw connection (HTTP upgrade to `df-stream`: after the 101
+   * the socket carries the stream's bytes, no framing on this hop), tracked like `connect`'s.
+   */
+  async connectStream(session: SessionRecord, userId: number, protocol: DebugProtocolName, path: string, close: (code: number, reason: string) => void): Promise<{ stream: Duplex; untrack: () => void }> {
+    const target = await this.dataPlane.target(session.id, 'debug');
+    const url = new URL(`${target.baseUrl}/debug${path}`);
+    const untrack = this.track(session.id, { userId, protocol, close });
+    try {
+      const stream = await new Promise<Duplex>((resolve, reject) => {
+        const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+          headers: { authorization: `Bearer ${target.token}`, connection: 'Upgrade', upgrade: 'df-stream' },
+          timeout: AGENT_TIMEOUT_MS,
+        });
+        request.once('upgrade', (_res, socket, head) => {
+          socket.setTimeout(0);
+          (socket as Socket).setNoDelay?.(true);
+          if (head.length > 0) socket.unshift(head);
+          resolve(socket);
+        });
+        request.once('response', (answer) => {
+          let body = '';
+          answer.setEncoding('utf8');
+          answer.on('data', (chunk: string) => {
+            if (body.length < 16_384) body += chunk;
+          });
+          answer.on('end', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
+          answer.on('error', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
+        });
+        request.once('timeout', () => request.destroy(new Error('The agent did not answer in time')));
+        request.once('error', (err) => reject(new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err })));
+        request.end();
+      });
+      return { stream, untrack };
+    } catch (err) {
+      untrack();
+      throw err;
+    }
   }
 
   /** Closes every open stream (the server is stopping). */
