@@ -17,7 +17,11 @@ COPY package.json package-lock.json ./
 COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/
 COPY console console
 COPY cli cli
-RUN npm ci --omit=dev && npm cache clean --force
+# node-pty (the agent's terminals) compiles its native module at install: the compilers are there for
+# that step only.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+    && npm ci --omit=dev && npm cache clean --force \
+    && apt-get purge -y python3 make g++ && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 
 # The source stays owned by root; the process may write only under DATA_DIR.
 COPY . .
