@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import { PngScreencast } from '../png-screencast.js';
 import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, pngSize, pngToJpeg, pullFile, pushFile, readAll, shell, shellQuote, type AdbDevice } from './adb.js';
 import { androidKeyCode } from './keys.js';
@@ -78,7 +79,8 @@ export class AndroidDevice implements DeviceDriver {
   private readonly pushed = new Set<string>();
   private scratch: string | null = null;
   private logcat: Duplex | null = null;
-  private streaming: { stop: boolean; done: Promise<void> } | null = null;
+  /** Repeated captures as the live screen (the next one only after the previous frame was handed on). */
+  private readonly screencast = new PngScreencast(() => this.capture(), FRAME_INTERVAL_MS, (err) => this.logger.debug({ err, serial: this.serial }, 'screencast frame failed'));
   private devtoolsPort: number | null = null;
   private readonly debug: AndroidDebug | null;
 
@@ -246,38 +248,11 @@ export class AndroidDevice implements DeviceDriver {
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
     this.requirePrepared();
-    await this.stopScreencast();
-    if (!(await pngToJpeg(await this.capture(), options.quality, { width: 1 }))) {
-      throw new DriverError('UNSUPPORTED', 'The live screen of Android devices needs the image codec (sharp) on the agent');
-    }
-    // Repeated screencap: the next frame is captured only after the previous one is handed on, which is
-    // the back-pressure. minicap or scrcpy would be much faster on a real phone.
-    const state = { stop: false, done: Promise.resolve() };
-    state.done = (async () => {
-      while (!state.stop) {
-        const began = Date.now();
-        try {
-          const png = await this.capture();
-          if (state.stop) break;
-          const jpeg = await pngToJpeg(png, options.quality, { ...(options.maxWidth ? { width: options.maxWidth } : {}), ...(options.maxHeight ? { height: options.maxHeight } : {}) });
-          if (!jpeg || state.stop) break;
-          await onFrame({ jpeg: jpeg.data, width: jpeg.width, height: jpeg.height, capturedAt: began });
-        } catch (err) {
-          this.logger.debug({ err, serial: this.serial }, 'screencast frame failed');
-        }
-        const wait = FRAME_INTERVAL_MS - (Date.now() - began);
-        if (wait > 0 && !state.stop) await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    })();
-    this.streaming = state;
+    await this.screencast.start('Android', options, onFrame);
   }
 
   async stopScreencast(): Promise<void> {
-    const streaming = this.streaming;
-    if (!streaming) return;
-    this.streaming = null;
-    streaming.stop = true;
-    await streaming.done.catch(() => undefined);
+    await this.screencast.stop();
   }
 
   async devtools(): Promise<{ host: string; port: number } | null> {

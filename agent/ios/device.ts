@@ -12,6 +12,7 @@ import { SyslogService } from 'appium-ios-device/build/lib/syslog/index.js';
 import { NotAZipError, readAppArchive } from '#shared/apps/index.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import { pngSize, pngToJpeg } from '../android/adb.js';
+import { PngScreencast } from '../png-screencast.js';
 import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { iosModel } from './models.js';
 import { Screenshotr } from './screenshotr.js';
@@ -67,7 +68,8 @@ export class IosDevice implements DeviceDriver {
   private readonly installed = new Set<string>();
   /** Container paths (`/<bundle id>/<path>`) the session created; release removes them. */
   private readonly pushed = new Set<string>();
-  private streaming: { stop: boolean; done: Promise<void> } | null = null;
+  /** Repeated captures as the live screen (the next one only after the previous frame was handed on). */
+  private readonly screencast = new PngScreencast(() => this.capture(), FRAME_INTERVAL_MS, (err) => this.logger.debug({ err, udid: this.udid }, 'screencast frame failed'));
   private debugserver: string | null | undefined;
 
   constructor(
@@ -145,37 +147,11 @@ export class IosDevice implements DeviceDriver {
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
     this.requirePrepared();
-    await this.stopScreencast();
-    if (!(await pngToJpeg(await this.capture(), options.quality, { width: 1 }))) {
-      throw new DriverError('UNSUPPORTED', 'The live screen of iOS devices needs the image codec (sharp) on the agent');
-    }
-    // Repeated screenshotr captures: the next frame is taken only after the previous one is handed on.
-    const state = { stop: false, done: Promise.resolve() };
-    state.done = (async () => {
-      while (!state.stop) {
-        const began = Date.now();
-        try {
-          const png = await this.capture();
-          if (state.stop) break;
-          const jpeg = await pngToJpeg(png, options.quality, { ...(options.maxWidth ? { width: options.maxWidth } : {}), ...(options.maxHeight ? { height: options.maxHeight } : {}) });
-          if (!jpeg || state.stop) break;
-          await onFrame({ jpeg: jpeg.data, width: jpeg.width, height: jpeg.height, capturedAt: began });
-        } catch (err) {
-          this.logger.debug({ err, udid: this.udid }, 'screencast frame failed');
-        }
-        const wait = FRAME_INTERVAL_MS - (Date.now() - began);
-        if (wait > 0 && !state.stop) await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    })();
-    this.streaming = state;
+    await this.screencast.start('iOS', options, onFrame);
   }
 
   async stopScreencast(): Promise<void> {
-    const streaming = this.streaming;
-    if (!streaming) return;
-    this.streaming = null;
-    streaming.stop = true;
-    await streaming.done.catch(() => undefined);
+    await this.screencast.stop();
   }
 
   async webdriverCapabilities(): Promise<Record<string, unknown>> {
