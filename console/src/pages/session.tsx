@@ -332,7 +332,7 @@ export function SessionPage({ id }: { id: string }) {
               </button>
             ))}
           </div>
-          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane">
+          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane" tabIndex={0}>
             {tab === 'activity' ? <Activity id={id} /> : null}
             {tab === 'logs' ? <Logs id={id} /> : null}
             {tab === 'replay' ? <ReplayPanel id={id} /> : null}
