@@ -4,6 +4,8 @@ import { api, currentAuth, download } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
+import { InspectOverlay, InspectPanel, useInspector } from './session-inspect';
+import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
 
 interface SessionInfo {
   id: string;
@@ -181,7 +183,8 @@ export function SessionPage({ id }: { id: string }) {
   const { live, send } = useLiveScreen(id, canvas);
   const [actionError, setActionError] = useState<unknown>(null);
   const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
-  const [tab, setTab] = useState<'activity' | 'logs' | 'notes' | 'sharing'>('activity');
+  const [tab, setTab] = useState<'activity' | 'logs' | 'notes' | 'sharing' | 'replay'>('activity');
+  const inspector = useInspector(id);
   const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
   // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
@@ -222,6 +225,7 @@ export function SessionPage({ id }: { id: string }) {
         <span class="muted small">
           {s.deviceName} · started {formatTime(s.startedAt)} · {live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
         </span>
+        <RecordingIndicator id={id} />
         {control ? <Link href={`/sessions/${id}/debug`}>Debug</Link> : null}
       </div>
       <div class="session-layout">
@@ -246,6 +250,10 @@ export function SessionPage({ id }: { id: string }) {
               </button>
               <button type="button" onClick={() => download(`/df/api/sessions/${id}/screenshot`, `screenshot-${id}.png`).catch(setActionError)}>
                 Screenshot
+              </button>
+              <RecordingButtons id={id} />
+              <button type="button" aria-pressed={inspector.on} onClick={inspector.toggle}>
+                Inspect
               </button>
               <button
                 type="button"
@@ -274,7 +282,8 @@ export function SessionPage({ id }: { id: string }) {
               width={s.screen?.width ?? 360}
               height={s.screen?.height ?? 640}
               onPointerDown={(e) => {
-                if (!control) return;
+                // While inspecting, the overlay takes the pointer; nothing taps the device.
+                if (!control || inspector.on) return;
                 (e.currentTarget as HTMLCanvasElement).focus();
                 (e.currentTarget as HTMLCanvasElement).setPointerCapture(e.pointerId);
                 const p = toDevice(e);
@@ -302,6 +311,7 @@ export function SessionPage({ id }: { id: string }) {
                 e.preventDefault();
               }}
             />
+            <InspectOverlay inspector={inspector} canvas={canvas} screen={live.screen} />
             {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
             {live.ended ? <div class="screen-note">The session ended ({live.ended}).</div> : null}
             {live.removed ? (
@@ -314,16 +324,18 @@ export function SessionPage({ id }: { id: string }) {
           <ErrorNote error={actionError ?? live.error} />
         </div>
         <aside class="side">
+          {inspector.on ? <InspectPanel inspector={inspector} /> : null}
           <div class="tabs" role="tablist" aria-label="Session panes">
-            {(['activity', 'logs', 'notes', 'sharing'] as const).map((t) => (
+            {(['activity', 'logs', 'notes', 'replay', 'sharing'] as const).map((t) => (
               <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={tab === t} onClick={() => setTab(t)}>
                 {t === 'sharing' ? `Viewers and sharing (${live.viewers.length})` : t[0]!.toUpperCase() + t.slice(1)}
               </button>
             ))}
           </div>
-          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane">
+          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane" tabIndex={0}>
             {tab === 'activity' ? <Activity id={id} /> : null}
             {tab === 'logs' ? <Logs id={id} /> : null}
+            {tab === 'replay' ? <ReplayPanel id={id} /> : null}
             {tab === 'notes' ? <Notes id={id} editable={control} /> : null}
             {tab === 'sharing' ? <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} /> : null}
           </div>

@@ -1,0 +1,181 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+
+/**
+ * The session page's recording, replay and UI-tree inspector, end to end: the real server, its
+ * in-process host's browser device showing a page of our own (a data: address, so no traffic leaves
+ * the machine), and Debian's Chromium driving the console.
+ */
+let server: TestServer;
+let browser: Browser;
+let admin: SignedUpCompany;
+let owner: { context: BrowserContext; page: Page };
+let sessionId = '';
+
+// Each press changes the page, so the device sends a new frame.
+const PAGE = `<!doctype html><title>Inspect me</title><body style="margin:0;font:24px sans-serif"><h1 id="title" style="margin:20px">Inspect me</h1><button id="go" style="margin:20px;width:320px;height:160px;font-size:28px" onclick="n++;this.textContent='Pressed '+n;document.body.style.background=n%2?'#cde':'#edc'">Press me</button><script>var n=0</script></body>`;
+
+interface Node {
+  role: string;
+  id?: string;
+  text?: string;
+  bounds: { x: number; y: number; width: number; height: number };
+  children: Node[];
+}
+const find = (n: Node, id: string): Node | undefined => (n.id === id ? n : n.children.map((c) => find(c, id)).find(Boolean));
+
+async function buttonBounds(): Promise<Node['bounds']> {
+  const tree = await http(server.url, 'GET', `/df/api/sessions/${sessionId}/ui-tree`, { token: admin.token });
+  expect(tree.status).toBe(200);
+  return find(tree.body.root as Node, 'go')!.bounds;
+}
+
+/** The page point over a device point: the canvas draws the frame contained in its box. */
+async function screenPoint(page: Page, device: { x: number; y: number }): Promise<{ x: number; y: number }> {
+  const canvas = page.getByRole('img', { name: /Device screen/ });
+  const box = (await canvas.boundingBox())!;
+  const size = await canvas.evaluate((c) => ({ w: (c as unknown as { width: number }).width, h: (c as unknown as { height: number }).height }));
+  const s = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}`, { token: admin.token })).body.screen as { width: number; height: number };
+  const scale = Math.min(box.width / size.w, box.height / size.h);
+  const left = box.x + (box.width - size.w * scale) / 2;
+  const top = box.y + (box.height - size.h * scale) / 2;
+  return { x: left + (device.x / s.width) * size.w * scale, y: top + (device.y / s.height) * size.h * scale };
+}
+
+const controlTaps = async () => {
+  const a = await http(server.url, 'GET', `/df/api/sessions/${sessionId}/activities?size=100`, { token: admin.token });
+  return (a.body.content as { kind: string; detail: { action?: string } }[]).filter((x) => x.kind === 'control' && x.detail.action === 'tap').length;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  // The first company to sign up gets the in-process host's devices.
+  admin = await signUpCompany(server.url, 'console-inspect');
+  browser = await launchBrowser();
+  const deviceId = await availableDevice(server.url, admin.token);
+  const started = await http(server.url, 'POST', '/df/api/sessions', { token: admin.token, body: { deviceId } });
+  expect(started.status).toBe(201);
+  sessionId = started.body.id;
+  const opened = await http(server.url, 'POST', `/df/api/sessions/${sessionId}/device/control`, { token: admin.token, body: { action: 'openUrl', url: `data:text/html,${encodeURIComponent(PAGE)}` } });
+  expect(opened.status).toBe(200);
+  owner = await signedIn(browser, server.url, admin.email, admin.password);
+  await owner.page.goto(`${server.url}/sessions/${sessionId}`);
+  await owner.page.getByRole('toolbar', { name: 'Device controls' }).waitFor();
+  // The first frame has been drawn: the canvas has the device's size and the page on it.
+  await owner.page.waitForFunction("Number(document.querySelector('canvas.screen')?.dataset.frames) > 0", undefined, { timeout: 30_000 });
+}, 120_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  if (sessionId) await http(server.url, 'DELETE', `/df/api/sessions/${sessionId}`, { token: admin.token });
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('recording, replay and the inspector on the session page', { timeout: 90_000 }, () => {
+  it('records two taps, then replays them with their marks on the timeline', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recording' }).waitFor();
+    const b = await buttonBounds();
+    const at = await screenPoint(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(controlTaps, { timeout: 15_000 }).toBe(1);
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(controlTaps, { timeout: 15_000 }).toBe(2);
+    // The presses changed the page, so frames were recorded.
+    await expect.poll(async () => (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/recording/status`, { token: admin.token })).body.frames, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expectAccessible(page, 'session page while recording');
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('button', { name: 'Start recording' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Recording' }).count()).toBe(0);
+
+    const replay = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/replay`, { token: admin.token })).body as {
+      recordings: { frames: { at: string }[] }[];
+      activities: { kind: string; at: string; detail: { action?: string } }[];
+    };
+    expect(replay.recordings).toHaveLength(1);
+    const frames = replay.recordings[0]!.frames;
+    const n = frames.length;
+    expect(n).toBeGreaterThanOrEqual(2);
+
+    await page.getByRole('tab', { name: 'Replay' }).click();
+    const pane = page.getByRole('region', { name: 'Replay' });
+    await pane.getByRole('img', { name: new RegExp(`^Recorded frame 1 of ${n},`) }).waitFor();
+    const position = pane.getByLabel('Replay position');
+    expect(await position.textContent()).toContain(`Frame 1 of ${n}`);
+    const marks = pane.getByRole('group', { name: 'Activities on the timeline' }).getByRole('button', { name: /^tap at / });
+    await expect.poll(() => marks.count()).toBe(2);
+
+    // A mark jumps to the first frame at or after its activity.
+    const taps = replay.activities.filter((a) => a.kind === 'control' && a.detail.action === 'tap');
+    const second = Date.parse(taps[1]!.at);
+    const expected = frames.findIndex((f) => Date.parse(f.at) >= second);
+    await marks.nth(1).click();
+    await expect.poll(() => position.textContent()).toContain(`Frame ${(expected === -1 ? n - 1 : expected) + 1} of ${n}`);
+
+    // The scrubber: End and Home move to the last and the first frame, and the image follows.
+    const scrubber = pane.getByRole('slider', { name: 'Scrub through the recording' });
+    await scrubber.focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => position.textContent()).toContain(`Frame ${n} of ${n}`);
+    await pane.getByRole('img', { name: new RegExp(`^Recorded frame ${n} of ${n},`) }).waitFor();
+    await page.keyboard.press('Home');
+    await expect.poll(() => position.textContent()).toContain(`Frame 1 of ${n}`);
+    await expectAccessible(page, 'session replay');
+  });
+
+  it('inspects the page: hovering shows an element, the tree is keyboard navigable, clicks do not tap', async () => {
+    const { page } = owner;
+    const before = await controlTaps();
+    const toggle = page.getByRole('button', { name: 'Inspect' });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    const panel = page.getByRole('region', { name: 'Inspector' });
+    const tree = panel.getByRole('tree', { name: 'UI tree' });
+    await tree.getByRole('treeitem', { name: /#go$/ }).waitFor();
+
+    const b = await buttonBounds();
+    const at = await screenPoint(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    await page.mouse.move(at.x, at.y);
+    const details = panel.getByRole('definition');
+    await expect.poll(() => panel.getByLabel('Element details').textContent()).toContain('#go');
+    const text = await panel.getByLabel('Element details').textContent();
+    expect(text).toContain('button');
+    expect(text).toContain(`Pressed ${before}`);
+    expect(text).toContain(`${b.x}, ${b.y} · ${b.width} × ${b.height}`);
+    expect(await details.nth(3).textContent()).toBe('go');
+    expect(await page.locator('.inspect-outline').count()).toBe(1);
+    await expectAccessible(page, 'session page inspecting');
+
+    // A click selects the element instead of tapping the device.
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(() => tree.getByRole('treeitem', { name: /#go$/ }).getAttribute('aria-selected')).toBe('true');
+
+    // Keyboard: Up from the button is the heading before it; Left is the parent (the body).
+    await page.mouse.move(0, 0);
+    await tree.getByRole('treeitem', { name: /#go$/ }).focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => tree.getByRole('treeitem', { name: /#title$/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await details.nth(3).textContent()).toBe('title');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tree.getByRole('treeitem', { selected: true }).getAttribute('aria-level')).toBe('1');
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await tree.getByRole('treeitem', { name: /#go$/ }).waitFor();
+
+    // Inspect off: the canvas taps again. The viewer sends inputs in order, so had the inspecting
+    // click tapped, it would be counted before this one.
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(await panel.count()).toBe(0);
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(controlTaps, { timeout: 15_000 }).toBeGreaterThan(before);
+    expect(await controlTaps()).toBe(before + 1);
+  });
+});
