@@ -46,6 +46,8 @@ export async function openPage(context: BrowserContext): Promise<Page> {
 /** A new browser context signed in through the sign-in form, on /devices. */
 export async function signedIn(browser: Browser, base: string, login: string, password: string, options: { acceptDownloads?: boolean; timezoneId?: string; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...options });
+  // Waits are for conditions; a busy machine may take longer than Playwright's 30 s to reach them.
+  context.setDefaultTimeout(90_000);
   const page = await openPage(context);
   await page.goto(`${base}/sign-in`);
   await signInThroughPage(page, login, password);

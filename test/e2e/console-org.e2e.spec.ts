@@ -45,7 +45,7 @@ afterAll(async () => {
 
 const orgNav = () => page.getByRole('navigation', { name: 'Organization' });
 
-describe('editing the organization', { timeout: 120_000 }, () => {
+describe('editing the organization', { timeout: 240_000 }, () => {
   it('renames a custom role, changes its keys, and deletes it after a confirmation', async () => {
     const made = await org.post('/roles', { name: 'Testers', description: 'runs tests', permissions: ['USER_READ', 'TEAM_READ'] });
     expect(made.status).toBe(201);
