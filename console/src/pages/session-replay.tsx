@@ -129,6 +129,8 @@ export function ReplayPanel({ id }: { id: string }) {
     const t = Date.parse(a.at);
     return t >= start - 1_000 && t <= end + 1_000;
   });
+  const placed = placeMarks(marks.map((a) => Math.min(Math.max(Date.parse(a.at) - start, 0), span) / span));
+  const lanes = Math.max(1, ...placed.map((p) => p.lane + 1));
   const jumpTo = (at: string) => {
     const t = Date.parse(at);
     const i = frames.findIndex((f) => Date.parse(f.at) >= t);
@@ -168,7 +170,7 @@ export function ReplayPanel({ id }: { id: string }) {
           Frame {position + 1} of {frames.length} · {formatClock(frame!.at)}
         </output>
       </div>
-      <div class="replay-timeline">
+      <div class="replay-timeline" style={{ paddingBottom: `${lanes * MARK_LANE_REM + 0.15}rem` }}>
         <input
           type="range"
           min={0}
@@ -178,12 +180,12 @@ export function ReplayPanel({ id }: { id: string }) {
           aria-valuetext={`Frame ${position + 1} of ${frames.length}, ${formatClock(frame!.at)}`}
           onInput={(e) => (setPlaying(false), setPosition(Number((e.target as HTMLInputElement).value)))}
         />
-        <div class="replay-marks" role="group" aria-label="Activities on the timeline">
-          {marks.map((a) => (
+        <div class="replay-marks" role="group" aria-label="Activities on the timeline" style={{ height: `${lanes * MARK_LANE_REM}rem` }}>
+          {marks.map((a, i) => (
             <button
               type="button"
               class="replay-mark"
-              style={{ left: `${(Math.min(Math.max(Date.parse(a.at) - start, 0), span) / span) * 100}%` }}
+              style={{ left: `${placed[i]!.at * 100}%`, bottom: `${placed[i]!.lane * MARK_LANE_REM}rem` }}
               title={`${activityName(a)} at ${formatClock(a.at)}`}
               aria-label={`${activityName(a)} at ${formatClock(a.at)}`}
               onClick={() => jumpTo(a.at)}
@@ -194,4 +196,26 @@ export function ReplayPanel({ id }: { id: string }) {
       {recording.truncated ? <p class="muted small">This recording reached its frame limit and was cut short.</p> : null}
     </div>
   );
+}
+
+/** Height of one row of timeline marks, in rem. */
+const MARK_LANE_REM = 1.1;
+/** Marks closer than this share of the timeline would cover each other: the later one goes a row up. */
+const MARK_MIN_GAP = 0.04;
+
+/**
+ * Rows for marks at fractions `at` of the timeline: each takes the lowest row whose last mark is far
+ * enough to the left, so no mark covers another and each stays clickable.
+ */
+export function placeMarks(at: readonly number[]): { at: number; lane: number }[] {
+  const order = at.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+  const lastInLane: number[] = [];
+  const out: { at: number; lane: number }[] = at.map((x) => ({ at: x, lane: 0 }));
+  for (const [x, i] of order) {
+    let lane = lastInLane.findIndex((last) => x - last >= MARK_MIN_GAP);
+    if (lane < 0) lane = lastInLane.length;
+    lastInLane[lane] = x;
+    out[i] = { at: x, lane };
+  }
+  return out;
 }
