@@ -170,7 +170,7 @@ export function DevicesPage() {
           {devices.data && devices.data.content.length > 0 ? (
             <ul class="device-grid" aria-label="Devices">
               {devices.data.content.map((d) => (
-                <DeviceCard device={d} />
+                <DeviceCard key={d.id} device={d} />
               ))}
             </ul>
           ) : null}

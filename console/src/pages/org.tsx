@@ -147,7 +147,8 @@ function Roles() {
       <ErrorNote error={roles.error} />
       {roles.isLoading ? <Loading /> : null}
       {roles.data?.map((r) => (
-        <details class="card">
+        // Keyed by id: an open role stays open (and its editor's state stays its own) when the list reorders.
+        <details class="card" key={r.id}>
           <summary>
             <strong>{r.name}</strong> <span class="muted small">{r.permissions.length} permission keys{r.builtIn ? ' · built-in' : ''}</span>
           </summary>
@@ -205,7 +206,7 @@ function Teams() {
       {teams.isLoading ? <Loading /> : null}
       {teams.data && list.length === 0 ? <Empty>No team yet.</Empty> : null}
       {list.map((t) => (
-        <TeamCard team={t} users={users.data} canManage={can('TEAM_MANAGE')} />
+        <TeamCard key={t.id} team={t} users={users.data} canManage={can('TEAM_MANAGE')} />
       ))}
       {can('TEAM_MANAGE') ? (
         <div class="card">
@@ -239,7 +240,7 @@ function Workspaces() {
       {workspaces.isLoading ? <Loading /> : null}
       {workspaces.data && list.length === 0 ? <Empty>No workspace.</Empty> : null}
       {list.map((w) => (
-        <WorkspaceCard ws={w} />
+        <WorkspaceCard key={w.id} ws={w} />
       ))}
       {can('WORKSPACE_CREATE') ? (
         <div class="card">
