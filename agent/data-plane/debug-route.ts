@@ -2,14 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
 import { DEBUG_PROTOCOLS, DriverError, type DebugProtocol, type DeviceDriver } from '../provider.js';
 import { DataPlaneRefusal, type DataPlaneClaims, type DataPlaneRoute } from './server.js';
 
-/**
- * The `Upgrade` token of a raw stream: after the 101 answer the connection carries the stream's bytes
- * as they are (the gateway's hop; clients that cannot speak it use a WebSocket).
- */
+/** The `Upgrade` token of a raw stream: after the 101 answer the connection carries the stream's bytes as they are. */
 export const RAW_STREAM_PROTOCOL = 'df-stream';
 const STREAM_PATH = /^\/stream\/([a-z_]{1,30})(?:\/([A-Za-z0-9_.:-]{1,200}))?$/;
 const TERMINAL_PATH = /^\/terminal(?:\?(.*))?$/;
@@ -46,8 +42,7 @@ const clamp = (v: unknown, min: number, max: number, fallback: number) => {
 /**
  * `/devices/{deviceId}/debug/**` on the data plane (scope `debug`): what the device offers for
  * debugging (`GET /protocols`, `GET /targets`), raw streams to its debug endpoints
- * (`/stream/{protocol}[/{target}]`: upgraded to `df-stream`, the connection itself carries the bytes;
- * upgraded to a WebSocket, its binary messages do), and an
+ * (`/stream/{protocol}[/{target}]`, upgraded to `df-stream`: the connection itself carries the bytes), and an
  * interactive shell in a pseudo-terminal (`/terminal?cols=&rows=`: binary messages are the terminal's
  * output and the person's typing, text messages `{"type":"resize","cols","rows"}`). The service has
  * checked the session and the caller's grant before signing the token; the route checks only that the
@@ -95,6 +90,7 @@ export function debugRoute(driverOf: (deviceId: string) => DeviceDriver | undefi
         if (!(DEBUG_PROTOCOLS as readonly string[]).includes(protocol)) throw new DataPlaneRefusal(404, 'NOT_FOUND', `No debug protocol ${protocol}`);
         if (!d.openDebugStream) throw new DataPlaneRefusal(501, 'UNSUPPORTED', 'This device offers no debug streams');
         const target = stream[2];
+        if ((req.headers.upgrade ?? '').toLowerCase() !== RAW_STREAM_PROTOCOL) throw new DataPlaneRefusal(400, 'BAD_REQUEST', `Debug streams upgrade to ${RAW_STREAM_PROTOCOL}`);
         const device = await d.openDebugStream(protocol, target).catch(refusal);
         if (socket.destroyed) {
           device.destroy();
@@ -102,15 +98,10 @@ export function debugRoute(driverOf: (deviceId: string) => DeviceDriver | undefi
         }
         const opened = Date.now();
         const closed = (why: string) => logger.debug({ deviceId: claims.deviceId, sessionId: claims.sessionId, protocol, target, why, ms: Date.now() - opened }, 'debug stream closed');
-        if ((req.headers.upgrade ?? '').toLowerCase() === RAW_STREAM_PROTOCOL) {
-          // The gateway's own hop: after the 101 the connection is the stream itself, piped both ways.
-          socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${RAW_STREAM_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
-          if (head.length > 0) device.write(head);
-          joinStreams(socket, device, closed);
-          return;
-        }
-        const ws = await accept(req, socket, head);
-        relayWebSocketToStream(ws, device, closed);
+        // After the 101 the connection is the stream itself, piped both ways.
+        socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${RAW_STREAM_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
+        if (head.length > 0) device.write(head);
+        joinStreams(socket, device, closed);
         return;
       }
       const terminal = TERMINAL_PATH.exec(rest);

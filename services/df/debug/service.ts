@@ -97,10 +97,10 @@ export class DebugService {
   ) {}
 
   /** Protocols of the session's platform, with what the device offers now and what the user holds. */
-  async capabilities(session: SessionRecord, userId: number): Promise<DebugCapabilities> {
+  async capabilities(session: SessionRecord, userId: number, offeredNow?: Set<DebugProtocolName>): Promise<DebugCapabilities> {
     const platform = await this.platformOf(session);
     const known = PLATFORM_PROTOCOLS[platform] ?? [];
-    const [offered, granted] = await Promise.all([this.offered(session), debugGrantsOf(this.platform.db, session.id, userId)]);
+    const [offered, granted] = await Promise.all([offeredNow ?? this.offered(session), debugGrantsOf(this.platform.db, session.id, userId)]);
     return { platform, protocols: known.map((name) => ({ name, available: offered.has(name), granted: granted.includes(name) })) };
   }
 
@@ -111,7 +111,8 @@ export class DebugService {
     const missing = protocols.filter((p) => !offered.has(p));
     if (missing.length > 0) throw new AppError('DEBUG_PROTOCOL_UNAVAILABLE', `The device does not offer ${missing.join(', ')} right now`);
     await this.sessions.changeDebugAccess(session, caller, caller.userId, protocols, true);
-    return this.capabilities(session, caller.userId);
+    // What the device offers was asked a moment ago; the agent is not asked twice.
+    return this.capabilities(session, caller.userId, offered);
   }
 
   /** Withdraws a user's access over the protocols (all when none are named) and closes their open streams at once. */
