@@ -195,7 +195,6 @@ function Roles() {
 
 function Teams() {
   const { can } = useSession();
-  const qc = useQueryClient();
   const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[] | Page<Team>>('/api/v1/teams') });
   const list = Array.isArray(teams.data) ? teams.data : (teams.data?.content ?? []);
   // Member names come from the users list (USER_READ); without it members show as ids.
@@ -208,30 +207,35 @@ function Teams() {
       {list.map((t) => (
         <TeamCard key={t.id} team={t} users={users.data} canManage={can('TEAM_MANAGE')} />
       ))}
-      {can('TEAM_MANAGE') ? (
-        <div class="card">
-          <h2>New team</h2>
-          <ActionForm
-            class="row"
-            submit="Create the team"
-            label="New team"
-            onSubmit={async (d) => {
-              await api('/api/v1/teams', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
-              await qc.invalidateQueries({ queryKey: ['teams'] });
-            }}
-          >
-            <Field label="Name" name="name" minLength={2} required />
-            <Field label="Description" name="description" />
-          </ActionForm>
-        </div>
-      ) : null}
+      {can('TEAM_MANAGE') ? <CreateNamed what="team" path="/api/v1/teams" queryKeys={[['teams']]} /> : null}
+    </div>
+  );
+}
+
+/** "New team", "New workspace": a name and a description, posted to `path`; the lists in `queryKeys` reload. */
+function CreateNamed({ what, path, queryKeys }: { what: string; path: string; queryKeys: string[][] }) {
+  const qc = useQueryClient();
+  return (
+    <div class="card">
+      <h2>New {what}</h2>
+      <ActionForm
+        class="row"
+        submit={`Create the ${what}`}
+        label={`New ${what}`}
+        onSubmit={async (d) => {
+          await api(path, { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
+          for (const queryKey of queryKeys) await qc.invalidateQueries({ queryKey });
+        }}
+      >
+        <Field label="Name" name="name" minLength={2} required />
+        <Field label="Description" name="description" />
+      </ActionForm>
     </div>
   );
 }
 
 function Workspaces() {
   const { can } = useSession();
-  const qc = useQueryClient();
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: () => api<Workspace[] | Page<Workspace>>('/api/v1/workspaces') });
   const list = Array.isArray(workspaces.data) ? workspaces.data : (workspaces.data?.content ?? []);
   return (
@@ -242,24 +246,7 @@ function Workspaces() {
       {list.map((w) => (
         <WorkspaceCard key={w.id} ws={w} />
       ))}
-      {can('WORKSPACE_CREATE') ? (
-        <div class="card">
-          <h2>New workspace</h2>
-          <ActionForm
-            class="row"
-            submit="Create the workspace"
-            label="New workspace"
-            onSubmit={async (d) => {
-              await api('/api/v1/workspaces', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
-              await qc.invalidateQueries({ queryKey: ['workspaces'] });
-              await qc.invalidateQueries({ queryKey: ['workspaces-accessible'] });
-            }}
-          >
-            <Field label="Name" name="name" minLength={2} required />
-            <Field label="Description" name="description" />
-          </ActionForm>
-        </div>
-      ) : null}
+      {can('WORKSPACE_CREATE') ? <CreateNamed what="workspace" path="/api/v1/workspaces" queryKeys={[['workspaces'], ['workspaces-accessible']]} /> : null}
     </div>
   );
 }
