@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsBlobStore } from '#shared/blob/index.js';
 import { createMemoryBus } from '#shared/bus/index.js';
+import { encodeFrame, ok, subjects } from '#shared/wire/index.js';
 import { ScreenHub, type Viewer } from './screen-hub.js';
 
 const logger = pino({ level: 'silent' });
@@ -57,5 +58,57 @@ describe('screen hub viewers', () => {
     expect(ann.sent.at(-1)).toEqual({ type: 'viewers', viewers: [expect.objectContaining({ userId: 7, connections: 2 })] });
     expect(a.disconnectUser('s-1', 7)).toBe(2);
     expect(a.viewers('s-1')).toEqual([]);
+  });
+});
+
+describe('screen hub recordings', () => {
+  /** A hub recording session `s-r` of device `d` on host `h`, whose lease a stand-in agent grants; frames are published as the agent does. */
+  async function recordingHub() {
+    const bus = createMemoryBus();
+    const blobs = createFsBlobStore(mkdtempSync(join(tmpdir(), 'hub-rec-')));
+    const hub = new ScreenHub({ bus, blobs, logger, commandTimeoutMs: 2_000 });
+    hubs.push(hub);
+    await hub.start();
+    await bus.subscribe(subjects.rpc('h', 'd'), (msg) => void bus.respond(msg, ok({ streaming: true })));
+    const target = { hostId: 'h', deviceId: 'd', sessionId: 's-r' };
+    expect(await hub.startRecording(target, 1, 'rec-1', new Date())).toBe(true);
+    let seq = 0;
+    const send = async (capturedAt: number, byte: number) => {
+      const { data, headers } = encodeFrame({ sessionId: 's-r', seq: ++seq, capturedAt, width: 10, height: 10, jpeg: new Uint8Array([byte]) });
+      await bus.publish(subjects.frames('h', 'd'), data, headers);
+    };
+    const stored = async (key: string) => {
+      const blob = await blobs.get(key);
+      const chunks: Buffer[] = [];
+      for await (const c of blob!.stream) chunks.push(c as Buffer);
+      return [...Buffer.concat(chunks)];
+    };
+    return { hub, send, stored };
+  }
+
+  it('keeps the last frame of a burst faster than its rate once its turn comes, so the recording shows where the screen settled', async () => {
+    const { hub, send, stored } = await recordingHub();
+    const t0 = Date.now();
+    await send(t0, 1);
+    await send(t0 + 40, 2);
+    await send(t0 + 80, 3);
+    // The first is kept at once; 2 is replaced by 3 while they wait; 3 is kept after the interval.
+    await expect.poll(() => hub.recordingStatus('s-r')?.frames, { timeout: 5_000 }).toBe(2);
+    const done = await hub.stopRecording('s-r');
+    expect(done!.frames).toHaveLength(2);
+    expect(await stored(done!.frames[0]!.key)).toEqual([1]);
+    expect(await stored(done!.frames[1]!.key)).toEqual([3]);
+    expect(new Date(done!.frames[1]!.at).getTime()).toBe(t0 + 80);
+  });
+
+  it('keeps a frame still held back by the rate when the recording stops', async () => {
+    const { hub, send, stored } = await recordingHub();
+    const t0 = Date.now();
+    await send(t0, 1);
+    await expect.poll(() => hub.recordingStatus('s-r')?.frames).toBe(1);
+    await send(t0 + 10, 2);
+    const done = await hub.stopRecording('s-r');
+    expect(done!.frames.map((f) => f.index)).toEqual([0, 1]);
+    expect(await stored(done!.frames[1]!.key)).toEqual([2]);
   });
 });

@@ -42,6 +42,12 @@ interface Recording {
   frames: RecordedFrame[];
   bytes: number;
   lastStoredAt: number;
+  /**
+   * The newest frame that came sooner than the rate allows, kept when its turn comes: the last
+   * picture of a burst of changes is the one the screen stays at, so it must be in the recording.
+   */
+  pending: Frame | null;
+  pendingTimer: NodeJS.Timeout | null;
   truncated: boolean;
   writes: Promise<void>;
   /** Pending write of the manifest (frames so far) to the blob store. */
@@ -222,6 +228,8 @@ export class ScreenHub {
       frames: [],
       bytes: 0,
       lastStoredAt: 0,
+      pending: null,
+      pendingTimer: null,
       truncated: false,
       writes: Promise.resolve(),
       flush: null,
@@ -291,6 +299,7 @@ export class ScreenHub {
     if (!live || !recording) return null;
     live.recording = null;
     if (recording.flush) clearTimeout(recording.flush);
+    this.keepPending(live, recording);
     await unsubscribeRecording(recording);
     this.writeManifest(live, recording);
     await recording.writes;
@@ -320,6 +329,7 @@ export class ScreenHub {
     const recording = live.recording;
     live.recording = null;
     if (recording?.flush) clearTimeout(recording.flush);
+    if (recording?.pendingTimer) clearTimeout(recording.pendingTimer);
     if (recording) await unsubscribeRecording(recording);
     await this.stopIfIdle(live);
   }
@@ -383,7 +393,31 @@ export class ScreenHub {
     live.latest = frame;
     for (const v of live.viewers.values()) v.sendFrame(frame);
     const r = live.recording;
-    if (!r || r.truncated || frame.capturedAt - r.lastStoredAt < RECORD_MIN_INTERVAL_MS) return;
+    if (!r || r.truncated) return;
+    const wait = RECORD_MIN_INTERVAL_MS - (frame.capturedAt - r.lastStoredAt);
+    if (wait <= 0) {
+      this.keepFrame(live, r, frame);
+      return;
+    }
+    r.pending = frame;
+    r.pendingTimer ??= setTimeout(() => {
+      r.pendingTimer = null;
+      if (live.recording === r) this.keepPending(live, r);
+    }, wait);
+    r.pendingTimer.unref();
+  }
+
+  /** Keeps the frame held back by the rate, if any (its turn came, or the recording stops). */
+  private keepPending(live: LiveSession, r: Recording): void {
+    if (r.pendingTimer) clearTimeout(r.pendingTimer);
+    r.pendingTimer = null;
+    const frame = r.pending;
+    r.pending = null;
+    if (frame && !r.truncated) this.keepFrame(live, r, frame);
+  }
+
+  private keepFrame(live: LiveSession, r: Recording, frame: Frame): void {
+    r.pending = null;
     if (r.frames.length >= RECORD_MAX_FRAMES) {
       r.truncated = true;
       return;
