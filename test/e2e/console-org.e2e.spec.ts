@@ -61,13 +61,14 @@ describe('editing the organization', { timeout: 240_000 }, () => {
     await form.getByRole('checkbox', { name: 'ROLE_READ' }).check();
     await expectAccessible(page, 'roles, editing one');
     await form.getByRole('button', { name: 'Save the role' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // Once saved, the list is fetched again and the editor takes the new name (it stays open, keyed by the role's id).
+    const edit = page.getByRole('form', { name: 'Edit the role QA testers' });
+    await edit.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const role = (await org.get(`/roles/${made.body.id}`)).body as { name: string; permissions: string[] };
     expect(role.name).toBe('QA testers');
     expect([...role.permissions].sort()).toEqual(['ROLE_READ', 'USER_READ']);
 
     await page.locator('summary').filter({ hasText: 'QA testers' }).waitFor();
-    const edit = page.getByRole('form', { name: 'Edit the role QA testers' });
     await edit.getByRole('button', { name: 'Delete the role' }).click();
     await edit.getByRole('group', { name: 'Confirm deleting the role QA testers' }).getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.locator('summary').filter({ hasText: 'QA testers' }).count()).toBe(0);
