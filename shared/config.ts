@@ -35,6 +35,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
+  /** PostgreSQL's shared_buffers inside the embedded database (PGlite): a size such as 16MB. */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 16MB (kB, MB or GB)')
+    .default('16MB'),
   EVENTSTORE_URL: optionalString,
   NATS_URL: optionalString,
   REDIS_URL: optionalUrl,

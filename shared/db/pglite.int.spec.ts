@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from './pglite.js';
 import type { Database } from './types.js';
@@ -29,6 +32,28 @@ describe('PGlite adapter', () => {
       };
       const queries = inTransaction ? await db.transaction((tx) => run(tx.query.bind(tx))) : await run(db.query.bind(db));
       expect(fired, `${inTransaction ? 'in a transaction' : 'outside transactions'} after ${queries} queries`).toBe(true);
+    }
+  });
+});
+
+describe('PGlite data directory', () => {
+  it('is created, opened with the shared_buffers given, and its postgresql.conf is left as initdb wrote it', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'pglite-dir-')), 'pglite');
+    const db = await openPglite(dir, { sharedBuffers: '8MB' });
+    try {
+      expect((await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe('8MB');
+      await db.exec('CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)');
+    } finally {
+      await db.close();
+    }
+    expect(readFileSync(join(dir, 'postgresql.conf'), 'utf8')).toMatch(/^shared_buffers = 128MB/m);
+    // Opened again (an existing directory: no initdb), with the default.
+    const again = await openPglite(dir);
+    try {
+      expect((await again.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe('16MB');
+      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await again.close();
     }
   });
 });
