@@ -200,8 +200,8 @@ export async function switchWorkspace(id: number): Promise<void> {
 }
 
 /** Saves a response body as a file the person downloads. */
-export async function download(path: string, filename: string, query?: CallOptions['query']): Promise<void> {
-  const res = await api<Response>(path, { raw: true, ...(query ? { query } : {}) });
+export async function download(path: string, filename: string, query?: CallOptions['query'], request: Pick<CallOptions, 'method' | 'body'> = {}): Promise<void> {
+  const res = await api<Response>(path, { raw: true, ...request, ...(query ? { query } : {}) });
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;

@@ -5,6 +5,7 @@ import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 import { InspectOverlay, InspectPanel, useInspector } from './session-inspect';
+import { AppsPane, FilesPane } from './session-device';
 import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
 
 interface SessionInfo {
@@ -52,6 +53,8 @@ interface Live {
 }
 
 /** Error codes that mean this person no longer has access: the socket is closed for good. */
+type Pane = 'activity' | 'logs' | 'notes' | 'replay' | 'apps' | 'files' | 'sharing';
+
 const REMOVAL_CODES = new Set(['SESSION_ACCESS_WITHDRAWN', 'INVITATION_REVOKED']);
 
 /**
@@ -179,11 +182,17 @@ export function SessionPage({ id }: { id: string }) {
   const qc = useQueryClient();
   const { me, can } = useSession();
   const session = useQuery({ queryKey: ['session', id], queryFn: () => api<SessionInfo>(`/df/api/sessions/${id}`), refetchInterval: 10_000 });
+  const platform = useQuery({
+    queryKey: ['device-platform', session.data?.deviceId],
+    queryFn: async () => (await api<{ platform: string }>(`/df/api/devices/${session.data!.deviceId}`)).platform,
+    enabled: Boolean(session.data?.deviceId),
+    staleTime: Infinity,
+  }).data;
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const { live, send } = useLiveScreen(id, canvas);
   const [actionError, setActionError] = useState<unknown>(null);
   const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
-  const [tab, setTab] = useState<'activity' | 'logs' | 'notes' | 'sharing' | 'replay'>('activity');
+  const [tab, setTab] = useState<Pane>('activity');
   const inspector = useInspector(id);
   const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
   // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
@@ -216,6 +225,11 @@ export function SessionPage({ id }: { id: string }) {
   // The API's rule for sharing (and so for revoking and disconnecting): the owner with
   // df:session:share, or anyone holding df:session:manage.
   const mayShare = (me?.id === s.ownerId && can('df:session:share')) || can('df:session:manage');
+  // Apps and files: devices that have them, for whoever drives the session with the key the API asks.
+  const devicePanes = control && can('df:app:install') && (platform === 'android' || platform === 'ios');
+  const panes: Pane[] = ['activity', 'logs', 'notes', 'replay', ...(devicePanes ? (['apps', 'files'] as const) : []), 'sharing'];
+  // A pane that went away (control lost, the session ended) gives way to the activity.
+  const shown = panes.includes(tab) ? tab : 'activity';
 
   return (
     <section class="session">
@@ -326,18 +340,20 @@ export function SessionPage({ id }: { id: string }) {
         <aside class="side">
           {inspector.on ? <InspectPanel inspector={inspector} /> : null}
           <div class="tabs" role="tablist" aria-label="Session panes">
-            {(['activity', 'logs', 'notes', 'replay', 'sharing'] as const).map((t) => (
-              <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={tab === t} onClick={() => setTab(t)}>
+            {panes.map((t) => (
+              <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={shown === t} onClick={() => setTab(t)}>
                 {t === 'sharing' ? `Viewers and sharing (${live.viewers.length})` : t[0]!.toUpperCase() + t.slice(1)}
               </button>
             ))}
           </div>
-          <div role="tabpanel" id={`pane-${tab}`} aria-labelledby={`tab-${tab}`} class="pane" tabIndex={0}>
-            {tab === 'activity' ? <Activity id={id} /> : null}
-            {tab === 'logs' ? <Logs id={id} /> : null}
-            {tab === 'replay' ? <ReplayPanel id={id} /> : null}
-            {tab === 'notes' ? <Notes id={id} editable={control} /> : null}
-            {tab === 'sharing' ? <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} /> : null}
+          <div role="tabpanel" id={`pane-${shown}`} aria-labelledby={`tab-${shown}`} class="pane" tabIndex={0}>
+            {shown === 'activity' ? <Activity id={id} /> : null}
+            {shown === 'logs' ? <Logs id={id} /> : null}
+            {shown === 'replay' ? <ReplayPanel id={id} /> : null}
+            {shown === 'apps' && platform ? <AppsPane id={id} platform={platform} /> : null}
+            {shown === 'files' && platform ? <FilesPane id={id} platform={platform} /> : null}
+            {shown === 'notes' ? <Notes id={id} editable={control} /> : null}
+            {shown === 'sharing' ? <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} /> : null}
           </div>
         </aside>
       </div>

@@ -1,0 +1,266 @@
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { api, ApiError, download } from '../api';
+import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction } from '../ui';
+import { formatBytes } from './files';
+
+/**
+ * The session page's Apps and Files panes, for devices that have them (Android and iOS): the apps
+ * installed on the device, installing a build from this computer and uninstalling; the device's
+ * folders, with upload into the open folder, download, new folder and delete. Every change goes
+ * through the session's API and lands on its timeline. The API offers all of it (reading too) to
+ * whoever drives the session with `df:app:install`; the session page shows the panes only to them.
+ */
+
+interface DeviceApp {
+  packageName: string;
+  system: boolean;
+}
+
+interface Entry {
+  name: string;
+  type: 'file' | 'directory' | 'other';
+  size: number;
+  mode: number;
+  modifiedAt: string | null;
+}
+
+/** The device answered that it has no such thing (a browser, a simulated device). */
+const unsupported = (err: unknown) => err instanceof ApiError && err.code === 'DEVICE_UNSUPPORTED';
+
+/** Where the Files pane opens on each platform. */
+export const filesHome = (platform: string) => (platform === 'ios' ? '/' : '/sdcard');
+
+const joinPath = (folder: string, name: string) => `${folder.replace(/\/+$/, '')}/${name}`;
+const parentOf = (path: string) => path.replace(/\/[^/]+\/?$/, '') || '/';
+
+export function AppsPane({ id, platform }: { id: string; platform: string }) {
+  const qc = useQueryClient();
+  const [system, setSystem] = useState(false);
+  const [installed, setInstalled] = useState<string[] | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const action = useAction();
+  const apps = useQuery({
+    queryKey: ['session-apps', id, system],
+    queryFn: async () => (await api<{ apps: DeviceApp[] }>(`/df/api/sessions/${id}/apps`, { query: { thirdPartyOnly: !system } })).apps,
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['session-apps', id] });
+  if (apps.error && unsupported(apps.error)) return <Empty>This device has no apps to list or install.</Empty>;
+  const kind = platform === 'ios' ? 'IPA' : 'APK';
+  return (
+    <div class="stack">
+      <ActionForm
+          label="Install an app"
+          submit="Install"
+          onSubmit={async (d) => {
+            setInstalled(null);
+            const file = d.get('file');
+            if (!(file instanceof File) || file.size === 0) throw new Error(`Choose an ${kind} file first.`);
+            const form = new FormData();
+            form.append('file', file, file.name);
+            const r = await api<{ packageNames: string[] }>(`/df/api/sessions/${id}/apps/install`, { method: 'POST', body: form });
+            setInstalled(r.packageNames);
+            await refresh();
+          }}
+        >
+          <label class="field">
+            <span>{kind} file (it is uninstalled when the session ends)</span>
+            <input type="file" name="file" accept={platform === 'ios' ? '.ipa' : '.apk,application/vnd.android.package-archive'} required />
+          </label>
+      </ActionForm>
+      {installed ? (
+        <p class="ok" role="status">
+          Installed {installed.join(', ')}.
+        </p>
+      ) : null}
+      <label class="check small">
+        <input type="checkbox" checked={system} onChange={(e) => setSystem((e.currentTarget as HTMLInputElement).checked)} /> <span>Show system apps</span>
+      </label>
+      <ErrorNote error={action.error} />
+      {apps.isLoading ? <Loading label="Asking the device for its apps…" /> : null}
+      {apps.error ? <ErrorNote error={apps.error} /> : null}
+      {apps.data && apps.data.length === 0 ? <Empty>{system ? 'No apps on the device.' : 'No app installed besides the system’s.'}</Empty> : null}
+      {apps.data && apps.data.length > 0 ? (
+        <DataTable
+          caption="Apps on the device"
+          rows={apps.data}
+          columns={[
+            {
+              header: 'App',
+              cell: (a) => (
+                <>
+                  <code class="wrap">{a.packageName}</code>
+                  {a.system ? <span class="muted small"> · system</span> : null}
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (a) =>
+                !a.system ? (
+                  removing === a.packageName ? (
+                    <Confirm
+                      label={`Confirm uninstalling ${a.packageName}`}
+                      question="Uninstall it from the device?"
+                      yes="Yes, uninstall"
+                      onYes={() =>
+                        action.run(async () => {
+                          await api(`/df/api/sessions/${id}/apps/uninstall`, { method: 'POST', body: { packageName: a.packageName } });
+                          setRemoving(null);
+                          await refresh();
+                        })
+                      }
+                      onNo={() => setRemoving(null)}
+                    />
+                  ) : (
+                    <button type="button" aria-label={`Uninstall ${a.packageName}`} onClick={() => setRemoving(a.packageName)}>
+                      Uninstall
+                    </button>
+                  )
+                ) : null,
+            },
+          ]}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+export function FilesPane({ id, platform }: { id: string; platform: string }) {
+  const qc = useQueryClient();
+  const [path, setPath] = useState(filesHome(platform));
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const action = useAction();
+  const list = useQuery({
+    queryKey: ['session-files', id, path],
+    queryFn: () => api<{ path: string; entries: Entry[] }>(`/df/api/sessions/${id}/files`, { query: { path } }),
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['session-files', id, path] });
+  if (list.error && unsupported(list.error)) return <Empty>This device has no files to browse.</Empty>;
+  const entries = [...(list.data?.entries ?? [])].sort((a, b) => (a.type === 'directory' ? 0 : 1) - (b.type === 'directory' ? 0 : 1) || a.name.localeCompare(b.name));
+  return (
+    <div class="stack">
+      <form
+        class="row"
+        aria-label="Folder on the device"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = String(new FormData(e.currentTarget as HTMLFormElement).get('path') ?? '').trim();
+          if (value.startsWith('/')) setPath(value);
+        }}
+      >
+        <label class="field grow">
+          <span>Folder</span>
+          <input name="path" key={path} defaultValue={path} pattern="/.*" title="An absolute path, such as /sdcard/Download" />
+        </label>
+        <button type="submit">Open</button>
+        <button type="button" disabled={path === '/'} onClick={() => setPath(parentOf(path))}>
+          Up
+        </button>
+      </form>
+      <div class="row">
+          <ActionForm
+            class="row"
+            label="Upload into this folder"
+            submit="Upload"
+            onSubmit={async (d) => {
+              const file = d.get('file');
+              if (!(file instanceof File) || file.size === 0) throw new Error('Choose a file first.');
+              const form = new FormData();
+              form.append('path', joinPath(path, file.name));
+              form.append('file', file, file.name);
+              await api(`/df/api/sessions/${id}/files/push`, { method: 'POST', body: form });
+              await refresh();
+            }}
+          >
+            <label class="field">
+              <span>File to upload</span>
+              <input type="file" name="file" required />
+            </label>
+          </ActionForm>
+          <ActionForm
+            class="row"
+            label="New folder"
+            submit="Create folder"
+            onSubmit={async (d) => {
+              const name = String(d.get('name') ?? '').trim();
+              await api(`/df/api/sessions/${id}/folders`, { method: 'POST', body: { path: joinPath(path, name) } });
+              await refresh();
+            }}
+          >
+            <label class="field">
+              <span>Folder name</span>
+              <input name="name" required pattern="[^/]+" title="A name without /" />
+            </label>
+          </ActionForm>
+      </div>
+      <ErrorNote error={action.error} />
+      {list.isLoading ? <Loading label="Reading the folder…" /> : null}
+      {list.error ? <ErrorNote error={list.error} /> : null}
+      {list.data && entries.length === 0 ? <Empty>This folder is empty.</Empty> : null}
+      {entries.length > 0 ? (
+        <DataTable
+          caption={`Contents of ${path}`}
+          rows={entries}
+          columns={[
+            {
+              header: 'Name',
+              cell: (f) => (
+                <>
+                  {f.type === 'directory' ? (
+                    <button type="button" class="folder" aria-label={`Open the folder ${f.name}`} onClick={() => setPath(joinPath(path, f.name))}>
+                      {f.name}/
+                    </button>
+                  ) : (
+                    <span class="wrap">{f.name}</span>
+                  )}
+                  <div class="muted small">
+                    {f.type === 'file' ? `${formatBytes(f.size)} · ` : ''}
+                    {formatTime(f.modifiedAt)}
+                  </div>
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (f) => {
+                const full = joinPath(path, f.name);
+                if (deleting === full) {
+                  return (
+                    <Confirm
+                      label={`Confirm deleting ${f.name}`}
+                      question={f.type === 'directory' ? 'Delete the folder and everything in it?' : 'Delete the file from the device?'}
+                      yes="Yes, delete"
+                      onYes={() =>
+                        action.run(async () => {
+                          await api(`/df/api/sessions/${id}/files`, { method: 'DELETE', query: { path: full } });
+                          setDeleting(null);
+                          await refresh();
+                        })
+                      }
+                      onNo={() => setDeleting(null)}
+                    />
+                  );
+                }
+                return (
+                  <span class="row tight">
+                    {f.type === 'file' ? (
+                      <button type="button" aria-label={`Download ${f.name}`} onClick={() => void action.run(() => download(`/df/api/sessions/${id}/files/pull`, f.name, undefined, { method: 'POST', body: { path: full } }))}>
+                        Download
+                      </button>
+                    ) : null}
+                    <button type="button" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(full)}>
+                      Delete
+                    </button>
+                  </span>
+                );
+              },
+            },
+          ]}
+        />
+      ) : null}
+    </div>
+  );
+}
