@@ -178,7 +178,7 @@ export interface Column<T> {
  * The console's list table: a caption for screen readers (which names the table for tests and
  * assistive technology), a header row, a row per item. Pages give columns, not markup.
  */
-export function DataTable<T>({ caption, columns, rows }: { caption: string; columns: Column<T>[]; rows: readonly T[] }) {
+export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Column<T>[]; rows: readonly T[]; rowKey?: (row: T) => string | number }) {
   return (
     <table>
       <caption class="sr-only">{caption}</caption>
@@ -191,7 +191,8 @@ export function DataTable<T>({ caption, columns, rows }: { caption: string; colu
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr>
+          // Keyed rows keep a row's open editor with its item when the list changes order.
+          <tr key={rowKey?.(r)}>
             {columns.map((c) => (
               <td class={c.class}>{c.cell(r)}</td>
             ))}

@@ -75,6 +75,36 @@ describe('editing the organization', { timeout: 240_000 }, () => {
     expect((await org.get(`/roles/${made.body.id}`)).status).toBe(404);
   });
 
+  it("changes a user's roles, deactivates them after a confirmation (their sign-in stops) and reactivates them", async () => {
+    const roles = (await org.get('/roles')).body as { id: number; name: string }[];
+    const id = (name: string) => roles.find((r) => r.name === name)!.id;
+    const tomToken = (await org.post('/auth/login', { email: tom.email, password: tom.password })).body.token as string;
+    await page.goto(`${server.url}/org/users`);
+    const row = page.getByRole('row').filter({ hasText: tom.email });
+    await row.getByRole('button', { name: 'Change the roles of Tom Tester' }).click();
+    const form = row.getByRole('form', { name: 'Roles of Tom Tester' });
+    expect(await form.getByRole('checkbox', { name: 'Member' }).isChecked()).toBe(true);
+    await form.getByRole('checkbox', { name: 'Viewer' }).check();
+    await form.getByRole('checkbox', { name: 'Member' }).uncheck();
+    await expectAccessible(page, 'users, changing roles');
+    await form.getByRole('button', { name: 'Save the roles' }).click();
+    await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('Viewer');
+    expect(((await org.get(`/users/${tom.id}`)).body as { roleIds: number[] }).roleIds).toEqual([id('Viewer')]);
+
+    await row.getByRole('button', { name: 'Deactivate Tom Tester' }).click();
+    await row.getByRole('group', { name: 'Confirm deactivating Tom Tester' }).getByRole('button', { name: 'Yes, deactivate' }).click();
+    await row.getByRole('button', { name: 'Reactivate Tom Tester' }).waitFor();
+    expect((await org.get(`/users/${tom.id}`)).body.status).toBe('deactivated');
+    expect((await client(server.url, tomToken).get('/users/me')).status).toBe(401);
+    await row.getByRole('button', { name: 'Reactivate Tom Tester' }).click();
+    await row.getByRole('button', { name: 'Deactivate Tom Tester' }).waitFor();
+    expect((await org.get(`/users/${tom.id}`)).body.status).toBe('active');
+    // One's own row offers no deactivation.
+    expect(await page.getByRole('row').filter({ hasText: admin.email }).getByRole('button', { name: /Deactivate/ }).count()).toBe(0);
+    // Back as it was, for the tests after this one.
+    expect((await org.put(`/users/${tom.id}/roles`, { roleIds: [id('Member')] })).status).toBe(200);
+  });
+
   it("adds and removes a team's member, renames the team and deletes it", async () => {
     await orgNav().getByRole('link', { name: 'Teams' }).click();
     await page.getByText('No team yet.').waitFor();

@@ -416,3 +416,89 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
     </article>
   );
 }
+
+/**
+ * A user's row controls for someone with USER_MANAGE: replace the user's company roles (the API adds
+ * only roles whose keys the editor holds), and deactivate (after a confirmation; their tokens stop
+ * at once) or reactivate. Not offered on one's own row: the API refuses changing one's own status.
+ */
+export function UserControls({ user, roles, self }: { user: { id: number; name: string; status: string; roles: { id: number }[] }; roles: { id: number; name: string }[] | undefined; self: boolean }) {
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const action = useAction();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['users'] });
+  const held = new Set(user.roles.map((r) => r.id));
+  return (
+    <div class="stack">
+      <div class="row tight">
+        {roles ? (
+          <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)} aria-label={`Change the roles of ${user.name}`}>
+            Roles…
+          </button>
+        ) : null}
+        {self || user.status === 'passive' ? null : user.status === 'deactivated' ? (
+          <button
+            type="button"
+            aria-label={`Reactivate ${user.name}`}
+            onClick={() => action.run(async () => {
+              await api(`/api/v1/users/${user.id}/status`, { method: 'PUT', body: { status: 'active' } });
+              await refresh();
+            })}
+          >
+            Reactivate
+          </button>
+        ) : confirming ? (
+          <Confirm
+            label={`Confirm deactivating ${user.name}`}
+            question="Deactivate? They are signed out everywhere at once and cannot sign in."
+            yes="Yes, deactivate"
+            onYes={() => action.run(async () => {
+              await api(`/api/v1/users/${user.id}/status`, { method: 'PUT', body: { status: 'deactivated' } });
+              setConfirming(false);
+              await refresh();
+            })}
+            onNo={() => setConfirming(false)}
+          />
+        ) : (
+          <button type="button" aria-label={`Deactivate ${user.name}`} onClick={() => setConfirming(true)}>
+            Deactivate
+          </button>
+        )}
+      </div>
+      {editing && roles ? (
+        <form
+          class="stack"
+          aria-label={`Roles of ${user.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const d = new FormData(e.currentTarget as HTMLFormElement);
+            void action.run(async () => {
+              await api(`/api/v1/users/${user.id}/roles`, { method: 'PUT', body: { roleIds: d.getAll('roleIds').map(Number) } });
+              setEditing(false);
+              await refresh();
+            });
+          }}
+        >
+          <fieldset class="facet">
+            <legend>Roles of {user.name}</legend>
+            {roles.map((r) => (
+              <label class="check small">
+                <input type="checkbox" name="roleIds" value={String(r.id)} defaultChecked={held.has(r.id)} /> <span>{r.name}</span>
+              </label>
+            ))}
+          </fieldset>
+          <div class="row">
+            <button type="submit" class="primary" disabled={action.busy}>
+              Save the roles
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : null}
+      <ErrorNote error={action.error} />
+    </div>
+  );
+}

@@ -5,7 +5,7 @@ import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
-import { RoleEditor, TeamCard, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
+import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
   content: T[];
@@ -58,7 +58,7 @@ export function OrgPage({ path }: { path: string }) {
 }
 
 function Users() {
-  const { can } = useSession();
+  const { can, me } = useSession();
   const qc = useQueryClient();
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
@@ -128,7 +128,11 @@ function Users() {
               { header: 'Status', cell: (u) => <span class="badge">{u.status === 'passive' ? 'invited' : u.status}</span> },
               { header: 'Roles', cell: (u) => u.roles.map((r) => r.name).join(', ') || '—' },
               { header: 'Last sign-in', cell: (u) => formatTime(u.lastSignInAt) },
+              ...(can('USER_MANAGE')
+                ? [{ header: 'Changes', hiddenHeader: true, cell: (u: User) => <UserControls user={u} roles={roles.data} self={u.id === me?.id} /> }]
+                : []),
             ]}
+            rowKey={(u) => u.id}
           />
         )
       ) : null}
