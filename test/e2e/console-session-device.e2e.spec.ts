@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, testApk, type AdbServer } from '#test/helpers/adb.js';
+import { referenceApks } from '#test/helpers/apps.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
@@ -41,6 +42,12 @@ beforeAll(async () => {
     const r = await http(server.url, 'GET', '/df/api/devices?platform=android', { token });
     return r.body.content?.[0]?.id as string | undefined;
   }, { what: 'the android device', timeoutMs: 30_000 });
+  // A real APK in the workspace's app catalog (the presigned flow: sign, PUT the bytes, confirm).
+  const apk = readFileSync(referenceApks().settings);
+  const signed = await http(server.url, 'POST', '/df/api/files/presigned-upload', { token, body: { name: 'settings.apk', size: apk.length, contentType: 'application/vnd.android.package-archive' } });
+  expect(signed.status).toBe(201);
+  expect((await fetch(signed.body.url, { method: 'PUT', headers: signed.body.headers, body: new Uint8Array(apk) })).status).toBe(200);
+  expect((await http(server.url, 'POST', `/df/api/files/${signed.body.fileId}/confirm`, { token })).body.kind).toBe('app');
   const started = await http(server.url, 'POST', '/df/api/sessions', { token, body: { deviceId } });
   expect(started.status).toBe(201);
   sessionId = started.body.id;
@@ -88,6 +95,20 @@ describe("the session page's apps and files panes", { timeout: 240_000 }, () => 
     const listed = await http(server.url, 'GET', `/df/api/sessions/${sessionId}/apps?thirdPartyOnly=true`, { token });
     expect(listed.body.apps).toEqual([]);
     expect(await activities()).toEqual(expect.arrayContaining(['installApp', 'uninstallApp']));
+  });
+
+  it('installs a version of the app catalog, following its operation to the end', async () => {
+    const { page } = owner;
+    await page.getByRole('tab', { name: 'Apps' }).click();
+    const form = page.getByRole('form', { name: 'Install from the app catalog' });
+    const catalog = await http(server.url, 'GET', '/df/api/files/apps?platform=android', { token });
+    const app = (catalog.body.content as { id: string; identifier: string }[]).find((a) => a.identifier === 'io.appium.settings')!;
+    await form.getByLabel('App of the catalog').selectOption({ value: app.id });
+    await expect.poll(() => form.getByLabel('Version').locator('option').count()).toBe(1);
+    await form.getByRole('button', { name: 'Install this version' }).click();
+    await page.getByRole('tabpanel').getByRole('status').filter({ hasText: 'Installed io.appium.settings.' }).waitFor();
+    expect(peer.record.installs.at(-1)).toMatchObject({ packageName: 'io.appium.settings' });
+    await page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'io.appium.settings' }).waitFor();
   });
 
   it("browses the device's folders, makes one, uploads into it, downloads the file back and deletes it", async () => {

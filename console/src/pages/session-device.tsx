@@ -25,6 +25,28 @@ interface Entry {
   modifiedAt: string | null;
 }
 
+interface CatalogApp {
+  id: string;
+  name: string;
+  identifier: string;
+}
+
+interface CatalogVersion {
+  id: string;
+  versionName: string | null;
+  versionCode: number | string | null;
+  createdAt: string;
+}
+
+interface Operation {
+  state: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  progress: number;
+  result: { packageNames?: string[] } | null;
+  error: { code: string; message: string } | null;
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
 /** The device answered that it has no such thing (a browser, a simulated device). */
 const unsupported = (err: unknown) => err instanceof ApiError && err.code === 'DEVICE_UNSUPPORTED';
 
@@ -68,6 +90,10 @@ export function AppsPane({ id, platform }: { id: string; platform: string }) {
             <input type="file" name="file" accept={platform === 'ios' ? '.ipa' : '.apk,application/vnd.android.package-archive'} required />
           </label>
       </ActionForm>
+      <CatalogInstall id={id} platform={platform} onInstalled={async (names) => {
+        setInstalled(names);
+        await refresh();
+      }} />
       {installed ? (
         <p class="ok" role="status">
           Installed {installed.join(', ')}.
@@ -262,5 +288,76 @@ export function FilesPane({ id, platform }: { id: string; platform: string }) {
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Installs a version of the workspace's app catalog: `POST .../apps/install {versionId}` answers an
+ * operation, followed here until it ends (its progress shown). Offered when the catalog holds apps
+ * of the device's platform.
+ */
+function CatalogInstall({ id, platform, onInstalled }: { id: string; platform: string; onInstalled: (packageNames: string[]) => Promise<void> }) {
+  const [appId, setAppId] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const apps = useQuery({
+    queryKey: ['files', 'apps', 'platform', platform],
+    queryFn: async () => (await api<{ content: CatalogApp[] }>('/df/api/files/apps', { query: { platform, size: 100 } })).content,
+  });
+  const versions = useQuery({
+    queryKey: ['files', 'apps', appId, 'versions'],
+    queryFn: async () => {
+      const v = await api<CatalogVersion[] | { content: CatalogVersion[] }>(`/df/api/files/apps/${appId}/versions`);
+      return Array.isArray(v) ? v : v.content;
+    },
+    enabled: appId !== '',
+  });
+  if (!apps.data || apps.data.length === 0) return null;
+  return (
+    <ActionForm
+      label="Install from the app catalog"
+      submit={progress === null ? 'Install this version' : `Installing… ${progress}%`}
+      onSubmit={async (d) => {
+        const versionId = String(d.get('versionId') ?? '');
+        if (!versionId) throw new Error('Choose an app and a version first.');
+        setProgress(0);
+        try {
+          const { operationId } = await api<{ operationId: string }>(`/df/api/sessions/${id}/apps/install`, { method: 'POST', body: { versionId } });
+          let op = await api<Operation>(`/df/api/operations/${operationId}`);
+          while (!FINAL.has(op.state)) {
+            setProgress(op.progress);
+            await new Promise((resolve) => setTimeout(resolve, 1_000));
+            op = await api<Operation>(`/df/api/operations/${operationId}`);
+          }
+          if (op.state !== 'succeeded') throw new Error(op.error?.message ?? `The install was ${op.state}.`);
+          await onInstalled(op.result?.packageNames ?? []);
+        } finally {
+          setProgress(null);
+        }
+      }}
+    >
+      <div class="row">
+        <label class="field">
+          <span>App of the catalog</span>
+          <select name="appId" value={appId} onChange={(e) => setAppId((e.currentTarget as HTMLSelectElement).value)} required>
+            <option value="">Choose…</option>
+            {apps.data.map((a) => (
+              <option value={a.id}>
+                {a.name} ({a.identifier})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Version</span>
+          <select name="versionId" required disabled={!versions.data}>
+            {(versions.data ?? []).map((v) => (
+              <option value={v.id}>
+                {v.versionName ?? '—'} ({v.versionCode ?? '—'}) · {formatTime(v.createdAt)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </ActionForm>
   );
 }
