@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startProcess, type RunningProcess } from '#services/run.js';
 import type { ServiceName } from '#services/app.js';
 
@@ -11,12 +13,37 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+const INITDB = fileURLToPath(new URL('../../shared/db/pglite-initdb.mjs', import.meta.url));
+
+/**
+ * A freshly created PGlite data directory, made once per PGlite version on this machine (PostgreSQL's
+ * initdb takes seconds; a copy of its result a fraction of one) and copied into each test server's
+ * new data directory, so the server opens it as an existing one. Made in a directory of its own and
+ * renamed into place, so a run stopped halfway leaves no half-made template.
+ */
+function pgliteTemplate(): string {
+  const pkg = fileURLToPath(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url));
+  const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  const template = join(tmpdir(), `qa-pglite-template-${version}`);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  const making = mkdtempSync(join(dirname(template), `qa-pglite-template-${version}-making-`));
+  execFileSync(process.execPath, [INITDB, making], { stdio: 'ignore' });
+  try {
+    renameSync(making, template);
+  } catch {
+    // Another test file made it first.
+    rmSync(making, { recursive: true, force: true });
+  }
+  return template;
+}
+
 /**
  * Starts the real server on a free loopback port, embedded defaults (PGlite in a new temporary data
- * directory) unless `env` says otherwise. One per test file: PGlite's first open takes seconds.
+ * directory, a copy of a freshly created one) unless `env` says otherwise. One per test file.
  */
 export async function startTestServer(env: Record<string, string> = {}, services?: ServiceName[]): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'qa-test-'));
+  if (!env.DATA_DIR && !env.DATABASE_URL) cpSync(pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const running = await startProcess(
     {
       NODE_ENV: 'test',
