@@ -1,5 +1,6 @@
 /**
- * Screenshots of the web console's main pages at 1280×800, for the README and docs/console.md:
+ * Screenshots of the web console's main pages at 1280×800 (and two on a tablet, 820×1180), for the
+ * README and docs/console.md:
  * `npx tsx scripts/console-screenshots.ts` (writes docs/console/*.png). It starts the server as the
  * end-to-end tests do (its in-process host with two Chromium browser devices, a temporary data
  * directory), seeds a little data through the public API, signs in through the form and visits each
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
     for (const p of people.slice(0, 2)) check(await org.post(`/teams/${team.id}/members/${p.id}`, {}), 'member');
     const lab = (await org.post('/workspaces', { name: 'Device lab', description: 'Shared phones and browsers' })).body as { id: number };
     check(await org.post(`/workspaces/${lab.id}/access/teams`, { teamId: team.id }), 'team grant');
+    const releaseRole = ((await org.get('/roles')).body as { id: number; name: string }[]).find((r) => r.name === 'Release testers')!;
+    check(await org.post(`/workspaces/${lab.id}/members/roles`, { userId: people[0]!.id, roleIds: [releaseRole.id] }), 'member role');
     check(await http(server.url, 'POST', '/df/api/hosts', { token, body: { name: 'Rack 1 (Berlin)' } }), 'host');
     check(await http(server.url, 'POST', '/df/api/hosts', { token, body: { name: 'Rack 2 (Lisbon)', workspaceIds: [admin.workspaceId] } }), 'host');
 
@@ -191,6 +194,10 @@ async function main(): Promise<void> {
     await shot('teams');
     await visit('/org/workspaces', (p) => p.getByRole('list', { name: 'Access to Device lab' }).waitFor());
     await shot('workspaces');
+    const labCard = page.getByRole('article', { name: 'Workspace Device lab' });
+    await labCard.getByText('Members and their roles in Device lab').click();
+    await labCard.getByRole('table', { name: 'Members of Device lab' }).evaluate((el) => (el as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'center' }));
+    await shot('workspace-members');
     await visit('/org/audit', (p) => p.getByRole('table', { name: 'Audit events' }).waitFor());
     await shot('audit');
     await visit('/api-keys', (p) => p.getByRole('table', { name: 'API keys' }).waitFor());
@@ -210,6 +217,30 @@ async function main(): Promise<void> {
     await page.getByRole('region', { name: 'Unchanged findings' }).waitFor();
     await shot('accessibility');
     await context.close();
+
+    // A tablet in portrait (820×1180, touch): the device grid and a live session.
+    const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true });
+    const pad = await tablet.newPage();
+    await pad.goto(`${server.url}/sign-in`);
+    await pad.getByLabel('E-mail or username').fill(admin.email);
+    await pad.getByLabel('Password').fill(admin.password);
+    await pad.getByRole('button', { name: 'Sign in' }).tap();
+    await pad.waitForURL((u) => u.pathname === '/devices');
+    await pad.getByRole('list', { name: 'Devices' }).getByRole('listitem').first().waitFor();
+    await pad.waitForLoadState('networkidle');
+    await pad.screenshot({ path: join(OUT, 'tablet-devices.png') });
+    process.stdout.write('docs/console/tablet-devices.png\n');
+    await pad.goto(`${server.url}/devices/${first.id}`);
+    await pad.getByRole('button', { name: 'Start a session' }).tap();
+    await pad.waitForURL(/\/sessions\/[^/]+$/);
+    await pad.getByLabel('Open an address').fill(siteUrl);
+    await pad.getByRole('button', { name: 'Open', exact: true }).tap();
+    await until(async () => ((await pad.locator('canvas').getAttribute('data-frames')) ? true : undefined), 'frames');
+    await pad.waitForLoadState('networkidle');
+    await pad.screenshot({ path: join(OUT, 'tablet-session.png') });
+    process.stdout.write('docs/console/tablet-session.png\n');
+    await http(server.url, 'DELETE', `/df/api/sessions/${new URL(pad.url()).pathname.split('/').pop()}`, { token });
+    await tablet.close();
   } finally {
     await browser.close();
     await server.stop();

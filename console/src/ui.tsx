@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 /** Times in the person's own zone and language. */
@@ -179,26 +179,42 @@ export interface Column<T> {
  * assistive technology), a header row, a row per item. Pages give columns, not markup.
  */
 export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Column<T>[]; rows: readonly T[]; rowKey?: (row: T) => string | number }) {
+  // A table wider than the screen (a tablet in portrait) scrolls inside its box, not the page; while
+  // it does, the box is a named region that takes keyboard focus, so the arrow keys can scroll it.
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setScrolls(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <table>
-      <caption class="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th>{c.hiddenHeader ? <span class="sr-only">{c.header}</span> : c.header}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          // Keyed rows keep a row's open editor with its item when the list changes order.
-          <tr key={rowKey?.(r)}>
+    <div class="table-wrap" ref={box} {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${caption} (scrolls sideways)` } : {})}>
+      <table>
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td class={c.class}>{c.cell(r)}</td>
+              <th>{c.hiddenHeader ? <span class="sr-only">{c.header}</span> : c.header}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            // Keyed rows keep a row's open editor with its item when the list changes order.
+            <tr key={rowKey?.(r)}>
+              {columns.map((c) => (
+                <td class={c.class}>{c.cell(r)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

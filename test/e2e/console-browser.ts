@@ -44,7 +44,7 @@ export async function openPage(context: BrowserContext): Promise<Page> {
 }
 
 /** A new browser context signed in through the sign-in form, on /devices. */
-export async function signedIn(browser: Browser, base: string, login: string, password: string, options: { acceptDownloads?: boolean; timezoneId?: string; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedIn(browser: Browser, base: string, login: string, password: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...options });
   // Waits are for conditions; a busy machine may take longer than Playwright's 30 s to reach them.
   context.setDefaultTimeout(90_000);

@@ -139,7 +139,7 @@ describe('accessibility report: compare and export', { timeout: 120_000 }, () =>
 });
 
 describe('files: a big file goes up in parts', { timeout: 120_000 }, () => {
-  it('uploads a 65 MiB file through the multipart flow with a progress bar, and it is ready with its SHA-256', async () => {
+  it('uploads a 65 MiB file through the multipart flow with a progress bar, tries a failed part again, and the file is ready with its SHA-256', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'console-big-'));
     const bytes = randomBytes(65 * 1024 * 1024);
     const path = join(dir, 'big.bin');
@@ -148,17 +148,39 @@ describe('files: a big file goes up in parts', { timeout: 120_000 }, () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
       const form = page.getByRole('form', { name: 'Upload a file' });
       await form.getByLabel(/^File/).setInputFiles(path);
-      // Every value the progress bar takes, recorded in the page as it changes.
+      // The network drops the first PUT of part 3 (the storage itself stays real); the page tries it again.
+      const part3: string[] = [];
+      await page.route(
+        (u) => u.searchParams.get('part') === '3' && u.searchParams.has('upload'),
+        async (route) => {
+          if (route.request().method() !== 'PUT') return route.continue();
+          part3.push(part3.length === 0 ? 'dropped' : 'sent');
+          return part3.length === 1 ? route.abort('connectionreset') : route.continue();
+        },
+      );
+      // Every value the progress bar takes, and every note under it, recorded in the page as they change.
       await page.evaluate(() => {
-        const g = globalThis as unknown as { seen: number[]; MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void }; document: { body: unknown; querySelector(s: string): { value: number } | null } };
+        const g = globalThis as unknown as {
+          seen: number[];
+          notes: string[];
+          MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void };
+          document: { body: unknown; querySelector(s: string): { value: number; textContent: string } | null };
+        };
         g.seen = [];
+        g.notes = [];
         new g.MutationObserver(() => {
           const bar = g.document.querySelector('#upload-progress');
           if (bar && g.seen[g.seen.length - 1] !== bar.value) g.seen.push(bar.value);
-        }).observe(g.document.body, { subtree: true, childList: true, attributes: true });
+          const note = g.document.querySelector('#upload-note')?.textContent;
+          if (note && g.notes[g.notes.length - 1] !== note) g.notes.push(note);
+        }).observe(g.document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       });
       await form.getByRole('button', { name: 'Upload' }).click();
       await page.getByRole('status').filter({ hasText: 'big.bin uploaded.' }).waitFor({ timeout: 60_000 });
+      await page.unrouteAll();
+      expect(part3).toEqual(['dropped', 'sent']);
+      const notes = await page.evaluate(() => (globalThis as unknown as { notes: string[] }).notes);
+      expect(notes).toEqual(['Part 3 of 9 failed (the connection failed); trying it again (attempt 2 of 3).']);
       const seen = await page.evaluate(() => (globalThis as unknown as { seen: number[] }).seen);
       // 0, then one step per 8 MiB part (9 parts), the last the whole size.
       expect(seen[0]).toBe(0);

@@ -7,8 +7,9 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console
 
 /**
  * Editing the organization from the console, end to end: a role's name and keys and its deletion,
- * a team's members, name and deletion, a workspace's modules, access grants and archiving; every
- * change checked through the API, and the controls absent for a person without the keys.
+ * a team's members, name and deletion, a workspace's modules, access grants, archiving and its
+ * members' roles there; every change checked through the API, and the controls absent for a person
+ * without the keys.
  */
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
@@ -179,6 +180,27 @@ describe('editing the organization', { timeout: 240_000 }, () => {
     expect((await org.get(`/workspaces/${id}`)).body.archived).toBe(false);
   });
 
+  it('gives a workspace member a role there and takes it back', async () => {
+    const made = await org.post('/workspaces', { name: 'Bench', description: '' });
+    expect(made.status).toBe(201);
+    const id = made.body.id as number;
+    expect((await org.post(`/workspaces/${id}/access/users`, { userId: tom.id })).status).toBe(200);
+    const rolesHere = async () => ((await org.get(`/workspaces/${id}/members`)).body as { userId: number; roles: { name: string }[] }[]).find((m) => m.userId === tom.id)!.roles.map((r) => r.name);
+    await page.goto(`${server.url}/org/workspaces`);
+    const card = page.getByRole('article', { name: 'Workspace Bench' });
+    await card.getByText('Members and their roles in Bench').click();
+    const give = card.getByRole('form', { name: 'Give Tom Tester a role in Bench' });
+    await give.getByRole('combobox', { name: 'Role to give Tom Tester' }).selectOption({ label: 'Viewer' });
+    await give.getByRole('button', { name: 'Give' }).click();
+    const held = card.getByRole('list', { name: 'Roles of Tom Tester in Bench' });
+    await expect.poll(() => held.textContent()).toContain('Viewer');
+    expect(await rolesHere()).toEqual(['Viewer']);
+    await expectAccessible(page, 'workspace members');
+    await held.getByRole('button', { name: 'Take the role Viewer from Tom Tester in Bench' }).click();
+    await card.getByRole('row', { name: /Tom Tester/ }).getByText('company roles only').waitFor();
+    expect(await rolesHere()).toEqual([]);
+  });
+
   it('offers no editing to a person without the manage keys', async () => {
     await org.post('/teams', { name: 'Readers', description: '' });
     const v = await signedIn(browser, server.url, viewer.email, viewer.password);
@@ -192,6 +214,11 @@ describe('editing the organization', { timeout: 240_000 }, () => {
         await expect.poll(() => v.page.locator('main').textContent()).toContain(what);
         expect(await v.page.locator('main').getByRole('button', { name: /Delete|Rename|Archive|Revoke|Save|Add|Grant|Create/ }).count(), section).toBe(0);
       }
+      // The members of a workspace are readable, with no control to give or take a role.
+      const card = v.page.getByRole('article', { name: 'Workspace Default' });
+      await card.getByText('Members and their roles in Default').click();
+      await card.getByRole('table', { name: 'Members of Default' }).waitFor();
+      expect(await card.getByRole('button', { name: /Give|Take the role/ }).count()).toBe(0);
       await expectAccessible(v.page, 'workspaces, read only');
     } finally {
       await v.context.close();

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
 import { CompareReports, ExportReport } from './accessibility-tools';
 
 type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
@@ -65,35 +65,19 @@ export function AccessibilityPage() {
         <Empty>No accessibility report yet: start one from a session (the API's accessibility audits).</Empty>
       ) : (
         <>
-          <table>
-            <caption class="sr-only">Accessibility reports</caption>
-            <thead>
-              <tr>
-                <th>Report</th>
-                <th>Platform</th>
-                <th>Status</th>
-                <th>Scans</th>
-                <th>Findings</th>
-                <th>Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audits.data.content.map((a) => (
-                <tr>
-                  <td>
-                    <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link>
-                  </td>
-                  <td>{a.platform}</td>
-                  <td>
-                    <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span>
-                  </td>
-                  <td>{a.scanCount}</td>
-                  <td>{counts(a.findingCounts)}</td>
-                  <td class="nowrap">{formatTime(a.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Accessibility reports"
+            rows={audits.data.content}
+            rowKey={(a) => a.id}
+            columns={[
+              { header: 'Report', cell: (a) => <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link> },
+              { header: 'Platform', cell: (a) => a.platform },
+              { header: 'Status', cell: (a) => <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span> },
+              { header: 'Scans', cell: (a) => a.scanCount },
+              { header: 'Findings', cell: (a) => counts(a.findingCounts) },
+              { header: 'Started', class: 'nowrap', cell: (a) => formatTime(a.createdAt) },
+            ]}
+          />
           <Pager page={page} totalPages={audits.data.totalPages} total={audits.data.totalElements} onPage={setPage} />
         </>
       )}
@@ -151,55 +135,43 @@ export function AccessibilityAuditPage({ id }: { id: string }) {
       ) : !findings.data?.length ? (
         <Empty>No finding in this report.</Empty>
       ) : (
-        <table>
-          <caption class="sr-only">Findings</caption>
-          <thead>
-            <tr>
-              <th>Rule</th>
-              <th>Impact</th>
-              <th>WCAG</th>
-              <th>Problem</th>
-              <th>Element</th>
-              <th>Triage</th>
-            </tr>
-          </thead>
-          <tbody>
-            {findings.data.map((f) => (
-              <tr>
-                <td>{f.helpUrl ? <a href={f.helpUrl} target="_blank" rel="noreferrer">{f.ruleId}</a> : f.ruleId}</td>
-                <td>{f.impact ?? '—'}</td>
-                <td>{f.wcag.join(', ')}</td>
-                <td>{f.description}</td>
-                <td>
-                  <code>{f.element.selector}</code>
-                </td>
-                <td>
-                  {triage ? (
-                    <select
-                      aria-label={`Triage of ${f.ruleId} on ${f.element.selector}`}
-                      value={f.triage?.status ?? 'open'}
-                      onChange={async (e) => {
-                        setError(null);
-                        try {
-                          await api(`/df/api/accessibility/findings/${f.id}/triage`, { method: 'PATCH', body: { status: (e.target as HTMLSelectElement).value } });
-                          await qc.invalidateQueries({ queryKey: ['a11y', 'findings', id] });
-                        } catch (err) {
-                          setError(err);
-                        }
-                      }}
-                    >
-                      {TRIAGE.map((t) => (
-                        <option value={t}>{t.replace('_', ' ')}</option>
-                      ))}
-                    </select>
-                  ) : (
-                    (f.triage?.status ?? 'open').replace('_', ' ')
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Findings"
+          rows={findings.data}
+          rowKey={(f) => f.id}
+          columns={[
+            { header: 'Rule', cell: (f) => (f.helpUrl ? <a href={f.helpUrl} target="_blank" rel="noreferrer">{f.ruleId}</a> : f.ruleId) },
+            { header: 'Impact', cell: (f) => f.impact ?? '—' },
+            { header: 'WCAG', cell: (f) => f.wcag.join(', ') },
+            { header: 'Problem', cell: (f) => f.description },
+            { header: 'Element', cell: (f) => <code>{f.element.selector}</code> },
+            {
+              header: 'Triage',
+              cell: (f) =>
+                triage ? (
+                  <select
+                    aria-label={`Triage of ${f.ruleId} on ${f.element.selector}`}
+                    value={f.triage?.status ?? 'open'}
+                    onChange={async (e) => {
+                      setError(null);
+                      try {
+                        await api(`/df/api/accessibility/findings/${f.id}/triage`, { method: 'PATCH', body: { status: (e.target as HTMLSelectElement).value } });
+                        await qc.invalidateQueries({ queryKey: ['a11y', 'findings', id] });
+                      } catch (err) {
+                        setError(err);
+                      }
+                    }}
+                  >
+                    {TRIAGE.map((t) => (
+                      <option value={t}>{t.replace('_', ' ')}</option>
+                    ))}
+                  </select>
+                ) : (
+                  (f.triage?.status ?? 'open').replace('_', ' ')
+                ),
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { Empty, ErrorNote, Loading } from '../ui';
+import { DataTable, Empty, ErrorNote, Loading } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
 
@@ -149,24 +149,27 @@ export function DebugPage({ id }: { id: string }) {
           </p>
           {c.protocols.length === 0 ? <Empty>This device offers no debug protocol.</Empty> : null}
           {c.protocols.length > 0 ? (
-            <table aria-label="Debug protocols">
-              <thead>
-                <tr>
-                  <th scope="col">Protocol</th>
-                  <th scope="col">
-                    <span class="sr-only">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.protocols.map((p) => (
-                  <tr>
-                    <td>
+            <DataTable
+              caption="Debug protocols"
+              rows={c.protocols}
+              rowKey={(p) => p.name}
+              columns={[
+                {
+                  header: 'Protocol',
+                  cell: (p) => (
+                    <>
                       <strong>{p.name}</strong>{' '}
                       {!p.available ? <span class="badge offline">not available</span> : p.granted ? <span class="badge active">granted</span> : <span class="badge">available</span>}
                       <div class="muted small">{PROTOCOL_TEXT[p.name] ?? ''}</div>
-                    </td>
-                    <td class="nowrap protocol-action">
+                    </>
+                  ),
+                },
+                {
+                  header: 'Action',
+                  hiddenHeader: true,
+                  class: 'nowrap protocol-action',
+                  cell: (p) => (
+                    <>
                       {p.available && !p.granted ? (
                         <button type="button" class="primary" disabled={busy !== null} onClick={() => void change(p.name, true)}>
                           {busy === p.name ? 'Requesting…' : 'Request access'}
@@ -179,11 +182,11 @@ export function DebugPage({ id }: { id: string }) {
                           <span class="sr-only"> access to {p.name}</span>
                         </button>
                       ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
           ) : null}
           <ErrorNote error={changeError} />
         </section>
@@ -225,45 +228,34 @@ function Targets({ id, wide }: { id: string; wide: boolean }) {
       <ErrorNote error={targets.error} />
       {targets.data && list.length === 0 ? <Empty>Nothing to attach to right now. Start the app you want to debug, then refresh.</Empty> : null}
       {list.length > 0 ? (
-        <table aria-label="Debug targets">
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Title</th>
-              <th scope="col">Package</th>
-              <th scope="col">PID</th>
-              <th scope="col">Command</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((t) => {
-              const command = commandFor(id, t);
-              return (
-                <tr>
-                  <td>
-                    <span class="badge">{t.kind}</span>
-                  </td>
-                  <td>{t.title}</td>
-                  <td>{t.package ?? '—'}</td>
-                  <td>{t.pid ?? '—'}</td>
-                  <td>
-                    {command ? (
-                      <div class="command">
-                        <code>{command}</code>
-                        <button type="button" onClick={() => void copy(t.id, command)}>
-                          {copied === t.id ? 'Copied' : 'Copy'}
-                          <span class="sr-only"> the command for {t.title}</span>
-                        </button>
-                      </div>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Debug targets"
+          rows={list}
+          rowKey={(t) => t.id}
+          columns={[
+            { header: 'Kind', cell: (t) => <span class="badge">{t.kind}</span> },
+            { header: 'Title', cell: (t) => t.title },
+            { header: 'Package', cell: (t) => t.package ?? '—' },
+            { header: 'PID', cell: (t) => t.pid ?? '—' },
+            {
+              header: 'Command',
+              cell: (t) => {
+                const command = commandFor(id, t);
+                return command ? (
+                  <div class="command">
+                    <code>{command}</code>
+                    <button type="button" onClick={() => void copy(t.id, command)}>
+                      {copied === t.id ? 'Copied' : 'Copy'}
+                      <span class="sr-only"> the command for {t.title}</span>
+                    </button>
+                  </div>
+                ) : (
+                  '—'
+                );
+              },
+            },
+          ]}
+        />
       ) : null}
       <ErrorNote error={copyError} />
       {copied ? (

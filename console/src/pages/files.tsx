@@ -52,8 +52,8 @@ export function formatBytes(n: number | null | undefined): string {
 /** Files larger than this go through the multipart flow (docs/console.md, "Files"). */
 export const MULTIPART_THRESHOLD = 64 * 1024 * 1024;
 
-/** An upload's progress: bytes stored so far, of the file's size. */
-export type Progress = (sent: number, total: number) => void;
+/** An upload's progress: bytes stored so far, of the file's size, and a note while a part is tried again. */
+export type Progress = (sent: number, total: number, note?: string) => void;
 
 async function storageError(put: Response): Promise<Error> {
   let message = `Storage refused the upload (${put.status})`;
@@ -71,10 +71,45 @@ function upload(file: File, progress: Progress): Promise<void> {
   return file.size > MULTIPART_THRESHOLD ? uploadMultipart(file, progress) : uploadSingle(file, progress);
 }
 
+/** How many times one part is tried before the upload gives up, and the pause before each retry. */
+const PART_ATTEMPTS = 3;
+const retryPause = (attempt: number) => new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
+/** Storage answers worth trying again: it was busy or failing, not refusing this request. */
+const retriable = (status: number) => status >= 500 || status === 408 || status === 429;
+
 /**
- * Multipart: initiate, then each part in sequence (its signed URL, the PUT of exactly that slice, its
- * ETag kept), then complete with every part's ETag. On a failure the upload is aborted, so no pending
- * file is left behind.
+ * One part: its signed URL (asked again on each attempt, so an expired one is replaced), the PUT of
+ * exactly that slice, its ETag. A dropped connection or a busy/failing storage answer is tried again,
+ * up to PART_ATTEMPTS times; any other refusal ends the upload at once.
+ */
+async function putPart(fileId: string, n: number, slice: Blob, retrying: (attempt: number, why: string) => void): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const signed = await api<{ url: string; method?: string }>(`/df/api/files/multipart/${fileId}/part/${n}`);
+    let why: string;
+    try {
+      const put = await fetch(signed.url, { method: signed.method ?? 'PUT', body: slice });
+      if (put.ok) {
+        const etag = put.headers.get('etag');
+        if (!etag) throw new Error(`Storage answered part ${n} without an ETag`);
+        return etag;
+      }
+      if (!retriable(put.status) || attempt >= PART_ATTEMPTS) throw await storageError(put);
+      why = `storage answered ${put.status}`;
+    } catch (err) {
+      // fetch rejects with a TypeError only when the connection failed; everything else is final.
+      if (!(err instanceof TypeError)) throw err;
+      if (attempt >= PART_ATTEMPTS) throw new Error(`Part ${n} could not be sent after ${attempt} attempts (${err.message})`);
+      why = 'the connection failed';
+    }
+    retrying(attempt + 1, why);
+    await retryPause(attempt);
+  }
+}
+
+/**
+ * Multipart: initiate, then each part in sequence (retried on its own when the network or storage
+ * fails it), then complete with every part's ETag. When a part fails for good the upload is aborted,
+ * so no pending file is left behind.
  */
 async function uploadMultipart(file: File, progress: Progress): Promise<void> {
   const contentType = file.type || 'application/octet-stream';
@@ -86,12 +121,11 @@ async function uploadMultipart(file: File, progress: Progress): Promise<void> {
   try {
     progress(0, file.size);
     for (let n = 1; n <= started.partCount; n++) {
-      const signed = await api<{ url: string; method?: string }>(`/df/api/files/multipart/${started.fileId}/part/${n}`);
-      const slice = file.slice((n - 1) * started.partSize, Math.min(n * started.partSize, file.size));
-      const put = await fetch(signed.url, { method: signed.method ?? 'PUT', body: slice });
-      if (!put.ok) throw await storageError(put);
-      const etag = put.headers.get('etag');
-      if (!etag) throw new Error(`Storage answered part ${n} without an ETag`);
+      const done = (n - 1) * started.partSize;
+      const slice = file.slice(done, Math.min(n * started.partSize, file.size));
+      const etag = await putPart(started.fileId, n, slice, (attempt, why) =>
+        progress(done, file.size, `Part ${n} of ${started.partCount} failed (${why}); trying it again (attempt ${attempt} of ${PART_ATTEMPTS}).`),
+      );
       parts.push({ partNumber: n, etag });
       progress(Math.min(n * started.partSize, file.size), file.size);
     }
@@ -148,7 +182,7 @@ export function FilesPage() {
   const apps = useQuery({ queryKey: ['files', 'apps'], queryFn: () => api<PageOf<App>>('/df/api/files/apps', { query: { size: 100 } }), enabled: readable });
   const [open, setOpen] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<{ sent: number; total: number } | null>(null);
+  const [sent, setSent] = useState<{ sent: number; total: number; note?: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -188,7 +222,7 @@ export function FilesPage() {
                 setError(null);
                 setDone(null);
                 try {
-                  await upload(chosen, (n, total) => setSent({ sent: n, total }));
+                  await upload(chosen, (n, total, note) => setSent({ sent: n, total, note }));
                   setDone(`${chosen.name} uploaded.`);
                   form.reset();
                 } catch (err) {
@@ -212,6 +246,11 @@ export function FilesPage() {
                     {' '}
                     {formatBytes(sent.sent)} of {formatBytes(sent.total)}
                   </span>
+                  {sent.note ? (
+                    <p id="upload-note" class="small warn">
+                      {sent.note}
+                    </p>
+                  ) : null}
                 </div>
               ) : null}
               <button type="submit" class="primary" disabled={busy}>

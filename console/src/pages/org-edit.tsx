@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
 import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
+import { WorkspaceMembers } from './workspace-members';
 
 /**
  * The organization pages' editing controls: a role's name, description and keys; a team's members,
@@ -265,6 +266,7 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
     await qc.invalidateQueries({ queryKey: ['workspaces'] });
     await qc.invalidateQueries({ queryKey: ['workspaces-accessible'] });
     await qc.invalidateQueries({ queryKey: ['workspace-access', ws.id] });
+    await qc.invalidateQueries({ queryKey: ['workspace-members', ws.id] });
   };
   const editable = canManage && !ws.archived;
   const grantees = access.data ? [...access.data.teams.map((t) => ({ kind: 'team' as const, id: t.id, label: `team ${t.name}` })), ...access.data.users.map((u) => ({ kind: 'user' as const, id: u.id, label: u.name }))] : [];
@@ -413,6 +415,7 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
           <button type="submit">Grant</button>
         </form>
       ) : null}
+      <WorkspaceMembers ws={ws} />
     </article>
   );
 }

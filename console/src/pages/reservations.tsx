@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import type { Device } from './devices';
 import { WeekCalendar } from './week-calendar';
 
@@ -58,31 +58,22 @@ export function ReservationsPage() {
   const now = new Date(Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000);
 
   const table = (rows: Reservation[], label: string) => (
-    <table>
-      <caption class="sr-only">{label}</caption>
-      <thead>
-        <tr>
-          <th>Device</th>
-          <th>From</th>
-          <th>Until</th>
-          <th>Status</th>
-          <th>Note</th>
-          <th>
-            <span class="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr>
-            <td>{nameOf(r.deviceId)}</td>
-            <td class="nowrap">{formatTime(r.startAt)}</td>
-            <td class="nowrap">{formatTime(r.endAt)}</td>
-            <td>
-              <span class={`badge ${r.status}`}>{r.status}</span>
-            </td>
-            <td>{r.note ?? ''}</td>
-            <td class="row">
+    <DataTable
+      caption={label}
+      rows={rows}
+      rowKey={(r) => r.id}
+      columns={[
+        { header: 'Device', cell: (r) => nameOf(r.deviceId) },
+        { header: 'From', class: 'nowrap', cell: (r) => formatTime(r.startAt) },
+        { header: 'Until', class: 'nowrap', cell: (r) => formatTime(r.endAt) },
+        { header: 'Status', cell: (r) => <span class={`badge ${r.status}`}>{r.status}</span> },
+        { header: 'Note', cell: (r) => r.note ?? '' },
+        {
+          header: 'Actions',
+          hiddenHeader: true,
+          class: 'row',
+          cell: (r) => (
+            <>
               {r.userId === me?.id && r.status === 'active' ? (
                 <>
                   <button
@@ -106,11 +97,11 @@ export function ReservationsPage() {
                   Cancel
                 </button>
               ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+      ]}
+    />
   );
 
   return (
