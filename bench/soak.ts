@@ -5,7 +5,7 @@
  * device host (two browser devices on Chromium). The load: readers (device list, users/me, audit),
  * writers (/v1 projects and test cases), a device session with two viewers on its live screen, and a
  * tap every few seconds (`--pace-ms` between a reader's requests, 20 by default). Memory is read from /proc; event-loop delay from the server's own
- * `/health?detail=true` (p99 over each interval). Prints a line per sample and writes
+ * `/health?detail=true` (p99 over each interval), with its JavaScript heap and external memory. Prints a line per sample and writes
  * bench/results/soak-<mode>.json.
  */
 import { spawn } from 'node:child_process';
@@ -64,7 +64,7 @@ async function main() {
     child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
   });
   child.stdout!.resume();
-  const samples: { minute: number; rssMb: number; loopP99Ms: number | null; requests: number; errors: number; frames: number }[] = [];
+  const samples: { minute: number; rssMb: number; heapUsedMb: number | null; externalMb: number | null; loopP99Ms: number | null; requests: number; errors: number; frames: number }[] = [];
   const counters = { requests: 0, errors: 0, frames: 0 };
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
@@ -77,9 +77,15 @@ async function main() {
     const text = await res.text();
     return { status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
   };
-  const loopP99 = async (): Promise<number | null> => {
+  /** The server's own figures since the last ask: event-loop delay p99, and its JavaScript heap and external memory (PGlite's WebAssembly memory is counted there). */
+  const figures = async (): Promise<{ loopP99Ms: number | null; heapUsedMb: number | null; externalMb: number | null }> => {
     const r = await call('GET', '/health?detail=true');
-    return typeof r.body === 'object' && r.body?.eventLoop?.p99Ms !== undefined ? Number(r.body.eventLoop.p99Ms) : null;
+    const b = typeof r.body === 'object' ? r.body : null;
+    return {
+      loopP99Ms: b?.eventLoop?.p99Ms !== undefined ? Number(b.eventLoop.p99Ms) : null,
+      heapUsedMb: b?.memory?.heapUsedBytes !== undefined ? mb(Number(b.memory.heapUsedBytes)) : null,
+      externalMb: b?.memory?.externalBytes !== undefined ? mb(Number(b.memory.externalBytes)) : null,
+    };
   };
   try {
     const token = (await call('POST', '/api/v1/auth/login', undefined, { username: ADMIN.email, password: ADMIN.password })).body.token as string;
@@ -136,11 +142,11 @@ async function main() {
       },
     ];
     const running = loops.map((l) => l().catch((err: unknown) => process.stderr.write(`load loop stopped: ${(err as Error).message}\n`)));
-    await loopP99();
+    await figures();
     const started = Date.now();
     while (Date.now() < until) {
       await new Promise((r) => setTimeout(r, SAMPLE_MS));
-      const sample = { minute: Math.round((Date.now() - started) / 6_000) / 10, rssMb: mb(rssOf(child.pid!)), loopP99Ms: await loopP99(), ...counters };
+      const sample = { minute: Math.round((Date.now() - started) / 6_000) / 10, rssMb: mb(rssOf(child.pid!)), ...(await figures()), ...counters };
       samples.push(sample);
       process.stdout.write(`${JSON.stringify(sample)}\n`);
     }
