@@ -105,6 +105,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     sessions,
     hub,
+    kv: platform.kv,
     now: () => platform.now(),
     graceMs: config.DF_RESERVATION_GRACE,
     tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),

@@ -1,9 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
-import { testEnv } from '#test/helpers/env.js';
-import { createTestDatabase } from '#test/helpers/postgres.js';
+import { sharedDeployment } from '#test/helpers/deployment.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /**
@@ -12,22 +10,15 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
  * reached the module over NATS, and its hello answer carried the keys of the data-plane tokens).
  */
 const ADMIN = { email: 'split-devtools@example.com', password: 'split-devtools-password' };
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
 let organization: TestServer;
 let df: TestServer;
 let gateway: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const shared = {
-    DATABASE_URL: database.url,
-    REDIS_URL: testEnv.redisUrl,
-    REDIS_KEY_PREFIX: `qa-test-${randomBytes(4).toString('hex')}:`,
-    NATS_URL: testEnv.natsUrl,
-    JWT_PRIVATE_KEY: key,
-  };
+  deployment = await sharedDeployment();
+  const shared = deployment.env;
   organization = await startTestServer({ ...shared, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password }, ['organization', 'projections']);
   df = await startTestServer(
     {
@@ -44,7 +35,7 @@ afterAll(async () => {
   await gateway?.stop();
   await df?.stop();
   await organization?.stop();
-  await database?.drop();
+  await deployment?.drop();
 });
 
 describe('/df/devtools through the split gateway', () => {

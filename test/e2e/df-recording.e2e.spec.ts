@@ -1,11 +1,10 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
-import { testEnv } from '#test/helpers/env.js';
-import { createTestDatabase } from '#test/helpers/postgres.js';
+import { sharedDeployment } from '#test/helpers/deployment.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /**
@@ -14,7 +13,7 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
  * replays it. When the replica that recorded is gone, another finishes the recording from the blob store.
  */
 const ADMIN = { email: 'farm-recording@example.com', password: 'farm-password-4' };
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
 let dataDir: string;
 let a: TestServer;
 let b: TestServer | null;
@@ -23,16 +22,9 @@ let token: string;
 let shared: Record<string, string>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  deployment = await sharedDeployment();
   dataDir = mkdtempSync(join(tmpdir(), 'df-recording-'));
-  shared = {
-    DATABASE_URL: database.url,
-    REDIS_URL: testEnv.redisUrl,
-    REDIS_KEY_PREFIX: `qa-test-${randomBytes(4).toString('hex')}:`,
-    NATS_URL: testEnv.natsUrl,
-    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    DATA_DIR: dataDir,
-  };
+  shared = { ...deployment.env, DATA_DIR: dataDir };
   a = await startTestServer({
     ...shared,
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
@@ -46,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
-  await database?.drop();
+  await deployment?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,6 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
-import { createTestDatabase } from '#test/helpers/postgres.js';
-import { testEnv } from '#test/helpers/env.js';
+import { sharedDeployment } from '#test/helpers/deployment.js';
 import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 
 /**
@@ -12,21 +10,14 @@ import { http, startTestServer, type TestServer, errorCode } from '#test/helpers
  * with one simulated device.
  */
 const ADMIN = { email: 'split-admin@example.com', password: 'split-password' };
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
 let organization: TestServer;
 let df: TestServer;
 let gateway: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const shared = {
-    DATABASE_URL: database.url,
-    REDIS_URL: testEnv.redisUrl,
-    REDIS_KEY_PREFIX: `qa-test-${randomBytes(4).toString('hex')}:`,
-    NATS_URL: testEnv.natsUrl,
-    JWT_PRIVATE_KEY: key,
-  };
+  deployment = await sharedDeployment();
+  const shared = deployment.env;
   organization = await startTestServer({ ...shared, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password }, [
     'organization',
     'projections',
@@ -45,7 +36,7 @@ afterAll(async () => {
   await gateway?.stop();
   await df?.stop();
   await organization?.stop();
-  await database?.drop();
+  await deployment?.drop();
 });
 
 describe('split deployment', () => {

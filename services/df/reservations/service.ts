@@ -6,6 +6,7 @@ import { openSessionsOnDevices, type SessionRecord, type SessionView } from '#pr
 import type { Database } from '#shared/db/index.js';
 import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
+import type { KeyValueStore } from '#shared/kv/types.js';
 import { AppError, found } from '#shared/errors.js';
 import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
 import type { ReadModelWaiter } from '../../platform.js';
@@ -48,7 +49,7 @@ export class ReservationService implements ReservationGate {
   private ticking: Promise<void> = Promise.resolve();
   /** Plan limits, when the module has them. */
   quota: ReservationQuota | null = null;
-  /** Sessions already warned of a booking (`reservationId:sessionId`). */
+  /** Sessions whose viewers on this replica were already warned of a booking (`reservationId:sessionId`). */
   private readonly warned = new Set<string>();
 
   constructor(
@@ -59,6 +60,8 @@ export class ReservationService implements ReservationGate {
       readModels: ReadModelWaiter;
       sessions: SessionService;
       hub: ScreenHub;
+      /** Shared by the replicas: which of them writes a warning on a session's timeline (once for all). */
+      kv: KeyValueStore;
       /** The platform clock, read on every use (tests move it). */
       now: () => Date;
       graceMs: number;
@@ -270,7 +273,12 @@ export class ReservationService implements ReservationGate {
     }
   }
 
-  /** Tells other users' sessions on a device booked soon: a timeline entry and a viewer message, once each. */
+  /**
+   * Tells other users' sessions on a device booked soon. Every replica runs the ticker and tells the
+   * viewers connected to it, once each; the timeline entry is written once for all replicas (and
+   * across their restarts): the replica that first claims `df:reservation-warned:<booking>:<session>`
+   * in the key-value store writes it.
+   */
   private async warn(now: Date): Promise<void> {
     if (this.warned.size > 10_000) this.warned.clear();
     for (const r of await upcomingReservations(this.deps.db, now, new Date(now.getTime() + WARN_BEFORE_MS))) {
@@ -280,9 +288,16 @@ export class ReservationService implements ReservationGate {
         this.warned.add(key);
         const message = `The device is reserved from ${r.startAt} to ${r.endAt}; this session ends at ${r.startAt}`;
         const detail = { event: 'reservation-upcoming', reservationId: r.id, startAt: r.startAt, endAt: r.endAt, message };
-        await this.deps.sessions
-          .recordActivity(session, { actor: 'system', companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail)
-          .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the reservation warning failed'));
+        // Kept until a while after the booking's start, when the session has ended (reason `reserved`).
+        const ttlMs = Math.max(60_000, new Date(r.startAt).getTime() - now.getTime() + WARN_BEFORE_MS);
+        const first = await this.deps.kv.setIfAbsent(`df:reservation-warned:${key}`, '1', { ttlMs }).catch((err: unknown) => {
+          this.deps.logger.warn({ err, sessionId: session.id }, 'claiming the reservation warning failed; this replica writes it');
+          return true;
+        });
+        if (first)
+          await this.deps.sessions
+            .recordActivity(session, { actor: 'system', companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail)
+            .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the reservation warning failed'));
         this.deps.hub.notify(session.id, { type: 'reservation', ...detail });
       }
     }
