@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSocketStream, WebSocket } from 'ws';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { ensureDfctlBuilt, freshDfctlConfig, runDfctl, spawnDfctl } from '#test/helpers/dfctl.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
 import { testIpa, testScreen } from '#test/usbmuxd/fixtures.js';
@@ -222,6 +223,23 @@ describe('an iOS device in the farm', () => {
     } finally {
       desk.close();
       peer.detach(tablet.udid);
+    }
+  });
+
+  it('gives libimobiledevice the session device through `dfctl usbmux` on the desk', { timeout: 90_000 }, async () => {
+    ensureDfctlBuilt();
+    const config = freshDfctlConfig();
+    const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env: { DFCTL_CONFIG: config } });
+    expect(login.code, login.stderr).toBe(0);
+    const dfctl = spawnDfctl(['usbmux', sessionId], { env: { DFCTL_CONFIG: config } });
+    try {
+      const line = await dfctl.waitForLine(/^export USBMUXD_SOCKET_ADDRESS=127\.0\.0\.1:\d+$/);
+      const env = { ...process.env, USBMUXD_SOCKET_ADDRESS: line.split('=')[1]! };
+      const run = promisify(execFile);
+      expect((await run('idevice_id', ['-l'], { env, timeout: 30_000 })).stdout.trim()).toBe(phone.udid);
+      expect((await run('ideviceinfo', ['-k', 'DeviceName'], { env, timeout: 30_000 })).stdout.trim()).toBe('Farm iPhone');
+    } finally {
+      await dfctl.stop();
     }
   });
 

@@ -110,3 +110,29 @@ browser: open http://127.0.0.1:<n>/json, or add 127.0.0.1:<n> under chrome://ins
     });
   },
 };
+
+export const usbmux: Command = {
+  name: 'usbmux',
+  summary: "the session's iOS device for your own libimobiledevice tools (idevice_id, ideviceinfo, idevicesyslog)",
+  usage: `dfctl usbmux <sessionId> [--port <n>]
+
+Listens on 127.0.0.1:<n> (default: a free port) as a usbmuxd and prints the
+"export USBMUXD_SOCKET_ADDRESS=127.0.0.1:<n>" line: tools that read that variable (libimobiledevice's
+idevice_id, ideviceinfo, idevicesyslog, ideviceinstaller; go-ios) see the session's device, and only
+it. Needs the usbmux grant. Runs until the session ends (exit 0), dfctl is interrupted (exit 0), or
+the tunnel fails.`,
+  flags: { values: ['port'] },
+  async run(ctx) {
+    const [sessionId] = positionals(ctx.args, ['sessionId']);
+    const port = intFlag(ctx.args, 'port', 0, 65535) ?? 0;
+    const target: TunnelTarget = { sessionId: sessionId!, protocol: 'usbmux', path: 'usbmux' };
+    return runTunnel(ctx.api(), target, {
+      port,
+      ...(pollMs() ? { pollMs: pollMs()! } : {}),
+      listening: (p) => {
+        const line = `export USBMUXD_SOCKET_ADDRESS=127.0.0.1:${p}`;
+        announce(ctx, target, p, [`usbmuxd of session ${target.sessionId} on 127.0.0.1:${p}`, line], { usbmuxdSocketAddress: `127.0.0.1:${p}` });
+      },
+    });
+  },
+};
