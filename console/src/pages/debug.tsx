@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
+import { commandFor, type DebugTarget } from '../debug-commands';
 import { DataTable, Empty, ErrorNote, Loading } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
@@ -25,15 +26,7 @@ export interface Capabilities {
   protocols: Protocol[];
 }
 
-interface Target {
-  id: string;
-  kind: 'process' | 'webview' | 'page' | 'device';
-  title: string;
-  pid?: number;
-  package?: string;
-  protocol: string;
-  tunnelPath: string;
-}
+type Target = DebugTarget;
 
 /** What each protocol lets a developer do, in a person's words. */
 const PROTOCOL_TEXT: Record<string, string> = {
@@ -45,24 +38,6 @@ const PROTOCOL_TEXT: Record<string, string> = {
   lldb_rsp: 'LLDB on a process',
   webkit_inspector: 'Web Inspector for pages',
 };
-
-/** The port `dfctl forward` listens on at the desk for a JDWP process: any free one will do. */
-const LOCAL_JDWP_PORT = 8700;
-
-/** The command a developer runs at the desk to reach a target through the debug tunnel. */
-export function commandFor(sessionId: string, target: Target): string | null {
-  switch (target.kind) {
-    case 'device':
-      return `dfctl adb ${sessionId}`;
-    case 'process':
-      return target.pid === undefined ? null : `dfctl forward ${sessionId} ${LOCAL_JDWP_PORT}:jdwp:${target.pid}`;
-    case 'page':
-    case 'webview':
-      return `dfctl devtools ${sessionId}`;
-    default:
-      return null;
-  }
-}
 
 /**
  * `/sessions/{id}/debug`: the session's debug protocols with the caller's grants, the targets a
