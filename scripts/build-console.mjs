@@ -17,7 +17,8 @@ function newest(path) {
 /** True when console/dist is missing or older than any source of the console. */
 export function consoleStale() {
   if (!existsSync(built)) return true;
-  const sources = ['src', 'index.html', 'vite.config.ts', 'public'].map((p) => join(root, p)).filter(existsSync);
+  // Besides its own files, the console bundles dfctl's module of commands per debug target.
+  const sources = ['src', 'index.html', 'vite.config.ts', 'public', '../cli/dfctl/debug-commands.ts'].map((p) => join(root, p)).filter(existsSync);
   return Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 }
 

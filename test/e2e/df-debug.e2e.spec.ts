@@ -208,12 +208,13 @@ describe('adb through dfctl and the tunnel', () => {
   let desk: AdbServer;
   let dfctl: SpawnedDfctl;
   let serial: string;
+  let config: string;
 
   beforeAll(async () => {
     // The desk: its own adb server, and dfctl signed in, listening on a local port for that adb.
     desk = await startAdbServer();
     ensureDfctlBuilt();
-    const config = freshDfctlConfig();
+    config = freshDfctlConfig();
     const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env: { DFCTL_CONFIG: config } });
     expect(login.code).toBe(0);
     dfctl = spawnDfctl(['adb', sessionId], { env: { DFCTL_CONFIG: config } });
@@ -230,6 +231,21 @@ describe('adb through dfctl and the tunnel', () => {
   afterAll(async () => {
     await desk?.stop();
     await dfctl?.stop();
+  });
+
+  it('lists the targets with the dfctl command for each (`dfctl targets`)', async () => {
+    const text = await runDfctl(['targets', sessionId], { env: { DFCTL_CONFIG: config } });
+    expect(text.code, text.stderr).toBe(0);
+    const line = (pid: string) => text.stdout.split('\n').find((l) => l.includes(` ${pid} `));
+    expect(line('4242')).toMatch(new RegExp(`process\\s+.*com\\.example\\.debuggable\\s+4242\\s+jdwp\\s+dfctl forward ${sessionId} 8700:jdwp:4242$`));
+    expect(text.stdout).toMatch(new RegExp(`^device\\s.*\\sadb\\s+dfctl adb ${sessionId}$`, 'm'));
+    const json = await runDfctl(['targets', sessionId, '--json'], { env: { DFCTL_CONFIG: config } });
+    expect(JSON.parse(json.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'process', pid: 4343, package: 'com.example.other', protocol: 'jdwp', command: `dfctl forward ${sessionId} 8700:jdwp:4343` }),
+        expect.objectContaining({ kind: 'device', protocol: 'adb', command: `dfctl adb ${sessionId}` }),
+      ]),
+    );
   });
 
   it('runs a shell command', async () => {

@@ -1,7 +1,8 @@
+import { commandFor, type DebugTarget } from '../debug-commands.js';
 import { intFlag, positionals } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { usage } from '../errors.js';
-import { printLine } from '../output.js';
+import { printJson, printLine, printTable } from '../output.js';
 import { adbConnect, runAdb, runTunnel, type TunnelTarget } from '../tunnel.js';
 
 /** Tunnels announce themselves on one line, JSON or text, so a script can wait for it. */
@@ -134,5 +135,28 @@ the tunnel fails.`,
         announce(ctx, target, p, [`usbmuxd of session ${target.sessionId} on 127.0.0.1:${p}`, line], { usbmuxdSocketAddress: `127.0.0.1:${p}` });
       },
     });
+  },
+};
+
+export const targets: Command = {
+  name: 'targets',
+  summary: "what a debugger can attach to in a session (the device, processes, pages) and the dfctl command for each",
+  usage: `dfctl targets <sessionId>
+
+Lists the session's debug targets (GET /df/api/sessions/{id}/debug-targets): the device, debuggable
+processes with their package and pid, browser pages and WebViews, each with its protocol and the
+dfctl command that reaches it ("dfctl forward <id> 8700:jdwp:<pid>" for a process). --json prints
+the targets with a "command" field each.`,
+  flags: {},
+  async run(ctx) {
+    const [sessionId] = positionals(ctx.args, ['sessionId']);
+    const { targets: list } = await ctx.api().get<{ targets: DebugTarget[] }>(`/df/api/sessions/${encodeURIComponent(sessionId!)}/debug-targets`);
+    const rows = list.map((t) => ({ ...t, command: commandFor(sessionId!, t) }));
+    if (ctx.json) return printJson(rows);
+    printTable(
+      ['KIND', 'TITLE', 'PACKAGE', 'PID', 'PROTOCOL', 'COMMAND'],
+      rows.map((t) => [t.kind, t.title, t.package ?? '-', t.pid === undefined ? '-' : String(t.pid), t.protocol, t.command ?? '-']),
+      'Nothing to attach to right now: start the app you want to debug, then ask again.',
+    );
   },
 };

@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { commandFor, type DebugTarget } from '../debug-commands';
+// The dfctl command for each target is dfctl's own vocabulary: one module, shared with `dfctl targets`.
+import { commandFor, type DebugTarget } from '../../../cli/dfctl/debug-commands';
 import { DataTable, Empty, ErrorNote, Loading } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';

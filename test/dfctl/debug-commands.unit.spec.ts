@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commandFor, type DebugTarget } from '../../console/src/debug-commands.js';
+import { commandFor, type DebugTarget } from '../../cli/dfctl/debug-commands.js';
 
-/** The console's debugging page shows, for each target, the dfctl command that reaches it. */
+/** The dfctl command that reaches each debug target: `dfctl targets` prints it, the console's debugging page shows it. */
 const target = (over: Partial<DebugTarget>): DebugTarget => ({ id: 't', kind: 'device', title: 't', protocol: 'adb', tunnelPath: '/x', ...over });
 
 describe('the dfctl command of a debug target', () => {
