@@ -33,6 +33,14 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
   }
 }
 
+/** Signs in through the form of the sign-in page `p` shows, and waits for the device grid's address. */
+async function signIn(p: Page, who: { email: string; password: string }): Promise<void> {
+  await p.getByLabel('E-mail or username').fill(who.email);
+  await p.getByLabel('Password').fill(who.password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.waitForURL((u) => u.pathname === '/devices');
+}
+
 // A small shop page for the browser devices to show (and for the accessibility scan to find faults in).
 const site = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' });
@@ -129,10 +137,7 @@ async function main(): Promise<void> {
 
     await page.goto(`${server.url}/sign-in`);
     await shot('sign-in');
-    await page.getByLabel('E-mail or username').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname === '/devices');
+    await signIn(page, admin);
     await page.getByRole('list', { name: 'Devices' }).getByRole('listitem').first().waitFor();
     await shot('devices');
     await visit(`/devices/${first.id}`, (p) => p.getByRole('button', { name: 'Start a session' }).waitFor());
@@ -163,10 +168,7 @@ async function main(): Promise<void> {
     const watcher = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const view = await watcher.newPage();
     await view.goto(`${server.url}/sign-in`);
-    await view.getByLabel('E-mail or username').fill(people[0]!.email);
-    await view.getByLabel('Password').fill(people[0]!.password);
-    await view.getByRole('button', { name: 'Sign in' }).click();
-    await view.waitForURL((u) => u.pathname === '/devices');
+    await signIn(view, people[0]!);
     await view.goto(`${server.url}${new URL(link.url).pathname}`);
     await view.waitForURL(/\/sessions\//);
     await page.getByRole('tab', { name: /Viewers and sharing/ }).click();
@@ -222,10 +224,7 @@ async function main(): Promise<void> {
     const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true });
     const pad = await tablet.newPage();
     await pad.goto(`${server.url}/sign-in`);
-    await pad.getByLabel('E-mail or username').fill(admin.email);
-    await pad.getByLabel('Password').fill(admin.password);
-    await pad.getByRole('button', { name: 'Sign in' }).tap();
-    await pad.waitForURL((u) => u.pathname === '/devices');
+    await signIn(pad, admin);
     await pad.getByRole('list', { name: 'Devices' }).getByRole('listitem').first().waitFor();
     await pad.waitForLoadState('networkidle');
     await pad.screenshot({ path: join(OUT, 'tablet-devices.png') });
