@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { WebSocket, createWebSocketStream } from 'ws';
 import { errorOf, userAgent, type Api } from './api.js';
 import { CliError, EXIT, isNetworkError, unreachable } from './errors.js';
-import { sessionOf } from './commands/devices.js';
+import { sessionOf } from './sessions.js';
 
 /** One debug protocol of a session, as `/df/debug-tunnel/{sessionId}/{protocol}[/{target}]` names it. */
 export interface TunnelTarget {

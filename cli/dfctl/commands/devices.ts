@@ -1,8 +1,9 @@
 import type { Api } from '../api.js';
 import { intFlag, positionals } from '../args.js';
 import type { Command } from '../command.js';
-import { CliError, EXIT, usage } from '../errors.js';
+import { EXIT, usage } from '../errors.js';
 import { formatTime, printJson, printLine, printTable } from '../output.js';
+import type { Session } from '../sessions.js';
 
 export interface Page<T> {
   content: T[];
@@ -22,18 +23,6 @@ export interface Device {
   type: string;
   status: string;
   nodeName: string;
-}
-
-export interface Session {
-  id: string;
-  name: string;
-  deviceId: string;
-  deviceName: string;
-  type: string;
-  status: string;
-  startedAt: string;
-  endedAt: string | null;
-  endReason: string | null;
 }
 
 /** Every page of a platform list (`page`/`size`, docs/api-conventions.md "Paging"), up to `limit` items. */
@@ -190,13 +179,3 @@ each entry is then one JSON line.`,
     return EXIT.OK;
   },
 };
-
-/** The session, or exit 4 with a clear message. */
-export async function sessionOf(api: Api, id: string): Promise<Session> {
-  try {
-    return await api.get<Session>(`/df/api/sessions/${encodeURIComponent(id)}`);
-  } catch (err) {
-    if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) throw new CliError(`session ${id} not found`, err.code, EXIT.NOT_FOUND);
-    throw err;
-  }
-}

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
 import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
+import type { Role } from './org-role';
 import { WorkspaceMembers } from './workspace-members';
 
 /**
@@ -11,20 +12,13 @@ import { WorkspaceMembers } from './workspace-members';
  * its permission key in the active workspace; the API decides for other workspaces (its refusal's
  * message is shown).
  */
-export interface Role {
-  id: number;
-  name: string;
-  description: string;
-  permissions: string[];
-  builtIn?: boolean;
-}
 export interface Team {
   id: number;
   name: string;
   description: string;
   memberIds: number[];
 }
-export type { Workspace };
+export type { Role, Workspace };
 interface UserRef {
   id: number;
   name: string;

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
 import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
-import type { Role } from './org-edit';
+import type { Role } from './org-role';
 
 interface Member {
   userId: number;
