@@ -84,6 +84,12 @@ export const ErrorCodes = {
   HOST_REVOKED: { status: 409, error: 'Conflict' },
   /** Confirming an upload whose bytes have not all arrived. */
   UPLOAD_INCOMPLETE: { status: 409, error: 'Conflict' },
+  /** A signed upload URL (or part URL) used after its file was confirmed: a confirmed file never changes. */
+  UPLOAD_COMPLETED: { status: 409, error: 'Conflict' },
+  /** A signed upload URL used after its upload failed (wrong size, checksum or content): start a new upload. */
+  UPLOAD_CLOSED: { status: 409, error: 'Conflict' },
+  /** The stored bytes of a file are not the ones recorded at its confirmation (changed outside the platform): not served. */
+  FILE_INTEGRITY_FAILED: { status: 409, error: 'Conflict' },
   /** The file is not `ready` (still uploading, or failed). */
   FILE_NOT_READY: { status: 409, error: 'Conflict' },
   /** An app version cannot be deleted while an install of it runs. */
