@@ -16,6 +16,8 @@ export const ErrorCodes = {
   TEST_CASE_NOT_IN_SESSION: { status: 400, error: 'Bad Request' },
   /** An upload ended with fewer (or more) bytes than it was signed for. */
   SIZE_MISMATCH: { status: 400, error: 'Bad Request' },
+  /** Node's HTTP parser refused the request: a malformed request line or header, or broken body framing. */
+  MALFORMED_REQUEST: { status: 400, error: 'Bad Request' },
   /** Completing a multipart upload named a part that was not uploaded, or with another ETag. */
   INVALID_PART: { status: 400, error: 'Bad Request' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
@@ -98,11 +100,15 @@ export const ErrorCodes = {
   INVITATION_EXPIRED: { status: 410, error: 'Gone' },
   INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
   INVITATION_REVOKED: { status: 410, error: 'Gone' },
+  /** The request did not arrive (headers, or the whole request) within the server's time limit. */
+  REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   /** The uploaded bytes do not have the SHA-256 the client declared. */
   CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
+  /** The request line and headers exceed the server's limit (Node's 16 KiB): a huge token, say. */
+  HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large' },
   INTERNAL_ERROR: { status: 500, error: 'Internal Server Error' },
   BAD_GATEWAY: { status: 502, error: 'Bad Gateway' },
   DEVICE_PREPARE_FAILED: { status: 502, error: 'Bad Gateway' },
