@@ -16,6 +16,8 @@ export const ErrorCodes = {
   TEST_CASE_NOT_IN_SESSION: { status: 400, error: 'Bad Request' },
   /** An upload ended with fewer (or more) bytes than it was signed for. */
   SIZE_MISMATCH: { status: 400, error: 'Bad Request' },
+  /** Node's HTTP parser refused the request: a malformed request line or header, or broken body framing. */
+  MALFORMED_REQUEST: { status: 400, error: 'Bad Request' },
   /** Completing a multipart upload named a part that was not uploaded, or with another ETag. */
   INVALID_PART: { status: 400, error: 'Bad Request' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
@@ -84,6 +86,12 @@ export const ErrorCodes = {
   HOST_REVOKED: { status: 409, error: 'Conflict' },
   /** Confirming an upload whose bytes have not all arrived. */
   UPLOAD_INCOMPLETE: { status: 409, error: 'Conflict' },
+  /** A signed upload URL (or part URL) used after its file was confirmed: a confirmed file never changes. */
+  UPLOAD_COMPLETED: { status: 409, error: 'Conflict' },
+  /** A signed upload URL used after its upload failed (wrong size, checksum or content): start a new upload. */
+  UPLOAD_CLOSED: { status: 409, error: 'Conflict' },
+  /** The stored bytes of a file are not the ones recorded at its confirmation (changed outside the platform): not served. */
+  FILE_INTEGRITY_FAILED: { status: 409, error: 'Conflict' },
   /** The file is not `ready` (still uploading, or failed). */
   FILE_NOT_READY: { status: 409, error: 'Conflict' },
   /** An app version cannot be deleted while an install of it runs. */
@@ -92,11 +100,15 @@ export const ErrorCodes = {
   INVITATION_EXPIRED: { status: 410, error: 'Gone' },
   INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
   INVITATION_REVOKED: { status: 410, error: 'Gone' },
+  /** The request did not arrive (headers, or the whole request) within the server's time limit. */
+  REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   /** The uploaded bytes do not have the SHA-256 the client declared. */
   CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
+  /** The request line and headers exceed the server's limit (Node's 16 KiB): a huge token, say. */
+  HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large' },
   INTERNAL_ERROR: { status: 500, error: 'Internal Server Error' },
   BAD_GATEWAY: { status: 502, error: 'Bad Gateway' },
   DEVICE_PREPARE_FAILED: { status: 502, error: 'Bad Gateway' },

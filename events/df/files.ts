@@ -19,7 +19,13 @@ export const fileEvents = defineEvents({
     contentType: z.string(),
     /** The SHA-256 the client declared; checked at confirmation. */
     sha256: sha256.nullable(),
+    /** Where the confirmed bytes live: a key no signed URL ever names. */
     blobKey: z.string(),
+    /**
+     * Where the client's signed URLs put the bytes (single PUT or multipart); confirmation moves them to
+     * `blobKey`. Absent on uploads from before the two were apart (the bytes went to `blobKey` itself).
+     */
+    uploadKey: z.string().optional(),
     /** Multipart uploads only: the storage's upload id, the part size and count. */
     uploadId: z.string().nullable(),
     partSize: z.number().int().nullable(),

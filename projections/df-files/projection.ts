@@ -19,7 +19,7 @@ const refreshApp = (tx: Sql, appId: string, at: string) =>
 /** Uploaded files, the app catalog and its versions, for `/df/api/files/**`. */
 export const dfFilesProjection: Projection = {
   name: 'df-files',
-  version: 1,
+  version: 2,
   eventTypes: [...fileEvents.types, ...appEvents.types],
   schema: `
     CREATE TABLE IF NOT EXISTS df_files (
@@ -36,6 +36,7 @@ export const dfFilesProjection: Projection = {
       app_id text,
       version_id text,
       blob_key text NOT NULL,
+      upload_key text,
       upload_id text,
       part_size bigint,
       part_count integer,
@@ -48,6 +49,8 @@ export const dfFilesProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS df_files_workspace ON df_files (company_id, workspace_id, created_at DESC) WHERE deleted_at IS NULL;
     CREATE INDEX IF NOT EXISTS df_files_pending ON df_files (expires_at) WHERE status = 'pending';
+    ALTER TABLE df_files ADD COLUMN IF NOT EXISTS upload_key text;
+    CREATE INDEX IF NOT EXISTS df_files_upload_key ON df_files (upload_key);
     CREATE TABLE IF NOT EXISTS df_apps (
       app_id text PRIMARY KEY,
       company_id integer NOT NULL,
@@ -87,9 +90,9 @@ export const dfFilesProjection: Projection = {
     FileUploadStarted: (tx, e, at) => {
       const p = e.payload;
       return tx.query(
-        `INSERT INTO df_files (file_id, company_id, workspace_id, name, size, content_type, declared_sha256, status, kind, blob_key, upload_id, part_size, part_count, expires_at, uploaded_by, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 'file', $8, $9, $10, $11, $12, $13, $14, $14) ON CONFLICT (file_id) DO NOTHING`,
-        [p.fileId, p.companyId, p.workspaceId, p.name, p.size, p.contentType, p.sha256, p.blobKey, p.uploadId, p.partSize, p.partCount, p.expiresAt, p.uploadedBy, at],
+        `INSERT INTO df_files (file_id, company_id, workspace_id, name, size, content_type, declared_sha256, status, kind, blob_key, upload_id, part_size, part_count, expires_at, uploaded_by, created_at, updated_at, upload_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 'file', $8, $9, $10, $11, $12, $13, $14, $14, $15) ON CONFLICT (file_id) DO NOTHING`,
+        [p.fileId, p.companyId, p.workspaceId, p.name, p.size, p.contentType, p.sha256, p.blobKey, p.uploadId, p.partSize, p.partCount, p.expiresAt, p.uploadedBy, at, p.uploadKey ?? p.blobKey],
       );
     },
     FileUploadAborted: (tx, e, at) => tx.query(`UPDATE df_files SET status = 'failed', failure = $2, deleted_at = $3, updated_at = $3 WHERE file_id = $1`, [e.payload.fileId, e.payload.reason, at]),

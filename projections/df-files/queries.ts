@@ -28,6 +28,8 @@ export interface FileRecord extends FileView {
   companyId: number;
   workspaceId: number;
   blobKey: string;
+  /** Where the signed upload URLs put the bytes until confirmation moves them to `blobKey` (the same key for uploads from before the two were apart). */
+  uploadKey: string;
   declaredSha256: string | null;
   uploadId: string | null;
   partSize: number | null;
@@ -77,6 +79,7 @@ function toFile(r: Row): FileRecord {
     companyId: Number(r.company_id),
     workspaceId: Number(r.workspace_id),
     blobKey: String(r.blob_key),
+    uploadKey: String(r.upload_key ?? r.blob_key),
     declaredSha256: r.declared_sha256 === null ? null : String(r.declared_sha256),
     uploadId: r.upload_id === null ? null : String(r.upload_id),
     partSize: r.part_size === null ? null : Number(r.part_size),
@@ -147,6 +150,12 @@ export async function listFiles(
   const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_files WHERE ${filter}`, params);
   const rows = await db.query(`SELECT * FROM df_files WHERE ${filter} ORDER BY created_at ${q.sortDir === 'asc' ? 'ASC' : 'DESC'}, file_id LIMIT ${q.size} OFFSET ${q.page * q.size}`, params);
   return toPage(rows.rows.map((r) => fileView(toFile(r))), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+}
+
+/** The state of an upload as its signed URLs see it (by the key they name): `pending`, `ready`, `failed`, or null when the file is gone or unknown. */
+export async function uploadStatus(db: Sql, uploadKey: string): Promise<'pending' | 'ready' | 'failed' | null> {
+  const r = await db.query(`SELECT status FROM df_files WHERE upload_key = $1 AND deleted_at IS NULL LIMIT 1`, [uploadKey]);
+  return (r.rows[0]?.status as 'pending' | 'ready' | 'failed' | undefined) ?? null;
 }
 
 /** Uploads never confirmed whose time ran out before `before`, in every company (the cleaner's work). */

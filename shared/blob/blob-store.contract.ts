@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobTooLargeError, InvalidBlobKeyError, InvalidPartError, type BlobStore, type SignedRequest } from './index.js';
 
 /** How the contract reaches one adapter. */
 export interface BlobContractTarget {
   /** A store whose keys start nowhere near another run's (a fresh root or prefix); `baseUrl` resolves relative signed URLs. */
-  open(): Promise<{ store: BlobStore; baseUrl?: string; close(): Promise<void> }>;
+  open(): Promise<{ store: BlobStore; baseUrl?: string; close(): Promise<void>; tamper(key: string, bytes: Buffer): Promise<void> }>;
   /**
    * Whether the server checks what it is sent against what was signed and started: the signature, the
    * signed size, the ETags of completed parts (s3rver checks none of these, only the expiry).
@@ -29,11 +29,13 @@ export function blobStoreContract(name: string, target: BlobContractTarget): voi
     let store: BlobStore;
     let baseUrl: string | undefined;
     let close: () => Promise<void>;
+    /** Writes a blob's bytes behind the store's back (the file itself, or the object through the bucket's own API). */
+    let tamper: (key: string, bytes: Buffer) => Promise<void>;
     const run = randomBytes(4).toString('hex');
     const key = (k: string) => `c-${run}/${k}`;
 
     beforeAll(async () => {
-      ({ store, baseUrl, close } = await target.open());
+      ({ store, baseUrl, close, tamper } = await target.open());
     }, 60_000);
     afterAll(async () => {
       await store.deleteFolder(`c-${run}`);
@@ -130,6 +132,38 @@ export function blobStoreContract(name: string, target: BlobContractTarget): voi
       const tampered = get.url.replace(/(signature|Signature)=([A-Za-z0-9_-])/, (_m, n: string, c: string) => `${n}=${c === 'A' ? 'B' : 'A'}`);
       expect((await send(get, undefined, { url: tampered })).status).toBe(403);
       expect(await text((await store.get(key('files/mine')))!.stream)).toBe('mine');
+    });
+
+    it('promotes uploaded bytes to a key no URL names, hashing them there: the upload URL used again changes nothing of them', async () => {
+      const first = randomBytes(4096);
+      const second = randomBytes(4096);
+      const put = await store.presignPut(key('uploads/p1'), { contentType: 'application/x-test', size: first.length, expiresInMs: 60_000 });
+      expect((await send(put, first)).status).toBe(200);
+      expect(await store.promote(key('uploads/p1'), key('files/p1'))).toEqual({ size: first.length, sha256: sha(first) });
+      expect(await store.stat(key('uploads/p1'))).toBeNull();
+      expect(await store.digest(key('files/p1'))).toEqual({ size: first.length, sha256: sha(first) });
+      expect((await store.stat(key('files/p1')))!.contentType).toBe('application/x-test');
+      // S3 cannot revoke its URL (and the file system's route refuses it, which this store alone does not know to do): it writes the upload key only.
+      expect((await send(put, second)).status).toBe(200);
+      expect((await buffer((await store.get(key('files/p1')))!.stream)).equals(first)).toBe(true);
+      expect(await store.verify(key('files/p1'), { size: first.length, sha256: sha(first) })).toBe('intact');
+      expect(await store.promote(key('uploads/none'), key('files/none'))).toBeNull();
+      expect(await store.stat(key('files/none'))).toBeNull();
+    });
+
+    it('tells bytes changed behind its back from intact ones, and intact ones stay intact', async () => {
+      const bytes = randomBytes(2048);
+      await store.put(key('files/v1'), bytes, { contentType: 'application/octet-stream' });
+      const expected = { size: bytes.length, sha256: sha(bytes) };
+      expect(await store.verify(key('files/v1'), expected)).toBe('intact');
+      expect(await store.verify(key('files/v1'), { ...expected, sha256: sha(Buffer.from('other')) })).toBe('altered');
+      expect(await store.verify(key('files/absent'), expected)).toBe('missing');
+      await tamper(key('files/v1'), randomBytes(bytes.length));
+      expect(await store.verify(key('files/v1'), expected)).toBe('altered');
+      // The same bytes written back behind its back are the recorded ones again.
+      await tamper(key('files/v1'), bytes);
+      expect(await store.verify(key('files/v1'), expected)).toBe('intact');
+      expect(await store.verify(key('files/v1'), expected)).toBe('intact');
     });
 
     it('joins a multipart upload in order, a retried part replacing the first try, and lists open uploads until done', async () => {

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,14 @@ async function openFs() {
   const keys = await loadSigningKeys({ alg: 'EdDSA', dataDir: root });
   const store = createFsBlobStore(join(root, 'blobs'), { signer: signingKeyUrlSigner(keys) });
   const { server, baseUrl } = await serve(store);
-  return { store, root, baseUrl, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    store,
+    root,
+    baseUrl,
+    // Writes the stored file itself, as a person or a tool with access to the data directory could.
+    tamper: async (key: string, bytes: Buffer) => writeFileSync(join(root, 'blobs', 'objects', key), bytes),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 blobStoreContract('file system', { open: openFs, strict: true, abortsAndListsUploads: true });
@@ -61,6 +69,25 @@ describe('file-system blob store', () => {
       await store.abortMultipart('c/parts', uploadId);
       expect(readdirSync(join(root, 'blobs', 'uploads'))).toEqual([]);
       expect(existsSync(join(root, 'blobs', 'objects', 'c')) ? readdirSync(join(root, 'blobs', 'objects', 'c')) : []).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a download URL signed with a digest once the file holds other bytes, even of the same size', async () => {
+    const { store, root, baseUrl, close } = await openFs();
+    try {
+      const bytes = Buffer.from('the confirmed bytes');
+      await store.put('c/files/f1', bytes, { contentType: 'text/plain' });
+      const get = await store.presignGet('c/files/f1', { expiresInMs: 60_000, expect: { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } });
+      const ok = await fetch(new URL(get.url, baseUrl));
+      expect([ok.status, await ok.text()]).toEqual([200, 'the confirmed bytes']);
+      writeFileSync(join(root, 'blobs', 'objects', 'c', 'files', 'f1'), Buffer.from('THE CONFIRMED BYTES'));
+      const refused = await fetch(new URL(get.url, baseUrl));
+      expect([refused.status, await refused.json()]).toEqual([409, { code: 'FILE_INTEGRITY_FAILED' }]);
+      // The digest is part of what is signed: a URL stripped of it is not a URL of this store's.
+      const stripped = await fetch(new URL(get.url.replace(/&sha256=[0-9a-f]+/, ''), baseUrl));
+      expect(stripped.status).toBe(403);
     } finally {
       await close();
     }

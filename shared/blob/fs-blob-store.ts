@@ -41,7 +41,15 @@ export interface SignedBlobResponse {
 /** The file-system store also answers the URLs it signs (the platform serves them: no bearer token, the signature is the credential). */
 export interface FsBlobStore extends BlobStore {
   readonly kind: 'fs';
-  serveSigned(request: SignedBlobRequest): Promise<SignedBlobResponse>;
+  serveSigned(request: SignedBlobRequest, hooks?: SignedBlobHooks): Promise<SignedBlobResponse>;
+}
+
+/** What the route serving signed URLs adds to the signature's checks. */
+export interface SignedBlobHooks {
+  /** Runs once a PUT's signature is checked, before any byte is read: throws to refuse the write (a confirmed upload is closed). */
+  beforeWrite?(key: string): Promise<void>;
+  /** Told when a GET found bytes other than those it was signed for (before the refusal). */
+  onAltered?(key: string): void;
 }
 
 interface Grant {
@@ -53,17 +61,49 @@ interface Grant {
   upload?: string | undefined;
   part?: string | undefined;
   filename?: string | undefined;
+  /** GET only: the SHA-256 the bytes must have (with `size`, the expected size). */
+  sha256?: string | undefined;
 }
 
 /** The exact text a URL's signature covers: every field that decides what the request may do. */
-const canonical = (g: Grant) => ['qa-blob-v1', g.method, g.key, g.expires, g.size ?? '', g.type ?? '', g.upload ?? '', g.part ?? '', g.filename ?? ''].join('\n');
+const canonical = (g: Grant) =>
+  ['qa-blob-v1', g.method, g.key, g.expires, g.size ?? '', g.type ?? '', g.upload ?? '', g.part ?? '', g.filename ?? '', ...(g.sha256 !== undefined ? [g.sha256] : [])].join('\n');
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+/** Which file a blob's bytes are, as the store noted when it wrote them: a write to the file by anyone else changes its change time. */
+interface Fingerprint {
+  ino: string;
+  ctime: string;
+  size: number;
+}
+
+const fingerprint = async (path: string): Promise<Fingerprint> => {
+  const s = await stat(path, { bigint: true });
+  return { ino: String(s.ino), ctime: String(s.ctimeNs), size: Number(s.size) };
+};
+const sameFingerprint = (a: Fingerprint | undefined, b: Fingerprint) => a !== undefined && a.ino === b.ino && a.ctime === b.ctime && a.size === b.size;
+
+/** Size and SHA-256 of a file, read through. */
+async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/** A serve-time check found bytes other than the ones the URL was signed for. */
+const integrityFailed = (key: string) => new AppError('FILE_INTEGRITY_FAILED', `The stored bytes of ${key.split('/').pop()} are not the ones recorded: they were changed outside the platform`);
 
 /**
  * Blobs as files under `root` (the embedded default: `DATA_DIR/blobs`). A blob is written to a
  * temporary file, fsynced and renamed into place, so a reader sees the old or the new bytes, never a
- * half-written file; its info lives in a `.meta.json` beside it. Multipart uploads keep their parts
+ * half-written file; its info lives in a `.meta.json` beside it, with the file's fingerprint (inode,
+ * change time in nanoseconds, size) as the store left it, so `verify` knows without reading the bytes
+ * whether anyone wrote the file since. Multipart uploads keep their parts
  * under `root/uploads/<uploadId>/` until completed (joined into the object) or aborted (removed).
  * Signed URLs point at the platform's own route (`SIGNED_BLOB_PATH`) and are checked by `serveSigned`.
  */
@@ -79,14 +119,39 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     return join(root, 'uploads', uploadId);
   };
 
-  const readInfo = async (key: string): Promise<BlobInfo | null> => {
+  const readMeta = async (key: string): Promise<{ info: BlobInfo; fp: Fingerprint | undefined } | null> => {
     try {
-      const raw = JSON.parse(await readFile(metaPath(key), 'utf8')) as Omit<BlobInfo, 'createdAt'> & { createdAt: string };
-      return { ...raw, createdAt: new Date(raw.createdAt) };
+      const { fp, ...raw } = JSON.parse(await readFile(metaPath(key), 'utf8')) as Omit<BlobInfo, 'createdAt'> & { createdAt: string; fp?: Fingerprint };
+      return { info: { ...raw, createdAt: new Date(raw.createdAt) }, fp };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  };
+  const readInfo = async (key: string): Promise<BlobInfo | null> => (await readMeta(key))?.info ?? null;
+
+  /** Records a blob's info, with the fingerprint of its file as it is now, beside it (written aside and renamed into place). */
+  const writeMeta = async (key: string, info: BlobInfo) => {
+    const fp = await fingerprint(dataPath(key));
+    const tmp = join(dirname(dataPath(key)), `.${randomUUID()}.meta-tmp`);
+    try {
+      await writeFile(tmp, JSON.stringify({ ...info, fp }), { mode: 0o600, flush: true });
+      await rename(tmp, metaPath(key));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  };
+
+  /** Renames a fully written temporary file into place as `key`'s bytes, then records its info. */
+  const install = async (tmp: string, key: string, info: BlobInfo) => {
+    try {
+      await rename(tmp, dataPath(key));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await writeMeta(key, info);
   };
 
   const readUpload = async (uploadId: string): Promise<{ key: string; contentType: string; createdAt: string } | null> => {
@@ -130,16 +195,8 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       const source = Buffer.isBuffer(data) ? Readable.from([data]) : data;
       const written = await writeAtomically(target, source, putOptions.maxBytes ?? Number.POSITIVE_INFINITY);
       const info: BlobInfo = { key, size: written.size, contentType: putOptions.contentType, sha256: written.sha256, createdAt: now() };
-      try {
-        await writeFile(`${written.tmp}.meta`, JSON.stringify(info), { mode: 0o600, flush: true });
-        await rename(written.tmp, target);
-        await rename(`${written.tmp}.meta`, metaPath(key));
-        return info;
-      } catch (err) {
-        await rm(written.tmp, { force: true });
-        await rm(`${written.tmp}.meta`, { force: true });
-        throw err;
-      }
+      await install(written.tmp, key, info);
+      return info;
     },
     async get(key) {
       const info = await readInfo(key);
@@ -156,6 +213,41 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       // Every byte of a file-system blob passed through `put`, which hashed it.
       const info = await readInfo(key);
       return info ? { size: info.size, sha256: info.sha256 } : null;
+    },
+    async promote(from, to) {
+      const info = await readInfo(from);
+      if (!info) return null;
+      await mkdir(dirname(dataPath(to)), { recursive: true });
+      try {
+        await rename(dataPath(from), dataPath(to));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      await rm(metaPath(from), { force: true });
+      // The renamed file is no longer reachable by any upload (a replayed PUT renames a new file to
+      // `from`), so what is read here is what stays; its info from the upload is not trusted.
+      const digest = await hashFile(dataPath(to));
+      await writeMeta(to, { key: to, size: digest.size, contentType: info.contentType, sha256: digest.sha256, createdAt: now() });
+      return digest;
+    },
+    async verify(key, expected) {
+      const meta = await readMeta(key);
+      if (!meta) return 'missing';
+      let fp: Fingerprint;
+      try {
+        fp = await fingerprint(dataPath(key));
+      } catch {
+        return 'missing';
+      }
+      if (meta.info.sha256 !== expected.sha256 || meta.info.size !== expected.size) return 'altered';
+      if (sameFingerprint(meta.fp, fp)) return 'intact';
+      // The file was written since the store wrote it (or its info predates fingerprints, or the data
+      // directory was restored from a copy): the bytes decide, and intact bytes get a new fingerprint.
+      const digest = await hashFile(dataPath(key));
+      if (digest.sha256 !== expected.sha256 || digest.size !== expected.size) return 'altered';
+      await writeMeta(key, meta.info);
+      return 'intact';
     },
     async delete(key) {
       const existed = (await readInfo(key)) !== null;
@@ -196,7 +288,10 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     },
     async presignGet(key, o) {
       assertBlobKey(key);
-      return sign({ method: 'GET', key, expires: expiry(o.expiresInMs), filename: o.fileName ? safeFileName(o.fileName) : undefined }, {});
+      return sign(
+        { method: 'GET', key, expires: expiry(o.expiresInMs), filename: o.fileName ? safeFileName(o.fileName) : undefined, ...(o.expect ? { size: String(o.expect.size), sha256: o.expect.sha256 } : {}) },
+        {},
+      );
     },
     async startMultipart(key, o) {
       assertBlobKey(key);
@@ -255,9 +350,17 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       return open;
     },
 
-    async serveSigned(request) {
+    async serveSigned(request, hooks = {}) {
       const grant = await checkSignature(request);
       if (grant.method === 'GET') {
+        if (grant.sha256 !== undefined) {
+          const state = await store.verify(grant.key, { size: Number(grant.size), sha256: grant.sha256 });
+          if (state === 'missing') throw new AppError('NOT_FOUND', 'No such object');
+          if (state === 'altered') {
+            hooks.onAltered?.(grant.key);
+            throw integrityFailed(grant.key);
+          }
+        }
         const blob = await store.get(grant.key);
         if (!blob) throw new AppError('NOT_FOUND', 'No such object');
         const headers: Record<string, string> = {
@@ -269,6 +372,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
         if (grant.filename) headers['content-disposition'] = `attachment; filename="${grant.filename}"`;
         return { status: 200, headers, body: blob.stream };
       }
+      await hooks.beforeWrite?.(grant.key);
       const size = Number(grant.size);
       if (request.contentLength !== undefined && request.contentLength !== size) {
         request.body?.resume();
@@ -288,10 +392,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
           return { status: 200, headers: { etag }, body: null };
         }
         const written = await writeAtomically(dataPath(grant.key), body, size, size);
-        const info: BlobInfo = { key: grant.key, size: written.size, contentType: grant.type ?? 'application/octet-stream', sha256: written.sha256, createdAt: now() };
-        await writeFile(`${written.tmp}.meta`, JSON.stringify(info), { mode: 0o600, flush: true });
-        await rename(written.tmp, dataPath(grant.key));
-        await rename(`${written.tmp}.meta`, metaPath(grant.key));
+        await install(written.tmp, grant.key, { key: grant.key, size: written.size, contentType: grant.type ?? 'application/octet-stream', sha256: written.sha256, createdAt: now() });
         return { status: 200, headers: { etag: `"${written.sha256.slice(0, 32)}"` }, body: null };
       } catch (err) {
         if (err instanceof BlobTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `This URL takes exactly ${size} bytes`);
@@ -308,7 +409,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     const query = new URLSearchParams();
     query.set('method', grant.method);
     query.set('expires', String(grant.expires));
-    for (const field of ['size', 'type', 'upload', 'part', 'filename'] as const) if (grant[field] !== undefined) query.set(field, grant[field]);
+    for (const field of ['size', 'type', 'upload', 'part', 'filename', 'sha256'] as const) if (grant[field] !== undefined) query.set(field, grant[field]);
     query.set('kid', kid);
     query.set('signature', signature);
     return { url: `${SIGNED_BLOB_PATH}${grant.key}?${query.toString()}`, method: grant.method, headers, expiresAt: new Date(grant.expires * 1000) };
@@ -326,7 +427,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     } catch {
       throw new AppError('SIGNATURE_INVALID', 'The URL does not name an object');
     }
-    const grant: Grant = { method: q.method === 'PUT' ? 'PUT' : 'GET', key: request.key, expires: Number(q.expires), size: q.size, type: q.type, upload: q.upload, part: q.part, filename: q.filename };
+    const grant: Grant = { method: q.method === 'PUT' ? 'PUT' : 'GET', key: request.key, expires: Number(q.expires), size: q.size, type: q.type, upload: q.upload, part: q.part, filename: q.filename, sha256: q.sha256 };
     const valid = (q.method === 'GET' || q.method === 'PUT') && (await options.signer.verify(canonical(grant), q.kid, q.signature));
     if (!valid) throw new AppError('SIGNATURE_INVALID', 'The signature does not match this object, method and limits');
     if (grant.method !== method) throw new AppError('SIGNATURE_INVALID', `This URL is signed for ${grant.method}, not ${request.method}`);

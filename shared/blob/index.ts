@@ -10,7 +10,7 @@ export {
   type SignedRequest,
   type UploadedPart,
 } from './types.js';
-export { createFsBlobStore, SIGNED_BLOB_PATH, type FsBlobStore, type SignedBlobRequest, type SignedBlobResponse } from './fs-blob-store.js';
+export { createFsBlobStore, SIGNED_BLOB_PATH, type FsBlobStore, type SignedBlobHooks, type SignedBlobRequest, type SignedBlobResponse } from './fs-blob-store.js';
 export type { S3BlobStoreOptions } from './s3-blob-store.js';
 
 /** The S3 adapter, loaded only when asked for: the AWS SDK takes a noticeable time to load, and most installations never need it. */

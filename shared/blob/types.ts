@@ -51,8 +51,12 @@ export interface BlobStore {
 
   /** A signed PUT that stores exactly `size` bytes under `key` (and nothing else, nowhere else). */
   presignPut(key: string, options: { contentType: string; size: number; expiresInMs: number }): Promise<SignedRequest>;
-  /** A signed GET of `key`, offered for download as `fileName`. */
-  presignGet(key: string, options: { expiresInMs: number; fileName?: string }): Promise<SignedRequest>;
+  /**
+   * A signed GET of `key`, offered for download as `fileName`. With `expect`, a store that serves its
+   * own URLs (the file system) checks with `verify` when the URL is used, and refuses bytes that are not
+   * those (409 `FILE_INTEGRITY_FAILED`); S3 serves its URLs itself, so the caller verifies before signing.
+   */
+  presignGet(key: string, options: { expiresInMs: number; fileName?: string; expect?: { size: number; sha256: string } }): Promise<SignedRequest>;
   /** Starts a multipart upload to `key`; answers its upload id. */
   startMultipart(key: string, options: { contentType: string }): Promise<string>;
   /** A signed PUT of one part (1-based `partNumber`) of exactly `size` bytes; its answer carries the part's `ETag`. */
@@ -61,6 +65,20 @@ export interface BlobStore {
   completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
   /** Discards a multipart upload and every part sent so far; an unknown or finished upload is a no-op. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
+  /**
+   * Moves the bytes at `from` (a key that signed upload URLs name) to `to` (a key no signed URL names),
+   * removing `from`, and answers the size and SHA-256 of the bytes now at `to`, computed from them (not
+   * from what a client or an earlier write said); null when `from` holds nothing. A signed PUT replayed
+   * later writes `from` again at most, never `to`.
+   */
+  promote(from: string, to: string): Promise<{ size: number; sha256: string } | null>;
+  /**
+   * Whether the bytes at `key` are still the ones recorded (`expected`): `altered` when they were changed
+   * behind the store's back. Cheap when nothing changed (the file system compares the file's identity
+   * and change time with what it noted when it wrote it, S3 the digest kept with the object); the
+   * bytes are read again only when that cannot tell.
+   */
+  verify(key: string, expected: { size: number; sha256: string }): Promise<'intact' | 'missing' | 'altered'>;
   /** Upload ids of multipart uploads begun under `prefix` and neither completed nor aborted (leftovers to clean). */
   openMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, errorBody, type ErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { AppError, errorBody, ErrorCodes, type ErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 /** Fastify's own error codes for what a client sent, mapped to ours. */
 const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
@@ -167,3 +167,48 @@ export function installErrorHandling(app: FastifyInstance, fallback?: NotFoundFa
 
 /** Answers a request no route matched (the gateway's web console), or undefined for the JSON 404. */
 export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+/** Node's HTTP parser errors (llhttp's `HPE_*`, Node's own `ERR_HTTP_*`), mapped to ours; any other is a malformed request. */
+const PARSER_ERRORS: Record<string, ErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'PAYLOAD_TOO_LARGE',
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  HPE_HEADERS_TIMEOUT: 'REQUEST_TIMEOUT',
+};
+const PARSER_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  HEADERS_TOO_LARGE: 'The request line and headers together exceed the server’s limit (16 KiB): send a shorter token or fewer headers',
+  PAYLOAD_TOO_LARGE: 'The chunk extensions of the request body exceed the server’s limit',
+  REQUEST_TIMEOUT: 'The request did not arrive in time',
+  MALFORMED_REQUEST: 'The request is not well-formed HTTP/1.1 (its request line, a header or the body framing)',
+};
+
+/**
+ * Answers what Node's HTTP parser refused before any route saw it (Fastify's `clientErrorHandler`, on
+ * Node's `clientError` event): headers too large, a malformed request line or header, broken body
+ * framing, a timeout. The answer is the platform's JSON error with its code, and the connection is
+ * closed (the parser cannot go on with it). A WebSocket upgrade that fails in the parser gets the same:
+ * it never reaches the upgrade.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  // A reset connection, or one already gone or answered: nobody to answer (the failed parser reports
+  // again for every further chunk the client sends).
+  const answered = socket as { qaParserAnswered?: boolean };
+  if (err.code === 'ECONNRESET' || socket.destroyed || answered.qaParserAnswered) return;
+  answered.qaParserAnswered = true;
+  const code: ErrorCode = PARSER_ERRORS[err.code ?? ''] ?? 'MALFORMED_REQUEST';
+  const body = JSON.stringify(errorBody(code, PARSER_MESSAGES[code] ?? code));
+  this.log.debug({ err: { code: err.code, message: err.message }, answered: code }, 'HTTP parser refused a request');
+  // Only when no answer of an earlier request on this connection is half-written (as Node itself does).
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { status, error } = ErrorCodes[code];
+  socket.end(`HTTP/1.1 ${status} ${error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+  // A clean close: what the client is still sending (the rest of a huge header) is read and dropped
+  // rather than answered with a reset, which could discard the answer before the client reads it; a
+  // client that never stops is cut off after a few seconds.
+  socket.resume();
+  setTimeout(() => socket.destroy(), 5_000).unref();
+}

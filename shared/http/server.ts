@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
+import { clientErrorHandler, installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
 import { installInputHygiene } from './input-hygiene.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -98,6 +98,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
         socket?.end(() => socket.destroy());
       }
     },
+    // What Node's HTTP parser refuses (431 headers too large, 400 a malformed request, 408) is answered
+    // in the same JSON error shape, with a code, and its connection closed.
+    clientErrorHandler,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

@@ -282,6 +282,7 @@ describe('multipart uploads', () => {
   it('cleans up an upload never confirmed once its time is out', async () => {
     const started = await api('POST', '/files/presigned-upload', { name: 'forgotten.bin', size: 3, contentType: 'application/octet-stream' });
     expect((await fetch(started.body.url, { method: 'PUT', headers: started.body.headers, body: 'abc' })).status).toBe(200);
+    expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'df', 'company-1', 'uploads', started.body.fileId))).toBe(true);
     const realNow = server.process.platform.now;
     server.process.platform.now = () => new Date(Date.now() + 25 * 3_600_000);
     try {
@@ -290,6 +291,8 @@ describe('multipart uploads', () => {
       server.process.platform.now = realNow;
     }
     expect((await api('GET', `/files/${started.body.fileId}`)).status).toBe(404);
+    // The bytes a signed URL puts wait at the upload key until confirmation moves them.
+    expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'df', 'company-1', 'uploads', started.body.fileId))).toBe(false);
     expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'df', 'company-1', 'files', started.body.fileId))).toBe(false);
   });
 });

@@ -38,6 +38,9 @@ export class CatalogInstaller {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     const versionId = version?.id ?? file.versionId ?? null;
     return this.deps.operations.start('app-install', caller, { sessionId: session.id, fileId: file.id, versionId, appId: file.appId }, async (job) => {
+      if (file.sha256 && (await this.deps.blobs.verify(file.blobKey, { size: file.size, sha256: file.sha256 })) === 'altered') {
+        throw new AppError('FILE_INTEGRITY_FAILED', 'The stored bytes of this file are not the ones confirmed: they were changed outside the platform and are not installed');
+      }
       const blob = await this.deps.blobs.get(file.blobKey);
       if (!blob) throw new AppError('NOT_FOUND', 'The file’s bytes are gone');
       let sent = 0;

@@ -286,6 +286,10 @@ export async function fileRoutes(app: FastifyInstance, opts: FileRoutesOptions):
           query: request.query as Record<string, string>,
           contentLength: length === undefined ? undefined : Number(length),
           body: request.method === 'PUT' ? request.raw : null,
+        }, {
+          // A signed PUT writes only while its upload is open: never after the file was confirmed.
+          beforeWrite: (key) => files.admitUploadWrite(key),
+          onAltered: (key) => request.log.error({ blobKey: key }, 'stored bytes differ from the digest their download URL was signed for; not served'),
         });
         reply.code(answer.status).headers(answer.headers);
         return reply.send(answer.body ?? '');

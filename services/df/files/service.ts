@@ -13,6 +13,7 @@ import {
   findVersion,
   listVersions,
   uncataloguedFiles,
+  uploadStatus,
   type AppVersionView,
   type FileRecord,
   type FileScope,
@@ -60,6 +61,8 @@ function derivedId(...parts: (string | number)[]): string {
 
 /** The storage key of a file's bytes: inside its company's folder, never named after anything the client chose. */
 export const fileBlobKey = (companyId: number, fileId: string) => `df/company-${companyId}/files/${fileId}`;
+/** Where a file's signed upload URLs put its bytes until confirmation moves them to `fileBlobKey`. */
+export const uploadBlobKey = (companyId: number, fileId: string) => `df/company-${companyId}/uploads/${fileId}`;
 const iconBlobKey = (companyId: number, appId: string, versionId: string) => `df/company-${companyId}/apps/${appId}/icon-${versionId}`;
 
 /**
@@ -119,10 +122,11 @@ export class FileService {
     await this.deps.storage?.admit(caller.companyId, input.size);
     const fileId = randomUUID();
     const blobKey = fileBlobKey(caller.companyId, fileId);
-    const request = await this.deps.blobs.presignPut(blobKey, { contentType: input.contentType, size: input.size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
+    const uploadKey = uploadBlobKey(caller.companyId, fileId);
+    const request = await this.deps.blobs.presignPut(uploadKey, { contentType: input.contentType, size: input.size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
     const expiresAt = new Date(this.deps.now().getTime() + this.deps.limits.uploadExpiryMs);
     const result = await this.file(
-      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadId: null, partSize: null, partCount: null, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
+      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadKey, uploadId: null, partSize: null, partCount: null, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
       caller,
     );
     await this.settle(result.position);
@@ -138,10 +142,11 @@ export class FileService {
     if (partCount > MAX_PARTS) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'partSize', message: `at least ${Math.ceil(input.size / MAX_PARTS)} for this size (${MAX_PARTS} parts at most)` }] });
     const fileId = randomUUID();
     const blobKey = fileBlobKey(caller.companyId, fileId);
-    const uploadId = await this.deps.blobs.startMultipart(blobKey, { contentType: input.contentType });
+    const uploadKey = uploadBlobKey(caller.companyId, fileId);
+    const uploadId = await this.deps.blobs.startMultipart(uploadKey, { contentType: input.contentType });
     const expiresAt = new Date(this.deps.now().getTime() + this.deps.limits.uploadExpiryMs);
     const result = await this.file(
-      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadId, partSize, partCount, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
+      { type: 'StartUpload', fileId, companyId: caller.companyId, workspaceId: caller.workspaceId, name: input.name, size: input.size, contentType: input.contentType, sha256: input.sha256 ?? null, blobKey, uploadKey, uploadId, partSize, partCount, expiresAt: expiresAt.toISOString(), uploadedBy: caller.userId },
       caller,
     );
     await this.settle(result.position);
@@ -160,7 +165,7 @@ export class FileService {
     const file = await this.pendingMultipart(scope, fileId);
     if (partNumber < 1 || partNumber > file.partCount) throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'partNumber', message: `1 to ${file.partCount}` }] });
     const size = partNumber < file.partCount ? file.partSize : file.size - file.partSize * (file.partCount - 1);
-    return this.deps.blobs.presignPart(file.blobKey, file.uploadId, partNumber, { size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
+    return this.deps.blobs.presignPart(file.uploadKey, file.uploadId, partNumber, { size, expiresInMs: this.deps.limits.uploadUrlTtlMs });
   }
 
   /** Joins the parts (each named once, with the ETag its PUT answered) and confirms the file. */
@@ -172,12 +177,12 @@ export class FileService {
       throw new AppError('INVALID_PART', `Every part from 1 to ${file.partCount} must be listed once${missing.length ? `; missing ${missing.slice(0, 10).join(', ')}` : ''}`);
     }
     try {
-      await this.deps.blobs.completeMultipart(file.blobKey, file.uploadId, sorted);
+      await this.deps.blobs.completeMultipart(file.uploadKey, file.uploadId, sorted);
     } catch (err) {
       if (err instanceof InvalidPartError) throw new AppError('INVALID_PART', err.message, { cause: err });
       if (err instanceof NoSuchUploadError) {
         // Completed before by a request whose answer was lost: the object is there.
-        if (!(await this.deps.blobs.stat(file.blobKey))) throw new AppError('CONFLICT', 'The multipart upload is no longer open', { cause: err });
+        if (!(await this.deps.blobs.stat(file.uploadKey)) && !(await this.deps.blobs.stat(file.blobKey))) throw new AppError('CONFLICT', 'The multipart upload is no longer open', { cause: err });
       } else throw err;
     }
     return this.confirm(caller, fileId);
@@ -186,8 +191,7 @@ export class FileService {
   /** Discards a multipart upload: every part sent is deleted and the file is gone. */
   async abortMultipart(caller: FileCaller, fileId: string): Promise<void> {
     const file = await this.pendingMultipart(caller, fileId);
-    await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
-    await this.deps.blobs.delete(file.blobKey);
+    await this.deleteBytes(file);
     await this.settle((await this.file({ type: 'AbortUpload', fileId, reason: 'aborted' }, caller)).position);
   }
 
@@ -195,12 +199,20 @@ export class FileService {
    * Checks an upload against what was announced and makes the file `ready`: the stored size must be
    * the announced one, the SHA-256 the declared one (when declared); a file named `.apk` or `.ipa` must
    * be an app build, and is catalogued. Bytes that fail are deleted and the file is `failed`.
+   *
+   * The bytes are first moved from the key the signed URLs name to the file's own key, which no URL
+   * names, and everything is checked on what arrived there: a signed URL used again after this (S3's
+   * cannot be revoked) writes the upload key at most, which nothing reads, so a confirmed file never
+   * changes.
    */
   async confirm(caller: FileCaller, fileId: string): Promise<FileRecord> {
     const file = await this.get(caller, fileId);
     if (file.status === 'ready') return file;
     if (file.status === 'failed') throw new AppError('CONFLICT', `The upload failed (${file.failure ?? 'refused'}); start a new one`);
-    const digest = await this.deps.blobs.digest(file.blobKey);
+    // Nothing at the upload key: an upload from before the keys were apart (its bytes at `blobKey`), or
+    // a confirmation that moved the bytes and stopped before recording it.
+    const moved = file.uploadKey === file.blobKey ? null : await this.deps.blobs.promote(file.uploadKey, file.blobKey);
+    const digest = moved ?? (await this.deps.blobs.digest(file.blobKey));
     if (!digest) throw new AppError('UPLOAD_INCOMPLETE', file.uploadId ? 'Complete the multipart upload first' : 'The bytes have not arrived: PUT them to the upload URL first');
     if (digest.size !== file.size) return this.reject(caller, file, new AppError('SIZE_MISMATCH', `${digest.size} bytes arrived, ${file.size} were announced`));
     if (file.declaredSha256 && digest.sha256 !== file.declaredSha256) return this.reject(caller, file, new AppError('CHECKSUM_MISMATCH', `The bytes' SHA-256 is ${digest.sha256}, not the declared ${file.declaredSha256}`));
@@ -208,8 +220,9 @@ export class FileService {
     let meta: AppMetadata | null = null;
     if (claimsApp) {
       try {
-        meta = await this.readApp(file.blobKey);
+        meta = await this.readApp(file, digest.sha256);
       } catch (err) {
+        if (err instanceof AppError && err.code === 'FILE_INTEGRITY_FAILED') throw err;
         return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', err instanceof NotAZipError ? `${file.name} is not an app build: not a zip archive` : `${file.name} is not a readable app build: ${(err as Error).message}`));
       }
       if (!meta) return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', `${file.name} is a zip archive but neither an APK nor an IPA`));
@@ -223,19 +236,34 @@ export class FileService {
   }
 
   private async reject(caller: FileCaller, file: FileRecord, error: AppError): Promise<never> {
-    await this.deps.blobs.delete(file.blobKey);
+    await this.deleteBytes(file);
     await this.settle((await this.file({ type: 'RejectFile', fileId: file.id, code: error.code, reason: error.message }, caller)).position);
     throw error;
   }
 
-  /** Reads an app build from storage: copied to a temporary file, whose zip directory is read in place. */
-  private async readApp(blobKey: string): Promise<AppMetadata | null> {
-    const blob = await this.deps.blobs.get(blobKey);
+  /**
+   * Reads an app build from storage: copied to a temporary file, whose zip directory is read in place.
+   * The copy is hashed on the way: bytes that are not the recorded ones (`sha256`) are not read as the
+   * file's (409 `FILE_INTEGRITY_FAILED`, logged).
+   */
+  private async readApp(file: FileRecord, sha256: string): Promise<AppMetadata | null> {
+    const blob = await this.deps.blobs.get(file.blobKey);
     if (!blob) throw new AppError('UPLOAD_INCOMPLETE', 'The bytes are gone');
     const dir = await mkdtemp(join(tmpdir(), 'qa-app-'));
     try {
       const path = join(dir, 'build');
-      await pipeline(blob.stream, createWriteStream(path, { mode: 0o600 }));
+      const hash = createHash('sha256');
+      await pipeline(
+        blob.stream,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(path, { mode: 0o600 }),
+      );
+      if (hash.digest('hex') !== sha256) throw this.altered(file);
       return await readAppArchive(path);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -285,11 +313,36 @@ export class FileService {
     return { appId, versionId };
   }
 
-  /** A signed GET of a ready file, offered under its name. */
+  /** Logs bytes found changed behind the platform's back and answers the refusal. */
+  altered(file: Pick<FileRecord, 'id' | 'companyId' | 'blobKey'>): AppError {
+    this.deps.logger.error({ fileId: file.id, companyId: file.companyId, blobKey: file.blobKey }, 'stored bytes of a confirmed file differ from its record; not served');
+    return new AppError('FILE_INTEGRITY_FAILED', 'The stored bytes of this file are not the ones confirmed: they were changed outside the platform and are not served');
+  }
+
+  /**
+   * A signed GET of a ready file, offered under its name, once the stored bytes are checked against the
+   * record (`BlobStore.verify`); the file system checks again when the URL is used.
+   */
   async downloadUrl(scope: FileScope, fileId: string): Promise<SignedRequest> {
     const file = await this.get(scope, fileId);
-    if (file.status !== 'ready') throw new AppError('FILE_NOT_READY', `The file is ${file.status}`);
-    return this.deps.blobs.presignGet(file.blobKey, { expiresInMs: this.deps.limits.downloadUrlTtlMs, fileName: file.name });
+    if (file.status !== 'ready' || !file.sha256) throw new AppError('FILE_NOT_READY', `The file is ${file.status}`);
+    const expect = { size: file.size, sha256: file.sha256 };
+    const state = await this.deps.blobs.verify(file.blobKey, expect);
+    if (state === 'missing') throw new AppError('NOT_FOUND', 'The file’s bytes are gone');
+    if (state === 'altered') throw this.altered(file);
+    return this.deps.blobs.presignGet(file.blobKey, { expiresInMs: this.deps.limits.downloadUrlTtlMs, fileName: file.name, expect });
+  }
+
+  /**
+   * Whether a signed upload URL naming `uploadKey` may still write: only while its file is pending. A
+   * confirmed file's URL is 409 `UPLOAD_COMPLETED`, a failed one's 409 `UPLOAD_CLOSED`, a file gone 404.
+   */
+  async admitUploadWrite(uploadKey: string): Promise<void> {
+    const status = await uploadStatus(this.deps.db, uploadKey);
+    if (status === 'pending') return;
+    if (status === 'ready') throw new AppError('UPLOAD_COMPLETED', 'This upload was confirmed and its file can no longer change: start a new upload for other bytes');
+    if (status === 'failed') throw new AppError('UPLOAD_CLOSED', 'This upload failed: start a new one');
+    throw new AppError('NOT_FOUND', 'The upload is not open (aborted, deleted or unknown)');
   }
 
   /** A short-lived URL of an app's icon, or null. */
@@ -311,9 +364,15 @@ export class FileService {
     await this.removeFile(caller, file);
   }
 
-  private async removeFile(caller: Partial<FileCaller> & { actor?: string }, file: FileRecord, reason = 'deleted'): Promise<void> {
-    if (file.status === 'pending' && file.uploadId) await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
+  /** Deletes every byte of a file: an open multipart upload, what the upload key holds (a replayed URL's leftovers included) and the file's own bytes. */
+  private async deleteBytes(file: FileRecord): Promise<void> {
+    if (file.status === 'pending' && file.uploadId) await this.deps.blobs.abortMultipart(file.uploadKey, file.uploadId);
+    if (file.uploadKey !== file.blobKey) await this.deps.blobs.delete(file.uploadKey);
     await this.deps.blobs.delete(file.blobKey);
+  }
+
+  private async removeFile(caller: Partial<FileCaller> & { actor?: string }, file: FileRecord, reason = 'deleted'): Promise<void> {
+    await this.deleteBytes(file);
     await this.settle((await this.file({ type: 'DeleteFile', fileId: file.id, reason }, caller)).position);
   }
 
@@ -372,7 +431,7 @@ export class FileService {
       examined += 1;
       if (await this.startsLikeZip(file.blobKey)) {
         try {
-          const meta = await this.readApp(file.blobKey);
+          const meta = await this.readApp(file, file.sha256!);
           if (meta) versions.push({ fileId: file.id, ...(await this.catalogue({ ...caller }, file, meta)) });
         } catch (err) {
           this.deps.logger.info({ fileId: file.id, err: (err as Error).message }, 'backfill: not an app build');
@@ -402,8 +461,7 @@ export class FileService {
     let swept = 0;
     for (const file of await expiredUploads(this.deps.db, this.deps.now())) {
       try {
-        if (file.uploadId) await this.deps.blobs.abortMultipart(file.blobKey, file.uploadId);
-        await this.deps.blobs.delete(file.blobKey);
+        await this.deleteBytes(file);
         await this.file({ type: 'AbortUpload', fileId: file.id, reason: 'expired' }, { actor: 'system', companyId: file.companyId, workspaceId: file.workspaceId });
         swept += 1;
       } catch (err) {
