@@ -21,6 +21,7 @@ import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
 import { signInSessionRecord, SignInSessions } from './sessions.js';
+import { SendLimits } from './send-limits.js';
 import { SignInThrottle } from './throttle.js';
 
 export interface TokenPair {
@@ -49,6 +50,8 @@ export class AuthService {
   readonly revocations: AccessRevocations;
   readonly throttle: SignInThrottle;
   readonly sessions: SignInSessions;
+  /** Hourly limits on mail and sign-ups, per client address and per recipient. */
+  readonly sendLimits: SendLimits;
 
   constructor(private readonly platform: Platform) {
     const { config, kv } = platform;
@@ -60,6 +63,11 @@ export class AuthService {
       log: (level, message, err) => platform.logger[level]({ err }, message),
     });
     this.sessions = new SignInSessions(platform, this.refreshTokens, this.revocations);
+    this.sendLimits = new SendLimits(platform.counters, {
+      mailPerAddress: config.MAIL_MAX_PER_ADDRESS_PER_HOUR,
+      mailPerEmail: config.MAIL_MAX_PER_EMAIL_PER_HOUR,
+      signupPerAddress: config.SIGNUP_MAX_PER_ADDRESS_PER_HOUR,
+    });
     this.throttle = new SignInThrottle(platform.counters, {
       perAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
@@ -310,11 +318,20 @@ export class AuthService {
     return { userId, companyId, workspaceId };
   }
 
-  /** Mails a single-use reset link when the account exists; answers the same either way. */
+  /**
+   * Mails a single-use reset link when the account exists; answers the same either way, and the same
+   * when its address has had its mails for the hour (then nothing is sent). Over the limit of the
+   * client's address: 429, whether the account exists or not.
+   */
   async forgotPassword(email: string, client: ClientInfo): Promise<void> {
+    await this.sendLimits.chargeAddress('mail', client.address);
     const user = await findUserByLogin(this.platform.db, email.trim());
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) {
       this.platform.logger.info({ requestId: client.requestId }, 'password reset asked for an unknown address');
+      return;
+    }
+    if (!(await this.sendLimits.mayMail(user.email))) {
+      this.platform.logger.warn({ requestId: client.requestId, userId: user.id }, 'password reset not mailed: the address had its mails for the hour');
       return;
     }
     const token = randomToken(32);
