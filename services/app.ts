@@ -94,9 +94,10 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   // process's projections move, trusted for 2 s when another process runs them.
   const accessCache = { ttlMs: 2000, version: () => platform.readModels.version?.() };
   // Rate limits at the edge only (a module behind the gateway would count each request again). The
-  // embedded mode is one process: its counters need not be durable, so they stay in memory.
+  // embedded mode is one process: its counters need not be durable, so they stay in memory. With Redis
+  // they are shared, and counted in this process while Redis is away.
   const limitUsers = gateway
-    ? installRateLimits(app, config.REDIS_URL ? platform.kv : createMemoryKv(), {
+    ? installRateLimits(app, config.REDIS_URL ? platform.counters : createMemoryKv(), {
         windowMs: config.RATE_LIMIT_WINDOW,
         perAddress: config.RATE_LIMIT_PER_ADDRESS,
         perUser: config.RATE_LIMIT_PER_USER,

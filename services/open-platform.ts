@@ -8,7 +8,7 @@ import type { Config } from '#shared/config.js';
 import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
 import { createKurrentEventStore, createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
 import type { EventStore } from '#shared/es/types.js';
-import { connectRedisKv, createSqlKv } from '#shared/kv/index.js';
+import { connectRedisKv, createSqlKv, withLocalFallback } from '#shared/kv/index.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { createLogger } from '#shared/logger.js';
 import { createMailer } from '#shared/mail/mailer.js';
@@ -45,6 +45,15 @@ export async function openPlatform(
     if (config.REDIS_URL) kv = await connectRedisKv(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX });
     else kv = await createSqlKv(db);
     closers.push(() => kv.close());
+    const counters = kv.kind === 'redis'
+      ? withLocalFallback(kv, {
+          onChange: (state, err) =>
+            state === 'degraded'
+              ? logger.warn({ err }, 'Redis unreachable: rate limits and throttles count in this process until it is back')
+              : logger.info('Redis reachable again: rate limits and throttles count in Redis'),
+        })
+      : kv;
+    closers.push(() => counters === kv ? Promise.resolve() : counters.close());
 
     let bus: MessageBus;
     if (config.NATS_URL) bus = await connectNatsBus(config.NATS_URL);
@@ -68,6 +77,7 @@ export async function openPlatform(
       db,
       store,
       kv,
+      counters,
       bus,
       keys,
       tokens,

@@ -27,6 +27,11 @@ export interface Platform {
   db: Database;
   store: EventStore;
   kv: KeyValueStore;
+  /**
+   * Counters that may be kept per process while the shared store is away (rate limits, throttles):
+   * `kv` with an in-process fallback when it is Redis, `kv` itself otherwise.
+   */
+  counters: KeyValueStore;
   bus: MessageBus;
   keys: SigningKeys;
   tokens: TokenService;

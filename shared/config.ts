@@ -93,6 +93,12 @@ const schema = z.object({
   RATE_LIMIT_PER_USER: int(0, 10_000_000).default(3_000),
   /** New device sessions, WebDriver sessions and relay connections of one user per window. */
   RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(60),
+  /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */
+  MAIL_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(20),
+  /** Mails to one e-mail address per hour (password reset, invitations); 0 switches it off. */
+  MAIL_MAX_PER_EMAIL_PER_HOUR: int(0, 1_000_000).default(3),
+  /** Sign-ups (`POST /api/v1/auth/signup`) per client address and hour; 0 switches it off. */
+  SIGNUP_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(10),
   /** Whether anyone may create a company with `POST /api/v1/auth/signup`; a self-hosted farm usually turns it off. */
   PUBLIC_SIGNUP: z
     .enum(['true', 'false', '1', '0'])

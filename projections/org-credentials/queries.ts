@@ -153,3 +153,9 @@ export async function recordCredentialUse(db: Sql, credentialId: string, at: Dat
     [credentialId, at],
   );
 }
+
+/** Whether an OAuth client has been deleted (an unknown id counts as deleted: its tokens must not pass). */
+export async function oauthClientDeleted(db: Sql, id: string): Promise<boolean> {
+  const r = await db.query<{ deleted: boolean }>(`SELECT deleted_at IS NOT NULL AS deleted FROM org_oauth_clients WHERE id = $1`, [id]);
+  return r.rows[0]?.deleted !== false;
+}

@@ -1,2 +1,2 @@
 export { signInSessionsProjection } from './projection.js';
-export { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, type SignInSessionView } from './queries.js';
+export { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from './queries.js';

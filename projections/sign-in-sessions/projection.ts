@@ -11,7 +11,8 @@ const END_ALL = `UPDATE org_sign_in_sessions SET ended_at = $2, end_reason = $3 
 /**
  * Sign-in sessions (refresh-token families) of each user, for `GET /api/v1/auth/sessions`: when and
  * from where each began, until when it can live, and whether and why it ended. The revocation itself
- * is in the key-value store (services/organization/auth/revocation.ts); this is what a person reads.
+ * is cached in the key-value store (services/organization/auth/revocation.ts); this is what a person
+ * reads, and the durable record that cache is checked against and reloaded from when it is lost.
  *
  * `org_sign_in_session_usage` (last use of each session, at most once a minute per replica) is written
  * by access control, not by events; it is created here but is not one of this projection's `tables`,
@@ -42,6 +43,7 @@ export const signInSessionsProjection: Projection = {
       position bigint NOT NULL
     );
     CREATE INDEX IF NOT EXISTS org_sign_in_sessions_user ON org_sign_in_sessions (user_id, started_at DESC);
+    CREATE INDEX IF NOT EXISTS org_sign_in_sessions_ended ON org_sign_in_sessions (ended_at) WHERE ended_at IS NOT NULL;
     CREATE TABLE IF NOT EXISTS org_sign_in_session_usage (
       session_id text PRIMARY KEY,
       last_used_at timestamptz NOT NULL,

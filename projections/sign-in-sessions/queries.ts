@@ -79,3 +79,18 @@ export async function recordSignInSessionUse(db: Sql, sessionId: string, at: Dat
     [sessionId, at, address],
   );
 }
+
+/** Whether a sign-in session has ended (for the revocation check when its cache cannot answer). */
+export async function signInSessionEnded(db: Sql, sessionId: string): Promise<boolean> {
+  const r = await db.query<{ ended: boolean }>(`SELECT ended_at IS NOT NULL AS ended FROM org_sign_in_sessions WHERE session_id = $1`, [sessionId]);
+  return r.rows[0]?.ended === true;
+}
+
+/** The sessions that ended at or after `since`, and when (to reload the revocation cache). */
+export async function signInSessionsEndedSince(db: Sql, since: Date): Promise<{ sid: string; endedAt: Date }[]> {
+  const r = await db.query<{ sid: string; endedAt: Date | string }>(
+    `SELECT session_id AS sid, ended_at AS "endedAt" FROM org_sign_in_sessions WHERE ended_at >= $1`,
+    [since],
+  );
+  return r.rows.map((row) => ({ sid: row.sid, endedAt: new Date(row.endedAt) }));
+}

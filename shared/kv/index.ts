@@ -2,3 +2,4 @@ export type { KeyValueStore } from './types.js';
 export { createMemoryKv, type MemoryKvOptions } from './memory-kv.js';
 export { connectRedisKv, type RedisKvOptions } from './redis-kv.js';
 export { createSqlKv, type SqlKvOptions } from './sql-kv.js';
+export { withLocalFallback, type FallbackKvOptions } from './fallback-kv.js';

@@ -156,6 +156,7 @@ export async function authRoutes(app: FastifyInstance, opts: { platform: Platfor
     },
     handler: async (request, reply) => {
       if (!platform.config.PUBLIC_SIGNUP) throw new AppError('SIGNUP_DISABLED', 'Sign-up is switched off on this installation; ask an administrator for an invitation');
+      await auth.sendLimits.chargeAddress('signup', request.ip);
       const { pair } = await auth.signup(request.body, clientOf(request));
       return reply.code(201).send(pair);
     },

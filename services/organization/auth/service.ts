@@ -20,7 +20,8 @@ import { claimFreeUsername } from '../users/usernames.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
-import { SignInSessions } from './sessions.js';
+import { signInSessionRecord, SignInSessions } from './sessions.js';
+import { SendLimits } from './send-limits.js';
 import { SignInThrottle } from './throttle.js';
 
 export interface TokenPair {
@@ -49,13 +50,25 @@ export class AuthService {
   readonly revocations: AccessRevocations;
   readonly throttle: SignInThrottle;
   readonly sessions: SignInSessions;
+  /** Hourly limits on mail and sign-ups, per client address and per recipient. */
+  readonly sendLimits: SendLimits;
 
   constructor(private readonly platform: Platform) {
     const { config, kv } = platform;
     this.refreshTokens = new RefreshTokens(kv, config.REFRESH_TOKEN_TTL);
-    this.revocations = new AccessRevocations(kv, Math.max(config.ACCESS_TOKEN_TTL, config.REFRESH_TOKEN_TTL), config.ACCESS_TOKEN_TTL);
+    // With Redis the revocations are a cache of the sign-in events, checked against and rebuilt from
+    // their read model when Redis is away or lost its data; the SQL store is durable itself.
+    this.revocations = new AccessRevocations(kv, Math.max(config.ACCESS_TOKEN_TTL, config.REFRESH_TOKEN_TTL), config.ACCESS_TOKEN_TTL, {
+      ...(kv.kind === 'redis' ? { record: signInSessionRecord(platform) } : {}),
+      log: (level, message, err) => platform.logger[level]({ err }, message),
+    });
     this.sessions = new SignInSessions(platform, this.refreshTokens, this.revocations);
-    this.throttle = new SignInThrottle(kv, {
+    this.sendLimits = new SendLimits(platform.counters, {
+      mailPerAddress: config.MAIL_MAX_PER_ADDRESS_PER_HOUR,
+      mailPerEmail: config.MAIL_MAX_PER_EMAIL_PER_HOUR,
+      signupPerAddress: config.SIGNUP_MAX_PER_ADDRESS_PER_HOUR,
+    });
+    this.throttle = new SignInThrottle(platform.counters, {
       perAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowMs: config.LOGIN_THROTTLE_WINDOW,
@@ -173,7 +186,12 @@ export class AuthService {
       throw err;
     });
     const user = await findUserById(this.platform.db, grant.userId);
-    if (!user || user.status !== 'active' || (await this.revocations.issuedBeforeRevocation(grant.userId, grant.signedInAt))) {
+    if (
+      !user ||
+      user.status !== 'active' ||
+      (await this.revocations.issuedBeforeRevocation(grant.userId, grant.signedInAt)) ||
+      (await this.revocations.sessionEnded(grant.familyId))
+    ) {
       await this.refreshTokens.revokeFamily(grant.familyId);
       throw new AppError('REFRESH_TOKEN_INVALID', 'Invalid or expired refresh token');
     }
@@ -192,7 +210,6 @@ export class AuthService {
    * Other sign-ins of the same user go on.
    */
   async logout(token: { userId: number; companyId: number; jti: string; exp: number; sid?: string }, client?: ClientInfo): Promise<void> {
-    await this.revocations.block(token.jti, token.exp, this.platform.now());
     if (token.sid) {
       await this.sessions.end({ sessionId: token.sid, userId: token.userId }, 'logout', {
         actorId: token.userId,
@@ -200,6 +217,7 @@ export class AuthService {
         ...(client ? { correlationId: client.requestId } : {}),
       });
     }
+    await this.revocations.block(token.jti, token.exp, this.platform.now());
   }
 
   /** Re-issues the caller's token with another active workspace baked in. */
@@ -300,11 +318,20 @@ export class AuthService {
     return { userId, companyId, workspaceId };
   }
 
-  /** Mails a single-use reset link when the account exists; answers the same either way. */
+  /**
+   * Mails a single-use reset link when the account exists; answers the same either way, and the same
+   * when its address has had its mails for the hour (then nothing is sent). Over the limit of the
+   * client's address: 429, whether the account exists or not.
+   */
   async forgotPassword(email: string, client: ClientInfo): Promise<void> {
+    await this.sendLimits.chargeAddress('mail', client.address);
     const user = await findUserByLogin(this.platform.db, email.trim());
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) {
       this.platform.logger.info({ requestId: client.requestId }, 'password reset asked for an unknown address');
+      return;
+    }
+    if (!(await this.sendLimits.mayMail(user.email))) {
+      this.platform.logger.warn({ requestId: client.requestId, userId: user.id }, 'password reset not mailed: the address had its mails for the hour');
       return;
     }
     const token = randomToken(32);

@@ -1,12 +1,12 @@
 import { findUserById } from '#projections/org-directory/index.js';
-import { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, type SignInSessionView } from '#projections/sign-in-sessions/index.js';
+import { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { signInEvents, userSignInStream, type SignInEvent, type SignInSessionEndReason } from '#events/organization/users.js';
 import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import type { Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import type { RefreshTokens } from './refresh-tokens.js';
-import type { AccessRevocations } from './revocation.js';
+import type { AccessRevocations, RevocationRecord } from './revocation.js';
 
 /** How often, at most, one replica writes the last use of one session. */
 const USE_WRITE_INTERVAL_MS = 60_000;
@@ -71,13 +71,19 @@ export class SignInSessions {
   /**
    * Ends one session: its access tokens are refused from the next request on, in every replica, and
    * its refresh tokens no longer refresh. `userId` is null when the owner is unknown (nothing to list).
+   * The event comes first: it is the revocation; the key-value store only caches it.
    */
   async end(session: { sessionId: string; userId: number | null }, reason: SignInSessionEndReason, actor: SessionActor): Promise<void> {
+    if (session.userId !== null) {
+      const event = { type: 'SignInSessionEnded', payload: { userId: session.userId, signInSessionId: session.sessionId, reason } } satisfies SignInEvent;
+      await this.record(session.userId, [{ ...event, metadata: this.metadata(actor) }]);
+    }
     await this.revocations.endSession(session.sessionId);
-    await this.refreshTokens.revokeFamily(session.sessionId);
-    if (session.userId === null) return;
-    const event = { type: 'SignInSessionEnded', payload: { userId: session.userId, signInSessionId: session.sessionId, reason } } satisfies SignInEvent;
-    await this.record(session.userId, [{ ...event, metadata: this.metadata(actor) }]);
+    // A refresh checks the session's end too, so a family left behind by an unreachable store refreshes nothing.
+    await this.refreshTokens.revokeFamily(session.sessionId).catch((err: unknown) => {
+      if (session.userId === null) throw err;
+      this.platform.logger.warn({ err, sessionId: session.sessionId }, 'dropping the refresh family of an ended session failed');
+    });
   }
 
   /**
@@ -86,9 +92,10 @@ export class SignInSessions {
    * `revokeUserTokensBefore`, and their own events end the listed sessions.
    */
   async endAll(userId: number, actor: SessionActor): Promise<void> {
-    await this.revocations.revokeUserTokensBefore(userId, this.platform.now());
+    const at = this.platform.now();
     const event = { type: 'SignInSessionsEnded', payload: { userId, reason: 'signed_out_everywhere' } } satisfies SignInEvent;
     await this.record(userId, [{ ...event, metadata: this.metadata(actor) }]);
+    await this.revocations.revokeUserTokensBefore(userId, at);
   }
 
   /** Ends a session after its refresh token was used twice, filing it under its user's company. */
@@ -146,4 +153,13 @@ export class SignInSessions {
     };
     return eventMetadata(context);
   }
+}
+
+/** The sign-in-sessions read model as the durable record of revocations (see `AccessRevocations`). */
+export function signInSessionRecord(platform: Platform): RevocationRecord {
+  return {
+    sessionEnded: (sid) => signInSessionEnded(platform.db, sid),
+    endedSince: (since) => signInSessionsEndedSince(platform.db, since),
+    caughtUp: async () => platform.readModels.waitFor(await platform.store.headPosition(), { names: [SIGN_IN_SESSIONS_READ_MODEL] }),
+  };
 }

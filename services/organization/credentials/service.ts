@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { activeApiKeyByHash, recordCredentialUse } from '#projections/org-credentials/index.js';
+import { activeApiKeyByHash, oauthClientDeleted, recordCredentialUse } from '#projections/org-credentials/index.js';
 import { hashToken } from '#shared/auth/index.js';
 import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/tokens.js';
 import { AppError } from '#shared/errors.js';
@@ -60,7 +60,11 @@ export class CredentialService {
    * (verified locally, like access tokens) are refused from now on.
    */
   async markClientDeleted(id: string): Promise<void> {
-    await this.platform.kv.set(clientDeletedKey(id), '1', { ttlMs: this.platform.config.OAUTH_TOKEN_TTL + 60_000 });
+    // The deletion event is the durable record, checked on every use; the marker only covers the moment
+    // before its read model has it, so an unreachable key-value store does not stop the deletion.
+    await this.platform.kv.set(clientDeletedKey(id), '1', { ttlMs: this.platform.config.OAUTH_TOKEN_TTL + 60_000 }).catch((err: unknown) => {
+      this.platform.logger.warn({ err, clientId: id }, 'marking a deleted OAuth client in the key-value store failed; its read model refuses its tokens');
+    });
   }
 
   /** The bearer credentials of the `/v1` set, for access control. */
@@ -95,7 +99,8 @@ export class CredentialService {
       recognizes: looksLikeClientToken,
       verify: async (bearer) => {
         const claims = await this.clientTokens.verifyClientToken(bearer);
-        if ((await platform.kv.get(clientDeletedKey(claims.clientRecordId))) !== null) {
+        const marked = await platform.kv.get(clientDeletedKey(claims.clientRecordId)).catch(() => null);
+        if (marked !== null || (await oauthClientDeleted(platform.db, claims.clientRecordId))) {
           throw new AppError('TOKEN_REVOKED', 'The OAuth client of this token has been deleted');
         }
         const principal: Principal = {

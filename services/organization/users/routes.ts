@@ -158,6 +158,8 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       const email = request.body.email.trim();
       const roles = await requireRoles(db, p.companyId, request.body.roleIds);
+      await auth.sendLimits.chargeAddress('mail', request.ip);
+      await auth.sendLimits.chargeRecipient(email);
       const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), email, roles);
       return reply.code(created ? 201 : 200).send(await userOr404(p.companyId, userId));
     },

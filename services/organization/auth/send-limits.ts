@@ -1,0 +1,58 @@
+import { AppError } from '#shared/errors.js';
+import type { KeyValueStore } from '#shared/kv/types.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Allowances per hour; 0 switches one off. */
+export interface SendLimitValues {
+  /** Requests that send mail (password reset, invitations) from one client address. */
+  mailPerAddress: number;
+  /** Mails to one e-mail address. */
+  mailPerEmail: number;
+  /** Sign-ups from one client address. */
+  signupPerAddress: number;
+}
+
+/**
+ * Fixed one-hour windows on what sends mail or creates companies, so neither a mailbox can be flooded
+ * nor companies created in bulk from one address. Over a per-address limit the request is answered 429
+ * with `Retry-After`; the per-recipient limit only says whether to send, so that a caller decides
+ * whether to reveal it (a password reset must not: it answers the same and sends nothing).
+ */
+export class SendLimits {
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly limits: SendLimitValues,
+  ) {}
+
+  /** Counts one request from `address`; throws 429 TOO_MANY_REQUESTS when over its hourly limit. */
+  async chargeAddress(kind: 'mail' | 'signup', address: string): Promise<void> {
+    const limit = kind === 'mail' ? this.limits.mailPerAddress : this.limits.signupPerAddress;
+    await this.charge(`limit:${kind}:addr:${address}`, limit, kind === 'mail' ? 'requests that send mail from this address' : 'sign-ups from this address');
+  }
+
+  /**
+   * Counts one mail to `email`, for a caller who may say so (an administrator inviting): throws 429 when
+   * the address has had its mails for the hour.
+   */
+  async chargeRecipient(email: string): Promise<void> {
+    await this.charge(recipientKey(email), this.limits.mailPerEmail, 'mails to this address');
+  }
+
+  /** Counts one mail to `email`; false when it is over its hourly limit (nothing should be sent). */
+  async mayMail(email: string): Promise<boolean> {
+    const limit = this.limits.mailPerEmail;
+    return limit <= 0 || (await this.kv.increment(recipientKey(email), { ttlMs: HOUR_MS })) <= limit;
+  }
+
+  private async charge(key: string, limit: number, what: string): Promise<void> {
+    if (limit <= 0) return;
+    if ((await this.kv.increment(key, { ttlMs: HOUR_MS })) <= limit) return;
+    const retryAfter = Math.max(1, Math.ceil(((await this.kv.ttl(key)) ?? HOUR_MS) / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `Too many ${what}: ${limit} per hour; try again in ${retryAfter} s`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}
+
+const recipientKey = (email: string) => `limit:mail:to:${email.trim().toLowerCase()}`;
