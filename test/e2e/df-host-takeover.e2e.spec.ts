@@ -95,7 +95,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a host speaks only for its own devices', () => {
+describe('a host speaks only for its own devices', { timeout: 120_000 }, () => {
   it("refuses another company's host announcing A's device ids: A keeps its devices and session, B lists none of them, A's audit shows the refusal", async () => {
     const agentA = await startAgent('a', [{ name: 'A phone 1' }, { name: 'A phone 2' }]);
     await eventually(async () => ((await deviceNames(a)).length === 2 ? true : undefined), { what: "A's devices" });
