@@ -256,7 +256,7 @@ export function HostsPage() {
                             New token
                           </button>
                           <button type="button" onClick={() => (setMoved(null), setMoving(h.id))} aria-label={`Move a device to ${h.name}`}>
-                            Move a device here
+                            Move a device
                           </button>
                           <button type="button" class="danger" onClick={() => setRevoking(h.id)} aria-label={`Revoke ${h.name}`}>
                             Revoke
