@@ -49,6 +49,16 @@ export const deviceEvents = defineEvents({
     status: deviceStatus,
   }),
   DeviceReleased: z.object({ deviceId: z.string(), sessionId: z.string(), status: deviceStatus }),
+  /**
+   * A host announced a device that belongs to another host (the one that registered it first, or the
+   * one it was moved to): refused, the device left as it was. Recorded once per claiming host.
+   */
+  DeviceClaimRefused: z.object({ deviceId: z.string(), hostId: z.string(), claimedByHostId: z.string(), companyId: z.number().int().nullable(), status: deviceStatus }),
+  /**
+   * An administrator moved the device to another host of its company: it is offline until that host
+   * reports it, and from then on only that host may speak for it.
+   */
+  DeviceMoved: z.object({ deviceId: z.string(), fromHostId: z.string(), toHostId: z.string(), placement: devicePlacement, companyId: z.number().int(), status: z.literal('offline') }),
 });
 export type DeviceEvent = EventOf<typeof deviceEvents>;
 export const DEVICE_EVENT_TYPES = deviceEvents.types;

@@ -253,6 +253,16 @@ export const dfDevicesProjection: Projection = {
         tx.query(`UPDATE df_devices SET status = ${heldStatus('$2')}, session_id = NULL, session_type = NULL WHERE device_id = $1`, [event.payload.deviceId, event.payload.status]),
       );
     },
+    // Another host's claim changes nothing of the device.
+    DeviceClaimRefused: async () => {},
+    DeviceMoved: async (tx, event, at) => {
+      const p = event.payload.placement;
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET host_id = $2, node_name = $3, hub_id = $4, company_id = $5, workspace_ids = $6::integer[], status = 'offline', last_seen_at = $7 WHERE device_id = $1`, [
+          event.payload.deviceId, p.hostId, p.nodeName, p.hubId, p.companyId, p.workspaceIds ? `{${p.workspaceIds.join(',')}}` : null, at,
+        ]),
+      );
+    },
     HostDevicesDisconnected: async (tx, event, at) => {
       // Only devices still placed on this host and not offline already; one statement for the batch.
       const ids = await batchIds(tx, event.payload.deviceIds, event.payload.hostId, `status <> 'offline'`);

@@ -7,7 +7,7 @@ import type { RecordedEvent } from '#shared/es/types.js';
 import { applyByType, type Projection } from '../types.js';
 
 const SESSION_TYPES = ['DeviceSessionRequested', 'DeviceSessionFailed', 'DeviceSessionEnded', 'DeviceSessionDeleted', 'DeviceSessionActivityRecorded'] as const;
-const DEVICE_TYPES = ['DeviceConnected', 'DeviceDisconnected', 'HostDevicesDisconnected', 'HostDevicesReconnected'] as const;
+const DEVICE_TYPES = ['DeviceConnected', 'DeviceDisconnected', 'DeviceMoved', 'HostDevicesDisconnected', 'HostDevicesReconnected'] as const;
 const SHARING_TYPES = ['DeviceSessionInvitationCreated'] as const;
 // Checked against the contracts, so a renamed event cannot silently drop out of the reports.
 for (const t of SESSION_TYPES) if (!sessionEvents.types.includes(t)) throw new Error(`${t} is not a session event`);
@@ -164,6 +164,7 @@ export const dfReportsProjection: Projection = {
       if (p.status !== 'offline') await openPresence(tx, p.deviceId, at);
     },
     DeviceDisconnected: (tx, { payload: p }, at) => closePresence(tx, [p.deviceId], at),
+    DeviceMoved: (tx, { payload: p }, at) => closePresence(tx, [p.deviceId], at),
     HostDevicesDisconnected: (tx, { payload: p }, at) => closePresence(tx, p.deviceIds, at),
     HostDevicesReconnected: async (tx, { payload: p }, at) => {
       for (const id of p.deviceIds) await openPresence(tx, id, at);

@@ -6,6 +6,7 @@ import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
 import { accessibilityEvents } from '#events/df/accessibility.js';
+import type { DeviceEvent } from '#events/df/devices.js';
 import { hostEvents } from '#events/df/hosts.js';
 import { apiKeyEvents as deviceApiKeyEvents } from '#events/df/keys.js';
 import { reservationEvents } from '#events/df/reservations.js';
@@ -25,6 +26,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'oauth-client',
   'device-session',
   'device-host',
+  'device',
   'device-api-key',
   'device-reservation',
   'device-session-share',
@@ -55,6 +57,8 @@ add('oauth-client', 'id', oauthClientEvents.types);
 const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionArtifactStored']);
 add('device-session', 'sessionId', sessionEvents.types.filter((t) => !SESSION_CONTENT.has(t)));
 add('device-host', 'hostId', hostEvents.types);
+// A device moved between the company's hosts, and another host's claim on it refused (both hosts named).
+add('device', 'deviceId', ['DeviceMoved', 'DeviceClaimRefused'] satisfies DeviceEvent['type'][]);
 add('device-api-key', 'keyId', deviceApiKeyEvents.types);
 add('device-reservation', 'reservationId', reservationEvents.types);
 add('device-session-share', 'invitationId', ['DeviceSessionInvitationCreated', 'DeviceSessionInvitationRevoked', 'DeviceSessionInvitationAccepted'] satisfies SharingEvent['type'][]);
@@ -65,6 +69,8 @@ add('device-session-viewer', 'sessionId', [...RECORDS]);
 // findings are not folded into the audit's state).
 add('accessibility-audit', 'auditId', accessibilityEvents.types);
 RECORDS.add('AccessibilityScanRecorded');
+RECORDS.add('DeviceMoved');
+RECORDS.add('DeviceClaimRefused');
 // Debug access given or withdrawn on a session: a record of who may debug it, not a change of the session.
 RECORDS.add('DeviceSessionDebugAccessGranted');
 RECORDS.add('DeviceSessionDebugAccessWithdrawn');

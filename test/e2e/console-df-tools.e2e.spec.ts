@@ -198,3 +198,26 @@ describe('files: a big file goes up in parts', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('hosts: move a device to another host of the company', { timeout: 120_000 }, () => {
+  it('moves a device from the hosts page; it is offline until the new host reports it, and the move is audited', async () => {
+    const enrolled = await http(server.url, 'POST', '/df/api/hosts', { token: admin.token, body: { name: 'Rack 14' } });
+    expect(enrolled.status).toBe(201);
+    const devices = await http(server.url, 'GET', '/df/api/devices?size=100', { token: admin.token });
+    const device = (devices.body.content as { id: string; name: string; nodeName: string; status: string }[]).find((d) => d.status !== 'offline')!;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hosts' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Rack 14' });
+    await row.getByRole('button', { name: 'Move a device to Rack 14' }).click();
+    const form = row.getByRole('form', { name: 'Move a device to Rack 14' });
+    await form.getByRole('option', { name: `${device.name} (${device.nodeName})` }).waitFor({ state: 'attached' });
+    await form.getByLabel('Device').selectOption(device.id);
+    await expectAccessible(page, 'hosts, moving a device');
+    await form.getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('status').filter({ hasText: `${device.name} moved to Rack 14` }).waitFor();
+    await expectAccessible(page, 'hosts, a device moved');
+    // Rack 14 runs no agent: the device stays offline, and the move is in the audit history.
+    expect((await http(server.url, 'GET', `/df/api/devices/${device.id}`, { token: admin.token })).body.status).toBe('offline');
+    const audit = await http(server.url, 'GET', `/api/v1/audit/events?deviceId=${device.id}&eventType=DeviceMoved`, { token: admin.token });
+    expect(audit.body.content).toMatchObject([{ eventType: 'DeviceMoved', actorId: admin.userId, payload: { toHostId: enrolled.body.id } }]);
+  });
+});

@@ -4,6 +4,12 @@ import { api } from '../api';
 import { useSession } from '../session-context';
 import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, formatTime, Loading } from '../ui';
 
+interface Device {
+  id: string;
+  name: string;
+  nodeName: string;
+}
+
 interface Host {
   id: string;
   name: string;
@@ -15,7 +21,7 @@ interface Host {
 
 /**
  * Enrolled hosts: enrol (the token shown once), rename, re-scope to workspaces, a new token (shown
- * once), revoke. Needs `df:host:manage`.
+ * once), revoke, move a device of the company to a host. Needs `df:host:manage`.
  */
 export function HostsPage() {
   const { can, workspaces } = useSession();
@@ -32,6 +38,13 @@ export function HostsPage() {
   const [copied, setCopied] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const [moved, setMoved] = useState<string | null>(null);
+  const devices = useQuery({
+    queryKey: ['hosts', 'devices'],
+    queryFn: () => api<{ content: Device[] }>('/df/api/devices', { query: { size: 100 } }),
+    enabled: allowed && moving !== null,
+  });
   const [error, setError] = useState<unknown>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['hosts'] });
   const run = async (fn: () => Promise<unknown>) => {
@@ -56,6 +69,7 @@ export function HostsPage() {
     <section class="stack">
       <h1>Hosts</h1>
       <ErrorNote error={error} />
+      {moved ? <p role="status">{moved}</p> : null}
       {enrolled ? (
         <div class="card stack" role="region" aria-label="New host token">
           <h2>{enrolled.rotated ? `A new token for “${enrolled.name}”` : `Host “${enrolled.name}” enrolled`}</h2>
@@ -230,7 +244,7 @@ export function HostsPage() {
                   cell: (h) => (
                     <>
                       <div class="row cell-actions">
-                      {h.status === 'active' && revoking !== h.id && rotating !== h.id ? (
+                      {h.status === 'active' && revoking !== h.id && rotating !== h.id && moving !== h.id ? (
                         <>
                           <button type="button" onClick={() => setRenaming(h.id)} aria-label={`Rename ${h.name}`}>
                             Rename
@@ -241,10 +255,47 @@ export function HostsPage() {
                           <button type="button" onClick={() => setRotating(h.id)} aria-label={`New token for ${h.name}`}>
                             New token
                           </button>
+                          <button type="button" onClick={() => (setMoved(null), setMoving(h.id))} aria-label={`Move a device to ${h.name}`}>
+                            Move a device
+                          </button>
                           <button type="button" class="danger" onClick={() => setRevoking(h.id)} aria-label={`Revoke ${h.name}`}>
                             Revoke
                           </button>
                         </>
+                      ) : null}
+                      {moving === h.id ? (
+                        <form
+                          class="row"
+                          aria-label={`Move a device to ${h.name}`}
+                          onSubmit={(e) => {
+                            e.preventDefault();
+                            const deviceId = String(new FormData(e.currentTarget as HTMLFormElement).get('deviceId'));
+                            const device = devices.data?.content.find((d) => d.id === deviceId);
+                            void run(async () => {
+                              await api(`/df/api/devices/${deviceId}/move`, { method: 'POST', body: { hostId: h.id } });
+                              setMoving(null);
+                              setMoved(`${device?.name ?? 'The device'} moved to ${h.name}: it is offline until that host reports it.`);
+                              await qc.invalidateQueries({ queryKey: ['devices'] });
+                            });
+                          }}
+                        >
+                          <label class="field">
+                            <span>Device</span>
+                            <select name="deviceId" required autoFocus>
+                              {(devices.data?.content ?? []).map((d) => (
+                                <option value={d.id}>
+                                  {d.name} ({d.nodeName})
+                                </option>
+                              ))}
+                            </select>
+                          </label>
+                          <button type="submit" disabled={!devices.data?.content.length}>
+                            Move
+                          </button>
+                          <button type="button" onClick={() => setMoving(null)}>
+                            Cancel
+                          </button>
+                        </form>
                       ) : null}
                       {rotating === h.id ? (
                         <Confirm

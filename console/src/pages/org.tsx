@@ -361,7 +361,7 @@ interface AuditEvent {
   changes: Record<string, { old: unknown; new: unknown }> | null;
 }
 
-const RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client', 'device-session', 'device-host', 'device-api-key', 'device-reservation', 'device-session-share', 'device-session-viewer'];
+const RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client', 'device-session', 'device-host', 'device', 'device-api-key', 'device-reservation', 'device-session-share', 'device-session-viewer'];
 
 /** A `datetime-local` value (the person's zone) as an instant. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);

@@ -9,12 +9,15 @@ export interface DeviceState {
   online: boolean;
   health: 'ok' | 'broken';
   sessionId: string | null;
+  /** Hosts whose claim on this device was refused since it was last placed (each is recorded once). */
+  refusedClaims: string[];
 }
 
 export type DeviceCommand =
   | { type: 'ConnectDevice'; deviceId: string; facts: DeviceFacts; placement: DevicePlacement }
   | { type: 'DisconnectDevice'; deviceId: string; hostId: string; reason: string }
-  | { type: 'ReportDeviceHealth'; deviceId: string; health: 'ok' | 'broken'; reason: string }
+  /** What the host `hostId` reports of the device's health: heard only from the host the device is placed on. */
+  | { type: 'ReportDeviceHealth'; deviceId: string; hostId: string; health: 'ok' | 'broken'; reason: string }
   | {
       type: 'AllocateDevice';
       deviceId: string;
@@ -24,7 +27,9 @@ export type DeviceCommand =
       companyId: number;
       workspaceId: number;
     }
-  | { type: 'ReleaseDevice'; deviceId: string; sessionId: string };
+  | { type: 'ReleaseDevice'; deviceId: string; sessionId: string }
+  /** An administrator's move to another host of the device's company (`placement` is that host's). */
+  | { type: 'MoveDevice'; deviceId: string; companyId: number; placement: DevicePlacement };
 
 /** The status a device state shows: offline beats maintenance beats in use. */
 export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'sessionId'>): DeviceStatus {
@@ -33,7 +38,10 @@ export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'session
   return state.sessionId ? 'in_use' : 'available';
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Objects' keys in one order: a payload read back from the store may list them in another. */
+const canonical = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /**
  * One device: what it is, where it is attached, whether it is up, and the session holding it. Its
@@ -41,7 +49,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * (`DeviceCommands` does the merge); a host event counts only for the host the device is placed on.
  */
 export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHostEvent, DeviceState>({
-  initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null }),
+  initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null, refusedClaims: [] }),
 
   evolve: {
     DeviceConnected: (state, event) => ({ ...state, known: true, facts: event.payload.facts, placement: event.payload.placement, online: true }),
@@ -49,12 +57,22 @@ export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHo
     DeviceStatusChanged: (state, event) => ({ ...state, health: event.payload.health }),
     DeviceAllocated: (state, event) => ({ ...state, sessionId: event.payload.sessionId }),
     DeviceReleased: (state, event) => ({ ...state, sessionId: null }),
+    DeviceClaimRefused: (state, event) => ({ ...state, refusedClaims: [...state.refusedClaims, event.payload.claimedByHostId] }),
+    DeviceMoved: (state, event) => ({ ...state, placement: event.payload.placement, online: false, refusedClaims: [] }),
     HostDevicesDisconnected: (state, event) => state.placement?.hostId === event.payload.hostId ? { ...state, online: false } : state,
     HostDevicesReconnected: (state, event) => state.known && state.placement?.hostId === event.payload.hostId ? { ...state, online: true } : state,
   },
 
   decide: {
     ConnectDevice: (command, state) => {
+      // A device belongs to the host that registered it first (or that it was moved to): another host
+      // naming it is refused, and the refusal recorded once per claiming host.
+      const owner = state.known ? state.placement?.hostId : undefined;
+      if (owner !== undefined && owner !== command.placement.hostId) {
+        const claimedByHostId = command.placement.hostId;
+        if (state.refusedClaims.includes(claimedByHostId)) return [];
+        return [{ type: 'DeviceClaimRefused', payload: { deviceId: command.deviceId, hostId: owner, claimedByHostId, companyId: state.placement?.companyId ?? null, status: statusOf(state) } }];
+      }
       if (state.known && state.online && same(state.facts, command.facts) && same(state.placement, command.placement)) return [];
       const next = { ...state, online: true };
       return [{ type: 'DeviceConnected', payload: { deviceId: command.deviceId, facts: command.facts, placement: command.placement, status: statusOf(next) } }];
@@ -65,7 +83,7 @@ export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHo
       return [{ type: 'DeviceDisconnected', payload: { deviceId: command.deviceId, hostId: command.hostId, reason: command.reason, status: 'offline' } }];
     },
     ReportDeviceHealth: (command, state) => {
-      if (!state.known || state.health === command.health) return [];
+      if (!state.known || state.placement?.hostId !== command.hostId || state.health === command.health) return [];
       const next = { ...state, health: command.health };
       return [{ type: 'DeviceStatusChanged', payload: { deviceId: command.deviceId, health: command.health, reason: command.reason, status: statusOf(next) } }];
     },
@@ -85,6 +103,13 @@ export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHo
       if (state.sessionId !== command.sessionId) return [];
       const next = { ...state, sessionId: null };
       return [{ type: 'DeviceReleased', payload: { deviceId: command.deviceId, sessionId: command.sessionId, status: statusOf(next) } }];
+    },
+    MoveDevice: (command, state) => {
+      const from = state.placement;
+      if (!state.known || !from || from.companyId !== command.companyId) throw new AppError('NOT_FOUND', 'Device not found');
+      if (from.hostId === command.placement.hostId) return [];
+      if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is in a session; end it before moving the device');
+      return [{ type: 'DeviceMoved', payload: { deviceId: command.deviceId, fromHostId: from.hostId, toHostId: command.placement.hostId, placement: command.placement, companyId: command.companyId, status: 'offline' } }];
     },
   },
 });

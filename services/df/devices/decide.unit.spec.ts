@@ -28,6 +28,9 @@ describe('device decider', () => {
 
   it('does nothing when a connected device is reported again unchanged', () => {
     spec.given([connected]).when({ type: 'ConnectDevice', deviceId, facts, placement }).then([]);
+    // As read back from the store, whose JSON may order keys differently.
+    const stored = { ...connected, payload: { ...connected.payload, placement: { companyId: null, hubId: 'hub', nodeName: 'node-a', hostId: 'host-a' } } } as DeviceEvent;
+    spec.given([stored]).when({ type: 'ConnectDevice', deviceId, facts, placement }).then([]);
   });
 
   it('reconnects an offline device in its session as in use', () => {
@@ -73,8 +76,37 @@ describe('device decider', () => {
   it('reports health changes with the resulting status', () => {
     spec
       .given([connected])
-      .when({ type: 'ReportDeviceHealth', deviceId, health: 'broken', reason: 'browser exited' })
+      .when({ type: 'ReportDeviceHealth', deviceId, hostId: 'host-a', health: 'broken', reason: 'browser exited' })
       .then([{ type: 'DeviceStatusChanged', payload: { deviceId, health: 'broken', reason: 'browser exited', status: 'maintenance' } }]);
-    spec.given([connected]).when({ type: 'ReportDeviceHealth', deviceId, health: 'ok', reason: 'x' }).then([]);
+    spec.given([connected]).when({ type: 'ReportDeviceHealth', deviceId, hostId: 'host-a', health: 'ok', reason: 'x' }).then([]);
+    // Another host cannot say anything of it.
+    spec.given([connected]).when({ type: 'ReportDeviceHealth', deviceId, hostId: 'host-b', health: 'broken', reason: 'x' }).then([]);
+  });
+
+  it("refuses another host's claim on a device, recording it once per claiming host", () => {
+    const claim = { type: 'ConnectDevice' as const, deviceId, facts: { ...facts, name: 'taken' }, placement: { ...placement, hostId: 'host-b', companyId: 2 } };
+    const refused: DeviceEvent = { type: 'DeviceClaimRefused', payload: { deviceId, hostId: 'host-a', claimedByHostId: 'host-b', companyId: null, status: 'available' } };
+    spec.given([connected]).when(claim).then([refused]);
+    spec.given([connected, refused]).when(claim).then([]);
+    spec
+      .given([connected, refused])
+      .when({ ...claim, placement: { ...claim.placement, hostId: 'host-c' } })
+      .then([{ type: 'DeviceClaimRefused', payload: { ...refused.payload, claimedByHostId: 'host-c' } as Extract<DeviceEvent, { type: 'DeviceClaimRefused' }>['payload'] }]);
+  });
+
+  it("moves a company's idle device to another of its hosts, which alone may speak for it afterwards", () => {
+    const own: DeviceEvent = { type: 'DeviceConnected', payload: { deviceId, facts, placement: { ...placement, companyId: 1 }, status: 'available' } };
+    const to: DevicePlacement = { hostId: 'host-b', nodeName: 'node-b', hubId: 'hub', companyId: 1, workspaceIds: null };
+    const moved: DeviceEvent = { type: 'DeviceMoved', payload: { deviceId, fromHostId: 'host-a', toHostId: 'host-b', placement: to, companyId: 1, status: 'offline' } };
+    spec.given([own]).when({ type: 'MoveDevice', deviceId, companyId: 1, placement: to }).then([moved]);
+    spec.given([own]).when({ type: 'MoveDevice', deviceId, companyId: 2, placement: { ...to, companyId: 2 } }).thenRefused('NOT_FOUND');
+    spec.given([connected]).when({ type: 'MoveDevice', deviceId, companyId: 1, placement: to }).thenRefused('NOT_FOUND');
+    spec.given([own, { ...allocated }]).when({ type: 'MoveDevice', deviceId, companyId: 1, placement: to }).thenRefused('DEVICE_BUSY');
+    spec.given([own, moved]).when({ type: 'MoveDevice', deviceId, companyId: 1, placement: to }).then([]);
+    // The old host is refused from then on; the new one connects it.
+    spec.given([own, moved]).when({ type: 'ConnectDevice', deviceId, facts, placement: { ...placement, companyId: 1 } }).then([
+      { type: 'DeviceClaimRefused', payload: { deviceId, hostId: 'host-b', claimedByHostId: 'host-a', companyId: 1, status: 'offline' } },
+    ]);
+    spec.given([own, moved]).when({ type: 'ConnectDevice', deviceId, facts, placement: to }).then([{ type: 'DeviceConnected', payload: { deviceId, facts, placement: to, status: 'available' } }]);
   });
 });

@@ -5,6 +5,7 @@ import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.
 import { KeyedQueue, Slots } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
+import { AppError } from '#shared/errors.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import {
   Bye,
@@ -66,6 +67,11 @@ export class HostRegistry {
    * heartbeat is answered `known: false`, so the agent announces itself again and the work is retried.
    */
   private readonly announceAgain = new Set<string>();
+  /**
+   * Per host, the devices it announced that another host owns: their states are never remembered, so
+   * each beat looks at them again and a device moved to this host comes online at its next beat.
+   */
+  private readonly refusedDevices = new Map<string, Set<string>>();
   /** Hosts revoked through this replica: never known again (their hellos are refused by the enrolment too). */
   private readonly revokedHosts = new Set<string>();
   /** Per host, the messages being handled (a host's messages are handled in the order they came). */
@@ -237,6 +243,24 @@ export class HostRegistry {
     await this.serially(hostId, () => this.hostLost(hostId, 'host-revoked'));
   }
 
+  /**
+   * Moves a device of the company to another of its live hosts: `DeviceMoved` on the device's stream
+   * (offline until that host reports it; from then on only that host speaks for it). A host of another
+   * company, or none, is 404; a revoked one 409; a device in a session 409 `DEVICE_BUSY`.
+   */
+  async moveDevice(deviceId: string, toHostId: string, context: CommandContext & { companyId: number }) {
+    const target = await this.deps.enrolments.state(toHostId);
+    if (target.hostId === null || target.companyId !== context.companyId) throw new AppError('NOT_FOUND', 'Host not found');
+    if (target.revoked) throw new AppError('HOST_REVOKED', 'The host is revoked; a device cannot be moved to it');
+    const { state } = await this.deps.devices.load(deviceId);
+    const live = await this.deps.kv.get(hostKey(toHostId));
+    const where = live ? (JSON.parse(live) as { nodeName: string; hubId: string }) : { nodeName: state.placement?.nodeName ?? toHostId, hubId: state.placement?.hubId ?? toHostId };
+    const placement: DevicePlacement = { hostId: toHostId, nodeName: where.nodeName, hubId: where.hubId, companyId: context.companyId, workspaceIds: target.workspaceIds };
+    const result = await this.deps.devices.run({ type: 'MoveDevice', deviceId, companyId: context.companyId, placement }, context);
+    if (result.events.length > 0) this.deps.logger.info({ deviceId, fromHostId: state.placement?.hostId, toHostId }, 'device moved to another host');
+    return result;
+  }
+
   private async onBye(msg: BusMessage): Promise<void> {
     const bye = this.parse(msg, Bye);
     if (!bye) return;
@@ -291,11 +315,13 @@ export class HostRegistry {
       known = new Map();
       this.lastStates.set(hostId, known);
     }
-    for (const s of states) known.set(s.deviceId, stateKey(s));
+    const refused = this.refusedDevices.get(hostId);
+    for (const s of states) if (!refused?.has(s.deviceId)) known.set(s.deviceId, stateKey(s));
   }
 
   private forget(hostId: string): void {
     this.lastStates.delete(hostId);
+    this.refusedDevices.delete(hostId);
     this.pendingBeats.delete(hostId);
     this.refreshedAt.delete(hostId);
   }
@@ -321,7 +347,9 @@ export class HostRegistry {
   /**
    * Devices the host has are connected: new devices and devices whose facts or placement changed get a
    * `DeviceConnected` each; known devices that were offline come back in one `HostDevicesReconnected`;
-   * devices the host no longer has go offline in one `HostDevicesDisconnected`.
+   * devices the host no longer has go offline in one `HostDevicesDisconnected`. A device another host
+   * owns is left as it is: the device decider refuses the claim (recorded once per claiming host), and
+   * the host's states of it are not remembered (`refusedDevices`).
    */
   private async reconcileDevices(placement: DevicePlacement, devices: readonly DeviceInfo[]): Promise<void> {
     const context = this.context(placement.hostId);
@@ -344,15 +372,24 @@ export class HostRegistry {
         if (row && info && sameFacts(row, info, placement) && !back.includes(id)) back.push(id);
       }
     }
+    const refused = new Set<string>();
     await Promise.all(
       connect.map((info) =>
-        this.connectSlots.run(() => this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context)),
+        this.connectSlots.run(async () => {
+          const result = await this.deps.devices.run({ type: 'ConnectDevice', deviceId: info.deviceId, facts: factsOf(info), placement }, context);
+          const owner = result.state.placement?.hostId;
+          if (owner === placement.hostId) return;
+          refused.add(info.deviceId);
+          this.deps.logger.warn({ hostId: placement.hostId, deviceId: info.deviceId, ownerHostId: owner }, 'a host announced a device of another host; refused');
+        }),
       ),
     );
     await this.deps.devices.hostBatch({ type: 'reconnect', hostId: placement.hostId, deviceIds: back }, context);
     const gone = [...rows.values()].filter((r) => !reported.has(r.deviceId) && r.status !== 'offline').map((r) => r.deviceId);
     await this.deps.devices.hostBatch({ type: 'disconnect', hostId: placement.hostId, deviceIds: gone, reason: 'removed-from-host' }, context);
     await this.endSessionsOn(gone, 'device-disconnected');
+    if (refused.size > 0) this.refusedDevices.set(placement.hostId, refused);
+    else this.refusedDevices.delete(placement.hostId);
   }
 
   /**
@@ -374,9 +411,11 @@ export class HostRegistry {
     for (const s of states) {
       const row = rows.get(s.deviceId);
       if (!row) continue;
+      // A device this host was refused that is its own now (moved here): settled from now on.
+      this.refusedDevices.get(hostId)?.delete(s.deviceId);
       const broken = s.state === 'broken';
       if ((row.health === 'broken') !== broken) {
-        await this.deps.devices.run({ type: 'ReportDeviceHealth', deviceId: s.deviceId, health: broken ? 'broken' : 'ok', reason: s.detail ?? s.state }, context);
+        await this.deps.devices.run({ type: 'ReportDeviceHealth', deviceId: s.deviceId, hostId, health: broken ? 'broken' : 'ok', reason: s.detail ?? s.state }, context);
       }
       if (broken && row.sessionId) await this.deps.sessions.endForDevice(row.sessionId, 'device-error');
       if (s.sessionId && s.sessionId !== row.sessionId && !(await this.deps.sessions.isOpen(s.sessionId))) {

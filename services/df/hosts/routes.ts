@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findDevice } from '#projections/df-devices/index.js';
 import { findHost, listHosts } from '#projections/df-hosts/index.js';
 import { found } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
@@ -9,6 +10,7 @@ import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, paging, queryBoolean } from '../http.js';
+import { DeviceSchema } from '../devices/routes.js';
 import type { Caller } from '../sessions/service.js';
 import type { HostEnrolments } from './enrolments.js';
 import type { HostRegistry } from './registry.js';
@@ -46,7 +48,8 @@ export interface HostRoutesOptions {
 
 /**
  * `/df/api/hosts`: enrol a device host into the company (the token is shown once), list, rename,
- * re-scope, rotate its token, revoke it. Hosts are the company's: `df:host:manage` in any workspace.
+ * re-scope, rotate its token, revoke it; move a device between the company's hosts. Hosts are the
+ * company's: `df:host:manage` in any workspace.
  */
 export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions): Promise<void> {
   const { platform, enrolments, registry } = opts;
@@ -132,6 +135,25 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
       await settle(position);
       reply.header('cache-control', 'no-store');
       return { id: host.id, name: host.name, workspaceIds: host.workspaceIds, token };
+    },
+  });
+
+  r.post('/api/devices/:deviceId/move', {
+    schema: {
+      tags,
+      summary: 'Move a device to another host of the company: it is offline until that host reports it, and only that host may speak for it from then on',
+      params: z.object({ deviceId: idParam }),
+      body: z.object({ hostId: idParam }),
+      response: { 200: DeviceSchema },
+    },
+    handler: async (request) => {
+      const c = await caller(request, 'df:host:manage');
+      const scope = { ...c, sharedPool: platform.config.DF_SHARED_POOL_TOKEN !== undefined };
+      const device = found(await findDevice(platform.db, scope, request.params.deviceId), 'Device not found');
+      const result = await registry.moveDevice(device.id, request.body.hostId, { ...context(c), companyId: c.companyId });
+      await settle(result.position);
+      // A host serving other workspaces takes the device out of the caller's sight: it is answered as it left.
+      return (await findDevice(platform.db, scope, device.id, platform.now())) ?? { ...device, status: 'offline' };
     },
   });
 
