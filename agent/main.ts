@@ -38,9 +38,18 @@ async function main(): Promise<void> {
   }
   const host = new AgentHost({ bus, config: agentConfig, logger });
   await host.start();
+  let shuttingDown = false;
   const shutdown = (signal: string) => {
+    if (shuttingDown) {
+      logger.warn({ signal }, 'second signal during shutdown; exiting now');
+      process.exit(1);
+    }
+    shuttingDown = true;
     logger.info({ signal }, 'agent shutting down');
-    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE);
+    const force = setTimeout(() => {
+      logger.error({ graceMs: config.SHUTDOWN_GRACE, activeResources: process.getActiveResourcesInfo() }, 'shutdown did not finish within SHUTDOWN_GRACE; exiting anyway');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE);
     force.unref();
     void host
       .stop()
@@ -50,8 +59,9 @@ async function main(): Promise<void> {
         () => process.exit(1),
       );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // Kept for the whole life of the process, so a second signal during the shutdown exits at once.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 await main();

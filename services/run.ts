@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ProjectionRunner } from '#projections/runner.js';
@@ -41,6 +42,10 @@ export interface RunningProcess {
   df: DfModule | null;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
+  /** The named parts of the process whose stop has begun and not finished (what a stuck shutdown waits for). */
+  stoppingParts(): string[];
+  /** Adds a part stopped first by `stop` (before the listener closes), under `name`. */
+  addPart(name: string, stop: () => Promise<void>): void;
 }
 
 /**
@@ -117,6 +122,20 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     logger.info({ url, services: [...selected] }, 'listening');
     let stopping: Promise<void> | null = null;
+    const extraParts: { name: string; stop: () => Promise<void> }[] = [];
+    const inProgress = new Set<string>();
+    /** Stops one named part, remembering it while it runs; a part that fails is logged and the rest go on. */
+    const part = async (name: string, stop: (() => Promise<void>) | undefined): Promise<void> => {
+      if (!stop) return;
+      inProgress.add(name);
+      try {
+        await stop();
+      } catch (err) {
+        logger.warn({ err, part: name }, 'stopping a part failed');
+      } finally {
+        inProgress.delete(name);
+      }
+    };
     return {
       app,
       url,
@@ -129,13 +148,16 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       stop: () =>
         (stopping ??= (async () => {
           enrolling.abort();
-          await app.close();
-          await dfStarted?.stop();
-          await healthcheckStarted?.stop();
-          await agent?.stop();
-          await activeRunner?.stop();
-          await platform.close();
+          for (const extra of extraParts) await part(extra.name, extra.stop);
+          await part('http listener and open connections', () => app.close());
+          await part('device farm (sessions, viewers, reservations, hosts)', dfStarted ? () => dfStarted!.stop() : undefined);
+          await part('health checks', healthcheckStarted ? () => healthcheckStarted!.stop() : undefined);
+          await part('device agent (browsers, Appium, workers)', agent ? () => agent!.stop() : undefined);
+          await part('projections', activeRunner ? () => activeRunner.stop() : undefined);
+          await part('adapters (database, event store, bus, key-value store, blobs)', () => platform.close());
         })()),
+      stoppingParts: () => [...inProgress],
+      addPart: (name, stop) => void extraParts.push({ name, stop }),
     };
   } catch (err) {
     enrolling.abort();
@@ -148,8 +170,29 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   }
 }
 
-/** Entry point of a service process: start, and on SIGTERM/SIGINT shut down gracefully. */
-export async function main(services?: ServiceName[]): Promise<void> {
+/** How long past `SHUTDOWN_GRACE` the watchdog waits before it kills a process whose event loop is stuck. */
+const WATCHDOG_MARGIN_MS = 5_000;
+
+/**
+ * A last resort independent of the event loop: a worker thread that kills the process (SIGKILL) after
+ * `ms`, for a shutdown stuck in synchronous code where no timer of the main thread can fire.
+ */
+function startWatchdog(ms: number): void {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+    try { require('node:fs').writeSync(2, JSON.stringify({ level: 60, time: Date.now(), pid: workerData.pid, msg: 'shutdown watchdog: the event loop is stuck; killing the process' }) + '\\n'); } catch {}
+    process.kill(workerData.pid, 'SIGKILL');
+  `;
+  new Worker(code, { eval: true, workerData: { ms, pid: process.pid } }).unref();
+}
+
+/**
+ * Entry point of a service process: start, and on SIGTERM/SIGINT shut down gracefully. The shutdown has
+ * a deadline (`SHUTDOWN_GRACE`): past it the process logs what was still open (its own parts and
+ * Node's active resources) and exits 1. A second SIGTERM/SIGINT during the shutdown exits at once.
+ */
+export async function main(services?: ServiceName[]): Promise<RunningProcess | undefined> {
   let running: RunningProcess;
   try {
     running = await startProcess(process.env, services);
@@ -160,21 +203,38 @@ export async function main(services?: ServiceName[]): Promise<void> {
     }
     throw err;
   }
-  const shutdown = (signal: string) => {
-    running.logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      running.logger.error('shutdown took too long; exiting');
+  const { logger } = running;
+  const graceMs = running.config.SHUTDOWN_GRACE;
+  let shuttingDown = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      logger.warn({ signal, waitingFor: running.stoppingParts() }, 'second signal during shutdown; exiting now');
       process.exit(1);
-    }, running.config.SHUTDOWN_GRACE);
-    force.unref();
+    }
+    shuttingDown = true;
+    logger.info({ signal, graceMs }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error(
+        { graceMs, waitingFor: running.stoppingParts(), activeResources: process.getActiveResourcesInfo() },
+        'shutdown did not finish within SHUTDOWN_GRACE; exiting anyway',
+      );
+      process.exit(1);
+    }, graceMs);
+    deadline.unref();
+    startWatchdog(graceMs + WATCHDOG_MARGIN_MS);
     running.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
-        running.logger.error({ err }, 'shutdown failed');
+        logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // Kept for the whole life of the process (not `once`), so a second signal reaches `onSignal` too.
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return running;
 }

@@ -110,6 +110,11 @@ const schema = z.object({
   DF_SESSION_MAX_DURATION: duration.default(24 * 3_600_000),
   /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */
   DF_HOST_TIMEOUT: duration.default(15_000),
+  /**
+   * Device farm: after the service's own message-bus connection comes back, how long hosts have to
+   * heartbeat or announce themselves again before they are declared lost (their sessions kept meanwhile).
+   */
+  DF_HOST_RECONNECT_GRACE: duration.default(60_000),
   /** Device farm: how long preparing a device for a new session may take. */
   DF_PREPARE_TIMEOUT: duration.default(60_000),
   /** Device farm: how long one device command (control, screenshot, ...) may take. */

@@ -114,6 +114,8 @@ export const ErrorCodes = {
   DEVICE_PREPARE_FAILED: { status: 502, error: 'Bad Gateway' },
   DEVICE_COMMAND_FAILED: { status: 502, error: 'Bad Gateway' },
   DEVICE_UNREACHABLE: { status: 503, error: 'Service Unavailable' },
+  /** The service's connection to the message bus (NATS) is down: no device can be reached until it is back. */
+  MESSAGE_BUS_UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
   DEVICE_TIMEOUT: { status: 504, error: 'Gateway Timeout' },
   SERVICE_UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
   /** dfctl's download files are not built on this server (`npm run build:dfctl`). */

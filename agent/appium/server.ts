@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tiedToAgent } from '../child-tie.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -95,7 +96,8 @@ export class AppiumServer {
     if (!isLocalAppiumHome(home)) logger.warn({ home }, 'APPIUM_HOME has no package.json depending on appium; drivers may not be found');
     const port = this.options.port ?? (await freePort());
     const args = [appiumEntry(), 'server', '--address', '127.0.0.1', '--port', String(port), '--log-no-colors', '--log-level', 'info', '--base-path', '/', '--allow-insecure', '*:session_discovery'];
-    const child = spawn(process.execPath, args, {
+    const started = tiedToAgent(process.execPath, args);
+    const child = spawn(started.command, started.args, {
       cwd: home,
       env: { ...process.env, APPIUM_HOME: home, APPIUM_SKIP_CHROMEDRIVER_INSTALL: '1', NO_UPDATE_NOTIFIER: '1' },
       detached: true,

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killProcessesWithArgument, tiedToAgent } from '../child-tie.js';
 
 /** A running headless Chromium with its own fresh profile directory. */
 export interface ChromiumProcess {
@@ -37,17 +38,34 @@ const FLAGS = [
   '--disable-features=BackForwardCache',
 ];
 
+/** Where a host keeps the profiles of its browsers: one directory per host, so its leftovers can be told apart. */
+export function profileRootOf(hostId: string): string {
+  return join(tmpdir(), `df-chromium-${hostId}`);
+}
+
 /**
- * Starts Chromium on a new temporary profile and reads its DevTools endpoint from stderr. The browser
- * runs in its own process group so renderer and GPU children die with it.
+ * Kills the browsers a previous run of this host left behind (an agent killed before it could stop
+ * them, or started where setpriv was missing), found by their profile directory under `profileRoot`,
+ * and deletes their profiles. Returns the pids killed.
  */
-export async function launchChromium(options: { executable: string; width: number; height: number; timeoutMs?: number }): Promise<ChromiumProcess> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'df-chromium-'));
-  const child: ChildProcess = spawn(
-    options.executable,
-    [...FLAGS, `--user-data-dir=${userDataDir}`, `--window-size=${options.width},${options.height}`, 'about:blank'],
-    { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+export async function reapLeftoverBrowsers(profileRoot: string): Promise<number[]> {
+  const pids = killProcessesWithArgument(`--user-data-dir=${profileRoot}/`);
+  const entries = await readdir(profileRoot).catch(() => [] as string[]);
+  await Promise.all(entries.map((e) => rm(join(profileRoot, e), { recursive: true, force: true, maxRetries: 3 })));
+  return pids;
+}
+
+/**
+ * Starts Chromium on a new temporary profile under `profileRoot` and reads its DevTools endpoint from
+ * stderr. The browser runs in its own process group so renderer and GPU children die with it, and is
+ * tied to the agent's life (`tiedToAgent`): a hard-killed agent takes its browsers with it.
+ */
+export async function launchChromium(options: { executable: string; width: number; height: number; profileRoot?: string; timeoutMs?: number }): Promise<ChromiumProcess> {
+  const root = options.profileRoot ?? join(tmpdir(), 'df-chromium');
+  await mkdir(root, { recursive: true });
+  const userDataDir = await mkdtemp(join(root, 'profile-'));
+  const started = tiedToAgent(options.executable, [...FLAGS, `--user-data-dir=${userDataDir}`, `--window-size=${options.width},${options.height}`, 'about:blank']);
+  const child: ChildProcess = spawn(started.command, started.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {

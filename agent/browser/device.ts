@@ -60,12 +60,14 @@ export class BrowserDevice implements DeviceDriver {
     readonly info: DeviceInfo,
     private readonly profile: BrowserProfile,
     private readonly executable: string,
+    /** Where this host keeps its browsers' profiles (see `profileRootOf`). */
+    private readonly profileRoot?: string,
   ) {}
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
     await this.teardown();
     onProgress('launching browser');
-    const browser = await launchChromium({ executable: this.executable, width: this.profile.width, height: this.profile.height });
+    const browser = await launchChromium({ executable: this.executable, width: this.profile.width, height: this.profile.height, ...(this.profileRoot ? { profileRoot: this.profileRoot } : {}) });
     this.browser = browser;
     void browser.exited.then(() => {
       if (this.browser === browser) this.emitBroken('the browser exited');

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BrowserDeviceConfig } from '../config.js';
 import { stableUuid } from '../config.js';
 import type { DeviceListener, DeviceProvider } from '../provider.js';
+import { profileRootOf, reapLeftoverBrowsers } from './chromium.js';
 import { BrowserDevice } from './device.js';
 import { resolveProfile } from './profiles.js';
 
@@ -23,6 +24,9 @@ export class BrowserProvider implements DeviceProvider {
       this.options.logger.warn({ executable: this.options.executable }, 'Chromium is not installed; browser devices are not offered');
       return;
     }
+    const profileRoot = profileRootOf(this.options.hostId);
+    const reaped = await reapLeftoverBrowsers(profileRoot);
+    this.options.logger.info({ profileRoot, reaped }, reaped.length > 0 ? 'browsers left by an earlier run of this host were killed' : 'browser profiles');
     for (const config of this.options.devices) {
       const profile = resolveProfile(config);
       const device = new BrowserDevice(
@@ -40,6 +44,7 @@ export class BrowserProvider implements DeviceProvider {
         },
         profile,
         this.options.executable,
+        profileRoot,
       );
       this.devices.push(device);
       listener.added(device);

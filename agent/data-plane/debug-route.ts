@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { DEBUG_PROTOCOLS, DriverError, type DebugProtocol, type DeviceDriver } from '../provider.js';
 import { DataPlaneRefusal, type DataPlaneClaims, type DataPlaneRoute } from './server.js';
+import { tiedToAgent } from '../child-tie.js';
 
 /** The `Upgrade` token of a raw stream: after the 101 answer the connection carries the stream's bytes as they are. */
 export const RAW_STREAM_PROTOCOL = 'df-stream';
@@ -114,7 +115,9 @@ export function debugRoute(driverOf: (deviceId: string) => DeviceDriver | undefi
         const cols = clamp(query.get('cols'), 10, 500, 80);
         const rows = clamp(query.get('rows'), 5, 300, 24);
         const ws = await accept(req, socket, head);
-        runTerminal(ws, pty.spawn(command.file, command.args, { name: 'xterm-256color', cols, rows, env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TERM: 'xterm-256color' } }));
+        // The shell dies with the agent, not left running on a pseudo-terminal nobody reads.
+        const tied = tiedToAgent(command.file, command.args);
+        runTerminal(ws, pty.spawn(tied.command, tied.args, { name: 'xterm-256color', cols, rows, env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TERM: 'xterm-256color' } }));
         logger.info({ deviceId: claims.deviceId, sessionId: claims.sessionId }, 'terminal opened');
         return;
       }

@@ -7,6 +7,8 @@ export function deviceFailure(err: unknown, during: 'prepare' | 'command'): unkn
   switch (err.code) {
     case 'UNREACHABLE':
       return new AppError('DEVICE_UNREACHABLE', 'The device host is not reachable right now', { cause: err });
+    case 'BUS_UNAVAILABLE':
+      return new AppError('MESSAGE_BUS_UNAVAILABLE', 'The device farm cannot reach its device hosts right now (the message bus is down); try again shortly', { cause: err });
     case 'TIMEOUT':
       return new AppError('DEVICE_TIMEOUT', `The device did not answer in time: ${err.message}`, { cause: err });
     case 'BAD_REQUEST':

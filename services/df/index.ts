@@ -185,6 +185,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     enrolments,
     logger: platform.logger,
     hostTimeoutMs: config.DF_HOST_TIMEOUT,
+    reconnectGraceMs: config.DF_HOST_RECONNECT_GRACE,
     now: platform.now,
   });
   return {

@@ -1,5 +1,5 @@
 export type { BusMessage, BusSubscription, DurableMessage, MessageBus } from './types.js';
-export { BusTimeoutError, NoRespondersError } from './types.js';
+export { BusTimeoutError, BusUnavailableError, NoRespondersError } from './types.js';
 export type { DurableStreams } from './subjects.js';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
 export { connectNatsBus, type NatsBusOptions } from './nats-bus.js';

@@ -198,6 +198,15 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   return {
     kind: 'memory',
 
+    // In-process: there is no connection to lose.
+    get connected() {
+      return !closed;
+    },
+
+    onConnectionChange() {
+      return () => undefined;
+    },
+
     async publish(subject, data, headers) {
       assertOpen();
       assertSubject(subject, false);

@@ -21,6 +21,7 @@ import {
 } from '@nats-io/jetstream';
 import {
   BusTimeoutError,
+  BusUnavailableError,
   NoRespondersError,
   type BusMessage,
   type DurableMessage,
@@ -73,6 +74,7 @@ export function natsServers(url: string): { servers: string[]; user?: string; pa
 }
 
 const CLOSE_DRAIN_MS = 2_000;
+const PING_INTERVAL_MS = 5_000;
 // JetStream API error codes (nats-server/server/errors.json).
 const STREAM_NAME_IN_USE = 10058;
 const CONSUMER_ALREADY_EXISTS = 10148;
@@ -136,6 +138,9 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,
+    // A server that vanished without closing the socket (a partition) is noticed in about 15 s, not minutes.
+    pingInterval: PING_INTERVAL_MS,
+    maxPingOut: 2,
   });
   const js = jetstream(nc);
   // Created on first durable use, so a bus used only for core subjects works without JetStream.
@@ -143,6 +148,25 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
   const ensuredStreams = new Map<string, Promise<void>>();
   const stoppers = new Set<() => Promise<void>>();
   let closed = false;
+  let connected = true;
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  /** Requests waiting for a reply: they fail at once when the connection drops. */
+  const inFlight = new Set<(err: Error) => void>();
+  void (async () => {
+    for await (const status of nc.status()) {
+      const now: boolean = status.type === 'disconnect' ? false : status.type === 'reconnect' ? true : connected;
+      if (now === connected) continue;
+      connected = now;
+      if (!now) for (const fail of [...inFlight]) fail(new BusUnavailableError('(in flight)'));
+      for (const listener of [...connectionListeners]) {
+        try {
+          listener(now);
+        } catch (err) {
+          onError(err, 'connection');
+        }
+      }
+    }
+  })().catch((err: unknown) => onError(err, 'connection'));
 
   function assertOpen(): void {
     if (closed) throw new Error('The bus is closed');
@@ -210,6 +234,15 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
   return {
     kind: 'nats',
 
+    get connected() {
+      return connected && !closed;
+    },
+
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+
     async publish(subject, data, headers) {
       assertOpen();
       assertSubject(subject, false);
@@ -238,25 +271,37 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
       };
       stoppers.add(stop);
       // The server must know the interest before we return, or a publish right after could miss it.
-      await nc.flush();
+      // While disconnected the flush would wait for the server; the client restates the interest on reconnection.
+      if (connected) await nc.flush();
       return { unsubscribe: stop };
     },
 
     async request(subject, data, requestOptions) {
       assertOpen();
       assertSubject(subject, false);
+      // Sent now it would wait in the client's buffer until the server is back, and time out there.
+      if (!connected) throw new BusUnavailableError(subject);
+      let fail!: (err: Error) => void;
+      const dropped = new Promise<never>((_, reject) => (fail = reject));
+      inFlight.add(fail);
       try {
-        const reply = await nc.request(subject, data, {
-          timeout: requestOptions?.timeoutMs ?? requestTimeoutMs,
-          headers: toNatsHeaders(requestOptions?.headers),
-        });
+        const reply = await Promise.race([
+          nc.request(subject, data, {
+            timeout: requestOptions?.timeoutMs ?? requestTimeoutMs,
+            headers: toNatsHeaders(requestOptions?.headers),
+          }),
+          dropped,
+        ]);
         return toBusMessage(reply);
       } catch (err) {
+        if (err instanceof BusUnavailableError) throw new BusUnavailableError(subject, { cause: err });
         if (isNoResponders(err)) throw new NoRespondersError(subject, { cause: err });
         if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
           throw new BusTimeoutError(subject, { cause: err });
         }
         throw err;
+      } finally {
+        inFlight.delete(fail);
       }
     },
 

@@ -48,6 +48,14 @@ export interface MessageBus {
     options?: { filterSubject?: string },
   ): Promise<BusSubscription>;
   close(): Promise<void>;
+  /**
+   * Whether the connection to the bus is up. While it is down, `request` fails at once with
+   * `BusUnavailableError` (requests in flight when it drops fail too), instead of waiting for a reply
+   * that cannot come.
+   */
+  readonly connected: boolean;
+  /** Calls `listener` whenever the connection drops (`false`) or comes back (`true`); returns the unsubscribe. */
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
 }
 
 export class BusTimeoutError extends Error {
@@ -61,5 +69,13 @@ export class NoRespondersError extends Error {
   constructor(readonly subject: string, options?: { cause?: unknown }) {
     super(`No responders on ${subject}`, options);
     this.name = 'NoRespondersError';
+  }
+}
+
+/** The bus connection is down (the message server is away); nothing can be sent until it reconnects. */
+export class BusUnavailableError extends Error {
+  constructor(readonly subject: string, options?: { cause?: unknown }) {
+    super(`The message bus is not connected; nothing was sent on ${subject}`, options);
+    this.name = 'BusUnavailableError';
   }
 }

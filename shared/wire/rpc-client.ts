@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BusTimeoutError, NoRespondersError, type MessageBus } from '#shared/bus/index.js';
+import { BusTimeoutError, BusUnavailableError, NoRespondersError, type MessageBus } from '#shared/bus/index.js';
 import { decode, encode, WireError } from './codec.js';
 import { Reply, RpcRequest, RpcResults, type DeviceCommand, type DeviceOp, type FailCode, type RpcResult } from './messages.js';
 import { PROTOCOL_VERSION, subjects } from './subjects.js';
@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, subjects } from './subjects.js';
 /** Why a device request did not succeed: the agent's fail code, or the bus could not reach it. */
 export class DeviceRequestError extends Error {
   constructor(
-    readonly code: FailCode | 'UNREACHABLE',
+    readonly code: FailCode | 'UNREACHABLE' | 'BUS_UNAVAILABLE',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -36,6 +36,8 @@ export async function requestDevice<Op extends DeviceOp>(
   options: { timeoutMs: number; onProgress?: (step: string, percent?: number) => void },
 ): Promise<RpcResult<Op>> {
   const requestId = randomUUID();
+  // Nothing can reach the host while the bus is away: said at once, not after the command's time-out.
+  if (!bus.connected) throw new DeviceRequestError('BUS_UNAVAILABLE', 'The message bus is not connected');
   const progress = options.onProgress
     ? await bus.subscribe(subjects.progress(target.hostId, requestId), (msg) => {
         const reply = decode(Reply, msg.data);
@@ -56,6 +58,7 @@ export async function requestDevice<Op extends DeviceOp>(
     try {
       answer = await bus.request(subjects.rpc(target.hostId, target.deviceId), data, { timeoutMs: options.timeoutMs + BUS_GRACE_MS });
     } catch (err) {
+      if (err instanceof BusUnavailableError) throw new DeviceRequestError('BUS_UNAVAILABLE', 'The message bus is not connected', { cause: err });
       if (err instanceof NoRespondersError) throw new DeviceRequestError('UNREACHABLE', 'The device host is not connected', { cause: err });
       if (err instanceof BusTimeoutError) throw new DeviceRequestError('TIMEOUT', 'The device host did not answer in time', { cause: err });
       throw err;

@@ -12,15 +12,18 @@ export interface ChildServer {
    */
   waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
 }
 
 /**
  * Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens;
  * `viaNpm` starts it through `npm start` itself (the process a user's signals reach). `startTimeoutMs`
- * bounds the wait for "listening" (default 60 s; `Infinity` waits until it listens or exits).
+ * bounds the wait for "listening" (default 60 s; `Infinity` waits until it listens or exits); `entry`
+ * starts another script instead of `services/main.ts`.
  */
-export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean; startTimeoutMs?: number } = {}): Promise<ChildServer> {
-  const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'services/main.ts']];
+export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean; startTimeoutMs?: number; entry?: string } = {}): Promise<ChildServer> {
+  const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', options.entry ?? 'services/main.ts']];
   const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,5 +60,5 @@ export async function startChildServer(env: Record<string, string>, options: { v
     });
   };
   const listening = await waitForLog((l) => l.msg === 'listening', options.startTimeoutMs);
-  return { url: String(listening.url), child, logs, waitForLog, exited };
+  return { url: String(listening.url), child, logs, waitForLog, exited, stderr: () => stderr };
 }

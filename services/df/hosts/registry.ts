@@ -53,7 +53,12 @@ export class HostRegistry {
   private subscriptions: BusSubscription[] = [];
   private reaper: NodeJS.Timeout | null = null;
   private reaping: Promise<void> | null = null;
-  private readonly startedAt = Date.now();
+  /**
+   * No host is declared lost before this time: right after a start (running agents get one time-out
+   * to answer the service hello), and for the reconnection grace after this replica's bus came back.
+   */
+  private quietUntil: number;
+  private offConnection: (() => void) | null = null;
   /** Per host, the device states this replica last reconciled (`state|sessionId`). */
   private readonly lastStates = new Map<string, Map<string, string>>();
   /** When this replica last wrote each host's liveness key. */
@@ -96,11 +101,18 @@ export class HostRegistry {
       enrolments: HostEnrolments;
       logger: Logger;
       hostTimeoutMs: number;
+      /**
+       * After this replica's own bus connection comes back, how long hosts have to heartbeat or announce
+       * themselves again before they are declared lost (the outage was the platform's, not theirs).
+       */
+      reconnectGraceMs?: number;
       now: () => Date;
       /** Public keys (JWKS) of data-plane tokens, handed to every agent that says hello. */
       dataPlaneKeys?: { keys: readonly object[] };
     },
-  ) {}
+  ) {
+    this.quietUntil = Date.now() + deps.hostTimeoutMs;
+  }
 
   /** Subscribes to every host's reports, asks running agents to announce themselves, starts the reaper. */
   async start(): Promise<void> {
@@ -120,6 +132,17 @@ export class HostRegistry {
       on(subjects.anyBye(), (m) => this.onBye(m)),
     ]);
     await bus.publish(subjects.serviceHello(), new Uint8Array());
+    this.offConnection = bus.onConnectionChange((up) => {
+      if (up) {
+        const graceMs = this.deps.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
+        this.quietUntil = Math.max(this.quietUntil, Date.now() + graceMs);
+        this.deps.logger.info({ graceMs }, 'message bus connection restored; hosts have a grace period to announce themselves again');
+        // Agents announce themselves at their next beat anyway; this asks them at once.
+        void bus.publish(subjects.serviceHello(), new Uint8Array()).catch(() => undefined);
+      } else {
+        this.deps.logger.warn('message bus connection lost; no host is declared lost until it is back');
+      }
+    });
     const every = Math.max(100, Math.floor(this.deps.hostTimeoutMs / 3));
     this.reaper = setInterval(() => {
       this.reaping ??= this.reap()
@@ -130,6 +153,8 @@ export class HostRegistry {
   }
 
   async stop(): Promise<void> {
+    this.offConnection?.();
+    this.offConnection = null;
     if (this.reaper) clearInterval(this.reaper);
     this.reaper = null;
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
@@ -443,10 +468,11 @@ export class HostRegistry {
 
   /** Takes the devices of hosts whose liveness key expired offline. */
   private async reap(): Promise<void> {
+    // Silence heard through a bus that is down says nothing about the hosts.
+    if (!this.deps.bus.connected || Date.now() < this.quietUntil) return;
     for (const hostId of await hostsWithOnlineDevices(this.deps.db)) {
       if ((await this.deps.kv.get(hostKey(hostId))) !== null) continue;
-      // Right after a start, give running agents one time-out to answer the service hello.
-      if (Date.now() - this.startedAt < this.deps.hostTimeoutMs) continue;
+      if (!this.deps.bus.connected || Date.now() < this.quietUntil) return;
       this.deps.logger.warn({ hostId }, 'host missed its heartbeats; its devices go offline');
       this.forget(hostId);
       await this.serially(hostId, () => this.hostLost(hostId, 'heartbeat-missed'));
@@ -469,6 +495,7 @@ export class HostRegistry {
 }
 
 const CONNECT_CONCURRENCY = 8;
+const DEFAULT_RECONNECT_GRACE_MS = 60_000;
 
 /** What a worker reports that matters to the platform: its state and its session. */
 const stateKey = (s: DeviceState) => `${s.state}|${s.sessionId ?? ''}`;
