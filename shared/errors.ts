@@ -41,6 +41,8 @@ export const ErrorCodes = {
   SIGNATURE_EXPIRED: { status: 403, error: 'Forbidden' },
   /** The session's owner disconnected this viewer: their access to that session is withdrawn. */
   SESSION_ACCESS_WITHDRAWN: { status: 403, error: 'Forbidden' },
+  /** A reader of the session's workspace who is neither its owner, nor invited, nor a session manager or reviewer: they see its record, not its screen or data. */
+  SESSION_CONTENT_FORBIDDEN: { status: 403, error: 'Forbidden' },
   DEBUG_NOT_GRANTED: { status: 403, error: 'Forbidden' },
   INVALID_WORKSPACE: { status: 403, error: 'Forbidden' },
   MODULE_NOT_ENABLED: { status: 403, error: 'Forbidden' },

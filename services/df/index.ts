@@ -233,7 +233,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await app.register(sessionRoutes, { platform, sessions, hub, sharing });
       await app.register(sharingRoutes, { platform, sessions, sharing });
       await app.register(reservationRoutes, { platform, reservations });
-      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { sessions, installFromCatalog: (c, s, what) => installer.start(c, s, what) });
+      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { db: platform.db, sessions, installFromCatalog: (c, s, what) => installer.start(c, s, what) });
       await app.register(fileRoutes, { platform, files });
       await app.register(operationRoutes, { operations });
       await app.register(apiKeyRoutes(platform, fleet));

@@ -216,7 +216,8 @@ export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
     bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
     children: z.array(UiNode),
   }),
-);
+  // Named, so a document that describes it (the OpenAPI one) refers to it by this name.
+).meta({ id: 'UiNode' });
 
 /** One element breaking one accessibility rule; bounds in screenshot pixels. */
 export const AccessibilityViolation = z.object({

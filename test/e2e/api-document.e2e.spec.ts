@@ -46,3 +46,37 @@ describe('the OpenAPI document', () => {
     expect(securityOf(runs, method)).toContainEqual({ engineToken: [] });
   });
 });
+
+describe('the references of the OpenAPI document', () => {
+  it('all resolve: every `$ref` names a schema the document defines', () => {
+    const dangling = new Set<string>();
+    const resolves = (ref: string) => {
+      if (!ref.startsWith('#/')) return false;
+      let node: unknown = doc;
+      for (const part of ref.slice(2).split('/')) {
+        const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+        if (node === null || typeof node !== 'object' || !(key in node)) return false;
+        node = (node as Record<string, unknown>)[key];
+      }
+      return node !== undefined;
+    };
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${where}/${i}`));
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string' && !resolves(value)) dangling.add(`${value} (at ${where})`);
+          else walk(value, `${where}/${key}`);
+        }
+      }
+    };
+    walk(doc, '#');
+    expect([...dangling]).toEqual([]);
+  });
+});
+
+describe('binary answers in the OpenAPI document', () => {
+  it('declares the image media types of a session screenshot, not JSON', () => {
+    const ok = (doc.paths['/df/api/sessions/{sessionId}/screenshot']?.get as { responses?: Record<string, { content?: Record<string, unknown> }> } | undefined)?.responses?.['200'];
+    expect(Object.keys(ok?.content ?? {}).sort()).toEqual(['image/jpeg', 'image/png']);
+  });
+});

@@ -114,6 +114,24 @@ describe('viewers and sharing on the session page', { timeout: 120_000 }, () => 
     await watcher.close();
   });
 
+  it("tells a reader of the workspace who was not invited that only the owner, invitees and reviewers see the screen, and shows no broken pane", async () => {
+    const org = client(server.url, admin.token);
+    const roles = (await org.get('/roles')).body as { id: number; name: string }[];
+    const rita = await createActiveUser(server.url, org, smtp.mails, { email: `rita-${process.pid}@example.test`, name: 'Rita Reader', roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+    expect((await org.post(`/workspaces/${admin.workspaceId}/access/users`, { userId: rita.id })).status).toBe(200);
+    const reader = await signedIn(browser, server.url, rita.email, rita.password);
+    await reader.page.goto(`${server.url}/sessions/${sessionId}`);
+    const note = reader.page.getByRole('status').filter({ hasText: "Only the session's owner, the people it is shared with and reviewers can see its screen." });
+    await note.waitFor({ timeout: 30_000 });
+    // The record is there; the screen, the logs and the replay are not.
+    expect(await reader.page.locator('.title-row').textContent()).toContain('its record only');
+    expect(await reader.page.locator('canvas').isVisible()).toBe(false);
+    expect(await reader.page.getByRole('tab').allTextContents()).toEqual(['Activity', 'Notes', expect.stringMatching(/^Viewers and sharing/)]);
+    expect(await reader.page.getByRole('alert').count()).toBe(0);
+    await expectAccessible(reader.page, 'a session page without its content');
+    await reader.context.close();
+  });
+
   it('revokes the link after a confirmation; the API no longer lists it', async () => {
     const { page } = owner;
     const pane = page.getByRole('tabpanel');

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, currentAuth, download } from '../api';
+import { api, ApiError, currentAuth, download } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
@@ -56,6 +56,8 @@ interface Live {
 type Pane = 'activity' | 'logs' | 'notes' | 'replay' | 'apps' | 'files' | 'sharing';
 
 const REMOVAL_CODES = new Set(['SESSION_ACCESS_WITHDRAWN', 'INVITATION_REVOKED']);
+/** What the API answers a reader of the workspace who may see the session's record but not its screen or data. */
+export const CONTENT_FORBIDDEN_TEXT = "Only the session's owner, the people it is shared with and reviewers can see its screen.";
 
 /**
  * The viewer socket (`/df/ws/sessions/{id}`): JPEG frames drawn on a canvas as they come, presence,
@@ -188,6 +190,14 @@ export function SessionPage({ id }: { id: string }) {
     enabled: Boolean(session.data?.deviceId),
     staleTime: Infinity,
   }).data;
+  // Whether this person may see the session's content at all (its screen, logs, recordings): asked once, cheaply.
+  const content = useQuery({
+    queryKey: ['session-content', id],
+    queryFn: () => api<unknown[]>(`/df/api/sessions/${id}/artifacts?type=log`).then(() => true),
+    retry: false,
+    staleTime: 60_000,
+  });
+  const noContent = content.error instanceof ApiError && (content.error.code === 'SESSION_CONTENT_FORBIDDEN' || content.error.code === 'SESSION_ACCESS_WITHDRAWN');
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const { live, send } = useLiveScreen(id, canvas);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -227,7 +237,7 @@ export function SessionPage({ id }: { id: string }) {
   const mayShare = (me?.id === s.ownerId && can('df:session:share')) || can('df:session:manage');
   // Apps and files: devices that have them, for whoever drives the session with the key the API asks.
   const devicePanes = control && can('df:app:install') && (platform === 'android' || platform === 'ios');
-  const panes: Pane[] = ['activity', 'logs', 'notes', 'replay', ...(devicePanes ? (['apps', 'files'] as const) : []), 'sharing'];
+  const panes: Pane[] = noContent ? ['activity', 'notes', 'sharing'] : ['activity', 'logs', 'notes', 'replay', ...(devicePanes ? (['apps', 'files'] as const) : []), 'sharing'];
   // A pane that went away (control lost, the session ended) gives way to the activity.
   const shown = panes.includes(tab) ? tab : 'activity';
 
@@ -237,7 +247,7 @@ export function SessionPage({ id }: { id: string }) {
         <h1>{s.name || s.deviceName}</h1>
         <span class={`badge ${live.ended ? 'ended' : s.status}`}>{live.ended ? 'ended' : s.status}</span>
         <span class="muted small">
-          {s.deviceName} · started {formatTime(s.startedAt)} · {live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
+          {s.deviceName} · started {formatTime(s.startedAt)} · {noContent ? 'its record only' : live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
         </span>
         <RecordingIndicator id={id} />
         {control ? <Link href={`/sessions/${id}/debug`}>Debug</Link> : null}
@@ -286,7 +296,12 @@ export function SessionPage({ id }: { id: string }) {
               </button>
             </div>
           ) : null}
-          <div class="screen-frame">
+          {noContent ? (
+            <p class="content-forbidden" role="status">
+              {content.error instanceof ApiError && content.error.code === 'SESSION_ACCESS_WITHDRAWN' ? "The session's owner disconnected you from this session." : CONTENT_FORBIDDEN_TEXT}
+            </p>
+          ) : null}
+          <div class="screen-frame" hidden={noContent}>
             <canvas
               ref={canvas}
               class={control ? 'screen controllable' : 'screen'}
@@ -335,7 +350,7 @@ export function SessionPage({ id }: { id: string }) {
             ) : null}
           </div>
           {control ? <TypeBar act={act} /> : null}
-          <ErrorNote error={actionError ?? live.error} />
+          {noContent ? null : <ErrorNote error={actionError ?? live.error} />}
         </div>
         <aside class="side">
           {inspector.on ? <InspectPanel inspector={inspector} /> : null}

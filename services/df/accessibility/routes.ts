@@ -7,6 +7,7 @@ import { found } from '#shared/errors.js';
 import { toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, multi, pageOf, paging } from '../http.js';
+import { sessionContent } from '../sharing/access.js';
 import type { SessionService } from '../sessions/service.js';
 import type { AccessibilityService } from './service.js';
 import { EXPORT_TYPES } from './exports.js';
@@ -96,6 +97,18 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
     const c = await caller(request, 'df:session:read');
     return { c, audit: await accessibility.get(c, auditId) };
   };
+  /**
+   * An audit's scans, findings and exports show its session's screen (screenshots, UI trees, the
+   * elements' text): the session's content, for those who may see it (docs/modules/device-testing.md, "Sharing").
+   */
+  const auditSessionContent = async (request: FastifyRequest, audit: { sessionId: string | null }) => {
+    if (audit.sessionId !== null) await sessionContent(platform.db, request, audit.sessionId);
+  };
+  const readAuditContent = async (request: FastifyRequest, auditId: string) => {
+    const read = await readAudit(request, auditId);
+    await auditSessionContent(request, read.audit);
+    return read;
+  };
   const filterFindings = (list: FindingView[], q: z.infer<typeof FindingQuery>) =>
     list.filter((f) => (!q.impact || q.impact.includes(f.impact)) && (!q.ruleId || q.ruleId.includes(f.ruleId)) && (!q.triage || q.triage.includes(f.triage.status)));
 
@@ -152,8 +165,9 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
       response: { 200: z.object({ auditId: z.string(), with: z.string(), new: z.array(FindingSchema), fixed: z.array(FindingSchema), unchanged: z.array(FindingSchema) }) },
     },
     handler: async (request) => {
-      const { c, audit } = await readAudit(request, request.params.auditId);
+      const { c, audit } = await readAuditContent(request, request.params.auditId);
       const other = await accessibility.get(c, request.query.with);
+      await auditSessionContent(request, other);
       const unique = (list: FindingView[]) => [...new Map(list.map((f) => [f.fingerprint, f] as const)).values()];
       const mine = unique(await listFindings(platform.db, audit.id));
       const theirs = unique(await listFindings(platform.db, other.id));
@@ -171,13 +185,13 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
 
   r.get('/api/accessibility/audits/:auditId/scans', {
     schema: { tags, summary: "A report's scans", params: AuditParams, response: { 200: z.array(ScanSchema) } },
-    handler: async (request) => listScans(platform.db, (await readAudit(request, request.params.auditId)).audit.id),
+    handler: async (request) => listScans(platform.db, (await readAuditContent(request, request.params.auditId)).audit.id),
   });
 
   r.get('/api/accessibility/audits/:auditId/scans/:scanId', {
     schema: { tags, summary: 'One scan with its findings', params: AuditParams.extend({ scanId: idParam }), response: { 200: ScanWithFindings } },
     handler: async (request) => {
-      const { audit } = await readAudit(request, request.params.auditId);
+      const { audit } = await readAuditContent(request, request.params.auditId);
       const { screenshotKey: _k, treeKey: _t, ...scan } = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
       return { ...scan, findings: await listFindings(platform.db, audit.id, scan.id) };
     },
@@ -186,7 +200,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   r.get('/api/accessibility/audits/:auditId/scans/:scanId/screenshot', {
     schema: { tags, summary: "The scanned screen (PNG)", params: AuditParams.extend({ scanId: idParam }) },
     handler: async (request, reply) => {
-      const { audit } = await readAudit(request, request.params.auditId);
+      const { audit } = await readAuditContent(request, request.params.auditId);
       const scan = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
       const blob = found(scan.screenshotKey ? await platform.blobs.get(scan.screenshotKey) : null, 'Screenshot not found');
       return reply.header('content-type', 'image/png').send(blob.stream);
@@ -196,7 +210,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   r.get('/api/accessibility/audits/:auditId/scans/:scanId/ui-tree', {
     schema: { tags, summary: 'The UI tree of the scanned screen (as GET /df/api/sessions/{id}/ui-tree answered it then)', params: AuditParams.extend({ scanId: idParam }) },
     handler: async (request, reply) => {
-      const { audit } = await readAudit(request, request.params.auditId);
+      const { audit } = await readAuditContent(request, request.params.auditId);
       const scan = found(await findScan(platform.db, audit.id, request.params.scanId), 'Scan not found');
       const blob = found(scan.treeKey ? await platform.blobs.get(scan.treeKey) : null, 'UI tree not found');
       return reply.header('content-type', 'application/json').send(blob.stream);
@@ -205,14 +219,16 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
 
   r.get('/api/accessibility/audits/:auditId/findings', {
     schema: { tags, summary: "A report's findings", params: AuditParams, querystring: FindingQuery, response: { 200: z.array(FindingSchema) } },
-    handler: async (request) => filterFindings(await listFindings(platform.db, (await readAudit(request, request.params.auditId)).audit.id), request.query),
+    handler: async (request) => filterFindings(await listFindings(platform.db, (await readAuditContent(request, request.params.auditId)).audit.id), request.query),
   });
 
   r.get('/api/accessibility/findings/:findingId', {
     schema: { tags, summary: 'One finding', params: z.object({ findingId: idParam }), response: { 200: FindingSchema } },
     handler: async (request) => {
       const c = await caller(request, 'df:session:read');
-      return found(await findFinding(platform.db, c, request.params.findingId), 'Finding not found');
+      const finding = found(await findFinding(platform.db, c, request.params.findingId), 'Finding not found');
+      await auditSessionContent(request, await accessibility.get(c, finding.auditId));
+      return finding;
     },
   });
 
@@ -226,6 +242,8 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
     },
     handler: async (request) => {
       const c = await caller(request, 'df:accessibility:use');
+      const finding = found(await findFinding(platform.db, c, request.params.findingId), 'Finding not found');
+      await auditSessionContent(request, await accessibility.get(c, finding.auditId));
       return accessibility.triage(c, request.params.findingId, request.body.status, request.body.reason || null);
     },
   });
@@ -252,7 +270,8 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
     schema: { tags, summary: "Scan the session's current screen", params: SessionAuditParams, response: { 201: ScanWithFindings } },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:accessibility:use');
-      const session = await sessions.get(c, request.params.sessionId);
+      // A scan captures the session's screen: its content.
+      const { session } = await sessionContent(platform.db, request, request.params.sessionId);
       const audit = await accessibility.get(c, request.params.auditId);
       return reply.code(201).send(await accessibility.scan(c, session, audit));
     },
@@ -272,7 +291,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   r.post('/api/accessibility/audits/:auditId/exports', {
     schema: { tags, summary: 'Request an export (csv, json, or an offline html report); poll it until succeeded', params: AuditParams, body: z.object({ format: ExportFormat }), response: { 202: ExportSchema } },
     handler: async (request, reply) => {
-      const { c, audit } = await readAudit(request, request.params.auditId);
+      const { c, audit } = await readAuditContent(request, request.params.auditId);
       const view = await accessibility.requestExport(c, audit, request.body.format);
       return reply.code(202).header('location', `/df/api/accessibility/audits/${audit.id}/exports/${view.id}`).send(view);
     },
@@ -281,7 +300,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   r.get('/api/accessibility/audits/:auditId/exports/:exportId', {
     schema: { tags, summary: 'One export; a succeeded one carries its download url', params: AuditParams.extend({ exportId: idParam }), response: { 200: ExportSchema } },
     handler: async (request) => {
-      const { audit } = await readAudit(request, request.params.auditId);
+      const { audit } = await readAuditContent(request, request.params.auditId);
       const { blobKey: _b, ...view } = found(await findExport(platform.db, audit.id, request.params.exportId), 'Export not found');
       return view.state === 'succeeded' ? { ...view, url: downloadUrl(audit.id, view.id) } : view;
     },
@@ -290,7 +309,7 @@ export async function accessibilityRoutes(app: FastifyInstance, opts: { platform
   r.get('/api/accessibility/audits/:auditId/exports/:exportId/download', {
     schema: { tags, summary: "An export's file", params: AuditParams.extend({ exportId: idParam }) },
     handler: async (request, reply) => {
-      const { audit } = await readAudit(request, request.params.auditId);
+      const { audit } = await readAuditContent(request, request.params.auditId);
       const ex = found(await findExport(platform.db, audit.id, request.params.exportId), 'Export not found');
       const blob = found(ex.blobKey ? await platform.blobs.get(ex.blobKey) : null, 'Export not ready');
       const name = `accessibility-${audit.id}.${ex.format}`;

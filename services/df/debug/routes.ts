@@ -9,11 +9,11 @@ import { DebugProtocolName } from '#events/df/sessions.js';
 import { sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
-import { requirePrincipal } from '#shared/http/principal.js';
+import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { idParam } from '../http.js';
 import type { Caller } from '../sessions/service.js';
-import { sessionViewerAccess } from '../sharing/access.js';
+import { sessionContent } from '../sharing/access.js';
 import { CLOSE_SESSION_ENDED, TARGET_OF, type DebugService } from './service.js';
 
 const tags = ['Device testing: debugging'];
@@ -47,12 +47,9 @@ const Target = z
 
 /** Who may debug a session: control of it (owner, session manager, or a `control` invitation) and `df:debug:use`. */
 export async function debugAccess(platform: Platform, request: FastifyRequest, sessionId: string): Promise<{ session: SessionRecord; caller: Caller; manager: boolean }> {
-  const principal = requirePrincipal(request);
-  const keys = await request.permissions();
-  const { session, access, via } = await sessionViewerAccess(platform.db, principal, request.workspace ?? null, keys, sessionId);
-  if (!keys.has('df:debug:use')) throw new AppError('FORBIDDEN', 'Missing permission df:debug:use');
-  if (access !== 'control') throw new AppError('FORBIDDEN', 'Debugging needs control of the session; view-only access cannot debug it');
-  return { session, caller: { userId: principal.userId, companyId: session.companyId, workspaceId: session.workspaceId }, manager: via !== 'invitation' };
+  const { session, caller, via } = await sessionContent(platform.db, request, sessionId, 'control');
+  await requirePermission(request, 'df:debug:use');
+  return { session, caller, manager: via !== 'invitation' };
 }
 
 const isUpgrade = (raw: IncomingMessage) => (raw.headers.upgrade ?? '').toLowerCase() === 'websocket';

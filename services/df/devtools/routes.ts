@@ -5,12 +5,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets, upstreamOpened } from '#shared/http/ws-relay.js';
-import { findSession, sessionById } from '#projections/df-sessions/index.js';
-import { AppError, found } from '#shared/errors.js';
-import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
+import { sessionById } from '#projections/df-sessions/index.js';
+import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
 import { idParam } from '../http.js';
+import { debugAccess } from '../debug/routes.js';
 
 /** The path clients see: the gateway's `/df` prefix is part of every URL handed out. */
 const PUBLIC_PREFIX = '/df/devtools';
@@ -54,8 +54,8 @@ function refusalOf(status: number, body: string): AppError {
  * `chromium.connectOverCDP('<base>/df/devtools/<sessionId>', { headers })` works unchanged. HTTP
  * (`/json/version`, `/json/list`, ...) is answered as Chromium answers it with every WebSocket URL
  * pointing back here; WebSockets (`/devtools/browser|page/<id>`) are relayed frame by frame over the
- * agent's data plane. The caller needs `df:debug:use` and must own the session or hold
- * `df:session:manage`; another company's session is 404.
+ * agent's data plane. The caller needs `df:debug:use` and control of the session (its owner, a
+ * session manager, or a `control` invitation); another company's session is 404.
  */
 export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Platform; dataPlane: DataPlane }): Promise<void> {
   const { platform, dataPlane } = opts;
@@ -101,13 +101,9 @@ export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Pla
     wss.close();
   });
 
-  /** The session (of the caller's workspace) and a data-plane target for its device. */
+  /** The session (debugged as the debug tunnel is: control of it and `df:debug:use`) and a data-plane target for its device. */
   const authorize = async (request: FastifyRequest, sessionId: string): Promise<DataPlaneTarget> => {
-    const principal = requirePrincipal(request);
-    const workspace = requireWorkspace(request);
-    const session = found(await findSession(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id }, sessionId), 'Session not found');
-    await requirePermission(request, 'df:debug:use');
-    if (session.ownerId !== principal.userId) await requirePermission(request, 'df:session:manage');
+    const { session } = await debugAccess(platform, request, sessionId);
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     return dataPlane.target(sessionId, 'devtools');
   };

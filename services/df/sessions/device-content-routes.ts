@@ -5,7 +5,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { AppHelper, DevicePath, PackageName } from '#shared/wire/messages.js';
-import { caller, idParam, requireSessionControl } from '../http.js';
+import { idParam } from '../http.js';
+import { requirePermission } from '#shared/http/principal.js';
+import type { Sql } from '#shared/db/index.js';
+import { sessionContent } from '../sharing/access.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { validationError } from '#shared/http/params.js';
 import type { Caller, SessionService } from './service.js';
@@ -83,22 +86,24 @@ function pathOrError(raw: unknown, field = 'path'): string {
 }
 
 /**
- * `/df/api/sessions/{id}/apps|app-helpers|files|folders` (interface 4.6, "Device control"): apps and
- * files of the session's device. Every route needs `df:app:install` and the right to drive the
- * session; every change is an activity on the session's timeline. Devices without apps or files
- * (browser devices) answer 409 `DEVICE_UNSUPPORTED`.
+ * `/df/api/sessions/{id}/apps|app-helpers|files|folders`: apps and files of the session's device,
+ * content of the session (docs/modules/device-testing.md, "Sharing"). Reading them (the apps, their
+ * presence, a folder, a file's bytes) needs access to the session's content; changing them needs
+ * control of the session and `df:app:install`. Every change and every file read is an activity on
+ * the session's timeline. Devices without apps or files (browser devices) answer 409
+ * `DEVICE_UNSUPPORTED`.
  */
 export async function deviceContentRoutes(
   app: FastifyInstance,
-  opts: { sessions: SessionService; installFromCatalog: (caller: Caller, session: SessionRecord, what: { versionId?: string | undefined; fileId?: string | undefined }) => Promise<string> },
+  opts: { db: Sql; sessions: SessionService; installFromCatalog: (caller: Caller, session: SessionRecord, what: { versionId?: string | undefined; fileId?: string | undefined }) => Promise<string> },
 ): Promise<void> {
   const { sessions } = opts;
 
-  const session = async (request: FastifyRequest, sessionId: string) => {
-    const c = await caller(request, 'df:app:install');
-    const found = await sessions.get(c, sessionId);
-    await requireSessionControl(request, found);
-    return { c, session: found };
+  /** The session's device to read (`view`) or to change (`control`, with `df:app:install`). */
+  const session = async (request: FastifyRequest, sessionId: string, need: 'view' | 'control') => {
+    const found = await sessionContent(opts.db, request, sessionId, need);
+    if (need === 'control') await requirePermission(request, 'df:app:install');
+    return { c: found.caller, session: found.session };
   };
 
   await app.register(async (scope) => {
@@ -114,7 +119,7 @@ export async function deviceContentRoutes(
         response: { 200: z.object({ apps: z.array(App) }) },
       },
       handler: async (request) => {
-        const { session: s } = await session(request, request.params.sessionId);
+        const { session: s } = await session(request, request.params.sessionId, 'view');
         return sessions.deviceContent(s, { op: 'apps', thirdPartyOnly: request.query.thirdPartyOnly === 'true' });
       },
     });
@@ -127,7 +132,7 @@ export async function deviceContentRoutes(
         response: { 201: z.object({ packageNames: z.array(z.string()), size: z.number(), sha256: z.string() }), 202: z.object({ operationId: z.string() }) },
       },
       handler: async (request, reply) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         if (!request.isMultipart()) {
           const parsed = CatalogInstall.safeParse(request.body ?? {});
           if (!parsed.success) throw validationError(parsed.error);
@@ -151,7 +156,7 @@ export async function deviceContentRoutes(
     r.post('/api/sessions/:sessionId/apps/uninstall', {
       schema: { tags, summary: 'Uninstall an app', params: Params, body: z.object({ packageName: PackageName }), response: { 200: z.object({ packageName: z.string(), uninstalled: z.boolean() }) } },
       handler: async (request) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         const result = await sessions.deviceContent(s, { op: 'uninstallApp', packageName: request.body.packageName }, TRANSFER_TIMEOUT_MS);
         if (!result.uninstalled) throw new AppError('NOT_FOUND', `${request.body.packageName} is not installed`);
         await sessions.recordActivity(s, c, 'control', { action: 'uninstallApp', packageName: result.packageName, via: 'api' });
@@ -168,7 +173,7 @@ export async function deviceContentRoutes(
         response: { 200: z.object({ presence: z.record(z.string(), z.boolean()) }) },
       },
       handler: async (request) => {
-        const { session: s } = await session(request, request.params.sessionId);
+        const { session: s } = await session(request, request.params.sessionId, 'view');
         return sessions.deviceContent(s, { op: 'appPresence', packageNames: request.body.packageNames });
       },
     });
@@ -182,7 +187,7 @@ export async function deviceContentRoutes(
         response: { 200: z.object({ helper: z.string(), packageName: z.string().optional() }) },
       },
       handler: async (request) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         const { helper, packageName } = request.body;
         if ((helper === 'app-settings' || helper === 'launch-app') && !packageName) {
           throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: 'packageName', message: `Required for ${helper}` }] });
@@ -201,7 +206,7 @@ export async function deviceContentRoutes(
         response: { 201: z.object({ path: z.string(), size: z.number(), sha256: z.string() }) },
       },
       handler: async (request, reply) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         if (s.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${s.status}`);
         const { fields, result } = await readUpload(request, 'file', MAX_PUSH_BYTES, async (file, fieldsSoFar) => {
           // A path sent before the file is checked before any byte moves.
@@ -220,7 +225,7 @@ export async function deviceContentRoutes(
     r.post('/api/sessions/:sessionId/files/pull', {
       schema: { tags, summary: 'Download a file from the device (the bytes)', params: Params, body: z.object({ path: DevicePath }) },
       handler: async (request, reply) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'view');
         const path = pathOrError(request.body.path);
         const { size, chunks } = await sessions.pullFromDevice(s, path, TRANSFER_TIMEOUT_MS);
         await sessions.recordActivity(s, c, 'control', { action: 'pullFile', path, size, via: 'api' });
@@ -239,7 +244,7 @@ export async function deviceContentRoutes(
         response: { 200: z.object({ path: z.string(), entries: z.array(FileEntry) }) },
       },
       handler: async (request) => {
-        const { session: s } = await session(request, request.params.sessionId);
+        const { session: s } = await session(request, request.params.sessionId, 'view');
         return sessions.deviceContent(s, { op: 'listFiles', path: pathOrError(request.query.path) });
       },
     });
@@ -247,7 +252,7 @@ export async function deviceContentRoutes(
     r.delete('/api/sessions/:sessionId/files', {
       schema: { tags, summary: 'Delete a file or folder of the device', params: Params, querystring: z.object({ path: z.string().max(1_024) }), response: { 200: z.object({ path: z.string(), deleted: z.boolean() }) } },
       handler: async (request) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         const path = pathOrError(request.query.path);
         const result = await sessions.deviceContent(s, { op: 'deleteFile', path });
         if (!result.deleted) throw new AppError('NOT_FOUND', `Not found on the device: ${path}`);
@@ -259,7 +264,7 @@ export async function deviceContentRoutes(
     r.post('/api/sessions/:sessionId/folders', {
       schema: { tags, summary: 'Create a folder on the device (and its parents)', params: Params, body: z.object({ path: DevicePath }), response: { 201: z.object({ path: z.string() }) } },
       handler: async (request, reply) => {
-        const { c, session: s } = await session(request, request.params.sessionId);
+        const { c, session: s } = await session(request, request.params.sessionId, 'control');
         const path = pathOrError(request.body.path);
         const result = await sessions.deviceContent(s, { op: 'makeFolder', path });
         await sessions.recordActivity(s, c, 'control', { action: 'makeFolder', path, via: 'api' });

@@ -18,7 +18,7 @@ import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { ControlAction, UiNode } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl, requireSessionShare } from '../http.js';
-import { sessionViewerAccess } from '../sharing/access.js';
+import { sessionContent, sessionContentVisible } from '../sharing/access.js';
 import type { SharingService } from '../sharing/service.js';
 import { recordingFrameKey, type ScreenHub } from '../live/screen-hub.js';
 import type { SessionService } from './service.js';
@@ -64,6 +64,19 @@ const ListQuery = z.object({
 
 const tags = ['Device testing: sessions'];
 const Params = z.object({ sessionId: idParam });
+/** What a reader who may not see a session's content learns of an activity: its kind, who, when and how, none of what it showed or carried. */
+const SUMMARY_FIELDS = ['action', 'event', 'via', 'by', 'source', 'reason', 'status'] as const;
+function activitySummary<A extends { detail: Record<string, unknown> }>(activity: A): A {
+  const detail: Record<string, unknown> = {};
+  for (const key of SUMMARY_FIELDS) if (activity.detail[key] !== undefined) detail[key] = activity.detail[key];
+  return { ...activity, detail };
+}
+
+/** An answer of raw bytes (an image), as the OpenAPI document describes it. */
+const imageResponse = (description: string, ...types: string[]) => ({
+  description,
+  content: Object.fromEntries(types.map((t) => [t, { schema: z.unknown().meta({ type: 'string', format: 'binary' }) }])),
+});
 const artifactUrl = (sessionId: string, artifactId: string) => `/df/api/sessions/${sessionId}/artifacts/${artifactId}/download`;
 
 /** `/df/api/sessions`: sessions, their content, and device control. */
@@ -82,6 +95,8 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
     await requireSessionControl(request, found.session);
     return found;
   };
+  /** The session for its content (screen, device, data): {@link sessionContent}, the one rule. */
+  const content = (request: FastifyRequest, sessionId: string, need: 'view' | 'control' = 'view') => sessionContent(platform.db, request, sessionId, need);
   const refreshed = async (c: { companyId: number; workspaceId: number }, id: string) => toSessionView(await sessions.get(c, id));
 
   r.get('/api/sessions', {
@@ -243,7 +258,9 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
     schema: { tags, summary: 'Activity timeline, oldest first', params: Params, querystring: z.object({ ...paging, kind: multi(z.string().max(50)) }), response: { 200: pageOf(Activity) } },
     handler: async (request) => {
       const { session } = await readable(request, request.params.sessionId);
-      return listActivities(platform.db, session.id, request.query, request.query.kind);
+      const page = await listActivities(platform.db, session.id, request.query, request.query.kind);
+      // A reader who may not see the session's content gets what happened, not what it showed.
+      return (await sessionContentVisible(platform.db, request, session.id)) ? page : { ...page, content: page.content.map(activitySummary) };
     },
   });
 
@@ -266,7 +283,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   r.get('/api/sessions/:sessionId/artifacts', {
     schema: { tags, summary: 'Artifacts of a session', params: Params, querystring: z.object({ type: multi(z.enum(['screenshot', 'log', 'recording'])) }), response: { 200: z.array(Artifact) } },
     handler: async (request) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       const artifacts = await listArtifacts(platform.db, session.id, request.query.type);
       return artifacts.map(({ blobKey: _k, ...a }) => ({ ...a, downloadUrl: artifactUrl(session.id, a.id) }));
     },
@@ -275,7 +292,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   r.get('/api/sessions/:sessionId/artifacts/:artifactId/download', {
     schema: { tags, summary: 'The bytes of one artifact', params: z.object({ sessionId: idParam, artifactId: idParam }) },
     handler: async (request, reply) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       const artifact = (await listArtifacts(platform.db, session.id)).find((a) => a.id === request.params.artifactId);
       const blob = artifact ? await platform.blobs.get(artifact.blobKey) : null;
       if (!artifact || !blob) throw new AppError('NOT_FOUND', 'Artifact not found');
@@ -287,15 +304,21 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   r.get('/api/sessions/:sessionId/logs', {
     schema: { tags, summary: 'Device logs (console, errors, network failures)', params: Params, querystring: z.object({ afterSeq: z.coerce.number().int().min(0).default(0) }), response: { 200: z.object({ entries: z.array(LogEntry), lastSeq: z.number() }) } },
     handler: async (request) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       return sessions.logs(session, request.query.afterSeq);
     },
   });
 
   r.get('/api/sessions/:sessionId/screenshot', {
-    schema: { tags, summary: 'Capture the current screen (the image itself; kept as an artifact)', params: Params, querystring: z.object({ format: z.enum(['png', 'jpeg']).optional().describe('Default: the workspace session defaults (png)') }) },
+    schema: {
+      tags,
+      summary: 'Capture the current screen (the image itself; kept as an artifact)',
+      params: Params,
+      querystring: z.object({ format: z.enum(['png', 'jpeg']).optional().describe('Default: the workspace session defaults (png)') }),
+      response: { 200: imageResponse('The screen, as PNG or JPEG', 'image/png', 'image/jpeg') },
+    },
     handler: async (request, reply) => {
-      const { c, session } = await controllable(request, request.params.sessionId);
+      const { caller: c, session } = await content(request, request.params.sessionId);
       const shot = await sessions.screenshot(session, c, request.query.format);
       reply.header('content-type', shot.contentType).header('x-artifact-id', shot.artifactId).header('cache-control', 'no-store');
       return reply.send(shot.data);
@@ -349,7 +372,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
       },
     },
     handler: async (request) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       const recordings = [];
       for (const artifact of await listArtifacts(platform.db, session.id, ['recording'])) {
         const blob = await platform.blobs.get(artifact.blobKey);
@@ -370,9 +393,14 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   });
 
   r.get('/api/sessions/:sessionId/replay/:recordingId/frames/:index', {
-    schema: { tags, summary: 'One recorded frame (JPEG)', params: z.object({ sessionId: idParam, recordingId: idParam, index: z.coerce.number().int().min(0).max(1_000_000) }) },
+    schema: {
+      tags,
+      summary: 'One recorded frame (JPEG)',
+      params: z.object({ sessionId: idParam, recordingId: idParam, index: z.coerce.number().int().min(0).max(1_000_000) }),
+      response: { 200: imageResponse('The frame', 'image/jpeg') },
+    },
     handler: async (request, reply) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       const blob = found(await platform.blobs.get(recordingFrameKey(session.companyId, session.id, request.params.recordingId, request.params.index)), 'Frame not found');
       reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=86400');
       return reply.send(blob.stream);
@@ -387,7 +415,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   r.get('/api/sessions/:sessionId/ui-tree', {
     schema: { tags, summary: 'UI element tree (the DOM with roles for a browser device)', params: Params, response: { 200: z.object({ url: z.string(), title: z.string(), root: UiNode }) } },
     handler: async (request) => {
-      const { session } = await readable(request, request.params.sessionId);
+      const { session } = await content(request, request.params.sessionId);
       return sessions.device(session, { op: 'uiTree' });
     },
   });
@@ -401,11 +429,8 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
       response: { 200: z.object({ ok: z.literal(true), action: z.string(), url: z.string().optional(), orientation: z.string().optional() }) },
     },
     handler: async (request) => {
-      const principal = requirePrincipal(request);
       // The owner, a session manager, or a user an invitation with `control` names (docs/modules/device-testing.md, "Sharing").
-      const { session, access } = await sessionViewerAccess(platform.db, principal, request.workspace, await request.permissions(), request.params.sessionId);
-      if (access !== 'control') throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not send input to its device');
-      const c = { userId: principal.userId, companyId: session.companyId, workspaceId: session.workspaceId };
+      const { session, caller: c } = await content(request, request.params.sessionId, 'control');
       const result = await sessions.control(session, c, request.body, 'api');
       return { ok: true as const, action: request.body.action, ...result };
     },
@@ -417,12 +442,12 @@ export async function sessionRoutes(app: FastifyInstance, opts: { platform: Plat
   r.get('/api/sessions/:sessionId/viewers', {
     schema: { tags, summary: 'Who watches the session now (one entry per user)', params: Params, response: { 200: z.array(ViewerSchema) } },
     handler: async (request) => {
-      const principal = requirePrincipal(request);
+      requirePrincipal(request);
       const keys = await request.permissions();
       const ws = request.workspace;
       // Readers of the session's workspace, and the people it is shared with.
       const own = ws && keys.has('df:session:read') ? await findSession(platform.db, { companyId: ws.companyId, workspaceId: ws.id }, request.params.sessionId) : null;
-      const session = own ?? (await sessionViewerAccess(platform.db, principal, ws, keys, request.params.sessionId)).session;
+      const session = own ?? (await content(request, request.params.sessionId)).session;
       return hub.viewers(session.id);
     },
   });

@@ -3,22 +3,34 @@ import { accessWithdrawn, sharedAccess } from '#projections/df-session-sharing/i
 import { getUser } from '#projections/org-directory/index.js';
 import type { SessionAccess } from '#events/df/sharing.js';
 import type { Sql } from '#shared/db/index.js';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.js';
+import { requirePrincipal } from '#shared/http/principal.js';
 
-/** How a user reaches a session's screen and device, and through what. */
+/** How a user reaches a session's content (screen, device and data), and through what. */
 export interface SessionViewerAccess {
   session: SessionRecord;
   access: SessionAccess;
-  /** The session's owner, a holder of `df:session:manage` in its workspace, or an accepted invitation. */
-  via: 'owner' | 'manager' | 'invitation';
+  /**
+   * The session's owner, a holder of `df:session:manage` in its workspace, an accepted invitation, or a
+   * holder of `df:session:review` in its workspace (view only).
+   */
+  via: 'owner' | 'manager' | 'invitation' | 'reviewer';
 }
 
+/** The sentence every refusal of a session's content carries (the console shows the same). */
+export const CONTENT_FORBIDDEN_MESSAGE = "Only the session's owner, the people it is shared with and reviewers can see its screen";
+
 /**
- * Who may watch (`view`) or drive (`control`) a session's device: its owner (driving with
- * `df:session:create`), a holder of `df:session:manage` in its workspace, and the users an accepted
- * invitation names (an automation session only ever `view`). Another company's session, or one of
- * another workspace the user was not invited to, is 404; a reader of the workspace who was not
- * invited is 403, and 403 `SESSION_ACCESS_WITHDRAWN` once the owner disconnected them.
+ * The one rule for a session's content: what shows its device's screen or data (live screen,
+ * screenshots, UI tree, logs, recordings and replay frames, artifacts, the WebDriver command log,
+ * apps and files of the device, debugging, accessibility scans). Open to its owner (driving with
+ * `df:session:create`), a holder of `df:session:manage` in its workspace (control), the users an
+ * accepted invitation names (with its access; an automation session only ever `view`) and a holder
+ * of `df:session:review` in its workspace (view only). Another company's session, or one of another
+ * workspace the user was not invited to, is 404; any other reader of the workspace is 403
+ * `SESSION_CONTENT_FORBIDDEN` (they still see the session's record), and 403
+ * `SESSION_ACCESS_WITHDRAWN` once the owner disconnected them.
  */
 export async function sessionViewerAccess(
   db: Sql,
@@ -36,9 +48,37 @@ export async function sessionViewerAccess(
   if (inWorkspace && owner && keys.has('df:session:read')) return { session, access: 'view', via: 'owner' };
   const granted = await sharedAccess(db, session.id, user.userId);
   if (granted) return { session, access: session.type === 'automation' ? 'view' : granted, via: 'invitation' };
+  if (inWorkspace && keys.has('df:session:review')) return { session, access: 'view', via: 'reviewer' };
   if (!inWorkspace || !keys.has('df:session:read')) throw new AppError('NOT_FOUND', 'Session not found');
   if (await accessWithdrawn(db, session.id, user.userId)) throw new AppError('SESSION_ACCESS_WITHDRAWN', "The session's owner disconnected you from this session");
-  throw new AppError('FORBIDDEN', "Only the session's owner and the people it is shared with can watch it");
+  throw new AppError('SESSION_CONTENT_FORBIDDEN', CONTENT_FORBIDDEN_MESSAGE);
+}
+
+/** A session's content for a request, and the caller acting in the session's workspace. */
+export interface SessionContent extends SessionViewerAccess {
+  caller: { userId: number; companyId: number; workspaceId: number };
+}
+
+/**
+ * What every content route of a session calls: {@link sessionViewerAccess} for the request's user,
+ * and, when the route drives the device (`need: 'control'`), 403 `FORBIDDEN` for view-only access.
+ */
+export async function sessionContent(db: Sql, request: FastifyRequest, sessionId: string, need: SessionAccess = 'view'): Promise<SessionContent> {
+  const principal = requirePrincipal(request);
+  const found = await sessionViewerAccess(db, principal, request.workspace ?? null, await request.permissions(), sessionId);
+  if (need === 'control' && found.access !== 'control') throw new AppError('FORBIDDEN', 'View-only access: you may watch this session but not drive its device');
+  return { ...found, caller: { userId: principal.userId, companyId: found.session.companyId, workspaceId: found.session.workspaceId } };
+}
+
+/** Whether the request's user may see the session's content: false where {@link sessionContent} refuses it with 403. */
+export async function sessionContentVisible(db: Sql, request: FastifyRequest, sessionId: string): Promise<boolean> {
+  try {
+    await sessionContent(db, request, sessionId);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'SESSION_CONTENT_FORBIDDEN' || err.code === 'SESSION_ACCESS_WITHDRAWN')) return false;
+    throw err;
+  }
 }
 
 /** A user's display name (their id when the directory does not know them). */

@@ -9,6 +9,7 @@ import type { DataPlane } from '../data-plane/index.js';
 import { caller, idParam, queryBoolean } from '../http.js';
 import { textLine, type CommandEntry } from './command-log.js';
 import type { SessionService } from '../sessions/service.js';
+import { sessionContent } from '../sharing/access.js';
 import { WebDriverHub } from './hub.js';
 import { dataPlaneTransport, type WebDriverTransport, type WireAnswer } from './transport.js';
 import { invalidSession, toW3c, WebDriverError } from './w3c.js';
@@ -52,7 +53,7 @@ export async function webdriverRoutes(app: FastifyInstance, opts: WebDriverRoute
   // The command log is platform API (`/df/api`), so it answers errors the platform's way, not W3C's.
   await app.register(async (api) => {
     api.setErrorHandler((err, request, reply) => sendError(request, reply, err));
-    webdriverLogRoute(api, platform, sessions, hub);
+    webdriverLogRoute(api, platform, hub);
   });
 
   // The hooks before a route (authentication, workspace, entitlement) fail through this handler too.
@@ -222,7 +223,7 @@ async function commandLog(db: Platform['db'], sessionId: string): Promise<z.outp
  * `GET /df/api/sessions/{id}/webdriver-log`: the session's WebDriver command log, as JSON or as text
  * (one line per command), to read or to download (`download=true`).
  */
-function webdriverLogRoute(app: FastifyInstance, platform: Platform, sessions: SessionService, hub: WebDriverHub): void {
+function webdriverLogRoute(app: FastifyInstance, platform: Platform, hub: WebDriverHub): void {
   app.withTypeProvider<ZodTypeProvider>().get('/api/sessions/:sessionId/webdriver-log', {
     schema: {
       tags,
@@ -240,8 +241,7 @@ function webdriverLogRoute(app: FastifyInstance, platform: Platform, sessions: S
       },
     },
     handler: async (request, reply) => {
-      const c = await caller(request, 'df:session:read');
-      const session = await sessions.get(c, request.params.sessionId);
+      const { session } = await sessionContent(platform.db, request, request.params.sessionId);
       await hub.logWritten(session.id);
       // Commands written by this or another replica reach the read model shortly after.
       const head = await platform.store.headPosition();
