@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
 import { installInputHygiene } from './input-hygiene.js';
+import { installAbsentBodies } from './absent-body.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -111,6 +112,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // The rest of each request runs in its context: the events it causes record its address and id.
   app.addHook('onRequest', (request, _reply, done) => withRequestContext({ requestId: request.id, clientAddress: request.ip }, done));
   installInputHygiene(app);
+  installAbsentBodies(app);
   // Every documented route also documents the error shape it can answer with.
   const security = options.security;
   app.addHook('onRoute', (route) => {
