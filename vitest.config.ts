@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // Fails the run when it left the working tree changed (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -59,7 +59,7 @@ const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
  * surrogate; `%FF`): decoders would silently replace them, so the text a client sent could not be
  * stored as sent.
  */
-function hasMalformedEscapes(raw: string): boolean {
+export function hasMalformedEscapes(raw: string): boolean {
   for (const run of raw.match(ESCAPES) ?? []) {
     const bytes = Uint8Array.from(run.slice(1).split('%'), (h) => parseInt(h, 16));
     try {

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { clientErrorHandler, installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
 import { installInputHygiene } from './input-hygiene.js';
+import { installAbsentBodies } from './absent-body.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -109,11 +110,25 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   if (rewrite) serverOptions.rewriteUrl = (req) => rewrite(req.url ?? '/');
   const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // An error answer that does not match the schema its route documents is still the answer the client
+  // is owed: sent as it is (and logged as the bug it is), never turned into a 500 by serialisation.
+  app.setSerializerCompiler((route) => {
+    const strict = serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
+    if (!/^[45]/.test(String(route.httpStatus))) return strict;
+    return (data) => {
+      try {
+        return strict(data);
+      } catch (err) {
+        app.log.error({ err, method: route.method, url: route.url, status: route.httpStatus }, 'error answer does not match its documented schema');
+        return JSON.stringify(data);
+      }
+    };
+  });
   installErrorHandling(app, options.notFound);
   // The rest of each request runs in its context: the events it causes record its address and id.
   app.addHook('onRequest', (request, _reply, done) => withRequestContext({ requestId: request.id, clientAddress: request.ip }, done));
   installInputHygiene(app);
+  installAbsentBodies(app);
   // Every documented route also documents the error shape it can answer with.
   const security = options.security;
   app.addHook('onRoute', (route) => {
@@ -122,8 +137,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // Swagger UI sends the credentials (and the workspace header) an operation names, nothing else.
     if (security && schema.security === undefined) schema.security = security.of([route.method].flat()[0] ?? 'GET', route.url);
     if (!schema.response) return;
+    // A route that answers errors in a format of its own (`/oauth/token`) documents it itself.
     const error = isV1Path(route.url) ? V1Error : ErrorResponse;
-    schema.response = { ...schema.response, '4XX': error, '5XX': error };
+    schema.response = { '4XX': error, '5XX': error, ...schema.response };
   });
   // A WebSocket handshake answered over HTTP (refused for its input, its credentials, an unknown path)
   // ends its connection once the answer is out: nothing else would, and a client keeping it open

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
@@ -16,7 +18,9 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
  */
 const CHROMIUM = '/usr/lib/chromium/chromium';
 const ADMIN = { email: 'console-debug@example.com', password: 'console-debug-password-1' };
-const SCREENSHOT = process.env.CONSOLE_SCREENSHOTS === '0' ? null : 'docs/console/debugging.png';
+// The picture is taken (it must render) into a directory of the test's own: pictures under docs/console
+// come from scripts/console-screenshots.ts, never from a test run.
+const SCREENSHOT = process.env.CONSOLE_SCREENSHOTS === '0' ? null : join(mkdtempSync(join(tmpdir(), 'console-debug-')), 'debugging.png');
 
 declare const window: unknown;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
@@ -167,10 +171,11 @@ describe('the debugging page', { timeout: 120_000 }, () => {
     expect(peer.record.commands).toContain('echo hi');
     await expectAccessible('debugging (terminal open)');
     if (SCREENSHOT) {
-      mkdirSync('docs/console', { recursive: true });
       // Focusing the terminal scrolled it into view; the picture shows the page from its top.
       await page.evaluate(() => (window as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
       await page.screenshot({ path: SCREENSHOT });
+      expect(readFileSync(SCREENSHOT).subarray(1, 4).toString('latin1')).toBe('PNG');
+      rmSync(dirname(SCREENSHOT), { recursive: true, force: true });
     }
     // Shift+Tab leaves the terminal (Tab itself belongs to the shell): no keyboard trap.
     await page.keyboard.press('Shift+Tab');

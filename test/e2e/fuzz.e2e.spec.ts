@@ -53,6 +53,11 @@ describe('fuzzing every documented operation', () => {
     const cases = buildCases(doc, { seed: SEED, variants: VARIANTS, skip: endsTheSignIn });
     const operations = new Set(cases.map((c) => c.operation));
     expect(operations.size).toBeGreaterThan(200);
+    // The token endpoint is fuzzed in both its body formats and with HTTP Basic garbage.
+    const token = cases.filter((c) => c.operation === 'POST /oauth/token');
+    expect(token.filter((c) => c.variant.startsWith('form ') && c.hostileText).length).toBeGreaterThanOrEqual(4);
+    expect(token.filter((c) => c.variant.startsWith('body ') && c.hostileText).length).toBeGreaterThanOrEqual(4);
+    expect(token.filter((c) => c.variant.startsWith('basic ')).length).toBeGreaterThanOrEqual(8);
     const before = await eventsOf(b.companyId);
     const { findings, statuses } = await runCases(server.url, cases, {
       headers: { authorization: `Bearer ${a.token}`, 'x-workspace-id': String(a.workspaceId) },

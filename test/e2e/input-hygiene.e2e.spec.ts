@@ -70,3 +70,85 @@ describe('input hygiene at the edge', () => {
     expect(res.status).toBe(201);
   });
 });
+
+describe('input hygiene on POST /oauth/token, answered in its own format', () => {
+  /** A raw request to the token endpoint: the answer is always 4xx with the RFC 6749 fields beside the platform's. */
+  async function token(init: { query?: string; body?: string; contentType?: string; authorization?: string }): Promise<{ status: number; body: any }> {
+    const headers: Record<string, string> = {};
+    if (init.contentType) headers['content-type'] = init.contentType;
+    if (init.authorization !== undefined) headers.authorization = init.authorization;
+    const res = await fetch(`${server.url}/oauth/token${init.query ?? ''}`, { method: 'POST', headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: JSON.parse(text) };
+  }
+
+  function expectOAuthRefusal(res: { status: number; body: any }, status: number, code: string, error = 'invalid_request'): void {
+    expect([res.status, res.body.code, res.body.error]).toEqual([status, code, error]);
+    expect(res.body).toMatchObject({ statusCode: status, error_description: expect.any(String), message: expect.any(String) });
+    expect(res.body.error_description).toBe(res.body.message);
+  }
+
+  const form = 'application/x-www-form-urlencoded';
+  const json = 'application/json';
+  const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+
+  it('refuses unstorable text in every form field with 400 INVALID_INPUT naming it', async () => {
+    for (const field of ['grant_type', 'client_id', 'client_secret', 'scope']) {
+      const res = await token({ contentType: form, body: field === 'grant_type' ? 'grant_type=a%00b' : `grant_type=client_credentials&${field}=a%00b` });
+      expectOAuthRefusal(res, 400, 'INVALID_INPUT');
+      expect(res.body.details).toEqual([{ path: `body.${field}`, message: expect.stringContaining('NUL character') }]);
+    }
+  });
+
+  it('refuses form parameters holding percent-escapes that are not UTF-8', async () => {
+    const res = await token({ contentType: form, body: 'grant_type=client_credentials&client_id=a%ED%A0%80b&client_secret=x' });
+    expectOAuthRefusal(res, 400, 'INVALID_INPUT');
+    expect(res.body.details).toEqual([{ path: 'body', message: expect.stringContaining('not UTF-8') }]);
+  });
+
+  it('refuses unstorable text in every JSON field, NUL or an unpaired surrogate', async () => {
+    for (const field of ['grant_type', 'client_id', 'client_secret', 'scope']) {
+      for (const bad of ['a\u0000b', 'a\ud800b', '\udfffz']) {
+        const res = await token({ contentType: json, body: JSON.stringify({ grant_type: 'client_credentials', [field]: bad }) });
+        expectOAuthRefusal(res, 400, 'INVALID_INPUT');
+        expect(res.body.details[0].path).toBe(`body.${field}`);
+      }
+    }
+    // An unstorable key is refused the same way.
+    expectOAuthRefusal(await token({ contentType: json, body: '{"a\\u0000":"x","grant_type":"client_credentials"}' }), 400, 'INVALID_INPUT');
+  });
+
+  it('refuses unstorable text in the query, and percent-escapes that are not UTF-8', async () => {
+    expectOAuthRefusal(await token({ query: '?x=a%00b', contentType: form, body: 'grant_type=client_credentials' }), 400, 'INVALID_INPUT');
+    expectOAuthRefusal(await token({ query: '?x=a%ED%A0%80b', contentType: form, body: 'grant_type=client_credentials' }), 400, 'INVALID_INPUT');
+  });
+
+  it('refuses HTTP Basic garbage as invalid_request, never looking it up', async () => {
+    const body = 'grant_type=client_credentials';
+    for (const authorization of [
+      basic('a%00b', 'secret'),
+      basic('client', 'se%00cret'),
+      basic('a\u0000b', 'secret'),
+      basic('client', '%ED%A0%80'),
+      basic('%zz', 'secret'),
+      'Basic %00',
+      'Basic',
+      `Basic ${Buffer.from('no-colon').toString('base64')}`,
+      'Bearer x.y.z',
+      `Basic ${'A'.repeat(9000)}`,
+    ]) {
+      const res = await token({ contentType: form, body, authorization });
+      expect([authorization.slice(0, 40), res.status, res.body.error]).toEqual([authorization.slice(0, 40), 400, 'invalid_request']);
+      expect(res.body.code).toBe('INVALID_REQUEST');
+    }
+  });
+
+  it('answers a malformed or absent body in the same format', async () => {
+    expectOAuthRefusal(await token({}), 400, 'INVALID_REQUEST');
+    expectOAuthRefusal(await token({ contentType: json, body: '' }), 400, 'INVALID_REQUEST');
+    expectOAuthRefusal(await token({ contentType: json, body: '{"grant_type":' }), 400, 'INVALID_REQUEST');
+    expectOAuthRefusal(await token({ contentType: json, body: '[1]' }), 400, 'INVALID_REQUEST');
+    expectOAuthRefusal(await token({ contentType: form, body: `grant_type=${'x'.repeat(20_000)}` }), 400, 'INVALID_REQUEST');
+    expectOAuthRefusal(await token({ contentType: 'text/xml', body: '<x/>' }), 400, 'INVALID_REQUEST');
+  });
+});

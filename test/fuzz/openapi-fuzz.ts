@@ -79,6 +79,7 @@ export function validValue(doc: OpenApiDocument, raw: Schema | undefined, depth 
   const schema = deref(doc, raw);
   if (depth > 8) return null;
   if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('default' in schema && schema.default !== undefined) return schema.default;
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -155,6 +156,61 @@ function paramValue(doc: OpenApiDocument, p: Parameter): string {
   return String(v ?? 'x');
 }
 
+/** The optional string properties of an object body (absent from its valid form). */
+function optionalStrings(doc: OpenApiDocument, raw: Schema | undefined, valid: unknown): string[] {
+  const schema = deref(doc, raw);
+  if (!valid || typeof valid !== 'object' || Array.isArray(valid)) return [];
+  const props = (schema.properties ?? {}) as Record<string, Schema>;
+  return Object.entries(props)
+    .filter(([name, prop]) => !(name in valid) && validValue(doc, prop) !== undefined && typeof validValue(doc, prop) === 'string')
+    .map(([name]) => name);
+}
+
+/** Credentials in `Authorization: Basic` that are not: unstorable once decoded, undecodable, truncated, huge. */
+const BASIC_GARBAGE: { value: string; hostileText: boolean }[] = [
+  { value: `Basic ${Buffer.from('a\u0000b:secret').toString('base64')}`, hostileText: true },
+  { value: `Basic ${Buffer.from('client:a%00b').toString('base64')}`, hostileText: true },
+  { value: `Basic ${Buffer.from('%ED%A0%80:secret').toString('base64')}`, hostileText: true },
+  { value: `Basic ${Buffer.from('%zz:secret').toString('base64')}`, hostileText: false },
+  { value: `Basic ${Buffer.from('no-colon').toString('base64')}`, hostileText: false },
+  { value: 'Basic %00', hostileText: false },
+  { value: 'Basic', hostileText: false },
+  { value: `Basic ${'A'.repeat(9_000)}`, hostileText: false },
+];
+
+type Build = (variant: string, over: { body?: string | null; headers?: Record<string, string>; query?: [string, string][]; hostileText?: boolean }) => FuzzCase;
+
+/**
+ * The cases of an operation that takes form-urlencoded parameters (`POST /oauth/token`): a valid form,
+ * unstorable text in each parameter (percent-encoded NUL, an encoded lone surrogate), a repeated
+ * parameter, odd values, and HTTP Basic garbage.
+ */
+function formCases(doc: OpenApiDocument, raw: Schema, random: () => number, build: Build): FuzzCase[] {
+  const schema = deref(doc, raw);
+  const names = Object.keys((schema.properties ?? {}) as Record<string, Schema>);
+  const props = (schema.properties ?? {}) as Record<string, Schema>;
+  const encode = (fields: Record<string, string>) => Object.entries(fields).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
+  // Every parameter with a plain value (its documented example where it has one), so the checks behind
+  // the first one are reached.
+  const base = Object.fromEntries(names.map((name) => [name, encodeURIComponent(String(validValue(doc, props[name]) ?? 'x'))]));
+  // RFC 6749 client authentication goes in the header or in the form, never both: the header's cases
+  // leave the form's client parameters out.
+  const withoutClient = Object.fromEntries(Object.entries(base).filter(([name]) => !name.startsWith('client_')));
+  const form = (variant: string, fields: Record<string, string> | string, over: { headers?: Record<string, string>; hostileText?: boolean } = {}) =>
+    build(variant, { body: typeof fields === 'string' ? fields : encode(fields), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: '', ...over.headers }, hostileText: over.hostileText ?? false });
+  // Without the fuzzer's bearer token, which the form's own client authentication would refuse first.
+  const out = [form('form valid', base)];
+  for (const name of names) {
+    out.push(form(`form ${name} unstorable`, { ...base, [name]: pick(random, UNSTORABLE_ENCODED) }, { hostileText: true }));
+    out.push(form(`form ${name} odd`, { ...base, [name]: encodeURIComponent(pick(random, ODD_STRINGS)) }));
+    out.push(form(`form ${name} repeated`, `${encode(base)}&${encodeURIComponent(name)}=x`));
+  }
+  out.push(form('form malformed escapes', '%%%=%zz&=&&'));
+  for (const basic of BASIC_GARBAGE) out.push(form(`basic ${basic.value.slice(0, 30)}`, withoutClient, { headers: { authorization: basic.value }, hostileText: basic.hostileText }));
+  out.push(build('json basic garbage', { headers: { authorization: pick(random, BASIC_GARBAGE).value } }));
+  return out;
+}
+
 /** Builds the cases of every operation: one valid request and `variants` hostile ones each. */
 export function buildCases(doc: OpenApiDocument, options: { seed: number; variants: number; skip?: (method: string, path: string) => boolean }): FuzzCase[] {
   const random = seeded(options.seed);
@@ -168,6 +224,7 @@ export function buildCases(doc: OpenApiDocument, options: { seed: number; varian
       const query = params.filter((p) => p.in === 'query');
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const validBody = bodySchema ? validValue(doc, bodySchema) : undefined;
+      const formSchema = op.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
       const operation = `${method.toUpperCase()} ${template}`;
       const build = (variant: string, over: { path?: Record<string, string>; query?: [string, string][]; body?: string | null; headers?: Record<string, string>; hostileText?: boolean }): FuzzCase => {
         let url = template;
@@ -179,11 +236,13 @@ export function buildCases(doc: OpenApiDocument, options: { seed: number; varian
         return { operation, variant, method: method.toUpperCase(), url, headers, ...(body !== undefined ? { body } : {}), hostileText: over.hostileText ?? false };
       };
       const variants: FuzzCase[] = [build('valid', {})];
-      // Unstorable text in one string field of the body at a time.
-      const strings = leaves(validBody).filter((l) => typeof l.value === 'string');
-      for (const leaf of strings.slice(0, 4)) {
-        variants.push(build(`body ${leaf.path.join('.')} unstorable`, { body: JSON.stringify(replaced(validBody, leaf.path, pick(random, UNSTORABLE))), hostileText: true }));
+      // Unstorable text in one string field of the body at a time, optional fields too (a body whose
+      // fields are all optional has no string in its valid form).
+      const strings = [...leaves(validBody).filter((l) => typeof l.value === 'string').map((l) => l.path), ...optionalStrings(doc, bodySchema, validBody).map((name) => [name])];
+      for (const path of strings.slice(0, 4)) {
+        variants.push(build(`body ${path.join('.')} unstorable`, { body: JSON.stringify(replaced(validBody, path, pick(random, UNSTORABLE))), hostileText: true }));
       }
+      if (formSchema) variants.push(...formCases(doc, formSchema, random, build));
       // Unstorable text in a path or query parameter.
       for (const p of pathParams.slice(0, 2)) variants.push(build(`path ${p.name} unstorable`, { path: { [p.name]: pick(random, UNSTORABLE_ENCODED) }, hostileText: true }));
       for (const p of query.slice(0, 2)) variants.push(build(`query ${p.name} unstorable`, { query: [[p.name, `%raw:${pick(random, UNSTORABLE_ENCODED)}`]], hostileText: true }));

@@ -5,6 +5,7 @@ import { oauthClientByClientId } from '#projections/org-credentials/index.js';
 import { hashToken } from '#shared/auth/index.js';
 import { AppError, type ErrorCode } from '#shared/errors.js';
 import { toErrorResponse } from '#shared/http/errors.js';
+import { hasMalformedEscapes, isUnstorable } from '#shared/http/input-hygiene.js';
 import { CREDENTIAL_SCOPES, type CredentialScope } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { sameHash, type CredentialService, type ResolveWorkspace } from './service.js';
@@ -23,16 +24,19 @@ const oauthError = (code: keyof typeof OAUTH_ERRORS & ErrorCode, message: string
 
 const OAuthErrorBody = z
   .object({
-    error: z.enum(['invalid_request', 'invalid_client', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']),
+    error: z
+      .enum(['invalid_request', 'invalid_client', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'])
+      .describe('RFC 6749 section 5.2; any other refusal (unstorable text, throttling) is invalid_request with its own status and code, a failure of the platform server_error or temporarily_unavailable'),
     error_description: z.string(),
     statusCode: z.number().int(),
-    code: z.string(),
+    code: z.string().describe('The platform code (docs/api-conventions.md, "Errors")'),
     message: z.string(),
+    details: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'OAuthError' });
 
 const TokenRequest = z.object({
-  grant_type: z.string().max(100).optional().describe('Must be "client_credentials"'),
+  grant_type: z.string().max(100).optional().describe('Must be "client_credentials"').meta({ examples: ['client_credentials'] }),
   client_id: z.string().max(200).optional().describe('Unless sent with HTTP Basic'),
   client_secret: z.string().max(500).optional().describe('Unless sent with HTTP Basic'),
   scope: z.string().max(200).optional().describe("Space-separated, a subset of the client's scopes; all of them when absent"),
@@ -72,7 +76,10 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
       throw oauthError('INVALID_REQUEST', 'Malformed HTTP Basic credentials');
     }
   };
-  return { clientId: unform(decoded.slice(0, colon)), clientSecret: unform(decoded.slice(colon + 1)) };
+  const clientId = unform(decoded.slice(0, colon));
+  const clientSecret = unform(decoded.slice(colon + 1));
+  if (isUnstorable(clientId) || isUnstorable(clientSecret)) throw oauthError('INVALID_REQUEST', 'Malformed HTTP Basic credentials: a NUL character or an unpaired surrogate');
+  return { clientId, clientSecret };
 }
 
 /** Sends an error as RFC 6749 section 5.2 wants it, with the platform's fields beside. */
@@ -88,18 +95,24 @@ function sendOAuthError(request: FastifyRequest, reply: FastifyReply, err: unkno
         : fe.message;
     error = oauthError('INVALID_REQUEST', message);
   }
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   if (error instanceof AppError && OAUTH_ERRORS[error.code]) {
     if (error.headers) reply.headers(error.headers);
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return reply
       .code(error.statusCode)
       .type('application/json; charset=utf-8')
       .send({ error: OAUTH_ERRORS[error.code], error_description: error.message, statusCode: error.statusCode, code: error.code, message: error.message });
   }
+  // Every other answer (unstorable text, throttling, a store down, a fault) keeps its status and code
+  // in the same shape, so a client of this endpoint reads one format.
   const { status, body, headers, internal } = toErrorResponse(error);
   if (internal) request.log.error({ err: error }, 'request failed');
   if (headers) reply.headers(headers);
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+  const oauth = status < 500 ? 'invalid_request' : status === 503 ? 'temporarily_unavailable' : 'server_error';
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error: oauth, error_description: body.message, statusCode: status, code: body.code, message: body.message, ...(body.details ? { details: body.details } : {}) });
 }
 
 /**
@@ -112,6 +125,11 @@ export async function tokenRoutes(app: FastifyInstance, opts: { platform: Platfo
   const { platform, credentials, resolveWorkspace } = opts;
   // Only in this plugin: everywhere else a form body stays a 415.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    // A decoder would silently replace escapes that are not UTF-8 (an encoded lone surrogate): refused as the query's are.
+    if (hasMalformedEscapes(body as string)) {
+      const message = 'Holds percent-escapes that are not UTF-8 text (an encoded unpaired surrogate, say), which cannot be stored';
+      return done(new AppError('INVALID_INPUT', `Invalid text in body: ${message.toLowerCase()}`, { details: [{ path: 'body', message }] }), undefined);
+    }
     done(null, parseForm(body as string));
   });
   app.setErrorHandler((err, request, reply) => sendOAuthError(request, reply, err));
@@ -129,7 +147,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { platform: Platfo
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenRequest.optional(),
       security: [],
-      response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody },
+      response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, '4XX': OAuthErrorBody, '5XX': OAuthErrorBody },
     },
     handler: async (request, reply) => {
       const body = request.body ?? {};

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Tests never write into the repository (pictures under docs/console come from
+ * scripts/console-screenshots.ts; everything else goes to temporary directories). The state of the
+ * working tree — `git status --porcelain` and the bytes of every file it lists — is taken before the run
+ * and compared after it: a file the run created, changed or deleted fails the run, naming the file.
+ * Changes that were there before the run (work in progress) are left alone. Without git (an exported
+ * tree) there is nothing to compare.
+ */
+type TreeState = Map<string, string>;
+
+export function treeState(root: string): TreeState | null {
+  let porcelain: string;
+  try {
+    porcelain = execFileSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+  const state: TreeState = new Map();
+  const entries = porcelain.split('\0').filter(Boolean);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const status = entry.slice(0, 2);
+    const path = entry.slice(3);
+    // A rename or copy is followed by its source path.
+    if (status.includes('R') || status.includes('C')) i++;
+    state.set(path, `${status} ${fingerprint(join(root, path))}`);
+  }
+  return state;
+}
+
+function fingerprint(file: string): string {
+  try {
+    return statSync(file).isFile() ? createHash('sha256').update(readFileSync(file)).digest('hex') : 'not a file';
+  } catch {
+    return 'absent';
+  }
+}
+
+/** The paths whose state differs between two snapshots. */
+export function changedPaths(before: TreeState, after: TreeState): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
+
+export default function setup(): () => void {
+  const root = process.cwd();
+  const before = treeState(root);
+  return () => {
+    if (!before) return;
+    const after = treeState(root);
+    if (!after) return;
+    const changed = changedPaths(before, after);
+    if (changed.length > 0) {
+      // Vitest reports an error thrown here but keeps its exit status: the status is set here.
+      process.stderr.write(`\nThe test run wrote into the repository (tests must write to temporary directories): ${changed.join(', ')}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
