@@ -12,6 +12,7 @@ import { connectRedisKv, createSqlKv, withLocalFallback } from '#shared/kv/index
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { createLogger } from '#shared/logger.js';
 import { createMailer } from '#shared/mail/mailer.js';
+import { PublicAddress } from '#shared/public-address.js';
 import type { Platform, ReadModelWaiter } from './platform.js';
 import { checkpointWaiter } from './read-models.js';
 
@@ -84,6 +85,7 @@ export async function openPlatform(
       mailer,
       blobs: await openBlobStore(config, keys),
       readModels: options.readModels ?? checkpointWaiter(db),
+      publicAddress: new PublicAddress(config.APP_URL, config.HOST, config.PORT),
       now: () => new Date(),
     };
     return {

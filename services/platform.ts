@@ -7,6 +7,7 @@ import type { Database } from '#shared/db/index.js';
 import type { EventStore } from '#shared/es/types.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import type { Mailer } from '#shared/mail/mailer.js';
+import type { PublicAddress } from '#shared/public-address.js';
 
 /** Waits until read models have caught up with a log position (read-your-writes). */
 export interface ReadModelWaiter {
@@ -38,5 +39,7 @@ export interface Platform {
   mailer: Mailer;
   blobs: BlobStore;
   readModels: ReadModelWaiter;
+  /** Where links in mails and answers point: APP_URL, else the address this process listens on. */
+  publicAddress: PublicAddress;
   now: () => Date;
 }

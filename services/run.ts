@@ -5,6 +5,7 @@ import { ProjectionRunner } from '#projections/runner.js';
 import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
+import { isLoopbackHost } from '#shared/public-address.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
 import { enrolLocalHost } from './local-host.js';
@@ -120,7 +121,14 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    platform.publicAddress.listeningOn(config.HOST, port);
     logger.info({ url, services: [...selected] }, 'listening');
+    if (appUrlMissing(config)) {
+      logger.warn(
+        { publicUrl: platform.publicAddress.base },
+        'APP_URL is not set: links in mails and answers point at the address this process listens on; set APP_URL to the address people open',
+      );
+    }
     let stopping: Promise<void> | null = null;
     const extraParts: { name: string; stop: () => Promise<void> }[] = [];
     const inProgress = new Set<string>();
@@ -168,6 +176,16 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     await platform.close();
     throw err;
   }
+}
+
+/**
+ * Whether to warn that `APP_URL` is unset: in production, and in development when others may reach
+ * the server (a non-loopback HOST); never in tests.
+ */
+export function appUrlMissing(config: Pick<Config, 'APP_URL' | 'NODE_ENV' | 'HOST'>): boolean {
+  if (config.APP_URL) return false;
+  if (config.NODE_ENV === 'production') return true;
+  return config.NODE_ENV === 'development' && !isLoopbackHost(config.HOST);
 }
 
 /** How long past `SHUTDOWN_GRACE` the watchdog waits before it kills a process whose event loop is stuck. */

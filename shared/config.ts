@@ -47,7 +47,8 @@ const schema = z.object({
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('qa:'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('QA Platform <no-reply@localhost>'),
-  APP_URL: z.url().default('http://localhost:8080'),
+  /** The web console's public address, the base of links in mails; unset: the address this process listens on. */
+  APP_URL: optionalUrl,
   /** The built web console the gateway serves at `/` (`npm install` / `npm start` build it); absent: no console. */
   CONSOLE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '..', 'console', 'dist')),
   PLATFORM_DOMAIN: z

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { signOut, switchWorkspace } from './api';
-import { Link, match, navigate, useLocation } from './router';
+import { Link, match, navigate, SESSION_INVITE_PATH, useLocation } from './router';
 import { DF_SECTIONS, ORG_SECTIONS } from './sections';
 import { SessionProvider, useSession } from './session-context';
 import { Loading } from './ui';
@@ -22,12 +22,15 @@ const AccessibilityPage = lazy(() => import('./pages/accessibility').then((m) =>
 const AccessibilityAuditPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityAuditPage));
 const DebugPage = lazy(() => import('./pages/debug').then((m) => m.DebugPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
+const NoWorkspacePage = lazy(() => import('./pages/no-workspace').then((m) => m.NoWorkspacePage));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } },
 });
 
 const PUBLIC = ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/activate'];
+/** Pages that work without a workspace; every other one says how to get one. */
+const WITHOUT_WORKSPACE = (path: string) => path === '/profile' || path.startsWith(SESSION_INVITE_PATH);
 
 
 function Shell({ children }: { children: preact.ComponentChildren }) {
@@ -89,12 +92,7 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        {auth && !auth.workspaceId ? (
-          <p class="ok" role="status">
-            You have no workspace yet: an administrator of your company gives you access to one.
-          </p>
-        ) : null}
-        <Suspense fallback={<Loading />}>{children}</Suspense>
+        <Suspense fallback={<Loading />}>{auth && !auth.workspaceId && !WITHOUT_WORKSPACE(path) ? <NoWorkspacePage /> : children}</Suspense>
       </main>
     </>
   );
@@ -126,7 +124,7 @@ function Routes() {
   else if ((m = match('/devices/:id', path))) page = <DeviceDetailPage id={m.id!} />;
   else if ((m = match('/sessions/:id', path))) page = <SessionPage id={m.id!} />;
   else if ((m = match('/sessions/:id/debug', path))) page = <DebugPage id={m.id!} />;
-  else if ((m = match('/device-farm/session-invite/:token', path))) page = <SessionInvitePage token={m.token!} />;
+  else if ((m = match(`${SESSION_INVITE_PATH}:token`, path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
   else if (path === '/files') page = <FilesPage />;
   else if (path === '/reports') page = <ReportsPage />;

@@ -1,6 +1,12 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
+/** The page that accepts a session invitation: `{origin}/device-farm/session-invite/{token}`, the path the server's mails use too. */
+export const SESSION_INVITE_PATH = '/device-farm/session-invite/';
+
+/** The absolute link to accept a session invitation, on the address this console is open at. */
+export const sessionInviteLink = (token: string): string => new URL(`${SESSION_INVITE_PATH}${encodeURIComponent(token)}`, location.origin).toString();
+
 /** A small history router: the gateway answers index.html for every console path. */
 const listeners = new Set<() => void>();
 window.addEventListener('popstate', () => listeners.forEach((l) => l()));

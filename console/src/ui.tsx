@@ -63,6 +63,8 @@ export function ActionForm(props: {
   children: ComponentChildren;
   class?: string;
   label?: string;
+  /** Empties the fields after each success (a form that sends one thing after another). */
+  resetOnSuccess?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -75,7 +77,9 @@ export function ActionForm(props: {
         setBusy(true);
         setError(null);
         try {
-          await props.onSubmit(new FormData(e.currentTarget as HTMLFormElement));
+          const form = e.currentTarget as HTMLFormElement;
+          await props.onSubmit(new FormData(form));
+          if (props.resetOnSuccess) form.reset();
         } catch (err) {
           setError(err);
         } finally {

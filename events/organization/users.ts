@@ -30,7 +30,11 @@ export const userEvents = defineEvents({
     roleIds: z.array(id).optional(),
   }),
   UserPasswordChanged: z.object({ userId: id, passwordHash: z.string(), reason: z.enum(['reset', 'self', 'admin']) }),
-  UserInvited: z.object({ userId: id, companyId: id, email: z.string(), username: z.string(), roleIds: z.array(id), invitedBy: id }),
+  // `workspaceIds`: workspaces of the company the user is granted on activation (absent in early events).
+  UserInvited: z.object({ userId: id, companyId: id, email: z.string(), username: z.string(), roleIds: z.array(id), invitedBy: id, workspaceIds: z.array(id).optional() }),
+  // A pending invitation sent again (a new link; the earlier one stops working); `workspaceIds` replaces
+  // the workspaces granted on activation when the new invitation names them.
+  UserReinvited: z.object({ userId: id, invitedBy: id, workspaceIds: z.array(id).optional() }),
   UserActivated: z.object({ userId: id, name: z.string(), passwordHash: z.string() }),
   UserDeactivated: user,
   UserReactivated: user,

@@ -79,6 +79,8 @@ export const orgDirectoryProjection: Projection = {
         [p.userId, p.companyId, p.email, p.username, p.roleIds, at],
       );
     },
+    // A new link and the workspaces granted on activation: nothing the directory shows.
+    UserReinvited: async () => {},
     UserActivated: async (tx, event, at) => {
       await tx.query(`UPDATE org_users SET status = 'active', name = $2, password_hash = $3, activated_at = $4 WHERE id = $1`, [
         event.payload.userId,

@@ -168,6 +168,15 @@ export async function getUserByEmail(db: Sql, companyId: number, email: string):
   return r.rows[0] ? toUserView(r.rows[0]) : null;
 }
 
+/** The active administrators of a company, by name: whom a user asks for access. */
+export async function companyAdministrators(db: Sql, companyId: number): Promise<{ id: number; name: string; email: string }[]> {
+  const r = await db.query(
+    `SELECT id, name, email FROM org_users WHERE company_id = $1 AND is_admin AND status = 'active' ORDER BY lower(name), id LIMIT 20`,
+    [companyId],
+  );
+  return r.rows.map((row) => ({ id: Number(row.id), name: String(row.name), email: String(row.email) }));
+}
+
 export interface UserFilter {
   search?: string;
   status?: string;

@@ -40,8 +40,6 @@ const DfctlManifest = z
 
 /** The path under the module where the files are served (`/df` is the gateway's prefix). */
 const DOWNLOADS = '/downloads/dfctl';
-/** The default of `APP_URL` (shared/config.ts): set to anything else, it names the public address. */
-const DEFAULT_APP_URL = 'http://localhost:8080';
 
 interface BuiltFile {
   kind: 'npm-tarball' | 'script';
@@ -95,7 +93,7 @@ export function defaultDfctlFiles(): DfctlFiles {
 export interface ClientConfigOptions {
   sessionIdleTimeoutSeconds: number;
   /** `APP_URL`: the public address, when the operator set one. */
-  appUrl?: string;
+  appUrl?: string | undefined;
   dfctl?: DfctlFiles;
 }
 
@@ -130,7 +128,7 @@ export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfi
   };
   /** The public base URL: `APP_URL` when set, else the address the client reached us at. */
   const baseOf = (request: FastifyRequest): string => {
-    if (opts.appUrl && opts.appUrl.replace(/\/+$/, '') !== DEFAULT_APP_URL) return opts.appUrl.replace(/\/+$/, '');
+    if (opts.appUrl) return opts.appUrl.replace(/\/+$/, '');
     const proto = (behindGateway && forwarded(request, 'x-forwarded-proto')) || request.protocol;
     const host = (behindGateway && forwarded(request, 'x-forwarded-host')) || request.host;
     return `${proto}://${host}`;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
-import { acceptsApiKey, acceptsScopedCredential, isPublic, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
+import { acceptsApiKey, acceptsScopedCredential, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
   tokens: TokenService;
@@ -148,12 +148,18 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
       if (deps.authenticatesItself?.some((p) => p.test(path))) return;
       throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
     }
-    const header = request.headers['x-workspace-id'];
-    const found = await authenticateToken(deps, bearer, header === undefined ? undefined : (Array.isArray(header) ? header[0] : header) ?? '');
-    request.principal = found.principal;
-    request.workspace = found.workspace;
-    checkEntitlement(route, request.workspace, found.tokenWorkspaceLost, method);
-    if (found.principal.sid && deps.sessionUsed) deps.sessionUsed({ sid: found.principal.sid, address: request.ip });
+    if (isWorkspaceFree(method, path)) {
+      // The request names what it acts on; the caller's workspace plays no part.
+      request.principal = (await authenticateToken({ ...deps, resolveWorkspace: async () => null }, bearer, undefined)).principal;
+    } else {
+      const header = request.headers['x-workspace-id'];
+      const found = await authenticateToken(deps, bearer, header === undefined ? undefined : (Array.isArray(header) ? header[0] : header) ?? '');
+      request.principal = found.principal;
+      request.workspace = found.workspace;
+      checkEntitlement(route, request.workspace, found.tokenWorkspaceLost, method);
+    }
+    const sid = request.principal.sid;
+    if (sid && deps.sessionUsed) deps.sessionUsed({ sid, address: request.ip });
   });
 }
 

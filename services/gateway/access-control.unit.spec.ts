@@ -6,7 +6,7 @@ import { createClientTokenService, createTokenService, looksLikeClientToken, typ
 import { installErrorHandling } from '#shared/http/errors.js';
 import type { CredentialScope, Principal } from '#shared/http/principal.js';
 import { installAccessControl, type ScopedCredential } from './access-control.js';
-import { acceptsScopedCredential, scopeAllows, scopeFor } from './policy.js';
+import { acceptsScopedCredential, isWorkspaceFree, scopeAllows, scopeFor } from './policy.js';
 
 /** The error code, in the platform's shape or the /v1 envelope (`{success: false, error: {code}}`). */
 const codeOf = (body: { code?: string; error?: { code?: string } }): string | undefined => body.code ?? body.error?.code;
@@ -85,6 +85,8 @@ describe('access control with scoped credentials', () => {
     app.post('/v1/things', who);
     app.delete('/v1/things/:id', who);
     app.get('/api/v1/users/me', who);
+    app.post('/df/api/session-invites/:token/accept', who);
+    app.get('/df/api/sessions', who);
     await app.ready();
   });
 
@@ -129,5 +131,22 @@ describe('access control with scoped credentials', () => {
     expect(asUser.json()).toEqual({ credential: 'access-token', scopes: null, workspace: 3 });
     expect((await app.inject({ method: 'DELETE', url: '/v1/things/1', headers: { authorization: `Bearer ${user}` } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${user}` } })).statusCode).toBe(200);
+  });
+
+  it('lets a signed-in user accept a session invitation without any workspace, and ignores X-Workspace-Id there only', async () => {
+    const none = (await tokens.issueAccessToken({ userId: 8, companyId: 2, workspaceId: null })).token;
+    const url = '/df/api/session-invites/dfs_abcdefghijklmnopqrstuvwxyz/accept';
+    const plain = await app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${none}` } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()).toEqual({ credential: 'access-token', scopes: null });
+    // A workspace it cannot enter, or one without the module: not asked here.
+    const named = await app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${none}`, 'x-workspace-id': '4' } });
+    expect(named.statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url })).statusCode).toBe(401);
+    // Everywhere else under /df a workspace is still required.
+    const other = await app.inject({ method: 'GET', url: '/df/api/sessions', headers: { authorization: `Bearer ${none}` } });
+    expect(other.statusCode).toBe(400);
+    expect(codeOf(other.json())).toBe('WORKSPACE_REQUIRED');
+    expect(isWorkspaceFree('GET', '/df/api/session-invites/x/accept')).toBe(false);
   });
 });

@@ -62,6 +62,14 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['POST'], pattern: /^\/oauth\/token$/ },
 ];
 
+/**
+ * Where a signed-in user acts without any workspace of their own: the request names what it acts on,
+ * and its module checks the rest. Accepting a session invitation: the token names the session (and so
+ * its workspace), and a coworker invited to one session need not be able to enter its workspace. Here
+ * `X-Workspace-Id` is not read and no module entitlement is asked for.
+ */
+export const WORKSPACE_FREE_PATHS: readonly PathRule[] = [{ methods: ['POST'], pattern: /^\/df\/api\/session-invites\/[^/]+\/accept$/ }];
+
 /** Interface 5.4: where `X-Api-Key` is a credential. */
 export const API_KEY_PATHS = {
   /** Routed by API key whenever the header is present. */
@@ -112,8 +120,15 @@ export function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+const matches = (rules: readonly PathRule[], method: string, path: string) => rules.some((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+
 export function isPublic(method: string, path: string): boolean {
-  return PUBLIC_PATHS.some((r) => r.pattern.test(path) && (!r.methods || r.methods.includes(method)));
+  return matches(PUBLIC_PATHS, method, path);
+}
+
+/** Whether a signed-in user's request needs no workspace (`WORKSPACE_FREE_PATHS`). */
+export function isWorkspaceFree(method: string, path: string): boolean {
+  return matches(WORKSPACE_FREE_PATHS, method, path);
 }
 
 /** The module that owns a path, matched on whole segments (`/dfx` is not `/df`). */

@@ -76,13 +76,16 @@ describe('viewers and sharing on the session page', { timeout: 120_000 }, () => 
     await pane.getByRole('radio', { name: 'View' }).check();
     await pane.getByRole('button', { name: 'Make a link' }).click();
     const link = await pane.getByLabel('Shareable link').inputValue();
+    // Absolute, on the console's own address, at the route that accepts it.
+    expect(new URL(link).origin).toBe(server.url);
+    expect(new URL(link).pathname).toMatch(/^\/device-farm\/session-invite\/dfs_[A-Za-z0-9_-]+$/);
     const links = pane.getByRole('list', { name: 'Open links' });
     await expect.poll(() => links.getByRole('listitem').count()).toBe(1);
     expect(await links.textContent()).toContain('0 used');
 
     const watcher = await browser.newContext({ viewport: VIEWPORT });
     const view = await openPage(watcher);
-    await view.goto(`${server.url}${new URL(link).pathname}`);
+    await view.goto(link);
     await expect.poll(() => new URL(view.url()).pathname).toBe('/sign-in');
     await signInThroughPage(view, wendy.email, wendy.password);
     await view.waitForURL((u) => u.pathname === `/sessions/${sessionId}`);

@@ -126,7 +126,7 @@ describe('a view link', () => {
     const early = watch(sessionId, vera.token);
     expect((await early.closed).code).toBe(4403);
 
-    expect((await accept(created.body.token, vera.token)).body).toEqual({ sessionId, access: 'view' });
+    expect((await accept(created.body.token, vera.token)).body).toEqual({ sessionId, workspaceId: company.workspaceId, access: 'view' });
     expect((await api('GET', `/sessions/${sessionId}/invitations/links`)).body[0].uses).toBe(1);
 
     const viewer = watch(sessionId, vera.token);
@@ -152,6 +152,22 @@ describe('a view link', () => {
   });
 });
 
+describe('a coworker who can enter no workspace', () => {
+  it('accepts a link without X-Workspace-Id, and with a header naming a workspace that is not theirs', async () => {
+    const roles = (await admin.get('/roles')).body as { id: number; name: string }[];
+    const nomad = await createActiveUser(server.url, admin, smtp.mails, { email: 'nomad@share.test', name: 'Nomad', roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+    expect((await client(server.url, nomad.token).get('/workspaces/accessible')).body).toEqual([]);
+    const first = await createLink({ access: 'view' });
+    expect((await accept(first.body.token, nomad.token)).body).toEqual({ sessionId, workspaceId: company.workspaceId, access: 'view' });
+    const second = await createLink({ access: 'view' });
+    const named = await http(server.url, 'POST', `/df/api/session-invites/${second.body.token}/accept`, { token: nomad.token, headers: { 'x-workspace-id': String(company.workspaceId) } });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    // Another company's user still finds no such invitation.
+    const rivalTry = await accept((await createLink({ access: 'view' })).body.token, rival.token);
+    expect(rivalTry.status).toBe(404);
+  });
+});
+
 describe('a coworker invited by e-mail with control', () => {
   it('gets a mail with the link over SMTP, accepts it, drives the device (the tap lands on the page), and the timeline names them', async () => {
     const invited = await api('POST', `/sessions/${sessionId}/invitations`, { email: dan.email, access: 'control' });
@@ -172,7 +188,7 @@ describe('a coworker invited by e-mail with control', () => {
     // Only Dan can accept his invitation.
     const notHis = await accept(token!, vera.token);
     expect(notHis.status).toBe(404);
-    expect((await accept(token!, dan.token)).body).toEqual({ sessionId, access: 'control' });
+    expect((await accept(token!, dan.token)).body).toEqual({ sessionId, workspaceId: company.workspaceId, access: 'control' });
 
     const driver = watch(sessionId, dan.token);
     expect(await driver.next((m) => m.type === 'hello')).toMatchObject({ access: 'control', canControl: true });
@@ -258,7 +274,7 @@ describe('disconnecting a viewer', () => {
     // A new invitation naming her lets her back in.
     await api('POST', `/sessions/${sessionId}/invitations`, { userId: vera.id, access: 'view' });
     const token = /session-invite\/(dfs_[A-Za-z0-9_-]+)/.exec(await invitationMail(vera.email))![1]!;
-    expect((await accept(token, vera.token)).body).toEqual({ sessionId, access: 'view' });
+    expect((await accept(token, vera.token)).body).toEqual({ sessionId, workspaceId: company.workspaceId, access: 'view' });
     const back = watch(sessionId, vera.token);
     expect(await back.next((m) => m.type === 'hello')).toMatchObject({ access: 'view' });
   });
@@ -358,7 +374,7 @@ describe('an automation session opened over REST', () => {
     expect(control.status).toBe(409);
     expect(errorCode(control)).toBe('SESSION_VIEW_ONLY');
     const link = await createLink({ access: 'view' }, id);
-    expect((await accept(link.body.token, dan.token)).body).toEqual({ sessionId: id, access: 'view' });
+    expect((await accept(link.body.token, dan.token)).body).toEqual({ sessionId: id, workspaceId: company.workspaceId, access: 'view' });
     const viewer = watch(id, dan.token);
     expect(await viewer.next((m) => m.type === 'hello')).toMatchObject({ access: 'view', canControl: false });
     await viewer.framesAtLeast(1);
@@ -382,7 +398,7 @@ describe('a WebDriver test (/df/wd)', () => {
       expect((await api('GET', `/sessions/${id}`)).body).toMatchObject({ type: 'automation', status: 'active', name: 'Watched run' });
       const link = await createLink({ access: 'view' }, id);
       expect(link.status).toBe(201);
-      expect((await accept(link.body.token, dan.token)).body).toEqual({ sessionId: id, access: 'view' });
+      expect((await accept(link.body.token, dan.token)).body).toEqual({ sessionId: id, workspaceId: company.workspaceId, access: 'view' });
       const viewer = watch(id, dan.token);
       expect(await viewer.next((m) => m.type === 'hello')).toMatchObject({ access: 'view', canControl: false });
       await viewer.framesAtLeast(1);

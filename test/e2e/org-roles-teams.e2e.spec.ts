@@ -163,7 +163,7 @@ describe('OpenAPI', () => {
   it('documents every organization endpoint of interface 4.2-4.4 and the audit history, with a tag and a summary', async () => {
     const doc = (await http(server.url, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> };
     const endpoints = [
-      'get /users/me', 'get /users/me/permissions', 'get /permissions/me', 'get /users', 'get /users/filter-options', 'get /users/{id}',
+      'get /users/me', 'get /users/me/permissions', 'get /users/me/administrators', 'get /permissions/me', 'get /users', 'get /users/filter-options', 'get /users/{id}',
       'get /users/email', 'post /users/{username}/available', 'get /users/validate', 'post /users/invite', 'put /users/activate',
       'post /users/activate', 'put /users/{id}', 'put /users/{id}/profile', 'put /users/{id}/roles', 'put /users/{id}/status',
       'patch /users/{id}/admin', 'put /users/{id}/companies', 'delete /users/{id}', 'put /users/password', 'put /users/{id}/password',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
+import { freePort } from '#test/helpers/adb.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import {
   client,
   createActiveUser,
@@ -31,6 +33,9 @@ afterAll(async () => {
   await server?.stop();
   await smtp?.stop();
 });
+
+/** The text of a mail as written (quoted-printable soft breaks and escapes undone). */
+const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 const activeUser = (email: string, roles: number[] = []) => createActiveUser(server.url, admin, smtp.mails, { email, roleIds: roles });
 
@@ -82,18 +87,98 @@ describe('invitation and activation', () => {
     expect(r.body).toMatchObject({ status: 'active', name: 'json.activation', hasProfileImage: false });
   });
 
-  it('inviting a passive user again sends a new link; an active user is a conflict', async () => {
+  it('inviting a pending address again answers resent: true, keeps its roles unless roleIds is sent, and only the newest link works; an active user is a conflict', async () => {
     const email = 'twice@users.test';
-    const first = await admin.post('/users/invite', { email });
-    const again = await admin.post('/users/invite', { email, roleIds: [roleIds.Viewer] });
+    const first = await admin.post('/users/invite', { email, roleIds: [roleIds.Member] });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ resent: false, roleIds: [roleIds.Member] });
+    const firstToken = latestInvitationToken(smtp.mails, email);
+
+    const again = await admin.post('/users/invite', { email });
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id: first.body.id, roleIds: [roleIds.Viewer] });
+    expect(again.body).toMatchObject({ id: first.body.id, resent: true, status: 'passive', roleIds: [roleIds.Member] });
     expect(smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(2);
-    const r = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token: latestInvitationToken(smtp.mails, email), password: 'twice password' } });
+    const secondToken = latestInvitationToken(smtp.mails, email);
+    expect(secondToken).not.toBe(firstToken);
+
+    const third = await admin.post('/users/invite', { email, roleIds: [roleIds.Viewer] });
+    expect(third.status).toBe(200);
+    expect(third.body).toMatchObject({ id: first.body.id, resent: true, roleIds: [roleIds.Viewer] });
+    const thirdToken = latestInvitationToken(smtp.mails, email);
+
+    // One live link per address: the earlier ones are refused, and refusing them uses nothing up.
+    for (const stale of [firstToken, secondToken]) {
+      const refused = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token: stale, password: 'twice password' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('INVALID_INVITATION_TOKEN');
+    }
+    expect((await admin.get(`/users/${first.body.id}`)).body.status).toBe('passive');
+    const r = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token: thirdToken, password: 'twice password' } });
     expect(r.status).toBe(200);
-    const third = await admin.post('/users/invite', { email });
-    expect(third.status).toBe(409);
-    expect(third.body.code).toBe('EMAIL_TAKEN');
+    expect(r.body.roleIds).toEqual([roleIds.Viewer]);
+    const active = await admin.post('/users/invite', { email });
+    expect(active.status).toBe(409);
+    expect(active.body.code).toBe('EMAIL_TAKEN');
+  });
+
+  it('grants the workspaces an invitation names on activation, as audited grants by the inviter; a repeated invitation keeps them unless it names others', async () => {
+    const second = await admin.post('/workspaces', { name: `Second ${process.pid}` });
+    expect(second.status).toBe(201);
+    const third = await admin.post('/workspaces', { name: `Third ${process.pid}` });
+    const email = 'ws.invitee@users.test';
+    const invited = await admin.post('/users/invite', { email, roleIds: [roleIds.Member], workspaceIds: [second.body.id] });
+    expect(invited.status).toBe(201);
+    // Nothing is granted before activation.
+    expect((await admin.get(`/workspaces/${second.body.id}/access`)).body.users).toEqual([]);
+    // Again without workspaceIds: kept. (Again with others would replace them.)
+    expect((await admin.post('/users/invite', { email })).body.resent).toBe(true);
+    const token = latestInvitationToken(smtp.mails, email);
+    const activated = await http(server.url, 'POST', '/api/v1/users/activate', { body: { token, password: 'workspace password' } });
+    expect(activated.status).toBe(200);
+
+    const pair = await signIn(server.url, email, 'workspace password');
+    const accessible = (await client(server.url, pair.body.token).get('/workspaces/accessible')).body as { id: number }[];
+    expect(accessible.map((w) => w.id)).toEqual([second.body.id]);
+    expect((await admin.get(`/workspaces/${second.body.id}/access`)).body.users).toEqual([expect.objectContaining({ id: invited.body.id, email })]);
+    expect((await admin.get(`/workspaces/${third.body.id}/access`)).body.users).toEqual([]);
+    const audit = await admin.get(`/audit/events?eventType=WorkspaceAccessGranted&resourceId=${second.body.id}`);
+    expect(audit.body.content).toEqual([expect.objectContaining({ eventType: 'WorkspaceAccessGranted', actorId: company.userId, payload: expect.objectContaining({ grantee: { kind: 'user', userId: invited.body.id } }) })]);
+
+    // A repeated invitation naming other workspaces replaces them.
+    const other = 'ws.switched@users.test';
+    await admin.post('/users/invite', { email: other, workspaceIds: [second.body.id] });
+    expect((await admin.post('/users/invite', { email: other, workspaceIds: [third.body.id] })).status).toBe(200);
+    await http(server.url, 'POST', '/api/v1/users/activate', { body: { token: latestInvitationToken(smtp.mails, other), password: 'switched password' } });
+    const switched = await signIn(server.url, other, 'switched password');
+    expect(((await client(server.url, switched.body.token).get('/workspaces/accessible')).body as { id: number }[]).map((w) => w.id)).toEqual([third.body.id]);
+  });
+
+  it('refuses workspaces an inviter may not grant: another company\'s or an unknown one 404, a bad id 400, without WORKSPACE_MANAGE 403; nothing is invited', async () => {
+    const rival = await signUpCompany(server.url, 'users-ws-rival');
+    for (const workspaceIds of [[rival.workspaceId], [999999]]) {
+      const r = await admin.post('/users/invite', { email: 'ws.refused@users.test', workspaceIds });
+      expect(r.status).toBe(404);
+      expect(errorCode(r)).toBe('NOT_FOUND');
+    }
+    const bad = await admin.post('/users/invite', { email: 'ws.refused@users.test', workspaceIds: ['one'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining([expect.stringContaining('workspaceIds')]));
+    // A user manager who cannot manage the workspace cannot invite into it.
+    const inviterRole = await admin.post('/roles', { name: `Inviter ${process.pid}`, permissions: ['USER_INVITE', 'USER_READ'] });
+    expect(inviterRole.status).toBe(201);
+    const inviter = await activeUser('ws.inviter@users.test', [inviterRole.body.id]);
+    const denied = await client(server.url, inviter.token).post('/users/invite', { email: 'ws.refused@users.test', workspaceIds: [company.workspaceId] });
+    expect(denied.status).toBe(403);
+    expect((await admin.get('/users/email?email=ws.refused@users.test')).status).toBe(404);
+    expect((await admin.delete(`/users/${inviter.id}`)).status).toBe(204);
+    expect((await admin.delete(`/roles/${inviterRole.body.id}`)).status).toBe(204);
+  });
+
+  it('tells any signed-in user whom to ask for access: the company\'s active administrators', async () => {
+    const plain = await activeUser('asks@users.test');
+    const admins = await client(server.url, plain.token).get('/users/me/administrators');
+    expect(admins.status).toBe(200);
+    expect(admins.body).toEqual([{ id: company.userId, name: expect.any(String), email: company.email }]);
   });
 
   it('refuses bad invitations: invalid body 400 with details, unknown role 404, an address of any company 409, no USER_INVITE 403', async () => {
@@ -315,5 +400,31 @@ describe('sign-in logs', () => {
     expect((await admin.get(`/users/user-login-logs/${u.id}`)).body.totalElements).toBe(logs.body.totalElements);
     expect((await client(server.url, u.token).get(`/users/user-login-logs/${company.userId}`)).status).toBe(403);
     expect((await admin.get('/users/user-login-logs/999999')).status).toBe(404);
+  });
+});
+
+describe('links when APP_URL is unset', () => {
+  it('mail the address the server listens on, not a guessed default', async () => {
+    const port = await freePort();
+    const own = await startTestServer({ SMTP_URL: smtp.url, PORT: String(port) });
+    try {
+      expect(own.url).toBe(`http://127.0.0.1:${port}`);
+      const boss = await signUpCompany(own.url, 'links');
+      const email = `linked-${process.pid}@users.test`;
+      expect((await client(own.url, boss.token).post('/users/invite', { email })).status).toBe(201);
+      const text = mailText((await smtp.waitForMail(email)).raw);
+      const link = /(http\S+\/activate\?token=\S+)/.exec(text)?.[1];
+      expect(link).toBeDefined();
+      expect(new URL(link!).origin).toBe(`http://127.0.0.1:${port}`);
+      expect(new URL(link!).pathname).toBe('/activate');
+      const token = new URL(link!).searchParams.get('token');
+      expect((await http(own.url, 'POST', '/api/v1/users/activate', { body: { token, password: 'linked password' } })).status).toBe(200);
+
+      expect((await http(own.url, 'POST', '/api/v1/auth/forgot-password', { body: { email: boss.email } })).status).toBeLessThan(300);
+      const reset = await eventually(async () => smtp.mails.filter((m) => m.to.includes(boss.email)).map((m) => mailText(m.raw)).find((t) => t.includes('/reset-password?token=')), { what: 'the reset mail' });
+      expect(reset).toContain(`http://127.0.0.1:${port}/reset-password?token=`);
+    } finally {
+      await own.stop();
+    }
   });
 });

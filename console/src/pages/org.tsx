@@ -68,6 +68,9 @@ function Users() {
     placeholderData: keepPreviousData,
   });
   const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v1/roles'), enabled: can('ROLE_READ') });
+  const { workspaces: accessible } = useSession();
+  const all = useQuery({ queryKey: ['workspaces'], queryFn: () => api<Workspace[]>('/api/v1/workspaces'), enabled: can('WORKSPACE_READ') });
+  const grantable = (all.data ?? accessible).filter((w) => !w.archived);
   const [invited, setInvited] = useState('');
   return (
     <div class="stack">
@@ -78,10 +81,16 @@ function Users() {
             class="row"
             submit="Send the invitation"
             label="Invite"
+            resetOnSuccess
             onSubmit={async (d) => {
+              setInvited('');
+              const email = text(d, 'email');
               const roleId = Number(d.get('roleId'));
-              await api('/api/v1/users/invite', { method: 'POST', body: { email: text(d, 'email'), roleIds: roleId ? [roleId] : [] } });
-              setInvited(`Invitation mailed to ${text(d, 'email')}.`);
+              const workspaceIds = d.getAll('workspaceId').map(Number);
+              // Left empty, an invitation sent again keeps what the earlier one gave.
+              const body = { email, ...(roleId ? { roleIds: [roleId] } : {}), ...(workspaceIds.length ? { workspaceIds } : {}) };
+              const answer = await api<{ resent: boolean }>('/api/v1/users/invite', { method: 'POST', body });
+              setInvited(answer.resent ? `${email} was already invited — a new link was sent (the earlier one no longer works).` : `Invitation mailed to ${email}.`);
               await qc.invalidateQueries({ queryKey: ['users'] });
             }}
           >
@@ -97,8 +106,21 @@ function Users() {
                 </select>
               </label>
             ) : null}
+            {grantable.length > 0 ? (
+              <fieldset class="checks">
+                <legend>Workspaces they may enter</legend>
+                {grantable.map((w) => (
+                  <label>
+                    <input type="checkbox" name="workspaceId" value={String(w.id)} /> {w.name}
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
+            <p class="muted hint">Inviting an address again sends a new link and keeps its role and workspaces unless you choose others.</p>
           </ActionForm>
-          {invited ? <p class="ok" role="status">{invited}</p> : null}
+          <p class={invited ? 'ok' : undefined} role="status">
+            {invited}
+          </p>
         </div>
       ) : null}
       <form

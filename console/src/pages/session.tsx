@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, currentAuth, download } from '../api';
-import { Link, navigate } from '../router';
+import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
+import { Link, navigate, sessionInviteLink } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 import { InspectOverlay, InspectPanel, useInspector } from './session-inspect';
@@ -553,8 +553,9 @@ function Sharing({ id, viewers, me, mayShare, active }: { id: string; viewers: V
   const invite = async (body: Record<string, unknown>) => {
     setMessage(null);
     try {
-      const inv = await api<{ url?: string; access: string }>(`/df/api/sessions/${id}/invitations`, { method: 'POST', body: { ...body, access } });
-      if (inv.url) setCreated({ url: inv.url, access: inv.access });
+      const inv = await api<{ token?: string; access: string }>(`/df/api/sessions/${id}/invitations`, { method: 'POST', body: { ...body, access } });
+      // The link opens this console's own accepting page, at the address the person uses now.
+      if (inv.token) setCreated({ url: sessionInviteLink(inv.token), access: inv.access });
       else setMessage(`Invitation mailed (${inv.access}).`);
       await refresh();
     } catch (err) {
@@ -695,7 +696,17 @@ function Sharing({ id, viewers, me, mayShare, active }: { id: string; viewers: V
                 <span>Shareable link ({created.access}); shown once</span>
                 <input readOnly value={created.url} onFocus={(e) => (e.target as HTMLInputElement).select()} aria-label="Shareable link" />
               </label>
-              <button type="button" onClick={() => navigator.clipboard?.writeText(created.url)}>
+              <button
+                type="button"
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(created.url);
+                    setMessage('Link copied.');
+                  } catch {
+                    setMessage('Copying was refused by the browser; select the link and copy it yourself.');
+                  }
+                }}
+              >
                 Copy
               </button>
             </div>
@@ -709,10 +720,20 @@ function Sharing({ id, viewers, me, mayShare, active }: { id: string; viewers: V
 
 /** `/device-farm/session-invite/{token}`: accepts the invitation, then opens the session. */
 export function SessionInvitePage({ token }: { token: string }) {
+  const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    api<{ sessionId: string }>(`/df/api/session-invites/${encodeURIComponent(token)}/accept`, { method: 'POST' })
-      .then((r) => navigate(`/sessions/${r.sessionId}`, { replace: true }))
+    api<{ sessionId: string; workspaceId: number }>(`/df/api/session-invites/${encodeURIComponent(token)}/accept`, { method: 'POST' })
+      .then(async (r) => {
+        // The session is read in its own workspace: enter it first when the person may and is elsewhere.
+        const auth = currentAuth();
+        const inSession = auth && auth.workspaceId !== r.workspaceId ? (await api<{ id: number }[]>('/api/v1/workspaces/accessible')).some((w) => w.id === r.workspaceId) : false;
+        if (inSession) {
+          await switchWorkspace(r.workspaceId);
+          await qc.resetQueries();
+        }
+        navigate(`/sessions/${r.sessionId}`, { replace: true });
+      })
       .catch(setError);
   }, [token]);
   return (

@@ -126,9 +126,9 @@ export async function sharingRoutes(app: FastifyInstance, opts: { platform: Plat
   r.post('/api/session-invites/:token/accept', {
     schema: {
       tags,
-      summary: 'Accept an invitation or link: the caller gets its access to that one session',
+      summary: "Accept an invitation or link: the caller gets its access to that one session. Needs no X-Workspace-Id (the token names the session); answers the session's workspace",
       params: z.object({ token: z.string().min(16).max(200).regex(/^[A-Za-z0-9_-]+$/) }),
-      response: { 200: z.object({ sessionId: z.string(), access: SessionAccess }) },
+      response: { 200: z.object({ sessionId: z.string(), workspaceId: z.number().int(), access: SessionAccess }) },
     },
     handler: async (request) => {
       const principal = requirePrincipal(request);

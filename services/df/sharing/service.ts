@@ -107,7 +107,7 @@ export class SharingService {
       },
       this.context(caller, session),
     );
-    const url = invitationUrl(this.platform.config.APP_URL, token);
+    const url = invitationUrl(this.platform.publicAddress.base, token);
     const created: CreatedInvitation = { id: invitationId, type, access: input.access, expiresAt: expiresAt.toISOString(), maxUses, uses: 0, createdAt: now.toISOString() };
     if (!invitee) return { ...created, url, token };
     const inviter = await userName(this.platform.db, session.companyId, caller.userId);
@@ -134,7 +134,7 @@ export class SharingService {
   }
 
   /** Accepts an invitation by its token: the user gets its access to that one session. */
-  async accept(token: string, user: { userId: number; companyId: number }): Promise<{ sessionId: string; access: SessionAccess }> {
+  async accept(token: string, user: { userId: number; companyId: number }): Promise<{ sessionId: string; workspaceId: number; access: SessionAccess }> {
     const invitation = await invitationByTokenHash(this.platform.db, hashToken(token));
     if (!invitation || invitation.companyId !== user.companyId) throw new AppError('NOT_FOUND', 'Invitation not found');
     const session = found(await sessionById(this.platform.db, invitation.sessionId), 'Invitation not found');
@@ -144,7 +144,7 @@ export class SharingService {
       { type: 'AcceptInvitation', sessionId: session.id, invitationId: invitation.id, userId: user.userId, at: this.platform.now().toISOString() },
       { actorId: user.userId, companyId: session.companyId, workspaceId: session.workspaceId, now: this.platform.now() },
     );
-    return { sessionId: session.id, access: session.type === 'automation' ? 'view' : invitation.access };
+    return { sessionId: session.id, workspaceId: session.workspaceId, access: session.type === 'automation' ? 'view' : invitation.access };
   }
 
   /** Records that a user started watching the session (the audit's "who watched"); their context carries the address. */

@@ -336,7 +336,7 @@ export class AuthService {
     }
     const token = randomToken(32);
     await this.platform.kv.set(resetKey(hashToken(token)), String(user.id), { ttlMs: this.platform.config.RESET_TOKEN_TTL });
-    const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, this.platform.config.APP_URL).toString();
+    const link = this.platform.publicAddress.link(`/reset-password?token=${encodeURIComponent(token)}`);
     const minutes = Math.round(this.platform.config.RESET_TOKEN_TTL / 60_000);
     await this.platform.mailer.send({
       to: user.email,

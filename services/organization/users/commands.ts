@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { getUserByEmail, usernameTaken, userImage, type RoleRow, type UserView } from '#projections/org-directory/index.js';
+import { getUserByEmail, getWorkspace, usernameTaken, userImage, type RoleRow, type UserView } from '#projections/org-directory/index.js';
 import { emailClaimStream, userStream } from '#events/organization/users.js';
+import { workspaceStream } from '#events/organization/workspaces.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
@@ -9,7 +10,9 @@ import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../commands.js';
 import { assertMayGrantRoles } from '../roles/grant.js';
-import { emailClaimDecider, userDecider } from './decide.js';
+import { permissionsOf } from '../roles/permissions-of.js';
+import { workspaceDecider } from '../workspaces/decide.js';
+import { emailClaimDecider, userDecider, type UserState } from './decide.js';
 import { claimFreeUsername } from './usernames.js';
 
 // The organization's user commands that routes of more than one module call (`/api/v1/users`, `/v1/users`):
@@ -18,6 +21,8 @@ import { claimFreeUsername } from './usernames.js';
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 export const inviteKey = (hash: string) => `org:invite:${hash}`;
+/** The hash of a user's one live invitation token: a new invitation replaces the earlier link. */
+const liveInviteKey = (userId: number) => `org:invite-live:${userId}`;
 
 /** Who invites: their company and the permission keys they hold (they may grant only those). */
 export interface Inviter {
@@ -37,36 +42,53 @@ export interface TokenRevocations {
   revokeUserTokensBefore(userId: number, at: Date): Promise<unknown>;
 }
 
+/** What an invitation grants: company roles (checked by the caller) and workspaces, on activation. */
+export interface InvitationGrants {
+  /** Absent when inviting a pending user again: their roles stay. */
+  roles?: readonly RoleRow[] | undefined;
+  /** Absent when inviting a pending user again: the workspaces of the earlier invitation stay. */
+  workspaceIds?: readonly number[] | undefined;
+}
+
 /**
- * Invites `email` into the caller's company with `roles` (checked by the caller: the company's roles,
- * and only keys the caller holds): a new passive user, or a passive user invited again with new roles
- * and a new link. Shared by `/api/v1/users/invite` and `/v1/users/invite`.
+ * Invites `email` into the inviter's company: a new passive user, or a passive user invited again
+ * (roles and workspaces replaced only when given, and a new link that makes the earlier one stop
+ * working). Workspaces must be the company's (404), not archived, and the inviter must hold
+ * WORKSPACE_MANAGE in each (403). Shared by `/api/v1/users/invite` and `/v1/users/invite`.
  */
 export async function inviteUser(
   platform: Platform,
   inviter: Inviter,
   ctx: CommandContext,
   email: string,
-  roles: readonly RoleRow[],
+  grants: InvitationGrants,
 ): Promise<{ userId: number; created: boolean }> {
   const { db } = platform;
   const writer = new OrgWriter(platform);
   const p = inviter;
-  assertMayGrantRoles(inviter.permissions, roles);
+  if (grants.roles) assertMayGrantRoles(inviter.permissions, grants.roles);
+  const workspaceIds = grants.workspaceIds ? await requireGrantableWorkspaces(platform, inviter, grants.workspaceIds) : undefined;
   const existing = await getUserByEmail(db, p.companyId, email);
   if (existing && existing.status === 'passive') {
-    const replaced = await writer.run(userStream(existing.id), userDecider, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) }, ctx);
-    await writer.settle(replaced);
+    const results = [];
+    if (grants.roles) {
+      results.push(await writer.run(userStream(existing.id), userDecider, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: grants.roles.map((x) => x.id) }, ctx));
+    }
+    results.push(
+      await writer.run(userStream(existing.id), userDecider, { type: 'ReinviteUser', companyId: p.companyId, invitedBy: p.userId, ...(workspaceIds ? { workspaceIds } : {}) }, ctx),
+    );
+    await writer.settle(...results);
     await sendInvitation(platform, existing.id, email);
     return { userId: existing.id, created: false };
   }
   const userId = await allocateId(db, 'user');
   await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
   const name = await claimFreeUsername(db, writer, email, userId, ctx);
+  const roleIds = (grants.roles ?? []).map((x) => x.id).sort((a, b) => a - b);
   const result = await writer.run(
     userStream(userId),
     userDecider,
-    { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds: roles.map((x) => x.id).sort((a, b) => a - b), invitedBy: p.userId },
+    { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds, invitedBy: p.userId, ...(workspaceIds?.length ? { workspaceIds } : {}) },
     ctx,
   );
   await writer.settle(result);
@@ -74,16 +96,69 @@ export async function inviteUser(
   return { userId, created: true };
 }
 
-/** Mails a single-use activation token (stored hashed, with an expiry). */
+/** Workspaces an inviter may grant: the company's (else 404), not archived, with WORKSPACE_MANAGE there (else 403). Sorted, unique. */
+async function requireGrantableWorkspaces(platform: Platform, inviter: Inviter, ids: readonly number[]): Promise<number[]> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  for (const id of unique) {
+    const ws = await getWorkspace(platform.db, inviter.companyId, id);
+    if (!ws) throw new AppError('NOT_FOUND', `Workspace ${id} not found`);
+    if (ws.archived) throw new AppError('WORKSPACE_ARCHIVED', `Workspace ${id} is archived and read-only`);
+    if (!(await permissionsOf(platform.db, inviter, ws)).has('WORKSPACE_MANAGE')) throw new AppError('FORBIDDEN', `Missing permission WORKSPACE_MANAGE in workspace ${id}`);
+  }
+  return unique;
+}
+
+/**
+ * Mails a single-use activation token (stored hashed, with an expiry). It is the user's one live
+ * link: the one mailed before stops working.
+ */
 async function sendInvitation(platform: Platform, userId: number, email: string): Promise<void> {
+  const { kv } = platform;
   const token = randomToken(32);
-  await platform.kv.set(inviteKey(hashToken(token)), String(userId), { ttlMs: INVITATION_TTL_MS });
-  const link = new URL(`/activate?token=${encodeURIComponent(token)}`, platform.config.APP_URL).toString();
+  const hash = hashToken(token);
+  const previous = await kv.get(liveInviteKey(userId));
+  if (previous) await kv.delete(inviteKey(previous));
+  await kv.set(inviteKey(hash), String(userId), { ttlMs: INVITATION_TTL_MS });
+  await kv.set(liveInviteKey(userId), hash, { ttlMs: INVITATION_TTL_MS });
+  const link = platform.publicAddress.link(`/activate?token=${encodeURIComponent(token)}`);
   await platform.mailer.send({
     to: email,
     subject: 'You are invited to the QA Platform',
     text: `You have been invited to the QA Platform.\n\nChoose your password here (valid ${INVITATION_TTL_MS / 86_400_000} days, once): ${link}\n\nToken: ${token}\n`,
   });
+}
+
+/**
+ * The user an activation token invites, using it up; null when it is unknown, expired, used, or
+ * replaced by a newer invitation.
+ */
+export async function takeInvitation(platform: Platform, token: string): Promise<number | null> {
+  const hash = hashToken(token);
+  const userId = await platform.kv.take(inviteKey(hash));
+  if (userId === null) return null;
+  const live = await platform.kv.get(liveInviteKey(Number(userId)));
+  return live === null || live === hash ? Number(userId) : null;
+}
+
+/**
+ * Grants a user who just accepted an invitation the workspaces it names, each a `WorkspaceAccessGranted`
+ * event whose actor is the inviter. A workspace deleted or archived since is skipped (and logged).
+ */
+export async function grantInvitedWorkspaces(platform: Platform, user: UserState, ctx: CommandContext): Promise<void> {
+  if (user.status === 'none' || user.status === 'deleted' || !user.invitation) return;
+  const writer = new OrgWriter(platform);
+  const context = { ...ctx, actorId: user.invitation.invitedBy, companyId: user.companyId };
+  const results = [];
+  for (const workspaceId of user.invitation.workspaceIds) {
+    try {
+      const command = { type: 'GrantAccess', companyId: user.companyId, grantee: { kind: 'user', userId: user.userId } } as const;
+      results.push(await writer.run(workspaceStream(workspaceId), workspaceDecider, command, context));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      platform.logger.warn({ userId: user.userId, workspaceId, code: err.code }, 'an invitation names a workspace that can no longer be granted; skipped');
+    }
+  }
+  await writer.settle(...results);
 }
 
 /** Changes name, username, title, phone of a user of the caller's company (permission checked by the caller). */

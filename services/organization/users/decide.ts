@@ -12,6 +12,7 @@ type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['pay
 export type UserCommand =
   | ({ type: 'RegisterUser' } & Payload<'UserRegistered'>)
   | ({ type: 'InviteUser' } & Payload<'UserInvited'>)
+  | { type: 'ReinviteUser'; companyId: number; invitedBy: number; workspaceIds?: number[] }
   | { type: 'ActivateUser'; name?: string; passwordHash: string; image?: ProfileImage }
   | { type: 'DeactivateUser'; companyId: number }
   | { type: 'ReactivateUser'; companyId: number }
@@ -39,6 +40,8 @@ export interface LiveUser {
   image: ProfileImage | null;
   title: string | null;
   phone: string | null;
+  /** Who invited the user last and the workspaces granted on activation; null for a sign-up. */
+  invitation: { invitedBy: number; workspaceIds: number[] } | null;
 }
 
 export type UserState = { status: 'none' } | LiveUser | { status: 'deleted'; userId: number };
@@ -70,6 +73,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           image: null,
           title: null,
           phone: null,
+          invitation: null,
         };
       }
       case 'UserInvited': {
@@ -87,6 +91,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           image: null,
           title: null,
           phone: null,
+          invitation: { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] },
         };
       }
       case 'UserDeleted':
@@ -98,6 +103,10 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     switch (event.type) {
       case 'UserPasswordChanged':
         return { ...state, passwordHash: event.payload.passwordHash };
+      case 'UserReinvited': {
+        const workspaceIds = event.payload.workspaceIds ?? state.invitation?.workspaceIds ?? [];
+        return { ...state, invitation: { invitedBy: event.payload.invitedBy, workspaceIds } };
+      }
       case 'UserActivated':
         return { ...state, status: 'active', name: event.payload.name, passwordHash: event.payload.passwordHash };
       case 'UserDeactivated':
@@ -126,6 +135,12 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return [firstEvent(state.status !== 'none', 'User', 'UserRegistered', command)];
       case 'InviteUser':
         return [firstEvent(state.status !== 'none', 'User', 'UserInvited', command)];
+      case 'ReinviteUser': {
+        const user = live(state, command.companyId);
+        if (user.status !== 'passive') throw new AppError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+        const workspaceIds = command.workspaceIds ? [...new Set(command.workspaceIds)].sort((a, b) => a - b) : undefined;
+        return [{ type: 'UserReinvited', payload: { userId: user.userId, invitedBy: command.invitedBy, ...(workspaceIds ? { workspaceIds } : {}) } }];
+      }
       case 'ActivateUser': {
         const user = live(state, undefined);
         if (user.status !== 'passive') throw new AppError('CONFLICT', 'The invitation has already been accepted');

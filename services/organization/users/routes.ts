@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getUser, getUserByEmail, listUsers, userFilterOptions, userImage, usernameTaken, findUserById, type UserView } from '#projections/org-directory/index.js';
+import { companyAdministrators, getUser, getUserByEmail, listUsers, userFilterOptions, userImage, usernameTaken, findUserById, type UserView } from '#projections/org-directory/index.js';
 import { listSignIns } from '#projections/sign-in-log/index.js';
-import { hashPassword, hashToken, verifyPassword } from '#shared/auth/index.js';
+import { hashPassword, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
@@ -16,7 +16,7 @@ import { userDecider } from './decide.js';
 import { userStream, type ProfileImage } from '#events/organization/users.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart } from './images.js';
 import { USERNAME_PATTERN } from './usernames.js';
-import { definedOnly, deleteUser, inviteKey, inviterOf, inviteUser, updateUser } from './commands.js';
+import { definedOnly, deleteUser, grantInvitedWorkspaces, inviterOf, inviteUser, takeInvitation, updateUser } from './commands.js';
 
 const tags = ['Users'];
 const password = z.string().min(8, 'at least 8 characters').max(256);
@@ -24,6 +24,7 @@ const username = z.string().trim().regex(USERNAME_PATTERN, '2-64 letters, digits
 const personName = z.string().trim().min(1).max(128);
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
+const InviteAnswer = User.extend({ resent: z.boolean().describe('Whether the address had a pending invitation that was sent again') }).meta({ id: 'InvitedUser' });
 const ActivationBody = z.object({ token: z.string().min(1).max(512), password, name: personName.optional() });
 const SignInEntry = z.object({ at: z.string(), success: z.boolean(), reason: z.string().nullable(), address: z.string(), userAgent: z.string().nullable() });
 
@@ -60,6 +61,15 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       const p = callerOf(request);
       return userOr404(p.companyId, p.userId);
     },
+  });
+
+  r.get('/users/me/administrators', {
+    schema: {
+      tags,
+      summary: "Your company's active administrators (name, e-mail): whom to ask for access to a workspace. Any signed-in user",
+      response: { 200: z.array(z.object({ id: z.number().int(), name: z.string(), email: z.string() }).meta({ id: 'CompanyAdministrator' })) },
+    },
+    handler: async (request) => companyAdministrators(db, callerOf(request).companyId),
   });
 
   r.get('/users', {
@@ -149,19 +159,26 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
   r.post('/users/invite', {
     schema: {
       tags,
-      summary: 'Invite by e-mail: creates a passive user and mails an activation link (USER_INVITE); inviting a passive user again sends a new link',
-      body: z.object({ email: z.email().max(254), roleIds: z.array(intId).max(50).default([]) }),
-      response: { 200: User, 201: User },
+      summary:
+        'Invite by e-mail: creates a passive user and mails an activation link; workspaceIds are granted on activation (USER_INVITE, and WORKSPACE_MANAGE in each workspace). ' +
+        'Inviting a pending user again answers 200 with resent: true and mails a new link (the earlier one stops working); roles and workspaces change only when sent',
+      body: z.object({
+        email: z.email().max(254),
+        roleIds: z.array(intId).max(50).optional().describe('Company roles; on a new invitation absent means none, on a repeated one it keeps the roles'),
+        workspaceIds: z.array(intId).max(50).optional().describe("Workspaces of the company the user may enter once activated; on a repeated invitation absent keeps the earlier ones"),
+      }),
+      response: { 200: InviteAnswer, 201: InviteAnswer },
     },
     handler: async (request, reply) => {
       await requirePermission(request, 'USER_INVITE');
       const p = callerOf(request);
       const email = request.body.email.trim();
-      const roles = await requireRoles(db, p.companyId, request.body.roleIds);
+      const roles = request.body.roleIds ? await requireRoles(db, p.companyId, request.body.roleIds) : undefined;
+      const grants = { roles, workspaceIds: request.body.workspaceIds };
       await auth.sendLimits.chargeAddress('mail', request.ip);
       await auth.sendLimits.chargeRecipient(email);
-      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), email, roles);
-      return reply.code(created ? 201 : 200).send(await userOr404(p.companyId, userId));
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), email, grants);
+      return reply.code(created ? 201 : 200).send({ ...(await userOr404(p.companyId, userId)), resent: !created });
     },
   });
 
@@ -184,23 +201,19 @@ export async function userRoutes(app: FastifyInstance, opts: { platform: Platfor
       if (!parsed.success) throw validationError(parsed.error);
       const { token, name } = parsed.data;
       const passwordHash = await hashPassword(parsed.data.password);
-      const key = inviteKey(hashToken(token));
-      const userId = await platform.kv.take(key);
+      const userId = await takeInvitation(platform, token);
       if (userId === null) throw new AppError('INVALID_INVITATION_TOKEN', 'Invalid or expired invitation token');
-      const user = await findUserById(db, Number(userId));
+      const user = await findUserById(db, userId);
       if (!user || user.status !== 'passive') throw new AppError('INVALID_INVITATION_TOKEN', 'Invalid or expired invitation token');
       let stored: ProfileImage | undefined;
       if (image) {
         const info = await platform.blobs.put(profileImageKey(user.companyId, user.id), image.bytes, { contentType: image.contentType, maxBytes: MAX_PROFILE_IMAGE_BYTES });
         stored = { key: info.key, contentType: info.contentType, size: info.size, sha256: info.sha256 };
       }
-      const result = await writer.run(
-        userStream(user.id),
-        userDecider,
-        { type: 'ActivateUser', passwordHash, ...(name ? { name } : {}), ...(stored ? { image: stored } : {}) },
-        writer.context(request, { userId: user.id, companyId: user.companyId }),
-      );
+      const context = writer.context(request, { userId: user.id, companyId: user.companyId });
+      const result = await writer.run(userStream(user.id), userDecider, { type: 'ActivateUser', passwordHash, ...(name ? { name } : {}), ...(stored ? { image: stored } : {}) }, context);
       await writer.settle(result);
+      await grantInvitedWorkspaces(platform, result.state, context);
       return reply.code(200).send(await userOr404(user.companyId, user.id));
     };
     const activateSchema = {

@@ -67,7 +67,7 @@ export async function downloadRoutes(app: FastifyInstance, opts: { platform: Pla
       );
       const url = `${PUBLIC_DOWNLOAD_PATH}/${token}`;
       reply.code(201).header('cache-control', 'no-store');
-      return { url, absoluteUrl: new URL(url, platform.config.APP_URL).toString(), expiresAt: expiresAt.toISOString(), kind: kindName, id };
+      return { url, absoluteUrl: platform.publicAddress.link(url), expiresAt: expiresAt.toISOString(), kind: kindName, id };
     },
   });
 

@@ -97,7 +97,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
       enabled: row.enabled,
       routes: row.routes as z.infer<typeof StoredRoute>[],
       publicPath,
-      publicUrl: new URL(publicPath, platform.config.APP_URL).toString(),
+      publicUrl: platform.publicAddress.link(publicPath),
       calls: { count: count === null ? 0 : Number(count), lastCalledAt: last },
       createdBy: row.createdBy,
       createdAt: row.createdAt,

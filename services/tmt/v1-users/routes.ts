@@ -93,7 +93,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       await requirePermission(request, 'USER_INVITE');
       const companyId = requirePrincipal(request).companyId;
       const role = await roleNamed(companyId, request.body.role);
-      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), request.body.email.trim(), [role]);
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), request.body.email.trim(), { roles: [role] });
       return reply.code(created ? 201 : 200).send(ok(toV1User(await userOr404(companyId, userId))));
     },
   });
