@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, LogEntry, RpcResult, Screen } from '#shared/wire/index.js';
 
-/** The debug protocols of interface 2: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
+/** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
 export const DEBUG_PROTOCOLS = ['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector'] as const;
 export type DebugProtocol = (typeof DEBUG_PROTOCOLS)[number];
 

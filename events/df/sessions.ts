@@ -11,7 +11,7 @@ const activityKind = z.enum(['control', 'navigation', 'note', 'screenshot', 'rec
 export type ActivityKind = z.output<typeof activityKind>;
 
 const session = { sessionId: z.string() };
-/** The debug protocols of interface 2 (the agent's `DebugProtocol`). */
+/** The debug protocols of each platform (the agent's `DebugProtocol`). */
 export const DebugProtocolName = z.enum(['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector']);
 export type DebugProtocolName = z.output<typeof DebugProtocolName>;
 const record = z.record(z.string(), z.unknown());

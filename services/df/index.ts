@@ -197,7 +197,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     reservations,
     /** Plan limits, session defaults and their sweeper; `fleet.sweep()` runs one sweep now (tests, operations). */
     fleet,
-    /** Tokens and addresses for reaching a session's device directly (design 5): `/df/devtools`, `/df/wd`. */
+    /** Tokens and addresses for reaching a session's device directly (the data plane): `/df/devtools`, `/df/wd`. */
     dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),

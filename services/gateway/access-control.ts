@@ -32,7 +32,7 @@ export interface AccessControlDeps {
   ownModule?: ModuleRoute;
   /** Paths whose module authenticates a credential-less request itself (gateway paths). */
   authenticatesItself?: readonly RegExp[];
-  /** Module credentials sent in their own header (interface 5.4: `X-API-KEY`, `X-Engine-Token`). */
+  /** Module credentials sent in their own header (`X-API-KEY`, `X-Engine-Token`). */
   credentials?: readonly HeaderCredential[];
   /**
    * Bearer credentials of the `/v1` set (docs/api-conventions.md): `/v1` API keys and OAuth client tokens. They

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.js';
 import { sendError } from '#shared/http/errors.js';
 
-/** Interface 5.6: exactly these request headers. */
+/** Exactly these request headers. */
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'x-auth-token', 'x-workspace-id'] as const;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const EXPOSED_HEADERS = 'x-request-id, retry-after, x-log-position';

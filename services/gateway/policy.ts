@@ -39,7 +39,7 @@ interface PathRule {
  */
 export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|healthcheck|autorunner|docs|openapi\.json|health|ready|\.well-known)(\/|$))/;
 
-/** Reached without any credential (interface 5.5, plus the platform's own documents and probes). */
+/** Reached without any credential (public mock services, plus the platform's own documents and probes). */
 export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['POST'], pattern: /^\/api\/v1\/auth\/(login|refresh|signup|forgot-password|reset-password)$/ },
   // An invited user has no password yet: the single-use invitation token in the body is the credential.
@@ -70,7 +70,7 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
  */
 export const WORKSPACE_FREE_PATHS: readonly PathRule[] = [{ methods: ['POST'], pattern: /^\/df\/api\/session-invites\/[^/]+\/accept$/ }];
 
-/** Interface 5.4: where `X-Api-Key` is a credential. */
+/** Where `X-Api-Key` is a credential. */
 export const API_KEY_PATHS = {
   /** Routed by API key whenever the header is present. */
   always: [/^\/df\/api\/sessions(\/.*)?$/, /^\/df\/api\/devices(\/.*)?$/, /^\/df\/wd(\/.*)?$/, /^\/df\/devtools(\/.*)?$/, /^\/df\/api\/automation(\/.*)?$/],

@@ -14,7 +14,7 @@ import type { TmtActor } from './v1-http.js';
 import { v1UserRoutes } from './v1-users/routes.js';
 
 /**
- * The `/v1` set (interface 4.7): projects, test cases, test sessions with results, users; and the
+ * The `/v1` set: projects, test cases, test sessions with results, users; and the
  * workspace's projects under `/tmt/company/api/v1/projects`.
  */
 /** Read models of the /v1 set. */

@@ -160,7 +160,7 @@ describe('teams', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents every organization endpoint of interface 4.2-4.4 and the audit history, with a tag and a summary', async () => {
+  it('documents every organization endpoint (users, roles, teams, workspaces) and the audit history, with a tag and a summary', async () => {
     const doc = (await http(server.url, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> };
     const endpoints = [
       'get /users/me', 'get /users/me/permissions', 'get /users/me/administrators', 'get /permissions/me', 'get /users', 'get /users/filter-options', 'get /users/{id}',

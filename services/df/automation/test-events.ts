@@ -8,7 +8,7 @@ export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
 
 const Metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, 'metadata is limited to 16 KiB of JSON');
 
-/** One event a test runner reports (interface 4.6, "Automation"). */
+/** One event a test runner reports ("Automation" in docs/modules/device-testing.md). */
 export const TestEventInput = z.object({
   type: z.enum(TEST_EVENT_TYPES),
   /** The test's name (the suite's for suite events). */

@@ -21,7 +21,7 @@ export interface DataPlaneTarget {
   hostId: string;
 }
 
-/** The gateway's way to a session's device over the data plane (design 5). */
+/** The gateway's way to a session's device over the data plane (docs/modules/device-testing.md, "Data plane"). */
 export interface DataPlane {
   /**
    * The device of an active session and a token good for `scope` on it. The caller has already

@@ -62,7 +62,7 @@ function upgradeHead(raw: IncomingMessage): Buffer {
 }
 
 /**
- * Debugging (interface 4.6 "Debugging", docs/modules/debugging.md): capabilities and grants, targets,
+ * Debugging (docs/modules/debugging.md): capabilities and grants, targets,
  * and `/df/debug-tunnel/{sessionId}/{protocol}[/{target}]`, a WebSocket that carries one TCP stream to
  * the device end as binary messages, relayed through the agent's data plane.
  */

@@ -11,7 +11,7 @@ import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
 import type { Caller, SessionService } from '../sessions/service.js';
 
-/** The debug protocols of each platform (interface 2). */
+/** The debug protocols of each platform. */
 export const PLATFORM_PROTOCOLS: Record<string, readonly DebugProtocolName[]> = {
   android: ['adb', 'jdwp', 'tcp_forward', 'cdp'],
   ios: ['usbmux', 'tcp_forward', 'lldb_rsp', 'webkit_inspector', 'cdp'],

@@ -73,11 +73,11 @@ export interface FileRoutesOptions {
 }
 
 /**
- * `/df/api/files/**` (interface 4.6, "Files and app catalog"): uploads straight to storage (signed
+ * `/df/api/files/**` (docs/modules/files.md): uploads straight to storage (signed
  * single PUT, or multipart with a signed URL per part), confirm, download by a short-lived signed URL,
  * the app catalog and its versions, deletes and the catalog backfill. Reading needs
  * `df:session:read`; uploading and deleting `df:file:manage`. `X-Api-Key` works on presigned-upload and
- * confirm when no bearer token is sent (interface 5.4). Another company's or workspace's ids are 404.
+ * confirm when no bearer token is sent. Another company's or workspace's ids are 404.
  */
 export async function fileRoutes(app: FastifyInstance, opts: FileRoutesOptions): Promise<void> {
   const { platform, files } = opts;

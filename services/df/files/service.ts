@@ -66,7 +66,7 @@ export const uploadBlobKey = (companyId: number, fileId: string) => `df/company-
 const iconBlobKey = (companyId: number, appId: string, versionId: string) => `df/company-${companyId}/apps/${appId}/icon-${versionId}`;
 
 /**
- * Files and the app catalog (interface 4.6, "Files and app catalog"). Clients send bytes straight to
+ * Files and the app catalog (docs/modules/files.md). Clients send bytes straight to
  * storage through signed URLs (single PUT, or multipart with a URL per part), then confirm: the
  * service checks the size and checksum from storage, refuses an `.apk`/`.ipa` that is no app build,
  * and files an app build as a version of its app. Unconfirmed uploads are cleaned up.

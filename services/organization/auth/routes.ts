@@ -74,7 +74,7 @@ const clientOf = (request: FastifyRequest): ClientInfo => ({
 });
 
 /**
- * Interface 4.1: sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS;
+ * Sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS;
  * and the caller's sign-in sessions (list, end one).
  */
 export async function authRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {

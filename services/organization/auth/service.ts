@@ -43,7 +43,7 @@ const IDENTITY_READ_MODELS = ['org-directory'] as const;
 
 /**
  * Sign-in, token pairs, sign-up, password reset and workspace switching: the organization's token
- * flow (interface 4.1, 5.1, 5.2).
+ * flow (docs/modules/organization.md).
  */
 export class AuthService {
   readonly refreshTokens: RefreshTokens;

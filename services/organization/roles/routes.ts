@@ -35,7 +35,7 @@ async function myPermissions(request: FastifyRequest): Promise<string[]> {
   return [...(await request.permissions())].sort();
 }
 
-/** Interface 4.3: roles, the permission catalog, and the caller's keys. */
+/** Roles, the permission catalog, and the caller's keys. */
 export async function roleRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const { db } = platform;

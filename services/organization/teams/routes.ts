@@ -15,7 +15,7 @@ const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);
 const description = z.string().trim().max(1000);
 
-/** Interface 4.3: teams and their members. */
+/** Teams and their members. */
 export async function teamRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const { db } = platform;

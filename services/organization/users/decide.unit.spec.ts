@@ -49,7 +49,7 @@ describe('user decider: sign-up and passwords (existing events)', () => {
   });
 });
 
-describe('user decider: life cycle (interface section 3)', () => {
+describe('user decider: life cycle', () => {
   const spec = deciderSpec(userDecider);
 
   it('invite: (none) -> passive', () => {

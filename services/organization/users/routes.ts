@@ -38,7 +38,7 @@ const UserListQuery = PageQuery.extend({
   sortDir: z.enum(['asc', 'desc']).default('asc'),
 });
 
-/** Interface 4.2: the company's users, invitations and activation, status, roles, passwords, images, sign-in logs. */
+/** The company's users, invitations and activation, status, roles, passwords, images, sign-in logs. */
 export async function userRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {
   const { platform, auth } = opts;
   const { db } = platform;

@@ -32,7 +32,7 @@ describe('workspace decider: creation', () => {
   });
 });
 
-describe('workspace decider: archive and unarchive (interface section 3)', () => {
+describe('workspace decider: archive and unarchive', () => {
   const spec = deciderSpec(workspaceDecider);
 
   it('archive: not archived -> archived', () => {

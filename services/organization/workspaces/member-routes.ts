@@ -33,7 +33,7 @@ const Member = z
   })
   .meta({ id: 'WorkspaceMember' });
 
-/** Interface 4.4: a workspace's modules, its access grants and its members with their roles. */
+/** A workspace's modules, its access grants and its members with their roles. */
 export async function workspaceMemberRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const { db } = platform;

@@ -30,7 +30,7 @@ const toWorkspace = (w: WorkspaceView) => ({
   createdAt: w.createdAt,
 });
 
-/** Interface 4.4: workspaces, their modules, access grants, members and roles, recent visits. */
+/** Workspaces, their modules, access grants, members and roles, recent visits. */
 export async function workspaceRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {
   const { platform, auth } = opts;
   const { db } = platform;

@@ -50,7 +50,7 @@ async function companyCaller(request: FastifyRequest, permission: PermissionKey)
   };
 }
 
-/** `/tmt/company/api/v1/userGroups`: user groups of the company (interface 4.3). */
+/** `/tmt/company/api/v1/userGroups`: user groups of the company. */
 export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
