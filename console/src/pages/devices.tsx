@@ -84,7 +84,7 @@ function useGridState() {
 }
 
 /** How long the search waits after the last keystroke before it applies. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 /** The permission key listing devices needs (the API's `GET /df/api/devices`). */
 const DEVICE_READ = 'df:device:read';
 

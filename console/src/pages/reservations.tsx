@@ -133,9 +133,10 @@ export function ReservationsPage() {
                 </select>
               </label>
               <label class="field">
-                <span>Starts (your time, {zoneName()})</span>
+                <span>Starts (your time)</span>
                 {/* The past is not offered (the API refuses it too). */}
                 <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
+                <small class="muted">In {zoneName()}, from now on.</small>
               </label>
               <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
               <label class="field">
