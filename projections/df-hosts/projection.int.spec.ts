@@ -99,6 +99,8 @@ describe('df-hosts read model', () => {
     await spec.given(enrolled('h1', 1), enrolled('h2', 1), connected('a', 'h1', 'available'), connected('b', 'h1', 'offline'), connected('c', 'h2', 'in_use'));
     expect((await findHost(spec.db, 1, 'h1'))!.devices).toEqual({ total: 2, online: 1 });
     expect((await findHost(spec.db, 1, 'h2'))!.devices).toEqual({ total: 1, online: 1 });
+    // Hosts that reported devices have connected (also when that was before first connections were recorded).
+    expect((await findHost(spec.db, 1, 'h1'))!.status).toBe('active');
   });
 
   it('given the same events again (a replay after a crash), leaves the same rows', async () => {

@@ -30,7 +30,8 @@ function toView(r: Row): HostView {
     id: String(r.host_id),
     name: String(r.name),
     workspaceIds: json<number[] | null>(r.workspace_ids),
-    status: r.revoked_at ? 'revoked' : r.first_connected_at ? 'active' : 'pending',
+    // A host that reported devices has connected, even when that was before first connections were recorded.
+    status: r.revoked_at ? 'revoked' : r.first_connected_at || Number(r.total) > 0 ? 'active' : 'pending',
     tokenPrefix: String(r.token_prefix),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
