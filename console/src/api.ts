@@ -18,11 +18,19 @@ export interface Auth {
   expiresAt: number;
 }
 
+/** One entry of an error answer's `details`: the field, what is wrong with it, and facts a client can act on. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  [fact: string]: unknown;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
+    readonly details: readonly ErrorDetail[] = [],
   ) {
     super(message);
   }
@@ -159,14 +167,16 @@ export async function api<T = unknown>(path: string, options: CallOptions = {}):
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`;
     let code: string | undefined;
+    let details: ErrorDetail[] = [];
     try {
-      const body = (await res.json()) as { message?: string; code?: string; error?: { message?: string; code?: string } };
+      const body = (await res.json()) as { message?: string; code?: string; details?: unknown; error?: { message?: string; code?: string } };
       message = body.message ?? body.error?.message ?? message;
       code = body.code ?? body.error?.code;
+      if (Array.isArray(body.details)) details = body.details as ErrorDetail[];
     } catch {
       /* not JSON */
     }
-    throw new ApiError(res.status, message, code);
+    throw new ApiError(res.status, message, code, details);
   }
   if (options.raw) return res as unknown as T;
   if (res.status === 204) return undefined as T;

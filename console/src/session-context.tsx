@@ -30,9 +30,11 @@ export interface Session {
   workspaces: Workspace[];
   /** Whether the person holds a permission key in the active workspace (never a role name). */
   can: (key: string) => boolean;
+  /** Whether the permission keys have been loaded (until then `can` answers false for every key). */
+  permissionsKnown: boolean;
 }
 
-const Ctx = createContext<Session>({ auth: null, me: undefined, permissions: new Set(), workspaces: [], can: () => false });
+const Ctx = createContext<Session>({ auth: null, me: undefined, permissions: new Set(), workspaces: [], can: () => false, permissionsKnown: false });
 export const useSession = () => useContext(Ctx);
 
 export function useAuth(): Auth | null {
@@ -48,6 +50,6 @@ export function SessionProvider({ children }: { children: preact.ComponentChildr
   const perms = useQuery({ queryKey: ['permissions', ...key], queryFn: () => api<string[]>('/api/v1/users/me/permissions'), enabled: !!auth });
   const workspaces = useQuery({ queryKey: ['workspaces-accessible', auth?.userId], queryFn: () => api<Workspace[]>('/api/v1/workspaces/accessible'), enabled: !!auth });
   const permissions = new Set(perms.data ?? []);
-  const value: Session = { auth, me: me.data, permissions, workspaces: (workspaces.data ?? []).filter((w) => !w.archived), can: (k) => permissions.has(k) };
+  const value: Session = { auth, me: me.data, permissions, workspaces: (workspaces.data ?? []).filter((w) => !w.archived), can: (k) => permissions.has(k), permissionsKnown: perms.isSuccess };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -21,6 +21,8 @@ export const hostEvents = defineEvents({
   HostRescoped: z.object({ hostId: z.string(), workspaceIds }),
   HostTokenRotated: z.object({ hostId: z.string(), tokenHash: z.string(), tokenPrefix: z.string() }),
   HostRevoked: z.object({ hostId: z.string(), reason: z.string() }),
+  /** The host's first accepted hello (recorded once): until then it is enrolled but waiting to connect. */
+  HostFirstConnected: z.object({ hostId: z.string(), nodeName: z.string() }),
 });
 export type HostEvent = EventOf<typeof hostEvents>;
 export const HOST_EVENT_TYPES = hostEvents.types;

@@ -41,17 +41,18 @@ afterAll(() => spec.close());
 beforeEach(() => spec.reset());
 
 describe('df-hosts read model', () => {
-  it('given a host enrolled, shows it to its company with its scope and token prefix, never its token, and who enrolled it', async () => {
+  it('given a host enrolled, shows it to its company with its scope and token prefix, never its token, who enrolled it, and waiting for its first connection', async () => {
     await spec.given(enrolled('h1', 1));
     expect(await findHost(spec.db, 1, 'h1')).toEqual({
       id: 'h1',
       name: 'rack-h1',
       workspaceIds: [5],
-      status: 'active',
+      status: 'pending',
       tokenPrefix: 'dfh_h1',
       createdAt: SPEC_TIME,
       updatedAt: SPEC_TIME,
       revokedAt: null,
+      firstConnectedAt: null,
       devices: { total: 0, online: 0 },
     });
     const rows = await spec.rows('SELECT * FROM df_hosts');
@@ -87,10 +88,19 @@ describe('df-hosts read model', () => {
     expect(await findHost(spec.db, 1, 'h1')).toMatchObject({ status: 'revoked', revokedAt: '2026-01-04T00:00:00.000Z', updatedAt: '2026-01-04T00:00:00.000Z' });
   });
 
+  it('given its first connection, the host is active from then on (a second record changes nothing)', async () => {
+    const first = { type: 'HostFirstConnected', payload: { hostId: 'h1', nodeName: 'node-a' }, ...at('2026-01-05T00:00:00.000Z') };
+    await spec.given(enrolled('h1', 1), enrolled('h2', 1), first, { ...first, ...at('2026-01-06T00:00:00.000Z') });
+    expect(await findHost(spec.db, 1, 'h1')).toMatchObject({ status: 'active', firstConnectedAt: '2026-01-05T00:00:00.000Z', updatedAt: SPEC_TIME });
+    expect(await findHost(spec.db, 1, 'h2')).toMatchObject({ status: 'pending', firstConnectedAt: null });
+  });
+
   it('counts the devices each host has reported and those not offline', async () => {
     await spec.given(enrolled('h1', 1), enrolled('h2', 1), connected('a', 'h1', 'available'), connected('b', 'h1', 'offline'), connected('c', 'h2', 'in_use'));
     expect((await findHost(spec.db, 1, 'h1'))!.devices).toEqual({ total: 2, online: 1 });
     expect((await findHost(spec.db, 1, 'h2'))!.devices).toEqual({ total: 1, online: 1 });
+    // Hosts that reported devices have connected (also when that was before first connections were recorded).
+    expect((await findHost(spec.db, 1, 'h1'))!.status).toBe('active');
   });
 
   it('given the same events again (a replay after a crash), leaves the same rows', async () => {

@@ -4,7 +4,7 @@ import { applyByType, type Projection } from '../types.js';
 /** Enrolled device hosts, for the hosts endpoints (who may connect is decided from the event store). */
 export const dfHostsProjection: Projection = {
   name: 'df-hosts',
-  version: 1,
+  version: 2,
   eventTypes: hostEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS df_hosts (
@@ -18,6 +18,7 @@ export const dfHostsProjection: Projection = {
       updated_at timestamptz NOT NULL,
       revoked_at timestamptz
     );
+    ALTER TABLE df_hosts ADD COLUMN IF NOT EXISTS first_connected_at timestamptz;
     CREATE INDEX IF NOT EXISTS df_hosts_company ON df_hosts (company_id, created_at);`,
   tables: ['df_hosts'],
   apply: applyByType<HostEvent>({
@@ -32,5 +33,6 @@ export const dfHostsProjection: Projection = {
       tx.query(`UPDATE df_hosts SET workspace_ids = $2::jsonb, updated_at = $3 WHERE host_id = $1`, [e.payload.hostId, JSON.stringify(e.payload.workspaceIds), at]),
     HostTokenRotated: (tx, e, at) => tx.query(`UPDATE df_hosts SET token_prefix = $2, updated_at = $3 WHERE host_id = $1`, [e.payload.hostId, e.payload.tokenPrefix, at]),
     HostRevoked: (tx, e, at) => tx.query(`UPDATE df_hosts SET revoked_at = $2, updated_at = $2 WHERE host_id = $1`, [e.payload.hostId, at]),
+    HostFirstConnected: (tx, e, at) => tx.query(`UPDATE df_hosts SET first_connected_at = $2 WHERE host_id = $1 AND first_connected_at IS NULL`, [e.payload.hostId, at]),
   }),
 };

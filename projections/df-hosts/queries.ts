@@ -8,11 +8,14 @@ export interface HostView {
   name: string;
   /** The workspaces its devices serve; `null` for every workspace of the company. */
   workspaceIds: number[] | null;
-  status: 'active' | 'revoked';
+  /** `pending`: enrolled, waiting for its first connection; `active` once it has connected; `revoked`. */
+  status: 'pending' | 'active' | 'revoked';
   tokenPrefix: string;
   createdAt: string;
   updatedAt: string;
   revokedAt: string | null;
+  /** When it first connected; null while it never has. */
+  firstConnectedAt: string | null;
   /** Its devices: all it has reported, and those online now. */
   devices: { total: number; online: number };
 }
@@ -27,11 +30,13 @@ function toView(r: Row): HostView {
     id: String(r.host_id),
     name: String(r.name),
     workspaceIds: json<number[] | null>(r.workspace_ids),
-    status: r.revoked_at ? 'revoked' : 'active',
+    // A host that reported devices has connected, even when that was before first connections were recorded.
+    status: r.revoked_at ? 'revoked' : r.first_connected_at || Number(r.total) > 0 ? 'active' : 'pending',
     tokenPrefix: String(r.token_prefix),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     revokedAt: isoOrNull(r.revoked_at),
+    firstConnectedAt: isoOrNull(r.first_connected_at),
     devices: { total: Number(r.total), online: Number(r.online) },
   };
 }

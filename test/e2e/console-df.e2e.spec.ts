@@ -25,7 +25,11 @@ let admin: SignedUpCompany;
 let context: BrowserContext;
 let page: Page;
 
-async function expectAccessible(what: string): Promise<void> {
+function expectAccessible(what: string): Promise<void> {
+  return expectAccessibleOn(page, what);
+}
+
+async function expectAccessibleOn(page: Page, what: string): Promise<void> {
   await page.addScriptTag({ content: AXE });
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run({
@@ -77,6 +81,9 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     const row = page.getByRole('row').filter({ hasText: 'Lab rack 7' });
     await row.waitFor();
     expect(await row.textContent()).toContain('all');
+    // No agent has connected with its token yet.
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('waiting for its first connection');
+    expect(await row.textContent()).not.toContain('active');
     await expectAccessible('hosts');
     // The token is never listed again.
     const listed = await http(server.url, 'GET', '/df/api/hosts', { token: admin.token });
@@ -98,7 +105,7 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     const host = (all.body.content as { name: string; status: string }[]).find((h) => h.name === 'Lab rack 8');
     expect(host?.status).toBe('revoked');
   });
-  it('uploads a small file through the presigned flow, sees it ready, and deletes it', async () => {
+  it('uploads a small file through the presigned flow, sees it ready, downloads its bytes, and deletes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
     await page.getByRole('heading', { name: 'Files and apps', level: 1 }).waitFor();
     await page.getByText('No app in the catalog yet').waitFor();
@@ -112,6 +119,10 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
     await expect.poll(() => row.textContent()).toContain('ready');
     expect(await row.textContent()).toContain('23 B');
     await expectAccessible('files');
+    // Its download button gives back its bytes, under its name.
+    const [file] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download notes.txt' }).click()]);
+    expect(file.suggestedFilename()).toBe('notes.txt');
+    expect(readFileSync((await file.path())!, 'utf8')).toBe('hello from the console\n');
     await row.getByRole('button', { name: 'Delete notes.txt' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'notes.txt' }).count()).toBe(0);
@@ -224,6 +235,74 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
         .toBe('wont_fix');
     } finally {
       await new Promise((resolve) => site.close(resolve));
+    }
+  });
+  it('narrows the device grid as one types in the search, without pressing a button', async () => {
+    const listed = await http(server.url, 'GET', '/df/api/devices?size=10', { token: admin.token });
+    const names = (listed.body.content as { name: string }[]).map((d) => d.name);
+    expect(names.length).toBeGreaterThan(1);
+    // A word of a device's name that finds some devices, not all (as the API's search finds them).
+    let word = '';
+    let matching: string[] = [];
+    for (const w of names.flatMap((n) => n.split(/\s+/))) {
+      const found = await http(server.url, 'GET', `/df/api/devices?size=10&search=${encodeURIComponent(w)}`, { token: admin.token });
+      matching = (found.body.content as { name: string }[]).map((d) => d.name);
+      if (matching.length > 0 && matching.length < names.length) {
+        word = w;
+        break;
+      }
+    }
+    expect(word).not.toBe('');
+    await page.goto(`${server.url}/devices`);
+    const grid = page.getByRole('list', { name: 'Devices' });
+    await expect.poll(() => grid.getByRole('listitem').count()).toBe(names.length);
+    const searches: string[] = [];
+    const watch = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/df/api/devices' && url.searchParams.get('search')) searches.push(url.searchParams.get('search')!);
+    };
+    page.on('request', watch);
+    await page.getByRole('searchbox', { name: 'Search' }).pressSequentially(word, { delay: 20 });
+    await expect.poll(() => grid.getByRole('listitem').count()).toBe(matching.length);
+    for (const name of matching) expect(await grid.textContent()).toContain(name);
+    page.off('request', watch);
+    // The grid asked for the whole word once the typing paused; nothing was pressed.
+    expect(searches.at(-1)).toBe(word);
+    expect(new URL(page.url()).searchParams.get('search')).toBe(word);
+    await expectAccessible('devices, filtered by typing');
+  });
+  it("tells a person without df:device:read why the grid is empty, and asks nothing of the device list", async () => {
+    const org = client(server.url, admin.token);
+    const role = await org.post('/roles', { name: 'Files only', permissions: ['df:session:read'] });
+    expect(role.status).toBe(201);
+    const reader = await createActiveUser(server.url, org, smtp.mails, { email: `files-only-${process.pid}@example.test`, roleIds: [role.body.id] });
+    expect((await org.post(`/workspaces/${admin.workspaceId}/access/users`, { userId: reader.id })).status).toBeLessThan(300);
+    const held = (await http(server.url, 'GET', '/api/v1/users/me/permissions', { token: reader.token, headers: { 'x-workspace-id': String(admin.workspaceId) } })).body as string[];
+    expect(held).toContain('df:session:read');
+    expect(held).not.toContain('df:device:read');
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await other.newPage();
+      p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`));
+      const deviceCalls: string[] = [];
+      p.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/df/api/devices')) deviceCalls.push(r.url());
+      });
+      await p.goto(`${server.url}/sign-in`);
+      await p.getByLabel('E-mail or username').fill(reader.email);
+      await p.getByLabel('Password').fill(reader.password);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.waitForURL((u) => u.pathname === '/devices');
+      await expect
+        .poll(() => p.locator('main').textContent())
+        .toContain('Seeing devices needs the permission key df:device:read in this workspace. Ask an administrator of your company to give you a role that has it.');
+      // The page is settled (its permissions came); no device list was asked for.
+      await p.reload();
+      await p.getByText('needs the permission key df:device:read').waitFor();
+      expect(deviceCalls).toEqual([]);
+      await expectAccessibleOn(p, 'devices without the permission');
+    } finally {
+      await other.close();
     }
   });
   it('leaves out the pages whose permission keys a person lacks', async () => {

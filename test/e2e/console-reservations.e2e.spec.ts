@@ -2,12 +2,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
 
 /**
  * A device's week of bookings, end to end, for a person in Tokyo (UTC+9 all year, so the test does
  * not depend on the machine's zone): a booking shows at its Tokyo hours, and a free hour chosen with
- * the keyboard and then the mouse books the device at that Tokyo time.
+ * the keyboard and then the mouse books the device at that Tokyo time. Then the booking form for a
+ * person in New York: a refusal names the booking in the way at New York times, the past is not
+ * offered, and a booking made is confirmed at its New York time.
  */
 let server: TestServer;
 let browser: Browser;
@@ -102,5 +105,94 @@ describe('the week calendar of a device', { timeout: 120_000 }, () => {
     const made = (mine.body.content as { startAt: string; endAt: string; note: string }[]).find((r) => r.note === 'from the calendar');
     expect(made && new Date(made.startAt).toISOString()).toBe(tokyoInstant(later, 15).toISOString());
     expect(made && new Date(made.endAt).toISOString()).toBe(tokyoInstant(later, 17).toISOString());
+  });
+});
+
+/** Wall-clock facts of an instant in a zone (Node's own ICU, independent of the machine's zone). */
+function wallClock(instant: Date, timeZone: string): { input: string; clock: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return { input: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`, clock: `${parts.hour}:${parts.minute}` };
+}
+
+describe('the booking form for a person in New York', { timeout: 120_000 }, () => {
+  it('names the booking in the way in New York time, does not offer the past, and confirms a booking', async () => {
+    const ZONE = 'America/New_York';
+    const ny = await signedIn(browser, server.url, admin.email, admin.password, { timezoneId: ZONE, locale: 'en-GB' });
+    try {
+      const p = ny.page;
+      const adminName = (await http(server.url, 'GET', '/api/v1/users/me', { token: admin.token })).body.name as string;
+      const deviceName = await eventually(async () => {
+        const d = await http(server.url, 'GET', `/df/api/devices/${deviceId}`, { token: admin.token });
+        return (d.body.alias ?? d.body.name) as string;
+      });
+      // A booking three days on at 15:00 to 17:00 UTC (10:00 or 11:00 in New York, never 15:00).
+      const day = new Date(Date.now() + 3 * 86_400_000);
+      const start = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 15));
+      const end = new Date(start.getTime() + 2 * 3_600_000);
+      const theirs = await http(server.url, 'POST', '/df/api/reservations', { token: admin.token, body: { deviceId, startAt: start.toISOString(), endAt: end.toISOString(), note: 'in the way' } });
+      expect(theirs.status).toBe(201);
+      const posts: string[] = [];
+      p.on('request', (r) => {
+        if (r.method() === 'POST' && new URL(r.url()).pathname === '/df/api/reservations') posts.push(r.url());
+      });
+
+      await p.goto(`${server.url}/reservations?deviceId=${deviceId}`);
+      const form = p.getByRole('form', { name: 'Book a device' });
+      const startField = form.getByLabel(/^Starts/);
+      await startField.waitFor();
+      expect(await form.textContent()).toContain(ZONE);
+      // The field offers nothing before now (New York's wall clock, to the minute).
+      const min = (await startField.getAttribute('min'))!;
+      const before = wallClock(new Date(Date.now() - 120_000), ZONE).input;
+      const after = wallClock(new Date(Date.now() + 60_000), ZONE).input;
+      expect(min >= before && min <= after, `min ${min} is now in New York`).toBe(true);
+
+      // Overlapping the booking: refused, naming it at its New York hours and its holder.
+      await startField.fill(wallClock(new Date(start.getTime() + 30 * 60_000), ZONE).input);
+      await form.getByRole('button', { name: 'Book' }).click();
+      const refusal = form.getByRole('alert');
+      await refusal.waitFor();
+      const text = (await refusal.textContent())!;
+      expect(text).toContain('already booked');
+      expect(text).toContain(wallClock(start, ZONE).clock);
+      expect(text).toContain(wallClock(end, ZONE).clock);
+      expect(text).toContain(`(${ZONE} time)`);
+      expect(text).toContain(`by ${adminName}`);
+      expect(text).not.toContain('15:00');
+      expect(text).not.toContain(start.toISOString());
+      await expectAccessible(p, 'the booking form with a refusal');
+
+      // The past: the browser refuses it before anything is sent.
+      const sent = posts.length;
+      await startField.fill(wallClock(new Date(Date.now() - 2 * 3_600_000), ZONE).input);
+      await form.getByRole('button', { name: 'Book' }).click();
+      expect(await startField.evaluate((el) => (el as unknown as { validity: { rangeUnderflow: boolean } }).validity.rangeUnderflow)).toBe(true);
+      expect(posts.length).toBe(sent);
+
+      // A free time: booked, and confirmed on the page with the device and its New York time.
+      const free = new Date(start.getTime() + 24 * 3_600_000);
+      await startField.fill(wallClock(free, ZONE).input);
+      await form.getByLabel('For').selectOption('60');
+      await form.getByRole('button', { name: 'Book' }).click();
+      const confirmation = p.getByRole('status').filter({ hasText: /^Booked / });
+      await confirmation.waitFor();
+      const confirmed = (await confirmation.textContent())!;
+      expect(confirmed).toContain(deviceName);
+      expect(confirmed).toContain(wallClock(free, ZONE).clock);
+      expect(confirmed).toContain(wallClock(new Date(free.getTime() + 3_600_000), ZONE).clock);
+      expect(confirmed).toContain(`(${ZONE} time)`);
+      expect(posts.length).toBe(sent + 1);
+      await expectAccessible(p, 'the booking form with a confirmation');
+      const mine = await http(server.url, 'GET', `/df/api/reservations?deviceId=${deviceId}&status=scheduled&size=100`, { token: admin.token });
+      const made = (mine.body.content as { id: string; startAt: string }[]).find((r) => new Date(r.startAt).getTime() === free.getTime());
+      expect(made).toBeTruthy();
+      for (const id of [theirs.body.id as string, made!.id]) await http(server.url, 'DELETE', `/df/api/reservations/${id}`, { token: admin.token });
+    } finally {
+      await ny.context.close();
+    }
   });
 });

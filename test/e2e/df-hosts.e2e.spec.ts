@@ -126,7 +126,12 @@ describe('device visibility follows the host enrolment', () => {
     expect(enrolled.body).toMatchObject({ name: 'Lab rack 2', workspaceIds: [ws2.id] });
     expect(enrolled.body.token).toMatch(/^dfh_[0-9a-f-]{36}_[A-Za-z0-9_-]{43}$/);
     expect(enrolled.headers.get('cache-control')).toBe('no-store');
+    // Enrolled but never connected: waiting for its first connection, not active.
+    const waiting = await df(a, 'GET', '/hosts');
+    expect((waiting.body.content as { id: string }[]).find((h) => h.id === enrolled.body.id)).toMatchObject({ status: 'pending', firstConnectedAt: null, devices: { total: 0, online: 0 } });
     await startAgent('rack2', { hostToken: enrolled.body.token });
+    await eventually(async () => ((await df(a, 'GET', `/hosts/${enrolled.body.id}`)).body.status === 'active' ? true : undefined), { what: 'the host active after its first hello' });
+    expect((await df(a, 'GET', `/hosts/${enrolled.body.id}`)).body.firstConnectedAt).toEqual(expect.any(String));
 
     await eventually(async () => ((await deviceNames(a, ws2.id)).includes('rack2 phone') ? true : undefined), { what: 'the enrolled host in its workspace' });
     expect(await deviceNames(a)).not.toContain('rack2 phone');

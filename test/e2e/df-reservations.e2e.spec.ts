@@ -133,6 +133,53 @@ describe('booking', () => {
   });
 });
 
+describe('a refused booking', () => {
+  it('names the booking in the way by its range, and by its holder\'s name to callers who may see the company\'s users or hold it', async () => {
+    const device = devices[3]!;
+    const adminName = (await client(server.url, a.token).get('/users/me')).body.name as string;
+    const memberName = `booker-${process.pid}@res.test`;
+    const first = await book(A, device, 60 * MIN, 120 * MIN);
+    expectStatus(first, 201);
+    const second = await book(B, device, 180 * MIN, 240 * MIN);
+    expectStatus(second, 201);
+    try {
+      // The member may not see the company's users: the range and holder id, no name.
+      const hidden = await book(B, device, 90 * MIN, 150 * MIN);
+      expectStatus(hidden, 409, 'RESERVATION_OVERLAP');
+      expect(hidden.body.details).toHaveLength(1);
+      expect(hidden.body.details[0]).toMatchObject({ reservationId: first.body.id, startAt: first.body.startAt, endAt: first.body.endAt, userId: a.userId });
+      expect(hidden.body.details[0]).not.toHaveProperty('holderName');
+      expect(new Date(hidden.body.details[0].startAt).toISOString()).toBe(hidden.body.details[0].startAt);
+      // Its own booking in the way is named to it.
+      const own = await book(B, device, 200 * MIN, 210 * MIN);
+      expect(own.body.details[0]).toMatchObject({ reservationId: second.body.id, holderName: memberName });
+      // The administrator (USER_READ) is told every holder's name, the earliest booking first.
+      const both = await book(A, device, 100 * MIN, 200 * MIN);
+      expectStatus(both, 409, 'RESERVATION_OVERLAP');
+      expect(both.body.details.map((d: { reservationId: string; holderName: string }) => [d.reservationId, d.holderName])).toEqual([
+        [first.body.id, adminName],
+        [second.body.id, memberName],
+      ]);
+      // Moving a booking onto another one is refused the same way.
+      const moved = await A.put(`/reservations/${first.body.id}`, { endAt: iso(200 * MIN) });
+      expectStatus(moved, 409, 'RESERVATION_OVERLAP');
+      expect(moved.body.details[0]).toMatchObject({ reservationId: second.body.id, holderName: memberName });
+    } finally {
+      await A.delete(`/reservations/${first.body.id}`);
+      await B.delete(`/reservations/${second.body.id}`);
+    }
+  });
+
+  it('refuses a start in the past with 400 VALIDATION_FAILED naming startAt, and books nothing', async () => {
+    const device = devices[3]!;
+    const before = (await A.get(`/reservations?deviceId=${device}`)).body.totalElements as number;
+    const past = await book(A, device, -10 * MIN, 60 * MIN);
+    expectStatus(past, 400, 'VALIDATION_FAILED');
+    expect(past.body.details).toEqual([expect.objectContaining({ path: 'startAt', message: 'must not be in the past' })]);
+    expect((await A.get(`/reservations?deviceId=${device}`)).body.totalElements).toBe(before);
+  });
+});
+
 describe('a booked device', () => {
   it('is reserved to everyone else (sessions and WebDriver) while its holder opens, leaves, rejoins and ends', async () => {
     const device = devices[1]!;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -83,9 +83,34 @@ function useGridState() {
   return [state, set] as const;
 }
 
+/** How long the search waits after the last keystroke before it applies. */
+const SEARCH_DEBOUNCE_MS = 300;
+/** The permission key listing devices needs (the API's `GET /df/api/devices`). */
+const DEVICE_READ = 'df:device:read';
+
 export function DevicesPage() {
   const [state, set] = useGridState();
+  const { can, permissionsKnown } = useSession();
+  // Asked only of a person who may list devices: without the key the page says so and calls nothing.
+  const allowed = can(DEVICE_READ);
   const [search, setSearch] = useState(state.search);
+  // The search this field last put in the address; another change of the address (a link, back) replaces the field's text.
+  const applied = useRef(state.search);
+  const applySearch = (value: string) => {
+    applied.current = value;
+    set({ search: value });
+  };
+  useEffect(() => {
+    if (state.search === applied.current) return;
+    applied.current = state.search;
+    setSearch(state.search);
+  }, [state.search]);
+  // The search applies as one types, once the typing pauses (a pause counted again after any other change of the grid's state, which the search keeps).
+  useEffect(() => {
+    if (search === applied.current) return;
+    const timer = setTimeout(() => applySearch(search), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, JSON.stringify(state)]);
   const filterQuery = { ...state.filters, search: state.search, favorite: state.favorite ? 'true' : undefined };
   const devices = useQuery({
     queryKey: ['devices', filterQuery, state.sortBy, state.sortDir, state.page],
@@ -93,13 +118,29 @@ export function DevicesPage() {
     placeholderData: keepPreviousData,
     // Status changes show without a reload.
     refetchInterval: 5_000,
+    enabled: allowed,
   });
   const facets = useQuery({
     queryKey: ['device-facets', filterQuery],
     queryFn: () => api<Facets>('/df/api/devices/filter-options', { query: filterQuery }),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
+    enabled: allowed,
   });
+
+  if (!allowed)
+    return (
+      <section class="devices">
+        <h1>Devices</h1>
+        {permissionsKnown ? (
+          <p>
+            Seeing devices needs the permission key {DEVICE_READ} in this workspace. Ask an administrator of your company to give you a role that has it.
+          </p>
+        ) : (
+          <Loading />
+        )}
+      </section>
+    );
 
   return (
     <section class="devices">
@@ -109,8 +150,9 @@ export function DevicesPage() {
           <form
             role="search"
             onSubmit={(e) => {
+              // Enter applies at once, without waiting for the pause.
               e.preventDefault();
-              set({ search });
+              if (search !== applied.current) applySearch(search);
             }}
           >
             <label class="field">

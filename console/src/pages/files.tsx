@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, download } from '../api';
 import { useSession } from '../session-context';
 import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
 
@@ -299,11 +299,32 @@ export function FilesPage() {
                           }}
                           onNo={() => setDeleting(null)}
                         />
-                      ) : manage ? (
-                        <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
-                          Delete
-                        </button>
-                      ) : null,
+                      ) : (
+                        <>
+                          {f.status === 'ready' ? (
+                            <button
+                              type="button"
+                              aria-label={`Download ${f.name}`}
+                              onClick={async () => {
+                                setError(null);
+                                try {
+                                  // The API answers with a short-lived signed address of the bytes, offered under the file's name.
+                                  await download(`/df/api/files/${f.id}/download`, f.name);
+                                } catch (err) {
+                                  setError(err);
+                                }
+                              }}
+                            >
+                              Download
+                            </button>
+                          ) : null}
+                          {manage ? (
+                            <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
+                              Delete
+                            </button>
+                          ) : null}
+                        </>
+                      ),
                   },
                 ]}
               />

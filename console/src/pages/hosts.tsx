@@ -14,7 +14,8 @@ interface Host {
   id: string;
   name: string;
   workspaceIds: number[] | null;
-  status: 'active' | 'revoked';
+  /** `pending`: enrolled, never connected yet. */
+  status: 'pending' | 'active' | 'revoked';
   createdAt: string;
   devices: { total: number; online: number };
 }
@@ -219,7 +220,7 @@ export function HostsPage() {
                   header: 'Status',
                   cell: (h) => (
                     <>
-                      <span class={`badge ${h.status}`}>{h.status}</span>
+                      <span class={`badge ${h.status}`}>{h.status === 'pending' ? 'waiting for its first connection' : h.status}</span>
                     </>
                   ),
                 },
@@ -244,7 +245,7 @@ export function HostsPage() {
                   cell: (h) => (
                     <>
                       <div class="row cell-actions">
-                      {h.status === 'active' && revoking !== h.id && rotating !== h.id && moving !== h.id ? (
+                      {h.status !== 'revoked' && revoking !== h.id && rotating !== h.id && moving !== h.id ? (
                         <>
                           <button type="button" onClick={() => setRenaming(h.id)} aria-label={`Rename ${h.name}`}>
                             Rename

@@ -5,6 +5,7 @@ import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
 import type { Device } from './devices';
+import { bookDevice, bookedText, localInput, zoneName } from './booking-text';
 import { WeekCalendar } from './week-calendar';
 
 interface Reservation {
@@ -15,12 +16,6 @@ interface Reservation {
   endAt: string;
   status: 'scheduled' | 'active' | 'ended' | 'cancelled' | 'expired';
   note: string | null;
-}
-
-/** `YYYY-MM-DDTHH:mm` in the person's zone, for a datetime-local field. */
-function localInput(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 export function ReservationsPage() {
@@ -44,6 +39,8 @@ export function ReservationsPage() {
     enabled: !!deviceId,
   });
   const [error, setError] = useState<unknown>(null);
+  /** The confirmation of the last booking made here. */
+  const [booked, setBooked] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['reservations'] });
   const run = async (fn: () => Promise<unknown>) => {
     setError(null);
@@ -116,12 +113,12 @@ export function ReservationsPage() {
               submit="Book"
               label="Book a device"
               onSubmit={async (d) => {
+                setBooked(null);
                 const start = new Date(String(d.get('startAt')));
                 const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
-                await api('/df/api/reservations', {
-                  method: 'POST',
-                  body: { deviceId: String(d.get('deviceId')), startAt: start.toISOString(), endAt: end.toISOString(), note: String(d.get('note') ?? '').trim() || null },
-                });
+                const chosen = String(d.get('deviceId'));
+                const made = await bookDevice({ deviceId: chosen, startAt: start, endAt: end, note: String(d.get('note') ?? '').trim() || null });
+                setBooked(bookedText(nameOf(chosen), made));
                 await refresh();
               }}
             >
@@ -137,7 +134,9 @@ export function ReservationsPage() {
               </label>
               <label class="field">
                 <span>Starts (your time)</span>
-                <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} />
+                {/* The past is not offered (the API refuses it too). */}
+                <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
+                <small class="muted">In {zoneName()}, from now on.</small>
               </label>
               <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
               <label class="field">
@@ -145,6 +144,11 @@ export function ReservationsPage() {
                 <input name="note" maxLength={2000} />
               </label>
             </ActionForm>
+            {booked ? (
+              <p class="ok" role="status">
+                {booked}
+              </p>
+            ) : null}
           </div>
         ) : null}
         <div class="card">

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { DurationSelect, ErrorNote, Loading, useAction } from '../ui';
+import { bookDevice, bookedText, zoneName } from './booking-text';
 
 /**
  * A device's week of bookings: days as columns, each booking a block at its times in the person's
@@ -39,6 +40,8 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
   const [monday, setMonday] = useState(() => mondayOf(new Date()));
   const [focus, setFocus] = useState<{ d: number; h: number } | null>(null);
   const [picked, setPicked] = useState<Date | null>(null);
+  /** The confirmation of the last hour booked here. */
+  const [booked, setBooked] = useState<string | null>(null);
   const action = useAction();
   const grid = useRef<HTMLDivElement | null>(null);
   const days = [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i));
@@ -111,10 +114,15 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
         <strong aria-live="polite">
           {dayName.format(days[0])} – {dayName.format(days[6])}
         </strong>
-        <span class="muted small">Times in {Intl.DateTimeFormat().resolvedOptions().timeZone}. {mayBook ? 'Choose a free hour to book it; arrow keys move between hours.' : ''}</span>
+        <span class="muted small">Times in {zoneName()}. {mayBook ? 'Choose a free hour to book it; arrow keys move between hours.' : ''}</span>
       </div>
       {bookings.isLoading ? <Loading /> : null}
       <ErrorNote error={bookings.error ?? action.error} />
+      {booked ? (
+        <p class="ok" role="status">
+          {booked}
+        </p>
+      ) : null}
       {picked ? (
         <form
           class="card row"
@@ -123,8 +131,10 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
             e.preventDefault();
             const d = new FormData(e.currentTarget as HTMLFormElement);
             const endAt = new Date(picked.getTime() + Number(d.get('minutes')) * 60_000);
+            setBooked(null);
             void action.run(async () => {
-              await api('/df/api/reservations', { method: 'POST', body: { deviceId, startAt: picked.toISOString(), endAt: endAt.toISOString(), note: String(d.get('note') ?? '').trim() || null } });
+              const made = await bookDevice({ deviceId, startAt: picked, endAt, note: String(d.get('note') ?? '').trim() || null });
+              setBooked(bookedText(deviceName, made));
               setPicked(null);
               await qc.invalidateQueries({ queryKey: ['reservations'] });
             });

@@ -9,6 +9,8 @@ export interface HostState {
   workspaceIds: number[] | null;
   tokenHash: string | null;
   revoked: boolean;
+  /** Whether the host has ever connected (its first accepted hello is recorded). */
+  connected: boolean;
 }
 
 type Enrolled = Extract<HostEvent, { type: 'HostEnrolled' }>['payload'];
@@ -18,7 +20,9 @@ export type HostCommand =
   | { type: 'RenameHost'; hostId: string; name: string }
   | { type: 'RescopeHost'; hostId: string; workspaceIds: number[] | null }
   | { type: 'RotateHostToken'; hostId: string; tokenHash: string; tokenPrefix: string }
-  | { type: 'RevokeHost'; hostId: string; reason: string };
+  | { type: 'RevokeHost'; hostId: string; reason: string }
+  /** An accepted hello: the first one is recorded, later ones change nothing. */
+  | { type: 'RecordFirstConnection'; hostId: string; nodeName: string };
 
 const same = (a: number[] | null, b: number[] | null) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -31,13 +35,14 @@ function live(state: HostState): HostState & { hostId: string } {
 
 /** One host enrolment: enrolled once, renamed, re-scoped, its token rotated, revoked at most once. */
 export const hostDecider = defineDecider<HostCommand, HostEvent, HostState>({
-  initialState: () => ({ hostId: null, name: '', companyId: null, workspaceIds: null, tokenHash: null, revoked: false }),
+  initialState: () => ({ hostId: null, name: '', companyId: null, workspaceIds: null, tokenHash: null, revoked: false, connected: false }),
   evolve: {
     HostEnrolled: (s, e) => ({ ...s, hostId: e.payload.hostId, name: e.payload.name, companyId: e.payload.companyId, workspaceIds: e.payload.workspaceIds, tokenHash: e.payload.tokenHash }),
     HostRenamed: (s, e) => ({ ...s, name: e.payload.name }),
     HostRescoped: (s, e) => ({ ...s, workspaceIds: e.payload.workspaceIds }),
     HostTokenRotated: (s, e) => ({ ...s, tokenHash: e.payload.tokenHash }),
     HostRevoked: (s) => ({ ...s, revoked: true }),
+    HostFirstConnected: (s) => ({ ...s, connected: true }),
   },
   decide: {
     EnrolHost: (command, state) => [firstEvent(state.hostId, 'Host', 'HostEnrolled', command)],
@@ -53,5 +58,7 @@ export const hostDecider = defineDecider<HostCommand, HostEvent, HostState>({
       if (state.hostId === null) throw new AppError('NOT_FOUND', 'Host not found');
       return state.revoked ? [] : [{ type: 'HostRevoked', payload: { hostId: command.hostId, reason: command.reason } }];
     },
+    RecordFirstConnection: (command, state) =>
+      state.hostId === null || state.revoked || state.connected ? [] : [{ type: 'HostFirstConnected', payload: { hostId: command.hostId, nodeName: command.nodeName } }],
   },
 });

@@ -46,6 +46,15 @@ describe('host decider', () => {
     spec.given([enrolled, revoked]).when({ type: 'RotateHostToken', hostId: 'h1', tokenHash: 'hash-2', tokenPrefix: 'dfh_cd' }).thenRefused('HOST_REVOKED');
   });
 
+  it('records the first connection once, and none for a revoked or unknown host', () => {
+    const first = { type: 'HostFirstConnected' as const, payload: { hostId: 'h1', nodeName: 'node-a' } };
+    const record = { type: 'RecordFirstConnection' as const, hostId: 'h1', nodeName: 'node-a' };
+    spec.given([enrolled]).when(record).then([first]);
+    spec.given([enrolled, first]).when({ ...record, nodeName: 'node-b' }).then([]);
+    spec.given([enrolled, revoked]).when(record).then([]);
+    spec.given([]).when(record).then([]);
+  });
+
   it('finds no host that was never enrolled', () => {
     spec.given([]).when({ type: 'RenameHost', hostId: 'h1', name: 'rack-2' }).thenRefused('NOT_FOUND');
     spec.given([]).when({ type: 'RescopeHost', hostId: 'h1', workspaceIds: null }).thenRefused('NOT_FOUND');

@@ -15,7 +15,8 @@ export interface HostScope {
 /** Why a hello is refused; the agent logs the code and the message. */
 export type HostRefusal = 'HOST_TOKEN_MISSING' | 'HOST_TOKEN_INVALID' | 'HOST_REVOKED';
 
-export type HostVerdict = ({ ok: true } & HostScope) | { ok: false; code: HostRefusal; message: string };
+/** `firstConnection`: an enrolled host that has never connected before (the registry records it). */
+export type HostVerdict = ({ ok: true; firstConnection: boolean } & HostScope) | { ok: false; code: HostRefusal; message: string };
 
 const equalHashes = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -63,6 +64,11 @@ export class HostEnrolments {
     return this.run({ type: 'RevokeHost', hostId, reason }, context);
   }
 
+  /** Records the host's first accepted hello (nothing when it connected before). */
+  firstConnection(hostId: string, nodeName: string, context: CommandContext) {
+    return this.run({ type: 'RecordFirstConnection', hostId, nodeName }, context);
+  }
+
   /** The enrolment as its own stream has it (never a lagging read model: this decides who may connect). */
   async state(hostId: string): Promise<HostState> {
     return fold(hostDecider, await this.deps.store.readStream(hostStream(hostId)));
@@ -86,13 +92,13 @@ export class HostEnrolments {
       if (state.hostId === null || state.tokenHash === null) return invalid;
       if (state.revoked) return { ok: false, code: 'HOST_REVOKED', message: 'This host was revoked by an administrator; enrol it again to bring it back' };
       if (!equalHashes(hashToken(token), state.tokenHash)) return invalid;
-      return { ok: true, companyId: state.companyId, workspaceIds: state.workspaceIds };
+      return { ok: true, companyId: state.companyId, workspaceIds: state.workspaceIds, firstConnection: !state.connected };
     }
     const pool = this.deps.sharedPoolToken;
     if (pool && equalHashes(hashToken(token), hashToken(pool))) {
       // A pool host may not take the identity of an enrolled one.
       if ((await this.state(hostId)).hostId !== null) return invalid;
-      return { ok: true, companyId: null, workspaceIds: null };
+      return { ok: true, companyId: null, workspaceIds: null, firstConnection: false };
     }
     return invalid;
   }

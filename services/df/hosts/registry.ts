@@ -182,6 +182,10 @@ export class HostRegistry {
       return;
     }
     await this.refresh(hostId, JSON.stringify({ nodeName: hello.nodeName, hubId: hello.hubId }), true);
+    if (verdict.firstConnection) {
+      // The hosts list stops showing it as waiting for its first connection; a failure is retried at its next hello.
+      await this.deps.enrolments.firstConnection(hostId, hello.nodeName, { ...this.context(hostId), companyId: verdict.companyId }).catch((err: unknown) => this.deps.logger.warn({ err, hostId }, 'recording the first connection failed'));
+    }
     if (hello.dataPlaneUrl) await this.deps.kv.set(dataPlaneUrlKey(hostId), hello.dataPlaneUrl);
     else await this.deps.kv.delete(dataPlaneUrlKey(hostId));
     // What this replica remembers of the host is replaced by what the hello restates, at once: beats

@@ -22,11 +22,12 @@ const Host = z
     id: z.string(),
     name: z.string(),
     workspaceIds: z.array(z.number()).nullable().describe('Workspaces its devices serve; null for every workspace of the company'),
-    status: z.enum(['active', 'revoked']),
+    status: z.enum(['pending', 'active', 'revoked']).describe('pending: enrolled, waiting for its first connection; active: it has connected'),
     tokenPrefix: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
     revokedAt: z.string().nullable(),
+    firstConnectedAt: z.string().nullable().describe('When the host first connected; null while it never has'),
     devices: z.object({ total: z.number().int(), online: z.number().int() }),
   })
   .meta({ id: 'DfHost' });

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listReservations } from '#projections/df-reservations/index.js';
+import { getUser } from '#projections/org-directory/index.js';
+import { AppError } from '#shared/errors.js';
 import { RESERVATION_STATUSES } from '#events/df/reservations.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
@@ -9,6 +11,7 @@ import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js
 import { SessionSchema } from '../sessions/routes.js';
 import { MAX_RESERVATION_MS, START_AT_ONCE_MS } from './decide.js';
 import type { ReservationService } from './service.js';
+import type { Caller } from '../sessions/service.js';
 
 export const ReservationSchema = z
   .object({
@@ -82,6 +85,27 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
     return { c, reservation };
   };
 
+  /**
+   * A refused overlap (409 RESERVATION_OVERLAP) names each booking in the way by its range, and by its
+   * holder's name (`holderName`) when the caller may see the company's users (`USER_READ`) or holds it.
+   */
+  const namingHolders = async <T>(request: FastifyRequest, c: Caller, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'RESERVATION_OVERLAP' || !err.details) throw err;
+      const seesUsers = (await request.permissions()).has('USER_READ');
+      const details = await Promise.all(
+        err.details.map(async (d) => {
+          if (typeof d.userId !== 'number' || (!seesUsers && d.userId !== c.userId)) return d;
+          const holder = await getUser(platform.db, c.companyId, d.userId);
+          return holder ? { ...d, holderName: holder.name } : d;
+        }),
+      );
+      throw new AppError(err.code, err.message, { details, cause: err });
+    }
+  };
+
   r.get('/api/reservations', {
     schema: { tags, summary: 'List reservations of the workspace', querystring: ListQuery, response: { 200: pageOf(ReservationSchema) } },
     handler: async (request) => {
@@ -102,7 +126,7 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
     schema: { tags, summary: 'Book a device for a time range', body: CreateBody, response: { 201: ReservationSchema } },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:reservation:manage');
-      const reservation = await reservations.create(c, request.body);
+      const reservation = await namingHolders(request, c, () => reservations.create(c, request.body));
       reply.code(201);
       return reservation;
     },
@@ -121,7 +145,7 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
     schema: { tags, summary: 'Change the range or note of a reservation', params: Params, body: UpdateBody, response: { 200: ReservationSchema } },
     handler: async (request) => {
       const { c, reservation } = await changeable(request, request.params.reservationId);
-      return reservations.update(c, reservation, request.body);
+      return namingHolders(request, c, () => reservations.update(c, reservation, request.body));
     },
   });
 
