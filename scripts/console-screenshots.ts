@@ -1,5 +1,6 @@
 /**
- * Screenshots of the web console's main pages at 1280×800 (and two on a tablet, 820×1180), for the
+ * Screenshots of the web console's main pages at 1280×800 (two on a tablet, 820×1180, and two on a
+ * phone, 390×844), for the
  * README and docs/console.md:
  * `npx tsx scripts/console-screenshots.ts` (writes docs/console/*.png). It starts the server as the
  * end-to-end tests do (its in-process host with two Chromium browser devices, a temporary data
@@ -221,12 +222,17 @@ async function main(): Promise<void> {
     await context.close();
 
     // A tablet in portrait (820×1180, touch): the device grid and a live session.
-    const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true });
-    const pad = await tablet.newPage();
-    await pad.goto(`${server.url}/sign-in`);
-    await signIn(pad, admin);
-    await pad.getByRole('list', { name: 'Devices' }).getByRole('listitem').first().waitFor();
-    await pad.waitForLoadState('networkidle');
+    // A touch screen of the given size, signed in, on the device grid once it has loaded.
+    const onTouchScreen = async (options: { viewport: { width: number; height: number }; isMobile?: boolean }) => {
+      const context = await browser.newContext({ ...options, hasTouch: true });
+      const p = await context.newPage();
+      await p.goto(`${server.url}/sign-in`);
+      await signIn(p, admin);
+      await p.getByRole('list', { name: 'Devices' }).getByRole('listitem').first().waitFor();
+      await p.waitForLoadState('networkidle');
+      return { context, p };
+    };
+    const { context: tablet, p: pad } = await onTouchScreen({ viewport: { width: 820, height: 1180 } });
     await pad.screenshot({ path: join(OUT, 'tablet-devices.png') });
     process.stdout.write('docs/console/tablet-devices.png\n');
     await pad.goto(`${server.url}/devices/${first.id}`);
@@ -240,6 +246,16 @@ async function main(): Promise<void> {
     process.stdout.write('docs/console/tablet-session.png\n');
     await http(server.url, 'DELETE', `/df/api/sessions/${new URL(pad.url()).pathname.split('/').pop()}`, { token });
     await tablet.close();
+
+    // A phone (390×844, touch): the device grid, and the same page with the menu open.
+    const { context: phone, p: hand } = await onTouchScreen({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await hand.screenshot({ path: join(OUT, 'phone-devices.png') });
+    process.stdout.write('docs/console/phone-devices.png\n');
+    await hand.getByRole('button', { name: 'Menu' }).tap();
+    await hand.getByRole('navigation', { name: 'Main' }).waitFor();
+    await hand.screenshot({ path: join(OUT, 'phone-menu.png') });
+    process.stdout.write('docs/console/phone-menu.png\n');
+    await phone.close();
   } finally {
     await browser.close();
     await server.stop();

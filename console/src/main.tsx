@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/preact-query';
 import { render } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { signOut, switchWorkspace } from './api';
 import { Link, match, navigate, SESSION_INVITE_PATH, useLocation } from './router';
 import { DF_SECTIONS, ORG_SECTIONS } from './sections';
@@ -45,16 +45,30 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
     ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
     { href: '/api-keys', label: 'API keys' },
   ];
+  // On a phone the navigation and the bar's own controls fold behind a menu button (styles.css).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => setMenuOpen(false), [path]);
   return (
     <>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="topbar">
+      <header
+        class={menuOpen ? 'topbar menu-open' : 'topbar'}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape' || !menuOpen) return;
+          setMenuOpen(false);
+          menuButton.current?.focus();
+        }}
+      >
         <Link href="/devices" class="brand">
           QA Platform
         </Link>
-        <nav aria-label="Main">
+        <button type="button" class="menu-toggle" ref={menuButton} aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav">
           {nav.map((n) => (
             <Link href={n.href} aria-current={path.startsWith(n.href.split('/').slice(0, 2).join('/')) ? 'page' : undefined}>
               {n.label}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { eventually } from '#test/helpers/df-farm.js';
 import { http } from '#test/helpers/server.js';
@@ -70,4 +70,17 @@ export function availableDevice(base: string, token: string): Promise<string> {
     },
     { timeoutMs: 60_000, what: 'an available device' },
   );
+}
+
+/**
+ * On a touch screen: opens an available device's page, taps "Start a session", and waits on the session
+ * page until the live screen has drawn a frame. Returns the screen.
+ */
+export async function startSessionByTap(page: Page, base: string, token: string): Promise<Locator> {
+  await page.goto(`${base}/devices/${await availableDevice(base, token)}`);
+  await page.getByRole('button', { name: 'Start a session' }).tap();
+  await page.waitForURL(/\/sessions\/[^/]+$/);
+  const canvas = page.locator('canvas');
+  await expect.poll(() => canvas.evaluate((c) => Number((c as unknown as { dataset: { frames?: string } }).dataset.frames ?? 0)), { timeout: 30_000 }).toBeGreaterThan(0);
+  return canvas;
 }

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn, startSessionByTap } from './console-browser.js';
 
 /**
  * The console on a tablet: a touch screen at 820×1180 (portrait) and 1180×820 (landscape). Every main
@@ -102,11 +102,7 @@ describe('the console on a tablet', { timeout: 240_000 }, () => {
   it('takes a finger tap on the live screen in portrait and sends it to the device', async () => {
     const { context, page } = await signedIn(browser, server.url, admin.email, admin.password, { viewport: { width: 820, height: 1180 }, hasTouch: true });
     try {
-      await page.goto(`${server.url}/devices/${await availableDevice(server.url, admin.token)}`);
-      await page.getByRole('button', { name: 'Start a session' }).tap();
-      await page.waitForURL(/\/sessions\/[^/]+$/);
-      const canvas = page.locator('canvas');
-      await expect.poll(() => canvas.evaluate((c) => Number((c as unknown as { dataset: { frames?: string } }).dataset.frames ?? 0)), { timeout: 30_000 }).toBeGreaterThan(0);
+      const canvas = await startSessionByTap(page, server.url, admin.token);
       await page.getByLabel('Open an address').fill(site.url);
       await page.getByRole('button', { name: 'Open', exact: true }).tap();
       await site.waitForEvent((e) => e.kind === 'storage');
