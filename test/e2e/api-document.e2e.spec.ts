@@ -89,4 +89,14 @@ describe('binary answers in the OpenAPI document', () => {
     expect(found.headers?.['cache-control']?.schema).toMatchObject({ type: 'string', const: 'no-store' });
     expect(found.content).toBeUndefined();
   });
+
+  it('documents the viewer WebSocket as a GET answered 101, pointing at its message list', () => {
+    const operation = doc.paths['/df/ws/sessions/{sessionId}']?.get as { description?: string; responses?: Record<string, { description?: string; content?: unknown }>; parameters?: { name: string; in: string }[] } | undefined;
+    expect(operation).toBeDefined();
+    expect(Object.keys(operation!.responses ?? {}).filter((status) => status.startsWith('1') || status.startsWith('2'))).toEqual(['101']);
+    expect(operation!.responses!['101']!.description).toMatch(/Switching Protocols/);
+    expect(operation!.responses!['101']!.content).toBeUndefined();
+    expect(operation!.description).toContain('"The viewer socket"');
+    expect(operation!.parameters?.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['path:sessionId', 'query:access_token', 'query:workspaceId']);
+  });
 });
