@@ -79,4 +79,24 @@ describe('binary answers in the OpenAPI document', () => {
     const ok = (doc.paths['/df/api/sessions/{sessionId}/screenshot']?.get as { responses?: Record<string, { content?: Record<string, unknown> }> } | undefined)?.responses?.['200'];
     expect(Object.keys(ok?.content ?? {}).sort()).toEqual(['image/jpeg', 'image/png']);
   });
+
+  it('declares the 302 of a file download with its Location header, and no body', () => {
+    const responses = (doc.paths['/df/api/files/{fileId}/download']?.get as { responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, { schema?: { type?: string; format?: string } }> }> } | undefined)?.responses;
+    expect(Object.keys(responses ?? {}).filter((status) => status.startsWith('2') || status.startsWith('3'))).toEqual(['302']);
+    const found = responses!['302']!;
+    expect(found.description).toMatch(/Location/);
+    expect(found.headers?.location?.schema).toEqual({ type: 'string', format: 'uri' });
+    expect(found.headers?.['cache-control']?.schema).toMatchObject({ type: 'string', const: 'no-store' });
+    expect(found.content).toBeUndefined();
+  });
+
+  it('documents the viewer WebSocket as a GET answered 101, pointing at its message list', () => {
+    const operation = doc.paths['/df/ws/sessions/{sessionId}']?.get as { description?: string; responses?: Record<string, { description?: string; content?: unknown }>; parameters?: { name: string; in: string }[] } | undefined;
+    expect(operation).toBeDefined();
+    expect(Object.keys(operation!.responses ?? {}).filter((status) => status.startsWith('1') || status.startsWith('2'))).toEqual(['101']);
+    expect(operation!.responses!['101']!.description).toMatch(/Switching Protocols/);
+    expect(operation!.responses!['101']!.content).toBeUndefined();
+    expect(operation!.description).toContain('"The viewer socket"');
+    expect(operation!.parameters?.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['path:sessionId', 'query:access_token', 'query:workspaceId']);
+  });
 });

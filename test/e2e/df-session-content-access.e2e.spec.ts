@@ -81,10 +81,12 @@ beforeAll(async () => {
   expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'openUrl', url: site.url })).status).toBe(200);
   await site.waitForEvent((e) => e.kind === 'storage');
 
-  // Content to read: a screenshot (an artifact), a recording with frames, an accessibility scan.
+  // Content to read: a screenshot (an artifact), a failed test's error, a recording with frames, an accessibility scan.
   const shot = await api('GET', `/sessions/${sessionId}/screenshot`);
   expect(shot.status).toBe(200);
   state.artifactId = (await api('GET', `/sessions/${sessionId}/artifacts`)).body[0].id;
+  const failed = await api('POST', `/automation/sessions/${sessionId}/test-events`, { type: 'test_failed', name: 'pays by card', error: { message: 'card 4111 declined' } });
+  expect(failed.status).toBe(201);
   const watching = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${company.token}`);
   await watching.framesAtLeast(1);
   state.recordingId = (await api('POST', `/sessions/${sessionId}/recording/start`)).body.recordingId;
@@ -153,6 +155,7 @@ const ROUTES: Route[] = [
   { name: 'GET accessibility scan screenshot', need: 'view', granted: [200], call: rest('GET', () => `/accessibility/audits/${state.auditId}/scans/${state.scanId}/screenshot`) },
   { name: 'GET accessibility scan ui-tree', need: 'view', granted: [200], call: rest('GET', () => `/accessibility/audits/${state.auditId}/scans/${state.scanId}/ui-tree`) },
   { name: 'GET accessibility findings', need: 'view', granted: [200], call: rest('GET', () => `/accessibility/audits/${state.auditId}/findings`) },
+  { name: 'GET automation test-events', need: 'view', granted: [200], call: rest('GET', () => `/automation/sessions/${sessionId}/test-events`) },
   { name: 'viewer socket', need: 'view', granted: [200], call: viewerSocket },
   { name: 'POST device/control', need: 'control', granted: [200], call: rest('POST', s('/device/control'), { action: 'swipe', x1: 180, y1: 300, x2: 180, y2: 400 }) },
 ];

@@ -253,7 +253,20 @@ export async function fileRoutes(app: FastifyInstance, opts: FileRoutesOptions):
   });
 
   r.get('/api/files/:fileId/download', {
-    schema: { tags, summary: 'Download: 302 to a short-lived signed URL', params: FileParams },
+    schema: {
+      tags,
+      summary: 'Download: 302 to a short-lived signed URL',
+      params: FileParams,
+      response: {
+        302: z.null().meta({
+          description: 'Found: the bytes are at the `Location` URL (no credential needed there) until the signature expires',
+          headers: {
+            location: { type: 'string', format: 'uri', description: 'The short-lived signed URL of the bytes' },
+            'cache-control': { type: 'string', const: 'no-store', description: 'The signed URL is not to be cached' },
+          },
+        }),
+      },
+    },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:session:read');
       const s = await files.downloadUrl(c, request.params.fileId);

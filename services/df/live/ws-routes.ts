@@ -84,7 +84,8 @@ async function openTerminal(debug: DebugService, session: SessionRecord, userId:
 export type TokenAuthenticator = (token: string, workspaceId: number | null) => Promise<{ principal: Principal; workspace: ActiveWorkspace }>;
 
 const AUTH_TIMEOUT_MS = 10_000;
-const ClientMessage = z.discriminatedUnion('type', [
+/** What a viewer may send: `docs/modules/device-testing.md`, "The viewer socket", lists each `type`. */
+export const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(8_192), workspaceId: z.number().int().positive().optional() }),
   z.object({ type: z.literal('input'), id: z.string().max(100).optional(), action: ControlAction }),
   z.object({ type: z.literal('ping') }),
@@ -121,6 +122,25 @@ const closeWith = (socket: WebSocket, err: AppError) => {
   socket.close(4000 + err.statusCode, err.code);
 };
 
+/** The upgrade as the OpenAPI document shows it; its messages are in the module documentation. */
+const VIEWER_SOCKET_SCHEMA = {
+  tags: ['Device testing: sessions'],
+  summary: 'The viewer WebSocket: live screen frames out, input, presence and a terminal (upgrade only)',
+  description:
+    'Open with `Upgrade: websocket`. Sign in with the `Authorization` header, `access_token` (and `workspaceId`) in the query, or a first message ' +
+    '`{"type":"auth","token":"...","workspaceId":1}`; the server answers `hello`. Messages are JSON text with a `type` (`auth`, `input`, `ping`, ' +
+    '`terminal.open`, `terminal.input`, `terminal.resize`, `terminal.close` from the viewer; `hello`, `frame` followed by the JPEG as a binary ' +
+    'message, `viewers`, `ack`, `error`, `pong`, `reservation`, `terminal.opened`, `terminal.output`, `terminal.closed`, `ended` from the server). ' +
+    'A refusal closes with 4000 + the HTTP status and the error code as reason. The full message list, fields and close codes: ' +
+    '`docs/modules/device-testing.md`, "The viewer socket".',
+  params: z.object({ sessionId: z.string().describe('The session to watch') }),
+  querystring: z.object({
+    access_token: z.string().optional().describe('The bearer token, for clients that cannot set headers (never logged)'),
+    workspaceId: z.string().optional().describe('The workspace, for clients that cannot send X-Workspace-Id'),
+  }),
+  response: { 101: z.null().meta({ description: 'Switching Protocols: the connection is now the viewer WebSocket' }) },
+};
+
 /** `/df/ws/sessions/{sessionId}`: a viewer WebSocket (JPEG frames out, input in, presence). */
 export async function viewerSocketRoutes(
   app: FastifyInstance,
@@ -130,7 +150,15 @@ export async function viewerSocketRoutes(
   app.server.prependListener('upgrade', liftAccessToken);
   await app.register(websocket, { options: { maxPayload: 64 * 1024, perMessageDeflate: false } });
   // A handshake refused over HTTP ends its connection: shared/http/server.ts does it for every route.
-  app.get('/ws/sessions/:sessionId', { websocket: true, schema: { hide: true } }, (socket, request) => {
+  // `wsHandler` rather than `websocket: true`, which would hide the operation from the OpenAPI document.
+  app.route({
+    method: 'GET',
+    url: '/ws/sessions/:sessionId',
+    schema: VIEWER_SOCKET_SCHEMA,
+    handler: async () => {
+      throw new AppError('BAD_REQUEST', 'This is a WebSocket: open it with Upgrade: websocket');
+    },
+    wsHandler: (socket, request) => {
     // Messages are queued from the first moment: the first may be the token, sent right after opening.
     const inbox: RawData[] = [];
     let deliver: ((data: RawData) => void) | null = null;
@@ -277,5 +305,6 @@ export async function viewerSocketRoutes(
         closeWith(socket, new AppError('INTERNAL_ERROR', 'The viewer could not be connected'));
       }
     });
+    },
   });
 }
