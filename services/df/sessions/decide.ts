@@ -40,10 +40,12 @@ export type SessionCommand =
   | { type: 'UpdateSessionNotes'; sessionId: string; notes: string }
   | { type: 'RecordActivity'; sessionId: string; activityId: string; kind: ActivityKind; detail: Record<string, unknown> }
   /**
-   * Typed text: extends the timeline's last entry when that is text of the same typist (`by`) that
-   * grew at most `windowMs` before `at`, else a new entry.
+   * Typed text, which arrived at `receivedAt` and was typed on the device by `at`: extends the
+   * timeline's last entry when that is text of the same typist (`by`) that last grew at most
+   * `windowMs` before this text arrived, else a new entry. The pause is measured from the previous
+   * input's end to this one's arrival, so a slow device does not split a burst a client sends in order.
    */
-  | { type: 'RecordTyping'; sessionId: string; activityId: string; detail: Record<string, unknown>; by: string; at: string; characters: number; windowMs: number }
+  | { type: 'RecordTyping'; sessionId: string; activityId: string; detail: Record<string, unknown>; by: string; receivedAt: string; at: string; characters: number; windowMs: number }
   | { type: 'StoreArtifact'; sessionId: string; artifactId: string; artifactType: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
   | { type: 'StartRecording'; sessionId: string; recordingId: string }
   | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null }
@@ -127,7 +129,7 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     RecordTyping: (command, state) => {
       requireActive(state);
       const last = state.typing;
-      const gap = last ? Date.parse(command.at) - Date.parse(last.at) : Infinity;
+      const gap = last ? Date.parse(command.receivedAt) - Date.parse(last.at) : Infinity;
       // Replicas' clocks may differ a little: a gap either way within the window continues the burst.
       if (last && last.by === command.by && Math.abs(gap) <= command.windowMs) {
         const characters = last.characters + command.characters;

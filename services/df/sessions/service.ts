@@ -75,7 +75,7 @@ export interface SessionFleetHooks {
 
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
-/** Typed text within this long of the previous text (same typist) joins its timeline entry. */
+/** Typed text arriving within this long of the end of the previous text (same typist) joins its timeline entry. */
 export const TYPING_BURST_MS = 2_000;
 const STUCK_GRACE_MS = 30_000;
 // Another replica that records a session answers a stop request within this time, or is gone.
@@ -431,14 +431,16 @@ export class SessionService {
 
   /** Performs a control action and records it on the timeline. */
   async control(session: SessionRecord, caller: Partial<Caller>, action: ControlAction, via: 'api' | 'viewer'): Promise<RpcResult<'control'>> {
+    const receivedAt = this.deps.now().toISOString();
     const result = await this.device(session, { op: 'control', action });
     const kind: ActivityKind = action.action === 'openUrl' || action.action === 'back' || action.action === 'home' ? 'navigation' : 'control';
     // Who sent it: several people may drive a shared session.
     const by = caller.userId === undefined ? null : { userId: caller.userId, name: await userName(this.deps.db, session.companyId, caller.userId) };
     const detail: Record<string, unknown> = { ...action, via, ...(by ? { by } : {}), ...(result.url ? { resultUrl: result.url } : {}) };
     if (action.action === 'text') {
-      // A burst of typing (one typist's text, each input within TYPING_BURST_MS of the last) is one
-      // timeline entry; typed text can hold secrets, so the entry keeps its length, not its content.
+      // A burst of typing (one typist's text, each input arriving within TYPING_BURST_MS of the end
+      // of the one before) is one timeline entry; typed text can hold secrets, so the entry keeps its
+      // length, not its content.
       const typist = `${via}:${caller.userId ?? ''}`;
       const characters = [...action.text].length;
       const command: SessionCommand = {
@@ -447,6 +449,7 @@ export class SessionService {
         activityId: randomUUID(),
         detail: { ...detail, text: typedText(characters) },
         by: typist,
+        receivedAt,
         at: this.deps.now().toISOString(),
         characters,
         windowMs: TYPING_BURST_MS,
