@@ -15,6 +15,8 @@ const session = { sessionId: z.string() };
 export const DebugProtocolName = z.enum(['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector']);
 export type DebugProtocolName = z.output<typeof DebugProtocolName>;
 const record = z.record(z.string(), z.unknown());
+/** Typed text's burst: who typed (`via:user`), when the burst last grew, how many characters and inputs it holds. */
+const typing = z.object({ by: z.string(), at: z.string(), characters: z.number().int(), inputs: z.number().int() });
 
 /** Events of one device session (`device-session-<id>`). */
 export const sessionEvents = defineEvents({
@@ -38,7 +40,13 @@ export const sessionEvents = defineEvents({
   DeviceSessionRenamed: z.object({ ...session, name: z.string() }),
   DeviceSessionMetadataUpdated: z.object({ ...session, metadata: record }),
   DeviceSessionNotesUpdated: z.object({ ...session, notes: z.string() }),
-  DeviceSessionActivityRecorded: z.object({ ...session, activityId: z.string(), kind: activityKind, detail: record }),
+  /** A timeline entry; `typing` when it is typed text that later text of the same typist may extend. */
+  DeviceSessionActivityRecorded: z.object({ ...session, activityId: z.string(), kind: activityKind, detail: record, typing: typing.optional() }),
+  /**
+   * More text typed in the same burst: the entry `activityId` (typed text) now has `detail` (the whole
+   * burst's), and its burst last grew at `typing.at`.
+   */
+  DeviceSessionActivityExtended: z.object({ ...session, activityId: z.string(), detail: record, typing }),
   DeviceSessionArtifactStored: z.object({
     ...session,
     artifactId: z.string(),

@@ -47,6 +47,24 @@ describe('df-sessions read model', () => {
     expect((await listArtifacts(spec.db, S1)).map((a) => [a.id, a.size, a.blobKey])).toEqual([['art-1', 99, 'k1']]);
   });
 
+  it('given typed text extended by more typing, the one entry keeps its place and time and takes the whole burst’s detail', async () => {
+    const typing = { by: 'viewer:3', characters: 2, inputs: 1, at: '2026-01-02T03:10:00.000Z' };
+    await spec.given(
+      requested,
+      started,
+      { type: 'DeviceSessionActivityRecorded', payload: { sessionId: S1, activityId: 't1', kind: 'control', detail: { action: 'text', text: '[2 characters]' }, typing }, ...at('2026-01-02T03:10:00.000Z', 3) },
+      {
+        type: 'DeviceSessionActivityExtended',
+        payload: { sessionId: S1, activityId: 't1', detail: { action: 'text', text: '[5 characters]', characters: 5, inputs: 2 }, typing: { ...typing, characters: 5, inputs: 2, at: '2026-01-02T03:10:01.000Z' } },
+        ...at('2026-01-02T03:10:01.000Z', 4),
+      },
+    );
+    expect((await listActivities(spec.db, S1, { page: 0, size: 10 }, ['control'])).content).toEqual([
+      { id: 't1', kind: 'control', detail: { action: 'text', text: '[5 characters]', characters: 5, inputs: 2 }, actorId: '3', at: '2026-01-02T03:10:00.000Z' },
+    ]);
+    expect((await sessionById(spec.db, S1))?.lastActivityAt).toBe('2026-01-02T03:10:01.000Z');
+  });
+
   it('given a session ended and then deleted, it ends with its reason and then disappears from the workspace', async () => {
     await spec.given(requested, started, { type: 'DeviceSessionEnded', payload: { sessionId: S1, reason: 'user' }, ...at('2026-01-02T04:00:00.000Z') });
     expect(await findSession(spec.db, scope, S1)).toMatchObject({ status: 'ended', endedAt: '2026-01-02T04:00:00.000Z', endReason: 'user' });

@@ -119,6 +119,11 @@ export const dfSessionsProjection: Projection = {
         await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [id, at]);
         await activity(tx, recorded.id, id, event.payload.activityId, event.payload.kind, event.payload.detail, recorded.metadata.actorId, at, recorded.position);
         return;
+      case 'DeviceSessionActivityExtended':
+        // More typing in the same burst: the entry keeps its place and time, its detail grows.
+        await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [id, at]);
+        await tx.query(`UPDATE df_session_activities SET detail = $3 WHERE session_id = $1 AND activity_id = $2`, [id, event.payload.activityId, JSON.stringify(event.payload.detail)]);
+        return;
       case 'DeviceSessionArtifactStored': {
         const p = event.payload;
         await tx.query(

@@ -54,7 +54,7 @@ add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
 // Device testing: who opened, changed, recorded and ended sessions (WebDriver ones included), their
 // keys, hosts and bookings. A session's timeline (every input) and artifacts are its own record, not audit.
-const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionArtifactStored']);
+const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionActivityExtended', 'DeviceSessionArtifactStored']);
 add('device-session', 'sessionId', sessionEvents.types.filter((t) => !SESSION_CONTENT.has(t)));
 add('device-host', 'hostId', hostEvents.types);
 // A device moved between the company's hosts, and another host's claim on it refused (both hosts named).

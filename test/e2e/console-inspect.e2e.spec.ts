@@ -110,7 +110,7 @@ describe('recording, replay and the inspector on the session page', { timeout: 2
     await pane.getByRole('img', { name: new RegExp(`^Recorded frame 1 of ${n},`) }).waitFor();
     const position = pane.getByLabel('Replay position');
     expect(await position.textContent()).toContain(`Frame 1 of ${n}`);
-    const marks = pane.getByRole('group', { name: 'Activities on the timeline' }).getByRole('button', { name: /^tap at / });
+    const marks = pane.getByRole('group', { name: 'Activities on the timeline' }).getByRole('button', { name: /^Tap at / });
     await expect.poll(() => marks.count()).toBe(2);
 
     // A mark jumps to the first frame at or after its activity.

@@ -157,6 +157,32 @@ describe('a session on a phone', () => {
     expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'fly' })).status).toBe(400);
   });
 
+  it('keeps a burst of typing as one timeline entry, with its length and not its text', async () => {
+    const typed = async () => {
+      const timeline = await api('GET', `/sessions/${sessionId}/activities?size=200`);
+      return (timeline.body.content as { id: string; at: string; detail: Record<string, unknown> }[]).filter((a) => a.detail.action === 'text');
+    };
+    const tree = await api('GET', `/sessions/${sessionId}/ui-tree`);
+    const field = tree.body.root.children.find((n: { id?: string }) => n.id === 'field');
+    await api('POST', `/sessions/${sessionId}/device/control`, { action: 'tap', x: field.bounds.x + 20, y: field.bounds.y + 20 });
+    const before = await typed();
+    // A word typed a character at a time, as a person types: one entry for the word.
+    for (const c of 'burst') expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'text', text: c })).status).toBe(200);
+    const after = await typed();
+    expect(after).toHaveLength(before.length + 1);
+    const entry = after[after.length - 1]!;
+    expect(entry.detail).toMatchObject({ text: '[5 characters]', characters: 5, inputs: 5, via: 'api', by: { userId: 1 } });
+    expect(Date.parse(entry.detail.until as string)).toBeGreaterThanOrEqual(Date.parse(entry.at));
+    expect(JSON.stringify(entry)).not.toContain('burst');
+    // Another entry (a tap) ends the burst: the text after it is an entry of its own.
+    await api('POST', `/sessions/${sessionId}/device/control`, { action: 'tap', x: field.bounds.x + 20, y: field.bounds.y + 20 });
+    await api('POST', `/sessions/${sessionId}/device/control`, { action: 'text', text: 'cd' });
+    const last = await typed();
+    expect(last).toHaveLength(before.length + 2);
+    expect(last[last.length - 2]!.detail).toMatchObject({ characters: 5, inputs: 5 });
+    expect(last[last.length - 1]!.detail).toMatchObject({ text: '[2 characters]', characters: 2, inputs: 1 });
+  });
+
   it('rotates, swipes, long-presses, goes back and home', async () => {
     const rotated = await api('POST', `/sessions/${sessionId}/device/control`, { action: 'rotate', orientation: 'landscape' });
     expect(rotated.body.orientation).toBe('landscape');

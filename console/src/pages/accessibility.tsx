@@ -62,7 +62,7 @@ export function AccessibilityPage() {
       ) : audits.error ? (
         <ErrorNote error={audits.error} />
       ) : !audits.data?.content.length ? (
-        <Empty>No accessibility report yet: start one from a session (the API's accessibility audits).</Empty>
+        <Empty>No accessibility report yet: start one from a session's page ("Run accessibility audit") or through the API.</Empty>
       ) : (
         <>
           <DataTable

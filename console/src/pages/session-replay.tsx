@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Empty, ErrorNote, formatClock, Loading, useAction } from '../ui';
+import { describeActivity, type ActivityEntry } from './activity-label';
 
 /** `GET /df/api/sessions/{id}/recording/status`. */
 interface RecordingStatus {
@@ -22,7 +23,7 @@ interface ReplayFrame {
 interface Replay {
   sessionId: string;
   recordings: { recordingId: string; startedAt: string; truncated: boolean; frames: ReplayFrame[] }[];
-  activities: { id: string; kind: string; at: string; detail: Record<string, unknown> }[];
+  activities: ActivityEntry[];
 }
 
 const statusKey = (id: string) => ['recording-status', id];
@@ -91,7 +92,8 @@ function useFrameUrl(path: string | undefined) {
   return { url, error };
 }
 
-const activityName = (a: Replay['activities'][number]) => (typeof a.detail.action === 'string' ? a.detail.action : a.kind);
+/** A mark's name and tooltip: what happened and when ("Tap at 12:01:03", "Text typed (5 characters) at …"). */
+const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock(a.at)}`;
 
 /**
  * The Replay pane: the session's stopped recordings, one at a time — the frame, play/pause, a
@@ -186,10 +188,14 @@ export function ReplayPanel({ id }: { id: string }) {
               type="button"
               class="replay-mark"
               style={{ left: `${placed[i]!.at * 100}%`, bottom: `${placed[i]!.lane * MARK_LANE_REM}rem` }}
-              title={`${activityName(a)} at ${formatClock(a.at)}`}
-              aria-label={`${activityName(a)} at ${formatClock(a.at)}`}
+              aria-label={markLabel(a)}
               onClick={() => jumpTo(a.at)}
-            />
+            >
+              {/* Shown on hover and keyboard focus; the button's name says the same to assistive technology. */}
+              <span class="replay-tip" aria-hidden="true">
+                {markLabel(a)}
+              </span>
+            </button>
           ))}
         </div>
       </div>

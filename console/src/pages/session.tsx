@@ -4,7 +4,11 @@ import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
 import { Link, navigate, sessionInviteLink } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
+import { describeActivity, type ActivityEntry } from './activity-label';
+import { AUDITED_PLATFORMS, AuditButton, AuditStatus, useSessionAudit } from './session-audit';
+import { accessText, EndSessionButton } from './session-end';
 import { InspectOverlay, InspectPanel, useInspector } from './session-inspect';
+import { useScreenBoxHeight } from './session-screen-size';
 import { AppsPane, FilesPane } from './session-device';
 import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
 
@@ -204,6 +208,8 @@ export function SessionPage({ id }: { id: string }) {
   const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
   const [tab, setTab] = useState<Pane>('activity');
   const inspector = useInspector(id);
+  const screenBox = useScreenBoxHeight();
+  const audit = useSessionAudit(id, session.data?.name || session.data?.deviceName || 'Session');
   const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
   // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
@@ -232,6 +238,9 @@ export function SessionPage({ id }: { id: string }) {
   if (session.error) return <ErrorNote error={session.error} />;
   const s = session.data!;
   const control = live.canControl && !live.ended && !live.removed && s.status === 'active';
+  const ended = Boolean(live.ended) || s.status === 'ended' || s.status === 'failed';
+  // Audits: devices whose platform has a scan, for whoever drives the session with the key the API asks.
+  const audits = control && can('df:accessibility:use') && AUDITED_PLATFORMS.has(platform ?? '');
   // The API's rule for sharing (and so for revoking and disconnecting): the owner with
   // df:session:share, or anyone holding df:session:manage.
   const mayShare = (me?.id === s.ownerId && can('df:session:share')) || can('df:session:manage');
@@ -247,7 +256,7 @@ export function SessionPage({ id }: { id: string }) {
         <h1>{s.name || s.deviceName}</h1>
         <span class={`badge ${live.ended ? 'ended' : s.status}`}>{live.ended ? 'ended' : s.status}</span>
         <span class="muted small">
-          {s.deviceName} · started {formatTime(s.startedAt)} · {noContent ? 'its record only' : live.access === 'view' ? 'watching (view only)' : live.access === 'control' ? 'in control' : 'connecting…'}
+          {s.deviceName} · started {formatTime(s.startedAt)} · {noContent && !ended ? 'its record only' : accessText(ended, live.access)}
         </span>
         <RecordingIndicator id={id} />
         {control ? <Link href={`/sessions/${id}/debug`}>Debug</Link> : null}
@@ -279,21 +288,8 @@ export function SessionPage({ id }: { id: string }) {
               <button type="button" aria-pressed={inspector.on} onClick={inspector.toggle}>
                 Inspect
               </button>
-              <button
-                type="button"
-                class="danger"
-                onClick={async () => {
-                  if (!confirm('End this session? The device is released.')) return;
-                  try {
-                    await api(`/df/api/sessions/${id}`, { method: 'DELETE' });
-                    await qc.invalidateQueries({ queryKey: ['session', id] });
-                  } catch (err) {
-                    setActionError(err);
-                  }
-                }}
-              >
-                End session
-              </button>
+              {audits ? <AuditButton audit={audit} /> : null}
+              <EndSessionButton id={id} onEnded={() => qc.invalidateQueries({ queryKey: ['session', id] })} />
             </div>
           ) : null}
           {noContent ? (
@@ -301,7 +297,8 @@ export function SessionPage({ id }: { id: string }) {
               {content.error instanceof ApiError && content.error.code === 'SESSION_ACCESS_WITHDRAWN' ? "The session's owner disconnected you from this session." : CONTENT_FORBIDDEN_TEXT}
             </p>
           ) : null}
-          <div class="screen-frame" hidden={noContent}>
+          <AuditStatus audit={audit} />
+          <div class="screen-frame" hidden={noContent} ref={screenBox.ref} style={screenBox.height ? { height: `${screenBox.height}px` } : undefined}>
             <canvas
               ref={canvas}
               class={control ? 'screen controllable' : 'screen'}
@@ -342,7 +339,11 @@ export function SessionPage({ id }: { id: string }) {
             />
             <InspectOverlay inspector={inspector} canvas={canvas} screen={live.screen} />
             {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
-            {live.ended ? <div class="screen-note">The session ended ({live.ended}).</div> : null}
+            {live.ended ? (
+              <div class="screen-note" role="status">
+                The session ended ({live.ended}).
+              </div>
+            ) : null}
             {live.removed ? (
               <div class="screen-note removed" role="alert">
                 You were disconnected: {live.removed}.
@@ -416,17 +417,10 @@ function TypeBar({ act }: { act: (a: Action) => Promise<unknown> }) {
   );
 }
 
-interface Activity {
-  id: string;
-  kind: string;
-  at: string;
-  detail: Record<string, unknown>;
-}
-
 function Activity({ id }: { id: string }) {
   const q = useQuery({
     queryKey: ['activities', id],
-    queryFn: () => api<{ content: Activity[] }>(`/df/api/sessions/${id}/activities`, { query: { size: 100, sortDir: 'desc' } }),
+    queryFn: () => api<{ content: ActivityEntry[] }>(`/df/api/sessions/${id}/activities`, { query: { size: 100, sortDir: 'desc' } }),
     refetchInterval: 3_000,
   });
   if (q.isLoading) return <Loading />;
@@ -437,7 +431,7 @@ function Activity({ id }: { id: string }) {
     <ol class="timeline">
       {items.map((a) => (
         <li>
-          <time>{formatClock(a.at)}</time> <strong>{a.kind}</strong> <span class="muted small">{summarise(a.detail)}</span>
+          <time>{formatClock(a.at)}</time> <strong>{describeActivity(a)}</strong> <span class="muted small">{summarise(a.detail)}</span>
         </li>
       ))}
     </ol>

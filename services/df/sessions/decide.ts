@@ -11,7 +11,23 @@ export interface SessionState {
   recordingId: string | null;
   /** Debug protocols granted, by user. */
   debug: Record<number, DebugProtocolName[]>;
+  /** The timeline's last entry when it is typed text that more text may extend. */
+  typing: Typing | null;
 }
+
+interface Typing {
+  activityId: string;
+  /** `via:user`: one typist's text on one channel. */
+  by: string;
+  /** When the burst last grew (ISO 8601). */
+  at: string;
+  characters: number;
+  inputs: number;
+  detail: Record<string, unknown>;
+}
+
+/** How typed text shows on the timeline: typed text can hold secrets, so its length, never its content. */
+export const typedText = (characters: number) => `[${characters} characters]`;
 
 export type SessionCommand =
   | { type: 'RequestSession'; session: Requested }
@@ -23,6 +39,13 @@ export type SessionCommand =
   | { type: 'UpdateSessionMetadata'; sessionId: string; metadata: Record<string, unknown> }
   | { type: 'UpdateSessionNotes'; sessionId: string; notes: string }
   | { type: 'RecordActivity'; sessionId: string; activityId: string; kind: ActivityKind; detail: Record<string, unknown> }
+  /**
+   * Typed text, which arrived at `receivedAt` and was typed on the device by `at`: extends the
+   * timeline's last entry when that is text of the same typist (`by`) that last grew at most
+   * `windowMs` before this text arrived, else a new entry. The pause is measured from the previous
+   * input's end to this one's arrival, so a slow device does not split a burst a client sends in order.
+   */
+  | { type: 'RecordTyping'; sessionId: string; activityId: string; detail: Record<string, unknown>; by: string; receivedAt: string; at: string; characters: number; windowMs: number }
   | { type: 'StoreArtifact'; sessionId: string; artifactId: string; artifactType: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
   | { type: 'StartRecording'; sessionId: string; recordingId: string }
   | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null }
@@ -42,23 +65,25 @@ function requireActive(state: SessionState): void {
 
 /** One device session: starting → active → ended, or starting → failed; then it may be deleted. */
 export const sessionDecider = defineDecider<SessionCommand, SessionEvent, SessionState>({
-  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {} }),
+  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {}, typing: null }),
 
   evolve: {
     DeviceSessionRequested: (state, event) => ({ ...state, status: 'starting', session: event.payload }),
     DeviceSessionStarted: (state, event) => ({ ...state, status: 'active' }),
-    DeviceSessionFailed: (state, event) => ({ ...state, status: 'failed', recordingId: null }),
-    DeviceSessionEnded: (state, event) => ({ ...state, status: 'ended', recordingId: null }),
+    DeviceSessionFailed: (state, event) => ({ ...state, status: 'failed', recordingId: null, typing: null }),
+    DeviceSessionEnded: (state, event) => ({ ...state, status: 'ended', recordingId: null, typing: null }),
     DeviceSessionDeleted: (state, event) => ({ ...state, deleted: true }),
     DeviceSessionRenamed: (state, event) => state.session ? { ...state, session: { ...state.session, name: event.payload.name } } : state,
     DeviceSessionMetadataUpdated: (state, event) => state.session ? { ...state, session: { ...state.session, metadata: event.payload.metadata } } : state,
-    DeviceSessionRecordingStarted: (state, event) => ({ ...state, recordingId: event.payload.recordingId }),
-    DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null }),
-    DeviceSessionNotesUpdated: (state, event) => state,
-    DeviceSessionActivityRecorded: (state, event) => state,
+    // Any other entry on the timeline ends a burst of typing: text typed after it is a new entry.
+    DeviceSessionRecordingStarted: (state, event) => ({ ...state, recordingId: event.payload.recordingId, typing: null }),
+    DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null, typing: null }),
+    DeviceSessionNotesUpdated: (state, event) => ({ ...state, typing: null }),
+    DeviceSessionActivityRecorded: (state, { payload: p }) => ({ ...state, typing: p.typing ? { activityId: p.activityId, ...p.typing, detail: p.detail } : null }),
+    DeviceSessionActivityExtended: (state, { payload: p }) => ({ ...state, typing: { activityId: p.activityId, ...p.typing, detail: p.detail } }),
     DeviceSessionArtifactStored: (state, event) => state,
-    DeviceSessionDebugAccessGranted: (state, { payload: p }) => ({ ...state, debug: { ...state.debug, [p.userId]: [...new Set([...(state.debug[p.userId] ?? []), ...p.protocols])] } }),
-    DeviceSessionDebugAccessWithdrawn: (state, { payload: p }) => ({ ...state, debug: { ...state.debug, [p.userId]: (state.debug[p.userId] ?? []).filter((x) => !p.protocols.includes(x)) } }),
+    DeviceSessionDebugAccessGranted: (state, { payload: p }) => ({ ...state, typing: null, debug: { ...state.debug, [p.userId]: [...new Set([...(state.debug[p.userId] ?? []), ...p.protocols])] } }),
+    DeviceSessionDebugAccessWithdrawn: (state, { payload: p }) => ({ ...state, typing: null, debug: { ...state.debug, [p.userId]: (state.debug[p.userId] ?? []).filter((x) => !p.protocols.includes(x)) } }),
   },
 
   decide: {
@@ -100,6 +125,21 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     RecordActivity: (command, state) => {
       requireActive(state);
       return [{ type: 'DeviceSessionActivityRecorded', payload: { sessionId: command.sessionId, activityId: command.activityId, kind: command.kind, detail: command.detail } }];
+    },
+    RecordTyping: (command, state) => {
+      requireActive(state);
+      const last = state.typing;
+      const gap = last ? Date.parse(command.receivedAt) - Date.parse(last.at) : Infinity;
+      // Replicas' clocks may differ a little: a gap either way within the window continues the burst.
+      if (last && last.by === command.by && Math.abs(gap) <= command.windowMs) {
+        const characters = last.characters + command.characters;
+        const inputs = last.inputs + 1;
+        const detail = { ...last.detail, text: typedText(characters), characters, inputs, until: command.at };
+        return [{ type: 'DeviceSessionActivityExtended', payload: { sessionId: command.sessionId, activityId: last.activityId, detail, typing: { by: command.by, at: command.at, characters, inputs } } }];
+      }
+      const detail = { ...command.detail, text: typedText(command.characters), characters: command.characters, inputs: 1 };
+      const typing = { by: command.by, at: command.at, characters: command.characters, inputs: 1 };
+      return [{ type: 'DeviceSessionActivityRecorded', payload: { sessionId: command.sessionId, activityId: command.activityId, kind: 'control', detail, typing } }];
     },
     StoreArtifact: (command, state) => {
       requireExisting(state);

@@ -74,4 +74,45 @@ describe('session decider', () => {
       .when({ type: 'StopRecording', sessionId, frames: 12, artifactId: 'a-9' })
       .then([{ type: 'DeviceSessionRecordingStopped', payload: { sessionId, recordingId: 'r-1', frames: 12, artifactId: 'a-9' } }]);
   });
+
+  it('joins a burst of typing into one entry, and starts a new one after a pause, another typist or another entry', () => {
+    const base = { detail: { action: 'text', via: 'viewer', text: '[1 characters]' }, characters: 1, windowMs: 2_000 };
+    const type = (activityId: string, by: string, at: string, characters = 1, receivedAt = at) => ({ type: 'RecordTyping' as const, sessionId, activityId, ...base, characters, by, receivedAt, at });
+    const first: SessionEvent = {
+      type: 'DeviceSessionActivityRecorded',
+      payload: { sessionId, activityId: 't-1', kind: 'control', detail: { ...base.detail, text: '[3 characters]', characters: 3, inputs: 1 }, typing: { by: 'viewer:7', at: '2026-01-01T00:00:00.000Z', characters: 3, inputs: 1 } },
+    };
+    spec.given([requested, started]).when(type('t-1', 'viewer:7', '2026-01-01T00:00:00.000Z', 3)).then([first]);
+    const extended: SessionEvent = {
+      type: 'DeviceSessionActivityExtended',
+      payload: {
+        sessionId,
+        activityId: 't-1',
+        detail: { ...base.detail, text: '[4 characters]', characters: 4, inputs: 2, until: '2026-01-01T00:00:01.500Z' },
+        typing: { by: 'viewer:7', at: '2026-01-01T00:00:01.500Z', characters: 4, inputs: 2 },
+      },
+    };
+    spec.given([requested, started, first]).when(type('t-2', 'viewer:7', '2026-01-01T00:00:01.500Z')).then([extended]);
+    // The window runs from the burst's last input, not its first.
+    spec
+      .given([requested, started, first, extended])
+      .when(type('t-3', 'viewer:7', '2026-01-01T00:00:03.000Z'))
+      .then([{ type: 'DeviceSessionActivityExtended', payload: { sessionId, activityId: 't-1', detail: { ...base.detail, text: '[5 characters]', characters: 5, inputs: 3, until: '2026-01-01T00:00:03.000Z' }, typing: { by: 'viewer:7', at: '2026-01-01T00:00:03.000Z', characters: 5, inputs: 3 } } }]);
+    const fresh = (activityId: string, by: string, at: string): SessionEvent => ({
+      type: 'DeviceSessionActivityRecorded',
+      payload: { sessionId, activityId, kind: 'control', detail: { ...base.detail, characters: 1, inputs: 1 }, typing: { by, at, characters: 1, inputs: 1 } },
+    });
+    // The pause runs from the burst's last input's end to this input's arrival: a slow device (the
+    // input arrived in time, its typing ended late) keeps the burst whole.
+    spec
+      .given([requested, started, first])
+      .when(type('t-8', 'viewer:7', '2026-01-01T00:00:09.000Z', 1, '2026-01-01T00:00:01.000Z'))
+      .then([{ type: 'DeviceSessionActivityExtended', payload: { sessionId, activityId: 't-1', detail: { ...base.detail, text: '[4 characters]', characters: 4, inputs: 2, until: '2026-01-01T00:00:09.000Z' }, typing: { by: 'viewer:7', at: '2026-01-01T00:00:09.000Z', characters: 4, inputs: 2 } } }]);
+    // A pause longer than the window, another typist, another entry in between: a new entry each.
+    spec.given([requested, started, first]).when(type('t-4', 'viewer:7', '2026-01-01T00:00:02.001Z')).then([fresh('t-4', 'viewer:7', '2026-01-01T00:00:02.001Z')]);
+    spec.given([requested, started, first]).when(type('t-5', 'viewer:8', '2026-01-01T00:00:00.500Z')).then([fresh('t-5', 'viewer:8', '2026-01-01T00:00:00.500Z')]);
+    const tap: SessionEvent = { type: 'DeviceSessionActivityRecorded', payload: { sessionId, activityId: 'a-1', kind: 'control', detail: { action: 'tap' } } };
+    spec.given([requested, started, first, tap]).when(type('t-6', 'viewer:7', '2026-01-01T00:00:00.500Z')).then([fresh('t-6', 'viewer:7', '2026-01-01T00:00:00.500Z')]);
+    spec.given([requested, started, first, ended]).when(type('t-7', 'viewer:7', '2026-01-01T00:00:00.500Z')).thenRefused('SESSION_NOT_ACTIVE');
+  });
 });

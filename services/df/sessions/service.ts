@@ -15,7 +15,7 @@ import { deviceStream, type SessionType } from '#events/df/devices.js';
 import type { DeviceCommands } from '../devices/service.js';
 import { deviceFailure } from '../device-errors.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
-import { sessionDecider, type SessionCommand } from './decide.js';
+import { sessionDecider, typedText, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 import { userName } from '../sharing/access.js';
@@ -75,6 +75,8 @@ export interface SessionFleetHooks {
 
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
+/** Typed text arriving within this long of the end of the previous text (same typist) joins its timeline entry. */
+export const TYPING_BURST_MS = 2_000;
 const STUCK_GRACE_MS = 30_000;
 // Another replica that records a session answers a stop request within this time, or is gone.
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
@@ -429,14 +431,31 @@ export class SessionService {
 
   /** Performs a control action and records it on the timeline. */
   async control(session: SessionRecord, caller: Partial<Caller>, action: ControlAction, via: 'api' | 'viewer'): Promise<RpcResult<'control'>> {
+    const receivedAt = this.deps.now().toISOString();
     const result = await this.device(session, { op: 'control', action });
     const kind: ActivityKind = action.action === 'openUrl' || action.action === 'back' || action.action === 'home' ? 'navigation' : 'control';
     // Who sent it: several people may drive a shared session.
     const by = caller.userId === undefined ? null : { userId: caller.userId, name: await userName(this.deps.db, session.companyId, caller.userId) };
     const detail: Record<string, unknown> = { ...action, via, ...(by ? { by } : {}), ...(result.url ? { resultUrl: result.url } : {}) };
-    // Typed text can hold secrets; the timeline keeps its length, not its content.
-    if (action.action === 'text') detail.text = `[${action.text.length} characters]`;
-    await this.recordActivity(session, caller, kind, detail);
+    if (action.action === 'text') {
+      // A burst of typing (one typist's text, each input arriving within TYPING_BURST_MS of the end
+      // of the one before) is one timeline entry; typed text can hold secrets, so the entry keeps its
+      // length, not its content.
+      const typist = `${via}:${caller.userId ?? ''}`;
+      const characters = [...action.text].length;
+      const command: SessionCommand = {
+        type: 'RecordTyping',
+        sessionId: session.id,
+        activityId: randomUUID(),
+        detail: { ...detail, text: typedText(characters) },
+        by: typist,
+        receivedAt,
+        at: this.deps.now().toISOString(),
+        characters,
+        windowMs: TYPING_BURST_MS,
+      };
+      await this.settle((await this.session(command, this.context(caller))).position);
+    } else await this.recordActivity(session, caller, kind, detail);
     return result;
   }
 
