@@ -60,20 +60,16 @@ const EventType = z
   })
   .meta({ id: 'AuditEventType' });
 
+/** The export's columns: the first sixteen as they always were, then the names (so scripts reading by position keep working). */
 const CSV_COLUMNS = [
   'occurredAt',
   'eventType',
-  'eventLabel',
   'resourceType',
   'resourceId',
-  'resourceName',
   'workspaceId',
   'actorId',
   'actorName',
   'actorEmail',
-  'subjectUserId',
-  'subjectName',
-  'subjectEmail',
   'clientAddress',
   'deviceId',
   'sessionId',
@@ -82,6 +78,11 @@ const CSV_COLUMNS = [
   'id',
   'position',
   'payload',
+  'eventLabel',
+  'resourceName',
+  'subjectUserId',
+  'subjectName',
+  'subjectEmail',
 ] as const;
 
 /** One CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
