@@ -98,6 +98,8 @@ describe('org-audit read model', () => {
       { type: 'FileDeleted', metadata: by(7), payload: { fileId: 'f1', reason: 'deleted' } },
       { type: 'DeviceReservationScheduled', metadata: by(7), payload: { reservationId: 'r1', deviceId: 'd2', userId: 7, companyId: 1, workspaceId: 1, startAt: SPEC_TIME, endAt: SPEC_TIME, note: null } },
       { type: 'DfSessionDefaultsSet', metadata: by(7), payload: { workspaceId: 1, companyId: 1 } },
+      { type: 'AccessibilityAuditStarted', metadata: by(7), payload: { auditId: 'x1', name: 'Checkout screens', sessionId: 's1', deviceId: 'd1', platform: 'android', companyId: 1, workspaceId: 1, createdBy: 7 } },
+      { type: 'AccessibilityScanRecorded', metadata: by(7), payload: { auditId: 'x1', scanId: 'scan1' } },
     );
     const all = (await listAuditEvents(spec.db, 1, {}, 0, 50)).content;
     const named = (type: string) => all.filter((e) => e.eventType === type).map((e) => e.resourceName);
@@ -113,6 +115,8 @@ describe('org-audit read model', () => {
     expect(named('AppVersionDeleted')).toEqual(['Shop 2.1.0']);
     expect(named('DeviceReservationScheduled')).toEqual(['Galaxy Tab']);
     expect(named('DfSessionDefaultsSet')).toEqual(['Mobile']);
+    // A scan changes no audit; it is named as its audit is.
+    expect(named('AccessibilityScanRecorded')).toEqual(['Checkout screens']);
     const cut = all.find((e) => e.eventType === 'DeviceSessionViewerDisconnected')!;
     // The viewer as they were called then in the resource name; the subject as the directory has them now.
     expect(cut).toMatchObject({ eventLabel: 'Viewer disconnected', resourceName: 'Vic Viewer on Checkout (Pixel 7)', subjectUserId: 8, subjectName: 'Vic Now', subjectEmail: 'vic@example.com', actorName: 'Tess Tester', deviceId: 'd1' });

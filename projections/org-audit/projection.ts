@@ -244,8 +244,6 @@ async function resourceName(
       return nameIn(tx, companyId, 'workspace', resourceId);
     case 'device-quota-plan':
       return nameIn(tx, companyId, 'company', resourceId);
-    case 'accessibility-audit':
-      return own ?? on(null, await deviceName(tx, companyId, p.deviceId));
     default:
       return own;
   }
@@ -315,7 +313,10 @@ export const orgAuditProjection: Projection = {
     const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
     const resourceId = String(payload[resource.idField] ?? '');
     const redacted = redact(payload) as Record<string, unknown>;
-    const { before, after, name } = RECORDS.has(eventType) ? { before: null, after: redacted, name: null } : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+    // A record (a scan, a viewer, an install) changes no resource; it is named as its resource is.
+    const { before, after, name } = RECORDS.has(eventType)
+      ? { before: null, after: redacted, name: await nameIn(tx, companyId, resource.type, resourceId) }
+      : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
     // Events about a session that do not name its device (shares, viewers) are filed under it too.
     const deviceId = text(after.deviceId) ?? (typeof after.sessionId === 'string' ? await sessionDevice(tx, companyId, after.sessionId) : null);
     // The person an event is about when that is not the resource itself: a viewer, a team member, an invitee.
