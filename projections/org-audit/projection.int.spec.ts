@@ -63,8 +63,8 @@ describe('org-audit read model', () => {
       { type: 'HostEnrolled', metadata: by(7, '10.0.0.8'), payload: { hostId: 'h2', name: 'Rack', companyId: 1, workspaceIds: null, tokenHash: 'abc', tokenPrefix: 'dfh_x' } },
     );
     const session = await listAuditEvents(spec.db, 1, { sessionId: 's1' }, 0, 10);
-    // The timeline's inputs are the session's own record, not audit entries.
-    expect(orgAuditProjection.eventTypes).not.toContain('DeviceSessionActivityRecorded');
+    // The timeline's inputs (a tap) are the session's own record, not audit entries.
+    await spec.given({ ...s1, type: 'DeviceSessionActivityRecorded', metadata: by(7), payload: { sessionId: 's1', activityId: 'a1', kind: 'control', detail: { action: 'tap', x: 1, y: 2 } } });
     expect(session.content.map((e) => e.eventType)).toEqual(['DeviceSessionEnded', 'DeviceSessionRenamed', 'DeviceSessionRequested']);
     expect((await listAuditEvents(spec.db, 1, { deviceId: 'd1' }, 0, 10)).totalElements).toBe(3);
     const [ended, renamed, requested] = session.content;
@@ -74,5 +74,58 @@ describe('org-audit read model', () => {
     const host = (await listAuditEvents(spec.db, 1, { resourceType: 'device-host' }, 0, 10)).content[0]!;
     expect(host).toMatchObject({ eventType: 'HostEnrolled', resourceId: 'h2', clientAddress: '10.0.0.8' });
     expect(host.payload).toMatchObject({ tokenHash: '[redacted]' });
+  });
+
+  it('names every resource as it was called then: sessions with their device, files, app versions, installs, bookings, viewers, workspaces', async () => {
+    await spec.db.query(`DELETE FROM org_users WHERE id IN (7, 8)`);
+    await spec.db.query(`INSERT INTO org_users (id, company_id, email, username, name, status, is_admin, role_ids, created_at) VALUES
+      (7, 1, 'tess@example.com', 'tess', 'Tess Tester', 'active', false, '{}', now()), (8, 1, 'vic@example.com', 'vic', 'Vic Now', 'active', false, '{}', now())`);
+    const by = (actorId: number | string) => ({ companyId: 1, workspaceId: 1, actorId });
+    const recorded = await spec.given(
+      { type: 'WorkspaceCreated', metadata: by(7), payload: { workspaceId: 1, companyId: 1, name: 'Mobile', description: '', settings: {}, modules: [] } },
+      { type: 'UserInvited', metadata: by(7), payload: { userId: 8, companyId: 1, email: 'vic@example.com', username: 'vic', roleIds: [], invitedBy: 7 } },
+      { type: 'UserActivated', metadata: by(8), payload: { userId: 8, name: 'Vic Viewer', passwordHash: 'x' } },
+      { type: 'DeviceConnected', metadata: { actorId: 'agent:h1' }, payload: { deviceId: 'd2', facts: { name: 'Galaxy Tab' }, placement: { hostId: 'h1', nodeName: 'n', hubId: 'h', companyId: 1 }, status: 'available' } },
+      { type: 'DeviceSessionRequested', metadata: by(7), payload: { sessionId: 's1', deviceId: 'd1', hostId: 'h1', deviceName: 'Pixel 7', name: 'Checkout', type: 'manual', buildName: null, metadata: {}, ownerId: 7, companyId: 1, workspaceId: 1 } },
+      { type: 'DeviceSessionViewerDisconnected', metadata: by(7), payload: { sessionId: 's1', userId: 8 } },
+      { type: 'DeviceSessionActivityRecorded', metadata: by(7), payload: { sessionId: 's1', activityId: 'a1', kind: 'control', detail: { action: 'installApp', fileName: 'shop.apk', packageNames: ['com.shop'], via: 'api' } } },
+      { type: 'DeviceSessionActivityRecorded', metadata: by(7), payload: { sessionId: 's1', activityId: 'a2', kind: 'control', detail: { action: 'uninstallApp', packageName: 'com.shop', via: 'api' } } },
+      { type: 'FileUploadStarted', metadata: by(7), payload: { fileId: 'f1', companyId: 1, workspaceId: 1, name: 'shop.apk', size: 10, contentType: 'application/octet-stream', sha256: null, blobKey: 'k', uploadId: null, partSize: null, partCount: null, expiresAt: SPEC_TIME, uploadedBy: 7 } },
+      { type: 'FileConfirmed', metadata: by(7), payload: { fileId: 'f1', size: 10, sha256: 'a'.repeat(64), kind: 'app' } },
+      { type: 'AppVersionAdded', metadata: by(7), payload: { appId: 'app1', companyId: 1, workspaceId: 1, platform: 'android', identifier: 'com.shop', name: 'Shop', iconKey: null, versionId: 'v1', versionName: '2.1.0', versionCode: '21', minOs: '24', targetOs: '34', abis: [], permissions: [], fileId: 'f1', size: 10, sha256: 'a'.repeat(64) } },
+      { type: 'AppVersionAdded', metadata: by(7), payload: { appId: 'app1', companyId: 1, workspaceId: 1, platform: 'android', identifier: 'com.shop', name: 'Shop', iconKey: null, versionId: 'v2', versionName: '2.2.0', versionCode: '22', minOs: '24', targetOs: '34', abis: [], permissions: [], fileId: 'f2', size: 10, sha256: 'b'.repeat(64) } },
+      { type: 'AppVersionDeleted', metadata: by(7), payload: { appId: 'app1', versionId: 'v1', fileId: 'f1' } },
+      { type: 'FileDeleted', metadata: by(7), payload: { fileId: 'f1', reason: 'deleted' } },
+      { type: 'DeviceReservationScheduled', metadata: by(7), payload: { reservationId: 'r1', deviceId: 'd2', userId: 7, companyId: 1, workspaceId: 1, startAt: SPEC_TIME, endAt: SPEC_TIME, note: null } },
+      { type: 'DfSessionDefaultsSet', metadata: by(7), payload: { workspaceId: 1, companyId: 1 } },
+      { type: 'AccessibilityAuditStarted', metadata: by(7), payload: { auditId: 'x1', name: 'Checkout screens', sessionId: 's1', deviceId: 'd1', platform: 'android', companyId: 1, workspaceId: 1, createdBy: 7 } },
+      { type: 'AccessibilityScanRecorded', metadata: by(7), payload: { auditId: 'x1', scanId: 'scan1' } },
+    );
+    const all = (await listAuditEvents(spec.db, 1, {}, 0, 50)).content;
+    const named = (type: string) => all.filter((e) => e.eventType === type).map((e) => e.resourceName);
+    expect(all.every((e) => e.resourceName !== null)).toBe(true);
+    expect(named('UserInvited')).toEqual(['vic@example.com']);
+    expect(named('UserActivated')).toEqual(['Vic Viewer']);
+    expect(named('DeviceSessionRequested')).toEqual(['Checkout (Pixel 7)']);
+    expect(named('DeviceAppInstalled')).toEqual(['shop.apk on Checkout (Pixel 7)']);
+    expect(named('DeviceAppUninstalled')).toEqual(['com.shop on Checkout (Pixel 7)']);
+    expect(named('FileConfirmed')).toEqual(['shop.apk']);
+    expect(named('FileDeleted')).toEqual(['shop.apk']);
+    expect(named('AppVersionAdded')).toEqual(['Shop 2.2.0', 'Shop 2.1.0']);
+    expect(named('AppVersionDeleted')).toEqual(['Shop 2.1.0']);
+    expect(named('DeviceReservationScheduled')).toEqual(['Galaxy Tab']);
+    expect(named('DfSessionDefaultsSet')).toEqual(['Mobile']);
+    // A scan changes no audit; it is named as its audit is.
+    expect(named('AccessibilityScanRecorded')).toEqual(['Checkout screens']);
+    const cut = all.find((e) => e.eventType === 'DeviceSessionViewerDisconnected')!;
+    // The viewer as they were called then in the resource name; the subject as the directory has them now.
+    expect(cut).toMatchObject({ eventLabel: 'Viewer disconnected', resourceName: 'Vic Viewer on Checkout (Pixel 7)', subjectUserId: 8, subjectName: 'Vic Now', subjectEmail: 'vic@example.com', actorName: 'Tess Tester', deviceId: 'd1' });
+    const installs = await listAuditEvents(spec.db, 1, { sessionId: 's1', resourceType: 'device-app-install' }, 0, 10);
+    expect(installs.content.map((e) => [e.eventType, e.eventLabel])).toEqual([['DeviceAppUninstalled', 'App uninstalled from a device'], ['DeviceAppInstalled', 'App installed on a device']]);
+    // A replay from zero names them the same.
+    const before = await spec.rows('SELECT event_id, resource_name, subject_user_id FROM org_audit_events ORDER BY position');
+    await spec.reset();
+    await spec.replay(recorded);
+    expect(await spec.rows('SELECT event_id, resource_name, subject_user_id FROM org_audit_events ORDER BY position')).toEqual(before);
   });
 });

@@ -13,6 +13,7 @@ import { reservationEvents } from '#events/df/reservations.js';
 import { sessionEvents } from '#events/df/sessions.js';
 import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
+import { appEvents, fileEvents } from '#events/df/files.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
 
@@ -34,6 +35,9 @@ export const AUDIT_RESOURCE_TYPES = [
   'accessibility-audit',
   'device-session-defaults',
   'device-quota-plan',
+  'file',
+  'app',
+  'device-app-install',
 ] as const;
 
 /**
@@ -79,8 +83,23 @@ for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} 
 add('device-session-defaults', 'workspaceId', ['DfSessionDefaultsSet'] satisfies FleetEvent['type'][]);
 add('device-quota-plan', 'companyId', ['DfQuotaPlanSet'] satisfies FleetEvent['type'][]);
 for (const t of fleetEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
+// Files uploaded (started, confirmed, rejected, aborted, deleted) and the app catalog (versions filed, deleted).
+add('file', 'fileId', fileEvents.types);
+add('app', 'appId', appEvents.types);
+// An app installed on (or uninstalled from) a session's device is an entry of the session's timeline
+// (`DeviceSessionActivityRecorded`, action `installApp`/`uninstallApp`); the audit files those two
+// actions under types of their own, and no other timeline entry.
+const ACTIVITY = 'DeviceSessionActivityRecorded';
+const INSTALL_ACTIONS: Record<string, string> = { installApp: 'DeviceAppInstalled', uninstallApp: 'DeviceAppUninstalled' };
+add('device-app-install', 'sessionId', Object.values(INSTALL_ACTIONS));
+for (const t of Object.values(INSTALL_ACTIONS)) RECORDS.add(t);
+// Devices are named by their hosts; the audit keeps each device's last reported name to name bookings.
+const DEVICE_NAMED = 'DeviceConnected' satisfies DeviceEvent['type'];
 
+/** The audit's event types: what its entries' `eventType` can be, and what its filter takes. */
 export const AUDITED_EVENT_TYPES: readonly string[] = Object.keys(RESOURCE_OF);
+/** The resource type of each audited event type. */
+export const auditResourceTypeOf = (eventType: string): ResourceType | null => RESOURCE_OF[eventType]?.type ?? null;
 
 // Secrets never reach the audit table, whatever event carries them (password hashes, tokens, key hashes).
 const SECRET = /password|token|secret|hash/i;
@@ -109,18 +128,34 @@ function changesOf(before: Record<string, unknown> | null, payload: Record<strin
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
-/** The resource as its audited events so far describe it (redacted), and what this event makes of it. */
-async function foldResource(tx: Sql, key: [number, string, string], payload: Record<string, unknown>): Promise<{ before: Record<string, unknown> | null; after: Record<string, unknown> }> {
-  const r = await tx.query<{ state: unknown }>(`SELECT state FROM org_audit_resources WHERE company_id = $1 AND resource_type = $2 AND resource_id = $3`, key);
+/** The resource as its audited events so far describe it (redacted), and what this event makes of it; and its name. */
+async function foldResource(
+  tx: Sql,
+  key: [number, string, string],
+  payload: Record<string, unknown>,
+): Promise<{ before: Record<string, unknown> | null; after: Record<string, unknown>; name: string | null }> {
+  const r = await tx.query<{ state: unknown; name: string | null }>(`SELECT state, name FROM org_audit_resources WHERE company_id = $1 AND resource_type = $2 AND resource_id = $3`, key);
   const raw = r.rows[0]?.state;
   const before = raw === undefined ? null : ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>);
   const after = { ...before, ...payload };
+  const name = ownName(key[1], payload, r.rows[0]?.name ?? null);
   await tx.query(
-    `INSERT INTO org_audit_resources (company_id, resource_type, resource_id, state) VALUES ($1, $2, $3, $4::jsonb)
-     ON CONFLICT (company_id, resource_type, resource_id) DO UPDATE SET state = excluded.state`,
-    [...key, JSON.stringify(after)],
+    `INSERT INTO org_audit_resources (company_id, resource_type, resource_id, state, name) VALUES ($1, $2, $3, $4::jsonb, $5)
+     ON CONFLICT (company_id, resource_type, resource_id) DO UPDATE SET state = excluded.state, name = excluded.name`,
+    [...key, JSON.stringify(after), name],
   );
-  return { before, after };
+  return { before, after, name };
+}
+
+/**
+ * What a resource is called after this event: the name the event gives it (created, renamed), else
+ * the one it had. A user is called by their name once they have one, by their e-mail before.
+ */
+function ownName(type: string, payload: Record<string, unknown>, had: string | null): string | null {
+  const given = text(payload.name) ?? (type === 'user' ? text((payload.changes as Record<string, unknown> | undefined)?.name) : null);
+  if (given) return given;
+  if (had) return had;
+  return type === 'user' ? (text(payload.email) ?? text(payload.username)) : null;
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v.slice(0, 200) : null);
@@ -131,13 +166,101 @@ async function sessionDevice(tx: Sql, companyId: number, sessionId: string): Pro
   return text(r.rows[0]?.d);
 }
 
+/** The name a resource of the company had when it was last audited. */
+async function nameIn(tx: Sql, companyId: number, type: ResourceType, id: unknown): Promise<string | null> {
+  if (id === null || id === undefined) return null;
+  const r = await tx.query<{ name: string | null }>(`SELECT name FROM org_audit_resources WHERE company_id = $1 AND resource_type = $2 AND resource_id = $3`, [companyId, type, String(id)]);
+  return r.rows[0]?.name ?? null;
+}
+
+/** A session as people know it: its name and its device's (`Checkout test (Pixel 7)`). */
+async function sessionLabel(tx: Sql, companyId: number, sessionId: unknown): Promise<string | null> {
+  if (typeof sessionId !== 'string') return null;
+  const r = await tx.query<{ name: string | null; device: string | null }>(
+    `SELECT name, state->>'deviceName' AS device FROM org_audit_resources WHERE company_id = $1 AND resource_type = 'device-session' AND resource_id = $2`,
+    [companyId, sessionId],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return row.name && row.device && row.name !== row.device ? `${row.name} (${row.device})` : (row.name ?? row.device);
+}
+
+/** A device's name: as its host last reported it, else as a session of the company recorded it. */
+async function deviceName(tx: Sql, companyId: number, deviceId: unknown): Promise<string | null> {
+  if (typeof deviceId !== 'string') return null;
+  const r = await tx.query<{ name: string }>(`SELECT name FROM org_audit_device_names WHERE device_id = $1`, [deviceId]);
+  if (r.rows[0]) return r.rows[0].name;
+  const s = await tx.query<{ name: string | null }>(
+    `SELECT state->>'deviceName' AS name FROM org_audit_resources WHERE company_id = $1 AND resource_type = 'device-session' AND state->>'deviceId' = $2 LIMIT 1`,
+    [companyId, deviceId],
+  );
+  return text(s.rows[0]?.name);
+}
+
+/** The version name a catalogued app version was filed with. */
+async function versionName(tx: Sql, companyId: number, appId: string, versionId: unknown): Promise<string | null> {
+  if (typeof versionId !== 'string') return null;
+  const r = await tx.query<{ v: string | null }>(
+    `SELECT payload->>'versionName' AS v FROM org_audit_events
+     WHERE company_id = $1 AND resource_type = 'app' AND resource_id = $2 AND event_type = 'AppVersionAdded' AND payload->>'versionId' = $3 LIMIT 1`,
+    [companyId, appId, versionId],
+  );
+  return text(r.rows[0]?.v);
+}
+
+const on = (what: string | null, where: string | null): string | null => (what && where ? `${what} on ${where}` : (what ?? where));
+
+/**
+ * The name an entry shows for its resource, as things were called when it happened: the resource's
+ * own name (\`p\` is the resource's state after the event, \`event\` the event's payload), or for what belongs to something else (a booking, a share, a viewer, an install, a
+ * workspace's defaults) what it is and where.
+ */
+async function resourceName(
+  tx: Sql,
+  companyId: number,
+  type: ResourceType,
+  resourceId: string,
+  own: string | null,
+  p: Record<string, unknown>,
+  event: Record<string, unknown>,
+): Promise<string | null> {
+  switch (type) {
+    case 'device-session':
+      return sessionLabel(tx, companyId, resourceId);
+    case 'app': {
+      // The version this event is about (an app's deletion is about all of them).
+      const version = text(event.versionName) ?? (await versionName(tx, companyId, resourceId, event.versionId));
+      return own && version ? `${own} ${version}` : own;
+    }
+    case 'device-reservation':
+      return deviceName(tx, companyId, p.deviceId);
+    case 'device-session-share': {
+      const invited = text(p.email) ?? (await nameIn(tx, companyId, 'user', p.userId)) ?? (p.type === 'link' ? 'a link' : null);
+      return on(invited, await sessionLabel(tx, companyId, p.sessionId));
+    }
+    case 'device-session-viewer':
+      return on(await nameIn(tx, companyId, 'user', p.userId), await sessionLabel(tx, companyId, p.sessionId));
+    case 'device-app-install': {
+      const detail = (p.detail ?? {}) as Record<string, unknown>;
+      const packages = Array.isArray(detail.packageNames) ? detail.packageNames.filter((n) => typeof n === 'string').join(', ') : null;
+      return on(text(detail.fileName) ?? text(detail.packageName) ?? text(packages), await sessionLabel(tx, companyId, resourceId));
+    }
+    case 'device-session-defaults':
+      return nameIn(tx, companyId, 'workspace', resourceId);
+    case 'device-quota-plan':
+      return nameIn(tx, companyId, 'company', resourceId);
+    default:
+      return own;
+  }
+}
+
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
 
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
-  version: 3,
-  eventTypes: AUDITED_EVENT_TYPES,
+  version: 4,
+  eventTypes: [...AUDITED_EVENT_TYPES.filter((t) => !Object.values(INSTALL_ACTIONS).includes(t)), ACTIVITY, DEVICE_NAMED],
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (
       event_id uuid PRIMARY KEY,
@@ -157,6 +280,8 @@ export const orgAuditProjection: Projection = {
       session_id text,
       changes jsonb
     );
+    ALTER TABLE org_audit_events ADD COLUMN IF NOT EXISTS resource_name text;
+    ALTER TABLE org_audit_events ADD COLUMN IF NOT EXISTS subject_user_id integer;
     CREATE INDEX IF NOT EXISTS org_audit_events_company ON org_audit_events (company_id, position DESC);
     CREATE INDEX IF NOT EXISTS org_audit_events_resource ON org_audit_events (company_id, resource_type, resource_id, position DESC);
     CREATE INDEX IF NOT EXISTS org_audit_events_device ON org_audit_events (company_id, device_id, position DESC) WHERE device_id IS NOT NULL;
@@ -167,12 +292,25 @@ export const orgAuditProjection: Projection = {
       resource_id text NOT NULL,
       state jsonb NOT NULL,
       PRIMARY KEY (company_id, resource_type, resource_id)
+    );
+    ALTER TABLE org_audit_resources ADD COLUMN IF NOT EXISTS name text;
+    CREATE TABLE IF NOT EXISTS org_audit_device_names (
+      device_id text PRIMARY KEY,
+      name text NOT NULL
     );`,
-  tables: ['org_audit_events', 'org_audit_resources'],
+  tables: ['org_audit_events', 'org_audit_resources', 'org_audit_device_names'],
   async apply(tx, recorded: RecordedEvent) {
-    const resource = RESOURCE_OF[recorded.type];
-    if (!resource) return;
     const payload = (recorded.payload ?? {}) as Record<string, unknown>;
+    if (recorded.type === DEVICE_NAMED) {
+      const name = text((payload.facts as Record<string, unknown> | undefined)?.name);
+      if (name && typeof payload.deviceId === 'string') {
+        await tx.query(`INSERT INTO org_audit_device_names (device_id, name) VALUES ($1, $2) ON CONFLICT (device_id) DO UPDATE SET name = excluded.name`, [payload.deviceId, name]);
+      }
+      return;
+    }
+    const eventType = recorded.type === ACTIVITY ? INSTALL_ACTIONS[String((payload.detail as Record<string, unknown> | undefined)?.action)] : recorded.type;
+    const resource = eventType === undefined ? undefined : RESOURCE_OF[eventType];
+    if (!eventType || !resource) return;
     const m = recorded.metadata;
     const companyId = intOrNull(m.companyId) ?? intOrNull(payload.companyId);
     // Without a company nobody may read it: it would only ever be visible to no one.
@@ -180,21 +318,26 @@ export const orgAuditProjection: Projection = {
     const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
     const resourceId = String(payload[resource.idField] ?? '');
     const redacted = redact(payload) as Record<string, unknown>;
-    const { before, after } = RECORDS.has(recorded.type) ? { before: null, after: redacted } : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+    // A record (a scan, a viewer, an install) changes no resource; it is named as its resource is.
+    const { before, after, name } = RECORDS.has(eventType)
+      ? { before: null, after: redacted, name: await nameIn(tx, companyId, resource.type, resourceId) }
+      : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
     // Events about a session that do not name its device (shares, viewers) are filed under it too.
     const deviceId = text(after.deviceId) ?? (typeof after.sessionId === 'string' ? await sessionDevice(tx, companyId, after.sessionId) : null);
+    // The person an event is about when that is not the resource itself: a viewer, a team member, an invitee.
+    const subjectId = resource.type === 'user' ? null : intOrNull(payload.userId);
     const actorId = intOrNull(m.actorId);
     await tx.query(
       `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload,
-         actor_label, client_address, device_id, session_id, changes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (event_id) DO NOTHING`,
+         actor_label, client_address, device_id, session_id, changes, resource_name, subject_user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (event_id) DO NOTHING`,
       [
         recorded.id,
         recorded.position.toString(),
         companyId,
         workspaceId,
         actorId,
-        recorded.type,
+        eventType,
         resource.type,
         resourceId,
         m.occurredAt,
@@ -206,6 +349,8 @@ export const orgAuditProjection: Projection = {
         deviceId,
         text(after.sessionId),
         JSON.stringify(changesOf(before, redacted, resource.idField)),
+        await resourceName(tx, companyId, resource.type, resourceId, name, after, redacted),
+        subjectId,
       ],
     );
   },

@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
+import { auditEventLabel } from './labels.js';
 
 export interface AuditFilter {
   workspaceId?: number;
@@ -20,13 +21,21 @@ export interface AuditEntry {
   position: string;
   occurredAt: string;
   eventType: string;
+  /** The event type in words ("Viewer disconnected"). */
+  eventLabel: string;
   resourceType: string;
   resourceId: string;
+  /** What the resource was called when it happened (a device, session, file, app version, user, workspace ...). */
+  resourceName: string | null;
   workspaceId: number | null;
   actorId: number | null;
   /** Who acted: the user's name and e-mail as the directory has them, or how a non-user actor is called. */
   actorName: string | null;
   actorEmail: string | null;
+  /** The person the event is about when that is not the resource itself (the viewer disconnected, the member added). */
+  subjectUserId: number | null;
+  subjectName: string | null;
+  subjectEmail: string | null;
   /** Where the request that caused it came from. */
   clientAddress: string | null;
   deviceId: string | null;
@@ -57,16 +66,21 @@ function where(companyId: number, f: AuditFilter): { sql: string; values: unknow
 }
 
 const columns = `a.event_id AS id, a.position, a.occurred_at AS "occurredAt", a.event_type AS "eventType", a.resource_type AS "resourceType",
-  a.resource_id AS "resourceId", a.workspace_id AS "workspaceId", a.actor_id AS "actorId", coalesce(u.name, a.actor_label) AS "actorName",
-  u.email AS "actorEmail", a.client_address AS "clientAddress", a.device_id AS "deviceId", a.session_id AS "sessionId",
+  a.resource_id AS "resourceId", a.resource_name AS "resourceName", a.workspace_id AS "workspaceId", a.actor_id AS "actorId",
+  coalesce(u.name, a.actor_label) AS "actorName", u.email AS "actorEmail", a.subject_user_id AS "subjectUserId", s.name AS "subjectName",
+  s.email AS "subjectEmail", a.client_address AS "clientAddress", a.device_id AS "deviceId", a.session_id AS "sessionId",
   a.correlation_id AS "correlationId", a.changes, a.payload`;
-/** The actor's name and e-mail come from the directory (users are never removed from it, only deactivated). */
-const FROM = `org_audit_events a LEFT JOIN org_users u ON u.id = a.actor_id`;
+/**
+ * The actor's and the subject's names and e-mails come from the directory (users are never removed
+ * from it, only deactivated), so they read as the people are called now.
+ */
+const FROM = `org_audit_events a LEFT JOIN org_users u ON u.id = a.actor_id LEFT JOIN org_users s ON s.id = a.subject_user_id AND s.company_id = a.company_id`;
 
 function toEntry(row: Record<string, unknown>): AuditEntry {
   return {
     ...(row as unknown as AuditEntry),
     position: String(row.position),
+    eventLabel: auditEventLabel(row.eventType as string),
     occurredAt: new Date(row.occurredAt as string).toISOString(),
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : (row.payload as Record<string, unknown>),
     changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : (row.changes ?? null)) as AuditEntry['changes'],

@@ -302,11 +302,13 @@ describe('team and organization', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'audit history');
     const filters = page.getByRole('form', { name: 'Audit filters' });
     await filters.getByLabel('Resource').selectOption('user');
-    await filters.getByLabel('Event type').fill('UserInvited');
+    await filters.getByLabel('Event type').selectOption({ label: 'User invited' });
     await filters.getByRole('button', { name: 'Filter' }).click();
-    // Two invitations so far (the watcher and the invitee); every row is one.
+    // Two invitations so far (the watcher and the invitee); every row is one, naming who was invited.
     await expect.poll(async () => (await table.locator('tbody tr').allTextContents()).length).toBe(2);
-    for (const row of await table.locator('tbody tr').allTextContents()) expect(row).toContain('UserInvited');
+    const rows = await table.locator('tbody tr').allTextContents();
+    for (const row of rows) expect(row).toContain('User invited');
+    expect(rows.join('\n')).toContain(`invitee-${process.pid}@example.test`);
 
     const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('audit.csv');

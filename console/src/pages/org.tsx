@@ -375,15 +375,25 @@ interface AuditEvent {
   id: string;
   occurredAt: string;
   eventType: string;
+  eventLabel: string;
   resourceType: string;
   resourceId: string;
+  resourceName: string | null;
   actorName: string | null;
   actorEmail: string | null;
+  subjectName: string | null;
+  subjectEmail: string | null;
   clientAddress: string | null;
   changes: Record<string, { old: unknown; new: unknown }> | null;
 }
+interface AuditEventType {
+  type: string;
+  label: string;
+  resourceType: string;
+}
 
-const RESOURCE_TYPES = ['company', 'user', 'role', 'team', 'workspace', 'api-key', 'oauth-client', 'device-session', 'device-host', 'device', 'device-api-key', 'device-reservation', 'device-session-share', 'device-session-viewer'];
+/** A resource type in words: `device-session` → "Device session". */
+const resourceWords = (type: string) => (type.charAt(0).toUpperCase() + type.slice(1)).replaceAll('-', ' ').replace(/\bapi\b/i, 'API').replace(/\boauth\b/i, 'OAuth');
 
 /** A `datetime-local` value (the person's zone) as an instant. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -391,12 +401,18 @@ const instant = (local: string) => (local ? new Date(local).toISOString() : unde
 function Audit() {
   const [filters, setFilters] = useState<Record<string, string | undefined>>({});
   const [page, setPage] = useState(0);
+  const [resource, setResource] = useState('');
   const [exportError, setExportError] = useState<unknown>(null);
+  const types = useQuery({ queryKey: ['audit-event-types'], queryFn: () => api<AuditEventType[]>('/api/v1/audit/event-types'), staleTime: Infinity });
   const events = useQuery({
     queryKey: ['audit', filters, page],
     queryFn: () => api<Page<AuditEvent>>('/api/v1/audit/events', { query: { ...filters, page, size: 25 } }),
     placeholderData: keepPreviousData,
   });
+  // The event types by resource, in the server's order; a chosen resource narrows them to its own.
+  const groups = new Map<string, AuditEventType[]>();
+  for (const t of types.data ?? []) groups.set(t.resourceType, [...(groups.get(t.resourceType) ?? []), t]);
+  const shown = [...groups].filter(([r]) => !resource || r === resource);
   return (
     <div class="stack">
       <form
@@ -411,14 +427,26 @@ function Audit() {
       >
         <label class="field">
           <span>Resource</span>
-          <select name="resourceType">
+          <select name="resourceType" value={resource} onChange={(e) => setResource(e.currentTarget.value)}>
             <option value="">Any</option>
-            {RESOURCE_TYPES.map((r) => (
-              <option value={r}>{r}</option>
+            {[...groups.keys()].map((r) => (
+              <option value={r}>{resourceWords(r)}</option>
             ))}
           </select>
         </label>
-        <Field label="Event type" name="eventType" placeholder="UserInvited" pattern="[A-Za-z]{1,64}" />
+        <label class="field">
+          <span>Event type</span>
+          <select name="eventType" key={resource} disabled={!types.data}>
+            <option value="">Any</option>
+            {shown.map(([r, list]) => (
+              <optgroup label={resourceWords(r)}>
+                {list.map((t) => (
+                  <option value={t.type}>{t.label}</option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
         <Field label="From" name="from" type="datetime-local" />
         <Field label="To" name="to" type="datetime-local" />
         <button type="submit" class="primary">
@@ -428,7 +456,7 @@ function Audit() {
           Export CSV
         </button>
       </form>
-      <ErrorNote error={events.error ?? exportError} />
+      <ErrorNote error={events.error ?? types.error ?? exportError} />
       {events.isLoading ? <Loading /> : null}
       {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
       {events.data && events.data.content.length > 0 ? (
@@ -437,12 +465,20 @@ function Audit() {
           rows={events.data.content}
           columns={[
             { header: 'When', cell: (e) => formatTime(e.occurredAt), class: 'nowrap' },
-            { header: 'Event', cell: (e) => e.eventType },
+            { header: 'Event', cell: (e) => <span title={e.eventType}>{e.eventLabel}</span> },
             {
               header: 'Resource',
               cell: (e) => (
                 <>
-                  {e.resourceType} <span class="muted small">{e.resourceId}</span>
+                  {e.resourceName ?? e.resourceId}
+                  <div class="muted small">
+                    {resourceWords(e.resourceType)} {e.resourceId}
+                  </div>
+                  {e.subjectName ? (
+                    <div class="small">
+                      About: {e.subjectName} <span class="muted">{e.subjectEmail ?? ''}</span>
+                    </div>
+                  ) : null}
                 </>
               ),
             },

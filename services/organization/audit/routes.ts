@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUDIT_RESOURCE_TYPES, listAuditEvents, streamAuditEvents, type AuditEntry, type AuditFilter } from '#projections/org-audit/index.js';
+import { AUDIT_EVENT_TYPES, AUDIT_RESOURCE_TYPES, AUDITED_EVENT_TYPES, listAuditEvents, streamAuditEvents, type AuditEntry, type AuditFilter } from '#projections/org-audit/index.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { callerOf, intId, PageQuery, pageSchema } from '../http.js';
@@ -14,7 +14,10 @@ const Filters = z.object({
   actorId: intId.optional(),
   resourceType: z.enum(AUDIT_RESOURCE_TYPES).optional(),
   resourceId: z.string().trim().min(1).max(64).optional(),
-  eventType: z.string().trim().regex(/^[A-Za-z]{1,64}$/).optional(),
+  eventType: z
+    .enum(AUDITED_EVENT_TYPES as [string, ...string[]])
+    .optional()
+    .describe('One of the audit\'s event types (`GET /audit/event-types` lists them with their labels)'),
   deviceId: z.string().trim().min(1).max(128).optional().describe('Events about one device: its sessions and bookings'),
   sessionId: z.string().trim().min(1).max(128).optional().describe('Events about one device session: opened, shared, watched, ended, removed'),
   from: z.iso.datetime({ offset: true }).optional().describe('Inclusive, ISO 8601'),
@@ -27,12 +30,17 @@ const Entry = z
     position: z.string().describe('Position in the event log; orders the history'),
     occurredAt: z.string(),
     eventType: z.string(),
+    eventLabel: z.string().describe('The event type in words'),
     resourceType: z.string(),
     resourceId: z.string(),
+    resourceName: z.string().nullable().describe('What the resource was called when it happened: device, session, file, app version, user, workspace ...'),
     workspaceId: z.number().int().nullable(),
     actorId: z.number().int().nullable(),
     actorName: z.string().nullable().describe("The acting user's name, or how a non-user actor (a device host, the platform) is called"),
     actorEmail: z.string().nullable(),
+    subjectUserId: z.number().int().nullable().describe('The person the event is about when that is not the resource itself: the viewer disconnected, the member added, the invitee'),
+    subjectName: z.string().nullable(),
+    subjectEmail: z.string().nullable(),
     clientAddress: z.string().nullable().describe('Address of the client whose request caused it'),
     deviceId: z.string().nullable(),
     sessionId: z.string().nullable(),
@@ -44,6 +52,15 @@ const Entry = z
 
 const filterOf = (q: z.infer<typeof Filters>): AuditFilter => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as AuditFilter;
 
+const EventType = z
+  .object({
+    type: z.string(),
+    label: z.string().describe('The type in words ("Viewer disconnected")'),
+    resourceType: z.string(),
+  })
+  .meta({ id: 'AuditEventType' });
+
+/** The export's columns: the first sixteen as they always were, then the names (so scripts reading by position keep working). */
 const CSV_COLUMNS = [
   'occurredAt',
   'eventType',
@@ -61,6 +78,11 @@ const CSV_COLUMNS = [
   'id',
   'position',
   'payload',
+  'eventLabel',
+  'resourceName',
+  'subjectUserId',
+  'subjectName',
+  'subjectEmail',
 ] as const;
 
 /** One CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
@@ -99,6 +121,18 @@ export async function auditRoutes(app: FastifyInstance, opts: { platform: Platfo
       await caughtUp();
       const { page, size, ...filters } = request.query;
       return listAuditEvents(platform.db, callerOf(request).companyId, filterOf(filters), page, size);
+    },
+  });
+
+  r.get('/audit/event-types', {
+    schema: {
+      tags,
+      summary: 'The event types the audit history records, each with a label in words and its resource type (AUDIT_READ)',
+      response: { 200: z.array(EventType) },
+    },
+    handler: async (request) => {
+      await requirePermission(request, 'AUDIT_READ');
+      return [...AUDIT_EVENT_TYPES];
     },
   });
 

@@ -1,0 +1,108 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeAgentConfig } from '#test/helpers/df-farm.js';
+import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+
+/**
+ * The audit history in the console: its event-type filter is a list of the audit's types in words,
+ * filtering by one shows only those entries, and every entry names its resource (a session with its
+ * device, a workspace) and the person a viewer disconnection cut off.
+ */
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let browser: Browser;
+let admin: SignedUpCompany;
+let org: Client;
+let context: BrowserContext;
+let page: Page;
+let deviceName: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpListener();
+  server = await startTestServer({
+    SMTP_URL: smtp.url,
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'audit-console-node', heartbeatMs: 500, devices: [{ provider: 'browser', name: 'Audit Pixel', profile: 'pixel-7', width: 360, height: 640, scale: 2 }] }),
+  });
+  // The first company of the server sees the in-process agent's device.
+  admin = await signUpCompany(server.url, 'console-audit');
+  org = client(server.url, admin.token);
+  const roles = (await org.get('/roles')).body as { id: number; name: string }[];
+  const vera = await createActiveUser(server.url, org, smtp.mails, { email: `vera-${process.pid}@audit.test`, name: 'Vera Viewer', roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+  expect((await org.post('/workspaces', { name: 'Audited space' })).status).toBe(201);
+  const deviceId = await availableDevice(server.url, admin.token);
+  const df = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: admin.token, ...(body !== undefined ? { body } : {}) });
+  deviceName = (await df('GET', `/devices/${deviceId}`)).body.name;
+  const session = await df('POST', '/sessions', { deviceId, name: 'Checkout run' });
+  expect(session.status).toBe(201);
+  expect((await df('DELETE', `/sessions/${session.body.id}/viewers/${vera.id}`)).status).toBe(200);
+  browser = await launchBrowser();
+  ({ context, page } = await signedIn(browser, server.url, admin.email, admin.password));
+}, 180_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  await smtp?.stop();
+});
+
+describe('the audit history in the console', { timeout: 240_000 }, () => {
+  it('offers the event types in words, grouped by resource, and narrows them to a chosen resource', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit history' }).click();
+    await page.getByRole('table', { name: 'Audit events' }).waitFor();
+    const filters = page.getByRole('form', { name: 'Audit filters' });
+    const eventType = filters.getByRole('combobox', { name: 'Event type' });
+    await expect.poll(() => eventType.locator('option').count()).toBeGreaterThan(50);
+    const labels = await eventType.locator('option').allTextContents();
+    expect(labels).toEqual(expect.arrayContaining(['Any', 'User invited', 'Session started', 'Viewer disconnected', 'File uploaded', 'App installed on a device']));
+    // Words, not the events' type names.
+    expect(labels.filter((l) => /^[A-Z][a-z]+[A-Z]/.test(l))).toEqual([]);
+    expect(await eventType.locator('optgroup[label="Device session viewer"] option').allTextContents()).toEqual(['Viewer joined', 'Viewer disconnected']);
+    await expectAccessible(page, 'audit history with its filters');
+    await filters.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Workspace' });
+    await expect.poll(() => eventType.locator('optgroup').count()).toBe(1);
+    expect(await eventType.locator('option').allTextContents()).toContain('Workspace created');
+    expect(await eventType.locator('option').allTextContents()).not.toContain('User invited');
+  });
+
+  it('filters by a type chosen by its label, each entry naming its resource', async () => {
+    const filters = page.getByRole('form', { name: 'Audit filters' });
+    const table = page.getByRole('table', { name: 'Audit events' });
+    await filters.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Workspace' });
+    await filters.getByRole('combobox', { name: 'Event type' }).selectOption({ label: 'Workspace created' });
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    // The sign-up's Default workspace and the one made here.
+    await expect.poll(async () => (await table.locator('tbody tr').allTextContents()).length).toBe(2);
+    const rows = await table.locator('tbody tr').allTextContents();
+    for (const row of rows) expect(row).toContain('Workspace created');
+    expect(rows.join('\n')).toContain('Audited space');
+
+    await filters.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Any' });
+    await filters.getByRole('combobox', { name: 'Event type' }).selectOption({ label: 'Session requested' });
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => table.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining(`Checkout run (${deviceName})`)]);
+  });
+
+  it('names the viewer a disconnection cut off, and who cut them off', async () => {
+    const filters = page.getByRole('form', { name: 'Audit filters' });
+    const table = page.getByRole('table', { name: 'Audit events' });
+    await filters.getByRole('combobox', { name: 'Event type' }).selectOption({ label: 'Viewer disconnected' });
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await table.locator('tbody tr').allTextContents()).length).toBe(1);
+    const row = table.locator('tbody tr').first();
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('Viewer disconnected');
+    const resource = await row.getByRole('cell').nth(2).textContent();
+    expect(resource).toContain(`Vera Viewer on Checkout run (${deviceName})`);
+    expect(resource).toContain('About: Vera Viewer');
+    expect(await row.getByRole('cell').nth(3).textContent()).toContain(admin.email);
+    await expectAccessible(page, 'audit history filtered to a viewer disconnection');
+  });
+});
