@@ -110,6 +110,12 @@ export async function sessionById(db: Sql, sessionId: string): Promise<SessionRe
   return r.rows[0] ? toRecord(r.rows[0]) : null;
 }
 
+/** A session by id in any workspace, unless it was removed (`DELETE ...?purge=true`): what access checks look up. */
+export async function undeletedSessionById(db: Sql, sessionId: string): Promise<SessionRecord | null> {
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND NOT s.deleted`, [sessionId]);
+  return r.rows[0] ? toRecord(r.rows[0]) : null;
+}
+
 /** One page of the workspace's sessions. */
 export async function listSessions(
   db: Sql,

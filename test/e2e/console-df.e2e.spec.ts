@@ -308,7 +308,7 @@ describe('device-testing pages', { timeout: 120_000 }, () => {
   it('leaves out the pages whose permission keys a person lacks', async () => {
     const org = client(server.url, admin.token);
     const roles = (await org.get('/roles')).body as { id: number; name: string }[];
-    const viewer = await createActiveUser(server.url, org, smtp.mails, { email: `viewer-df-${process.pid}@example.test`, roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+    const viewer = await createActiveUser(server.url, org, smtp.mails, { email: `viewer-df-${process.pid}@example.test`, roleIds: [roles.find((r) => r.name === 'Viewer')!.id], workspaceIds: [admin.workspaceId] });
     const perms = (await http(server.url, 'GET', '/api/v1/users/me/permissions', { token: viewer.token })).body as string[];
     expect(perms).not.toContain('df:host:manage');
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });

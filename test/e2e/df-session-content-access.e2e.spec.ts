@@ -44,7 +44,7 @@ function api(method: string, path: string, body?: unknown, token = company.token
 const accept = async (access: 'view' | 'control', who: Who) => {
   const link = await api('POST', `/sessions/${sessionId}/invitations`, { link: true, access });
   expect(link.status).toBe(201);
-  expect((await api('POST', `/session-invites/${link.body.token}/accept`, undefined, tokens[who])).body).toEqual({ sessionId, access });
+  expect((await api('POST', `/session-invites/${link.body.token}/accept`, undefined, tokens[who])).body).toMatchObject({ sessionId, access });
 };
 
 beforeAll(async () => {

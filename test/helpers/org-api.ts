@@ -51,10 +51,10 @@ export async function createActiveUser(
   base: string,
   admin: Client,
   mails: readonly { to: string[]; raw: string }[],
-  options: { email: string; roleIds?: number[]; password?: string; name?: string },
+  options: { email: string; roleIds?: number[]; workspaceIds?: number[]; password?: string; name?: string },
 ): Promise<{ id: number; email: string; password: string; token: string }> {
   const password = options.password ?? 'member password 1';
-  const invited = await admin.post('/users/invite', { email: options.email, roleIds: options.roleIds ?? [] });
+  const invited = await admin.post('/users/invite', { email: options.email, roleIds: options.roleIds ?? [], ...(options.workspaceIds ? { workspaceIds: options.workspaceIds } : {}) });
   if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${JSON.stringify(invited.body)}`);
   const token = latestInvitationToken(mails, options.email);
   const activated = await http(base, 'POST', '/api/v1/users/activate', { body: { token, password, name: options.name ?? options.email } });

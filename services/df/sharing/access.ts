@@ -1,4 +1,4 @@
-import { sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
+import { undeletedSessionById, type SessionRecord } from '#projections/df-sessions/index.js';
 import { accessWithdrawn, sharedAccess } from '#projections/df-session-sharing/index.js';
 import { getUser } from '#projections/org-directory/index.js';
 import type { SessionAccess } from '#events/df/sharing.js';
@@ -39,7 +39,7 @@ export async function sessionViewerAccess(
   keys: ReadonlySet<string>,
   sessionId: string,
 ): Promise<SessionViewerAccess> {
-  const session = await sessionById(db, sessionId);
+  const session = await undeletedSessionById(db, sessionId);
   if (!session || session.companyId !== user.companyId) throw new AppError('NOT_FOUND', 'Session not found');
   const inWorkspace = workspace !== null && workspace.id === session.workspaceId && workspace.companyId === session.companyId;
   const owner = session.ownerId === user.userId;
