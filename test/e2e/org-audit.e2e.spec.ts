@@ -100,7 +100,7 @@ describe('audit history', () => {
     const p1 = await admin.get('/audit/events?page=1&size=2');
     expect(p1.body.content[0].position).not.toBe(p0.body.content[1].position);
     expect(BigInt(p1.body.content[0].position) < BigInt(p0.body.content[1].position)).toBe(true);
-    for (const bad of ['from=yesterday', 'resourceType=device', 'workspaceId=abc', 'size=201', 'eventType=x;drop', 'eventType=UserMarried']) {
+    for (const bad of ['from=yesterday', 'resourceType=printer', 'workspaceId=abc', 'size=201', 'eventType=x;drop', 'eventType=UserMarried']) {
       const r = await admin.get(`/audit/events?${bad}`);
       expect(r.status, bad).toBe(400);
       expect(r.body.details.length).toBeGreaterThan(0);

@@ -69,7 +69,7 @@ function Users() {
   });
   const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v1/roles'), enabled: can('ROLE_READ') });
   const { workspaces: accessible } = useSession();
-  const all = useQuery({ queryKey: ['workspaces'], queryFn: () => api<Workspace[]>('/api/v1/workspaces'), enabled: can('WORKSPACE_READ') });
+  const all = useQuery({ queryKey: ['workspaces', 'to-grant'], queryFn: () => api<Workspace[]>('/api/v1/workspaces'), enabled: can('WORKSPACE_READ') });
   const grantable = (all.data ?? accessible).filter((w) => !w.archived);
   const [invited, setInvited] = useState('');
   return (
