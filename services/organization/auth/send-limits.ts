@@ -1,5 +1,5 @@
-import { AppError } from '#shared/errors.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
+import { refusedUntilWindowEnds } from './throttle.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -48,10 +48,7 @@ export class SendLimits {
   private async charge(key: string, limit: number, what: string): Promise<void> {
     if (limit <= 0) return;
     if ((await this.kv.increment(key, { ttlMs: HOUR_MS })) <= limit) return;
-    const retryAfter = Math.max(1, Math.ceil(((await this.kv.ttl(key)) ?? HOUR_MS) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `Too many ${what}: ${limit} per hour; try again in ${retryAfter} s`, {
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    throw await refusedUntilWindowEnds(this.kv, key, HOUR_MS, (s) => `Too many ${what}: ${limit} per hour; try again in ${s} s`);
   }
 }
 

@@ -16,6 +16,15 @@ export interface ThrottleLimits {
   accountWindowMs: number;
 }
 
+/**
+ * The 429 for a fixed-window counter over its limit (`TOO_MANY_REQUESTS`, `Retry-After`): the client
+ * may try again when the counter's key expires (`fallbackMs` if the store cannot say).
+ */
+export async function refusedUntilWindowEnds(kv: KeyValueStore, key: string, fallbackMs: number, message: (retryAfterSeconds: number) => string): Promise<AppError> {
+  const retryAfter = Math.max(1, Math.ceil(((await kv.ttl(key)) ?? fallbackMs) / 1000));
+  return new AppError('TOO_MANY_REQUESTS', message(retryAfter), { headers: { 'retry-after': String(retryAfter) } });
+}
+
 const key = {
   pair: (account: string, address: string) => `auth:fail:pair:${account}:${address}`,
   address: (address: string) => `auth:fail:addr:${address}`,
@@ -43,13 +52,7 @@ export class SignInThrottle {
     ];
     for (const [k, limit] of checks) {
       const count = Number((await this.kv.get(k)) ?? 0);
-      if (count >= limit) {
-        const ttl = (await this.kv.ttl(k)) ?? this.limits.windowMs;
-        const retryAfter = Math.max(1, Math.ceil(ttl / 1000));
-        throw new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts; try again in ${retryAfter} s`, {
-          headers: { 'retry-after': String(retryAfter) },
-        });
-      }
+      if (count >= limit) throw await refusedUntilWindowEnds(this.kv, k, this.limits.windowMs, (s) => `Too many failed sign-in attempts; try again in ${s} s`);
     }
   }
 
