@@ -1,0 +1,14 @@
+// Types of scripts/check-house.mjs for the TypeScript code that imports it (its spec).
+export const FUNCTION_MAX_LINES: number;
+export const ROUTES_MAX_LINES: number;
+export const LONG_MARKER: string;
+export interface LongFunction {
+  file: string;
+  line: number;
+  name: string;
+  lines: number;
+}
+export function featureFolders(root: string): { module: string; feature: string; dir: string }[];
+export function shapeOffences(root: string): string[];
+export function longFunctions(root: string, files: string[]): LongFunction[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; files: number; features: number };

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// The house rules of docs/architecture.md that imports alone do not show ("The feature shape"):
+//
+// - every feature folder (`services/<module>/<feature>/`, for each module with an `index.ts`) has an
+//   `index.ts`; a feature with HTTP routes exports its plugin there through `fastify-plugin`, named
+//   `<module>-<feature>`; the write side is `service.ts` (no `commands.ts`); a `routes.ts` longer than
+//   ROUTES_MAX_LINES is split by resource into `routes/`; a `decide.ts` has its specification beside it;
+// - no function outside tests is longer than FUNCTION_MAX_LINES lines unless a comment just above it
+//   says why (`// Long on purpose: <reason>`).
+//
+// Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export const FUNCTION_MAX_LINES = 150;
+export const ROUTES_MAX_LINES = 250;
+/** The marker that excuses a long function; the reason follows it. */
+export const LONG_MARKER = 'Long on purpose:';
+/** Folders of code whose functions are measured (tests, benchmarks and fixtures are not). */
+const CODE_FOLDERS = ['services', 'shared', 'events', 'projections', 'agent', 'cli', 'console/src', 'scripts'];
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'test', 'bench', 'fixtures']);
+
+const isDir = (path) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+const lineCount = (path) => readFileSync(path, 'utf8').split('\n').length;
+
+/** The feature folders of every module: `services/<module>/<feature>` where the module has an index.ts. */
+export function featureFolders(root) {
+  const services = join(root, 'services');
+  if (!isDir(services)) return [];
+  const out = [];
+  for (const module of readdirSync(services).sort()) {
+    const dir = join(services, module);
+    if (!isDir(dir) || !existsSync(join(dir, 'index.ts'))) continue;
+    for (const feature of readdirSync(dir).sort()) if (isDir(join(dir, feature))) out.push({ module, feature, dir: join(dir, feature) });
+  }
+  return out;
+}
+
+/** What a feature folder lacks of the documented shape, one line each. */
+export function shapeOffences(root) {
+  const out = [];
+  for (const { module, feature, dir } of featureFolders(root)) {
+    const where = relative(root, dir);
+    const files = readdirSync(dir);
+    const hasRoutes = files.some((f) => f === 'routes' || /(^|-)routes\.ts$/.test(f));
+    const index = join(dir, 'index.ts');
+    if (!existsSync(index)) out.push(`${where}: no index.ts (the feature's one door)`);
+    else if (hasRoutes) {
+      const text = readFileSync(index, 'utf8');
+      const name = `${module}-${feature}`;
+      if (!/from 'fastify-plugin'/.test(text)) out.push(`${where}/index.ts: has routes but exports no plugin made with fastify-plugin`);
+      else if (!text.includes(`name: '${name}'`)) out.push(`${where}/index.ts: its plugin is not named '${name}'`);
+    }
+    if (files.includes('commands.ts')) out.push(`${where}/commands.ts: the write side is named service.ts`);
+    if (files.includes('routes.ts') && lineCount(join(dir, 'routes.ts')) > ROUTES_MAX_LINES)
+      out.push(`${where}/routes.ts: ${lineCount(join(dir, 'routes.ts'))} lines; split it by resource into routes/`);
+    if (files.includes('decide.ts') && !files.some((f) => /^decide\..*spec\.ts$/.test(f))) out.push(`${where}/decide.ts: no specification beside it`);
+  }
+  return out;
+}
+
+function sourceFiles(dir, out = []) {
+  if (!isDir(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP_DIRS.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) sourceFiles(path, out);
+    else if (/\.(ts|tsx|mts|mjs)$/.test(entry.name) && !/\.spec\.tsx?$/.test(entry.name) && !/\.d\.m?ts$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+function nameOf(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) return parent.name.getText();
+  if (parent && ts.isCallExpression(parent)) return `callback of ${parent.expression.getText().slice(0, 40)}`;
+  return '<anonymous>';
+}
+
+/** Whether a comment carrying the marker stands just above the function (or the statement that starts with it). */
+function excused(node, sf) {
+  const text = sf.getFullText();
+  const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+  for (let n = node; n && n !== sf; n = n.parent) {
+    if (sf.getLineAndCharacterOfPosition(n.getStart(sf)).line < start - 2) break;
+    for (const range of ts.getLeadingCommentRanges(text, n.pos) ?? []) if (text.slice(range.pos, range.end).includes(LONG_MARKER)) return true;
+  }
+  return false;
+}
+
+/** Functions longer than FUNCTION_MAX_LINES with no comment saying why, in `files`. */
+export function longFunctions(root, files) {
+  const out = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) && node.body) {
+        const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const lines = sf.getLineAndCharacterOfPosition(node.end).line - first + 1;
+        if (lines > FUNCTION_MAX_LINES && !excused(node, sf)) out.push({ file: relative(root, file), line: first + 1, name: nameOf(node), lines });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out.sort((a, b) => b.lines - a.lines);
+}
+
+export function checkHouse(root) {
+  const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
+  return { shape: shapeOffences(root), long: longFunctions(root, files), files: files.length, features: featureFolders(root).length };
+}
+
+function main() {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const { shape, long, files, features } = checkHouse(root);
+  for (const s of shape) console.log(`feature shape: ${s}`);
+  for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+  console.log(`house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason`);
+  return shape.length || long.length ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

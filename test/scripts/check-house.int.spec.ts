@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
+
+/** A tiny repository on disk: the checker reads real files, as `npm run check:house` does. */
+let root: string;
+const write = (files: Record<string, string>) => {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+};
+/** A function of `lines` lines in all, named `name`. */
+const fn = (name: string, lines: number) => `export function ${name}() {\n${'  void 0;\n'.repeat(lines - 2)}}\n`;
+const plugin = (name: string) => `import fp from 'fastify-plugin';\nexport const f = fp(async () => {}, { name: '${name}' });\n`;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'check-house-'));
+  write({
+    'services/mod/index.ts': 'export {};\n',
+    // In shape: a plugin named after module and feature, a decider with its specification.
+    'services/mod/good/index.ts': plugin('mod-good'),
+    'services/mod/good/routes.ts': 'export {};\n',
+    'services/mod/good/decide.ts': 'export {};\n',
+    'services/mod/good/decide.unit.spec.ts': 'export {};\n',
+    // A feature without routes needs only its door.
+    'services/mod/pure/index.ts': 'export {};\n',
+    // Off the shape in every way the check knows.
+    'services/mod/bad/routes.ts': 'export {};\n'.repeat(ROUTES_MAX_LINES + 1),
+    'services/mod/bad/commands.ts': 'export {};\n',
+    'services/mod/bad/decide.ts': 'export {};\n',
+    'services/mod/named/index.ts': plugin('other-name'),
+    'services/mod/named/x-routes.ts': 'export {};\n',
+    'services/mod/noplugin/index.ts': 'export {};\n',
+    'services/mod/noplugin/routes/a.ts': 'export {};\n',
+    // A folder under services without an index.ts is not a module: its folders are not features.
+    'services/loose/thing/a.ts': 'export {};\n',
+    // Functions: at the limit, over it, over it with a reason, and in places that are not measured.
+    'shared/at-limit.ts': fn('atLimit', FUNCTION_MAX_LINES),
+    'shared/over.ts': fn('over', FUNCTION_MAX_LINES + 1),
+    'shared/excused.ts': `// ${LONG_MARKER} a table of cases reads best whole.\n${fn('excused', FUNCTION_MAX_LINES + 40)}`,
+    'console/src/page.tsx': `export const Page = () => {\n${'  void 0;\n'.repeat(FUNCTION_MAX_LINES)}  return null;\n};\n`,
+    'shared/over.unit.spec.ts': fn('inSpec', FUNCTION_MAX_LINES + 10),
+    'test/helper.ts': fn('inTest', FUNCTION_MAX_LINES + 10),
+  });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the feature shape', () => {
+  it('lists each feature folder that is off the documented shape, and only those', () => {
+    const { shape, features } = checkHouse(root);
+    expect(features).toBe(5);
+    expect(shape.sort()).toEqual(
+      [
+        'services/mod/bad: no index.ts (the feature\'s one door)',
+        'services/mod/bad/commands.ts: the write side is named service.ts',
+        `services/mod/bad/routes.ts: ${ROUTES_MAX_LINES + 2} lines; split it by resource into routes/`,
+        'services/mod/bad/decide.ts: no specification beside it',
+        "services/mod/named/index.ts: its plugin is not named 'mod-named'",
+        'services/mod/noplugin/index.ts: has routes but exports no plugin made with fastify-plugin',
+      ].sort(),
+    );
+  });
+});
+
+describe('long functions', () => {
+  it('names functions over the limit outside tests, unless a comment says why', () => {
+    const { long } = checkHouse(root);
+    expect(long.map((f) => `${f.file}:${f.line} ${f.name} ${f.lines}`).sort()).toEqual(
+      [`console/src/page.tsx:1 Page ${FUNCTION_MAX_LINES + 3}`, `shared/over.ts:1 over ${FUNCTION_MAX_LINES + 1}`].sort(),
+    );
+  });
+});
