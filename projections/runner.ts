@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database, Sql } from '#shared/db/index.js';
 import type { EventStore, Subscription } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
+import type { LeaseRow, ProjectionLeases } from './leases.js';
 import { applyAll, type Projection } from './types.js';
 
 const CHECKPOINTS_DDL = `
@@ -25,6 +26,12 @@ export interface ProjectionRunnerOptions {
    * have something to do.
    */
   idlePollMs?: number;
+  /**
+   * Leases, when several runners share the database: each projection is applied only by the runner
+   * holding its lease, and taken over by another when the holder stops renewing it (projections/leases.ts).
+   * Without, this runner applies every projection.
+   */
+  leases?: ProjectionLeases;
 }
 
 export interface ProjectionStatus {
@@ -34,6 +41,8 @@ export interface ProjectionStatus {
   /** Waiting to be woken (caught up, nothing asked of it): an idle loop reads nothing. */
   asleep: boolean;
   lastError: string | null;
+  /** With leases: whether this runner holds the projection's lease (else it follows the holder's checkpoint). */
+  held?: boolean;
 }
 
 interface Waiter {
@@ -80,6 +89,10 @@ export class ProjectionRunner {
   private running = false;
   private poller: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
+  private leaser: NodeJS.Timeout | null = null;
+  private renewing: Promise<void> | null = null;
+  /** When the leases were last renewed (this process's monotonic clock), for giving them up when renewals fail. */
+  private renewedAt = 0;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     for (const p of options.projections) {
@@ -92,8 +105,10 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     const { db } = this.options;
     await db.exec(CHECKPOINTS_DDL);
+    await this.options.leases?.migrate();
     for (const loop of this.loops.values()) await loop.prepare();
     this.running = true;
+    if (this.options.leases) await this.startLeases(this.options.leases);
     for (const loop of this.loops.values()) loop.start();
     this.startDoorbell();
     const every = this.options.idlePollMs ?? 1000;
@@ -109,10 +124,45 @@ export class ProjectionRunner {
     this.running = false;
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
+    if (this.leaser) clearInterval(this.leaser);
+    this.leaser = null;
     await this.polling;
+    await this.renewing;
     await this.doorbell?.close();
     this.doorbell = null;
     await Promise.all([...this.loops.values()].map((l) => l.stop()));
+    // Handed over at once rather than when they expire.
+    await this.options.leases?.release().catch((err: unknown) => this.options.logger?.warn({ err }, 'could not release projection leases'));
+  }
+
+  /** Takes the free leases, then renews them three times per lease time. */
+  private async startLeases(leases: ProjectionLeases): Promise<void> {
+    await this.renewLeases(leases);
+    this.leaser = setInterval(() => {
+      this.renewing ??= this.renewLeases(leases)
+        .catch((err: unknown) => {
+          this.options.logger?.warn({ err }, 'projection lease renewal failed');
+          // Past the lease time without a renewal another runner may hold them: stop writing (the
+          // fence in every batch refuses anyway; this keeps the loops from trying).
+          if (performance.now() - this.renewedAt >= leases.ttlMs) for (const loop of this.loops.values()) loop.setLease(null);
+        })
+        .finally(() => (this.renewing = null));
+    }, Math.max(50, Math.floor(leases.ttlMs / 3)));
+    this.leaser.unref();
+  }
+
+  private async renewLeases(leases: ProjectionLeases): Promise<void> {
+    const held = await leases.renew([...this.loops.keys()]);
+    this.renewedAt = performance.now();
+    for (const [name, loop] of this.loops) {
+      const epoch = held.get(name) ?? null;
+      if (loop.setLease(epoch)) this.options.logger?.info({ projection: name, holder: leases.holder, held: epoch !== null }, epoch !== null ? 'projection lease taken' : 'projection lease lost');
+    }
+  }
+
+  /** Who holds each projection's lease (empty without leases). */
+  async leaseHolders(): Promise<LeaseRow[]> {
+    return this.options.leases ? this.options.leases.all() : [];
   }
 
   /**
@@ -221,6 +271,8 @@ class ProjectionLoop {
   private done: Promise<void> | null = null;
   private waiters: Waiter[] = [];
   private readonly batchSize: number;
+  /** With leases: the epoch of this runner's lease on the projection, or null while another holds it. */
+  private lease: bigint | null = null;
 
   constructor(
     private readonly projection: Projection,
@@ -272,6 +324,14 @@ class ProjectionLoop {
     }
   }
 
+  /** Sets the lease's epoch (null: not held); answers whether holding changed. */
+  setLease(epoch: bigint | null): boolean {
+    const changed = (epoch === null) !== (this.lease === null);
+    this.lease = epoch;
+    if (changed) this.wake();
+    return changed;
+  }
+
   reach(position: bigint): Promise<void> {
     if (this.position >= position || this.idleAt >= position) return Promise.resolve();
     return new Promise((resolve) => {
@@ -281,7 +341,14 @@ class ProjectionLoop {
   }
 
   status(): ProjectionStatus {
-    return { name: this.projection.name, position: this.position, running: this.running, asleep: this.asleep, lastError: this.lastError };
+    return {
+      name: this.projection.name,
+      position: this.position,
+      running: this.running,
+      asleep: this.asleep,
+      lastError: this.lastError,
+      ...(this.options.leases ? { held: this.lease !== null } : {}),
+    };
   }
 
   private settleWaiters(): void {
@@ -347,9 +414,25 @@ class ProjectionLoop {
     this.idleAt = 0n;
   }
 
+  /**
+   * Another runner holds the lease: follow its stored checkpoint, so read-your-writes waits in this
+   * process still resolve. Never progress (the loop sleeps until woken or, with waiters, briefly).
+   */
+  private async follow(): Promise<boolean> {
+    const r = await this.options.db.query<{ position: unknown }>('SELECT position FROM projection_checkpoints WHERE name = $1', [this.projection.name]);
+    const stored = r.rows[0] ? toBigInt(r.rows[0].position) : 0n;
+    if (stored !== this.position) {
+      this.position = stored;
+      this.idleAt = 0n;
+    }
+    return false;
+  }
+
   /** Applies one batch; returns whether it applied any event. */
   async step(): Promise<boolean> {
-    const { store, db } = this.options;
+    const { store, db, leases } = this.options;
+    const epoch = this.lease;
+    if (leases && epoch === null) return this.follow();
     const head = await store.headPosition();
     const events = await store.readAll({
       after: this.position,
@@ -373,6 +456,7 @@ class ProjectionLoop {
       return false;
     }
     const moved = await db.transaction(async (tx) => {
+      if (leases && epoch !== null && !(await leases.fence(tx, this.projection.name, epoch))) return 'fenced' as const;
       const r = await tx.query<{ position: unknown }>(
         'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
         [this.projection.name],
@@ -386,6 +470,12 @@ class ProjectionLoop {
       ]);
       return null;
     });
+    if (moved === 'fenced') {
+      // The lease expired or passed to another runner while this one was away: write nothing, follow.
+      this.options.logger?.warn({ projection: this.projection.name }, 'projection lease lost before a batch; nothing written');
+      this.lease = null;
+      return false;
+    }
     if (moved !== null) {
       this.adopt(moved);
       return true;

@@ -26,6 +26,10 @@ export interface BuildAppOptions {
   services: ReadonlySet<ServiceName>;
   /** Extra readiness checks (projections caught up). */
   readiness?: ReadinessCheck[];
+  /** More of `/health?detail=true` (the projection leases: who holds what). */
+  healthDetail?: () => Promise<Record<string, unknown>>;
+  /** More of `/ready`'s answer (which projections this process applies). */
+  readySummary?: () => Record<string, unknown>;
 }
 
 export interface BuiltApp {
@@ -86,7 +90,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   const autorunner = createAutorunnerModule(platform, { organization, tmt });
 
   headerCredentials.push(...healthcheck.credentials, ...autorunner.credentials);
-  await app.register(healthRoutes, { platform, checks: options.readiness ?? [] });
+  await app.register(healthRoutes, { platform, checks: options.readiness ?? [], ...(options.healthDetail ? { detail: options.healthDetail } : {}), ...(options.readySummary ? { summary: options.readySummary } : {}) });
 
   if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });
   const ownModule = gateway ? undefined : MODULE_ROUTES.find((r) => services.has(r.module as ServiceName));

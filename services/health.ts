@@ -25,7 +25,10 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
  * up: 200 `ready`; 200 `degraded` when only a dependency it can serve without fails (Redis: rate limits
  * count locally, tokens are checked against the event record); 503 `not ready` when any other fails.
  */
-export async function healthRoutes(app: FastifyInstance, opts: { platform: Platform; checks: ReadinessCheck[] }): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  opts: { platform: Platform; checks: ReadinessCheck[]; detail?: () => Promise<Record<string, unknown>>; summary?: () => Record<string, unknown> },
+): Promise<void> {
   const { platform } = opts;
   const base: ReadinessCheck[] = [
     { name: 'database', check: async () => (await platform.db.query('SELECT 1')).rows.length === 1 },
@@ -77,12 +80,13 @@ export async function healthRoutes(app: FastifyInstance, opts: { platform: Platf
       dependencies: { status: dependencies.status, checks: dependencies.checks },
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers },
       eventLoop: { p50Ms: loop.percentile(50) / 1e6, p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 },
+      ...(await opts.detail?.()),
     };
     loop.reset();
     return figures;
   });
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const { status, checks: results, degraded } = await probe();
-    return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: results, ...(status === 'degraded' ? { degraded } : {}) });
+    return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: results, ...(status === 'degraded' ? { degraded } : {}), ...opts.summary?.() });
   });
 }

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ProjectionRunner } from '#projections/runner.js';
+import { ProjectionLeases } from '#projections/leases.js';
 import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
@@ -73,7 +76,12 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   });
   try {
     if (selected.has('projections')) {
-      runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger });
+      // On PostgreSQL, several projections runners may share the database: leased, so that one applies
+      // each projection and another takes over when it dies. The embedded database has one process.
+      const leases = config.DATABASE_URL
+        ? new ProjectionLeases(platform.db, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, config.PROJECTIONS_LEASE_TTL)
+        : undefined;
+      runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger, ...(leases ? { leases } : {}) });
       await runner.start();
     } else {
       const { checkpointWaiter } = await import('./read-models.js');
@@ -83,6 +91,18 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     const { app, organization, df, healthcheck } = await buildApp(platform, {
       services: selected,
       readiness: activeRunner ? [{ name: 'projections', check: () => activeRunner.caughtUp() }] : [],
+      ...(activeRunner
+        ? {
+            // Who holds which projection: this process's share in /ready, every lease in /health?detail=true.
+            readySummary: () => {
+              const status = activeRunner.status();
+              return { projections: { applying: status.filter((s) => s.held !== false).length, following: status.filter((s) => s.held === false).length } };
+            },
+            healthDetail: async () => ({
+              projections: (await activeRunner.leaseHolders()).map((l) => ({ ...l, epoch: Number(l.epoch), mine: activeRunner.status().find((s) => s.name === l.name)?.held === true })),
+            }),
+          }
+        : {}),
     });
     if (selected.has('organization')) await organization.start();
     if (selected.has('healthcheck')) {

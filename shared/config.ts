@@ -88,6 +88,11 @@ const schema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   SHUTDOWN_GRACE: duration.default(10_000),
+  /**
+   * How long a projections runner's lease on a projection lasts without renewal (renewed three times
+   * within it): when the holder dies, another runner takes over after at most this plus a third of it.
+   */
+  PROJECTIONS_LEASE_TTL: duration.default(6_000),
   /** Rate limits at the gateway, per fixed window (0 switches one off); counters in Redis when REDIS_URL is set. */
   RATE_LIMIT_WINDOW: duration.default(60_000),
   RATE_LIMIT_PER_ADDRESS: int(0, 10_000_000).default(6_000),

@@ -94,10 +94,11 @@ describe.each(['small', 'ha'])('the %s overlay', (overlay) => {
     expect(named('Ingress', 'qa-platform')!.spec.rules[0].http.paths[0].backend.service.name).toBe('gateway');
   });
 
-  it('replaces the projections runner only after the old one stopped', () => {
+  it('runs the projections runner (two in ha, leased) and replaces a version only after the old ones stopped', () => {
     const runner = named('Deployment', 'projections')!;
-    expect(runner.spec.replicas).toBe(1);
+    expect(runner.spec.replicas).toBe(overlay === 'ha' ? 2 : 1);
     expect(runner.spec.strategy.type).toBe('Recreate');
+    if (overlay === 'ha') expect(named('PodDisruptionBudget', 'projections')?.spec.minAvailable).toBe(1);
   });
 
   it(overlay === 'ha' ? 'keeps two or more of each served Deployment through disruptions and scales them' : 'runs one of each, with no budget that would block a node drain', () => {
