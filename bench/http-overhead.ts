@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { clientConfigRoutes } from '#services/df/client-config.js';
+import { clientConfigRoutes } from '#services/df/client-config/routes.js';
 import type { RunningProcess } from '#services/run.js';
 import { note, phase, num } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';

@@ -88,7 +88,7 @@ const MEASURED_FILES = [
   'shared/es/postgres-event-store.ts',
   'projections/runner.ts',
   'projections/df-devices/queries.ts',
-  'services/df/live/screen-hub.ts',
+  'services/df/core/screen-hub.ts',
   'services/df/live/viewer-socket.ts',
   'agent/browser/device.ts',
 ];

@@ -6,7 +6,7 @@
 //
 // `--features` also lists the imports between two device features (services/df/<a>/ → services/df/<b>/
 // other than through services/df/core/ or services/df/<b>/index.ts) with their count; it exits 1 for
-// them only with `--strict-features`.
+// them only with `--strict-features`, which `npm run check:imports` and CI pass.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { dfAccessibilityProjection } from '#projections/df-accessibility/index.js';
 import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
@@ -7,44 +7,32 @@ import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { dfSessionSharingProjection } from '#projections/df-session-sharing/index.js';
 import { dfReportsProjection } from '#projections/df-reports/index.js';
 import { dfSettingsProjection } from '#projections/df-settings/index.js';
-import type { Projection } from '#projections/types.js';
-import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
-import type { Platform } from '../platform.js';
-import { clientConfigRoutes } from './client-config.js';
-import { createDataPlane } from './data-plane/index.js';
-import { debugRoutes } from './debug/routes.js';
-import { DebugService } from './debug/service.js';
-import { devtoolsRoutes } from './devtools/routes.js';
-import { deviceRoutes } from './devices/routes.js';
-import { DeviceCommands } from './devices/service.js';
-import { HostEnrolments } from './hosts/enrolments.js';
-import { HostRegistry } from './hosts/registry.js';
-import { hostRoutes } from './hosts/routes.js';
 import { dfHostsProjection } from '#projections/df-hosts/index.js';
-import { apiKeyRoutes, apiKeyVerifier } from './keys/routes.js';
-import { ScreenHub } from './live/screen-hub.js';
-import { viewerSocketRoutes, type TokenAuthenticator } from './live/ws-routes.js';
-import { reservationRoutes } from './reservations/routes.js';
-import { ReservationService } from './reservations/service.js';
-import { sessionRoutes } from './sessions/routes.js';
-import { SessionService } from './sessions/service.js';
-import { sharingRoutes } from './sharing/routes.js';
-import { SharingService } from './sharing/service.js';
-import { webdriverRoutes } from './wd/routes.js';
-import { automationRoutes } from './automation/routes.js';
-import { accessibilityRoutes } from './accessibility/routes.js';
-import { AccessibilityService } from './accessibility/service.js';
 import { dfFilesProjection } from '#projections/df-files/index.js';
 import { dfOperationsProjection } from '#projections/df-operations/index.js';
-import { CatalogInstaller } from './files/install.js';
-import { fileRoutes } from './files/routes.js';
-import { FileService } from './files/service.js';
-import { operationRoutes } from './operations/routes.js';
-import { OperationService } from './operations/service.js';
-import { fleetRoutes } from './fleet/routes.js';
-import { FleetService } from './fleet/service.js';
+import type { Projection } from '#projections/types.js';
+import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
+import type { Platform, ReadModelWaiter } from '../platform.js';
+import { createDataPlane } from './core/data-plane.js';
+import { ScreenHub } from './core/screen-hub.js';
+import { accessibilityFeature, AccessibilityService } from './accessibility/index.js';
+import { automationFeature } from './automation/index.js';
+import { clientConfigFeature } from './client-config/index.js';
+import { debugFeature, DebugService } from './debug/index.js';
+import { DeviceCommands, devicesFeature } from './devices/index.js';
+import { devtoolsFeature } from './devtools/index.js';
+import { CatalogInstaller, filesFeature, FileService } from './files/index.js';
+import { fleetFeature, FleetService, FleetSweeper } from './fleet/index.js';
+import { HostEnrolments, HostRegistry, hostsFeature } from './hosts/index.js';
+import { apiKeyVerifier, keysFeature } from './keys/index.js';
+import { liveFeature, type TokenAuthenticator } from './live/index.js';
+import { OperationService, operationsFeature } from './operations/index.js';
+import { BookingGate, reservationsFeature, ReservationService } from './reservations/index.js';
+import { SessionService, sessionsFeature } from './sessions/index.js';
+import { sharingFeature, SharingService } from './sharing/index.js';
+import { wdFeature } from './wd/index.js';
 
-export { liftAccessToken, type TokenAuthenticator } from './live/ws-routes.js';
+export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
 
 /** The read models the device module owns. */
 export const dfProjections: readonly Projection[] = [
@@ -72,55 +60,23 @@ export interface DfModuleDeps {
   authenticate: TokenAuthenticator;
 }
 
-/** The device-testing module; its routes are relative to `/df`, which the gateway strips. */
-export function createDfModule(platform: Platform, deps: DfModuleDeps) {
-  const { config } = platform;
-  const devices = new DeviceCommands(platform.store);
-  const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
-  const sessions = new SessionService({
-    store: platform.store,
-    db: platform.db,
-    bus: platform.bus,
-    blobs: platform.blobs,
-    logger: platform.logger,
-    get readModels() {
-      return platform.readModels;
-    },
-    devices,
-    hub,
-    // Read at each use, so a replaced platform clock (tests, docs/architecture.md) reaches sessions too.
-    now: () => platform.now(),
-    prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
-    commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
-    idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
-    sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
-  });
-  const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
-  const reservations = new ReservationService({
-    store: platform.store,
-    db: platform.db,
-    logger: platform.logger,
-    get readModels() {
-      return platform.readModels;
-    },
-    sessions,
-    hub,
-    kv: platform.kv,
-    now: () => platform.now(),
-    graceMs: config.DF_RESERVATION_GRACE,
-    tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
-  });
-  sessions.reservations = reservations;
-  const fleet = new FleetService({
-    db: platform.db,
-    store: platform.store,
-    blobs: platform.blobs,
-    logger: platform.logger,
-    get readModels() {
-      return platform.readModels;
-    },
-    now: () => platform.now(),
-    sessions,
+/** One feature of the module: its plugin and the options it is registered with, typed together. */
+type Feature = readonly [plugin: FastifyPluginAsync<never>, options: object];
+const feature = <O extends object>(plugin: FastifyPluginAsync<O>, options: O): Feature => [plugin as FastifyPluginAsync<never>, options];
+
+/**
+ * A service's dependencies with the platform's store, database, logger and clock. The read-model
+ * waiter and the clock are read at each use, so a replaced platform clock or waiter (tests,
+ * docs/architecture.md) reaches every service.
+ */
+function withPlatform<T extends object>(platform: Platform, own: T) {
+  const deps = { ...own, store: platform.store, db: platform.db, logger: platform.logger, now: () => platform.now() };
+  return Object.defineProperty(deps, 'readModels', { get: () => platform.readModels, enumerable: true }) as typeof deps & { readonly readModels: ReadModelWaiter };
+}
+
+/** Plan limits and session defaults of the configuration (`DF_QUOTA_*`, `DF_SESSION_*`). */
+function fleetDefaults(config: Platform['config']) {
+  return {
     defaultPlan: {
       plan: config.DF_QUOTA_PLAN,
       limits: {
@@ -136,44 +92,76 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       // At most 7 days, the longest a workspace may set (the reports rely on it: docs/modules/device-testing.md).
       maxSessionSeconds: Math.min(7 * 86_400, Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000))),
       recordByDefault: false,
-      screenshotFormat: 'png',
+      screenshotFormat: 'png' as const,
     },
-  });
-  sessions.fleet = fleet;
-  reservations.quota = fleet;
+  };
+}
+
+/**
+ * The sessions and what stands on either side of them, each built once with everything it needs.
+ * Sessions ask the booking gate and the plan limits, which need no sessions, so those are built
+ * first; the reservation commands and ticker and the fleet sweeper end and open sessions, so they
+ * are built after.
+ */
+function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub) {
+  const { config } = platform;
+  const fleet = new FleetService(withPlatform(platform, { blobs: platform.blobs, ...fleetDefaults(config) }));
+  const gate = new BookingGate(withPlatform(platform, {}));
+  const sessions = new SessionService(
+    withPlatform(platform, {
+      bus: platform.bus,
+      blobs: platform.blobs,
+      devices,
+      hub,
+      reservations: gate,
+      fleet,
+      prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
+      commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
+      idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
+      sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
+    }),
+  );
+  const reservations = new ReservationService(
+    withPlatform(platform, {
+      gate,
+      sessions,
+      quota: fleet,
+      hub,
+      kv: platform.kv,
+      graceMs: config.DF_RESERVATION_GRACE,
+      tickMs: reservationTickMs(config.DF_RESERVATION_GRACE),
+    }),
+  );
+  const sweeper = new FleetSweeper(withPlatform(platform, { fleet, sessions, maxSessionSeconds: fleetDefaults(config).defaultSession.maxSessionSeconds }));
+  return { fleet, gate, sessions, reservations, sweeper };
+}
+
+/** The services of the device module, in the order they need each other (constructor injection only). */
+function buildServices(platform: Platform) {
+  const { config } = platform;
+  const devices = new DeviceCommands(platform.store);
+  const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
+  const { fleet, gate, sessions, reservations, sweeper } = buildSessionSide(platform, devices, hub);
+  const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
   const dataPlane = createDataPlane({ db: platform.db, kv: platform.kv, keys: platform.keys, now: platform.now });
   const debug = new DebugService(platform, sessions, dataPlane);
-  const operations = new OperationService({
-    store: platform.store,
-    db: platform.db,
-    kv: platform.kv,
-    logger: platform.logger,
-    get readModels() {
-      return platform.readModels;
-    },
-    now: () => platform.now(),
-  });
-  const files = new FileService({
-    store: platform.store,
-    db: platform.db,
-    blobs: platform.blobs,
-    logger: platform.logger,
-    get readModels() {
-      return platform.readModels;
-    },
-    operations,
-    now: () => platform.now(),
-    storage: { admit: (companyId, bytes) => fleet.admitUpload(companyId, bytes) },
-    limits: {
-      maxBytes: config.DF_FILE_MAX_BYTES,
-      uploadUrlTtlMs: config.DF_UPLOAD_URL_TTL,
-      downloadUrlTtlMs: config.DF_DOWNLOAD_URL_TTL,
-      uploadExpiryMs: config.DF_UPLOAD_EXPIRY,
-      backfillThrottleMs: config.DF_BACKFILL_THROTTLE_MS,
-    },
-  });
+  const operations = new OperationService(withPlatform(platform, { kv: platform.kv }));
+  const files = new FileService(
+    withPlatform(platform, {
+      blobs: platform.blobs,
+      operations,
+      storage: { admit: (companyId: number, bytes: number) => fleet.admitUpload(companyId, bytes) },
+      limits: {
+        maxBytes: config.DF_FILE_MAX_BYTES,
+        uploadUrlTtlMs: config.DF_UPLOAD_URL_TTL,
+        downloadUrlTtlMs: config.DF_DOWNLOAD_URL_TTL,
+        uploadExpiryMs: config.DF_UPLOAD_EXPIRY,
+        backfillThrottleMs: config.DF_BACKFILL_THROTTLE_MS,
+      },
+    }),
+  );
   const installer = new CatalogInstaller({ db: platform.db, blobs: platform.blobs, sessions, operations });
   const hosts = new HostRegistry({
     dataPlaneKeys: platform.keys.publicJwks,
@@ -188,63 +176,83 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     reconnectGraceMs: config.DF_HOST_RECONNECT_GRACE,
     now: platform.now,
   });
+  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts };
+}
+
+type DfServices = ReturnType<typeof buildServices>;
+
+/** The module's features in the order they are registered (each after the features it depends on). */
+function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Feature[] {
+  const { config } = platform;
+  return [
+    feature(clientConfigFeature, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000), appUrl: config.APP_URL }),
+    feature(devicesFeature, { platform, devices: s.devices }),
+    feature(sharingFeature, { platform, sessions: s.sessions, sharing: s.sharing }),
+    feature(sessionsFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, installFromCatalog: (c, session, what) => s.installer.start(c, session, what) }),
+    feature(reservationsFeature, { platform, reservations: s.reservations }),
+    feature(operationsFeature, { operations: s.operations }),
+    feature(filesFeature, { platform, files: s.files }),
+    feature(keysFeature, { platform, quota: s.fleet }),
+    feature(fleetFeature, { platform, fleet: s.fleet, sessions: s.sessions }),
+    feature(hostsFeature, { platform, enrolments: s.enrolments, registry: s.hosts, resolveWorkspace: deps.resolveWorkspace }),
+    feature(devtoolsFeature, { platform, dataPlane: s.dataPlane }),
+    feature(debugFeature, { platform, debug: s.debug }),
+    feature(wdFeature, { platform, sessions: s.sessions, bookings: s.gate, dataPlane: s.dataPlane }),
+    feature(automationFeature, { platform, sessions: s.sessions }),
+    feature(accessibilityFeature, { platform, sessions: s.sessions, accessibility: s.accessibility }),
+    feature(liveFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, debug: s.debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf }),
+  ];
+}
+
+/** The device-testing module; its routes are relative to `/df`, which the gateway strips. */
+export function createDfModule(platform: Platform, deps: DfModuleDeps) {
+  const { config } = platform;
+  const s = buildServices(platform);
+  const features = featureList(platform, deps, s);
   return {
-    sessions,
-    hub,
+    sessions: s.sessions,
+    hub: s.hub,
     /** Host enrolments: who may connect devices, and to which company and workspaces. */
-    enrolments,
+    enrolments: s.enrolments,
     /** Device bookings; `reservations.step()` runs one step of their ticker now (tests, operations). */
-    reservations,
-    /** Plan limits, session defaults and their sweeper; `fleet.sweep()` runs one sweep now (tests, operations). */
-    fleet,
+    reservations: s.reservations,
+    /** Plan limits and session defaults. */
+    fleet: s.fleet,
+    /** The sweeper of sessions past their workspace's limits; `fleetSweeper.sweep()` runs one sweep now (tests, operations). */
+    fleetSweeper: s.sweeper,
     /** Tokens and addresses for reaching a session's device directly (the data plane): `/df/devtools`, `/df/wd`. */
-    dataPlane,
+    dataPlane: s.dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
     verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
     /** Remote debugging: grants, targets, tunnels and terminals. */
-    debug,
+    debug: s.debug,
     /** Files and the app catalog; `files.sweep()` cleans up expired uploads now. */
-    files,
+    files: s.files,
     /** Long-running operations; `operations.reap()` fails those whose process died, now. */
-    operations,
+    operations: s.operations,
     /** Listens to agents and starts the reapers. */
     async start(): Promise<void> {
-      await hub.start();
-      await hosts.start();
-      sessions.start();
-      reservations.start();
-      await operations.watch();
-      files.start();
-      fleet.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
+      await s.hub.start();
+      await s.hosts.start();
+      s.sessions.start();
+      s.reservations.start();
+      await s.operations.watch();
+      s.files.start();
+      s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
     },
     async stop(): Promise<void> {
-      await accessibility.stop();
-      files.stop();
-      await operations.stop();
-      await reservations.stop();
-      await fleet.stop();
-      await hosts.stop();
-      await sessions.stop();
-      await hub.stop();
+      await s.accessibility.stop();
+      s.files.stop();
+      await s.operations.stop();
+      await s.reservations.stop();
+      await s.sweeper.stop();
+      await s.hosts.stop();
+      await s.sessions.stop();
+      await s.hub.stop();
     },
+    /** Registers the features in order: each is a plugin named `df-<feature>` declaring the features it needs. */
     routes: async (app: FastifyInstance) => {
-      await app.register(clientConfigRoutes, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000), appUrl: config.APP_URL });
-      await app.register(deviceRoutes, { platform, devices });
-      await app.register(sessionRoutes, { platform, sessions, hub, sharing });
-      await app.register(sharingRoutes, { platform, sessions, sharing });
-      await app.register(reservationRoutes, { platform, reservations });
-      await app.register((await import('./sessions/device-content-routes.js')).deviceContentRoutes, { db: platform.db, sessions, installFromCatalog: (c, s, what) => installer.start(c, s, what) });
-      await app.register(fileRoutes, { platform, files });
-      await app.register(operationRoutes, { operations });
-      await app.register(apiKeyRoutes(platform, fleet));
-      await app.register(fleetRoutes, { platform, fleet, sessions });
-      await app.register(hostRoutes, { platform, enrolments, registry: hosts, resolveWorkspace: deps.resolveWorkspace });
-      await app.register(devtoolsRoutes, { platform, dataPlane });
-      await app.register(debugRoutes, { platform, debug });
-      await app.register(webdriverRoutes, { platform, sessions, dataPlane });
-      await app.register(automationRoutes, { platform, sessions });
-      await app.register(accessibilityRoutes, { platform, sessions, accessibility });
-      await app.register(viewerSocketRoutes, { platform, sessions, hub, sharing, debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf });
+      for (const [plugin, options] of features) await app.register(plugin, options as never);
     },
   };
 }

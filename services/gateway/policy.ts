@@ -55,7 +55,7 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { pattern: /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/]+(\/.*)?$/ },
   // Signed blob URLs (the file-system store's uploads and downloads): the signature is the credential.
   { methods: ['GET', 'HEAD', 'PUT'], pattern: /^\/df\/api\/files\/blobs\/.+/ },
-  // dfctl's download files (services/df/client-config.ts): the same for everyone and not secret, so a
+  // dfctl's download files (services/df/client-config/routes.ts): the same for everyone and not secret, so a
   // machine with only Node.js can install the client before it has any credential.
   { methods: ['GET', 'HEAD'], pattern: /^\/df\/downloads\/dfctl\/[^/]+$/ },
   // Pre-authorised by their own credentials (engine token, OAuth client secret), checked by the module.

@@ -221,10 +221,10 @@ describe('session defaults', () => {
     expect(shot.headers.get('content-type')).toContain('image/jpeg');
     // Past its workspace's maximum length, the sweeper ends it.
     at(new Date(t0 + 9 * MIN).toISOString());
-    await server.process.df!.fleet.sweep();
+    await server.process.df!.fleetSweeper.sweep();
     expect((await api('GET', `/sessions/${session.body.id}`)).body.status).toBe('active');
     at(new Date(t0 + 11 * MIN).toISOString());
-    await server.process.df!.fleet.sweep();
+    await server.process.df!.fleetSweeper.sweep();
     const ended = await api('GET', `/sessions/${session.body.id}`);
     expect(ended.body.status).toBe('ended');
     expect(ended.body.endReason).toBe('max-duration');

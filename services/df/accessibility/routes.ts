@@ -6,9 +6,9 @@ import { findExport, findFinding, findScan, listAudits, listFindings, listScans,
 import { found } from '#shared/errors.js';
 import { toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging } from '../http.js';
-import { sessionContent } from '../sharing/access.js';
-import type { SessionService } from '../sessions/service.js';
+import { caller, idParam, multi, pageOf, paging } from '../core/caller.js';
+import { sessionContent } from '../core/session-access.js';
+import type { SessionPort } from '../core/session-port.js';
 import type { AccessibilityService } from './service.js';
 import { EXPORT_TYPES } from './exports.js';
 
@@ -90,7 +90,7 @@ const tags = ['Device testing: accessibility'];
 const downloadUrl = (auditId: string, exportId: string) => `/df/api/accessibility/audits/${auditId}/exports/${exportId}/download`;
 
 /** `/df/api/accessibility` and `/df/api/sessions/{id}/accessibility`: audits, scans, findings, triage, compare, exports. */
-export async function accessibilityRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionService; accessibility: AccessibilityService }): Promise<void> {
+export async function accessibilityRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionPort; accessibility: AccessibilityService }): Promise<void> {
   const { platform, sessions, accessibility } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const readAudit = async (request: FastifyRequest, auditId: string) => {

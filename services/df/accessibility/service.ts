@@ -7,7 +7,8 @@ import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { Caller, SessionService } from '../sessions/service.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
 import { auditDecider, type AuditCommand } from './decide.js';
 import { EXPORT_TYPES, renderCsv, renderHtml, renderJson, type ExportContent } from './exports.js';
 
@@ -37,7 +38,7 @@ export class AccessibilityService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionPort,
   ) {}
 
   async stop(): Promise<void> {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, requireSessionControl } from '../http.js';
-import type { SessionService } from '../sessions/service.js';
-import { sessionContent } from '../sharing/access.js';
+import { caller, idParam, multi, pageOf, paging, requireSessionControl } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
+import { sessionContent } from '../core/session-access.js';
 import { activityDetail, allTestEvents, listTestEvents, Progress, progressOf, TEST_EVENT_TYPES, TestEventsBody, TestEventView } from './test-events.js';
 
 const tags = ['Device testing: automation'];
@@ -20,7 +20,7 @@ const Params = z.object({ sessionId: idParam });
  * `SESSION_CONTENT_FORBIDDEN`). The progress counts only need `df:session:read`. Another tenant's
  * session is 404.
  */
-export async function automationRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionService }): Promise<void> {
+export async function automationRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionPort }): Promise<void> {
   const { platform, sessions } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -6,14 +6,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { DebugProtocolName } from '#events/df/sessions.js';
-import { sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
+import { sessionById } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
-import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { idParam } from '../http.js';
-import type { Caller } from '../sessions/service.js';
-import { sessionContent } from '../sharing/access.js';
+import { idParam } from '../core/caller.js';
+import { debugAccess } from '../core/session-access.js';
 import { CLOSE_SESSION_ENDED, TARGET_OF, type DebugService } from './service.js';
 
 const tags = ['Device testing: debugging'];
@@ -44,13 +42,6 @@ const Target = z
     tunnelPath: z.string(),
   })
   .meta({ id: 'DfDebugTarget' });
-
-/** Who may debug a session: control of it (owner, session manager, or a `control` invitation) and `df:debug:use`. */
-export async function debugAccess(platform: Platform, request: FastifyRequest, sessionId: string): Promise<{ session: SessionRecord; caller: Caller; manager: boolean }> {
-  const { session, caller, via } = await sessionContent(platform.db, request, sessionId, 'control');
-  await requirePermission(request, 'df:debug:use');
-  return { session, caller, manager: via !== 'invitation' };
-}
 
 const isUpgrade = (raw: IncomingMessage) => (raw.headers.upgrade ?? '').toLowerCase() === 'websocket';
 

@@ -8,8 +8,9 @@ import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-
 import type { DebugProtocolName } from '#events/df/sessions.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
-import type { Caller, SessionService } from '../sessions/service.js';
+import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
 
 /** The debug protocols of each platform. */
 export const PLATFORM_PROTOCOLS: Record<string, readonly DebugProtocolName[]> = {
@@ -92,7 +93,7 @@ export class DebugService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionPort,
     private readonly dataPlane: DataPlane,
   ) {}
 

@@ -5,7 +5,7 @@ import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type Device
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
-import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
+import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
 import type { DeviceCommands } from './service.js';
 
 export const DeviceSchema = z

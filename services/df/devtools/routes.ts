@@ -8,9 +8,9 @@ import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets, upstreamOpened } from '#shared/
 import { sessionById } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
-import { idParam } from '../http.js';
-import { debugAccess } from '../debug/routes.js';
+import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
+import { idParam } from '../core/caller.js';
+import { debugAccess } from '../core/session-access.js';
 
 /** The path clients see: the gateway's `/df` prefix is part of every URL handed out. */
 const PUBLIC_PREFIX = '/df/devtools';

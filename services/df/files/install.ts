@@ -5,8 +5,9 @@ import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
-import type { OperationService } from '../operations/service.js';
-import type { Caller, SessionService } from '../sessions/service.js';
+import type { OperationService } from '../operations/index.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
 
 /** Installing a big build takes longer than a tap. */
 const INSTALL_TIMEOUT_MS = 300_000;
@@ -17,7 +18,7 @@ const INSTALL_TIMEOUT_MS = 300_000;
  * up to 90%), the agent checks their SHA-256 and the device's package manager installs them.
  */
 export class CatalogInstaller {
-  constructor(private readonly deps: { db: Database; blobs: BlobStore; sessions: SessionService; operations: OperationService }) {}
+  constructor(private readonly deps: { db: Database; blobs: BlobStore; sessions: SessionPort; operations: OperationService }) {}
 
   /** Resolves what to install, refusing what cannot be installed, and starts the operation; answers its id. */
   async start(caller: Caller, session: SessionRecord, what: { versionId?: string | undefined; fileId?: string | undefined }): Promise<string> {

@@ -5,7 +5,7 @@ import { fileView, findApp, findVersion, listApps, listFiles, listVersions, type
 import type { FsBlobStore, SignedRequest } from '#shared/blob/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging } from '../http.js';
+import { caller, idParam, multi, pageOf, paging } from '../core/caller.js';
 import type { FileService } from './service.js';
 import { MAX_PART_BYTES, MIN_PART_BYTES } from './service.js';
 

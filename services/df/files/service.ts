@@ -25,7 +25,7 @@ import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
-import type { JobContext, OperationService } from '../operations/service.js';
+import type { JobContext, OperationService } from '../operations/index.js';
 import { appDecider, fileDecider, type AppCommand, type FileCommand } from './decide.js';
 
 /** The smallest part S3 takes (all but the last), and the default. */

@@ -7,8 +7,8 @@ import { deviceUsageReport, listActivity, mostUsedDevices, reservationReport, se
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, multi, pageOf, paging } from '../http.js';
-import type { SessionService } from '../sessions/service.js';
+import { caller, multi, pageOf, paging } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
 import type { FleetService } from './service.js';
 
 const tags = ['Device testing: dashboard, reports, quotas, settings'];
@@ -69,7 +69,7 @@ const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
   format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? '') && !/application\/json/i.test(request.headers.accept ?? ''));
 
 /** The dashboard, the three reports, quotas (read; the company's administrators change them) and session defaults. */
-export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platform; fleet: FleetService; sessions: SessionService }) {
+export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platform; fleet: FleetService; sessions: SessionPort }) {
   const { platform, fleet, sessions } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { QUOTA_KEYS, quotaPlanStream, sessionDefaultsStream, type QuotaLimits, type SessionDefaults } from '#events/df/fleet.js';
-import { sessionById } from '#projections/df-sessions/index.js';
 import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
@@ -8,7 +7,9 @@ import { handleCommand } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
-import type { Caller, SessionFleetHooks, SessionService } from '../sessions/service.js';
+import { companyBlobPrefix } from '../core/blob-keys.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionFleetHooks } from '../core/session-port.js';
 import { quotaPlanDecider, sessionDefaultsDecider } from './decide.js';
 
 export type QuotaKey = keyof QuotaLimits;
@@ -32,12 +33,6 @@ const QUOTA_SCHEMA = `
   );
   CREATE INDEX IF NOT EXISTS df_quota_session_slots_company ON df_quota_session_slots (company_id);`;
 
-/** A slot whose session never appeared in the read model for this long was left by a crashed create. */
-const ORPHAN_SLOT_MS = 5 * 60_000;
-
-/** The folder of everything the company stores in device testing (session artifacts, recordings). */
-export const companyBlobPrefix = (companyId: number) => `df/company-${companyId}`;
-
 const exceeded = (limit: QuotaKey, value: number, usage: number, what: string) =>
   new AppError('QUOTA_EXCEEDED', `Quota exceeded: ${what} (limit ${value}, in use ${usage})`, { details: [{ path: limit, message: `The plan allows ${value}`, limit, value, usage }] });
 
@@ -48,7 +43,6 @@ export interface FleetDeps {
   logger: Logger;
   readModels: ReadModelWaiter;
   now: () => Date;
-  sessions: SessionService;
   /** The configuration's plan (`DF_QUOTA_*`), which a company's own limits override. */
   defaultPlan: { plan: string; limits: QuotaLimits };
   /** Session defaults of a workspace that set none (`DF_SESSION_IDLE_TIMEOUT`, `DF_SESSION_MAX_DURATION`). */
@@ -56,36 +50,21 @@ export interface FleetDeps {
 }
 
 /**
- * Plan limits and their enforcement, session defaults per workspace, and the sweeper that ends
- * sessions past their workspace's idle time-out or maximum length.
+ * Plan limits and their enforcement, and session defaults per workspace. It needs no sessions, so the
+ * module builds it before the sessions service (which asks it through `SessionFleetHooks`); the
+ * sweeper that ends sessions past their limits is `sweeper.ts`, built after.
  */
 export class FleetService implements SessionFleetHooks {
   private schema: Promise<void> | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
   /** Stores of one company in this process run one at a time, so two cannot both pass the storage check. */
   private storing = new Map<number, Promise<unknown>>();
 
   constructor(private readonly deps: FleetDeps) {}
 
-  private ready(): Promise<void> {
+  /** Creates the slot tables once (the sweeper frees slots there too). */
+  ready(): Promise<void> {
     this.schema ??= this.deps.db.exec(QUOTA_SCHEMA);
     return this.schema;
-  }
-
-  start(everyMs: number): void {
-    this.sweeper = setInterval(() => {
-      this.sweeping ??= this.sweep()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'session limit sweep failed'))
-        .finally(() => (this.sweeping = null));
-    }, everyMs);
-    this.sweeper.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
-    await this.sweeping;
   }
 
   // ---- plan and usage
@@ -266,36 +245,6 @@ export class FleetService implements SessionFleetHooks {
     });
     if (result.position !== null) await this.deps.readModels.waitFor(result.position, { names: ['df-settings'] });
     return this.sessionDefaults(caller.workspaceId);
-  }
-
-  // ---- the sweeper
-
-  /**
-   * Ends active sessions past their workspace's maximum length (`max-duration`) or idle time-out
-   * (`idle-timeout`), and frees slots whose sessions are closed or never appeared (a crash mid-create).
-   */
-  async sweep(): Promise<void> {
-    await this.ready();
-    const now = this.deps.now();
-    const due = await this.deps.db.query<{ session_id: string; reason: string }>(
-      `SELECT s.session_id, CASE WHEN s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2)) THEN 'max-duration' ELSE 'idle-timeout' END AS reason
-       FROM df_sessions s LEFT JOIN df_session_defaults d ON d.workspace_id = s.workspace_id
-       WHERE s.status = 'active' AND NOT s.deleted
-         AND (s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2))
-              OR (d.workspace_id IS NOT NULL AND s.last_activity_at <= $1::timestamptz - make_interval(secs => d.idle_timeout_seconds)))`,
-      [now.toISOString(), this.deps.defaultSession.maxSessionSeconds],
-    );
-    for (const row of due.rows) {
-      const session = await sessionById(this.deps.db, row.session_id);
-      if (!session || session.status !== 'active') continue;
-      this.deps.logger.info({ sessionId: row.session_id, reason: row.reason }, 'ending a session past its workspace limit');
-      await this.deps.sessions.end(session, row.reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: row.session_id }, 'ending a session failed'));
-    }
-    await this.deps.db.query(
-      `DELETE FROM df_quota_session_slots q WHERE EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id AND (s.status IN ('ended', 'failed') OR s.deleted))
-          OR (q.taken_at < $1::timestamptz AND NOT EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id))`,
-      [new Date(now.getTime() - ORPHAN_SLOT_MS).toISOString()],
-    );
   }
 
   /** The idle time-out of a workspace's sessions (the module's default when it set none). */

@@ -22,9 +22,9 @@ import {
   type DeviceState,
 } from '#shared/wire/index.js';
 import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '#events/df/devices.js';
-import type { DeviceCommands } from '../devices/service.js';
+import type { DeviceCommands } from '../devices/index.js';
 import type { HostEnrolments } from './enrolments.js';
-import { dataPlaneUrlKey } from '../data-plane/index.js';
+import { dataPlaneUrlKey } from '../core/data-plane.js';
 
 /** What the registry asks of the session side when a host or device goes away or misbehaves. */
 export interface SessionEnder {

@@ -9,14 +9,14 @@ import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
 import { ControlAction } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
-import type { SessionService } from '../sessions/service.js';
-import type { ScreenHub } from './screen-hub.js';
+import type { SessionPort } from '../core/session-port.js';
+import type { ScreenHub } from '../core/screen-hub.js';
 import { FrameSender } from './viewer-socket.js';
-import { sessionViewerAccess, userName } from '../sharing/access.js';
-import type { SharingService } from '../sharing/service.js';
+import { sessionViewerAccess, userName } from '../core/session-access.js';
+import type { SharingService } from '../sharing/index.js';
 import { unreachable } from '#shared/unreachable.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
-import type { DebugService } from '../debug/service.js';
+import type { DebugService } from '../debug/index.js';
 import { StringDecoder } from 'node:string_decoder';
 
 /** A terminal on the session's device, carried by a viewer socket. */
@@ -144,7 +144,7 @@ const VIEWER_SOCKET_SCHEMA = {
 /** `/df/ws/sessions/{sessionId}`: a viewer WebSocket (JPEG frames out, input in, presence). */
 export async function viewerSocketRoutes(
   app: FastifyInstance,
-  opts: { platform: Platform; sessions: SessionService; hub: ScreenHub; sharing: SharingService; debug: DebugService; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
+  opts: { platform: Platform; sessions: SessionPort; hub: ScreenHub; sharing: SharingService; debug: DebugService; authenticate: TokenAuthenticator; permissionsOf: PermissionResolver },
 ): Promise<void> {
   const { platform, sessions, hub } = opts;
   app.server.prependListener('upgrade', liftAccessToken);

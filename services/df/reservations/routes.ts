@@ -7,11 +7,11 @@ import { AppError } from '#shared/errors.js';
 import { RESERVATION_STATUSES } from '#events/df/reservations.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
-import { SessionSchema } from '../sessions/routes.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
+import { SessionSchema } from '../sessions/index.js';
 import { MAX_RESERVATION_MS, START_AT_ONCE_MS } from './decide.js';
 import type { ReservationService } from './service.js';
-import type { Caller } from '../sessions/service.js';
+import type { Caller } from '../core/caller.js';
 
 export const ReservationSchema = z
   .object({

@@ -4,17 +4,15 @@ import { findDevice } from '#projections/df-devices/index.js';
 import { currentReservations, dueReservations, findReservation, toReservationView, upcomingReservations, type ReservationRecord, type ReservationView } from '#projections/df-reservations/index.js';
 import { openSessionsOnDevices, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
-import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import type { CommandContext } from '#shared/es/decider.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { AppError, found } from '#shared/errors.js';
-import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
-import type { ReadModelWaiter } from '../../platform.js';
-import type { ScreenHub } from '../live/screen-hub.js';
-import type { BlockingBooking, Caller, ReservationGate, SessionService } from '../sessions/service.js';
-import { bookingAt, bookingFacts, reservationDecider, type ReservationCommand } from './decide.js';
+import type { ScreenHub } from '../core/screen-hub.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
+import type { ReservationCommand } from './decide.js';
+import type { BookingGate } from './gate.js';
 
-const READ_MODELS = ['df-reservations'];
 /** Sessions of other users on a booked device are warned this long before the booking starts. */
 export const WARN_BEFORE_MS = 5 * 60_000;
 /** Ending reasons of sessions the bookings end. */
@@ -40,25 +38,26 @@ export interface ReservationChange {
 }
 
 /**
- * Device bookings: the commands of the reservation endpoints, the gate sessions pass (a booked device
- * opens only for its holder), and the ticker that activates, expires and ends bookings and ends other
- * users' sessions at a booking's start. Every decision is made on the device's booking stream.
+ * Device bookings: the commands of the reservation endpoints, and the ticker that activates, expires
+ * and ends bookings and ends other users' sessions at a booking's start. Every decision is made on the
+ * device's booking stream, through the gate sessions pass (`gate.ts`, built before the sessions
+ * service; this service, which ends and opens sessions, is built after it).
  */
-export class ReservationService implements ReservationGate {
+export class ReservationService {
   private ticker: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
-  /** Plan limits, when the module has them. */
-  quota: ReservationQuota | null = null;
   /** Sessions whose viewers on this replica were already warned of a booking (`reservationId:sessionId`). */
   private readonly warned = new Set<string>();
 
   constructor(
     private readonly deps: {
-      store: EventStore;
       db: Database;
       logger: Logger;
-      readModels: ReadModelWaiter;
-      sessions: SessionService;
+      /** The device's booking stream (the same gate sessions pass). */
+      gate: BookingGate;
+      sessions: SessionPort;
+      /** Plan limits, when the module has them. */
+      quota: ReservationQuota | null;
       hub: ScreenHub;
       /** Shared by the replicas: which of them writes a warning on a session's timeline (once for all). */
       kv: KeyValueStore;
@@ -94,19 +93,19 @@ export class ReservationService implements ReservationGate {
   }
 
   private context(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandContext {
-    return { actorId: actor, companyId: tenant.companyId, workspaceId: tenant.workspaceId, now: this.deps.now() };
+    return this.deps.gate.context(actor, tenant);
   }
 
   private run(deviceId: string, command: ReservationCommand, context: CommandContext) {
-    return handleCommand({ store: this.deps.store, streamId: deviceBookingsStream(deviceId), decider: { ...reservationDecider, decide: (c: ReservationCommand, s) => reservationEvents.checked(reservationDecider.decide(c, s)) }, command, context, maxAttempts: 25 });
+    return this.deps.gate.run(deviceId, command, context);
   }
 
-  private async bookings(deviceId: string) {
-    return fold(reservationDecider, await this.deps.store.readStream(deviceBookingsStream(deviceId)));
+  private bookings(deviceId: string) {
+    return this.deps.gate.bookings(deviceId);
   }
 
-  private async settle(position: bigint | null): Promise<void> {
-    if (position !== null) await this.deps.readModels.waitFor(position, { names: READ_MODELS });
+  private settle(position: bigint | null): Promise<void> {
+    return this.deps.gate.settle(position);
   }
 
   private async view(caller: Pick<Caller, 'companyId' | 'workspaceId'>, reservationId: string): Promise<ReservationView> {
@@ -125,7 +124,7 @@ export class ReservationService implements ReservationGate {
     // A start a moment ago (clocks, the request's way) is now.
     const startAt = input.startAt.getTime() < now.getTime() ? now : input.startAt;
     const reservationId = randomUUID();
-    await this.quota?.checkReservation(caller.companyId, startAt, input.endAt);
+    await this.deps.quota?.checkReservation(caller.companyId, startAt, input.endAt);
     const result = await this.run(
       device.id,
       {
@@ -150,7 +149,7 @@ export class ReservationService implements ReservationGate {
   /** Changes the range or note (the overlap rule applies again). */
   async update(caller: Caller, reservation: ReservationRecord, change: ReservationChange): Promise<ReservationView> {
     if (change.startAt || change.endAt) {
-      await this.quota?.checkReservation(caller.companyId, change.startAt ?? new Date(reservation.startAt), change.endAt ?? new Date(reservation.endAt), reservation);
+      await this.deps.quota?.checkReservation(caller.companyId, change.startAt ?? new Date(reservation.startAt), change.endAt ?? new Date(reservation.endAt), reservation);
     }
     const result = await this.run(
       reservation.deviceId,
@@ -200,27 +199,6 @@ export class ReservationService implements ReservationGate {
       throw new AppError('RESERVATION_NOT_ACTIVE', `The reservation is ${booking?.status ?? 'unknown'}`);
     }
     return this.deps.sessions.create(caller, { deviceId: reservation.deviceId, ...(input.name ? { name: input.name } : {}) });
-  }
-
-  // The gate sessions pass (SessionService.reservations).
-
-  async admit(caller: Caller, deviceId: string): Promise<string | null> {
-    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
-    if (!booking) return null;
-    if (booking.userId === caller.userId) return booking.reservationId;
-    throw new AppError('DEVICE_RESERVED', `The device is reserved by another user from ${booking.startAt} to ${booking.endAt}`, {
-      details: [{ path: 'deviceId', message: 'reserved by another user', ...bookingFacts(booking) }],
-    });
-  }
-
-  async opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void> {
-    const result = await this.run(deviceId, { type: 'RecordSessionOpened', reservationId, sessionId, now: this.deps.now().toISOString() }, this.context(caller.userId, caller));
-    await this.settle(result.position);
-  }
-
-  async blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null> {
-    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
-    return booking && booking.userId !== caller.userId ? bookingFacts(booking) : null;
   }
 
   // The ticker.

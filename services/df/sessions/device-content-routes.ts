@@ -5,13 +5,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { AppHelper, DevicePath, PackageName } from '#shared/wire/messages.js';
-import { idParam } from '../http.js';
+import { idParam } from '../core/caller.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Sql } from '#shared/db/index.js';
-import { sessionContent } from '../sharing/access.js';
+import { sessionContent } from '../core/session-access.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { validationError } from '#shared/http/params.js';
-import type { Caller, SessionService } from './service.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionService } from './service.js';
 
 /** Largest app (APK) accepted. */
 export const MAX_APP_BYTES = 512 * 1024 * 1024;

@@ -17,10 +17,10 @@ import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { ControlAction, UiNode } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl, requireSessionShare } from '../http.js';
-import { sessionContent, sessionContentVisible } from '../sharing/access.js';
-import type { SharingService } from '../sharing/service.js';
-import { recordingFrameKey, type ScreenHub } from '../live/screen-hub.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean, requireSessionControl, requireSessionShare } from '../core/caller.js';
+import { sessionContent, sessionContentVisible } from '../core/session-access.js';
+import type { SharingService } from '../sharing/index.js';
+import { recordingFrameKey, type ScreenHub } from '../core/screen-hub.js';
 import type { SessionService } from './service.js';
 
 export const SessionSchema = z

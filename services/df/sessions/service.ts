@@ -10,68 +10,17 @@ import type { EventStore } from '#shared/es/types.js';
 import { AppError, found } from '#shared/errors.js';
 import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
-import { deviceDecider } from '../devices/decide.js';
-import { deviceStream, type SessionType } from '#events/df/devices.js';
-import type { DeviceCommands } from '../devices/service.js';
-import { deviceFailure } from '../device-errors.js';
-import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../live/screen-hub.js';
+import { deviceStream } from '#events/df/devices.js';
+import { deviceDecider, type DeviceCommands } from '../devices/index.js';
+import { artifactKey, sessionBlobFolder } from '../core/blob-keys.js';
+import type { Caller } from '../core/caller.js';
+import { deviceFailure } from '../core/device-errors.js';
+import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../core/screen-hub.js';
 import { sessionDecider, typedText, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
-import { userName } from '../sharing/access.js';
-
-export interface Caller {
-  userId: number;
-  companyId: number;
-  workspaceId: number;
-}
-
-export interface CreateSessionInput {
-  deviceId: string;
-  name?: string | undefined;
-  type?: SessionType | undefined;
-  buildName?: string | undefined;
-  metadata?: Record<string, unknown> | undefined;
-}
-
-/** The booking that keeps a device from a caller: its id, range and holder. */
-export interface BlockingBooking {
-  reservationId: string;
-  startAt: string;
-  endAt: string;
-  userId: number;
-}
-
-/**
- * What sessions ask of device bookings (reservations plug in here, so sessions do not depend on
- * them): whether the caller may open a session on a device now, and that the holder did.
- */
-export interface ReservationGate {
-  /** 409 DEVICE_RESERVED when someone else holds a booking of the device now; the caller's own booking's id, or null. */
-  admit(caller: Caller, deviceId: string): Promise<string | null>;
-  /** The holder opened a session on the booked device (the booking no longer expires). */
-  opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void>;
-  /** The booking that keeps the device from the caller now, or null. */
-  blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null>;
-}
-
-/**
- * What sessions ask of plan limits and workspace defaults (services/df/fleet plugs in here, so
- * sessions do not depend on it): a concurrent-session slot, the storage limit, and the defaults a new
- * session takes.
- */
-export interface SessionFleetHooks {
-  /** Takes a slot for a new session, or 403 QUOTA_EXCEEDED (concurrent sessions, session minutes). */
-  admitSession(caller: Caller, sessionId: string): Promise<void>;
-  /** The session is closed or was never created: its slot is free. */
-  sessionClosed(sessionId: string): Promise<void>;
-  sessionDefaults(workspaceId: number): Promise<{ recordByDefault: boolean; screenshotFormat: 'png' | 'jpeg'; idleTimeoutSeconds: number }>;
-  /** Writes `bytes` more of the company's blobs through `write`, or 403 QUOTA_EXCEEDED and writes nothing. */
-  withStorage<T>(companyId: number, bytes: number, write: () => Promise<T>): Promise<T>;
-  /** 403 QUOTA_EXCEEDED when the company's storage is full (a recording about to start). */
-  checkStorage(companyId: number): Promise<void>;
-  idleTimeoutMs(workspaceId: number): Promise<number>;
-}
+import { userName } from '../core/session-access.js';
+import type { CreateSessionInput, ReservationGate, SessionFleetHooks, SessionPort } from '../core/session-port.js';
 
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
@@ -81,24 +30,14 @@ const STUCK_GRACE_MS = 30_000;
 // Another replica that records a session answers a stop request within this time, or is gone.
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
 
-/** Where a session's artifact lives in blob storage. */
-/** Where everything a session stores lives (artifacts, recordings). */
-export const sessionBlobFolder = (companyId: number, sessionId: string) => `df/company-${companyId}/sessions/${sessionId}`;
-export const artifactKey = (companyId: number, sessionId: string, artifactId: string, ext: string) =>
-  `${sessionBlobFolder(companyId, sessionId)}/artifacts/${artifactId}.${ext}`;
-
 /**
  * Sessions: allocation, preparation, the end and its clean-up, device commands with their activity
  * record, artifacts, and the idle time-out. Every state change is an event on the session's stream;
  * the device stream is the lock that keeps one session per device.
  */
-export class SessionService {
+export class SessionService implements SessionPort {
   private sweeper: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
-  /** Device bookings, when the module has them: a booked device opens only for its holder. */
-  reservations: ReservationGate | null = null;
-  /** Plan limits and workspace defaults, when the module has them. */
-  fleet: SessionFleetHooks | null = null;
 
   constructor(
     private readonly deps: {
@@ -110,6 +49,10 @@ export class SessionService {
       readModels: ReadModelWaiter;
       devices: DeviceCommands;
       hub: ScreenHub;
+      /** Device bookings, when the module has them: a booked device opens only for its holder. */
+      reservations: ReservationGate | null;
+      /** Plan limits and workspace defaults, when the module has them. */
+      fleet: SessionFleetHooks | null;
       now: () => Date;
       prepareTimeoutMs: number;
       commandTimeoutMs: number;
@@ -165,13 +108,13 @@ export class SessionService {
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
     const device = found(await findDevice(this.deps.db, this.deviceScope(caller), input.deviceId), 'Device not found');
-    const booking = this.reservations ? await this.reservations.admit(caller, device.id) : null;
+    const booking = this.deps.reservations ? await this.deps.reservations.admit(caller, device.id) : null;
     const sessionId = randomUUID();
-    await this.fleet?.admitSession(caller, sessionId);
+    await this.deps.fleet?.admitSession(caller, sessionId);
     try {
       return await this.open(caller, input, device, booking, sessionId);
     } catch (err) {
-      await this.fleet?.sessionClosed(sessionId);
+      await this.deps.fleet?.sessionClosed(sessionId);
       throw err;
     }
   }
@@ -224,11 +167,11 @@ export class SessionService {
       await this.settle(released.position);
       throw failure;
     }
-    if (booking && this.reservations) {
-      await this.reservations.opened(caller, device.id, booking, sessionId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId, reservationId: booking }, 'recording the session on the booking failed'));
+    if (booking && this.deps.reservations) {
+      await this.deps.reservations.opened(caller, device.id, booking, sessionId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId, reservationId: booking }, 'recording the session on the booking failed'));
     }
     await this.settle(position);
-    const defaults = this.fleet ? await this.fleet.sessionDefaults(caller.workspaceId) : null;
+    const defaults = this.deps.fleet ? await this.deps.fleet.sessionDefaults(caller.workspaceId) : null;
     if (defaults?.recordByDefault) {
       const record = await findSession(this.deps.db, caller, sessionId);
       if (record) await this.startRecording(record, caller).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'recording by default did not start'));
@@ -257,7 +200,7 @@ export class SessionService {
     const context = this.context({ actor, companyId: session.companyId, workspaceId: session.workspaceId });
     await this.stopRecording(session, actor).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'stopping the recording failed'));
     const ended = await this.session({ type: 'EndSession', sessionId: session.id, reason }, context);
-    await this.fleet?.sessionClosed(session.id);
+    await this.deps.fleet?.sessionClosed(session.id);
     await this.deps.hub.closeSession(session.id, reason);
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
     const device = fold(deviceDecider, await this.deps.store.readStream(deviceStream(session.deviceId)));
@@ -461,7 +404,7 @@ export class SessionService {
 
   /** Captures the screen, keeps it as a screenshot artifact and returns the image. */
   async screenshot(session: SessionRecord, caller: Caller, requested?: 'png' | 'jpeg'): Promise<{ contentType: string; data: Buffer; artifactId: string }> {
-    const format = requested ?? (this.fleet ? (await this.fleet.sessionDefaults(session.workspaceId)).screenshotFormat : 'png');
+    const format = requested ?? (this.deps.fleet ? (await this.deps.fleet.sessionDefaults(session.workspaceId)).screenshotFormat : 'png');
     const shot = await this.device(session, { op: 'screenshot', format });
     const data = Buffer.from(shot.base64, 'base64');
     const artifactId = randomUUID();
@@ -480,7 +423,7 @@ export class SessionService {
     const blobKey = artifactKey(session.companyId, session.id, artifact.artifactId, ext);
     const put = () => this.deps.blobs.put(blobKey, artifact.data, { contentType: artifact.contentType });
     // A recording's manifest finishes what was admitted when it started; everything else is a new store.
-    const info = this.fleet && artifact.type !== 'recording' ? await this.fleet.withStorage(session.companyId, artifact.data.length, put) : await put();
+    const info = this.deps.fleet && artifact.type !== 'recording' ? await this.deps.fleet.withStorage(session.companyId, artifact.data.length, put) : await put();
     const result = await this.session(
       { type: 'StoreArtifact', sessionId: session.id, artifactId: artifact.artifactId, artifactType: artifact.type, name: artifact.name, blobKey, contentType: artifact.contentType, size: artifact.size ?? info.size },
       this.context(caller),
@@ -496,7 +439,7 @@ export class SessionService {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     const running = this.deps.hub.recordingStatus(session.id);
     if (running) return running.recordingId;
-    await this.fleet?.checkStorage(session.companyId);
+    await this.deps.fleet?.checkStorage(session.companyId);
     const open = fold(sessionDecider, await this.deps.store.readStream(sessionStream(session.id))).recordingId;
     if (open) {
       if (await this.recorderAlive(session.id)) return open;
@@ -618,7 +561,7 @@ export class SessionService {
       // A session still being prepared is not idle; its creation answers either way.
       if (session.status !== 'active') continue;
       // A workspace may keep its sessions longer than the module's default (its session defaults).
-      const idleMs = this.fleet ? await this.fleet.idleTimeoutMs(session.workspaceId) : this.deps.idleTimeoutMs;
+      const idleMs = this.deps.fleet ? await this.deps.fleet.idleTimeoutMs(session.workspaceId) : this.deps.idleTimeoutMs;
       if (Date.parse(session.lastActivityAt) > now - idleMs) continue;
       this.deps.logger.info({ sessionId: session.id }, 'ending an idle session');
       await this.end(session, 'idle-timeout', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an idle session failed'));

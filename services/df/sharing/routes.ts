@@ -5,8 +5,8 @@ import { listInvitations, type InvitationView } from '#projections/df-session-sh
 import { SessionAccess } from '#events/df/sharing.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, requireSessionShare } from '../http.js';
-import type { SessionService } from '../sessions/service.js';
+import { caller, idParam, requireSessionShare } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
 import type { SharingService } from './service.js';
 
 const tags = ['Device testing: sharing'];
@@ -56,7 +56,7 @@ const Invite = z.union([
  * Sharing a session (docs/modules/device-testing.md, "Sharing"): invitations to coworkers and
  * shareable links, their lists and revocation, and accepting one.
  */
-export async function sharingRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionService; sharing: SharingService }): Promise<void> {
+export async function sharingRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: SessionPort; sharing: SharingService }): Promise<void> {
   const { platform, sessions, sharing } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 

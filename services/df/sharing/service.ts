@@ -8,9 +8,9 @@ import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { ScreenHub } from '../live/screen-hub.js';
-import type { Caller } from '../sessions/service.js';
-import { userName } from './access.js';
+import type { ScreenHub } from '../core/screen-hub.js';
+import type { Caller } from '../core/caller.js';
+import { userName } from '../core/session-access.js';
 import { sharingDecider, type SharingCommand } from './decide.js';
 
 const READ_MODEL = 'df-session-sharing';

@@ -3,7 +3,8 @@ import { findDevice, listDevices, type DeviceView } from '#projections/df-device
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
-import type { Caller, SessionService } from '../sessions/service.js';
+import type { Caller } from '../core/caller.js';
+import type { ReservationGate, SessionPort } from '../core/session-port.js';
 import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';
 import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
@@ -27,7 +28,9 @@ const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND
 export interface WebDriverHubDeps {
   db: Database;
   kv: KeyValueStore;
-  sessions: SessionService;
+  sessions: SessionPort;
+  /** Device bookings, when the module has them: a request for booked devices only is refused at once. */
+  bookings: ReservationGate | null;
   transport: WebDriverTransport;
   logger: Logger;
   now: () => Date;
@@ -161,7 +164,7 @@ export class WebDriverHub {
    * once, naming the booking, instead of waiting in the queue for the booking to end.
    */
   private async refuseReserved(caller: Caller, request: NewSessionRequest, candidates: DeviceView[]): Promise<void> {
-    const gate = this.deps.sessions.reservations;
+    const gate = this.deps.bookings;
     if (!gate || !request.requirements.every((r) => r.deviceId)) return;
     const blocked = await Promise.all(candidates.map(async (d) => ({ device: d, booking: await gate.blocking(caller, d.id) })));
     if (!blocked.every((b) => b.booking)) return;

@@ -5,11 +5,11 @@ import { findSession, type SessionRecord } from '#projections/df-sessions/index.
 import { requirePrincipal } from '#shared/http/principal.js';
 import { sendError } from '#shared/http/errors.js';
 import type { Platform } from '../../platform.js';
-import type { DataPlane } from '../data-plane/index.js';
-import { caller, idParam, queryBoolean } from '../http.js';
+import type { DataPlane } from '../core/data-plane.js';
+import { caller, idParam, queryBoolean } from '../core/caller.js';
 import { textLine, type CommandEntry } from './command-log.js';
-import type { SessionService } from '../sessions/service.js';
-import { sessionContent } from '../sharing/access.js';
+import type { ReservationGate, SessionPort } from '../core/session-port.js';
+import { sessionContent } from '../core/session-access.js';
 import { WebDriverHub } from './hub.js';
 import { dataPlaneTransport, type WebDriverTransport, type WireAnswer } from './transport.js';
 import { invalidSession, toW3c, WebDriverError } from './w3c.js';
@@ -21,7 +21,9 @@ const SESSION_CACHE_MS = 1_000;
 
 export interface WebDriverRoutesOptions {
   platform: Platform;
-  sessions: SessionService;
+  sessions: SessionPort;
+  /** Device bookings, when the module has them (the gate sessions pass). */
+  bookings: ReservationGate | null;
   dataPlane: DataPlane;
   /** Replaces the data-plane transport (tests, benchmarks). */
   transport?: WebDriverTransport;
@@ -42,6 +44,7 @@ export async function webdriverRoutes(app: FastifyInstance, opts: WebDriverRoute
     db: platform.db,
     kv: platform.kv,
     sessions,
+    bookings: opts.bookings,
     transport: opts.transport ?? dataPlaneTransport(opts.dataPlane),
     logger: platform.logger.child({ component: 'webdriver-hub' }),
     now: platform.now,

@@ -1,7 +1,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppError } from '#shared/errors.js';
-import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
+import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
 import { MAX_COMMAND_WAIT_MS } from './policy.js';
 
 /** One answer of the device's WebDriver server. */

@@ -5,7 +5,9 @@ import type { SessionAccess } from '#events/df/sharing.js';
 import type { Sql } from '#shared/db/index.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.js';
-import { requirePrincipal } from '#shared/http/principal.js';
+import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
+import type { Platform } from '../../platform.js';
+import type { Caller } from './caller.js';
 
 /** How a user reaches a session's content (screen, device and data), and through what. */
 export interface SessionViewerAccess {
@@ -84,4 +86,11 @@ export async function sessionContentVisible(db: Sql, request: FastifyRequest, se
 /** A user's display name (their id when the directory does not know them). */
 export async function userName(db: Sql, companyId: number, userId: number): Promise<string> {
   return (await getUser(db, companyId, userId))?.name ?? `user ${userId}`;
+}
+
+/** Who may debug a session: control of it (owner, session manager, or a `control` invitation) and `df:debug:use`. */
+export async function debugAccess(platform: Pick<Platform, 'db'>, request: FastifyRequest, sessionId: string): Promise<{ session: SessionRecord; caller: Caller; manager: boolean }> {
+  const { session, caller, via } = await sessionContent(platform.db, request, sessionId, 'control');
+  await requirePermission(request, 'df:debug:use');
+  return { session, caller, manager: via !== 'invitation' };
 }

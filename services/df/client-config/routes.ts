@@ -85,7 +85,7 @@ export class DfctlFiles {
 
 /** Where the repository's build puts dfctl, and the version it builds (the root package.json's). */
 export function defaultDfctlFiles(): DfctlFiles {
-  const root = resolve(import.meta.dirname, '..', '..');
+  const root = resolve(import.meta.dirname, '..', '..', '..');
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   return new DfctlFiles(join(root, 'dist', 'dfctl'), version);
 }

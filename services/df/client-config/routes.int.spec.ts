@@ -6,7 +6,7 @@ import fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installErrorHandling } from '#shared/http/errors.js';
-import { clientConfigRoutes, DfctlFiles } from './client-config.js';
+import { clientConfigRoutes, DfctlFiles } from './routes.js';
 
 /** dfctl's manifest and downloads on their own, over a folder the test controls (built or not). */
 const apps: FastifyInstance[] = [];

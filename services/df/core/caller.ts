@@ -5,7 +5,13 @@ import { idParam, multi, paging as sharedPaging, queryBoolean, workspaceCaller }
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { AppError } from '#shared/errors.js';
-import type { Caller } from './sessions/service.js';
+
+/** Who acts on the device module: a user (or an API key acting for one) in a workspace of a company. */
+export interface Caller {
+  userId: number;
+  companyId: number;
+  workspaceId: number;
+}
 
 /** The platform's paging, plus the sort direction of the `/df/api` lists. */
 export const paging = { ...sharedPaging, sortDir: z.enum(['asc', 'desc']).optional() };

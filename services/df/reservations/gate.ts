@@ -1,0 +1,61 @@
+import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { EventStore } from '#shared/es/types.js';
+import { AppError } from '#shared/errors.js';
+import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
+import type { ReadModelWaiter } from '../../platform.js';
+import type { Caller } from '../core/caller.js';
+import type { BlockingBooking, ReservationGate } from '../core/session-port.js';
+import { bookingAt, bookingFacts, reservationDecider, type ReservationCommand } from './decide.js';
+
+const READ_MODELS = ['df-reservations'];
+
+/**
+ * A device's booking stream and the gate sessions pass (a booked device opens only for its holder).
+ * It needs no sessions, so the module builds it before the sessions service and hands it to both
+ * that service and the reservation commands and ticker (`service.ts`).
+ */
+export class BookingGate implements ReservationGate {
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      readModels: ReadModelWaiter;
+      /** The platform clock, read on every use (tests move it). */
+      now: () => Date;
+    },
+  ) {}
+
+  context(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandContext {
+    return { actorId: actor, companyId: tenant.companyId, workspaceId: tenant.workspaceId, now: this.deps.now() };
+  }
+
+  run(deviceId: string, command: ReservationCommand, context: CommandContext) {
+    return handleCommand({ store: this.deps.store, streamId: deviceBookingsStream(deviceId), decider: { ...reservationDecider, decide: (c: ReservationCommand, s) => reservationEvents.checked(reservationDecider.decide(c, s)) }, command, context, maxAttempts: 25 });
+  }
+
+  async bookings(deviceId: string) {
+    return fold(reservationDecider, await this.deps.store.readStream(deviceBookingsStream(deviceId)));
+  }
+
+  async settle(position: bigint | null): Promise<void> {
+    if (position !== null) await this.deps.readModels.waitFor(position, { names: READ_MODELS });
+  }
+
+  async admit(caller: Caller, deviceId: string): Promise<string | null> {
+    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
+    if (!booking) return null;
+    if (booking.userId === caller.userId) return booking.reservationId;
+    throw new AppError('DEVICE_RESERVED', `The device is reserved by another user from ${booking.startAt} to ${booking.endAt}`, {
+      details: [{ path: 'deviceId', message: 'reserved by another user', ...bookingFacts(booking) }],
+    });
+  }
+
+  async opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void> {
+    const result = await this.run(deviceId, { type: 'RecordSessionOpened', reservationId, sessionId, now: this.deps.now().toISOString() }, this.context(caller.userId, caller));
+    await this.settle(result.position);
+  }
+
+  async blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null> {
+    const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
+    return booking && booking.userId !== caller.userId ? bookingFacts(booking) : null;
+  }
+}
