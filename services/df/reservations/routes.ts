@@ -8,7 +8,7 @@ import { RESERVATION_STATUSES } from '#events/df/reservations.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
-import { SessionSchema } from '../sessions/routes.js';
+import { SessionSchema } from '../sessions/routes/index.js';
 import { MAX_RESERVATION_MS, START_AT_ONCE_MS } from './decide.js';
 import type { ReservationService } from './service.js';
 import type { Caller } from '../sessions/service.js';
