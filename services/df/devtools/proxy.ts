@@ -6,7 +6,8 @@ import { MAX_CDP_PAYLOAD_BYTES, relayWebSockets, upstreamOpened } from '#shared/
 import { clientAddress } from '#shared/http/client-address.js';
 import { AppError } from '#shared/errors.js';
 import type { DataPlaneTarget } from '../data-plane/index.js';
-import type { RelayTracker } from './relays.js';
+import type { OpenByKey } from '#shared/open-by-key.js';
+import type { Relay } from './relays.js';
 
 /** The path clients see: the gateway's `/df` prefix is part of every URL handed out. */
 const PUBLIC_PREFIX = '/df/devtools';
@@ -83,7 +84,7 @@ function forwardHeaders(request: FastifyRequest, target: DataPlaneTarget): Recor
 }
 
 /** A WebSocket upgrade: relayed frame by frame to the device's DevTools socket once both sides are open. */
-export async function relayUpgrade({ request, reply, sessionId, rest, target }: DevtoolsCall, wss: WebSocketServer, relays: RelayTracker): Promise<void> {
+export async function relayUpgrade({ request, reply, sessionId, rest, target }: DevtoolsCall, wss: WebSocketServer, relays: OpenByKey<Relay>): Promise<void> {
   if (!WS_PATH.test(rest)) throw new AppError('NOT_FOUND', 'DevTools WebSockets are /devtools/browser/<id> and /devtools/page/<id>');
   const upstreamUrl = new URL(`${target.baseUrl}/devtools/${rest}`);
   upstreamUrl.protocol = upstreamUrl.protocol === 'https:' ? 'wss:' : 'ws:';

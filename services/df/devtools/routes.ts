@@ -10,7 +10,7 @@ import type { DataPlane, DataPlaneTarget } from '../data-plane/index.js';
 import { idParam } from '../http.js';
 import { debugAccess } from '../debug/routes.js';
 import { proxyHttp, relayUpgrade } from './proxy.js';
-import { RelayTracker } from './relays.js';
+import { closeRelay, relayRegistry } from './relays.js';
 
 const Params = z.object({ sessionId: idParam, '*': z.string().max(2_000) });
 
@@ -27,13 +27,13 @@ const isUpgrade = (raw: IncomingMessage) => (raw.headers.upgrade ?? '').toLowerC
 export async function devtoolsRoutes(app: FastifyInstance, opts: { platform: Platform; dataPlane: DataPlane }): Promise<void> {
   const { platform, dataPlane } = opts;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_CDP_PAYLOAD_BYTES });
-  const relays = new RelayTracker(platform.db);
+  const relays = relayRegistry(platform.db);
   // Served under `/df` the gateway is this process; on the module's own server (split deployment) the
   // gateway's X-Forwarded-Host / -Proto name the address the client used.
   const behindGateway = app.prefix === '';
 
   app.addHook('preClose', async () => {
-    relays.closeAll('server shutting down');
+    relays.closeAll((r) => closeRelay(r, 1001, 'server shutting down'));
     wss.close();
   });
 

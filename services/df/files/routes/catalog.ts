@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BuildFacts } from '#events/df/files.js';
 import { findApp, findVersion, listApps, listVersions, type AppView } from '#projections/df-files/index.js';
 import { AppError } from '#shared/errors.js';
 import { caller, idParam, pageOf, paging } from '../../http.js';
@@ -21,12 +22,7 @@ const Version = z
   .object({
     id: z.string(),
     appId: z.string(),
-    versionName: z.string(),
-    versionCode: z.string(),
-    minOs: z.string(),
-    targetOs: z.string(),
-    abis: z.array(z.string()),
-    permissions: z.array(z.string()),
+    ...BuildFacts,
     fileId: z.string(),
     size: z.number(),
     sha256: z.string(),
