@@ -48,6 +48,16 @@ export const FILE_EVENT_TYPES = fileEvents.types;
 /** Stream of one uploaded file. */
 export const fileStream = (fileId: string) => `df-file-${fileId}`;
 
+/** What an app build says of itself: its version, the OS versions it needs and targets, its ABIs and permissions. */
+export const BuildFacts = {
+  versionName: z.string(),
+  versionCode: z.string(),
+  minOs: z.string(),
+  targetOs: z.string(),
+  abis: z.array(z.string()),
+  permissions: z.array(z.string()),
+};
+
 /**
  * An app of the catalog (`df-app-<appId>`, one per workspace, platform and package or bundle id) and
  * its versions; a version is one build (its bytes' SHA-256), so the same bytes twice are one version.
@@ -63,12 +73,7 @@ export const appEvents = defineEvents({
     /** The icon's blob, when the build has a bitmap icon. */
     iconKey: z.string().nullable(),
     versionId: z.string(),
-    versionName: z.string(),
-    versionCode: z.string(),
-    minOs: z.string(),
-    targetOs: z.string(),
-    abis: z.array(z.string()),
-    permissions: z.array(z.string()),
+    ...BuildFacts,
     fileId: z.string(),
     size: z.number().int().nonnegative(),
     sha256,

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { accessibilityRoutes } from './routes.js';
+import { accessibilityRoutes } from './routes/index.js';
 
 /** The feature's options: those of its routes. */
 export type AccessibilityFeatureOptions = Parameters<typeof accessibilityRoutes>[1];

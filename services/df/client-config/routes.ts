@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
+import { clientAddress } from '#shared/http/client-address.js';
 
 const ClientConfig = z
   .object({
@@ -121,16 +122,10 @@ export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfi
   // on the module's own server (split deployment) the gateway is the only caller, and its
   // X-Forwarded-Host / -Proto name the address the client used (as for /df/devtools).
   const behindGateway = app.prefix === '';
-  const forwarded = (request: FastifyRequest, name: string) => {
-    const v = request.headers[name];
-    const first = (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
-    return first && /^[A-Za-z0-9.:[\]-]{1,300}$/.test(first) ? first : undefined;
-  };
   /** The public base URL: `APP_URL` when set, else the address the client reached us at. */
   const baseOf = (request: FastifyRequest): string => {
     if (opts.appUrl) return opts.appUrl.replace(/\/+$/, '');
-    const proto = (behindGateway && forwarded(request, 'x-forwarded-proto')) || request.protocol;
-    const host = (behindGateway && forwarded(request, 'x-forwarded-host')) || request.host;
+    const { proto, host } = clientAddress(request, behindGateway);
     return `${proto}://${host}`;
   };
 

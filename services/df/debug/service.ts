@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import { upstreamOpened } from '#shared/http/ws-relay.js';
+import { OpenByKey } from '#shared/open-by-key.js';
 import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
 import type { DebugProtocolName } from '#events/df/sessions.js';
 import { AppError } from '#shared/errors.js';
@@ -88,8 +89,8 @@ export function agentRefusal(status: number, body: string): AppError {
  * when its session ends or its user's access over that protocol is withdrawn.
  */
 export class DebugService {
-  private readonly open = new Map<string, Set<OpenStream>>();
-  private sweeper: NodeJS.Timeout | null = null;
+  /** Open streams by session, checked every few seconds while any is open. */
+  private readonly open = new OpenByKey<OpenStream>(SWEEP_MS, (sessionId, streams) => this.checkStreams(sessionId, streams));
 
   constructor(
     private readonly platform: Platform,
@@ -121,7 +122,7 @@ export class DebugService {
     const held = (await debugGrantsOf(this.platform.db, session.id, userId)) as DebugProtocolName[];
     const names = protocols ?? held;
     if (names.length > 0) await this.sessions.changeDebugAccess(session, caller, userId, names, false);
-    for (const s of [...(this.open.get(session.id) ?? [])]) {
+    for (const s of [...this.open.of(session.id)]) {
       if (s.userId === userId && names.includes(s.protocol)) s.close(CLOSE_ACCESS_WITHDRAWN, 'debug access withdrawn');
     }
   }
@@ -133,7 +134,7 @@ export class DebugService {
     if (!granted.includes(protocol)) {
       throw new AppError('DEBUG_NOT_GRANTED', `Request ${protocol} first: POST /df/api/sessions/${session.id}/debug-capabilities {"protocols":["${protocol}"]}`);
     }
-    if ((this.open.get(session.id)?.size ?? 0) >= MAX_STREAMS_PER_SESSION) {
+    if (this.open.of(session.id).size >= MAX_STREAMS_PER_SESSION) {
       throw new AppError('TOO_MANY_REQUESTS', `A session may hold ${MAX_STREAMS_PER_SESSION} debug streams at once`);
     }
   }
@@ -183,7 +184,7 @@ export class DebugService {
       generateMask: (mask: Buffer) => void mask.fill(0),
     });
     const entry: OpenStream = { userId, protocol, close };
-    const untrack = this.track(session.id, entry);
+    const untrack = this.open.track(session.id, entry);
     try {
       await upstreamOpened(upstream, agentRefusal, (err) => new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err }));
     } catch (err) {
@@ -201,7 +202,7 @@ export class DebugService {
   async connectStream(session: SessionRecord, userId: number, protocol: DebugProtocolName, path: string, close: (code: number, reason: string) => void): Promise<{ stream: Duplex; untrack: () => void }> {
     const target = await this.dataPlane.target(session.id, 'debug');
     const url = new URL(`${target.baseUrl}/debug${path}`);
-    const untrack = this.track(session.id, { userId, protocol, close });
+    const untrack = this.open.track(session.id, { userId, protocol, close });
     try {
       const stream = await new Promise<Duplex>((resolve, reject) => {
         const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
@@ -236,46 +237,26 @@ export class DebugService {
 
   /** Closes every open stream (the server is stopping). */
   closeAll(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
-    for (const set of this.open.values()) for (const s of set) s.close(1001, 'server shutting down');
-    this.open.clear();
+    this.open.closeAll((s) => s.close(1001, 'server shutting down'));
   }
 
   /** Open streams of a session (diagnostics and tests). */
   openStreams(sessionId: string): number {
-    return this.open.get(sessionId)?.size ?? 0;
+    return this.open.of(sessionId).size;
   }
 
-  private track(sessionId: string, entry: OpenStream): () => void {
-    let set = this.open.get(sessionId);
-    if (!set) this.open.set(sessionId, (set = new Set()));
-    set.add(entry);
-    this.sweeper ??= setInterval(() => void this.sweep(), SWEEP_MS);
-    this.sweeper.unref();
-    return () => {
-      set.delete(entry);
-      if (set.size === 0 && this.open.get(sessionId) === set) this.open.delete(sessionId);
-    };
-  }
-
-  private async sweep(): Promise<void> {
-    for (const [sessionId, streams] of [...this.open]) {
-      const session = await sessionById(this.platform.db, sessionId).catch(() => undefined);
-      if (session === undefined) continue;
-      if (!session || session.status !== 'active') {
-        for (const s of [...streams]) s.close(CLOSE_SESSION_ENDED, 'session ended');
-        continue;
-      }
-      const byUser = new Map<number, string[]>();
-      for (const s of [...streams]) {
-        if (!byUser.has(s.userId)) byUser.set(s.userId, await debugGrantsOf(this.platform.db, sessionId, s.userId).catch(() => [s.protocol]));
-        if (!byUser.get(s.userId)!.includes(s.protocol)) s.close(CLOSE_ACCESS_WITHDRAWN, 'debug access withdrawn');
-      }
+  /** Closes the streams of an ended session, and those whose user's grant went (on another replica too). */
+  private async checkStreams(sessionId: string, streams: ReadonlySet<OpenStream>): Promise<void> {
+    const session = await sessionById(this.platform.db, sessionId).catch(() => undefined);
+    if (session === undefined) return;
+    if (!session || session.status !== 'active') {
+      for (const s of [...streams]) s.close(CLOSE_SESSION_ENDED, 'session ended');
+      return;
     }
-    if (this.open.size === 0 && this.sweeper) {
-      clearInterval(this.sweeper);
-      this.sweeper = null;
+    const byUser = new Map<number, string[]>();
+    for (const s of [...streams]) {
+      if (!byUser.has(s.userId)) byUser.set(s.userId, await debugGrantsOf(this.platform.db, sessionId, s.userId).catch(() => [s.protocol]));
+      if (!byUser.get(s.userId)!.includes(s.protocol)) s.close(CLOSE_ACCESS_WITHDRAWN, 'debug access withdrawn');
     }
   }
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { fileRoutes, type FileRoutesOptions } from './routes.js';
+import { fileRoutes, type FileRoutesOptions } from './routes/index.js';
 
 /** Files and the app catalog (`/df/api/files`). */
 export const filesFeature = fp(
@@ -9,6 +9,6 @@ export const filesFeature = fp(
   { name: 'df-files', dependencies: ['df-operations'], fastify: '5.x' },
 );
 
-export type { FileRoutesOptions as FilesFeatureOptions } from './routes.js';
+export type { FileRoutesOptions as FilesFeatureOptions } from './routes/index.js';
 export { CatalogInstaller } from './install.js';
 export { FileService } from './service.js';

@@ -93,10 +93,13 @@ export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platfo
       buildName: q.buildName,
     };
   };
-  const answer = <R extends Record<string, unknown>>(request: FastifyRequest, reply: FastifyReply, q: ReportQuery, format: string | undefined, columns: readonly string[], rows: R[], name: string) => {
-    if (wantsCsv(request, format)) {
+  /** A report of the caller's company over the query's period, its rows from `load`: JSON (in the envelope) or CSV. */
+  const report = async (request: FastifyRequest, reply: FastifyReply, query: Parameters<typeof reportQuery>[1], row: z.ZodObject, name: string, load: (q: ReportQuery) => Promise<unknown[]>) => {
+    const q = reportQuery(await caller(request, 'df:report:read'), query);
+    const rows = (await load(q)) as Record<string, unknown>[];
+    if (wantsCsv(request, query.format)) {
       reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`);
-      return toCsv(columns, rows);
+      return toCsv(Object.keys(row.shape), rows);
     }
     return { from: q.from.toISOString(), to: q.to.toISOString(), timeZone: q.timeZone, groupBy: q.groupBy, rows };
   };
@@ -153,32 +156,17 @@ export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platfo
 
   r.get('/api/reports/device-usage', {
     schema: { tags, summary: 'Minutes in session per device and period, and utilisation as a share of online time (JSON or CSV)', querystring: z.object(ReportParams), response: { 200: envelope(DeviceUsageRow) } },
-    handler: async (request, reply) => {
-      const c = await caller(request, 'df:report:read');
-      const q = reportQuery(c, request.query);
-      const rows = await deviceUsageReport(platform.db, q);
-      return answer(request, reply, q, request.query.format, Object.keys(DeviceUsageRow.shape), rows as never, 'device-usage') as never;
-    },
+    handler: async (request, reply) => report(request, reply, request.query, DeviceUsageRow, 'device-usage', (q) => deviceUsageReport(platform.db, q)) as never,
   });
 
   r.get('/api/reports/sessions', {
     schema: { tags, summary: 'Sessions per period: count, outcome, duration; optionally by user, build, device or type (JSON or CSV)', querystring: z.object(SessionReportParams), response: { 200: envelope(SessionRow) } },
-    handler: async (request, reply) => {
-      const c = await caller(request, 'df:report:read');
-      const q = reportQuery(c, request.query);
-      const rows = await sessionReport(platform.db, q, request.query.by);
-      return answer(request, reply, q, request.query.format, Object.keys(SessionRow.shape), rows as never, 'sessions') as never;
-    },
+    handler: async (request, reply) => report(request, reply, request.query, SessionRow, 'sessions', (q) => sessionReport(platform.db, q, request.query.by)) as never,
   });
 
   r.get('/api/reports/reservations', {
     schema: { tags, summary: 'Bookings per period: booked, used, no-shows, cancelled (JSON or CSV)', querystring: z.object(ReportParams), response: { 200: envelope(ReservationRow) } },
-    handler: async (request, reply) => {
-      const c = await caller(request, 'df:report:read');
-      const q = reportQuery(c, request.query);
-      const rows = await reservationReport(platform.db, q);
-      return answer(request, reply, q, request.query.format, Object.keys(ReservationRow.shape), rows as never, 'reservations') as never;
-    },
+    handler: async (request, reply) => report(request, reply, request.query, ReservationRow, 'reservations', (q) => reservationReport(platform.db, q)) as never,
   });
 
   r.get('/api/quotas', {

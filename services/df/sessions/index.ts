@@ -4,8 +4,7 @@ import type { Platform } from '../../platform.js';
 import type { Caller } from '../core/caller.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { SharingService } from '../sharing/index.js';
-import { deviceContentRoutes } from './device-content-routes.js';
-import { sessionRoutes } from './routes.js';
+import { deviceContentRoutes, sessionRoutes } from './routes/index.js';
 import type { SessionService } from './service.js';
 
 export interface SessionsFeatureOptions {
@@ -27,4 +26,4 @@ export const sessionsFeature = fp(
 );
 
 export { SessionService } from './service.js';
-export { SessionSchema } from './routes.js';
+export { SessionSchema } from './routes/index.js';
