@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import type { ActiveWorkspace, PermissionResolver, Principal } from '#shared/http/principal.js';
+import { tokenPrincipal, type ActiveWorkspace, type PermissionResolver, type Principal } from '#shared/http/principal.js';
 import { acceptsApiKey, acceptsScopedCredential, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
@@ -176,18 +176,7 @@ export async function authenticateToken(
   if (await deps.isRevoked({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs, sid: claims.sid })) {
     throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
   }
-  const principal: Principal = {
-    kind: 'user',
-    credential: 'access-token',
-    userId: claims.userId,
-    companyId: claims.companyId,
-    tokenWorkspaceId: claims.workspaceId,
-    jti: claims.jti,
-    exp: claims.exp,
-    iat: claims.iat,
-    issuedAtMs: claims.issuedAtMs,
-    ...(claims.sid ? { sid: claims.sid } : {}),
-  };
+  const principal = tokenPrincipal(claims, { credential: 'access-token', issuedAtMs: claims.issuedAtMs, ...(claims.sid ? { sid: claims.sid } : {}) });
   let workspace: ActiveWorkspace | null = null;
   let tokenWorkspaceLost = false;
   if (workspaceHeader !== undefined) {

@@ -1,7 +1,7 @@
 import { findUserByLogin } from '#projections/org-directory/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../platform.js';
-import type { AuthService } from './auth/service.js';
+import type { AuthService } from './auth/index.js';
 
 /**
  * `BOOTSTRAP_ADMIN_EMAIL` / `BOOTSTRAP_ADMIN_PASSWORD`: on start, create once a company "Default",

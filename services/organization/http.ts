@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal, type Principal } from '#shared/http/principal.js';
 import type { PermissionKey } from '#shared/permissions.js';
@@ -49,6 +50,33 @@ export const Workspace = z
     createdAt: z.string(),
   })
   .meta({ id: 'Workspace' });
+
+export const SignInSession = z
+  .object({
+    id: z.string().describe('The session id: the `sid` claim of its access tokens'),
+    current: z.boolean().describe('Whether the token of this request belongs to it'),
+    userAgent: z.string().nullable().describe('User agent of the sign-in'),
+    address: z.string().nullable().describe('Client address of the sign-in'),
+    createdAt: z.string().describe('When it began (sign-in or sign-up)'),
+    lastUsedAt: z.string().describe('Its latest use by a request or a refresh, to about a minute'),
+    lastAddress: z.string().nullable().describe('Client address of that use'),
+    expiresAt: z.string().describe('When its refresh tokens stop working, whatever happens'),
+  })
+  .meta({ id: 'SignInSession' });
+
+/** A session as the API shows it. */
+export function sessionView(s: SignInSessionView, currentSid: string | undefined): z.output<typeof SignInSession> {
+  return {
+    id: s.id,
+    current: s.id === currentSid,
+    userAgent: s.userAgent,
+    address: s.address,
+    createdAt: s.startedAt,
+    lastUsedAt: s.lastUsedAt,
+    lastAddress: s.lastAddress,
+    expiresAt: s.expiresAt,
+  };
+}
 
 /** The caller as the organization's commands and queries need it. */
 export function callerOf(request: FastifyRequest): Principal {

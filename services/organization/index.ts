@@ -7,20 +7,19 @@ import { signInSessionsProjection } from '#projections/sign-in-sessions/index.js
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
-import { auditRoutes } from './audit/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { AuthService } from './auth/service.js';
+import { auditFeature } from './audit/index.js';
+import { AuthService, authFeature } from './auth/index.js';
 import { bootstrapAdmin } from './bootstrap.js';
-import { createCredentials } from './credentials/index.js';
-import { permissionsOf } from './roles/permissions-of.js';
-import { roleRoutes } from './roles/routes.js';
-import { teamRoutes } from './teams/routes.js';
-import { userRoutes } from './users/routes.js';
-import { workspaceMemberRoutes } from './workspaces/member-routes.js';
-import { workspaceRoutes } from './workspaces/routes.js';
+import { claimsFeature } from './claims/index.js';
+import { companiesFeature } from './companies/index.js';
+import { CredentialService, credentialsFeature, tokenRoutes } from './credentials/index.js';
+import { feature, registerFeatures } from './features.js';
+import { permissionsOf, rolesFeature } from './roles/index.js';
+import { teamsFeature } from './teams/index.js';
+import { usersFeature } from './users/index.js';
+import { workspacesFeature } from './workspaces/index.js';
 
-export { AuthService } from './auth/service.js';
-export { AccessRevocations, type RevocableToken } from './auth/revocation.js';
+export { AuthService, AccessRevocations, type RevocableToken } from './auth/index.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
@@ -30,27 +29,38 @@ export const organizationProjections: readonly Projection[] = [orgDirectoryProje
 export function createOrganizationModule(platform: Platform) {
   const auth = new AuthService(platform);
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
-  /** `/v1` API keys and OAuth clients: routes, `/oauth/token`, and their verification for access control. */
-  const credentials = createCredentials(platform, { resolveWorkspace });
+  const credentialService = new CredentialService(platform);
+  const features = [
+    feature(companiesFeature, {}),
+    feature(claimsFeature, {}),
+    feature(authFeature, { platform, auth }),
+    feature(usersFeature, { platform, auth }),
+    feature(rolesFeature, { platform }),
+    feature(teamsFeature, { platform }),
+    feature(workspacesFeature, { platform, auth }),
+    feature(auditFeature, { platform }),
+    feature(credentialsFeature, { platform, credentials: credentialService }),
+  ];
   return {
     auth,
-    credentials,
+    /** `/v1` API keys and OAuth clients: their verification for access control, and `/oauth/token`. */
+    credentials: {
+      service: credentialService,
+      /** For `installAccessControl({ scopedCredentials })`. */
+      scoped: credentialService.scopedCredentials(),
+      /** At the root, outside `/api/v1`: `POST /oauth/token`. */
+      tokenRoutes: async (app: FastifyInstance) => {
+        await app.register(tokenRoutes, { platform, credentials: credentialService, resolveWorkspace });
+      },
+    },
     /** Whether this user may enter this workspace, and what it is entitled to. */
     resolveWorkspace,
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /** Creates the bootstrap administrator once, when configured. */
     start: () => bootstrapAdmin(platform, auth),
-    routes: async (app: FastifyInstance) => {
-      await app.register(authRoutes, { platform, auth });
-      await app.register(userRoutes, { platform, auth });
-      await app.register(roleRoutes, { platform });
-      await app.register(teamRoutes, { platform });
-      await app.register(workspaceRoutes, { platform, auth });
-      await app.register(workspaceMemberRoutes, { platform });
-      await app.register(auditRoutes, { platform });
-      await app.register(credentials.routes);
-    },
+    /** Every feature, under `/api/v1`. */
+    routes: (app: FastifyInstance) => registerFeatures(app, features),
   };
 }
 

@@ -49,3 +49,28 @@ export function nameClaimDecider<Scope, Owner, ClaimT extends string, ReleaseT e
     },
   };
 }
+
+/** Holds and frees names for one owner in one scope (a module's claim commands). */
+export interface NameClaims {
+  claim(name: string): Promise<void>;
+  release(name: string): Promise<void>;
+}
+
+/**
+ * A rename under name claims: the new name is claimed first (so a clash changes nothing), the change
+ * applied, then the old name released; when the change fails, the new claim is given back. No new
+ * name, or one that folds to the old one, claims nothing.
+ */
+export async function renameClaimed<T>(names: NameClaims, oldName: string, newName: string | undefined, change: () => Promise<T>): Promise<T> {
+  if (newName === undefined || foldName(newName) === foldName(oldName)) return change();
+  await names.claim(newName);
+  let result: T;
+  try {
+    result = await change();
+  } catch (err) {
+    await names.release(newName);
+    throw err;
+  }
+  await names.release(oldName);
+  return result;
+}

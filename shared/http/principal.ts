@@ -28,6 +28,24 @@ export interface Principal {
   credentialId?: string;
 }
 
+/** What a signed token's verified claims say of its user: who, in which company and workspace, which token. */
+export interface SignedTokenClaims {
+  userId: number;
+  companyId: number;
+  workspaceId: number | null;
+  jti: string;
+  exp: number;
+  iat: number;
+}
+
+/**
+ * The principal of a verified signed token (an access token, an OAuth client's token): the user it
+ * acts as, in the workspace baked into it; `credential` says which kind it is and what else it carries.
+ */
+export function tokenPrincipal(claims: SignedTokenClaims, credential: Omit<Principal, 'kind' | 'userId' | 'companyId' | 'tokenWorkspaceId' | 'jti' | 'exp' | 'iat'>): Principal {
+  return { kind: 'user', userId: claims.userId, companyId: claims.companyId, tokenWorkspaceId: claims.workspaceId, jti: claims.jti, exp: claims.exp, iat: claims.iat, ...credential };
+}
+
 /** The credentials a user-acting principal may come from. */
 export type CredentialKind = 'access-token' | 'api-key' | 'oauth-client';
 

@@ -101,8 +101,12 @@ async function* ndjsonLines(entries: AsyncIterable<AuditEntry>): AsyncGenerator<
   for await (const e of entries) yield `${JSON.stringify(e)}\n`;
 }
 
+export interface AuditOptions {
+  platform: Platform;
+}
+
 /** The audit history of the caller's company (AUDIT_READ): filtered pages, and streamed exports. */
-export async function auditRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+export async function auditRoutes(app: FastifyInstance, opts: AuditOptions): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 

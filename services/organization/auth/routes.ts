@@ -4,8 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
-import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
-import { PageQuery } from '../http.js';
+import { PageQuery, SignInSession, sessionView } from '../http.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -32,33 +31,6 @@ const LoginRequest = z
 const Message = z.object({ message: z.string() });
 
 const SessionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a sign-in session id (UUID)');
-
-export const SignInSession = z
-  .object({
-    id: z.string().describe('The session id: the `sid` claim of its access tokens'),
-    current: z.boolean().describe('Whether the token of this request belongs to it'),
-    userAgent: z.string().nullable().describe('User agent of the sign-in'),
-    address: z.string().nullable().describe('Client address of the sign-in'),
-    createdAt: z.string().describe('When it began (sign-in or sign-up)'),
-    lastUsedAt: z.string().describe('Its latest use by a request or a refresh, to about a minute'),
-    lastAddress: z.string().nullable().describe('Client address of that use'),
-    expiresAt: z.string().describe('When its refresh tokens stop working, whatever happens'),
-  })
-  .meta({ id: 'SignInSession' });
-
-/** A session as the API shows it. */
-export function sessionView(s: SignInSessionView, currentSid: string | undefined): z.output<typeof SignInSession> {
-  return {
-    id: s.id,
-    current: s.id === currentSid,
-    userAgent: s.userAgent,
-    address: s.address,
-    createdAt: s.startedAt,
-    lastUsedAt: s.lastUsedAt,
-    lastAddress: s.lastAddress,
-    expiresAt: s.expiresAt,
-  };
-}
 
 /** The caller of a route only a signed-in person (a platform access token) may use. */
 function requireAccessToken(request: FastifyRequest) {

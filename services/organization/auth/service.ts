@@ -13,10 +13,9 @@ import {
 import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
-import { OrgWriter } from '../commands.js';
-import { createBuiltInRoles } from '../roles/create-built-in.js';
-import { emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
-import { claimFreeUsername } from '../users/usernames.js';
+import { OrgWriter } from '../service.js';
+import { createBuiltInRoles } from '../roles/index.js';
+import { claimFreeUsername, emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';

@@ -1,32 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform.js';
-import { credentialRoutes } from './routes.js';
-import { CredentialService, type ResolveWorkspace } from './service.js';
-import { tokenRoutes } from './token-routes.js';
+import fp from 'fastify-plugin';
+import type { CredentialsOptions } from './http.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { oauthClientRoutes } from './routes/oauth-clients.js';
 
-export { API_KEY_PREFIX, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, CredentialService } from './service.js';
+export { API_KEY_PREFIX, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, CredentialService, type ResolveWorkspace } from './service.js';
 export { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
+export { tokenRoutes } from './routes/token.js';
+export type { CredentialsOptions } from './http.js';
 
 /**
  * The credentials of the `/v1` set: API keys and OAuth clients (`/api/v1/api-keys`,
- * `/api/v1/oauth-clients`), the OAuth token endpoint (`/oauth/token`, served at the root), and their
- * verification for the gateway's access control.
+ * `/api/v1/oauth-clients`). Anyone may create their own (they act as their creator, never beyond the
+ * creator's permissions, in the workspace active at creation); everyone sees and revokes their own;
+ * `API_KEY_MANAGE` sees and revokes all of the workspace's. Another user's or workspace's credential
+ * is a 404 to those who may not manage it. The OAuth token endpoint (`POST /oauth/token`) lives at
+ * the root, outside the module's prefix: `tokenRoutes`, registered by the module's `tokenRoutes`.
  */
-export function createCredentials(platform: Platform, deps: { resolveWorkspace: ResolveWorkspace }) {
-  const service = new CredentialService(platform);
-  return {
-    service,
-    /** For `installAccessControl({ scopedCredentials })`. */
-    scoped: service.scopedCredentials(),
-    /** Under `/api/v1`. */
-    routes: async (app: FastifyInstance) => {
-      await app.register(credentialRoutes, { platform, credentials: service });
-    },
-    /** At the root: `POST /oauth/token`. */
-    tokenRoutes: async (app: FastifyInstance) => {
-      await app.register(tokenRoutes, { platform, credentials: service, resolveWorkspace: deps.resolveWorkspace });
-    },
-  };
-}
-
-export type Credentials = ReturnType<typeof createCredentials>;
+export const credentialsFeature = fp<CredentialsOptions>(
+  async (app, opts) => {
+    await app.register(apiKeyRoutes, opts);
+    await app.register(oauthClientRoutes, opts);
+  },
+  { name: 'organization-credentials', fastify: '5.x' },
+);

@@ -3,7 +3,7 @@ import { activeApiKeyByHash, oauthClientDeleted, recordCredentialUse } from '#pr
 import { hashToken } from '#shared/auth/index.js';
 import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/tokens.js';
 import { AppError } from '#shared/errors.js';
-import { CREDENTIAL_SCOPES, type ActiveWorkspace, type CredentialScope, type Principal } from '#shared/http/principal.js';
+import { CREDENTIAL_SCOPES, tokenPrincipal, type ActiveWorkspace, type CredentialScope, type Principal } from '#shared/http/principal.js';
 import type { ScopedCredential } from '../../gateway/access-control.js';
 import type { Platform } from '../../platform.js';
 
@@ -103,20 +103,13 @@ export class CredentialService {
         if (marked !== null || (await oauthClientDeleted(platform.db, claims.clientRecordId))) {
           throw new AppError('TOKEN_REVOKED', 'The OAuth client of this token has been deleted');
         }
-        const principal: Principal = {
-          kind: 'user',
+        const principal = tokenPrincipal(claims, {
           credential: 'oauth-client',
           credentialId: claims.clientRecordId,
           clientId: claims.clientId,
           scopes: claims.scopes.filter(isScope),
-          userId: claims.userId,
-          companyId: claims.companyId,
-          tokenWorkspaceId: claims.workspaceId,
-          jti: claims.jti,
-          exp: claims.exp,
-          iat: claims.iat,
           issuedAtMs: claims.iat * 1000,
-        };
+        });
         return { principal, workspaceId: claims.workspaceId, used: () => this.used(claims.clientRecordId) };
       },
     };

@@ -1,7 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
-import type { OrgWriter } from '../commands.js';
+import type { OrgWriter } from '../service.js';
 import { BUILT_IN_ROLES } from './built-in.js';
 import { roleDecider } from './decide.js';
 import { roleStream } from '#events/organization/roles.js';

@@ -7,7 +7,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import { ALL_PERMISSION_KEYS, PERMISSIONS, type PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../commands.js';
+import { OrgWriter } from '../service.js';
 import { callerOf, IdParams, PageQuery, pageSchema, Role, User } from '../http.js';
 import { effectivePermissions } from './built-in.js';
 import { roleDecider } from './decide.js';
@@ -35,8 +35,12 @@ async function myPermissions(request: FastifyRequest): Promise<string[]> {
   return [...(await request.permissions())].sort();
 }
 
+export interface RolesOptions {
+  platform: Platform;
+}
+
 /** Roles, the permission catalog, and the caller's keys. */
-export async function roleRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
   const writer = new OrgWriter(platform);

@@ -1,2 +1,15 @@
+import fp from 'fastify-plugin';
+import { teamRoutes, type TeamsOptions } from './routes.js';
+
 export { teamDecider, type TeamCommand, type TeamState } from './decide.js';
 export { teamStream, type TeamEvent } from '#events/organization/teams.js';
+
+export type { TeamsOptions };
+
+/** Teams of a company and their members. */
+export const teamsFeature = fp<TeamsOptions>(
+  async (app, opts) => {
+    await app.register(teamRoutes, opts);
+  },
+  { name: 'organization-teams', fastify: '5.x' },
+);

@@ -1,22 +1,26 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getTeam, getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
-import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../commands.js';
+import { OrgWriter } from '../service.js';
 import { callerOf, IdParams, intId, Team } from '../http.js';
 import { teamDecider } from './decide.js';
 import { teamStream } from '#events/organization/teams.js';
+import type { Platform } from '../../platform.js';
 
 const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);
 const description = z.string().trim().max(1000);
 
+export interface TeamsOptions {
+  platform: Platform;
+}
+
 /** Teams and their members. */
-export async function teamRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
   const writer = new OrgWriter(platform);
@@ -108,29 +112,24 @@ export async function teamRoutes(app: FastifyInstance, opts: { platform: Platfor
   });
 
   const MemberParams = z.object({ id: intId, userId: intId });
+  /** Adds or removes a member: both the team and the user must be of the caller's company (404). */
+  const changeMember = async (request: FastifyRequest, params: z.infer<typeof MemberParams>, type: 'AddMember' | 'RemoveMember'): Promise<TeamView> => {
+    await requirePermission(request, 'TEAM_MANAGE');
+    const p = callerOf(request);
+    const team = await teamOr404(p.companyId, params.id);
+    if (!(await getUser(db, p.companyId, params.userId))) throw new AppError('NOT_FOUND', 'User not found');
+    const result = await writer.run(teamStream(team.id), teamDecider, { type, companyId: p.companyId, userId: params.userId }, writer.context(request));
+    await writer.settle(result);
+    return teamOr404(p.companyId, team.id);
+  };
+
   r.post('/teams/:id/members/:userId', {
     schema: { tags, summary: 'Add a user of the company to the team (TEAM_MANAGE)', params: MemberParams, response: { 200: Team } },
-    handler: async (request) => {
-      await requirePermission(request, 'TEAM_MANAGE');
-      const p = callerOf(request);
-      const team = await teamOr404(p.companyId, request.params.id);
-      if (!(await getUser(db, p.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
-      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'AddMember', companyId: p.companyId, userId: request.params.userId }, writer.context(request));
-      await writer.settle(result);
-      return teamOr404(p.companyId, team.id);
-    },
+    handler: async (request) => changeMember(request, request.params, 'AddMember'),
   });
 
   r.delete('/teams/:id/members/:userId', {
     schema: { tags, summary: 'Remove a member from the team (TEAM_MANAGE)', params: MemberParams, response: { 200: Team } },
-    handler: async (request) => {
-      await requirePermission(request, 'TEAM_MANAGE');
-      const p = callerOf(request);
-      const team = await teamOr404(p.companyId, request.params.id);
-      if (!(await getUser(db, p.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
-      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'RemoveMember', companyId: p.companyId, userId: request.params.userId }, writer.context(request));
-      await writer.settle(result);
-      return teamOr404(p.companyId, team.id);
-    },
+    handler: async (request) => changeMember(request, request.params, 'RemoveMember'),
   });
 }

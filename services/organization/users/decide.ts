@@ -54,45 +54,29 @@ function live(state: UserState, companyId: number | undefined): LiveUser {
   return state;
 }
 
+/** What every new user starts with, signed up or invited: who they are, no image, title or phone. */
+const newUser = (p: { userId: number; companyId: number; email: string; username: string }) => ({
+  userId: p.userId,
+  companyId: p.companyId,
+  email: p.email,
+  username: p.username,
+  image: null,
+  title: null,
+  phone: null,
+});
+
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered': {
         const p = event.payload;
-        return {
-          status: 'active',
-          userId: p.userId,
-          companyId: p.companyId,
-          email: p.email,
-          username: p.username,
-          name: p.name,
-          passwordHash: p.passwordHash,
-          isAdmin: p.isAdmin,
-          roleIds: p.roleIds ?? [],
-          image: null,
-          title: null,
-          phone: null,
-          invitation: null,
-        };
+        return { ...newUser(p), status: 'active', name: p.name, passwordHash: p.passwordHash, isAdmin: p.isAdmin, roleIds: p.roleIds ?? [], invitation: null };
       }
       case 'UserInvited': {
         const p = event.payload;
-        return {
-          status: 'passive',
-          userId: p.userId,
-          companyId: p.companyId,
-          email: p.email,
-          username: p.username,
-          name: '',
-          passwordHash: null,
-          isAdmin: false,
-          roleIds: p.roleIds,
-          image: null,
-          title: null,
-          phone: null,
-          invitation: { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] },
-        };
+        const invitation = { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] };
+        return { ...newUser(p), status: 'passive', name: '', passwordHash: null, isAdmin: false, roleIds: p.roleIds, invitation };
       }
       case 'UserDeleted':
         return { status: 'deleted', userId: event.payload.userId };

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '#shared/errors.js';
 
 /** Largest profile image accepted. */
@@ -43,4 +44,17 @@ export async function readMultipart(request: FastifyRequest, imageField: string)
     image = { bytes, contentType };
   }
   return { fields, image };
+}
+
+const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();
+
+/**
+ * Registers routes in a sub-plugin of their own that parses multipart/form-data: multipart is parsed
+ * only where an image may be uploaded; everywhere else such a body stays a 415.
+ */
+export async function withImageUploads(app: FastifyInstance, routes: (upload: ReturnType<typeof typed>) => void): Promise<void> {
+  await app.register(async (upload) => {
+    await upload.register((await import('@fastify/multipart')).default, { limits: { fileSize: MAX_PROFILE_IMAGE_BYTES, files: 1, fields: 10 } });
+    routes(typed(upload));
+  });
 }

@@ -1,3 +1,12 @@
+import fp from 'fastify-plugin';
+import type { UsersOptions } from './http.js';
+import { administrationRoutes } from './routes/administration.js';
+import { imageRoutes } from './routes/images.js';
+import { invitationRoutes } from './routes/invitations.js';
+import { meRoutes } from './routes/me.js';
+import { signInRoutes } from './routes/sign-ins.js';
+import { userRoutes } from './routes/users.js';
+
 export {
   userDecider,
   emailClaimDecider,
@@ -19,4 +28,18 @@ export {
   type SignInEvent,
   type SignInFailureReason,
 } from '#events/organization/users.js';
-export { inviteUser, inviterOf, updateUser, deleteUser, type Inviter, type TokenRevocations } from './commands.js';
+export { inviteUser, inviterOf, updateUser, deleteUser, type Inviter, type TokenRevocations } from './service.js';
+export { claimFreeUsername, USERNAME_PATTERN } from './usernames.js';
+export type { UsersOptions, UserTokenFlow } from './http.js';
+
+/**
+ * The company's users: the signed-in account, the list, invitations and their acceptance, profiles
+ * and images, roles, status, administrators, passwords, sign-in sessions and sign-in logs. Its routes
+ * end tokens and sessions and charge mail limits through the token flow of `organization-auth`.
+ */
+export const usersFeature = fp<UsersOptions>(
+  async (app, opts) => {
+    for (const routes of [meRoutes, userRoutes, invitationRoutes, imageRoutes, administrationRoutes, signInRoutes]) await app.register(routes, opts);
+  },
+  { name: 'organization-users', fastify: '5.x', dependencies: ['organization-auth'] },
+);

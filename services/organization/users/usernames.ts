@@ -3,7 +3,7 @@ import { usernameTaken } from '#projections/org-directory/index.js';
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
-import type { OrgWriter } from '../commands.js';
+import type { OrgWriter } from '../service.js';
 
 /** Usernames: letters, digits, dot, dash and underscore; no `@`, so they never look like an e-mail. */
 export const USERNAME_PATTERN = /^[a-z0-9._-]{2,64}$/i;

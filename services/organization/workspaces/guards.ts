@@ -2,18 +2,46 @@ import type { FastifyRequest } from 'fastify';
 import { findAccessibleWorkspace, getWorkspace, type WorkspaceView } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { OrgWriter } from '../commands.js';
+import { OrgWriter } from '../service.js';
 import { callerOf } from '../http.js';
-import { permissionsOf } from '../roles/permissions-of.js';
+import { permissionsOf } from '../roles/index.js';
 import { workspaceDecider, type WorkspaceCommand } from './decide.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
+
+/** What the workspace routes ask of the token flow (the auth feature's `AuthService` is one). */
+export interface WorkspaceTokenFlow {
+  /** A token pair with the workspace baked in, in the caller's sign-in session. */
+  switchWorkspace(
+    caller: { userId: number; companyId: number; sid?: string; issuedAtMs: number },
+    workspaceId: number,
+  ): Promise<{ token: string; expiresIn: string; refreshToken: string }>;
+}
+
+export interface WorkspacesOptions {
+  platform: Platform;
+  auth: WorkspaceTokenFlow;
+}
+
+export const tags = ['Workspaces'];
+
+/** A workspace as the API shows it. */
+export const toWorkspace = (w: WorkspaceView) => ({
+  id: w.id,
+  name: w.name,
+  description: w.description,
+  settings: w.settings,
+  archived: w.archived,
+  modules: w.modules,
+  createdAt: w.createdAt,
+});
 
 /**
  * What every workspace route asks before it acts — the workspace (404 across companies), the caller's
  * keys in it, whether they may enter it — and how a change is written and read back.
  */
-export function workspaceGuards(platform: Platform, writer: OrgWriter) {
+export function workspaceGuards({ platform }: Pick<WorkspacesOptions, 'platform'>) {
   const { db } = platform;
+  const writer = new OrgWriter(platform);
 
   /** A workspace of the caller's company, or 404 (also for another company's id). */
   const workspaceOr404 = async (request: FastifyRequest, id: number): Promise<WorkspaceView> => {
@@ -46,5 +74,5 @@ export function workspaceGuards(platform: Platform, writer: OrgWriter) {
     return workspaceOr404(request, ws.id);
   };
 
-  return { workspaceOr404, keysIn, requireKeyIn, canEnter, requireReadable, change };
+  return { writer, workspaceOr404, keysIn, requireKeyIn, canEnter, requireReadable, change };
 }

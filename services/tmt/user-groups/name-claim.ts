@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { foldName, nameClaimDecider, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
+import { foldName, nameClaimDecider, renameClaimed, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
 import type { EventStore } from '#shared/es/types.js';
 
 export { foldName };
@@ -50,16 +50,6 @@ export class TmtNames {
    * the old one; when the change fails the new claim is given back.
    */
   async renamed<T>(scope: TmtNameScope, what: string, ownerId: string, oldName: string, newName: string | undefined, context: CommandContext, change: () => Promise<T>): Promise<T> {
-    if (newName === undefined || foldName(newName) === foldName(oldName)) return change();
-    await this.claim(scope, newName, ownerId, what, context);
-    let result: T;
-    try {
-      result = await change();
-    } catch (err) {
-      await this.release(scope, newName, ownerId, context);
-      throw err;
-    }
-    await this.release(scope, oldName, ownerId, context);
-    return result;
+    return renameClaimed({ claim: (name) => this.claim(scope, name, ownerId, what, context), release: (name) => this.release(scope, name, ownerId, context) }, oldName, newName, change);
   }
 }

@@ -8,7 +8,7 @@ import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
 import { deleteUser, inviterOf, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
 import { USERNAME_PATTERN } from '#services/organization/users/usernames.js';
-import { OrgWriter } from '#services/organization/commands.js';
+import { OrgWriter } from '#services/organization/service.js';
 import { User } from '#services/organization/http.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';

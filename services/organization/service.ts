@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { handleCommand, type CommandContext, type CommandResult, type Decider, type DomainEvent } from '#shared/es/decider.js';
+import { renameClaimed } from '#shared/es/name-claim-decider.js';
 import type { Platform } from '../platform.js';
 import { nameClaimDecider, nameClaimStream, type NameScope } from './claims/index.js';
 
@@ -12,7 +13,11 @@ export const ORG_READ_MODELS = ['org-directory'] as const;
  * read-your-writes before answering from a projection.
  */
 export class OrgWriter {
-  constructor(private readonly platform: Platform) {}
+  /** `readModels`: what `settle` waits for (the organization's directory unless told). */
+  constructor(
+    private readonly platform: Platform,
+    private readonly readModels: readonly string[] = ORG_READ_MODELS,
+  ) {}
 
   /** Metadata of every event a request causes. */
   context(request: FastifyRequest | null, actor: { userId?: number | null; companyId?: number | null } = {}): CommandContext {
@@ -45,25 +50,15 @@ export class OrgWriter {
    * A rename: claim the new name first (so a clash changes nothing), apply the change, then release
    * the old name. When the change itself fails, the new claim is given back.
    */
-  async renamed<T>(scope: NameScope, what: string, ownerId: number, oldName: string, newName: string | undefined, context: CommandContext, change: () => Promise<T>): Promise<T> {
-    const renaming = newName !== undefined && newName.trim().toLowerCase() !== oldName.trim().toLowerCase();
-    if (!renaming) return change();
-    await this.claimName(scope, newName, ownerId, what, context);
-    let result: T;
-    try {
-      result = await change();
-    } catch (err) {
-      await this.releaseName(scope, newName, ownerId, context);
-      throw err;
-    }
-    await this.releaseName(scope, oldName, ownerId, context);
-    return result;
+  renamed<T>(scope: NameScope, what: string, ownerId: number, oldName: string, newName: string | undefined, context: CommandContext, change: () => Promise<T>): Promise<T> {
+    const names = { claim: (name: string) => this.claimName(scope, name, ownerId, what, context), release: (name: string) => this.releaseName(scope, name, ownerId, context) };
+    return renameClaimed(names, oldName, newName, change);
   }
 
-  /** Waits until the organization's read models show these writes. */
+  /** Waits until the read models this writer answers from show these writes. */
   async settle(...results: ({ position: bigint | null } | null | undefined)[]): Promise<void> {
     let max: bigint | null = null;
     for (const r of results) if (r?.position != null && (max === null || r.position > max)) max = r.position;
-    if (max !== null) await this.platform.readModels.waitFor(max, { names: ORG_READ_MODELS });
+    if (max !== null) await this.platform.readModels.waitFor(max, { names: this.readModels });
   }
 }

@@ -8,10 +8,9 @@ import type { CommandContext } from '#shared/es/decider.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../commands.js';
-import { assertMayGrantRoles } from '../roles/grant.js';
-import { permissionsOf } from '../roles/permissions-of.js';
-import { workspaceDecider } from '../workspaces/decide.js';
+import { OrgWriter } from '../service.js';
+import { assertMayGrantRoles, permissionsOf } from '../roles/index.js';
+import { workspaceDecider } from '../workspaces/index.js';
 import { emailClaimDecider, userDecider, type UserState } from './decide.js';
 import { claimFreeUsername } from './usernames.js';
 

@@ -7,8 +7,8 @@ import { AppError, type ErrorCode } from '#shared/errors.js';
 import { toErrorResponse } from '#shared/http/errors.js';
 import { hasMalformedEscapes, isUnstorable } from '#shared/http/input-hygiene.js';
 import { CREDENTIAL_SCOPES, type CredentialScope } from '#shared/http/principal.js';
-import type { Platform } from '../../platform.js';
-import { sameHash, type CredentialService, type ResolveWorkspace } from './service.js';
+import type { Platform } from '../../../platform.js';
+import { sameHash, type CredentialService, type ResolveWorkspace } from '../service.js';
 
 /** RFC 6749 section 5.2 error values, by the platform code that carries them. */
 const OAUTH_ERRORS: Partial<Record<ErrorCode, string>> = {

@@ -1,0 +1,24 @@
+import fp from 'fastify-plugin';
+import type { Platform } from '../../platform.js';
+import { authRoutes } from './routes.js';
+import type { AuthService } from './service.js';
+
+export { AuthService, type ClientInfo, type TokenPair } from './service.js';
+export { AccessRevocations, type RevocableToken } from './revocation.js';
+
+export interface AuthOptions {
+  platform: Platform;
+  /** The token flow, built once by the module (the gateway's revocation checks read it too). */
+  auth: AuthService;
+}
+
+/**
+ * The token flow: sign-in, refresh, logout, sign-up, password reset, workspace switch, the JWKS, and
+ * the caller's sign-in sessions.
+ */
+export const authFeature = fp<AuthOptions>(
+  async (app, opts) => {
+    await app.register(authRoutes, opts);
+  },
+  { name: 'organization-auth', fastify: '5.x' },
+);

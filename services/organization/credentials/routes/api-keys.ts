@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findApiKey, listApiKeys } from '#projections/org-credentials/index.js';
+import { hashToken, randomToken } from '#shared/auth/index.js';
+import { found } from '#shared/errors.js';
+import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
+import { apiKeyStream } from '#events/organization/credentials.js';
+import { apiKeyDecider } from '../decide.js';
+import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { API_KEY_PREFIX } from '../service.js';
+
+const tags = ['/v1 credentials: API keys'];
+
+const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe('The first characters of the key, to recognise it'),
+    scopes: z.array(Scope),
+    workspaceId: z.number().int(),
+    createdBy: z.number().int(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable().describe('Updated at most once a minute'),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: 'V1ApiKey' });
+
+const CreatedApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(Scope),
+  key: z.string().describe('The key itself: shown in this answer only'),
+  prefix: z.string(),
+  workspaceId: z.number().int(),
+  createdAt: z.string(),
+});
+
+/**
+ * `/api/v1/api-keys`: API keys of the `/v1` set, acting as their creator in the workspace active at
+ * creation; `API_KEY_MANAGE` sees and revokes all of the workspace's.
+ */
+export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOptions): Promise<void> {
+  const { platform } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const write = credentialCommands(platform);
+
+  r.post('/api-keys', {
+    schema: {
+      tags,
+      summary: 'Create a /v1 API key for yourself in the active workspace; its value is in this answer only',
+      body: z.object({ name: Name, scopes: ScopeList }),
+      response: { 201: CreatedApiKey },
+    },
+    handler: async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const workspace = requireWorkspace(request);
+      const keyId = randomUUID();
+      const key = `${API_KEY_PREFIX}${randomToken(32)}`;
+      const prefix = key.slice(0, API_KEY_PREFIX.length + 8);
+      const { name, scopes } = request.body;
+      await write(request, apiKeyStream(keyId), apiKeyDecider, {
+        type: 'CreateApiKey',
+        keyId,
+        name,
+        scopes,
+        keyHash: hashToken(key),
+        prefix,
+        userId: principal.userId,
+        companyId: workspace.companyId,
+        workspaceId: workspace.id,
+      });
+      const created = await findApiKey(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, keyId);
+      reply.code(201).header('cache-control', 'no-store');
+      return { id: keyId, name, scopes, key, prefix, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString() };
+    },
+  });
+
+  r.get('/api-keys', {
+    schema: {
+      tags,
+      summary: `Your /v1 API keys in the active workspace, revoked ones too (everyone's with ${MANAGE_KEY}); never their values`,
+      response: { 200: z.array(ApiKey) },
+    },
+    handler: async (request) => listApiKeys(platform.db, await filterOf(request)),
+  });
+
+  r.get('/api-keys/:id', {
+    schema: { tags, summary: 'One /v1 API key (never its value)', params: IdParams, response: { 200: ApiKey } },
+    handler: async (request) => {
+      return found(await findApiKey(platform.db, await filterOf(request), request.params.id), 'API key not found');
+    },
+  });
+
+  r.delete('/api-keys/:id', {
+    schema: {
+      tags,
+      summary: `Revoke a /v1 API key: yours, or anyone's with ${MANAGE_KEY}; it is refused from the next request on`,
+      params: IdParams,
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      const filter = await filterOf(request);
+      const record = found(await findApiKey(platform.db, filter, request.params.id), 'API key not found');
+      await write(request, apiKeyStream(record.id), apiKeyDecider, { type: 'RevokeApiKey', keyId: record.id, revokedBy: filter.actor });
+      reply.code(204);
+      return null;
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findOAuthClient, listOAuthClients } from '#projections/org-credentials/index.js';
+import { hashToken, randomToken } from '#shared/auth/index.js';
+import { found } from '#shared/errors.js';
+import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
+import { oauthClientStream } from '#events/organization/credentials.js';
+import { oauthClientDecider } from '../decide.js';
+import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../service.js';
+
+const tags = ['/v1 credentials: OAuth clients'];
+
+const OAuthClient = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    name: z.string(),
+    scopes: z.array(Scope),
+    workspaceId: z.number().int(),
+    createdBy: z.number().int(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable().describe('Last token issued or used; updated at most once a minute'),
+  })
+  .meta({ id: 'OAuthClient' });
+
+const CreatedOAuthClient = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientSecret: z.string().describe('Shown in this answer only'),
+  name: z.string(),
+  scopes: z.array(Scope),
+  workspaceId: z.number().int(),
+  createdAt: z.string(),
+});
+
+/**
+ * `/api/v1/oauth-clients`: OAuth 2.0 clients (client credentials) of the `/v1` set, acting as their
+ * creator in the workspace active at creation; `{MANAGE_KEY}` sees and deletes all of the workspace's.
+ */
+export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsOptions): Promise<void> {
+  const { platform, credentials } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const write = credentialCommands(platform);
+
+  r.post('/oauth-clients', {
+    schema: {
+      tags,
+      summary: 'Create an OAuth 2.0 client (client credentials) acting as you in the active workspace; the secret is in this answer only',
+      body: z.object({ name: Name, scopes: ScopeList }),
+      response: { 201: CreatedOAuthClient },
+    },
+    handler: async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const workspace = requireWorkspace(request);
+      const id = randomUUID();
+      const clientId = `${CLIENT_ID_PREFIX}${randomToken(16)}`;
+      const clientSecret = `${CLIENT_SECRET_PREFIX}${randomToken(32)}`;
+      const { name, scopes } = request.body;
+      await write(request, oauthClientStream(id), oauthClientDecider, {
+        type: 'CreateOAuthClient',
+        id,
+        clientId,
+        name,
+        scopes,
+        secretHash: hashToken(clientSecret),
+        userId: principal.userId,
+        companyId: workspace.companyId,
+        workspaceId: workspace.id,
+      });
+      const created = await findOAuthClient(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, id);
+      reply.code(201).header('cache-control', 'no-store');
+      return { id, clientId, clientSecret, name, scopes, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString() };
+    },
+  });
+
+  r.get('/oauth-clients', {
+    schema: {
+      tags,
+      summary: `Your OAuth clients in the active workspace (everyone's with ${MANAGE_KEY}); never their secrets`,
+      response: { 200: z.array(OAuthClient) },
+    },
+    handler: async (request) => listOAuthClients(platform.db, await filterOf(request)),
+  });
+
+  r.get('/oauth-clients/:id', {
+    schema: { tags, summary: 'One OAuth client (never its secret)', params: IdParams, response: { 200: OAuthClient } },
+    handler: async (request) => {
+      return found(await findOAuthClient(platform.db, await filterOf(request), request.params.id), 'OAuth client not found');
+    },
+  });
+
+  r.delete('/oauth-clients/:id', {
+    schema: {
+      tags,
+      summary: `Delete an OAuth client (yours, or anyone's with ${MANAGE_KEY}); every token issued to it stops working`,
+      params: IdParams,
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      const filter = await filterOf(request);
+      const record = found(await findOAuthClient(platform.db, filter, request.params.id), 'OAuth client not found');
+      // The marker first: from here on no token of this client passes, even before the event lands.
+      await credentials.markClientDeleted(record.id);
+      await write(request, oauthClientStream(record.id), oauthClientDecider, { type: 'DeleteOAuthClient', id: record.id, deletedBy: filter.actor });
+      reply.code(204);
+      return null;
+    },
+  });
+}

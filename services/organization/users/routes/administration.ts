@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf, IdParams, intId, User } from '../../http.js';
+import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
+import { password, tags, userGuards, type UsersOptions } from '../http.js';
+
+/** What an administrator sets on a user: company roles, status, administrator, password. */
+export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
+  const { platform, auth } = opts;
+  const { managed, notSelf, change, changePassword } = userGuards(opts);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.put('/users/:id/roles', {
+    schema: {
+      tags,
+      summary: "Replace the user's company roles (USER_MANAGE; only roles whose keys you hold yourself can be added)",
+      params: IdParams,
+      body: z.object({ roleIds: z.array(intId).max(50) }),
+      response: { 200: User },
+    },
+    handler: async (request) => {
+      const p = callerOf(request);
+      const user = await managed(request, request.params.id, 'USER_MANAGE');
+      const roles = await requireRoles(platform.db, p.companyId, request.body.roleIds);
+      assertMayGrantRoles(await request.permissions(), roles.filter((role) => !user.roleIds.includes(role.id)));
+      return change(request, user, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) });
+    },
+  });
+
+  r.put('/users/:id/status', {
+    schema: {
+      tags,
+      summary: 'Activate or deactivate a user; a deactivated user cannot sign in and their tokens stop working at once (USER_MANAGE)',
+      params: IdParams,
+      body: z.object({ status: z.enum(['active', 'deactivated']) }),
+      response: { 200: User },
+    },
+    handler: async (request) => {
+      const p = callerOf(request);
+      const user = await managed(request, request.params.id, 'USER_MANAGE');
+      notSelf(request, user.id, 'change the status of');
+      if (request.body.status === 'active') return change(request, user, { type: 'ReactivateUser', companyId: p.companyId });
+      return change(request, user, { type: 'DeactivateUser', companyId: p.companyId }, () => auth.revocations.revokeUserTokensBefore(user.id, platform.now()));
+    },
+  });
+
+  r.patch('/users/:id/admin', {
+    schema: {
+      tags,
+      summary: 'Grant or revoke company administrator (USER_ADMIN_MANAGE)',
+      params: IdParams,
+      body: z.object({ isAdmin: z.boolean() }),
+      response: { 200: User },
+    },
+    handler: async (request) => {
+      const p = callerOf(request);
+      const user = await managed(request, request.params.id, 'USER_ADMIN_MANAGE');
+      if (!request.body.isAdmin) notSelf(request, user.id, 'revoke administrator from');
+      return change(request, user, { type: 'SetAdmin', companyId: p.companyId, isAdmin: request.body.isAdmin });
+    },
+  });
+
+  r.put('/users/:id/password', {
+    schema: {
+      tags,
+      summary: "Set another user's password; their tokens stop working (USER_PASSWORD_MANAGE)",
+      params: IdParams,
+      body: z.object({ password }),
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      const p = callerOf(request);
+      const user = await managed(request, request.params.id, 'USER_PASSWORD_MANAGE');
+      await changePassword(request, p.companyId, user.id, request.body.password, 'admin');
+      return reply.code(204).send(null);
+    },
+  });
+}
