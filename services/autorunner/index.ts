@@ -7,13 +7,13 @@ import type { HeaderCredential } from '../gateway/access-control.js';
 import type { Platform } from '../platform.js';
 import type { OrganizationModule } from '../organization/index.js';
 import type { TmtModule } from '../tmt/index.js';
-import { engineRoutes, engineTokenVerifier } from './engines/routes.js';
+import { feature, registerFeatures } from '#shared/http/features.js';
+import { enginesFeature, engineTokenVerifier } from './engines/index.js';
 import { engineOf } from './http.js';
-import { runRoutes, type TestSessionSink } from './runs/routes.js';
+import { runsFeature, type TestSessionSink } from './runs/index.js';
 
-export { engineDecider } from './engines/decide.js';
-export { runDecider } from './runs/decide.js';
-export type { TestSessionSink } from './runs/routes.js';
+export { engineDecider } from './engines/index.js';
+export { runDecider, type TestSessionSink } from './runs/index.js';
 
 /** The read models this module owns. */
 export const autorunnerProjections: readonly Projection[] = [arEnginesProjection, arRunsProjection];
@@ -22,7 +22,8 @@ const ENGINE_TOKEN_PATHS = [/^\/autorunner\/api\/v1(\/.*)?$/];
 
 /** Test engines (`/autorunner/api/v1/**`): engines, engine tokens, runs and their results. */
 export function createAutorunnerModule(platform: Platform, deps: { organization: OrganizationModule; tmt: TmtModule }) {
-  const sessions: TestSessionSink = deps.tmt.v1.testSessions;
+  const sessions: TestSessionSink = deps.tmt.testSessions;
+  const features = [feature(enginesFeature, { platform }), feature(runsFeature, { platform, sessions })];
   return {
     /** `X-Engine-Token` for the gateway's access control. */
     credentials: [
@@ -38,8 +39,7 @@ export function createAutorunnerModule(platform: Platform, deps: { organization:
           throw new AppError('UNAUTHORIZED', 'Invalid engine token for this workspace');
         }
       });
-      await app.register(engineRoutes, { platform });
-      await app.register(runRoutes, { platform, sessions });
+      await registerFeatures(app, features);
     },
   };
 }

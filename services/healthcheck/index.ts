@@ -5,14 +5,11 @@ import type { Projection } from '#projections/types.js';
 import type { HeaderCredential } from '../gateway/access-control.js';
 import type { Platform } from '../platform.js';
 import type { OrganizationModule } from '../organization/index.js';
-import { createPulseStore } from './checks/pulse-store.js';
-import { createReaper } from './checks/reaper.js';
-import { pushRoutes } from './checks/push-routes.js';
-import { healthCheckRoutes } from './checks/routes.js';
-import { createCheckService } from './checks/service.js';
-import { healthcheckApiKeyRoutes, healthcheckApiKeyVerifier } from './keys/routes.js';
+import { feature, registerFeatures } from '#shared/http/features.js';
+import { checksFeature, createCheckService, createPulseStore, createReaper } from './checks/index.js';
+import { healthcheckApiKeyVerifier, keysFeature } from './keys/index.js';
 
-export { healthCheckDecider } from './checks/decide.js';
+export { healthCheckDecider } from './checks/index.js';
 export { healthCheckEvents, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 
 /** The read models this module owns. */
@@ -34,6 +31,7 @@ export function createHealthcheckModule(platform: Platform, deps: { organization
     schemaReady = null;
     throw err;
   }));
+  const features = [feature(keysFeature, { platform }), feature(checksFeature, { platform, checks, pulses })];
   return {
     /** `X-API-KEY` for the gateway's access control. */
     credentials: [
@@ -53,9 +51,7 @@ export function createHealthcheckModule(platform: Platform, deps: { organization
       app.addHook('onRequest', async () => {
         await ensureSchema();
       });
-      await app.register(healthcheckApiKeyRoutes(platform));
-      await app.register(healthCheckRoutes, { platform, checks, pulses });
-      await app.register(pushRoutes, { platform, checks, pulses });
+      await registerFeatures(app, features);
     },
   };
 }

@@ -1,29 +1,59 @@
 import type { FastifyInstance } from 'fastify';
+import { tmtAttachmentsProjection } from '#projections/tmt-attachments/index.js';
+import { tmtMockServicesProjection } from '#projections/tmt-mock-services/index.js';
+import { tmtProjectsProjection } from '#projections/tmt-projects/index.js';
+import { tmtTestCasesProjection } from '#projections/tmt-test-cases/index.js';
+import { tmtTestSessionsProjection } from '#projections/tmt-test-sessions/index.js';
+import { tmtUserGroupsProjection } from '#projections/tmt-user-groups/index.js';
 import type { Projection } from '#projections/types.js';
+import { feature, registerFeatures } from '#shared/http/features.js';
 import type { Platform } from '../platform.js';
+import { attachmentsFeature } from './attachments/index.js';
 import type { TmtDeps } from './deps.js';
-import { testSessionReportKind } from './test-sessions/report.js';
-import { createV1, v1Projections } from './v1.js';
-import { createWorkspaceTools, toolsProjections } from './workspace-tools.js';
+import { DownloadKinds, downloadsFeature } from './downloads/index.js';
+import { mockServicesFeature } from './mock-services/index.js';
+import { projectsFeature } from './projects/index.js';
+import { testCasesFeature } from './test-cases/index.js';
+import { TestSessionService, testSessionsFeature, testSessionsForModules } from './test-sessions/index.js';
+import { userGroupsFeature } from './user-groups/index.js';
+import { v1UsersFeature } from './v1-users/index.js';
+
+export type { EngineResult } from './test-sessions/index.js';
 
 /** The read models test management owns. */
-export const tmtProjections: readonly Projection[] = [...v1Projections, ...toolsProjections];
+export const tmtProjections: readonly Projection[] = [
+  tmtProjectsProjection,
+  tmtTestCasesProjection,
+  tmtTestSessionsProjection,
+  tmtUserGroupsProjection,
+  tmtAttachmentsProjection,
+  tmtMockServicesProjection,
+];
 
 /**
- * Test management: the `/v1` set and `/tmt/**`. Its routes carry their full paths (the gateway strips
- * nothing for `/tmt` and `/v1`).
+ * Test management: the `/v1` set (projects, test cases, test sessions with results, users) and
+ * `/tmt/**` (user groups, attachments, downloads, mock services). Its routes carry their full paths
+ * (the gateway strips nothing for `/tmt` and `/v1`).
  */
 export function createTmtModule(platform: Platform, deps: TmtDeps) {
-  const v1 = createV1(platform, deps);
-  const tools = createWorkspaceTools(platform, deps);
-  // A test session's report can be handed out as a pre-authorized download link.
-  tools.downloads.register('test-session-report', testSessionReportKind(platform, v1.testSessions));
+  const sessions = new TestSessionService(platform);
+  // Kinds of pre-authorized downloads: the features owning the objects register theirs.
+  const downloads = new DownloadKinds();
+  const features = [
+    feature(projectsFeature, { platform }),
+    feature(testCasesFeature, { platform }),
+    feature(testSessionsFeature, { platform, sessions, downloads }),
+    feature(v1UsersFeature, { platform, deps }),
+    feature(userGroupsFeature, { platform }),
+    feature(attachmentsFeature, { platform, downloads }),
+    feature(downloadsFeature, { platform, kinds: downloads }),
+    feature(mockServicesFeature, { platform }),
+  ];
   return {
-    v1,
-    tools,
+    /** Test sessions for other modules (test engines report their results here). */
+    testSessions: testSessionsForModules(sessions),
     routes: async (app: FastifyInstance) => {
-      await app.register(v1.routes);
-      await app.register(tools.routes);
+      await registerFeatures(app, features);
     },
   };
 }

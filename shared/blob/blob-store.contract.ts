@@ -24,6 +24,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const PART = 5 * 1024 * 1024;
 
 /** The blob-store port's contract: every adapter must pass it. */
+// Long on purpose: a contract suite is one list of cases sharing the subject opened once in its describe block; read top to bottom, each `it` is one clause of the port's contract, and splitting it would only scatter that shared setup.
 export function blobStoreContract(name: string, target: BlobContractTarget): void {
   describe.skipIf(target.skipBecause !== undefined)(`blob store contract: ${name}${target.skipBecause ? ` (skipped: ${target.skipBecause})` : ''}`, () => {
     let store: BlobStore;

@@ -1,8 +1,8 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
 import {
@@ -16,6 +16,7 @@ import {
   type SignedRequest,
 } from './types.js';
 import type { UrlSigner } from './url-signer.js';
+import { digestOf, meteredStream, safeFileName } from './bytes.js';
 
 /** Where the platform serves the URLs the file-system store signs (the df module's route, behind `/df`). */
 export const SIGNED_BLOB_PATH = '/df/api/files/blobs/';
@@ -85,30 +86,24 @@ const fingerprint = async (path: string): Promise<Fingerprint> => {
 const sameFingerprint = (a: Fingerprint | undefined, b: Fingerprint) => a !== undefined && a.ino === b.ino && a.ctime === b.ctime && a.size === b.size;
 
 /** Size and SHA-256 of a file, read through. */
-async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { size, sha256: hash.digest('hex') };
-}
+const hashFile = (path: string) => digestOf(createReadStream(path, { highWaterMark: 1024 * 1024 }));
 
 /** A serve-time check found bytes other than the ones the URL was signed for. */
 const integrityFailed = (key: string) => new AppError('FILE_INTEGRITY_FAILED', `The stored bytes of ${key.split('/').pop()} are not the ones recorded: they were changed outside the platform`);
 
-/**
- * Blobs as files under `root` (the embedded default: `DATA_DIR/blobs`). A blob is written to a
- * temporary file, fsynced and renamed into place, so a reader sees the old or the new bytes, never a
- * half-written file; its info lives in a `.meta.json` beside it, with the file's fingerprint (inode,
- * change time in nanoseconds, size) as the store left it, so `verify` knows without reading the bytes
- * whether anyone wrote the file since. Multipart uploads keep their parts
- * under `root/uploads/<uploadId>/` until completed (joined into the object) or aborted (removed).
- * Signed URLs point at the platform's own route (`SIGNED_BLOB_PATH`) and are checked by `serveSigned`.
- */
-export function createFsBlobStore(root: string, options: { signer?: UrlSigner; now?: () => Date } = {}): FsBlobStore {
-  const now = options.now ?? (() => new Date());
+const missingIsNull = (err: unknown): null => {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  throw err;
+};
+
+interface UploadRecord {
+  key: string;
+  contentType: string;
+  createdAt: string;
+}
+
+/** Where the store keeps what under `root`, and the few atomic file operations every method builds on. */
+function fsLayout(root: string, now: () => Date) {
   const dataPath = (key: string) => {
     assertBlobKey(key);
     return join(root, 'objects', key);
@@ -124,8 +119,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       const { fp, ...raw } = JSON.parse(await readFile(metaPath(key), 'utf8')) as Omit<BlobInfo, 'createdAt'> & { createdAt: string; fp?: Fingerprint };
       return { info: { ...raw, createdAt: new Date(raw.createdAt) }, fp };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+      return missingIsNull(err);
     }
   };
   const readInfo = async (key: string): Promise<BlobInfo | null> => (await readMeta(key))?.info ?? null;
@@ -154,12 +148,11 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     await writeMeta(key, info);
   };
 
-  const readUpload = async (uploadId: string): Promise<{ key: string; contentType: string; createdAt: string } | null> => {
+  const readUpload = async (uploadId: string): Promise<UploadRecord | null> => {
     try {
-      return JSON.parse(await readFile(join(uploadDir(uploadId), 'upload.json'), 'utf8')) as { key: string; contentType: string; createdAt: string };
+      return JSON.parse(await readFile(join(uploadDir(uploadId), 'upload.json'), 'utf8')) as UploadRecord;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+      return missingIsNull(err);
     }
   };
 
@@ -167,35 +160,50 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
   const writeAtomically = async (target: string, source: Readable, maxBytes: number, exactBytes?: number) => {
     await mkdir(dirname(target), { recursive: true });
     const tmp = join(dirname(target), `.${randomUUID()}.tmp`);
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > maxBytes) return done(new BlobTooLargeError(maxBytes));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const meter = meteredStream(maxBytes);
     try {
       // A large buffer lets the stream hand the file system many socket chunks per write (writev).
-      await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 }));
-      if (exactBytes !== undefined && size !== exactBytes) throw new AppError('SIZE_MISMATCH', `The upload ended after ${size} of ${exactBytes} bytes`);
-      return { tmp, size, sha256: hash.digest('hex') };
+      await pipeline(source, meter.stream, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 }));
+      if (exactBytes !== undefined && meter.size !== exactBytes) throw new AppError('SIZE_MISMATCH', `The upload ended after ${meter.size} of ${exactBytes} bytes`);
+      return { tmp, size: meter.size, sha256: meter.sha256() };
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
   };
 
-  const store: FsBlobStore = {
-    kind: 'fs',
+  return { root, now, dataPath, metaPath, uploadDir, readMeta, readInfo, writeMeta, install, readUpload, writeAtomically };
+}
+
+type FsLayout = ReturnType<typeof fsLayout>;
+
+/** The sum of the sizes recorded in the info files under `dir` (0 when it is no folder). */
+async function recordedSizes(dir: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return 0;
+    throw err;
+  }
+  let total = 0;
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) total += await recordedSizes(p);
+    else if (e.name.endsWith('.meta.json')) total += (JSON.parse(await readFile(p, 'utf8')) as BlobInfo).size;
+  }
+  return total;
+}
+
+/** Objects: their bytes, info, integrity and the space they use. */
+function fsObjects(files: FsLayout): Pick<BlobStore, 'put' | 'get' | 'stat' | 'digest' | 'promote' | 'verify' | 'delete' | 'deleteFolder' | 'usage'> {
+  const { dataPath, metaPath, readInfo, readMeta, writeMeta, now } = files;
+  return {
     async put(key, data, putOptions) {
-      const target = dataPath(key);
       const source = Buffer.isBuffer(data) ? Readable.from([data]) : data;
-      const written = await writeAtomically(target, source, putOptions.maxBytes ?? Number.POSITIVE_INFINITY);
+      const written = await files.writeAtomically(dataPath(key), source, putOptions.maxBytes ?? Number.POSITIVE_INFINITY);
       const info: BlobInfo = { key, size: written.size, contentType: putOptions.contentType, sha256: written.sha256, createdAt: now() };
-      await install(written.tmp, key, info);
+      await files.install(written.tmp, key, info);
       return info;
     },
     async get(key) {
@@ -221,8 +229,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       try {
         await rename(dataPath(from), dataPath(to));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw err;
+        return missingIsNull(err);
       }
       await rm(metaPath(from), { force: true });
       // The renamed file is no longer reachable by any upload (a replayed PUT renames a new file to
@@ -260,50 +267,25 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       await rm(dataPath(prefix.replace(/\/$/, '')), { recursive: true, force: true });
     },
     async usage(prefix) {
-      const base = prefix === '' ? join(root, 'objects') : dataPath(prefix.replace(/\/$/, ''));
-      let total = 0;
-      const walk = async (dir: string): Promise<void> => {
-        let entries;
-        try {
-          entries = await readdir(dir, { withFileTypes: true });
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
-          throw err;
-        }
-        for (const e of entries) {
-          const p = join(dir, e.name);
-          if (e.isDirectory()) await walk(p);
-          else if (e.name.endsWith('.meta.json')) total += (JSON.parse(await readFile(p, 'utf8')) as BlobInfo).size;
-        }
-      };
-      await walk(base);
+      const base = prefix === '' ? join(files.root, 'objects') : dataPath(prefix.replace(/\/$/, ''));
+      let total = await recordedSizes(base);
       // A prefix naming one blob exactly.
       if (total === 0 && prefix !== '') total = (await readInfo(prefix))?.size ?? 0;
       return total;
     },
+  };
+}
 
-    async presignPut(key, o) {
-      assertBlobKey(key);
-      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), type: o.contentType }, { 'content-type': o.contentType });
-    },
-    async presignGet(key, o) {
-      assertBlobKey(key);
-      return sign(
-        { method: 'GET', key, expires: expiry(o.expiresInMs), filename: o.fileName ? safeFileName(o.fileName) : undefined, ...(o.expect ? { size: String(o.expect.size), sha256: o.expect.sha256 } : {}) },
-        {},
-      );
-    },
+/** Multipart uploads: parts under `root/uploads/<uploadId>/`, joined into the object through `put`. */
+function fsMultipart(files: FsLayout, put: BlobStore['put']): Pick<BlobStore, 'startMultipart' | 'completeMultipart' | 'abortMultipart' | 'openMultipartUploads'> {
+  const { uploadDir, readUpload } = files;
+  return {
     async startMultipart(key, o) {
       assertBlobKey(key);
       const uploadId = randomBytes(16).toString('hex');
       await mkdir(uploadDir(uploadId), { recursive: true });
-      await writeFile(join(uploadDir(uploadId), 'upload.json'), JSON.stringify({ key, contentType: o.contentType, createdAt: now().toISOString() }), { mode: 0o600, flush: true });
+      await writeFile(join(uploadDir(uploadId), 'upload.json'), JSON.stringify({ key, contentType: o.contentType, createdAt: files.now().toISOString() }), { mode: 0o600, flush: true });
       return uploadId;
-    },
-    async presignPart(key, uploadId, partNumber, o) {
-      assertBlobKey(key);
-      uploadDir(uploadId);
-      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), upload: uploadId, part: String(partNumber) }, {});
     },
     async completeMultipart(key, uploadId, parts) {
       const upload = await readUpload(uploadId);
@@ -326,7 +308,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
         }
         joined.end();
       })().catch((err: unknown) => joined.destroy(err as Error));
-      await store.put(key, joined, { contentType: upload.contentType });
+      await put(key, joined, { contentType: upload.contentType });
       await feed;
       await rm(dir, { recursive: true, force: true });
     },
@@ -337,7 +319,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     async openMultipartUploads(prefix) {
       let ids: string[];
       try {
-        ids = await readdir(join(root, 'uploads'));
+        ids = await readdir(join(files.root, 'uploads'));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw err;
@@ -349,63 +331,16 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       }
       return open;
     },
-
-    async serveSigned(request, hooks = {}) {
-      const grant = await checkSignature(request);
-      if (grant.method === 'GET') {
-        if (grant.sha256 !== undefined) {
-          const state = await store.verify(grant.key, { size: Number(grant.size), sha256: grant.sha256 });
-          if (state === 'missing') throw new AppError('NOT_FOUND', 'No such object');
-          if (state === 'altered') {
-            hooks.onAltered?.(grant.key);
-            throw integrityFailed(grant.key);
-          }
-        }
-        const blob = await store.get(grant.key);
-        if (!blob) throw new AppError('NOT_FOUND', 'No such object');
-        const headers: Record<string, string> = {
-          'content-type': blob.info.contentType,
-          'content-length': String(blob.info.size),
-          'cache-control': 'private, no-store',
-          'x-content-type-options': 'nosniff',
-        };
-        if (grant.filename) headers['content-disposition'] = `attachment; filename="${grant.filename}"`;
-        return { status: 200, headers, body: blob.stream };
-      }
-      await hooks.beforeWrite?.(grant.key);
-      const size = Number(grant.size);
-      if (request.contentLength !== undefined && request.contentLength !== size) {
-        request.body?.resume();
-        throw new AppError(request.contentLength > size ? 'PAYLOAD_TOO_LARGE' : 'SIZE_MISMATCH', `This URL takes exactly ${size} bytes; the request declares ${request.contentLength}`);
-      }
-      const body = request.body ?? Readable.from([]);
-      try {
-        if (grant.upload) {
-          const upload = await readUpload(grant.upload);
-          if (!upload || upload.key !== grant.key) throw new AppError('NOT_FOUND', 'The multipart upload is not open (completed, aborted or unknown)');
-          const dir = uploadDir(grant.upload);
-          const written = await writeAtomically(join(dir, grant.part!), body, size, size);
-          const etag = `"${written.sha256.slice(0, 32)}"`;
-          await writeFile(`${written.tmp}.etag`, etag, { flush: true });
-          await rename(written.tmp, join(dir, grant.part!));
-          await rename(`${written.tmp}.etag`, join(dir, `${grant.part!}.etag`));
-          return { status: 200, headers: { etag }, body: null };
-        }
-        const written = await writeAtomically(dataPath(grant.key), body, size, size);
-        await install(written.tmp, grant.key, { key: grant.key, size: written.size, contentType: grant.type ?? 'application/octet-stream', sha256: written.sha256, createdAt: now() });
-        return { status: 200, headers: { etag: `"${written.sha256.slice(0, 32)}"` }, body: null };
-      } catch (err) {
-        if (err instanceof BlobTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `This URL takes exactly ${size} bytes`);
-        throw err;
-      }
-    },
   };
+}
 
+/** Signing grants into URLs of the platform's own route, and checking them when they come back. */
+function fsGrants(signer: UrlSigner | undefined, now: () => Date) {
   const expiry = (ms: number) => Math.ceil((now().getTime() + ms) / 1000);
 
   async function sign(grant: Grant, headers: Record<string, string>): Promise<SignedRequest> {
-    if (!options.signer) throw new Error('This blob store has no URL signer');
-    const { kid, signature } = await options.signer.sign(canonical(grant));
+    if (!signer) throw new Error('This blob store has no URL signer');
+    const { kid, signature } = await signer.sign(canonical(grant));
     const query = new URLSearchParams();
     query.set('method', grant.method);
     query.set('expires', String(grant.expires));
@@ -416,10 +351,10 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
   }
 
   /** The grant of a correctly signed, unexpired URL used with its own method; a clear refusal otherwise. */
-  async function checkSignature(request: SignedBlobRequest): Promise<Grant> {
+  async function check(request: SignedBlobRequest): Promise<Grant> {
     const q = request.query;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (!options.signer || !q.signature || !q.kid || !q.expires || !/^\d{1,12}$/.test(q.expires)) {
+    if (!signer || !q.signature || !q.kid || !q.expires || !/^\d{1,12}$/.test(q.expires)) {
       throw new AppError('SIGNATURE_INVALID', 'This URL is not signed: ask the API for a new one');
     }
     try {
@@ -428,7 +363,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
       throw new AppError('SIGNATURE_INVALID', 'The URL does not name an object');
     }
     const grant: Grant = { method: q.method === 'PUT' ? 'PUT' : 'GET', key: request.key, expires: Number(q.expires), size: q.size, type: q.type, upload: q.upload, part: q.part, filename: q.filename, sha256: q.sha256 };
-    const valid = (q.method === 'GET' || q.method === 'PUT') && (await options.signer.verify(canonical(grant), q.kid, q.signature));
+    const valid = (q.method === 'GET' || q.method === 'PUT') && (await signer.verify(canonical(grant), q.kid, q.signature));
     if (!valid) throw new AppError('SIGNATURE_INVALID', 'The signature does not match this object, method and limits');
     if (grant.method !== method) throw new AppError('SIGNATURE_INVALID', `This URL is signed for ${grant.method}, not ${request.method}`);
     if (grant.expires * 1000 <= now().getTime()) throw new AppError('SIGNATURE_EXPIRED', `The URL expired at ${new Date(grant.expires * 1000).toISOString()}: ask the API for a new one`);
@@ -436,10 +371,98 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     return grant;
   }
 
-  return store;
+  const presign: Pick<BlobStore, 'presignPut' | 'presignGet' | 'presignPart'> = {
+    async presignPut(key, o) {
+      assertBlobKey(key);
+      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), type: o.contentType }, { 'content-type': o.contentType });
+    },
+    async presignGet(key, o) {
+      assertBlobKey(key);
+      const filename = o.fileName ? safeFileName(o.fileName) || 'download' : undefined;
+      return sign({ method: 'GET', key, expires: expiry(o.expiresInMs), filename, ...(o.expect ? { size: String(o.expect.size), sha256: o.expect.sha256 } : {}) }, {});
+    },
+    async presignPart(key, uploadId, partNumber, o) {
+      assertBlobKey(key);
+      if (!UPLOAD_ID.test(uploadId)) throw new NoSuchUploadError(uploadId);
+      return sign({ method: 'PUT', key, expires: expiry(o.expiresInMs), size: String(o.size), upload: uploadId, part: String(partNumber) }, {});
+    },
+  };
+  return { presign, check };
 }
 
-/** A file name safe inside a quoted `content-disposition` value. */
-function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 200) || 'download';
+/** A GET through a signed URL: checked against the bytes it was signed for, when it names them. */
+async function serveSignedGet(store: Pick<BlobStore, 'verify' | 'get'>, grant: Grant, hooks: SignedBlobHooks): Promise<SignedBlobResponse> {
+  if (grant.sha256 !== undefined) {
+    const state = await store.verify(grant.key, { size: Number(grant.size), sha256: grant.sha256 });
+    if (state === 'missing') throw new AppError('NOT_FOUND', 'No such object');
+    if (state === 'altered') {
+      hooks.onAltered?.(grant.key);
+      throw integrityFailed(grant.key);
+    }
+  }
+  const blob = await store.get(grant.key);
+  if (!blob) throw new AppError('NOT_FOUND', 'No such object');
+  const headers: Record<string, string> = {
+    'content-type': blob.info.contentType,
+    'content-length': String(blob.info.size),
+    'cache-control': 'private, no-store',
+    'x-content-type-options': 'nosniff',
+  };
+  if (grant.filename) headers['content-disposition'] = `attachment; filename="${grant.filename}"`;
+  return { status: 200, headers, body: blob.stream };
+}
+
+/** A PUT through a signed URL: exactly the signed size, into the object or into one part of an upload. */
+async function serveSignedPut(files: FsLayout, request: SignedBlobRequest, grant: Grant, hooks: SignedBlobHooks): Promise<SignedBlobResponse> {
+  await hooks.beforeWrite?.(grant.key);
+  const size = Number(grant.size);
+  if (request.contentLength !== undefined && request.contentLength !== size) {
+    request.body?.resume();
+    throw new AppError(request.contentLength > size ? 'PAYLOAD_TOO_LARGE' : 'SIZE_MISMATCH', `This URL takes exactly ${size} bytes; the request declares ${request.contentLength}`);
+  }
+  const body = request.body ?? Readable.from([]);
+  try {
+    if (grant.upload) {
+      const upload = await files.readUpload(grant.upload);
+      if (!upload || upload.key !== grant.key) throw new AppError('NOT_FOUND', 'The multipart upload is not open (completed, aborted or unknown)');
+      const dir = files.uploadDir(grant.upload);
+      const written = await files.writeAtomically(join(dir, grant.part!), body, size, size);
+      const etag = `"${written.sha256.slice(0, 32)}"`;
+      await writeFile(`${written.tmp}.etag`, etag, { flush: true });
+      await rename(written.tmp, join(dir, grant.part!));
+      await rename(`${written.tmp}.etag`, join(dir, `${grant.part!}.etag`));
+      return { status: 200, headers: { etag }, body: null };
+    }
+    const written = await files.writeAtomically(files.dataPath(grant.key), body, size, size);
+    await files.install(written.tmp, grant.key, { key: grant.key, size: written.size, contentType: grant.type ?? 'application/octet-stream', sha256: written.sha256, createdAt: files.now() });
+    return { status: 200, headers: { etag: `"${written.sha256.slice(0, 32)}"` }, body: null };
+  } catch (err) {
+    if (err instanceof BlobTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `This URL takes exactly ${size} bytes`);
+    throw err;
+  }
+}
+
+/**
+ * Blobs as files under `root` (the embedded default: `DATA_DIR/blobs`). A blob is written to a
+ * temporary file, fsynced and renamed into place, so a reader sees the old or the new bytes, never a
+ * half-written file; its info lives in a `.meta.json` beside it, with the file's fingerprint (inode,
+ * change time in nanoseconds, size) as the store left it, so `verify` knows without reading the bytes
+ * whether anyone wrote the file since. Multipart uploads keep their parts
+ * under `root/uploads/<uploadId>/` until completed (joined into the object) or aborted (removed).
+ * Signed URLs point at the platform's own route (`SIGNED_BLOB_PATH`) and are checked by `serveSigned`.
+ */
+export function createFsBlobStore(root: string, options: { signer?: UrlSigner; now?: () => Date } = {}): FsBlobStore {
+  const files = fsLayout(root, options.now ?? (() => new Date()));
+  const objects = fsObjects(files);
+  const grants = fsGrants(options.signer, files.now);
+  return {
+    kind: 'fs',
+    ...objects,
+    ...grants.presign,
+    ...fsMultipart(files, objects.put),
+    async serveSigned(request, hooks = {}) {
+      const grant = await grants.check(request);
+      return grant.method === 'GET' ? serveSignedGet(objects, grant, hooks) : serveSignedPut(files, request, grant, hooks);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -19,6 +19,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertBlobKey, BlobTooLargeError, InvalidPartError, NoSuchUploadError, type BlobInfo, type BlobStore, type SignedRequest } from './types.js';
+import { digestOf, meteredStream, safeFileName } from './bytes.js';
 
 export interface S3BlobStoreOptions {
   /** Omitted for AWS itself; any S3-compatible endpoint (MinIO, Ceph, s3rver) otherwise. */
@@ -35,13 +36,8 @@ export interface S3BlobStoreOptions {
 
 const notFound = (err: unknown) => err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
 
-/**
- * Blobs in an S3-compatible bucket (`@aws-sdk/client-s3`). Uploads and downloads by clients go
- * straight to the bucket through presigned URLs (the signature covers the exact `content-length`, so
- * the bucket itself refuses another size); the platform's own writes carry their SHA-256 in the
- * object's metadata (`x-amz-meta-sha256`). An object a client PUT has no such hash: `digest` reads it.
- */
-export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { client: S3Client } {
+/** The bucket as the builders below address it: the client, the bucket's name, and keys with the installation's prefix. */
+function s3Bucket(options: S3BlobStoreOptions) {
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle ?? false,
@@ -57,15 +53,11 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     assertBlobKey(key);
     return `${prefix}${key}`;
   };
-  const unprefixed = (key: string) => key.slice(prefix.length);
-  const copySource = (key: string) => `${Bucket}/${encodeURIComponent(k(key)).replace(/%2F/g, '/')}`;
-  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-  const signed = async (presign: (expiresIn: number) => Promise<string>, method: 'GET' | 'PUT', expiresInMs: number, headers: Record<string, string>): Promise<SignedRequest> => {
-    const issued = Date.now();
-    const url = await presign(seconds(expiresInMs));
-    return { url, method, headers, expiresAt: new Date(issued + seconds(expiresInMs) * 1000) };
-  };
-
+  /** Gives an object the hash of its bytes (a copy onto itself: metadata only; S3 copies objects up to 5 GiB this way). */
+  const recordSha256 = (key: string, contentType: string, sha256: string) =>
+    client.send(
+      new CopyObjectCommand({ Bucket, Key: k(key), CopySource: `${Bucket}/${encodeURIComponent(k(key)).replace(/%2F/g, '/')}`, MetadataDirective: 'REPLACE', ContentType: contentType, Metadata: { sha256 } }),
+    );
   const head = async (key: string): Promise<BlobInfo | null> => {
     try {
       const r = await client.send(new HeadObjectCommand({ Bucket, Key: k(key) }));
@@ -75,7 +67,6 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
       throw err;
     }
   };
-
   const listKeys = async (keyPrefix: string): Promise<{ Key: string; Size: number }[]> => {
     const out: { Key: string; Size: number }[] = [];
     let token: string | undefined;
@@ -86,46 +77,42 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     } while (token);
     return out;
   };
+  return { client, Bucket, prefix, k, recordSha256, head, listKeys };
+}
 
-  return {
-    kind: 's3',
-    client,
+type S3Bucket = ReturnType<typeof s3Bucket>;
+
+/** Stores a stream: uploaded as it comes, hashed on the way, then given its hash (known only at its end). */
+async function putStream(bucket: S3Bucket, key: string, data: Readable, contentType: string, max: number): Promise<BlobInfo> {
+  const { client, Bucket, k } = bucket;
+  const meter = meteredStream(max);
+  const body = data.pipe(meter.stream);
+  data.once('error', (err) => meter.stream.destroy(err));
+  const upload = new Upload({ client, params: { Bucket, Key: k(key), Body: body, ContentType: contentType } });
+  try {
+    await upload.done();
+  } catch (err) {
+    if (err instanceof BlobTooLargeError) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: k(key) })).catch(() => undefined);
+    }
+    throw err;
+  }
+  const sha256 = meter.sha256();
+  await bucket.recordSha256(key, contentType, sha256);
+  return { key, size: meter.size, contentType, sha256, createdAt: new Date() };
+}
+
+/** Objects: their bytes, info, integrity and the space they use. */
+function s3Objects(bucket: S3Bucket): Pick<BlobStore, 'put' | 'get' | 'stat' | 'digest' | 'promote' | 'verify' | 'delete' | 'deleteFolder' | 'usage'> {
+  const { client, Bucket, k, head } = bucket;
+  const objects: ReturnType<typeof s3Objects> = {
     async put(key, data, putOptions) {
-      const hash = createHash('sha256');
-      let size = 0;
       const max = putOptions.maxBytes ?? Number.POSITIVE_INFINITY;
-      if (Buffer.isBuffer(data)) {
-        if (data.length > max) throw new BlobTooLargeError(max);
-        const sha256 = hash.update(data).digest('hex');
-        await client.send(new PutObjectCommand({ Bucket, Key: k(key), Body: data, ContentType: putOptions.contentType, Metadata: { sha256 } }));
-        return { key, size: data.length, contentType: putOptions.contentType, sha256, createdAt: new Date() };
-      }
-      // The hash of a stream is known only at its end: the object is uploaded, then given its hash by a
-      // copy onto itself (metadata only; S3 copies objects up to 5 GiB this way).
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > max) return done(new BlobTooLargeError(max));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const body = data.pipe(meter);
-      data.once('error', (err) => meter.destroy(err));
-      const upload = new Upload({ client, params: { Bucket, Key: k(key), Body: body, ContentType: putOptions.contentType } });
-      try {
-        await upload.done();
-      } catch (err) {
-        if (err instanceof BlobTooLargeError) {
-          await client.send(new DeleteObjectCommand({ Bucket, Key: k(key) })).catch(() => undefined);
-        }
-        throw err;
-      }
-      const sha256 = hash.digest('hex');
-      await client.send(
-        new CopyObjectCommand({ Bucket, Key: k(key), CopySource: copySource(key), MetadataDirective: 'REPLACE', ContentType: putOptions.contentType, Metadata: { sha256 } }),
-      );
-      return { key, size, contentType: putOptions.contentType, sha256, createdAt: new Date() };
+      if (!Buffer.isBuffer(data)) return putStream(bucket, key, data, putOptions.contentType, max);
+      if (data.length > max) throw new BlobTooLargeError(max);
+      const sha256 = createHash('sha256').update(data).digest('hex');
+      await client.send(new PutObjectCommand({ Bucket, Key: k(key), Body: data, ContentType: putOptions.contentType, Metadata: { sha256 } }));
+      return { key, size: data.length, contentType: putOptions.contentType, sha256, createdAt: new Date() };
     },
     async get(key) {
       try {
@@ -142,22 +129,16 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
       const info = await head(key);
       if (!info) return null;
       if (info.sha256) return { size: info.size, sha256: info.sha256 };
-      const blob = await this.get(key);
+      const blob = await objects.get(key);
       if (!blob) return null;
-      const hash = createHash('sha256');
-      let size = 0;
-      for await (const chunk of blob.stream) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
-      }
-      return { size, sha256: hash.digest('hex') };
+      return digestOf(blob.stream);
     },
     async promote(from, to) {
       // S3 cannot revoke a presigned URL: the bytes are copied through this process to a key no URL
       // names, hashed on the way (the hash is of what was written, whatever `from` holds meanwhile).
-      const source = await this.get(from);
+      const source = await objects.get(from);
       if (!source) return null;
-      const info = await this.put(to, source.stream, { contentType: source.info.contentType });
+      const info = await objects.put(to, source.stream, { contentType: source.info.contentType });
       await client.send(new DeleteObjectCommand({ Bucket, Key: k(from) }));
       return { size: info.size, sha256: info.sha256 };
     },
@@ -169,12 +150,10 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
       // object and its metadata with it.
       if (info.sha256) return info.sha256 === expected.sha256 ? 'intact' : 'altered';
       // An object from before digests were kept with every file: its bytes decide, once.
-      const digest = await this.digest(key);
+      const digest = await objects.digest(key);
       if (!digest) return 'missing';
       if (digest.sha256 !== expected.sha256 || digest.size !== expected.size) return 'altered';
-      await client.send(
-        new CopyObjectCommand({ Bucket, Key: k(key), CopySource: copySource(key), MetadataDirective: 'REPLACE', ContentType: info.contentType, Metadata: { sha256: digest.sha256 } }),
-      );
+      await bucket.recordSha256(key, info.contentType, digest.sha256);
       return 'intact';
     },
     async delete(key) {
@@ -183,22 +162,35 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
       return existed;
     },
     async deleteFolder(folder) {
-      const keys = await listKeys(`${k(folder.replace(/\/$/, ''))}/`);
+      const keys = await bucket.listKeys(`${k(folder.replace(/\/$/, ''))}/`);
       for (let i = 0; i < keys.length; i += 1000) {
         await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.slice(i, i + 1000).map((o) => ({ Key: o.Key })), Quiet: true } }));
       }
     },
     async usage(keyPrefix) {
-      const base = keyPrefix === '' ? prefix : `${k(keyPrefix.replace(/\/$/, ''))}`;
-      const keys = await listKeys(base);
+      const base = keyPrefix === '' ? bucket.prefix : `${k(keyPrefix.replace(/\/$/, ''))}`;
+      const keys = await bucket.listKeys(base);
       return keys.filter((o) => keyPrefix === '' || o.Key === base || o.Key.startsWith(`${base}/`)).reduce((n, o) => n + o.Size, 0);
     },
+  };
+  return objects;
+}
 
+/** Presigned URLs and multipart uploads: clients' bytes go straight to the bucket. */
+function s3Uploads(bucket: S3Bucket): Pick<BlobStore, 'presignPut' | 'presignGet' | 'startMultipart' | 'presignPart' | 'completeMultipart' | 'abortMultipart' | 'openMultipartUploads'> {
+  const { client, Bucket, k, prefix } = bucket;
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  const signed = async (presign: (expiresIn: number) => Promise<string>, method: 'GET' | 'PUT', expiresInMs: number, headers: Record<string, string>): Promise<SignedRequest> => {
+    const issued = Date.now();
+    const url = await presign(seconds(expiresInMs));
+    return { url, method, headers, expiresAt: new Date(issued + seconds(expiresInMs) * 1000) };
+  };
+  return {
     presignPut(key, o) {
       return signed((expiresIn) => getSignedUrl(client, new PutObjectCommand({ Bucket, Key: k(key), ContentType: o.contentType, ContentLength: o.size }), { expiresIn }), 'PUT', o.expiresInMs, { 'content-type': o.contentType });
     },
     presignGet(key, o) {
-      const disposition = o.fileName ? `attachment; filename="${o.fileName.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 200)}"` : undefined;
+      const disposition = o.fileName ? `attachment; filename="${safeFileName(o.fileName)}"` : undefined;
       return signed((expiresIn) => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: k(key), ...(disposition ? { ResponseContentDisposition: disposition } : {}) }), { expiresIn }), 'GET', o.expiresInMs, {});
     },
     async startMultipart(key, o) {
@@ -243,11 +235,22 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
         const page = await client.send(
           new ListMultipartUploadsCommand({ Bucket, Prefix: keyPrefix === '' ? prefix : k(keyPrefix.replace(/\/$/, '')), ...(keyMarker ? { KeyMarker: keyMarker } : {}), ...(uploadIdMarker ? { UploadIdMarker: uploadIdMarker } : {}) }),
         );
-        for (const u of page.Uploads ?? []) if (u.Key && u.UploadId) out.push({ key: unprefixed(u.Key), uploadId: u.UploadId });
+        for (const u of page.Uploads ?? []) if (u.Key && u.UploadId) out.push({ key: u.Key.slice(prefix.length), uploadId: u.UploadId });
         if (!page.IsTruncated) return out;
         keyMarker = page.NextKeyMarker;
         uploadIdMarker = page.NextUploadIdMarker;
       }
     },
   };
+}
+
+/**
+ * Blobs in an S3-compatible bucket (`@aws-sdk/client-s3`). Uploads and downloads by clients go
+ * straight to the bucket through presigned URLs (the signature covers the exact `content-length`, so
+ * the bucket itself refuses another size); the platform's own writes carry their SHA-256 in the
+ * object's metadata (`x-amz-meta-sha256`). An object a client PUT has no such hash: `digest` reads it.
+ */
+export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { client: S3Client } {
+  const bucket = s3Bucket(options);
+  return { kind: 's3', client: bucket.client, ...s3Objects(bucket), ...s3Uploads(bucket) };
 }

@@ -76,6 +76,7 @@ const suffix = (): string => randomBytes(5).toString('hex');
 const waitPast = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The message bus contract: every adapter must pass it unchanged. */
+// Long on purpose: a contract suite is one list of cases sharing the subject opened once in its describe block; read top to bottom, each `it` is one clause of the port's contract, and splitting it would only scatter that shared setup.
 export function busContract(name: string, target: BusContractTarget): void {
   describe(`message bus contract: ${name}`, () => {
     const opened: MessageBus[] = [];

@@ -16,6 +16,8 @@ import {
   subjectMatches,
   type DurableStreams,
   busDefaults,
+  handlerRunner,
+  replySubject,
   type BusOptions,
 } from './subjects.js';
 import { SubjectIndex } from './subject-index.js';
@@ -81,39 +83,72 @@ interface StreamState {
   consumers: Map<string, ConsumerState>;
 }
 
-/**
- * An in-process bus with NATS semantics: wildcard subjects, queue groups (round robin), request/reply,
- * and durable streams kept in memory whose consumers resume after the last ack for the life of the bus.
- */
-export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
-  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
+/** The next message for a consumer: a redelivery that is due first, else the next new one. */
+function nextDelivery(stream: StreamState, consumer: ConsumerState, ackWaitMs: number): StoredMessage | undefined {
+  const now = Date.now();
+  let due: number | undefined;
+  for (const [seq, deadline] of consumer.pending) {
+    if (deadline <= now && (due === undefined || seq < due)) due = seq;
+  }
+  if (due !== undefined) {
+    consumer.pending.set(due, now + ackWaitMs);
+    return stream.messages[due - 1];
+  }
+  while (consumer.cursor < stream.messages.length) {
+    const msg = stream.messages[consumer.cursor];
+    consumer.cursor += 1;
+    if (msg && (!consumer.filterSubject || subjectMatches(consumer.filterSubject, msg.subject))) {
+      consumer.pending.set(msg.seq, now + ackWaitMs);
+      return msg;
+    }
+  }
+  return undefined;
+}
 
+/** Resolves on the next wake-up or when the earliest unacked message falls due. */
+function waitForWork(consumer: ConsumerState): Promise<void> {
+  return new Promise((resolve) => {
+    let earliest = Infinity;
+    for (const deadline of consumer.pending.values()) earliest = Math.min(earliest, deadline);
+    let timer: NodeJS.Timeout | undefined;
+    const wake = (): void => {
+      if (timer) clearTimeout(timer);
+      consumer.waiters.delete(wake);
+      resolve();
+    };
+    if (earliest !== Infinity) {
+      timer = setTimeout(wake, Math.max(0, earliest - Date.now()));
+      // An idle in-process bus must not keep the process alive.
+      timer.unref();
+    }
+    consumer.waiters.add(wake);
+  });
+}
+
+function wakeAll(consumer: ConsumerState): void {
+  for (const wake of [...consumer.waiters]) wake();
+}
+
+// Each receiver gets its own copy, as it would from a socket, so one handler's changes stay its own.
+function copy(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): BusMessage {
+  const msg: BusMessage = { subject, data: data.slice() };
+  if (headers) msg.headers = { ...headers };
+  if (reply) msg.reply = reply;
+  return msg;
+}
+
+/** What the parts of one in-process bus share: whether it is open, and how to stop what it runs. */
+interface MemoryBusLife {
+  assertOpen(): void;
+  stoppers: Set<() => void>;
+  run: ReturnType<typeof handlerRunner>;
+}
+
+/** Core subjects: publish/subscribe with queue groups, and request/reply. */
+function memoryCore(life: MemoryBusLife, requestTimeoutMs: number) {
   const subscriptions = new SubjectIndex<CoreSubscription>();
   const roundRobin = new Map<string, number>();
   const replies = new Map<string, { settle: (msg: BusMessage) => void; fail: (err: Error) => void }>();
-  const streams = new Map<string, StreamState>();
-  const stoppers = new Set<() => void>();
-  let closed = false;
-
-  function assertOpen(): void {
-    if (closed) throw new Error('The bus is closed');
-  }
-
-  async function runHandler<M extends BusMessage>(handler: (msg: M) => void | Promise<void>, msg: M): Promise<void> {
-    try {
-      await handler(msg);
-    } catch (err) {
-      onError(err, msg.subject);
-    }
-  }
-
-  // Each receiver gets its own copy, as it would from a socket, so one handler's changes stay its own.
-  function copy(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): BusMessage {
-    const msg: BusMessage = { subject, data: data.slice() };
-    if (headers) msg.headers = { ...headers };
-    if (reply) msg.reply = reply;
-    return msg;
-  }
 
   function route(subject: string, data: Uint8Array, headers?: Record<string, string>, reply?: string): void {
     replies.get(subject)?.settle(copy(subject, data, headers));
@@ -135,106 +170,29 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
     }
   }
 
-  function hasInterest(subject: string): boolean {
-    return subscriptions.matches(subject);
-  }
-
-  function streamState(name: string): StreamState {
-    streamSubjects(declared, name);
-    let state = streams.get(name);
-    if (!state) {
-      state = { messages: [], consumers: new Map() };
-      streams.set(name, state);
-    }
-    return state;
-  }
-
-  /** The next message for a consumer: a redelivery that is due first, else the next new one. */
-  function nextDelivery(stream: StreamState, consumer: ConsumerState): StoredMessage | undefined {
-    const now = Date.now();
-    let due: number | undefined;
-    for (const [seq, deadline] of consumer.pending) {
-      if (deadline <= now && (due === undefined || seq < due)) due = seq;
-    }
-    if (due !== undefined) {
-      consumer.pending.set(due, now + ackWaitMs);
-      return stream.messages[due - 1];
-    }
-    while (consumer.cursor < stream.messages.length) {
-      const msg = stream.messages[consumer.cursor];
-      consumer.cursor += 1;
-      if (msg && (!consumer.filterSubject || subjectMatches(consumer.filterSubject, msg.subject))) {
-        consumer.pending.set(msg.seq, now + ackWaitMs);
-        return msg;
-      }
-    }
-    return undefined;
-  }
-
-  /** Resolves on the next wake-up or when the earliest unacked message falls due. */
-  function waitForWork(consumer: ConsumerState): Promise<void> {
-    return new Promise((resolve) => {
-      let earliest = Infinity;
-      for (const deadline of consumer.pending.values()) earliest = Math.min(earliest, deadline);
-      let timer: NodeJS.Timeout | undefined;
-      const wake = (): void => {
-        if (timer) clearTimeout(timer);
-        consumer.waiters.delete(wake);
-        resolve();
-      };
-      if (earliest !== Infinity) {
-        timer = setTimeout(wake, Math.max(0, earliest - Date.now()));
-        // An idle in-process bus must not keep the process alive.
-        timer.unref();
-      }
-      consumer.waiters.add(wake);
-    });
-  }
-
-  function wakeAll(consumer: ConsumerState): void {
-    for (const wake of [...consumer.waiters]) wake();
-  }
-
-  return {
-    kind: 'memory',
-
-    // In-process: there is no connection to lose.
-    get connected() {
-      return !closed;
-    },
-
-    onConnectionChange() {
-      return () => undefined;
-    },
-
+  const methods: Pick<MessageBus, 'publish' | 'subscribe' | 'request' | 'respond'> = {
     async publish(subject, data, headers) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, false);
       route(subject, data, normalizeHeaders(headers));
     },
-
     async subscribe(subject, handler, subscribeOptions) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, true);
-      const sub: CoreSubscription = {
-        pattern: subject,
-        queue: subscribeOptions?.queue,
-        mailbox: new SerialQueue((msg) => runHandler(handler, msg)),
-      };
+      const sub: CoreSubscription = { pattern: subject, queue: subscribeOptions?.queue, mailbox: new SerialQueue((msg) => life.run(handler, msg)) };
       subscriptions.add(subject, sub);
       const stop = (): void => {
         subscriptions.delete(sub);
         sub.mailbox.stop();
-        stoppers.delete(stop);
+        life.stoppers.delete(stop);
       };
-      stoppers.add(stop);
+      life.stoppers.add(stop);
       return { unsubscribe: async () => stop() };
     },
-
     async request(subject, data, requestOptions) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, false);
-      if (!hasInterest(subject)) throw new NoRespondersError(subject);
+      if (!subscriptions.matches(subject)) throw new NoRespondersError(subject);
       const inbox = `_INBOX.${randomUUID().replaceAll('-', '')}`;
       return new Promise<BusMessage>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -258,15 +216,35 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
         route(subject, data, normalizeHeaders(requestOptions?.headers), inbox);
       });
     },
-
     async respond(msg, data, headers) {
-      assertOpen();
-      if (!msg.reply) throw new TypeError(`The message on ${msg.subject} is not a request; it has no reply subject`);
-      route(msg.reply, data, normalizeHeaders(headers));
+      life.assertOpen();
+      route(replySubject(msg), data, normalizeHeaders(headers));
     },
+  };
+  /** Fails every request still waiting for its reply (the bus closes). */
+  const failWaiting = () => {
+    for (const waiting of [...replies.values()]) waiting.fail(new Error('The bus was closed before the reply came'));
+  };
+  return { methods, failWaiting };
+}
 
+/** Durable streams kept in memory, with consumers that resume after their last ack. */
+function memoryDurable(life: MemoryBusLife, declared: DurableStreams, ackWaitMs: number): Pick<MessageBus, 'publishDurable' | 'consumeDurable'> {
+  const streams = new Map<string, StreamState>();
+
+  function streamState(name: string): StreamState {
+    streamSubjects(declared, name);
+    let state = streams.get(name);
+    if (!state) {
+      state = { messages: [], consumers: new Map() };
+      streams.set(name, state);
+    }
+    return state;
+  }
+
+  return {
     async publishDurable(stream, subject, data) {
-      assertOpen();
+      life.assertOpen();
       assertInStream(declared, stream, subject);
       const state = streamState(stream);
       const seq = state.messages.length + 1;
@@ -276,7 +254,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
     },
 
     async consumeDurable(stream, consumerName, handler, consumeOptions) {
-      assertOpen();
+      life.assertOpen();
       assertName('consumer', consumerName);
       const filterSubject = consumeOptions?.filterSubject;
       if (filterSubject !== undefined) assertSubject(filterSubject, true);
@@ -294,7 +272,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
 
       const loop = async (): Promise<void> => {
         while (active) {
-          const stored = nextDelivery(state, own);
+          const stored = nextDelivery(state, own, ackWaitMs);
           if (!stored) {
             await waitForWork(own);
             continue;
@@ -307,25 +285,58 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
               own.pending.delete(stored.seq);
             },
           };
-          await runHandler(handler, msg);
+          await life.run(handler, msg);
         }
       };
 
       const stop = (): void => {
         active = false;
-        stoppers.delete(stop);
+        life.stoppers.delete(stop);
         wakeAll(own);
       };
-      stoppers.add(stop);
+      life.stoppers.add(stop);
       queueMicrotask(() => void loop());
       return { unsubscribe: async () => stop() };
     },
+  };
+}
+
+/**
+ * An in-process bus with NATS semantics: wildcard subjects, queue groups (round robin), request/reply,
+ * and durable streams kept in memory whose consumers resume after the last ack for the life of the bus.
+ */
+export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
+  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
+  let closed = false;
+  const life: MemoryBusLife = {
+    assertOpen() {
+      if (closed) throw new Error('The bus is closed');
+    },
+    stoppers: new Set(),
+    run: handlerRunner(onError),
+  };
+  const core = memoryCore(life, requestTimeoutMs);
+
+  return {
+    kind: 'memory',
+
+    // In-process: there is no connection to lose.
+    get connected() {
+      return !closed;
+    },
+
+    onConnectionChange() {
+      return () => undefined;
+    },
+
+    ...core.methods,
+    ...memoryDurable(life, declared, ackWaitMs),
 
     async close() {
       if (closed) return;
       closed = true;
-      for (const stop of [...stoppers]) stop();
-      for (const waiting of [...replies.values()]) waiting.fail(new Error('The bus was closed before the reply came'));
+      for (const stop of [...life.stoppers]) stop();
+      core.failWaiting();
     },
   };
 }

@@ -35,6 +35,8 @@ import {
   streamSubjects,
   type DurableStreams,
   busDefaults,
+  handlerRunner,
+  replySubject,
   type BusOptions,
 } from './subjects.js';
 
@@ -125,52 +127,10 @@ function isNoResponders(err: unknown): boolean {
   return err instanceof RequestError && err.isNoResponders();
 }
 
-/**
- * Connects a bus to NATS: core subjects for publish/subscribe and request/reply, JetStream for durable
- * streams with durable pull consumers. The connection reconnects by itself, without limit.
- */
-export async function connectNatsBus(url: string, options: NatsBusOptions = {}): Promise<MessageBus> {
-  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
-
-  const nc: NatsConnection = await connect({
-    ...natsServers(url),
-    ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
-    name: options.name,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,
-    // A server that vanished without closing the socket (a partition) is noticed in about 15 s, not minutes.
-    pingInterval: PING_INTERVAL_MS,
-    maxPingOut: 2,
-  });
-  const js = jetstream(nc);
-  // Created on first durable use, so a bus used only for core subjects works without JetStream.
+/** Created on first durable use, so a bus used only for core subjects works without JetStream. */
+function jetStreamSetup(nc: NatsConnection, declared: DurableStreams, ackWaitMs: number) {
   let manager: Promise<JetStreamManager> | undefined;
   const ensuredStreams = new Map<string, Promise<void>>();
-  const stoppers = new Set<() => Promise<void>>();
-  let closed = false;
-  let connected = true;
-  const connectionListeners = new Set<(connected: boolean) => void>();
-  /** Requests waiting for a reply: they fail at once when the connection drops. */
-  const inFlight = new Set<(err: Error) => void>();
-  void (async () => {
-    for await (const status of nc.status()) {
-      const now: boolean = status.type === 'disconnect' ? false : status.type === 'reconnect' ? true : connected;
-      if (now === connected) continue;
-      connected = now;
-      if (!now) for (const fail of [...inFlight]) fail(new BusUnavailableError('(in flight)'));
-      for (const listener of [...connectionListeners]) {
-        try {
-          listener(now);
-        } catch (err) {
-          onError(err, 'connection');
-        }
-      }
-    }
-  })().catch((err: unknown) => onError(err, 'connection'));
-
-  function assertOpen(): void {
-    if (closed) throw new Error('The bus is closed');
-  }
 
   function jsm(): Promise<JetStreamManager> {
     manager ??= jetstreamManager(nc).catch((err: unknown) => {
@@ -178,14 +138,6 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
       throw err;
     });
     return manager;
-  }
-
-  async function runHandler<M extends BusMessage>(handler: (msg: M) => void | Promise<void>, msg: M): Promise<void> {
-    try {
-      await handler(msg);
-    } catch (err) {
-      onError(err, msg.subject);
-    }
   }
 
   async function createStream(name: string, subjects: readonly string[]): Promise<void> {
@@ -231,67 +183,94 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
     }
   }
 
+  /** Forgets that a stream was made (it was deleted behind our back): the next use makes it again. */
+  const forgetStream = (name: string) => ensuredStreams.delete(name);
+  return { ensureStream, ensureConsumer, forgetStream };
+}
+
+/** What the parts of one NATS bus share. */
+interface NatsBusLife {
+  nc: NatsConnection;
+  assertOpen(): void;
+  readonly connected: boolean;
+  /** Requests waiting for a reply: they fail at once when the connection drops. */
+  inFlight: Set<(err: Error) => void>;
+  stoppers: Set<() => Promise<void>>;
+  run: ReturnType<typeof handlerRunner>;
+  onError: (err: unknown, subject: string) => void;
+}
+
+/** Follows the connection's state: tells the listeners, and fails the requests in flight when it drops. */
+function watchConnection(life: { nc: NatsConnection; connected: boolean; inFlight: Set<(err: Error) => void>; onError: NatsBusLife['onError'] }, listeners: Set<(connected: boolean) => void>): void {
+  void (async () => {
+    for await (const status of life.nc.status()) {
+      const now: boolean = status.type === 'disconnect' ? false : status.type === 'reconnect' ? true : life.connected;
+      if (now === life.connected) continue;
+      life.connected = now;
+      if (!now) for (const fail of [...life.inFlight]) fail(new BusUnavailableError('(in flight)'));
+      for (const listener of [...listeners]) {
+        try {
+          listener(now);
+        } catch (err) {
+          life.onError(err, 'connection');
+        }
+      }
+    }
+  })().catch((err: unknown) => life.onError(err, 'connection'));
+}
+
+/** Reads a subscription's messages into the handler until it stops; what fails is told to `onError`. */
+function pump<M>(life: NatsBusLife, source: AsyncIterable<M>, label: string, deliver: (m: M) => Promise<void>, active: () => boolean): void {
+  void (async () => {
+    try {
+      for await (const m of source) {
+        if (!active()) break;
+        await deliver(m);
+      }
+    } catch (err) {
+      life.onError(err, label);
+    }
+  })();
+}
+
+/** Core subjects: publish/subscribe with queue groups, and request/reply. */
+function natsCore(life: NatsBusLife, requestTimeoutMs: number): Pick<MessageBus, 'publish' | 'subscribe' | 'request' | 'respond'> {
+  const { nc } = life;
   return {
-    kind: 'nats',
-
-    get connected() {
-      return connected && !closed;
-    },
-
-    onConnectionChange(listener) {
-      connectionListeners.add(listener);
-      return () => connectionListeners.delete(listener);
-    },
-
     async publish(subject, data, headers) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, false);
       nc.publish(subject, data, { headers: toNatsHeaders(headers) });
     },
 
     async subscribe(subject, handler, subscribeOptions) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, true);
       const sub = nc.subscribe(subject, { queue: subscribeOptions?.queue });
       let active = true;
-      void (async () => {
-        try {
-          for await (const m of sub) {
-            if (!active) break;
-            await runHandler(handler, toBusMessage(m));
-          }
-        } catch (err) {
-          onError(err, subject);
-        }
-      })();
+      pump(life, sub, subject, (m) => life.run(handler, toBusMessage(m)), () => active);
       const stop = async (): Promise<void> => {
         active = false;
-        stoppers.delete(stop);
+        life.stoppers.delete(stop);
         if (!sub.isClosed()) sub.unsubscribe();
       };
-      stoppers.add(stop);
+      life.stoppers.add(stop);
       // The server must know the interest before we return, or a publish right after could miss it.
       // While disconnected the flush would wait for the server; the client restates the interest on reconnection.
-      if (connected) await nc.flush();
+      if (life.connected) await nc.flush();
       return { unsubscribe: stop };
     },
 
     async request(subject, data, requestOptions) {
-      assertOpen();
+      life.assertOpen();
       assertSubject(subject, false);
       // Sent now it would wait in the client's buffer until the server is back, and time out there.
-      if (!connected) throw new BusUnavailableError(subject);
+      if (!life.connected) throw new BusUnavailableError(subject);
       let fail!: (err: Error) => void;
       const dropped = new Promise<never>((_, reject) => (fail = reject));
-      inFlight.add(fail);
+      life.inFlight.add(fail);
       try {
-        const reply = await Promise.race([
-          nc.request(subject, data, {
-            timeout: requestOptions?.timeoutMs ?? requestTimeoutMs,
-            headers: toNatsHeaders(requestOptions?.headers),
-          }),
-          dropped,
-        ]);
+        const reply = await Promise.race([nc.request(subject, data, { timeout: requestOptions?.timeoutMs ?? requestTimeoutMs, headers: toNatsHeaders(requestOptions?.headers) }), dropped]);
         return toBusMessage(reply);
       } catch (err) {
         if (err instanceof BusUnavailableError) throw new BusUnavailableError(subject, { cause: err });
@@ -301,21 +280,27 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
         }
         throw err;
       } finally {
-        inFlight.delete(fail);
+        life.inFlight.delete(fail);
       }
     },
 
     async respond(msg, data, headers) {
-      assertOpen();
-      if (!msg.reply) throw new TypeError(`The message on ${msg.subject} is not a request; it has no reply subject`);
-      nc.publish(msg.reply, data, { headers: toNatsHeaders(headers) });
+      life.assertOpen();
+      nc.publish(replySubject(msg), data, { headers: toNatsHeaders(headers) });
     },
+  };
+}
 
+/** Durable streams on JetStream, with durable pull consumers. */
+function natsDurable(life: NatsBusLife, declared: DurableStreams, ackWaitMs: number): Pick<MessageBus, 'publishDurable' | 'consumeDurable'> {
+  const js = jetstream(life.nc);
+  const setup = jetStreamSetup(life.nc, declared, ackWaitMs);
+  return {
     async publishDurable(stream, subject, data) {
-      assertOpen();
+      life.assertOpen();
       assertInStream(declared, stream, subject);
       const publishOnce = async (): Promise<{ seq: number }> => {
-        await ensureStream(stream);
+        await setup.ensureStream(stream);
         const ack = await js.publish(subject, data, { expect: { streamName: stream } });
         return { seq: ack.seq };
       };
@@ -324,44 +309,84 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
       } catch (err) {
         // Nobody stores the subject: the stream was deleted behind our back (an operator, a test); create it again.
         if (!isNoResponders(err instanceof Error ? err.cause : undefined)) throw err;
-        ensuredStreams.delete(stream);
+        setup.forgetStream(stream);
         return publishOnce();
       }
     },
 
     async consumeDurable(stream, consumer, handler, consumeOptions) {
-      assertOpen();
+      life.assertOpen();
       assertName('consumer', consumer);
       const filterSubject = consumeOptions?.filterSubject;
       if (filterSubject !== undefined) assertSubject(filterSubject, true);
-      await ensureStream(stream);
-      await ensureConsumer(stream, consumer, filterSubject);
+      await setup.ensureStream(stream);
+      await setup.ensureConsumer(stream, consumer, filterSubject);
       const messages: ConsumerMessages = await (await js.consumers.get(stream, consumer)).consume();
       let active = true;
-      void (async () => {
-        try {
-          for await (const m of messages) {
-            // Messages buffered when the consumer stops stay unacked; the server delivers them again.
-            if (!active) break;
-            await runHandler(handler, toDurableMessage(m));
-          }
-        } catch (err) {
-          onError(err, stream);
-        }
-      })();
+      // Messages buffered when the consumer stops stay unacked; the server delivers them again.
+      pump(life, messages, stream, (m) => life.run(handler, toDurableMessage(m)), () => active);
       const stop = async (): Promise<void> => {
         active = false;
-        stoppers.delete(stop);
+        life.stoppers.delete(stop);
         await messages.close();
       };
-      stoppers.add(stop);
+      life.stoppers.add(stop);
       return { unsubscribe: stop };
     },
+  };
+}
+
+/**
+ * Connects a bus to NATS: core subjects for publish/subscribe and request/reply, JetStream for durable
+ * streams with durable pull consumers. The connection reconnects by itself, without limit.
+ */
+export async function connectNatsBus(url: string, options: NatsBusOptions = {}): Promise<MessageBus> {
+  const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
+
+  const nc: NatsConnection = await connect({
+    ...natsServers(url),
+    ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: options.reconnectTimeWaitMs ?? 1_000,
+    // A server that vanished without closing the socket (a partition) is noticed in about 15 s, not minutes.
+    pingInterval: PING_INTERVAL_MS,
+    maxPingOut: 2,
+  });
+  let closed = false;
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  const life: NatsBusLife & { connected: boolean } = {
+    nc,
+    connected: true,
+    assertOpen() {
+      if (closed) throw new Error('The bus is closed');
+    },
+    inFlight: new Set(),
+    stoppers: new Set(),
+    run: handlerRunner(onError),
+    onError,
+  };
+  watchConnection(life, connectionListeners);
+
+  return {
+    kind: 'nats',
+
+    get connected() {
+      return life.connected && !closed;
+    },
+
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+
+    ...natsCore(life, requestTimeoutMs),
+    ...natsDurable(life, declared, ackWaitMs),
 
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...stoppers].map((stop) => stop()));
+      await Promise.all([...life.stoppers].map((stop) => stop()));
       // Draining flushes what was published; during an outage it would wait for ever, so it is bounded.
       let timer: NodeJS.Timeout | undefined;
       const bounded = new Promise<void>((resolve) => {

@@ -85,3 +85,20 @@ export function busDefaults(options: BusOptions): Required<Omit<BusOptions, 'str
     onError: options.onError ?? ((err, subject) => console.error(`bus handler for ${subject} failed`, err)),
   };
 }
+
+/** Runs a subscriber's handler; what it throws goes to `onError` with the message's subject, never back to the bus. */
+export function handlerRunner(onError: (err: unknown, subject: string) => void) {
+  return async <M extends { subject: string }>(handler: (msg: M) => void | Promise<void>, msg: M): Promise<void> => {
+    try {
+      await handler(msg);
+    } catch (err) {
+      onError(err, msg.subject);
+    }
+  };
+}
+
+/** Where the answer to a request goes; a message that is no request has no reply subject. */
+export function replySubject(msg: { subject: string; reply?: string | undefined }): string {
+  if (!msg.reply) throw new TypeError(`The message on ${msg.subject} is not a request; it has no reply subject`);
+  return msg.reply;
+}

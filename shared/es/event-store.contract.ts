@@ -28,6 +28,7 @@ export interface EventStoreContractSubject {
  */
 
 /** Runs the event store contract against the store `factory` opens (once for the whole suite). */
+// Long on purpose: a contract suite is one list of cases sharing the subject opened once in its describe block; read top to bottom, each `it` is one clause of the port's contract, and splitting it would only scatter that shared setup.
 export function describeEventStoreContract(name: string, factory: () => Promise<EventStoreContractSubject>): void {
   describe(name, () => {
     let subject: EventStoreContractSubject;

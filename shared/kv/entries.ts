@@ -1,3 +1,5 @@
+import type { KeyValueStore } from './types.js';
+
 /**
  * The rules every key-value adapter applies the same way (argument checks, counter arithmetic), and the
  * in-memory entry map that the memory adapter and the SQL adapter's read copy share.
@@ -73,4 +75,19 @@ export class EntryMap {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** The reads both in-process stores answer from their copy, once the store is known open. */
+export function copyReads(entries: EntryMap, assertOpen: () => void): Pick<KeyValueStore, 'get' | 'getMany'> {
+  return {
+    async get(key) {
+      assertOpen();
+      return entries.get(key)?.value ?? null;
+    },
+    async getMany(keys) {
+      assertOpen();
+      const now = Date.now();
+      return keys.map((key) => entries.get(key, now)?.value ?? null);
+    },
+  };
 }

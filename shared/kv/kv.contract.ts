@@ -20,6 +20,7 @@ export async function eventually(condition: () => Promise<boolean>, timeoutMs = 
 const PARALLEL = 20;
 
 /** The key-value contract: every adapter must pass it unchanged. */
+// Long on purpose: a contract suite is one list of cases sharing the subject opened once in its describe block; read top to bottom, each `it` is one clause of the port's contract, and splitting it would only scatter that shared setup.
 export function kvContract(name: string, target: KvContractTarget): void {
   describe(`key-value contract: ${name}`, () => {
     let kv: KeyValueStore;

@@ -1,5 +1,5 @@
 import type { KeyValueStore } from './types.js';
-import { checkStep, checkTtl, EntryMap, incremented } from './entries.js';
+import { checkStep, checkTtl, copyReads, EntryMap, incremented } from './entries.js';
 
 export interface MemoryKvOptions {
   /** How often expired keys that nobody reads are dropped. */
@@ -21,16 +21,7 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
   return {
     kind: 'memory',
 
-    async get(key) {
-      assertOpen();
-      return entries.get(key)?.value ?? null;
-    },
-
-    async getMany(keys) {
-      assertOpen();
-      const now = Date.now();
-      return keys.map((key) => entries.get(key, now)?.value ?? null);
-    },
+    ...copyReads(entries, assertOpen),
 
     async set(key, value, setOptions) {
       assertOpen();

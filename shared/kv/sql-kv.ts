@@ -1,7 +1,7 @@
 import { KeyedQueue } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from './types.js';
-import { checkStep, checkTtl, EntryMap, incremented, type Entry } from './entries.js';
+import { checkStep, checkTtl, copyReads, EntryMap, incremented, type Entry } from './entries.js';
 
 export interface SqlKvOptions {
   /** How often expired rows (and their in-memory copies) are deleted. */
@@ -89,16 +89,7 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
   return {
     kind: 'sql',
 
-    async get(key) {
-      assertOpen();
-      return entries.get(key)?.value ?? null;
-    },
-
-    async getMany(keys) {
-      assertOpen();
-      const now = Date.now();
-      return keys.map((key) => entries.get(key, now)?.value ?? null);
-    },
+    ...copyReads(entries, assertOpen),
 
     async set(key, value, setOptions) {
       const ttl = checkTtl(setOptions?.ttlMs);

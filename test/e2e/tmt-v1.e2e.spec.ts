@@ -3,10 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjection } from '#projections/runner.js';
 import { AppError } from '#shared/errors.js';
 import { createOrganizationModule } from '#services/organization/index.js';
-import { createV1, v1Projections } from '#services/tmt/v1.js';
+import { createTmtModule, tmtProjections } from '#services/tmt/index.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type JsonResponse, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
+
+/** The read models of the /v1 set. */
+const v1Projections = tmtProjections.filter((p) => ['tmt-projects', 'tmt-test-cases', 'tmt-test-sessions'].includes(p.name));
 
 /**
  * The /v1 set over real HTTP: projects, test cases, test sessions with results, users; the /v1
@@ -365,25 +368,25 @@ describe('/v1/test-sessions', () => {
 
   it('records results for a principal that is not a user through the exported function, with the same errors', async () => {
     const { platform } = server.process;
-    const v1 = createV1(platform, { organization: createOrganizationModule(platform) });
+    const tmt = createTmtModule(platform, { organization: createOrganizationModule(platform) });
     const p = await newProject('ENGINE');
     const c = await newCase(p.id);
     const s = (await admin('POST', '/v1/test-sessions', { name: 'E', projectId: p.id, testCases: [c.id] })).body.data;
     const scope = { companyId: a.companyId, workspaceId: a.workspaceId, actor: { engineId: 'engine-1' } };
-    const done = await v1.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'failed', durationMs: 5 }]);
+    const done = await tmt.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'failed', durationMs: 5 }]);
     expect(done.recorded).toBe(1);
     expect(typeof done.position).toBe('bigint');
     const seen = (await admin('GET', `/v1/test-sessions/${s.id}`)).body.data;
     expect(seen.results[0]).toMatchObject({ status: 'failed', recordedBy: { engineId: 'engine-1' } });
-    expect(await v1.testSessions.get(scope, s.id)).toMatchObject({ id: s.id, status: 'in_progress' });
+    expect(await tmt.testSessions.get(scope, s.id)).toMatchObject({ id: s.id, status: 'in_progress' });
     const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
-    expect(await codeOf(v1.testSessions.recordResults({ ...scope, workspaceId: a.workspaceId + 1000 }, s.id, [{ testCaseId: c.id, status: 'passed' }]))).toBe('NOT_FOUND');
-    expect(await codeOf(v1.testSessions.recordResults(scope, 'nope', [{ testCaseId: c.id, status: 'passed' }]))).toBe('NOT_FOUND');
-    expect(await codeOf(v1.testSessions.recordResults(scope, s.id, [{ testCaseId: randomUUID(), status: 'passed' }]))).toBe('TEST_CASE_NOT_IN_SESSION');
-    expect(await codeOf(v1.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'bad' as 'passed' }]))).toBe('VALIDATION_FAILED');
-    expect(await v1.testSessions.get({ companyId: a.companyId + 1000, workspaceId: a.workspaceId }, s.id)).toBeNull();
+    expect(await codeOf(tmt.testSessions.recordResults({ ...scope, workspaceId: a.workspaceId + 1000 }, s.id, [{ testCaseId: c.id, status: 'passed' }]))).toBe('NOT_FOUND');
+    expect(await codeOf(tmt.testSessions.recordResults(scope, 'nope', [{ testCaseId: c.id, status: 'passed' }]))).toBe('NOT_FOUND');
+    expect(await codeOf(tmt.testSessions.recordResults(scope, s.id, [{ testCaseId: randomUUID(), status: 'passed' }]))).toBe('TEST_CASE_NOT_IN_SESSION');
+    expect(await codeOf(tmt.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'bad' as 'passed' }]))).toBe('VALIDATION_FAILED');
+    expect(await tmt.testSessions.get({ companyId: a.companyId + 1000, workspaceId: a.workspaceId }, s.id)).toBeNull();
     await admin('PUT', `/v1/test-sessions/${s.id}`, { status: 'completed' });
-    expect(await codeOf(v1.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'passed' }]))).toBe('SESSION_COMPLETED');
+    expect(await codeOf(tmt.testSessions.recordResults(scope, s.id, [{ testCaseId: c.id, status: 'passed' }]))).toBe('SESSION_COMPLETED');
   });
 });
 

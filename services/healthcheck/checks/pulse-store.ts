@@ -82,13 +82,9 @@ export interface Liveness {
   heartbeats: number;
 }
 
-
-export function createPulseStore(db: Database) {
+/** Writes of what a check's pusher sends: heartbeats (with the liveness they move) and samples. */
+function pulseWrites(db: Database) {
   return {
-    async ensureSchema(): Promise<void> {
-      await db.exec(PULSE_SCHEMA);
-    },
-
     /** Stores one heartbeat and moves the check's liveness, in one transaction. */
     async recordHeartbeat(target: PulseTarget, at: Date, status: 'up' | 'fail', message: string | null): Promise<void> {
       await db.transaction(async (tx) => {
@@ -125,7 +121,12 @@ export function createPulseStore(db: Database) {
         params,
       );
     },
+  };
+}
 
+/** A check's liveness, heartbeats and samples as its workspace reads them. */
+function pulseReads(db: Database) {
+  return {
     /** Liveness of these checks of the workspace, by check id. */
     async liveness(scope: Scope, checkIds: readonly string[]): Promise<Map<string, Liveness>> {
       const found = new Map<string, Liveness>();
@@ -183,7 +184,19 @@ export function createPulseStore(db: Database) {
         receivedAt: iso(row.received_at),
       }));
     },
+  };
+}
 
+const staleTarget = (row: Record<string, unknown>): PulseTarget & { lastHeartbeatAt: string } => ({
+  checkId: String(row.check_id),
+  companyId: Number(row.company_id),
+  workspaceId: Number(row.workspace_id),
+  lastHeartbeatAt: iso(row.last_heartbeat_at),
+});
+
+/** What the reaper looks for across workspaces, and the pruning of old pulses. */
+function reaperQueries(db: Database) {
+  return {
     /**
      * Checks the read model shows as `up` whose last heartbeat is older than their interval plus
      * grace at `now`: candidates only; the decider has the last word.
@@ -197,12 +210,7 @@ export function createPulseStore(db: Database) {
           ORDER BY l.last_heartbeat_at LIMIT ${limit}`,
         [now.toISOString()],
       );
-      return r.rows.map((row) => ({
-        checkId: String(row.check_id),
-        companyId: Number(row.company_id),
-        workspaceId: Number(row.workspace_id),
-        lastHeartbeatAt: iso(row.last_heartbeat_at),
-      }));
+      return r.rows.map(staleTarget);
     },
 
     /**
@@ -217,12 +225,7 @@ export function createPulseStore(db: Database) {
           WHERE c.status IN ('new', 'down') AND c.deleted_at IS NULL AND l.last_status = 'up' AND l.last_heartbeat_at > c.status_changed_at
           LIMIT ${limit}`,
       );
-      return r.rows.map((row) => ({
-        checkId: String(row.check_id),
-        companyId: Number(row.company_id),
-        workspaceId: Number(row.workspace_id),
-        lastHeartbeatAt: iso(row.last_heartbeat_at),
-      }));
+      return r.rows.map(staleTarget);
     },
 
     /** The newest heartbeat of a check, whatever the workspace (the reaper's second look). */
@@ -237,6 +240,18 @@ export function createPulseStore(db: Database) {
       await db.query(`DELETE FROM hc_heartbeats WHERE received_at < $1`, [before.toISOString()]);
       await db.query(`DELETE FROM hc_metric_samples WHERE received_at < $1`, [before.toISOString()]);
     },
+  };
+}
+
+/** Heartbeats, liveness and metric samples: module-owned tables, written straight (docs/modules/healthcheck.md). */
+export function createPulseStore(db: Database) {
+  return {
+    async ensureSchema(): Promise<void> {
+      await db.exec(PULSE_SCHEMA);
+    },
+    ...pulseWrites(db),
+    ...pulseReads(db),
+    ...reaperQueries(db),
   };
 }
 

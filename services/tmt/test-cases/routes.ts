@@ -6,7 +6,7 @@ import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt
 import { handleCommand } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { commandContext, definedOnly, projectOr404 } from '../projects/routes.js';
+import { commandContext, definedOnly, projectOr404 } from '../projects/index.js';
 import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
 import { testCaseDecider } from './decide.js';
 import { CASE_STATUSES, PRIORITIES, testCaseStream } from '#events/tmt/test-cases.js';

@@ -1,4 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Platform } from '../../platform.js';
+import { userGroupRoutes } from './routes.js';
+
 export { userGroupDecider, type UserGroupCommand, type UserGroupState } from './decide.js';
 export { USER_GROUP_EVENT_TYPES, userGroupStream, type UserGroupEvent } from '#events/tmt/user-groups.js';
 export { foldName, TmtNames, tmtNameClaimDecider, tmtNameClaimStream, type TmtNameScope } from './name-claim.js';
-export { userGroupRoutes } from './routes.js';
+
+export interface UserGroupsFeatureOptions {
+  platform: Platform;
+}
+
+/** User groups of the workspace (`/tmt/company/api/v1/userGroups`), their names unique per workspace. */
+export const userGroupsFeature = fp(
+  async (app: FastifyInstance, opts: UserGroupsFeatureOptions) => {
+    await app.register(userGroupRoutes, opts);
+  },
+  { name: 'tmt-user-groups', fastify: '5.x', dependencies: [] },
+);

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, type ErrorDetail, found } from '#shared/errors.js';
-import type { Platform } from '../../platform.js';
-import type { PulseStore } from './pulse-store.js';
-import type { CheckService } from './service.js';
+import type { Platform } from '../../../platform.js';
+import type { PulseStore } from '../pulse-store.js';
+import type { CheckService } from '../service.js';
 
 const tags = ['Health checks: push'];
 

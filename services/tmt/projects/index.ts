@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Platform } from '../../platform.js';
+import { projectRoutes } from './routes.js';
+
+export { projectDecider, projectKeyDecider } from './decide.js';
+export { commandContext, definedOnly, Project, projectOr404 } from './routes.js';
+
+export interface ProjectsFeatureOptions {
+  platform: Platform;
+}
+
+/** Projects (`/v1/projects`, and the workspace's under `/tmt/company/api/v1/projects`): what test cases and sessions belong to. */
+export const projectsFeature = fp(
+  async (app: FastifyInstance, opts: ProjectsFeatureOptions) => {
+    await app.register(projectRoutes, opts);
+  },
+  { name: 'tmt-projects', fastify: '5.x', dependencies: [] },
+);
