@@ -11,6 +11,7 @@ import { dfHostsProjection } from '#projections/df-hosts/index.js';
 import { dfFilesProjection } from '#projections/df-files/index.js';
 import { dfOperationsProjection } from '#projections/df-operations/index.js';
 import type { Projection } from '#projections/types.js';
+import { feature, registerFeatures, type Feature } from '#shared/http/features.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 import type { Platform, ReadModelWaiter } from '../platform.js';
 import { createDataPlane } from './core/data-plane.js';
@@ -61,8 +62,6 @@ export interface DfModuleDeps {
 }
 
 /** One feature of the module: its plugin and the options it is registered with, typed together. */
-type Feature = readonly [plugin: FastifyPluginAsync<never>, options: object];
-const feature = <O extends object>(plugin: FastifyPluginAsync<O>, options: O): Feature => [plugin as FastifyPluginAsync<never>, options];
 
 /**
  * A service's dependencies with the platform's store, database, logger and clock. The read-model
@@ -182,7 +181,7 @@ function buildServices(platform: Platform) {
 type DfServices = ReturnType<typeof buildServices>;
 
 /** The module's features in the order they are registered (each after the features it depends on). */
-function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Feature[] {
+function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Feature<any>[] {
   const { config } = platform;
   return [
     feature(clientConfigFeature, { sessionIdleTimeoutSeconds: Math.round(config.DF_SESSION_IDLE_TIMEOUT / 1000), appUrl: config.APP_URL }),
@@ -252,7 +251,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     /** Registers the features in order: each is a plugin named `df-<feature>` declaring the features it needs. */
     routes: async (app: FastifyInstance) => {
-      for (const [plugin, options] of features) await app.register(plugin, options as never);
+      await registerFeatures(app, features);
     },
   };
 }

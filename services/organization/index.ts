@@ -13,7 +13,7 @@ import { bootstrapAdmin } from './bootstrap.js';
 import { claimsFeature } from './claims/index.js';
 import { companiesFeature } from './companies/index.js';
 import { CredentialService, credentialsFeature, tokenRoutes } from './credentials/index.js';
-import { feature, registerFeatures } from './features.js';
+import { feature, registerFeatures } from '#shared/http/features.js';
 import { permissionsOf, rolesFeature } from './roles/index.js';
 import { teamsFeature } from './teams/index.js';
 import { usersFeature } from './users/index.js';

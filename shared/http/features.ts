@@ -1,12 +1,12 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions } from 'fastify';
 
-/** One feature of a module and the options it is registered with. */
-export type FeatureEntry = readonly [FastifyPluginAsync<any>, FastifyPluginOptions];
+/** A feature's plugin and the options it is registered with. */
+export type Feature<O extends FastifyPluginOptions> = readonly [plugin: FastifyPluginAsync<O> | FastifyPluginCallback<O>, options: O];
 
-/** A feature's plugin with its options, checked against each other. */
-export const feature = <O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O>, options: O): FeatureEntry => [plugin, options];
+/** One entry of a module's feature list: its options are checked against its plugin's. */
+export const feature = <O extends FastifyPluginOptions>(plugin: Feature<O>[0], options: O): Feature<O> => [plugin, options];
 
-/** Registers a module's features in order: a feature's `dependencies` name features listed before it. */
-export async function registerFeatures(app: FastifyInstance, features: readonly FeatureEntry[]): Promise<void> {
+/** Registers a module's features in the order listed (each after the features it depends on). */
+export async function registerFeatures(app: FastifyInstance, features: readonly Feature<any>[]): Promise<void> {
   for (const [plugin, options] of features) await app.register(plugin, options);
 }
