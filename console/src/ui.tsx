@@ -56,6 +56,13 @@ export function Select(props: { label: string; options: { value: string; label: 
   );
 }
 
+/** A form's onSubmit: the page stays where it is, and `handle` gets the form's fields (and the form). */
+export const withFields = (handle: (data: FormData, form: HTMLFormElement) => unknown) => (e: Event) => {
+  e.preventDefault();
+  const form = e.currentTarget as HTMLFormElement;
+  void handle(new FormData(form), form);
+};
+
 /** A form whose submit runs an async action, shows progress and the error body's message. */
 export function ActionForm(props: {
   onSubmit: (data: FormData) => Promise<unknown>;

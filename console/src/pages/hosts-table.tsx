@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Confirm, DataTable, formatTime } from '../ui';
+import { Confirm, DataTable, formatTime, withFields } from '../ui';
 
 interface Device {
   id: string;
@@ -164,22 +164,18 @@ function HostButtons(props: { host: Host; onRename: () => void; onScope: () => v
   );
 }
 
-/** The fields of the form that sent `e`. */
-const formOf = (e: Event) => new FormData(e.currentTarget as HTMLFormElement);
-
 function RenameForm({ host: h, run, onDone }: { host: Host; run: Run; onDone: () => void }) {
   return (
     <form
       class="row"
       aria-label={`Rename ${h.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const name = String(formOf(e).get('name')).trim();
+      onSubmit={withFields((d) => {
+        const name = String(d.get('name')).trim();
         void run(async () => {
           await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { name } });
           onDone();
         });
-      }}
+      })}
     >
       <input name="name" defaultValue={h.name} required aria-label="New name" autoFocus />
       <button type="submit">Save</button>
@@ -195,15 +191,14 @@ function ScopeForm({ host: h, run, onDone }: { host: Host; run: Run; onDone: () 
     <form
       class="stack"
       aria-label={`Workspaces of ${h.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const ids = formOf(e).getAll('workspaceIds').map(Number);
+      onSubmit={withFields((d) => {
+        const ids = d.getAll('workspaceIds').map(Number);
         void run(async () => {
           // None chosen: every workspace of the company (null), as at enrolment.
           await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { workspaceIds: ids.length ? ids : null } });
           onDone();
         });
-      }}
+      })}
     >
       <WorkspaceChoices checked={h.workspaceIds} autoFocusFirst />
       <div class="row">
@@ -227,9 +222,8 @@ function MoveForm({ host: h, run, onMoved, onDone }: { host: Host; run: Run; onM
     <form
       class="row"
       aria-label={`Move a device to ${h.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const deviceId = String(formOf(e).get('deviceId'));
+      onSubmit={withFields((d) => {
+        const deviceId = String(d.get('deviceId'));
         const device = devices.data?.content.find((d) => d.id === deviceId);
         void run(async () => {
           await api(`/df/api/devices/${deviceId}/move`, { method: 'POST', body: { hostId: h.id } });
@@ -237,7 +231,7 @@ function MoveForm({ host: h, run, onMoved, onDone }: { host: Host; run: Run; onM
           onMoved(`${device?.name ?? 'The device'} moved to ${h.name}: it is offline until that host reports it.`);
           await qc.invalidateQueries({ queryKey: ['devices'] });
         });
-      }}
+      })}
     >
       <label class="field">
         <span>Device</span>

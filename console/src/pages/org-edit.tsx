@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
-import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
+import { Confirm, ErrorNote, Field, Loading, useAction, withFields } from '../ui';
 import type { Role } from './org-role';
 import { WorkspaceMembers } from './workspace-members';
 
@@ -54,9 +54,7 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
       <form
         class="stack"
         aria-label={`Edit the role ${role.name}`}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const d = new FormData(e.currentTarget as HTMLFormElement);
+        onSubmit={withFields((d) => {
           setSaved(false);
           void action.run(async () => {
             await api(`/api/v1/roles/${role.id}`, {
@@ -66,7 +64,7 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
             setSaved(true);
             await refresh();
           });
-        }}
+        })}
       >
         <div class="row">
           <Field label="Name" name="name" defaultValue={role.name} minLength={2} required />
@@ -129,15 +127,13 @@ export function TeamCard({ team, users, canManage }: { team: Team; users: UserRe
           <form
             class="row"
             aria-label={`Rename the team ${team.name}`}
-            onSubmit={(e) => {
-              e.preventDefault();
-              const d = new FormData(e.currentTarget as HTMLFormElement);
+            onSubmit={withFields((d) => {
               void action.run(async () => {
                 await api(`/api/v1/teams/${team.id}`, { method: 'PUT', body: { name: String(d.get('name')).trim(), description: String(d.get('description') ?? '').trim() } });
                 setRenaming(false);
                 await refresh();
               });
-            }}
+            })}
           >
             <Field label="Team name" name="name" defaultValue={team.name} minLength={2} required autoFocus />
             <Field label="Description" name="description" defaultValue={team.description} />
@@ -213,15 +209,14 @@ export function TeamCard({ team, users, canManage }: { team: Team; users: UserRe
         <form
           class="row"
           aria-label={`Add a member to ${team.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const userId = Number(new FormData(e.currentTarget as HTMLFormElement).get('userId'));
+          onSubmit={withFields((d) => {
+            const userId = Number(d.get('userId'));
             if (!userId) return;
             void action.run(async () => {
               await api(`/api/v1/teams/${team.id}/members/${userId}`, { method: 'POST' });
               await refresh();
             });
-          }}
+          })}
         >
           <label class="field">
             <span>Add a member</span>
@@ -329,16 +324,15 @@ function ModulesForm({ edit }: { edit: WorkspaceEdit }) {
     <form
       class="row"
       aria-label={`Modules of ${ws.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const modules = new FormData(e.currentTarget as HTMLFormElement).getAll('modules').map(String);
+      onSubmit={withFields((d) => {
+        const modules = d.getAll('modules').map(String);
         setSaved('');
         void action.run(async () => {
           await api(`/api/v1/workspaces/${ws.id}/modules`, { method: 'PUT', body: { modules } });
           setSaved('Modules saved.');
           await refresh();
         });
-      }}
+      })}
     >
       <fieldset class="row">
         <legend>Modules</legend>
@@ -410,15 +404,14 @@ function GrantForm({ edit, access }: { edit: WorkspaceEdit; access: Access | und
     <form
       class="row"
       aria-label={`Grant access to ${ws.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const [kind, id] = String(new FormData(e.currentTarget as HTMLFormElement).get('grantee') ?? '').split(':');
+      onSubmit={withFields((d) => {
+        const [kind, id] = String(d.get('grantee') ?? '').split(':');
         if (!id) return;
         void action.run(async () => {
           await api(`/api/v1/workspaces/${ws.id}/access/${kind === 'team' ? 'teams' : 'users'}`, { method: 'POST', body: kind === 'team' ? { teamId: Number(id) } : { userId: Number(id) } });
           await refresh();
         });
-      }}
+      })}
     >
       <label class="field">
         <span>Grant access to</span>
@@ -504,15 +497,13 @@ export function UserControls({ user, roles, self }: { user: { id: number; name: 
         <form
           class="stack"
           aria-label={`Roles of ${user.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const d = new FormData(e.currentTarget as HTMLFormElement);
+          onSubmit={withFields((d) => {
             void action.run(async () => {
               await api(`/api/v1/users/${user.id}/roles`, { method: 'PUT', body: { roleIds: d.getAll('roleIds').map(Number) } });
               setEditing(false);
               await refresh();
             });
-          }}
+          })}
         >
           <fieldset class="facet">
             <legend>Roles of {user.name}</legend>

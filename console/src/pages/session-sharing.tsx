@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { sessionInviteLink } from '../router';
-import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, useAction } from '../ui';
+import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, useAction, withFields } from '../ui';
 import type { Viewer } from './session-live';
 
 interface Invitation {
@@ -196,11 +196,10 @@ function Share({ id, refresh }: { id: string; refresh: () => Promise<unknown> })
       </fieldset>
       <form
         class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+        onSubmit={withFields((d) => {
+          const email = String(d.get('email') ?? '').trim();
           if (email) void invite({ email });
-        }}
+        })}
       >
         <label class="field grow">
           <span>Invite a coworker by e-mail</span>

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { DurationSelect, ErrorNote, Loading, useAction } from '../ui';
+import { DurationSelect, ErrorNote, Loading, useAction, withFields } from '../ui';
 import { bookDevice, bookedText, zoneName } from './booking-text';
 
 /**
@@ -114,9 +114,7 @@ function BookHourForm(props: {
     <form
       class="card row"
       aria-label="Book this hour"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const d = new FormData(e.currentTarget as HTMLFormElement);
+      onSubmit={withFields((d) => {
         const endAt = new Date(picked.getTime() + Number(d.get('minutes')) * 60_000);
         props.onStart();
         void action.run(async () => {
@@ -124,7 +122,7 @@ function BookHourForm(props: {
           props.onBooked(bookedText(props.deviceName, made));
           await qc.invalidateQueries({ queryKey: ['reservations'] });
         });
-      }}
+      })}
     >
       <p>
         Book {props.deviceName} on <strong>{longDay.format(picked)}</strong> at <strong>{clock.format(picked)}</strong>
