@@ -56,6 +56,13 @@ export function Select(props: { label: string; options: { value: string; label: 
   );
 }
 
+/** A form's onSubmit: the page stays where it is, and `handle` gets the form's fields (and the form). */
+export const withFields = (handle: (data: FormData, form: HTMLFormElement) => unknown) => (e: Event) => {
+  e.preventDefault();
+  const form = e.currentTarget as HTMLFormElement;
+  void handle(new FormData(form), form);
+};
+
 /** A form whose submit runs an async action, shows progress and the error body's message. */
 export function ActionForm(props: {
   onSubmit: (data: FormData) => Promise<unknown>;
@@ -131,13 +138,15 @@ export function Confirm(props: { label: string; question?: string; yes: string; 
 }
 
 /** Runs an action, keeping its error for an ErrorNote; answers whether it succeeded. */
-export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void; fail: (err: unknown) => void } {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return {
     error,
     busy,
     clear: () => setError(null),
+    /** Shows an error met outside `run`. */
+    fail: setError,
     run: async (fn) => {
       setError(null);
       setBusy(true);
@@ -152,6 +161,46 @@ export function useAction(): { error: unknown; busy: boolean; run: (fn: () => Pr
       }
     },
   };
+}
+
+/** Like useAction, and after each action that succeeds, `then` (reading the lists it changed again). */
+export function useActionThen(then: () => Promise<unknown>): ReturnType<typeof useAction> {
+  const action = useAction();
+  return {
+    ...action,
+    run: (fn) =>
+      action.run(async () => {
+        await fn();
+        await then();
+      }),
+  };
+}
+
+/** A page this person may not open in this workspace: its title and what it needs. */
+export function NotAllowed({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section>
+      <h1>{title}</h1>
+      <p>{children}</p>
+    </section>
+  );
+}
+
+/**
+ * A query's list in its states: loading, its error, nothing (`empty`, when `isEmpty` says so or
+ * nothing came), else `children` with the data.
+ */
+export function QueryList<T>(props: {
+  query: { isLoading: boolean; error: unknown; data: T | undefined };
+  isEmpty: (data: T) => boolean;
+  empty: ComponentChildren;
+  children: (data: T) => ComponentChildren;
+}) {
+  const { query } = props;
+  if (query.isLoading) return <Loading />;
+  if (query.error) return <ErrorNote error={query.error} />;
+  if (query.data === undefined || props.isEmpty(query.data)) return <Empty>{props.empty}</Empty>;
+  return <>{props.children(query.data)}</>;
 }
 
 /** How long a booking lasts: a select named `minutes` (its value in minutes). */

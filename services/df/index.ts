@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { dfAccessibilityProjection } from '#projections/df-accessibility/index.js';
 import { dfApiKeysProjection } from '#projections/df-api-keys/index.js';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';

@@ -11,10 +11,22 @@ function announce(ctx: Context, target: TunnelTarget, port: number, lines: strin
   else for (const line of lines) printLine(line);
 }
 
-const pollMs = (): number | undefined => {
+/** DFCTL_POLL_MS, when set: how often a tunnel asks whether its session still runs (at least 100 ms). */
+const pollOption = (): { pollMs?: number } => {
   const raw = process.env.DFCTL_POLL_MS;
-  return raw && /^\d+$/.test(raw) ? Math.max(100, Number(raw)) : undefined;
+  return raw && /^\d+$/.test(raw) ? { pollMs: Math.max(100, Number(raw)) } : {};
 };
+
+/**
+ * The tunnel of a command that takes only `<sessionId> [--port <n>]`: to `protocol` of that session,
+ * on the port asked (default: a free one); `listening` announces it.
+ */
+function sessionTunnel(ctx: Context, protocol: string, listening: (target: TunnelTarget, port: number) => void): Promise<number> {
+  const [sessionId] = positionals(ctx.args, ['sessionId']);
+  const port = intFlag(ctx.args, 'port', 0, 65535) ?? 0;
+  const target: TunnelTarget = { sessionId: sessionId!, protocol, path: protocol };
+  return runTunnel(ctx.api(), target, { port, ...pollOption(), listening: (p) => listening(target, p) });
+}
 
 export const adb: Command = {
   name: 'adb',
@@ -37,7 +49,7 @@ Runs until the session ends (exit 0), dfctl is interrupted (exit 0), or the tunn
     let connected = false;
     return runTunnel(ctx.api(), target, {
       port,
-      ...(pollMs() ? { pollMs: pollMs()! } : {}),
+      ...pollOption(),
       listening: async (p) => {
         const line = `adb connect 127.0.0.1:${p}`;
         announce(ctx, target, p, [`Tunnel to the adb of session ${target.sessionId} on 127.0.0.1:${p}`, line], { adbConnect: line });
@@ -86,7 +98,7 @@ to the local port). Runs until the session ends, dfctl is interrupted, or the tu
     const { local, target } = parseForward(sessionId!, spec!);
     return runTunnel(ctx.api(), target, {
       port: local,
-      ...(pollMs() ? { pollMs: pollMs()! } : {}),
+      ...pollOption(),
       listening: (p) => announce(ctx, target, p, [`Forwarding 127.0.0.1:${p} to ${target.path.replace('/', ' ')} of session ${target.sessionId}`]),
     });
   },
@@ -101,14 +113,9 @@ Listens on 127.0.0.1:<n> and carries every connection to the DevTools protocol o
 browser: open http://127.0.0.1:<n>/json, or add 127.0.0.1:<n> under chrome://inspect, "Configure".`,
   flags: { values: ['port'] },
   async run(ctx) {
-    const [sessionId] = positionals(ctx.args, ['sessionId']);
-    const port = intFlag(ctx.args, 'port', 0, 65535) ?? 0;
-    const target: TunnelTarget = { sessionId: sessionId!, protocol: 'cdp', path: 'cdp' };
-    return runTunnel(ctx.api(), target, {
-      port,
-      ...(pollMs() ? { pollMs: pollMs()! } : {}),
-      listening: (p) => announce(ctx, target, p, [`DevTools of session ${target.sessionId} on http://127.0.0.1:${p} (chrome://inspect, Configure: 127.0.0.1:${p})`], { url: `http://127.0.0.1:${p}` }),
-    });
+    return sessionTunnel(ctx, 'cdp', (target, p) =>
+      announce(ctx, target, p, [`DevTools of session ${target.sessionId} on http://127.0.0.1:${p} (chrome://inspect, Configure: 127.0.0.1:${p})`], { url: `http://127.0.0.1:${p}` }),
+    );
   },
 };
 
@@ -124,16 +131,9 @@ it. Needs the usbmux grant. Runs until the session ends (exit 0), dfctl is inter
 the tunnel fails.`,
   flags: { values: ['port'] },
   async run(ctx) {
-    const [sessionId] = positionals(ctx.args, ['sessionId']);
-    const port = intFlag(ctx.args, 'port', 0, 65535) ?? 0;
-    const target: TunnelTarget = { sessionId: sessionId!, protocol: 'usbmux', path: 'usbmux' };
-    return runTunnel(ctx.api(), target, {
-      port,
-      ...(pollMs() ? { pollMs: pollMs()! } : {}),
-      listening: (p) => {
-        const line = `export USBMUXD_SOCKET_ADDRESS=127.0.0.1:${p}`;
-        announce(ctx, target, p, [`usbmuxd of session ${target.sessionId} on 127.0.0.1:${p}`, line], { usbmuxdSocketAddress: `127.0.0.1:${p}` });
-      },
+    return sessionTunnel(ctx, 'usbmux', (target, p) => {
+      const line = `export USBMUXD_SOCKET_ADDRESS=127.0.0.1:${p}`;
+      announce(ctx, target, p, [`usbmuxd of session ${target.sessionId} on 127.0.0.1:${p}`, line], { usbmuxdSocketAddress: `127.0.0.1:${p}` });
     });
   },
 };

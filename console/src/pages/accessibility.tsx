@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
 import { CompareReports, ExportReport } from './accessibility-tools';
 
 type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
@@ -47,40 +47,34 @@ export function AccessibilityPage() {
     queryFn: () => api<{ content: Audit[]; totalPages: number; totalElements: number }>('/df/api/accessibility/audits/page', { query: { page, size: 20, sortDir: 'desc' } }),
     enabled: allowed,
   });
-  if (!allowed)
-    return (
-      <section>
-        <h1>Accessibility</h1>
-        <p>Accessibility reports need the permission key df:session:read in this workspace.</p>
-      </section>
-    );
+  if (!allowed) return <NotAllowed title="Accessibility">Accessibility reports need the permission key df:session:read in this workspace.</NotAllowed>;
   return (
     <section class="stack">
       <h1>Accessibility</h1>
-      {audits.isLoading ? (
-        <Loading />
-      ) : audits.error ? (
-        <ErrorNote error={audits.error} />
-      ) : !audits.data?.content.length ? (
-        <Empty>No accessibility report yet: start one from a session's page ("Run accessibility audit") or through the API.</Empty>
-      ) : (
-        <>
-          <DataTable
-            caption="Accessibility reports"
-            rows={audits.data.content}
-            rowKey={(a) => a.id}
-            columns={[
-              { header: 'Report', cell: (a) => <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link> },
-              { header: 'Platform', cell: (a) => a.platform },
-              { header: 'Status', cell: (a) => <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span> },
-              { header: 'Scans', cell: (a) => a.scanCount },
-              { header: 'Findings', cell: (a) => counts(a.findingCounts) },
-              { header: 'Started', class: 'nowrap', cell: (a) => formatTime(a.createdAt) },
-            ]}
-          />
-          <Pager page={page} totalPages={audits.data.totalPages} total={audits.data.totalElements} onPage={setPage} />
-        </>
-      )}
+      <QueryList
+        query={audits}
+        isEmpty={(d) => !d.content.length}
+        empty={<>No accessibility report yet: start one from a session's page ("Run accessibility audit") or through the API.</>}
+      >
+        {(d) => (
+          <>
+            <DataTable
+              caption="Accessibility reports"
+              rows={d.content}
+              rowKey={(a) => a.id}
+              columns={[
+                { header: 'Report', cell: (a) => <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link> },
+                { header: 'Platform', cell: (a) => a.platform },
+                { header: 'Status', cell: (a) => <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span> },
+                { header: 'Scans', cell: (a) => a.scanCount },
+                { header: 'Findings', cell: (a) => counts(a.findingCounts) },
+                { header: 'Started', class: 'nowrap', cell: (a) => formatTime(a.createdAt) },
+              ]}
+            />
+            <Pager page={page} totalPages={d.totalPages} total={d.totalElements} onPage={setPage} />
+          </>
+        )}
+      </QueryList>
     </section>
   );
 }

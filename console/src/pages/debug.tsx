@@ -5,7 +5,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 // The dfctl command for each target is dfctl's own vocabulary: one module, shared with `dfctl targets`.
 import { commandFor, type DebugTarget } from '../../../cli/dfctl/debug-commands';
-import { DataTable, Empty, ErrorNote, Loading } from '../ui';
+import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
 
@@ -54,26 +54,24 @@ export function DebugPage({ id }: { id: string }) {
     queryFn: () => api<Capabilities>(`/df/api/sessions/${id}/debug-capabilities`),
     enabled: allowed,
   });
-  const [changeError, setChangeError] = useState<unknown>(null);
+  const changing = useAction();
+  /** The protocol being granted or withdrawn. */
   const [busy, setBusy] = useState<string | null>(null);
 
   /** Grants or withdraws one protocol; the answer is the new capabilities (or nothing, for a withdrawal). */
   const change = async (protocol: string, grant: boolean): Promise<boolean> => {
-    setChangeError(null);
     setBusy(protocol);
     try {
-      if (grant) {
-        const next = await api<Capabilities>(`/df/api/sessions/${id}/debug-capabilities`, { method: 'POST', body: { protocols: [protocol] } });
-        qc.setQueryData(['debug-capabilities', id], next);
-      } else {
-        await api(`/df/api/sessions/${id}/debug-capabilities`, { method: 'DELETE', query: { protocol } });
-        await qc.invalidateQueries({ queryKey: ['debug-capabilities', id] });
-      }
-      await qc.invalidateQueries({ queryKey: ['debug-targets', id] });
-      return true;
-    } catch (err) {
-      setChangeError(err);
-      return false;
+      return await changing.run(async () => {
+        if (grant) {
+          const next = await api<Capabilities>(`/df/api/sessions/${id}/debug-capabilities`, { method: 'POST', body: { protocols: [protocol] } });
+          qc.setQueryData(['debug-capabilities', id], next);
+        } else {
+          await api(`/df/api/sessions/${id}/debug-capabilities`, { method: 'DELETE', query: { protocol } });
+          await qc.invalidateQueries({ queryKey: ['debug-capabilities', id] });
+        }
+        await qc.invalidateQueries({ queryKey: ['debug-targets', id] });
+      });
     } finally {
       setBusy(null);
     }
@@ -164,7 +162,7 @@ export function DebugPage({ id }: { id: string }) {
               ]}
             />
           ) : null}
-          <ErrorNote error={changeError} />
+          <ErrorNote error={changing.error} />
         </section>
         {terminal ? <DebugTerminal sessionId={id} adbGranted={adb.granted} adbAvailable={adb.available} requestAdb={() => change('adb', true)} /> : null}
         <Targets id={id} wide={terminal} />

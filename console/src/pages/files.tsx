@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api, download } from '../api';
 import { useSession } from '../session-context';
-import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
+import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
 
 interface FileRecord {
   id: string;
@@ -180,21 +180,11 @@ export function FilesPage() {
     enabled: readable,
   });
   const apps = useQuery({ queryKey: ['files', 'apps'], queryFn: () => api<PageOf<App>>('/df/api/files/apps', { query: { size: 100 } }), enabled: readable });
-  const [open, setOpen] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<{ sent: number; total: number; note?: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['files'] });
 
-  if (!readable)
-    return (
-      <section>
-        <h1>Files and apps</h1>
-        <p>Seeing files needs the permission key df:session:read in this workspace.</p>
-      </section>
-    );
+  if (!readable) return <NotAllowed title="Files and apps">Seeing files needs the permission key df:session:read in this workspace.</NotAllowed>;
 
   return (
     <section class="stack">
@@ -206,153 +196,162 @@ export function FilesPage() {
         </p>
       ) : null}
       <div class="split">
-        {manage ? (
-          <div class="card">
-            <h2>Upload</h2>
-            <form
-              class="stack"
-              aria-label="Upload a file"
-              onSubmit={async (e) => {
-                e.preventDefault();
-                const form = e.currentTarget as HTMLFormElement;
-                const input = form.elements.namedItem('file') as HTMLInputElement;
-                const chosen = input.files?.[0];
-                if (!chosen) return;
-                setBusy(true);
-                setError(null);
-                setDone(null);
-                try {
-                  await upload(chosen, (n, total, note) => setSent({ sent: n, total, note }));
-                  setDone(`${chosen.name} uploaded.`);
-                  form.reset();
-                } catch (err) {
-                  setError(err);
-                } finally {
-                  setBusy(false);
-                  setSent(null);
-                  await refresh();
-                }
-              }}
-            >
-              <label class="field">
-                <span>File (an APK or IPA joins the app catalog)</span>
-                <input type="file" name="file" required />
-                <small class="muted">Over 64 MiB it goes up in parts.</small>
-              </label>
-              {sent ? (
-                <div>
-                  <progress id="upload-progress" aria-label="Upload progress" max={sent.total} value={sent.sent} />
-                  <span class="small muted">
-                    {' '}
-                    {formatBytes(sent.sent)} of {formatBytes(sent.total)}
-                  </span>
-                  {sent.note ? (
-                    <p id="upload-note" class="small warn">
-                      {sent.note}
-                    </p>
-                  ) : null}
-                </div>
-              ) : null}
-              <button type="submit" class="primary" disabled={busy}>
-                {busy ? 'Uploading…' : 'Upload'}
-              </button>
-            </form>
-          </div>
-        ) : null}
+        {manage ? <UploadCard setError={setError} setDone={setDone} refresh={refresh} /> : null}
         <div class="stack">
           <h2>Files</h2>
-          {files.isLoading ? (
-            <Loading />
-          ) : files.error ? (
-            <ErrorNote error={files.error} />
-          ) : !files.data?.content.length ? (
-            <Empty>No file yet.</Empty>
-          ) : (
-            <>
-              <DataTable
-                caption="Files"
-                rows={files.data.content}
-                columns={[
-                  { header: 'Name', cell: (f) => f.name },
-                  { header: 'Size', cell: (f) => formatBytes(f.size), class: 'nowrap' },
-                  { header: 'Kind', cell: (f) => f.kind },
-                  { header: 'Status', cell: (f) => <span class={`badge ${f.status}`}>{f.status}</span> },
-                  { header: 'Uploaded', cell: (f) => formatTime(f.createdAt), class: 'nowrap' },
-                  {
-                    header: 'Actions',
-                    hiddenHeader: true,
-                    class: 'row',
-                    cell: (f) =>
-                      deleting === f.id ? (
-                        <Confirm
-                          label={`Confirm deleting ${f.name}`}
-                          yes="Yes, delete"
-                          onYes={async () => {
-                            setError(null);
-                            try {
-                              await api(`/df/api/files/${f.id}`, { method: 'DELETE' });
-                            } catch (err) {
-                              setError(err);
-                            }
-                            setDeleting(null);
-                            await refresh();
-                          }}
-                          onNo={() => setDeleting(null)}
-                        />
-                      ) : (
-                        <>
-                          {f.status === 'ready' ? (
-                            <button
-                              type="button"
-                              aria-label={`Download ${f.name}`}
-                              onClick={async () => {
-                                setError(null);
-                                try {
-                                  // The API answers with a short-lived signed address of the bytes, offered under the file's name.
-                                  await download(`/df/api/files/${f.id}/download`, f.name);
-                                } catch (err) {
-                                  setError(err);
-                                }
-                              }}
-                            >
-                              Download
-                            </button>
-                          ) : null}
-                          {manage ? (
-                            <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
-                              Delete
-                            </button>
-                          ) : null}
-                        </>
-                      ),
-                  },
-                ]}
-              />
-              <Pager page={page} totalPages={files.data.totalPages} total={files.data.totalElements} onPage={setPage} />
-            </>
-          )}
+          <QueryList query={files} isEmpty={(d) => !d.content.length} empty="No file yet.">
+            {(d) => (
+              <>
+                <FilesTable rows={d.content} manage={manage} setError={setError} refresh={refresh} />
+                <Pager page={page} totalPages={d.totalPages} total={d.totalElements} onPage={setPage} />
+              </>
+            )}
+          </QueryList>
           <h2>Apps</h2>
-          {apps.isLoading ? (
-            <Loading />
-          ) : apps.error ? (
-            <ErrorNote error={apps.error} />
-          ) : !apps.data?.content.length ? (
-            <Empty>No app in the catalog yet: upload an APK or IPA.</Empty>
-          ) : (
-            <ul class="stack">
-              {apps.data.content.map((a) => (
-                <li class="card">
-                  <strong>{a.name}</strong> <span class="muted">{a.identifier}</span> · {a.platform} · {a.versionCount} version{a.versionCount === 1 ? '' : 's'}{' '}
-                  <button type="button" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
-                    {open === a.id ? 'Hide versions' : 'Versions'}
-                  </button>
-                  {open === a.id ? <Versions appId={a.id} /> : null}
-                </li>
-              ))}
-            </ul>
-          )}
+          <QueryList query={apps} isEmpty={(d) => !d.content.length} empty="No app in the catalog yet: upload an APK or IPA.">
+            {(d) => <AppList apps={d.content} />}
+          </QueryList>
         </div>
       </div>
     </section>
+  );
+}
+
+/** Uploads one file, with its progress; the page says when it is done or why it failed. */
+function UploadCard(props: { setError: (err: unknown) => void; setDone: (text: string | null) => void; refresh: () => Promise<unknown> }) {
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<{ sent: number; total: number; note?: string } | null>(null);
+  return (
+    <div class="card">
+      <h2>Upload</h2>
+      <form
+        class="stack"
+        aria-label="Upload a file"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const form = e.currentTarget as HTMLFormElement;
+          const input = form.elements.namedItem('file') as HTMLInputElement;
+          const chosen = input.files?.[0];
+          if (!chosen) return;
+          setBusy(true);
+          props.setError(null);
+          props.setDone(null);
+          try {
+            await upload(chosen, (n, total, note) => setSent({ sent: n, total, note }));
+            props.setDone(`${chosen.name} uploaded.`);
+            form.reset();
+          } catch (err) {
+            props.setError(err);
+          } finally {
+            setBusy(false);
+            setSent(null);
+            await props.refresh();
+          }
+        }}
+      >
+        <label class="field">
+          <span>File (an APK or IPA joins the app catalog)</span>
+          <input type="file" name="file" required />
+          <small class="muted">Over 64 MiB it goes up in parts.</small>
+        </label>
+        {sent ? (
+          <div>
+            <progress id="upload-progress" aria-label="Upload progress" max={sent.total} value={sent.sent} />
+            <span class="small muted">
+              {' '}
+              {formatBytes(sent.sent)} of {formatBytes(sent.total)}
+            </span>
+            {sent.note ? (
+              <p id="upload-note" class="small warn">
+                {sent.note}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Uploading…' : 'Upload'}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function FilesTable(props: { rows: FileRecord[]; manage: boolean; setError: (err: unknown) => void; refresh: () => Promise<unknown> }) {
+  const { setError } = props;
+  const [deleting, setDeleting] = useState<string | null>(null);
+  /** Runs `fn`, showing its error on the page. */
+  const attempt = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <DataTable
+      caption="Files"
+      rows={props.rows}
+      columns={[
+        { header: 'Name', cell: (f) => f.name },
+        { header: 'Size', cell: (f) => formatBytes(f.size), class: 'nowrap' },
+        { header: 'Kind', cell: (f) => f.kind },
+        { header: 'Status', cell: (f) => <span class={`badge ${f.status}`}>{f.status}</span> },
+        { header: 'Uploaded', cell: (f) => formatTime(f.createdAt), class: 'nowrap' },
+        {
+          header: 'Actions',
+          hiddenHeader: true,
+          class: 'row',
+          cell: (f) =>
+            deleting === f.id ? (
+              <Confirm
+                label={`Confirm deleting ${f.name}`}
+                yes="Yes, delete"
+                onYes={async () => {
+                  await attempt(() => api(`/df/api/files/${f.id}`, { method: 'DELETE' }));
+                  setDeleting(null);
+                  await props.refresh();
+                }}
+                onNo={() => setDeleting(null)}
+              />
+            ) : (
+              <>
+                {f.status === 'ready' ? (
+                  <button
+                    type="button"
+                    aria-label={`Download ${f.name}`}
+                    // The API answers with a short-lived signed address of the bytes, offered under the file's name.
+                    onClick={() => attempt(() => download(`/df/api/files/${f.id}/download`, f.name))}
+                  >
+                    Download
+                  </button>
+                ) : null}
+                {props.manage ? (
+                  <button type="button" class="danger" aria-label={`Delete ${f.name}`} onClick={() => setDeleting(f.id)}>
+                    Delete
+                  </button>
+                ) : null}
+              </>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+function AppList({ apps }: { apps: App[] }) {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <ul class="stack">
+      {apps.map((a) => (
+        <li class="card">
+          <strong>{a.name}</strong> <span class="muted">{a.identifier}</span> · {a.platform} · {a.versionCount} version{a.versionCount === 1 ? '' : 's'}{' '}
+          <button type="button" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+            {open === a.id ? 'Hide versions' : 'Versions'}
+          </button>
+          {open === a.id ? <Versions appId={a.id} /> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
-import { Confirm, ErrorNote, Field, Loading, useAction } from '../ui';
+import { Confirm, ErrorNote, Field, Loading, useAction, withFields } from '../ui';
 import type { Role } from './org-role';
 import { WorkspaceMembers } from './workspace-members';
 
@@ -54,9 +54,7 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
       <form
         class="stack"
         aria-label={`Edit the role ${role.name}`}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const d = new FormData(e.currentTarget as HTMLFormElement);
+        onSubmit={withFields((d) => {
           setSaved(false);
           void action.run(async () => {
             await api(`/api/v1/roles/${role.id}`, {
@@ -66,7 +64,7 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
             setSaved(true);
             await refresh();
           });
-        }}
+        })}
       >
         <div class="row">
           <Field label="Name" name="name" defaultValue={role.name} minLength={2} required />
@@ -129,15 +127,13 @@ export function TeamCard({ team, users, canManage }: { team: Team; users: UserRe
           <form
             class="row"
             aria-label={`Rename the team ${team.name}`}
-            onSubmit={(e) => {
-              e.preventDefault();
-              const d = new FormData(e.currentTarget as HTMLFormElement);
+            onSubmit={withFields((d) => {
               void action.run(async () => {
                 await api(`/api/v1/teams/${team.id}`, { method: 'PUT', body: { name: String(d.get('name')).trim(), description: String(d.get('description') ?? '').trim() } });
                 setRenaming(false);
                 await refresh();
               });
-            }}
+            })}
           >
             <Field label="Team name" name="name" defaultValue={team.name} minLength={2} required autoFocus />
             <Field label="Description" name="description" defaultValue={team.description} />
@@ -213,15 +209,14 @@ export function TeamCard({ team, users, canManage }: { team: Team; users: UserRe
         <form
           class="row"
           aria-label={`Add a member to ${team.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const userId = Number(new FormData(e.currentTarget as HTMLFormElement).get('userId'));
+          onSubmit={withFields((d) => {
+            const userId = Number(d.get('userId'));
             if (!userId) return;
             void action.run(async () => {
               await api(`/api/v1/teams/${team.id}/members/${userId}`, { method: 'POST' });
               await refresh();
             });
-          }}
+          })}
         >
           <label class="field">
             <span>Add a member</span>
@@ -251,10 +246,7 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
   const qc = useQueryClient();
   const canManage = can('WORKSPACE_MANAGE');
   const access = useQuery({ queryKey: ['workspace-access', ws.id], queryFn: () => api<Access>(`/api/v1/workspaces/${ws.id}/access`) });
-  const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[]>('/api/v1/teams'), enabled: canManage && can('TEAM_READ') });
-  const users = useUsers(canManage && can('USER_READ'));
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [saved, setSaved] = useState('');
   const action = useAction();
   const refresh = async () => {
     await qc.invalidateQueries({ queryKey: ['workspaces'] });
@@ -262,8 +254,8 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
     await qc.invalidateQueries({ queryKey: ['workspace-access', ws.id] });
     await qc.invalidateQueries({ queryKey: ['workspace-members', ws.id] });
   };
+  const edit: WorkspaceEdit = { ws, action, refresh, confirming, setConfirming };
   const editable = canManage && !ws.archived;
-  const grantees = access.data ? [...access.data.teams.map((t) => ({ kind: 'team' as const, id: t.id, label: `team ${t.name}` })), ...access.data.users.map((u) => ({ kind: 'user' as const, id: u.id, label: u.name }))] : [];
   return (
     <article class="card stack" aria-label={`Workspace ${ws.name}`}>
       <div class="card-head">
@@ -273,68 +265,99 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
           </h2>
           <p class="muted small">{ws.description || 'No description'}</p>
         </div>
-        {canManage ? (
-          ws.archived ? (
-            <button type="button" onClick={() => action.run(async () => {
-              await api(`/api/v1/workspaces/${ws.id}/unarchive`, { method: 'PUT' });
-              await refresh();
-            })}>
-              Restore {ws.name}
-            </button>
-          ) : confirming === 'archive' ? (
-            <Confirm
-              label={`Confirm archiving ${ws.name}`}
-              question="Archive? It becomes read-only until restored."
-              yes="Yes, archive"
-              onYes={() => action.run(async () => {
-                await api(`/api/v1/workspaces/${ws.id}/archive`, { method: 'PUT' });
-                setConfirming(null);
-                await refresh();
-              })}
-              onNo={() => setConfirming(null)}
-            />
-          ) : (
-            <button type="button" class="danger" onClick={() => setConfirming('archive')}>
-              Archive {ws.name}
-            </button>
-          )
-        ) : null}
+        {canManage ? <ArchiveControl edit={edit} /> : null}
       </div>
       <ErrorNote error={action.error} />
-      {editable ? (
-        <form
-          class="row"
-          aria-label={`Modules of ${ws.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const modules = new FormData(e.currentTarget as HTMLFormElement).getAll('modules').map(String);
-            setSaved('');
-            void action.run(async () => {
-              await api(`/api/v1/workspaces/${ws.id}/modules`, { method: 'PUT', body: { modules } });
-              setSaved('Modules saved.');
-              await refresh();
-            });
-          }}
-        >
-          <fieldset class="row">
-            <legend>Modules</legend>
-            {MODULES.map((m) => (
-              <label class="check">
-                <input type="checkbox" name="modules" value={m.key} defaultChecked={ws.modules.includes(m.key)} /> {m.label}
-              </label>
-            ))}
-          </fieldset>
-          <button type="submit">Save the modules</button>
-          {saved ? (
-            <span class="ok small" role="status">
-              {saved}
-            </span>
-          ) : null}
-        </form>
-      ) : (
-        <p class="small">Modules: {ws.modules.join(', ') || 'none'}</p>
-      )}
+      {editable ? <ModulesForm edit={edit} /> : <p class="small">Modules: {ws.modules.join(', ') || 'none'}</p>}
       <h3 class="small">Access</h3>
+      <AccessList edit={edit} access={access} editable={editable} />
+      {editable ? <GrantForm edit={edit} access={access.data} /> : null}
+      <WorkspaceMembers ws={ws} />
+    </article>
+  );
+}
+
+/** What the parts of a workspace's card share: its action (and error), reading it again, the open confirmation. */
+interface WorkspaceEdit {
+  ws: Workspace;
+  action: ReturnType<typeof useAction>;
+  refresh: () => Promise<void>;
+  confirming: string | null;
+  setConfirming: (key: string | null) => void;
+}
+
+/** Archiving (after a confirmation) or restoring the workspace. */
+function ArchiveControl({ edit }: { edit: WorkspaceEdit }) {
+  const { ws, action, refresh } = edit;
+  if (ws.archived)
+    return (
+      <button type="button" onClick={() => action.run(async () => {
+        await api(`/api/v1/workspaces/${ws.id}/unarchive`, { method: 'PUT' });
+        await refresh();
+      })}>
+        Restore {ws.name}
+      </button>
+    );
+  return edit.confirming === 'archive' ? (
+    <Confirm
+      label={`Confirm archiving ${ws.name}`}
+      question="Archive? It becomes read-only until restored."
+      yes="Yes, archive"
+      onYes={() => action.run(async () => {
+        await api(`/api/v1/workspaces/${ws.id}/archive`, { method: 'PUT' });
+        edit.setConfirming(null);
+        await refresh();
+      })}
+      onNo={() => edit.setConfirming(null)}
+    />
+  ) : (
+    <button type="button" class="danger" onClick={() => edit.setConfirming('archive')}>
+      Archive {ws.name}
+    </button>
+  );
+}
+
+function ModulesForm({ edit }: { edit: WorkspaceEdit }) {
+  const { ws, action, refresh } = edit;
+  const [saved, setSaved] = useState('');
+  return (
+    <form
+      class="row"
+      aria-label={`Modules of ${ws.name}`}
+      onSubmit={withFields((d) => {
+        const modules = d.getAll('modules').map(String);
+        setSaved('');
+        void action.run(async () => {
+          await api(`/api/v1/workspaces/${ws.id}/modules`, { method: 'PUT', body: { modules } });
+          setSaved('Modules saved.');
+          await refresh();
+        });
+      })}
+    >
+      <fieldset class="row">
+        <legend>Modules</legend>
+        {MODULES.map((m) => (
+          <label class="check">
+            <input type="checkbox" name="modules" value={m.key} defaultChecked={ws.modules.includes(m.key)} /> {m.label}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit">Save the modules</button>
+      {saved ? (
+        <span class="ok small" role="status">
+          {saved}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+/** The teams and users granted the workspace, each with its revoking when `editable`. */
+function AccessList({ edit, access, editable }: { edit: WorkspaceEdit; access: { isLoading: boolean; error: unknown; data: Access | undefined }; editable: boolean }) {
+  const { ws, action, refresh } = edit;
+  const grantees = access.data ? [...access.data.teams.map((t) => ({ kind: 'team' as const, id: t.id, label: `team ${t.name}` })), ...access.data.users.map((u) => ({ kind: 'user' as const, id: u.id, label: u.name }))] : [];
+  return (
+    <>
       {access.isLoading ? <Loading /> : null}
       <ErrorNote error={access.error} />
       {access.data && grantees.length === 0 ? <p class="muted small">No grant: administrators only.</p> : null}
@@ -344,20 +367,20 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
             <li>
               {g.label}
               {editable ? (
-                confirming === `${g.kind}:${g.id}` ? (
+                edit.confirming === `${g.kind}:${g.id}` ? (
                   <Confirm
                     label={`Confirm revoking the access of ${g.label}`}
                     question="Revoke this access?"
                     yes="Yes, revoke"
                     onYes={() => action.run(async () => {
                       await api(`/api/v1/workspaces/${ws.id}/access/${g.kind === 'team' ? 'teams' : 'users'}/${g.id}`, { method: 'DELETE' });
-                      setConfirming(null);
+                      edit.setConfirming(null);
                       await refresh();
                     })}
-                    onNo={() => setConfirming(null)}
+                    onNo={() => edit.setConfirming(null)}
                   />
                 ) : (
-                  <button type="button" class="danger small-button" aria-label={`Revoke the access of ${g.label} to ${ws.name}`} onClick={() => setConfirming(`${g.kind}:${g.id}`)}>
+                  <button type="button" class="danger small-button" aria-label={`Revoke the access of ${g.label} to ${ws.name}`} onClick={() => edit.setConfirming(`${g.kind}:${g.id}`)}>
                     Revoke
                   </button>
                 )
@@ -366,51 +389,58 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
           ))}
         </ul>
       ) : null}
-      {editable && (teams.data || users.data) ? (
-        <form
-          class="row"
-          aria-label={`Grant access to ${ws.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const [kind, id] = String(new FormData(e.currentTarget as HTMLFormElement).get('grantee') ?? '').split(':');
-            if (!id) return;
-            void action.run(async () => {
-              await api(`/api/v1/workspaces/${ws.id}/access/${kind === 'team' ? 'teams' : 'users'}`, { method: 'POST', body: kind === 'team' ? { teamId: Number(id) } : { userId: Number(id) } });
-              await refresh();
-            });
-          }}
-        >
-          <label class="field">
-            <span>Grant access to</span>
-            <select name="grantee" required>
-              <option value="">Choose a team or a user…</option>
-              {teams.data?.length ? (
-                <optgroup label="Teams">
-                  {teams.data
-                    .filter((t) => !access.data?.teams.some((x) => x.id === t.id))
-                    .map((t) => (
-                      <option value={`team:${t.id}`}>team {t.name}</option>
-                    ))}
-                </optgroup>
-              ) : null}
-              {users.data?.length ? (
-                <optgroup label="Users">
-                  {users.data
-                    .filter((u) => !access.data?.users.some((x) => x.id === u.id))
-                    .map((u) => (
-                      <option value={`user:${u.id}`}>
-                        {u.name} ({u.email})
-                      </option>
-                    ))}
-                </optgroup>
-              ) : null}
-            </select>
-          </label>
-          <button type="submit">Grant</button>
-        </form>
-      ) : null}
-      <WorkspaceMembers ws={ws} />
-    </article>
+    </>
+  );
+}
+
+/** Grants the workspace to a team or a user not granted yet (for whoever may read them). */
+function GrantForm({ edit, access }: { edit: WorkspaceEdit; access: Access | undefined }) {
+  const { ws, action, refresh } = edit;
+  const { can } = useSession();
+  const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[]>('/api/v1/teams'), enabled: can('TEAM_READ') });
+  const users = useUsers(can('USER_READ'));
+  if (!teams.data && !users.data) return null;
+  return (
+    <form
+      class="row"
+      aria-label={`Grant access to ${ws.name}`}
+      onSubmit={withFields((d) => {
+        const [kind, id] = String(d.get('grantee') ?? '').split(':');
+        if (!id) return;
+        void action.run(async () => {
+          await api(`/api/v1/workspaces/${ws.id}/access/${kind === 'team' ? 'teams' : 'users'}`, { method: 'POST', body: kind === 'team' ? { teamId: Number(id) } : { userId: Number(id) } });
+          await refresh();
+        });
+      })}
+    >
+      <label class="field">
+        <span>Grant access to</span>
+        <select name="grantee" required>
+          <option value="">Choose a team or a user…</option>
+          {teams.data?.length ? (
+            <optgroup label="Teams">
+              {teams.data
+                .filter((t) => !access?.teams.some((x) => x.id === t.id))
+                .map((t) => (
+                  <option value={`team:${t.id}`}>team {t.name}</option>
+                ))}
+            </optgroup>
+          ) : null}
+          {users.data?.length ? (
+            <optgroup label="Users">
+              {users.data
+                .filter((u) => !access?.users.some((x) => x.id === u.id))
+                .map((u) => (
+                  <option value={`user:${u.id}`}>
+                    {u.name} ({u.email})
+                  </option>
+                ))}
+            </optgroup>
+          ) : null}
+        </select>
+      </label>
+      <button type="submit">Grant</button>
+    </form>
   );
 }
 
@@ -467,15 +497,13 @@ export function UserControls({ user, roles, self }: { user: { id: number; name: 
         <form
           class="stack"
           aria-label={`Roles of ${user.name}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const d = new FormData(e.currentTarget as HTMLFormElement);
+          onSubmit={withFields((d) => {
             void action.run(async () => {
               await api(`/api/v1/users/${user.id}/roles`, { method: 'PUT', body: { roleIds: d.getAll('roleIds').map(Number) } });
               setEditing(false);
               await refresh();
             });
-          }}
+          })}
         >
           <fieldset class="facet">
             <legend>Roles of {user.name}</legend>

@@ -4,7 +4,7 @@ import { api, download } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager } from '../ui';
+import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
 import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
@@ -126,11 +126,10 @@ function Users() {
       <form
         role="search"
         class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={withFields((d) => {
           setPage(0);
-          setSearch(text(new FormData(e.currentTarget as HTMLFormElement), 'q'));
-        }}
+          setSearch(text(d, 'q'));
+        })}
       >
         <Field label="Search users" name="q" type="search" />
         <button type="submit">Search</button>
@@ -418,12 +417,10 @@ function Audit() {
       <form
         class="row"
         aria-label="Audit filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const d = new FormData(e.currentTarget as HTMLFormElement);
+        onSubmit={withFields((d) => {
           setPage(0);
           setFilters({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) });
-        }}
+        })}
       >
         <label class="field">
           <span>Resource</span>

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { download } from '../api';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed } from '../ui';
 import { formatBytes } from './files';
 
 type Counts = { value: string; count: number }[];
@@ -79,13 +79,7 @@ export function ReportsPage() {
     groupBy: range.groupBy,
     timeZone: zone,
   };
-  if (!allowed)
-    return (
-      <section>
-        <h1>Reports</h1>
-        <p>Reports need the permission key df:report:read in this workspace.</p>
-      </section>
-    );
+  if (!allowed) return <NotAllowed title="Reports">Reports need the permission key df:report:read in this workspace.</NotAllowed>;
 
   return (
     <section class="stack">

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading } from '../ui';
+import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading, useActionThen } from '../ui';
 import type { Device } from './devices';
 import { bookDevice, bookedText, localInput, zoneName } from './booking-text';
 import { WeekCalendar } from './week-calendar';
@@ -21,7 +21,7 @@ interface Reservation {
 export function ReservationsPage() {
   const { query } = useLocation();
   const deviceId = query.get('deviceId') ?? '';
-  const { me, can } = useSession();
+  const { can } = useSession();
   const qc = useQueryClient();
   const devices = useQuery({ queryKey: ['devices', 'all'], queryFn: () => api<{ content: Device[] }>('/df/api/devices', { query: { size: 200 } }) });
   const nameOf = (id: string) => {
@@ -38,23 +38,113 @@ export function ReservationsPage() {
     queryFn: () => api<{ content: Reservation[] }>('/df/api/reservations', { query: { deviceId, status: ['scheduled', 'active'], size: 100 } }),
     enabled: !!deviceId,
   });
-  const [error, setError] = useState<unknown>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['reservations'] });
+  const action = useActionThen(refresh);
+
+  return (
+    <section class="stack">
+      <h1>Reservations</h1>
+      <ErrorNote error={action.error} />
+      <div class="split">
+        {can('df:session:create') ? <BookForm deviceId={deviceId} devices={devices.data?.content} nameOf={nameOf} onBooked={refresh} /> : null}
+        <div class="card">
+          <h2>My bookings</h2>
+          <BookingList query={mine} label="My bookings" empty="You have no booking." nameOf={nameOf} run={action.run} />
+        </div>
+      </div>
+      {deviceId ? (
+        <div class="card">
+          <h2>Week of {nameOf(deviceId)}</h2>
+          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
+        </div>
+      ) : null}
+      {deviceId ? (
+        <div class="card">
+          <h2>Bookings of {nameOf(deviceId)}</h2>
+          <BookingList query={forDevice} label="Bookings of the device" empty="Nobody has booked this device." nameOf={nameOf} run={action.run} />
+        </div>
+      ) : null}
+
+    </section>
+  );
+}
+
+/** The card that books a device from a given time, for a chosen length, with a note. */
+function BookForm(props: { deviceId: string; devices: Device[] | undefined; nameOf: (id: string) => string; onBooked: () => Promise<unknown> }) {
+  const { deviceId } = props;
   /** The confirmation of the last booking made here. */
   const [booked, setBooked] = useState<string | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['reservations'] });
-  const run = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      await refresh();
-    } catch (err) {
-      setError(err);
-    }
-  };
   // The next full hour, in the person's zone.
   const now = new Date(Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000);
+  return (
+    <div class="card">
+      <h2>Book a device</h2>
+      <ActionForm
+        submit="Book"
+        label="Book a device"
+        onSubmit={async (d) => {
+          setBooked(null);
+          const start = new Date(String(d.get('startAt')));
+          const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
+          const chosen = String(d.get('deviceId'));
+          const made = await bookDevice({ deviceId: chosen, startAt: start, endAt: end, note: String(d.get('note') ?? '').trim() || null });
+          setBooked(bookedText(props.nameOf(chosen), made));
+          await props.onBooked();
+        }}
+      >
+        <label class="field">
+          <span>Device</span>
+          <select name="deviceId" required defaultValue={deviceId}>
+            {props.devices?.map((d) => (
+              <option value={d.id} selected={d.id === deviceId}>
+                {d.alias ?? d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Starts (your time)</span>
+          {/* The past is not offered (the API refuses it too). */}
+          <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
+          <small class="muted">In {zoneName()}, from now on.</small>
+        </label>
+        <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
+        <label class="field">
+          <span>Note</span>
+          <input name="note" maxLength={2000} />
+        </label>
+      </ActionForm>
+      {booked ? (
+        <p class="ok" role="status">
+          {booked}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
-  const table = (rows: Reservation[], label: string) => (
+/** A list of bookings in its states (loading, error, none) and, when there are some, their table. */
+function BookingList(props: {
+  query: { isLoading: boolean; error: unknown; data: { content: Reservation[] } | undefined };
+  label: string;
+  empty: string;
+  nameOf: (id: string) => string;
+  run: (fn: () => Promise<unknown>) => Promise<unknown>;
+}) {
+  const { query } = props;
+  return (
+    <>
+      {query.isLoading ? <Loading /> : null}
+      <ErrorNote error={query.error} />
+      {query.data && query.data.content.length === 0 ? <Empty>{props.empty}</Empty> : null}
+      {query.data && query.data.content.length > 0 ? <BookingTable rows={query.data.content} label={props.label} nameOf={props.nameOf} run={props.run} /> : null}
+    </>
+  );
+}
+
+function BookingTable({ rows, label, nameOf, run }: { rows: Reservation[]; label: string; nameOf: (id: string) => string; run: (fn: () => Promise<unknown>) => Promise<unknown> }) {
+  const { me } = useSession();
+  return (
     <DataTable
       caption={label}
       rows={rows}
@@ -99,82 +189,5 @@ export function ReservationsPage() {
         },
       ]}
     />
-  );
-
-  return (
-    <section class="stack">
-      <h1>Reservations</h1>
-      <ErrorNote error={error} />
-      <div class="split">
-        {can('df:session:create') ? (
-          <div class="card">
-            <h2>Book a device</h2>
-            <ActionForm
-              submit="Book"
-              label="Book a device"
-              onSubmit={async (d) => {
-                setBooked(null);
-                const start = new Date(String(d.get('startAt')));
-                const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
-                const chosen = String(d.get('deviceId'));
-                const made = await bookDevice({ deviceId: chosen, startAt: start, endAt: end, note: String(d.get('note') ?? '').trim() || null });
-                setBooked(bookedText(nameOf(chosen), made));
-                await refresh();
-              }}
-            >
-              <label class="field">
-                <span>Device</span>
-                <select name="deviceId" required defaultValue={deviceId}>
-                  {devices.data?.content.map((d) => (
-                    <option value={d.id} selected={d.id === deviceId}>
-                      {d.alias ?? d.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label class="field">
-                <span>Starts (your time)</span>
-                {/* The past is not offered (the API refuses it too). */}
-                <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
-                <small class="muted">In {zoneName()}, from now on.</small>
-              </label>
-              <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
-              <label class="field">
-                <span>Note</span>
-                <input name="note" maxLength={2000} />
-              </label>
-            </ActionForm>
-            {booked ? (
-              <p class="ok" role="status">
-                {booked}
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-        <div class="card">
-          <h2>My bookings</h2>
-          {mine.isLoading ? <Loading /> : null}
-          <ErrorNote error={mine.error} />
-          {mine.data && mine.data.content.length === 0 ? <Empty>You have no booking.</Empty> : null}
-          {mine.data && mine.data.content.length > 0 ? table(mine.data.content, 'My bookings') : null}
-        </div>
-      </div>
-      {deviceId ? (
-        <div class="card">
-          <h2>Week of {nameOf(deviceId)}</h2>
-          <WeekCalendar deviceId={deviceId} deviceName={nameOf(deviceId)} />
-        </div>
-      ) : null}
-      {deviceId ? (
-        <div class="card">
-          <h2>Bookings of {nameOf(deviceId)}</h2>
-          {forDevice.isLoading ? <Loading /> : null}
-          <ErrorNote error={forDevice.error} />
-          {forDevice.data && forDevice.data.content.length === 0 ? <Empty>Nobody has booked this device.</Empty> : null}
-          {forDevice.data && forDevice.data.content.length > 0 ? table(forDevice.data.content, 'Bookings of the device') : null}
-        </div>
-      ) : null}
-
-    </section>
   );
 }

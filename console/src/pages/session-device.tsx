@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api, ApiError, download } from '../api';
-import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction } from '../ui';
+import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { formatBytes } from './files';
 
 /**
@@ -170,11 +170,10 @@ export function FilesPane({ id, platform }: { id: string; platform: string }) {
       <form
         class="row"
         aria-label="Folder on the device"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const value = String(new FormData(e.currentTarget as HTMLFormElement).get('path') ?? '').trim();
+        onSubmit={withFields((d) => {
+          const value = String(d.get('path') ?? '').trim();
           if (value.startsWith('/')) setPath(value);
-        }}
+        })}
       >
         <label class="field grow">
           <span>Folder</span>

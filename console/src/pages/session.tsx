@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
@@ -5,10 +6,12 @@ import { Link, navigate, sessionInviteLink } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
-import { AUDITED_PLATFORMS, AuditButton, AuditStatus, useSessionAudit } from './session-audit';
+import { AUDITED_PLATFORMS, AuditButton, AuditStatus, useSessionAudit, type SessionAudit } from './session-audit';
 import { accessText, EndSessionButton } from './session-end';
-import { InspectOverlay, InspectPanel, useInspector } from './session-inspect';
+import { InspectOverlay, InspectPanel, useInspector, type Inspector } from './session-inspect';
 import { useScreenBoxHeight } from './session-screen-size';
+import { useLiveScreen, type Action, type Live as LiveState } from './session-live';
+import { Sharing } from './session-sharing';
 import { AppsPane, FilesPane } from './session-device';
 import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
 
@@ -26,147 +29,10 @@ interface SessionInfo {
   screen: { width: number; height: number; scale: number } | null;
 }
 
-interface Viewer {
-  userId: number;
-  name: string;
-  access: 'view' | 'control';
-  connectedAt: string;
-  connections: number;
-}
-
-type Action =
-  | { action: 'tap' | 'longPress'; x: number; y: number; durationMs?: number }
-  | { action: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs?: number }
-  | { action: 'text'; text: string }
-  | { action: 'key'; key: string }
-  | { action: 'home' | 'back' }
-  | { action: 'rotate'; orientation: 'portrait' | 'landscape' }
-  | { action: 'openUrl'; url: string };
-
-interface Live {
-  state: 'connecting' | 'live' | 'closed';
-  canControl: boolean;
-  access: 'view' | 'control' | null;
-  screen: { width: number; height: number } | null;
-  viewers: Viewer[];
-  ended: string | null;
-  error: string | null;
-  /** Why the platform closed this viewer out (disconnected by the owner, invitation revoked). */
-  removed: string | null;
-  frames: number;
-}
-
-/** Error codes that mean this person no longer has access: the socket is closed for good. */
 type Pane = 'activity' | 'logs' | 'notes' | 'replay' | 'apps' | 'files' | 'sharing';
 
-const REMOVAL_CODES = new Set(['SESSION_ACCESS_WITHDRAWN', 'INVITATION_REVOKED']);
 /** What the API answers a reader of the workspace who may see the session's record but not its screen or data. */
 export const CONTENT_FORBIDDEN_TEXT = "Only the session's owner, the people it is shared with and reviewers can see its screen.";
-
-/**
- * The viewer socket (`/df/ws/sessions/{id}`): JPEG frames drawn on a canvas as they come, presence,
- * and inputs sent as `{type: "input", id, action}` answered by `ack` or `error`.
- */
-function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasElement | null }) {
-  const [live, setLive] = useState<Live>({ state: 'connecting', canControl: false, access: null, screen: null, viewers: [], ended: null, error: null, removed: null, frames: 0 });
-  const socket = useRef<WebSocket | null>(null);
-  const pending = useRef(new Map<string, { resolve: () => void; reject: (e: Error) => void }>());
-  const nextId = useRef(1);
-
-  useEffect(() => {
-    const auth = currentAuth();
-    if (!auth) return;
-    const url = new URL(`/df/ws/sessions/${encodeURIComponent(sessionId)}`, location.href);
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.searchParams.set('access_token', auth.token);
-    if (auth.workspaceId) url.searchParams.set('workspaceId', String(auth.workspaceId));
-    const ws = new WebSocket(url);
-    ws.binaryType = 'blob';
-    socket.current = ws;
-    let drawing = Promise.resolve();
-    let frames = 0;
-    ws.onmessage = (event) => {
-      if (typeof event.data !== 'string') {
-        const blob = event.data as Blob;
-        // Frames are drawn in order; a decode never overlaps the next one.
-        drawing = drawing.then(async () => {
-          const bitmap = await createImageBitmap(blob);
-          const c = canvas.current;
-          if (c) {
-            if (c.width !== bitmap.width || c.height !== bitmap.height) {
-              c.width = bitmap.width;
-              c.height = bitmap.height;
-            }
-            c.getContext('2d')!.drawImage(bitmap, 0, 0);
-            frames += 1;
-            c.dataset.frames = String(frames);
-          }
-          bitmap.close();
-          if (frames === 1) setLive((l) => ({ ...l, state: 'live', frames }));
-        });
-        return;
-      }
-      const msg = JSON.parse(event.data) as { type: string; [k: string]: unknown };
-      switch (msg.type) {
-        case 'hello':
-          setLive((l) => ({ ...l, canControl: Boolean(msg.canControl), access: msg.access as Live['access'], screen: (msg.screen as Live['screen']) ?? null }));
-          break;
-        case 'viewers':
-          setLive((l) => ({ ...l, viewers: msg.viewers as Viewer[] }));
-          break;
-        case 'ack': {
-          const p = pending.current.get(String(msg.id));
-          pending.current.delete(String(msg.id));
-          p?.resolve();
-          break;
-        }
-        case 'error': {
-          const text = String(msg.message ?? msg.code ?? 'Error');
-          if (REMOVAL_CODES.has(String(msg.code))) {
-            setLive((l) => ({ ...l, removed: text }));
-            break;
-          }
-          const p = msg.id !== undefined ? pending.current.get(String(msg.id)) : undefined;
-          if (p) {
-            pending.current.delete(String(msg.id));
-            p.reject(new Error(text));
-          } else setLive((l) => ({ ...l, error: text }));
-          break;
-        }
-        case 'ended':
-          setLive((l) => ({ ...l, ended: String(msg.reason ?? 'ended') }));
-          break;
-      }
-    };
-    ws.onclose = (event) => {
-      for (const p of pending.current.values()) p.reject(new Error('The live screen closed'));
-      pending.current.clear();
-      // 4403 with a removal code: the error message before it usually said why; if it was lost, say it here.
-      const removal = event.code === 4403 && REMOVAL_CODES.has(event.reason);
-      setLive((l) => ({
-        ...l,
-        state: 'closed',
-        removed: removal ? (l.removed ?? (event.reason === 'INVITATION_REVOKED' ? 'The invitation that gave you access to this session was revoked' : "The session's owner disconnected you from this session")) : l.removed,
-        error: l.ended || removal ? l.error : l.error ?? (event.reason || (event.code === 1000 ? null : `Closed (${event.code})`)),
-      }));
-    };
-    const ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'ping' })), 25_000);
-    return () => {
-      clearInterval(ping);
-      ws.close(1000);
-    };
-  }, [sessionId]);
-
-  const send = (action: Action) =>
-    new Promise<void>((resolve, reject) => {
-      const ws = socket.current;
-      if (!ws || ws.readyState !== WebSocket.OPEN) return reject(new Error('The live screen is not connected'));
-      const id = String(nextId.current++);
-      pending.current.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ type: 'input', id, action }));
-    });
-  return { live, send };
-}
 
 const NAMED_KEYS: Record<string, string> = {
   Enter: 'enter',
@@ -205,12 +71,8 @@ export function SessionPage({ id }: { id: string }) {
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const { live, send } = useLiveScreen(id, canvas);
   const [actionError, setActionError] = useState<unknown>(null);
-  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
-  const [tab, setTab] = useState<Pane>('activity');
   const inspector = useInspector(id);
-  const screenBox = useScreenBoxHeight();
   const audit = useSessionAudit(id, session.data?.name || session.data?.deviceName || 'Session');
-  const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
   // Inputs go one after another, each after the previous one's answer, so typed text keeps its order.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const act = (a: Action) => {
@@ -218,20 +80,6 @@ export function SessionPage({ id }: { id: string }) {
     const sent = queue.current.then(() => send(a));
     queue.current = sent.catch(() => undefined);
     return sent.catch(setActionError);
-  };
-  const toDevice = (e: PointerEvent) => {
-    const c = canvas.current!;
-    const rect = c.getBoundingClientRect();
-    // The frame is drawn contained in the element's box (object-fit: contain).
-    const scale = Math.min(rect.width / c.width, rect.height / c.height);
-    const left = rect.left + (rect.width - c.width * scale) / 2;
-    const top = rect.top + (rect.height - c.height * scale) / 2;
-    const rx = Math.min(Math.max((e.clientX - left) / (c.width * scale), 0), 1);
-    const ry = Math.min(Math.max((e.clientY - top) / (c.height * scale), 0), 1);
-    let w = live.screen?.width ?? c.width;
-    let h = live.screen?.height ?? c.height;
-    if (c.width > c.height !== w > h) [w, h] = [h, w];
-    return { x: Math.round(rx * (w - 1)), y: Math.round(ry * (h - 1)) };
   };
 
   if (session.isLoading) return <Loading />;
@@ -247,8 +95,6 @@ export function SessionPage({ id }: { id: string }) {
   // Apps and files: devices that have them, for whoever drives the session with the key the API asks.
   const devicePanes = control && can('df:app:install') && (platform === 'android' || platform === 'ios');
   const panes: Pane[] = noContent ? ['activity', 'notes', 'sharing'] : ['activity', 'logs', 'notes', 'replay', ...(devicePanes ? (['apps', 'files'] as const) : []), 'sharing'];
-  // A pane that went away (control lost, the session ended) gives way to the activity.
-  const shown = panes.includes(tab) ? tab : 'activity';
 
   return (
     <section class="session">
@@ -264,33 +110,14 @@ export function SessionPage({ id }: { id: string }) {
       <div class="session-layout">
         <div class="screen-col">
           {control ? (
-            <div class="toolbar" role="toolbar" aria-label="Device controls">
-              <button type="button" onClick={() => act({ action: 'home' })}>
-                Home
-              </button>
-              <button type="button" onClick={() => act({ action: 'back' })}>
-                Back
-              </button>
-              <button
-                type="button"
-                onClick={() => {
-                  const next = orientation === 'portrait' ? 'landscape' : 'portrait';
-                  setOrientation(next);
-                  void act({ action: 'rotate', orientation: next });
-                }}
-              >
-                Rotate
-              </button>
-              <button type="button" onClick={() => download(`/df/api/sessions/${id}/screenshot`, `screenshot-${id}.png`).catch(setActionError)}>
-                Screenshot
-              </button>
-              <RecordingButtons id={id} />
-              <button type="button" aria-pressed={inspector.on} onClick={inspector.toggle}>
-                Inspect
-              </button>
-              {audits ? <AuditButton audit={audit} /> : null}
-              <EndSessionButton id={id} onEnded={() => qc.invalidateQueries({ queryKey: ['session', id] })} />
-            </div>
+            <DeviceToolbar
+              id={id}
+              act={act}
+              onError={setActionError}
+              inspector={inspector}
+              audit={audits ? audit : null}
+              onEnded={() => qc.invalidateQueries({ queryKey: ['session', id] })}
+            />
           ) : null}
           {noContent ? (
             <p class="content-forbidden" role="status">
@@ -298,82 +125,167 @@ export function SessionPage({ id }: { id: string }) {
             </p>
           ) : null}
           <AuditStatus audit={audit} />
-          <div class="screen-frame" hidden={noContent} ref={screenBox.ref} style={screenBox.height ? { height: `${screenBox.height}px` } : undefined}>
-            <canvas
-              ref={canvas}
-              class={control ? 'screen controllable' : 'screen'}
-              tabIndex={control ? 0 : -1}
-              aria-label={control ? 'Device screen: click to tap, hold to long-press, drag to swipe; type while focused' : 'Device screen (view only)'}
-              role="img"
-              width={s.screen?.width ?? 360}
-              height={s.screen?.height ?? 640}
-              onPointerDown={(e) => {
-                // While inspecting, the overlay takes the pointer; nothing taps the device.
-                if (!control || inspector.on) return;
-                (e.currentTarget as HTMLCanvasElement).focus();
-                (e.currentTarget as HTMLCanvasElement).setPointerCapture(e.pointerId);
-                const p = toDevice(e);
-                pointer.current = { ...p, at: performance.now(), id: e.pointerId };
-                e.preventDefault();
-              }}
-              onPointerUp={(e) => {
-                const from = pointer.current;
-                pointer.current = null;
-                if (!control || !from) return;
-                const to = toDevice(e);
-                const held = performance.now() - from.at;
-                const moved = Math.hypot(to.x - from.x, to.y - from.y);
-                if (moved > 12) void act({ action: 'swipe', x1: from.x, y1: from.y, x2: to.x, y2: to.y, durationMs: Math.min(Math.max(Math.round(held), 100), 3000) });
-                else if (held > 600) void act({ action: 'longPress', x: from.x, y: from.y, durationMs: Math.min(Math.round(held), 10_000) });
-                else void act({ action: 'tap', x: from.x, y: from.y });
-              }}
-              onPointerCancel={() => (pointer.current = null)}
-              onKeyDown={(e) => {
-                if (!control || e.ctrlKey || e.metaKey || e.altKey) return;
-                const named = NAMED_KEYS[e.key];
-                if (named) void act({ action: 'key', key: named });
-                else if (e.key.length === 1) void act({ action: 'text', text: e.key });
-                else return;
-                e.preventDefault();
-              }}
-            />
-            <InspectOverlay inspector={inspector} canvas={canvas} screen={live.screen} />
-            {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
-            {live.ended ? (
-              <div class="screen-note" role="status">
-                The session ended ({live.ended}).
-              </div>
-            ) : null}
-            {live.removed ? (
-              <div class="screen-note removed" role="alert">
-                You were disconnected: {live.removed}.
-              </div>
-            ) : null}
-          </div>
+          <LiveScreen canvas={canvas} live={live} act={act} control={control} inspector={inspector} hidden={noContent} size={s.screen} />
           {control ? <TypeBar act={act} /> : null}
           {noContent ? null : <ErrorNote error={actionError ?? live.error} />}
         </div>
         <aside class="side">
           {inspector.on ? <InspectPanel inspector={inspector} /> : null}
-          <div class="tabs" role="tablist" aria-label="Session panes">
-            {panes.map((t) => (
-              <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={shown === t} onClick={() => setTab(t)}>
-                {t === 'sharing' ? `Viewers and sharing (${live.viewers.length})` : t[0]!.toUpperCase() + t.slice(1)}
-              </button>
-            ))}
-          </div>
-          <div role="tabpanel" id={`pane-${shown}`} aria-labelledby={`tab-${shown}`} class="pane" tabIndex={0}>
-            {shown === 'activity' ? <Activity id={id} /> : null}
-            {shown === 'logs' ? <Logs id={id} /> : null}
-            {shown === 'replay' ? <ReplayPanel id={id} /> : null}
-            {shown === 'apps' && platform ? <AppsPane id={id} platform={platform} /> : null}
-            {shown === 'files' && platform ? <FilesPane id={id} platform={platform} /> : null}
-            {shown === 'notes' ? <Notes id={id} editable={control} /> : null}
-            {shown === 'sharing' ? <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} /> : null}
-          </div>
+          <SessionPanes panes={panes} id={id} platform={platform} control={control} viewers={live.viewers.length}>
+            <Sharing id={id} viewers={live.viewers} me={me?.id} mayShare={mayShare} active={s.status === 'active'} />
+          </SessionPanes>
         </aside>
       </div>
     </section>
+  );
+}
+
+/** The controls over the device for whoever drives the session; `audit` when an audit may run. */
+function DeviceToolbar(props: { id: string; act: (a: Action) => Promise<unknown>; onError: (err: unknown) => void; inspector: Inspector; audit: SessionAudit | null; onEnded: () => Promise<unknown> }) {
+  const { id, act, inspector } = props;
+  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
+  return (
+    <div class="toolbar" role="toolbar" aria-label="Device controls">
+      <button type="button" onClick={() => act({ action: 'home' })}>
+        Home
+      </button>
+      <button type="button" onClick={() => act({ action: 'back' })}>
+        Back
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          const next = orientation === 'portrait' ? 'landscape' : 'portrait';
+          setOrientation(next);
+          void act({ action: 'rotate', orientation: next });
+        }}
+      >
+        Rotate
+      </button>
+      <button type="button" onClick={() => download(`/df/api/sessions/${id}/screenshot`, `screenshot-${id}.png`).catch(props.onError)}>
+        Screenshot
+      </button>
+      <RecordingButtons id={id} />
+      <button type="button" aria-pressed={inspector.on} onClick={inspector.toggle}>
+        Inspect
+      </button>
+      {props.audit ? <AuditButton audit={props.audit} /> : null}
+      <EndSessionButton id={id} onEnded={props.onEnded} />
+    </div>
+  );
+}
+
+/**
+ * The live screen: frames on a canvas, which — for whoever controls the device — taps, long-presses
+ * and swipes with the pointer and types while focused; the inspector's overlay and the screen's notes.
+ */
+function LiveScreen(props: {
+  canvas: { current: HTMLCanvasElement | null };
+  live: LiveState;
+  act: (a: Action) => Promise<unknown>;
+  control: boolean;
+  inspector: Inspector;
+  hidden: boolean;
+  size: SessionInfo['screen'];
+}) {
+  const { canvas, live, act, control, inspector } = props;
+  const screenBox = useScreenBoxHeight();
+  const pointer = useRef<{ x: number; y: number; at: number; id: number } | null>(null);
+  const toDevice = (e: PointerEvent) => {
+    const c = canvas.current!;
+    const rect = c.getBoundingClientRect();
+    // The frame is drawn contained in the element's box (object-fit: contain).
+    const scale = Math.min(rect.width / c.width, rect.height / c.height);
+    const left = rect.left + (rect.width - c.width * scale) / 2;
+    const top = rect.top + (rect.height - c.height * scale) / 2;
+    const rx = Math.min(Math.max((e.clientX - left) / (c.width * scale), 0), 1);
+    const ry = Math.min(Math.max((e.clientY - top) / (c.height * scale), 0), 1);
+    let w = live.screen?.width ?? c.width;
+    let h = live.screen?.height ?? c.height;
+    if (c.width > c.height !== w > h) [w, h] = [h, w];
+    return { x: Math.round(rx * (w - 1)), y: Math.round(ry * (h - 1)) };
+  };
+  return (
+    <div class="screen-frame" hidden={props.hidden} ref={screenBox.ref} style={screenBox.height ? { height: `${screenBox.height}px` } : undefined}>
+      <canvas
+        ref={canvas}
+        class={control ? 'screen controllable' : 'screen'}
+        tabIndex={control ? 0 : -1}
+        aria-label={control ? 'Device screen: click to tap, hold to long-press, drag to swipe; type while focused' : 'Device screen (view only)'}
+        role="img"
+        width={props.size?.width ?? 360}
+        height={props.size?.height ?? 640}
+        onPointerDown={(e) => {
+          // While inspecting, the overlay takes the pointer; nothing taps the device.
+          if (!control || inspector.on) return;
+          (e.currentTarget as HTMLCanvasElement).focus();
+          (e.currentTarget as HTMLCanvasElement).setPointerCapture(e.pointerId);
+          const p = toDevice(e);
+          pointer.current = { ...p, at: performance.now(), id: e.pointerId };
+          e.preventDefault();
+        }}
+        onPointerUp={(e) => {
+          const from = pointer.current;
+          pointer.current = null;
+          if (!control || !from) return;
+          const to = toDevice(e);
+          const held = performance.now() - from.at;
+          const moved = Math.hypot(to.x - from.x, to.y - from.y);
+          if (moved > 12) void act({ action: 'swipe', x1: from.x, y1: from.y, x2: to.x, y2: to.y, durationMs: Math.min(Math.max(Math.round(held), 100), 3000) });
+          else if (held > 600) void act({ action: 'longPress', x: from.x, y: from.y, durationMs: Math.min(Math.round(held), 10_000) });
+          else void act({ action: 'tap', x: from.x, y: from.y });
+        }}
+        onPointerCancel={() => (pointer.current = null)}
+        onKeyDown={(e) => {
+          if (!control || e.ctrlKey || e.metaKey || e.altKey) return;
+          const named = NAMED_KEYS[e.key];
+          if (named) void act({ action: 'key', key: named });
+          else if (e.key.length === 1) void act({ action: 'text', text: e.key });
+          else return;
+          e.preventDefault();
+        }}
+      />
+      <InspectOverlay inspector={inspector} canvas={canvas} screen={live.screen} />
+      {live.state === 'connecting' ? <div class="screen-note">Connecting to the live screen…</div> : null}
+      {live.ended ? (
+        <div class="screen-note" role="status">
+          The session ended ({live.ended}).
+        </div>
+      ) : null}
+      {live.removed ? (
+        <div class="screen-note removed" role="alert">
+          You were disconnected: {live.removed}.
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The side's tabs and the pane chosen; `children` is the sharing pane. */
+function SessionPanes(props: { panes: Pane[]; id: string; platform: string | undefined; control: boolean; viewers: number; children: ComponentChildren }) {
+  const { panes, id, platform } = props;
+  const [tab, setTab] = useState<Pane>('activity');
+  // A pane that went away (control lost, the session ended) gives way to the activity.
+  const shown = panes.includes(tab) ? tab : 'activity';
+  return (
+    <>
+      <div class="tabs" role="tablist" aria-label="Session panes">
+        {panes.map((t) => (
+          <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={shown === t} onClick={() => setTab(t)}>
+            {t === 'sharing' ? `Viewers and sharing (${props.viewers})` : t[0]!.toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`pane-${shown}`} aria-labelledby={`tab-${shown}`} class="pane" tabIndex={0}>
+        {shown === 'activity' ? <Activity id={id} /> : null}
+        {shown === 'logs' ? <Logs id={id} /> : null}
+        {shown === 'replay' ? <ReplayPanel id={id} /> : null}
+        {shown === 'apps' && platform ? <AppsPane id={id} platform={platform} /> : null}
+        {shown === 'files' && platform ? <FilesPane id={id} platform={platform} /> : null}
+        {shown === 'notes' ? <Notes id={id} editable={props.control} /> : null}
+        {shown === 'sharing' ? props.children : null}
+      </div>
+    </>
   );
 }
 
@@ -502,213 +414,6 @@ function Notes({ id, editable }: { id: string; editable: boolean }) {
       {editable ? <button type="submit">Save notes</button> : null}
       {typeof state === 'string' ? <p class="ok" role="status">{state}</p> : <ErrorNote error={state} />}
     </form>
-  );
-}
-
-interface Invitation {
-  id: string;
-  type: 'user' | 'link';
-  access: 'view' | 'control';
-  userId: number | null;
-  email: string | null;
-  expiresAt: string;
-  maxUses: number | null;
-  uses: number;
-  createdAt: string;
-}
-
-/**
- * Viewers and sharing: who watches now, and — for whoever may share (the owner with df:session:share,
- * or df:session:manage) — disconnecting a viewer, inviting, making links, and revoking either.
- */
-function Sharing({ id, viewers, me, mayShare, active }: { id: string; viewers: Viewer[]; me: number | undefined; mayShare: boolean; active: boolean }) {
-  const qc = useQueryClient();
-  const [created, setCreated] = useState<{ url: string; access: string } | null>(null);
-  const [message, setMessage] = useState<unknown>(null);
-  const [access, setAccess] = useState<'view' | 'control'>('view');
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const action = useAction();
-  const invitations = useQuery({
-    queryKey: ['invitations', id],
-    queryFn: () => api<Invitation[]>(`/df/api/sessions/${id}/invitations`),
-    enabled: mayShare,
-  });
-  const links = useQuery({
-    queryKey: ['invitation-links', id],
-    queryFn: () => api<Invitation[]>(`/df/api/sessions/${id}/invitations/links`),
-    enabled: mayShare,
-  });
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['invitations', id] }), qc.invalidateQueries({ queryKey: ['invitation-links', id] })]);
-  // Someone joining or leaving is when a link's use count or an invitation changes: read them again then.
-  const presence = viewers.map((v) => v.userId).join(',');
-  useEffect(() => {
-    if (mayShare) void refresh();
-  }, [presence, mayShare]);
-  const invite = async (body: Record<string, unknown>) => {
-    setMessage(null);
-    try {
-      const inv = await api<{ token?: string; access: string }>(`/df/api/sessions/${id}/invitations`, { method: 'POST', body: { ...body, access } });
-      // The link opens this console's own accepting page, at the address the person uses now.
-      if (inv.token) setCreated({ url: sessionInviteLink(inv.token), access: inv.access });
-      else setMessage(`Invitation mailed (${inv.access}).`);
-      await refresh();
-    } catch (err) {
-      setMessage(err);
-    }
-  };
-  const revoke = (inv: Invitation) =>
-    action.run(async () => {
-      await api(inv.type === 'link' ? `/df/api/sessions/${id}/invitations/links/${inv.id}` : `/df/api/sessions/${id}/invitations/${inv.id}`, { method: 'DELETE' });
-      setConfirming(null);
-      await refresh();
-    });
-  const disconnect = (v: Viewer) =>
-    action.run(async () => {
-      await api(`/df/api/sessions/${id}/viewers/${v.userId}`, { method: 'DELETE' });
-      setConfirming(null);
-    });
-  const linkName = (l: Invitation) => `link made ${formatTime(l.createdAt)}`;
-  return (
-    <div class="stack">
-      <h2>Watching now</h2>
-      {viewers.length === 0 ? <Empty>Nobody is connected.</Empty> : null}
-      <ul class="viewers" aria-label="Viewers">
-        {viewers.map((v) => (
-          <li>
-            {v.name} <span class="badge">{v.access}</span> <span class="muted small">since {formatClock(v.connectedAt)}</span>
-            {mayShare && v.userId !== me ? (
-              confirming === `viewer:${v.userId}` ? (
-                <Confirm
-                  label={`Confirm disconnecting ${v.name}`}
-                  question="Disconnect? Their access to this session ends."
-                  yes="Yes, disconnect"
-                  onYes={() => disconnect(v)}
-                  onNo={() => setConfirming(null)}
-                />
-              ) : (
-                <button type="button" class="danger small-button" aria-label={`Disconnect ${v.name}`} onClick={() => setConfirming(`viewer:${v.userId}`)}>
-                  Disconnect
-                </button>
-              )
-            ) : null}
-          </li>
-        ))}
-      </ul>
-      <ErrorNote error={action.error} />
-      {mayShare ? (
-        <>
-          <h2>Invitations</h2>
-          {invitations.isLoading ? <Loading /> : null}
-          <ErrorNote error={invitations.error} />
-          {invitations.data && invitations.data.length === 0 ? <Empty>No coworker is invited.</Empty> : null}
-          {invitations.data && invitations.data.length > 0 ? (
-            <ul class="plain-list" aria-label="Invitations">
-              {invitations.data.map((inv) => (
-                <li>
-                  {inv.email ?? `user #${inv.userId}`} <span class="badge">{inv.access}</span> <span class="muted small">until {formatTime(inv.expiresAt)}</span>
-                  {confirming === `inv:${inv.id}` ? (
-                    <Confirm
-                      label={`Confirm revoking the invitation of ${inv.email ?? inv.userId}`}
-                      question="Revoke? The access it gave ends."
-                      yes="Yes, revoke"
-                      onYes={() => revoke(inv)}
-                      onNo={() => setConfirming(null)}
-                    />
-                  ) : (
-                    <button type="button" class="danger small-button" aria-label={`Revoke the invitation of ${inv.email ?? inv.userId}`} onClick={() => setConfirming(`inv:${inv.id}`)}>
-                      Revoke
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <h2>Shareable links</h2>
-          {links.isLoading ? <Loading /> : null}
-          <ErrorNote error={links.error} />
-          {links.data && links.data.length === 0 ? <Empty>No link is open.</Empty> : null}
-          {links.data && links.data.length > 0 ? (
-            <ul class="plain-list" aria-label="Open links">
-              {links.data.map((l) => (
-                <li>
-                  {linkName(l)} <span class="badge">{l.access}</span>{' '}
-                  <span class="muted small">
-                    {l.uses}
-                    {l.maxUses ? ` of ${l.maxUses}` : ''} used · until {formatTime(l.expiresAt)}
-                  </span>
-                  {confirming === `link:${l.id}` ? (
-                    <Confirm
-                      label={`Confirm revoking the ${linkName(l)}`}
-                      question="Revoke? Nobody can use it any more, and the access it gave ends."
-                      yes="Yes, revoke"
-                      onYes={() => revoke(l)}
-                      onNo={() => setConfirming(null)}
-                    />
-                  ) : (
-                    <button type="button" class="danger small-button" aria-label={`Revoke the ${linkName(l)}`} onClick={() => setConfirming(`link:${l.id}`)}>
-                      Revoke
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </>
-      ) : null}
-      {mayShare && active ? (
-        <>
-          <h2>Share</h2>
-          <fieldset class="row">
-            <legend>Access</legend>
-            <label class="check">
-              <input type="radio" name="access" checked={access === 'view'} onChange={() => setAccess('view')} /> View
-            </label>
-            <label class="check">
-              <input type="radio" name="access" checked={access === 'control'} onChange={() => setAccess('control')} /> Control
-            </label>
-          </fieldset>
-          <form
-            class="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email') ?? '').trim();
-              if (email) void invite({ email });
-            }}
-          >
-            <label class="field grow">
-              <span>Invite a coworker by e-mail</span>
-              <input type="email" name="email" required />
-            </label>
-            <button type="submit">Invite</button>
-          </form>
-          <button type="button" onClick={() => invite({ link: true })}>
-            Make a link
-          </button>
-          {created ? (
-            <div class="card">
-              <label class="field">
-                <span>Shareable link ({created.access}); shown once</span>
-                <input readOnly value={created.url} onFocus={(e) => (e.target as HTMLInputElement).select()} aria-label="Shareable link" />
-              </label>
-              <button
-                type="button"
-                onClick={async () => {
-                  try {
-                    await navigator.clipboard.writeText(created.url);
-                    setMessage('Link copied.');
-                  } catch {
-                    setMessage('Copying was refused by the browser; select the link and copy it yourself.');
-                  }
-                }}
-              >
-                Copy
-              </button>
-            </div>
-          ) : null}
-          {typeof message === 'string' ? <p class="ok" role="status">{message}</p> : <ErrorNote error={message} />}
-        </>
-      ) : null}
-    </div>
   );
 }
 

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { DurationSelect, ErrorNote, Loading, useAction } from '../ui';
+import { DurationSelect, ErrorNote, Loading, useAction, withFields } from '../ui';
 import { bookDevice, bookedText, zoneName } from './booking-text';
 
 /**
@@ -35,15 +35,12 @@ const addDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), 
 const at = (day: Date, hour: number) => new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour);
 
 export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; deviceName: string }) {
-  const { me, can } = useSession();
-  const qc = useQueryClient();
+  const { can } = useSession();
   const [monday, setMonday] = useState(() => mondayOf(new Date()));
-  const [focus, setFocus] = useState<{ d: number; h: number } | null>(null);
   const [picked, setPicked] = useState<Date | null>(null);
   /** The confirmation of the last hour booked here. */
   const [booked, setBooked] = useState<string | null>(null);
   const action = useAction();
-  const grid = useRef<HTMLDivElement | null>(null);
   const days = [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i));
   const end = addDays(monday, 7);
   const bookings = useQuery({
@@ -55,49 +52,7 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
     refetchInterval: 30_000,
   });
   const list = (bookings.data?.content ?? []).filter((b) => new Date(b.endAt) > monday && new Date(b.startAt) < end);
-  const now = Date.now();
-  const free = (start: Date) => start.getTime() > now && !list.some((b) => new Date(b.startAt).getTime() < start.getTime() + 3_600_000 && new Date(b.endAt).getTime() > start.getTime());
   const mayBook = can('df:session:create');
-
-  // The one tab stop: the focused hour, else the first free hour of the week.
-  let stop = focus;
-  if (!stop || !free(at(days[stop.d]!, stop.h))) {
-    stop = null;
-    for (let d = 0; d < 7 && !stop; d++) for (let h = 0; h < 24 && !stop; h++) if (free(at(days[d]!, h))) stop = { d, h };
-  }
-  useEffect(() => {
-    // Start the view at 8:00, where the working day begins.
-    if (grid.current) grid.current.scrollTop = 8 * HOUR_PX;
-  }, [deviceId]);
-
-  const move = (e: KeyboardEvent) => {
-    if (!stop) return;
-    const delta: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-    const step = delta[e.key];
-    if (!step) return;
-    e.preventDefault();
-    // The next free hour in that direction (skipping booked and past ones).
-    let { d, h } = stop;
-    for (let i = 0; i < 24 * 7; i++) {
-      d += step[0];
-      h += step[1];
-      if (d < 0 || d > 6 || h < 0 || h > 23) return;
-      if (free(at(days[d]!, h))) break;
-    }
-    // The button is already there (every free hour has one); focusing it makes it the tab stop (onFocus).
-    setFocus({ d, h });
-    (grid.current?.querySelector(`[data-slot="${d}-${h}"]`) as HTMLButtonElement | null)?.focus();
-  };
-
-  const segments = (day: Date) => {
-    const from = day.getTime();
-    const to = addDays(day, 1).getTime();
-    return list
-      .map((b) => ({ b, s: Math.max(new Date(b.startAt).getTime(), from), e: Math.min(new Date(b.endAt).getTime(), to) }))
-      .filter((x) => x.e > x.s)
-      // Minutes since local midnight; a day with a clock change is off by that hour, which is acceptable here.
-      .map((x) => ({ ...x, top: ((x.s - from) / 3_600_000) * HOUR_PX, height: Math.max(((x.e - x.s) / 3_600_000) * HOUR_PX, 14) }));
-  };
 
   return (
     <div class="stack" role="region" aria-label={`Week of ${deviceName}`}>
@@ -124,86 +79,168 @@ export function WeekCalendar({ deviceId, deviceName }: { deviceId: string; devic
         </p>
       ) : null}
       {picked ? (
-        <form
-          class="card row"
-          aria-label="Book this hour"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const d = new FormData(e.currentTarget as HTMLFormElement);
-            const endAt = new Date(picked.getTime() + Number(d.get('minutes')) * 60_000);
-            setBooked(null);
-            void action.run(async () => {
-              const made = await bookDevice({ deviceId, startAt: picked, endAt, note: String(d.get('note') ?? '').trim() || null });
-              setBooked(bookedText(deviceName, made));
-              setPicked(null);
-              await qc.invalidateQueries({ queryKey: ['reservations'] });
-            });
+        <BookHourForm
+          deviceId={deviceId}
+          deviceName={deviceName}
+          picked={picked}
+          action={action}
+          onBooked={(text) => {
+            setBooked(text);
+            setPicked(null);
           }}
-        >
-          <p>
-            Book {deviceName} on <strong>{longDay.format(picked)}</strong> at <strong>{clock.format(picked)}</strong>
-          </p>
-          <DurationSelect label="For" choices={[30, 60, 120, 240]} selected={60} autoFocus />
-          <label class="field">
-            <span>Note</span>
-            <input name="note" maxLength={2000} />
-          </label>
-          <button type="submit" class="primary" disabled={action.busy}>
-            Book it
-          </button>
-          <button type="button" onClick={() => setPicked(null)}>
-            Cancel
-          </button>
-        </form>
+          onStart={() => setBooked(null)}
+          onCancel={() => setPicked(null)}
+        />
       ) : null}
-      <div class="calendar" ref={grid} onKeyDown={move}>
-        <div class="cal-days" role="presentation">
-          <div class="cal-corner" />
-          {days.map((d) => (
-            <div class={`cal-dayname${d.toDateString() === new Date().toDateString() ? ' today' : ''}`}>{dayName.format(d)}</div>
-          ))}
-        </div>
-        <div class="cal-body">
-          <div class="cal-hours" aria-hidden="true">
-            {Array.from({ length: 24 }, (_, h) => (
-              <div style={{ height: `${HOUR_PX}px` }}>{hourOnly.format(at(days[0]!, h))}</div>
-            ))}
-          </div>
-          {days.map((day, di) => (
-            <div class="cal-day" style={{ height: `${24 * HOUR_PX}px` }} role="group" aria-label={longDay.format(day)}>
-              {mayBook
-                ? Array.from({ length: 24 }, (_, h) => {
-                    const start = at(day, h);
-                    if (!free(start)) return null;
-                    return (
-                      <button
-                        type="button"
-                        class="cal-slot"
-                        data-slot={`${di}-${h}`}
-                        style={{ top: `${h * HOUR_PX}px`, height: `${HOUR_PX}px` }}
-                        tabIndex={stop && stop.d === di && stop.h === h ? 0 : -1}
-                        aria-label={`Book ${longDay.format(start)} at ${clock.format(start)}`}
-                        onFocus={() => setFocus({ d: di, h })}
-                        onClick={() => setPicked(start)}
-                      />
-                    );
-                  })
-                : null}
-              {segments(day).map(({ b, top, height }) => {
-                const who = b.userId === me?.id ? 'You' : 'Booked';
-                const label = `${who}: ${clock.format(new Date(b.startAt))} – ${clock.format(new Date(b.endAt))}${b.note ? `, ${b.note}` : ''} (${b.status})`;
-                return (
-                  <div class={`cal-booking ${b.userId === me?.id ? 'mine' : ''} ${b.status}`} style={{ top: `${top}px`, height: `${height}px` }} role="note" aria-label={label} title={label}>
-                    <strong>{who}</strong> {clock.format(new Date(b.startAt))}–{clock.format(new Date(b.endAt))} {b.note ?? ''}
-                  </div>
-                );
-              })}
-            </div>
-          ))}
-        </div>
-      </div>
+      <WeekGrid deviceId={deviceId} days={days} list={list} mayBook={mayBook} onPick={setPicked} />
       {!bookings.isLoading && list.length === 0 ? <p class="muted small">No booking this week.</p> : null}
     </div>
   );
 }
 
+/** The small form that books the hour picked in the grid, for a chosen length, with a note. */
+function BookHourForm(props: {
+  deviceId: string;
+  deviceName: string;
+  picked: Date;
+  action: ReturnType<typeof useAction>;
+  onStart: () => void;
+  onBooked: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const { picked, action } = props;
+  const qc = useQueryClient();
+  return (
+    <form
+      class="card row"
+      aria-label="Book this hour"
+      onSubmit={withFields((d) => {
+        const endAt = new Date(picked.getTime() + Number(d.get('minutes')) * 60_000);
+        props.onStart();
+        void action.run(async () => {
+          const made = await bookDevice({ deviceId: props.deviceId, startAt: picked, endAt, note: String(d.get('note') ?? '').trim() || null });
+          props.onBooked(bookedText(props.deviceName, made));
+          await qc.invalidateQueries({ queryKey: ['reservations'] });
+        });
+      })}
+    >
+      <p>
+        Book {props.deviceName} on <strong>{longDay.format(picked)}</strong> at <strong>{clock.format(picked)}</strong>
+      </p>
+      <DurationSelect label="For" choices={[30, 60, 120, 240]} selected={60} autoFocus />
+      <label class="field">
+        <span>Note</span>
+        <input name="note" maxLength={2000} />
+      </label>
+      <button type="submit" class="primary" disabled={action.busy}>
+        Book it
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The week's grid: a column a day, the bookings as blocks, and (for whoever may book) a button on
+ * every free future hour, the hours one tab stop that the arrow keys move through.
+ */
+function WeekGrid(props: { deviceId: string; days: Date[]; list: Booking[]; mayBook: boolean; onPick: (start: Date) => void }) {
+  const { days, list } = props;
+  const { me } = useSession();
+  const [focus, setFocus] = useState<{ d: number; h: number } | null>(null);
+  const grid = useRef<HTMLDivElement | null>(null);
+  const now = Date.now();
+  const free = (start: Date) => start.getTime() > now && !list.some((b) => new Date(b.startAt).getTime() < start.getTime() + 3_600_000 && new Date(b.endAt).getTime() > start.getTime());
+
+  // The one tab stop: the focused hour, else the first free hour of the week.
+  let stop = focus;
+  if (!stop || !free(at(days[stop.d]!, stop.h))) {
+    stop = null;
+    for (let d = 0; d < 7 && !stop; d++) for (let h = 0; h < 24 && !stop; h++) if (free(at(days[d]!, h))) stop = { d, h };
+  }
+  useEffect(() => {
+    // Start the view at 8:00, where the working day begins.
+    if (grid.current) grid.current.scrollTop = 8 * HOUR_PX;
+  }, [props.deviceId]);
+
+  const move = (e: KeyboardEvent) => {
+    if (!stop) return;
+    const delta: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const step = delta[e.key];
+    if (!step) return;
+    e.preventDefault();
+    // The next free hour in that direction (skipping booked and past ones).
+    let { d, h } = stop;
+    for (let i = 0; i < 24 * 7; i++) {
+      d += step[0];
+      h += step[1];
+      if (d < 0 || d > 6 || h < 0 || h > 23) return;
+      if (free(at(days[d]!, h))) break;
+    }
+    // The button is already there (every free hour has one); focusing it makes it the tab stop (onFocus).
+    setFocus({ d, h });
+    (grid.current?.querySelector(`[data-slot="${d}-${h}"]`) as HTMLButtonElement | null)?.focus();
+  };
+
+  return (
+    <div class="calendar" ref={grid} onKeyDown={move}>
+      <div class="cal-days" role="presentation">
+        <div class="cal-corner" />
+        {days.map((d) => (
+          <div class={`cal-dayname${d.toDateString() === new Date().toDateString() ? ' today' : ''}`}>{dayName.format(d)}</div>
+        ))}
+      </div>
+      <div class="cal-body">
+        <div class="cal-hours" aria-hidden="true">
+          {Array.from({ length: 24 }, (_, h) => (
+            <div style={{ height: `${HOUR_PX}px` }}>{hourOnly.format(at(days[0]!, h))}</div>
+          ))}
+        </div>
+        {days.map((day, di) => (
+          <div class="cal-day" style={{ height: `${24 * HOUR_PX}px` }} role="group" aria-label={longDay.format(day)}>
+            {props.mayBook
+              ? Array.from({ length: 24 }, (_, h) => {
+                  const start = at(day, h);
+                  if (!free(start)) return null;
+                  return (
+                    <button
+                      type="button"
+                      class="cal-slot"
+                      data-slot={`${di}-${h}`}
+                      style={{ top: `${h * HOUR_PX}px`, height: `${HOUR_PX}px` }}
+                      tabIndex={stop && stop.d === di && stop.h === h ? 0 : -1}
+                      aria-label={`Book ${longDay.format(start)} at ${clock.format(start)}`}
+                      onFocus={() => setFocus({ d: di, h })}
+                      onClick={() => props.onPick(start)}
+                    />
+                  );
+                })
+              : null}
+            {segments(list, day).map(({ b, top, height }) => {
+              const who = b.userId === me?.id ? 'You' : 'Booked';
+              const label = `${who}: ${clock.format(new Date(b.startAt))} – ${clock.format(new Date(b.endAt))}${b.note ? `, ${b.note}` : ''} (${b.status})`;
+              return (
+                <div class={`cal-booking ${b.userId === me?.id ? 'mine' : ''} ${b.status}`} style={{ top: `${top}px`, height: `${height}px` }} role="note" aria-label={label} title={label}>
+                  <strong>{who}</strong> {clock.format(new Date(b.startAt))}–{clock.format(new Date(b.endAt))} {b.note ?? ''}
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The parts of the bookings that fall on `day`, with their place and height in its column. */
+function segments(list: Booking[], day: Date) {
+  const from = day.getTime();
+  const to = addDays(day, 1).getTime();
+  return list
+    .map((b) => ({ b, s: Math.max(new Date(b.startAt).getTime(), from), e: Math.min(new Date(b.endAt).getTime(), to) }))
+    .filter((x) => x.e > x.s)
+    // Minutes since local midnight; a day with a clock change is off by that hour, which is acceptable here.
+    .map((x) => ({ ...x, top: ((x.s - from) / 3_600_000) * HOUR_PX, height: Math.max(((x.e - x.s) / 3_600_000) * HOUR_PX, 14) }));
+}

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession, type Workspace } from '../session-context';
-import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
+import { DataTable, Empty, ErrorNote, Loading, useAction, withFields } from '../ui';
 import type { Role } from './org-role';
 
 interface Member {
@@ -100,15 +100,14 @@ function MemberTable({ ws }: { ws: Workspace }) {
                       <form
                         class="row tight"
                         aria-label={`Give ${m.name} a role in ${ws.name}`}
-                        onSubmit={(e) => {
-                          e.preventDefault();
-                          const roleId = Number(new FormData(e.currentTarget as HTMLFormElement).get('roleId'));
+                        onSubmit={withFields((d) => {
+                          const roleId = Number(d.get('roleId'));
                           if (!roleId) return;
                           void action.run(async () => {
                             await api(`/api/v1/workspaces/${ws.id}/members/roles`, { method: 'POST', body: { userId: m.userId, roleIds: [roleId] } });
                             await refresh();
                           });
-                        }}
+                        })}
                       >
                         <select name="roleId" required aria-label={`Role to give ${m.name}`}>
                           <option value="">Choose a role…</option>
