@@ -31,7 +31,10 @@ const isDir = (path) => {
 };
 const lineCount = (path) => readFileSync(path, 'utf8').split('\n').length;
 
-/** The feature folders of every module: `services/<module>/<feature>` where the module has an index.ts. */
+/** A module's shared floor (`services/df/core/`): what its features share, not a feature. */
+const FLOOR = 'core';
+
+/** The feature folders of every module: `services/<module>/<feature>` where the module has an index.ts (its floor aside). */
 export function featureFolders(root) {
   const services = join(root, 'services');
   if (!isDir(services)) return [];
@@ -39,7 +42,7 @@ export function featureFolders(root) {
   for (const module of readdirSync(services).sort()) {
     const dir = join(services, module);
     if (!isDir(dir) || !existsSync(join(dir, 'index.ts'))) continue;
-    for (const feature of readdirSync(dir).sort()) if (isDir(join(dir, feature))) out.push({ module, feature, dir: join(dir, feature) });
+    for (const feature of readdirSync(dir).sort()) if (feature !== FLOOR && isDir(join(dir, feature))) out.push({ module, feature, dir: join(dir, feature) });
   }
   return out;
 }

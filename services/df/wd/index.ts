@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { webdriverRoutes, type WebDriverRoutesOptions } from './routes.js';
+import { webdriverRoutes, type WebDriverRoutesOptions } from './routes/index.js';
 
 /** `/df/wd`: the W3C WebDriver hub, and the command log of its sessions. */
 export const wdFeature = fp(
@@ -9,4 +9,4 @@ export const wdFeature = fp(
   { name: 'df-wd', dependencies: [], fastify: '5.x' },
 );
 
-export type { WebDriverRoutesOptions as WdFeatureOptions } from './routes.js';
+export type { WebDriverRoutesOptions as WdFeatureOptions } from './routes/index.js';

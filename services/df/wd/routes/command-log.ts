@@ -1,0 +1,103 @@
+// `GET /df/api/sessions/{id}/webdriver-log`: the WebDriver commands of a session, from its timeline.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Platform } from '../../../platform.js';
+import { idParam, queryBoolean } from '../../core/caller.js';
+import { sessionContent } from '../../core/session-access.js';
+import { textLine, type CommandEntry } from '../command-log.js';
+import type { WebDriverHub } from '../hub.js';
+
+const tags = ['Device testing: WebDriver'];
+const LogEntry = z
+  .object({
+    n: z.number().int().describe('Position in the log, from 1'),
+    activityId: z.string().describe('The timeline entry'),
+    startedAt: z.string(),
+    command: z.string().describe('W3C command name (findElement, elementClick, ...), else "METHOD /path"'),
+    method: z.string(),
+    path: z.string().describe('Path after /session/{id}, element ids as {elementId}'),
+    element: z.string().nullable().describe('The element the command acted on'),
+    args: z.record(z.string(), z.unknown()).nullable().describe('What it asked: selector, URL, ...; typed text only as its length'),
+    durationMs: z.number(),
+    outcome: z.enum(['success', 'error']),
+    status: z.number(),
+    result: z.unknown().optional().describe('Found element ids, title, URL, states; never page text or typed values'),
+    error: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .meta({ id: 'WebDriverCommand' });
+
+/** Every WebDriver command of a session, in the order they started, from its timeline. */
+async function commandLog(db: Platform['db'], sessionId: string): Promise<z.output<typeof LogEntry>[]> {
+  const r = await db.query<{ activity_id: string; detail: unknown }>(
+    `SELECT activity_id, detail FROM df_session_activities WHERE session_id = $1 AND detail->>'source' = 'webdriver' ORDER BY position`,
+    [sessionId],
+  );
+  const entries = r.rows.map((row) => ({ id: String(row.activity_id), detail: (typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail) as Partial<CommandEntry> }));
+  // Replicas write their bursts independently: the start of each command orders them.
+  entries.sort((a, b) => String(a.detail.startedAt ?? '').localeCompare(String(b.detail.startedAt ?? '')));
+  return entries.map(({ id, detail: d }, i) => ({
+    n: i + 1,
+    activityId: id,
+    startedAt: String(d.startedAt ?? ''),
+    command: String(d.command ?? ''),
+    method: String(d.method ?? ''),
+    path: String(d.path ?? ''),
+    element: d.element ?? null,
+    args: d.args ?? null,
+    durationMs: Number(d.durationMs ?? 0),
+    outcome: d.outcome === 'error' ? 'error' : 'success',
+    status: Number(d.status ?? 0),
+    ...(d.result !== undefined ? { result: d.result } : {}),
+    ...(d.error !== undefined ? { error: d.error } : {}),
+    ...(d.message !== undefined ? { message: d.message } : {}),
+  }));
+}
+
+/**
+ * `GET /df/api/sessions/{id}/webdriver-log`: the session's WebDriver command log, as JSON or as text
+ * (one line per command), to read or to download (`download=true`).
+ */
+export function webdriverLogRoute(app: FastifyInstance, platform: Platform, hub: WebDriverHub): void {
+  app.withTypeProvider<ZodTypeProvider>().get('/api/sessions/:sessionId/webdriver-log', {
+    schema: {
+      tags,
+      summary: 'The WebDriver command log of a session: every command with its element, duration and outcome (JSON, or text with format=text)',
+      params: z.object({ sessionId: idParam }),
+      querystring: z.object({
+        format: z.enum(['json', 'text']).default('json'),
+        download: queryBoolean.default(false).describe('Answer as an attachment to save'),
+      }),
+      response: {
+        200: z.union([
+          z.object({ sessionId: z.string(), deviceId: z.string(), status: z.string(), total: z.number().int(), failed: z.number().int(), commands: z.array(LogEntry) }).meta({ id: 'WebDriverCommandLog' }),
+          z.string(),
+        ]),
+      },
+    },
+    handler: async (request, reply) => {
+      const { session } = await sessionContent(platform.db, request, request.params.sessionId);
+      await hub.logWritten(session.id);
+      // Commands written by this or another replica reach the read model shortly after.
+      const head = await platform.store.headPosition();
+      await platform.readModels.waitFor(head, { names: ['df-sessions'] });
+      const commands = await commandLog(platform.db, session.id);
+      const failed = commands.filter((e) => e.outcome === 'error').length;
+      const { format, download } = request.query;
+      reply.header('cache-control', 'no-store');
+      if (download) reply.header('content-disposition', `attachment; filename="webdriver-log-${session.id}.${format === 'text' ? 'txt' : 'json'}"`);
+      if (format === 'text') {
+        const header = [
+          `WebDriver command log of session ${session.id}${session.name ? ` (${session.name})` : ''}`,
+          `Device ${session.deviceName} (${session.deviceId}); session ${session.status}${session.endReason ? ` (${session.endReason})` : ''}; started ${session.startedAt}`,
+          `${commands.length} command(s), ${failed} failed. Typed text is shown as its length only.`,
+          '',
+        ];
+        reply.type('text/plain; charset=utf-8');
+        return [...header, ...commands.map((e) => textLine(e.n, e as Partial<CommandEntry>)), ''].join('\n');
+      }
+      return { sessionId: session.id, deviceId: session.deviceId, status: session.status, total: commands.length, failed, commands };
+    },
+  });
+}
