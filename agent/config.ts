@@ -122,6 +122,8 @@ export const AgentConfigFile = z.object({
           userspace: z.boolean().default(true),
           /** Where the tunnel answers go-ios's other commands (`--tunnel-info-port`). */
           tunnelInfoPort: z.number().int().min(1).max(65_535).default(60_105),
+          /** The folder go-ios runs in (the tunnel keeps its pairing identity there); default: `df-go-ios` in the temporary folder. */
+          workDir: z.string().min(1).max(1_000).optional(),
         })
         .default({ tunnel: 'auto', userspace: true, tunnelInfoPort: 60_105 }),
     })

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,11 @@ export interface GoIosOptions {
   binary?: string | null;
   /** Where the host's tunnel answers its info API (`--tunnel-info-port`). */
   tunnelInfoPort?: number;
+  /**
+   * The folder go-ios runs in: the tunnel keeps its pairing identity (`selfIdentity.plist`) in its
+   * working folder. Default: `df-go-ios` in the system's temporary folder.
+   */
+  workDir?: string;
 }
 
 /** One JSON line of go-ios's log (stderr). */
@@ -282,7 +287,10 @@ export class GoIos {
     }
     const global = this.options.tunnelInfoPort ? [`--tunnel-info-port=${this.options.tunnelInfoPort}`] : [];
     const tied = tiedToAgent(this.binary, [...args, ...global]);
+    const cwd = this.options.workDir ?? join(tmpdir(), 'df-go-ios');
+    mkdirSync(cwd, { recursive: true });
     const child = spawn(tied.command, tied.args, {
+      cwd,
       env: { ...process.env, USBMUXD_SOCKET_ADDRESS: this.options.usbmuxd.replace(/^unix:/i, '') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -21,7 +21,7 @@ export interface IosProviderOptions {
   /** WebDriverAgent on the devices (bundle id, ports, MJPEG frame rate). */
   wda?: Partial<WdaConfig>;
   /** go-ios: its binary and the host's iOS 17+ tunnel. */
-  goIos?: { binary?: string | undefined; tunnel?: 'auto' | 'on' | 'off'; userspace?: boolean; tunnelInfoPort?: number };
+  goIos?: { binary?: string | undefined; workDir?: string | undefined; tunnel?: 'auto' | 'on' | 'off'; userspace?: boolean; tunnelInfoPort?: number };
 }
 
 /**
@@ -50,7 +50,7 @@ export class IosProvider implements DeviceProvider {
     process.env.APPIUM_IOS_MAX_FRAME_SIZE ??= String(MAX_FRAME_BYTES);
     this.wda = { ...DEFAULT_WDA, ...Object.fromEntries(Object.entries(options.wda ?? {}).filter(([, v]) => v !== undefined)) };
     const go = options.goIos ?? {};
-    const goIos = new GoIos({ usbmuxd: options.usbmuxd, ...(go.binary ? { binary: go.binary } : {}), tunnelInfoPort: go.tunnelInfoPort ?? 60_105 });
+    const goIos = new GoIos({ usbmuxd: options.usbmuxd, ...(go.binary ? { binary: go.binary } : {}), ...(go.workDir ? { workDir: go.workDir } : {}), tunnelInfoPort: go.tunnelInfoPort ?? 60_105 });
     this.goIos = goIos.available ? goIos : null;
     if (!this.goIos) options.logger.warn({ binary: go.binary ?? 'the go-ios package' }, 'go-ios is not installed: no iOS 17+ tunnel, no instruments screenshots, no WebDriverAgent start');
     this.tunnel = this.goIos && go.tunnel !== 'off' ? new TunnelSupervisor(this.goIos, options.logger, { userspace: go.userspace ?? true }) : null;

@@ -41,6 +41,8 @@ export interface WdaPeerOptions {
   /** What `/screenshot` answers (PNG). */
   screenshot: Buffer;
   bundleId?: string;
+  /** Pixels of the MJPEG test pattern (default 120x260). */
+  frameSize?: { width: number; height: number };
 }
 
 const BOUNDARY = '--BoundaryString';
@@ -71,8 +73,8 @@ export class WdaPeer extends EventEmitter {
   /** The test pattern: a bar moving down a gradient, one JPEG per position. */
   async testPattern(): Promise<Buffer[]> {
     if (this.frames) return this.frames;
-    const width = 120;
-    const height = 260;
+    const width = this.options.frameSize?.width ?? 120;
+    const height = this.options.frameSize?.height ?? 260;
     const frames: Buffer[] = [];
     for (let i = 0; i < 30; i++) {
       const pixels = Buffer.alloc(width * height * 3);
@@ -109,8 +111,10 @@ export class WdaPeer extends EventEmitter {
       const timer = setInterval(() => {
         // A client that does not keep up misses frames, as on the device.
         if (blocked) return;
-        const jpeg = frames[i++ % frames.length]!;
+        const index = i++ % frames.length;
+        const jpeg = frames[index]!;
         this.framesSent += 1;
+        this.emit('frame', index, performance.now());
         const ok = socket.write(Buffer.concat([Buffer.from(`${BOUNDARY}\r\nContent-type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]));
         if (!ok) {
           blocked = true;
