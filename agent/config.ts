@@ -32,6 +32,9 @@ const SimulatedDeviceConfig = z.object({
   tcpForwardPorts: z.array(z.number().int().min(1).max(65_535)).max(100).default([]),
 });
 
+/** An app's bundle id (`com.example.WebDriverAgentRunner.xctrunner`). */
+const BundleId = z.string().max(255).regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'a bundle id');
+
 export const AgentDeviceConfig = z.discriminatedUnion('provider', [BrowserDeviceConfig, SimulatedDeviceConfig]);
 export type AgentDeviceConfig = z.infer<typeof AgentDeviceConfig>;
 export type BrowserDeviceConfig = z.infer<typeof BrowserDeviceConfig>;
@@ -92,6 +95,37 @@ export const AgentConfigFile = z.object({
         .max(300)
         .refine((v) => /^(unix:)?\//i.test(v) || /^[^/:][^:]*:\d{1,5}$/.test(v), 'usbmuxd is an absolute socket path or host:port')
         .default('/var/run/usbmuxd'),
+      /**
+       * WebDriverAgent, the hands of an iPhone: found when it already runs on the device, else started
+       * with `ios runwda` when `bundleId` names the signed runner. Its HTTP and MJPEG ports are reached
+       * through usbmuxd.
+       */
+      wda: z
+        .object({
+          bundleId: BundleId.optional(),
+          testRunnerBundleId: BundleId.optional(),
+          xctestConfig: z.string().min(1).max(200).regex(/^[^/\0]+$/).default('WebDriverAgentRunner.xctest'),
+          port: z.number().int().min(1).max(65_535).default(8100),
+          mjpegPort: z.number().int().min(1).max(65_535).default(9100),
+          startTimeoutMs: z.number().int().min(1_000).max(600_000).default(60_000),
+          /** Frames a second of WDA's MJPEG stream (its `mjpegServerFramerate` setting). */
+          mjpegFramerate: z.number().int().min(1).max(60).default(30),
+        })
+        .default({ xctestConfig: 'WebDriverAgentRunner.xctest', port: 8100, mjpegPort: 9100, startTimeoutMs: 60_000, mjpegFramerate: 30 }),
+      /** go-ios: its binary (default: the npm package's) and the iOS 17+ tunnel the agent runs for the host. */
+      goIos: z
+        .object({
+          binary: z.string().min(1).max(1_000).optional(),
+          /** `auto`: started once a device with iOS 17 or later is attached; `on`: at start; `off`: never. */
+          tunnel: z.enum(['auto', 'on', 'off']).default('auto'),
+          /** Userspace networking (no root, no TUN device); false: a kernel TUN interface (needs root). */
+          userspace: z.boolean().default(true),
+          /** Where the tunnel answers go-ios's other commands (`--tunnel-info-port`). */
+          tunnelInfoPort: z.number().int().min(1).max(65_535).default(60_105),
+          /** The folder go-ios runs in (the tunnel keeps its pairing identity there); default: `df-go-ios` in the temporary folder. */
+          workDir: z.string().min(1).max(1_000).optional(),
+        })
+        .default({ tunnel: 'auto', userspace: true, tunnelInfoPort: 60_105 }),
     })
     .optional(),
   devices: z.array(AgentDeviceConfig).default([

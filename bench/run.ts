@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,debug-tunnel,webdriver,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -18,6 +18,7 @@ import { measureDeviceList, measureFrames, type DeviceListReport, type FramesRep
 import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
 import { formatDebugTunnel, measureDebugTunnel, type TunnelReport } from './debug-tunnel.js';
 import { formatWebdriver, measureWebdriver, type WebdriverReport } from './webdriver.js';
+import { formatIosScreen, measureIosScreen, type IosScreenReport } from './ios-screen.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
@@ -43,6 +44,8 @@ const SETTINGS = {
   dfReports: { backends: ['PGlite', 'PostgreSQL'], sessions: 100_000, devices: 200, days: 90, requests: 20 },
   console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8 },
   debugTunnel: { bytes: 256 * 1024 * 1024, runs: 3, roundTrips: 2_000, warmup: 200 },
+  // An iPhone 16's screen, full size both ways.
+  iosScreen: { durationSeconds: 8, width: 1179, height: 2556, quality: 60 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -62,8 +65,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'debug-tunnel' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'debug-tunnel', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -368,6 +371,7 @@ const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
 let debugTunnel: TunnelReport | null = null;
 let webdriver: WebdriverReport | null = null;
+let iosScreen: IosScreenReport | null = null;
 let webConsole: WebConsoleReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
@@ -424,6 +428,10 @@ try {
     step('webdriver', 'device farm: WebDriver command through /df/wd vs straight to the agent\'s Appium');
     webdriver = await measureWebdriver({ commands: 2_000, warmup: 200, block: 100 });
   }
+  if (steps.has('ios-screen')) {
+    step('ios-screen', "device farm: an iPhone's live screen, WebDriverAgent's MJPEG against screenshotr (test peers)");
+    iosScreen = await measureIosScreen(SETTINGS.iosScreen);
+  }
   if (steps.has('test-cases')) {
     step('test-cases', `test management: GET /v1/test-cases with filters over ${num(SETTINGS.testCases.cases)} cases`);
     for (const backend of SETTINGS.testCases.backends) testCaseLists.push(await measureTestCaseList({ ...SETTINGS.testCases, backend }));
@@ -458,6 +466,7 @@ process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices,
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
 if (debugTunnel) process.stdout.write(`\n${formatDebugTunnel(debugTunnel)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
+if (iosScreen) process.stdout.write(`\n${formatIosScreen(iosScreen)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
@@ -479,6 +488,7 @@ const results = {
   devtools,
   debugTunnel,
   webdriver,
+  iosScreen,
   testCaseLists,
   resultIngestions,
   uploads,

@@ -48,7 +48,7 @@ beforeAll(async () => {
   peer = new UsbmuxdPeer({ certs: await makePairingCertificates() });
   await peer.start();
   peer.attach(phone);
-  provider = new IosProvider({ hostId: 'int-host', usbmuxd: peer.address, logger: pino({ level: 'silent' }) });
+  provider = new IosProvider({ hostId: 'int-host', usbmuxd: peer.address, logger: pino({ level: 'silent' }), goIos: { tunnel: 'off' } });
   await provider.start({ added: (d) => added.push(d), removed: (id) => removed.push(id) });
 }, 60_000);
 
@@ -90,7 +90,9 @@ describe('IosProvider', () => {
     phone.emitSyslog('Nov 24 12:00:01 Int-iPhone SpringBoard(FrontBoard)[58] <Error>: peer says hello');
     const entry = await eventually(async () => driver.logs(0).entries.find((e) => e.text.includes('peer says hello')), { what: 'the syslog line' });
     expect(entry).toMatchObject({ level: 'error', source: 'SpringBoard', text: '[58] peer says hello' });
-    await expect(driver.control({ action: 'tap', x: 1, y: 1 })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    // No WebDriverAgent on this device and no bundle id to start one: view-only, and it says why.
+    await expect(driver.control({ action: 'tap', x: 1, y: 1 })).rejects.toMatchObject({ code: 'UNSUPPORTED', message: expect.stringContaining('view-only') });
+    expect(driver.logs(0).entries).toContainEqual(expect.objectContaining({ level: 'warn', source: 'agent', text: expect.stringContaining('ios.wda.bundleId') }));
     expect(await driver.webdriverCapabilities()).toEqual({ platformName: 'iOS', 'appium:automationName': 'XCUITest', 'appium:udid': phone.udid });
   });
 

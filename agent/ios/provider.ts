@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import { stableUuid } from '../config.js';
 import type { DeviceListener, DeviceProvider } from '../provider.js';
-import { IosDevice, describeIosDevice } from './device.js';
+import { DEFAULT_WDA, IosDevice, describeIosDevice } from './device.js';
+import { GoIos } from './go-ios.js';
+import { TunnelSupervisor } from './tunnel.js';
+import type { WdaConfig } from './wda.js';
 import { describeAddress, parseUsbmuxAddress, UsbmuxClient, type UsbmuxDevice } from './usbmux.js';
 
 /** How long `start` waits for the devices attached at start to be described. */
@@ -15,6 +18,10 @@ export interface IosProviderOptions {
   /** usbmuxd's address: `/var/run/usbmuxd` or `host:port`. */
   usbmuxd: string;
   logger: Logger;
+  /** WebDriverAgent on the devices (bundle id, ports, MJPEG frame rate). */
+  wda?: Partial<WdaConfig>;
+  /** go-ios: its binary and the host's iOS 17+ tunnel. */
+  goIos?: { binary?: string | undefined; workDir?: string | undefined; tunnel?: 'auto' | 'on' | 'off'; userspace?: boolean; tunnelInfoPort?: number };
 }
 
 /**
@@ -32,10 +39,22 @@ export class IosProvider implements DeviceProvider {
   private readonly pending = new Map<number, symbol>();
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** go-ios, for what appium-ios-device lacks (null when its binary is missing: a warning, not a failure). */
+  readonly goIos: GoIos | null;
+  /** The host's iOS 17+ tunnel (null when go-ios is missing or the tunnel is off). */
+  readonly tunnel: TunnelSupervisor | null;
+  private readonly wda: WdaConfig;
 
   constructor(private readonly options: IosProviderOptions) {
     this.client = new UsbmuxClient(parseUsbmuxAddress(options.usbmuxd));
     process.env.APPIUM_IOS_MAX_FRAME_SIZE ??= String(MAX_FRAME_BYTES);
+    this.wda = { ...DEFAULT_WDA, ...Object.fromEntries(Object.entries(options.wda ?? {}).filter(([, v]) => v !== undefined)) };
+    const go = options.goIos ?? {};
+    const goIos = new GoIos({ usbmuxd: options.usbmuxd, ...(go.binary ? { binary: go.binary } : {}), ...(go.workDir ? { workDir: go.workDir } : {}), tunnelInfoPort: go.tunnelInfoPort ?? 60_105 });
+    this.goIos = goIos.available ? goIos : null;
+    if (!this.goIos) options.logger.warn({ binary: go.binary ?? 'the go-ios package' }, 'go-ios is not installed: no iOS 17+ tunnel, no instruments screenshots, no WebDriverAgent start');
+    this.tunnel = this.goIos && go.tunnel !== 'off' ? new TunnelSupervisor(this.goIos, options.logger, { userspace: go.userspace ?? true }) : null;
+    if (go.tunnel === 'on') this.tunnel?.start();
   }
 
   /** UDIDs of the offered devices (for tests and logs). */
@@ -56,6 +75,7 @@ export class IosProvider implements DeviceProvider {
     if (this.retry) clearTimeout(this.retry);
     this.subscription?.close();
     this.subscription = null;
+    await this.tunnel?.stop();
     await Promise.all([...this.devices.values()].map((d) => d.close().catch(() => undefined)));
     this.devices.clear();
   }
@@ -114,7 +134,9 @@ export class IosProvider implements DeviceProvider {
       const values = await this.client.values(d.udid);
       if (this.pending.get(d.deviceId) !== token || this.stopped) return;
       const info = describeIosDevice(values, d.udid, stableUuid(this.options.hostId, 'ios', d.udid));
-      const driver = new IosDevice(info, d.udid, this.client, this.options.logger);
+      const driver = new IosDevice(info, d.udid, this.client, this.options.logger, { goIos: this.goIos, wda: this.wda });
+      // iOS 17 moved developer services behind RemoteXPC: the first such device starts the host's tunnel.
+      if ((Number.parseInt(info.osVersion, 10) || 0) >= 17) this.tunnel?.start();
       this.devices.set(d.deviceId, driver);
       this.options.logger.info({ udid: d.udid, deviceId: info.deviceId, model: info.model }, 'ios device attached');
       this.listener?.added(driver);

@@ -10,12 +10,16 @@ import { ensureDfctlBuilt, freshDfctlConfig, runDfctl, spawnDfctl } from '#test/
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
 import { testIpa, testScreen } from '#test/usbmuxd/fixtures.js';
+import { freePort } from '#test/helpers/adb.js';
 import { PeerDevice, UsbmuxdPeer } from '#test/usbmuxd/peer.js';
+import { sampleTree, WdaPeer, type WdaAction } from '#test/usbmuxd/wda.js';
 
 /**
  * iOS devices end to end: the test usbmuxd (test/usbmuxd, the peer libimobiledevice's tools accept),
  * the server's in-process agent with the iOS provider pointed at it, driven through the HTTP API.
- * Assertions are on the device's own record of what it was told.
+ * The iPhone runs the WebDriverAgent peer (touch, text, the UI tree, the MJPEG screen); the iPhone SE
+ * has none, and the WDA runner go-ios starts fails on it as on a device without testmanagerd: its
+ * session is view-only and says why. Assertions are on the device's own record of what it was told.
  */
 const ADMIN = { email: 'ios-admin@example.com', password: 'ios-password-1' };
 let server: TestServer;
@@ -36,6 +40,10 @@ const phone = new PeerDevice({
 });
 const ECHO_PORT = 7200;
 phone.tcpServices.set(ECHO_PORT, (socket: Duplex) => socket.pipe(socket));
+// iPhone 16: 1179x2556 pixels at scale 3, so 393x852 points.
+const wda = new WdaPeer({ size: { width: 393, height: 852, scale: 3 }, tree: sampleTree(393, 852), screenshot: screen, bundleId: 'com.example.WebDriverAgentRunner.xctrunner' });
+wda.install(phone);
+const se = new PeerDevice({ udid: '00008030-000E5E5E5E5E5E5E', name: 'Farm iPhone SE', productType: 'iPhone14,6', productVersion: '16.7.10', deviceClass: 'iPhone', screenshot: testScreen(50, 90) });
 const tablet = new PeerDevice({ udid: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0', name: 'Farm iPad', productType: 'iPad14,1', productVersion: '17.2', deviceClass: 'iPad', screenshot: screen });
 
 beforeAll(async () => {
@@ -48,7 +56,11 @@ beforeAll(async () => {
     AGENT_CONFIG: writeAgentConfig({
       nodeName: 'ios-node',
       heartbeatMs: 500,
-      ios: { usbmuxd: peer.address },
+      ios: {
+        usbmuxd: peer.address,
+        wda: { bundleId: 'com.example.WebDriverAgentRunner.xctrunner', startTimeoutMs: 30_000 },
+        goIos: { tunnel: 'auto', tunnelInfoPort: await freePort() },
+      },
       devices: [{ provider: 'simulated', name: 'Simulated web', platform: 'web', type: 'desktop' }],
     }),
   });
@@ -103,26 +115,69 @@ describe('an iOS device in the farm', () => {
     expect(phone.syslogClientCount).toBe(1);
   });
 
-  it('answers a screenshot with the PNG screenshotr sent', { timeout: 60_000 }, async () => {
+  it('answers a screenshot with the PNG WebDriverAgent sent', { timeout: 60_000 }, async () => {
     const res = await fetch(new URL(`/df/api${s('/screenshot')}`, server.url), { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await res.arrayBuffer()).equals(screen)).toBe(true);
-    expect(phone.record.screenshots).toBeGreaterThanOrEqual(1);
+    expect(wda.requests.filter((r) => r.endsWith('/screenshot'))).toHaveLength(1);
   });
 
-  it('streams the live screen from repeated screenshots as JPEG frames', { timeout: 60_000 }, async () => {
+  it("streams the live screen from WebDriverAgent's MJPEG stream, at the frame rate and quality the session set", { timeout: 60_000 }, async () => {
     const before = phone.record.screenshots;
+    const pattern = await wda.testPattern();
     const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${token}`);
     try {
       await viewer.next((m) => m.type === 'hello');
-      await viewer.framesAtLeast(2, 30_000);
-      expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-      expect(phone.record.screenshots).toBeGreaterThanOrEqual(before + 2);
+      await viewer.framesAtLeast(5, 30_000);
+      // The frames are the peer's moving pattern, passed on as WDA sent them: several different pictures.
+      for (const frame of viewer.frames) expect(pattern.some((p) => p.equals(frame))).toBe(true);
+      expect(new Set(viewer.frames.map((f) => pattern.findIndex((p) => p.equals(f)))).size).toBeGreaterThan(1);
+      expect(wda.settings).toMatchObject({ mjpegServerFramerate: 30, mjpegServerScreenshotQuality: expect.any(Number) });
+      expect(wda.mjpegClients).toBe(1);
+      expect(phone.record.screenshots).toBe(before);
     } finally {
       viewer.socket.close();
       await viewer.closed;
     }
+  });
+
+  it('taps, swipes and types (é and 中 included) through WebDriverAgent, in points', { timeout: 60_000 }, async () => {
+    const done = (kind: WdaAction['kind']) => eventually(async () => wda.actions.find((a) => a.kind === kind), { what: `the ${kind} at the WDA peer` });
+    const tap = await api('POST', s('/device/control'), { action: 'tap', x: 300, y: 600 });
+    expect(tap.status).toBe(200);
+    expect(await done('tap')).toEqual({ kind: 'tap', x: 100, y: 200 });
+    const swipe = await api('POST', s('/device/control'), { action: 'swipe', x1: 600, y1: 1800, x2: 600, y2: 600, durationMs: 400 });
+    expect(swipe.status).toBe(200);
+    expect(await done('swipe')).toEqual({ kind: 'swipe', x1: 200, y1: 600, x2: 200, y2: 200, durationMs: 450 });
+    const text = await api('POST', s('/device/control'), { action: 'text', text: 'café 中文' });
+    expect(text.status).toBe(200);
+    expect(await done('text')).toEqual({ kind: 'text', text: 'café 中文' });
+    expect((await api('POST', s('/device/control'), { action: 'key', key: 'volumeup' })).status).toBe(200);
+    expect((await api('POST', s('/device/control'), { action: 'home' })).status).toBe(200);
+    expect((await api('POST', s('/device/control'), { action: 'rotate', orientation: 'landscape' })).body).toMatchObject({ orientation: 'landscape' });
+    expect(wda.actions.filter((a) => a.kind === 'button' || a.kind === 'orientation')).toEqual([
+      { kind: 'button', name: 'volumeUp' },
+      { kind: 'button', name: 'home' },
+      { kind: 'orientation', orientation: 'LANDSCAPE' },
+    ]);
+    const back = await api('POST', s('/device/control'), { action: 'back' });
+    expect(back.status).toBe(409);
+    expect(back.body.code).toBe('DEVICE_UNSUPPORTED');
+  });
+
+  it("answers the UI tree from WebDriverAgent's /source, in screenshot pixels", { timeout: 60_000 }, async () => {
+    const tree = await api('GET', s('/ui-tree'));
+    expect(tree.status).toBe(200);
+    expect(tree.body).toMatchObject({ title: 'Farm App', root: { role: 'Application', name: 'Farm App', bounds: { x: 0, y: 0, width: 1179, height: 2556 } } });
+    const window = tree.body.root.children[0];
+    expect(window.children.map((c: { role: string; name: string }) => [c.role, c.name])).toEqual([
+      ['TextField', 'Search'],
+      ['Button', 'Go'],
+      ['StaticText', 'Ready'],
+    ]);
+    expect(window.children[0]).toMatchObject({ id: 'query', text: 'hello', bounds: { x: 60, y: 300, width: 1059, height: 132 } });
+    expect(wda.requests).toContain(`GET /session/${wda.sessions.at(-1)!.id}/source`);
   });
 
   it('shows the syslog lines the device sent', { timeout: 60_000 }, async () => {
@@ -134,7 +189,7 @@ describe('an iOS device in the farm', () => {
     expect(entry).toMatchObject({ level: 'warn', source: 'MobileSafari', text: '[311] farm line seen' });
   });
 
-  it('installs an uploaded IPA through AFC and installation_proxy, and refuses input without WebDriverAgent', { timeout: 60_000 }, async () => {
+  it('installs an uploaded IPA through AFC and installation_proxy', { timeout: 60_000 }, async () => {
     const ipa = testIpa('com.example.farmios', 'FarmIos');
     const installed = await upload(s('/apps/install'), { name: 'farm.ipa', bytes: ipa });
     expect(installed.status).toBe(201);
@@ -143,10 +198,6 @@ describe('an iOS device in the farm', () => {
     expect(phone.record.installs[0]!.bytes.equals(ipa)).toBe(true);
     const apps = await api('GET', s('/apps?thirdPartyOnly=true'));
     expect(apps.body.apps).toEqual([{ packageName: 'com.example.farmios', system: false }]);
-    const tap = await api('POST', s('/device/control'), { action: 'tap', x: 10, y: 10 });
-    expect(tap.status).toBe(409);
-    expect(tap.body.code).toBe('DEVICE_UNSUPPORTED');
-    expect(tap.body.message).toContain('WebDriverAgent');
     const notIpa = await upload(s('/apps/install'), { name: 'app.apk', bytes: testIpa('x.y').subarray(0, 30) });
     expect(notIpa.status).toBeGreaterThanOrEqual(400);
     expect(notIpa.status).toBeLessThan(500);
@@ -274,11 +325,47 @@ describe('an iOS device in the farm', () => {
     expect(phone.record.installs.at(-1)!.bytes.equals(ipa)).toBe(true);
   });
 
-  it('ending the session uninstalls what it installed', { timeout: 60_000 }, async () => {
+  it('opens a device without WebDriverAgent view-only, says why, and shows its screen through screenshotr', { timeout: 120_000 }, async () => {
+    peer.attach(se);
+    const seId = await eventually(async () => {
+      const r = await api('GET', '/devices?platform=ios');
+      return r.body.content?.find((d: { name: string; status: string }) => d.name === 'Farm iPhone SE' && d.status === 'available')?.id as string | undefined;
+    }, { what: 'the iPhone SE to be listed', timeoutMs: 30_000 });
+    const created = await api('POST', '/sessions', { deviceId: seId, name: 'view only' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    try {
+      const tap = await api('POST', `/sessions/${id}/device/control`, { action: 'tap', x: 10, y: 10 });
+      expect(tap.status).toBe(409);
+      expect(tap.body.code).toBe('DEVICE_UNSUPPORTED');
+      // The reason is go-ios's: the runner could not start without testmanagerd.
+      expect(tap.body.message).toContain('view-only');
+      expect(tap.body.message).toContain('testmanagerd');
+      expect((await api('GET', `/sessions/${id}/ui-tree`)).body.code).toBe('DEVICE_UNSUPPORTED');
+      const logs = await api('GET', `/sessions/${id}/logs`);
+      expect(logs.body.entries).toContainEqual(expect.objectContaining({ level: 'warn', source: 'agent', text: expect.stringContaining('View-only') }));
+      const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${id}?access_token=${token}`);
+      try {
+        await viewer.next((m) => m.type === 'hello');
+        await viewer.framesAtLeast(2, 30_000);
+        expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+        expect(se.record.screenshots).toBeGreaterThanOrEqual(2);
+      } finally {
+        viewer.socket.close();
+        await viewer.closed;
+      }
+    } finally {
+      await api('DELETE', `/sessions/${id}`);
+      peer.detach(se.udid);
+    }
+  });
+
+  it('ending the session uninstalls what it installed and ends the WebDriverAgent session', { timeout: 60_000 }, async () => {
     const ended = await api('DELETE', `/sessions/${sessionId}`);
     expect([200, 204]).toContain(ended.status);
     await eventually(async () => (phone.record.uninstalls.includes('com.example.farmios') && phone.record.uninstalls.includes('com.example.catalogued') ? true : undefined), { what: 'the uninstalls at release' });
     expect(phone.apps.has('com.example.farmios')).toBe(false);
     expect(phone.apps.has('com.example.catalogued')).toBe(false);
+    await eventually(async () => (wda.sessions.at(-1)?.ended ? true : undefined), { what: 'the WDA session to end' });
   });
 });

@@ -7,7 +7,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePairingCertificates } from './certs.js';
 import { testScreen } from './fixtures.js';
+import { freePort } from '#test/helpers/adb.js';
+import { goIosBinary } from '#agent/ios/go-ios.js';
 import { PeerDevice, UsbmuxdPeer } from './peer.js';
+import { sampleTree, WdaPeer } from './wda.js';
 
 /**
  * The test usbmuxd and its devices, judged by clients no one here wrote: Debian's libimobiledevice
@@ -17,7 +20,20 @@ import { PeerDevice, UsbmuxdPeer } from './peer.js';
 const run = promisify(execFile);
 let peer: UsbmuxdPeer;
 const screen = testScreen();
-const phone = new PeerDevice({ udid: '00008110-000A1B2C3D4E5F60', name: 'QA iPhone', productType: 'iPhone15,2', productVersion: '17.4.1', deviceClass: 'iPhone', screenshot: screen });
+const phone = new PeerDevice({
+  udid: '00008110-000A1B2C3D4E5F60',
+  name: 'QA iPhone',
+  productType: 'iPhone15,2',
+  productVersion: '17.4.1',
+  deviceClass: 'iPhone',
+  screenshot: screen,
+  apps: [
+    { bundleId: 'com.example.judged', name: 'Judged', version: '2.1', type: 'User' },
+    { bundleId: 'com.apple.mobilesafari', name: 'Safari', version: '17.4', type: 'System' },
+  ],
+});
+const wda = new WdaPeer({ size: { width: 393, height: 852, scale: 3 }, tree: sampleTree(393, 852), screenshot: screen });
+wda.install(phone);
 const tablet = new PeerDevice({ udid: 'f1e2d3c4b5a69788796a5b4c3d2e1f0a1b2c3d4e', name: 'QA iPad', productType: 'iPad13,4', productVersion: '16.7', deviceClass: 'iPad', screenshot: screen });
 const work = mkdtempSync(join(tmpdir(), 'usbmuxd-peer-'));
 
@@ -91,6 +107,60 @@ describe('usbmuxd peer under libimobiledevice', () => {
       });
     } finally {
       child.kill('SIGINT');
+    }
+  });
+});
+
+/** go-ios (`ios`, the npm package's binary) is the second judge: its own usbmuxd, lockdown and forwarding code. */
+describe('usbmuxd peer under go-ios', () => {
+  const ios = goIosBinary();
+  const goIos = async (...args: string[]) => {
+    const { stdout } = await run(ios!, args, { env: { ...process.env, USBMUXD_SOCKET_ADDRESS: peer.address }, timeout: 20_000 });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as unknown;
+  };
+
+  it('has the binary in the go-ios package', () => {
+    expect(ios).toMatch(/go-ios-linux-(amd64|arm64)_linux_(amd64|arm64)\/ios$/);
+  });
+
+  it('ios list names the attached device, with --details its lockdown values', async () => {
+    expect(await goIos('list')).toEqual({ deviceList: [phone.udid] });
+    expect(await goIos('list', '--details')).toEqual({ deviceList: [{ Udid: phone.udid, ProductName: 'iPhone OS', ProductType: 'iPhone15,2', ProductVersion: '17.4.1', ConnectionType: 'USB' }] });
+  });
+
+  it('ios info reads the values inside the paired TLS session', async () => {
+    const before = phone.record.sessions;
+    expect(await goIos('info', `--udid=${phone.udid}`)).toMatchObject({ DeviceName: 'QA iPhone', ProductType: 'iPhone15,2', ProductVersion: '17.4.1', UniqueDeviceID: phone.udid, DeviceClass: 'iPhone' });
+    expect(phone.record.sessions).toBeGreaterThan(before);
+  });
+
+  it('ios apps lists the user apps through installation_proxy, --all the system ones too', async () => {
+    const user = (await goIos('apps', `--udid=${phone.udid}`)) as { CFBundleIdentifier: string; CFBundleShortVersionString: string }[];
+    expect(user.map((a) => a.CFBundleIdentifier)).toEqual(['com.example.judged']);
+    expect(user[0]!.CFBundleShortVersionString).toBe('2.1');
+    const all = (await goIos('apps', `--udid=${phone.udid}`, '--all')) as { CFBundleIdentifier: string }[];
+    expect(all.map((a) => a.CFBundleIdentifier).sort()).toEqual(['com.apple.mobilesafari', 'com.example.judged']);
+  });
+
+  it('ios forward carries HTTP to the WebDriverAgent peer on device port 8100', async () => {
+    const hostPort = await freePort();
+    const child = spawn(ios!, ['forward', `--udid=${phone.udid}`, String(hostPort), '8100'], { env: { ...process.env, USBMUXD_SOCKET_ADDRESS: peer.address } });
+    try {
+      let log = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (c: Buffer) => {
+          log += c.toString('utf8');
+          if (log.includes('start listening')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`ios forward ended (${code}): ${log}`)));
+      });
+      const res = await fetch(`http://127.0.0.1:${hostPort}/status`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ value: { ready: true, state: 'success' } });
+      expect(wda.requests).toContain('GET /status');
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
     }
   });
 });
