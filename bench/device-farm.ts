@@ -20,7 +20,7 @@ import { CHROMIUM, signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
 
-interface Started {
+export interface Started {
   server: RunningProcess;
   token: string;
   dataDir: string;

@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -14,6 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
+import { formatAndroid, measureAndroid, type AndroidReport } from './android.js';
 import { measureDeviceList, measureFrames, type DeviceListReport, type FramesReport } from './device-farm.js';
 import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
 import { formatDebugTunnel, measureDebugTunnel, type TunnelReport } from './debug-tunnel.js';
@@ -36,6 +37,7 @@ const SETTINGS = {
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
   rebuild: { minimumEvents: 50_000 },
   frames: { durationSeconds: 8, warmupSeconds: 2, width: 800, height: 600 },
+  android: { width: 720, height: 1280, viewers: [1, 10], durationSeconds: 5, warmupSeconds: 2, taps: 200 },
   // The agents' defaults: a heartbeat every 2 s, hosts lost after 15 s of silence.
   deviceList: { backends: ['PGlite', 'PostgreSQL'], devices: 10_000, agents: 100, heartbeatMs: 2_000, hostTimeoutSeconds: 15, sessions: 20, connections: [10, 1], durationSeconds: 8, warmupSeconds: 2 },
   testCases: { backends: ['PGlite', 'PostgreSQL'], cases: 100_000, seedWriters: 4, connections: [10, 1], durationSeconds: 5, warmupSeconds: 2 },
@@ -65,8 +67,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -369,6 +371,7 @@ const rebuilds: RebuildReport[] = [];
 let frames: FramesReport | null = null;
 const devices: DeviceListReport[] = [];
 let devtools: DevtoolsReport | null = null;
+let android: AndroidReport | null = null;
 let debugTunnel: TunnelReport | null = null;
 let webdriver: WebdriverReport | null = null;
 let iosScreen: IosScreenReport | null = null;
@@ -411,6 +414,11 @@ try {
   if (steps.has('frames')) {
     step('frames', '5/6 device farm: screen frames from a headless Chromium device to a viewer');
     frames = await measureFrames(SETTINGS.frames);
+  }
+  if (steps.has('android')) {
+    step('android', 'device farm: Android live screen (minicap vs screencap) and touch (minitouch vs input) with the adbd test device');
+    android = await measureAndroid(SETTINGS.android);
+    console.log(formatAndroid(android));
   }
   if (steps.has('device-list')) {
     step('device-list', `6/6 device farm: GET /df/api/devices with ${num(SETTINGS.deviceList.devices)} devices`);
@@ -484,6 +492,7 @@ const results = {
   lags,
   rebuilds,
   frames,
+  android,
   deviceList: devices,
   devtools,
   debugTunnel,

@@ -4,17 +4,16 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
-import { PngScreencast } from '../png-screencast.js';
 import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
-import { freeLocalPort, pngSize, pngToJpeg, pullFile, pushFile, readAll, shell, shellQuote, type AdbDevice } from './adb.js';
+import { freeLocalPort, pullFile, pushFile, shell, shellQuote, type AdbDevice } from './adb.js';
+import { AndroidScreen, type ScreenPath } from './screen.js';
+import { AndroidInput, SETTINGS_PACKAGE, type InputPath, type TextPath } from './input.js';
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 
-/** Least time between two screencast frames: screencap is slow and busies the phone. */
-const FRAME_INTERVAL_MS = 100;
 const SCRATCH_ROOT = '/data/local/tmp';
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
@@ -58,11 +57,6 @@ export function parseWmSize(output: string): { width: number; height: number } |
   return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
 }
 
-/** Text for `input text`: spaces become `%s` (how `input` reads a space), the whole quoted for the shell. */
-export function inputTextArgument(text: string): string {
-  return shellQuote(text.replace(/ /g, '%s'));
-}
-
 /**
  * One Android device through the adb server (adbkit): screen through `screencap`, input through
  * `input`, apps through `pm`/`am`/`monkey`, files through the sync service, UI through `uiautomator
@@ -79,8 +73,10 @@ export class AndroidDevice implements DeviceDriver {
   private readonly pushed = new Set<string>();
   private scratch: string | null = null;
   private logcat: Duplex | null = null;
-  /** Repeated captures as the live screen (the next one only after the previous frame was handed on). */
-  private readonly screencast = new PngScreencast(() => this.capture(), FRAME_INTERVAL_MS, (err) => this.logger.debug({ err, serial: this.serial }, 'screencast frame failed'));
+  /** The screen capability: screenshots and the live screen (minicap, else screencap). */
+  private readonly screenCapability: AndroidScreen;
+  /** The input capability: touch (minitouch, else `input`), keys, text (any script through an input method). */
+  private readonly inputCapability: AndroidInput;
   private devtoolsPort: number | null = null;
   private readonly debug: AndroidDebug | null;
 
@@ -92,6 +88,26 @@ export class AndroidDevice implements DeviceDriver {
     debug?: Omit<AndroidDebugOptions, 'logger'>,
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
+    this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
+    this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason));
+  }
+
+  /**
+   * Records which path a capability takes in the device's info, and says why a faster one is not
+   * used once (in the info's notes and in the device log).
+   */
+  private notePath(kind: 'screen' | 'input' | 'text', path: ScreenPath | InputPath | TextPath, reason: string | null): void {
+    const paths = (this.info.paths ??= {});
+    Object.assign(paths, { [kind]: path });
+    if (reason) {
+      const note = `${kind}: ${path} (${reason})`.slice(0, 500);
+      const notes = (paths.notes ??= []);
+      if (!notes.includes(note)) {
+        notes.push(note);
+        if (notes.length > 10) notes.shift();
+        this.logRing.push('warn', 'agent', note);
+      }
+    }
   }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
@@ -102,6 +118,10 @@ export class AndroidDevice implements DeviceDriver {
     await this.sh('input keyevent KEYCODE_HOME');
     await this.sh('settings put system accelerometer_rotation 0 && settings put system user_rotation 0');
     this.orientation = 'portrait';
+    await this.screenCapability.setRotation(0);
+    this.inputCapability.setRotation(0);
+    onProgress('starting touch');
+    await this.inputCapability.start();
     onProgress('noting installed apps');
     this.baselinePackages = new Set(await this.packages(false));
     this.started.clear();
@@ -116,7 +136,6 @@ export class AndroidDevice implements DeviceDriver {
 
   async release(): Promise<void> {
     this.prepared = false;
-    await this.stopScreencast();
     this.stopLogcat();
     const problems: string[] = [];
     const attempt = async (what: string, work: () => Promise<unknown>) => {
@@ -126,12 +145,15 @@ export class AndroidDevice implements DeviceDriver {
         problems.push(`${what}: ${(err as Error).message}`);
       }
     };
+    await attempt('stopping the live screen', () => this.screenCapability.release());
+    await attempt('stopping touch and restoring the input method', () => this.inputCapability.stop());
     for (const pkg of this.started) await attempt(`force-stop ${pkg}`, () => this.sh(`am force-stop ${pkg}`));
     this.started.clear();
     if (this.baselinePackages.size > 0) {
       await attempt('uninstalling session apps', async () => {
         for (const pkg of await this.packages(false)) {
-          if (!this.baselinePackages.has(pkg)) await this.sh(`pm uninstall ${pkg}`);
+          // The helper with the Unicode input method stays, as any helper the farm keeps on a device.
+          if (!this.baselinePackages.has(pkg) && pkg !== SETTINGS_PACKAGE) await this.sh(`pm uninstall ${pkg}`);
         }
       });
     }
@@ -148,54 +170,44 @@ export class AndroidDevice implements DeviceDriver {
   }
 
   async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {
-    const png = await this.capture();
-    const size = pngSize(png) ?? this.screen();
-    if (format === 'jpeg') {
-      const jpeg = await pngToJpeg(png, quality ?? 80);
-      // Without an image codec the PNG is answered, and its content type says so.
-      if (jpeg) return { contentType: 'image/jpeg', data: jpeg.data, width: jpeg.width, height: jpeg.height };
-    }
-    return { contentType: 'image/png', data: png, width: size.width, height: size.height };
+    return this.screenCapability.screenshot(format, quality, this.screen());
   }
 
   async control(action: ControlAction): Promise<RpcResult<'control'>> {
     this.requirePrepared();
-    const n = (v: number) => String(Math.round(v));
     switch (action.action) {
       case 'tap':
-        await this.input(`tap ${n(action.x)} ${n(action.y)}`);
+        await this.inputCapability.tap(action.x, action.y);
         return {};
       case 'longPress':
-        await this.input(`swipe ${n(action.x)} ${n(action.y)} ${n(action.x)} ${n(action.y)} ${action.durationMs ?? 800}`);
+        await this.inputCapability.longPress(action.x, action.y, action.durationMs ?? 800);
         return {};
       case 'swipe':
-        await this.input(`swipe ${n(action.x1)} ${n(action.y1)} ${n(action.x2)} ${n(action.y2)} ${action.durationMs ?? 300}`);
+        await this.inputCapability.swipe({ x: action.x1, y: action.y1 }, { x: action.x2, y: action.y2 }, action.durationMs ?? 300);
         return {};
-      case 'text': {
-        // `input text` takes printable ASCII; a line break is the Enter key.
-        if (/[^\x20-\x7e\n]/.test(action.text)) throw new DriverError('BAD_REQUEST', 'Android text input takes printable ASCII characters and line breaks only');
-        const lines = action.text.split('\n');
-        for (const [i, line] of lines.entries()) {
-          if (line.length > 0) await this.input(`text ${inputTextArgument(line)}`);
-          if (i < lines.length - 1) await this.input('keyevent KEYCODE_ENTER');
-        }
+      case 'pinch':
+        await this.inputCapability.pinch({ x: action.x, y: action.y }, action.fromDistance, action.toDistance, action.durationMs ?? 400);
         return {};
-      }
+      case 'text':
+        await this.inputCapability.text(action.text);
+        return {};
       case 'key': {
         const code = androidKeyCode(action.key);
         if (!code) throw new DriverError('BAD_REQUEST', `Unknown key "${action.key}"`);
-        await this.input(`keyevent ${code}`);
+        await this.inputCapability.key(code);
         return {};
       }
       case 'home':
-        await this.input('keyevent KEYCODE_HOME');
+        await this.inputCapability.key('KEYCODE_HOME');
         return {};
       case 'back':
-        await this.input('keyevent KEYCODE_BACK');
+        await this.inputCapability.key('KEYCODE_BACK');
         return {};
       case 'rotate':
         await this.sh(`settings put system accelerometer_rotation 0 && settings put system user_rotation ${action.orientation === 'portrait' ? 0 : 1}`);
         this.orientation = action.orientation;
+        await this.screenCapability.setRotation(action.orientation === 'portrait' ? 0 : 90);
+        this.inputCapability.setRotation(action.orientation === 'portrait' ? 0 : 90);
         return { orientation: this.orientation };
       case 'openUrl': {
         const out = await this.sh(`am start -a android.intent.action.VIEW -d ${shellQuote(action.url)}`);
@@ -248,11 +260,11 @@ export class AndroidDevice implements DeviceDriver {
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
     this.requirePrepared();
-    await this.screencast.start('Android', options, onFrame);
+    await this.screenCapability.start(options, onFrame);
   }
 
   async stopScreencast(): Promise<void> {
-    await this.screencast.stop();
+    await this.screenCapability.stop();
   }
 
   async devtools(): Promise<{ host: string; port: number } | null> {
@@ -494,15 +506,9 @@ export class AndroidDevice implements DeviceDriver {
     return shell(this.device, command);
   }
 
-  private async input(args: string): Promise<void> {
-    const out = await this.sh(`input ${args}`);
-    if (/^Error|Exception/m.test(out)) throw new DriverError('DEVICE_ERROR', `input ${args.split(' ')[0]} failed: ${out.trim().slice(0, 300)}`);
-  }
 
-  private async capture(): Promise<Buffer> {
-    const png = await readAll(await this.device.screencap());
-    if (!pngSize(png)) throw new DriverError('DEVICE_ERROR', 'screencap did not answer a PNG');
-    return png;
+  private capture(): Promise<Buffer> {
+    return this.screenCapability.capture();
   }
 
   private async packages(thirdPartyOnly: boolean): Promise<string[]> {

@@ -118,6 +118,8 @@ export class BrowserDevice implements DeviceDriver {
       case 'swipe':
         await this.swipe({ x: css(action.x1), y: css(action.y1) }, { x: css(action.x2), y: css(action.y2) }, action.durationMs ?? 300);
         return {};
+      case 'pinch':
+        throw new DriverError('UNSUPPORTED', 'Pinching is not offered on browser devices');
       case 'text':
         await this.call('Input.insertText', { text: action.text });
         return {};

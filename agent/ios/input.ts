@@ -54,6 +54,9 @@ export class IosInput {
           { x: action.x2, y: action.y2, moveMs: action.durationMs ?? 300 },
         ]);
         return {};
+      case 'pinch':
+        await this.pinch(s, action);
+        return {};
       case 'text':
         await this.wda.client.call('POST', `${s}/wda/keys`, { value: Array.from(action.text) });
         return {};
@@ -114,6 +117,22 @@ export class IosInput {
   }
 
   /** One finger through W3C actions: down at the first point, then moves to the next ones, then up. */
+  /** Two fingers on a horizontal line through (x, y), from `fromDistance` apart to `toDistance` apart. */
+  private async pinch(s: string, a: { x: number; y: number; fromDistance: number; toDistance: number; durationMs?: number | undefined }): Promise<void> {
+    const finger = (id: string, side: -1 | 1) => ({
+      type: 'pointer',
+      id,
+      parameters: { pointerType: 'touch' },
+      actions: [
+        { type: 'pointerMove', duration: 0, x: this.pt(Math.max(0, a.x + (side * a.fromDistance) / 2)), y: this.pt(a.y) },
+        { type: 'pointerDown', button: 0 },
+        { type: 'pointerMove', duration: a.durationMs ?? 300, x: this.pt(Math.max(0, a.x + (side * a.toDistance) / 2)), y: this.pt(a.y) },
+        { type: 'pointerUp', button: 0 },
+      ],
+    });
+    await this.wda.client.call('POST', `${s}/actions`, { actions: [finger('finger1', -1), finger('finger2', 1)] });
+  }
+
   private async pointer(s: string, points: { x: number; y: number; pauseMs?: number; moveMs?: number }[]): Promise<void> {
     const [first, ...rest] = points;
     if (!first) return;

@@ -35,6 +35,18 @@ export const DeviceInfo = z.object({
   /** Which provider drives it (`browser`, `simulated`, later `android`, `ios`). */
   provider: z.string().min(1).max(50),
   screen: Screen,
+  /**
+   * How the agent drives the device's screen, touch and text (Android: `minicap` or `screencap`,
+   * `minitouch`, `agent` or `input`, `ime` or `input`), with why a faster path is not used.
+   */
+  paths: z
+    .object({
+      screen: z.enum(['minicap', 'screencap']).optional(),
+      input: z.enum(['minitouch', 'agent', 'input']).optional(),
+      text: z.enum(['ime', 'input']).optional(),
+      notes: z.array(z.string().max(500)).max(10).optional(),
+    })
+    .optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
@@ -104,6 +116,15 @@ export const ControlAction = z.discriminatedUnion('action', [
     y1: z.number().nonnegative(),
     x2: z.number().nonnegative(),
     y2: z.number().nonnegative(),
+    durationMs: z.number().int().min(1).max(10_000).optional(),
+  }),
+  /** Two fingers on a horizontal line through (x, y), from `fromDistance` to `toDistance` pixels apart (devices with multi-touch). */
+  z.object({
+    action: z.literal('pinch'),
+    x: z.number().nonnegative(),
+    y: z.number().nonnegative(),
+    fromDistance: z.number().positive().max(10_000),
+    toDistance: z.number().positive().max(10_000),
     durationMs: z.number().int().min(1).max(10_000).optional(),
   }),
   z.object({ action: z.literal('text'), text: z.string().min(1).max(10_000) }),

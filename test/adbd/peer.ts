@@ -5,6 +5,8 @@ import { parseBinaryXml } from '#shared/apps/index.js';
 import { posix } from 'node:path';
 import { encodePng, type RgbImage } from './png.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
+import { decodeImapUtf7 } from './utf7.js';
+import { MinicapDaemon, MinitouchDaemon, parseProjection, type Projection } from './daemons.js';
 
 /*
  * A test device that speaks the adb transport the way adbd does, over TCP, so the real adb server can
@@ -44,7 +46,14 @@ export interface PeerOptions {
   characteristics?: string;
   /** Packages present from the start (system apps). */
   systemPackages?: string[];
+  /** `ro.product.cpu.abi` (default arm64-v8a). */
+  abi?: string;
+  /** When true, minicap (binary and APK) dies at start as it does on a device it does not support. */
+  minicapCrashes?: boolean;
 }
+
+/** The input method that decodes modified UTF-7 typed through `input text` (io.appium.settings). */
+export const UNICODE_IME = 'io.appium.settings/.UnicodeIME';
 
 export interface FileEntry {
   type: 'file' | 'dir';
@@ -76,15 +85,20 @@ export interface PeerRecord {
   jdwp: { pid: number; handshake: boolean; commands: { commandSet: number; command: number }[] }[];
   /** Device ports connected to (`tcp:<port>`), in order. */
   tcpConnections: number[];
+  /** Each start of minicap: which variant and the projection it was given. */
+  minicapStarts: { variant: 'bin' | 'apk'; projection: Projection }[];
+  /** Lines minitouch was sent (`d 0 10 20 50`, `c`, ...), in order. */
+  touch: string[];
 }
 
+const LATIN_IME = 'com.android.inputmethod.latin/.LatinIME';
 const BACKGROUND: [number, number, number] = [0x20, 0x30, 0x40];
 const TAP_COLOUR: [number, number, number] = [0xff, 0xff, 0xff];
 const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
 
 /** The adbd-protocol test device. */
 export class AdbdPeer {
-  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [] };
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [] };
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
@@ -105,6 +119,14 @@ export class AdbdPeer {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private pid = 1000;
+  /** The running minicap and minitouch, if any. */
+  minicap: MinicapDaemon | null = null;
+  minitouch: MinitouchDaemon | null = null;
+  /** Every frame minicap sent, by sequence number (the newest few thousand). */
+  readonly minicapFrames = new Map<number, Buffer>();
+  private readonly frameWatchers = new Set<(seq: number, frame: Buffer) => void>();
+  private readonly touchWatchers = new Set<(line: string) => void>();
+  private readonly commandWatchers = new Set<(line: string) => void>();
 
   constructor(readonly options: PeerOptions = {}) {
     this.physical = { width: options.width ?? 360, height: options.height ?? 640 };
@@ -120,6 +142,7 @@ export class AdbdPeer {
       'ro.hardware': options.emulator ? 'ranchu' : 'peerboard',
       'ro.kernel.qemu': options.emulator ? '1' : '0',
       'ro.serialno': 'PEER0001',
+      'ro.product.cpu.abi': options.abi ?? 'arm64-v8a',
       'sys.boot_completed': '1',
     };
     for (const dir of ['/', '/sdcard', '/sdcard/Download', '/data', '/data/local', '/data/local/tmp', '/data/app', '/system', '/dev']) this.mkdir(dir);
@@ -128,6 +151,8 @@ export class AdbdPeer {
     }
     this.settings.set('system/user_rotation', '0');
     this.settings.set('system/accelerometer_rotation', '1');
+    this.settings.set('secure/default_input_method', LATIN_IME);
+    this.settings.set('secure/enabled_input_methods', LATIN_IME);
     this.frame = this.blankFrame();
     this.log('I', 'PeerInit', 'device booted');
   }
@@ -220,9 +245,12 @@ export class AdbdPeer {
     if (destination.startsWith('shell:') || destination.startsWith('exec:')) {
       const line = destination.slice(destination.indexOf(':') + 1);
       this.record.commands.push(line);
+      for (const w of this.commandWatchers) w(line);
       return (stream) => void this.runShell(line, stream);
     }
     if (destination === 'sync:') return (stream) => new SyncSession(this, stream);
+    if (destination === 'localabstract:minicap') return this.minicap ? (stream) => this.minicap?.serve(stream) : null;
+    if (destination === 'localabstract:minitouch') return this.minitouch ? (stream) => this.minitouch?.serve(stream) : null;
     return null;
   }
 
@@ -330,6 +358,7 @@ export class AdbdPeer {
         this.follow(follow);
         return 'following';
       }
+      if (follow && this.startDaemon(command.words, follow)) return 'following';
       try {
         status = this.exec(command.words, io);
       } catch (e) {
@@ -399,6 +428,103 @@ export class AdbdPeer {
     stream.onClose(() => this.logWatchers.delete(watcher));
   }
 
+  /** Calls `watcher` with each minicap frame as it is sent; returns the function that stops it. */
+  onMinicapFrame(watcher: (seq: number, frame: Buffer) => void): () => void {
+    this.frameWatchers.add(watcher);
+    return () => this.frameWatchers.delete(watcher);
+  }
+
+  /** Calls `watcher` with each `shell:`/`exec:` command line as it arrives; returns the function that stops it. */
+  onCommand(watcher: (line: string) => void): () => void {
+    this.commandWatchers.add(watcher);
+    return () => this.commandWatchers.delete(watcher);
+  }
+
+  /** Calls `watcher` with each line minitouch receives; returns the function that stops it. */
+  onTouchLine(watcher: (line: string) => void): () => void {
+    this.touchWatchers.add(watcher);
+    return () => this.touchWatchers.delete(watcher);
+  }
+
+  /**
+   * minicap (`LD_LIBRARY_PATH=<dir> [exec] <bin> -P ...`, or `CLASSPATH=<apk> app_process /system/bin
+   * io.devicefarmer.minicap.Main -P ...`) and minitouch (`[exec] <bin>`): long-running processes that
+   * print to `stream` and live until it closes or they are killed. Answers false for anything else.
+   */
+  private startDaemon(commandWords: string[], stream: PeerStream): boolean {
+    const env = new Map<string, string>();
+    let words = [...commandWords];
+    while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+      const [key, ...value] = words.shift()!.split('=');
+      env.set(key!, value.join('='));
+    }
+    if (words[0] === 'exec') words = words.slice(1);
+    const program = words[0] ?? '';
+    const executable = (path: string) => {
+      const f = this.files.get(path);
+      return f?.type === 'file' && (f.mode & 0o111) !== 0;
+    };
+    const fail = (status: string) => {
+      stream.write(Buffer.from(`${status}\n`));
+      stream.close();
+      return true;
+    };
+    const isMinicapBin = posix.basename(program) === 'minicap';
+    const isMinicapApk = program === 'app_process' && words.includes('io.devicefarmer.minicap.Main');
+    if (isMinicapBin || isMinicapApk) {
+      if (isMinicapBin && !executable(program)) return fail(`/system/bin/sh: ${program}: not found`);
+      if (isMinicapBin && this.files.get(`${env.get('LD_LIBRARY_PATH') ?? '/system/lib'}/minicap.so`)?.type !== 'file') return fail('CANNOT LINK EXECUTABLE "minicap": library "minicap.so" not found');
+      if (isMinicapApk && this.files.get(env.get('CLASSPATH') ?? '')?.type !== 'file') return fail('Error: Could not find class \'io.devicefarmer.minicap.Main\'');
+      const projection = parseProjection(words[words.indexOf('-P') + 1]);
+      if (!projection) return fail('ERROR: -P needs {realW}x{realH}@{virtualW}x{virtualH}/{rotation}');
+      if (this.options.minicapCrashes) return fail('Segmentation fault');
+      const variant = isMinicapBin ? 'bin' : 'apk';
+      this.record.minicapStarts.push({ variant, projection });
+      this.minicap?.stop();
+      const pid = ++this.pid;
+      const daemon = new MinicapDaemon(pid, projection, variant, (seq, frame) => {
+        this.minicapFrames.set(seq, frame);
+        this.minicapFrames.delete(seq - 2_000);
+        for (const w of this.frameWatchers) w(seq, frame);
+      });
+      this.minicap = daemon;
+      this.minicapFrames.clear();
+      this.daemons.set(pid, { stop: () => daemon.stop(), stream });
+      stream.write(Buffer.from(`PID: ${pid}\nINFO: Using projection ${words[words.indexOf('-P') + 1]}\n`));
+      stream.onClose(() => this.endDaemon(pid));
+      return true;
+    }
+    if (posix.basename(program) === 'minitouch') {
+      if (!executable(program)) return fail(`/system/bin/sh: ${program}: not found`);
+      // Android 10 took the touch devices away from the shell user: minitouch finds none without root.
+      if (Number(this.properties['ro.build.version.sdk']) >= 29) return fail('Unable to open any touch device without root');
+      const pid = ++this.pid;
+      const { width, height } = this.physical;
+      const daemon = new MinitouchDaemon(pid, { contacts: 10, maxX: (width - 1) * 4, maxY: (height - 1) * 4, pressure: 255 }, (line) => {
+        this.record.touch.push(line);
+        for (const w of this.touchWatchers) w(line);
+      });
+      this.minitouch = daemon;
+      this.daemons.set(pid, { stop: () => daemon.stop(), stream });
+      stream.write(Buffer.from(`Type B touch device peer-touch (${(width - 1) * 4 + 1}x${(height - 1) * 4 + 1} with 10 contacts) detected on /dev/input/event1\n`));
+      stream.onClose(() => this.endDaemon(pid));
+      return true;
+    }
+    return false;
+  }
+
+  private readonly daemons = new Map<number, { stop: () => void; stream: PeerStream }>();
+
+  private endDaemon(pid: number): void {
+    const daemon = this.daemons.get(pid);
+    if (!daemon) return;
+    this.daemons.delete(pid);
+    daemon.stop();
+    daemon.stream.close();
+    if (this.minicap?.pid === pid) this.minicap = null;
+    if (this.minitouch?.pid === pid) this.minitouch = null;
+  }
+
   /** Runs one command; returns its exit status. */
   private exec(words: string[], io: { out: (s: string | Buffer) => void; err: (s: string) => void }): number {
     const [name, ...args] = words;
@@ -408,6 +534,19 @@ export class AdbdPeer {
         return 0;
       case 'true':
         return 0;
+      case 'kill': {
+        let status = 0;
+        for (const pid of args.filter((a) => /^\d+$/.test(a)).map(Number)) {
+          if (this.daemons.has(pid)) this.endDaemon(pid);
+          else {
+            io.err(`kill: ${pid}: No such process\n`);
+            status = 1;
+          }
+        }
+        return status;
+      }
+      case 'ime':
+        return this.ime(args, io);
       case 'getprop': {
         if (args[0]) {
           io.out(`${this.properties[args[0]] ?? ''}\n`);
@@ -552,8 +691,10 @@ export class AdbdPeer {
         return 0;
       }
       case 'text': {
-        // `input text` turns %s into a space; the shell has already removed the quoting.
-        const text = rest.join(' ').replace(/%s/g, ' ');
+        // `input text` turns %s into a space; the shell has already removed the quoting. The Unicode
+        // input method, when it is the current one, decodes what it receives from modified UTF-7.
+        const raw = rest.join(' ').replace(/%s/g, ' ');
+        const text = this.settings.get('secure/default_input_method') === UNICODE_IME ? decodeImapUtf7(raw) : raw;
         this.record.texts.push(text);
         this.typed += text;
         this.paintText();
@@ -574,6 +715,46 @@ export class AdbdPeer {
       }
       default:
         io.err(`Error: Unknown command: ${verb ?? ''}\n`);
+        return 1;
+    }
+  }
+
+  /** `ime list -s`, `ime enable <id>`, `ime disable <id>`, `ime set <id>`: an input method of an installed package. */
+  private ime(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    const [verb, id] = args;
+    const enabled = (this.settings.get('secure/enabled_input_methods') ?? '').split(':').filter(Boolean);
+    if (verb === 'list') {
+      for (const e of enabled) io.out(`${e}\n`);
+      return 0;
+    }
+    if (!id) {
+      io.err('Error: no input method given\n');
+      return 1;
+    }
+    const installed = id === LATIN_IME || (id === UNICODE_IME && this.packages.has('io.appium.settings'));
+    if (!installed) {
+      io.err(`Error: Unknown id: ${id}\n`);
+      return 1;
+    }
+    switch (verb) {
+      case 'enable':
+        if (!enabled.includes(id)) this.settings.set('secure/enabled_input_methods', [...enabled, id].join(':'));
+        io.out(`Input method ${id}: now enabled\n`);
+        return 0;
+      case 'disable':
+        this.settings.set('secure/enabled_input_methods', enabled.filter((e) => e !== id).join(':'));
+        io.out(`Input method ${id}: now disabled\n`);
+        return 0;
+      case 'set':
+        if (!enabled.includes(id)) {
+          io.err(`Error: Input method ${id} is not enabled\n`);
+          return 1;
+        }
+        this.settings.set('secure/default_input_method', id);
+        io.out(`Input method ${id} selected for user #0\n`);
+        return 0;
+      default:
+        io.err(`Error: unknown command ${verb ?? ''}\n`);
         return 1;
     }
   }
@@ -876,6 +1057,11 @@ export class PeerStream {
     readonly localId: number,
     readonly remoteId: number,
   ) {}
+
+  /** Pieces written and not yet acknowledged by the host. */
+  get backlog(): number {
+    return this.queue.length + (this.waiting ? 1 : 0);
+  }
 
   write(data: Buffer): void {
     if (this.closed || this.closing) return;

@@ -142,7 +142,7 @@ describe('an iOS device in the farm', () => {
     }
   });
 
-  it('taps, swipes and types (é and 中 included) through WebDriverAgent, in points', { timeout: 60_000 }, async () => {
+  it('taps, swipes, pinches and types (é and 中 included) through WebDriverAgent, in points', { timeout: 60_000 }, async () => {
     const done = (kind: WdaAction['kind']) => eventually(async () => wda.actions.find((a) => a.kind === kind), { what: `the ${kind} at the WDA peer` });
     const tap = await api('POST', s('/device/control'), { action: 'tap', x: 300, y: 600 });
     expect(tap.status).toBe(200);
@@ -150,6 +150,17 @@ describe('an iOS device in the farm', () => {
     const swipe = await api('POST', s('/device/control'), { action: 'swipe', x1: 600, y1: 1800, x2: 600, y2: 600, durationMs: 400 });
     expect(swipe.status).toBe(200);
     expect(await done('swipe')).toEqual({ kind: 'swipe', x1: 200, y1: 600, x2: 200, y2: 200, durationMs: 450 });
+    // Two fingers apart on one line: a pinch outwards, as two W3C touch sources.
+    const pinch = await api('POST', s('/device/control'), { action: 'pinch', x: 600, y: 900, fromDistance: 300, toDistance: 900, durationMs: 400 });
+    expect(pinch.status).toBe(200);
+    expect(await done('pinch')).toEqual({
+      kind: 'pinch',
+      fingers: [
+        { x1: 150, y1: 300, x2: 50, y2: 300 },
+        { x1: 250, y1: 300, x2: 350, y2: 300 },
+      ],
+      durationMs: 400,
+    });
     const text = await api('POST', s('/device/control'), { action: 'text', text: 'café 中文' });
     expect(text.status).toBe(200);
     expect(await done('text')).toEqual({ kind: 'text', text: 'café 中文' });

@@ -29,6 +29,7 @@ export type WdaAction =
   | { kind: 'tap'; x: number; y: number }
   | { kind: 'longPress'; x: number; y: number; durationMs: number }
   | { kind: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs: number }
+  | { kind: 'pinch'; fingers: { x1: number; y1: number; x2: number; y2: number }[]; durationMs: number }
   | { kind: 'text'; text: string }
   | { kind: 'button'; name: string }
   | { kind: 'orientation'; orientation: string }
@@ -215,33 +216,51 @@ export class WdaPeer extends EventEmitter {
     }
   }
 
-  /** W3C pointer actions as what a finger did: a tap, a long press or a swipe. */
+  /** W3C pointer actions as what the fingers did: a tap, a long press or a swipe; two fingers moving, a pinch. */
   private pointer(body: Record<string, unknown>): { status?: number; value: unknown } {
     const sources = Array.isArray(body.actions) ? (body.actions as { type?: string; actions?: Record<string, unknown>[] }[]) : [];
-    const finger = sources.find((s) => s.type === 'pointer');
-    if (!finger || !Array.isArray(finger.actions)) return { status: 400, value: { error: 'invalid argument', message: 'no pointer action source' } };
-    let at = { x: 0, y: 0 };
-    let down: { x: number; y: number } | null = null;
-    let held = 0;
-    for (const step of finger.actions) {
-      const duration = Number(step.duration ?? 0);
-      if (step.type === 'pointerMove') {
-        at = { x: Number(step.x), y: Number(step.y) };
-        if (down) held += duration;
-      } else if (step.type === 'pointerDown') {
-        down = at;
-        held = 0;
-      } else if (step.type === 'pause') {
-        if (down) held += duration;
-      } else if (step.type === 'pointerUp') {
-        if (!down) return { status: 400, value: { error: 'invalid argument', message: 'pointerUp without pointerDown' } };
-        if (down.x === at.x && down.y === at.y) this.record(held >= 500 ? { kind: 'longPress', x: at.x, y: at.y, durationMs: held } : { kind: 'tap', x: at.x, y: at.y });
-        else this.record({ kind: 'swipe', x1: down.x, y1: down.y, x2: at.x, y2: at.y, durationMs: held });
-        down = null;
-      }
+    const fingers = sources.filter((s) => s.type === 'pointer' && Array.isArray(s.actions)).map((s) => fingerPath(s.actions!));
+    if (fingers.length === 0) return { status: 400, value: { error: 'invalid argument', message: 'no pointer action source' } };
+    if (fingers.some((f) => f === null)) return { status: 400, value: { error: 'invalid argument', message: 'pointerUp without pointerDown' } };
+    const paths = fingers as FingerPath[];
+    if (paths.length > 1) {
+      this.record({ kind: 'pinch', fingers: paths.map((f) => ({ x1: f.down.x, y1: f.down.y, x2: f.up.x, y2: f.up.y })), durationMs: Math.max(...paths.map((f) => f.held)) });
+      return { value: null };
     }
+    const { down, up, held } = paths[0]!;
+    if (down.x === up.x && down.y === up.y) this.record(held >= 500 ? { kind: 'longPress', x: up.x, y: up.y, durationMs: held } : { kind: 'tap', x: up.x, y: up.y });
+    else this.record({ kind: 'swipe', x1: down.x, y1: down.y, x2: up.x, y2: up.y, durationMs: held });
     return { value: null };
   }
+}
+
+interface FingerPath {
+  down: { x: number; y: number };
+  up: { x: number; y: number };
+  held: number;
+}
+
+/** Where one finger went down and came up, and how long it stayed down; null when it came up without going down. */
+function fingerPath(steps: Record<string, unknown>[]): FingerPath | null {
+  let at = { x: 0, y: 0 };
+  let down: { x: number; y: number } | null = null;
+  let held = 0;
+  for (const step of steps) {
+    const duration = Number(step.duration ?? 0);
+    if (step.type === 'pointerMove') {
+      at = { x: Number(step.x), y: Number(step.y) };
+      if (down) held += duration;
+    } else if (step.type === 'pointerDown') {
+      down = at;
+      held = 0;
+    } else if (step.type === 'pause') {
+      if (down) held += duration;
+    } else if (step.type === 'pointerUp') {
+      if (!down) return null;
+      return { down, up: at, held };
+    }
+  }
+  return null;
 }
 
 function send(res: ServerResponse, status: number, value: unknown, sessionId: string | null = null): void {

@@ -10,6 +10,7 @@ const CONTROL: Record<string, string> = {
   tap: 'Tap',
   longPress: 'Long press',
   swipe: 'Swipe',
+  pinch: 'Pinch',
   home: 'Home',
   back: 'Back',
 };

@@ -22,7 +22,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: SessionRoutesOpti
   r.post('/api/sessions/:sessionId/device/control', {
     schema: {
       tags,
-      summary: 'Send one control action (tap, longPress, swipe, text, key, home, back, rotate, openUrl)',
+      summary: 'Send one control action (tap, longPress, swipe, pinch, text, key, home, back, rotate, openUrl)',
       params: Params,
       body: ControlAction,
       response: { 200: z.object({ ok: z.literal(true), action: z.string(), url: z.string().optional(), orientation: z.string().optional() }) },

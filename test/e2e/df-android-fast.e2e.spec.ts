@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNICODE_IME, type AdbdPeer } from '#test/adbd/peer.js';
+import { patternStamp } from '#test/adbd/daemons.js';
+import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { connectViewer, eventually, writeAgentConfig, type ViewerClient } from '#test/helpers/df-farm.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+/**
+ * Android's fast paths end to end: minicap's JPEGs reach a viewer as the device sent them, touch goes
+ * through minitouch's socket, text of any script through the Unicode input method; a device whose
+ * minicap dies at start falls back to screencap and says why. Two test devices on this file's own
+ * adb server, the server's in-process agent, assertions on what each device recorded.
+ */
+const ADMIN = { email: 'android-fast@example.com', password: 'android-fast-password-1' };
+let server: TestServer;
+let adb: AdbServer;
+let fast: AdbdPeer;
+let broken: AdbdPeer;
+let token: string;
+
+beforeAll(async () => {
+  let fastPort: number;
+  let brokenPort: number;
+  ({ peer: fast, port: fastPort } = await startPeer({ model: 'Fast Phone', release: '9', sdk: '28', width: 360, height: 640 }));
+  ({ peer: broken, port: brokenPort } = await startPeer({ model: 'Unsupported Phone', release: '9', sdk: '28', width: 360, height: 640, minicapCrashes: true }));
+  adb = await startAdbServer();
+  await adb.connect(fastPort);
+  await adb.connect(brokenPort);
+  server = await startTestServer({
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'android-fast-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] }),
+  });
+  token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+  await eventually(async () => {
+    const r = await http(server.url, 'GET', '/df/api/devices?platform=android', { token });
+    return r.body.totalElements === 2 ? true : undefined;
+  }, { what: 'both android devices', timeoutMs: 30_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await adb?.stop();
+  await fast?.close();
+  await broken?.close();
+});
+
+const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
+
+async function sessionOn(model: string): Promise<string> {
+  const list = await api('GET', '/devices?platform=android');
+  const device = list.body.content.find((d: { model: string }) => d.model === model);
+  const created = await api('POST', '/sessions', { deviceId: device.id, name: `fast paths on ${model}` });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+function viewerOf(sessionId: string): ViewerClient {
+  return connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${token}`);
+}
+
+async function closeViewer(viewer: ViewerClient): Promise<void> {
+  viewer.socket.close();
+  await viewer.closed;
+}
+
+describe('the live screen through minicap', () => {
+  let sessionId: string;
+  let viewer: ViewerClient;
+
+  beforeAll(async () => {
+    sessionId = await sessionOn('Fast Phone');
+    viewer = viewerOf(sessionId);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (viewer) await closeViewer(viewer);
+    if (sessionId) await api('DELETE', `/sessions/${sessionId}`);
+  });
+
+  it('starts the binary and library of the device ABI and SDK with the screen projection', { timeout: 60_000 }, async () => {
+    await viewer.framesAtLeast(1, 30_000);
+    expect(fast.record.minicapStarts[0]).toEqual({ variant: 'bin', projection: { realWidth: 360, realHeight: 640, virtualWidth: 360, virtualHeight: 640, rotation: 0 } });
+    expect(fast.files.get('/data/local/tmp/minicap')?.mode! & 0o111).not.toBe(0);
+    expect(fast.files.get('/data/local/tmp/minicap.so')?.type).toBe('file');
+  });
+
+  it("hands the device's JPEGs to the viewer as they were sent, in order", { timeout: 60_000 }, async () => {
+    const from = viewer.frames.length;
+    await viewer.framesAtLeast(from + 30, 30_000);
+    const frames = viewer.frames.slice(from);
+    const seqs = frames.map((f) => patternStamp(f)?.seq);
+    expect(seqs.every((s) => typeof s === 'number')).toBe(true);
+    for (let i = 1; i < seqs.length; i++) expect(seqs[i]!).toBeGreaterThan(seqs[i - 1]!);
+    for (const [i, frame] of frames.entries()) expect(frame.equals(fast.minicapFrames.get(seqs[i]!)!)).toBe(true);
+  });
+
+  it('restarts minicap at the new size when the screen turns', { timeout: 60_000 }, async () => {
+    const rotated = await api('POST', `/sessions/${sessionId}/device/control`, { action: 'rotate', orientation: 'landscape' });
+    expect(rotated.status).toBe(200);
+    await viewer.next((m) => m.type === 'frame' && m.width === 640 && m.height === 360, 30_000);
+    expect(fast.record.minicapStarts.at(-1)).toEqual({ variant: 'bin', projection: { realWidth: 360, realHeight: 640, virtualWidth: 360, virtualHeight: 640, rotation: 90 } });
+    const from = viewer.frames.length;
+    await viewer.framesAtLeast(from + 5, 30_000);
+    const latest = viewer.frames.at(-1)!;
+    expect(latest.equals(fast.minicapFrames.get(patternStamp(latest)!.seq)!)).toBe(true);
+  });
+});
+
+describe('touch through minitouch and text through the Unicode input method', () => {
+  let sessionId: string;
+  const control = (action: Record<string, unknown>) => api('POST', `/sessions/${sessionId}/device/control`, action);
+  /** The lines minitouch received from `from` on, once it has `count` of them. */
+  const touchLines = (from: number, count: number) =>
+    eventually(async () => (fast.record.touch.length >= from + count ? fast.record.touch.slice(from) : undefined), { what: `${count} minitouch lines` });
+
+  beforeAll(async () => {
+    sessionId = await sessionOn('Fast Phone');
+  }, 60_000);
+
+  afterAll(async () => {
+    if (sessionId) await api('DELETE', `/sessions/${sessionId}`);
+  });
+
+  it('taps through the socket at the touch device scale (4 units a pixel here), not through input', { timeout: 30_000 }, async () => {
+    const from = fast.record.touch.length;
+    expect((await control({ action: 'tap', x: 120, y: 210 })).status).toBe(200);
+    expect(await touchLines(from, 4)).toEqual(['d 0 480 840 50', 'c', 'u 0', 'c']);
+    expect(fast.record.taps).toEqual([]);
+  });
+
+  it('swipes with moves spread over the duration, waiting on the device', { timeout: 30_000 }, async () => {
+    const from = fast.record.touch.length;
+    expect((await control({ action: 'swipe', x1: 40, y1: 100, x2: 40, y2: 500, durationMs: 320 })).status).toBe(200);
+    // 20 steps of 16 ms: down, then (wait, move, commit) 20 times, then up.
+    const lines = await touchLines(from, 2 + 20 * 3 + 2);
+    expect(lines.slice(0, 2)).toEqual(['d 0 160 400 50', 'c']);
+    expect(lines.slice(2, 5)).toEqual(['w 16', 'm 0 160 480 50', 'c']);
+    expect(lines.filter((l) => l.startsWith('m 0'))).toHaveLength(20);
+    expect(lines.slice(-4)).toEqual(['m 0 160 2000 50', 'c', 'u 0', 'c']);
+    expect(fast.record.swipes).toEqual([]);
+  });
+
+  it('pinches with two contacts moving apart together', { timeout: 30_000 }, async () => {
+    const from = fast.record.touch.length;
+    expect((await control({ action: 'pinch', x: 180, y: 320, fromDistance: 100, toDistance: 300, durationMs: 400 })).status).toBe(200);
+    const lines = await touchLines(from, 3 + 25 * 4 + 3);
+    expect(lines.slice(0, 3)).toEqual(['d 0 520 1280 50', 'd 1 920 1280 50', 'c']);
+    expect(lines.slice(-6)).toEqual(['m 0 120 1280 50', 'm 1 1320 1280 50', 'c', 'u 0', 'u 1', 'c']);
+  });
+
+  it('types text of any script through the Unicode input method, switched in for the session', { timeout: 60_000 }, async () => {
+    const text = 'Grüße: é, ß, 中文 😀 & more';
+    expect((await control({ action: 'text', text })).status).toBe(200);
+    expect(fast.record.texts.at(-1)).toBe(text);
+    expect(fast.typed).toBe(text);
+    expect(fast.settings.get('secure/default_input_method')).toBe(UNICODE_IME);
+    expect(fast.record.installs.map((i) => i.packageName)).toContain('io.appium.settings');
+    // Plain ASCII typed afterwards goes through the same input method and arrives as it was.
+    expect((await control({ action: 'text', text: 'a&b' })).status).toBe(200);
+    expect(fast.record.texts.at(-1)).toBe('a&b');
+  });
+
+  it('gives the input method back and stops minitouch when the session ends', { timeout: 60_000 }, async () => {
+    const ended = await api('DELETE', `/sessions/${sessionId}`);
+    expect(ended.body.status).toBe('ended');
+    sessionId = '';
+    expect(fast.settings.get('secure/default_input_method')).toBe('com.android.inputmethod.latin/.LatinIME');
+    expect(fast.settings.get('secure/enabled_input_methods')).not.toContain(UNICODE_IME);
+    expect(fast.minitouch).toBeNull();
+    expect([...fast.files.keys()].filter((p) => p.startsWith('/data/local/tmp/'))).toEqual([]);
+  });
+});
+
+describe('a device whose minicap does not start', () => {
+  it('streams through screencap and says why in its log', { timeout: 60_000 }, async () => {
+    const sessionId = await sessionOn('Unsupported Phone');
+    const viewer = viewerOf(sessionId);
+    try {
+      await viewer.framesAtLeast(2, 30_000);
+      expect(viewer.frames[0]!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      expect(patternStamp(viewer.frames[0]!)).toBeNull();
+      expect(broken.record.minicapStarts).toEqual([]);
+      const logs = await api('GET', `/sessions/${sessionId}/logs`);
+      const notes = logs.body.entries.filter((e: { source: string; text: string }) => e.source === 'agent' && e.text.startsWith('screen: screencap'));
+      expect(notes).toHaveLength(1);
+      expect(notes[0].text).toContain('Segmentation fault');
+    } finally {
+      await closeViewer(viewer);
+      await api('DELETE', `/sessions/${sessionId}`);
+    }
+  });
+});
