@@ -10,17 +10,12 @@ import { SamlClients } from './saml.js';
 import { IdentityProviderService } from './service.js';
 import { ProviderSignIn } from './sign-in.js';
 import { SsoFlows } from './sso.js';
+import type { IdentityProviderFeatureOptions } from './options.js';
 
 export { IdentityProviderService } from './service.js';
 export { applyGrants, grantsOf, provisionUser, type ExternalIdentity, type Grants } from './provisioning.js';
 
-export interface IdentityProviderFeatureOptions {
-  platform: Platform;
-  providers: IdentityProviderService;
-  flows: SsoFlows;
-  /** "Try this configuration" of a saved provider. */
-  check: (id: number, companyId: number) => Promise<Record<string, unknown>>;
-}
+export type { IdentityProviderFeatureOptions } from './options.js';
 
 /** The feature's routes under `/api/v1`: administration and the public sign-in flows. */
 export const identityProvidersFeature = fp(

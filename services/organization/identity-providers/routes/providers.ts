@@ -5,7 +5,7 @@ import { IDENTITY_PROVIDER_TYPES, identityMapping } from '#events/organization/i
 import { requirePermission } from '#shared/http/principal.js';
 import { OrgWriter } from '../../commands.js';
 import { callerOf, IdParams } from '../../http.js';
-import type { IdentityProviderFeatureOptions } from '../index.js';
+import type { IdentityProviderFeatureOptions } from '../options.js';
 import { viewOf } from '../service.js';
 
 const tags = ['Identity providers'];

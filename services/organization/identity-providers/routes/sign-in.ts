@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { identityProvidersForEmail } from '#projections/org-identity-providers/index.js';
 import { IDENTITY_PROVIDER_TYPES } from '#events/organization/identity-providers.js';
 import { IdParams } from '../../http.js';
-import type { IdentityProviderFeatureOptions } from '../index.js';
+import type { IdentityProviderFeatureOptions } from '../options.js';
 import { clientOf } from '../../auth/routes.js';
 import { AppError } from '#shared/errors.js';
 import { hasMalformedEscapes } from '#shared/http/input-hygiene.js';
