@@ -105,11 +105,14 @@ const schema = z.object({
   MAIL_MAX_PER_EMAIL_PER_HOUR: int(0, 1_000_000).default(3),
   /** Sign-ups (`POST /api/v1/auth/signup`) per client address and hour; 0 switches it off. */
   SIGNUP_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(10),
-  /** Whether anyone may create a company with `POST /api/v1/auth/signup`; a self-hosted farm usually turns it off. */
+  /**
+   * Whether anyone may create a company with `POST /api/v1/auth/signup`. Unset: on, except with
+   * `NODE_ENV=production` (a self-hosted installation), where it is off unless set to true.
+   */
   PUBLIC_SIGNUP: z
     .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
   /** Device farm: a session open this long is ended (`max-duration`), unless its workspace's session defaults say otherwise. */
@@ -183,7 +186,7 @@ const schema = z.object({
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });
 
-export type Config = z.infer<typeof schema> & { dataDir: string };
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_SIGNUP'> & { PUBLIC_SIGNUP: boolean; dataDir: string };
 
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
@@ -201,5 +204,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   if (parsed.data.BLOB_STORE === 's3' && !parsed.data.S3_BUCKET) throw new ConfigError([{ variable: 'S3_BUCKET', message: 'required when BLOB_STORE=s3' }]);
-  return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR) };
+  const PUBLIC_SIGNUP = parsed.data.PUBLIC_SIGNUP ?? parsed.data.NODE_ENV !== 'production';
+  return { ...parsed.data, PUBLIC_SIGNUP, dataDir: resolve(parsed.data.DATA_DIR) };
 }

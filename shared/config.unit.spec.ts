@@ -30,3 +30,14 @@ describe('DF_QUOTA_*', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DF_QUOTA_CONCURRENT_SESSIONS: 'many' })).toThrow(ConfigError);
   });
 });
+
+describe('PUBLIC_SIGNUP', () => {
+  it('is on by default outside production, off by default in production, and as set when set', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).PUBLIC_SIGNUP).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).PUBLIC_SIGNUP).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).PUBLIC_SIGNUP).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_SIGNUP: 'true' }).PUBLIC_SIGNUP).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', PUBLIC_SIGNUP: 'false' }).PUBLIC_SIGNUP).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_SIGNUP: 'yes' })).toThrow(/PUBLIC_SIGNUP/);
+  });
+});

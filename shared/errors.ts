@@ -50,6 +50,12 @@ export const ErrorCodes = {
   INSUFFICIENT_SCOPE: { status: 403, error: 'Forbidden' },
   /** The operator has switched public sign-up off (PUBLIC_SIGNUP=false). */
   SIGNUP_DISABLED: { status: 403, error: 'Forbidden' },
+  /** Password sign-in for an address whose domain signs in only through its identity provider; `details.provider` names it. */
+  SSO_REQUIRED: { status: 403, error: 'Forbidden' },
+  /** An identity provider vouched for someone who has no account, and its just-in-time provisioning is off. */
+  SSO_NOT_PROVISIONED: { status: 403, error: 'Forbidden' },
+  /** A sign-in through an identity provider failed: a refused, tampered or expired answer, an unknown or used state. */
+  SSO_FAILED: { status: 401, error: 'Unauthorized' },
   /** A plan limit of the company is reached (docs/modules/device-testing.md, "Quotas"); `details` name the limit and its value. */
   QUOTA_EXCEEDED: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },

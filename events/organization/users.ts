@@ -59,6 +59,9 @@ export type EmailClaimEvent = EventOf<typeof emailClaimEvents>;
 /** The uniqueness stream of an e-mail address (case-insensitive). */
 export const emailClaimStream = (email: string): string => `email-claim-${hashToken(email.trim().toLowerCase())}`;
 
+/** The identity provider of a sign-in through single sign-on or a directory. */
+const signInProvider = z.object({ id, type: z.enum(['oidc', 'saml', 'ldap']), name: z.string() });
+
 const signInFailureReason = z.enum(['bad_password', 'throttled', 'inactive']);
 export type SignInFailureReason = z.output<typeof signInFailureReason>;
 
@@ -73,8 +76,9 @@ export type SignInSessionEndReason = z.output<typeof signInSessionEndReason>;
  * deletion (`user-<id>` events) end every session of the user too.
  */
 export const signInEvents = defineEvents({
-  SignInSucceeded: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable() }),
-  SignInFailed: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), reason: signInFailureReason }),
+  // `provider`: the identity provider the sign-in went through (absent for a password sign-in).
+  SignInSucceeded: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), provider: signInProvider.optional() }),
+  SignInFailed: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), reason: signInFailureReason, provider: signInProvider.optional() }),
   SignInSessionStarted: z.object({ userId: id, signInSessionId: z.string(), address: z.string().nullable(), userAgent: z.string().nullable(), expiresAt: z.string() }),
   SignInSessionEnded: z.object({ userId: id, signInSessionId: z.string(), reason: signInSessionEndReason }),
   SignInSessionsEnded: z.object({ userId: id, reason: z.enum(['signed_out_everywhere']) }),

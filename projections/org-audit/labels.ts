@@ -97,6 +97,9 @@ const LABELS: Record<string, string> = {
   DeviceClaimRefused: "Another host's claim on a device refused",
   UserReinvited: 'User invited again',
   HostFirstConnected: 'Host connected for the first time',
+  IdentityProviderCreated: 'Identity provider added',
+  IdentityProviderChanged: 'Identity provider changed',
+  IdentityProviderDeleted: 'Identity provider removed',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

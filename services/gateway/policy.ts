@@ -45,6 +45,10 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   // An invited user has no password yet: the single-use invitation token in the body is the credential.
   { methods: ['PUT', 'POST'], pattern: /^\/api\/v1\/users\/activate$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/api\/v1\/auth\/jwks$/ },
+  // Single sign-on: the providers of an address, the browser's round trip through one (SAML posts its
+  // answer), and the console's one-time code for the pair; the provider's answer is the credential.
+  { methods: ['GET', 'HEAD'], pattern: /^\/api\/v1\/auth\/(providers|sso\/\d+\/(start|callback))$/ },
+  { methods: ['POST'], pattern: /^\/api\/v1\/auth\/sso\/(\d+\/callback|exchange)$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/\.well-known\/jwks\.json$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/(health|ready|openapi\.json)$/ },
   { methods: ['GET', 'HEAD'], pattern: /^\/docs(\/.*)?$/ },

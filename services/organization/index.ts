@@ -4,6 +4,7 @@ import { orgCredentialsProjection } from '#projections/org-credentials/index.js'
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import { signInSessionsProjection } from '#projections/sign-in-sessions/index.js';
+import { orgIdentityProvidersProjection } from '#projections/org-identity-providers/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -18,28 +19,31 @@ import { permissionsOf, rolesFeature } from './roles/index.js';
 import { teamsFeature } from './teams/index.js';
 import { usersFeature } from './users/index.js';
 import { workspacesFeature } from './workspaces/index.js';
+import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
 
 export { AuthService, AccessRevocations, type RevocableToken } from './auth/index.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection];
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection, orgIdentityProvidersProjection];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {
   const auth = new AuthService(platform);
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
   const credentialService = new CredentialService(platform);
+  const identity = createIdentityProviders(platform, auth);
   const features = [
     feature(companiesFeature, {}),
     feature(claimsFeature, {}),
-    feature(authFeature, { platform, auth }),
+    feature(authFeature, { platform, auth, directorySignIn: identity.directorySignIn }),
     feature(usersFeature, { platform, auth }),
     feature(rolesFeature, { platform }),
     feature(teamsFeature, { platform }),
     feature(workspacesFeature, { platform, auth }),
     feature(auditFeature, { platform }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
+    feature(identityProvidersFeature, identity.options),
   ];
   return {
     auth,

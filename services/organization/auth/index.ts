@@ -10,6 +10,8 @@ export interface AuthOptions {
   platform: Platform;
   /** The token flow, built once by the module (the gateway's revocation checks read it too). */
   auth: AuthService;
+  /** Password sign-in through a directory (LDAP) named by `providerId` (the identity-providers feature). */
+  directorySignIn?: Parameters<typeof authRoutes>[1]['directorySignIn'];
 }
 
 /**

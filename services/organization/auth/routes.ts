@@ -24,6 +24,7 @@ const LoginRequest = z
     username: z.string().min(1).max(254).optional().describe('Username or e-mail address'),
     email: z.string().min(1).max(254).optional().describe('Alias of username'),
     password: z.string().min(1).max(256),
+    providerId: z.number().int().positive().max(2_147_483_647).optional().describe('An LDAP identity provider: sign in with its directory username and password'),
   })
   .refine((b) => b.username !== undefined || b.email !== undefined, { message: 'username or email is required', path: ['username'] })
   .meta({ id: 'LoginRequest' });
@@ -39,7 +40,7 @@ function requireAccessToken(request: FastifyRequest) {
   return p;
 }
 
-const clientOf = (request: FastifyRequest): ClientInfo => ({
+export const clientOf = (request: FastifyRequest): ClientInfo => ({
   address: request.ip,
   userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 512) : null,
   requestId: request.id,
@@ -49,14 +50,21 @@ const clientOf = (request: FastifyRequest): ClientInfo => ({
  * Sign-in, refresh, logout, sign-up, password reset, switch workspace, and the JWKS;
  * and the caller's sign-in sessions (list, end one).
  */
-export async function authRoutes(app: FastifyInstance, opts: { platform: Platform; auth: AuthService }): Promise<void> {
+export async function authRoutes(
+  app: FastifyInstance,
+  opts: { platform: Platform; auth: AuthService; directorySignIn?: (providerId: number, username: string, password: string, client: ClientInfo) => Promise<z.output<typeof TokenPair>> },
+): Promise<void> {
   const { auth, platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Authentication'];
 
   r.post('/auth/login', {
     schema: { tags, summary: 'Sign in with username or e-mail', security: [], body: LoginRequest, response: { 200: TokenPair } },
-    handler: async (request) => auth.login((request.body.username ?? request.body.email)!, request.body.password, clientOf(request)),
+    handler: async (request) => {
+      const login = (request.body.username ?? request.body.email)!;
+      if (request.body.providerId !== undefined && opts.directorySignIn) return opts.directorySignIn(request.body.providerId, login, request.body.password, clientOf(request));
+      return auth.login(login, request.body.password, clientOf(request));
+    },
   });
 
   r.post('/auth/refresh', {

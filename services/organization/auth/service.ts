@@ -1,3 +1,4 @@
+import { enforcingIdentityProvider } from '#projections/org-identity-providers/index.js';
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
@@ -130,6 +131,7 @@ export class AuthService {
       throw err;
     });
     const user = await findUserByLogin(db, account);
+    await this.refuseWhereSsoIsRequired(user?.email ?? account, user?.companyId ?? null);
     if (!user) {
       await dummyVerify(password);
       await this.throttle.recordFailure(account, client.address);
@@ -151,6 +153,16 @@ export class AuthService {
     const workspaceId = await defaultWorkspaceId(db, { userId: user.id, companyId: user.companyId });
     // The attempt and the session it starts, in one append.
     return this.startSession({ userId: user.id, companyId: user.companyId, workspaceId }, client, [this.signInEvent(user, client, null)]);
+  }
+
+  /** An address whose domain an identity provider enforces signs in only through it: 403 SSO_REQUIRED naming it. */
+  private async refuseWhereSsoIsRequired(email: string, companyId: number | null): Promise<void> {
+    const provider = await enforcingIdentityProvider(this.platform.db, email);
+    // Another company's provider does not decide for this account.
+    if (!provider || (companyId !== null && provider.companyId !== companyId)) return;
+    throw new AppError('SSO_REQUIRED', `Addresses of this domain sign in with ${provider.name}`, {
+      details: [{ path: 'username', message: `Sign in with ${provider.name}`, provider: { id: provider.id, type: provider.type, name: provider.name } }],
+    });
   }
 
   private signInEvent(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {

@@ -1,0 +1,2 @@
+export { orgIdentityProvidersProjection } from './projection.js';
+export * from './queries.js';

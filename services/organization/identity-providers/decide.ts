@@ -1,0 +1,66 @@
+import { AppError } from '#shared/errors.js';
+import type { Decider } from '#shared/es/decider.js';
+import { SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
+import { unreachable } from '#shared/unreachable.js';
+
+type Created = Extract<IdentityProviderEvent, { type: 'IdentityProviderCreated' }>['payload'];
+type Settings = Omit<Created, 'providerId' | 'companyId' | 'type'>;
+
+export type IdentityProviderCommand =
+  | { type: 'CreateIdentityProvider'; provider: Created }
+  | { type: 'ChangeIdentityProvider'; companyId: number; settings: Settings }
+  | { type: 'DeleteIdentityProvider'; companyId: number };
+
+export type IdentityProviderState =
+  | { status: 'none' }
+  | ({ status: 'active'; providerId: number; companyId: number; type: IdentityProviderType } & Settings)
+  | { status: 'deleted'; providerId: number };
+
+function live(state: IdentityProviderState, companyId: number) {
+  if (state.status !== 'active' || state.companyId !== companyId) throw new AppError('NOT_FOUND', 'Identity provider not found');
+  return state;
+}
+
+/** A change leaves a secret out to keep it (secrets are write-only): the stored one is carried over. */
+function keepSecrets(type: IdentityProviderType, before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const config = { ...after };
+  for (const field of SECRET_FIELDS[type]) if (config[field] === undefined && before[field] !== undefined) config[field] = before[field];
+  return config;
+}
+
+/** An identity provider of one company: created, changed (as a whole), deleted. */
+export const identityProviderDecider: Decider<IdentityProviderCommand, IdentityProviderEvent, IdentityProviderState> = {
+  initialState: () => ({ status: 'none' }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'IdentityProviderCreated':
+        return { status: 'active', ...event.payload };
+      case 'IdentityProviderChanged':
+        return state.status === 'active' ? { ...state, ...event.payload } : state;
+      case 'IdentityProviderDeleted':
+        return { status: 'deleted', providerId: event.payload.providerId };
+      default:
+        return unreachable(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateIdentityProvider':
+        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Identity provider already exists');
+        return [{ type: 'IdentityProviderCreated', payload: command.provider }];
+      case 'ChangeIdentityProvider': {
+        const p = live(state, command.companyId);
+        const settings = { ...command.settings, config: keepSecrets(p.type, p.config, command.settings.config) };
+        const { status: _s, providerId: _p, companyId: _c, type: _t, ...before } = p;
+        if (JSON.stringify(before) === JSON.stringify({ ...before, ...settings })) return [];
+        return [{ type: 'IdentityProviderChanged', payload: { providerId: p.providerId, ...settings } }];
+      }
+      case 'DeleteIdentityProvider': {
+        const p = live(state, command.companyId);
+        return [{ type: 'IdentityProviderDeleted', payload: { providerId: p.providerId, name: p.name } }];
+      }
+      default:
+        return unreachable(command);
+    }
+  },
+};

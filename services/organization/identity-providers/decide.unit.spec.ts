@@ -1,0 +1,41 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from '#shared/testing/decider-spec.js';
+import { identityProviderDecider } from './decide.js';
+
+describe('identity provider decider', () => {
+  const spec = deciderSpec(identityProviderDecider);
+  const settings = {
+    name: 'Corp',
+    enabled: true,
+    domains: ['corp.test'],
+    enforce: false,
+    jitProvisioning: true,
+    mappings: [],
+    config: { issuer: 'https://id.corp.test', clientId: 'qa', clientSecret: 's3cret' },
+  };
+  const created = { type: 'IdentityProviderCreated' as const, payload: { providerId: 4, companyId: 2, type: 'oidc' as const, ...settings } };
+
+  it('creates a provider once', () => {
+    spec.given([]).when({ type: 'CreateIdentityProvider', provider: created.payload }).then([created]);
+    spec.given([created]).when({ type: 'CreateIdentityProvider', provider: created.payload }).thenRefused('ALREADY_EXISTS');
+  });
+
+  it('keeps a secret a change leaves out, and records nothing when nothing changes', () => {
+    const change = { ...settings, enforce: true, config: { issuer: 'https://id.corp.test', clientId: 'qa' } };
+    spec
+      .given([created])
+      .when({ type: 'ChangeIdentityProvider', companyId: 2, settings: change })
+      .then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...settings, enforce: true } }]);
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: { ...settings, config: { issuer: 'https://id.corp.test', clientId: 'qa' } } }).then([]);
+    const rotated = { ...settings, config: { ...settings.config, clientSecret: 'new' } };
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: rotated }).then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...rotated } }]);
+  });
+
+  it('deletes with its name; another company or a deleted provider is not found', () => {
+    const deleted = { type: 'IdentityProviderDeleted' as const, payload: { providerId: 4, name: 'Corp' } };
+    spec.given([created]).when({ type: 'DeleteIdentityProvider', companyId: 2 }).then([deleted]);
+    spec.given([created, deleted]).when({ type: 'DeleteIdentityProvider', companyId: 2 }).thenRefused('NOT_FOUND');
+    spec.given([created]).when({ type: 'DeleteIdentityProvider', companyId: 3 }).thenRefused('NOT_FOUND');
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 3, settings }).thenRefused('NOT_FOUND');
+  });
+});

@@ -1,0 +1,67 @@
+import fp from 'fastify-plugin';
+import { AppError } from '#shared/errors.js';
+import type { Platform } from '../../platform.js';
+import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
+import { LdapDirectory } from './ldap.js';
+import { OidcClients } from './oidc.js';
+import { providerRoutes } from './routes/providers.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { SamlClients } from './saml.js';
+import { IdentityProviderService } from './service.js';
+import { ProviderSignIn } from './sign-in.js';
+import { SsoFlows } from './sso.js';
+import type { IdentityProviderFeatureOptions } from './options.js';
+
+export { IdentityProviderService } from './service.js';
+export { applyGrants, grantsOf, provisionUser, type ExternalIdentity, type Grants } from './provisioning.js';
+
+export type { IdentityProviderFeatureOptions } from './options.js';
+
+/** The feature's routes under `/api/v1`: administration and the public sign-in flows. */
+export const identityProvidersFeature = fp(
+  async (app, opts: IdentityProviderFeatureOptions) => {
+    await app.register(providerRoutes, opts);
+    await app.register(signInRoutes, opts);
+  },
+  { name: 'organization-identity-providers', fastify: '5.x' },
+);
+
+/**
+ * Builds identity providers: their administration, the sign-in flows through them (OpenID Connect, SAML 2.0)
+ * and the directory sign-in (LDAP) that `POST /auth/login` hands a `providerId` to.
+ */
+export function createIdentityProviders(platform: Platform, auth: AuthService) {
+  const providers = new IdentityProviderService(platform);
+  const oidc = new OidcClients(() => platform.now());
+  const saml = new SamlClients(platform.kv);
+  const ldap = new LdapDirectory();
+  const signIn = new ProviderSignIn(platform, auth);
+  const flows = new SsoFlows(platform, providers, oidc, saml, signIn);
+
+  const check = async (id: number, companyId: number): Promise<Record<string, unknown>> => {
+    const provider = await providers.get(companyId, id);
+    if (provider.type === 'oidc') return oidc.check(provider);
+    if (provider.type === 'saml') return saml.check(provider, flows.callbackUrl(provider.id));
+    return ldap.check(provider);
+  };
+
+  /** Sign-in with a directory's username and password (`POST /auth/login` with `providerId`). */
+  const directorySignIn = async (providerId: number, username: string, password: string, client: ClientInfo): Promise<TokenPair> => {
+    const provider = await providers.enabled(providerId);
+    if (provider.type !== 'ldap') throw new AppError('BAD_REQUEST', `${provider.name} signs in through its own page: GET /api/v1/auth/sso/${provider.id}/start`);
+    await auth.throttle.check(`ldap:${provider.id}:${username}`, client.address);
+    try {
+      const identity = await ldap.authenticate(provider, username, password);
+      await auth.throttle.recordSuccess(`ldap:${provider.id}:${username}`, client.address);
+      return await signIn.signIn(provider, identity, client);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') await auth.throttle.recordFailure(`ldap:${provider.id}:${username}`, client.address);
+      throw err;
+    }
+  };
+
+  const options: IdentityProviderFeatureOptions = { platform, providers, flows, check };
+  return { providers, directorySignIn, options };
+}
+
+export type IdentityProviders = ReturnType<typeof createIdentityProviders>;

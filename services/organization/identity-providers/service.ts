@@ -1,0 +1,130 @@
+import { getTeam, getWorkspace } from '#projections/org-directory/index.js';
+import { findEnabledIdentityProvider, getIdentityProvider, listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import {
+  identityProviderStream,
+  ldapConfig,
+  oidcConfig,
+  samlConfig,
+  SECRET_FIELDS,
+  type IdentityMapping,
+  type IdentityProviderType,
+} from '#events/organization/identity-providers.js';
+import { AppError, found } from '#shared/errors.js';
+import type { CommandContext } from '#shared/es/decider.js';
+import { allocateId } from '#shared/ids.js';
+import type { Platform } from '../../platform.js';
+import { OrgWriter } from '../service.js';
+import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
+import { identityProviderDecider } from './decide.js';
+
+/** A provider's settings as an administrator sends them (`config` checked against its type). */
+export interface ProviderInput {
+  type: IdentityProviderType;
+  name: string;
+  enabled: boolean;
+  domains: string[];
+  enforce: boolean;
+  jitProvisioning: boolean;
+  mappings: IdentityMapping[];
+  config: Record<string, unknown>;
+}
+
+/** A provider as the API shows it: the configuration without its secrets, and which secrets are set. */
+export interface ProviderView extends Omit<IdentityProviderRow, 'companyId'> {
+  secretsSet: string[];
+}
+
+const CONFIG_OF = { oidc: oidcConfig, saml: samlConfig, ldap: ldapConfig } as const;
+/** A change may leave the secrets out. */
+const CHANGE_CONFIG_OF = { oidc: oidcConfig.extend({ clientSecret: oidcConfig.shape.clientSecret.optional() }), saml: samlConfig, ldap: ldapConfig } as const;
+
+/** The configuration checked against its type; secrets may be left out of a change (they are kept). */
+function checkedConfig(type: IdentityProviderType, config: Record<string, unknown>, change: boolean): Record<string, unknown> {
+  const schema = (change ? CHANGE_CONFIG_OF : CONFIG_OF)[type];
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('VALIDATION_FAILED', `config.${issue.path.join('.')}: ${issue.message}`, { details: parsed.error.issues.map((i) => ({ path: `config.${i.path.join('.')}`, message: i.message })) });
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+export function viewOf(p: IdentityProviderRow): ProviderView {
+  const { companyId: _c, config, ...rest } = p;
+  const secrets = SECRET_FIELDS[p.type];
+  return {
+    ...rest,
+    config: Object.fromEntries(Object.entries(config).filter(([k]) => !secrets.includes(k))),
+    secretsSet: secrets.filter((k) => typeof config[k] === 'string' && config[k] !== ''),
+  };
+}
+
+/** The write side of identity providers: create, change, delete, each checked against the company's roles, teams and workspaces. */
+export class IdentityProviderService {
+  private readonly writer: OrgWriter;
+
+  constructor(private readonly platform: Platform) {
+    this.writer = new OrgWriter(platform);
+  }
+
+  list(companyId: number): Promise<IdentityProviderRow[]> {
+    return listIdentityProviders(this.platform.db, companyId);
+  }
+
+  async get(companyId: number, id: number): Promise<IdentityProviderRow> {
+    return found(await getIdentityProvider(this.platform.db, companyId, id), 'Identity provider not found');
+  }
+
+  /** An enabled provider for a sign-in flow; 404 for a disabled, deleted or unknown one. */
+  async enabled(id: number): Promise<IdentityProviderRow> {
+    return found(await findEnabledIdentityProvider(this.platform.db, id), 'Identity provider not found');
+  }
+
+  async create(caller: { companyId: number; permissions: ReadonlySet<string> }, input: ProviderInput, ctx: CommandContext): Promise<IdentityProviderRow> {
+    const config = checkedConfig(input.type, input.config, false);
+    await this.checkMappings(caller, input.mappings);
+    const providerId = await allocateId(this.platform.db, 'identity_provider');
+    const { type, ...settings } = input;
+    const result = await this.writer.run(
+      identityProviderStream(providerId),
+      identityProviderDecider,
+      { type: 'CreateIdentityProvider', provider: { providerId, companyId: caller.companyId, type, ...settings, domains: normalDomains(input.domains), config } },
+      ctx,
+    );
+    await this.settle(result.position);
+    return this.get(caller.companyId, providerId);
+  }
+
+  async change(caller: { companyId: number; permissions: ReadonlySet<string> }, id: number, input: Omit<ProviderInput, 'type'>, ctx: CommandContext): Promise<IdentityProviderRow> {
+    const current = await this.get(caller.companyId, id);
+    const config = checkedConfig(current.type, input.config, true);
+    await this.checkMappings(caller, input.mappings);
+    const settings = { ...input, domains: normalDomains(input.domains), config };
+    const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);
+    await this.settle(result.position);
+    return this.get(caller.companyId, id);
+  }
+
+  async delete(companyId: number, id: number, ctx: CommandContext): Promise<void> {
+    const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'DeleteIdentityProvider', companyId }, ctx);
+    await this.settle(result.position);
+  }
+
+  /** Mappings name the company's roles (and the caller may grant them), teams and workspaces. */
+  private async checkMappings(caller: { companyId: number; permissions: ReadonlySet<string> }, mappings: readonly IdentityMapping[]): Promise<void> {
+    const { db } = this.platform;
+    for (const m of mappings) {
+      if (m.group !== undefined && m.claim !== undefined) throw new AppError('VALIDATION_FAILED', 'A mapping names a group or a claim, not both');
+      if (m.claim !== undefined && m.value === undefined) throw new AppError('VALIDATION_FAILED', `The mapping of claim ${m.claim} needs the value it matches`);
+      assertMayGrantRoles(caller.permissions, await requireRoles(db, caller.companyId, m.roleIds));
+      for (const t of m.teamIds) found(await getTeam(db, caller.companyId, t), `Team ${t} not found`);
+      for (const w of m.workspaceIds) found(await getWorkspace(db, caller.companyId, w), `Workspace ${w} not found`);
+    }
+  }
+
+  private async settle(position: bigint | null): Promise<void> {
+    if (position !== null) await this.platform.readModels.waitFor(position, { names: ['org-identity-providers'] });
+  }
+}
+
+const normalDomains = (domains: readonly string[]) => [...new Set(domains.map((d) => d.trim().toLowerCase().replace(/^@/, '')))].sort();

@@ -1,0 +1,80 @@
+import { defaultWorkspaceId, getUserByEmail, type UserView } from '#projections/org-directory/index.js';
+import { emailDomain, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { hashPassword, randomToken } from '#shared/auth/index.js';
+import { AppError } from '#shared/errors.js';
+import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
+import type { NewEvent } from '#shared/es/types.js';
+import type { Platform } from '../../platform.js';
+import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
+import { OrgWriter } from '../service.js';
+import { userDecider, userStream, type SignInFailureReason } from '../users/index.js';
+import { applyGrants, grantsOf, provisionUser, type ExternalIdentity } from './provisioning.js';
+
+/** The provider as sign-in events name it. */
+const providerRef = (p: IdentityProviderRow) => ({ id: p.id, type: p.type, name: p.name });
+
+/**
+ * A sign-in through an identity provider is a normal sign-in: the person the provider vouches for is
+ * found in (or, when allowed, provisioned into) the provider's company by e-mail address, given what
+ * the provider's mappings grant, and gets a token pair in a new sign-in session; the sign-in log and
+ * the audit record the attempt with the provider named.
+ */
+export class ProviderSignIn {
+  constructor(
+    private readonly platform: Platform,
+    private readonly auth: AuthService,
+  ) {}
+
+  async signIn(provider: IdentityProviderRow, identity: ExternalIdentity, client: ClientInfo): Promise<TokenPair> {
+    const email = identity.email.trim();
+    const domain = emailDomain(email);
+    if (!domain || !provider.domains.includes(domain)) {
+      throw new AppError('SSO_FAILED', `${provider.name} vouched for an address outside its domains (${provider.domains.join(', ')})`);
+    }
+    const ctx = (actorId: number | null): CommandContext => ({ actorId, companyId: provider.companyId, workspaceId: null, correlationId: client.requestId, now: this.platform.now() });
+    let user = await getUserByEmail(this.platform.db, provider.companyId, email);
+    if (!user) {
+      if (!provider.jitProvisioning) throw new AppError('SSO_NOT_PROVISIONED', `No account for ${email}; ask an administrator to create it`);
+      const grants = grantsOf(provider.mappings, identity);
+      const created = await provisionUser(this.platform, provider.companyId, { email, name: identity.name ?? '', roleIds: grants.roleIds }, ctx(null));
+      await new OrgWriter(this.platform).settle(created);
+      user = await getUserByEmail(this.platform.db, provider.companyId, email);
+      if (!user) throw new Error(`provisioned user ${created.userId} is not in the directory`);
+    }
+    if (user.status === 'deactivated') {
+      await this.record(user, provider, client, 'inactive');
+      throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
+    }
+    if (user.status === 'passive') user = await this.acceptInvitation(user, identity, ctx(user.id));
+    await applyGrants(this.platform, user, grantsOf(provider.mappings, identity), ctx(user.id));
+    const session = { userId: user.id, companyId: user.companyId, workspaceId: await defaultWorkspaceId(this.platform.db, { userId: user.id, companyId: user.companyId }) };
+    const { sessionId, ...pair } = await this.auth.issuePair(session);
+    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId, correlationId: client.requestId });
+    await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, null), started]);
+    return pair;
+  }
+
+  /** Records a refused sign-in of a known user (a wrong directory password) with the provider named. */
+  async refused(provider: IdentityProviderRow, email: string, client: ClientInfo, reason: SignInFailureReason): Promise<void> {
+    const user = await getUserByEmail(this.platform.db, provider.companyId, email);
+    if (user) await this.record(user, provider, client, reason);
+  }
+
+  /** An invited user who signs in through their provider has accepted the invitation: the provider vouched for the address. */
+  private async acceptInvitation(user: UserView, identity: ExternalIdentity, ctx: CommandContext): Promise<UserView> {
+    const writer = new OrgWriter(this.platform);
+    const result = await writer.run(userStream(user.id), userDecider, { type: 'ActivateUser', ...(identity.name ? { name: identity.name } : {}), passwordHash: await hashPassword(randomToken(32)) }, ctx);
+    await writer.settle(result);
+    return (await getUserByEmail(this.platform.db, user.companyId, user.email)) ?? user;
+  }
+
+  private async record(user: UserView, provider: IdentityProviderRow, client: ClientInfo, failure: SignInFailureReason): Promise<void> {
+    await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, failure)]);
+  }
+
+  private signInEvent(user: UserView, provider: IdentityProviderRow, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
+    const payload = { userId: user.id, address: client.address, userAgent: client.userAgent, provider: providerRef(provider) };
+    const metadata = eventMetadata({ actorId: user.id, companyId: user.companyId, workspaceId: null, correlationId: client.requestId, now: this.platform.now() });
+    return failure === null ? { type: 'SignInSucceeded', payload, metadata } : { type: 'SignInFailed', payload: { ...payload, reason: failure }, metadata };
+  }
+}
