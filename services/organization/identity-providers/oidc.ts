@@ -35,7 +35,9 @@ export class OidcClients {
     const issuer = new URL(c.issuer);
     const config = oidc
       .discovery(issuer, c.clientId, { client_secret: c.clientSecret }, oidc.ClientSecretPost(c.clientSecret), {
-        ...(issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        // The ID token's signature is checked against the provider's keys too, not only its claims:
+        // the token endpoint's TLS is not the only thing trusted.
+        execute: [oidc.enableNonRepudiationChecks, ...(issuer.protocol === 'http:' && isLoopback(issuer) ? [oidc.allowInsecureRequests] : [])],
         timeout: 10,
       })
       .catch((err: unknown) => {
