@@ -12,6 +12,10 @@ export async function signedBlobRoutes(scope: FastifyInstance, opts: FileRoutesO
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
   const serve = async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
+    // One transfer per connection: a signed URL moves one whole file (or part), and an upload may be
+    // refused before its body is read. The connection ends with the answer, so none is left open for a
+    // graceful shutdown to wait on.
+    reply.header('connection', 'close');
     const length = request.headers['content-length'];
     const answer = await blobs.serveSigned({
       method: request.method,
