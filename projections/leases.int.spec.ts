@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#shared/db/index.js';
 import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
 import type { EventStore, NewEvent, RecordedEvent } from '#shared/es/types.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import { openTestPostgres } from '#test/helpers/postgres.js';
 import { ProjectionLeases } from './leases.js';
 import { ProjectionRunner } from './runner.js';
@@ -24,16 +25,12 @@ afterAll(async () => {
   await pg.dispose();
 });
 
-/** Retries `attempt` until it answers a value that `done` accepts, or fails after `ms`. */
-async function until<T>(attempt: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+/** Retries `attempt` until `done` accepts what it answers (the shared poll of the tests), or fails after `ms`. */
+const until = <T>(attempt: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> =>
+  eventually(async () => {
     const v = await attempt();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms: ${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? String(x) : x))}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+    return done(v) ? v : undefined;
+  }, { timeoutMs: ms, what: 'the lease condition' });
 
 describe('projection leases', () => {
   it('gives each projection to one holder, and to another with a new epoch only once the first lease expired', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import { sharedDeployment } from '#test/helpers/deployment.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
@@ -23,19 +24,6 @@ interface Lease {
   mine: boolean;
 }
 const leases = async (runner: ChildServer): Promise<Lease[]> => (await http(runner.url, 'GET', '/health?detail=true')).body.projections as Lease[];
-
-/** Retries until `check` passes, or fails with its last error after `ms`. */
-async function eventually<T>(check: () => Promise<T>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function startRunner(): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'qa-runner-'));
@@ -67,7 +55,7 @@ describe('projections runners with leases', () => {
       expect(all.length).toBeGreaterThan(10);
       expect(all.every((l) => l.mine)).toBe(true);
       return all;
-    }, 60_000);
+    }, { timeoutMs: 60_000, what: 'the first runner holding every lease' });
     const second = await startRunner();
     // The second follows: it holds nothing while the first renews.
     const ready = await http(second.url, 'GET', '/ready');
@@ -85,7 +73,10 @@ describe('projections runners with leases', () => {
     const after = { email: 'after@example.com', password: 'after-password', name: 'A', companyName: 'After' };
     const written = await http(organization.url, 'POST', '/api/v1/auth/signup', { body: after });
     expect([201, 503]).toContain(written.status);
-    await eventually(async () => expect((await http(organization.url, 'POST', '/api/v1/auth/login', { body: { email: after.email, password: after.password } })).status).toBe(200), 30_000);
+    await eventually(async () => {
+      expect((await http(organization.url, 'POST', '/api/v1/auth/login', { body: { email: after.email, password: after.password } })).status).toBe(200);
+      return true;
+    }, { timeoutMs: 30_000, what: 'the sign-up made after the kill in the read model' });
 
     const taken = await leases(second);
     expect(taken.map((l) => l.name).sort()).toEqual(held.map((l) => l.name).sort());
