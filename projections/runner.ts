@@ -201,7 +201,9 @@ export class ProjectionRunner {
         this.doorbell = sub;
         void (async () => {
           try {
-            for await (const event of sub) for (const loop of byType.get(event.type) ?? []) loop.wake();
+            // A loop following another runner's lease is not woken per event: the holder moves the
+            // checkpoint it follows, which the poll notices (and a waiting reader looks every 10 ms).
+            for await (const event of sub) for (const loop of byType.get(event.type) ?? []) if (!loop.following) loop.wake();
           } catch (err) {
             this.options.logger?.warn({ err }, 'projection doorbell ended');
           }
@@ -322,6 +324,11 @@ class ProjectionLoop {
     } else {
       this.pendingWake = true;
     }
+  }
+
+  /** With leases, whether another runner holds this projection (this loop follows its checkpoint). */
+  get following(): boolean {
+    return this.options.leases !== undefined && this.lease === null;
   }
 
   /** Sets the lease's epoch (null: not held); answers whether holding changed. */
