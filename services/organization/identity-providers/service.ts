@@ -18,16 +18,7 @@ import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
 import { identityProviderDecider } from './decide.js';
 
 /** A provider's settings as an administrator sends them (`config` checked against its type). */
-export interface ProviderInput {
-  type: IdentityProviderType;
-  name: string;
-  enabled: boolean;
-  domains: string[];
-  enforce: boolean;
-  jitProvisioning: boolean;
-  mappings: IdentityMapping[];
-  config: Record<string, unknown>;
-}
+export type ProviderInput = Omit<IdentityProviderRow, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
 
 /** A provider as the API shows it: the configuration without its secrets, and which secrets are set. */
 export interface ProviderView extends Omit<IdentityProviderRow, 'companyId'> {
