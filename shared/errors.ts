@@ -14,6 +14,12 @@ export const ErrorCodes = {
   UNKNOWN_ROLE: { status: 400, error: 'Bad Request' },
   UNKNOWN_TEST_CASE: { status: 400, error: 'Bad Request' },
   TEST_CASE_NOT_IN_SESSION: { status: 400, error: 'Bad Request' },
+  /** An XML body that is not well-formed; the message and `details` name the line and column. */
+  INVALID_XML: { status: 400, error: 'Bad Request' },
+  /** Well-formed XML that is not a JUnit report (another root element, a testcase without a name). */
+  NOT_JUNIT: { status: 400, error: 'Bad Request' },
+  /** A JUnit report without a single testcase: nothing to import. */
+  JUNIT_EMPTY: { status: 400, error: 'Bad Request' },
   /** An upload ended with fewer (or more) bytes than it was signed for. */
   SIZE_MISMATCH: { status: 400, error: 'Bad Request' },
   /** Node's HTTP parser refused the request: a malformed request line or header, or broken body framing. */

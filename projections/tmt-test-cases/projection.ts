@@ -36,6 +36,7 @@ export const tmtTestCasesProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS tmt_test_cases_ws ON tmt_test_cases (company_id, workspace_id, created_pos);
     CREATE INDEX IF NOT EXISTS tmt_test_cases_project ON tmt_test_cases (company_id, workspace_id, project_id, created_pos);
+    CREATE INDEX IF NOT EXISTS tmt_test_cases_project_title ON tmt_test_cases (company_id, workspace_id, project_id, title);
     CREATE INDEX IF NOT EXISTS tmt_test_cases_project_priority ON tmt_test_cases (company_id, workspace_id, project_id, priority, created_pos);
     CREATE INDEX IF NOT EXISTS tmt_test_cases_project_status ON tmt_test_cases (company_id, workspace_id, project_id, status, created_pos);
     CREATE INDEX IF NOT EXISTS tmt_test_cases_priority ON tmt_test_cases (company_id, workspace_id, priority, created_pos);

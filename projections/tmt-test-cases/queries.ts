@@ -80,3 +80,14 @@ export async function existingTestCaseIds(db: Sql, scope: Scope, projectId: stri
   );
   return new Set(r.rows.map((x) => String(x.id)));
 }
+
+/** The id of the case of this project with each of these exact titles; of several with one title, the oldest. */
+export async function testCaseIdsByTitle(db: Sql, scope: Scope, projectId: string, titles: readonly string[]): Promise<Map<string, string>> {
+  if (titles.length === 0) return new Map();
+  const r = await db.query<{ title: string; id: string }>(
+    `SELECT DISTINCT ON (title) title, test_case_id::text AS id FROM tmt_test_cases
+     WHERE company_id = $1 AND workspace_id = $2 AND project_id = $3 AND title = ANY($4::text[]) ORDER BY title, created_pos`,
+    [scope.companyId, scope.workspaceId, projectId, titles],
+  );
+  return new Map(r.rows.map((row) => [row.title, row.id]));
+}

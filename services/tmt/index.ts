@@ -11,6 +11,7 @@ import type { Platform } from '../platform.js';
 import { attachmentsFeature } from './attachments/index.js';
 import type { TmtDeps } from './deps.js';
 import { DownloadKinds, downloadsFeature } from './downloads/index.js';
+import { junitImportFeature } from './junit-import/index.js';
 import { mockServicesFeature } from './mock-services/index.js';
 import { projectsFeature } from './projects/index.js';
 import { testCasesFeature } from './test-cases/index.js';
@@ -43,6 +44,7 @@ export function createTmtModule(platform: Platform, deps: TmtDeps) {
     feature(projectsFeature, { platform }),
     feature(testCasesFeature, { platform }),
     feature(testSessionsFeature, { platform, sessions, downloads }),
+    feature(junitImportFeature, { platform, sessions }),
     feature(v1UsersFeature, { platform, deps }),
     feature(userGroupsFeature, { platform }),
     feature(attachmentsFeature, { platform, downloads }),

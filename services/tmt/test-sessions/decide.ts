@@ -15,7 +15,15 @@ export interface TestSessionState {
 export type TestSessionCommand =
   | ({ type: 'StartTestSession' } & Started)
   | { type: 'UpdateTestSession'; name?: string; testCaseIds?: string[]; status?: SessionStatus }
-  | { type: 'RecordResults'; results: RecordedResult[]; recordedBy: TmtActor };
+  | { type: 'RecordResults'; results: RecordedResult[]; recordedBy: TmtActor }
+  /**
+   * An imported report (JUnit): its cases join the session when they are not in it yet, and its
+   * results are recorded, all in one append. With `start` the session is started by the same append.
+   */
+  | { type: 'ImportResults'; start?: Started; results: RecordedResult[]; recordedBy: TmtActor };
+
+/** Results per `TestResultsRecorded` event: an import larger than this is recorded as several events of one append. */
+export const RESULTS_PER_EVENT = 1_000;
 
 /** The legal moves of a session's status: forward one step at a time. */
 const NEXT: Record<SessionStatus, SessionStatus | null> = { planned: 'in_progress', in_progress: 'completed', completed: null };
@@ -80,6 +88,32 @@ export const testSessionDecider = defineDecider<TestSessionCommand, TestSessionE
       const events: TestSessionEvent[] = [];
       if (state.status === 'planned') events.push({ type: 'TestSessionUpdated', payload: { sessionId: session.sessionId, status: 'in_progress' } });
       events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy } });
+      return events;
+    },
+    ImportResults: (command, state) => {
+      const events: TestSessionEvent[] = [];
+      let session: Started;
+      let status = state.status;
+      if (command.start) {
+        events.push(firstEvent(state.session, 'Test session', 'TestSessionStarted', { type: 'StartTestSession', ...command.start }));
+        session = command.start;
+        status = 'planned';
+      } else {
+        session = live(state);
+        if (status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
+      }
+      if (command.results.length === 0) return events;
+      const known = new Set(session.testCaseIds);
+      const added = [...new Set(command.results.map((r) => r.testCaseId))].filter((id) => !known.has(id));
+      if (added.length > 0 || status === 'planned') {
+        events.push({
+          type: 'TestSessionUpdated',
+          payload: { sessionId: session.sessionId, ...(added.length > 0 ? { testCaseIds: [...session.testCaseIds, ...added] } : {}), ...(status === 'planned' ? { status: 'in_progress' as const } : {}) },
+        });
+      }
+      for (let i = 0; i < command.results.length; i += RESULTS_PER_EVENT) {
+        events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results.slice(i, i + RESULTS_PER_EVENT), recordedBy: command.recordedBy } });
+      }
       return events;
     },
   },

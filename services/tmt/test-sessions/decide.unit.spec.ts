@@ -62,4 +62,36 @@ describe('test session decider', () => {
       .thenRefused('TEST_CASE_NOT_IN_SESSION');
     spec.given([Started, InProgress, Completed]).when({ type: 'RecordResults', results: [pass('c-1')], recordedBy: user }).thenRefused('SESSION_COMPLETED');
   });
+
+  it('an import adds its cases to the session and records its results in one append; a completed session refuses it', () => {
+    const results = [pass('c-1'), { ...pass('c-3'), status: 'failed' as const, notes: 'AssertionError: expected 1 to be 2' }, pass('c-4')];
+    spec
+      .given([Started])
+      .when({ type: 'ImportResults', results, recordedBy: user })
+      .then([
+        { type: 'TestSessionUpdated', payload: { sessionId: 's-1', testCaseIds: ['c-1', 'c-2', 'c-3', 'c-4'], status: 'in_progress' } },
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results, recordedBy: user } },
+      ]);
+    spec
+      .given([Started, InProgress])
+      .when({ type: 'ImportResults', results: [pass('c-2')], recordedBy: user })
+      .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user } }]);
+    spec.given([Started, InProgress, Completed]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('SESSION_COMPLETED');
+    spec.given([]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('NOT_FOUND');
+  });
+
+  it('an import with start starts the session with its cases in the same append, in batches of 1,000 results per event', () => {
+    const many = Array.from({ length: 1_001 }, (_, i) => pass(`c-${i}`));
+    const start = { ...started, testCaseIds: many.map((r) => r.testCaseId) };
+    spec
+      .given([])
+      .when({ type: 'ImportResults', start, results: many, recordedBy: user })
+      .then([
+        { type: 'TestSessionStarted', payload: start },
+        InProgress,
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(0, 1_000), recordedBy: user } },
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(1_000), recordedBy: user } },
+      ]);
+    spec.given([Started]).when({ type: 'ImportResults', start, results: many, recordedBy: user }).thenRefused('ALREADY_EXISTS');
+  });
 });

@@ -160,6 +160,34 @@ export class TestSessionService {
     return (await this.get(scope, sessionId))!;
   }
 
+  /** The session of the tenant, open for results: 404 for none (or another tenant's), 409 SESSION_COMPLETED. */
+  async openSessionOr404(scope: TmtScope, sessionId: string): Promise<TestSessionView> {
+    const session = await this.sessionOr404(scope, sessionId);
+    if (session.status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
+    return session;
+  }
+
+  /**
+   * Records an imported report's results (a JUnit file) in one command, one append: the cases not in
+   * the session join it, and with `start` the session is started by the same append. The results are
+   * already valid (their cases are the project's); any number of them.
+   */
+  async importResults(
+    scope: TmtWriteScope,
+    target: { sessionId: string } | { start: { projectId: string; name: string } },
+    results: RecordedResult[],
+    correlationId?: string,
+  ): Promise<{ sessionId: string; status: SessionStatus }> {
+    const sessionId = 'sessionId' in target ? target.sessionId : randomUUID();
+    const start =
+      'start' in target
+        ? { sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, ...target.start, testCaseIds: [...new Set(results.map((r) => r.testCaseId))] }
+        : undefined;
+    const result = await this.commands.run(sessionId, { type: 'ImportResults', ...(start ? { start } : {}), results, recordedBy: scope.actor }, commandContext(this.platform, scope, correlationId));
+    await this.settle(result.position);
+    return { sessionId, status: result.state.status };
+  }
+
   /**
    * Records one batch of results (1 to 1,000) in one event: all or none. 404 for a session that is
    * not the tenant's, 400 for an invalid element or a case not in the session, 409 SESSION_COMPLETED.
