@@ -4,7 +4,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signOut, switchWorkspace } from './api';
 import { Link, match, navigate, SESSION_INVITE_PATH, useLocation } from './router';
-import { DF_SECTIONS, ORG_SECTIONS } from './sections';
+import { DF_SECTIONS, ORG_SECTIONS, TMT_SECTIONS } from './sections';
 import { SessionProvider, useSession } from './session-context';
 import { Loading } from './ui';
 import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage } from './pages/account';
@@ -21,6 +21,8 @@ const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPa
 const AccessibilityPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityPage));
 const AccessibilityAuditPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityAuditPage));
 const DebugPage = lazy(() => import('./pages/debug').then((m) => m.DebugPage));
+const TestSessionsPage = lazy(() => import('./pages/test-sessions').then((m) => m.TestSessionsPage));
+const TestSessionPage = lazy(() => import('./pages/test-sessions').then((m) => m.TestSessionPage));
 const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
 const NoWorkspacePage = lazy(() => import('./pages/no-workspace').then((m) => m.NoWorkspacePage));
 
@@ -42,6 +44,7 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
     { href: '/devices', label: 'Devices' },
     { href: '/reservations', label: 'Reservations' },
     ...DF_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
+    ...TMT_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
     ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
     { href: '/api-keys', label: 'API keys' },
   ];
@@ -145,6 +148,8 @@ function Routes() {
   else if (path === '/accessibility') page = <AccessibilityPage />;
   else if ((m = match('/accessibility/:id', path))) page = <AccessibilityAuditPage id={m.id!} />;
   else if (path === '/hosts') page = <HostsPage />;
+  else if (path === '/test-sessions') page = <TestSessionsPage />;
+  else if ((m = match('/test-sessions/:id', path))) page = <TestSessionPage id={m.id!} />;
   else if (path === '/profile') page = <ProfilePage />;
   else if (path === '/api-keys' || path.startsWith('/org/')) page = <OrgPage path={path} />;
   else

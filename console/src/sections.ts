@@ -14,3 +14,6 @@ export const DF_SECTIONS = [
   { path: '/reports', label: 'Reports', key: 'df:report:read' },
   { path: '/hosts', label: 'Hosts', key: 'df:host:manage' },
 ] as const;
+
+/** Test-management pages, each shown only to whoever holds its permission key. */
+export const TMT_SECTIONS = [{ path: '/test-sessions', label: 'Test sessions', key: 'TMT_READ' }] as const;

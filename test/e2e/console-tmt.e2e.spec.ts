@@ -1,0 +1,98 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+
+/**
+ * Test sessions in the console: the list, a session's page with the current result of each case,
+ * and its "Import JUnit results" upload, which answers what it matched, created and skipped and
+ * shows the imported results in the session.
+ */
+let server: TestServer;
+let browser: Browser;
+let admin: SignedUpCompany;
+let context: BrowserContext;
+let page: Page;
+let sessionId: string;
+
+const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="checkout">
+  <testsuite name="checkout.spec.ts" tests="4">
+    <testcase classname="checkout.spec.ts" name="pays by card" time="0.250"/>
+    <testcase classname="checkout.spec.ts" name="pays by invoice" time="1.5"/>
+    <testcase classname="checkout.spec.ts" name="refunds" time="0.1"><failure message="expected 200, got 500" type="AssertionError">at refunds (checkout.spec.ts:20:5)</failure></testcase>
+    <testcase classname="checkout.spec.ts" name="ships abroad"><skipped/></testcase>
+  </testsuite>
+</testsuites>`;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await signUpCompany(server.url, 'console-tmt');
+  const v1 = async (method: string, path: string, body?: unknown) => {
+    const r = await http(server.url, method, path, { token: admin.token, headers: { 'x-workspace-id': String(admin.workspaceId) }, ...(body !== undefined ? { body } : {}) });
+    expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+    return r.body.data;
+  };
+  const project = await v1('POST', '/v1/projects', { name: 'Shop', key: 'SHOP' });
+  const card = await v1('POST', '/v1/test-cases', { title: 'checkout.spec.ts › pays by card', projectId: project.id });
+  sessionId = (await v1('POST', '/v1/test-sessions', { name: 'Nightly checkout', projectId: project.id, testCases: [card.id] })).id;
+  browser = await launchBrowser();
+  ({ context, page } = await signedIn(browser, server.url, admin.email, admin.password));
+}, 180_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('test sessions in the console', { timeout: 240_000 }, () => {
+  it('lists the sessions and opens one, its cases untested', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Test sessions' }).click();
+    const list = page.getByRole('table', { name: 'Test sessions' });
+    await list.getByRole('link', { name: 'Nightly checkout' }).click();
+    await page.getByRole('heading', { name: 'Nightly checkout' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/test-sessions/${sessionId}`);
+    const results = page.getByRole('table', { name: 'Results' });
+    await expect.poll(() => results.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('checkout.spec.ts › pays by card')]);
+    expect(await results.locator('tbody tr').first().textContent()).toContain('untested');
+    await expectAccessible(page, 'a test session with its JUnit import form');
+  });
+
+  it('imports a JUnit report: the answer counts matched, created and skipped, and the session shows the results', async () => {
+    const form = page.getByRole('form', { name: 'Import JUnit results' });
+    await form.getByLabel('JUnit XML report').setInputFiles({ name: 'junit.xml', mimeType: 'application/xml', buffer: Buffer.from(REPORT) });
+    await form.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').filter({ hasText: 'Imported 4 results: 1 matched, 3 created, 1 skipped.' }).waitFor();
+    const imported = page.getByRole('table', { name: 'Imported testcases' });
+    expect(await imported.locator('tbody tr').allTextContents()).toEqual([
+      expect.stringMatching(/pays by card.*Matched.*passed.*250 ms/),
+      expect.stringMatching(/pays by invoice.*Created.*passed.*1\.5 s/),
+      expect.stringMatching(/refunds.*Created.*failed/),
+      expect.stringMatching(/ships abroad.*Created.*skipped/),
+    ]);
+    const results = page.getByRole('table', { name: 'Results' });
+    await expect.poll(() => results.locator('tbody tr').count()).toBe(4);
+    const rows = await results.locator('tbody tr').allTextContents();
+    expect(rows[2]).toMatch(/checkout\.spec\.ts › refunds.*failed.*AssertionError: expected 200, got 500/);
+    expect(rows[3]).toMatch(/ships abroad.*skipped/);
+    expect(await page.getByText('In progress · 4 test cases').count()).toBe(1);
+    await expectAccessible(page, 'a test session after a JUnit import');
+  });
+
+  it('a file that is not well-formed XML is refused with its line, and the session stays as it was', async () => {
+    const form = page.getByRole('form', { name: 'Import JUnit results' });
+    await form.getByLabel('JUnit XML report').setInputFiles({ name: 'broken.xml', mimeType: 'application/xml', buffer: Buffer.from('<testsuites>\n<testsuite name="a">\n<testcase name="b">\n</testsuites>') });
+    await form.getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/not well-formed XML: line 4, column \d+/);
+    expect(await page.getByRole('table', { name: 'Results' }).locator('tbody tr').count()).toBe(4);
+    const session = await http(server.url, 'GET', `/v1/test-sessions/${sessionId}/results?history=true`, { token: admin.token, headers: { 'x-workspace-id': String(admin.workspaceId) } });
+    expect(session.body.pagination.total).toBe(4);
+    await expectAccessible(page, 'the JUnit import form with its refusal');
+  });
+});
