@@ -133,6 +133,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   if (serve('organization')) {
     await app.register(organization.routes, { prefix: '/api/v1' });
     await app.register(organization.credentials.tokenRoutes);
+    await app.register(organization.scimRoutes);
     app.get('/.well-known/jwks.json', { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return platform.keys.publicJwks;

@@ -26,6 +26,14 @@ export const ErrorCodes = {
   MALFORMED_REQUEST: { status: 400, error: 'Bad Request' },
   /** Completing a multipart upload named a part that was not uploaded, or with another ETag. */
   INVALID_PART: { status: 400, error: 'Bad Request' },
+  // SCIM 2.0 (/scim/v2): each answers its RFC 7644 `scimType` (shared/http/errors.ts, toScimErrorBody).
+  SCIM_INVALID_FILTER: { status: 400, error: 'Bad Request' },
+  SCIM_INVALID_VALUE: { status: 400, error: 'Bad Request' },
+  SCIM_INVALID_SYNTAX: { status: 400, error: 'Bad Request' },
+  SCIM_INVALID_PATH: { status: 400, error: 'Bad Request' },
+  SCIM_MUTABILITY: { status: 400, error: 'Bad Request' },
+  SCIM_TOO_MANY: { status: 400, error: 'Bad Request' },
+  SCIM_UNIQUENESS: { status: 409, error: 'Conflict' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
   // OAuth 2.0 token endpoint (RFC 6749 section 5.2): the body also carries the RFC's `error` value.
   INVALID_CLIENT: { status: 401, error: 'Unauthorized' },

@@ -100,6 +100,8 @@ const LABELS: Record<string, string> = {
   IdentityProviderCreated: 'Identity provider added',
   IdentityProviderChanged: 'Identity provider changed',
   IdentityProviderDeleted: 'Identity provider removed',
+  ScimTokenCreated: 'SCIM token created',
+  ScimTokenRevoked: 'SCIM token revoked',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

@@ -24,6 +24,8 @@ export const MODULE_ROUTES: readonly ModuleRoute[] = [
   { module: 'tmt', prefix: '/v1', strip: false, entitlement: 'TMT' },
   // The OAuth 2.0 token endpoint of the /v1 set: the organization issues client tokens.
   { module: 'organization', prefix: '/oauth', strip: false, entitlement: null },
+  // SCIM 2.0 provisioning (docs/modules/scim.md): the organization's users and teams for a company's directory.
+  { module: 'organization', prefix: '/scim', strip: false, entitlement: null },
   { module: 'healthcheck', prefix: '/healthcheck', strip: false, entitlement: 'HEALTHCHECK' },
   { module: 'autorunner', prefix: '/autorunner', strip: false, entitlement: 'AUTORUNNER' },
 ];
@@ -37,7 +39,7 @@ interface PathRule {
  * The web console's pages and assets (services/gateway/console.ts): every path outside the API
  * prefixes and the platform's own documents, which keep precedence and keep answering JSON.
  */
-export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|healthcheck|autorunner|docs|openapi\.json|health|ready|\.well-known)(\/|$))/;
+export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|scim|healthcheck|autorunner|docs|openapi\.json|health|ready|\.well-known)(\/|$))/;
 
 /** Reached without any credential (public mock services, plus the platform's own documents and probes). */
 export const PUBLIC_PATHS: readonly PathRule[] = [
@@ -64,6 +66,8 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { methods: ['GET', 'HEAD'], pattern: /^\/df\/downloads\/dfctl\/[^/]+$/ },
   // Pre-authorised by their own credentials (engine token, OAuth client secret), checked by the module.
   { methods: ['POST'], pattern: /^\/oauth\/token$/ },
+  // SCIM: the company's `scim_` bearer token, checked by the organization module on every request.
+  { pattern: /^\/scim\/v2(\/.*)?$/ },
 ];
 
 /**

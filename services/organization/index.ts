@@ -20,12 +20,14 @@ import { teamsFeature } from './teams/index.js';
 import { usersFeature } from './users/index.js';
 import { workspacesFeature } from './workspaces/index.js';
 import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
+import { ScimService, scimFeature, scimProtocolFeature } from './scim/index.js';
+import { orgScimProjection } from '#projections/org-scim/index.js';
 
 export { AuthService, AccessRevocations, type RevocableToken } from './auth/index.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection, orgIdentityProvidersProjection];
+export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection, orgIdentityProvidersProjection, orgScimProjection];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {
@@ -33,6 +35,7 @@ export function createOrganizationModule(platform: Platform) {
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
   const credentialService = new CredentialService(platform);
   const identity = createIdentityProviders(platform, auth);
+  const scim = new ScimService(platform, auth.revocations);
   const features = [
     feature(companiesFeature, {}),
     feature(claimsFeature, {}),
@@ -44,6 +47,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(auditFeature, { platform }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(identityProvidersFeature, identity.options),
+    feature(scimFeature, { platform, scim }),
   ];
   return {
     auth,
@@ -56,6 +60,10 @@ export function createOrganizationModule(platform: Platform) {
       tokenRoutes: async (app: FastifyInstance) => {
         await app.register(tokenRoutes, { platform, credentials: credentialService, resolveWorkspace });
       },
+    },
+    /** At the root, outside `/api/v1`: the SCIM 2.0 service at `/scim/v2`, authenticated by its own tokens. */
+    scimRoutes: async (app: FastifyInstance) => {
+      await app.register(scimProtocolFeature, { platform, scim });
     },
     /** Whether this user may enter this workspace, and what it is entitled to. */
     resolveWorkspace,

@@ -146,12 +146,44 @@ export function toW3cErrorBody(status: number, body: ErrorBody): W3cErrorBody {
   return { value: { error, message, stacktrace: '', data: { code: body.code } } };
 }
 
+/** `/scim/v2/**` answers SCIM's own error shape (RFC 7644 §3.12) with `application/scim+json`. */
+export function isScimPath(url: string): boolean {
+  return url === '/scim/v2' || url.startsWith('/scim/v2/') || url.startsWith('/scim/v2?');
+}
+
+const SCIM_TYPES: Record<string, string> = {
+  SCIM_INVALID_FILTER: 'invalidFilter',
+  SCIM_INVALID_VALUE: 'invalidValue',
+  SCIM_INVALID_SYNTAX: 'invalidSyntax',
+  SCIM_INVALID_PATH: 'invalidPath',
+  SCIM_MUTABILITY: 'mutability',
+  SCIM_TOO_MANY: 'tooMany',
+  SCIM_UNIQUENESS: 'uniqueness',
+  VALIDATION_FAILED: 'invalidValue',
+  MALFORMED_JSON: 'invalidSyntax',
+};
+
+export interface ScimErrorBody {
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'];
+  status: string;
+  scimType?: string;
+  detail: string;
+}
+
+/** A platform error in SCIM's shape, keeping its status; a 409 is always `uniqueness`. */
+export function toScimErrorBody(status: number, body: ErrorBody): ScimErrorBody {
+  const scimType = SCIM_TYPES[body.code] ?? (status === 409 ? 'uniqueness' : undefined);
+  const detail = body.details?.length ? `${body.message}: ${body.details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ')}` : body.message;
+  return { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail };
+}
+
 /** Sends an error the catalog way; 5xx are logged with the request id and hide their cause. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const { status, body, headers, internal } = toErrorResponse(err);
   if (internal) request.log.error({ err }, 'request failed');
   else if (status >= 500) request.log.warn({ err }, 'request failed');
   if (headers) reply.headers(headers);
+  if (isScimPath(request.url)) return reply.code(status).type('application/scim+json; charset=utf-8').send(toScimErrorBody(status, body));
   const shaped = isV1Path(request.url) ? toV1ErrorBody(body) : isWebDriverPath(request.url) ? toW3cErrorBody(status, body) : body;
   return reply.code(status).type('application/json; charset=utf-8').send(shaped);
 }

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { teamRoutes, type TeamsOptions } from './routes.js';
 
 export { teamDecider, type TeamCommand, type TeamState } from './decide.js';
+export { TeamService } from './service.js';
 export { teamStream, type TeamEvent } from '#events/organization/teams.js';
 
 export type { TeamsOptions };

@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getTeam, getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
-import { AppError, found } from '#shared/errors.js';
+import { getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
+import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { allocateId } from '#shared/ids.js';
 import { OrgWriter } from '../service.js';
 import { callerOf, IdParams, intId, Team } from '../http.js';
-import { teamDecider } from './decide.js';
-import { teamStream } from '#events/organization/teams.js';
 import type { Platform } from '../../platform.js';
+import { TeamService } from './service.js';
 
 const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);
@@ -25,10 +23,8 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
   const { db } = platform;
   const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  const teamOr404 = async (companyId: number, teamId: number): Promise<TeamView> => {
-    return found(await getTeam(db, companyId, teamId), 'Team not found');
-  };
+  const teams = new TeamService(platform);
+  const teamOr404 = (companyId: number, teamId: number) => teams.teamOr404(companyId, teamId);
 
   r.get('/teams', {
     schema: { tags, summary: 'Teams of the company (TEAM_READ)', response: { 200: z.array(Team) } },
@@ -47,18 +43,8 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
     },
     handler: async (request, reply) => {
       await requirePermission(request, 'TEAM_MANAGE');
-      const p = callerOf(request);
-      const teamId = await allocateId(db, 'team');
-      const ctx = writer.context(request);
-      await writer.claimName(`team-name:${p.companyId}`, request.body.name, teamId, 'Team', ctx);
-      const result = await writer.run(
-        teamStream(teamId),
-        teamDecider,
-        { type: 'CreateTeam', teamId, companyId: p.companyId, name: request.body.name, description: request.body.description },
-        ctx,
-      );
-      await writer.settle(result);
-      return reply.code(201).send(await teamOr404(p.companyId, teamId));
+      const team = await teams.create(callerOf(request).companyId, request.body, writer.context(request));
+      return reply.code(201).send(team);
     },
   });
 
@@ -82,18 +68,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
       await requirePermission(request, 'TEAM_MANAGE');
       const p = callerOf(request);
       const team = await teamOr404(p.companyId, request.params.id);
-      const { name, description: desc } = request.body;
-      const ctx = writer.context(request);
-      const result = await writer.renamed(`team-name:${p.companyId}`, 'Team', team.id, team.name, name, ctx, () =>
-        writer.run(
-          teamStream(team.id),
-          teamDecider,
-          { type: 'UpdateTeam', companyId: p.companyId, ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}) },
-          ctx,
-        ),
-      );
-      await writer.settle(result);
-      return teamOr404(p.companyId, team.id);
+      return teams.update(team, p.companyId, request.body, writer.context(request));
     },
   });
 
@@ -103,10 +78,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
       await requirePermission(request, 'TEAM_MANAGE');
       const p = callerOf(request);
       const team = await teamOr404(p.companyId, request.params.id);
-      const ctx = writer.context(request);
-      const result = await writer.run(teamStream(team.id), teamDecider, { type: 'DeleteTeam', companyId: p.companyId }, ctx);
-      await writer.releaseName(`team-name:${p.companyId}`, team.name, team.id, ctx);
-      await writer.settle(result);
+      await teams.delete(team, p.companyId, writer.context(request));
       return reply.code(204).send(null);
     },
   });
@@ -118,9 +90,8 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
     const p = callerOf(request);
     const team = await teamOr404(p.companyId, params.id);
     if (!(await getUser(db, p.companyId, params.userId))) throw new AppError('NOT_FOUND', 'User not found');
-    const result = await writer.run(teamStream(team.id), teamDecider, { type, companyId: p.companyId, userId: params.userId }, writer.context(request));
-    await writer.settle(result);
-    return teamOr404(p.companyId, team.id);
+    const change = type === 'AddMember' ? { add: [params.userId] } : { remove: [params.userId] };
+    return teams.changeMembers(team, p.companyId, change, writer.context(request));
   };
 
   r.post('/teams/:id/members/:userId', {

@@ -178,6 +178,24 @@ export async function updateUser(
 }
 
 /**
+ * Activates or deactivates a user of the caller's company (permission and self checks by the caller):
+ * a deactivated user cannot sign in, and every token of theirs stops working at once.
+ */
+export async function setUserStatus(
+  platform: Platform,
+  revocations: TokenRevocations,
+  ctx: CommandContext,
+  user: Pick<UserView, 'id' | 'companyId'>,
+  status: 'active' | 'deactivated',
+): Promise<void> {
+  const writer = new OrgWriter(platform);
+  const type = status === 'active' ? 'ReactivateUser' : 'DeactivateUser';
+  const result = await writer.run(userStream(user.id), userDecider, { type, companyId: user.companyId }, ctx);
+  if (status === 'deactivated') await revocations.revokeUserTokensBefore(user.id, platform.now());
+  await writer.settle(result);
+}
+
+/**
  * Deletes a user of the caller's company (permission and self checks by the caller): their tokens stop
  * working, the e-mail address and username are freed, the profile image is removed.
  */

@@ -1,0 +1,2 @@
+export { orgScimProjection } from './projection.js';
+export * from './queries.js';

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listScimTokens } from '#projections/org-scim/index.js';
+import { requirePermission } from '#shared/http/principal.js';
+import { callerOf, intId } from '../../http.js';
+import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
+import { OrgWriter } from '../../service.js';
+import type { ScimFeatureOptions } from '../options.js';
+
+const tags = ['SCIM provisioning'];
+
+const ScimToken = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe('The first characters of the token, to recognise it'),
+    roleIds: z.array(z.number().int()).describe('Company roles every user it provisions is given'),
+    createdBy: z.number().int(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ScimToken' });
+
+const CreatedScimToken = ScimToken.extend({ token: z.string().describe('The token itself (`scim_...`): shown in this answer only') });
+
+/** `/api/v1/scim-tokens`: the company's provisioning tokens (USER_ADMIN_MANAGE). */
+export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOptions): Promise<void> {
+  const { platform, scim } = opts;
+  const writer = new OrgWriter(platform);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/scim-tokens', {
+    schema: { tags, summary: "The company's SCIM tokens, revoked ones too (USER_ADMIN_MANAGE)", response: { 200: z.array(ScimToken) } },
+    handler: async (request) => {
+      await requirePermission(request, 'USER_ADMIN_MANAGE');
+      return listScimTokens(platform.db, callerOf(request).companyId);
+    },
+  });
+
+  r.post('/scim-tokens', {
+    schema: {
+      tags,
+      summary: 'A token for a directory to provision users and teams at /scim/v2; the token is answered once (USER_ADMIN_MANAGE)',
+      body: z.object({ name: z.string().trim().min(2).max(64), roleIds: z.array(intId).max(50).default([]) }),
+      response: { 201: CreatedScimToken },
+    },
+    handler: async (request, reply) => {
+      await requirePermission(request, 'USER_ADMIN_MANAGE');
+      const p = callerOf(request);
+      // The roles a token hands out are roles the administrator could grant themselves.
+      assertMayGrantRoles(await request.permissions(), await requireRoles(platform.db, p.companyId, request.body.roleIds));
+      const { token, view } = await scim.createToken(p.companyId, p.userId, request.body, writer.context(request));
+      return reply.code(201).send({ ...view, token });
+    },
+  });
+
+  r.delete('/scim-tokens/:id', {
+    schema: { tags, summary: 'Revoke a SCIM token; requests with it are refused at once (USER_ADMIN_MANAGE)', params: z.object({ id: z.uuid() }), response: { 204: z.null() } },
+    handler: async (request, reply) => {
+      await requirePermission(request, 'USER_ADMIN_MANAGE');
+      const p = callerOf(request);
+      await scim.revokeToken(p.companyId, request.params.id, p.userId, writer.context(request));
+      return reply.code(204).send(null);
+    },
+  });
+}
