@@ -47,9 +47,27 @@ export function changedPaths(before: TreeState, after: TreeState): string[] {
   return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
 }
 
+/**
+ * The builds that end-to-end files run before they start (the web console for the console files, dfctl
+ * for the dfctl files), made once here, before any file runs: files run in parallel, and two builds at
+ * once would write into the same directory (console/dist, dist/dfctl) while a third file's server reads
+ * it. Each build is skipped when it is newer than its sources, so the files' own calls then find nothing
+ * to do. A build that fails is left for the files that need it to report.
+ */
+export function buildWhatFilesShare(root: string): void {
+  for (const script of ['scripts/build-console.mjs', 'scripts/build-dfctl.mjs']) {
+    try {
+      execFileSync(process.execPath, [script], { cwd: root, stdio: 'inherit' });
+    } catch {
+      process.stderr.write(`\n${script} failed before the run; the files that need it will report it\n`);
+    }
+  }
+}
+
 export default function setup(): () => void {
   const root = process.cwd();
   const before = treeState(root);
+  buildWhatFilesShare(root);
   return () => {
     if (!before) return;
     const after = treeState(root);

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
+import { freePort } from '#test/helpers/daemon.js';
 import { eventually, enrolHost } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
@@ -28,14 +29,6 @@ let server: TestServer | null = null;
 let agentBus: MessageBus;
 let agent: AgentHost;
 const dataDir = mkdtempSync(join(tmpdir(), 'df-resilience-'));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 const portOpen = () =>
   new Promise<boolean>((resolve) => {

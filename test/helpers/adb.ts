@@ -1,23 +1,23 @@
 import { zipOf } from './zip.js';
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AdbdPeer, type PeerOptions } from '#test/adbd/peer.js';
+import { freePort } from './daemon.js';
 
 const run = promisify(execFile);
 export const ADB_BINARY = process.env.ADB_BINARY ?? '/usr/bin/adb';
 
-/** A free loopback TCP port (released again at once). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** The port helper of test/helpers/daemon.ts, for the files that take it from here. */
+export { freePort };
 
-/** An adb server of the test file's own (Debian's `adb`), on its own port, so tests never share one. */
+/**
+ * An adb server of the test file's own (Debian's `adb`), on its own port and with its own home (its key
+ * pair in `$HOME/.android`), so tests never share a server, and two servers starting at once never
+ * write the same key file.
+ */
 export interface AdbServer {
   port: number;
   /** Runs `adb -P <port> <args>` and returns its output. */
@@ -30,8 +30,10 @@ export interface AdbServer {
 
 export async function startAdbServer(): Promise<AdbServer> {
   const port = await freePort();
+  const home = mkdtempSync(join(tmpdir(), 'qa-adb-home-'));
+  const env = { ...process.env, HOME: home, ANDROID_ADB_LOG_PATH: join(home, 'adb.log') };
   const adb = async (...args: string[]) => {
-    const { stdout, stderr } = await run(ADB_BINARY, ['-P', String(port), ...args], { timeout: 30_000 });
+    const { stdout, stderr } = await run(ADB_BINARY, ['-P', String(port), ...args], { timeout: 30_000, env });
     return `${stdout}${stderr}`;
   };
   await adb('start-server');
@@ -49,6 +51,7 @@ export async function startAdbServer(): Promise<AdbServer> {
     },
     async stop() {
       await adb('kill-server').catch(() => undefined);
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }
