@@ -100,6 +100,10 @@ const LABELS: Record<string, string> = {
   IdentityProviderCreated: 'Identity provider added',
   IdentityProviderChanged: 'Identity provider changed',
   IdentityProviderDeleted: 'Identity provider removed',
+  WebhookCreated: 'Webhook added',
+  WebhookChanged: 'Webhook changed',
+  WebhookDisabled: 'Webhook disabled after failed deliveries',
+  WebhookDeleted: 'Webhook removed',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

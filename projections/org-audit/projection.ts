@@ -5,6 +5,7 @@ import { roleEvents } from '#events/organization/roles.js';
 import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
 import { identityProviderEvents } from '#events/organization/identity-providers.js';
+import { webhookEvents } from '#events/organization/webhooks.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
 import { accessibilityEvents } from '#events/df/accessibility.js';
 import type { DeviceEvent } from '#events/df/devices.js';
@@ -40,6 +41,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'app',
   'device-app-install',
   'identity-provider',
+  'webhook',
 ] as const;
 
 /**
@@ -59,6 +61,7 @@ add('workspace', 'workspaceId', workspaceEvents.types);
 add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
 add('identity-provider', 'providerId', identityProviderEvents.types);
+add('webhook', 'webhookId', webhookEvents.types);
 // Device testing: who opened, changed, recorded and ended sessions (WebDriver ones included), their
 // keys, hosts and bookings. A session's timeline (every input) and artifacts are its own record, not audit.
 const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionActivityExtended', 'DeviceSessionArtifactStored']);
