@@ -113,11 +113,11 @@ export class WebhookService {
     const owner = await getUser(this.platform.db, hook.companyId, hook.createdBy);
     if (!owner || owner.status !== 'active') return;
     const workspace = await getWorkspace(this.platform.db, hook.companyId, hook.workspaceId);
-    const link = this.platform.publicAddress.link(`/workspaces/${hook.workspaceId}/webhooks`);
+    const link = this.platform.publicAddress.link('/org/webhooks');
     await this.platform.mailer.send({
       to: owner.email,
       subject: `Webhook disabled: ${hook.url}`,
-      text: `Your webhook ${hook.url} in the workspace "${workspace?.name ?? hook.workspaceId}" was disabled.\n\n${reason}.\n\nNo more events are sent to it. Fix the endpoint, then enable it again and send the failed deliveries again here: ${link}\n`,
+      text: `Your webhook ${hook.url} in the workspace "${workspace?.name ?? hook.workspaceId}" was disabled.\n\n${reason}.\n\nNo more events are sent to it. Fix the endpoint, then enable it again and send the failed deliveries again on the Webhooks page of that workspace: ${link}\n`,
     });
   }
 }
