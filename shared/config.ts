@@ -190,8 +190,15 @@ const schema = z.object({
     .string()
     .trim()
     .default('5s,5m,30m,2h,5h,10h')
-    .transform((v) => v.split(',').map((part) => duration.parse(part)))
-    .refine((pauses) => pauses.length >= 1 && pauses.length <= 50, 'between 1 and 50 durations'),
+    .transform((v, ctx) => {
+      const pauses = v.split(',').map((part) => duration.safeParse(part));
+      const bad = pauses.findIndex((p) => !p.success);
+      if (bad >= 0 || pauses.length > 50) {
+        ctx.addIssue({ code: 'custom', message: bad >= 0 ? `"${v.split(',')[bad]!.trim()}" is not a duration above zero (5s, 30m, 2h)` : 'at most 50 pauses' });
+        return z.NEVER;
+      }
+      return pauses.map((p) => p.data!);
+    }),
   /** Webhooks: how long one attempt may take (connect, send, answer) before it counts as failed. */
   WEBHOOK_TIMEOUT: duration.default(10_000),
   /** Webhooks: an endpoint whose last this many deliveries all failed (every retry spent) is disabled. */
