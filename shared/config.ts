@@ -184,12 +184,12 @@ const schema = z.object({
   DF_BACKFILL_THROTTLE_MS: int(0, 60_000).default(0),
   /**
    * Webhooks: the pauses between a delivery's attempts, comma-separated durations; after the last one
-   * fails the delivery is failed. The default spreads six retries over about a day.
+   * fails the delivery is failed. The default spreads seven retries over about a day.
    */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .trim()
-    .default('5s,5m,30m,2h,5h,10h')
+    .default('5s,5m,30m,2h,5h,8h,8h')
     .transform((v, ctx) => {
       const pauses = v.split(',').map((part) => duration.safeParse(part));
       const bad = pauses.findIndex((p) => !p.success);
