@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { findWebhook, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
+import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/types.js';
 import type { Platform } from '../../platform.js';
 import {
@@ -54,6 +54,9 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     const { db, store, config } = this.platform;
+    // In a split deployment the projections may start after this service: the endpoints' table (which
+    // the sender joins) is made here too, as the runner makes it (CREATE ... IF NOT EXISTS).
+    await db.exec(orgWebhooksProjection.schema);
     await db.exec(DELIVERIES_SCHEMA);
     // A first start follows the log from its head: no endpoint existed before it.
     if ((await dispatchPosition(db)) === null) await db.query(`INSERT INTO webhook_dispatch (name, position) VALUES ('dispatcher', $1) ON CONFLICT (name) DO NOTHING`, [(await store.headPosition()).toString()]);
