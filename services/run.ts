@@ -64,6 +64,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
   let agent: AgentHost | null = null;
   let dfStarted: { stop(): Promise<void> } | null = null;
   let healthcheckStarted: { stop(): Promise<void> } | null = null;
+  let organizationStarted: { stop(): Promise<void> } | null = null;
   const enrolling = new AbortController();
   const platform = await openPlatform(config, {
     logger,
@@ -104,7 +105,10 @@ export async function startProcess(env: Record<string, string | undefined> = pro
           }
         : {}),
     });
-    if (selected.has('organization')) await organization.start();
+    if (selected.has('organization')) {
+      organizationStarted = organization;
+      await organization.start();
+    }
     if (selected.has('healthcheck')) {
       await healthcheck.start();
       healthcheckStarted = healthcheck;
@@ -179,6 +183,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
           for (const extra of extraParts) await part(extra.name, extra.stop);
           await part('http listener and open connections', () => app.close());
           await part('device farm (sessions, viewers, reservations, hosts)', dfStarted ? () => dfStarted!.stop() : undefined);
+          await part('webhooks', organizationStarted ? () => organizationStarted!.stop() : undefined);
           await part('health checks', healthcheckStarted ? () => healthcheckStarted!.stop() : undefined);
           await part('device agent (browsers, Appium, workers)', agent ? () => agent!.stop() : undefined);
           await part('projections', activeRunner ? () => activeRunner.stop() : undefined);
@@ -191,6 +196,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     enrolling.abort();
     await dfStarted?.stop().catch(() => {});
     await healthcheckStarted?.stop().catch(() => {});
+    await organizationStarted?.stop().catch(() => {});
     await agent?.stop().catch(() => {});
     await runner?.stop().catch(() => {});
     await platform.close();

@@ -182,11 +182,40 @@ const schema = z.object({
   DF_UPLOAD_EXPIRY: duration.default(24 * 3_600_000),
   /** Device farm: pause between files of a catalog backfill, in milliseconds (spares a busy storage). */
   DF_BACKFILL_THROTTLE_MS: int(0, 60_000).default(0),
+  /**
+   * Webhooks: the pauses between a delivery's attempts, comma-separated durations; after the last one
+   * fails the delivery is failed. The default spreads seven retries over about a day.
+   */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .trim()
+    .default('5s,5m,30m,2h,5h,8h,8h')
+    .transform((v, ctx) => {
+      const pauses = v.split(',').map((part) => duration.safeParse(part));
+      const bad = pauses.findIndex((p) => !p.success);
+      if (bad >= 0 || pauses.length > 50) {
+        ctx.addIssue({ code: 'custom', message: bad >= 0 ? `"${v.split(',')[bad]!.trim()}" is not a duration above zero (5s, 30m, 2h)` : 'at most 50 pauses' });
+        return z.NEVER;
+      }
+      return pauses.map((p) => p.data!);
+    }),
+  /** Webhooks: how long one attempt may take (connect, send, answer) before it counts as failed. */
+  WEBHOOK_TIMEOUT: duration.default(10_000),
+  /** Webhooks: an endpoint whose last this many deliveries all failed (every retry spent) is disabled. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(1, 1000).default(5),
+  /**
+   * Webhooks: whether endpoints may be loopback, private or link-local addresses. Unset: allowed,
+   * except with `NODE_ENV=production`, where it is refused unless set to true.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_SIGNUP'> & { PUBLIC_SIGNUP: boolean; dataDir: string };
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_SIGNUP' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & { PUBLIC_SIGNUP: boolean; WEBHOOK_ALLOW_PRIVATE_URLS: boolean; dataDir: string };
 
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
@@ -205,5 +234,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.data.BLOB_STORE === 's3' && !parsed.data.S3_BUCKET) throw new ConfigError([{ variable: 'S3_BUCKET', message: 'required when BLOB_STORE=s3' }]);
   const PUBLIC_SIGNUP = parsed.data.PUBLIC_SIGNUP ?? parsed.data.NODE_ENV !== 'production';
-  return { ...parsed.data, PUBLIC_SIGNUP, dataDir: resolve(parsed.data.DATA_DIR) };
+  const WEBHOOK_ALLOW_PRIVATE_URLS = parsed.data.WEBHOOK_ALLOW_PRIVATE_URLS ?? parsed.data.NODE_ENV !== 'production';
+  return { ...parsed.data, PUBLIC_SIGNUP, WEBHOOK_ALLOW_PRIVATE_URLS, dataDir: resolve(parsed.data.DATA_DIR) };
 }

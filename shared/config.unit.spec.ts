@@ -41,3 +41,19 @@ describe('PUBLIC_SIGNUP', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_SIGNUP: 'yes' })).toThrow(/PUBLIC_SIGNUP/);
   });
 });
+
+describe('webhooks', () => {
+  it('reads the retry schedule as pauses, and refuses a bad one naming the variable', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).WEBHOOK_RETRY_SCHEDULE).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000]);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_RETRY_SCHEDULE: '100ms, 2s,1m' }).WEBHOOK_RETRY_SCHEDULE).toEqual([100, 2_000, 60_000]);
+    expect(() => loadConfig({ NODE_ENV: 'test', WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ NODE_ENV: 'test', WEBHOOK_RETRY_SCHEDULE: '5s,0s' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+  });
+
+  it('allows private endpoint addresses outside production unless told otherwise, and refuses them in production unless allowed', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE_URLS: '0' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+  });
+});

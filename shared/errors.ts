@@ -34,6 +34,10 @@ export const ErrorCodes = {
   SCIM_MUTABILITY: { status: 400, error: 'Bad Request' },
   SCIM_TOO_MANY: { status: 400, error: 'Bad Request' },
   SCIM_UNIQUENESS: { status: 409, error: 'Conflict' },
+  /** A webhook endpoint that is not an absolute http(s) URL, or a private address where they are refused. */
+  INVALID_WEBHOOK_URL: { status: 400, error: 'Bad Request' },
+  /** A webhook subscribed to an event name the platform does not send. */
+  UNKNOWN_WEBHOOK_EVENT: { status: 400, error: 'Bad Request' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
   // OAuth 2.0 token endpoint (RFC 6749 section 5.2): the body also carries the RFC's `error` value.
   INVALID_CLIENT: { status: 401, error: 'Unauthorized' },

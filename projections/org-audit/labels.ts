@@ -102,6 +102,10 @@ const LABELS: Record<string, string> = {
   IdentityProviderDeleted: 'Identity provider removed',
   ScimTokenCreated: 'SCIM token created',
   ScimTokenRevoked: 'SCIM token revoked',
+  WebhookCreated: 'Webhook added',
+  WebhookChanged: 'Webhook changed',
+  WebhookDisabled: 'Webhook disabled after failed deliveries',
+  WebhookDeleted: 'Webhook removed',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

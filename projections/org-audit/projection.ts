@@ -6,6 +6,7 @@ import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
 import { identityProviderEvents } from '#events/organization/identity-providers.js';
 import { scimTokenEvents } from '#events/organization/scim.js';
+import { webhookEvents } from '#events/organization/webhooks.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
 import { accessibilityEvents } from '#events/df/accessibility.js';
 import type { DeviceEvent } from '#events/df/devices.js';
@@ -42,6 +43,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'device-app-install',
   'identity-provider',
   'scim-token',
+  'webhook',
 ] as const;
 
 /**
@@ -62,6 +64,7 @@ add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
 add('identity-provider', 'providerId', identityProviderEvents.types);
 add('scim-token', 'tokenId', scimTokenEvents.types);
+add('webhook', 'webhookId', webhookEvents.types);
 // Device testing: who opened, changed, recorded and ended sessions (WebDriver ones included), their
 // keys, hosts and bookings. A session's timeline (every input) and artifacts are its own record, not audit.
 const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionActivityExtended', 'DeviceSessionArtifactStored']);

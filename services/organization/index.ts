@@ -5,6 +5,7 @@ import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/or
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import { signInSessionsProjection } from '#projections/sign-in-sessions/index.js';
 import { orgIdentityProvidersProjection } from '#projections/org-identity-providers/index.js';
+import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
@@ -22,12 +23,22 @@ import { workspacesFeature } from './workspaces/index.js';
 import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
 import { ScimService, scimFeature, scimProtocolFeature } from './scim/index.js';
 import { orgScimProjection } from '#projections/org-scim/index.js';
+import { WebhookService, webhooksFeature } from './webhooks/index.js';
 
 export { AuthService, AccessRevocations, type RevocableToken } from './auth/index.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
 
 /** The read models the organization module owns. */
-export const organizationProjections: readonly Projection[] = [orgDirectoryProjection, signInLogProjection, signInSessionsProjection, orgAuditProjection, orgCredentialsProjection, orgIdentityProvidersProjection, orgScimProjection];
+export const organizationProjections: readonly Projection[] = [
+  orgDirectoryProjection,
+  signInLogProjection,
+  signInSessionsProjection,
+  orgAuditProjection,
+  orgCredentialsProjection,
+  orgIdentityProvidersProjection,
+  orgScimProjection,
+  orgWebhooksProjection,
+];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
 export function createOrganizationModule(platform: Platform) {
@@ -36,6 +47,7 @@ export function createOrganizationModule(platform: Platform) {
   const credentialService = new CredentialService(platform);
   const identity = createIdentityProviders(platform, auth);
   const scim = new ScimService(platform, auth.revocations);
+  const webhooks = new WebhookService(platform);
   const features = [
     feature(companiesFeature, {}),
     feature(claimsFeature, {}),
@@ -48,6 +60,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(identityProvidersFeature, identity.options),
     feature(scimFeature, { platform, scim }),
+    feature(webhooksFeature, { platform, webhooks }),
   ];
   return {
     auth,
@@ -69,8 +82,13 @@ export function createOrganizationModule(platform: Platform) {
     resolveWorkspace,
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
-    /** Creates the bootstrap administrator once, when configured. */
-    start: () => bootstrapAdmin(platform, auth),
+    /** Creates the bootstrap administrator once, when configured, and starts sending webhooks. */
+    start: async () => {
+      await bootstrapAdmin(platform, auth);
+      await webhooks.dispatcher.start();
+    },
+    /** Stops sending webhooks (what is due stays queued for the next start). */
+    stop: () => webhooks.dispatcher.stop(),
     /** Every feature, under `/api/v1`. */
     routes: (app: FastifyInstance) => registerFeatures(app, features),
   };

@@ -1,0 +1,2 @@
+export { orgWebhooksProjection } from './projection.js';
+export * from './queries.js';

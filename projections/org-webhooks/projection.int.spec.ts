@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectionSpec, SPEC_TIME, type ProjectionSpec } from '../testing.js';
+import { orgWebhooksProjection } from './projection.js';
+import { findWebhook, getWebhook, listWebhooks, webhooksFor } from './queries.js';
+
+const created = (webhookId: number, workspaceId: number, events: string[], companyId = 1) => ({
+  type: 'WebhookCreated',
+  payload: { webhookId, companyId, workspaceId, url: `https://hooks.test/${webhookId}`, events, enabled: true, secret: `whsec_${webhookId}`, createdBy: 3 },
+});
+let spec: ProjectionSpec;
+beforeAll(async () => (spec = await projectionSpec(orgWebhooksProjection)));
+afterAll(() => spec.close());
+beforeEach(() => spec.reset());
+
+describe('org-webhooks read model', () => {
+  it("given endpoints of two workspaces and two companies, each workspace lists its own and an event finds only its workspace's subscribers", async () => {
+    await spec.given(created(1, 10, ['session.ended']), created(2, 11, ['session.ended', 'host.lost']), created(3, 20, ['session.ended'], 2));
+    expect((await listWebhooks(spec.db, 1, 10)).map((w) => w.id)).toEqual([1]);
+    expect(await getWebhook(spec.db, 1, 10, 2)).toBeNull();
+    expect(await getWebhook(spec.db, 2, 10, 1)).toBeNull();
+    expect(await getWebhook(spec.db, 1, 10, 1)).toEqual({
+      id: 1, companyId: 1, workspaceId: 10, url: 'https://hooks.test/1', events: ['session.ended'], enabled: true, secret: 'whsec_1', createdBy: 3, createdAt: SPEC_TIME, disabledReason: null,
+    });
+    expect((await webhooksFor(spec.db, 1, [10], 'session.ended')).map((w) => w.id)).toEqual([1]);
+    expect((await webhooksFor(spec.db, 1, null, 'session.ended')).map((w) => w.id)).toEqual([1, 2]);
+    expect((await webhooksFor(spec.db, 1, null, 'host.lost')).map((w) => w.id)).toEqual([2]);
+  });
+
+  it('given a change, a disabling and an enabling, the row follows; a disabled or deleted endpoint hears nothing', async () => {
+    await spec.given(created(1, 10, ['session.ended']), { type: 'WebhookChanged', payload: { webhookId: 1, events: ['session.ended', 'reservation.ended'] } });
+    expect((await getWebhook(spec.db, 1, 10, 1))?.events).toEqual(['session.ended', 'reservation.ended']);
+    await spec.given({ type: 'WebhookDisabled', payload: { webhookId: 1, reason: 'failing' } });
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ enabled: false, disabledReason: 'failing' });
+    expect(await webhooksFor(spec.db, 1, [10], 'session.ended')).toEqual([]);
+    await spec.given({ type: 'WebhookChanged', payload: { webhookId: 1, enabled: true } });
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ enabled: true, disabledReason: null });
+    await spec.given({ type: 'WebhookDeleted', payload: { webhookId: 1, url: 'https://hooks.test/1' } });
+    expect(await listWebhooks(spec.db, 1, 10)).toEqual([]);
+    expect(await webhooksFor(spec.db, 1, [10], 'session.ended')).toEqual([]);
+    expect((await findWebhook(spec.db, 1))?.deleted).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+import { AppError } from '#shared/errors.js';
+import { defineDecider } from '#shared/es/decider.js';
+import type { WebhookEvent, WebhookEventName } from '#events/organization/webhooks.js';
+
+type Created = Extract<WebhookEvent, { type: 'WebhookCreated' }>['payload'];
+export interface WebhookChanges {
+  url?: string;
+  events?: WebhookEventName[];
+  enabled?: boolean;
+}
+/** Whose webhook a command may touch: another company's or workspace's is not found. */
+interface Owner {
+  companyId: number;
+  workspaceId: number;
+}
+
+export type WebhookCommand =
+  | { type: 'CreateWebhook'; webhook: Created }
+  | ({ type: 'ChangeWebhook'; changes: WebhookChanges } & Owner)
+  | { type: 'DisableWebhook'; reason: string }
+  | ({ type: 'DeleteWebhook' } & Owner);
+
+export type WebhookState =
+  | { status: 'none' }
+  | ({ status: 'active'; disabledReason: string | null } & Omit<Created, 'secret'>)
+  | { status: 'deleted' };
+
+function live(state: WebhookState, owner: Owner) {
+  if (state.status !== 'active' || state.companyId !== owner.companyId || state.workspaceId !== owner.workspaceId) throw new AppError('NOT_FOUND', 'Webhook not found');
+  return state;
+}
+
+/** One endpoint of a workspace: created, changed (only what differs is recorded), disabled by the platform, deleted. */
+export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, WebhookState>({
+  initialState: () => ({ status: 'none' }),
+  evolve: {
+    WebhookCreated: (_state, { payload: { secret: _secret, ...webhook } }) => ({ status: 'active', disabledReason: null, ...webhook }),
+    WebhookChanged: (state, { payload: { webhookId: _id, ...changes } }) =>
+      state.status === 'active' ? { ...state, ...changes, disabledReason: changes.enabled ? null : state.disabledReason } : state,
+    WebhookDisabled: (state, { payload }) => (state.status === 'active' ? { ...state, enabled: false, disabledReason: payload.reason } : state),
+    WebhookDeleted: () => ({ status: 'deleted' }),
+  },
+  decide: {
+    CreateWebhook: (command, state) => {
+      if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Webhook already exists');
+      return [{ type: 'WebhookCreated', payload: command.webhook }];
+    },
+    ChangeWebhook: (command, state) => {
+      const hook = live(state, command);
+      const changes: WebhookChanges = {};
+      if (command.changes.url !== undefined && command.changes.url !== hook.url) changes.url = command.changes.url;
+      if (command.changes.events !== undefined && JSON.stringify(command.changes.events) !== JSON.stringify(hook.events)) changes.events = command.changes.events;
+      if (command.changes.enabled !== undefined && command.changes.enabled !== hook.enabled) changes.enabled = command.changes.enabled;
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'WebhookChanged', payload: { webhookId: hook.webhookId, ...changes } }];
+    },
+    DisableWebhook: (command, state) => {
+      if (state.status !== 'active' || !state.enabled) return [];
+      return [{ type: 'WebhookDisabled', payload: { webhookId: state.webhookId, reason: command.reason } }];
+    },
+    DeleteWebhook: (command, state) => {
+      const hook = live(state, command);
+      return [{ type: 'WebhookDeleted', payload: { webhookId: hook.webhookId, url: hook.url } }];
+    },
+  },
+});

@@ -1,0 +1,38 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from '#shared/testing/decider-spec.js';
+import { webhookDecider } from './decide.js';
+
+describe('webhook decider', () => {
+  const spec = deciderSpec(webhookDecider);
+  const webhook = { webhookId: 7, companyId: 2, workspaceId: 3, url: 'https://hooks.example.test/in', events: ['session.ended' as const], enabled: true, secret: 'whsec_AAAA', createdBy: 5 };
+  const created = { type: 'WebhookCreated' as const, payload: webhook };
+  const owner = { companyId: 2, workspaceId: 3 };
+
+  it('creates an endpoint once', () => {
+    spec.given([]).when({ type: 'CreateWebhook', webhook }).then([created]);
+    spec.given([created]).when({ type: 'CreateWebhook', webhook }).thenRefused('ALREADY_EXISTS');
+  });
+
+  it('records only what a change changes, and nothing when nothing does', () => {
+    spec
+      .given([created])
+      .when({ type: 'ChangeWebhook', ...owner, changes: { url: webhook.url, events: ['session.ended', 'host.lost'] } })
+      .then([{ type: 'WebhookChanged', payload: { webhookId: 7, events: ['session.ended', 'host.lost'] } }]);
+    spec.given([created]).when({ type: 'ChangeWebhook', ...owner, changes: { url: webhook.url, enabled: true } }).then([]);
+  });
+
+  it('is disabled by the platform once; enabling it again is a change', () => {
+    const disabled = { type: 'WebhookDisabled' as const, payload: { webhookId: 7, reason: 'failing' } };
+    spec.given([created]).when({ type: 'DisableWebhook', reason: 'failing' }).then([disabled]);
+    spec.given([created, disabled]).when({ type: 'DisableWebhook', reason: 'again' }).then([]);
+    spec.given([created, disabled]).when({ type: 'ChangeWebhook', ...owner, changes: { enabled: true } }).then([{ type: 'WebhookChanged', payload: { webhookId: 7, enabled: true } }]);
+  });
+
+  it("is deleted with its URL; another workspace's or company's, or a deleted one, is not found", () => {
+    const deleted = { type: 'WebhookDeleted' as const, payload: { webhookId: 7, url: webhook.url } };
+    spec.given([created]).when({ type: 'DeleteWebhook', ...owner }).then([deleted]);
+    spec.given([created, deleted]).when({ type: 'DeleteWebhook', ...owner }).thenRefused('NOT_FOUND');
+    spec.given([created]).when({ type: 'DeleteWebhook', companyId: 2, workspaceId: 4 }).thenRefused('NOT_FOUND');
+    spec.given([created]).when({ type: 'ChangeWebhook', companyId: 9, workspaceId: 3, changes: { enabled: false } }).thenRefused('NOT_FOUND');
+  });
+});

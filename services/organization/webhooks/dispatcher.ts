@@ -1,0 +1,217 @@
+import { performance } from 'node:perf_hooks';
+import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
+import type { RecordedEvent, Subscription } from '#shared/es/types.js';
+import type { Platform } from '../../platform.js';
+import {
+  claimDue,
+  DELIVERIES_SCHEMA,
+  dispatchPosition,
+  lastDeliveriesFailed,
+  queueDelivery,
+  recordAttempt,
+  setDispatchPosition,
+  withdrawDeliveries,
+  type Attempt,
+  type DueDelivery,
+} from './deliveries.js';
+import { refusedAddress } from './endpoint-url.js';
+import { signedHeaders } from './signature.js';
+import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
+
+/** Most deliveries sent at once by one process. */
+const BATCH = 20;
+/** What is kept of an endpoint's answer in the delivery log. */
+const SNIPPET_BYTES = 1024;
+
+export interface DispatcherDeps {
+  platform: Platform;
+  /** An endpoint whose last deliveries all failed: disable it and tell its owner. */
+  onFailing: (webhook: WebhookRow, reason: string) => Promise<void>;
+}
+
+/**
+ * Turns domain events into webhook deliveries and sends them. Intake: a catch-up subscription to
+ * the event types webhooks follow, from its own position in the log; each event's messages are
+ * queued in the same transaction that moves that position (the row is locked, so of two processes
+ * one queues and the other sees the position moved). Sending: due deliveries are claimed with
+ * `SKIP LOCKED`, signed, POSTed with a timeout, and each attempt recorded; a failed one waits the
+ * next pause of `WEBHOOK_RETRY_SCHEDULE`, and after the last it is failed.
+ */
+export class WebhookDispatcher {
+  private subscription: Subscription | null = null;
+  private intake: Promise<void> | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private sending: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly pauses = new Set<() => void>();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  private get platform() {
+    return this.deps.platform;
+  }
+
+  async start(): Promise<void> {
+    const { db, store, config } = this.platform;
+    // In a split deployment the projections may start after this service: the endpoints' table (which
+    // the sender joins) is made here too, as the runner makes it (CREATE ... IF NOT EXISTS).
+    await db.exec(orgWebhooksProjection.schema);
+    await db.exec(DELIVERIES_SCHEMA);
+    // A first start follows the log from its head: no endpoint existed before it.
+    if ((await dispatchPosition(db)) === null) await db.query(`INSERT INTO webhook_dispatch (name, position) VALUES ('dispatcher', $1) ON CONFLICT (name) DO NOTHING`, [(await store.headPosition()).toString()]);
+    const after = (await dispatchPosition(db))!;
+    this.subscription = store.subscribe({ after, filter: { eventTypes: SOURCE_EVENT_TYPES } });
+    this.intake = this.follow(this.subscription);
+    const every = Math.max(20, Math.min(1000, ...config.WEBHOOK_RETRY_SCHEDULE));
+    this.poll = setInterval(() => this.wake(), every);
+    this.poll.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    for (const wake of this.pauses) wake();
+    await this.subscription?.close();
+    await this.intake;
+    await this.sending;
+  }
+
+  /** Sends what is due now (also when called while a round is running: another round follows). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.sending) {
+      this.again = true;
+      return;
+    }
+    this.sending = this.sendDue()
+      .catch((err: unknown) => this.platform.logger.warn({ err }, 'sending webhooks failed'))
+      .finally(() => (this.sending = null));
+  }
+
+  private async follow(subscription: Subscription): Promise<void> {
+    for await (const event of subscription) {
+      // An event is queued or the dispatcher stops: a failure (database away) is retried, never skipped.
+      for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
+        try {
+          await this.take(event);
+          break;
+        } catch (err) {
+          this.platform.logger.warn({ err, eventId: event.id, type: event.type }, 'queueing webhooks failed; trying again');
+          await this.pause(delay);
+        }
+      }
+      if (this.stopped) return;
+    }
+  }
+
+  /** Queues the messages one domain event causes, once, with the position past it. */
+  private async take(event: RecordedEvent): Promise<void> {
+    const { db, store, readModels } = this.platform;
+    const { deliver, withdraw } = await consequenceOf(store, event);
+    // Endpoints created before the event must be seen: wait for the read model to pass it.
+    if (deliver.length > 0) await readModels.waitFor(event.position, { names: ['org-webhooks'] });
+    const targets: { out: Outgoing; hook: WebhookRow }[] = [];
+    for (const out of deliver) for (const hook of await webhooksFor(db, out.companyId, out.workspaceIds, out.event)) targets.push({ out, hook });
+    await db.transaction(async (tx) => {
+      const position = await dispatchPosition(tx, true);
+      if (position !== null && position >= event.position) return;
+      if (withdraw) await withdrawDeliveries(tx, withdraw);
+      for (const { out, hook } of targets) {
+        const body = JSON.stringify({ type: out.event, timestamp: out.dueAt.toISOString(), data: out.data });
+        await queueDelivery(tx, { webhookId: hook.id, companyId: hook.companyId, workspaceId: hook.workspaceId, key: out.key, event: out.event, body, subject: out.subject, createdAt: new Date(event.metadata.occurredAt), dueAt: out.dueAt });
+      }
+      await setDispatchPosition(tx, event.position);
+    });
+    if (targets.length > 0) this.wake();
+  }
+
+  private async sendDue(): Promise<void> {
+    const { config } = this.platform;
+    do {
+      this.again = false;
+      const due = await claimDue(this.platform.db, this.platform.now(), config.WEBHOOK_TIMEOUT + 30_000, BATCH);
+      await Promise.all(due.map((d) => this.attempt(d)));
+      if (due.length === BATCH) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  /** One attempt of one delivery, recorded with what follows it. */
+  private async attempt(d: DueDelivery): Promise<void> {
+    const { db, config } = this.platform;
+    const hook = await findWebhook(db, d.webhookId);
+    if (!hook) return;
+    const at = this.platform.now();
+    const attempt = await this.post(hook, d, at);
+    const pause = config.WEBHOOK_RETRY_SCHEDULE[d.roundAttempts];
+    const now = this.platform.now();
+    const next =
+      attempt.error === undefined
+        ? { state: 'delivered' as const, nextAt: null, now }
+        : pause !== undefined
+          ? { state: 'pending' as const, nextAt: new Date(now.getTime() + pause), now }
+          : { state: 'failed' as const, nextAt: null, now };
+    await recordAttempt(db, d.id, attempt, next);
+    this.platform.logger.info({ webhookId: hook.id, deliveryId: d.id, status: attempt.status, state: next.state, error: attempt.error }, 'webhook attempt');
+    if (next.state === 'failed' && (await lastDeliveriesFailed(db, hook.id, config.WEBHOOK_DISABLE_AFTER_FAILURES))) {
+      const n = config.WEBHOOK_DISABLE_AFTER_FAILURES;
+      await this.deps.onFailing(hook, `The last ${n} ${n === 1 ? 'delivery' : 'deliveries'} failed after every retry (last error: ${attempt.error})`);
+    }
+  }
+
+  private async post(hook: WebhookRow, d: DueDelivery, at: Date): Promise<Attempt> {
+    const { config } = this.platform;
+    const started = performance.now();
+    const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
+    const refused = await refusedAddress(hook.url, config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    if (refused) return done({ status: null, error: refused });
+    try {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) },
+        body: d.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT),
+      });
+      const response = await snippet(res);
+      const ok = res.status >= 200 && res.status < 300;
+      return done({ status: res.status, ...(ok ? {} : { error: `HTTP ${res.status}` }), ...(response ? { response } : {}) });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+      return done({ status: null, error: timedOut ? `no answer within ${config.WEBHOOK_TIMEOUT} ms` : `${err instanceof Error ? err.message : String(err)}${cause}` });
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pauses.add(wake);
+    });
+  }
+}
+
+/** The start of an answer's body, for the delivery log; the rest is not read. */
+async function snippet(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < SNIPPET_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8');
+}

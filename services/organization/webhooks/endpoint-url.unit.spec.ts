@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '#shared/errors.js';
+import { checkedEndpointUrl, refusedAddress } from './endpoint-url.js';
+import { signedHeaders } from './signature.js';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof AppError ? err.code : String(err);
+  }
+  return null;
+};
+
+describe('webhook endpoint URLs', () => {
+  it('takes absolute http(s) URLs only, without credentials', () => {
+    expect(checkedEndpointUrl('https://hooks.example.com/in?x=1', false)).toBe('https://hooks.example.com/in?x=1');
+    for (const bad of ['ftp://hooks.example.com/', 'hooks.example.com/in', 'javascript:alert(1)', 'https://u:p@hooks.example.com/']) expect(code(() => checkedEndpointUrl(bad, true)), bad).toBe('INVALID_WEBHOOK_URL');
+  });
+
+  it('refuses loopback, private and link-local addresses unless they are allowed', () => {
+    for (const host of ['http://127.0.0.1:8080/', 'http://localhost/', 'http://10.1.2.3/', 'http://192.168.0.5/', 'http://172.20.0.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/']) {
+      expect(code(() => checkedEndpointUrl(host, false)), host).toBe('INVALID_WEBHOOK_URL');
+      expect(checkedEndpointUrl(host, true)).toBeTruthy();
+    }
+    expect(checkedEndpointUrl('http://93.184.216.34/', false)).toBe('http://93.184.216.34/');
+  });
+
+  it('refuses, at sending time, an address literal that is private when private ones are not allowed', async () => {
+    expect(await refusedAddress('http://127.0.0.1:9/', false)).toMatch(/private/);
+    expect(await refusedAddress('http://127.0.0.1:9/', true)).toBeNull();
+  });
+});
+
+describe('webhook signatures', () => {
+  it('sign id.timestamp.body with the key after whsec_ (the Standard Webhooks example)', () => {
+    // The specification's own example: secret, id, timestamp and body, and the signature it gives.
+    const headers = signedHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}');
+    expect(headers).toEqual({ 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' });
+  });
+});

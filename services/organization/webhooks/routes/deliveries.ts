@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
+import { pageSchema, PageQuery } from '../../http.js';
+import type { WebhookFeatureOptions } from '../options.js';
+import { tags, webhookOwner } from './guard.js';
+import { HookParams } from './webhooks.js';
+
+const Attempt = z.object({
+  at: z.string(),
+  status: z.number().int().nullable().describe('The HTTP status answered; null when none came (refused, timed out)'),
+  durationMs: z.number().int(),
+  error: z.string().optional(),
+  response: z.string().optional().describe("The start of the endpoint's answer (at most 1 KiB)"),
+});
+
+export const Delivery = z
+  .object({
+    id: z.string().describe('Also the `webhook-id` header of every attempt'),
+    event: z.enum(WEBHOOK_EVENT_NAMES),
+    createdAt: z.string(),
+    state: z.enum(['pending', 'delivered', 'failed']),
+    nextAttemptAt: z.string().nullable(),
+    attempts: z.array(Attempt),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+/** A webhook's delivery log, and sending a delivery again (WORKSPACE_MANAGE). */
+export async function deliveryRoutes(app: FastifyInstance, opts: WebhookFeatureOptions): Promise<void> {
+  const { platform, webhooks } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/workspaces/:id/webhooks/:hookId/deliveries', {
+    schema: { tags, summary: "A webhook's deliveries, newest first, each with its attempts (WORKSPACE_MANAGE)", params: HookParams, querystring: PageQuery, response: { 200: pageSchema(Delivery) } },
+    handler: async (request) => {
+      const owner = await webhookOwner(platform, request, request.params.id);
+      return webhooks.deliveries(owner, request.params.hookId, request.query.page, request.query.size);
+    },
+  });
+
+  r.post('/workspaces/:id/webhooks/:hookId/deliveries/:deliveryId/redeliver', {
+    schema: {
+      tags,
+      summary: 'Send a delivery again now, with a fresh retry schedule (WORKSPACE_MANAGE)',
+      params: HookParams.extend({ deliveryId: z.uuid() }),
+      response: { 202: Delivery },
+    },
+    handler: async (request, reply) => {
+      const owner = await webhookOwner(platform, request, request.params.id);
+      return reply.code(202).send(await webhooks.redeliver(owner, request.params.hookId, request.params.deliveryId));
+    },
+  });
+}

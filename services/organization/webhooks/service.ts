@@ -1,0 +1,123 @@
+import { getUser, getWorkspace } from '#projections/org-directory/index.js';
+import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
+import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
+import { AppError, found } from '#shared/errors.js';
+import type { CommandContext } from '#shared/es/decider.js';
+import { allocateId } from '#shared/ids.js';
+import { toPage, type Page } from '#shared/paging.js';
+import type { Platform } from '../../platform.js';
+import { OrgWriter } from '../service.js';
+import { webhookDecider, type WebhookChanges } from './decide.js';
+import { getDelivery, listDeliveries, requeueDelivery, type Delivery } from './deliveries.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { checkedEndpointUrl } from './endpoint-url.js';
+import { newSecret } from './signature.js';
+
+/** Whose webhooks: one workspace of one company. */
+export interface WebhookOwner {
+  companyId: number;
+  workspaceId: number;
+}
+
+/** An endpoint as the API shows it: the secret only in the answer that created it. */
+export interface WebhookView {
+  id: number;
+  url: string;
+  events: WebhookEventName[];
+  enabled: boolean;
+  createdAt: string;
+  disabledReason?: string;
+  secret?: string;
+}
+
+export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  enabled: w.enabled,
+  createdAt: w.createdAt,
+  ...(w.disabledReason ? { disabledReason: w.disabledReason } : {}),
+  ...(withSecret ? { secret: w.secret } : {}),
+});
+
+/** Event names checked against the catalog (400 `UNKNOWN_WEBHOOK_EVENT`), without repeats, in the catalog's order. */
+function checkedEvents(events: readonly string[]): WebhookEventName[] {
+  const unknown = events.filter((e) => !(WEBHOOK_EVENT_NAMES as readonly string[]).includes(e));
+  if (unknown.length > 0) throw new AppError('UNKNOWN_WEBHOOK_EVENT', `Unknown webhook event ${unknown.join(', ')}; known: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+  if (events.length === 0) throw new AppError('UNKNOWN_WEBHOOK_EVENT', 'A webhook needs at least one event');
+  return WEBHOOK_EVENT_NAMES.filter((e) => events.includes(e));
+}
+
+/** The write side of webhooks: endpoints (events on `webhook-<id>`), their delivery log, redelivery, and the dispatcher's lifetime. */
+export class WebhookService {
+  private readonly writer: OrgWriter;
+  readonly dispatcher: WebhookDispatcher;
+
+  constructor(private readonly platform: Platform) {
+    this.writer = new OrgWriter(platform, ['org-webhooks']);
+    this.dispatcher = new WebhookDispatcher({ platform, onFailing: (hook, reason) => this.disable(hook, reason) });
+  }
+
+  list(owner: WebhookOwner): Promise<WebhookRow[]> {
+    return listWebhooks(this.platform.db, owner.companyId, owner.workspaceId);
+  }
+
+  async get(owner: WebhookOwner, id: number): Promise<WebhookRow> {
+    return found(await getWebhook(this.platform.db, owner.companyId, owner.workspaceId, id), 'Webhook not found');
+  }
+
+  async create(owner: WebhookOwner & { userId: number }, input: { url: string; events: string[]; enabled: boolean }, ctx: CommandContext): Promise<WebhookRow> {
+    const url = checkedEndpointUrl(input.url, this.platform.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    const events = checkedEvents(input.events);
+    const webhookId = await allocateId(this.platform.db, 'webhook');
+    const webhook = { webhookId, companyId: owner.companyId, workspaceId: owner.workspaceId, url, events, enabled: input.enabled, secret: newSecret(), createdBy: owner.userId };
+    await this.writer.settle(await this.writer.run(webhookStream(webhookId), webhookDecider, { type: 'CreateWebhook', webhook }, ctx));
+    return this.get(owner, webhookId);
+  }
+
+  async change(owner: WebhookOwner, id: number, input: { url?: string | undefined; events?: string[] | undefined; enabled?: boolean | undefined }, ctx: CommandContext): Promise<WebhookRow> {
+    const changes: WebhookChanges = {};
+    if (input.url !== undefined) changes.url = checkedEndpointUrl(input.url, this.platform.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    if (input.events !== undefined) changes.events = checkedEvents(input.events);
+    if (input.enabled !== undefined) changes.enabled = input.enabled;
+    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'ChangeWebhook', ...owner, changes }, ctx));
+    const hook = await this.get(owner, id);
+    if (hook.enabled) this.dispatcher.wake();
+    return hook;
+  }
+
+  async delete(owner: WebhookOwner, id: number, ctx: CommandContext): Promise<void> {
+    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'DeleteWebhook', ...owner }, ctx));
+  }
+
+  /** A page of the endpoint's delivery log, newest first. */
+  async deliveries(owner: WebhookOwner, id: number, page: number, size: number): Promise<Page<Delivery>> {
+    const hook = await this.get(owner, id);
+    const { content, total } = await listDeliveries(this.platform.db, hook.id, page, size);
+    return toPage(content, total, page, size);
+  }
+
+  /** Sends a delivery again, now, with a fresh retry schedule; its log keeps every earlier attempt. */
+  async redeliver(owner: WebhookOwner, id: number, deliveryId: string): Promise<Delivery> {
+    const hook = await this.get(owner, id);
+    if (!(await requeueDelivery(this.platform.db, hook.id, deliveryId, this.platform.now()))) throw new AppError('NOT_FOUND', 'Delivery not found');
+    this.dispatcher.wake();
+    return found(await getDelivery(this.platform.db, hook.id, deliveryId), 'Delivery not found');
+  }
+
+  /** Disables an endpoint whose deliveries keep failing, and tells whoever created it. */
+  private async disable(hook: WebhookRow, reason: string): Promise<void> {
+    const result = await this.writer.run(webhookStream(hook.id), webhookDecider, { type: 'DisableWebhook', reason }, { actorId: 'system:webhooks', companyId: hook.companyId, workspaceId: hook.workspaceId, now: this.platform.now() });
+    if (result.events.length === 0) return;
+    this.platform.logger.warn({ webhookId: hook.id, reason }, 'webhook disabled');
+    const owner = await getUser(this.platform.db, hook.companyId, hook.createdBy);
+    if (!owner || owner.status !== 'active') return;
+    const workspace = await getWorkspace(this.platform.db, hook.companyId, hook.workspaceId);
+    const link = this.platform.publicAddress.link('/org/webhooks');
+    await this.platform.mailer.send({
+      to: owner.email,
+      subject: `Webhook disabled: ${hook.url}`,
+      text: `Your webhook ${hook.url} in the workspace "${workspace?.name ?? hook.workspaceId}" was disabled.\n\n${reason}.\n\nNo more events are sent to it. Fix the endpoint, then enable it again and send the failed deliveries again on the Webhooks page of that workspace: ${link}\n`,
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, type Database } from '#shared/db/index.js';
+import { createSqlEventStore, migrateSqlEventStore, type EventStore, type RecordedEvent } from '#shared/es/index.js';
+import { consequenceOf, RESERVATION_STARTING_LEAD_MS } from './sources.js';
+
+/**
+ * Which webhook message each domain event becomes, and for which workspace, on a real event store:
+ * given a resource's own stream, when its event happens, then the message and its addressees.
+ */
+let db: Database;
+let store: EventStore;
+const at = '2026-03-01T10:00:00.000Z';
+const meta = { occurredAt: at, companyId: 1 };
+
+beforeAll(async () => {
+  db = await openPglite();
+  await migrateSqlEventStore(db);
+  store = createSqlEventStore(db);
+});
+afterAll(async () => {
+  await store?.close();
+  await db?.close();
+});
+
+/** Appends events to a stream and returns the last one as recorded. */
+async function given(streamId: string, ...events: { type: string; payload: Record<string, unknown> }[]): Promise<RecordedEvent> {
+  await store.append(streamId, events.map((e) => ({ ...e, metadata: meta })), 'any');
+  return (await store.readStream(streamId)).at(-1)!;
+}
+
+describe('webhook sources', () => {
+  it('a device session ended: session.ended to the workspace it was opened in', async () => {
+    const ended = await given(
+      'device-session-s1',
+      { type: 'DeviceSessionRequested', payload: { sessionId: 's1', deviceId: 'd1', hostId: 'h1', deviceName: 'Pixel', name: 'Checkout', type: 'manual', buildName: null, metadata: {}, ownerId: 7, companyId: 1, workspaceId: 4 } },
+      { type: 'DeviceSessionEnded', payload: { sessionId: 's1', reason: 'user' } },
+    );
+    const { deliver } = await consequenceOf(store, ended);
+    expect(deliver).toEqual([
+      { event: 'session.ended', companyId: 1, workspaceIds: [4], key: ended.id, dueAt: new Date(at), subject: null, data: { sessionId: 's1', name: 'Checkout', deviceId: 'd1', deviceName: 'Pixel', ownerId: 7, reason: 'user', workspaceId: 4 } },
+    ]);
+  });
+
+  it('a booking: reservation.starting ten minutes ahead, moved with the booking, withdrawn when it is over; reservation.ended', async () => {
+    const booking = { reservationId: 'r1', deviceId: 'd2', userId: 7, companyId: 1, workspaceId: 5, startAt: '2026-03-01T12:00:00.000Z', endAt: '2026-03-01T13:00:00.000Z', note: null };
+    const scheduled = await given('device-bookings-d2', { type: 'DeviceReservationScheduled', payload: booking });
+    const first = await consequenceOf(store, scheduled);
+    expect(first.withdraw).toBeNull();
+    expect(first.deliver).toMatchObject([{ event: 'reservation.starting', workspaceIds: [5], subject: 'r1', dueAt: new Date(Date.parse(booking.startAt) - RESERVATION_STARTING_LEAD_MS) }]);
+    const moved = await given('device-bookings-d2', { type: 'DeviceReservationRescheduled', payload: { reservationId: 'r1', deviceId: 'd2', startAt: '2026-03-01T15:00:00.000Z', endAt: '2026-03-01T16:00:00.000Z', note: null } });
+    const second = await consequenceOf(store, moved);
+    expect(second.withdraw).toBe('r1');
+    expect(second.deliver).toMatchObject([{ event: 'reservation.starting', data: { startAt: '2026-03-01T15:00:00.000Z' } }]);
+    expect(second.deliver[0]!.key).not.toBe(first.deliver[0]!.key);
+    const ended = await given('device-bookings-d2', { type: 'DeviceReservationEnded', payload: { reservationId: 'r1', deviceId: 'd2', reason: 'released' } });
+    const third = await consequenceOf(store, ended);
+    expect(third.withdraw).toBe('r1');
+    expect(third.deliver).toMatchObject([{ event: 'reservation.ended', workspaceIds: [5], data: { reservationId: 'r1', reason: 'released', startAt: '2026-03-01T15:00:00.000Z', workspaceId: 5 } }]);
+    const cancelled = await consequenceOf(store, await given('device-bookings-d2', { type: 'DeviceReservationCancelled', payload: { reservationId: 'r1', deviceId: 'd2' } }));
+    expect(cancelled).toEqual({ deliver: [], withdraw: 'r1' });
+  });
+
+  it('a health check down and recovered, named as it is called by then', async () => {
+    const created = { checkId: 'c1', name: 'Nightly', description: '', intervalSeconds: 60, graceSeconds: 0, tags: [], tokenHash: 'h', tokenPrefix: 'p', createdBy: 7, companyId: 1, workspaceId: 6 };
+    await given('hc-check-c1', { type: 'HealthCheckCreated', payload: created }, { type: 'HealthCheckUpdated', payload: { checkId: 'c1', name: 'Nightly build', description: '', intervalSeconds: 60, graceSeconds: 0, tags: [] } });
+    const down = await given('hc-check-c1', { type: 'HealthCheckWentDown', payload: { checkId: 'c1', reason: 'overdue', lastHeartbeatAt: null, deadline: at, message: null } });
+    expect((await consequenceOf(store, down)).deliver).toMatchObject([{ event: 'healthcheck.down', workspaceIds: [6], data: { checkId: 'c1', name: 'Nightly build', reason: 'overdue', workspaceId: 6 } }]);
+    const up = await given('hc-check-c1', { type: 'HealthCheckRecovered', payload: { checkId: 'c1', heartbeatAt: at, downSince: at } });
+    expect((await consequenceOf(store, up)).deliver).toMatchObject([{ event: 'healthcheck.recovered', data: { name: 'Nightly build' } }]);
+  });
+
+  it("a lost host: host.lost to the workspaces it serves; a host stopped on purpose is not lost", async () => {
+    await given('df-host-h9', { type: 'HostEnrolled', payload: { hostId: 'h9', name: 'Rack 1', companyId: 1, workspaceIds: [2, 3], tokenHash: 'x', tokenPrefix: 'y' } });
+    const lost = await given('device-host-h9', { type: 'HostDevicesDisconnected', payload: { hostId: 'h9', deviceIds: ['d1'], reason: 'heartbeat-missed', status: 'offline' } });
+    expect((await consequenceOf(store, lost)).deliver).toMatchObject([{ event: 'host.lost', companyId: 1, workspaceIds: [2, 3], data: { hostId: 'h9', name: 'Rack 1', deviceIds: ['d1'] } }]);
+    const stopped = await given('device-host-h9', { type: 'HostDevicesDisconnected', payload: { hostId: 'h9', deviceIds: ['d1'], reason: 'host-stopped', status: 'offline' } });
+    expect((await consequenceOf(store, stopped)).deliver).toEqual([]);
+  });
+
+  it('an accessibility export finished and a test session completed: to their workspaces', async () => {
+    await given('accessibility-audit-a1', { type: 'AccessibilityAuditStarted', payload: { auditId: 'a1', name: 'Home', sessionId: null, deviceId: 'd1', platform: 'browser', companyId: 1, workspaceId: 8, createdBy: 7 } });
+    const exported = await given('accessibility-audit-a1', { type: 'AccessibilityExportFinished', payload: { auditId: 'a1', exportId: 'e1', state: 'succeeded', blobKey: 'secret/key', size: 10, error: null } });
+    const ready = (await consequenceOf(store, exported)).deliver;
+    expect(ready).toMatchObject([{ event: 'accessibility.export.ready', workspaceIds: [8], data: { auditId: 'a1', exportId: 'e1', state: 'succeeded' } }]);
+    expect(JSON.stringify(ready)).not.toContain('secret/key');
+    await given('tmt-test-session-t1', { type: 'TestSessionStarted', payload: { sessionId: 't1', companyId: 1, workspaceId: 9, projectId: 'p1', name: 'Nightly', testCaseIds: [] } });
+    const completed = await given('tmt-test-session-t1', { type: 'TestSessionCompleted', payload: { sessionId: 't1' } });
+    expect((await consequenceOf(store, completed)).deliver).toMatchObject([{ event: 'test_session.finished', workspaceIds: [9], data: { testSessionId: 't1', projectId: 'p1', name: 'Nightly', workspaceId: 9 } }]);
+  });
+});

@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+
+/**
+ * The Webhooks page of the console in Chromium, checked with axe: add an endpoint (its secret shown
+ * once), change its events, disable and enable it, remove it; a delivery's attempts listed and sent
+ * again. Every change is read back through the API, and each delivery is a real POST to a receiver
+ * on loopback (a test session of the test-management module finished, the event that causes it).
+ */
+let server: TestServer;
+let browser: Browser;
+let admin: SignedUpCompany;
+let org: Client;
+let context: BrowserContext;
+let page: Page;
+let receiver: Server;
+let receiverUrl: string;
+const received: string[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(received.length === 1 ? 503 : 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  server = await startTestServer({ WEBHOOK_RETRY_SCHEDULE: '1d' });
+  admin = await signUpCompany(server.url, 'console-hooks');
+  org = client(server.url, admin.token);
+  browser = await launchBrowser();
+  ({ context, page } = await signedIn(browser, server.url, admin.email, admin.password));
+}, 120_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+const hooks = async () => (await org.get(`/workspaces/${admin.workspaceId}/webhooks`)).body as { id: number; url: string; events: string[]; enabled: boolean }[];
+
+/** Finishes a test session of the workspace through `/v1`: the `test_session.finished` event. */
+async function finishATestSession(): Promise<void> {
+  const v1 = (method: string, path: string, body?: unknown) => http(server.url, method, `/v1${path}`, { token: admin.token, headers: { 'x-workspace-id': String(admin.workspaceId) }, ...(body ? { body } : {}) });
+  const project = await v1('POST', '/projects', { name: 'Hooks', key: 'HOOKS' });
+  expect(project.status, JSON.stringify(project.body)).toBe(201);
+  const session = await v1('POST', '/test-sessions', { projectId: project.body.data.id, name: 'Nightly' });
+  expect(session.status, JSON.stringify(session.body)).toBe(201);
+  for (const status of ['in_progress', 'completed']) {
+    const moved = await v1('PUT', `/test-sessions/${session.body.data.id}`, { status });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  }
+}
+
+describe('the Webhooks page', { timeout: 180_000 }, () => {
+  it('adds a webhook and shows its secret once, edits its events, disables and enables it', async () => {
+    await page.goto(`${server.url}/org/webhooks`);
+    await page.getByRole('heading', { name: /Webhooks of/ }).waitFor();
+    await expectAccessible(page, 'webhooks, none yet');
+    const form = page.getByRole('form', { name: 'New webhook' });
+    await form.getByLabel('Endpoint URL').fill(receiverUrl);
+    await form.getByRole('checkbox', { name: /test_session\.finished/ }).check();
+    await form.getByRole('button', { name: 'Add the webhook' }).click();
+    const secret = await page.getByLabel('New webhook secret').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    await expectAccessible(page, 'webhooks, one added');
+    const [hook] = await hooks();
+    expect(hook).toMatchObject({ url: receiverUrl, events: ['session.ended', 'test_session.finished'], enabled: true });
+
+    const row = page.getByRole('row').filter({ hasText: receiverUrl });
+    await row.getByRole('button', { name: 'Edit events' }).click();
+    const events = row.getByRole('form', { name: `Events of ${receiverUrl}` });
+    await events.getByRole('checkbox', { name: /session\.ended/ }).first().uncheck();
+    await expectAccessible(page, 'webhooks, editing events');
+    await events.getByRole('button', { name: 'Save the events' }).click();
+    await expect.poll(async () => (await hooks())[0]!.events).toEqual(['test_session.finished']);
+
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    expect((await hooks())[0]!.enabled).toBe(false);
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await row.getByRole('button', { name: 'Disable' }).waitFor();
+    expect((await hooks())[0]!.enabled).toBe(true);
+  });
+
+  it("lists a delivery's attempts and sends it again", async () => {
+    await finishATestSession();
+    const row = page.getByRole('row').filter({ hasText: receiverUrl });
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.getByRole('region', { name: `Deliveries to ${receiverUrl}` });
+    // The first attempt is answered 503; the next is a day away, so only "Send again" delivers it.
+    await log.getByRole('cell', { name: /503 in \d+ ms \(HTTP 503\)/ }).waitFor({ timeout: 15_000 });
+    await expectAccessible(page, 'webhooks, a delivery log');
+    await log.getByRole('button', { name: /Send again the test_session\.finished delivery/ }).click();
+    await log.getByRole('cell', { name: 'delivered', exact: true }).waitFor({ timeout: 15_000 });
+    expect(received).toHaveLength(2);
+    expect(JSON.parse(received[1]!)).toMatchObject({ type: 'test_session.finished' });
+  });
+
+  it('removes a webhook after a confirmation', async () => {
+    const row = page.getByRole('row').filter({ hasText: receiverUrl });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await row.getByRole('group', { name: `Remove ${receiverUrl}` }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No webhook yet.').waitFor();
+    expect(await hooks()).toEqual([]);
+  });
+});

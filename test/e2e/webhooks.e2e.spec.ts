@@ -1,0 +1,235 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
+
+/**
+ * Webhooks through the started server: a device session ended on a simulated device reaches a
+ * receiver on loopback signed as the Standard Webhooks specification says (checked with the
+ * `standardwebhooks` package); a receiver answering 500 sees every retry of a short schedule, the
+ * delivery log shows each attempt, redelivery sends again, an endpoint that keeps failing is disabled
+ * and its creator mailed; another workspace's and another company's endpoints hear nothing; bad input
+ * and other tenants' ids are refused with stable codes.
+ */
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+/** What each receiver path answers. */
+const answers = new Map<string, number>([['/ok', 204], ['/fail', 500], ['/other-company', 204], ['/other-workspace', 204]]);
+let a: SignedUpCompany;
+let b: SignedUpCompany;
+let orgA: Client;
+let orgB: Client;
+let devices: string[];
+
+const hooksOf = (ws: number) => `/workspaces/${ws}/webhooks`;
+const df = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: a.token, ...(body !== undefined ? { body } : {}) });
+
+/** Opens a session on a free device of company A and ends it; returns its id. */
+async function endASession(): Promise<string> {
+  const device = devices.shift()!;
+  const created = await df('POST', '/sessions', { deviceId: device });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await df('DELETE', `/sessions/${created.body.id}`)).status).toBe(200);
+  return created.body.id as string;
+}
+
+const deliveriesOf = async (ws: number, hookId: number) => {
+  const res = await orgA.get(`${hooksOf(ws)}/${hookId}/deliveries?size=50`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { content: { id: string; event: string; state: string; attempts: { at: string; status: number | null; durationMs: number; error?: string; response?: string }[] }[]; totalElements: number };
+};
+
+beforeAll(async () => {
+  smtp = await startSmtpListener();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      const status = answers.get(req.url ?? '') ?? 404;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 400 ? `receiver says ${status}` : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  server = await startTestServer({
+    SMTP_URL: smtp.url,
+    WEBHOOK_RETRY_SCHEDULE: '100ms,300ms',
+    WEBHOOK_DISABLE_AFTER_FAILURES: '2',
+    WEBHOOK_TIMEOUT: '5s',
+    DF_SESSION_IDLE_TIMEOUT: '1d',
+    AGENT_CONFIG: writeAgentConfig({
+      nodeName: 'webhooks-node',
+      heartbeatMs: 300,
+      devices: Array.from({ length: 4 }, (_, i) => ({ provider: 'simulated' as const, name: `Hook device ${i}`, prepareMs: 10 })),
+    }),
+  });
+  a = await signUpCompany(server.url, 'hooks-a');
+  b = await signUpCompany(server.url, 'hooks-b');
+  orgA = client(server.url, a.token);
+  orgB = client(server.url, b.token);
+  devices = await eventually(async () => {
+    const r = await df('GET', '/devices?status=available&size=10');
+    return r.body.totalElements === 4 ? (r.body.content as { id: string }[]).map((d) => d.id) : undefined;
+  }, { what: '4 devices', timeoutMs: 60_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+describe('webhooks', () => {
+  let okHook: { id: number; secret: string };
+  let failHook: { id: number; secret: string };
+  let otherCompanyHook: number;
+  let otherWorkspaceHook: number;
+  let otherWorkspace: number;
+
+  it('refuses a bad URL or an unknown event with stable codes, and creates nothing', async () => {
+    for (const url of ['ftp://example.test/in', 'not a url', 'http://user:pw@example.test/in']) {
+      const res = await orgA.post(hooksOf(a.workspaceId), { url, events: ['session.ended'] });
+      expect(res.status, url).toBe(400);
+      expect(errorCode(res)).toBe('INVALID_WEBHOOK_URL');
+    }
+    const unknown = await orgA.post(hooksOf(a.workspaceId), { url: `${receiverUrl}/ok`, events: ['session.ended', 'session.exploded'] });
+    expect(unknown.status).toBe(400);
+    expect(errorCode(unknown)).toBe('UNKNOWN_WEBHOOK_EVENT');
+    expect(unknown.body.message).toContain('session.exploded');
+    expect((await orgA.get(hooksOf(a.workspaceId))).body).toEqual([]);
+  });
+
+  it('creates endpoints showing the secret once', async () => {
+    const created = await orgA.post(hooksOf(a.workspaceId), { url: `${receiverUrl}/ok`, events: ['session.ended', 'host.lost'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ url: `${receiverUrl}/ok`, events: ['session.ended', 'host.lost'], enabled: true });
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    okHook = { id: created.body.id, secret: created.body.secret };
+    const listed = await orgA.get(hooksOf(a.workspaceId));
+    expect(listed.body.map((h: { id: number }) => h.id)).toEqual([okHook.id]);
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+    expect((await orgA.get(`${hooksOf(a.workspaceId)}/${okHook.id}`)).body.secret).toBeUndefined();
+
+    const ws = await orgA.post('/workspaces', { name: `Hooks elsewhere ${process.pid}` });
+    expect(ws.status, JSON.stringify(ws.body)).toBe(201);
+    otherWorkspace = ws.body.id;
+    otherWorkspaceHook = (await orgA.post(hooksOf(otherWorkspace), { url: `${receiverUrl}/other-workspace`, events: ['session.ended'] })).body.id;
+    otherCompanyHook = (await orgB.post(hooksOf(b.workspaceId), { url: `${receiverUrl}/other-company`, events: ['session.ended'] })).body.id;
+    expect(otherWorkspaceHook).toBeGreaterThan(0);
+    expect(otherCompanyHook).toBeGreaterThan(0);
+  });
+
+  it("answers 404 for another company's webhooks, whichever way they are asked for", async () => {
+    const paths = [`${hooksOf(a.workspaceId)}/${okHook.id}`, `${hooksOf(b.workspaceId)}/${okHook.id}`];
+    for (const path of paths) {
+      expect((await orgB.get(path)).status, path).toBe(404);
+      expect((await orgB.patch(path, { enabled: false })).status, path).toBe(404);
+      expect((await orgB.get(`${path}/deliveries`)).status, path).toBe(404);
+      expect((await orgB.delete(path)).status, path).toBe(404);
+    }
+    expect((await orgB.get(hooksOf(a.workspaceId))).status).toBe(404);
+    expect((await orgA.get(`${hooksOf(a.workspaceId)}/${otherWorkspaceHook}`)).status).toBe(404);
+    expect((await orgA.get(`${hooksOf(a.workspaceId)}/${okHook.id}`)).body.enabled).toBe(true);
+  });
+
+  it('delivers a signed session.ended that standardwebhooks verifies, to this workspace only', async () => {
+    const sessionId = await endASession();
+    const delivery = await eventually(async () => received.find((r) => r.path === '/ok' && r.body.includes(sessionId)), { what: 'the session.ended delivery' });
+    const payload = new Webhook(okHook.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+    expect(payload.type).toBe('session.ended');
+    expect(payload.data).toMatchObject({ sessionId, workspaceId: a.workspaceId, reason: expect.any(String) });
+    expect(Date.parse(payload.timestamp)).not.toBeNaN();
+    expect(() => new Webhook(`whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
+
+    const log = await eventually(async () => {
+      const l = await deliveriesOf(a.workspaceId, okHook.id);
+      return l.content[0]?.state === 'delivered' ? l : undefined;
+    }, { what: 'the delivery marked delivered' });
+    expect(log.content[0]).toMatchObject({ id: delivery.headers['webhook-id'], event: 'session.ended', state: 'delivered' });
+    expect(log.content[0]!.attempts).toEqual([{ at: expect.any(String), status: 204, durationMs: expect.any(Number) }]);
+    // Queued with the others in one transaction: the other workspace's and company's endpoints have nothing.
+    expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
+    expect((await orgB.get(`${hooksOf(b.workspaceId)}/${otherCompanyHook}/deliveries`)).body.totalElements).toBe(0);
+    expect(received.filter((r) => r.path === '/other-workspace' || r.path === '/other-company')).toEqual([]);
+  });
+
+  it('retries a failing endpoint on the schedule, records each attempt, and fails the delivery after the last', async () => {
+    const failing = await orgA.post(hooksOf(a.workspaceId), { url: `${receiverUrl}/fail`, events: ['session.ended'] });
+    expect(failing.status).toBe(201);
+    failHook = { id: failing.body.id, secret: failing.body.secret };
+    const sessionId = await endASession();
+    const log = await eventually(async () => {
+      const l = await deliveriesOf(a.workspaceId, failHook.id);
+      return l.content.find((x) => x.state === 'failed');
+    }, { what: 'a failed delivery' });
+    expect((await deliveriesOf(a.workspaceId, failHook.id)).totalElements).toBe(1);
+    expect(log.attempts).toHaveLength(3);
+    for (const attempt of log.attempts) expect(attempt).toMatchObject({ status: 500, error: 'HTTP 500', response: 'receiver says 500', durationMs: expect.any(Number) });
+    const times = log.attempts.map((x) => Date.parse(x.at));
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(100);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(300);
+    const tries = received.filter((r) => r.path === '/fail' && r.body.includes(sessionId));
+    expect(tries).toHaveLength(3);
+    expect(new Set(tries.map((t) => t.headers['webhook-id']))).toEqual(new Set([log.id]));
+    for (const t of tries) expect(new Webhook(failHook.secret).verify(t.body, t.headers as Record<string, string>)).toMatchObject({ type: 'session.ended' });
+    expect((await orgA.get(`${hooksOf(a.workspaceId)}/${failHook.id}`)).body.enabled).toBe(true);
+  });
+
+  it('disables an endpoint whose last deliveries all failed and mails its creator', async () => {
+    await endASession();
+    const hook = await eventually(async () => {
+      const h = await orgA.get(`${hooksOf(a.workspaceId)}/${failHook.id}`);
+      return h.body.enabled === false ? h.body : undefined;
+    }, { what: 'the failing webhook disabled' });
+    expect(hook.disabledReason).toMatch(/last 2 deliveries failed/);
+    const mail = await smtp.waitForMail(a.email);
+    expect(mail.raw).toContain('Webhook disabled');
+    expect(mail.raw).toContain(`${receiverUrl}/fail`);
+    const audit = await orgA.get('/audit/events?eventType=WebhookDisabled');
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body)).toContain('WebhookDisabled');
+  });
+
+  it('sends a delivery again on request, after the endpoint is fixed and enabled', async () => {
+    answers.set('/fail', 200);
+    const enabled = await orgA.patch(`${hooksOf(a.workspaceId)}/${failHook.id}`, { enabled: true });
+    expect(enabled.body.enabled).toBe(true);
+    expect(enabled.body.disabledReason).toBeUndefined();
+    const failed = (await deliveriesOf(a.workspaceId, failHook.id)).content.find((d) => d.state === 'failed')!;
+    const again = await orgA.post(`${hooksOf(a.workspaceId)}/${failHook.id}/deliveries/${failed.id}/redeliver`);
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+    const done = await eventually(async () => {
+      const d = (await deliveriesOf(a.workspaceId, failHook.id)).content.find((x) => x.id === failed.id)!;
+      return d.state === 'delivered' ? d : undefined;
+    }, { what: 'the redelivered delivery delivered' });
+    expect(done.attempts.map((x) => x.status)).toEqual([500, 500, 500, 200]);
+    const unknown = await orgA.post(`${hooksOf(a.workspaceId)}/${failHook.id}/deliveries/${crypto.randomUUID()}/redeliver`);
+    expect(unknown.status).toBe(404);
+    expect((await orgB.post(`${hooksOf(b.workspaceId)}/${failHook.id}/deliveries/${failed.id}/redeliver`, {})).status).toBe(404);
+  });
+
+  it('changes events, refuses an unknown one on change, and deletes', async () => {
+    const bad = await orgA.patch(`${hooksOf(a.workspaceId)}/${okHook.id}`, { events: ['nope'] });
+    expect(bad.status).toBe(400);
+    expect(errorCode(bad)).toBe('UNKNOWN_WEBHOOK_EVENT');
+    const badUrl = await orgA.patch(`${hooksOf(a.workspaceId)}/${okHook.id}`, { url: 'javascript:alert(1)' });
+    expect(errorCode(badUrl)).toBe('INVALID_WEBHOOK_URL');
+    const changed = await orgA.patch(`${hooksOf(a.workspaceId)}/${okHook.id}`, { events: ['healthcheck.down', 'session.ended'] });
+    expect(changed.body.events).toEqual(['session.ended', 'healthcheck.down']);
+    expect((await orgA.delete(`${hooksOf(a.workspaceId)}/${okHook.id}`)).status).toBe(204);
+    expect((await orgA.get(`${hooksOf(a.workspaceId)}/${okHook.id}`)).status).toBe(404);
+  });
+});
