@@ -61,8 +61,11 @@ export function createOrganizationModule(platform: Platform) {
     resolveWorkspace,
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
-    /** Creates the bootstrap administrator once, when configured. */
-    start: () => bootstrapAdmin(platform, auth),
+    /** Creates the bootstrap administrator once, when configured; seals identity provider secrets under the current key. */
+    start: async () => {
+      await bootstrapAdmin(platform, auth);
+      await identity.start();
+    },
     /** Every feature, under `/api/v1`. */
     routes: (app: FastifyInstance) => registerFeatures(app, features),
   };

@@ -5,7 +5,30 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import * as samlify from 'samlify';
+import { createRequire } from 'node:module';
+
+/**
+ * The part of `samlify` this identity provider uses. Loaded by `require` with these types rather than
+ * its own: its declarations pull the DOM library into the whole project's type-check (through
+ * `@xmldom/xmldom`), which changes Node's `fetch` and `Blob` types everywhere.
+ */
+interface SamlifyEntity {
+  entityMeta: { getEntityID(): string };
+}
+interface SamlifyIdp extends SamlifyEntity {
+  createLoginResponse(
+    sp: SamlifyEntity,
+    request: { extract: { request: { id: string } } },
+    binding: 'post',
+    user: { email: string },
+    options: { customTagReplacement: (template: string) => { id: string; context: string } },
+  ): Promise<{ context: string }>;
+}
+interface Samlify {
+  IdentityProvider(settings: Record<string, unknown>): SamlifyIdp;
+  ServiceProvider(settings: Record<string, unknown>): SamlifyEntity;
+}
+const samlify = createRequire(import.meta.url)('samlify') as Samlify;
 
 /** How the next answer is spoiled: a signed assertion changed afterwards, another audience, or already expired. */
 export type SamlTamper = 'none' | 'signature' | 'audience' | 'expired';
@@ -78,7 +101,7 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
     singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: entryPoint }],
   });
-  let sp: ReturnType<typeof samlify.ServiceProvider> | null = null;
+  let sp: SamlifyEntity | null = null;
   let person: { email: string; name?: string; groups?: string[] } | null = null;
   let tamper: SamlTamper = 'none';
   let last: ReceivedRequest | null = null;
