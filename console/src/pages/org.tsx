@@ -5,6 +5,7 @@ import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
+import { IdentityProviders } from './org-identity';
 import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
@@ -50,6 +51,8 @@ export function OrgPage({ path }: { path: string }) {
         <Teams />
       ) : section.path === '/org/workspaces' ? (
         <Workspaces />
+      ) : section.path === '/org/identity-providers' ? (
+        <IdentityProviders />
       ) : (
         <Audit />
       )}
