@@ -64,7 +64,7 @@ export function createOrganizationModule(platform: Platform) {
     /** Creates the bootstrap administrator once, when configured; seals identity provider secrets under the current key. */
     start: async () => {
       await bootstrapAdmin(platform, auth);
-      await identity.start();
+      identity.start();
     },
     /** Every feature, under `/api/v1`. */
     routes: (app: FastifyInstance) => registerFeatures(app, features),

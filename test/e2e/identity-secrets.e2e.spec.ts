@@ -5,6 +5,7 @@ import { SecretBox } from '#shared/auth/index.js';
 import { client, signUpCompany } from '#test/helpers/org-api.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import { slapdAvailable, startSlapd, type TestDirectory } from '#test/helpers/slapd.js';
 
 /**
@@ -90,7 +91,8 @@ describe.runIf(slapdAvailable)('identity provider secrets at rest', () => {
   it('rotates the key: restarted with a new key and the old one as previous, the secrets are sealed again under the new key; then the old key can go', async () => {
     await server!.stop();
     server = await start({ SECRETS_KEY: keyB, SECRETS_PREVIOUS_KEYS: keyA });
-    expect(SecretBox.keyIdOf(await storedBindPassword())).toBe(keyIdOf(keyB));
+    // Sealed again in the background of the start.
+    await eventually(async () => (SecretBox.keyIdOf(await storedBindPassword()) === keyIdOf(keyB) ? true : undefined), { timeoutMs: 60_000, what: 'the bind password sealed under the new key' });
     expect((await ldapLogin()).status).toBe(200);
     await server.stop();
     server = await start({ SECRETS_KEY: keyB });

@@ -65,10 +65,17 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
     }
   };
 
-  /** At start-up: secrets under an older key (or not sealed yet) are sealed under the current one. */
-  const start = async () => {
-    const count = await providers.resealSecrets();
-    if (count > 0) platform.logger.info({ count }, 'identity provider secrets sealed under the current SECRETS_KEY');
+  /**
+   * At start-up, in the background (the start waits for no read model): secrets under an older key, or
+   * not sealed yet, are sealed under the current one. A failure is logged and tried again at the next start.
+   */
+  const start = () => {
+    void providers.resealSecrets().then(
+      (count) => {
+        if (count > 0) platform.logger.info({ count }, 'identity provider secrets sealed under the current SECRETS_KEY');
+      },
+      (err: unknown) => platform.logger.error({ err }, 'identity provider secrets were not sealed again under the current SECRETS_KEY; the next start tries again'),
+    );
   };
 
   const options: IdentityProviderFeatureOptions = { platform, providers, flows, check };
