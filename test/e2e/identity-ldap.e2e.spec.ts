@@ -81,7 +81,7 @@ afterAll(async () => {
   await directory?.stop();
 });
 
-describe.runIf(slapdAvailable)('LDAP sign-in against a real directory', () => {
+describe.runIf(slapdAvailable)('LDAP sign-in against a real directory', { timeout: 120_000 }, () => {
   it('signs a person in with their directory password: tokens, provisioned at the first sign-in, their group mapped to a role and a team', async () => {
     const res = await login('alice', ALICE);
     expect(res.status).toBe(200);

@@ -67,7 +67,7 @@ afterAll(async () => {
   await idp?.stop();
 });
 
-describe('SAML 2.0 sign-in', () => {
+describe('SAML 2.0 sign-in', { timeout: 120_000 }, () => {
   it('sends an AuthnRequest, takes the signed answer at the assertion consumer service, provisions and maps the person, and ends with a token pair', async () => {
     idp.signInAs({ email: 'alice@corp.test', name: 'Alice Saml', groups: ['qa-members'] });
     const form = await toProviderForm();

@@ -75,7 +75,7 @@ async function storedBindPassword(): Promise<string> {
   return row!.secret;
 }
 
-describe.runIf(slapdAvailable)('identity provider secrets at rest', () => {
+describe.runIf(slapdAvailable)('identity provider secrets at rest', { timeout: 240_000 }, () => {
   it('keeps no secret in the clear in the events or the read model, and signs in with the sealed one', async () => {
     const events = JSON.stringify(await sql(`SELECT type, payload FROM es_events WHERE type LIKE 'IdentityProvider%'`));
     expect(events).toContain('sealed:v1:');
