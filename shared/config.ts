@@ -21,6 +21,10 @@ const duration = z
   })
   .refine((ms) => ms > 0, 'must be greater than zero');
 
+/** A sealing key: base64 of exactly 32 bytes. */
+const isSecretsKey = (v: string) => /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32;
+const secretsKey = z.string().trim().refine(isSecretsKey, 'base64 of 32 random bytes (openssl rand -base64 32)');
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A plan limit: a whole number, or `unlimited` (also unset or empty) for none. */
 const limit = z.preprocess(
@@ -68,6 +72,20 @@ const schema = z.object({
   /** Extra public keys (JWKS JSON) still accepted during a key rotation. */
   JWT_EXTRA_JWKS: optionalString,
   JWT_ISSUER: z.string().default('qa-platform'),
+  /**
+   * Seals the secrets of identity providers (client secret, bind password) in events and read models:
+   * base64 of 32 random bytes (`openssl rand -base64 32`). Unset: generated once and kept under DATA_DIR
+   * (one process; several replicas must share one). docs/operations.md, "Secrets at rest".
+   */
+  SECRETS_KEY: z.preprocess(emptyAsUnset, secretsKey.optional()),
+  /** Older sealing keys (comma-separated) that still open what they sealed while a rotation runs. */
+  SECRETS_PREVIOUS_KEYS: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .refine((v) => v.split(',').every((k) => k.trim() === '' || isSecretsKey(k)), 'comma-separated keys, each base64 of 32 bytes')
+      .optional(),
+  ),
   BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUnset, z.email().optional()),
   BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUnset, z.string().min(8).optional()),
   BODY_LIMIT: int(1024, 1024 * 1024 * 1024).default(1024 * 1024),

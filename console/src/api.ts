@@ -189,6 +189,12 @@ export async function signIn(login: string, password: string): Promise<void> {
   await enterWorkspace();
 }
 
+/** Sign-in through a directory (LDAP) identity provider: its username and password. */
+export async function signInWithDirectory(providerId: number, username: string, password: string): Promise<void> {
+  setTokens(await api<TokenPair>('/api/v1/auth/login', { method: 'POST', body: { username, password, providerId }, anonymous: true }));
+  await enterWorkspace();
+}
+
 /** A token that names no workspace is re-issued for the first workspace the person may enter. */
 export async function enterWorkspace(): Promise<void> {
   if (!auth || auth.workspaceId) return;

@@ -7,7 +7,7 @@ import { Link, match, navigate, SESSION_INVITE_PATH, useLocation } from './route
 import { DF_SECTIONS, ORG_SECTIONS, TMT_SECTIONS } from './sections';
 import { SessionProvider, useSession } from './session-context';
 import { Loading } from './ui';
-import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage } from './pages/account';
+import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPage, SsoLandingPage } from './pages/account';
 import { DeviceDetailPage, DevicesPage } from './pages/devices';
 import './styles.css';
 
@@ -30,7 +30,7 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } },
 });
 
-const PUBLIC = ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/activate'];
+const PUBLIC = ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/activate', '/sso'];
 /** Pages that work without a workspace; every other one says how to get one. */
 const WITHOUT_WORKSPACE = (path: string) => path === '/profile' || path.startsWith(SESSION_INVITE_PATH);
 
@@ -125,7 +125,7 @@ function Routes() {
   }, [auth, isPublic, path]);
 
   if (isPublic) {
-    const page = { '/sign-in': SignInPage, '/sign-up': SignUpPage, '/forgot-password': ForgotPage, '/reset-password': ResetPage, '/activate': ActivatePage }[path]!;
+    const page = { '/sign-in': SignInPage, '/sign-up': SignUpPage, '/forgot-password': ForgotPage, '/reset-password': ResetPage, '/activate': ActivatePage, '/sso': SsoLandingPage }[path]!;
     const Page = page;
     return (
       <main id="main" class="narrow" tabIndex={-1}>

@@ -3,10 +3,10 @@ import type { Projection } from '../types.js';
 
 type Handled = Extract<SignInEvent, { type: 'SignInSucceeded' | 'SignInFailed' }>;
 
-/** Every sign-in attempt of a known account, for the user-login-logs endpoint. */
+/** Every sign-in attempt of a known account, with the identity provider it went through, for the user-login-logs endpoint. */
 export const signInLogProjection: Projection = {
   name: 'sign-in-log',
-  version: 2,
+  version: 3,
   eventTypes: ['SignInSucceeded', 'SignInFailed'] satisfies Handled['type'][],
   schema: `
     CREATE TABLE IF NOT EXISTS org_sign_in_log (
@@ -18,18 +18,21 @@ export const signInLogProjection: Projection = {
       reason text,
       address text NOT NULL,
       user_agent text,
-      position bigint
+      position bigint,
+      provider jsonb
     );
     -- Version 1 had no position; it orders attempts made within the same millisecond.
     ALTER TABLE org_sign_in_log ADD COLUMN IF NOT EXISTS position bigint;
+    -- Version 2 did not name the identity provider a sign-in went through.
+    ALTER TABLE org_sign_in_log ADD COLUMN IF NOT EXISTS provider jsonb;
     CREATE INDEX IF NOT EXISTS org_sign_in_log_user ON org_sign_in_log (user_id, at DESC);`,
   tables: ['org_sign_in_log'],
   async apply(tx, recorded) {
     const event = { type: recorded.type, payload: recorded.payload } as Handled;
     const p = event.payload;
     await tx.query(
-      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent, position)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent, position, provider)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (event_id) DO NOTHING`,
       [
         recorded.id,
         p.userId,
@@ -40,6 +43,7 @@ export const signInLogProjection: Projection = {
         p.address,
         p.userAgent,
         recorded.position.toString(),
+        p.provider ? JSON.stringify(p.provider) : null,
       ],
     );
   },

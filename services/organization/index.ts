@@ -82,9 +82,13 @@ export function createOrganizationModule(platform: Platform) {
     resolveWorkspace,
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
-    /** Creates the bootstrap administrator once, when configured, and starts sending webhooks. */
+    /**
+     * Creates the bootstrap administrator once, when configured; seals identity provider secrets under
+     * the current key (in the background); starts sending webhooks.
+     */
     start: async () => {
       await bootstrapAdmin(platform, auth);
+      identity.start();
       await webhooks.dispatcher.start();
     },
     /** Stops sending webhooks (what is due stays queued for the next start). */

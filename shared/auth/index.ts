@@ -10,3 +10,5 @@ export type {
 } from './tokens.js';
 export { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 export { hashToken, randomToken } from './opaque.js';
+export { loadSecretBox, SealedValueError, SecretBox, secretsKeyFilePath } from './sealed.js';
+export type { SecretBoxOptions } from './sealed.js';

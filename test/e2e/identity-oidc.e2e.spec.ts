@@ -51,7 +51,7 @@ beforeAll(async () => {
   expect(created.body.secretsSet).toEqual(['clientSecret']);
   providerId = created.body.id;
   idp.open([`${server.url}/api/v1/auth/sso/${providerId}/callback`]);
-});
+}, 120_000);
 
 afterAll(async () => {
   await server?.stop();

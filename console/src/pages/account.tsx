@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
-import { useState } from 'preact/hooks';
-import { api, enterWorkspace, setTokens, signIn, type TokenPair } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import { api, enterWorkspace, setTokens, signIn, signInWithDirectory, type TokenPair } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, Field, Loading } from '../ui';
+import { ActionForm, ErrorNote, Field, Loading } from '../ui';
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
@@ -13,9 +13,71 @@ function afterSignIn(query: URLSearchParams) {
   navigate(safe ? next : '/devices', { replace: true });
 }
 
+/** An identity provider a sign-in page may offer for an address (`GET /api/v1/auth/providers`). */
+interface OfferedProvider {
+  id: number;
+  type: 'oidc' | 'saml' | 'ldap';
+  name: string;
+  enforce: boolean;
+}
+
+/** The providers that serve the domain of what is typed, once it looks like an e-mail address. */
+function useOfferedProviders(login: string): OfferedProvider[] {
+  const [typed, setTyped] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setTyped(/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(login) ? login : ''), 300);
+    return () => clearTimeout(t);
+  }, [login]);
+  const offered = useQuery({
+    queryKey: ['auth-providers', typed],
+    queryFn: () => api<OfferedProvider[]>('/api/v1/auth/providers', { query: { email: typed }, anonymous: true }),
+    enabled: typed !== '',
+    staleTime: 60_000,
+  });
+  return typed ? (offered.data ?? []) : [];
+}
+
+/** A directory's own sign-in: its username and password, sent with the provider's id. */
+function DirectorySignIn({ provider, onDone, onCancel }: { provider: OfferedProvider; onDone: () => void; onCancel: () => void }) {
+  const qc = useQueryClient();
+  return (
+    <>
+      <ActionForm
+        submit={`Sign in with ${provider.name}`}
+        label={`Sign in with ${provider.name}`}
+        onSubmit={async (d) => {
+          qc.clear();
+          await signInWithDirectory(provider.id, text(d, 'username'), String(d.get('password')));
+          onDone();
+        }}
+      >
+        <Field label={`${provider.name} username`} name="username" autoComplete="username" required autoFocus />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+      </ActionForm>
+      <p class="links">
+        <button type="button" onClick={onCancel}>
+          Use another way to sign in
+        </button>
+      </p>
+    </>
+  );
+}
+
 export function SignInPage() {
   const { query } = useLocation();
   const qc = useQueryClient();
+  const [login, setLogin] = useState('');
+  const [directory, setDirectory] = useState<OfferedProvider | null>(null);
+  const offered = useOfferedProviders(login);
+  const enforced = offered.find((p) => p.enforce);
+  if (directory) {
+    return (
+      <section class="card">
+        <h1>Sign in with {directory.name}</h1>
+        <DirectorySignIn provider={directory} onDone={() => afterSignIn(query)} onCancel={() => setDirectory(null)} />
+      </section>
+    );
+  }
   return (
     <section class="card">
       <h1>Sign in</h1>
@@ -29,11 +91,74 @@ export function SignInPage() {
           afterSignIn(query);
         }}
       >
-        <Field label="E-mail or username" name="login" autoComplete="username" required autoFocus />
+        <Field label="E-mail or username" name="login" autoComplete="username" required autoFocus value={login} onInput={(e) => setLogin((e.target as HTMLInputElement).value.trim())} />
+        {enforced ? <p class="muted">Addresses of this domain sign in with {enforced.name}.</p> : null}
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       </ActionForm>
+      {offered.length > 0 ? (
+        <ul class="providers" aria-label="Sign in through your organization">
+          {offered.map((p) => (
+            <li>
+              {p.type === 'ldap' ? (
+                <button type="button" onClick={() => setDirectory(p)}>
+                  Continue with {p.name}
+                </button>
+              ) : (
+                <a class="button" href={`/api/v1/auth/sso/${p.id}/start`}>
+                  Continue with {p.name}
+                </a>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <p class="links">
         <Link href="/forgot-password">Forgot your password?</Link> · <Link href="/sign-up">Create a company</Link>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * Where a sign-in through an identity provider lands (`/sso?code=…`): the one-time code is exchanged
+ * for the token pair; a failure (`/sso?error=…&message=…`) is shown with the way back to the sign-in page.
+ */
+export function SsoLandingPage() {
+  const { query } = useLocation();
+  const code = query.get('code');
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (!code) return;
+    void (async () => {
+      try {
+        setTokens(await api<TokenPair>('/api/v1/auth/sso/exchange', { method: 'POST', body: { code }, anonymous: true }));
+        await enterWorkspace();
+        navigate('/devices', { replace: true });
+      } catch (err) {
+        setError(err);
+      }
+    })();
+  }, [code]);
+  if (code && !error) {
+    return (
+      <section class="card">
+        <h1>Signing you in</h1>
+        <Loading label="Signing you in…" />
+      </section>
+    );
+  }
+  return (
+    <section class="card">
+      <h1>The sign-in did not work</h1>
+      {error ? (
+        <ErrorNote error={error} />
+      ) : (
+        <p class="error" role="alert">
+          {query.get('message') ?? 'The sign-in through your identity provider did not finish.'} ({query.get('error') ?? 'SSO_FAILED'})
+        </p>
+      )}
+      <p class="links">
+        <Link href="/sign-in">Back to sign-in</Link>
       </p>
     </section>
   );

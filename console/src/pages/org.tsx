@@ -6,6 +6,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
+import { IdentityProviders } from './org-identity';
 import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
@@ -53,6 +54,8 @@ export function OrgPage({ path }: { path: string }) {
         <Workspaces />
       ) : section.path === '/org/webhooks' ? (
         <WebhooksSection />
+      ) : section.path === '/org/identity-providers' ? (
+        <IdentityProviders />
       ) : (
         <Audit />
       )}

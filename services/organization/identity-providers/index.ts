@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
+import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
-import { LdapDirectory } from './ldap.js';
+import { DirectoryRefusal, LdapDirectory } from './ldap.js';
 import { OidcClients } from './oidc.js';
 import { providerRoutes } from './routes/providers.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -31,7 +32,8 @@ export const identityProvidersFeature = fp(
  * and the directory sign-in (LDAP) that `POST /auth/login` hands a `providerId` to.
  */
 export function createIdentityProviders(platform: Platform, auth: AuthService) {
-  const providers = new IdentityProviderService(platform);
+  const { SECRETS_KEY, SECRETS_PREVIOUS_KEYS, DATA_DIR } = platform.config;
+  const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }));
   const oidc = new OidcClients(() => platform.now());
   const saml = new SamlClients(platform.kv);
   const ldap = new LdapDirectory();
@@ -39,7 +41,7 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
   const flows = new SsoFlows(platform, providers, oidc, saml, signIn);
 
   const check = async (id: number, companyId: number): Promise<Record<string, unknown>> => {
-    const provider = await providers.get(companyId, id);
+    const provider = providers.opened(await providers.get(companyId, id));
     if (provider.type === 'oidc') return oidc.check(provider);
     if (provider.type === 'saml') return saml.check(provider, flows.callbackUrl(provider.id));
     return ldap.check(provider);
@@ -55,13 +57,29 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
       await auth.throttle.recordSuccess(`ldap:${provider.id}:${username}`, client.address);
       return await signIn.signIn(provider, identity, client);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') await auth.throttle.recordFailure(`ldap:${provider.id}:${username}`, client.address);
+      if (err instanceof DirectoryRefusal) {
+        await auth.throttle.recordFailure(`ldap:${provider.id}:${username}`, client.address);
+        if (err.email) await signIn.refused(provider, err.email, client, 'bad_password');
+      }
       throw err;
     }
   };
 
+  /**
+   * At start-up, in the background (the start waits for no read model): secrets under an older key, or
+   * not sealed yet, are sealed under the current one. A failure is logged and tried again at the next start.
+   */
+  const start = () => {
+    void providers.resealSecrets().then(
+      (count) => {
+        if (count > 0) platform.logger.info({ count }, 'identity provider secrets sealed under the current SECRETS_KEY');
+      },
+      (err: unknown) => platform.logger.error({ err }, 'identity provider secrets were not sealed again under the current SECRETS_KEY; the next start tries again'),
+    );
+  };
+
   const options: IdentityProviderFeatureOptions = { platform, providers, flows, check };
-  return { providers, directorySignIn, options };
+  return { providers, directorySignIn, options, start };
 }
 
 export type IdentityProviders = ReturnType<typeof createIdentityProviders>;

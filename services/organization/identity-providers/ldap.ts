@@ -20,6 +20,20 @@ const text = (v: Entry[string] | undefined): string | null => {
 };
 const texts = (v: Entry[string] | undefined): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => (Buffer.isBuffer(x) ? x.toString('utf8') : String(x))));
 
+/**
+ * The directory did not accept the name and password: an unknown name, a wrong password, a locked or
+ * removed account all look the same to the caller (no enumeration); `email` is the address of the
+ * account found, for the sign-in log, when there was one.
+ */
+export class DirectoryRefusal extends AppError {
+  constructor(readonly email: string | null) {
+    super('INVALID_CREDENTIALS', 'Invalid username or password');
+  }
+}
+
+/** The kind of a directory error, never its text (which may quote a DN or the server's words). */
+const errorName = (err: unknown) => (err instanceof Error ? err.constructor.name : 'error');
+
 /** The user the directory signs in, or the refusal: a wrong password, an unknown user or an unreachable directory. */
 export class LdapDirectory {
   private client(c: LdapConfig): Client {
@@ -31,11 +45,12 @@ export class LdapDirectory {
     const c = provider.config as LdapConfig;
     const client = this.client(c);
     try {
-      if (c.bindDn) await client.bind(c.bindDn, c.bindPassword ?? '');
+      await this.bindSearchAccount(provider, client);
       const { searchEntries } = await client.search(c.userSearchBase, { scope: 'base', attributes: ['dn'] });
       return { searchBaseEntries: searchEntries.length };
     } catch (err) {
-      throw new AppError('BAD_REQUEST', `The directory refused or could not be reached: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      const reason = err instanceof AppError ? err.message : `the directory refused or could not be reached (${errorName(err)}: ${err instanceof Error ? err.message : String(err)})`;
+      throw new AppError('BAD_REQUEST', reason, { cause: err });
     } finally {
       await client.unbind().catch(() => undefined);
     }
@@ -49,30 +64,48 @@ export class LdapDirectory {
   async authenticate(provider: IdentityProviderRow, username: string, password: string): Promise<ExternalIdentity> {
     const c = provider.config as LdapConfig;
     // An empty password is an anonymous bind that many directories accept: never a sign-in.
-    if (password.length === 0) throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
+    if (password.length === 0) throw new DirectoryRefusal(null);
     const client = this.client(c);
     try {
-      if (c.bindDn) await client.bind(c.bindDn, c.bindPassword ?? '');
+      await this.bindSearchAccount(provider, client);
       const { searchEntries } = await client.search(c.userSearchBase, { scope: 'sub', filter: fill(c.userFilter, { username }), sizeLimit: 2 });
-      if (searchEntries.length !== 1) throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
+      if (searchEntries.length !== 1) throw new DirectoryRefusal(null);
       const user = searchEntries[0]!;
-      await client.bind(user.dn, password);
+      const email = text(user.mail);
+      try {
+        await client.bind(user.dn, password);
+      } catch (err) {
+        if (err instanceof InvalidCredentialsError) throw new DirectoryRefusal(email);
+        throw err;
+      }
       const groups = new Set(texts(user.memberOf));
       if (c.groupSearchBase) {
         const found = await client.search(c.groupSearchBase, { scope: 'sub', filter: fill(c.groupFilter || DEFAULT_GROUP_FILTER, { dn: user.dn, username }), attributes: ['cn'] });
         for (const g of found.searchEntries) groups.add(g.dn);
       }
-      const email = text(user.mail);
       if (!email) throw new AppError('SSO_FAILED', `${provider.name} has no e-mail address (mail) for ${username}`);
       const claims: Record<string, unknown> = { dn: user.dn };
       for (const [k, v] of Object.entries(user)) if (k !== 'dn' && k !== 'userPassword') claims[k] = texts(v).length === 1 ? texts(v)[0] : texts(v);
       return { email, name: text(user.displayName) ?? text(user.cn), groups: [...groups], claims };
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (err instanceof InvalidCredentialsError) throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
-      throw new AppError('SSO_FAILED', `The directory ${provider.name} could not be asked: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new AppError('SSO_FAILED', `The directory ${provider.name} could not be asked (${errorName(err)}); an administrator can try its settings`, { cause: err });
     } finally {
       await client.unbind().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Binds with the search account, or stays anonymous without one. A refusal is the directory's
+   * configuration at fault, never the person's password: SSO_FAILED without the account's name.
+   */
+  private async bindSearchAccount(provider: IdentityProviderRow, client: Client): Promise<void> {
+    const c = provider.config as LdapConfig;
+    if (!c.bindDn) return;
+    try {
+      await client.bind(c.bindDn, c.bindPassword ?? '');
+    } catch (err) {
+      throw new AppError('SSO_FAILED', `The directory ${provider.name} refused its search account (${errorName(err)}); an administrator can try its settings`, { cause: err });
     }
   }
 }

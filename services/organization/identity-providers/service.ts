@@ -9,6 +9,7 @@ import {
   type IdentityMapping,
   type IdentityProviderType,
 } from '#events/organization/identity-providers.js';
+import { SealedValueError, SecretBox } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
@@ -50,12 +51,83 @@ export function viewOf(p: IdentityProviderRow): ProviderView {
   };
 }
 
-/** The write side of identity providers: create, change, delete, each checked against the company's roles, teams and workspaces. */
+/** Where a secret of a provider belongs: a sealed value opens only there. */
+const secretContext = (providerId: number, field: string) => `identity-provider:${providerId}:${field}`;
+
+/**
+ * The write side of identity providers: create, change, delete, each checked against the company's
+ * roles, teams and workspaces. The configuration's secrets are sealed (`SecretBox`) before they go into
+ * an event; the sign-in flows get them opened.
+ */
 export class IdentityProviderService {
   private readonly writer: OrgWriter;
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    private readonly box: SecretBox,
+  ) {
     this.writer = new OrgWriter(platform);
+  }
+
+  /** The configuration with the secrets it carries sealed for this provider. */
+  private sealed(providerId: number, type: IdentityProviderType, config: Record<string, unknown>): Record<string, unknown> {
+    const out = { ...config };
+    for (const field of SECRET_FIELDS[type]) {
+      const v = out[field];
+      if (typeof v === 'string' && v !== '' && !SecretBox.isSealed(v)) out[field] = this.box.seal(v, secretContext(providerId, field));
+    }
+    return out;
+  }
+
+  /** The provider with its secrets opened, for a sign-in or "try this configuration"; SSO_FAILED when a secret does not open. */
+  opened(provider: IdentityProviderRow): IdentityProviderRow {
+    const config = { ...provider.config };
+    for (const field of SECRET_FIELDS[provider.type]) {
+      const v = config[field];
+      if (typeof v !== 'string') continue;
+      try {
+        config[field] = this.box.open(v, secretContext(provider.id, field));
+      } catch (err) {
+        if (!(err instanceof SealedValueError)) throw err;
+        this.platform.logger.error({ providerId: provider.id, field, err: err.message }, 'a secret of an identity provider does not open: set SECRETS_PREVIOUS_KEYS, or enter the secret again');
+        throw new AppError('SSO_FAILED', `${provider.name} cannot be used until an administrator enters its ${field} again`);
+      }
+    }
+    return { ...provider, config };
+  }
+
+  /**
+   * Seals again, under the current key, the secrets of every provider sealed under an older key or
+   * stored before sealing existed (a key rotation, an older installation). Run at start-up; each is an
+   * `IdentityProviderChanged` of the platform itself. The number re-sealed.
+   */
+  async resealSecrets(): Promise<number> {
+    const { db, readModels, store } = this.platform;
+    await readModels.waitFor(await store.headPosition(), { names: ['org-identity-providers'] });
+    const rows = await db.query<{ id: number; company_id: number }>(`SELECT id, company_id FROM org_identity_providers WHERE deleted_at IS NULL ORDER BY id`);
+    let count = 0;
+    for (const r of rows.rows) {
+      const provider = await this.get(Number(r.company_id), Number(r.id));
+      const stale = SECRET_FIELDS[provider.type].some((f) => {
+        const v = provider.config[f];
+        return typeof v === 'string' && v !== '' && SecretBox.keyIdOf(v) !== this.box.currentKeyId;
+      });
+      if (!stale) continue;
+      let opened: IdentityProviderRow;
+      try {
+        opened = this.opened(provider);
+      } catch (err) {
+        // Logged by `opened`; the others are still sealed again, and this one waits for its secret.
+        if (err instanceof AppError) continue;
+        throw err;
+      }
+      const { id, companyId, type: _t, createdAt: _c, updatedAt: _u, ...settings } = opened;
+      const ctx: CommandContext = { actorId: null, companyId, workspaceId: null, now: this.platform.now() };
+      const change = { type: 'ChangeIdentityProvider' as const, companyId, settings: { ...settings, config: this.sealed(id, provider.type, settings.config) } };
+      await this.settle((await this.writer.run(identityProviderStream(id), identityProviderDecider, change, ctx)).position);
+      count++;
+    }
+    return count;
   }
 
   list(companyId: number): Promise<IdentityProviderRow[]> {
@@ -68,13 +140,13 @@ export class IdentityProviderService {
 
   /** An enabled provider for a sign-in flow; 404 for a disabled, deleted or unknown one. */
   async enabled(id: number): Promise<IdentityProviderRow> {
-    return found(await findEnabledIdentityProvider(this.platform.db, id), 'Identity provider not found');
+    return this.opened(found(await findEnabledIdentityProvider(this.platform.db, id), 'Identity provider not found'));
   }
 
   async create(caller: { companyId: number; permissions: ReadonlySet<string> }, input: ProviderInput, ctx: CommandContext): Promise<IdentityProviderRow> {
-    const config = checkedConfig(input.type, input.config, false);
     await this.checkMappings(caller, input.mappings);
     const providerId = await allocateId(this.platform.db, 'identity_provider');
+    const config = this.sealed(providerId, input.type, checkedConfig(input.type, input.config, false));
     const { type, ...settings } = input;
     const result = await this.writer.run(
       identityProviderStream(providerId),
@@ -88,7 +160,7 @@ export class IdentityProviderService {
 
   async change(caller: { companyId: number; permissions: ReadonlySet<string> }, id: number, input: Omit<ProviderInput, 'type'>, ctx: CommandContext): Promise<IdentityProviderRow> {
     const current = await this.get(caller.companyId, id);
-    const config = checkedConfig(current.type, input.config, true);
+    const config = this.sealed(id, current.type, checkedConfig(current.type, input.config, true));
     await this.checkMappings(caller, input.mappings);
     const settings = { ...input, domains: normalDomains(input.domains), config };
     const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);

@@ -5,7 +5,17 @@ import { listSignIns } from '#projections/sign-in-log/index.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, SignInSession, sessionView } from '../../http.js';
 import { tags, userGuards, type UsersOptions } from '../http.js';
 
-const SignInEntry = z.object({ at: z.string(), success: z.boolean(), reason: z.string().nullable(), address: z.string(), userAgent: z.string().nullable() });
+const SignInEntry = z.object({
+  at: z.string(),
+  success: z.boolean(),
+  reason: z.string().nullable(),
+  address: z.string(),
+  userAgent: z.string().nullable(),
+  provider: z
+    .object({ id: z.number().int(), type: z.enum(['oidc', 'saml', 'ldap']), name: z.string() })
+    .nullable()
+    .describe('The identity provider the sign-in went through; null for a password sign-in'),
+});
 
 /** A user's sign-in sessions (list, sign out everywhere) and sign-in attempts. */
 export async function signInRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
@@ -47,7 +57,7 @@ export async function signInRoutes(app: FastifyInstance, opts: UsersOptions): Pr
   r.get('/users/user-login-logs/:userId', {
     schema: {
       tags,
-      summary: "A user's sign-in attempts, newest first: time, address, user agent, success or reason (USER_READ, or yourself)",
+      summary: "A user's sign-in attempts, newest first: time, address, user agent, success or reason, the identity provider (USER_READ, or yourself)",
       params: z.object({ userId: intId }),
       querystring: PageQuery,
       response: { 200: pageSchema(SignInEntry, 'SignInPage') },

@@ -1,0 +1,180 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { slapdAvailable, startSlapd, type TestDirectory } from '#test/helpers/slapd.js';
+import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, VIEWPORT } from './console-browser.js';
+
+/**
+ * Identity providers in the console: the administration page (add, edit with the secret kept, try,
+ * remove; secrets never shown), and the sign-in page offering "Continue with …" for an address's
+ * providers: through a real OpenID provider to the console with tokens, and a real directory's form.
+ */
+let server: TestServer;
+let idp: TestOidcProvider;
+let directory: TestDirectory | undefined;
+let browser: Browser;
+let admin: SignedUpCompany;
+let org: Client;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  idp = await startOidcProvider();
+  server = await startTestServer();
+  admin = await signUpCompany(server.url, 'console-idp');
+  org = client(server.url, admin.token);
+  browser = await launchBrowser();
+  ({ context, page } = await signedIn(browser, server.url, admin.email, admin.password));
+}, 240_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await idp?.stop();
+  await directory?.stop();
+});
+
+/** A browser context nobody signed in to, on the sign-in page. */
+async function anonymousSignInPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: VIEWPORT });
+  ctx.setDefaultTimeout(90_000);
+  const p = await openPage(ctx);
+  await p.goto(`${server.url}/sign-in`);
+  return { context: ctx, page: p };
+}
+
+/** The signed-in person of a console page, by its stored token. */
+async function personOf(p: Page): Promise<{ email: string }> {
+  const stored = await p.evaluate(() => (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem('qa.auth'));
+  expect(stored).toBeTruthy();
+  return (await http(server.url, 'GET', '/api/v1/users/me', { token: (JSON.parse(stored!) as { token: string }).token })).body;
+}
+
+describe('identity providers in the console', { timeout: 240_000 }, () => {
+  it('adds a provider through the administration page, never shows its secret, keeps it through an edit, tries it, and removes another', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Sign-in providers' }).click();
+    await page.getByText('No identity provider yet.').waitFor();
+    const form = page.getByRole('form', { name: 'New identity provider' });
+    await form.getByLabel(/^Name/).fill('Corp ID');
+    await form.getByLabel('E-mail domains').fill('corp.test');
+    await form.getByLabel('Create people at their first sign-in').check();
+    await form.getByLabel('Issuer URL').fill(idp.issuer);
+    await form.getByLabel('Client id').fill(idp.clientId);
+    await form.getByLabel('Client secret').fill(idp.clientSecret);
+    await form.getByLabel('Scopes').fill('openid email profile groups');
+    await expectAccessible(page, 'identity providers, a new one');
+    await form.getByRole('button', { name: 'Add the provider' }).click();
+    const card = page.getByRole('article', { name: 'Identity provider Corp ID' });
+    await card.waitFor();
+    const [created] = (await org.get('/identity-providers')).body as { id: number; config: Record<string, unknown>; secretsSet: string[]; jitProvisioning: boolean }[];
+    expect(created!.secretsSet).toEqual(['clientSecret']);
+    expect(created!.jitProvisioning).toBe(true);
+    expect(created!.config).toEqual({ issuer: idp.issuer, clientId: idp.clientId, scopes: ['openid', 'email', 'profile', 'groups'] });
+    expect(await page.content()).not.toContain(idp.clientSecret);
+    idp.open([`${server.url}/api/v1/auth/sso/${created!.id}/callback`]);
+
+    // Edit: a new name, the secret left empty (kept).
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Corp ID' });
+    expect(await edit.getByLabel('Client secret').inputValue()).toBe('');
+    await edit.getByLabel(/^Name/).fill('Corp Login');
+    await expectAccessible(page, 'identity providers, editing one');
+    await edit.getByRole('button', { name: 'Save the provider' }).click();
+    const renamed = page.getByRole('article', { name: 'Identity provider Corp Login' });
+    await renamed.waitFor();
+    expect((await org.get(`/identity-providers/${created!.id}`)).body).toMatchObject({ name: 'Corp Login', secretsSet: ['clientSecret'] });
+    await renamed.getByRole('button', { name: 'Try the settings' }).click();
+    await renamed.getByRole('status').filter({ hasText: 'The settings work.' }).waitFor();
+
+    // A directory provider added and removed.
+    await page.getByLabel('Kind').selectOption('ldap');
+    await form.getByLabel(/^Name/).fill('Old Directory');
+    await form.getByLabel('E-mail domains').fill('old.test');
+    await form.getByLabel('Directory URL').fill('ldap://127.0.0.1:1');
+    await form.getByLabel('Search account DN').fill('cn=reader,dc=old,dc=test');
+    await form.getByLabel('Search account password').fill('old-bind-password');
+    await form.getByLabel('User search base').fill('dc=old,dc=test');
+    await form.getByLabel('User filter').fill('(uid={{username}})');
+    await form.getByRole('button', { name: 'Add the provider' }).click();
+    const old = page.getByRole('article', { name: 'Identity provider Old Directory' });
+    await old.waitFor();
+    expect(await page.content()).not.toContain('old-bind-password');
+    const oldId = ((await org.get('/identity-providers')).body as { id: number; name: string }[]).find((p) => p.name === 'Old Directory')!.id;
+    await old.getByRole('button', { name: 'Remove' }).click();
+    await old.getByRole('group', { name: 'Confirm removing Old Directory' }).getByRole('button', { name: 'Yes, remove' }).click();
+    await old.waitFor({ state: 'detached' });
+    expect((await org.get(`/identity-providers/${oldId}`)).status).toBe(404);
+  });
+
+  it('offers "Continue with" for the address typed and signs in through the OpenID provider to the console with tokens', async () => {
+    idp.addAccount('alice', { email: 'alice@corp.test', name: 'Alice Console' });
+    idp.signInAs('alice');
+    const anon = await anonymousSignInPage();
+    try {
+      await anon.page.getByLabel('E-mail or username').fill('alice@corp.test');
+      const offer = anon.page.getByRole('list', { name: 'Sign in through your organization' }).getByRole('link', { name: 'Continue with Corp Login' });
+      await offer.waitFor();
+      await expectAccessible(anon.page, 'sign-in with a provider offered');
+      await offer.click();
+      await anon.page.waitForURL((u) => u.pathname === '/devices');
+      expect((await personOf(anon.page)).email).toBe('alice@corp.test');
+    } finally {
+      await anon.context.close();
+    }
+  });
+
+  it('shows why a sign-in through a provider failed, with the way back to the sign-in page', async () => {
+    const anon = await anonymousSignInPage();
+    try {
+      await anon.page.goto(`${server.url}/sso?error=SSO_NOT_PROVISIONED&message=${encodeURIComponent('No account for zoe@corp.test')}`);
+      await anon.page.getByRole('alert').filter({ hasText: 'No account for zoe@corp.test (SSO_NOT_PROVISIONED)' }).waitFor();
+      await expectAccessible(anon.page, 'a refused provider sign-in');
+      await anon.page.getByRole('link', { name: 'Back to sign-in' }).click();
+      await anon.page.getByLabel('E-mail or username').waitFor();
+    } finally {
+      await anon.context.close();
+    }
+  });
+
+  it.runIf(slapdAvailable)("signs in with a directory's username and password from the sign-in page", async () => {
+    directory = await startSlapd();
+    await directory.add(
+      [
+        'dn: ou=people,dc=corp,dc=test\nobjectClass: organizationalUnit\nou: people\n',
+        'dn: uid=bob,ou=people,dc=corp,dc=test\nobjectClass: inetOrgPerson\nuid: bob\ncn: Bob\nsn: B\nmail: bob@dir.test\nuserPassword: bob-console-pass\n',
+      ].join('\n'),
+    );
+    const made = await org.post('/identity-providers', {
+      type: 'ldap',
+      name: 'Directory',
+      domains: ['dir.test'],
+      jitProvisioning: true,
+      config: { url: directory.url, bindDn: directory.adminDn, bindPassword: directory.adminPassword, userSearchBase: 'ou=people,dc=corp,dc=test', userFilter: '(uid={{username}})' },
+    });
+    expect(made.status).toBe(201);
+    const anon = await anonymousSignInPage();
+    try {
+      await anon.page.getByLabel('E-mail or username').fill('bob@dir.test');
+      await anon.page.getByRole('button', { name: 'Continue with Directory' }).click();
+      const form = anon.page.getByRole('form', { name: 'Sign in with Directory' });
+      await form.getByLabel('Directory username').fill('bob');
+      await form.getByLabel('Password').fill('wrong-password');
+      await form.getByRole('button', { name: 'Sign in with Directory' }).click();
+      await form.getByText('Invalid username or password').waitFor();
+      await expectAccessible(anon.page, 'directory sign-in form');
+      await form.getByLabel('Password').fill('bob-console-pass');
+      await form.getByRole('button', { name: 'Sign in with Directory' }).click();
+      await anon.page.waitForURL((u) => u.pathname === '/devices');
+      expect((await personOf(anon.page)).email).toBe('bob@dir.test');
+    } finally {
+      await anon.context.close();
+    }
+  });
+});
