@@ -6,6 +6,7 @@ export const ORG_SECTIONS = [
   { path: '/org/workspaces', label: 'Workspaces', key: 'WORKSPACE_READ' },
   { path: '/org/webhooks', label: 'Webhooks', key: 'WORKSPACE_MANAGE' },
   { path: '/org/identity-providers', label: 'Sign-in providers', key: 'USER_ADMIN_MANAGE' },
+  { path: '/org/provisioning', label: 'Provisioning (SCIM)', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
 ] as const;
 

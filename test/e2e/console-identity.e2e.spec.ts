@@ -178,3 +178,33 @@ describe('identity providers in the console', { timeout: 240_000 }, () => {
     }
   });
 });
+
+describe('SCIM provisioning in the console', { timeout: 240_000 }, () => {
+  it('creates a token shown once with the roles it gives, lists it by prefix, and revokes it after a confirmation', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Provisioning (SCIM)' }).click();
+    await page.getByText('No SCIM token yet.').waitFor();
+    const form = page.getByRole('form', { name: 'New SCIM token' });
+    await form.getByLabel('Name').fill('Okta');
+    await form.getByLabel('Member').check();
+    await expectAccessible(page, 'SCIM provisioning, a new token');
+    await form.getByRole('button', { name: 'Create the token' }).click();
+    const shown = (await page.getByLabel('The new SCIM token').textContent())?.trim() ?? '';
+    expect(shown).toMatch(/^scim_[A-Za-z0-9_-]{43}$/);
+    const table = page.getByRole('table', { name: 'SCIM tokens' });
+    await table.getByRole('cell', { name: `${shown.slice(0, 13)}…` }).waitFor();
+    await expect(table.getByRole('cell', { name: 'Member' }).count()).resolves.toBe(1);
+    await expectAccessible(page, 'SCIM provisioning, a token made');
+
+    // The token shown is the one that works at /scim/v2, with the role it was made with.
+    const roles = (await org.get('/roles')).body as { id: number; name: string }[];
+    const [token] = (await org.get('/scim-tokens')).body as { id: string; roleIds: number[] }[];
+    expect(token!.roleIds).toEqual([roles.find((r) => r.name === 'Member')!.id]);
+    expect((await http(server.url, 'GET', '/scim/v2/Users', { headers: { authorization: `Bearer ${shown}` } })).status).toBe(200);
+
+    await table.getByRole('button', { name: 'Revoke Okta' }).click();
+    await page.getByRole('group', { name: 'Confirm revoking Okta' }).getByRole('button', { name: 'Yes, revoke' }).click();
+    await table.getByText('revoked').waitFor();
+    expect((await http(server.url, 'GET', '/scim/v2/Users', { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
+  });
+});

@@ -7,6 +7,7 @@ import { useSession } from '../session-context';
 import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
 import { IdentityProviders } from './org-identity';
+import { ScimProvisioning } from './org-scim';
 import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
 
 interface Page<T> {
@@ -56,6 +57,8 @@ export function OrgPage({ path }: { path: string }) {
         <WebhooksSection />
       ) : section.path === '/org/identity-providers' ? (
         <IdentityProviders />
+      ) : section.path === '/org/provisioning' ? (
+        <ScimProvisioning />
       ) : (
         <Audit />
       )}
