@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { AccessibilityComparison as Comparison, AccessibilityExport as Export } from '@qa-platform/client';
 import { api, download } from '../api';
 import { Empty, ErrorNote, formatTime, Loading, useAction } from '../ui';
 
@@ -18,19 +19,6 @@ interface FindingRef {
   ruleId: string;
   impact: string | null;
   element: { selector: string };
-}
-interface Comparison {
-  new: FindingRef[];
-  fixed: FindingRef[];
-  unchanged: FindingRef[];
-}
-interface Export {
-  id: string;
-  format: 'csv' | 'json' | 'html';
-  state: 'running' | 'succeeded' | 'failed';
-  size: number | null;
-  error: string | null;
-  url?: string;
 }
 
 const auditLabel = (a: AuditRef) => `${a.name ?? a.id} (${formatTime(a.createdAt)})`;

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { AccessibilityAudit as Audit, AccessibilityFinding as Finding } from '@qa-platform/client';
 import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
@@ -7,28 +8,6 @@ import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, Qu
 import { CompareReports, ExportReport } from './accessibility-tools';
 
 type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
-interface Audit {
-  id: string;
-  name: string | null;
-  sessionId: string | null;
-  deviceId: string | null;
-  platform: string;
-  status: 'in_progress' | 'completed';
-  scanCount: number;
-  findingCounts: Record<Impact, number>;
-  createdAt: string;
-  completedAt: string | null;
-}
-interface Finding {
-  id: string;
-  ruleId: string;
-  impact: Impact | null;
-  wcag: string[];
-  description: string;
-  helpUrl: string | null;
-  element: { selector: string; text: string | null };
-  triage: { status: string; reason: string | null; at: string | null } | null;
-}
 
 const TRIAGE = ['open', 'confirmed', 'false_positive', 'wont_fix', 'fixed'] as const;
 const IMPACTS: Impact[] = ['critical', 'serious', 'moderate', 'minor'];

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { DebugCapabilities as Capabilities } from '@qa-platform/client';
 import { api, ApiError } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
@@ -14,17 +15,6 @@ interface SessionInfo {
   name: string;
   deviceName: string;
   status: string;
-}
-
-export interface Protocol {
-  name: string;
-  available: boolean;
-  granted: boolean;
-}
-
-export interface Capabilities {
-  platform: string;
-  protocols: Protocol[];
 }
 
 type Target = DebugTarget;

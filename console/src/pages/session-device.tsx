@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { DeviceApp, DeviceFile as Entry, Operation } from '@qa-platform/client';
 import { api, ApiError, download } from '../api';
 import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { formatBytes } from './files';
@@ -12,19 +13,6 @@ import { formatBytes } from './files';
  * whoever drives the session with `df:app:install`; the session page shows the panes only to them.
  */
 
-interface DeviceApp {
-  packageName: string;
-  system: boolean;
-}
-
-interface Entry {
-  name: string;
-  type: 'file' | 'directory' | 'other';
-  size: number;
-  mode: number;
-  modifiedAt: string | null;
-}
-
 interface CatalogApp {
   id: string;
   name: string;
@@ -36,13 +24,6 @@ interface CatalogVersion {
   versionName: string | null;
   versionCode: number | string | null;
   createdAt: string;
-}
-
-interface Operation {
-  state: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-  progress: number;
-  result: { packageNames?: string[] } | null;
-  error: { code: string; message: string } | null;
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -328,7 +309,9 @@ function CatalogInstall({ id, platform, onInstalled }: { id: string; platform: s
             op = await api<Operation>(`/df/api/operations/${operationId}`);
           }
           if (op.state !== 'succeeded') throw new Error(op.error?.message ?? `The install was ${op.state}.`);
-          await onInstalled(op.result?.packageNames ?? []);
+          // An operation's result is its own kind's: an install's names the packages it put on the device.
+          const installed = op.result?.packageNames;
+          await onInstalled(Array.isArray(installed) ? installed.filter((name): name is string => typeof name === 'string') : []);
         } finally {
           setProgress(null);
         }
