@@ -7,7 +7,7 @@ import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
 import { CompareReports, ExportReport } from './accessibility-tools';
 
-type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
+type Impact = keyof Audit['findingCounts'];
 
 const TRIAGE = ['open', 'confirmed', 'false_positive', 'wont_fix', 'fixed'] as const;
 const IMPACTS: Impact[] = ['critical', 'serious', 'moderate', 'minor'];

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/preact-query';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { DashboardStats as Stats, DeviceUsageRow, Quotas, ReservationReportRow, SessionReportRow } from '@qa-platform/client';
 import { download } from '../api';
 import { api } from '../api';
-import type { DashboardStats as Stats, DeviceUsageRow, Quotas, ReservationReportRow, SessionReportRow } from '@qa-platform/client';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed } from '../ui';
 import { formatBytes } from './files';

@@ -1,30 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import type { DeviceApp, DeviceFile as Entry, Operation } from '@qa-platform/client';
+import type { App as CatalogApp, AppVersion as CatalogVersion, DeviceApp, DeviceFile as Entry, Operation } from '@qa-platform/client';
 import { api, ApiError, download } from '../api';
 import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { formatBytes } from './files';
-
-/**
- * The session page's Apps and Files panes, for devices that have them (Android and iOS): the apps
- * installed on the device, installing a build from this computer and uninstalling; the device's
- * folders, with upload into the open folder, download, new folder and delete. Every change goes
- * through the session's API and lands on its timeline. The API offers all of it (reading too) to
- * whoever drives the session with `df:app:install`; the session page shows the panes only to them.
- */
-
-interface CatalogApp {
-  id: string;
-  name: string;
-  identifier: string;
-}
-
-interface CatalogVersion {
-  id: string;
-  versionName: string | null;
-  versionCode: number | string | null;
-  createdAt: string;
-}
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
