@@ -56,8 +56,10 @@ export async function buildDfctl({ force = false } = {}) {
       logLevel: 'warning',
     });
     // dfctl is Node.js built-ins and ws only: an import of the platform's own code (shared/, services/)
-    // or of another package would ship the server's insides or grow the client unnoticed.
-    const foreign = Object.keys(result.metafile.inputs).filter((p) => !/^(cli\/dfctl\/|node_modules\/ws\/)/.test(p));
+    // or of another package would ship the server's insides or grow the client unnoticed. Its API types
+    // come from clients/api as type-only imports, which leave nothing in the bundle. ws is found in
+    // whichever node_modules holds it (a git worktree's may link to another checkout's).
+    const foreign = Object.keys(result.metafile.inputs).filter((p) => !/^cli\/dfctl\//.test(p) && !/(^|\/)node_modules\/ws\//.test(p));
     if (foreign.length > 0) throw new Error(`dfctl may bundle only cli/dfctl and ws; it pulled in: ${foreign.join(', ')}`);
     chmodSync(built, 0o755);
     writeFileSync(

@@ -23,11 +23,14 @@ export const LAYERS = {
   projections: { folders: ['shared', 'events'] },
   agent: { folders: ['shared', 'events'] },
   services: { folders: ['shared', 'events', 'projections', 'agent'] },
-  // dfctl ships as one bundle of its own code, Node.js and ws (scripts/build-dfctl.mjs refuses more).
-  cli: { folders: [], packages: ['ws'] },
+  // dfctl ships as one bundle of its own code, Node.js and ws (scripts/build-dfctl.mjs refuses more);
+  // it takes the API's types from the typed client (type-only imports, which the bundle drops).
+  cli: { folders: [], packages: ['ws', '@qa-platform/client'] },
   // A browser bundle: no Node.js built-in anywhere in what it loads, and of the rest of the repository
   // only the files named here, which must themselves stay free of the platform's code.
   console: { dir: 'console/src', folders: [], files: ['cli/dfctl/debug-commands.ts'], builtins: false },
+  // The typed client: its generated types and a fetch client over openapi-fetch, for browsers and Node.js alike.
+  'clients/api': { folders: [], packages: ['openapi-fetch'], builtins: false },
   test: { folders: ['shared', 'events', 'projections', 'agent', 'services', 'cli'] },
   bench: { folders: ['shared', 'events', 'projections', 'agent', 'services', 'cli', 'test'] },
   scripts: { folders: ['shared', 'events', 'projections', 'agent', 'services', 'cli', 'test'], extensions: ['.mjs'] },

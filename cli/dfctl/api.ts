@@ -1,3 +1,4 @@
+import type { TokenPair } from '@qa-platform/client';
 import { loadConfig, saveConfig, withConfigLock, type DfctlConfig } from './config.js';
 import { CliError, EXIT, exitCodeOfStatus, isNetworkError, unreachable } from './errors.js';
 import { claimsOf, secondsLeft } from './jwt.js';
@@ -7,12 +8,6 @@ import { claimsOf, secondsLeft } from './jwt.js';
  * lapse; `DFCTL_REFRESH_MARGIN` (seconds) widens it for a machine whose clock runs behind.
  */
 const REFRESH_MARGIN_SECONDS = /^\d{1,9}$/.test(process.env.DFCTL_REFRESH_MARGIN ?? '') ? Number(process.env.DFCTL_REFRESH_MARGIN) : 60;
-
-export interface TokenPair {
-  token: string;
-  expiresIn: string;
-  refreshToken: string;
-}
 
 export interface RequestOptions {
   body?: unknown;

@@ -1,18 +1,6 @@
+import type { Session } from '@qa-platform/client';
 import type { Api } from './api.js';
 import { CliError, EXIT } from './errors.js';
-
-/** A device session as `/df/api/sessions` answers it: the session commands print it, the tunnels follow it. */
-export interface Session {
-  id: string;
-  name: string;
-  deviceId: string;
-  deviceName: string;
-  type: string;
-  status: string;
-  startedAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-}
 
 /** The session, or exit 4 with a clear message. */
 export async function sessionOf(api: Api, id: string): Promise<Session> {

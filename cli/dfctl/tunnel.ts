@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { WebSocket, createWebSocketStream } from 'ws';
+import type { DebugCapabilities as Capabilities } from '@qa-platform/client';
 import { errorOf, userAgent, type Api } from './api.js';
 import { CliError, EXIT, isNetworkError, unreachable } from './errors.js';
 import { sessionOf } from './sessions.js';
@@ -13,11 +14,6 @@ export interface TunnelTarget {
   protocol: string;
   /** The path after the session id: `adb`, `jdwp/<pid>`, `tcp_forward/<port>`, `cdp`. */
   path: string;
-}
-
-interface Capabilities {
-  platform: string;
-  protocols: { name: string; available: boolean; granted: boolean }[];
 }
 
 /** Close codes with which the server says the session is over (docs/modules/dfctl.md, "Tunnels"). */

@@ -1,13 +1,12 @@
 /**
  * The console's only way to the platform: the public API, as any client uses it. The access token
  * is refreshed before it expires (its `exp`), every call sends `X-Workspace-Id`, and an error answer
- * becomes an ApiError carrying the body's `message`.
+ * becomes an ApiError carrying the body's `message`. The shapes of the API's answers come from the
+ * typed client (`@qa-platform/client`, generated from the OpenAPI document).
  */
-export interface TokenPair {
-  token: string;
-  refreshToken: string;
-  expiresIn: string;
-}
+import type { ErrorDetail, TokenPair } from '@qa-platform/client';
+
+export type { ErrorDetail, TokenPair };
 
 export interface Auth {
   token: string;
@@ -16,13 +15,6 @@ export interface Auth {
   workspaceId: number | null;
   /** When the access token stops being accepted, ms since the epoch. */
   expiresAt: number;
-}
-
-/** One entry of an error answer's `details`: the field, what is wrong with it, and facts a client can act on. */
-export interface ErrorDetail {
-  path: string;
-  message: string;
-  [fact: string]: unknown;
 }
 
 export class ApiError extends Error {

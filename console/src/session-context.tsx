@@ -1,27 +1,8 @@
 import { useQuery } from '@tanstack/preact-query';
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
+import type { Me, Workspace } from '@qa-platform/client';
 import { api, currentAuth, onAuthChange, type Auth } from './api';
-
-export interface Me {
-  id: number;
-  email: string;
-  username: string;
-  name: string;
-  title: string | null;
-  phone: string | null;
-  hasProfileImage: boolean;
-  companyId: number;
-}
-
-export interface Workspace {
-  id: number;
-  name: string;
-  description: string;
-  archived: boolean;
-  modules: string[];
-  createdAt: string;
-}
 
 export interface Session {
   auth: Auth | null;

@@ -81,7 +81,7 @@ describe('the rules over a tree', () => {
       [
         'events/e.ts -> services/s.ts',
         'cli/dfctl/bad.ts -> shared/plain.ts',
-        "cli/dfctl/bad.ts -> chalk (package outside cli's ws)",
+        "cli/dfctl/bad.ts -> chalk (package outside cli's ws, @qa-platform/client)",
         'console/src/c.ts -> cli/dfctl/ok.ts',
         'cli/dfctl/debug-commands.ts -> node:os (Node.js built-in in the console bundle)',
         'cli/dfctl/ok.ts -> node:fs (Node.js built-in in the console bundle)',

@@ -1,25 +1,11 @@
-import { Api, normaliseServer, type TokenPair } from '../api.js';
+import type { TokenPair, User, Workspace } from '@qa-platform/client';
+import { Api, normaliseServer } from '../api.js';
 import { positionals } from '../args.js';
 import type { Command } from '../command.js';
 import { CliError, EXIT, usage } from '../errors.js';
 import { claimsOf } from '../jwt.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { ask, readStdin } from '../prompt.js';
-
-interface User {
-  id: number;
-  email: string;
-  name: string;
-  companyId: number;
-  isAdmin: boolean;
-}
-
-interface Workspace {
-  id: number;
-  name: string;
-  archived: boolean;
-  modules: string[];
-}
 
 export const login: Command = {
   name: 'login',

@@ -1,29 +1,9 @@
+import type { Device, Page, SessionLogEntry as LogEntry, Session } from '@qa-platform/client';
 import type { Api } from '../api.js';
 import { intFlag, positionals } from '../args.js';
 import type { Command } from '../command.js';
 import { EXIT, usage } from '../errors.js';
 import { formatTime, printJson, printLine, printTable } from '../output.js';
-import type { Session } from '../sessions.js';
-
-export interface Page<T> {
-  content: T[];
-  page: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-}
-
-export interface Device {
-  id: string;
-  name: string;
-  alias: string | null;
-  platform: string;
-  osVersion: string;
-  model: string;
-  type: string;
-  status: string;
-  nodeName: string;
-}
 
 /** Every page of a platform list (`page`/`size`, docs/api-conventions.md "Paging"), up to `limit` items. */
 export async function allPages<T>(api: Api, path: string, query: Record<string, string | readonly string[] | undefined>, limit = 10_000): Promise<T[]> {
@@ -123,14 +103,6 @@ export const end: Command = {
     printLine(`Session ${session.id} ${session.status}${session.endReason ? ` (${session.endReason})` : ''}.`);
   },
 };
-
-interface LogEntry {
-  seq: number;
-  at: string;
-  level: string;
-  source: string;
-  text: string;
-}
 
 export const logs: Command = {
   name: 'logs',

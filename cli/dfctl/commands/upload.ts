@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { basename, extname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { DeviceFileRecord as FileView } from '@qa-platform/client';
 import { errorOf, userAgent, type Api } from '../api.js';
 import { intFlag, positionals } from '../args.js';
 import type { Command } from '../command.js';
@@ -15,18 +16,6 @@ import { Progress } from '../progress.js';
 const MiB = 1024 * 1024;
 /** Above this a file goes up in parts: one broken connection then costs one part, not the whole file. */
 const MULTIPART_ABOVE = 64 * MiB;
-
-interface FileView {
-  id: string;
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string | null;
-  status: string;
-  kind: string;
-  appId?: string | null;
-  versionId?: string | null;
-}
 
 const TYPES: Record<string, string> = {
   '.apk': 'application/vnd.android.package-archive',

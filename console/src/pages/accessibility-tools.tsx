@@ -1,37 +1,8 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { AccessibilityAudit as AuditRef, AccessibilityComparison as Comparison, AccessibilityExport as Export } from '@qa-platform/client';
 import { api, download } from '../api';
 import { Empty, ErrorNote, formatTime, Loading, useAction } from '../ui';
-
-/**
- * The accessibility report page's tools: compare with another report of the workspace (by
- * fingerprint: new here, fixed since, unchanged), and export it (CSV, JSON or an offline HTML page),
- * following the export until it has a download address.
- */
-interface AuditRef {
-  id: string;
-  name: string | null;
-  createdAt: string;
-}
-interface FindingRef {
-  id: string;
-  ruleId: string;
-  impact: string | null;
-  element: { selector: string };
-}
-interface Comparison {
-  new: FindingRef[];
-  fixed: FindingRef[];
-  unchanged: FindingRef[];
-}
-interface Export {
-  id: string;
-  format: 'csv' | 'json' | 'html';
-  state: 'running' | 'succeeded' | 'failed';
-  size: number | null;
-  error: string | null;
-  url?: string;
-}
 
 const auditLabel = (a: AuditRef) => `${a.name ?? a.id} (${formatTime(a.createdAt)})`;
 

@@ -1,34 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { AccessibilityAudit as Audit, AccessibilityFinding as Finding } from '@qa-platform/client';
 import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
 import { CompareReports, ExportReport } from './accessibility-tools';
 
-type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
-interface Audit {
-  id: string;
-  name: string | null;
-  sessionId: string | null;
-  deviceId: string | null;
-  platform: string;
-  status: 'in_progress' | 'completed';
-  scanCount: number;
-  findingCounts: Record<Impact, number>;
-  createdAt: string;
-  completedAt: string | null;
-}
-interface Finding {
-  id: string;
-  ruleId: string;
-  impact: Impact | null;
-  wcag: string[];
-  description: string;
-  helpUrl: string | null;
-  element: { selector: string; text: string | null };
-  triage: { status: string; reason: string | null; at: string | null } | null;
-}
+type Impact = keyof Audit['findingCounts'];
 
 const TRIAGE = ['open', 'confirmed', 'false_positive', 'wont_fix', 'fixed'] as const;
 const IMPACTS: Impact[] = ['critical', 'serious', 'moderate', 'minor'];

@@ -1,10 +1,6 @@
-/** A timeline entry as the API answers it (`GET /df/api/sessions/{id}/activities`, `.../replay`). */
-export interface ActivityEntry {
-  id: string;
-  kind: string;
-  at: string;
-  detail: Record<string, unknown>;
-}
+import type { SessionActivity as ActivityEntry } from '@qa-platform/client';
+
+export type { ActivityEntry };
 
 const CONTROL: Record<string, string> = {
   tap: 'Tap',

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { DebugCapabilities as Capabilities, Session as SessionInfo } from '@qa-platform/client';
 import { api, ApiError } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
@@ -8,24 +9,6 @@ import { commandFor, type DebugTarget } from '../../../cli/dfctl/debug-commands'
 import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
-
-interface SessionInfo {
-  id: string;
-  name: string;
-  deviceName: string;
-  status: string;
-}
-
-export interface Protocol {
-  name: string;
-  available: boolean;
-  granted: boolean;
-}
-
-export interface Capabilities {
-  platform: string;
-  protocols: Protocol[];
-}
 
 type Target = DebugTarget;
 

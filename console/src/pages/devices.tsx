@@ -1,38 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { Empty, ErrorNote, formatTime, Loading, Pager } from '../ui';
-
-export interface Device {
-  id: string;
-  name: string;
-  alias: string | null;
-  platform: string;
-  osVersion: string;
-  model: string;
-  manufacturer: string;
-  type: string;
-  isRealDevice: boolean;
-  status: string;
-  nodeName: string;
-  favorite: boolean;
-  lastSeenAt: string;
-  provider: string;
-  screen: { width: number; height: number; scale: number };
-  sessionType: string | null;
-}
-
-interface Page<T> {
-  content: T[];
-  page: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-}
-
-type Facets = Record<string, { value: string; count: number }[]>;
 
 const FACETS = [
   { key: 'status', label: 'Status' },

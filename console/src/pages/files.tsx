@@ -1,41 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { App, AppVersion, DeviceFileRecord as FileRecord, Page as PageOf } from '@qa-platform/client';
 import { api, download } from '../api';
 import { useSession } from '../session-context';
 import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
-
-interface FileRecord {
-  id: string;
-  name: string;
-  size: number;
-  contentType: string;
-  status: 'pending' | 'ready' | 'failed';
-  kind: 'app' | 'file';
-  createdAt: string;
-}
-
-interface App {
-  id: string;
-  platform: string;
-  identifier: string;
-  name: string;
-  versionCount: number;
-}
-
-interface AppVersion {
-  id: string;
-  versionName: string | null;
-  versionCode: number | string | null;
-  minOs: string | null;
-  size: number;
-  createdAt: string;
-}
-
-interface PageOf<T> {
-  content: T[];
-  totalPages: number;
-  totalElements: number;
-}
 
 export function formatBytes(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';

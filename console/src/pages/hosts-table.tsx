@@ -1,24 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { Device, Host } from '@qa-platform/client';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { Confirm, DataTable, formatTime, withFields } from '../ui';
-
-interface Device {
-  id: string;
-  name: string;
-  nodeName: string;
-}
-
-export interface Host {
-  id: string;
-  name: string;
-  workspaceIds: number[] | null;
-  /** `pending`: enrolled, never connected yet. */
-  status: 'pending' | 'active' | 'revoked';
-  createdAt: string;
-  devices: { total: number; online: number };
-}
 
 /** A host's token, shown once: after enrolment, or after a new token was issued (`rotated`). */
 export interface ShownToken {

@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { ActionForm, ErrorNote, Field, NotAllowed, QueryList, useActionThen } from '../ui';
-import { HostsTable, WorkspaceChoices, type Host, type ShownToken } from './hosts-table';
+import type { Host } from '@qa-platform/client';
+import { HostsTable, WorkspaceChoices, type ShownToken } from './hosts-table';
 
 /**
  * Enrolled hosts: enrol (the token shown once), rename, re-scope to workspaces, a new token (shown

@@ -1,18 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useState } from 'preact/hooks';
+import type { CompanyAdministrator as Administrator, Workspace } from '@qa-platform/client';
 import { api, enterWorkspace } from '../api';
 import { navigate } from '../router';
-import type { Workspace } from '../session-context';
 import { ErrorNote } from '../ui';
 
 /** How often the page asks again whether a workspace was opened to the person. */
 const POLL_MS = 5_000;
-
-interface Administrator {
-  id: number;
-  name: string;
-  email: string;
-}
 
 /**
  * A signed-in person who can enter no workspace yet: what that means and whom to ask. The page keeps

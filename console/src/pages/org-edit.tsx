@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { Page, Role, Team, User, Workspace, WorkspaceAccess } from '@qa-platform/client';
 import { api } from '../api';
-import { useSession, type Workspace } from '../session-context';
+import { useSession } from '../session-context';
 import { Confirm, ErrorNote, Field, Loading, useAction, withFields } from '../ui';
-import type { Role } from './org-role';
 import { WorkspaceMembers } from './workspace-members';
 
 /**
@@ -12,19 +12,6 @@ import { WorkspaceMembers } from './workspace-members';
  * its permission key in the active workspace; the API decides for other workspaces (its refusal's
  * message is shown).
  */
-export interface Team {
-  id: number;
-  name: string;
-  description: string;
-  memberIds: number[];
-}
-export type { Role, Workspace };
-interface UserRef {
-  id: number;
-  name: string;
-  email: string;
-  status: string;
-}
 
 /** The modules a workspace can be entitled to (the API's list; ORGANIZATION is always there). */
 const MODULES: { key: string; label: string }[] = [
@@ -38,7 +25,7 @@ const MODULES: { key: string; label: string }[] = [
 export function useUsers(enabled: boolean) {
   return useQuery({
     queryKey: ['users-all'],
-    queryFn: async () => (await api<{ content: UserRef[] }>('/api/v1/users', { query: { size: 200 } })).content,
+    queryFn: async () => (await api<Page<User>>('/api/v1/users', { query: { size: 200 } })).content,
     enabled,
   });
 }
@@ -112,14 +99,14 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
   );
 }
 
-export function TeamCard({ team, users, canManage }: { team: Team; users: UserRef[] | undefined; canManage: boolean }) {
+export function TeamCard({ team, users, canManage }: { team: Team; users: User[] | undefined; canManage: boolean }) {
   const qc = useQueryClient();
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
   const action = useAction();
   const refresh = () => qc.invalidateQueries({ queryKey: ['teams'] });
   const nameOf = (id: number) => users?.find((u) => u.id === id)?.name ?? `user #${id}`;
-  const outside = (users ?? []).filter((u) => !team.memberIds.includes(u.id) && u.status !== 'deleted');
+  const outside = (users ?? []).filter((u) => !team.memberIds.includes(u.id));
   return (
     <article class="card stack" aria-label={`Team ${team.name}`}>
       <div class="card-head">
@@ -236,16 +223,11 @@ export function TeamCard({ team, users, canManage }: { team: Team; users: UserRe
   );
 }
 
-interface Access {
-  teams: { id: number; name: string }[];
-  users: { id: number; name: string; email: string }[];
-}
-
 export function WorkspaceCard({ ws }: { ws: Workspace }) {
   const { can } = useSession();
   const qc = useQueryClient();
   const canManage = can('WORKSPACE_MANAGE');
-  const access = useQuery({ queryKey: ['workspace-access', ws.id], queryFn: () => api<Access>(`/api/v1/workspaces/${ws.id}/access`) });
+  const access = useQuery({ queryKey: ['workspace-access', ws.id], queryFn: () => api<WorkspaceAccess>(`/api/v1/workspaces/${ws.id}/access`) });
   const [confirming, setConfirming] = useState<string | null>(null);
   const action = useAction();
   const refresh = async () => {
@@ -353,7 +335,7 @@ function ModulesForm({ edit }: { edit: WorkspaceEdit }) {
 }
 
 /** The teams and users granted the workspace, each with its revoking when `editable`. */
-function AccessList({ edit, access, editable }: { edit: WorkspaceEdit; access: { isLoading: boolean; error: unknown; data: Access | undefined }; editable: boolean }) {
+function AccessList({ edit, access, editable }: { edit: WorkspaceEdit; access: { isLoading: boolean; error: unknown; data: WorkspaceAccess | undefined }; editable: boolean }) {
   const { ws, action, refresh } = edit;
   const grantees = access.data ? [...access.data.teams.map((t) => ({ kind: 'team' as const, id: t.id, label: `team ${t.name}` })), ...access.data.users.map((u) => ({ kind: 'user' as const, id: u.id, label: u.name }))] : [];
   return (
@@ -394,7 +376,7 @@ function AccessList({ edit, access, editable }: { edit: WorkspaceEdit; access: {
 }
 
 /** Grants the workspace to a team or a user not granted yet (for whoever may read them). */
-function GrantForm({ edit, access }: { edit: WorkspaceEdit; access: Access | undefined }) {
+function GrantForm({ edit, access }: { edit: WorkspaceEdit; access: WorkspaceAccess | undefined }) {
   const { ws, action, refresh } = edit;
   const { can } = useSession();
   const teams = useQuery({ queryKey: ['teams'], queryFn: () => api<Team[]>('/api/v1/teams'), enabled: can('TEAM_READ') });

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { ApiKey, AuditEvent, AuditEventType, Page, Role, Team, User, Workspace } from '@qa-platform/client';
 import { api, download } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
@@ -8,23 +9,8 @@ import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pa
 import { WebhooksSection } from './webhooks';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
-import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard, type Role, type Team, type Workspace } from './org-edit';
+import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard } from './org-edit';
 
-interface Page<T> {
-  content: T[];
-  page: number;
-  totalPages: number;
-  totalElements: number;
-}
-interface User {
-  id: number;
-  email: string;
-  name: string;
-  status: string;
-  roles: { id: number; name: string }[];
-  lastSignInAt?: string | null;
-  createdAt: string;
-}
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
 /** Team and organization: each section shown only with its permission key (never a role name). */
@@ -285,16 +271,6 @@ function Workspaces() {
   );
 }
 
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt?: string | null;
-  revokedAt?: string | null;
-}
-
 function ApiKeys() {
   const qc = useQueryClient();
   // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
@@ -377,27 +353,6 @@ function ApiKeys() {
       ) : null}
     </section>
   );
-}
-
-interface AuditEvent {
-  id: string;
-  occurredAt: string;
-  eventType: string;
-  eventLabel: string;
-  resourceType: string;
-  resourceId: string;
-  resourceName: string | null;
-  actorName: string | null;
-  actorEmail: string | null;
-  subjectName: string | null;
-  subjectEmail: string | null;
-  clientAddress: string | null;
-  changes: Record<string, { old: unknown; new: unknown }> | null;
-}
-interface AuditEventType {
-  type: string;
-  label: string;
-  resourceType: string;
 }
 
 /** A resource type in words: `device-session` → "Device session". */

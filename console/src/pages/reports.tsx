@@ -1,53 +1,17 @@
 import { useQuery } from '@tanstack/preact-query';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { DashboardStats as Stats, DeviceUsageRow, Quotas, ReservationReportRow, SessionReportRow } from '@qa-platform/client';
 import { download } from '../api';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed } from '../ui';
 import { formatBytes } from './files';
 
-type Counts = { value: string; count: number }[];
-interface Stats {
-  devices: { total: number; byStatus: Counts; byPlatform: Counts; byHost: Counts };
-  sessionsRunning: number;
-  bookingsToday: number;
-  failuresLastDay: number;
-  at: string;
-}
-type QuotaKey = 'concurrentSessions' | 'sessionMinutesPerMonth' | 'reservationHoursPerMonth' | 'storageBytes' | 'apiKeys';
-interface Quotas {
-  plan: string | null;
-  limits: Record<QuotaKey, number | null>;
-  usage: Record<QuotaKey, number>;
-}
-interface DeviceUsageRow {
-  period: string;
-  deviceId: string;
-  deviceName: string;
-  sessions: number;
-  minutesInSession: number;
-  minutesOnline: number;
-  utilisation: number | null;
-}
-interface ReservationRow {
-  period: string;
-  bookings: number;
-  bookedHours: number;
-  used: number;
-  noShows: number;
-  cancelled: number;
-}
-interface SessionRow {
-  period: string;
-  group: string | null;
-  sessions: number;
-  completed: number;
-  failed: number;
-  running: number;
-  totalMinutes: number;
-  averageMinutes: number;
-}
+type Counts = Stats['devices']['byStatus'];
+type QuotaKey = keyof Quotas['limits'];
+type ReservationRow = ReservationReportRow;
+type SessionRow = SessionReportRow;
 
 const QUOTA_LABELS: Record<QuotaKey, string> = {
   concurrentSessions: 'Concurrent sessions',

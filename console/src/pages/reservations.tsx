@@ -1,22 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { Device, Reservation } from '@qa-platform/client';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading, useActionThen } from '../ui';
-import type { Device } from './devices';
 import { bookDevice, bookedText, localInput, zoneName } from './booking-text';
 import { WeekCalendar } from './week-calendar';
-
-interface Reservation {
-  id: string;
-  deviceId: string;
-  userId: number;
-  startAt: string;
-  endAt: string;
-  status: 'scheduled' | 'active' | 'ended' | 'cancelled' | 'expired';
-  note: string | null;
-}
 
 export function ReservationsPage() {
   const { query } = useLocation();

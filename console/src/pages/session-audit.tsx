@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { AccessibilityAudit as AuditSummary } from '@qa-platform/client';
 import { api } from '../api';
 import { Link } from '../router';
 import { ErrorNote, formatTime } from '../ui';
@@ -7,13 +8,7 @@ import { ErrorNote, formatTime } from '../ui';
 /** Platforms whose devices answer an accessibility scan (browser devices with axe-core, Android with its rules). */
 export const AUDITED_PLATFORMS = new Set(['web', 'android']);
 
-type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
-interface AuditSummary {
-  id: string;
-  status: 'in_progress' | 'completed';
-  scanCount: number;
-  findingCounts: Record<Impact, number>;
-}
+type Impact = keyof AuditSummary['findingCounts'];
 
 /** Where a run started from the session page stands. */
 interface Run {

@@ -1,49 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { App as CatalogApp, AppVersion as CatalogVersion, DeviceApp, DeviceFile as Entry, Operation } from '@qa-platform/client';
 import { api, ApiError, download } from '../api';
 import { ActionForm, Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { formatBytes } from './files';
-
-/**
- * The session page's Apps and Files panes, for devices that have them (Android and iOS): the apps
- * installed on the device, installing a build from this computer and uninstalling; the device's
- * folders, with upload into the open folder, download, new folder and delete. Every change goes
- * through the session's API and lands on its timeline. The API offers all of it (reading too) to
- * whoever drives the session with `df:app:install`; the session page shows the panes only to them.
- */
-
-interface DeviceApp {
-  packageName: string;
-  system: boolean;
-}
-
-interface Entry {
-  name: string;
-  type: 'file' | 'directory' | 'other';
-  size: number;
-  mode: number;
-  modifiedAt: string | null;
-}
-
-interface CatalogApp {
-  id: string;
-  name: string;
-  identifier: string;
-}
-
-interface CatalogVersion {
-  id: string;
-  versionName: string | null;
-  versionCode: number | string | null;
-  createdAt: string;
-}
-
-interface Operation {
-  state: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-  progress: number;
-  result: { packageNames?: string[] } | null;
-  error: { code: string; message: string } | null;
-}
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -328,7 +288,9 @@ function CatalogInstall({ id, platform, onInstalled }: { id: string; platform: s
             op = await api<Operation>(`/df/api/operations/${operationId}`);
           }
           if (op.state !== 'succeeded') throw new Error(op.error?.message ?? `The install was ${op.state}.`);
-          await onInstalled(op.result?.packageNames ?? []);
+          // An operation's result is its own kind's: an install's names the packages it put on the device.
+          const installed = op.result?.packageNames;
+          await onInstalled(Array.isArray(installed) ? installed.filter((name): name is string => typeof name === 'string') : []);
         } finally {
           setProgress(null);
         }

@@ -1,17 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { UiNode } from '@qa-platform/client';
 import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../ui';
-
-/** One element of `GET /df/api/sessions/{id}/ui-tree`; bounds are in device pixels, as taps are. */
-export interface UiNode {
-  role: string;
-  name: string;
-  tag?: string;
-  id?: string;
-  text?: string;
-  bounds: { x: number; y: number; width: number; height: number };
-  children: UiNode[];
-}
 
 /** A node with where it sits: its depth, its parent's place in the flat list, and a CSS selector. */
 interface Flat {

@@ -1,30 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RecordingStatus, Replay } from '@qa-platform/client';
 import { api } from '../api';
 import { Empty, ErrorNote, formatClock, Loading, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
-
-/** `GET /df/api/sessions/{id}/recording/status`. */
-interface RecordingStatus {
-  recording: boolean;
-  recordingId: string | null;
-  startedAt: string | null;
-  frames: number;
-  truncated: boolean;
-  lastArtifactId: string | null;
-}
-
-interface ReplayFrame {
-  index: number;
-  at: string;
-  url: string;
-}
-
-interface Replay {
-  sessionId: string;
-  recordings: { recordingId: string; startedAt: string; truncated: boolean; frames: ReplayFrame[] }[];
-  activities: ActivityEntry[];
-}
 
 const statusKey = (id: string) => ['recording-status', id];
 

@@ -1,22 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useState } from 'preact/hooks';
+import type { SessionInvitation as Invitation } from '@qa-platform/client';
 import { api } from '../api';
 import { sessionInviteLink } from '../router';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, useAction, withFields } from '../ui';
 import type { Viewer } from './session-live';
-
-interface Invitation {
-  id: string;
-  type: 'user' | 'link';
-  access: 'view' | 'control';
-  userId: number | null;
-  email: string | null;
-  expiresAt: string;
-  maxUses: number | null;
-  uses: number;
-  createdAt: string;
-}
 
 /** Which confirmation is open (`viewer:…`, `inv:…`, `link:…`), one at a time across the pane. */
 interface Confirming {

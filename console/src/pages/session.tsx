@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Session as SessionInfo } from '@qa-platform/client';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
 import { Link, navigate, sessionInviteLink } from '../router';
 import { useSession } from '../session-context';
@@ -14,20 +15,6 @@ import { useLiveScreen, type Action, type Live as LiveState } from './session-li
 import { Sharing } from './session-sharing';
 import { AppsPane, FilesPane } from './session-device';
 import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
-
-interface SessionInfo {
-  id: string;
-  name: string;
-  deviceId: string;
-  deviceName: string;
-  type: string;
-  status: string;
-  startedAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-  ownerId: number;
-  screen: { width: number; height: number; scale: number } | null;
-}
 
 type Pane = 'activity' | 'logs' | 'notes' | 'replay' | 'apps' | 'files' | 'sharing';
 

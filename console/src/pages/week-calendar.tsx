@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Reservation as Booking } from '@qa-platform/client';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { DurationSelect, ErrorNote, Loading, useAction, withFields } from '../ui';
@@ -10,14 +11,6 @@ import { bookDevice, bookedText, zoneName } from './booking-text';
  * own zone, every free future hour a button that opens a small booking form. The hour buttons form one
  * tab stop: the arrow keys move between them (a roving tabindex), so the week is not 168 tab stops.
  */
-interface Booking {
-  id: string;
-  userId: number;
-  startAt: string;
-  endAt: string;
-  status: string;
-  note: string | null;
-}
 
 const HOUR_PX = 28;
 const dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });

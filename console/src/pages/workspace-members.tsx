@@ -1,18 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
+import type { Role, Workspace, WorkspaceMember as Member } from '@qa-platform/client';
 import { api } from '../api';
-import { useSession, type Workspace } from '../session-context';
+import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Loading, useAction, withFields } from '../ui';
-import type { Role } from './org-role';
-
-interface Member {
-  userId: number;
-  name: string;
-  email: string;
-  status: string;
-  via: ('admin' | 'user' | 'team')[];
-  roles: { id: number; name: string }[];
-}
 
 const VIA: Record<Member['via'][number], string> = { admin: 'administrator', user: 'direct grant', team: 'team' };
 
