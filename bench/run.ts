@@ -168,9 +168,9 @@ function writeVerdicts(runs: GroupCommitRun[], writes: V1WritesReport[]): Verdic
     const postgres = w.backend === 'PostgreSQL';
     list.push({
       figure: `POST /v1/test-cases, ${w.backend}, ${w.connections} connections, group commit ${w.groupCommit ? 'on' : 'off'}`,
-      measured: `${num(w.requestsPerSecond)} req/s, p99 ${ms(w.latency.p99)} ms`,
+      measured: `${num(w.requestsPerSecond)} req/s, p99 ${ms(w.latency.p99)} ms, ${num(w.non2xx + w.errors + w.timeouts)} failed`,
       target: postgres ? `≥ ${num(TARGETS.v1WritesPerSecondPostgres)} req/s, p99 < ${TARGETS.v1WritesP99MsPostgres} ms` : `≥ ${num(TARGETS.v1WritesPerSecondEmbedded)} req/s`,
-      met: postgres
+      met: w.non2xx + w.errors + w.timeouts > 0 ? false : postgres
         ? w.requestsPerSecond >= TARGETS.v1WritesPerSecondPostgres && w.latency.p99 < TARGETS.v1WritesP99MsPostgres
         : w.requestsPerSecond >= TARGETS.v1WritesPerSecondEmbedded,
     });

@@ -379,7 +379,7 @@ export async function measureV1Writes(options: V1WritesOptions): Promise<V1Write
     const cpuShare = cpu.stop();
     const bad = result.non2xx + result.errors + result.timeouts;
     ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms${bad ? `, ${bad} failed` : ''}; CPU ${formatCpu(cpuShare)}`);
-    if (bad > 0) throw new Error(`POST /v1/test-cases: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    // Reported, not thrown: a write that fails under load (503 when the read model falls behind) is a figure.
     return { ...result, backend: options.backend, groupCommit: options.groupCommit, connections: options.connections, cpu: cpuShare };
   } finally {
     await load.close();
@@ -391,8 +391,8 @@ export function formatV1Writes(reports: V1WritesReport[]): string {
   return (
     `/v1 single writes — POST /v1/test-cases (one case per request, answered once its read model has it), autocannon in a child process\n` +
     table(
-      ['backend', 'group commit', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU, cores'],
-      reports.map((r) => [r.backend, r.groupCommit ? 'on' : 'off', String(r.connections), num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2), num(r.latency.max, 2), formatCpu(r.cpu)]),
+      ['backend', 'group commit', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'failed', 'CPU, cores'],
+      reports.map((r) => [r.backend, r.groupCommit ? 'on' : 'off', String(r.connections), num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2), num(r.latency.max, 2), num(r.non2xx + r.errors + r.timeouts), formatCpu(r.cpu)]),
     )
   );
 }
