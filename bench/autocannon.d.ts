@@ -9,6 +9,7 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     method?: string;
+    body?: string;
     pipelining?: number;
   }
 

@@ -12,6 +12,10 @@ export interface LoadRequest {
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /** GET when absent. */
+  method?: 'GET' | 'POST';
+  /** The body of every request (JSON); give `content-type` in `headers`. */
+  body?: string;
 }
 
 /** What one run measured; latencies are those of 2xx answers only, in milliseconds. */
@@ -30,7 +34,14 @@ function run(request: LoadRequest): Promise<LoadResult> {
     // autocannon's own histogram keeps whole milliseconds; sub-millisecond figures need the raw times.
     const latencies: number[] = [];
     const instance = autocannon(
-      { url: request.url, headers: request.headers, connections: request.connections, duration: request.durationSeconds },
+      {
+        url: request.url,
+        headers: request.headers,
+        connections: request.connections,
+        duration: request.durationSeconds,
+        ...(request.method ? { method: request.method } : {}),
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      },
       (err, result) => {
         if (err) return reject(err);
         resolve({

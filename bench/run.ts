@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -25,14 +25,17 @@ import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
 import { formatReports, measureReports, type ReportBenchReport } from './df-reports.js';
-import { formatResults, formatTestCaseList, measureResults, measureTestCaseList, type ResultsReport, type TestCaseListReport } from './tmt.js';
+import { formatResults, formatTestCaseList, formatV1Writes, measureResults, measureTestCaseList, measureV1Writes, type ResultsReport, type TestCaseListReport, type V1WritesReport } from './tmt.js';
 import { formatUploads, measureUploads, type UploadsReport } from './uploads.js';
 import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './web-console.js';
 import { runWriters, type WriterResult } from './writers.js';
+import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './group-commit.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
   appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
+  groupCommit: { writers: 16, durationMs: 5_000, rounds: 2, settleMs: 10_000 },
+  v1Writes: { runs: [{ backend: 'PostgreSQL', groupCommit: false }, { backend: 'PostgreSQL', groupCommit: true }, { backend: 'PGlite', groupCommit: false }, { backend: 'PGlite', groupCommit: true }], connections: 100, durationSeconds: 10, warmupSeconds: 3 },
   // The target rate first; then a light load, to tell the runner's reaction time from its throughput.
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
   rebuild: { minimumEvents: 50_000 },
@@ -57,6 +60,9 @@ const TARGETS = {
   appendsPerSecond: 10_000,
   lagP99Ms: 100,
   lagAtEventsPerSecond: 10_000,
+  v1WritesPerSecondPostgres: 1_500,
+  v1WritesP99MsPostgres: 200,
+  v1WritesPerSecondEmbedded: 600,
   rebuildPerSecond: 50_000,
   deviceListP99Ms: 20,
   cdpAddedP50Ms: 1,
@@ -67,8 +73,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -141,6 +147,35 @@ async function appendsStep(stores: BenchStore[]): Promise<AppendReport[]> {
     }
   }
   return reports;
+}
+
+/** Group commit's and the /v1 writes' figures against their targets (the best round or run of each kind). */
+function writeVerdicts(runs: GroupCommitRun[], writes: V1WritesReport[]): Verdict[] {
+  const list: Verdict[] = [];
+  for (const [store, on] of [['PostgreSQL', true], ['PostgreSQL', false], ['PGlite', true], ['PGlite', false]] as const) {
+    const mine = runs.filter((r) => r.store === store && r.groupCommit === on);
+    if (mine.length === 0) continue;
+    const best = mine.reduce((a, b) => (b.load.eventsPerSecond > a.load.eventsPerSecond ? b : a));
+    const lagP99 = Math.max(...mine.map((r) => r.lag.p99));
+    list.push({
+      figure: `appends, ${store}, 16 writers × 1 event, group commit ${on ? 'on' : 'off'} (best of ${mine.length}; lag p99 worst of ${mine.length})`,
+      measured: `${num(best.load.eventsPerSecond)} events/s, lag p99 ${ms(lagP99)} ms`,
+      target: store === 'PostgreSQL' ? `≥ ${num(TARGETS.appendsPerSecond)} events/s, lag p99 < ${TARGETS.lagP99Ms} ms` : 'reported',
+      met: store === 'PostgreSQL' ? best.load.eventsPerSecond >= TARGETS.appendsPerSecond && lagP99 < TARGETS.lagP99Ms : null,
+    });
+  }
+  for (const w of writes) {
+    const postgres = w.backend === 'PostgreSQL';
+    list.push({
+      figure: `POST /v1/test-cases, ${w.backend}, ${w.connections} connections, group commit ${w.groupCommit ? 'on' : 'off'}`,
+      measured: `${num(w.requestsPerSecond)} req/s, p99 ${ms(w.latency.p99)} ms, ${num(w.non2xx + w.errors + w.timeouts)} failed`,
+      target: postgres ? `≥ ${num(TARGETS.v1WritesPerSecondPostgres)} req/s, p99 < ${TARGETS.v1WritesP99MsPostgres} ms` : `≥ ${num(TARGETS.v1WritesPerSecondEmbedded)} req/s`,
+      met: w.non2xx + w.errors + w.timeouts > 0 ? false : postgres
+        ? w.requestsPerSecond >= TARGETS.v1WritesPerSecondPostgres && w.latency.p99 < TARGETS.v1WritesP99MsPostgres
+        : w.requestsPerSecond >= TARGETS.v1WritesPerSecondEmbedded,
+    });
+  }
+  return list;
 }
 
 interface Verdict {
@@ -381,6 +416,8 @@ const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
 const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
+let groupCommit: GroupCommitRun[] = [];
+const v1Writes: V1WritesReport[] = [];
 let failure: unknown;
 try {
   if (steps.has('http')) {
@@ -400,6 +437,14 @@ try {
   if (steps.has('appends')) {
     step('appends', '2/6 event appends per second (PGlite, then the PostgreSQL server)');
     appends = await appendsStep([pglite!, postgres!]);
+  }
+  if (steps.has('group-commit')) {
+    step('group-commit', 'event appends with group commit off and on, side by side (PostgreSQL, then PGlite)');
+    groupCommit = await measureGroupCommit(SETTINGS.groupCommit);
+  }
+  if (steps.has('v1-writes')) {
+    step('v1-writes', `test management: /v1 single writes, POST /v1/test-cases with ${SETTINGS.v1Writes.connections} connections`);
+    for (const r of SETTINGS.v1Writes.runs) v1Writes.push(await measureV1Writes({ ...SETTINGS.v1Writes, ...r }));
   }
   if (steps.has('lag')) {
     step('lag', '3/6 projection lag under load (PostgreSQL)');
@@ -469,8 +514,10 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, debugTunnel });
+const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes)];
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
+if (groupCommit.length > 0) process.stdout.write(`\n${formatGroupCommit(groupCommit)}`);
+if (v1Writes.length > 0) process.stdout.write(`\n${formatV1Writes(v1Writes)}`);
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
 if (debugTunnel) process.stdout.write(`\n${formatDebugTunnel(debugTunnel)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
@@ -489,6 +536,8 @@ const results = {
   targets: TARGETS,
   http,
   appends,
+  groupCommit,
+  v1Writes,
   lags,
   rebuilds,
   frames,

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
-import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
-import type { EventStore } from '#shared/es/types.js';
+import { createSqlEventStore, migrateSqlEventStore, type SqlEventStore, type SqlEventStoreOptions } from '#shared/es/index.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 
 /** An event store on its own fresh database, removed again by `dispose`. */
@@ -12,7 +11,7 @@ export interface BenchStore {
   /** The PostgreSQL database's name; absent for PGlite. */
   database?: string;
   db: Database;
-  store: EventStore;
+  store: SqlEventStore;
   dispose(): Promise<void>;
 }
 
@@ -20,12 +19,12 @@ export interface BenchStore {
  * A new database on the PostgreSQL server, opened as the platform opens it: a pool of 20 and a
  * LISTEN connection for appends of other processes.
  */
-export async function openPostgresStore(): Promise<BenchStore> {
+export async function openPostgresStore(options: SqlEventStoreOptions = {}): Promise<BenchStore> {
   const { url, drop } = await createTestDatabase('qa_bench');
   const db = openPostgres(url, { max: 20 });
   try {
     await migrateSqlEventStore(db);
-    const store = createSqlEventStore(db, { listenUrl: url });
+    const store = createSqlEventStore(db, { listenUrl: url, ...options });
     return {
       name: 'PostgreSQL',
       database: new URL(url).pathname.slice(1),
@@ -45,12 +44,12 @@ export async function openPostgresStore(): Promise<BenchStore> {
 }
 
 /** PGlite in a new temporary directory, as the embedded mode keeps it under DATA_DIR. */
-export async function openPgliteStore(): Promise<BenchStore> {
+export async function openPgliteStore(options: SqlEventStoreOptions = {}): Promise<BenchStore> {
   const dir = mkdtempSync(join(tmpdir(), 'qa-bench-pglite-'));
   try {
     const db = await openPglite(dir);
     await migrateSqlEventStore(db);
-    const store = createSqlEventStore(db);
+    const store = createSqlEventStore(db, options);
     return {
       name: 'PGlite',
       db,

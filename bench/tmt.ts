@@ -32,7 +32,7 @@ interface Started {
 }
 
 /** The embedded server on PGlite, or the same server on a fresh PostgreSQL database. */
-async function startServer(backend: TmtBackend): Promise<Started> {
+async function startServer(backend: TmtBackend, env: Record<string, string> = {}): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-tmt-'));
   const database = backend === 'PostgreSQL' ? await createTestDatabase('qa_bench_tmt') : null;
   const cleanup = async () => {
@@ -42,7 +42,7 @@ async function startServer(backend: TmtBackend): Promise<Started> {
   const starting = phase(`starting the server (${backend === 'PGlite' ? 'embedded: PGlite in a temporary DATA_DIR' : 'PostgreSQL, a fresh database'})`);
   let server: RunningProcess;
   try {
-    server = await startBenchServer(dataDir, database ? { DATABASE_URL: database.url } : {});
+    server = await startBenchServer(dataDir, { ...(database ? { DATABASE_URL: database.url } : {}), ...env });
   } catch (err) {
     await cleanup();
     throw err;
@@ -334,4 +334,65 @@ export function formatResults(reports: readonly ResultsReport[]): string {
         ),
     )
     .join('\n');
+}
+
+export interface V1WritesOptions {
+  backend: TmtBackend;
+  groupCommit: boolean;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface V1WritesReport extends LoadResult {
+  backend: TmtBackend;
+  groupCommit: boolean;
+  connections: number;
+  cpu: CpuShare | null;
+}
+
+/**
+ * `POST /v1/test-cases` under load: every request creates a case (one append) and waits, as the route
+ * does, for the case's read model to have applied it before answering.
+ */
+export async function measureV1Writes(options: V1WritesOptions): Promise<V1WritesReport> {
+  const load = new LoadGenerator();
+  let started: Started | undefined;
+  try {
+    started = await startServer(options.backend, { EVENT_STORE_GROUP_COMMIT: String(options.groupCommit) });
+    const s = started;
+    const project = await createProject(s, 'BENCHW');
+    const request = {
+      url: `${s.server.url}/v1/test-cases`,
+      method: 'POST' as const,
+      headers: { authorization: `Bearer ${s.token}`, 'x-workspace-id': String(s.workspaceId), 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Checkout with a saved card', projectId: project, priority: 'high', steps: [{ action: 'pay', expected: 'paid' }] }),
+      connections: options.connections,
+    };
+    const label = `${options.backend}, group commit ${options.groupCommit ? 'on' : 'off'}`;
+    const warm = phase(`warm-up  POST /v1/test-cases (${label}) ${options.connections} conn, ${options.warmupSeconds} s`);
+    await load.run({ ...request, durationSeconds: options.warmupSeconds });
+    warm.done('');
+    const ticker = phase(`measure  POST /v1/test-cases (${label}) ${options.connections} conn, ${options.durationSeconds} s`);
+    const cpu = measureCpu({ extraPids: load.pid ? [load.pid] : [], ...(s.database ? { database: s.database } : {}) });
+    const result = await load.run({ ...request, durationSeconds: options.durationSeconds });
+    const cpuShare = cpu.stop();
+    const bad = result.non2xx + result.errors + result.timeouts;
+    ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms${bad ? `, ${bad} failed` : ''}; CPU ${formatCpu(cpuShare)}`);
+    // Reported, not thrown: a write that fails under load (503 when the read model falls behind) is a figure.
+    return { ...result, backend: options.backend, groupCommit: options.groupCommit, connections: options.connections, cpu: cpuShare };
+  } finally {
+    await load.close();
+    await started?.dispose();
+  }
+}
+
+export function formatV1Writes(reports: V1WritesReport[]): string {
+  return (
+    `/v1 single writes — POST /v1/test-cases (one case per request, answered once its read model has it), autocannon in a child process\n` +
+    table(
+      ['backend', 'group commit', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'failed', 'CPU, cores'],
+      reports.map((r) => [r.backend, r.groupCommit ? 'on' : 'off', String(r.connections), num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2), num(r.latency.max, 2), num(r.non2xx + r.errors + r.timeouts), formatCpu(r.cpu)]),
+    )
+  );
 }

@@ -38,7 +38,10 @@ export async function openPlatform(
     } else {
       await migrateSqlEventStore(db);
       // PGlite belongs to this process, whose appends wake subscribers directly: polling is only a backstop.
-      store = createSqlEventStore(db, config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : { pollIntervalMs: 2000 });
+      store = createSqlEventStore(db, {
+        ...(config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : { pollIntervalMs: 2000 }),
+        groupCommit: config.EVENT_STORE_GROUP_COMMIT,
+      });
     }
     closers.push(() => store.close());
 

@@ -45,6 +45,14 @@ const schema = z.object({
     .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as 16MB (kB, MB or GB)')
     .default('16MB'),
   EVENTSTORE_URL: optionalString,
+  /**
+   * The SQL event store writes appends that arrive together in one transaction (docs/architecture.md,
+   * "Group commit"); `false` writes each append in a transaction of its own.
+   */
+  EVENT_STORE_GROUP_COMMIT: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   NATS_URL: optionalString,
   REDIS_URL: optionalUrl,
   /** Prefix of every Redis key, so several installations can share one Redis. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { handleCommand, type Decider } from './decider.js';
+import { handleCommand, unwrittenStream, type Decider } from './decider.js';
 import type { EventStore } from './types.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';
 
@@ -47,6 +47,19 @@ describe('handleCommand', () => {
     expect(stored!.position).toBe(r.position);
     expect(stored!.version).toBe(2);
     expect(stored!.metadata).toMatchObject({ actorId: 5, companyId: 1, workspaceId: 9, correlationId: 'corr-1', occurredAt: now.toISOString() });
+  });
+
+  it('unwrittenStream: a command on a new id appends without reading, and never overwrites a stream that exists', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    let reads = 0;
+    const counting: EventStore = { ...store, kind: store.kind, readStream: (...args) => (reads++, store.readStream(...args)), append: (...args) => store.append(...args) };
+    const first = await handleCommand({ store: counting, streamId, decider: counter, load: unwrittenStream(counter), command: { type: 'Increment', by: 3, max: 10 }, context: { now } });
+    expect(first.revision).toBe(0);
+    expect(reads).toBe(0);
+
+    const again = handleCommand({ store: counting, streamId, decider: counter, load: unwrittenStream(counter), command: { type: 'Increment', by: 1, max: 10 }, context: { now } });
+    await expect(again).rejects.toMatchObject({ code: 'CONCURRENCY_CONFLICT' });
+    expect((await store.readStream(streamId)).map((e) => e.payload)).toEqual([{ by: 3 }]);
   });
 
   it('retries on concurrent writers so every increment lands once, and never breaks the invariant', async () => {

@@ -132,6 +132,15 @@ async function loadStream<Event extends DomainEvent, State>(
   return { state: fold(decider, recorded), revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision };
 }
 
+/**
+ * The `load` of a command on a stream named after an id the caller has just generated (a random UUID):
+ * such a stream cannot have events yet, so there is nothing to read. The append still expects
+ * `no_stream`, so were the stream there after all, the command would fail (409) rather than overwrite it.
+ */
+export function unwrittenStream<State>(decider: { initialState(): State }): () => Promise<{ state: State; revision: number }> {
+  return async () => ({ state: decider.initialState(), revision: -1 });
+}
+
 /** Builds the metadata every event of a command carries. */
 export function eventMetadata(context: CommandContext): EventMetadata {
   // A command run while handling a request records where it came from (the audit shows it).

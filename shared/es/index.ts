@@ -3,6 +3,7 @@ export {
   createSqlEventStore,
   migrateSqlEventStore,
   MAX_EVENTS_PER_APPEND,
+  type SqlEventStore,
   type SqlEventStoreOptions,
 } from './postgres-event-store.js';
 export { createKurrentEventStore } from './kurrent-event-store.js';

@@ -15,6 +15,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './types.js';
+import { appendGroup, GroupCommitter, type GroupCommitStats, type GroupMember, type MemberOutcome } from './group-commit.js';
 
 /*
  * Global positions.
@@ -44,6 +45,7 @@ const NOTIFY_CHANNEL = 'es_events_appended';
 const DEFAULT_POLL_INTERVAL_MS = 250;
 const DEFAULT_BATCH_SIZE = 500;
 const MIN_RETRY_MS = 5;
+const DEFAULT_GROUPS_IN_FLIGHT = 4;
 
 // Positions below this come from transactions older than the snapshot's xmin. pg_current_snapshot() is
 // the snapshot the statement itself reads with, so the bound and the rows read always agree.
@@ -106,14 +108,27 @@ export interface SqlEventStoreOptions {
   listenUrl?: string;
   /** How often a caught-up subscriber looks again when no wake-up arrives. Default 250 ms. */
   pollIntervalMs?: number;
+  /**
+   * Group commit (default on): appends that arrive while earlier ones are in flight are written together
+   * in one transaction, each with its own revision check. See group-commit.ts.
+   */
+  groupCommit?: boolean;
+  /** PostgreSQL server: how many groups may be on their way at once, each on its own connection. Default 4. */
+  groupsInFlight?: number;
+}
+
+/** The SQL event store, with what it tells about group commit. */
+export interface SqlEventStore extends EventStore {
+  /** Group commit's counters; absent when it is off. */
+  readonly groupCommitStats: GroupCommitStats | undefined;
 }
 
 /**
  * The event store on the SQL `Database` port (PostgreSQL server or PGlite). Run `migrateSqlEventStore`
  * first. `close()` ends subscriptions and the LISTEN connection; the database stays open for its owner.
  */
-export function createSqlEventStore(db: Database, options: SqlEventStoreOptions = {}): EventStore {
-  return new SqlEventStore(db, options);
+export function createSqlEventStore(db: Database, options: SqlEventStoreOptions = {}): SqlEventStore {
+  return new SqlStore(db, options);
 }
 
 type EventRow = {
@@ -201,12 +216,13 @@ class AppendListener {
   }
 }
 
-class SqlEventStore implements EventStore {
+class SqlStore implements SqlEventStore {
   readonly kind: 'postgres' | 'pglite';
   private readonly wake = new WakeSignal();
   private readonly subscriptions = new Set<SqlSubscription>();
   private readonly listener: AppendListener | undefined;
   private readonly pollIntervalMs: number;
+  private readonly groups: GroupCommitter | undefined;
   private notifying: Promise<void> | undefined;
   private notifyAgain = false;
   private closed = false;
@@ -222,6 +238,16 @@ class SqlEventStore implements EventStore {
       db.dialect === 'postgres' && options.listenUrl
         ? new AppendListener(options.listenUrl, () => this.wake.notify())
         : undefined;
+    if (options.groupCommit ?? true) {
+      this.groups = new GroupCommitter({
+        // PGlite runs one statement at a time anyway: a second group in flight would only queue there.
+        maxInFlight: db.dialect === 'pglite' ? 1 : (options.groupsInFlight ?? DEFAULT_GROUPS_IN_FLIGHT),
+        maxEvents: MAX_EVENTS_PER_APPEND,
+        write: (members) => appendGroup(db, members),
+        writeAlone: (member) => this.appendAlone(member),
+        onWritten: () => this.announceAppend(),
+      });
+    }
   }
 
   async append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -235,44 +261,63 @@ class SqlEventStore implements EventStore {
     if (typeof expectedRevision === 'number' && !(Number.isInteger(expectedRevision) && expectedRevision >= 0)) {
       throw new RangeError(`Append to ${streamId}: expected revision ${expectedRevision} is not a revision`);
     }
-    const rows = JSON.stringify(
-      events.map((e) => ({
-        id: e.id ?? randomUUID(),
-        type: e.type,
-        version: e.version ?? 1,
-        payload: e.payload ?? null,
-        metadata: e.metadata,
-      })),
-    );
+    const member: GroupMember = {
+      streamId,
+      expected: expectedRevision,
+      count: events.length,
+      events: JSON.stringify(
+        events.map((e) => ({
+          id: e.id ?? randomUUID(),
+          type: e.type,
+          version: e.version ?? 1,
+          payload: e.payload ?? null,
+          metadata: e.metadata,
+        })),
+      ),
+    };
+    let outcome: MemberOutcome;
+    if (this.groups) {
+      outcome = await this.groups.append(member);
+    } else {
+      outcome = await this.appendAlone(member);
+      if ('written' in outcome) this.announceAppend();
+    }
+    if ('written' in outcome) return outcome.written;
+    throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+  }
+
+  /** Group commit's counters; absent when it is off. */
+  get groupCommitStats(): GroupCommitStats | undefined {
+    return this.groups?.stats;
+  }
+
+  /** One append in a statement of its own. */
+  private async appendAlone(member: GroupMember): Promise<MemberOutcome> {
+    const { streamId, expected, count, events } = member;
     let inserted: { position: string | bigint; revision: number }[];
     try {
       // One statement, hence one implicit transaction and one round trip: the streams row moves on (under
       // its row lock, so concurrent writers of a stream queue and each re-checks what the previous one
       // left), and the events are inserted only if it did.
       ({ rows: inserted } = await this.db.query<{ position: string | bigint; revision: number }>(
-        `WITH stream AS (${STREAM_ADVANCE[expectedKind(expectedRevision)]})
+        `WITH stream AS (${STREAM_ADVANCE[expectedKind(expected)]})
          INSERT INTO es_events (index_in_append, event_id, stream_id, revision, type, version, payload, metadata)
          SELECT e.ordinality - 1, (e.value->>'id')::uuid, $1, stream.revision - $2 + e.ordinality::integer,
                 e.value->>'type', (e.value->>'version')::integer, e.value->'payload', e.value->'metadata'
          FROM stream CROSS JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e
          RETURNING position, revision`,
-        [streamId, events.length, rows, ...(typeof expectedRevision === 'number' ? [expectedRevision] : [])],
+        [streamId, count, events, ...(typeof expected === 'number' ? [expected] : [])],
         // Parsed and planned once per connection: appends are the hottest statement of the platform.
-        { prepare: `es_append_${expectedKind(expectedRevision)}` },
+        { prepare: `es_append_${expectedKind(expected)}` },
       ));
     } catch (err) {
       // The streams row serialises writers, so this is a second line of defence, not the usual path.
-      if (!isUniqueViolation(err)) throw err;
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId), {
-        cause: err,
-      });
+      if (isUniqueViolation(err)) return { conflict: true };
+      throw err;
     }
-    if (inserted.length === 0) {
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
-    }
-    this.announceAppend();
+    if (inserted.length === 0) return { conflict: true };
     const last = inserted.reduce((a, b) => (b.revision > a.revision ? b : a));
-    return { nextExpectedRevision: Number(last.revision), position: BigInt(last.position) };
+    return { written: { nextExpectedRevision: Number(last.revision), position: BigInt(last.position) } };
   }
 
   private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
@@ -379,6 +424,8 @@ class SqlEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Appends already handed in are answered before the owner closes the database.
+    await this.groups?.drain();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     await this.listener?.stop();
     await this.notifying;
@@ -395,7 +442,7 @@ class SqlSubscription implements Subscription {
   private reading: Promise<unknown> | undefined;
 
   constructor(
-    private readonly store: SqlEventStore,
+    private readonly store: SqlStore,
     private readonly wake: WakeSignal,
     private readonly pollIntervalMs: number,
     private readonly options: SubscribeOptions,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
-import { handleCommand } from '#shared/es/decider.js';
+import { handleCommand, unwrittenStream } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { commandContext, definedOnly, projectOr404 } from '../projects/index.js';
@@ -94,6 +94,8 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
         store: platform.store,
         streamId: testCaseStream(testCaseId),
         decider: testCaseDecider,
+        // A new id: no stream to read before the append.
+        load: unwrittenStream(testCaseDecider),
         command: { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps },
         context: commandContext(platform, scope, request.id),
       });
