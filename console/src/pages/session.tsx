@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
-import { Link, navigate, sessionInviteLink } from '../router';
+import { Link, navigate, sessionInviteLink, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
@@ -25,6 +25,9 @@ interface SessionInfo {
   startedAt: string;
   endedAt: string | null;
   endReason: string | null;
+  /** The test outcome its runner set (WebdriverIO service, Playwright fixture, the API). */
+  outcome: 'passed' | 'failed' | null;
+  outcomeReason: string | null;
   ownerId: number;
   screen: { width: number; height: number; scale: number } | null;
 }
@@ -101,6 +104,7 @@ export function SessionPage({ id }: { id: string }) {
       <div class="title-row">
         <h1>{s.name || s.deviceName}</h1>
         <span class={`badge ${live.ended ? 'ended' : s.status}`}>{live.ended ? 'ended' : s.status}</span>
+        <Outcome session={s} />
         <span class="muted small">
           {s.deviceName} · started {formatTime(s.startedAt)} · {noContent && !ended ? 'its record only' : accessText(ended, live.access)}
         </span>
@@ -261,10 +265,26 @@ function LiveScreen(props: {
   );
 }
 
-/** The side's tabs and the pane chosen; `children` is the sharing pane. */
+/** The test outcome a runner set, its reason as the badge's description. */
+function Outcome({ session: s }: { session: SessionInfo }) {
+  if (!s.outcome) return null;
+  return (
+    <>
+      <span class={`badge outcome-${s.outcome}`}>{s.outcome === 'passed' ? 'Test passed' : 'Test failed'}</span>
+      {s.outcomeReason ? (
+        <span class="muted small outcome-reason" title={s.outcomeReason}>
+          {s.outcomeReason}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** The side's tabs and the pane chosen (`?pane=replay` opens one: the link test runners print); `children` is the sharing pane. */
 function SessionPanes(props: { panes: Pane[]; id: string; platform: string | undefined; control: boolean; viewers: number; children: ComponentChildren }) {
   const { panes, id, platform } = props;
-  const [tab, setTab] = useState<Pane>('activity');
+  const { query } = useLocation();
+  const [tab, setTab] = useState<Pane>((query.get('pane') as Pane | null) ?? 'activity');
   // A pane that went away (control lost, the session ended) gives way to the activity.
   const shown = panes.includes(tab) ? tab : 'activity';
   return (
