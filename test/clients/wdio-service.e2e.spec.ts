@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpCompany } from '#test/helpers/org-api.js';
+import { http } from '#test/helpers/server.js';
 import { ROOT, runCli, startClientFarm, type ClientFarm } from './farm.js';
 
 /**
@@ -69,5 +71,26 @@ describe('the WebdriverIO service', () => {
     expect(run.code).not.toBe(0);
     expect(run.output, run.output).toContain(`QA Platform: cannot use the WebDriver hub at ${farm.server.url} (the platform answered 401 UNAUTHORIZED)`);
     expect((await farm.api('GET', '/sessions')).body.totalElements).toBe(before);
+  });
+
+  it('sets an outcome through the API after the session ended; refuses a bad body (400, nothing recorded) and another tenant (404)', { timeout: 120_000 }, async () => {
+    const opened = await farm.api('POST', '/sessions', { deviceId: farm.deviceId, type: 'automation', name: 'outcome by hand' });
+    expect(opened.status).toBe(201);
+    const id = opened.body.id as string;
+    expect((await farm.api('DELETE', `/sessions/${id}`)).body.status).toBe('ended');
+    for (const body of [{ outcome: 'maybe' }, { outcome: 'failed', reason: 'x'.repeat(2_001) }, {}]) {
+      const bad = await farm.api('PUT', `/sessions/${id}/outcome`, body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await farm.api('GET', `/sessions/${id}`)).body.outcome).toBeNull();
+    const rival = await signUpCompany(farm.server.url, 'wdio-rival');
+    const foreign = await http(farm.server.url, 'PUT', `/df/api/sessions/${id}/outcome`, { token: rival.token, body: { outcome: 'passed' } });
+    expect(foreign.status).toBe(404);
+    expect((await farm.api('PUT', '/sessions/00000000-0000-4000-8000-000000000000/outcome', { outcome: 'passed' })).status).toBe(404);
+    const set = await farm.api('PUT', `/sessions/${id}/outcome`, { outcome: 'failed', reason: 'checked by hand' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id, status: 'ended', outcome: 'failed', outcomeReason: 'checked by hand' });
+    expect((await farm.api('GET', '/sessions?outcome=failed')).body.content.map((s: Session) => s.id)).toContain(id);
   });
 });
