@@ -7,6 +7,9 @@ import type { SessionType } from './devices.js';
 export type SessionStatus = 'starting' | 'active' | 'ended' | 'failed';
 const artifactType = z.enum(['screenshot', 'log', 'recording']);
 export type ArtifactType = z.output<typeof artifactType>;
+/** How an automated test run on the session came out, as its runner reports it. */
+export const SessionOutcome = z.enum(['passed', 'failed']);
+export type SessionOutcome = z.output<typeof SessionOutcome>;
 const activityKind = z.enum(['control', 'navigation', 'note', 'screenshot', 'recording', 'custom', 'lifecycle']);
 export type ActivityKind = z.output<typeof activityKind>;
 
@@ -40,6 +43,8 @@ export const sessionEvents = defineEvents({
   DeviceSessionRenamed: z.object({ ...session, name: z.string() }),
   DeviceSessionMetadataUpdated: z.object({ ...session, metadata: record }),
   DeviceSessionNotesUpdated: z.object({ ...session, notes: z.string() }),
+  /** The session's test outcome, set (or changed) by its runner; `reason` is the first failure's message. */
+  DeviceSessionOutcomeSet: z.object({ ...session, outcome: SessionOutcome, reason: z.string().nullable() }),
   /** A timeline entry; `typing` when it is typed text that later text of the same typist may extend. */
   DeviceSessionActivityRecorded: z.object({ ...session, activityId: z.string(), kind: activityKind, detail: record, typing: typing.optional() }),
   /**

@@ -29,6 +29,18 @@ describe('df-sessions read model', () => {
     expect((await listActivities(spec.db, S1, { page: 0, size: 10 })).content.map((a) => a.detail.event)).toEqual(['requested', 'started']);
   });
 
+  it('given an outcome set and then changed, the session shows the last one with its reason, and the outcome filter finds it', async () => {
+    await spec.given(
+      requested,
+      started,
+      { type: 'DeviceSessionOutcomeSet', payload: { sessionId: S1, outcome: 'passed', reason: null } },
+      { type: 'DeviceSessionOutcomeSet', payload: { sessionId: S1, outcome: 'failed', reason: 'expected 1 to be 2' } },
+    );
+    expect(await findSession(spec.db, scope, S1)).toMatchObject({ outcome: 'failed', outcomeReason: 'expected 1 to be 2' });
+    expect((await listSessions(spec.db, scope, { outcome: ['failed'] }, paging)).totalElements).toBe(1);
+    expect((await listSessions(spec.db, scope, { outcome: ['passed'] }, paging)).totalElements).toBe(0);
+  });
+
   it('given activities, notes and a recording, keeps the latest activity time, the notes and the recording’s frames', async () => {
     await spec.given(
       requested,

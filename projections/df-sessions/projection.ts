@@ -35,6 +35,9 @@ export const dfSessionsProjection: Projection = {
       recording_artifact_id text,
       deleted boolean NOT NULL DEFAULT false
     );
+    -- Added later; no event before it sets them, so an existing table needs no rebuild.
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS outcome text;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS outcome_reason text;
     CREATE INDEX IF NOT EXISTS df_sessions_workspace ON df_sessions (workspace_id, started_at DESC);
     CREATE INDEX IF NOT EXISTS df_sessions_company_status ON df_sessions (company_id, status);
     CREATE INDEX IF NOT EXISTS df_sessions_device ON df_sessions (device_id, status);
@@ -107,6 +110,9 @@ export const dfSessionsProjection: Projection = {
         return;
       case 'DeviceSessionRenamed':
         await tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [id, event.payload.name]);
+        return;
+      case 'DeviceSessionOutcomeSet':
+        await tx.query(`UPDATE df_sessions SET outcome = $2, outcome_reason = $3 WHERE session_id = $1`, [id, event.payload.outcome, event.payload.reason]);
         return;
       case 'DeviceSessionMetadataUpdated':
         await tx.query(`UPDATE df_sessions SET metadata = $2 WHERE session_id = $1`, [id, JSON.stringify(event.payload.metadata)]);

@@ -1,3 +1,4 @@
+import type { SessionOutcome } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import { type Row, isoOrNull as iso, json } from '#shared/db/rows.js';
@@ -14,6 +15,10 @@ export interface SessionView {
   readyAt: string | null;
   endedAt: string | null;
   endReason: string | null;
+  /** The test outcome its runner set (`passed`, `failed`), null while none is set. */
+  outcome: SessionOutcome | null;
+  /** Why, when the runner said (the first failure's message). */
+  outcomeReason: string | null;
   buildName: string | null;
   metadata: Record<string, unknown>;
   ownerId: number;
@@ -42,6 +47,7 @@ export interface SessionFilters {
   ownerId?: number[];
   buildName?: string;
   search?: string;
+  outcome?: string[];
 }
 
 export const SESSION_SORT_COLUMNS = {
@@ -55,7 +61,7 @@ export type SessionSort = keyof typeof SESSION_SORT_COLUMNS;
 
 
 const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.status, s.started_at, s.ready_at, s.ended_at, s.end_reason,
-  s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
+  s.outcome, s.outcome_reason, s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
   s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id`;
 
 function toRecord(r: Row): SessionRecord {
@@ -70,6 +76,8 @@ function toRecord(r: Row): SessionRecord {
     readyAt: iso(r.ready_at),
     endedAt: iso(r.ended_at),
     endReason: (r.end_reason as string | null) ?? null,
+    outcome: (r.outcome as SessionOutcome | null) ?? null,
+    outcomeReason: (r.outcome_reason as string | null) ?? null,
     buildName: (r.build_name as string | null) ?? null,
     metadata: json<Record<string, unknown>>(r.metadata),
     ownerId: Number(r.owner_id),
@@ -135,6 +143,7 @@ export async function listSessions(
   if (filters.deviceId?.length) add((n) => `s.device_id = ANY(${n}::text[])`, filters.deviceId);
   if (filters.ownerId?.length) add((n) => `s.owner_id = ANY(${n}::int[])`, filters.ownerId);
   if (filters.buildName !== undefined) add((n) => `s.build_name = ${n}`, filters.buildName);
+  if (filters.outcome?.length) add((n) => `s.outcome = ANY(${n}::text[])`, filters.outcome);
   if (filters.search) add((n) => `(s.name ILIKE ${n} OR s.device_name ILIKE ${n})`, `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const w = clauses.join(' AND ');
   const order = `${SESSION_SORT_COLUMNS[paging.sortBy]} ${paging.sortDir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, s.session_id`;

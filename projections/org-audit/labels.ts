@@ -51,6 +51,7 @@ const LABELS: Record<string, string> = {
   DeviceSessionRenamed: 'Session renamed',
   DeviceSessionMetadataUpdated: 'Session metadata changed',
   DeviceSessionNotesUpdated: 'Session notes changed',
+  DeviceSessionOutcomeSet: 'Session outcome set',
   DeviceSessionRecordingStarted: 'Recording started',
   DeviceSessionRecordingStopped: 'Recording stopped',
   DeviceSessionDebugAccessGranted: 'Debug access granted',

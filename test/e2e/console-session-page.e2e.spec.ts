@@ -237,4 +237,17 @@ describe('the session page', { timeout: 240_000 }, () => {
     expect(await page.getByRole('toolbar', { name: 'Device controls' }).count()).toBe(0);
     await expectAccessible(page, 'an ended session');
   });
+
+  it('shows the test outcome a runner set, and opens the replay from the link runners print', async () => {
+    const { page } = owner;
+    const set = await http(server.url, 'PUT', `/df/api/sessions/${sessionId}/outcome`, { token: admin.token, body: { outcome: 'failed', reason: 'Checkout › pays: expected 2 items, got 1' } });
+    expect(set.status).toBe(200);
+    await page.goto(`${server.url}/sessions/${sessionId}?pane=replay`);
+    const header = page.locator('.title-row');
+    await header.getByText("Test failed", { exact: true }).waitFor();
+    expect(await header.textContent()).toContain('Checkout › pays: expected 2 items, got 1');
+    expect(await page.getByRole('tab', { name: 'Replay' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('region', { name: 'Replay' }).waitFor();
+    await expectAccessible(page, 'a failed test session, replay open');
+  });
 });

@@ -275,13 +275,13 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     /** @description 0-based page */
                     page?: number;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "identity-provider";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "identity-provider" | "scim-token" | "webhook";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Page size, at most 200 */
@@ -348,12 +348,12 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     format?: "csv" | "ndjson";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "identity-provider";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "identity-provider" | "scim-token" | "webhook";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Exclusive, ISO 8601 */
@@ -2194,6 +2194,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's SCIM tokens, revoked ones too (USER_ADMIN_MANAGE) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ScimToken"][];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** A token for a directory to provision users and teams at /scim/v2; the token is answered once (USER_ADMIN_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default [] */
+                        roleIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            createdAt: string;
+                            createdBy: number;
+                            id: string;
+                            name: string;
+                            /** @description The first characters of the token, to recognise it */
+                            prefix: string;
+                            revokedAt: string | null;
+                            /** @description Company roles every user it provisions is given */
+                            roleIds: number[];
+                            /** @description The token itself (`scim_...`): shown in this answer only */
+                            token: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scim-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a SCIM token; requests with it are refused at once (USER_ADMIN_MANAGE) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams": {
         parameters: {
             query?: never;
@@ -3927,7 +4093,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's sign-in attempts, newest first: time, address, user agent, success or reason (USER_READ, or yourself) */
+        /** A user's sign-in attempts, newest first: time, address, user agent, success or reason, the identity provider (USER_READ, or yourself) */
         get: {
             parameters: {
                 query?: {
@@ -5198,6 +5364,386 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's webhooks (WORKSPACE_MANAGE) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a webhook; the answer shows its signing secret, the only time it is shown (WORKSPACE_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        events: string[];
+                        /** @description An http:// or https:// URL */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook (WORKSPACE_MANAGE) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a webhook; nothing more is sent to it (WORKSPACE_MANAGE) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change the URL or the events, or enable or disable a webhook; enabling clears `disabledReason` (WORKSPACE_MANAGE) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        events?: string[];
+                        /** @description An http:// or https:// URL */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's deliveries, newest first, each with its attempts (WORKSPACE_MANAGE) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page */
+                    page?: number;
+                    /** @description Page size, at most 200 */
+                    size?: number;
+                };
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content: components["schemas"]["WebhookDelivery"][];
+                            page: number;
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, with a fresh retry schedule (WORKSPACE_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deliveryId: string;
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -10092,6 +10638,7 @@ export interface paths {
                 query?: {
                     buildName?: string;
                     deviceId?: string[];
+                    outcome?: ("passed" | "failed")[];
                     ownerId?: string[];
                     /** @description 0-based page */
                     page?: number;
@@ -12266,6 +12813,70 @@ export interface paths {
                         "application/json": {
                             notes: string;
                         };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the session's test outcome (its runner's verdict; also after the session ended) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "passed" | "failed";
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfSession"];
                     };
                 };
             };
@@ -15045,6 +15656,448 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Teams of the token's company; `filter=displayName eq "…"` finds one */
+        get: {
+            parameters: {
+                query?: {
+                    count?: number;
+                    filter?: string;
+                    startIndex?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Create a team, with members who are users of the company */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One team with its members */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Replace a team's name and members */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        /** Delete a team; workspace access granted to it ends */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Add or remove members, or rename (PatchOp) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users and Groups */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The attributes of Users and Groups this service keeps */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the SCIM service supports */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of the token's company; `filter=userName eq "…"` finds one */
+        get: {
+            parameters: {
+                query?: {
+                    count?: number;
+                    filter?: string;
+                    startIndex?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Provision a user: active, with the token's roles, signing in through the company's identity provider */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Replace a user's name, title, phone and `active` */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        /** Delete a user: their tokens end, their address and username are freed */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a user (PatchOp); `active: false` deactivates them and ends every token of theirs at once */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
     "/tmt/api/v1/attachments": {
         parameters: {
             query?: never;
@@ -16712,6 +17765,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{id}/junit-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a test session of the project from a JUnit XML report (named by ?name=, else "JUnit import <time>"), matching and creating test cases as the session import does. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
+        post: {
+            parameters: {
+                query?: {
+                    name?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["V1JunitImport"];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-cases": {
         parameters: {
             query?: never;
@@ -17376,6 +18491,66 @@ export interface paths {
                                 /** @enum {string} */
                                 sessionStatus: "planned" | "in_progress" | "completed";
                             };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-sessions/{id}/results/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a JUnit XML report into the session: each testcase is matched to the project's test case titled "<classname> › <name>" (created when missing), joins the session, and its result is recorded in one command. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["V1JunitImport"];
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -18580,6 +19755,10 @@ export interface components {
                 [key: string]: unknown;
             };
             name: string;
+            /** @description The test outcome its runner set; null while none is set */
+            outcome: ("passed" | "failed") | null;
+            /** @description Why, when the runner said (the first failure) */
+            outcomeReason: string | null;
             ownerId: number;
             readyAt: string | null;
             screen: {
@@ -18654,6 +19833,10 @@ export interface components {
                 [key: string]: unknown;
             };
             name: string;
+            /** @description The test outcome its runner set; null while none is set */
+            outcome: ("passed" | "failed") | null;
+            /** @description Why, when the runner said (the first failure) */
+            outcomeReason: string | null;
             ownerId: number;
             readyAt: string | null;
             screen: {
@@ -19178,10 +20361,39 @@ export interface components {
             totalElements: number;
             totalPages: number;
         };
+        ScimToken: {
+            createdAt: string;
+            createdBy: number;
+            id: string;
+            name: string;
+            /** @description The first characters of the token, to recognise it */
+            prefix: string;
+            revokedAt: string | null;
+            /** @description Company roles every user it provisions is given */
+            roleIds: number[];
+        };
+        ScimTokenInput: {
+            createdAt: string;
+            createdBy: number;
+            id: string;
+            name: string;
+            /** @description The first characters of the token, to recognise it */
+            prefix: string;
+            revokedAt: string | null;
+            /** @description Company roles every user it provisions is given */
+            roleIds: number[];
+        };
         SignInPage: {
             content: {
                 address: string;
                 at: string;
+                /** @description The identity provider the sign-in went through; null for a password sign-in */
+                provider: {
+                    id: number;
+                    name: string;
+                    /** @enum {string} */
+                    type: "oidc" | "saml" | "ldap";
+                } | null;
                 reason: string | null;
                 success: boolean;
                 userAgent: string | null;
@@ -19195,6 +20407,13 @@ export interface components {
             content: {
                 address: string;
                 at: string;
+                /** @description The identity provider the sign-in went through; null for a password sign-in */
+                provider: {
+                    id: number;
+                    name: string;
+                    /** @enum {string} */
+                    type: "oidc" | "saml" | "ldap";
+                } | null;
                 reason: string | null;
                 success: boolean;
                 userAgent: string | null;
@@ -19604,6 +20823,60 @@ export interface components {
             /** @constant */
             success: false;
         };
+        V1JunitImport: {
+            /** @description Testcases recorded on a test case this import created */
+            created: number;
+            /** @description Testcases recorded on a test case the project already had */
+            matched: number;
+            results: {
+                classname: string;
+                durationMs: number | null;
+                name: string;
+                /**
+                 * @description The result recorded in the session (an error is recorded as failed)
+                 * @enum {string}
+                 */
+                recordedStatus: "passed" | "failed" | "blocked" | "skipped" | "retest";
+                /**
+                 * @description The testcase's JUnit outcome
+                 * @enum {string}
+                 */
+                status: "passed" | "failed" | "error" | "skipped";
+                /** @enum {string} */
+                testCase: "matched" | "created";
+                testCaseId: string;
+            }[];
+            /** @description Testcases recorded as skipped */
+            skipped: number;
+            testSessionId: string;
+        };
+        V1JunitImportInput: {
+            /** @description Testcases recorded on a test case this import created */
+            created: number;
+            /** @description Testcases recorded on a test case the project already had */
+            matched: number;
+            results: {
+                classname: string;
+                durationMs: number | null;
+                name: string;
+                /**
+                 * @description The result recorded in the session (an error is recorded as failed)
+                 * @enum {string}
+                 */
+                recordedStatus: "passed" | "failed" | "blocked" | "skipped" | "retest";
+                /**
+                 * @description The testcase's JUnit outcome
+                 * @enum {string}
+                 */
+                status: "passed" | "failed" | "error" | "skipped";
+                /** @enum {string} */
+                testCase: "matched" | "created";
+                testCaseId: string;
+            }[];
+            /** @description Testcases recorded as skipped */
+            skipped: number;
+            testSessionId: string;
+        };
         V1Project: {
             createdAt: string;
             description: string;
@@ -19823,6 +21096,66 @@ export interface components {
             sessionId: string;
             status: string;
             total: number;
+        };
+        Webhook: {
+            createdAt: string;
+            /** @description Why the platform disabled it (its deliveries kept failing) */
+            disabledReason?: string;
+            enabled: boolean;
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            id: number;
+            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook */
+            secret?: string;
+            url: string;
+        };
+        WebhookDelivery: {
+            attempts: {
+                at: string;
+                durationMs: number;
+                error?: string;
+                /** @description The start of the endpoint's answer (at most 1 KiB) */
+                response?: string;
+                /** @description The HTTP status answered; null when none came (refused, timed out) */
+                status: number | null;
+            }[];
+            createdAt: string;
+            /** @enum {string} */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /** @description Also the `webhook-id` header of every attempt */
+            id: string;
+            nextAttemptAt: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+        };
+        WebhookDeliveryInput: {
+            attempts: {
+                at: string;
+                durationMs: number;
+                error?: string;
+                /** @description The start of the endpoint's answer (at most 1 KiB) */
+                response?: string;
+                /** @description The HTTP status answered; null when none came (refused, timed out) */
+                status: number | null;
+            }[];
+            createdAt: string;
+            /** @enum {string} */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /** @description Also the `webhook-id` header of every attempt */
+            id: string;
+            nextAttemptAt: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+        };
+        WebhookInput: {
+            createdAt: string;
+            /** @description Why the platform disabled it (its deliveries kept failing) */
+            disabledReason?: string;
+            enabled: boolean;
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            id: number;
+            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook */
+            secret?: string;
+            url: string;
         };
         Workspace: {
             archived: boolean;

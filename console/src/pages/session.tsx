@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Session as SessionInfo } from '@qa-platform/client';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
-import { Link, navigate, sessionInviteLink } from '../router';
+import { Link, navigate, sessionInviteLink, useLocation } from '../router';
 import { useSession } from '../session-context';
 import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
@@ -88,6 +88,7 @@ export function SessionPage({ id }: { id: string }) {
       <div class="title-row">
         <h1>{s.name || s.deviceName}</h1>
         <span class={`badge ${live.ended ? 'ended' : s.status}`}>{live.ended ? 'ended' : s.status}</span>
+        <Outcome session={s} />
         <span class="muted small">
           {s.deviceName} · started {formatTime(s.startedAt)} · {noContent && !ended ? 'its record only' : accessText(ended, live.access)}
         </span>
@@ -248,10 +249,26 @@ function LiveScreen(props: {
   );
 }
 
-/** The side's tabs and the pane chosen; `children` is the sharing pane. */
+/** The test outcome a runner set, its reason as the badge's description. */
+function Outcome({ session: s }: { session: SessionInfo }) {
+  if (!s.outcome) return null;
+  return (
+    <>
+      <span class={`badge outcome-${s.outcome}`}>{s.outcome === 'passed' ? 'Test passed' : 'Test failed'}</span>
+      {s.outcomeReason ? (
+        <span class="muted small outcome-reason" title={s.outcomeReason}>
+          {s.outcomeReason}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** The side's tabs and the pane chosen (`?pane=replay` opens one: the link test runners print); `children` is the sharing pane. */
 function SessionPanes(props: { panes: Pane[]; id: string; platform: string | undefined; control: boolean; viewers: number; children: ComponentChildren }) {
   const { panes, id, platform } = props;
-  const [tab, setTab] = useState<Pane>('activity');
+  const { query } = useLocation();
+  const [tab, setTab] = useState<Pane>((query.get('pane') as Pane | null) ?? 'activity');
   // A pane that went away (control lost, the session ended) gives way to the activity.
   const shown = panes.includes(tab) ? tab : 'activity';
   return (

@@ -1,6 +1,6 @@
 import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActivityKind, ArtifactType, DebugProtocolName, SessionEvent, SessionStatus } from '#events/df/sessions.js';
+import type { ActivityKind, ArtifactType, DebugProtocolName, SessionEvent, SessionOutcome, SessionStatus } from '#events/df/sessions.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 
@@ -13,6 +13,8 @@ export interface SessionState {
   debug: Record<number, DebugProtocolName[]>;
   /** The timeline's last entry when it is typed text that more text may extend. */
   typing: Typing | null;
+  /** The test outcome its runner set, and why. */
+  outcome: { outcome: SessionOutcome; reason: string | null } | null;
 }
 
 interface Typing {
@@ -38,6 +40,7 @@ export type SessionCommand =
   | { type: 'RenameSession'; sessionId: string; name: string }
   | { type: 'UpdateSessionMetadata'; sessionId: string; metadata: Record<string, unknown> }
   | { type: 'UpdateSessionNotes'; sessionId: string; notes: string }
+  | { type: 'SetSessionOutcome'; sessionId: string; outcome: SessionOutcome; reason: string | null }
   | { type: 'RecordActivity'; sessionId: string; activityId: string; kind: ActivityKind; detail: Record<string, unknown> }
   /**
    * Typed text, which arrived at `receivedAt` and was typed on the device by `at`: extends the
@@ -65,7 +68,7 @@ function requireActive(state: SessionState): void {
 
 /** One device session: starting → active → ended, or starting → failed; then it may be deleted. */
 export const sessionDecider = defineDecider<SessionCommand, SessionEvent, SessionState>({
-  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {}, typing: null }),
+  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {}, typing: null, outcome: null }),
 
   evolve: {
     DeviceSessionRequested: (state, event) => ({ ...state, status: 'starting', session: event.payload }),
@@ -79,6 +82,7 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     DeviceSessionRecordingStarted: (state, event) => ({ ...state, recordingId: event.payload.recordingId, typing: null }),
     DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null, typing: null }),
     DeviceSessionNotesUpdated: (state, event) => ({ ...state, typing: null }),
+    DeviceSessionOutcomeSet: (state, { payload: p }) => ({ ...state, outcome: { outcome: p.outcome, reason: p.reason } }),
     DeviceSessionActivityRecorded: (state, { payload: p }) => ({ ...state, typing: p.typing ? { activityId: p.activityId, ...p.typing, detail: p.detail } : null }),
     DeviceSessionActivityExtended: (state, { payload: p }) => ({ ...state, typing: { activityId: p.activityId, ...p.typing, detail: p.detail } }),
     DeviceSessionArtifactStored: (state, event) => state,
@@ -121,6 +125,12 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     UpdateSessionNotes: (command, state) => {
       requireExisting(state);
       return [{ type: 'DeviceSessionNotesUpdated', payload: { sessionId: command.sessionId, notes: command.notes } }];
+    },
+    // Any time, an ended session too: a runner may learn its result after the session closed.
+    SetSessionOutcome: (command, state) => {
+      requireExisting(state);
+      if (state.outcome?.outcome === command.outcome && state.outcome.reason === command.reason) return [];
+      return [{ type: 'DeviceSessionOutcomeSet', payload: { sessionId: command.sessionId, outcome: command.outcome, reason: command.reason } }];
     },
     RecordActivity: (command, state) => {
       requireActive(state);

@@ -57,6 +57,17 @@ describe('session decider', () => {
     spec.given([requested, started, ended, { type: 'DeviceSessionDeleted', payload: { sessionId } }]).when({ type: 'RenameSession', sessionId, name: 'x' }).thenRefused('NOT_FOUND');
   });
 
+  it('sets the outcome while open or after the end, changes it, repeats nothing, and refuses an unknown or removed session', () => {
+    const passed: SessionEvent = { type: 'DeviceSessionOutcomeSet', payload: { sessionId, outcome: 'passed', reason: null } };
+    const failed: SessionEvent = { type: 'DeviceSessionOutcomeSet', payload: { sessionId, outcome: 'failed', reason: 'boom' } };
+    spec.given([requested, started]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'passed', reason: null }).then([passed]);
+    spec.given([requested, started, ended]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'failed', reason: 'boom' }).then([failed]);
+    spec.given([requested, started, passed]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'passed', reason: null }).then([]);
+    spec.given([requested, started, passed]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'failed', reason: 'boom' }).then([failed]);
+    spec.given([]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'passed', reason: null }).thenRefused('NOT_FOUND');
+    spec.given([requested, started, ended, { type: 'DeviceSessionDeleted', payload: { sessionId } }]).when({ type: 'SetSessionOutcome', sessionId, outcome: 'passed', reason: null }).thenRefused('NOT_FOUND');
+  });
+
   it('keeps renames idempotent', () => {
     spec.given([requested]).when({ type: 'RenameSession', sessionId, name: 'Checkout' }).then([]);
     spec.given([requested]).when({ type: 'RenameSession', sessionId, name: 'Cart' }).then([{ type: 'DeviceSessionRenamed', payload: { sessionId, name: 'Cart' } }]);

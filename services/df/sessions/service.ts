@@ -17,7 +17,7 @@ import type { Caller } from '../core/caller.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../core/screen-hub.js';
 import { sessionDecider, typedText, type SessionCommand } from './decide.js';
-import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
+import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 import { userName } from '../core/session-access.js';
 import type { CreateSessionInput, ReservationGate, SessionFleetHooks, SessionPort } from '../core/session-port.js';
@@ -239,8 +239,13 @@ export class SessionService implements SessionPort {
   }
 
   /** Renames, updates metadata or notes. */
-  async update(session: SessionRecord, caller: Caller, change: { name?: string; metadata?: Record<string, unknown>; notes?: string }): Promise<void> {
+  async update(
+    session: SessionRecord,
+    caller: Caller,
+    change: { name?: string; metadata?: Record<string, unknown>; notes?: string; outcome?: { outcome: SessionOutcome; reason: string | null } },
+  ): Promise<void> {
     let position: bigint | null = null;
+    if (change.outcome !== undefined) position = (await this.session({ type: 'SetSessionOutcome', sessionId: session.id, ...change.outcome }, this.context(caller))).position ?? position;
     if (change.name !== undefined) position = (await this.session({ type: 'RenameSession', sessionId: session.id, name: change.name }, this.context(caller))).position ?? position;
     if (change.metadata !== undefined)
       position = (await this.session({ type: 'UpdateSessionMetadata', sessionId: session.id, metadata: change.metadata }, this.context(caller))).position ?? position;

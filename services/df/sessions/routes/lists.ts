@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { SESSION_SORT_COLUMNS, listBuilds, listSessions, sessionStats } from '#projections/df-sessions/index.js';
 import { caller, multi, pageOf, paging } from '../../core/caller.js';
 import type { SessionRoutesOptions } from './lookup.js';
-import { SessionSchema, SessionStatus, SessionType, tags } from './schemas.js';
+import { SessionOutcome, SessionSchema, SessionStatus, SessionType, tags } from './schemas.js';
 
 const ListQuery = z.object({
   ...paging,
   sortBy: z.enum(Object.keys(SESSION_SORT_COLUMNS) as [keyof typeof SESSION_SORT_COLUMNS, ...(keyof typeof SESSION_SORT_COLUMNS)[]]).default('startedAt'),
   status: multi(SessionStatus),
   type: multi(SessionType),
+  outcome: multi(SessionOutcome),
   deviceId: multi(z.string().max(128)),
   ownerId: multi(z.string().regex(/^\d{1,10}$/)),
   buildName: z.string().max(200).optional(),
@@ -42,7 +43,7 @@ export async function sessionListRoutes(app: FastifyInstance, opts: SessionRoute
       return listSessions(
         platform.db,
         c,
-        { status: q.status, type: q.type, deviceId: q.deviceId, ownerId: q.ownerId?.map(Number), buildName: q.buildName, search: q.search },
+        { status: q.status, type: q.type, deviceId: q.deviceId, ownerId: q.ownerId?.map(Number), buildName: q.buildName, search: q.search, outcome: q.outcome },
         { ...latestFirst(q), sortBy: q.sortBy },
       );
     },

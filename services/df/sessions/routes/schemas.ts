@@ -14,6 +14,8 @@ export const SessionSchema = z
     readyAt: z.string().nullable(),
     endedAt: z.string().nullable(),
     endReason: z.string().nullable(),
+    outcome: z.enum(['passed', 'failed']).nullable().describe('The test outcome its runner set; null while none is set'),
+    outcomeReason: z.string().nullable().describe('Why, when the runner said (the first failure)'),
     buildName: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     ownerId: z.number().int(),
@@ -27,6 +29,7 @@ export const Activity = z.object({ id: z.string(), kind: z.string(), detail: z.r
 export const Metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, 'metadata is limited to 16 KiB of JSON');
 export const SessionType = z.enum(['manual', 'automation', 'debug']);
 export const SessionStatus = z.enum(['starting', 'active', 'ended', 'failed']);
+export const SessionOutcome = z.enum(['passed', 'failed']);
 
 export const tags = ['Device testing: sessions'];
 export const Params = z.object({ sessionId: idParam });

@@ -6,7 +6,7 @@ import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { caller, idParam, queryBoolean } from '../../core/caller.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
-import { Metadata, Params, SessionSchema, SessionType, tags } from './schemas.js';
+import { Metadata, Params, SessionOutcome, SessionSchema, SessionType, tags } from './schemas.js';
 
 /** `/df/api/sessions/{id}`: one session: open, read, end or remove, rename, metadata and notes. */
 export async function singleSessionRoutes(app: FastifyInstance, opts: SessionRoutesOptions): Promise<void> {
@@ -70,6 +70,21 @@ export async function singleSessionRoutes(app: FastifyInstance, opts: SessionRou
     handler: async (request) => {
       const { c, session } = await controllable(request, request.params.sessionId);
       await sessions.update(session, c, { name: request.body.name });
+      return refreshed(c, session.id);
+    },
+  });
+
+  r.put('/api/sessions/:sessionId/outcome', {
+    schema: {
+      tags,
+      summary: "Set the session's test outcome (its runner's verdict; also after the session ended)",
+      params: Params,
+      body: z.object({ outcome: SessionOutcome, reason: z.string().trim().min(1).max(2_000).optional() }),
+      response: { 200: SessionSchema },
+    },
+    handler: async (request) => {
+      const { c, session } = await controllable(request, request.params.sessionId);
+      await sessions.update(session, c, { outcome: { outcome: request.body.outcome, reason: request.body.reason ?? null } });
       return refreshed(c, session.id);
     },
   });

@@ -1,0 +1,71 @@
+import { test as base, chromium, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { call, openSession, platformOf, replayLink, type Platform, type QaPlatformOptions } from './platform.js';
+
+export { expect } from '@playwright/test';
+export { QaPlatformApiError, type QaPlatformOptions } from './platform.js';
+
+/** The platform session a test runs in. */
+export interface QaSession {
+  id: string;
+  browser: Browser;
+  replayLink: string;
+}
+
+// Colour codes of Playwright's error messages have no place in the platform's record.
+// eslint-disable-next-line no-control-regex
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The test's place: its describe blocks and its title (the file left out). */
+const pathOf = (info: TestInfo) => info.titlePath.slice(1);
+
+async function report(platform: Platform, sessionId: string, events: Record<string, unknown>[]): Promise<void> {
+  await call(platform, 'POST', `/df/api/automation/sessions/${sessionId}/test-events`, events);
+}
+
+/** The test's end as the platform records it: its event, and the session's outcome (none for a skipped test). */
+function ending(info: TestInfo): { event: Record<string, unknown>; outcome: { outcome: 'passed' | 'failed'; reason?: string } | null } {
+  const [name, suite] = [info.title, pathOf(info).slice(0, -1).join(' › ') || undefined];
+  const base = { name, ...(suite ? { suite } : {}), durationMs: Math.round(info.duration), timestamp: new Date().toISOString() };
+  if (info.status === 'skipped') return { event: { type: 'test_skipped', ...base }, outcome: null };
+  if (info.status === info.expectedStatus) return { event: { type: 'test_passed', ...base }, outcome: { outcome: 'passed' } };
+  const message = plain(info.error?.message ?? `the test ${info.status}`).slice(0, 10_000);
+  const stack = info.error?.stack ? plain(info.error.stack).slice(0, 50_000) : undefined;
+  return { event: { type: 'test_failed', ...base, error: { message, ...(stack ? { stack } : {}) } }, outcome: { outcome: 'failed', reason: `${name}: ${message}`.slice(0, 2_000) } };
+}
+
+/**
+ * Playwright Test's `test`, with `context` and `page` on a QA Platform browser device: each test opens
+ * an automation session named after it, drives the device's Chromium over `/df/devtools`, reports its
+ * start and end as test events, sets the session's outcome, ends the session, and prints the link to
+ * its replay when it failed.
+ */
+export const test = base.extend<{ qaPlatform: QaPlatformOptions; qaSession: QaSession }>({
+  qaPlatform: [{}, { option: true }],
+
+  qaSession: async ({ qaPlatform }, use, info) => {
+    const platform = platformOf(qaPlatform);
+    const path = pathOf(info);
+    const id = await openSession(platform, path.join(' › '));
+    try {
+      const browser = await chromium.connectOverCDP(new URL(`df/devtools/${id}`, platform.base).toString(), { headers: platform.headers });
+      const suite = path.slice(0, -1).join(' › ');
+      await report(platform, id, [{ type: 'test_started', name: info.title, ...(suite ? { suite } : {}), timestamp: new Date().toISOString() }]);
+      await use({ id, browser, replayLink: replayLink(platform, id) });
+      const { event, outcome } = ending(info);
+      await report(platform, id, [event]);
+      if (outcome) await call(platform, 'PUT', `/df/api/sessions/${id}/outcome`, outcome);
+      if (outcome?.outcome === 'failed') console.log(`[qa-platform] ${path.join(' › ')} failed; replay: ${replayLink(platform, id)}`);
+      await browser.close();
+    } finally {
+      await call(platform, 'DELETE', `/df/api/sessions/${id}`);
+    }
+  },
+
+  context: async ({ qaSession }, use) => {
+    await use(qaSession.browser.contexts()[0] as BrowserContext);
+  },
+
+  page: async ({ context }, use) => {
+    await use((context.pages()[0] ?? (await context.newPage())) as Page);
+  },
+});

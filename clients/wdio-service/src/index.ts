@@ -1,0 +1,5 @@
+export { default } from './service.js';
+export { QaPlatformLauncher as launcher } from './launcher.js';
+export { QaPlatformTestEvents } from './reporter.js';
+export { QaPlatformApiError, SessionReport, type TestEvent } from './platform.js';
+export { QaPlatformConfigError, resolveSettings, hubConnection, type QaPlatformOptions } from './settings.js';

@@ -1,0 +1,99 @@
+import type { Settings } from './settings.js';
+
+/** One automation test event, as `POST /df/api/automation/sessions/{id}/test-events` takes it. */
+export interface TestEvent {
+  type: 'suite_started' | 'test_started' | 'test_passed' | 'test_failed' | 'test_skipped' | 'suite_finished';
+  name: string;
+  suite?: string;
+  durationMs?: number;
+  error?: { message: string; stack?: string };
+  timestamp: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** A refusal of the platform's API: its status and the error body's code and message. */
+export class QaPlatformApiError extends Error {
+  override name = 'QaPlatformApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the platform's API as the configured credential. */
+export async function platformCall<T = unknown>(settings: Settings, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { ...settings.headers, accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(new URL(path.replace(/^\//, ''), settings.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  if (!res.ok) {
+    // The platform's error body, or the hub's W3C one (`value.data.code`).
+    const w3c = (parsed?.value ?? {}) as { message?: unknown; data?: { code?: unknown } };
+    const code = [parsed?.code, w3c.data?.code].find((c): c is string => typeof c === 'string');
+    const message = [parsed?.message, w3c.message].find((m): m is string => typeof m === 'string') ?? `HTTP ${res.status}`;
+    throw new QaPlatformApiError(res.status, code, `${method} ${path}: ${res.status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '));
+  }
+  return parsed as T;
+}
+
+/** The console page of a session with its replay open. */
+export const replayLink = (settings: Settings, sessionId: string): string => new URL(`sessions/${encodeURIComponent(sessionId)}?pane=replay`, settings.base).toString();
+
+/**
+ * What a runner tells the platform about one session: its name, its test events and its outcome.
+ * Calls go out one after another in the order they were asked for; test events asked for while a
+ * call is under way leave together, as one batch.
+ */
+export class SessionReport {
+  private chain: Promise<void> = Promise.resolve();
+  private events: TestEvent[] = [];
+  private failures: string[] = [];
+
+  constructor(
+    private readonly settings: Settings,
+    readonly sessionId: string,
+    private readonly warn: (message: string) => void = (m) => console.warn(m),
+  ) {}
+
+  /** Queues a test event. */
+  event(event: TestEvent): void {
+    this.events.push(event);
+    this.then(async () => {
+      const batch = this.events.splice(0, 500);
+      if (batch.length > 0) await platformCall(this.settings, 'POST', `/df/api/automation/sessions/${this.sessionId}/test-events`, batch);
+    });
+  }
+
+  /** Queues a rename of the session. */
+  rename(name: string): void {
+    this.then(() => platformCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/name`, { name: name.slice(0, 200) }).then(() => undefined));
+  }
+
+  /** Queues the session's outcome. */
+  outcome(outcome: 'passed' | 'failed', reason?: string): void {
+    const body = { outcome, ...(reason ? { reason: reason.slice(0, 2_000) } : {}) };
+    this.then(() => platformCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/outcome`, body).then(() => undefined));
+  }
+
+  /** Waits for every queued call; answers the failures seen since the last time. */
+  async settled(): Promise<string[]> {
+    await this.chain;
+    return this.failures.splice(0);
+  }
+
+  get replayLink(): string {
+    return replayLink(this.settings, this.sessionId);
+  }
+
+  private then(call: () => Promise<void>): void {
+    this.chain = this.chain.then(call).catch((err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      this.failures.push(message);
+      this.warn(`[qa-platform] reporting to the platform failed: ${message}`);
+    });
+  }
+}

@@ -1,0 +1,70 @@
+/** What the service needs to reach the platform, from its options and the environment. */
+export interface QaPlatformOptions {
+  /** The platform's address (`https://qa.example.com`); default `QA_PLATFORM_URL`. */
+  url?: string;
+  /** A device-testing API key (`dfk_...`, sent as `X-Api-Key`); default `QA_PLATFORM_API_KEY`. */
+  apiKey?: string;
+  /** The workspace, for a credential that needs one named (`X-Workspace-Id`); default `QA_PLATFORM_WORKSPACE_ID`. */
+  workspaceId?: string | number;
+  /** The build the sessions belong to (`df:build`); default `QA_PLATFORM_BUILD`. */
+  build?: string;
+  /**
+   * Which device: added to every capability set. `id` is `df:deviceId`, `name` `appium:deviceName`
+   * (name, alias or model), `platform` `platformName`, `platformVersion` `appium:platformVersion`.
+   * Default: `QA_PLATFORM_DEVICE` as `appium:udid` (a device's id or name), else what the capabilities say.
+   */
+  device?: { id?: string; name?: string; platform?: string; platformVersion?: string };
+  /** Print the link to a failed session's replay (default true). */
+  replayLink?: boolean;
+}
+
+export interface Settings {
+  base: URL;
+  headers: Record<string, string>;
+  build: string | undefined;
+  deviceCapabilities: Record<string, string>;
+  replayLink: boolean;
+}
+
+/** Why the service cannot run: a setting is missing or malformed. */
+export class QaPlatformConfigError extends Error {
+  override name = 'QaPlatformConfigError';
+}
+
+/** The options merged over the environment, checked. */
+export function resolveSettings(options: QaPlatformOptions = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+  const url = options.url ?? env.QA_PLATFORM_URL;
+  const apiKey = options.apiKey ?? env.QA_PLATFORM_API_KEY;
+  if (!url) throw new QaPlatformConfigError('Set QA_PLATFORM_URL (or the service option `url`) to the platform address');
+  if (!apiKey) throw new QaPlatformConfigError('Set QA_PLATFORM_API_KEY (or the service option `apiKey`) to a device-testing API key (dfk_...)');
+  let base: URL;
+  try {
+    base = new URL(url.endsWith('/') ? url : `${url}/`);
+  } catch {
+    throw new QaPlatformConfigError(`QA_PLATFORM_URL is not a URL: ${url}`);
+  }
+  const headers: Record<string, string> = { 'x-api-key': apiKey };
+  const workspaceId = options.workspaceId ?? env.QA_PLATFORM_WORKSPACE_ID;
+  if (workspaceId !== undefined && workspaceId !== '') headers['x-workspace-id'] = String(workspaceId);
+  const device = options.device ?? {};
+  const deviceCapabilities: Record<string, string> = {};
+  if (device.id) deviceCapabilities['df:deviceId'] = device.id;
+  if (device.name) deviceCapabilities['appium:deviceName'] = device.name;
+  if (device.platform) deviceCapabilities.platformName = device.platform;
+  if (device.platformVersion) deviceCapabilities['appium:platformVersion'] = device.platformVersion;
+  if (Object.keys(deviceCapabilities).length === 0 && env.QA_PLATFORM_DEVICE) deviceCapabilities['appium:udid'] = env.QA_PLATFORM_DEVICE;
+  return { base, headers, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), deviceCapabilities, replayLink: options.replayLink ?? true };
+}
+
+/** The WebDriver connection options of the platform's hub (`/df/wd`). */
+export function hubConnection(settings: Settings): { protocol: 'http' | 'https'; hostname: string; port: number; path: string; headers: Record<string, string> } {
+  const { base } = settings;
+  const protocol = base.protocol === 'https:' ? 'https' : 'http';
+  return {
+    protocol,
+    hostname: base.hostname,
+    port: base.port ? Number(base.port) : protocol === 'https' ? 443 : 80,
+    path: `${base.pathname}df/wd`,
+    headers: settings.headers,
+  };
+}

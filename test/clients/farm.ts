@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+/** The repository's root, where the runners' binaries are. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ClientFarm {
+  server: TestServer;
+  site: TestSite;
+  token: string;
+  /** A device-testing API key, as CI holds one. */
+  apiKey: string;
+  deviceId: string;
+  api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+/** The server with one browser device (Chromium), a test site, an administrator's token and an API key. */
+export async function startClientFarm(name: string): Promise<ClientFarm> {
+  const admin = { email: `${name}-admin@example.com`, password: `${name}-password-1` };
+  const site = await startTestSite();
+  const server = await startTestServer({
+    BOOTSTRAP_ADMIN_EMAIL: admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    DF_WD_QUEUE_TIMEOUT: '120s',
+    AGENT_CONFIG: writeAgentConfig({ nodeName: `${name}-node`, heartbeatMs: 500, devices: [{ provider: 'browser', name: `Desktop (${name})`, profile: 'desktop', width: 800, height: 600 }] }),
+  });
+  const token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: admin })).body.token as string;
+  const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
+  const deviceId = await eventually(async () => {
+    const r = await api('GET', '/devices');
+    return r.body.content?.[0]?.status === 'available' ? (r.body.content[0].id as string) : undefined;
+  }, { what: 'the browser device', timeoutMs: 120_000 });
+  const apiKey = (await api('POST', '/keys', { name: `${name} CI` })).body.key as string;
+  return {
+    server, site, token, apiKey, deviceId, api,
+    async stop() {
+      await server.stop();
+      await site.close();
+    },
+  };
+}
+
+/** Runs a command to its end (a test runner's CLI), its output collected. */
+export function runCli(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
