@@ -133,6 +133,11 @@ describe('SCIM Users', () => {
     const put = await scim('PUT', `/Users/${aliceId}`, { ...oktaUser('alice@scim.test', 'Alice', 'Renamed'), active: true });
     expect(put.body).toMatchObject({ active: true, displayName: 'Alice Renamed' });
     expect((await signIn(server.url, 'alice@scim.test', 'alice-Passw0rd!')).status).toBe(200);
+
+    // The audit history holds what the directory did, with no acting user (the token acted).
+    const audit = await admin.get(`/audit/events?resourceType=user&resourceId=${aliceId}&size=50`);
+    const byDirectory = (audit.body.content as { eventType: string; actorId: number | null }[]).filter((e) => e.actorId === null).map((e) => e.eventType);
+    expect(byDirectory).toEqual(expect.arrayContaining(['UserRegistered', 'UserDeactivated', 'UserReactivated', 'UserUpdated']));
   });
 
   it('keeps the wall: another company’s user is 404, and its directory lists none of ours', async () => {
@@ -150,6 +155,8 @@ describe('SCIM Users', () => {
     const id = (await scim('POST', '/Users', oktaUser('carol@scim.test', 'Carol', 'Gone'))).body.id as string;
     expect((await scim('DELETE', `/Users/${id}`)).status).toBe(204);
     expect((await scim('GET', `/Users/${id}`)).status).toBe(404);
+    const audit = await client(server.url, company.token).get(`/audit/events?resourceType=user&resourceId=${id}&eventType=UserDeleted`);
+    expect(audit.body.content).toHaveLength(1);
     expect((await scim('POST', '/Users', oktaUser('carol@scim.test', 'Carol', 'Back'))).status).toBe(201);
   });
 });
