@@ -105,6 +105,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         windowMs: config.RATE_LIMIT_WINDOW,
         perAddress: config.RATE_LIMIT_PER_ADDRESS,
         perUser: config.RATE_LIMIT_PER_USER,
+        perCredential: config.RATE_LIMIT_PER_CREDENTIAL,
         newSessions: config.RATE_LIMIT_NEW_SESSIONS,
       })
     : () => undefined;

@@ -123,6 +123,12 @@ const schema = z.object({
   RATE_LIMIT_WINDOW: duration.default(60_000),
   RATE_LIMIT_PER_ADDRESS: int(0, 10_000_000).default(6_000),
   RATE_LIMIT_PER_USER: int(0, 10_000_000).default(3_000),
+  /**
+   * Requests of one API key or OAuth client per window, apart from its user's: sized for a CI fleet
+   * sharing one credential (100 jobs each polling twice a second fit). An administrator may set one
+   * credential's own budget instead (docs/modules/credentials.md, "Rate budget").
+   */
+  RATE_LIMIT_PER_CREDENTIAL: int(0, 10_000_000).default(12_000),
   /** New device sessions, WebDriver sessions and relay connections of one user per window. */
   RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(60),
   /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */

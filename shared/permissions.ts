@@ -23,7 +23,7 @@ export const PERMISSIONS = [
   { key: 'WORKSPACE_CREATE', module: 'ORGANIZATION', description: 'Create workspaces' },
   { key: 'WORKSPACE_MANAGE', module: 'ORGANIZATION', description: 'Change, archive and delete workspaces, their modules and access' },
   { key: 'AUDIT_READ', module: 'ORGANIZATION', description: 'Read and export the audit history' },
-  { key: 'API_KEY_MANAGE', module: 'ORGANIZATION', description: "See and revoke other users' /v1 API keys and OAuth clients in the workspace" },
+  { key: 'API_KEY_MANAGE', module: 'ORGANIZATION', description: "See and revoke other users' /v1 API keys and OAuth clients in the workspace, and set their rate budgets" },
   { key: 'TMT_READ', module: 'TMT', description: 'See test cases, sessions and projects' },
   { key: 'TMT_WRITE', module: 'TMT', description: 'Create and change test cases, sessions, results and projects' },
   { key: 'TMT_DELETE', module: 'TMT', description: 'Delete test cases, sessions and projects' },

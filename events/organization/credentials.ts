@@ -9,6 +9,14 @@ import { CREDENTIAL_SCOPES } from '#shared/http/principal.js';
  */
 export const Scopes = z.array(z.enum(CREDENTIAL_SCOPES)).min(1);
 
+/** The most requests per rate-limit window an administrator may give one credential. */
+export const MAX_CREDENTIAL_RATE_LIMIT = 1_000_000;
+/**
+ * A credential's own request budget per rate-limit window (docs/modules/credentials.md, "Rate
+ * budget"); null: the deployment's default for credentials (`RATE_LIMIT_PER_CREDENTIAL`).
+ */
+export const RateLimit = z.number().int().min(1).max(MAX_CREDENTIAL_RATE_LIMIT).nullable();
+
 export const ApiKeyCreatedPayload = z.object({
   keyId: z.uuid(),
   name: z.string(),
@@ -21,6 +29,8 @@ export const ApiKeyCreatedPayload = z.object({
   companyId: z.number().int().positive(),
   /** The workspace active when it was created: the only one it acts in. */
   workspaceId: z.number().int().positive(),
+  /** Its own request budget; absent in keys created before budgets existed (the default). */
+  rateLimit: RateLimit.optional(),
 });
 export const ApiKeyRevokedPayload = z.object({ keyId: z.uuid(), revokedBy: z.number().int().positive() });
 
@@ -35,13 +45,21 @@ export const OAuthClientCreatedPayload = z.object({
   userId: z.number().int().positive(),
   companyId: z.number().int().positive(),
   workspaceId: z.number().int().positive(),
+  rateLimit: RateLimit.optional(),
 });
 export const OAuthClientDeletedPayload = z.object({ id: z.uuid(), deletedBy: z.number().int().positive() });
+/** An administrator set (or, with null, reset to the default) a credential's request budget. */
+export const ApiKeyRateLimitSetPayload = z.object({ keyId: z.uuid(), rateLimit: RateLimit, setBy: z.number().int().positive() });
+export const OAuthClientRateLimitSetPayload = z.object({ id: z.uuid(), rateLimit: RateLimit, setBy: z.number().int().positive() });
 
-export const apiKeyEvents = defineEvents({ ApiKeyCreated: ApiKeyCreatedPayload, ApiKeyRevoked: ApiKeyRevokedPayload });
+export const apiKeyEvents = defineEvents({ ApiKeyCreated: ApiKeyCreatedPayload, ApiKeyRevoked: ApiKeyRevokedPayload, ApiKeyRateLimitSet: ApiKeyRateLimitSetPayload });
 export type ApiKeyEvent = EventOf<typeof apiKeyEvents>;
 
-export const oauthClientEvents = defineEvents({ OAuthClientCreated: OAuthClientCreatedPayload, OAuthClientDeleted: OAuthClientDeletedPayload });
+export const oauthClientEvents = defineEvents({
+  OAuthClientCreated: OAuthClientCreatedPayload,
+  OAuthClientDeleted: OAuthClientDeletedPayload,
+  OAuthClientRateLimitSet: OAuthClientRateLimitSetPayload,
+});
 export type OAuthClientEvent = EventOf<typeof oauthClientEvents>;
 
 export type CredentialEvent = ApiKeyEvent | OAuthClientEvent;

@@ -11,7 +11,7 @@ import { applyByType, type Projection } from '../types.js';
  */
 export const orgCredentialsProjection: Projection = {
   name: 'org-credentials',
-  version: 1,
+  version: 2,
   eventTypes: CREDENTIAL_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_api_keys (
@@ -25,7 +25,8 @@ export const orgCredentialsProjection: Projection = {
       workspace_id integer NOT NULL,
       created_at timestamptz NOT NULL,
       revoked_at timestamptz,
-      revoked_by integer
+      revoked_by integer,
+      rate_limit integer
     );
     CREATE INDEX IF NOT EXISTS org_api_keys_workspace ON org_api_keys (company_id, workspace_id, created_at);
     CREATE TABLE IF NOT EXISTS org_oauth_clients (
@@ -39,7 +40,8 @@ export const orgCredentialsProjection: Projection = {
       workspace_id integer NOT NULL,
       created_at timestamptz NOT NULL,
       deleted_at timestamptz,
-      deleted_by integer
+      deleted_by integer,
+      rate_limit integer
     );
     CREATE INDEX IF NOT EXISTS org_oauth_clients_workspace ON org_oauth_clients (company_id, workspace_id, created_at);
     CREATE TABLE IF NOT EXISTS org_credential_usage (
@@ -51,9 +53,9 @@ export const orgCredentialsProjection: Projection = {
     ApiKeyCreated: async (tx, event, at) => {
       const p = event.payload;
       await tx.query(
-        `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
-        [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+        `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (key_id) DO NOTHING`,
+        [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null],
       );
     },
     ApiKeyRevoked: async (tx, event, at) => {
@@ -66,10 +68,16 @@ export const orgCredentialsProjection: Projection = {
     OAuthClientCreated: async (tx, event, at) => {
       const p = event.payload;
       await tx.query(
-        `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (id) DO NOTHING`,
-        [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at],
+        `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (id) DO NOTHING`,
+        [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null],
       );
+    },
+    ApiKeyRateLimitSet: async (tx, event) => {
+      await tx.query(`UPDATE org_api_keys SET rate_limit = $2 WHERE key_id = $1`, [event.payload.keyId, event.payload.rateLimit]);
+    },
+    OAuthClientRateLimitSet: async (tx, event) => {
+      await tx.query(`UPDATE org_oauth_clients SET rate_limit = $2 WHERE id = $1`, [event.payload.id, event.payload.rateLimit]);
     },
     OAuthClientDeleted: async (tx, event, at) => {
       await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [

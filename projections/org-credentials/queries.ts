@@ -21,6 +21,8 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** Its own request budget per rate-limit window; null: the deployment's default for credentials. */
+  rateLimit: number | null;
 }
 
 /** An OAuth client as listed: never its secret or hash. */
@@ -33,9 +35,11 @@ export interface OAuthClientView {
   createdBy: number;
   createdAt: string;
   lastUsedAt: string | null;
+  rateLimit: number | null;
 }
 
 const scopesOf = (v: unknown): CredentialScope[] => (Array.isArray(v) ? (v as CredentialScope[]) : []);
+const rateLimitOf = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 const keyView = (r: Row): ApiKeyView => ({
   id: String(r.key_id),
@@ -47,6 +51,7 @@ const keyView = (r: Row): ApiKeyView => ({
   createdAt: iso(r.created_at)!,
   lastUsedAt: iso(r.last_used_at),
   revokedAt: iso(r.revoked_at),
+  rateLimit: rateLimitOf(r.rate_limit),
 });
 
 const clientView = (r: Row): OAuthClientView => ({
@@ -58,6 +63,7 @@ const clientView = (r: Row): OAuthClientView => ({
   createdBy: Number(r.user_id),
   createdAt: iso(r.created_at)!,
   lastUsedAt: iso(r.last_used_at),
+  rateLimit: rateLimitOf(r.rate_limit),
 });
 
 const KEY_SELECT = `SELECT k.*, u.last_used_at FROM org_api_keys k LEFT JOIN org_credential_usage u ON u.credential_id = k.key_id`;
@@ -81,13 +87,13 @@ export async function findApiKey(db: Sql, f: CredentialScopeFilter, keyId: strin
   return r.rows[0] ? keyView(r.rows[0]) : null;
 }
 
-/** The live key with this hash: who it acts as, where, and what it may do. */
+/** The live key with this hash: who it acts as, where, what it may do, and its own request budget. */
 export async function activeApiKeyByHash(
   db: Sql,
   keyHash: string,
-): Promise<{ keyId: string; userId: number; companyId: number; workspaceId: number; scopes: CredentialScope[]; createdAt: Date } | null> {
+): Promise<{ keyId: string; userId: number; companyId: number; workspaceId: number; scopes: CredentialScope[]; createdAt: Date; rateLimit: number | null } | null> {
   const r = await db.query(
-    `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at, rate_limit FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
     [keyHash],
   );
   const row = r.rows[0];
@@ -99,6 +105,7 @@ export async function activeApiKeyByHash(
         workspaceId: Number(row.workspace_id),
         scopes: scopesOf(row.scopes),
         createdAt: new Date(row.created_at as string),
+        rateLimit: rateLimitOf(row.rate_limit),
       }
     : null;
 }
@@ -154,8 +161,12 @@ export async function recordCredentialUse(db: Sql, credentialId: string, at: Dat
   );
 }
 
-/** Whether an OAuth client has been deleted (an unknown id counts as deleted: its tokens must not pass). */
-export async function oauthClientDeleted(db: Sql, id: string): Promise<boolean> {
-  const r = await db.query<{ deleted: boolean }>(`SELECT deleted_at IS NOT NULL AS deleted FROM org_oauth_clients WHERE id = $1`, [id]);
-  return r.rows[0]?.deleted !== false;
+/**
+ * What a request with an OAuth client's token needs of the client, in one read: whether it has been
+ * deleted (an unknown id counts as deleted: its tokens must not pass) and its own request budget.
+ */
+export async function oauthClientStanding(db: Sql, id: string): Promise<{ deleted: boolean; rateLimit: number | null }> {
+  const r = await db.query<{ deleted: boolean; rate_limit: unknown }>(`SELECT deleted_at IS NOT NULL AS deleted, rate_limit FROM org_oauth_clients WHERE id = $1`, [id]);
+  const row = r.rows[0];
+  return { deleted: row?.deleted !== false, rateLimit: rateLimitOf(row?.rate_limit) };
 }

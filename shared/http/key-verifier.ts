@@ -32,6 +32,8 @@ export function moduleKeyVerifier(options: {
     return {
       principal: {
         kind: 'user',
+        // Its requests count against a budget of their own, not its user's (shared/http/rate-limit.ts).
+        credentialId: found.keyId,
         userId: found.userId,
         companyId: found.companyId,
         tokenWorkspaceId: found.workspaceId,

@@ -24,8 +24,13 @@ export interface Principal {
   scopes?: readonly CredentialScope[];
   /** The OAuth client behind an OAuth client token (its public `client_id`). */
   clientId?: string;
-  /** Id of the API key or OAuth client behind the request (its record id). */
+  /** Id of the API key (a `/v1` one, or a module's `X-Api-Key`) or OAuth client behind the request (its record id). */
   credentialId?: string;
+  /**
+   * The request budget per rate-limit window an administrator gave the API key or OAuth client behind
+   * the request; absent: the deployment's default for credentials. Read with the credential itself.
+   */
+  rateLimit?: number;
 }
 
 /** What a signed token's verified claims say of its user: who, in which company and workspace, which token. */

@@ -7,8 +7,14 @@ export interface RateLimits {
   windowMs: number;
   /** Every request from one client address, before its credentials are looked at. */
   perAddress: number;
-  /** Every request of one user (whatever token, API key or workspace it comes with). */
+  /** Every interactive request of one user (an access token, whatever workspace it comes with). */
   perUser: number;
+  /**
+   * Every request of one API key or OAuth client (a CI fleet sharing one credential), unless an
+   * administrator gave that credential a budget of its own (`principal.rateLimit`). A credential's
+   * requests count here only, never against its user's interactive budget.
+   */
+  perCredential: number;
   /**
    * New device sessions and relay connections of one user: `POST /df/api/sessions`, WebDriver
    * `POST /df/wd/session`, and WebSocket upgrades of `/df/ws`, `/df/devtools`, `/df/debug-tunnel`.
@@ -29,8 +35,9 @@ const pathOf = (url: string) => {
 
 /**
  * Fixed-window counters in the key-value store (Redis in production, so every replica counts
- * together): each request adds one to its address's counter before authentication, and to its
- * user's once authenticated. Over a limit: 429 `TOO_MANY_REQUESTS` with `Retry-After`; every counted
+ * together): each request adds one to its address's counter before authentication, and once
+ * authenticated to its credential's (an API key, an OAuth client: the budget came with the verified
+ * credential, no extra read) or else to its user's. Over a limit: 429 `TOO_MANY_REQUESTS` with `Retry-After`; every counted
  * answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`.
  *
  * Installs the address limit at once; call the returned function after access control is installed,
@@ -72,6 +79,11 @@ export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limit
         await charge(reply, `new:${user}`, limits.newSessions, 'new sessions or connections');
       }
       if (RELAY_TRAFFIC.test(path) && !isUpgrade(request)) return;
+      if (principal.credentialId !== undefined) {
+        const budget = principal.rateLimit ?? limits.perCredential;
+        if (budget > 0) await charge(reply, `cred:${principal.companyId}:${principal.credentialId}`, budget, 'requests of this credential');
+        return;
+      }
       if (limits.perUser > 0) await charge(reply, user, limits.perUser, 'requests');
     });
   };

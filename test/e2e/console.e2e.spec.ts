@@ -336,13 +336,22 @@ describe('team and organization', { timeout: 120_000 }, () => {
   it('makes an API key whose value is shown once', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('CI key');
+    // An administrator gives the fleet's key a rate budget of its own.
+    await page.getByRole('form', { name: 'New API key' }).getByLabel('Rate budget').fill('500');
     await page.getByRole('button', { name: 'Create the key' }).click();
     const value = (await page.getByLabel('New API key value').textContent())!.trim();
     expect(value).toMatch(/^qak_/);
-    // The key works on /v1, and the list shows only its beginning.
-    expect((await http(server.url, 'GET', '/v1/projects', { token: value })).status).toBe(200);
+    // The key works on /v1 within its budget, and the list shows only its beginning.
+    const used = await http(server.url, 'GET', '/v1/projects', { token: value });
+    expect(used.status).toBe(200);
+    expect(used.headers.get('ratelimit-limit')).toBe('500');
     await expect.poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('CI key');
     expect(await page.getByRole('table', { name: 'API keys' }).textContent()).not.toContain(value);
+    const budget = page.getByRole('form', { name: 'Rate budget of CI key' });
+    expect(await budget.getByRole('spinbutton').inputValue()).toBe('500');
+    await budget.getByRole('spinbutton').fill('800');
+    await budget.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(async () => (await http(server.url, 'GET', '/v1/projects', { token: value })).headers.get('ratelimit-limit')).toBe('800');
     await expectAccessible(page, 'API keys');
   });
 

@@ -55,6 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}, services
       // Tests send bursts from one address and user; rate limits are tested where they are switched on.
       RATE_LIMIT_PER_ADDRESS: '0',
       RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_CREDENTIAL: '0',
       RATE_LIMIT_NEW_SESSIONS: '0',
       MAIL_MAX_PER_ADDRESS_PER_HOUR: '0',
       MAIL_MAX_PER_EMAIL_PER_HOUR: '0',

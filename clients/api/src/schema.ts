@@ -62,6 +62,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                        rateLimit?: number | null;
                         /** @description What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all) */
                         scopes: ("read" | "write" | "delete" | "admin")[];
                     };
@@ -99,6 +101,8 @@ export interface paths {
                             key: string;
                             name: string;
                             prefix: string;
+                            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                            rateLimit: number | null;
                             scopes: ("read" | "write" | "delete" | "admin")[];
                             workspaceId: number;
                         };
@@ -203,7 +207,54 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set a live /v1 API key's own rate budget (null: the default for credentials); needs API_KEY_MANAGE */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                        rateLimit: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1ApiKey"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/audit/event-types": {
@@ -275,7 +326,7 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     /** @description 0-based page */
@@ -348,7 +399,7 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "OAuthClientCreated" | "OAuthClientDeleted" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     format?: "csv" | "ndjson";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
@@ -1576,6 +1627,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                        rateLimit?: number | null;
                         /** @description What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all) */
                         scopes: ("read" | "write" | "delete" | "admin")[];
                     };
@@ -1613,6 +1666,8 @@ export interface paths {
                             createdAt: string;
                             id: string;
                             name: string;
+                            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                            rateLimit: number | null;
                             scopes: ("read" | "write" | "delete" | "admin")[];
                             workspaceId: number;
                         };
@@ -1717,7 +1772,54 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set an OAuth client's own rate budget (null: the default for credentials), for the tokens it has and will get; needs API_KEY_MANAGE */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+                        rateLimit: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OAuthClient"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/permissions": {
@@ -20251,6 +20353,8 @@ export interface components {
             /** @description Last token issued or used; updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+            rateLimit: number | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
             workspaceId: number;
         };
@@ -20262,6 +20366,8 @@ export interface components {
             /** @description Last token issued or used; updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+            rateLimit: number | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
             workspaceId: number;
         };
@@ -20780,6 +20886,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
+            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+            rateLimit: number | null;
             revokedAt: string | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
             workspaceId: number;
@@ -20793,6 +20901,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
+            /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
+            rateLimit: number | null;
             revokedAt: string | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
             workspaceId: number;

@@ -9,6 +9,7 @@ import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pa
 import { WebhooksSection } from './webhooks';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
+import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
 import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard } from './org-edit';
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
@@ -273,6 +274,8 @@ function Workspaces() {
 
 function ApiKeys() {
   const qc = useQueryClient();
+  // Administrators of the workspace's keys give a key (a CI fleet's) a rate budget of its own.
+  const manages = useSession().can('API_KEY_MANAGE');
   // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
@@ -288,7 +291,9 @@ function ApiKeys() {
           submit="Create the key"
           label="New API key"
           onSubmit={async (d) => {
-            const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body: { name: text(d, 'name'), scopes: d.getAll('scopes').map(String) } });
+            const budget = manages ? budgetOf(d) : null;
+            const body = { name: text(d, 'name'), scopes: d.getAll('scopes').map(String), ...(budget !== null ? { rateLimit: budget } : {}) };
+            const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body });
             setCreated(made);
             await qc.invalidateQueries({ queryKey: ['api-keys'] });
           }}
@@ -302,6 +307,7 @@ function ApiKeys() {
               </label>
             ))}
           </fieldset>
+          {manages ? <BudgetField /> : null}
         </ActionForm>
         {created ? (
           <div class="ok" role="status">
@@ -327,6 +333,10 @@ function ApiKeys() {
             { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
             { header: 'Created', cell: (k) => formatTime(k.createdAt) },
             { header: 'Last used', cell: (k) => formatTime(k.lastUsedAt) },
+            {
+              header: 'Rate budget',
+              cell: (k) => (manages ? <BudgetEditor path={`/api/v1/api-keys/${k.id}`} name={k.name} rateLimit={k.rateLimit} queryKey="api-keys" /> : budgetText(k.rateLimit)),
+            },
             {
               header: 'Actions',
               hiddenHeader: true,

@@ -39,3 +39,22 @@ describe('OAuth client decider', () => {
     clientSpec.given([]).when({ type: 'DeleteOAuthClient', id: keyId, deletedBy: 1 }).thenRefused('NOT_FOUND');
   });
 });
+
+describe('rate budgets of keys and clients', () => {
+  const set = { type: 'SetApiKeyRateLimit' as const, keyId, rateLimit: 5, setBy: 1 };
+  it('sets a live key’s budget, not again to the same value, never on a revoked or unknown key', () => {
+    keySpec.given([{ type: 'ApiKeyCreated', payload: key }]).when(set).then([{ type: 'ApiKeyRateLimitSet', payload: { keyId, rateLimit: 5, setBy: 1 } }]);
+    keySpec.given([{ type: 'ApiKeyCreated', payload: key }, { type: 'ApiKeyRateLimitSet', payload: { keyId, rateLimit: 5, setBy: 1 } }]).when(set).then([]);
+    keySpec.given([{ type: 'ApiKeyCreated', payload: { ...key, rateLimit: 5 } }]).when({ ...set, rateLimit: null }).then([{ type: 'ApiKeyRateLimitSet', payload: { keyId, rateLimit: null, setBy: 1 } }]);
+    keySpec.given([{ type: 'ApiKeyCreated', payload: key }]).when({ ...set, rateLimit: null }).then([]);
+    keySpec.given([{ type: 'ApiKeyCreated', payload: key }, { type: 'ApiKeyRevoked', payload: { keyId, revokedBy: 1 } }]).when(set).thenRefused('CONFLICT');
+    keySpec.given([]).when(set).thenRefused('NOT_FOUND');
+    expect(() => apiKeyDecider.decide({ ...set, rateLimit: 0 }, apiKeyDecider.evolve(apiKeyDecider.initialState(), { type: 'ApiKeyCreated', payload: key } as never))).toThrow();
+  });
+
+  it('sets a live client’s budget; a deleted client is not found', () => {
+    const setClient = { type: 'SetOAuthClientRateLimit' as const, id: keyId, rateLimit: 10, setBy: 1 };
+    clientSpec.given([{ type: 'OAuthClientCreated', payload: client }]).when(setClient).then([{ type: 'OAuthClientRateLimitSet', payload: { id: keyId, rateLimit: 10, setBy: 1 } }]);
+    clientSpec.given([{ type: 'OAuthClientCreated', payload: client }, { type: 'OAuthClientDeleted', payload: { id: keyId, deletedBy: 1 } }]).when(setClient).thenRefused('NOT_FOUND');
+  });
+});

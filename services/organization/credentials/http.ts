@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CredentialScopeFilter } from '#projections/org-credentials/index.js';
+import { RateLimit } from '#events/organization/credentials.js';
+import { forbidden } from '#shared/errors.js';
 import type { Decider, DomainEvent } from '#shared/es/decider.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
@@ -26,6 +28,14 @@ export const ScopeList = z
   .describe('What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all)');
 export const Name = z.string().trim().min(1).max(100);
 export const IdParams = z.object({ id: z.uuid() });
+export const RateBudget = RateLimit.describe(
+  `Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of ${MANAGE_KEY}`,
+);
+
+/** Giving a credential a budget of its own is for those who manage the workspace's credentials. */
+export async function requireBudgetAdmin(request: FastifyRequest): Promise<void> {
+  if (!(await request.permissions()).has(MANAGE_KEY)) throw forbidden(`Setting a credential's rate budget needs ${MANAGE_KEY}`);
+}
 
 /**
  * Which credentials of the active workspace the caller sees: their own, or everyone's with

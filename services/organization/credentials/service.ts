@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { activeApiKeyByHash, oauthClientDeleted, recordCredentialUse } from '#projections/org-credentials/index.js';
+import { activeApiKeyByHash, oauthClientStanding, recordCredentialUse } from '#projections/org-credentials/index.js';
 import { hashToken } from '#shared/auth/index.js';
 import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/tokens.js';
 import { AppError } from '#shared/errors.js';
@@ -81,6 +81,7 @@ export class CredentialService {
           kind: 'user',
           credential: 'api-key',
           credentialId: found.keyId,
+          ...(found.rateLimit !== null ? { rateLimit: found.rateLimit } : {}),
           scopes: found.scopes.filter(isScope),
           userId: found.userId,
           companyId: found.companyId,
@@ -100,13 +101,16 @@ export class CredentialService {
       verify: async (bearer) => {
         const claims = await this.clientTokens.verifyClientToken(bearer);
         const marked = await platform.kv.get(clientDeletedKey(claims.clientRecordId)).catch(() => null);
-        if (marked !== null || (await oauthClientDeleted(platform.db, claims.clientRecordId))) {
+        // The same read says whether the client still exists and what budget its requests have.
+        const standing = marked !== null ? null : await oauthClientStanding(platform.db, claims.clientRecordId);
+        if (!standing || standing.deleted) {
           throw new AppError('TOKEN_REVOKED', 'The OAuth client of this token has been deleted');
         }
         const principal = tokenPrincipal(claims, {
           credential: 'oauth-client',
           credentialId: claims.clientRecordId,
           clientId: claims.clientId,
+          ...(standing.rateLimit !== null ? { rateLimit: standing.rateLimit } : {}),
           scopes: claims.scopes.filter(isScope),
           issuedAtMs: claims.iat * 1000,
         });

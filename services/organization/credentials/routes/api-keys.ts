@@ -8,7 +8,7 @@ import { found } from '#shared/errors.js';
 import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { apiKeyStream } from '#events/organization/credentials.js';
 import { apiKeyDecider } from '../decide.js';
-import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, RateBudget, requireBudgetAdmin, Scope, ScopeList, type CredentialsOptions } from '../http.js';
 import { API_KEY_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: API keys'];
@@ -24,6 +24,7 @@ const ApiKey = z
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().describe('Updated at most once a minute'),
     revokedAt: z.string().nullable(),
+    rateLimit: RateBudget,
   })
   .meta({ id: 'V1ApiKey' });
 
@@ -35,6 +36,7 @@ const CreatedApiKey = z.object({
   prefix: z.string(),
   workspaceId: z.number().int(),
   createdAt: z.string(),
+  rateLimit: RateBudget,
 });
 
 /**
@@ -50,7 +52,7 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
     schema: {
       tags,
       summary: 'Create a /v1 API key for yourself in the active workspace; its value is in this answer only',
-      body: z.object({ name: Name, scopes: ScopeList }),
+      body: z.object({ name: Name, scopes: ScopeList, rateLimit: RateBudget.optional() }),
       response: { 201: CreatedApiKey },
     },
     handler: async (request, reply) => {
@@ -60,6 +62,8 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       const key = `${API_KEY_PREFIX}${randomToken(32)}`;
       const prefix = key.slice(0, API_KEY_PREFIX.length + 8);
       const { name, scopes } = request.body;
+      const rateLimit = request.body.rateLimit ?? null;
+      if (rateLimit !== null) await requireBudgetAdmin(request);
       await write(request, apiKeyStream(keyId), apiKeyDecider, {
         type: 'CreateApiKey',
         keyId,
@@ -70,10 +74,11 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
         userId: principal.userId,
         companyId: workspace.companyId,
         workspaceId: workspace.id,
+        ...(rateLimit !== null ? { rateLimit } : {}),
       });
       const created = await findApiKey(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, keyId);
       reply.code(201).header('cache-control', 'no-store');
-      return { id: keyId, name, scopes, key, prefix, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString() };
+      return { id: keyId, name, scopes, key, prefix, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString(), rateLimit };
     },
   });
 
@@ -90,6 +95,23 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
     schema: { tags, summary: 'One /v1 API key (never its value)', params: IdParams, response: { 200: ApiKey } },
     handler: async (request) => {
       return found(await findApiKey(platform.db, await filterOf(request), request.params.id), 'API key not found');
+    },
+  });
+
+  r.patch('/api-keys/:id', {
+    schema: {
+      tags,
+      summary: `Set a live /v1 API key's own rate budget (null: the default for credentials); needs ${MANAGE_KEY}`,
+      params: IdParams,
+      body: z.object({ rateLimit: RateBudget }),
+      response: { 200: ApiKey },
+    },
+    handler: async (request) => {
+      await requireBudgetAdmin(request);
+      const filter = await filterOf(request);
+      const record = found(await findApiKey(platform.db, filter, request.params.id), 'API key not found');
+      await write(request, apiKeyStream(record.id), apiKeyDecider, { type: 'SetApiKeyRateLimit', keyId: record.id, rateLimit: request.body.rateLimit, setBy: filter.actor });
+      return found(await findApiKey(platform.db, filter, record.id), 'API key not found');
     },
   });
 

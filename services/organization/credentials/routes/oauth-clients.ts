@@ -8,7 +8,7 @@ import { found } from '#shared/errors.js';
 import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { oauthClientStream } from '#events/organization/credentials.js';
 import { oauthClientDecider } from '../decide.js';
-import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, RateBudget, requireBudgetAdmin, Scope, ScopeList, type CredentialsOptions } from '../http.js';
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: OAuth clients'];
@@ -23,6 +23,7 @@ const OAuthClient = z
     createdBy: z.number().int(),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().describe('Last token issued or used; updated at most once a minute'),
+    rateLimit: RateBudget,
   })
   .meta({ id: 'OAuthClient' });
 
@@ -34,6 +35,7 @@ const CreatedOAuthClient = z.object({
   scopes: z.array(Scope),
   workspaceId: z.number().int(),
   createdAt: z.string(),
+  rateLimit: RateBudget,
 });
 
 /**
@@ -49,7 +51,7 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
     schema: {
       tags,
       summary: 'Create an OAuth 2.0 client (client credentials) acting as you in the active workspace; the secret is in this answer only',
-      body: z.object({ name: Name, scopes: ScopeList }),
+      body: z.object({ name: Name, scopes: ScopeList, rateLimit: RateBudget.optional() }),
       response: { 201: CreatedOAuthClient },
     },
     handler: async (request, reply) => {
@@ -59,6 +61,8 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       const clientId = `${CLIENT_ID_PREFIX}${randomToken(16)}`;
       const clientSecret = `${CLIENT_SECRET_PREFIX}${randomToken(32)}`;
       const { name, scopes } = request.body;
+      const rateLimit = request.body.rateLimit ?? null;
+      if (rateLimit !== null) await requireBudgetAdmin(request);
       await write(request, oauthClientStream(id), oauthClientDecider, {
         type: 'CreateOAuthClient',
         id,
@@ -69,10 +73,11 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
         userId: principal.userId,
         companyId: workspace.companyId,
         workspaceId: workspace.id,
+        ...(rateLimit !== null ? { rateLimit } : {}),
       });
       const created = await findOAuthClient(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, id);
       reply.code(201).header('cache-control', 'no-store');
-      return { id, clientId, clientSecret, name, scopes, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString() };
+      return { id, clientId, clientSecret, name, scopes, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString(), rateLimit };
     },
   });
 
@@ -89,6 +94,23 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
     schema: { tags, summary: 'One OAuth client (never its secret)', params: IdParams, response: { 200: OAuthClient } },
     handler: async (request) => {
       return found(await findOAuthClient(platform.db, await filterOf(request), request.params.id), 'OAuth client not found');
+    },
+  });
+
+  r.patch('/oauth-clients/:id', {
+    schema: {
+      tags,
+      summary: `Set an OAuth client's own rate budget (null: the default for credentials), for the tokens it has and will get; needs ${MANAGE_KEY}`,
+      params: IdParams,
+      body: z.object({ rateLimit: RateBudget }),
+      response: { 200: OAuthClient },
+    },
+    handler: async (request) => {
+      await requireBudgetAdmin(request);
+      const filter = await filterOf(request);
+      const record = found(await findOAuthClient(platform.db, filter, request.params.id), 'OAuth client not found');
+      await write(request, oauthClientStream(record.id), oauthClientDecider, { type: 'SetOAuthClientRateLimit', id: record.id, rateLimit: request.body.rateLimit, setBy: filter.actor });
+      return found(await findOAuthClient(platform.db, filter, record.id), 'OAuth client not found');
     },
   });
 
