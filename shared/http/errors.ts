@@ -168,13 +168,15 @@ export interface ScimErrorBody {
   status: string;
   scimType?: string;
   detail: string;
+  /** The platform's stable error code, beside SCIM's own members (SCIM clients ignore members they do not know). */
+  code: string;
 }
 
-/** A platform error in SCIM's shape, keeping its status; a 409 is always `uniqueness`. */
+/** A platform error in SCIM's shape, keeping its status and the platform's code; a 409 is always `uniqueness`. */
 export function toScimErrorBody(status: number, body: ErrorBody): ScimErrorBody {
   const scimType = SCIM_TYPES[body.code] ?? (status === 409 ? 'uniqueness' : undefined);
   const detail = body.details?.length ? `${body.message}: ${body.details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ')}` : body.message;
-  return { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail };
+  return { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail, code: body.code };
 }
 
 /** Sends an error the catalog way; 5xx are logged with the request id and hide their cause. */

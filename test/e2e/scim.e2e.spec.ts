@@ -63,7 +63,7 @@ describe('SCIM tokens', () => {
     const res = await scim('GET', '/Users', undefined, 'scim_not-a-real-token-at-all-xxxxxxxxxxxxxxxxxxxxx');
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/scim\+json/);
-    expect(res.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '401' });
+    expect(res.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '401', code: 'UNAUTHORIZED' });
     expect((await http(server.url, 'GET', '/scim/v2/Users', { token: company.token })).status).toBe(401);
   });
 
@@ -98,7 +98,7 @@ describe('SCIM Users', () => {
   it('answers 409 uniqueness for an address that exists, and creates nothing', async () => {
     const again = await scim('POST', '/Users', oktaUser('alice@scim.test', 'Alice', 'Again'));
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ status: '409', scimType: 'uniqueness' });
+    expect(again.body).toMatchObject({ status: '409', scimType: 'uniqueness', code: 'SCIM_UNIQUENESS' });
     const list = await scim('GET', '/Users');
     expect(list.body.Resources.filter((u: { userName: string }) => u.userName === 'alice@scim.test')).toHaveLength(1);
   });
