@@ -73,6 +73,13 @@ describe('projections runners with leases', () => {
     const after = { email: 'after@example.com', password: 'after-password', name: 'A', companyName: 'After' };
     const written = await http(organization.url, 'POST', '/api/v1/auth/signup', { body: after });
     expect([201, 503]).toContain(written.status);
+    // First the survivor takes every lease (read from its /ready, which counts no sign-in attempt)...
+    await eventually(async () => ((await http(second.url, 'GET', '/ready')).body.projections?.applying === held.length ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'the survivor applying every projection',
+    });
+    // ...then the sign-up reaches the read model. Each sign-in tried before that is a failed one, and
+    // five of them lock the account (LOGIN_MAX_FAILURES_PER_ACCOUNT), so the poll starts only now.
     await eventually(async () => {
       expect((await http(organization.url, 'POST', '/api/v1/auth/login', { body: { email: after.email, password: after.password } })).status).toBe(200);
       return true;

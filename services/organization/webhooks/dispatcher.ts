@@ -61,8 +61,7 @@ export class WebhookDispatcher {
     // A first start follows the log from its head: no endpoint existed before it.
     if ((await dispatchPosition(db)) === null) await db.query(`INSERT INTO webhook_dispatch (name, position) VALUES ('dispatcher', $1) ON CONFLICT (name) DO NOTHING`, [(await store.headPosition()).toString()]);
     const after = (await dispatchPosition(db))!;
-    this.subscription = store.subscribe({ after, filter: { eventTypes: SOURCE_EVENT_TYPES } });
-    this.intake = this.follow(this.subscription);
+    this.intake = this.follow(after);
     const every = Math.max(20, Math.min(1000, ...config.WEBHOOK_RETRY_SCHEDULE));
     this.poll = setInterval(() => this.wake(), every);
     this.poll.unref();
@@ -90,19 +89,44 @@ export class WebhookDispatcher {
       .finally(() => (this.sending = null));
   }
 
-  private async follow(subscription: Subscription): Promise<void> {
-    for await (const event of subscription) {
-      // An event is queued or the dispatcher stops: a failure (database away) is retried, never skipped.
-      for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
-        try {
-          await this.take(event);
-          break;
-        } catch (err) {
-          this.platform.logger.warn({ err, eventId: event.id, type: event.type }, 'queueing webhooks failed; trying again');
-          await this.pause(delay);
+  /**
+   * Follows the event log from `after`. A failure to queue an event (database away) is retried, never
+   * skipped; a failure of the subscription itself (its connection ended) follows the log again from the
+   * position stored with the last queued event, after a pause that grows while it keeps failing.
+   */
+  private async follow(after: bigint): Promise<void> {
+    const { db, store } = this.platform;
+    let from: bigint | null = after;
+    for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        from ??= (await dispatchPosition(db))!;
+        this.subscription = store.subscribe({ after: from, filter: { eventTypes: SOURCE_EVENT_TYPES } });
+        for await (const event of this.subscription) {
+          await this.queue(event);
+          if (this.stopped) return;
+          delay = 200;
         }
+        return;
+      } catch (err) {
+        if (this.stopped) return;
+        this.platform.logger.warn({ err }, 'following the event log for webhooks failed; following it again');
+        await this.subscription?.close().catch(() => undefined);
+        from = null;
+        await this.pause(delay);
       }
-      if (this.stopped) return;
+    }
+  }
+
+  /** Queues one event's messages, retrying while the database is away, until it is done or the dispatcher stops. */
+  private async queue(event: RecordedEvent): Promise<void> {
+    for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        await this.take(event);
+        return;
+      } catch (err) {
+        this.platform.logger.warn({ err, eventId: event.id, type: event.type }, 'queueing webhooks failed; trying again');
+        await this.pause(delay);
+      }
     }
   }
 
