@@ -209,3 +209,18 @@ export function found<T>(value: T | null | undefined, message: string): T {
   if (value === null || value === undefined) throw new AppError('NOT_FOUND', message);
   return value;
 }
+
+// Errors that mean a store (PostgreSQL, Redis, NATS) cannot be reached right now, not that the request
+// or the platform is wrong: network errors by code, and the clients' own "not connected" errors.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Reached the max retries per request limit|Stream isn't writeable and enableOfflineQueue options is false|CONNECTION_CLOSED|Command timed out/i;
+
+/** Whether `err` (or what it wraps) says a backing store is unreachable: answered 503, not 500. */
+export function isUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isUnavailable(x, depth + 1))) return true;
+  return isUnavailable(e.cause, depth + 1);
+}

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -276,6 +277,63 @@ describe('SQL event store on the PostgreSQL server', () => {
       await older.end();
       await subscription.close();
       await store.close();
+    }
+  });
+
+  it('keeps a subscription through an outage of the database: it reads again from where it was, and delivers what came meanwhile', async () => {
+    // The subscriber reaches PostgreSQL through a TCP relay the test can cut: a real outage of its
+    // connections (reset, then refused) while the writer, on its own pool, keeps appending.
+    const target = new URL(url);
+    const sockets = new Set<Socket>();
+    let cut = false;
+    let refused = 0;
+    let refusedOnce: () => void = () => undefined;
+    const refusedSeen = new Promise<void>((resolve) => (refusedOnce = resolve));
+    const relay = createServer((client) => {
+      if (cut) {
+        refused++;
+        refusedOnce();
+        client.destroy();
+        return;
+      }
+      const server = connect(Number(target.port || 5432), target.hostname);
+      for (const [a, b] of [[client, server], [server, client]] as const) {
+        sockets.add(a);
+        a.on('error', () => b.destroy());
+        a.on('close', () => (sockets.delete(a), b.destroy()));
+        a.pipe(b);
+      }
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayed = new URL(url);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String((relay.address() as AddressInfo).port);
+    const subscriberDb = openPostgres(relayed.toString(), { max: 2 });
+    const reader = createSqlEventStore(subscriberDb, { pollIntervalMs: 100 });
+    const writer = createSqlEventStore(db);
+    const prefix = `outage${Date.now()}-`;
+    const subscription = reader.subscribe({ after: await writer.headPosition(), filter: { streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      const first = iterator.next();
+      await writer.append(`${prefix}1`, [newEvent('BeforeOutage')], 'no_stream');
+      expect(((await deadline(first, 10_000)).value as RecordedEvent).type).toBe('BeforeOutage');
+
+      const second = iterator.next();
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+      await deadline(refusedSeen, 10_000); // the subscriber has tried and been refused
+      await writer.append(`${prefix}1`, [newEvent('DuringOutage')], 0);
+      cut = false;
+      expect(refused).toBeGreaterThan(0);
+      expect(((await deadline(second, 15_000)).value as RecordedEvent).type).toBe('DuringOutage');
+    } finally {
+      await subscription.close();
+      await reader.close();
+      await writer.close();
+      await subscriberDb.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
     }
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '#shared/db/index.js';
+import { isUnavailable } from '#shared/errors.js';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -469,7 +470,12 @@ class SqlSubscription implements Subscription {
           page = await reading;
         } catch (err) {
           if (this.abort.signal.aborted) return;
-          throw err;
+          if (!isUnavailable(err)) throw err;
+          // The database is away (restarting, failing over): read again from the same place, backing
+          // off towards the poll interval, so no consumer has to subscribe again after an outage.
+          await this.wake.wait(retryDelay, this.abort.signal);
+          retryDelay = Math.min(retryDelay * 2, this.pollIntervalMs);
+          continue;
         }
         // Events are handed out one at a time and the next page is fetched only when the consumer asks
         // for more: a slow consumer holds at most one page in memory.

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, errorBody, ErrorCodes, type ErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { AppError, errorBody, ErrorCodes, isUnavailable, type ErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 /** Fastify's own error codes for what a client sent, mapped to ours. */
 const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
@@ -93,21 +93,6 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     return { status: 503, body: errorBody('SERVICE_UNAVAILABLE', 'A service the platform depends on is unavailable; try again shortly'), headers: { 'retry-after': '5' }, internal: true };
   }
   return { status: 500, body: errorBody('INTERNAL_ERROR', 'Internal server error'), internal: true };
-}
-
-// Errors that mean a store (PostgreSQL, Redis, NATS) cannot be reached right now, not that the request
-// or the platform is wrong: network errors by code, and the clients' own "not connected" errors.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Reached the max retries per request limit|Stream isn't writeable and enableOfflineQueue options is false|CONNECTION_CLOSED|Command timed out/i;
-
-/** Whether `err` (or what it wraps) says a backing store is unreachable: answered 503, not 500. */
-export function isUnavailable(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== 'object' || depth > 5) return false;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
-  if (Array.isArray(e.errors) && e.errors.some((x) => isUnavailable(x, depth + 1))) return true;
-  return isUnavailable(e.cause, depth + 1);
 }
 
 /** The `/v1` set answers errors in its own envelope (docs/api-conventions.md, "Paging"). */

@@ -90,30 +90,19 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Follows the event log from `after`. A failure to queue an event (database away) is retried, never
-   * skipped; a failure of the subscription itself (its connection ended) follows the log again from the
-   * position stored with the last queued event, after a pause that grows while it keeps failing.
+   * Follows the event log from `after` (the subscription itself rides out the database's outages). A
+   * failure to queue an event is retried, never skipped; a fault of the log itself is logged, and the
+   * next start follows on from the position stored with the last queued event.
    */
   private async follow(after: bigint): Promise<void> {
-    const { db, store } = this.platform;
-    let from: bigint | null = after;
-    for (let delay = 200; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
-      try {
-        from ??= (await dispatchPosition(db))!;
-        this.subscription = store.subscribe({ after: from, filter: { eventTypes: SOURCE_EVENT_TYPES } });
-        for await (const event of this.subscription) {
-          await this.queue(event);
-          if (this.stopped) return;
-          delay = 200;
-        }
-        return;
-      } catch (err) {
+    this.subscription = this.platform.store.subscribe({ after, filter: { eventTypes: SOURCE_EVENT_TYPES } });
+    try {
+      for await (const event of this.subscription) {
+        await this.queue(event);
         if (this.stopped) return;
-        this.platform.logger.warn({ err }, 'following the event log for webhooks failed; following it again');
-        await this.subscription?.close().catch(() => undefined);
-        from = null;
-        await this.pause(delay);
       }
+    } catch (err) {
+      if (!this.stopped) this.platform.logger.error({ err }, 'webhooks stopped following the event log; a restart follows on from its stored position');
     }
   }
 
