@@ -8,6 +8,7 @@ import createFetchClient, { type Client, type ClientOptions, type Middleware } f
 import type { components, paths } from './schema.js';
 
 export type { components, paths } from './schema.js';
+export * from './runner.js';
 
 /** The named shapes of the document (`components.schemas`), as answers carry them. */
 export type Schemas = components['schemas'];

@@ -1,8 +1,10 @@
 import { test as base, chromium, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { call, openSession, platformOf, replayLink, type Platform, type QaPlatformOptions } from './platform.js';
+import { replayLink, runnerCall } from '@qa-platform/client';
+import { openSession, platformOf, type Platform, type QaPlatformOptions } from './platform.js';
 
 export { expect } from '@playwright/test';
-export { QaPlatformApiError, type QaPlatformOptions } from './platform.js';
+export { QaPlatformApiError } from '@qa-platform/client';
+export type { QaPlatformOptions } from './platform.js';
 
 /** The platform session a test runs in. */
 export interface QaSession {
@@ -19,7 +21,7 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const pathOf = (info: TestInfo) => info.titlePath.slice(1);
 
 async function report(platform: Platform, sessionId: string, events: Record<string, unknown>[]): Promise<void> {
-  await call(platform, 'POST', `/df/api/automation/sessions/${sessionId}/test-events`, events);
+  await runnerCall(platform, 'POST', `/df/api/automation/sessions/${sessionId}/test-events`, events);
 }
 
 /** The test's end as the platform records it: its event, and the session's outcome (none for a skipped test). */
@@ -53,11 +55,11 @@ export const test = base.extend<{ qaPlatform: QaPlatformOptions; qaSession: QaSe
       await use({ id, browser, replayLink: replayLink(platform, id) });
       const { event, outcome } = ending(info);
       await report(platform, id, [event]);
-      if (outcome) await call(platform, 'PUT', `/df/api/sessions/${id}/outcome`, outcome);
+      if (outcome) await runnerCall(platform, 'PUT', `/df/api/sessions/${id}/outcome`, outcome);
       if (outcome?.outcome === 'failed') console.log(`[qa-platform] ${path.join(' › ')} failed; replay: ${replayLink(platform, id)}`);
       await browser.close();
     } finally {
-      await call(platform, 'DELETE', `/df/api/sessions/${id}`);
+      await runnerCall(platform, 'DELETE', `/df/api/sessions/${id}`);
     }
   },
 

@@ -1,3 +1,5 @@
+import { QaPlatformApiError, runnerCall, runnerConnection, type RunnerConnection } from '@qa-platform/client';
+
 /** Where the fixture finds the platform and how it signs in: its options over the environment. */
 export interface QaPlatformOptions {
   /** The platform's address; default `QA_PLATFORM_URL`. */
@@ -14,43 +16,17 @@ export interface QaPlatformOptions {
   deviceTimeoutMs?: number;
 }
 
-export interface Platform {
-  base: URL;
-  headers: Record<string, string>;
+export interface Platform extends RunnerConnection {
   build: string | undefined;
   device: { id?: string; search?: string };
   deviceTimeoutMs: number;
 }
 
-/** A refusal of the platform's API. */
-export class QaPlatformApiError extends Error {
-  override name = 'QaPlatformApiError';
-  constructor(readonly status: number, readonly code: string | undefined, message: string) {
-    super(message);
-  }
-}
-
 /** The options merged over the environment; throws naming what is missing. */
 export function platformOf(options: QaPlatformOptions, env: NodeJS.ProcessEnv = process.env): Platform {
-  const url = options.url ?? env.QA_PLATFORM_URL;
-  const apiKey = options.apiKey ?? env.QA_PLATFORM_API_KEY;
-  if (!url || !apiKey) throw new Error('Set QA_PLATFORM_URL and QA_PLATFORM_API_KEY (or the qaPlatform option) to reach the QA Platform');
-  const headers: Record<string, string> = { 'x-api-key': apiKey };
-  const workspaceId = options.workspaceId ?? env.QA_PLATFORM_WORKSPACE_ID;
-  if (workspaceId !== undefined && workspaceId !== '') headers['x-workspace-id'] = String(workspaceId);
   const named = env.QA_PLATFORM_DEVICE;
   const device = options.device ?? (named ? (/^[0-9a-f-]{36}$/i.test(named) ? { id: named } : { search: named }) : {});
-  return { base: new URL(url.endsWith('/') ? url : `${url}/`), headers, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), device, deviceTimeoutMs: options.deviceTimeoutMs ?? 120_000 };
-}
-
-/** One call to the platform's API as the configured credential; the answer's JSON. */
-export async function call<T = any>(platform: Platform, method: string, path: string, body?: unknown): Promise<T> {
-  const headers = { ...platform.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
-  const res = await fetch(new URL(path.replace(/^\//, ''), platform.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : null;
-  if (!res.ok) throw new QaPlatformApiError(res.status, parsed?.code, `${method} ${path}: ${res.status} ${parsed?.code ?? ''} ${parsed?.message ?? text}`);
-  return parsed as T;
+  return { ...runnerConnection(options, env), build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), device, deviceTimeoutMs: options.deviceTimeoutMs ?? 120_000 };
 }
 
 const RETRY = new Set(['DEVICE_BUSY', 'DEVICE_RESERVED', 'DEVICE_UNAVAILABLE', 'QUOTA_EXCEEDED']);
@@ -65,7 +41,7 @@ export async function openSession(platform: Platform, name: string): Promise<str
   for (;;) {
     for (const deviceId of await candidates(platform)) {
       try {
-        return (await call<{ id: string }>(platform, 'POST', '/df/api/sessions', { ...body, deviceId })).id;
+        return (await runnerCall<{ id: string }>(platform, 'POST', '/df/api/sessions', { ...body, deviceId })).id;
       } catch (err) {
         if (!(err instanceof QaPlatformApiError && (err.status === 409 || RETRY.has(err.code ?? '')))) throw err;
       }
@@ -79,8 +55,6 @@ async function candidates(platform: Platform): Promise<string[]> {
   if (platform.device.id) return [platform.device.id];
   const query = new URLSearchParams({ platform: 'web', status: 'available', size: '20' });
   if (platform.device.search) query.set('search', platform.device.search);
-  return (await call<{ content: { id: string }[] }>(platform, 'GET', `/df/api/devices?${query}`)).content.map((d) => d.id);
+  return (await runnerCall<{ content: { id: string }[] }>(platform, 'GET', `/df/api/devices?${query}`)).content.map((d) => d.id);
 }
 
-/** The console page of a session with its replay open. */
-export const replayLink = (platform: Platform, sessionId: string): string => new URL(`sessions/${encodeURIComponent(sessionId)}?pane=replay`, platform.base).toString();

@@ -1,5 +1,6 @@
 export { default } from './service.js';
 export { QaPlatformLauncher as launcher } from './launcher.js';
 export { QaPlatformTestEvents } from './reporter.js';
-export { QaPlatformApiError, SessionReport, type TestEvent } from './platform.js';
+export { QaPlatformApiError } from '@qa-platform/client';
+export { SessionReport, type TestEvent } from './platform.js';
 export { QaPlatformConfigError, resolveSettings, hubConnection, type QaPlatformOptions } from './settings.js';

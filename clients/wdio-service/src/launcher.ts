@@ -1,5 +1,5 @@
 import { SevereServiceError } from 'webdriverio';
-import { platformCall, QaPlatformApiError } from './platform.js';
+import { QaPlatformApiError, runnerCall } from '@qa-platform/client';
 import { pointAtHub, type RunnerConfig } from './hub.js';
 import { resolveSettings, type QaPlatformOptions, type Settings } from './settings.js';
 
@@ -11,7 +11,7 @@ import { resolveSettings, type QaPlatformOptions, type Settings } from './settin
 export async function prepareRun(config: RunnerConfig, settings: Settings): Promise<void> {
   pointAtHub(config, settings);
   try {
-    await platformCall(settings, 'GET', '/df/wd/status');
+    await runnerCall(settings, 'GET', '/df/wd/status');
   } catch (err) {
     const why = err instanceof QaPlatformApiError ? `the platform answered ${err.status} ${err.code ?? ''}`.trim() : (err as Error).message;
     throw new SevereServiceError(`QA Platform: cannot use the WebDriver hub at ${settings.base.origin} (${why})`);

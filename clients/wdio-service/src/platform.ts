@@ -1,3 +1,4 @@
+import { replayLink, runnerCall } from '@qa-platform/client';
 import type { Settings } from './settings.js';
 
 /** One automation test event, as `POST /df/api/automation/sessions/{id}/test-events` takes it. */
@@ -10,38 +11,6 @@ export interface TestEvent {
   timestamp: string;
   metadata?: Record<string, unknown>;
 }
-
-/** A refusal of the platform's API: its status and the error body's code and message. */
-export class QaPlatformApiError extends Error {
-  override name = 'QaPlatformApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Calls the platform's API as the configured credential. */
-export async function platformCall<T = unknown>(settings: Settings, method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { ...settings.headers, accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path.replace(/^\//, ''), settings.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : null;
-  if (!res.ok) {
-    // The platform's error body, or the hub's W3C one (`value.data.code`).
-    const w3c = (parsed?.value ?? {}) as { message?: unknown; data?: { code?: unknown } };
-    const code = [parsed?.code, w3c.data?.code].find((c): c is string => typeof c === 'string');
-    const message = [parsed?.message, w3c.message].find((m): m is string => typeof m === 'string') ?? `HTTP ${res.status}`;
-    throw new QaPlatformApiError(res.status, code, `${method} ${path}: ${res.status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '));
-  }
-  return parsed as T;
-}
-
-/** The console page of a session with its replay open. */
-export const replayLink = (settings: Settings, sessionId: string): string => new URL(`sessions/${encodeURIComponent(sessionId)}?pane=replay`, settings.base).toString();
 
 /**
  * What a runner tells the platform about one session: its name, its test events and its outcome.
@@ -64,19 +33,19 @@ export class SessionReport {
     this.events.push(event);
     this.then(async () => {
       const batch = this.events.splice(0, 500);
-      if (batch.length > 0) await platformCall(this.settings, 'POST', `/df/api/automation/sessions/${this.sessionId}/test-events`, batch);
+      if (batch.length > 0) await runnerCall(this.settings, 'POST', `/df/api/automation/sessions/${this.sessionId}/test-events`, batch);
     });
   }
 
   /** Queues a rename of the session. */
   rename(name: string): void {
-    this.then(() => platformCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/name`, { name: name.slice(0, 200) }).then(() => undefined));
+    this.then(() => runnerCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/name`, { name: name.slice(0, 200) }).then(() => undefined));
   }
 
   /** Queues the session's outcome. */
   outcome(outcome: 'passed' | 'failed', reason?: string): void {
     const body = { outcome, ...(reason ? { reason: reason.slice(0, 2_000) } : {}) };
-    this.then(() => platformCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/outcome`, body).then(() => undefined));
+    this.then(() => runnerCall(this.settings, 'PUT', `/df/api/sessions/${this.sessionId}/outcome`, body).then(() => undefined));
   }
 
   /** Waits for every queued call; answers the failures seen since the last time. */

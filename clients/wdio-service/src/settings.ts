@@ -1,3 +1,5 @@
+import { QaPlatformConfigError, runnerConnection, type RunnerConnection } from '@qa-platform/client';
+
 /** What the service needs to reach the platform, from its options and the environment. */
 export interface QaPlatformOptions {
   /** The platform's address (`https://qa.example.com`); default `QA_PLATFORM_URL`. */
@@ -18,34 +20,17 @@ export interface QaPlatformOptions {
   replayLink?: boolean;
 }
 
-export interface Settings {
-  base: URL;
-  headers: Record<string, string>;
+export interface Settings extends RunnerConnection {
   build: string | undefined;
   deviceCapabilities: Record<string, string>;
   replayLink: boolean;
 }
 
-/** Why the service cannot run: a setting is missing or malformed. */
-export class QaPlatformConfigError extends Error {
-  override name = 'QaPlatformConfigError';
-}
+export { QaPlatformConfigError };
 
 /** The options merged over the environment, checked. */
 export function resolveSettings(options: QaPlatformOptions = {}, env: NodeJS.ProcessEnv = process.env): Settings {
-  const url = options.url ?? env.QA_PLATFORM_URL;
-  const apiKey = options.apiKey ?? env.QA_PLATFORM_API_KEY;
-  if (!url) throw new QaPlatformConfigError('Set QA_PLATFORM_URL (or the service option `url`) to the platform address');
-  if (!apiKey) throw new QaPlatformConfigError('Set QA_PLATFORM_API_KEY (or the service option `apiKey`) to a device-testing API key (dfk_...)');
-  let base: URL;
-  try {
-    base = new URL(url.endsWith('/') ? url : `${url}/`);
-  } catch {
-    throw new QaPlatformConfigError(`QA_PLATFORM_URL is not a URL: ${url}`);
-  }
-  const headers: Record<string, string> = { 'x-api-key': apiKey };
-  const workspaceId = options.workspaceId ?? env.QA_PLATFORM_WORKSPACE_ID;
-  if (workspaceId !== undefined && workspaceId !== '') headers['x-workspace-id'] = String(workspaceId);
+  const connection = runnerConnection(options, env);
   const device = options.device ?? {};
   const deviceCapabilities: Record<string, string> = {};
   if (device.id) deviceCapabilities['df:deviceId'] = device.id;
@@ -53,7 +38,7 @@ export function resolveSettings(options: QaPlatformOptions = {}, env: NodeJS.Pro
   if (device.platform) deviceCapabilities.platformName = device.platform;
   if (device.platformVersion) deviceCapabilities['appium:platformVersion'] = device.platformVersion;
   if (Object.keys(deviceCapabilities).length === 0 && env.QA_PLATFORM_DEVICE) deviceCapabilities['appium:udid'] = env.QA_PLATFORM_DEVICE;
-  return { base, headers, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), deviceCapabilities, replayLink: options.replayLink ?? true };
+  return { ...connection, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), deviceCapabilities, replayLink: options.replayLink ?? true };
 }
 
 /** The WebDriver connection options of the platform's hub (`/df/wd`). */
