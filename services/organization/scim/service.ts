@@ -105,12 +105,12 @@ export class ScimService {
     if (await getUserByEmail(this.platform.db, caller.companyId, email)) throw new ScimError(409, `A user with userName ${email} exists`, 'uniqueness');
     const { userId, position } = await this.unique(() => provisionUser(this.platform, caller.companyId, { email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds }, ctx));
     await this.writer.settle({ position });
-    let user = await this.userOr404(caller, String(userId));
+    const user = await this.userOr404(caller, String(userId));
     const extra = { title: person.title ?? undefined, phone: person.phone ?? undefined };
-    if (extra.title !== undefined || extra.phone !== undefined) await updateUser(this.platform, ctx, user, extra);
+    const changed = extra.title !== undefined || extra.phone !== undefined;
+    if (changed) await updateUser(this.platform, ctx, user, extra);
     if (person.active === false) await setUserStatus(this.platform, this.revocations, ctx, user, 'deactivated');
-    user = await this.userOr404(caller, String(userId));
-    return user;
+    return changed || person.active === false ? this.userOr404(caller, String(userId)) : user;
   }
 
   /** Applies what a PUT or PATCH says of a user: name, title, phone, active. The address cannot change (400 `mutability`). */
