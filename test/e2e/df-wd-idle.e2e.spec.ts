@@ -7,7 +7,8 @@ import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /** A WebDriver session follows the platform's idle time-out: commands keep it alive, silence ends it. */
-const IDLE_MS = 3_000;
+// Long enough that one slow round trip on a loaded machine is not mistaken for silence.
+const IDLE_MS = 10_000;
 let server: TestServer;
 let agent: AgentHost;
 let company: SignedUpCompany;
@@ -33,8 +34,8 @@ describe('idle WebDriver sessions', () => {
     const id = created.body.value.sessionId as string;
     const session = async () => (await http(server.url, 'GET', `/df/api/sessions/${id}`, { token: company.token })).body;
 
-    // Commands for twice the idle time-out: the session must stay open throughout.
-    const until = Date.now() + 2 * IDLE_MS;
+    // Commands for one and a half idle time-outs: the session must stay open throughout.
+    const until = Date.now() + 1.5 * IDLE_MS;
     while (Date.now() < until) {
       const r = await http(server.url, 'GET', `/df/wd/session/${id}/url`, { token: company.token });
       expect(r.status).toBe(200);
@@ -43,7 +44,7 @@ describe('idle WebDriver sessions', () => {
     const ended = await eventually(async () => {
       const s = await session();
       return s.status === 'ended' ? s : undefined;
-    }, { what: 'the idle session to end', timeoutMs: 6 * IDLE_MS });
+    }, { what: 'the idle session to end', timeoutMs: 4 * IDLE_MS });
     expect(ended.endReason).toBe('idle-timeout');
     const after = await http(server.url, 'GET', `/df/wd/session/${id}/url`, { token: company.token });
     expect(after.status).toBe(404);
