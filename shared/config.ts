@@ -25,6 +25,14 @@ const duration = z
 const isSecretsKey = (v: string) => /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32;
 const secretsKey = z.string().trim().refine(isSecretsKey, 'base64 of 32 random bytes (openssl rand -base64 32)');
 
+/** A yes/no setting: `true` or `1`, `false` or `0`. */
+const flagText = z.enum(['true', 'false', '1', '0']);
+const isOn = (v: string): boolean => v === 'true' || v === '1';
+/** A yes/no setting, `fallback` when unset. */
+const flag = (fallback: 'true' | 'false') => flagText.default(fallback).transform(isOn);
+/** A yes/no setting that may be left unset (undefined: the code decides). */
+const optionalFlag = flagText.optional().transform((v) => (v === undefined ? undefined : isOn(v)));
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A plan limit: a whole number, or `unlimited` (also unset or empty) for none. */
 const limit = z.preprocess(
@@ -49,10 +57,7 @@ const schema = z.object({
    * The SQL event store writes appends that arrive together in one transaction (docs/architecture.md,
    * "Group commit"); `false` writes each append in a transaction of its own.
    */
-  EVENT_STORE_GROUP_COMMIT: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+  EVENT_STORE_GROUP_COMMIT: flag('true'),
   NATS_URL: optionalString,
   REDIS_URL: optionalUrl,
   /** Prefix of every Redis key, so several installations can share one Redis. */
@@ -109,10 +114,7 @@ const schema = z.object({
   HEALTHCHECK_URL: optionalUrl,
   AUTORUNNER_URL: optionalUrl,
   /** Trust X-Forwarded-For from a proxy in front of the gateway. */
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: flag('false'),
   SHUTDOWN_GRACE: duration.default(10_000),
   /**
    * How long a projections runner's lease on a projection lasts without renewal (renewed three times
@@ -141,10 +143,7 @@ const schema = z.object({
    * Whether anyone may create a company with `POST /api/v1/auth/signup`. Unset: on, except with
    * `NODE_ENV=production` (a self-hosted installation), where it is off unless set to true.
    */
-  PUBLIC_SIGNUP: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  PUBLIC_SIGNUP: optionalFlag,
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
   /** Device farm: a session open this long is ended (`max-duration`), unless its workspace's session defaults say otherwise. */
@@ -181,10 +180,7 @@ const schema = z.object({
   /** Health checks: how long heartbeats and metric samples are kept. */
   HEALTHCHECK_RETENTION: duration.default(7 * 86_400_000),
   /** Run a device agent inside this process (with the df service), on the process's bus. */
-  AGENT_ENABLED: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+  AGENT_ENABLED: flag('true'),
   /** Path of the agent's JSON config file (devices, profiles, node name); defaults apply when unset. */
   AGENT_CONFIG: optionalString,
   /** The device host's enrolment token (`dfh_...`); overrides `hostToken` of the agent's config file. */
@@ -198,10 +194,7 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** `endpoint/bucket/key` addressing (most self-hosted servers) rather than `bucket.endpoint/key`. */
-  S3_FORCE_PATH_STYLE: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+  S3_FORCE_PATH_STYLE: flag('true'),
   /** A folder of the bucket for this installation's keys. */
   S3_PREFIX: z.preprocess(emptyAsUnset, z.string().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/).optional()),
   /** Device farm: largest file accepted for upload, in bytes (413 above). */
@@ -239,10 +232,7 @@ const schema = z.object({
    * Webhooks: whether endpoints may be loopback, private or link-local addresses. Unset: allowed,
    * except with `NODE_ENV=production`, where it is refused unless set to true.
    */
-  WEBHOOK_ALLOW_PRIVATE_URLS: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  WEBHOOK_ALLOW_PRIVATE_URLS: optionalFlag,
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });

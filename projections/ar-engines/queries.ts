@@ -1,11 +1,9 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
-import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
+import { type Row, isoOrNull as iso, json } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
-export interface Scope {
-  companyId: number;
-  workspaceId: number;
-}
+export type Scope = WorkspaceScope;
 
 /** An engine as listed: never its token or the token's hash. */
 export interface EngineView {
@@ -24,7 +22,7 @@ export interface EngineView {
 const toView = (r: Row): EngineView => ({
   id: String(r.engine_id),
   name: String(r.name),
-  labels: (typeof r.labels === 'string' ? JSON.parse(r.labels) : r.labels) as string[],
+  labels: json<string[]>(r.labels),
   tokenPrefix: String(r.token_prefix),
   registeredBy: Number(r.registered_by),
   workspaceId: Number(r.workspace_id),
@@ -36,18 +34,12 @@ const toView = (r: Row): EngineView => ({
 
 /** Engines of the workspace, oldest first. */
 export async function listEngines(db: Sql, scope: Scope, paging: { page: number; size: number }): Promise<Page<EngineView>> {
-  const params = [scope.companyId, scope.workspaceId];
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM ar_engines WHERE company_id = $1 AND workspace_id = $2 ORDER BY created_at, engine_id LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ar_engines WHERE company_id = $1 AND workspace_id = $2`, params),
-  ]);
-  return toPage(rows.rows.map(toView), Number(total.rows[0]?.n ?? 0), paging.page, paging.size);
+  return readPage(db, { from: 'ar_engines', where: Conditions.inWorkspace(scope), orderBy: 'created_at, engine_id' }, paging, toView);
 }
 
 /** One engine of the workspace, or null (also for another tenant's id). */
 export async function findEngine(db: Sql, scope: Scope, engineId: string): Promise<EngineView | null> {
-  const r = await db.query(`SELECT * FROM ar_engines WHERE engine_id = $1 AND company_id = $2 AND workspace_id = $3`, [engineId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toView(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM ar_engines WHERE engine_id = $1 AND company_id = $2 AND workspace_id = $3`, [engineId, scope.companyId, scope.workspaceId], toView);
 }
 
 /** The live engine with this token hash. */
@@ -55,17 +47,11 @@ export async function activeEngineByTokenHash(
   db: Sql,
   tokenHash: string,
 ): Promise<{ engineId: string; registeredBy: number; companyId: number; workspaceId: number; createdAt: Date } | null> {
-  const r = await db.query(`SELECT engine_id, registered_by, company_id, workspace_id, created_at FROM ar_engines WHERE token_hash = $1 AND revoked_at IS NULL`, [
-    tokenHash,
-  ]);
-  const row = r.rows[0];
-  return row
-    ? {
-        engineId: String(row.engine_id),
-        registeredBy: Number(row.registered_by),
-        companyId: Number(row.company_id),
-        workspaceId: Number(row.workspace_id),
-        createdAt: new Date(row.created_at as string),
-      }
-    : null;
+  return oneOrNull(db, `SELECT engine_id, registered_by, company_id, workspace_id, created_at FROM ar_engines WHERE token_hash = $1 AND revoked_at IS NULL`, [tokenHash], (row) => ({
+    engineId: String(row.engine_id),
+    registeredBy: Number(row.registered_by),
+    companyId: Number(row.company_id),
+    workspaceId: Number(row.workspace_id),
+    createdAt: new Date(row.created_at as string),
+  }));
 }

@@ -1,12 +1,10 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
+import type { Page } from '#shared/paging.js';
 import type { RunStatus } from '#events/autorunner/runs.js';
-import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
+import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
-export interface Scope {
-  companyId: number;
-  workspaceId: number;
-}
+export type Scope = WorkspaceScope;
 
 export interface RunView {
   id: string;
@@ -33,9 +31,9 @@ const toView = (r: Row): RunView => ({
   id: String(r.run_id),
   engineId: String(r.engine_id),
   testSessionId: String(r.test_session_id),
-  name: r.name === null ? null : String(r.name),
-  externalId: r.external_id === null ? null : String(r.external_id),
-  metadata: (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+  name: textOrNull(r.name),
+  externalId: textOrNull(r.external_id),
+  metadata: json<Record<string, unknown>>(r.metadata),
   status: String(r.status) as RunStatus,
   resultsReported: Number(r.results_reported),
   startedAt: iso(r.started_at)!,
@@ -53,31 +51,22 @@ export interface RunFilter {
 
 /** Runs of the workspace, newest first. */
 export async function listRuns(db: Sql, scope: Scope, f: RunFilter): Promise<Page<RunView>> {
-  const where = ['company_id = $1', 'workspace_id = $2'];
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
+  const where = Conditions.inWorkspace(scope);
   for (const [column, value] of [
     ['engine_id', f.engineId],
     ['test_session_id', f.testSessionId],
     ['status', f.status],
   ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
+    if (value !== undefined) where.add((n) => `${column} = ${n}`, value);
   }
-  const w = where.join(' AND ');
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM ar_runs WHERE ${w} ORDER BY started_at DESC, run_id LIMIT ${f.size} OFFSET ${f.page * f.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ar_runs WHERE ${w}`, params),
-  ]);
-  return toPage(rows.rows.map(toView), Number(total.rows[0]?.n ?? 0), f.page, f.size);
+  return readPage(db, { from: 'ar_runs', where, orderBy: 'started_at DESC, run_id' }, f, toView);
 }
 
 /** One run of the workspace (of one engine when given), or null. */
 export async function findRun(db: Sql, scope: Scope, runId: string, engineId?: string): Promise<RunView | null> {
   const params: unknown[] = [runId, scope.companyId, scope.workspaceId];
   if (engineId !== undefined) params.push(engineId);
-  const r = await db.query(`SELECT * FROM ar_runs WHERE run_id = $1 AND company_id = $2 AND workspace_id = $3${engineId !== undefined ? ' AND engine_id = $4' : ''}`, params);
-  return r.rows[0] ? toView(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM ar_runs WHERE run_id = $1 AND company_id = $2 AND workspace_id = $3${engineId !== undefined ? ' AND engine_id = $4' : ''}`, params, toView);
 }
 
 /** The results a run reported, in the order reported. */
@@ -86,8 +75,8 @@ export async function runResults(db: Sql, runId: string, limit = 1000): Promise<
   return r.rows.map((row) => ({
     testCaseId: String(row.test_case_id),
     status: String(row.status),
-    notes: row.notes === null ? null : String(row.notes),
-    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    notes: textOrNull(row.notes),
+    durationMs: numOrNull(row.duration_ms),
     reportedAt: iso(row.reported_at)!,
   }));
 }

@@ -1,8 +1,8 @@
 import type { Sql } from '#shared/db/index.js';
-import { type Row, iso, isoOrNull, json } from '#shared/db/rows.js';
+import { type Row, iso, isoOrNull, json, numOrNull, textOrNull } from '#shared/db/rows.js';
 import type { Impact, Triage, TriageStatus } from '#events/df/accessibility.js';
+import { Conditions, countOf, oneOrNull, type WorkspaceScope as Tenant } from '../queries.js';
 
-type Tenant = { companyId: number; workspaceId: number };
 type Bounds = { x: number; y: number; width: number; height: number };
 
 export interface AuditView {
@@ -60,7 +60,7 @@ const AUDIT_COLUMNS = `audit_id, name, session_id, device_id, platform, status, 
 const toAudit = (r: Row): AuditView => ({
   id: String(r.audit_id),
   name: String(r.name),
-  sessionId: (r.session_id as string | null) ?? null,
+  sessionId: textOrNull(r.session_id),
   deviceId: String(r.device_id),
   platform: String(r.platform),
   status: r.status as AuditView['status'],
@@ -73,8 +73,7 @@ const toAudit = (r: Row): AuditView => ({
 
 /** An audit of the caller's company and workspace, or null. */
 export async function findAudit(db: Sql, tenant: Tenant, auditId: string): Promise<AuditView | null> {
-  const r = await db.query(`SELECT ${AUDIT_COLUMNS} FROM df_a11y_audits WHERE audit_id = $1 AND company_id = $2 AND workspace_id = $3`, [auditId, tenant.companyId, tenant.workspaceId]);
-  return r.rows[0] ? toAudit(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${AUDIT_COLUMNS} FROM df_a11y_audits WHERE audit_id = $1 AND company_id = $2 AND workspace_id = $3`, [auditId, tenant.companyId, tenant.workspaceId], toAudit);
 }
 
 export interface AuditFilter {
@@ -88,31 +87,22 @@ export interface AuditFilter {
 
 /** Audits of the workspace, newest first; a page when `page` is given. */
 export async function listAudits(db: Sql, tenant: Tenant, filter: AuditFilter, page?: { page: number; size: number; sortDir: 'asc' | 'desc' }): Promise<{ content: AuditView[]; total: number }> {
-  const where = ['company_id = $1', 'workspace_id = $2'];
-  const params: unknown[] = [tenant.companyId, tenant.workspaceId];
-  const any = (column: string, values: string[] | undefined) => {
-    if (!values?.length) return;
-    params.push(values);
-    where.push(`${column} = ANY($${params.length}::text[])`);
-  };
-  any('session_id', filter.sessionId);
-  any('device_id', filter.deviceId);
-  any('platform', filter.platform);
-  any('status', filter.status);
-  if (filter.from) {
-    params.push(filter.from);
-    where.push(`created_at >= $${params.length}`);
+  const where = Conditions.inWorkspace(tenant);
+  for (const [column, values] of [
+    ['session_id', filter.sessionId],
+    ['device_id', filter.deviceId],
+    ['platform', filter.platform],
+    ['status', filter.status],
+  ] as const) {
+    if (values?.length) where.add((n) => `${column} = ANY(${n}::text[])`, values);
   }
-  if (filter.to) {
-    params.push(filter.to);
-    where.push(`created_at < $${params.length}`);
-  }
-  const clause = where.join(' AND ');
+  if (filter.from) where.add((n) => `created_at >= ${n}`, filter.from);
+  if (filter.to) where.add((n) => `created_at < ${n}`, filter.to);
   const dir = page?.sortDir === 'asc' ? 'ASC' : 'DESC';
   const limit = page ? ` LIMIT ${page.size} OFFSET ${page.page * page.size}` : ' LIMIT 1000';
-  const rows = await db.query(`SELECT ${AUDIT_COLUMNS} FROM df_a11y_audits WHERE ${clause} ORDER BY created_at ${dir}, audit_id ${dir}${limit}`, params);
-  const total = await db.query(`SELECT count(*)::int AS n FROM df_a11y_audits WHERE ${clause}`, params);
-  return { content: rows.rows.map(toAudit), total: Number(total.rows[0]?.n ?? 0) };
+  const rows = await db.query(`SELECT ${AUDIT_COLUMNS} FROM df_a11y_audits WHERE ${where} ORDER BY created_at ${dir}, audit_id ${dir}${limit}`, where.params);
+  const total = await countOf(db, `SELECT count(*)::int AS n FROM df_a11y_audits WHERE ${where}`, where.params);
+  return { content: rows.rows.map(toAudit), total };
 }
 
 const toScan = (r: Row): ScanView => ({
@@ -138,8 +128,15 @@ export async function listScans(db: Sql, auditId: string): Promise<ScanView[]> {
 export async function findScan(db: Sql, auditId: string, scanId: string): Promise<(ScanView & { screenshotKey: string | null; treeKey: string | null }) | null> {
   const r = await db.query(`SELECT * FROM df_a11y_scans WHERE audit_id = $1 AND scan_id = $2`, [auditId, scanId]);
   const row = r.rows[0];
-  return row ? { ...toScan(row), screenshotKey: (row.screenshot_key as string | null) ?? null, treeKey: (row.tree_key as string | null) ?? null } : null;
+  return row ? { ...toScan(row), screenshotKey: textOrNull(row.screenshot_key), treeKey: textOrNull(row.tree_key) } : null;
 }
+
+const triageOf = (r: Row): Triage => ({
+  status: r.triage_status as TriageStatus,
+  by: numOrNull(r.triage_by),
+  reason: textOrNull(r.triage_reason),
+  at: isoOrNull(r.triage_at),
+});
 
 const FINDING_COLUMNS = `finding_id, audit_id, scan_id, rule_id, impact, wcag, description, help_url, selector, text, html, bounds, fingerprint, triage_status, triage_by, triage_reason, triage_at, created_at`;
 const toFinding = (r: Row): FindingView => ({
@@ -151,14 +148,9 @@ const toFinding = (r: Row): FindingView => ({
   wcag: json<string[]>(r.wcag),
   description: String(r.description),
   helpUrl: String(r.help_url),
-  element: { selector: String(r.selector), text: String(r.text), html: (r.html as string | null) ?? null, bounds: json<Bounds>(r.bounds) },
+  element: { selector: String(r.selector), text: String(r.text), html: textOrNull(r.html), bounds: json<Bounds>(r.bounds) },
   fingerprint: String(r.fingerprint),
-  triage: {
-    status: r.triage_status as TriageStatus,
-    by: r.triage_by === null || r.triage_by === undefined ? null : Number(r.triage_by),
-    reason: (r.triage_reason as string | null) ?? null,
-    at: isoOrNull(r.triage_at),
-  },
+  triage: triageOf(r),
   createdAt: iso(r.created_at),
 });
 
@@ -173,8 +165,7 @@ export async function listFindings(db: Sql, auditId: string, scanId?: string): P
 
 /** A finding of the caller's company and workspace, or null. */
 export async function findFinding(db: Sql, tenant: Tenant, findingId: string): Promise<FindingView | null> {
-  const r = await db.query(`SELECT ${FINDING_COLUMNS} FROM df_a11y_findings WHERE finding_id = $1 AND company_id = $2 AND workspace_id = $3`, [findingId, tenant.companyId, tenant.workspaceId]);
-  return r.rows[0] ? toFinding(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${FINDING_COLUMNS} FROM df_a11y_findings WHERE finding_id = $1 AND company_id = $2 AND workspace_id = $3`, [findingId, tenant.companyId, tenant.workspaceId], toFinding);
 }
 
 /**
@@ -188,12 +179,7 @@ export async function latestTriage(db: Sql, tenant: Tenant, fingerprints: string
      WHERE company_id = $1 AND workspace_id = $2 AND fingerprint = ANY($3::text[]) AND triage_at IS NOT NULL ORDER BY fingerprint, triage_at DESC`,
     [tenant.companyId, tenant.workspaceId, [...new Set(fingerprints)]],
   );
-  return new Map(
-    r.rows.map((row) => [
-      String(row.fingerprint),
-      { status: row.triage_status as TriageStatus, by: row.triage_by === null ? null : Number(row.triage_by), reason: (row.triage_reason as string | null) ?? null, at: isoOrNull(row.triage_at) },
-    ]),
-  );
+  return new Map(r.rows.map((row) => [String(row.fingerprint), triageOf(row)]));
 }
 
 const toExport = (r: Row): ExportView => ({
@@ -201,8 +187,8 @@ const toExport = (r: Row): ExportView => ({
   auditId: String(r.audit_id),
   format: r.format as ExportView['format'],
   state: r.state as ExportView['state'],
-  size: r.size === null || r.size === undefined ? null : Number(r.size),
-  error: (r.error as string | null) ?? null,
+  size: numOrNull(r.size),
+  error: textOrNull(r.error),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
@@ -211,5 +197,5 @@ const toExport = (r: Row): ExportView => ({
 export async function findExport(db: Sql, auditId: string, exportId: string): Promise<(ExportView & { blobKey: string | null }) | null> {
   const r = await db.query(`SELECT * FROM df_a11y_exports WHERE audit_id = $1 AND export_id = $2`, [auditId, exportId]);
   const row = r.rows[0];
-  return row ? { ...toExport(row), blobKey: (row.blob_key as string | null) ?? null } : null;
+  return row ? { ...toExport(row), blobKey: textOrNull(row.blob_key) } : null;
 }

@@ -1,25 +1,30 @@
 import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
-import { type Row } from '#shared/db/rows.js';
+import { type Row, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { containing } from '../queries.js';
 
-/** A device as the API shows it (docs/api-conventions.md, "Device testing"), with the caller's alias and favorite. */
-export interface DeviceView {
-  id: string;
+/** What a device is, as its host reported it. */
+export interface DeviceFactsRecord {
   name: string;
-  alias: string | null;
   platform: string;
   osVersion: string;
   model: string;
   manufacturer: string;
   type: string;
   isRealDevice: boolean;
+  provider: string;
+  screen: { width: number; height: number; scale: number };
+}
+
+/** A device as the API shows it (docs/api-conventions.md, "Device testing"), with the caller's alias and favorite. */
+export interface DeviceView extends DeviceFactsRecord {
+  id: string;
+  alias: string | null;
   status: string;
   nodeName: string;
   hubId: string;
   favorite: boolean;
   lastSeenAt: string;
-  provider: string;
-  screen: { width: number; height: number; scale: number };
   sessionType: string | null;
 }
 
@@ -76,8 +81,6 @@ function visible(scope: Scope, params: unknown[]): string {
   return `${company} AND (d.workspace_ids IS NULL OR $${params.length}::integer = ANY(d.workspace_ids))`;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * WHERE clause for the caller's visible devices and the filters, leaving out `except` (facet counts).
  * Without `aliases` the search does not look at the caller's aliases (the caller has none).
@@ -89,24 +92,19 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { exc
     params.push(value);
     clauses.push(sql(`$${params.length}`));
   };
-  const multi = (facet: Facet | null, column: string, values: string[] | undefined) => {
-    if (values && values.length > 0 && facet !== except) add((n) => `${column} = ANY(${n}::text[])`, values);
+  const anyOf = (column: string, values: string[] | undefined) => {
+    if (values && values.length > 0) add((n) => `${column} = ANY(${n}::text[])`, values);
   };
   if (f.search) {
     add(
       (n) =>
         `(d.name ILIKE ${n}${aliases ? ` OR p.alias ILIKE ${n}` : ''} OR d.model ILIKE ${n} OR d.manufacturer ILIKE ${n} OR d.os_version ILIKE ${n} OR d.node_name ILIKE ${n} OR d.device_id ILIKE ${n})`,
-      `%${escapeLike(f.search)}%`,
+      containing(f.search),
     );
   }
-  multi('platform', 'd.platform', f.platform);
-  multi('osVersion', 'd.os_version', f.osVersion);
-  multi('model', 'd.model', f.model);
-  multi('type', 'd.type', f.type);
-  multi('status', 'd.status', f.status);
-  multi('nodeName', 'd.node_name', f.nodeName);
-  multi(null, 'd.hub_id', f.hubId);
-  multi(null, 'd.session_type', f.sessionType);
+  for (const facet of Object.keys(FACETS) as Facet[]) if (facet !== except) anyOf(FACETS[facet], f[facet]);
+  anyOf('d.hub_id', f.hubId);
+  anyOf('d.session_type', f.sessionType);
   if (f.excludeType && f.excludeType.length > 0) add((n) => `NOT (d.type = ANY(${n}::text[]))`, f.excludeType);
   if (f.isRealDevice !== undefined) add((n) => `d.is_real = ${n}`, f.isRealDevice);
   if (f.favorite !== undefined) add((n) => `coalesce(p.favorite, false) = ${n}`, f.favorite);
@@ -123,11 +121,11 @@ const SELECT = `SELECT ${COLUMNS}, p.alias, coalesce(p.favorite, false) AS favor
 
 
 function toView(r: Row, now: Date): DeviceView {
-  const screen = (typeof r.screen === 'string' ? JSON.parse(r.screen) : r.screen) as DeviceView['screen'];
+  const screen = json<DeviceView['screen']>(r.screen);
   return {
     id: String(r.device_id),
     name: String(r.name),
-    alias: (r.alias as string | null) ?? null,
+    alias: textOrNull(r.alias),
     platform: String(r.platform),
     osVersion: String(r.os_version),
     model: String(r.model),
@@ -142,7 +140,7 @@ function toView(r: Row, now: Date): DeviceView {
     lastSeenAt: (r.status === 'offline' ? new Date(r.last_seen_at as string | Date) : now).toISOString(),
     provider: String(r.provider),
     screen,
-    sessionType: (r.session_type as string | null) ?? null,
+    sessionType: textOrNull(r.session_type),
   };
 }
 
@@ -274,17 +272,7 @@ export async function devicesOfHost(db: Sql, hostId: string): Promise<DeviceRow[
 
 /** A device of a host with the facts and placement the read model holds (what a hello is compared with). */
 export interface HostDeviceRow extends DeviceRow {
-  facts: {
-    name: string;
-    platform: string;
-    osVersion: string;
-    model: string;
-    manufacturer: string;
-    type: string;
-    isRealDevice: boolean;
-    provider: string;
-    screen: { width: number; height: number; scale: number };
-  };
+  facts: DeviceFactsRecord;
   placement: { hostId: string; nodeName: string; hubId: string; companyId: number | null; workspaceIds: number[] | null };
 }
 
@@ -308,7 +296,7 @@ export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDevi
         type: String(row.type),
         isRealDevice: Boolean(row.is_real),
         provider: String(row.provider),
-        screen: (typeof row.screen === 'string' ? JSON.parse(row.screen) : row.screen) as HostDeviceRow['facts']['screen'],
+        screen: json<DeviceFactsRecord['screen']>(row.screen),
       },
       placement: { hostId: base.hostId, nodeName: String(row.node_name), hubId: String(row.hub_id), companyId: base.companyId, workspaceIds: workspaceIdsOf(row.workspace_ids) },
     };
@@ -328,13 +316,11 @@ function workspaceIdsOf(value: unknown): number[] | null {
   return String(value).replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 }
 
-function toRow(row: Row): DeviceRow {
-  return {
-    deviceId: String(row.device_id),
-    hostId: String(row.host_id),
-    status: String(row.status),
-    health: String(row.health),
-    sessionId: (row.session_id as string | null) ?? null,
-    companyId: row.company_id === null || row.company_id === undefined ? null : Number(row.company_id),
-  };
-}
+const toRow = (row: Row): DeviceRow => ({
+  deviceId: String(row.device_id),
+  hostId: String(row.host_id),
+  status: String(row.status),
+  health: String(row.health),
+  sessionId: textOrNull(row.session_id),
+  companyId: numOrNull(row.company_id),
+});

@@ -1,12 +1,11 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, json, type Row } from '#shared/db/rows.js';
-import { toPage, type Page } from '#shared/paging.js';
+import type { AppMetadata } from '#shared/apps/types.js';
+import { iso, json, numOrNull, textOrNull, type Row } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
+import { Conditions, containing, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 /** Whose the rows are: one company's workspace. */
-export interface FileScope {
-  companyId: number;
-  workspaceId: number;
-}
+export type FileScope = WorkspaceScope;
 
 /** A file as the API shows it. */
 export interface FileView {
@@ -48,46 +47,39 @@ export interface AppView {
   iconKey: string | null;
 }
 
-export interface AppVersionView {
+/** A version of an app: what its build says of itself, and the file it came in. */
+export interface AppVersionView extends Pick<AppMetadata, 'versionName' | 'versionCode' | 'minOs' | 'targetOs' | 'abis' | 'permissions'> {
   id: string;
   appId: string;
-  versionName: string;
-  versionCode: string;
-  minOs: string;
-  targetOs: string;
-  abis: string[];
-  permissions: string[];
   fileId: string;
   size: number;
   sha256: string;
   createdAt: string;
 }
 
-function toFile(r: Row): FileRecord {
-  return {
-    id: String(r.file_id),
-    name: String(r.name),
-    size: Number(r.size),
-    contentType: String(r.content_type),
-    sha256: r.sha256 === null ? null : String(r.sha256),
-    status: r.status as FileView['status'],
-    kind: r.kind as FileView['kind'],
-    ...(r.app_id ? { appId: String(r.app_id) } : {}),
-    ...(r.version_id ? { versionId: String(r.version_id) } : {}),
-    createdAt: iso(r.created_at),
-    uploadedBy: Number(r.uploaded_by),
-    companyId: Number(r.company_id),
-    workspaceId: Number(r.workspace_id),
-    blobKey: String(r.blob_key),
-    uploadKey: String(r.upload_key ?? r.blob_key),
-    declaredSha256: r.declared_sha256 === null ? null : String(r.declared_sha256),
-    uploadId: r.upload_id === null ? null : String(r.upload_id),
-    partSize: r.part_size === null ? null : Number(r.part_size),
-    partCount: r.part_count === null ? null : Number(r.part_count),
-    expiresAt: iso(r.expires_at),
-    failure: r.failure === null ? null : String(r.failure),
-  };
-}
+const toFile = (r: Row): FileRecord => ({
+  id: String(r.file_id),
+  name: String(r.name),
+  size: Number(r.size),
+  contentType: String(r.content_type),
+  sha256: textOrNull(r.sha256),
+  status: r.status as FileView['status'],
+  kind: r.kind as FileView['kind'],
+  ...(r.app_id ? { appId: String(r.app_id) } : {}),
+  ...(r.version_id ? { versionId: String(r.version_id) } : {}),
+  createdAt: iso(r.created_at),
+  uploadedBy: Number(r.uploaded_by),
+  companyId: Number(r.company_id),
+  workspaceId: Number(r.workspace_id),
+  blobKey: String(r.blob_key),
+  uploadKey: String(r.upload_key ?? r.blob_key),
+  declaredSha256: textOrNull(r.declared_sha256),
+  uploadId: textOrNull(r.upload_id),
+  partSize: numOrNull(r.part_size),
+  partCount: numOrNull(r.part_count),
+  expiresAt: iso(r.expires_at),
+  failure: textOrNull(r.failure),
+});
 
 /** The API's view of a file record. */
 export function fileView(f: FileRecord): FileView {
@@ -100,9 +92,9 @@ const toApp = (r: Row): AppView => ({
   platform: r.platform as AppView['platform'],
   identifier: String(r.identifier),
   name: String(r.name),
-  latestVersionId: r.latest_version_id === null ? null : String(r.latest_version_id),
+  latestVersionId: textOrNull(r.latest_version_id),
   versionCount: Number(r.version_count),
-  iconKey: r.icon_key === null ? null : String(r.icon_key),
+  iconKey: textOrNull(r.icon_key),
 });
 
 const toVersion = (r: Row): AppVersionView => ({
@@ -122,8 +114,7 @@ const toVersion = (r: Row): AppVersionView => ({
 
 /** One file of the workspace that is not deleted (pending, ready or failed), or null. */
 export async function findFile(db: Sql, scope: FileScope, fileId: string): Promise<FileRecord | null> {
-  const r = await db.query(`SELECT * FROM df_files WHERE file_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [fileId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toFile(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM df_files WHERE file_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [fileId, scope.companyId, scope.workspaceId], toFile);
 }
 
 /** The workspace's files, newest first, filtered by status, kind and a name search. */
@@ -132,24 +123,12 @@ export async function listFiles(
   scope: FileScope,
   q: { page: number; size: number; status?: string[] | undefined; kind?: string | undefined; search?: string | undefined; sortDir?: 'asc' | 'desc' | undefined },
 ): Promise<Page<FileView>> {
-  const where = ['company_id = $1', 'workspace_id = $2', 'deleted_at IS NULL'];
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  if (q.status?.length) {
-    params.push(q.status);
-    where.push(`status = ANY($${params.length}::text[])`);
-  }
-  if (q.kind) {
-    params.push(q.kind);
-    where.push(`kind = $${params.length}`);
-  }
-  if (q.search) {
-    params.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`name ILIKE $${params.length}`);
-  }
-  const filter = where.join(' AND ');
-  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_files WHERE ${filter}`, params);
-  const rows = await db.query(`SELECT * FROM df_files WHERE ${filter} ORDER BY created_at ${q.sortDir === 'asc' ? 'ASC' : 'DESC'}, file_id LIMIT ${q.size} OFFSET ${q.page * q.size}`, params);
-  return toPage(rows.rows.map((r) => fileView(toFile(r))), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+  const where = Conditions.inWorkspace(scope, 'deleted_at IS NULL');
+  if (q.status?.length) where.add((n) => `status = ANY(${n}::text[])`, q.status);
+  if (q.kind) where.add((n) => `kind = ${n}`, q.kind);
+  if (q.search) where.add((n) => `name ILIKE ${n}`, containing(q.search));
+  const orderBy = `created_at ${q.sortDir === 'asc' ? 'ASC' : 'DESC'}, file_id`;
+  return readPage(db, { from: 'df_files', where, orderBy }, q, (r) => fileView(toFile(r)));
 }
 
 /** The state of an upload as its signed URLs see it (by the key they name): `pending`, `ready`, `failed`, or null when the file is gone or unknown. */
@@ -178,38 +157,22 @@ export async function storageUsed(db: Sql, companyId: number): Promise<number> {
 
 /** The workspace's catalogued apps, by name. */
 export async function listApps(db: Sql, scope: FileScope, q: { page: number; size: number; platform?: string | undefined; search?: string | undefined }): Promise<Page<AppView>> {
-  const where = ['company_id = $1', 'workspace_id = $2', 'deleted_at IS NULL'];
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  if (q.platform) {
-    params.push(q.platform);
-    where.push(`platform = $${params.length}`);
-  }
-  if (q.search) {
-    params.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`(name ILIKE $${params.length} OR identifier ILIKE $${params.length})`);
-  }
-  const filter = where.join(' AND ');
-  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_apps WHERE ${filter}`, params);
-  const rows = await db.query(`SELECT * FROM df_apps WHERE ${filter} ORDER BY lower(name), identifier, app_id LIMIT ${q.size} OFFSET ${q.page * q.size}`, params);
-  return toPage(rows.rows.map(toApp), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+  const where = Conditions.inWorkspace(scope, 'deleted_at IS NULL');
+  if (q.platform) where.add((n) => `platform = ${n}`, q.platform);
+  if (q.search) where.add((n) => `(name ILIKE ${n} OR identifier ILIKE ${n})`, containing(q.search));
+  return readPage(db, { from: 'df_apps', where, orderBy: 'lower(name), identifier, app_id' }, q, toApp);
 }
 
 export async function findApp(db: Sql, scope: FileScope, appId: string): Promise<AppView | null> {
-  const r = await db.query(`SELECT * FROM df_apps WHERE app_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [appId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toApp(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM df_apps WHERE app_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [appId, scope.companyId, scope.workspaceId], toApp);
 }
 
 /** An app's live versions, newest first (by version code, then upload). */
 export async function listVersions(db: Sql, appId: string, q: { page: number; size: number }): Promise<Page<AppVersionView>> {
-  const total = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_app_versions WHERE app_id = $1 AND deleted_at IS NULL`, [appId]);
-  const rows = await db.query(
-    `SELECT * FROM df_app_versions WHERE app_id = $1 AND deleted_at IS NULL ORDER BY version_code_num DESC NULLS LAST, created_at DESC, version_id LIMIT ${q.size} OFFSET ${q.page * q.size}`,
-    [appId],
-  );
-  return toPage(rows.rows.map(toVersion), Number(total.rows[0]?.n ?? 0), q.page, q.size);
+  const where = Conditions.of(['app_id = $1', 'deleted_at IS NULL'], [appId]);
+  return readPage(db, { from: 'df_app_versions', where, orderBy: 'version_code_num DESC NULLS LAST, created_at DESC, version_id' }, q, toVersion);
 }
 
 export async function findVersion(db: Sql, scope: FileScope, versionId: string): Promise<AppVersionView | null> {
-  const r = await db.query(`SELECT * FROM df_app_versions WHERE version_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [versionId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toVersion(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM df_app_versions WHERE version_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [versionId, scope.companyId, scope.workspaceId], toVersion);
 }

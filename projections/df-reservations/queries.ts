@@ -1,12 +1,10 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, type Row } from '#shared/db/rows.js';
-import { toPage, type Page } from '#shared/paging.js';
+import { iso, textOrNull, type Row } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
 import type { ReservationStatus } from '#events/df/reservations.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
-export interface ReservationScope {
-  companyId: number;
-  workspaceId: number;
-}
+export type ReservationScope = WorkspaceScope;
 
 /** A reservation as the API shows it (docs/modules/device-testing.md, "Reservations"). */
 export interface ReservationView {
@@ -44,10 +42,10 @@ const toRecord = (r: Row): ReservationRecord => ({
   startAt: iso(r.start_at),
   endAt: iso(r.end_at),
   status: String(r.status) as ReservationStatus,
-  note: (r.note as string | null) ?? null,
+  note: textOrNull(r.note),
   createdAt: iso(r.created_at),
   companyId: Number(r.company_id),
-  lastSessionId: (r.last_session_id as string | null) ?? null,
+  lastSessionId: textOrNull(r.last_session_id),
 });
 
 /** The view of a record (no tenant or session facts). */
@@ -55,8 +53,7 @@ export const toReservationView = ({ companyId: _c, lastSessionId: _s, ...view }:
 
 /** One reservation of the caller's workspace, or null (also for another company's or workspace's id). */
 export async function findReservation(db: Sql, scope: ReservationScope, reservationId: string): Promise<ReservationRecord | null> {
-  const r = await db.query(`SELECT * FROM df_reservations WHERE reservation_id = $1 AND company_id = $2 AND workspace_id = $3`, [reservationId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM df_reservations WHERE reservation_id = $1 AND company_id = $2 AND workspace_id = $3`, [reservationId, scope.companyId, scope.workspaceId], toRecord);
 }
 
 /** A page of the workspace's reservations, by start (then id). */
@@ -66,24 +63,14 @@ export async function listReservations(
   filters: ReservationFilters,
   paging: { page: number; size: number; sortDir: 'asc' | 'desc' },
 ): Promise<Page<ReservationView>> {
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  const clauses = ['company_id = $1', 'workspace_id = $2'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
-  if (filters.deviceId?.length) add((n) => `device_id = ANY(${n}::text[])`, filters.deviceId);
-  if (filters.userId?.length) add((n) => `user_id = ANY(${n}::integer[])`, filters.userId);
-  if (filters.status?.length) add((n) => `status = ANY(${n}::text[])`, filters.status);
-  if (filters.from) add((n) => `end_at > ${n}`, filters.from.toISOString());
-  if (filters.to) add((n) => `start_at < ${n}`, filters.to.toISOString());
-  const where = clauses.join(' AND ');
+  const where = Conditions.inWorkspace(scope);
+  if (filters.deviceId?.length) where.add((n) => `device_id = ANY(${n}::text[])`, filters.deviceId);
+  if (filters.userId?.length) where.add((n) => `user_id = ANY(${n}::integer[])`, filters.userId);
+  if (filters.status?.length) where.add((n) => `status = ANY(${n}::text[])`, filters.status);
+  if (filters.from) where.add((n) => `end_at > ${n}`, filters.from.toISOString());
+  if (filters.to) where.add((n) => `start_at < ${n}`, filters.to.toISOString());
   const dir = paging.sortDir === 'desc' ? 'DESC' : 'ASC';
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM df_reservations WHERE ${where} ORDER BY start_at ${dir}, reservation_id ${dir} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_reservations WHERE ${where}`, params),
-  ]);
-  return toPage(rows.rows.map((r) => toReservationView(toRecord(r))), Number(total.rows[0]?.n ?? 0), paging.page, paging.size);
+  return readPage(db, { from: 'df_reservations', where, orderBy: `start_at ${dir}, reservation_id ${dir}` }, paging, (r) => toReservationView(toRecord(r)));
 }
 
 /**

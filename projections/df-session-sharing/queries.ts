@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
-import { type Row, iso, isoOrNull } from '#shared/db/rows.js';
+import { type Row, iso, isoOrNull, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { oneOrNull } from '../queries.js';
 import type { InvitationType, SessionAccess } from '#events/df/sharing.js';
 
 /** An invitation as its session's owner sees it (never its token). */
@@ -26,24 +27,21 @@ export interface InvitationRecord extends InvitationView {
 
 const COLUMNS = `invitation_id, session_id, company_id, workspace_id, type, access, user_id, email, expires_at, max_uses, uses, created_by, created_at, revoked_at`;
 
-function toRecord(r: Row): InvitationRecord {
-  return {
-    id: String(r.invitation_id),
-    sessionId: String(r.session_id),
-    companyId: Number(r.company_id),
-    workspaceId: Number(r.workspace_id),
-    type: r.type as InvitationType,
-    access: r.access as SessionAccess,
-    userId: r.user_id === null || r.user_id === undefined ? null : Number(r.user_id),
-    email: (r.email as string | null) ?? null,
-    expiresAt: iso(r.expires_at),
-    maxUses: r.max_uses === null || r.max_uses === undefined ? null : Number(r.max_uses),
-    uses: Number(r.uses),
-    createdBy: Number(r.created_by),
-    createdAt: iso(r.created_at),
-    revokedAt: isoOrNull(r.revoked_at),
-  };
-}
+const toView = (r: Row): InvitationView => ({
+  id: String(r.invitation_id),
+  type: r.type as InvitationType,
+  access: r.access as SessionAccess,
+  userId: numOrNull(r.user_id),
+  email: textOrNull(r.email),
+  expiresAt: iso(r.expires_at),
+  maxUses: numOrNull(r.max_uses),
+  uses: Number(r.uses),
+  createdBy: Number(r.created_by),
+  createdAt: iso(r.created_at),
+  revokedAt: isoOrNull(r.revoked_at),
+});
+
+const toRecord = (r: Row): InvitationRecord => ({ ...toView(r), sessionId: String(r.session_id), companyId: Number(r.company_id), workspaceId: Number(r.workspace_id) });
 
 /** The public fields of an invitation. */
 export function toInvitationView(r: InvitationRecord): InvitationView {
@@ -54,19 +52,17 @@ export function toInvitationView(r: InvitationRecord): InvitationView {
 /** The invitations of one type to a session that are not revoked, oldest first. */
 export async function listInvitations(db: Sql, sessionId: string, type: InvitationType): Promise<InvitationView[]> {
   const r = await db.query(`SELECT ${COLUMNS} FROM df_session_invitations WHERE session_id = $1 AND type = $2 AND revoked_at IS NULL ORDER BY created_at, invitation_id`, [sessionId, type]);
-  return r.rows.map((row) => toInvitationView(toRecord(row)));
+  return r.rows.map(toView);
 }
 
 /** One invitation of a session (revoked ones too), or null. */
 export async function findInvitation(db: Sql, sessionId: string, invitationId: string, type: InvitationType): Promise<InvitationRecord | null> {
-  const r = await db.query(`SELECT ${COLUMNS} FROM df_session_invitations WHERE session_id = $1 AND invitation_id = $2 AND type = $3`, [sessionId, invitationId, type]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${COLUMNS} FROM df_session_invitations WHERE session_id = $1 AND invitation_id = $2 AND type = $3`, [sessionId, invitationId, type], toRecord);
 }
 
 /** The invitation whose token has this SHA-256, or null. */
 export async function invitationByTokenHash(db: Sql, tokenHash: string): Promise<InvitationRecord | null> {
-  const r = await db.query(`SELECT ${COLUMNS} FROM df_session_invitations WHERE token_hash = $1`, [tokenHash]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${COLUMNS} FROM df_session_invitations WHERE token_hash = $1`, [tokenHash], toRecord);
 }
 
 /** The strongest access a user holds to a session through accepted invitations, or null. */

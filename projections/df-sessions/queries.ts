@@ -1,7 +1,8 @@
 import type { SessionOutcome } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
-import type { Page } from '#shared/paging.js';
-import { type Row, isoOrNull as iso, json } from '#shared/db/rows.js';
+import { toPage, type Page } from '#shared/paging.js';
+import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { Conditions, containing, countOf, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 /** A session as the API shows it (docs/api-conventions.md, "Device testing"). */
 export interface SessionView {
@@ -35,10 +36,7 @@ export interface SessionRecord extends SessionView {
   recording: { recordingId: string | null; startedAt: string | null; frames: number | null; artifactId: string | null };
 }
 
-export interface SessionScope {
-  companyId: number;
-  workspaceId: number;
-}
+export type SessionScope = WorkspaceScope;
 
 export interface SessionFilters {
   status?: string[];
@@ -64,37 +62,35 @@ const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.sta
   s.outcome, s.outcome_reason, s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
   s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id`;
 
-function toRecord(r: Row): SessionRecord {
-  return {
-    id: String(r.session_id),
-    name: String(r.name),
-    deviceId: String(r.device_id),
-    deviceName: String(r.device_name),
-    type: String(r.type),
-    status: String(r.status),
-    startedAt: iso(r.started_at)!,
-    readyAt: iso(r.ready_at),
-    endedAt: iso(r.ended_at),
-    endReason: (r.end_reason as string | null) ?? null,
-    outcome: (r.outcome as SessionOutcome | null) ?? null,
-    outcomeReason: (r.outcome_reason as string | null) ?? null,
-    buildName: (r.build_name as string | null) ?? null,
-    metadata: json<Record<string, unknown>>(r.metadata),
-    ownerId: Number(r.owner_id),
-    workspaceId: Number(r.workspace_id),
-    lastActivityAt: iso(r.last_activity_at)!,
-    screen: r.screen ? json<SessionView['screen']>(r.screen) : null,
-    hostId: String(r.host_id),
-    companyId: Number(r.company_id),
-    notes: String(r.notes ?? ''),
-    recording: {
-      recordingId: (r.recording_id as string | null) ?? null,
-      startedAt: iso(r.recording_started_at),
-      frames: r.recording_frames === null || r.recording_frames === undefined ? null : Number(r.recording_frames),
-      artifactId: (r.recording_artifact_id as string | null) ?? null,
-    },
-  };
-}
+const toRecord = (r: Row): SessionRecord => ({
+  id: String(r.session_id),
+  name: String(r.name),
+  deviceId: String(r.device_id),
+  deviceName: String(r.device_name),
+  type: String(r.type),
+  status: String(r.status),
+  startedAt: iso(r.started_at)!,
+  readyAt: iso(r.ready_at),
+  endedAt: iso(r.ended_at),
+  endReason: textOrNull(r.end_reason),
+  outcome: textOrNull(r.outcome) as SessionOutcome | null,
+  outcomeReason: textOrNull(r.outcome_reason),
+  buildName: textOrNull(r.build_name),
+  metadata: json<Record<string, unknown>>(r.metadata),
+  ownerId: Number(r.owner_id),
+  workspaceId: Number(r.workspace_id),
+  lastActivityAt: iso(r.last_activity_at)!,
+  screen: r.screen ? json<SessionView['screen']>(r.screen) : null,
+  hostId: String(r.host_id),
+  companyId: Number(r.company_id),
+  notes: String(r.notes ?? ''),
+  recording: {
+    recordingId: textOrNull(r.recording_id),
+    startedAt: iso(r.recording_started_at),
+    frames: numOrNull(r.recording_frames),
+    artifactId: textOrNull(r.recording_artifact_id),
+  },
+});
 
 /** The public fields of a session record. */
 export function toSessionView(r: SessionRecord): SessionView {
@@ -104,24 +100,17 @@ export function toSessionView(r: SessionRecord): SessionView {
 
 /** A session of the caller's workspace, or null (also for another tenant's: existence is not revealed). */
 export async function findSession(db: Sql, scope: SessionScope, sessionId: string): Promise<SessionRecord | null> {
-  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND s.company_id = $2 AND s.workspace_id = $3 AND NOT s.deleted`, [
-    sessionId,
-    scope.companyId,
-    scope.workspaceId,
-  ]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND s.company_id = $2 AND s.workspace_id = $3 AND NOT s.deleted`, [sessionId, scope.companyId, scope.workspaceId], toRecord);
 }
 
 /** A session by id, for the service's own use (no tenant check). */
 export async function sessionById(db: Sql, sessionId: string): Promise<SessionRecord | null> {
-  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1`, [sessionId]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1`, [sessionId], toRecord);
 }
 
 /** A session by id in any workspace, unless it was removed (`DELETE ...?purge=true`): what access checks look up. */
 export async function undeletedSessionById(db: Sql, sessionId: string): Promise<SessionRecord | null> {
-  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND NOT s.deleted`, [sessionId]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND NOT s.deleted`, [sessionId], toRecord);
 }
 
 /** One page of the workspace's sessions. */
@@ -131,28 +120,17 @@ export async function listSessions(
   filters: SessionFilters,
   paging: { page: number; size: number; sortBy: SessionSort; sortDir: 'asc' | 'desc' },
 ): Promise<Page<SessionView>> {
-  const params: unknown[] = [scope.companyId];
-  const clauses = ['s.company_id = $1', 'NOT s.deleted'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
-  if (!scope.companyWide) add((n) => `s.workspace_id = ${n}`, scope.workspaceId);
-  if (filters.status?.length) add((n) => `s.status = ANY(${n}::text[])`, filters.status);
-  if (filters.type?.length) add((n) => `s.type = ANY(${n}::text[])`, filters.type);
-  if (filters.deviceId?.length) add((n) => `s.device_id = ANY(${n}::text[])`, filters.deviceId);
-  if (filters.ownerId?.length) add((n) => `s.owner_id = ANY(${n}::int[])`, filters.ownerId);
-  if (filters.buildName !== undefined) add((n) => `s.build_name = ${n}`, filters.buildName);
-  if (filters.outcome?.length) add((n) => `s.outcome = ANY(${n}::text[])`, filters.outcome);
-  if (filters.search) add((n) => `(s.name ILIKE ${n} OR s.device_name ILIKE ${n})`, `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  const w = clauses.join(' AND ');
-  const order = `${SESSION_SORT_COLUMNS[paging.sortBy]} ${paging.sortDir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, s.session_id`;
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE ${w} ORDER BY ${order} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_sessions s WHERE ${w}`, params),
-  ]);
-  const totalElements = Number(total.rows[0]?.n ?? 0);
-  return { content: rows.rows.map((r) => toSessionView(toRecord(r))), page: paging.page, size: paging.size, totalElements, totalPages: Math.ceil(totalElements / paging.size) };
+  const where = Conditions.of(['s.company_id = $1', 'NOT s.deleted'], [scope.companyId]);
+  if (!scope.companyWide) where.add((n) => `s.workspace_id = ${n}`, scope.workspaceId);
+  if (filters.status?.length) where.add((n) => `s.status = ANY(${n}::text[])`, filters.status);
+  if (filters.type?.length) where.add((n) => `s.type = ANY(${n}::text[])`, filters.type);
+  if (filters.deviceId?.length) where.add((n) => `s.device_id = ANY(${n}::text[])`, filters.deviceId);
+  if (filters.ownerId?.length) where.add((n) => `s.owner_id = ANY(${n}::int[])`, filters.ownerId);
+  if (filters.buildName !== undefined) where.add((n) => `s.build_name = ${n}`, filters.buildName);
+  if (filters.outcome?.length) where.add((n) => `s.outcome = ANY(${n}::text[])`, filters.outcome);
+  if (filters.search) where.add((n) => `(s.name ILIKE ${n} OR s.device_name ILIKE ${n})`, containing(filters.search));
+  const orderBy = `${SESSION_SORT_COLUMNS[paging.sortBy]} ${paging.sortDir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, s.session_id`;
+  return readPage(db, { columns: COLUMNS, from: 'df_sessions s', where, orderBy }, paging, (r) => toSessionView(toRecord(r)));
 }
 
 /** Session counts and durations of the workspace. */
@@ -200,23 +178,17 @@ export async function listBuilds(db: Sql, scope: SessionScope, paging: { page: n
          LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`,
       params,
     ),
-    db.query<{ n: unknown }>(`SELECT count(DISTINCT build_name) AS n FROM df_sessions WHERE ${w}`, params),
+    countOf(db, `SELECT count(DISTINCT build_name) AS n FROM df_sessions WHERE ${w}`, params),
   ]);
-  const totalElements = Number(total.rows[0]?.n ?? 0);
-  return {
-    content: rows.rows.map((r) => ({
-      buildName: r.build_name,
-      sessions: Number(r.n),
-      activeSessions: Number(r.active),
-      failedSessions: Number(r.failed),
-      firstStartedAt: iso(r.first_at),
-      lastStartedAt: iso(r.last_at),
-    })),
-    page: paging.page,
-    size: paging.size,
-    totalElements,
-    totalPages: Math.ceil(totalElements / paging.size),
-  };
+  const content = rows.rows.map((r) => ({
+    buildName: r.build_name,
+    sessions: Number(r.n),
+    activeSessions: Number(r.active),
+    failedSessions: Number(r.failed),
+    firstStartedAt: iso(r.first_at),
+    lastStartedAt: iso(r.last_at),
+  }));
+  return toPage(content, total, paging.page, paging.size);
 }
 
 export interface ActivityView {
@@ -229,24 +201,15 @@ export interface ActivityView {
 
 /** The session's timeline, oldest first. */
 export async function listActivities(db: Sql, sessionId: string, paging: { page: number; size: number }, kinds?: string[]): Promise<Page<ActivityView>> {
-  const params: unknown[] = [sessionId];
-  let w = 'session_id = $1';
-  if (kinds?.length) {
-    params.push(kinds);
-    w += ` AND kind = ANY($2::text[])`;
-  }
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT activity_id, kind, detail, actor_id, at FROM df_session_activities WHERE ${w} ORDER BY position LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_session_activities WHERE ${w}`, params),
-  ]);
-  const totalElements = Number(total.rows[0]?.n ?? 0);
-  return {
-    content: rows.rows.map((r) => ({ id: String(r.activity_id), kind: String(r.kind), detail: json(r.detail), actorId: (r.actor_id as string | null) ?? null, at: iso(r.at)! })),
-    page: paging.page,
-    size: paging.size,
-    totalElements,
-    totalPages: Math.ceil(totalElements / paging.size),
-  };
+  const where = Conditions.of(['session_id = $1'], [sessionId]);
+  if (kinds?.length) where.add((n) => `kind = ANY(${n}::text[])`, kinds);
+  return readPage(db, { columns: 'activity_id, kind, detail, actor_id, at', from: 'df_session_activities', where, orderBy: 'position' }, paging, (r) => ({
+    id: String(r.activity_id),
+    kind: String(r.kind),
+    detail: json<Record<string, unknown>>(r.detail),
+    actorId: textOrNull(r.actor_id),
+    at: iso(r.at)!,
+  }));
 }
 
 export interface ArtifactView {

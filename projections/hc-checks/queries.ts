@@ -1,12 +1,10 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
+import type { Page } from '#shared/paging.js';
 import type { CheckStatus } from '#events/healthcheck/checks.js';
-import { type Row, iso } from '#shared/db/rows.js';
+import { type Row, iso, json, numOrNull } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
-export interface Scope {
-  companyId: number;
-  workspaceId: number;
-}
+export type Scope = WorkspaceScope;
 
 /** A check as listed: never its push token or the token's hash. */
 export interface CheckRecord {
@@ -32,7 +30,7 @@ const toRecord = (r: Row): CheckRecord => ({
   description: String(r.description),
   intervalSeconds: Number(r.interval_seconds),
   graceSeconds: Number(r.grace_seconds),
-  tags: (typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags) as string[],
+  tags: json<string[]>(r.tags),
   status: String(r.status) as CheckStatus,
   statusChangedAt: iso(r.status_changed_at),
   tokenPrefix: String(r.token_prefix),
@@ -41,45 +39,34 @@ const toRecord = (r: Row): CheckRecord => ({
   updatedAt: iso(r.updated_at),
 });
 
+export interface CheckFilter {
+  page: number;
+  size: number;
+  status?: CheckStatus | undefined;
+  /** Only checks carrying this tag. */
+  tag?: string | undefined;
+}
+
 /** Live checks of the workspace, oldest first, optionally by status and tag. */
-export async function listChecks(
-  db: Sql,
-  scope: Scope,
-  filter: { page: number; size: number; status?: CheckStatus | undefined; tag?: string | undefined },
-): Promise<Page<CheckRecord>> {
-  const where = ['company_id = $1', 'workspace_id = $2', 'deleted_at IS NULL'];
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  if (filter.status) {
-    params.push(filter.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (filter.tag) {
-    params.push(JSON.stringify([filter.tag]));
-    where.push(`tags @> $${params.length}::jsonb`);
-  }
-  const w = where.join(' AND ');
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM hc_checks WHERE ${w} ORDER BY created_at, check_id LIMIT ${filter.size} OFFSET ${filter.page * filter.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM hc_checks WHERE ${w}`, params),
-  ]);
-  return toPage(rows.rows.map(toRecord), Number(total.rows[0]?.n ?? 0), filter.page, filter.size);
+export async function listChecks(db: Sql, scope: Scope, filter: CheckFilter): Promise<Page<CheckRecord>> {
+  const where = Conditions.inWorkspace(scope, 'deleted_at IS NULL');
+  if (filter.status) where.add((n) => `status = ${n}`, filter.status);
+  if (filter.tag) where.add((n) => `tags @> ${n}::jsonb`, JSON.stringify([filter.tag]));
+  return readPage(db, { from: 'hc_checks', where, orderBy: 'created_at, check_id' }, filter, toRecord);
 }
 
 /** One live check of the workspace, or null (also for another tenant's id). */
 export async function findCheck(db: Sql, scope: Scope, checkId: string): Promise<CheckRecord | null> {
-  const r = await db.query(`SELECT * FROM hc_checks WHERE check_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [
-    checkId,
-    scope.companyId,
-    scope.workspaceId,
-  ]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM hc_checks WHERE check_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [checkId, scope.companyId, scope.workspaceId], toRecord);
 }
 
 /** The live check a push token belongs to. */
 export async function checkByTokenHash(db: Sql, tokenHash: string): Promise<{ checkId: string; companyId: number; workspaceId: number } | null> {
-  const r = await db.query(`SELECT check_id, company_id, workspace_id FROM hc_checks WHERE token_hash = $1 AND deleted_at IS NULL`, [tokenHash]);
-  const row = r.rows[0];
-  return row ? { checkId: String(row.check_id), companyId: Number(row.company_id), workspaceId: Number(row.workspace_id) } : null;
+  return oneOrNull(db, `SELECT check_id, company_id, workspace_id FROM hc_checks WHERE token_hash = $1 AND deleted_at IS NULL`, [tokenHash], (row) => ({
+    checkId: String(row.check_id),
+    companyId: Number(row.company_id),
+    workspaceId: Number(row.workspace_id),
+  }));
 }
 
 export interface CheckHistoryEntry {
@@ -92,18 +79,12 @@ export interface CheckHistoryEntry {
 
 /** The state changes of one check of the workspace, oldest first. */
 export async function checkHistory(db: Sql, scope: Scope, checkId: string, paging: { page: number; size: number }): Promise<Page<CheckHistoryEntry>> {
-  const params = [checkId, scope.companyId, scope.workspaceId];
-  const w = 'check_id = $1 AND company_id = $2 AND workspace_id = $3';
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM hc_check_history WHERE ${w} ORDER BY position LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM hc_check_history WHERE ${w}`, params),
-  ]);
-  const content = rows.rows.map((r) => ({
+  const where = Conditions.of(['check_id = $1', 'company_id = $2', 'workspace_id = $3'], [checkId, scope.companyId, scope.workspaceId]);
+  return readPage(db, { from: 'hc_check_history', where, orderBy: 'position' }, paging, (r) => ({
     eventId: String(r.event_id),
     type: String(r.event_type),
-    actorId: r.actor_id === null || r.actor_id === undefined ? null : Number(r.actor_id),
+    actorId: numOrNull(r.actor_id),
     occurredAt: iso(r.occurred_at),
-    detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+    detail: json<Record<string, unknown>>(r.detail),
   }));
-  return toPage(content, Number(total.rows[0]?.n ?? 0), paging.page, paging.size);
 }

@@ -9,6 +9,14 @@ import { applyByType, type Projection } from '../types.js';
  * most once a minute each, not by events; it is created here but is not one of this projection's
  * `tables`, so a rebuild keeps it.
  */
+/** What both kinds of credential carry: its name, whom it acts as and where, what it may do, when it was made. */
+const GRANT_COLUMNS = `name text NOT NULL,
+      scopes text[] NOT NULL,
+      user_id integer NOT NULL,
+      company_id integer NOT NULL,
+      workspace_id integer NOT NULL,
+      created_at timestamptz NOT NULL`;
+
 export const orgCredentialsProjection: Projection = {
   name: 'org-credentials',
   version: 2,
@@ -18,12 +26,7 @@ export const orgCredentialsProjection: Projection = {
       key_id text PRIMARY KEY,
       key_hash text NOT NULL UNIQUE,
       prefix text NOT NULL,
-      name text NOT NULL,
-      scopes text[] NOT NULL,
-      user_id integer NOT NULL,
-      company_id integer NOT NULL,
-      workspace_id integer NOT NULL,
-      created_at timestamptz NOT NULL,
+      ${GRANT_COLUMNS},
       revoked_at timestamptz,
       revoked_by integer,
       rate_limit integer
@@ -33,12 +36,7 @@ export const orgCredentialsProjection: Projection = {
       id text PRIMARY KEY,
       client_id text NOT NULL UNIQUE,
       secret_hash text NOT NULL,
-      name text NOT NULL,
-      scopes text[] NOT NULL,
-      user_id integer NOT NULL,
-      company_id integer NOT NULL,
-      workspace_id integer NOT NULL,
-      created_at timestamptz NOT NULL,
+      ${GRANT_COLUMNS},
       deleted_at timestamptz,
       deleted_by integer,
       rate_limit integer
@@ -50,23 +48,17 @@ export const orgCredentialsProjection: Projection = {
     );`,
   tables: ['org_api_keys', 'org_oauth_clients'],
   apply: applyByType<CredentialEvent>({
-    ApiKeyCreated: async (tx, event, at) => {
-      const p = event.payload;
+    ApiKeyCreated: async (tx, { payload: p }, at) => {
       await tx.query(
         `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (key_id) DO NOTHING`,
         [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null],
       );
     },
-    ApiKeyRevoked: async (tx, event, at) => {
-      await tx.query(`UPDATE org_api_keys SET revoked_at = coalesce(revoked_at, $2), revoked_by = coalesce(revoked_by, $3) WHERE key_id = $1`, [
-        event.payload.keyId,
-        at,
-        event.payload.revokedBy,
-      ]);
+    ApiKeyRevoked: async (tx, { payload: p }, at) => {
+      await tx.query(`UPDATE org_api_keys SET revoked_at = coalesce(revoked_at, $2), revoked_by = coalesce(revoked_by, $3) WHERE key_id = $1`, [p.keyId, at, p.revokedBy]);
     },
-    OAuthClientCreated: async (tx, event, at) => {
-      const p = event.payload;
+    OAuthClientCreated: async (tx, { payload: p }, at) => {
       await tx.query(
         `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (id) DO NOTHING`,
@@ -79,12 +71,8 @@ export const orgCredentialsProjection: Projection = {
     OAuthClientRateLimitSet: async (tx, event) => {
       await tx.query(`UPDATE org_oauth_clients SET rate_limit = $2 WHERE id = $1`, [event.payload.id, event.payload.rateLimit]);
     },
-    OAuthClientDeleted: async (tx, event, at) => {
-      await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [
-        event.payload.id,
-        at,
-        event.payload.deletedBy,
-      ]);
+    OAuthClientDeleted: async (tx, { payload: p }, at) => {
+      await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [p.id, at, p.deletedBy]);
     },
   }),
 };

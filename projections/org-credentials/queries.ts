@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CredentialScope } from '#shared/http/principal.js';
-import { type Row, isoOrNull as iso } from '#shared/db/rows.js';
+import { type Row, isoOrNull as iso, numOrNull } from '#shared/db/rows.js';
+import { oneOrNull } from '../queries.js';
 
 /** Whose credentials a caller sees: every one of the workspace, or only their own (`userId`). */
 export interface CredentialScopeFilter {
@@ -39,7 +40,21 @@ export interface OAuthClientView {
 }
 
 const scopesOf = (v: unknown): CredentialScope[] => (Array.isArray(v) ? (v as CredentialScope[]) : []);
-const rateLimitOf = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Whom a credential acts as, where, and what it may do. */
+export interface CredentialGrant {
+  userId: number;
+  companyId: number;
+  workspaceId: number;
+  scopes: CredentialScope[];
+}
+
+const grantOf = (r: Row): CredentialGrant => ({
+  userId: Number(r.user_id),
+  companyId: Number(r.company_id),
+  workspaceId: Number(r.workspace_id),
+  scopes: scopesOf(r.scopes),
+});
 
 const keyView = (r: Row): ApiKeyView => ({
   id: String(r.key_id),
@@ -51,7 +66,7 @@ const keyView = (r: Row): ApiKeyView => ({
   createdAt: iso(r.created_at)!,
   lastUsedAt: iso(r.last_used_at),
   revokedAt: iso(r.revoked_at),
-  rateLimit: rateLimitOf(r.rate_limit),
+  rateLimit: numOrNull(r.rate_limit),
 });
 
 const clientView = (r: Row): OAuthClientView => ({
@@ -63,7 +78,7 @@ const clientView = (r: Row): OAuthClientView => ({
   createdBy: Number(r.user_id),
   createdAt: iso(r.created_at)!,
   lastUsedAt: iso(r.last_used_at),
-  rateLimit: rateLimitOf(r.rate_limit),
+  rateLimit: numOrNull(r.rate_limit),
 });
 
 const KEY_SELECT = `SELECT k.*, u.last_used_at FROM org_api_keys k LEFT JOIN org_credential_usage u ON u.credential_id = k.key_id`;
@@ -80,34 +95,21 @@ export async function listApiKeys(db: Sql, f: CredentialScopeFilter): Promise<Ap
 
 /** One API key the filter lets the caller see, or null. */
 export async function findApiKey(db: Sql, f: CredentialScopeFilter, keyId: string): Promise<ApiKeyView | null> {
-  const r = await db.query(
+  return oneOrNull(
+    db,
     `${KEY_SELECT} WHERE k.key_id = $1 AND k.company_id = $2 AND k.workspace_id = $3 AND ($4::integer IS NULL OR k.user_id = $4)`,
     [keyId, f.companyId, f.workspaceId, f.userId],
+    keyView,
   );
-  return r.rows[0] ? keyView(r.rows[0]) : null;
 }
 
 /** The live key with this hash: who it acts as, where, what it may do, and its own request budget. */
 export async function activeApiKeyByHash(
   db: Sql,
   keyHash: string,
-): Promise<{ keyId: string; userId: number; companyId: number; workspaceId: number; scopes: CredentialScope[]; createdAt: Date; rateLimit: number | null } | null> {
-  const r = await db.query(
-    `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at, rate_limit FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-    [keyHash],
-  );
-  const row = r.rows[0];
-  return row
-    ? {
-        keyId: String(row.key_id),
-        userId: Number(row.user_id),
-        companyId: Number(row.company_id),
-        workspaceId: Number(row.workspace_id),
-        scopes: scopesOf(row.scopes),
-        createdAt: new Date(row.created_at as string),
-        rateLimit: rateLimitOf(row.rate_limit),
-      }
-    : null;
+): Promise<(CredentialGrant & { keyId: string; createdAt: Date; rateLimit: number | null }) | null> {
+  const sql = `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at, rate_limit FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`;
+  return oneOrNull(db, sql, [keyHash], (row) => ({ keyId: String(row.key_id), ...grantOf(row), createdAt: new Date(row.created_at as string), rateLimit: numOrNull(row.rate_limit) }));
 }
 
 /** OAuth clients of the workspace (not deleted ones), oldest first. */
@@ -122,34 +124,21 @@ export async function listOAuthClients(db: Sql, f: CredentialScopeFilter): Promi
 
 /** One live OAuth client the filter lets the caller see, or null. */
 export async function findOAuthClient(db: Sql, f: CredentialScopeFilter, id: string): Promise<OAuthClientView | null> {
-  const r = await db.query(
+  return oneOrNull(
+    db,
     `${CLIENT_SELECT} WHERE c.id = $1 AND c.company_id = $2 AND c.workspace_id = $3 AND c.deleted_at IS NULL AND ($4::integer IS NULL OR c.user_id = $4)`,
     [id, f.companyId, f.workspaceId, f.userId],
+    clientView,
   );
-  return r.rows[0] ? clientView(r.rows[0]) : null;
 }
 
 /** A live OAuth client by its public `client_id`, with its secret hash, for the token endpoint. */
 export async function oauthClientByClientId(
   db: Sql,
   clientId: string,
-): Promise<{ id: string; clientId: string; secretHash: string; scopes: CredentialScope[]; userId: number; companyId: number; workspaceId: number } | null> {
-  const r = await db.query(
-    `SELECT id, client_id, secret_hash, scopes, user_id, company_id, workspace_id FROM org_oauth_clients WHERE client_id = $1 AND deleted_at IS NULL`,
-    [clientId],
-  );
-  const row = r.rows[0];
-  return row
-    ? {
-        id: String(row.id),
-        clientId: String(row.client_id),
-        secretHash: String(row.secret_hash),
-        scopes: scopesOf(row.scopes),
-        userId: Number(row.user_id),
-        companyId: Number(row.company_id),
-        workspaceId: Number(row.workspace_id),
-      }
-    : null;
+): Promise<(CredentialGrant & { id: string; clientId: string; secretHash: string }) | null> {
+  const sql = `SELECT id, client_id, secret_hash, scopes, user_id, company_id, workspace_id FROM org_oauth_clients WHERE client_id = $1 AND deleted_at IS NULL`;
+  return oneOrNull(db, sql, [clientId], (row) => ({ id: String(row.id), clientId: String(row.client_id), secretHash: String(row.secret_hash), ...grantOf(row) }));
 }
 
 /** Records that a credential was used at `at` (the caller throttles this). */
@@ -168,5 +157,5 @@ export async function recordCredentialUse(db: Sql, credentialId: string, at: Dat
 export async function oauthClientStanding(db: Sql, id: string): Promise<{ deleted: boolean; rateLimit: number | null }> {
   const r = await db.query<{ deleted: boolean; rate_limit: unknown }>(`SELECT deleted_at IS NOT NULL AS deleted, rate_limit FROM org_oauth_clients WHERE id = $1`, [id]);
   const row = r.rows[0];
-  return { deleted: row?.deleted !== false, rateLimit: rateLimitOf(row?.rate_limit) };
+  return { deleted: row?.deleted !== false, rateLimit: numOrNull(row?.rate_limit) };
 }

@@ -22,12 +22,11 @@ export const tmtAttachmentsProjection: Projection = {
     CREATE INDEX IF NOT EXISTS tmt_attachments_workspace ON tmt_attachments (company_id, workspace_id, created_at);`,
   tables: ['tmt_attachments'],
   apply: applyByType<AttachmentEvent>({
-    TmtAttachmentUploaded: async (tx, event, at, recorded) => {
-      const p = event.payload;
+    TmtAttachmentUploaded: async (tx, { payload: p }, at) => {
       await tx.query(
         `INSERT INTO tmt_attachments (attachment_id, company_id, workspace_id, filename, content_type, size, sha256, blob_key, uploaded_by, created_at)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (attachment_id) DO NOTHING`,
-        [p.attachmentId, p.companyId, p.workspaceId, p.filename, p.contentType, p.size, p.sha256, p.blobKey, p.uploadedBy, recorded.metadata.occurredAt],
+        [p.attachmentId, p.companyId, p.workspaceId, p.filename, p.contentType, p.size, p.sha256, p.blobKey, p.uploadedBy, at],
       );
     },
     TmtAttachmentDeleted: (tx, event) => tx.query(`DELETE FROM tmt_attachments WHERE attachment_id = $1`, [event.payload.attachmentId]),

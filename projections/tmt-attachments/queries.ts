@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
-import { type Row } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
+import { type Row, iso } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 export interface AttachmentView {
   id: string;
@@ -26,7 +27,7 @@ const toStored = (r: Row): StoredAttachment => ({
   sha256: String(r.sha256),
   uploadedBy: Number(r.uploaded_by),
   workspaceId: Number(r.workspace_id),
-  createdAt: (r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at))).toISOString(),
+  createdAt: iso(r.created_at),
   blobKey: String(r.blob_key),
 });
 const toView = (r: Row): AttachmentView => {
@@ -35,17 +36,11 @@ const toView = (r: Row): AttachmentView => {
 };
 
 /** Attachments of the workspace, newest first. */
-export async function listAttachments(db: Sql, scope: { companyId: number; workspaceId: number }, paging: { page: number; size: number }): Promise<Page<AttachmentView>> {
-  const params = [scope.companyId, scope.workspaceId];
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM tmt_attachments WHERE company_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, attachment_id LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM tmt_attachments WHERE company_id = $1 AND workspace_id = $2`, params),
-  ]);
-  return toPage(rows.rows.map(toView), Number(total.rows[0]?.n ?? 0), paging.page, paging.size);
+export async function listAttachments(db: Sql, scope: WorkspaceScope, paging: { page: number; size: number }): Promise<Page<AttachmentView>> {
+  return readPage(db, { from: 'tmt_attachments', where: Conditions.inWorkspace(scope), orderBy: 'created_at DESC, attachment_id' }, paging, toView);
 }
 
 /** One attachment of the workspace, or null (also for another tenant's). */
-export async function findAttachment(db: Sql, scope: { companyId: number; workspaceId: number }, attachmentId: string): Promise<StoredAttachment | null> {
-  const r = await db.query(`SELECT * FROM tmt_attachments WHERE attachment_id = $1 AND company_id = $2 AND workspace_id = $3`, [attachmentId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toStored(r.rows[0]) : null;
+export async function findAttachment(db: Sql, scope: WorkspaceScope, attachmentId: string): Promise<StoredAttachment | null> {
+  return oneOrNull(db, `SELECT * FROM tmt_attachments WHERE attachment_id = $1 AND company_id = $2 AND workspace_id = $3`, [attachmentId, scope.companyId, scope.workspaceId], toStored);
 }

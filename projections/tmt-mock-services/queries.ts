@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
-import { type Row, iso } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
+import { type Row, iso, json } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 export interface StoredMockRoute {
   method: string;
@@ -32,7 +33,7 @@ const toRow = (r: Row): MockServiceRow => ({
   workspaceId: Number(r.workspace_id),
   name: String(r.name),
   module: String(r.module),
-  routes: (typeof r.routes === 'string' ? JSON.parse(r.routes) : r.routes) as StoredMockRoute[],
+  routes: json<StoredMockRoute[]>(r.routes),
   enabled: Boolean(r.enabled),
   createdBy: Number(r.created_by),
   createdAt: iso(r.created_at),
@@ -42,30 +43,20 @@ const toRow = (r: Row): MockServiceRow => ({
 /** Mock services of the workspace by name, optionally of one module. */
 export async function listMockServices(
   db: Sql,
-  scope: { companyId: number; workspaceId: number },
+  scope: WorkspaceScope,
   f: { page: number; size: number; module?: string | undefined },
 ): Promise<Page<MockServiceRow>> {
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  let clause = 'company_id = $1 AND workspace_id = $2';
-  if (f.module !== undefined) {
-    params.push(f.module);
-    clause += ` AND module = $${params.length}`;
-  }
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM tmt_mock_services WHERE ${clause} ORDER BY lower(name), mock_id LIMIT ${f.size} OFFSET ${f.page * f.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM tmt_mock_services WHERE ${clause}`, params),
-  ]);
-  return toPage(rows.rows.map(toRow), Number(total.rows[0]?.n ?? 0), f.page, f.size);
+  const where = Conditions.inWorkspace(scope);
+  if (f.module !== undefined) where.add((n) => `module = ${n}`, f.module);
+  return readPage(db, { from: 'tmt_mock_services', where, orderBy: 'lower(name), mock_id' }, f, toRow);
 }
 
 /** One mock service of the workspace, or null (also for another tenant's). */
-export async function findMockService(db: Sql, scope: { companyId: number; workspaceId: number }, mockId: string): Promise<MockServiceRow | null> {
-  const r = await db.query(`SELECT * FROM tmt_mock_services WHERE mock_id = $1 AND company_id = $2 AND workspace_id = $3`, [mockId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toRow(r.rows[0]) : null;
+export async function findMockService(db: Sql, scope: WorkspaceScope, mockId: string): Promise<MockServiceRow | null> {
+  return oneOrNull(db, `SELECT * FROM tmt_mock_services WHERE mock_id = $1 AND company_id = $2 AND workspace_id = $3`, [mockId, scope.companyId, scope.workspaceId], toRow);
 }
 
 /** The mock service with this public id, whatever its tenant (the public dispatch). */
 export async function findMockServiceByPublicId(db: Sql, publicId: string): Promise<MockServiceRow | null> {
-  const r = await db.query(`SELECT * FROM tmt_mock_services WHERE public_id = $1`, [publicId]);
-  return r.rows[0] ? toRow(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM tmt_mock_services WHERE public_id = $1`, [publicId], toRow);
 }

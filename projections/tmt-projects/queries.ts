@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { type Row, iso } from '#shared/db/rows.js';
+import { Conditions, oneOrNull, rowsAndTotal, type WorkspaceScope } from '../queries.js';
 
 export interface ProjectView {
   id: string;
@@ -10,7 +11,6 @@ export interface ProjectView {
   updatedAt: string;
 }
 
-type Scope = { companyId: number; workspaceId: number };
 const toView = (r: Row): ProjectView => ({
   id: String(r.project_id),
   name: String(r.name),
@@ -21,17 +21,12 @@ const toView = (r: Row): ProjectView => ({
 });
 
 /** Projects of the workspace, oldest first, with the total. */
-export async function listProjects(db: Sql, scope: Scope, paging: { offset: number; limit: number }): Promise<{ items: ProjectView[]; total: number }> {
-  const params = [scope.companyId, scope.workspaceId];
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM tmt_projects WHERE company_id = $1 AND workspace_id = $2 ORDER BY created_pos LIMIT ${paging.limit} OFFSET ${paging.offset}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM tmt_projects WHERE company_id = $1 AND workspace_id = $2`, params),
-  ]);
-  return { items: rows.rows.map(toView), total: Number(total.rows[0]?.n ?? 0) };
+export async function listProjects(db: Sql, scope: WorkspaceScope, paging: { offset: number; limit: number }): Promise<{ items: ProjectView[]; total: number }> {
+  const { rows, total } = await rowsAndTotal(db, { from: 'tmt_projects', where: Conditions.inWorkspace(scope), orderBy: 'created_pos' }, paging);
+  return { items: rows.map(toView), total };
 }
 
 /** One project of the workspace, or null (also for another tenant's id). */
-export async function findProject(db: Sql, scope: Scope, projectId: string): Promise<ProjectView | null> {
-  const r = await db.query(`SELECT * FROM tmt_projects WHERE project_id = $1 AND company_id = $2 AND workspace_id = $3`, [projectId, scope.companyId, scope.workspaceId]);
-  return r.rows[0] ? toView(r.rows[0]) : null;
+export async function findProject(db: Sql, scope: WorkspaceScope, projectId: string): Promise<ProjectView | null> {
+  return oneOrNull(db, `SELECT * FROM tmt_projects WHERE project_id = $1 AND company_id = $2 AND workspace_id = $3`, [projectId, scope.companyId, scope.workspaceId], toView);
 }

@@ -10,6 +10,14 @@ const HANDLED = [...TEST_SESSION_EVENT_TYPES, 'ProjectDeleted'] as const satisfi
 
 export const actorText = (a: TmtActor): string => ('userId' in a ? `user:${a.userId}` : `engine:${a.engineId}`);
 
+/** A recorded result, the same in the current results and in their history. */
+const RESULT_COLUMNS = `test_case_id uuid NOT NULL,
+      status text NOT NULL,
+      notes text,
+      duration_ms integer,
+      recorded_at timestamptz NOT NULL,
+      recorded_by text NOT NULL`;
+
 /**
  * Test sessions; the current result of each case (the newest recorded), and every result ever
  * recorded, keyed by the event's position and the result's index in it (so a replay inserts nothing twice).
@@ -38,12 +46,7 @@ export const tmtTestSessionsProjection: Projection = {
     CREATE INDEX IF NOT EXISTS tmt_test_sessions_status ON tmt_test_sessions (company_id, workspace_id, status, created_pos);
     CREATE TABLE IF NOT EXISTS tmt_test_results (
       session_id uuid NOT NULL,
-      test_case_id uuid NOT NULL,
-      status text NOT NULL,
-      notes text,
-      duration_ms integer,
-      recorded_at timestamptz NOT NULL,
-      recorded_by text NOT NULL,
+      ${RESULT_COLUMNS},
       position bigint NOT NULL,
       idx integer NOT NULL,
       PRIMARY KEY (session_id, test_case_id)
@@ -52,12 +55,7 @@ export const tmtTestSessionsProjection: Projection = {
       session_id uuid NOT NULL,
       position bigint NOT NULL,
       idx integer NOT NULL,
-      test_case_id uuid NOT NULL,
-      status text NOT NULL,
-      notes text,
-      duration_ms integer,
-      recorded_at timestamptz NOT NULL,
-      recorded_by text NOT NULL,
+      ${RESULT_COLUMNS},
       PRIMARY KEY (session_id, position, idx)
     );`,
   tables: ['tmt_test_sessions', 'tmt_test_results', 'tmt_test_result_history'],

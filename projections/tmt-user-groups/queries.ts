@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
-import { toPage, type Page } from '#shared/paging.js';
-import { type Row, iso } from '#shared/db/rows.js';
+import type { Page } from '#shared/paging.js';
+import { type Row, iso, numOrNull } from '#shared/db/rows.js';
+import { Conditions, containing, oneOrNull, readPage } from '../queries.js';
 
 export interface UserGroupView {
   id: string;
@@ -17,7 +18,7 @@ const toView = (r: Row): UserGroupView => ({
   name: String(r.name),
   description: String(r.description),
   memberIds: (r.member_ids as unknown[]).map(Number),
-  createdBy: r.created_by === null || r.created_by === undefined ? null : Number(r.created_by),
+  createdBy: numOrNull(r.created_by),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
@@ -28,26 +29,13 @@ export async function listUserGroups(
   companyId: number,
   f: { page: number; size: number; search?: string | undefined; memberId?: number | undefined },
 ): Promise<Page<UserGroupView>> {
-  const where = ['company_id = $1'];
-  const params: unknown[] = [companyId];
-  if (f.search) {
-    params.push(`%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`lower(name) LIKE $${params.length}`);
-  }
-  if (f.memberId !== undefined) {
-    params.push(f.memberId);
-    where.push(`$${params.length} = ANY(member_ids)`);
-  }
-  const clause = where.join(' AND ');
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT * FROM tmt_user_groups WHERE ${clause} ORDER BY lower(name), group_id LIMIT ${f.size} OFFSET ${f.page * f.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM tmt_user_groups WHERE ${clause}`, params),
-  ]);
-  return toPage(rows.rows.map(toView), Number(total.rows[0]?.n ?? 0), f.page, f.size);
+  const where = Conditions.of(['company_id = $1'], [companyId]);
+  if (f.search) where.add((n) => `lower(name) LIKE ${n}`, containing(f.search.toLowerCase()));
+  if (f.memberId !== undefined) where.add((n) => `${n} = ANY(member_ids)`, f.memberId);
+  return readPage(db, { from: 'tmt_user_groups', where, orderBy: 'lower(name), group_id' }, f, toView);
 }
 
 /** One group of the company, or null (also for another company's group). */
 export async function findUserGroup(db: Sql, companyId: number, groupId: string): Promise<UserGroupView | null> {
-  const r = await db.query(`SELECT * FROM tmt_user_groups WHERE group_id = $1 AND company_id = $2`, [groupId, companyId]);
-  return r.rows[0] ? toView(r.rows[0]) : null;
+  return oneOrNull(db, `SELECT * FROM tmt_user_groups WHERE group_id = $1 AND company_id = $2`, [groupId, companyId], toView);
 }

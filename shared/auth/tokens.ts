@@ -80,6 +80,20 @@ export function formatLocalIso(date: Date): string {
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
+/** Every algorithm some verification key takes. */
+const algorithmsOf = (keys: SigningKeys): string[] => [...new Set([...keys.verificationKeys.values()].map((k) => k.alg))];
+
+/** The verification key a token's header names by `kid`, accepted only under that key's own algorithm. */
+function keyResolver(keys: SigningKeys): (protectedHeader: JWTHeaderParameters) => CryptoKey {
+  return (protectedHeader) => {
+    const entry = typeof protectedHeader.kid === 'string' ? keys.verificationKeys.get(protectedHeader.kid) : undefined;
+    if (!entry) throw new joseErrors.JWKSNoMatchingKey('No verification key for this "kid"');
+    // Each key verifies only under its own algorithm, even when several algorithms are accepted overall.
+    if (protectedHeader.alg !== entry.alg) throw new joseErrors.JOSEAlgNotAllowed('"alg" does not match the key');
+    return entry.key;
+  };
+}
+
 /** Creates the access-token issuer and verifier over one set of signing keys. */
 export function createTokenService(options: TokenServiceOptions): TokenService {
   const { keys, issuer, accessTtlMs, now, verifiedCacheSize = DEFAULT_VERIFIED_CACHE_SIZE } = options;
@@ -92,19 +106,13 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   }
   const header: JWTHeaderParameters = { alg: keys.alg, kid: keys.kid, typ: ACCESS_TOKEN_TYPE };
   const baseVerifyOptions: JWTVerifyOptions = {
-    algorithms: [...new Set([...keys.verificationKeys.values()].map((k) => k.alg))],
+    algorithms: algorithmsOf(keys),
     issuer,
     typ: ACCESS_TOKEN_TYPE,
     requiredClaims: ['iss', 'iat', 'exp', 'sub', 'jti'],
   };
 
-  const resolveKey = (protectedHeader: JWTHeaderParameters): CryptoKey => {
-    const entry = typeof protectedHeader.kid === 'string' ? keys.verificationKeys.get(protectedHeader.kid) : undefined;
-    if (!entry) throw new joseErrors.JWKSNoMatchingKey('No verification key for this "kid"');
-    // Each key verifies only under its own algorithm, even when several algorithms are accepted overall.
-    if (protectedHeader.alg !== entry.alg) throw new joseErrors.JOSEAlgNotAllowed('"alg" does not match the key');
-    return entry.key;
-  };
+  const resolveKey = keyResolver(keys);
 
   const invalid = (cause: unknown): AppError => new AppError('TOKEN_INVALID', 'Invalid access token', { cause });
 
@@ -280,18 +288,13 @@ export function createClientTokenService(options: { keys: SigningKeys; issuer: s
   if (!Number.isFinite(ttlMs) || ttlMs < 1000) throw new RangeError('ttlMs must be at least 1000');
   const header: JWTHeaderParameters = { alg: keys.alg, kid: keys.kid, typ: CLIENT_TOKEN_TYPE };
   const verifyOptions: JWTVerifyOptions = {
-    algorithms: [...new Set([...keys.verificationKeys.values()].map((k) => k.alg))],
+    algorithms: algorithmsOf(keys),
     issuer,
     audience: CLIENT_TOKEN_AUDIENCE,
     typ: CLIENT_TOKEN_TYPE,
     requiredClaims: ['iss', 'aud', 'iat', 'exp', 'sub', 'jti'],
   };
-  const resolveKey = (protectedHeader: JWTHeaderParameters): CryptoKey => {
-    const entry = typeof protectedHeader.kid === 'string' ? keys.verificationKeys.get(protectedHeader.kid) : undefined;
-    if (!entry) throw new joseErrors.JWKSNoMatchingKey('No verification key for this "kid"');
-    if (protectedHeader.alg !== entry.alg) throw new joseErrors.JOSEAlgNotAllowed('"alg" does not match the key');
-    return entry.key;
-  };
+  const resolveKey = keyResolver(keys);
   const invalid = (cause: unknown): AppError => new AppError('TOKEN_INVALID', 'Invalid OAuth client token', { cause });
 
   return {

@@ -1,15 +1,4 @@
-export {
-  assertBlobKey,
-  BlobTooLargeError,
-  InvalidBlobKeyError,
-  InvalidPartError,
-  NoSuchUploadError,
-  sameEtag,
-  type BlobInfo,
-  type BlobStore,
-  type SignedRequest,
-  type UploadedPart,
-} from './types.js';
+export * from './types.js';
 export { createFsBlobStore, SIGNED_BLOB_PATH, type FsBlobStore, type SignedBlobHooks, type SignedBlobRequest, type SignedBlobResponse } from './fs-blob-store.js';
 export type { S3BlobStoreOptions } from './s3-blob-store.js';
 

@@ -1,25 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BusTimeoutError,
-  NoRespondersError,
-  type BusMessage,
-  type BusSubscription,
-  type DurableMessage,
-  type MessageBus,
-} from './types.js';
-import {
-  assertInStream,
-  assertName,
-  assertSubject,
-  normalizeHeaders,
-  streamSubjects,
-  subjectMatches,
-  type DurableStreams,
-  busDefaults,
-  handlerRunner,
-  replySubject,
-  type BusOptions,
-} from './subjects.js';
+import { BusTimeoutError, NoRespondersError } from './types.js';
+import type { BusMessage, BusSubscription, DurableMessage, MessageBus } from './types.js';
+import { assertInStream, assertName, assertSubject, normalizeHeaders, streamSubjects, subjectMatches, busDefaults, handlerRunner, replySubject } from './subjects.js';
+import type { DurableStreams, BusOptions } from './subjects.js';
 import { SubjectIndex } from './subject-index.js';
 
 export type MemoryBusOptions = BusOptions;

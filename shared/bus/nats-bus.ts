@@ -19,26 +19,10 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import {
-  BusTimeoutError,
-  BusUnavailableError,
-  NoRespondersError,
-  type BusMessage,
-  type DurableMessage,
-  type MessageBus,
-} from './types.js';
-import {
-  assertInStream,
-  assertName,
-  assertSubject,
-  normalizeHeaders,
-  streamSubjects,
-  type DurableStreams,
-  busDefaults,
-  handlerRunner,
-  replySubject,
-  type BusOptions,
-} from './subjects.js';
+import { BusTimeoutError, BusUnavailableError, NoRespondersError } from './types.js';
+import type { BusMessage, DurableMessage, MessageBus } from './types.js';
+import { assertInStream, assertName, assertSubject, normalizeHeaders, streamSubjects, busDefaults, handlerRunner, replySubject } from './subjects.js';
+import type { DurableStreams, BusOptions } from './subjects.js';
 
 export interface NatsBusOptions extends BusOptions {
   /** Connection name shown in the server's monitoring. */

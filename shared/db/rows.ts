@@ -12,3 +12,9 @@ export const isoOrNull = (v: unknown): string | null => (v === null || v === und
 
 /** A json or jsonb column as its value. */
 export const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/** A nullable numeric column as a number, or null (`bigint` and `numeric` arrive as strings). */
+export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A nullable text column as a string, or null. */
+export const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));

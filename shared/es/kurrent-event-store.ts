@@ -20,20 +20,8 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import {
-  WrongExpectedRevisionError,
-  type AppendResult,
-  type EventFilter,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from './types.js';
+import { assertAppendable, DEFAULT_BATCH_SIZE, SingleUseSubscription, WrongExpectedRevisionError } from './types.js';
+import type { AppendResult, EventFilter, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './types.js';
 
 /*
  * Positions: KurrentDB writes every event of an append as its own committed record, so an event's
@@ -43,7 +31,6 @@ import {
 
 // KurrentDB has no field for a payload's schema version; it travels in the metadata under this key.
 const VERSION_KEY = 'qa.eventVersion';
-const DEFAULT_BATCH_SIZE = 500;
 const READ_PAGE_SIZE = 500;
 
 /** The event store on KurrentDB (or EventStoreDB 22.6+) through its gRPC client. */
@@ -58,10 +45,7 @@ class KurrentEventStore implements EventStore {
   constructor(private readonly client: KurrentDBClient) {}
 
   async append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new RangeError(`Append to ${streamId}: at least one event is needed`);
-    if (typeof expectedRevision === 'number' && !(Number.isInteger(expectedRevision) && expectedRevision >= 0)) {
-      throw new RangeError(`Append to ${streamId}: expected revision ${expectedRevision} is not a revision`);
-    }
+    assertAppendable(streamId, events, expectedRevision);
     const data = events.map((e) =>
       jsonEvent({
         ...(e.id ? { id: e.id } : {}),
@@ -163,8 +147,7 @@ class KurrentEventStore implements EventStore {
 
 const CLOSED = Symbol('closed');
 
-class KurrentSubscription implements Subscription {
-  private iterated = false;
+class KurrentSubscription extends SingleUseSubscription {
   private closed = false;
   private source: AllStreamSubscription | undefined;
   private signalClosed!: () => void;
@@ -176,15 +159,11 @@ class KurrentSubscription implements Subscription {
     private readonly client: KurrentDBClient,
     private readonly options: SubscribeOptions,
     private readonly onClose: (s: KurrentSubscription) => void,
-  ) {}
-
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    if (this.iterated) throw new Error('A subscription can be iterated only once');
-    this.iterated = true;
-    return this.run();
+  ) {
+    super();
   }
 
-  private async *run(): AsyncGenerator<RecordedEvent> {
+  protected async *run(): AsyncGenerator<RecordedEvent> {
     if (this.closed) return;
     let cursor = this.options.after ?? 0n;
     const filter = serverFilter(this.options.filter) ?? excludeSystemEvents();

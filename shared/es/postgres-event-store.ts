@@ -2,20 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '#shared/db/index.js';
 import { isUnavailable } from '#shared/errors.js';
-import {
-  WrongExpectedRevisionError,
-  type AppendResult,
-  type EventFilter,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from './types.js';
+import { assertAppendable, DEFAULT_BATCH_SIZE, SingleUseSubscription, WrongExpectedRevisionError } from './types.js';
+import type { AppendResult, EventFilter, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './types.js';
 import { appendGroup, GroupCommitter, type GroupCommitStats, type GroupMember, type MemberOutcome } from './group-commit.js';
 
 /*
@@ -44,7 +32,6 @@ export const MAX_EVENTS_PER_APPEND = 65_535;
 
 const NOTIFY_CHANNEL = 'es_events_appended';
 const DEFAULT_POLL_INTERVAL_MS = 250;
-const DEFAULT_BATCH_SIZE = 500;
 const MIN_RETRY_MS = 5;
 const DEFAULT_GROUPS_IN_FLIGHT = 4;
 
@@ -253,15 +240,7 @@ class SqlStore implements SqlEventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     this.assertOpen();
-    if (events.length === 0) throw new RangeError(`Append to ${streamId}: at least one event is needed`);
-    if (events.length > MAX_EVENTS_PER_APPEND) {
-      throw new RangeError(
-        `Append to ${streamId}: ${events.length} events, but one append holds at most ${MAX_EVENTS_PER_APPEND}`,
-      );
-    }
-    if (typeof expectedRevision === 'number' && !(Number.isInteger(expectedRevision) && expectedRevision >= 0)) {
-      throw new RangeError(`Append to ${streamId}: expected revision ${expectedRevision} is not a revision`);
-    }
+    assertAppendable(streamId, events, expectedRevision, MAX_EVENTS_PER_APPEND);
     const member: GroupMember = {
       streamId,
       expected: expectedRevision,
@@ -437,9 +416,8 @@ class SqlStore implements SqlEventStore {
   }
 }
 
-class SqlSubscription implements Subscription {
+class SqlSubscription extends SingleUseSubscription {
   private readonly abort = new AbortController();
-  private iterated = false;
   private reading: Promise<unknown> | undefined;
 
   constructor(
@@ -448,15 +426,11 @@ class SqlSubscription implements Subscription {
     private readonly pollIntervalMs: number,
     private readonly options: SubscribeOptions,
     private readonly onClose: (s: SqlSubscription) => void,
-  ) {}
-
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    if (this.iterated) throw new Error('A subscription can be iterated only once');
-    this.iterated = true;
-    return this.run();
+  ) {
+    super();
   }
 
-  private async *run(): AsyncGenerator<RecordedEvent> {
+  protected async *run(): AsyncGenerator<RecordedEvent> {
     const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
     let cursor = this.options.after ?? 0n;
     let retryDelay = MIN_RETRY_MS;

@@ -50,6 +50,18 @@ export interface RecordedEvent<Type extends string = string, Payload = unknown> 
  */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
+/**
+ * Refuses what no adapter appends, before it touches its store: no event, more than `maxEvents`, or
+ * an expected revision that is no revision.
+ */
+export function assertAppendable(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision, maxEvents = Infinity): void {
+  if (events.length === 0) throw new RangeError(`Append to ${streamId}: at least one event is needed`);
+  if (events.length > maxEvents) throw new RangeError(`Append to ${streamId}: ${events.length} events, but one append holds at most ${maxEvents}`);
+  if (typeof expectedRevision === 'number' && !(Number.isInteger(expectedRevision) && expectedRevision >= 0)) {
+    throw new RangeError(`Append to ${streamId}: expected revision ${expectedRevision} is not a revision`);
+  }
+}
+
 export interface AppendResult {
   /** Revision of the last appended event. */
   nextExpectedRevision: number;
@@ -81,9 +93,11 @@ export interface SubscribeOptions {
   /** Deliver events strictly after this position (a checkpoint). Absent: from the beginning. */
   after?: bigint | null;
   filter?: EventFilter;
-  /** Largest batch fetched at once while catching up. */
+  /** Largest batch fetched at once while catching up; `DEFAULT_BATCH_SIZE` when absent. */
   batchSize?: number;
 }
+
+export const DEFAULT_BATCH_SIZE = 500;
 
 /**
  * A catch-up subscription: first the stored history after the checkpoint, then live events, in log
@@ -91,6 +105,22 @@ export interface SubscribeOptions {
  */
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
+}
+
+/** An adapter's subscription: iterated once (a second `for await` throws), its events coming from `run`. */
+export abstract class SingleUseSubscription implements Subscription {
+  private iterated = false;
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.iterated) throw new Error('A subscription can be iterated only once');
+    this.iterated = true;
+    return this.run();
+  }
+
+  /** The events after the checkpoint, stored then live, until the subscription is closed. */
+  protected abstract run(): AsyncGenerator<RecordedEvent>;
+
+  abstract close(): Promise<void>;
 }
 
 export interface EventStore {

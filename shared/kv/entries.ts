@@ -77,17 +77,38 @@ export class EntryMap {
   }
 }
 
-/** The reads both in-process stores answer from their copy, once the store is known open. */
-export function copyReads(entries: EntryMap, assertOpen: () => void): Pick<KeyValueStore, 'get' | 'getMany'> {
+/** Whether an in-process store is still open: once closed, every operation fails. */
+export class OpenState {
+  private closed = false;
+
+  /** Throws when the store is closed. */
+  assertOpen(): void {
+    if (this.closed) throw new Error('The key-value store is closed');
+  }
+
+  /** Closes the store; false when it was closed already. */
+  close(): boolean {
+    if (this.closed) return false;
+    this.closed = true;
+    return true;
+  }
+}
+
+/** The reads both in-process stores answer from their copy, while the store is open. */
+export function copyReads(entries: EntryMap, state: OpenState): Pick<KeyValueStore, 'get' | 'getMany' | 'ttl'> {
   return {
     async get(key) {
-      assertOpen();
+      state.assertOpen();
       return entries.get(key)?.value ?? null;
     },
     async getMany(keys) {
-      assertOpen();
+      state.assertOpen();
       const now = Date.now();
       return keys.map((key) => entries.get(key, now)?.value ?? null);
+    },
+    async ttl(key) {
+      state.assertOpen();
+      return entries.ttl(key);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { KeyValueStore } from './types.js';
-import { checkStep, checkTtl, copyReads, EntryMap, incremented } from './entries.js';
+import { checkStep, checkTtl, copyReads, EntryMap, incremented, OpenState } from './entries.js';
 
 export interface MemoryKvOptions {
   /** How often expired keys that nobody reads are dropped. */
@@ -12,25 +12,21 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
   const sweeper = setInterval(() => entries.sweep(), options.sweepIntervalMs ?? 30_000);
   // The sweep is housekeeping; it must not keep the process alive.
   sweeper.unref();
-  let closed = false;
-
-  function assertOpen(): void {
-    if (closed) throw new Error('The key-value store is closed');
-  }
+  const state = new OpenState();
 
   return {
     kind: 'memory',
 
-    ...copyReads(entries, assertOpen),
+    ...copyReads(entries, state),
 
     async set(key, value, setOptions) {
-      assertOpen();
+      state.assertOpen();
       const ttl = checkTtl(setOptions?.ttlMs);
       entries.set(key, { value, expiresAt: ttl === undefined ? null : Date.now() + ttl });
     },
 
     async setIfAbsent(key, value, setOptions) {
-      assertOpen();
+      state.assertOpen();
       const ttl = checkTtl(setOptions?.ttlMs);
       const now = Date.now();
       if (entries.get(key, now)) return false;
@@ -39,7 +35,7 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
     },
 
     async take(key) {
-      assertOpen();
+      state.assertOpen();
       const entry = entries.get(key);
       if (!entry) return null;
       entries.delete(key);
@@ -47,14 +43,14 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
     },
 
     async delete(key) {
-      assertOpen();
+      state.assertOpen();
       const existed = entries.get(key) !== undefined;
       entries.delete(key);
       return existed;
     },
 
     async increment(key, incrementOptions) {
-      assertOpen();
+      state.assertOpen();
       const by = checkStep(incrementOptions?.by);
       const ttl = checkTtl(incrementOptions?.ttlMs);
       const now = Date.now();
@@ -63,13 +59,8 @@ export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
       return Number(next.value);
     },
 
-    async ttl(key) {
-      assertOpen();
-      return entries.ttl(key);
-    },
-
     async close() {
-      closed = true;
+      state.close();
       clearInterval(sweeper);
       entries.clear();
     },

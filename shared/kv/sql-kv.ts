@@ -1,7 +1,7 @@
 import { KeyedQueue } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from './types.js';
-import { checkStep, checkTtl, copyReads, EntryMap, incremented, type Entry } from './entries.js';
+import { checkStep, checkTtl, copyReads, EntryMap, incremented, OpenState, type Entry } from './entries.js';
 
 export interface SqlKvOptions {
   /** How often expired rows (and their in-memory copies) are deleted. */
@@ -42,7 +42,7 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
   const onError = options.onError ?? reportToConsole;
   await db.exec(SCHEMA);
   const entries = new EntryMap();
-  let closed = false;
+  const state = new OpenState();
   const loadedAt = Date.now();
   const { rows } = await db.query<{ key: string; value: string; expires_at: Date | string | null }>(
     'SELECT key, value, expires_at FROM kv_entries WHERE expires_at IS NULL OR expires_at > $1',
@@ -55,8 +55,8 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
   // Operations on one key run one after another, so deciding from memory and writing to SQL is one step:
   // the memory copy changes only after SQL has the write, and nobody decides from a stale copy meanwhile.
   const queues = new KeyedQueue();
-  function serialized<T>(key: string, operation: () => Promise<T>): Promise<T> {
-    if (closed) return Promise.reject(new Error('The key-value store is closed'));
+  async function serialized<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    state.assertOpen();
     return queues.run(key, operation);
   }
 
@@ -82,14 +82,10 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
   // The sweep is housekeeping; it must not keep the process alive.
   sweeper.unref();
 
-  function assertOpen(): void {
-    if (closed) throw new Error('The key-value store is closed');
-  }
-
   return {
     kind: 'sql',
 
-    ...copyReads(entries, assertOpen),
+    ...copyReads(entries, state),
 
     async set(key, value, setOptions) {
       const ttl = checkTtl(setOptions?.ttlMs);
@@ -135,15 +131,9 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
       });
     },
 
-    async ttl(key) {
-      assertOpen();
-      return entries.ttl(key);
-    },
-
     /** Waits for writes in flight; the database belongs to the caller and stays open. */
     async close() {
-      if (closed) return;
-      closed = true;
+      if (!state.close()) return;
       clearInterval(sweeper);
       await Promise.all([queues.idle(), sweeping]);
       entries.clear();

@@ -101,32 +101,20 @@ export const HostAck = z.object({
 });
 export type HostAck = z.infer<typeof HostAck>;
 
+/** A screenshot coordinate, in pixels. */
+const coordinate = z.number().nonnegative();
+/** How long a gesture takes, when the caller says. */
+const gestureDuration = { durationMs: z.number().int().min(1).max(10_000).optional() };
+/** A finger's distance from the other, in pixels. */
+const fingerDistance = z.number().positive().max(10_000);
+
 /** `POST .../device/control` bodies (docs/api-conventions.md, "Device testing"); coordinates are screenshot pixels. */
 export const ControlAction = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('tap'), x: z.number().nonnegative(), y: z.number().nonnegative() }),
-  z.object({
-    action: z.literal('longPress'),
-    x: z.number().nonnegative(),
-    y: z.number().nonnegative(),
-    durationMs: z.number().int().min(1).max(10_000).optional(),
-  }),
-  z.object({
-    action: z.literal('swipe'),
-    x1: z.number().nonnegative(),
-    y1: z.number().nonnegative(),
-    x2: z.number().nonnegative(),
-    y2: z.number().nonnegative(),
-    durationMs: z.number().int().min(1).max(10_000).optional(),
-  }),
+  z.object({ action: z.literal('tap'), x: coordinate, y: coordinate }),
+  z.object({ action: z.literal('longPress'), x: coordinate, y: coordinate, ...gestureDuration }),
+  z.object({ action: z.literal('swipe'), x1: coordinate, y1: coordinate, x2: coordinate, y2: coordinate, ...gestureDuration }),
   /** Two fingers on a horizontal line through (x, y), from `fromDistance` to `toDistance` pixels apart (devices with multi-touch). */
-  z.object({
-    action: z.literal('pinch'),
-    x: z.number().nonnegative(),
-    y: z.number().nonnegative(),
-    fromDistance: z.number().positive().max(10_000),
-    toDistance: z.number().positive().max(10_000),
-    durationMs: z.number().int().min(1).max(10_000).optional(),
-  }),
+  z.object({ action: z.literal('pinch'), x: coordinate, y: coordinate, fromDistance: fingerDistance, toDistance: fingerDistance, ...gestureDuration }),
   z.object({ action: z.literal('text'), text: z.string().min(1).max(10_000) }),
   z.object({ action: z.literal('key'), key: z.string().min(1).max(50) }),
   z.object({ action: z.literal('home') }),
