@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** How much a finding matters, axe-core's scale (the Android rules use the same one). */
 export const Impact = z.enum(['critical', 'serious', 'moderate', 'minor']);
@@ -41,8 +42,7 @@ export const accessibilityEvents = defineEvents({
     sessionId: z.string().nullable(),
     deviceId: z.string(),
     platform: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     createdBy: z.number().int(),
   }),
   AccessibilityScanRecorded: z.object({

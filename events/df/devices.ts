@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 import { DevicePlatform, DeviceType, Screen } from '#shared/wire/index.js';
+import { tenantScope } from '../fields.js';
 
 /** `available | in_use | reserved | offline | maintenance` (docs/api-conventions.md, "Device testing"). */
 const deviceStatus = z.enum(['available', 'in_use', 'reserved', 'offline', 'maintenance']);
@@ -44,8 +45,7 @@ export const deviceEvents = defineEvents({
     sessionId: z.string(),
     sessionType,
     ownerId: z.number().int(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     status: deviceStatus,
   }),
   DeviceReleased: z.object({ deviceId: z.string(), sessionId: z.string(), status: deviceStatus }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 const instant = z.iso.datetime({ offset: true });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -12,8 +13,7 @@ const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 export const fileEvents = defineEvents({
   FileUploadStarted: z.object({
     fileId: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     name: z.string(),
     size: z.number().int().nonnegative(),
     contentType: z.string(),
@@ -65,8 +65,7 @@ export const BuildFacts = {
 export const appEvents = defineEvents({
   AppVersionAdded: z.object({
     appId: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     platform: z.enum(['android', 'ios']),
     identifier: z.string(),
     name: z.string(),

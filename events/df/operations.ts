@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** `pending → running → succeeded | failed | cancelled`; the last three are final. */
 export const OPERATION_STATES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -14,8 +15,7 @@ export const operationEvents = defineEvents({
     ...id,
     /** `app-install`, `catalog-backfill`, ... */
     operationType: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     createdBy: z.number().int(),
     /** What it works on (`{sessionId, versionId}`, ...), so a rule can ask which jobs touch a resource. */
     target: z.record(z.string(), z.unknown()),

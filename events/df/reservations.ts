@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** `scheduled → active → ended | cancelled | expired` (docs/modules/device-testing.md, "Reservations"). */
 const reservationStatus = z.enum(['scheduled', 'active', 'ended', 'cancelled', 'expired']);
@@ -19,8 +20,7 @@ export const reservationEvents = defineEvents({
   DeviceReservationScheduled: z.object({
     ...booking,
     userId: z.number().int(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     startAt: instant,
     endAt: instant,
     note: z.string().nullable(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 import { Screen } from '#shared/wire/index.js';
 import type { SessionType } from './devices.js';
+import { tenantScope } from '../fields.js';
 
 /** `starting | active | ended | failed` (docs/api-conventions.md, "Device testing"). */
 export type SessionStatus = 'starting' | 'active' | 'ended' | 'failed';
@@ -33,8 +34,7 @@ export const sessionEvents = defineEvents({
     buildName: z.string().nullable(),
     metadata: record,
     ownerId: z.number().int(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
   }),
   DeviceSessionStarted: z.object({ ...session, screen: Screen }),
   DeviceSessionFailed: z.object({ ...session, code: z.string(), reason: z.string() }),

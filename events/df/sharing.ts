@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** What an invitation to a session lets its holder do: watch the screen, or also drive the device. */
 export const SessionAccess = z.enum(['view', 'control']);
@@ -27,8 +28,7 @@ export const sharingEvents = defineEvents({
     expiresAt: z.string(),
     /** How many users may accept a link; null: no limit. */
     maxUses: z.number().int().nullable(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     createdBy: z.number().int(),
   }),
   DeviceSessionInvitationRevoked: z.object(ids),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** `new` until the first heartbeat; `up` / `down` by heartbeats and deadlines; `paused` by a user. */
 export type CheckStatus = 'new' | 'up' | 'down' | 'paused';
@@ -19,8 +20,7 @@ export const HealthCheckCreatedPayload = z.object({
   tokenHash: z.string(),
   tokenPrefix: z.string(),
   createdBy: z.number().int(),
-  companyId: z.number().int(),
-  workspaceId: z.number().int(),
+  ...tenantScope,
 });
 export const HealthCheckUpdatedPayload = z.object({ checkId: z.string(), ...CheckSettings });
 export const HealthCheckTokenRotatedPayload = z.object({ checkId: z.string(), tokenHash: z.string(), tokenPrefix: z.string() });
@@ -49,8 +49,5 @@ export const healthCheckEvents = defineEvents({
   HealthCheckRecovered: HealthCheckRecoveredPayload,
 });
 export type HealthCheckEvent = EventOf<typeof healthCheckEvents>;
-
-
-/** The zod schema of each event's payload, checked before an event is appended. */
 
 export const healthCheckStream = (checkId: string) => `hc-check-${checkId}`;

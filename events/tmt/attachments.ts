@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** Payloads of the `tmt-attachment-<uuid>` stream, checked when a projection reads them. */
 export const attachmentEvents = defineEvents({
   TmtAttachmentUploaded: z.object({
     attachmentId: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     filename: z.string(),
     contentType: z.string(),
     size: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** A route as stored: what `MockRouteInput` produces. */
 const StoredRoute = z.object({
@@ -17,8 +18,7 @@ const Definition = { name: z.string(), module: z.string(), routes: z.array(Store
 export const mockServiceEvents = defineEvents({
   MockServiceCreated: z.object({
     mockId: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     publicId: z.string(),
     enabled: z.boolean(),
     createdBy: z.number().int(),

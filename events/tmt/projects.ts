@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 /** 2–10 upper-case letters or digits (docs/api-conventions.md, "The /v1 set"). */
 export const PROJECT_KEY_PATTERN = /^[A-Z0-9]{2,10}$/;
@@ -9,7 +10,7 @@ export type ProjectFields = z.output<typeof projectFields>;
 
 /** A project of a workspace (`tmt-project-<id>`); its `key` is held by a key claim, unique per company. */
 export const projectEvents = defineEvents({
-  ProjectCreated: projectFields.extend({ projectId: z.string(), companyId: z.number().int(), workspaceId: z.number().int() }),
+  ProjectCreated: projectFields.extend({ projectId: z.string(), ...tenantScope }),
   ProjectUpdated: z.object({ projectId: z.string(), changes: projectFields.partial() }),
   ProjectDeleted: z.object({ projectId: z.string() }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const CASE_STATUSES = ['draft', 'ready', 'deprecated'] as const;
@@ -21,7 +22,7 @@ export type TestCaseFields = z.output<typeof testCaseFields>;
 
 /** A test case of a project (`tmt-test-case-<id>`). */
 export const testCaseEvents = defineEvents({
-  TestCaseCreated: testCaseFields.extend({ testCaseId: z.string(), companyId: z.number().int(), workspaceId: z.number().int(), projectId: z.string() }),
+  TestCaseCreated: testCaseFields.extend({ testCaseId: z.string(), ...tenantScope, projectId: z.string() }),
   TestCaseUpdated: z.object({ testCaseId: z.string(), changes: testCaseFields.partial() }),
   TestCaseDeleted: z.object({ testCaseId: z.string() }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { tenantScope } from '../fields.js';
 
 export const SESSION_STATUSES = ['planned', 'in_progress', 'completed'] as const;
 export const RESULT_STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'retest'] as const;
@@ -22,8 +23,7 @@ export type TmtActor = z.output<typeof tmtActor>;
 export const testSessionEvents = defineEvents({
   TestSessionStarted: z.object({
     sessionId: z.string(),
-    companyId: z.number().int(),
-    workspaceId: z.number().int(),
+    ...tenantScope,
     projectId: z.string(),
     name: z.string(),
     testCaseIds: z.array(z.string()),

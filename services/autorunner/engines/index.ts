@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { engineRoutes } from './routes.js';
 
@@ -11,9 +11,4 @@ export interface EnginesFeatureOptions {
 }
 
 /** Test engines: registered by a user, each with the token it calls back with (`X-Engine-Token`). */
-export const enginesFeature = fp(
-  async (app: FastifyInstance, opts: EnginesFeatureOptions) => {
-    await app.register(engineRoutes, opts);
-  },
-  { name: 'autorunner-engines', fastify: '5.x', dependencies: [] },
-);
+export const enginesFeature = fp<EnginesFeatureOptions>(routePlugins(engineRoutes), { name: 'autorunner-engines', fastify: '5.x', dependencies: [] });

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { runRoutes, type TestSessionSink } from './routes.js';
 
@@ -13,9 +13,4 @@ export interface RunsFeatureOptions {
 }
 
 /** Runs an engine reports, with their results fed into test sessions. */
-export const runsFeature = fp(
-  async (app: FastifyInstance, opts: RunsFeatureOptions) => {
-    await app.register(runRoutes, opts);
-  },
-  { name: 'autorunner-runs', fastify: '5.x', dependencies: [] },
-);
+export const runsFeature = fp<RunsFeatureOptions>(routePlugins(runRoutes), { name: 'autorunner-runs', fastify: '5.x', dependencies: [] });

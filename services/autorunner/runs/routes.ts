@@ -9,7 +9,7 @@ import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { engineCaller, engineOf, idParam, paging, userCaller, type EngineIdentity } from '../http.js';
 import { runDecider, type RunCommand } from './decide.js';
-import { RUN_END_STATUSES, RUN_RESULT_STATUSES, runStream } from '#events/autorunner/runs.js';
+import { RUN_END_STATUSES, RUN_RESULT_STATUSES, runDescription, runStream } from '#events/autorunner/runs.js';
 
 /**
  * What runs need of test management's /v1 test sessions: the same checks and errors as the /v1
@@ -38,11 +38,7 @@ const ResultView = z.object({ testCaseId: z.string(), status: z.string(), notes:
 const Run = z
   .object({
     id: z.string(),
-    engineId: z.string(),
-    testSessionId: z.string(),
-    name: z.string().nullable(),
-    externalId: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
+    ...runDescription,
     status: z.enum(['running', ...RUN_END_STATUSES]),
     resultsReported: z.number(),
     startedAt: z.string(),

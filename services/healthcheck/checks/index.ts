@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import { checksRoutes, type CheckRoutesOptions } from './routes/index.js';
 
 export { healthCheckDecider, type HealthCheckCommand } from './decide.js';
@@ -11,9 +11,4 @@ export { createCheckService, type CheckService } from './service.js';
 export type ChecksFeatureOptions = CheckRoutesOptions;
 
 /** Health checks: create and manage checks, their push tokens, heartbeats, metrics and history. */
-export const checksFeature = fp(
-  async (app: FastifyInstance, opts: ChecksFeatureOptions) => {
-    await app.register(checksRoutes, opts);
-  },
-  { name: 'healthcheck-checks', fastify: '5.x', dependencies: [] },
-);
+export const checksFeature = fp<ChecksFeatureOptions>(routePlugins(checksRoutes), { name: 'healthcheck-checks', fastify: '5.x', dependencies: [] });

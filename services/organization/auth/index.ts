@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { authRoutes } from './routes.js';
 import type { AuthService } from './service.js';
@@ -18,9 +19,4 @@ export interface AuthOptions {
  * The token flow: sign-in, refresh, logout, sign-up, password reset, workspace switch, the JWKS, and
  * the caller's sign-in sessions.
  */
-export const authFeature = fp<AuthOptions>(
-  async (app, opts) => {
-    await app.register(authRoutes, opts);
-  },
-  { name: 'organization-auth', fastify: '5.x' },
-);
+export const authFeature = fp<AuthOptions>(routePlugins(authRoutes), { name: 'organization-auth', fastify: '5.x' });

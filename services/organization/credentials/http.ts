@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CredentialScopeFilter } from '#projections/org-credentials/index.js';
+import type { Sql } from '#shared/db/index.js';
 import { RateLimit } from '#events/organization/credentials.js';
-import { forbidden } from '#shared/errors.js';
+import { forbidden, found } from '#shared/errors.js';
 import type { Decider, DomainEvent } from '#shared/es/decider.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
@@ -53,4 +54,61 @@ export function credentialCommands(platform: Platform) {
   const writer = new OrgWriter(platform, ['org-credentials']);
   return async <C, E extends DomainEvent, S>(request: FastifyRequest, streamId: string, decider: Decider<C, E, S>, command: C): Promise<void> =>
     writer.settle(await writer.run(streamId, decider, command, writer.context(request)));
+}
+
+/** How the routes of one kind of credential (API keys, OAuth clients) find one in `org-credentials`, and what its 404 says. */
+export interface CredentialLookup<View extends { id: string; createdAt: string }> {
+  find(db: Sql, filter: CredentialScopeFilter, id: string): Promise<View | null>;
+  notFound: string;
+}
+
+/**
+ * What every new credential is given besides its secret: whom it acts as (its creator), in which
+ * workspace (the active one), and its own rate budget if asked for (which needs {@link MANAGE_KEY}).
+ * `owner` goes into the create command as it is.
+ */
+export async function newCredential(request: FastifyRequest, requested: number | null | undefined) {
+  const principal = requirePrincipal(request);
+  const workspace = requireWorkspace(request);
+  const rateLimit = requested ?? null;
+  if (rateLimit !== null) await requireBudgetAdmin(request);
+  return {
+    rateLimit,
+    owner: { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, ...(rateLimit !== null ? { rateLimit } : {}) },
+    /** Its creator's view of the workspace's credentials: where it is read back. */
+    creator: { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId } satisfies CredentialScopeFilter,
+  };
+}
+
+/** When a credential just created was recorded, as the read model has it (or now, were it not there). */
+export async function creationTime<View extends { id: string; createdAt: string }>(platform: Platform, lookup: CredentialLookup<View>, creator: CredentialScopeFilter, id: string): Promise<string> {
+  return (await lookup.find(platform.db, creator, id))?.createdAt ?? platform.now().toISOString();
+}
+
+/** A credential the caller sees (see {@link filterOf}), with that view; 404 otherwise. */
+export async function visibleCredential<View extends { id: string; createdAt: string }>(
+  platform: Platform,
+  lookup: CredentialLookup<View>,
+  request: FastifyRequest,
+  id: string,
+): Promise<{ record: View; filter: CredentialScopeFilter & { actor: number } }> {
+  const filter = await filterOf(request);
+  return { record: found(await lookup.find(platform.db, filter, id), lookup.notFound), filter };
+}
+
+/**
+ * Gives a credential the caller sees its own rate budget (needs {@link MANAGE_KEY}): `set` records it
+ * as the caller (`actor`); the answer is the credential as it is then.
+ */
+export async function setCredentialBudget<View extends { id: string; createdAt: string }>(
+  platform: Platform,
+  lookup: CredentialLookup<View>,
+  request: FastifyRequest,
+  id: string,
+  set: (id: string, actor: number) => Promise<void>,
+): Promise<View> {
+  await requireBudgetAdmin(request);
+  const { record, filter } = await visibleCredential(platform, lookup, request, id);
+  await set(record.id, filter.actor);
+  return found(await lookup.find(platform.db, filter, record.id), lookup.notFound);
 }

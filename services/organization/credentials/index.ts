@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { CredentialsOptions } from './http.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { oauthClientRoutes } from './routes/oauth-clients.js';
@@ -17,9 +18,6 @@ export type { CredentialsOptions } from './http.js';
  * the root, outside the module's prefix: `tokenRoutes`, registered by the module's `tokenRoutes`.
  */
 export const credentialsFeature = fp<CredentialsOptions>(
-  async (app, opts) => {
-    await app.register(apiKeyRoutes, opts);
-    await app.register(oauthClientRoutes, opts);
-  },
+  routePlugins(apiKeyRoutes, oauthClientRoutes),
   { name: 'organization-credentials', fastify: '5.x' },
 );

@@ -1,5 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
+import { activeIn } from '#shared/es/record-state.js';
 import { SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
 import { unreachable } from '#shared/unreachable.js';
 
@@ -16,10 +17,7 @@ export type IdentityProviderState =
   | ({ status: 'active'; providerId: number; companyId: number; type: IdentityProviderType } & Settings)
   | { status: 'deleted'; providerId: number };
 
-function live(state: IdentityProviderState, companyId: number) {
-  if (state.status !== 'active' || state.companyId !== companyId) throw new AppError('NOT_FOUND', 'Identity provider not found');
-  return state;
-}
+const live = (state: IdentityProviderState, companyId: number) => activeIn(state, companyId, 'Identity provider');
 
 /** A change leaves a secret out to keep it (secrets are write-only): the stored one is carried over. */
 function keepSecrets(type: IdentityProviderType, before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
@@ -19,11 +20,8 @@ export { applyGrants, grantsOf, provisionUser, type ExternalIdentity, type Grant
 export type { IdentityProviderFeatureOptions } from './options.js';
 
 /** The feature's routes under `/api/v1`: administration and the public sign-in flows. */
-export const identityProvidersFeature = fp(
-  async (app, opts: IdentityProviderFeatureOptions) => {
-    await app.register(providerRoutes, opts);
-    await app.register(signInRoutes, opts);
-  },
+export const identityProvidersFeature = fp<IdentityProviderFeatureOptions>(
+  routePlugins(providerRoutes, signInRoutes),
   { name: 'organization-identity-providers', fastify: '5.x' },
 );
 

@@ -1,5 +1,6 @@
 import { AppError } from '#shared/errors.js';
 import { defineDecider } from '#shared/es/decider.js';
+import { activeIn, changedFields, whileActive } from '#shared/es/record-state.js';
 import type { RoleEvent } from '#events/organization/roles.js';
 
 type Created = Extract<RoleEvent, { type: 'RoleCreated' }>['payload'];
@@ -15,10 +16,10 @@ export type RoleState =
   | { status: 'deleted'; roleId: number };
 
 function live(state: RoleState, companyId: number) {
-  if (state.status !== 'active' || state.companyId !== companyId) throw new AppError('NOT_FOUND', 'Role not found');
+  const role = activeIn(state, companyId, 'Role');
   // Built-in roles are what docs/api-conventions.md promises every company; changing them would break that.
-  if (state.builtIn) throw new AppError('BUILT_IN_ROLE', `The built-in role ${state.name} cannot be changed or deleted`);
-  return state;
+  if (role.builtIn) throw new AppError('BUILT_IN_ROLE', `The built-in role ${role.name} cannot be changed or deleted`);
+  return role;
 }
 
 /** A role is a named bundle of permission keys of one company. */
@@ -26,11 +27,7 @@ export const roleDecider = defineDecider<RoleCommand, RoleEvent, RoleState>({
   initialState: () => ({ status: 'none' }),
   evolve: {
     RoleCreated: (state, event) => ({ status: 'active', ...event.payload }),
-    RoleUpdated: (state, event) => {
-      if (state.status !== 'active') return state;
-      const { roleId: _id, ...changes } = event.payload;
-      return { ...state, ...changes };
-    },
+    RoleUpdated: whileActive((state, { payload: { roleId: _id, ...changes } }) => ({ ...state, ...changes })),
     RoleDeleted: (state, event) => ({ status: 'deleted', roleId: event.payload.roleId }),
   },
   decide: {
@@ -41,9 +38,7 @@ export const roleDecider = defineDecider<RoleCommand, RoleEvent, RoleState>({
     },
     UpdateRole: (command, state) => {
       const role = live(state, command.companyId);
-      const changes: { name?: string; description?: string; permissions?: string[] } = {};
-      if (command.name !== undefined && command.name !== role.name) changes.name = command.name;
-      if (command.description !== undefined && command.description !== role.description) changes.description = command.description;
+      const changes: { name?: string; description?: string; permissions?: string[] } = changedFields(role, command, ['name', 'description']);
       if (command.permissions !== undefined) {
         const permissions = [...new Set(command.permissions)].sort();
         if (permissions.join() !== role.permissions.join()) changes.permissions = permissions;

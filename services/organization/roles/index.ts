@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import { roleRoutes, type RolesOptions } from './routes.js';
 
 export { roleDecider, type RoleCommand, type RoleState } from './decide.js';
@@ -11,9 +12,4 @@ export { permissionsOf } from './permissions-of.js';
 export type { RolesOptions };
 
 /** Roles (built-in and custom), the permission catalog, and the caller's keys. */
-export const rolesFeature = fp<RolesOptions>(
-  async (app, opts) => {
-    await app.register(roleRoutes, opts);
-  },
-  { name: 'organization-roles', fastify: '5.x' },
-);
+export const rolesFeature = fp<RolesOptions>(routePlugins(roleRoutes), { name: 'organization-roles', fastify: '5.x' });

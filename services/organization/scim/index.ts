@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { FastifyInstance } from 'fastify';
 import { SCIM_CONTENT_TYPE } from './protocol.js';
 import type { ScimFeatureOptions } from './options.js';
@@ -13,12 +14,7 @@ export { ScimService, SCIM_TOKEN_PREFIX, type ScimCaller } from './service.js';
 export type { ScimFeatureOptions, ScimProtocolOptions };
 
 /** The company's SCIM tokens, under `/api/v1` (docs/modules/scim.md). */
-export const scimFeature = fp<ScimFeatureOptions>(
-  async (app, opts) => {
-    await app.register(scimTokenRoutes, opts);
-  },
-  { name: 'organization-scim', fastify: '5.x' },
-);
+export const scimFeature = fp<ScimFeatureOptions>(routePlugins(scimTokenRoutes), { name: 'organization-scim', fastify: '5.x' });
 
 /** The SCIM 2.0 service at `/scim/v2`: directories send and receive `application/scim+json`. */
 async function scimProtocol(app: FastifyInstance, opts: ScimProtocolOptions): Promise<void> {

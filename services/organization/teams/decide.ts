@@ -1,7 +1,6 @@
-import { AppError } from '#shared/errors.js';
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { activeIn, changedFields, changesMembers, whileActive, withMember, withoutMember } from '#shared/es/record-state.js';
 import type { TeamEvent } from '#events/organization/teams.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<TeamEvent, { type: 'TeamCreated' }>['payload'];
 
@@ -17,59 +16,39 @@ export type TeamState =
   | { status: 'active'; teamId: number; companyId: number; name: string; description: string; memberIds: number[] }
   | { status: 'deleted'; teamId: number };
 
-function live(state: TeamState, companyId: number) {
-  if (state.status !== 'active' || state.companyId !== companyId) throw new AppError('NOT_FOUND', 'Team not found');
-  return state;
-}
+const live = (state: TeamState, companyId: number) => activeIn(state, companyId, 'Team');
+
+/** Adds or removes one member of a team. */
+const membership =
+  (change: 'add' | 'remove') =>
+  (command: { companyId: number; userId: number }, state: TeamState): TeamEvent[] => {
+    const team = live(state, command.companyId);
+    if (!changesMembers(team.memberIds, command.userId, change, 'The user is not a member of this team')) return [];
+    return [{ type: change === 'add' ? 'TeamMemberAdded' : 'TeamMemberRemoved', payload: { teamId: team.teamId, userId: command.userId } }];
+  };
 
 /** A team is a named group of users of one company; workspaces can be granted to it. */
-export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
+export const teamDecider = defineDecider<TeamCommand, TeamEvent, TeamState>({
   initialState: () => ({ status: 'none' }),
-  evolve(state, event) {
-    if (event.type === 'TeamCreated') return { status: 'active', ...event.payload, memberIds: [] };
-    if (state.status !== 'active') return state;
-    switch (event.type) {
-      case 'TeamUpdated': {
-        const { teamId: _id, ...changes } = event.payload;
-        return { ...state, ...changes };
-      }
-      case 'TeamDeleted':
-        return { status: 'deleted', teamId: state.teamId };
-      case 'TeamMemberAdded':
-        return { ...state, memberIds: [...state.memberIds, event.payload.userId] };
-      case 'TeamMemberRemoved':
-        return { ...state, memberIds: state.memberIds.filter((id) => id !== event.payload.userId) };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    TeamCreated: (_state, event) => ({ status: 'active', ...event.payload, memberIds: [] }),
+    TeamUpdated: whileActive((state, { payload: { teamId: _id, ...changes } }) => ({ ...state, ...changes })),
+    TeamDeleted: whileActive((state) => ({ status: 'deleted', teamId: state.teamId })),
+    TeamMemberAdded: whileActive((state, event) => withMember(state, event)),
+    TeamMemberRemoved: whileActive((state, event) => withoutMember(state, event)),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateTeam':
-        return [firstEvent(state.status !== 'none', 'Team', 'TeamCreated', command)];
-      case 'UpdateTeam': {
-        const team = live(state, command.companyId);
-        const changes: { name?: string; description?: string } = {};
-        if (command.name !== undefined && command.name !== team.name) changes.name = command.name;
-        if (command.description !== undefined && command.description !== team.description) changes.description = command.description;
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'TeamUpdated', payload: { teamId: team.teamId, ...changes } }];
-      }
-      case 'DeleteTeam': {
-        const team = live(state, command.companyId);
-        return [{ type: 'TeamDeleted', payload: { teamId: team.teamId, name: team.name } }];
-      }
-      case 'AddMember': {
-        const team = live(state, command.companyId);
-        if (team.memberIds.includes(command.userId)) return [];
-        return [{ type: 'TeamMemberAdded', payload: { teamId: team.teamId, userId: command.userId } }];
-      }
-      case 'RemoveMember': {
-        const team = live(state, command.companyId);
-        if (!team.memberIds.includes(command.userId)) throw new AppError('NOT_FOUND', 'The user is not a member of this team');
-        return [{ type: 'TeamMemberRemoved', payload: { teamId: team.teamId, userId: command.userId } }];
-      }
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    CreateTeam: (command, state) => [firstEvent(state.status !== 'none', 'Team', 'TeamCreated', command)],
+    UpdateTeam: (command, state) => {
+      const team = live(state, command.companyId);
+      const changes = changedFields(team, command, ['name', 'description']);
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'TeamUpdated', payload: { teamId: team.teamId, ...changes } }];
+    },
+    DeleteTeam: (command, state) => {
+      const team = live(state, command.companyId);
+      return [{ type: 'TeamDeleted', payload: { teamId: team.teamId, name: team.name } }];
+    },
+    AddMember: membership('add'),
+    RemoveMember: membership('remove'),
   },
-};
+});

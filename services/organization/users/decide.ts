@@ -1,7 +1,7 @@
 import { AppError } from '#shared/errors.js';
-import { type Decider, defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { changedFields, evolveWhile } from '#shared/es/record-state.js';
 import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['payload'];
 
@@ -48,8 +48,13 @@ export type UserState = { status: 'none' } | LiveUser | { status: 'deleted'; use
 
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+const isLive = (state: UserState): state is LiveUser => state.status !== 'none' && state.status !== 'deleted';
+
+/** Events other than registration, invitation and deletion change a user who is there (invited, active or deactivated). */
+const whileLive = evolveWhile(isLive);
+
 function live(state: UserState, companyId: number | undefined): LiveUser {
-  if (state.status === 'none' || state.status === 'deleted') throw new AppError('NOT_FOUND', 'User not found');
+  if (!isLive(state)) throw new AppError('NOT_FOUND', 'User not found');
   if (companyId !== undefined && state.companyId !== companyId) throw new AppError('NOT_FOUND', 'User not found');
   return state;
 }
@@ -65,128 +70,94 @@ const newUser = (p: { userId: number; companyId: number; email: string; username
   phone: null,
 });
 
-export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+export const userDecider = defineDecider<UserCommand, UserEvent, UserState>({
   initialState: () => ({ status: 'none' }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'UserRegistered': {
-        const p = event.payload;
-        return { ...newUser(p), status: 'active', name: p.name, passwordHash: p.passwordHash, isAdmin: p.isAdmin, roleIds: p.roleIds ?? [], invitation: null };
-      }
-      case 'UserInvited': {
-        const p = event.payload;
-        const invitation = { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] };
-        return { ...newUser(p), status: 'passive', name: '', passwordHash: null, isAdmin: false, roleIds: p.roleIds, invitation };
-      }
-      case 'UserDeleted':
-        return { status: 'deleted', userId: event.payload.userId };
-      default:
-        break;
-    }
-    if (state.status === 'none' || state.status === 'deleted') return state;
-    switch (event.type) {
-      case 'UserPasswordChanged':
-        return { ...state, passwordHash: event.payload.passwordHash };
-      case 'UserReinvited': {
-        const workspaceIds = event.payload.workspaceIds ?? state.invitation?.workspaceIds ?? [];
-        return { ...state, invitation: { invitedBy: event.payload.invitedBy, workspaceIds } };
-      }
-      case 'UserActivated':
-        return { ...state, status: 'active', name: event.payload.name, passwordHash: event.payload.passwordHash };
-      case 'UserDeactivated':
-        return { ...state, status: 'deactivated' };
-      case 'UserReactivated':
-        return { ...state, status: 'active' };
-      case 'UserUpdated':
-        return { ...state, ...event.payload.changes };
-      case 'UserRolesReplaced':
-        return { ...state, roleIds: event.payload.roleIds };
-      case 'AdminGranted':
-        return { ...state, isAdmin: true };
-      case 'AdminRevoked':
-        return { ...state, isAdmin: false };
-      case 'UserProfileImageSet':
-        return { ...state, image: event.payload.image };
-      case 'UserProfileImageRemoved':
-        return { ...state, image: null };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    UserRegistered: (_state, { payload: p }) => ({ ...newUser(p), status: 'active', name: p.name, passwordHash: p.passwordHash, isAdmin: p.isAdmin, roleIds: p.roleIds ?? [], invitation: null }),
+    UserInvited: (_state, { payload: p }) => {
+      const invitation = { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] };
+      return { ...newUser(p), status: 'passive', name: '', passwordHash: null, isAdmin: false, roleIds: p.roleIds, invitation };
+    },
+    UserDeleted: (_state, event) => ({ status: 'deleted', userId: event.payload.userId }),
+    UserPasswordChanged: whileLive((state, event) => ({ ...state, passwordHash: event.payload.passwordHash })),
+    UserReinvited: whileLive((state, event) => {
+      const workspaceIds = event.payload.workspaceIds ?? state.invitation?.workspaceIds ?? [];
+      return { ...state, invitation: { invitedBy: event.payload.invitedBy, workspaceIds } };
+    }),
+    UserActivated: whileLive((state, event) => ({ ...state, status: 'active', name: event.payload.name, passwordHash: event.payload.passwordHash })),
+    UserDeactivated: whileLive((state) => ({ ...state, status: 'deactivated' })),
+    UserReactivated: whileLive((state) => ({ ...state, status: 'active' })),
+    UserUpdated: whileLive((state, event) => ({ ...state, ...event.payload.changes })),
+    UserRolesReplaced: whileLive((state, event) => ({ ...state, roleIds: event.payload.roleIds })),
+    AdminGranted: whileLive((state) => ({ ...state, isAdmin: true })),
+    AdminRevoked: whileLive((state) => ({ ...state, isAdmin: false })),
+    UserProfileImageSet: whileLive((state, event) => ({ ...state, image: event.payload.image })),
+    UserProfileImageRemoved: whileLive((state) => ({ ...state, image: null })),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'RegisterUser':
-        return [firstEvent(state.status !== 'none', 'User', 'UserRegistered', command)];
-      case 'InviteUser':
-        return [firstEvent(state.status !== 'none', 'User', 'UserInvited', command)];
-      case 'ReinviteUser': {
-        const user = live(state, command.companyId);
-        if (user.status !== 'passive') throw new AppError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
-        const workspaceIds = command.workspaceIds ? [...new Set(command.workspaceIds)].sort((a, b) => a - b) : undefined;
-        return [{ type: 'UserReinvited', payload: { userId: user.userId, invitedBy: command.invitedBy, ...(workspaceIds ? { workspaceIds } : {}) } }];
-      }
-      case 'ActivateUser': {
-        const user = live(state, undefined);
-        if (user.status !== 'passive') throw new AppError('CONFLICT', 'The invitation has already been accepted');
-        const name = command.name?.trim() || user.username;
-        const events: UserEvent[] = [{ type: 'UserActivated', payload: { userId: user.userId, name, passwordHash: command.passwordHash } }];
-        if (command.image) events.push({ type: 'UserProfileImageSet', payload: { userId: user.userId, image: command.image } });
-        return events;
-      }
-      case 'DeactivateUser': {
-        const user = live(state, command.companyId);
-        if (user.status === 'deactivated') throw new AppError('CONFLICT', 'User is already deactivated');
-        if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet; delete the user instead');
-        return [{ type: 'UserDeactivated', payload: { userId: user.userId } }];
-      }
-      case 'ReactivateUser': {
-        const user = live(state, command.companyId);
-        if (user.status === 'active') throw new AppError('CONFLICT', 'User is already active');
-        if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet');
-        return [{ type: 'UserReactivated', payload: { userId: user.userId } }];
-      }
-      case 'UpdateUser': {
-        const user = live(state, command.companyId);
-        const changes: UserChanges = {};
-        for (const key of ['name', 'username', 'title', 'phone'] as const) {
-          const value = command.changes[key];
-          if (value !== undefined && value !== user[key]) Object.assign(changes, { [key]: value });
-        }
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'UserUpdated', payload: { userId: user.userId, changes } }];
-      }
-      case 'ReplaceRoles': {
-        const user = live(state, command.companyId);
-        const roleIds = [...new Set(command.roleIds)].sort((a, b) => a - b);
-        return sameSet(roleIds, user.roleIds) ? [] : [{ type: 'UserRolesReplaced', payload: { userId: user.userId, roleIds } }];
-      }
-      case 'SetAdmin': {
-        const user = live(state, command.companyId);
-        if (user.isAdmin === command.isAdmin) return [];
-        return [{ type: command.isAdmin ? 'AdminGranted' : 'AdminRevoked', payload: { userId: user.userId } }];
-      }
-      case 'SetProfileImage': {
-        const user = live(state, command.companyId);
-        return [{ type: 'UserProfileImageSet', payload: { userId: user.userId, image: command.image } }];
-      }
-      case 'RemoveProfileImage': {
-        const user = live(state, command.companyId);
-        if (!user.image) throw new AppError('NOT_FOUND', 'User has no profile image');
-        return [{ type: 'UserProfileImageRemoved', payload: { userId: user.userId } }];
-      }
-      case 'ChangePassword': {
-        const user = live(state, command.companyId);
-        if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet');
-        return [{ type: 'UserPasswordChanged', payload: { userId: user.userId, passwordHash: command.passwordHash, reason: command.reason } }];
-      }
-      case 'DeleteUser': {
-        const user = live(state, command.companyId);
-        return [{ type: 'UserDeleted', payload: { userId: user.userId, email: user.email, username: user.username } }];
-      }
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    RegisterUser: (command, state) => [firstEvent(state.status !== 'none', 'User', 'UserRegistered', command)],
+    InviteUser: (command, state) => [firstEvent(state.status !== 'none', 'User', 'UserInvited', command)],
+    ReinviteUser: (command, state) => {
+      const user = live(state, command.companyId);
+      if (user.status !== 'passive') throw new AppError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+      const workspaceIds = command.workspaceIds ? [...new Set(command.workspaceIds)].sort((a, b) => a - b) : undefined;
+      return [{ type: 'UserReinvited', payload: { userId: user.userId, invitedBy: command.invitedBy, ...(workspaceIds ? { workspaceIds } : {}) } }];
+    },
+    ActivateUser: (command, state) => {
+      const user = live(state, undefined);
+      if (user.status !== 'passive') throw new AppError('CONFLICT', 'The invitation has already been accepted');
+      const name = command.name?.trim() || user.username;
+      const events: UserEvent[] = [{ type: 'UserActivated', payload: { userId: user.userId, name, passwordHash: command.passwordHash } }];
+      if (command.image) events.push({ type: 'UserProfileImageSet', payload: { userId: user.userId, image: command.image } });
+      return events;
+    },
+    DeactivateUser: (command, state) => {
+      const user = live(state, command.companyId);
+      if (user.status === 'deactivated') throw new AppError('CONFLICT', 'User is already deactivated');
+      if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet; delete the user instead');
+      return [{ type: 'UserDeactivated', payload: { userId: user.userId } }];
+    },
+    ReactivateUser: (command, state) => {
+      const user = live(state, command.companyId);
+      if (user.status === 'active') throw new AppError('CONFLICT', 'User is already active');
+      if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet');
+      return [{ type: 'UserReactivated', payload: { userId: user.userId } }];
+    },
+    UpdateUser: (command, state) => {
+      const user = live(state, command.companyId);
+      const changes = changedFields(user, command.changes, ['name', 'username', 'title', 'phone']);
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'UserUpdated', payload: { userId: user.userId, changes } }];
+    },
+    ReplaceRoles: (command, state) => {
+      const user = live(state, command.companyId);
+      const roleIds = [...new Set(command.roleIds)].sort((a, b) => a - b);
+      return sameSet(roleIds, user.roleIds) ? [] : [{ type: 'UserRolesReplaced', payload: { userId: user.userId, roleIds } }];
+    },
+    SetAdmin: (command, state) => {
+      const user = live(state, command.companyId);
+      if (user.isAdmin === command.isAdmin) return [];
+      return [{ type: command.isAdmin ? 'AdminGranted' : 'AdminRevoked', payload: { userId: user.userId } }];
+    },
+    SetProfileImage: (command, state) => {
+      const user = live(state, command.companyId);
+      return [{ type: 'UserProfileImageSet', payload: { userId: user.userId, image: command.image } }];
+    },
+    RemoveProfileImage: (command, state) => {
+      const user = live(state, command.companyId);
+      if (!user.image) throw new AppError('NOT_FOUND', 'User has no profile image');
+      return [{ type: 'UserProfileImageRemoved', payload: { userId: user.userId } }];
+    },
+    ChangePassword: (command, state) => {
+      const user = live(state, command.companyId);
+      if (user.status === 'passive') throw new AppError('CONFLICT', 'User has not accepted the invitation yet');
+      return [{ type: 'UserPasswordChanged', payload: { userId: user.userId, passwordHash: command.passwordHash, reason: command.reason } }];
+    },
+    DeleteUser: (command, state) => {
+      const user = live(state, command.companyId);
+      return [{ type: 'UserDeleted', payload: { userId: user.userId, email: user.email, username: user.username } }];
+    },
   },
-};
+});
 
 export type EmailClaimState = { claimedBy: number | null };
 

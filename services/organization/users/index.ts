@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { UsersOptions } from './http.js';
 import { administrationRoutes } from './routes/administration.js';
 import { imageRoutes } from './routes/images.js';
@@ -38,8 +39,6 @@ export type { UsersOptions, UserTokenFlow } from './http.js';
  * end tokens and sessions and charge mail limits through the token flow of `organization-auth`.
  */
 export const usersFeature = fp<UsersOptions>(
-  async (app, opts) => {
-    for (const routes of [meRoutes, userRoutes, invitationRoutes, imageRoutes, administrationRoutes, signInRoutes]) await app.register(routes, opts);
-  },
+  routePlugins(meRoutes, userRoutes, invitationRoutes, imageRoutes, administrationRoutes, signInRoutes),
   { name: 'organization-users', fastify: '5.x', dependencies: ['organization-auth'] },
 );

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { WebhookFeatureOptions } from './options.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -8,9 +9,6 @@ export type { WebhookFeatureOptions } from './options.js';
 
 /** A workspace's webhooks under `/api/v1/workspaces/{id}/webhooks`: endpoints, their delivery log, redelivery. */
 export const webhooksFeature = fp<WebhookFeatureOptions>(
-  async (app, opts) => {
-    await app.register(webhookRoutes, opts);
-    await app.register(deliveryRoutes, opts);
-  },
+  routePlugins(webhookRoutes, deliveryRoutes),
   { name: 'organization-webhooks', fastify: '5.x' },
 );

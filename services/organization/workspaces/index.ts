@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { WorkspacesOptions } from './guards.js';
 import { accessRoutes } from './routes/access.js';
 import { enteringRoutes } from './routes/entering.js';
@@ -15,8 +16,6 @@ export type { WorkspacesOptions, WorkspaceTokenFlow } from './guards.js';
  * (has-access, my roles, switch, recent visits). Switching asks `organization-auth` for the token pair.
  */
 export const workspacesFeature = fp<WorkspacesOptions>(
-  async (app, opts) => {
-    for (const routes of [workspaceRoutes, enteringRoutes, moduleRoutes, accessRoutes, memberRoutes]) await app.register(routes, opts);
-  },
+  routePlugins(workspaceRoutes, enteringRoutes, moduleRoutes, accessRoutes, memberRoutes),
   { name: 'organization-workspaces', fastify: '5.x', dependencies: ['organization-auth'] },
 );

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKinds } from './kinds.js';
 import { downloadRoutes } from './routes.js';
@@ -15,10 +15,8 @@ export interface DownloadsFeatureOptions {
 }
 
 /** Pre-authorized download links (`/tmt/api/v1/downloads`) to the kinds other features register, served without a credential. */
-export const downloadsFeature = fp(
-  async (app: FastifyInstance, opts: DownloadsFeatureOptions) => {
-    await app.register(downloadRoutes, opts);
-  },
+export const downloadsFeature = fp<DownloadsFeatureOptions>(
+  routePlugins(downloadRoutes),
   // The kinds it hands out: attachments and test-session reports.
   { name: 'tmt-downloads', fastify: '5.x', dependencies: ['tmt-attachments', 'tmt-test-sessions'] },
 );

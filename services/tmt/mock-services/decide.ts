@@ -1,7 +1,7 @@
-import { type Decider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { whileActive } from '#shared/es/record-state.js';
 import { AppError } from '#shared/errors.js';
 import type { MockServiceEvent } from '#events/tmt/mock-services.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<MockServiceEvent, { type: 'MockServiceCreated' }>['payload'];
 type Definition = Pick<Created, 'name' | 'module' | 'routes'>;
@@ -27,50 +27,34 @@ function live(state: MockServiceState, tenant: Tenant): Created {
 }
 
 /** A mock service: defined, redefined, switched on and off, deleted once. */
-export const mockServiceDecider: Decider<MockServiceCommand, MockServiceEvent, MockServiceState> = {
+export const mockServiceDecider = defineDecider<MockServiceCommand, MockServiceEvent, MockServiceState>({
   initialState: () => ({ status: 'none' }),
-  evolve(state, event) {
-    if (event.type === 'MockServiceCreated') return { status: 'active', mock: event.payload };
-    if (state.status !== 'active') return state;
-    switch (event.type) {
-      case 'MockServiceRedefined': {
-        const { mockId: _id, ...definition } = event.payload;
-        return { status: 'active', mock: { ...state.mock, ...definition } };
-      }
-      case 'MockServiceEnabled':
-        return { status: 'active', mock: { ...state.mock, enabled: true } };
-      case 'MockServiceDisabled':
-        return { status: 'active', mock: { ...state.mock, enabled: false } };
-      case 'MockServiceDeleted':
-        return { status: 'deleted' };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    MockServiceCreated: (_state, event) => ({ status: 'active', mock: event.payload }),
+    MockServiceRedefined: whileActive((state, { payload: { mockId: _id, ...definition } }) => ({ status: 'active', mock: { ...state.mock, ...definition } })),
+    MockServiceEnabled: whileActive((state) => ({ status: 'active', mock: { ...state.mock, enabled: true } })),
+    MockServiceDisabled: whileActive((state) => ({ status: 'active', mock: { ...state.mock, enabled: false } })),
+    MockServiceDeleted: whileActive(() => ({ status: 'deleted' })),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateMockService':
-        return [firstEvent(state.status !== 'none', 'Mock service', 'MockServiceCreated', command)];
-      case 'RedefineMockService': {
-        const mock = live(state, command);
-        const { name, module, routes } = command;
-        const same = name === mock.name && module === mock.module && JSON.stringify(routes) === JSON.stringify(mock.routes);
-        return same ? [] : [{ type: 'MockServiceRedefined', payload: { mockId: mock.mockId, name, module, routes } }];
-      }
-      case 'EnableMockService': {
-        const mock = live(state, command);
-        return mock.enabled ? [] : [{ type: 'MockServiceEnabled', payload: { mockId: mock.mockId } }];
-      }
-      case 'DisableMockService': {
-        const mock = live(state, command);
-        return mock.enabled ? [{ type: 'MockServiceDisabled', payload: { mockId: mock.mockId } }] : [];
-      }
-      case 'DeleteMockService': {
-        const mock = live(state, command);
-        return [{ type: 'MockServiceDeleted', payload: { mockId: mock.mockId, name: mock.name } }];
-      }
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    CreateMockService: (command, state) => [firstEvent(state.status !== 'none', 'Mock service', 'MockServiceCreated', command)],
+    RedefineMockService: (command, state) => {
+      const mock = live(state, command);
+      const { name, module, routes } = command;
+      const same = name === mock.name && module === mock.module && JSON.stringify(routes) === JSON.stringify(mock.routes);
+      return same ? [] : [{ type: 'MockServiceRedefined', payload: { mockId: mock.mockId, name, module, routes } }];
+    },
+    EnableMockService: (command, state) => {
+      const mock = live(state, command);
+      return mock.enabled ? [] : [{ type: 'MockServiceEnabled', payload: { mockId: mock.mockId } }];
+    },
+    DisableMockService: (command, state) => {
+      const mock = live(state, command);
+      return mock.enabled ? [{ type: 'MockServiceDisabled', payload: { mockId: mock.mockId } }] : [];
+    },
+    DeleteMockService: (command, state) => {
+      const mock = live(state, command);
+      return [{ type: 'MockServiceDeleted', payload: { mockId: mock.mockId, name: mock.name } }];
+    },
   },
-};
+});

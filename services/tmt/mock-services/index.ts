@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { mockServicesRoutes } from './routes/index.js';
 
@@ -13,9 +13,7 @@ export interface MockServicesFeatureOptions {
 }
 
 /** Mock services: defined in the workspace, answered at their public URL. */
-export const mockServicesFeature = fp(
-  async (app: FastifyInstance, opts: MockServicesFeatureOptions) => {
-    await app.register(mockServicesRoutes, opts);
-  },
+export const mockServicesFeature = fp<MockServicesFeatureOptions>(
+  routePlugins(mockServicesRoutes),
   { name: 'tmt-mock-services', fastify: '5.x', dependencies: [] },
 );

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { projectRoutes } from './routes.js';
 
@@ -11,9 +11,4 @@ export interface ProjectsFeatureOptions {
 }
 
 /** Projects (`/v1/projects`, and the workspace's under `/tmt/company/api/v1/projects`): what test cases and sessions belong to. */
-export const projectsFeature = fp(
-  async (app: FastifyInstance, opts: ProjectsFeatureOptions) => {
-    await app.register(projectRoutes, opts);
-  },
-  { name: 'tmt-projects', fastify: '5.x', dependencies: [] },
-);
+export const projectsFeature = fp<ProjectsFeatureOptions>(routePlugins(projectRoutes), { name: 'tmt-projects', fastify: '5.x', dependencies: [] });

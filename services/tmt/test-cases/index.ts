@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { testCaseRoutes } from './routes.js';
 
@@ -11,10 +11,8 @@ export interface TestCasesFeatureOptions {
 }
 
 /** Test cases of a project (`/v1/test-cases`). */
-export const testCasesFeature = fp(
-  async (app: FastifyInstance, opts: TestCasesFeatureOptions) => {
-    await app.register(testCaseRoutes, opts);
-  },
+export const testCasesFeature = fp<TestCasesFeatureOptions>(
+  routePlugins(testCaseRoutes),
   // A test case lives in a project.
   { name: 'tmt-test-cases', fastify: '5.x', dependencies: ['tmt-projects'] },
 );

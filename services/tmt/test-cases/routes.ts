@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
@@ -7,7 +7,7 @@ import { handleCommand, unwrittenStream } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { commandContext, definedOnly, projectOr404 } from '../projects/index.js';
-import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
+import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { testCaseDecider } from './decide.js';
 import { CASE_STATUSES, PRIORITIES, testCaseStream } from '#events/tmt/test-cases.js';
 
@@ -29,6 +29,8 @@ export const TestCase = z
   })
   .meta({ id: 'V1TestCase' });
 
+type TestCaseCommand = Parameters<typeof testCaseDecider.decide>[0];
+
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(20_000);
 const steps = z.array(Step).max(500);
@@ -41,8 +43,17 @@ async function caseOr404(platform: Platform, scope: TmtScope, id: string): Promi
 export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const settle = async (position: bigint | null) => {
-    if (position !== null) await platform.readModels.waitFor(position, { names: ['tmt-test-cases'] });
+  /** Runs a command on a test case as the caller, answered once `tmt-test-cases` shows it; `created`: the id is new, no stream to read. */
+  const run = async (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) => {
+    const result = await handleCommand({
+      store: platform.store,
+      streamId: testCaseStream(testCaseId),
+      decider: testCaseDecider,
+      ...(created ? { load: unwrittenStream(testCaseDecider) } : {}),
+      command,
+      context: commandContext(platform, scope, request.id),
+    });
+    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['tmt-test-cases'] });
   };
 
   r.get('/v1/test-cases', {
@@ -90,16 +101,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
       const b = request.body;
       await projectOr404(platform, scope, b.projectId);
       const testCaseId = randomUUID();
-      const result = await handleCommand({
-        store: platform.store,
-        streamId: testCaseStream(testCaseId),
-        decider: testCaseDecider,
-        // A new id: no stream to read before the append.
-        load: unwrittenStream(testCaseDecider),
-        command: { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps },
-        context: commandContext(platform, scope, request.id),
-      });
-      await settle(result.position);
+      await run(request, scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
       return reply.code(201).send(ok(await caseOr404(platform, scope, testCaseId)));
     },
   });
@@ -114,16 +116,9 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     },
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const found = await caseOr404(platform, scope, request.params.id);
-      const result = await handleCommand({
-        store: platform.store,
-        streamId: testCaseStream(found.id),
-        decider: testCaseDecider,
-        command: { type: 'UpdateTestCase', changes: definedOnly(request.body) },
-        context: commandContext(platform, scope, request.id),
-      });
-      await settle(result.position);
-      return ok(await caseOr404(platform, scope, found.id));
+      const testCase = await caseOr404(platform, scope, request.params.id);
+      await run(request, scope, testCase.id, { type: 'UpdateTestCase', changes: definedOnly(request.body) });
+      return ok(await caseOr404(platform, scope, testCase.id));
     },
   });
 
@@ -131,16 +126,9 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     schema: { tags, summary: 'Delete a test case (TMT_DELETE)', params: UuidParams, response: { 200: v1One(z.object({ id: z.string() })) } },
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_DELETE');
-      const found = await caseOr404(platform, scope, request.params.id);
-      const result = await handleCommand({
-        store: platform.store,
-        streamId: testCaseStream(found.id),
-        decider: testCaseDecider,
-        command: { type: 'DeleteTestCase' },
-        context: commandContext(platform, scope, request.id),
-      });
-      await settle(result.position);
-      return ok({ id: found.id });
+      const testCase = await caseOr404(platform, scope, request.params.id);
+      await run(request, scope, testCase.id, { type: 'DeleteTestCase' });
+      return ok({ id: testCase.id });
     },
   });
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import { userGroupRoutes } from './routes.js';
 
@@ -12,9 +12,7 @@ export interface UserGroupsFeatureOptions {
 }
 
 /** User groups of the workspace (`/tmt/company/api/v1/userGroups`), their names unique per workspace. */
-export const userGroupsFeature = fp(
-  async (app: FastifyInstance, opts: UserGroupsFeatureOptions) => {
-    await app.register(userGroupRoutes, opts);
-  },
+export const userGroupsFeature = fp<UserGroupsFeatureOptions>(
+  routePlugins(userGroupRoutes),
   { name: 'tmt-user-groups', fastify: '5.x', dependencies: [] },
 );

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routePlugins } from '#shared/http/feature-plugin.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';
 import { v1UserRoutes } from './routes.js';
@@ -12,9 +12,4 @@ export interface V1UsersFeatureOptions {
 }
 
 /** The company's users in the `/v1` set (`/v1/users`), written through the organization. */
-export const v1UsersFeature = fp(
-  async (app: FastifyInstance, opts: V1UsersFeatureOptions) => {
-    await app.register(v1UserRoutes, opts);
-  },
-  { name: 'tmt-v1-users', fastify: '5.x', dependencies: [] },
-);
+export const v1UsersFeature = fp<V1UsersFeatureOptions>(routePlugins(v1UserRoutes), { name: 'tmt-v1-users', fastify: '5.x', dependencies: [] });

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findApiKey, listApiKeys } from '#projections/org-credentials/index.js';
+import { findApiKey, listApiKeys, type ApiKeyView } from '#projections/org-credentials/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { found } from '#shared/errors.js';
-import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { apiKeyStream } from '#events/organization/credentials.js';
 import { apiKeyDecider } from '../decide.js';
-import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, RateBudget, requireBudgetAdmin, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions } from '../http.js';
 import { API_KEY_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: API keys'];
+
+const apiKeys: CredentialLookup<ApiKeyView> = { find: findApiKey, notFound: 'API key not found' };
 
 const ApiKey = z
   .object({
@@ -56,29 +56,15 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       response: { 201: CreatedApiKey },
     },
     handler: async (request, reply) => {
-      const principal = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
       const keyId = randomUUID();
       const key = `${API_KEY_PREFIX}${randomToken(32)}`;
       const prefix = key.slice(0, API_KEY_PREFIX.length + 8);
       const { name, scopes } = request.body;
-      const rateLimit = request.body.rateLimit ?? null;
-      if (rateLimit !== null) await requireBudgetAdmin(request);
-      await write(request, apiKeyStream(keyId), apiKeyDecider, {
-        type: 'CreateApiKey',
-        keyId,
-        name,
-        scopes,
-        keyHash: hashToken(key),
-        prefix,
-        userId: principal.userId,
-        companyId: workspace.companyId,
-        workspaceId: workspace.id,
-        ...(rateLimit !== null ? { rateLimit } : {}),
-      });
-      const created = await findApiKey(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, keyId);
+      const { rateLimit, owner, creator } = await newCredential(request, request.body.rateLimit);
+      await write(request, apiKeyStream(keyId), apiKeyDecider, { type: 'CreateApiKey', keyId, name, scopes, keyHash: hashToken(key), prefix, ...owner });
+      const createdAt = await creationTime(platform, apiKeys, creator, keyId);
       reply.code(201).header('cache-control', 'no-store');
-      return { id: keyId, name, scopes, key, prefix, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString(), rateLimit };
+      return { id: keyId, name, scopes, key, prefix, workspaceId: creator.workspaceId, createdAt, rateLimit };
     },
   });
 
@@ -93,9 +79,7 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
 
   r.get('/api-keys/:id', {
     schema: { tags, summary: 'One /v1 API key (never its value)', params: IdParams, response: { 200: ApiKey } },
-    handler: async (request) => {
-      return found(await findApiKey(platform.db, await filterOf(request), request.params.id), 'API key not found');
-    },
+    handler: async (request) => (await visibleCredential(platform, apiKeys, request, request.params.id)).record,
   });
 
   r.patch('/api-keys/:id', {
@@ -106,13 +90,10 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       body: z.object({ rateLimit: RateBudget }),
       response: { 200: ApiKey },
     },
-    handler: async (request) => {
-      await requireBudgetAdmin(request);
-      const filter = await filterOf(request);
-      const record = found(await findApiKey(platform.db, filter, request.params.id), 'API key not found');
-      await write(request, apiKeyStream(record.id), apiKeyDecider, { type: 'SetApiKeyRateLimit', keyId: record.id, rateLimit: request.body.rateLimit, setBy: filter.actor });
-      return found(await findApiKey(platform.db, filter, record.id), 'API key not found');
-    },
+    handler: async (request) =>
+      setCredentialBudget(platform, apiKeys, request, request.params.id, (keyId, setBy) =>
+        write(request, apiKeyStream(keyId), apiKeyDecider, { type: 'SetApiKeyRateLimit', keyId, rateLimit: request.body.rateLimit, setBy }),
+      ),
   });
 
   r.delete('/api-keys/:id', {
@@ -123,8 +104,7 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       response: { 204: z.null() },
     },
     handler: async (request, reply) => {
-      const filter = await filterOf(request);
-      const record = found(await findApiKey(platform.db, filter, request.params.id), 'API key not found');
+      const { record, filter } = await visibleCredential(platform, apiKeys, request, request.params.id);
       await write(request, apiKeyStream(record.id), apiKeyDecider, { type: 'RevokeApiKey', keyId: record.id, revokedBy: filter.actor });
       reply.code(204);
       return null;

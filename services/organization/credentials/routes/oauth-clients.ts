@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findOAuthClient, listOAuthClients } from '#projections/org-credentials/index.js';
+import { findOAuthClient, listOAuthClients, type OAuthClientView } from '#projections/org-credentials/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { found } from '#shared/errors.js';
-import { requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { oauthClientStream } from '#events/organization/credentials.js';
 import { oauthClientDecider } from '../decide.js';
-import { credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, RateBudget, requireBudgetAdmin, Scope, ScopeList, type CredentialsOptions } from '../http.js';
+import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions } from '../http.js';
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: OAuth clients'];
+
+const oauthClients: CredentialLookup<OAuthClientView> = { find: findOAuthClient, notFound: 'OAuth client not found' };
 
 const OAuthClient = z
   .object({
@@ -55,29 +55,15 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       response: { 201: CreatedOAuthClient },
     },
     handler: async (request, reply) => {
-      const principal = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
       const id = randomUUID();
       const clientId = `${CLIENT_ID_PREFIX}${randomToken(16)}`;
       const clientSecret = `${CLIENT_SECRET_PREFIX}${randomToken(32)}`;
       const { name, scopes } = request.body;
-      const rateLimit = request.body.rateLimit ?? null;
-      if (rateLimit !== null) await requireBudgetAdmin(request);
-      await write(request, oauthClientStream(id), oauthClientDecider, {
-        type: 'CreateOAuthClient',
-        id,
-        clientId,
-        name,
-        scopes,
-        secretHash: hashToken(clientSecret),
-        userId: principal.userId,
-        companyId: workspace.companyId,
-        workspaceId: workspace.id,
-        ...(rateLimit !== null ? { rateLimit } : {}),
-      });
-      const created = await findOAuthClient(platform.db, { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId }, id);
+      const { rateLimit, owner, creator } = await newCredential(request, request.body.rateLimit);
+      await write(request, oauthClientStream(id), oauthClientDecider, { type: 'CreateOAuthClient', id, clientId, name, scopes, secretHash: hashToken(clientSecret), ...owner });
+      const createdAt = await creationTime(platform, oauthClients, creator, id);
       reply.code(201).header('cache-control', 'no-store');
-      return { id, clientId, clientSecret, name, scopes, workspaceId: workspace.id, createdAt: created?.createdAt ?? platform.now().toISOString(), rateLimit };
+      return { id, clientId, clientSecret, name, scopes, workspaceId: creator.workspaceId, createdAt, rateLimit };
     },
   });
 
@@ -92,9 +78,7 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
 
   r.get('/oauth-clients/:id', {
     schema: { tags, summary: 'One OAuth client (never its secret)', params: IdParams, response: { 200: OAuthClient } },
-    handler: async (request) => {
-      return found(await findOAuthClient(platform.db, await filterOf(request), request.params.id), 'OAuth client not found');
-    },
+    handler: async (request) => (await visibleCredential(platform, oauthClients, request, request.params.id)).record,
   });
 
   r.patch('/oauth-clients/:id', {
@@ -105,13 +89,10 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       body: z.object({ rateLimit: RateBudget }),
       response: { 200: OAuthClient },
     },
-    handler: async (request) => {
-      await requireBudgetAdmin(request);
-      const filter = await filterOf(request);
-      const record = found(await findOAuthClient(platform.db, filter, request.params.id), 'OAuth client not found');
-      await write(request, oauthClientStream(record.id), oauthClientDecider, { type: 'SetOAuthClientRateLimit', id: record.id, rateLimit: request.body.rateLimit, setBy: filter.actor });
-      return found(await findOAuthClient(platform.db, filter, record.id), 'OAuth client not found');
-    },
+    handler: async (request) =>
+      setCredentialBudget(platform, oauthClients, request, request.params.id, (clientRecordId, setBy) =>
+        write(request, oauthClientStream(clientRecordId), oauthClientDecider, { type: 'SetOAuthClientRateLimit', id: clientRecordId, rateLimit: request.body.rateLimit, setBy }),
+      ),
   });
 
   r.delete('/oauth-clients/:id', {
@@ -122,8 +103,7 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       response: { 204: z.null() },
     },
     handler: async (request, reply) => {
-      const filter = await filterOf(request);
-      const record = found(await findOAuthClient(platform.db, filter, request.params.id), 'OAuth client not found');
+      const { record, filter } = await visibleCredential(platform, oauthClients, request, request.params.id);
       // The marker first: from here on no token of this client passes, even before the event lands.
       await credentials.markClientDeleted(record.id);
       await write(request, oauthClientStream(record.id), oauthClientDecider, { type: 'DeleteOAuthClient', id: record.id, deletedBy: filter.actor });

@@ -14,6 +14,15 @@ const Access = z
   })
   .meta({ id: 'WorkspaceAccess' });
 
+/** One kind of grantee as the access routes name it: its collection, the name of its id, and its grant. */
+interface GranteeKind<K extends string> {
+  path: string;
+  key: K;
+  of(id: number): Grantee;
+  grantSummary: string;
+  revokeSummary: string;
+}
+
 /** Who may enter a workspace by grant: teams and users. */
 export async function accessRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { db } = opts.platform;
@@ -29,47 +38,49 @@ export async function accessRoutes(app: FastifyInstance, opts: WorkspacesOptions
     },
   });
 
-  const grant = async (request: FastifyRequest, ws: WorkspaceView, grantee: Grantee, revoke: boolean) => {
+  /** Grants (or revokes) a team's or user's access to a workspace of the caller's company (WORKSPACE_MANAGE). */
+  const grant = async (request: FastifyRequest, workspaceId: number, grantee: Grantee, revoke: boolean): Promise<WorkspaceView> => {
+    const ws = await workspaceOr404(request, workspaceId);
     await requireKeyIn(request, ws, 'WORKSPACE_MANAGE');
     const companyId = callerOf(request).companyId;
     if (grantee.kind === 'team' && !(await getTeam(db, companyId, grantee.teamId))) throw new AppError('NOT_FOUND', 'Team not found');
     if (grantee.kind === 'user' && !(await getUser(db, companyId, grantee.userId))) throw new AppError('NOT_FOUND', 'User not found');
     await change(request, ws, { type: revoke ? 'RevokeAccess' : 'GrantAccess', companyId, grantee });
+    return ws;
   };
 
-  r.post('/workspaces/:id/access/teams', {
-    schema: { tags, summary: 'Grant a team access (WORKSPACE_MANAGE)', params: IdParams, body: z.object({ teamId: intId }), response: { 200: Access } },
-    handler: async (request) => {
-      const ws = await workspaceOr404(request, request.params.id);
-      await grant(request, ws, { kind: 'team', teamId: request.body.teamId }, false);
-      return workspaceAccess(db, ws.id);
-    },
-  });
+  /** `POST .../access/<teams|users>` grants, `DELETE .../access/<teams|users>/:<id>` revokes: alike for both kinds of grantee. */
+  const granteeRoutes = <K extends string>(kind: GranteeKind<K>) => {
+    const GranteeId = z.object({ [kind.key]: intId } as Record<K, typeof intId>);
+    r.post(`/workspaces/:id/access/${kind.path}`, {
+      schema: { tags, summary: kind.grantSummary, params: IdParams, body: GranteeId, response: { 200: Access } },
+      handler: async (request) => {
+        const ws = await grant(request, request.params.id, kind.of((request.body as Record<K, number>)[kind.key]), false);
+        return workspaceAccess(db, ws.id);
+      },
+    });
+    r.delete(`/workspaces/:id/access/${kind.path}/:${kind.key}`, {
+      schema: { tags, summary: kind.revokeSummary, params: IdParams.extend(GranteeId.shape), response: { 204: z.null() } },
+      handler: async (request, reply) => {
+        const params = request.params as { id: number } & Record<K, number>;
+        await grant(request, params.id, kind.of(params[kind.key]), true);
+        return reply.code(204).send(null);
+      },
+    });
+  };
 
-  r.delete('/workspaces/:id/access/teams/:teamId', {
-    schema: { tags, summary: "Revoke a team's access (WORKSPACE_MANAGE)", params: IdParams.extend({ teamId: intId }), response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      const ws = await workspaceOr404(request, request.params.id);
-      await grant(request, ws, { kind: 'team', teamId: request.params.teamId }, true);
-      return reply.code(204).send(null);
-    },
+  granteeRoutes({
+    path: 'teams',
+    key: 'teamId',
+    of: (teamId) => ({ kind: 'team', teamId }),
+    grantSummary: 'Grant a team access (WORKSPACE_MANAGE)',
+    revokeSummary: "Revoke a team's access (WORKSPACE_MANAGE)",
   });
-
-  r.post('/workspaces/:id/access/users', {
-    schema: { tags, summary: 'Grant a user access (WORKSPACE_MANAGE)', params: IdParams, body: z.object({ userId: intId }), response: { 200: Access } },
-    handler: async (request) => {
-      const ws = await workspaceOr404(request, request.params.id);
-      await grant(request, ws, { kind: 'user', userId: request.body.userId }, false);
-      return workspaceAccess(db, ws.id);
-    },
-  });
-
-  r.delete('/workspaces/:id/access/users/:userId', {
-    schema: { tags, summary: "Revoke a user's direct access (WORKSPACE_MANAGE)", params: IdParams.extend({ userId: intId }), response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      const ws = await workspaceOr404(request, request.params.id);
-      await grant(request, ws, { kind: 'user', userId: request.params.userId }, true);
-      return reply.code(204).send(null);
-    },
+  granteeRoutes({
+    path: 'users',
+    key: 'userId',
+    of: (userId) => ({ kind: 'user', userId }),
+    grantSummary: 'Grant a user access (WORKSPACE_MANAGE)',
+    revokeSummary: "Revoke a user's direct access (WORKSPACE_MANAGE)",
   });
 }
