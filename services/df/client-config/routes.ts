@@ -7,13 +7,18 @@ import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { clientAddress } from '#shared/http/client-address.js';
 
+/** Where clients reach the device module's endpoints, through the gateway: the same for every caller. */
+const ENDPOINTS = {
+  apiBasePath: '/df/api',
+  webDriverPath: '/df/wd',
+  viewerSocketPath: '/df/ws',
+  devtoolsPath: '/df/devtools',
+  debugTunnelPath: '/df/debug-tunnel',
+} as const;
+
 const ClientConfig = z
   .object({
-    apiBasePath: z.string(),
-    webDriverPath: z.string(),
-    viewerSocketPath: z.string(),
-    devtoolsPath: z.string(),
-    debugTunnelPath: z.string(),
+    ...(Object.fromEntries(Object.keys(ENDPOINTS).map((name) => [name, z.string()])) as Record<keyof typeof ENDPOINTS, z.ZodString>),
     workspaceId: z.number().int(),
     sessionIdleTimeoutSeconds: z.number().int(),
   })
@@ -107,15 +112,7 @@ export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfi
   const dfctl = opts.dfctl ?? defaultDfctlFiles();
   r.get('/api/client-config', {
     schema: { tags: ['Device testing'], summary: 'Client configuration of the device module', response: { 200: ClientConfig } },
-    handler: async (request) => ({
-      apiBasePath: '/df/api',
-      webDriverPath: '/df/wd',
-      viewerSocketPath: '/df/ws',
-      devtoolsPath: '/df/devtools',
-      debugTunnelPath: '/df/debug-tunnel',
-      workspaceId: request.workspace!.id,
-      sessionIdleTimeoutSeconds: opts.sessionIdleTimeoutSeconds,
-    }),
+    handler: async (request) => ({ ...ENDPOINTS, workspaceId: request.workspace!.id, sessionIdleTimeoutSeconds: opts.sessionIdleTimeoutSeconds }),
   });
 
   // Served under `/df` the gateway is this process and Fastify honours X-Forwarded-* when TRUST_PROXY;

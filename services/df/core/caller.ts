@@ -22,6 +22,24 @@ export const pageOf = <T extends z.ZodType>(item: T) => pageSchema(item);
 /** The caller: a user (or an API key acting for one) in a workspace, holding `permission`. */
 export const caller = (request: FastifyRequest, permission: PermissionKey): Promise<Caller> => workspaceCaller(request, permission);
 
+/**
+ * How a route finds one thing of the caller's workspace by its id: the caller, holding `permission`,
+ * and under `key` what `get` answers for them (its 404 when the thing is not theirs to see).
+ */
+export function workspaceLookup<K extends string, T>(key: K, permission: PermissionKey, get: (c: Caller, id: string) => Promise<T>) {
+  return async (request: FastifyRequest, id: string) => {
+    const c = await caller(request, permission);
+    return { c, [key]: await get(c, id) } as { c: Caller } & { [P in K]: T };
+  };
+}
+
+/** The answer of a route that deletes or revokes: 204 with no body, once `done` (the change) has been made. */
+export async function noContent(reply: { code(statusCode: 204): unknown }, done: Promise<unknown>): Promise<null> {
+  await done;
+  reply.code(204);
+  return null;
+}
+
 /** The owner drives a session with `df:session:create`; anyone else needs `df:session:manage`. */
 export async function requireSessionControl(request: FastifyRequest, session: { ownerId: number }): Promise<void> {
   const principal = requirePrincipal(request);

@@ -217,12 +217,12 @@ export class DebugService {
         });
         request.once('response', (answer) => {
           let body = '';
+          const refused = () => reject(agentRefusal(answer.statusCode ?? 502, body));
           answer.setEncoding('utf8');
           answer.on('data', (chunk: string) => {
             if (body.length < 16_384) body += chunk;
           });
-          answer.on('end', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
-          answer.on('error', () => reject(agentRefusal(answer.statusCode ?? 502, body)));
+          answer.on('end', refused).on('error', refused);
         });
         request.once('timeout', () => request.destroy(new Error('The agent did not answer in time')));
         request.once('error', (err) => reject(new AppError('DEVICE_UNREACHABLE', 'The device\'s host could not be reached', { cause: err })));

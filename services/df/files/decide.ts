@@ -30,6 +30,18 @@ const existing = (state: FileState): Started => {
 };
 
 /**
+ * Whether a command ending a pending upload as `end` has anything to record: not when the upload
+ * already ended that way; 409 `CONFLICT` (`conflict`) when it ended another way.
+ */
+const endsPending = (state: FileState, end: FileStatus, conflict: (status: FileStatus) => string): boolean => {
+  existing(state);
+  if (state.status === end) return false;
+  if (state.status !== 'pending') throw new AppError('CONFLICT', conflict(state.status));
+  return true;
+};
+const was = (status: FileStatus) => `The upload was ${status}`;
+
+/**
  * One uploaded file: started once; a pending upload is confirmed, rejected or aborted exactly once
  * (repeating the same end changes nothing); a ready file may be catalogued; any file may be deleted.
  */
@@ -45,26 +57,12 @@ export const fileDecider = defineDecider<FileCommand, FileEvent, FileState>({
   },
   decide: {
     StartUpload: (command, state) => [firstEvent(state.file, 'File', 'FileUploadStarted', command)],
-    AbortUpload: (command, state) => {
-      existing(state);
-      if (state.status === 'aborted') return [];
-      if (state.status !== 'pending') throw new AppError('CONFLICT', `The upload is already ${state.status === 'ready' ? 'complete' : state.status}`);
-      return [{ type: 'FileUploadAborted', payload: { fileId: command.fileId, reason: command.reason } }];
-    },
-    ConfirmFile: (command, state) => {
-      existing(state);
-      if (state.status === 'ready') return [];
-      if (state.status !== 'pending') throw new AppError('CONFLICT', `The upload was ${state.status}`);
-      const { type: _type, ...payload } = command;
-      return [{ type: 'FileConfirmed', payload }];
-    },
-    RejectFile: (command, state) => {
-      existing(state);
-      if (state.status === 'failed') return [];
-      if (state.status !== 'pending') throw new AppError('CONFLICT', `The upload was ${state.status}`);
-      const { type: _type, ...payload } = command;
-      return [{ type: 'FileRejected', payload }];
-    },
+    AbortUpload: (command, state) =>
+      endsPending(state, 'aborted', (status) => `The upload is already ${status === 'ready' ? 'complete' : status}`)
+        ? [{ type: 'FileUploadAborted', payload: { fileId: command.fileId, reason: command.reason } }]
+        : [],
+    ConfirmFile: ({ type: _type, ...payload }, state) => (endsPending(state, 'ready', was) ? [{ type: 'FileConfirmed', payload }] : []),
+    RejectFile: ({ type: _type, ...payload }, state) => (endsPending(state, 'failed', was) ? [{ type: 'FileRejected', payload }] : []),
     CatalogueFile: (command, state) => {
       existing(state);
       if (state.status !== 'ready') throw new AppError('FILE_NOT_READY', 'Only a confirmed file can be catalogued');

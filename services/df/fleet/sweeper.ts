@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { sessionById } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
+import { PeriodicJob } from '../core/periodic.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { FleetService } from './service.js';
 
@@ -24,24 +25,19 @@ export interface FleetSweeperDeps {
  * are built before).
  */
 export class FleetSweeper {
-  private sweeper: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
+  private readonly sweeper = new PeriodicJob(
+    () => this.sweep(),
+    (err) => this.deps.logger.warn({ err }, 'session limit sweep failed'),
+  );
 
   constructor(private readonly deps: FleetSweeperDeps) {}
 
   start(everyMs: number): void {
-    this.sweeper = setInterval(() => {
-      this.sweeping ??= this.sweep()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'session limit sweep failed'))
-        .finally(() => (this.sweeping = null));
-    }, everyMs);
-    this.sweeper.unref();
+    this.sweeper.start(everyMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 
   /**

@@ -25,6 +25,7 @@ import { deviceHostStream, type DeviceFacts, type DevicePlacement } from '#event
 import type { DeviceCommands } from '../devices/index.js';
 import type { HostEnrolments } from './enrolments.js';
 import { dataPlaneUrlKey } from '../core/data-plane.js';
+import { PeriodicJob } from '../core/periodic.js';
 
 /** What the registry asks of the session side when a host or device goes away or misbehaves. */
 export interface SessionEnder {
@@ -51,8 +52,10 @@ function factsOf(info: DeviceInfo): DeviceFacts {
  */
 export class HostRegistry {
   private subscriptions: BusSubscription[] = [];
-  private reaper: NodeJS.Timeout | null = null;
-  private reaping: Promise<void> | null = null;
+  private readonly reaper = new PeriodicJob(
+    () => this.reap(),
+    (err) => this.deps.logger.warn({ err }, 'host reaper failed'),
+  );
   /**
    * No host is declared lost before this time: right after a start (running agents get one time-out
    * to answer the service hello), and for the reconnection grace after this replica's bus came back.
@@ -143,23 +146,16 @@ export class HostRegistry {
         this.deps.logger.warn('message bus connection lost; no host is declared lost until it is back');
       }
     });
-    const every = Math.max(100, Math.floor(this.deps.hostTimeoutMs / 3));
-    this.reaper = setInterval(() => {
-      this.reaping ??= this.reap()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'host reaper failed'))
-        .finally(() => (this.reaping = null));
-    }, every);
-    this.reaper.unref();
+    this.reaper.start(Math.max(100, Math.floor(this.deps.hostTimeoutMs / 3)));
   }
 
   async stop(): Promise<void> {
     this.offConnection?.();
     this.offConnection = null;
-    if (this.reaper) clearInterval(this.reaper);
-    this.reaper = null;
+    const reaped = this.reaper.stop();
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
     this.subscriptions = [];
-    await this.reaping;
+    await reaped;
     await this.intake.idle();
     await this.queues.idle();
   }

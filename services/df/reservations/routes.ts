@@ -7,7 +7,7 @@ import { AppError } from '#shared/errors.js';
 import { RESERVATION_STATUSES } from '#events/df/reservations.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean, workspaceLookup } from '../core/caller.js';
 import { SessionSchema } from '../sessions/index.js';
 import { MAX_RESERVATION_MS, START_AT_ONCE_MS } from './decide.js';
 import type { ReservationService } from './service.js';
@@ -73,10 +73,7 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
     mine: queryBoolean,
   });
 
-  const readable = async (request: FastifyRequest, reservationId: string) => {
-    const c = await caller(request, 'df:device:read');
-    return { c, reservation: await reservations.get(c, reservationId) };
-  };
+  const readable = workspaceLookup('reservation', 'df:device:read', (c, reservationId) => reservations.get(c, reservationId));
   /** A booking to change: its holder with `df:reservation:manage`, anyone else also with `df:session:manage`. */
   const changeable = async (request: FastifyRequest, reservationId: string) => {
     const c = await caller(request, 'df:reservation:manage');

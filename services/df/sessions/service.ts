@@ -15,6 +15,7 @@ import { deviceDecider, type DeviceCommands } from '../devices/index.js';
 import { artifactKey, sessionBlobFolder } from '../core/blob-keys.js';
 import type { Caller } from '../core/caller.js';
 import { deviceFailure } from '../core/device-errors.js';
+import { PeriodicJob } from '../core/periodic.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../core/screen-hub.js';
 import { sessionDecider, typedText, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
@@ -36,8 +37,10 @@ const REMOTE_STOP_TIMEOUT_MS = 10_000;
  * the device stream is the lock that keeps one session per device.
  */
 export class SessionService implements SessionPort {
-  private sweeper: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
+  private readonly idleSweeper = new PeriodicJob(
+    () => this.sweepIdle(),
+    (err) => this.deps.logger.warn({ err }, 'idle sweep failed'),
+  );
 
   constructor(
     private readonly deps: {
@@ -69,19 +72,11 @@ export class SessionService implements SessionPort {
 
   /** Starts the idle-session sweeper. */
   start(): void {
-    const every = Math.max(250, Math.min(30_000, Math.floor(this.deps.idleTimeoutMs / 4)));
-    this.sweeper = setInterval(() => {
-      this.sweeping ??= this.sweepIdle()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'idle sweep failed'))
-        .finally(() => (this.sweeping = null));
-    }, every);
-    this.sweeper.unref();
+    this.idleSweeper.start(Math.max(250, Math.min(30_000, Math.floor(this.deps.idleTimeoutMs / 4))));
   }
 
-  async stop(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.idleSweeper.stop();
   }
 
   private context(caller: Partial<Caller> & { actor?: string | number }): CommandContext {

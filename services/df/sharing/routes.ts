@@ -5,39 +5,21 @@ import { listInvitations, type InvitationView } from '#projections/df-session-sh
 import { SessionAccess } from '#events/df/sharing.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, requireSessionShare } from '../core/caller.js';
+import { caller, idParam, noContent, requireSessionShare } from '../core/caller.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { SharingService } from './service.js';
 
 const tags = ['Device testing: sharing'];
 const Params = z.object({ sessionId: idParam });
 
-const Created = z
-  .object({
-    id: z.string(),
-    type: z.enum(['user', 'link']),
-    access: SessionAccess,
-    url: z.string().optional(),
-    token: z.string().optional(),
-    expiresAt: z.string(),
-    maxUses: z.number().int().nullable(),
-    uses: z.number().int(),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'DfSessionInvitationCreated' });
-const Listed = z
-  .object({
-    id: z.string(),
-    type: z.enum(['user', 'link']),
-    access: SessionAccess,
-    userId: z.number().int().nullable(),
-    email: z.string().nullable(),
-    expiresAt: z.string(),
-    maxUses: z.number().int().nullable(),
-    uses: z.number().int(),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'DfSessionInvitation' });
+/** Which invitation or link, and the access it gives: the start of every answer about one. */
+const invitation = { id: z.string(), type: z.enum(['user', 'link']), access: SessionAccess };
+/** Until when and how often it may be accepted, how often it was, and when it was made: the end of every answer. */
+const terms = { expiresAt: z.string(), maxUses: z.number().int().nullable(), uses: z.number().int(), createdAt: z.string() };
+/** As created: a link's token and URL are in this answer only. */
+const Created = z.object({ ...invitation, url: z.string().optional(), token: z.string().optional(), ...terms }).meta({ id: 'DfSessionInvitationCreated' });
+/** As listed: whom a coworker's invitation names. */
+const Listed = z.object({ ...invitation, userId: z.number().int().nullable(), email: z.string().nullable(), ...terms }).meta({ id: 'DfSessionInvitation' });
 
 const Invite = z.union([
   z.object({ userId: z.number().int().positive(), access: SessionAccess }).strict(),
@@ -103,24 +85,20 @@ export async function sharingRoutes(app: FastifyInstance, opts: { platform: Plat
     },
   });
 
+  /** Revokes a coworker's invitation or a shareable link of a session the caller may share. */
+  const revoke = async (request: FastifyRequest, sessionId: string, invitationId: string, type: 'user' | 'link') => {
+    const { c, session } = await shareable(request, sessionId);
+    await sharing.revoke(session, c, invitationId, type);
+  };
+
   r.delete('/api/sessions/:sessionId/invitations/:invitationId', {
     schema: { tags, summary: "Revoke a coworker's invitation: the access it gave ends at once", params: z.object({ sessionId: idParam, invitationId: idParam }), response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      const { c, session } = await shareable(request, request.params.sessionId);
-      await sharing.revoke(session, c, request.params.invitationId, 'user');
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, revoke(request, request.params.sessionId, request.params.invitationId, 'user')),
   });
 
   r.delete('/api/sessions/:sessionId/invitations/links/:linkId', {
     schema: { tags, summary: 'Revoke a shareable link: nobody can accept it any more, and the access it gave ends', params: z.object({ sessionId: idParam, linkId: idParam }), response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      const { c, session } = await shareable(request, request.params.sessionId);
-      await sharing.revoke(session, c, request.params.linkId, 'link');
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, revoke(request, request.params.sessionId, request.params.linkId, 'link')),
   });
 
   r.post('/api/session-invites/:token/accept', {

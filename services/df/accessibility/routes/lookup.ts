@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../../platform.js';
-import { caller } from '../../core/caller.js';
+import { workspaceLookup } from '../../core/caller.js';
 import type { SessionPort } from '../../core/session-port.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { AccessibilityService } from '../service.js';
@@ -14,10 +14,7 @@ export interface AccessibilityRoutesOptions {
 
 /** How an accessibility route finds its audit, by what the caller reads of it. */
 export function auditLookup({ platform, accessibility }: Pick<AccessibilityRoutesOptions, 'platform' | 'accessibility'>) {
-  const readAudit = async (request: FastifyRequest, auditId: string) => {
-    const c = await caller(request, 'df:session:read');
-    return { c, audit: await accessibility.get(c, auditId) };
-  };
+  const readAudit = workspaceLookup('audit', 'df:session:read', (c, auditId) => accessibility.get(c, auditId));
   /**
    * An audit's scans, findings and exports show its session's screen (screenshots, UI trees, the
    * elements' text): the session's content, for those who may see it (docs/modules/device-testing.md, "Sharing").

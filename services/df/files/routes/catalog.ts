@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BuildFacts } from '#events/df/files.js';
 import { findApp, findVersion, listApps, listVersions, type AppView } from '#projections/df-files/index.js';
 import { AppError } from '#shared/errors.js';
-import { caller, idParam, pageOf, paging } from '../../core/caller.js';
+import { caller, idParam, noContent, pageOf, paging } from '../../core/caller.js';
 import { absoluteUrls, tags, type FileRoutesOptions } from './schemas.js';
 
 const App = z
@@ -77,20 +77,12 @@ export async function catalogRoutes(app: FastifyInstance, opts: FileRoutesOption
 
   r.delete('/api/files/apps/:appId', {
     schema: { tags, summary: 'Delete an app, its versions and their files (refused while an install of one runs)', params: AppParams, response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      await files.deleteApp(await caller(request, 'df:file:manage'), request.params.appId);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, files.deleteApp(await caller(request, 'df:file:manage'), request.params.appId)),
   });
 
   r.delete('/api/files/apps/:appId/versions/:versionId', {
     schema: { tags, summary: 'Delete a version and its file (refused while an install of it runs)', params: z.object({ appId: idParam, versionId: idParam }), response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      await files.deleteVersion(await caller(request, 'df:file:manage'), request.params.appId, request.params.versionId);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, files.deleteVersion(await caller(request, 'df:file:manage'), request.params.appId, request.params.versionId)),
   });
 
   r.post('/api/files/apps/backfill', {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileView } from '#projections/df-files/index.js';
-import { caller } from '../../core/caller.js';
+import { caller, noContent } from '../../core/caller.js';
 import { absoluteUrls, File, FileParams, tags, type FileRoutesOptions } from './schemas.js';
 
 /** `/df/api/files/{fileId}`: one file: read, download by a short-lived signed URL, delete. */
@@ -41,10 +41,6 @@ export async function oneFileRoutes(app: FastifyInstance, opts: FileRoutesOption
 
   r.delete('/api/files/:fileId', {
     schema: { tags, summary: 'Delete a file (a pending multipart upload is aborted; the app version it holds goes too)', params: FileParams, response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      await files.delete(await caller(request, 'df:file:manage'), request.params.fileId);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, files.delete(await caller(request, 'df:file:manage'), request.params.fileId)),
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileView, listFiles } from '#projections/df-files/index.js';
-import { caller, idParam, multi, pageOf, paging } from '../../core/caller.js';
+import { caller, idParam, multi, noContent, pageOf, paging } from '../../core/caller.js';
 import { MAX_PART_BYTES, MIN_PART_BYTES } from '../service.js';
 import { absoluteUrls, File, FileParams, tags, type FileRoutesOptions } from './schemas.js';
 
@@ -101,10 +101,6 @@ export async function uploadRoutes(app: FastifyInstance, opts: FileRoutesOptions
 
   r.delete('/api/files/multipart/:fileId', {
     schema: { tags, summary: 'Abort a multipart upload: every part sent is deleted', params: FileParams, response: { 204: z.null() } },
-    handler: async (request, reply) => {
-      await files.abortMultipart(await caller(request, 'df:file:manage'), request.params.fileId);
-      reply.code(204);
-      return null;
-    },
+    handler: async (request, reply) => noContent(reply, files.abortMultipart(await caller(request, 'df:file:manage'), request.params.fileId)),
   });
 }

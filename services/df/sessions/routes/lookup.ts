@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toSessionView } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../../platform.js';
-import { caller, requireSessionControl } from '../../core/caller.js';
+import { workspaceLookup, requireSessionControl } from '../../core/caller.js';
 import type { ScreenHub } from '../../core/screen-hub.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { SharingService } from '../../sharing/index.js';
@@ -18,10 +18,7 @@ export interface SessionRoutesOptions {
 /** How a session route finds its session, by what the caller asks to do with it. */
 export function sessionLookup({ platform, sessions }: Pick<SessionRoutesOptions, 'platform' | 'sessions'>) {
   /** The session for a read, 404 when it is not in the caller's workspace. */
-  const readable = async (request: FastifyRequest, sessionId: string) => {
-    const c = await caller(request, 'df:session:read');
-    return { c, session: await sessions.get(c, sessionId) };
-  };
+  const readable = workspaceLookup('session', 'df:session:read', (c, sessionId) => sessions.get(c, sessionId));
   return {
     readable,
     /** The session for a change: its owner with `df:session:create`, others with `df:session:manage`. */

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { SessionOutcome } from '#events/df/sessions.js';
 import { idParam } from '../../core/caller.js';
 
 /** The schemas the `/df/api/sessions` routes share. */
+
+/** When a session started, became ready (null until its device was) and ended (null while open), and why. */
+const lifecycle = { startedAt: z.string(), readyAt: z.string().nullable(), endedAt: z.string().nullable(), endReason: z.string().nullable() };
 export const SessionSchema = z
   .object({
     id: z.string(),
@@ -10,11 +14,8 @@ export const SessionSchema = z
     deviceName: z.string(),
     type: z.string(),
     status: z.string(),
-    startedAt: z.string(),
-    readyAt: z.string().nullable(),
-    endedAt: z.string().nullable(),
-    endReason: z.string().nullable(),
-    outcome: z.enum(['passed', 'failed']).nullable().describe('The test outcome its runner set; null while none is set'),
+    ...lifecycle,
+    outcome: SessionOutcome.nullable().describe('The test outcome its runner set; null while none is set'),
     outcomeReason: z.string().nullable().describe('Why, when the runner said (the first failure)'),
     buildName: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
@@ -29,7 +30,7 @@ export const Activity = z.object({ id: z.string(), kind: z.string(), detail: z.r
 export const Metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, 'metadata is limited to 16 KiB of JSON');
 export const SessionType = z.enum(['manual', 'automation', 'debug']);
 export const SessionStatus = z.enum(['starting', 'active', 'ended', 'failed']);
-export const SessionOutcome = z.enum(['passed', 'failed']);
+export { SessionOutcome };
 
 export const tags = ['Device testing: sessions'];
 export const Params = z.object({ sessionId: idParam });

@@ -1,0 +1,30 @@
+/**
+ * A job the device module runs every so often (the idle-session sweep, the limits sweep, the host
+ * reaper): one run at a time, so a tick that comes while a run is under way is skipped; a run that
+ * fails is reported to `failed` and the next tick tries again. The timer keeps no process alive.
+ */
+export class PeriodicJob {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly run: () => Promise<void>,
+    private readonly failed: (err: unknown) => void,
+  ) {}
+
+  start(everyMs: number): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.run()
+        .catch(this.failed)
+        .finally(() => (this.running = null));
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  /** No tick after this call; resolves once the run under way, if any, has ended. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
