@@ -19,7 +19,14 @@ const ListQuery = z.object({
 });
 
 /** The sessions of one build: how many, how many are open or failed, when the first and the last started. */
-const Build = z.object({ buildName: z.string(), sessions: z.number(), activeSessions: z.number(), failedSessions: z.number(), firstStartedAt: z.string().nullable(), lastStartedAt: z.string().nullable() });
+const Build = z.object({
+  buildName: z.string(),
+  sessions: z.number(),
+  activeSessions: z.number(),
+  failedSessions: z.number(),
+  firstStartedAt: z.string().nullable(),
+  lastStartedAt: z.string().nullable(),
+});
 
 /** A page of sessions, the latest started first unless the query says otherwise. */
 const latestFirst = (q: { page: number; size: number; sortDir?: 'asc' | 'desc' | undefined }) => ({ page: q.page, size: q.size, sortBy: 'startedAt' as const, sortDir: q.sortDir ?? 'desc' });
