@@ -155,6 +155,14 @@ export class DriverError extends Error {
 }
 
 /**
+ * The refusal of a control action no case handles. A driver's switch passes its action here in its
+ * `default`, where the type is `never` once every kind is handled: a new kind fails to compile.
+ */
+export function unknownAction(action: never): DriverError {
+  return new DriverError('BAD_REQUEST', `Unknown action ${JSON.stringify(action)}`);
+}
+
+/**
  * Bytes on their way to or from a device, kept in files on the agent's machine: uploads arrive in
  * chunks (in order, size and SHA-256 checked at commit), downloads are pulled once and read in pieces.
  * One area per device; `clear` drops everything (at release).

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
-import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
+import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, pullFile, pushFile, shell, shellQuote, type AdbDevice } from './adb.js';
 import { AndroidScreen, type ScreenPath } from './screen.js';
 import { AndroidInput, SETTINGS_PACKAGE, type InputPath, type TextPath } from './input.js';
@@ -55,6 +55,42 @@ export function parseWmSize(output: string): { width: number; height: number } |
   const physical = /Physical size:\s*(\d+)x(\d+)/.exec(output);
   const m = override ?? physical;
   return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
+}
+
+const SYSTEM_SETTINGS = 'com.android.settings';
+const PLAY_STORE = 'com.android.vending';
+const launcherCommand = (pkg: string) => `monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`;
+const settingsLaunch = (screen: string, data?: string) => ({ command: `am start -a android.settings.${screen}${data ? ` -d ${shellQuote(data)}` : ''}`, pkg: SYSTEM_SETTINGS });
+
+/** The shell command that opens a helper, and the package it starts (force-stopped at release). */
+function helperLaunch(helper: AppHelper, packageName: string | undefined): { command: string; pkg: string } {
+  const needPackage = (): string => {
+    if (!packageName) throw new DriverError('BAD_REQUEST', `The ${helper} helper needs a packageName`);
+    return packageName;
+  };
+  switch (helper) {
+    case 'play-store':
+      return {
+        command: packageName ? `am start -a android.intent.action.VIEW -d ${shellQuote(`market://details?id=${packageName}`)}` : launcherCommand(PLAY_STORE),
+        pkg: PLAY_STORE,
+      };
+    case 'settings':
+      return settingsLaunch('SETTINGS');
+    case 'app-settings':
+      return settingsLaunch('APPLICATION_DETAILS_SETTINGS', `package:${needPackage()}`);
+    case 'developer-options':
+      return settingsLaunch('APPLICATION_DEVELOPMENT_SETTINGS');
+    case 'wifi-settings':
+      return settingsLaunch('WIFI_SETTINGS');
+    case 'launch-app': {
+      const pkg = needPackage();
+      return { command: launcherCommand(pkg), pkg };
+    }
+    default: {
+      const never: never = helper;
+      throw new DriverError('BAD_REQUEST', `Unknown helper ${String(never)}`);
+    }
+  }
 }
 
 /**
@@ -214,10 +250,8 @@ export class AndroidDevice implements DeviceDriver {
         if (/^Error/m.test(out)) throw new DriverError('DEVICE_ERROR', `The URL could not be opened: ${out.trim().slice(0, 300)}`);
         return { url: action.url };
       }
-      default: {
-        const never: never = action;
-        throw new DriverError('BAD_REQUEST', `Unknown action ${JSON.stringify(never)}`);
-      }
+      default:
+        throw unknownAction(action);
     }
   }
 
@@ -347,46 +381,10 @@ export class AndroidDevice implements DeviceDriver {
 
   async openHelper(helper: AppHelper, packageName?: string): Promise<RpcResult<'openHelper'>> {
     this.requirePrepared();
-    const needPackage = () => {
-      if (!packageName) throw new DriverError('BAD_REQUEST', `The ${helper} helper needs a packageName`);
-      return packageName;
-    };
-    let out: string;
-    switch (helper) {
-      case 'play-store':
-        out = packageName
-          ? await this.sh(`am start -a android.intent.action.VIEW -d ${shellQuote(`market://details?id=${packageName}`)}`)
-          : await this.sh('monkey -p com.android.vending -c android.intent.category.LAUNCHER 1');
-        this.started.add('com.android.vending');
-        break;
-      case 'settings':
-        out = await this.sh('am start -a android.settings.SETTINGS');
-        this.started.add('com.android.settings');
-        break;
-      case 'app-settings':
-        out = await this.sh(`am start -a android.settings.APPLICATION_DETAILS_SETTINGS -d ${shellQuote(`package:${needPackage()}`)}`);
-        this.started.add('com.android.settings');
-        break;
-      case 'developer-options':
-        out = await this.sh('am start -a android.settings.APPLICATION_DEVELOPMENT_SETTINGS');
-        this.started.add('com.android.settings');
-        break;
-      case 'wifi-settings':
-        out = await this.sh('am start -a android.settings.WIFI_SETTINGS');
-        this.started.add('com.android.settings');
-        break;
-      case 'launch-app': {
-        const pkg = needPackage();
-        out = await this.sh(`monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`);
-        if (/monkey aborted|No activities found/.test(out)) throw new DriverError('BAD_REQUEST', `${pkg} has no launcher activity on this device`);
-        this.started.add(pkg);
-        break;
-      }
-      default: {
-        const never: never = helper;
-        throw new DriverError('BAD_REQUEST', `Unknown helper ${String(never)}`);
-      }
-    }
+    const { command, pkg } = helperLaunch(helper, packageName);
+    const out = await this.sh(command);
+    if (helper === 'launch-app' && /monkey aborted|No activities found/.test(out)) throw new DriverError('BAD_REQUEST', `${pkg} has no launcher activity on this device`);
+    this.started.add(pkg);
     if (/^Error/m.test(out)) throw new DriverError('DEVICE_ERROR', `The ${helper} helper could not be opened: ${out.trim().slice(0, 300)}`);
     return { helper, ...(packageName ? { packageName } : {}) };
   }

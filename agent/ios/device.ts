@@ -95,11 +95,7 @@ export class IosDevice implements DeviceDriver {
   }
 
   async release(): Promise<void> {
-    this.ctx.prepared = false;
-    await this.screen.stop();
-    this.stopSyslog();
-    this.screen.close();
-    await this.wda.end();
+    await this.stopSession('end');
     const problems = [...(await this.apps.release()), ...(await this.files.release())];
     this.logRing.clear();
     if (problems.length > 0) this.logger.warn({ udid: this.udid, problems }, 'ios release left something behind');
@@ -196,11 +192,16 @@ export class IosDevice implements DeviceDriver {
   }
 
   async close(): Promise<void> {
+    await this.stopSession('close');
+  }
+
+  /** Stops the live screen, the syslog and WebDriverAgent (`end`: its session; `close`: all of it, the device is going). */
+  private async stopSession(wda: 'end' | 'close'): Promise<void> {
     this.ctx.prepared = false;
     await this.screen.stop();
     this.stopSyslog();
     this.screen.close();
-    await this.wda.close();
+    await this.wda[wda]();
   }
 
   private async startSyslog(): Promise<void> {

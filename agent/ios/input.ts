@@ -1,5 +1,5 @@
 import type { ControlAction, RpcResult, UiNode } from '#shared/wire/index.js';
-import { DriverError } from '../provider.js';
+import { DriverError, unknownAction } from '../provider.js';
 import type { IosContext } from './context.js';
 import type { Wda } from './wda.js';
 
@@ -74,10 +74,8 @@ export class IosInput {
       case 'openUrl':
         await this.wda.client.call('POST', `${s}/url`, { url: action.url });
         return { url: action.url };
-      default: {
-        const never: never = action;
-        throw new DriverError('BAD_REQUEST', `Unknown action ${JSON.stringify(never)}`);
-      }
+      default:
+        throw unknownAction(action);
     }
   }
 

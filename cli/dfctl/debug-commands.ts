@@ -1,14 +1,7 @@
-/** A debug target as `GET /df/api/sessions/{id}/debug-targets` lists it. */
-export interface DebugTarget {
-  id: string;
-  kind: 'process' | 'webview' | 'page' | 'device';
-  title: string;
-  pid?: number;
-  package?: string;
-  /** The tunnel protocol that reaches it: `adb`, `jdwp`, `cdp`, `usbmux`, `webkit_inspector`, … */
-  protocol: string;
-  tunnelPath: string;
-}
+import type { DebugTarget } from '@qa-platform/client';
+
+/** A debug target as `GET /df/api/sessions/{id}/debug-targets` lists it (the API's own shape). */
+export type { DebugTarget };
 
 /** The port `dfctl forward` listens on at the desk for a JDWP process: any free one will do. */
 export const LOCAL_JDWP_PORT = 8700;

@@ -11,20 +11,24 @@ import { ActivatePage, ForgotPage, ProfilePage, ResetPage, SignInPage, SignUpPag
 import { DeviceDetailPage, DevicesPage } from './pages/devices';
 import './styles.css';
 
-// Pages a person opens less often load on demand, so the first paint carries only what it needs.
-const SessionPage = lazy(() => import('./pages/session').then((m) => m.SessionPage));
-const SessionInvitePage = lazy(() => import('./pages/session').then((m) => m.SessionInvitePage));
-const ReservationsPage = lazy(() => import('./pages/reservations').then((m) => m.ReservationsPage));
-const HostsPage = lazy(() => import('./pages/hosts').then((m) => m.HostsPage));
-const FilesPage = lazy(() => import('./pages/files').then((m) => m.FilesPage));
-const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
-const AccessibilityPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityPage));
-const AccessibilityAuditPage = lazy(() => import('./pages/accessibility').then((m) => m.AccessibilityAuditPage));
-const DebugPage = lazy(() => import('./pages/debug').then((m) => m.DebugPage));
-const TestSessionsPage = lazy(() => import('./pages/test-sessions').then((m) => m.TestSessionsPage));
-const TestSessionPage = lazy(() => import('./pages/test-sessions').then((m) => m.TestSessionPage));
-const OrgPage = lazy(() => import('./pages/org').then((m) => m.OrgPage));
-const NoWorkspacePage = lazy(() => import('./pages/no-workspace').then((m) => m.NoWorkspacePage));
+/**
+ * Pages a person opens less often load on demand, so the first paint carries only what it needs: the
+ * named exports of the module `load` answers, each a component that loads the module when first drawn.
+ */
+function onDemand<M, K extends keyof M>(load: () => Promise<M>, ...names: K[]): Pick<M, K> {
+  return Object.fromEntries(names.map((name) => [name, lazy(() => load().then((m) => m[name]))])) as Pick<M, K>;
+}
+
+const { SessionPage, SessionInvitePage } = onDemand(() => import('./pages/session'), 'SessionPage', 'SessionInvitePage');
+const { ReservationsPage } = onDemand(() => import('./pages/reservations'), 'ReservationsPage');
+const { HostsPage } = onDemand(() => import('./pages/hosts'), 'HostsPage');
+const { FilesPage } = onDemand(() => import('./pages/files'), 'FilesPage');
+const { ReportsPage } = onDemand(() => import('./pages/reports'), 'ReportsPage');
+const { AccessibilityPage, AccessibilityAuditPage } = onDemand(() => import('./pages/accessibility'), 'AccessibilityPage', 'AccessibilityAuditPage');
+const { DebugPage } = onDemand(() => import('./pages/debug'), 'DebugPage');
+const { TestSessionsPage, TestSessionPage } = onDemand(() => import('./pages/test-sessions'), 'TestSessionsPage', 'TestSessionPage');
+const { OrgPage } = onDemand(() => import('./pages/org'), 'OrgPage');
+const { NoWorkspacePage } = onDemand(() => import('./pages/no-workspace'), 'NoWorkspacePage');
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } },

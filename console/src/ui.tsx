@@ -63,8 +63,7 @@ export const withFields = (handle: (data: FormData, form: HTMLFormElement) => un
   void handle(new FormData(form), form);
 };
 
-/** A form whose submit runs an async action, shows progress and the error body's message. */
-export function ActionForm(props: {
+interface ActionFormProps {
   onSubmit: (data: FormData) => Promise<unknown>;
   submit: string;
   children: ComponentChildren;
@@ -72,7 +71,10 @@ export function ActionForm(props: {
   label?: string;
   /** Empties the fields after each success (a form that sends one thing after another). */
   resetOnSuccess?: boolean;
-}) {
+}
+
+/** A form whose submit runs an async action, shows progress and the error body's message. */
+export function ActionForm(props: ActionFormProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   return (
@@ -100,6 +102,33 @@ export function ActionForm(props: {
         {busy ? 'Working…' : props.submit}
       </button>
     </form>
+  );
+}
+
+/**
+ * A card holding one ActionForm under its heading (`h3` in a section that has an `h2` of its own):
+ * the form is named by `label`, else by the heading. `after` follows the form in the card (what it made).
+ */
+export function FormCard(props: ActionFormProps & { title: string; heading?: 'h2' | 'h3'; after?: ComponentChildren }) {
+  const { title, heading: Heading = 'h2', after, ...form } = props;
+  return (
+    <div class="card">
+      <Heading>{title}</Heading>
+      <ActionForm {...form} label={form.label ?? title} />
+      {after}
+    </div>
+  );
+}
+
+/** A secret the server shows only once (a new token or key): what it is, and the value to copy. */
+export function ShownOnce({ label, value, children }: { label: string; value: string; children: ComponentChildren }) {
+  return (
+    <div class="ok" role="status">
+      <p>{children}</p>
+      <p class="secret" aria-label={label}>
+        {value}
+      </p>
+    </div>
   );
 }
 
@@ -134,6 +163,20 @@ export function Confirm(props: { label: string; question?: string; yes: string; 
         {props.no ?? 'Keep it'}
       </button>
     </span>
+  );
+}
+
+/**
+ * A risky action behind a danger button: pressed, the button gives way to a Confirm whose yes runs
+ * `onYes` (an action's `run`, which answers whether it succeeded: then the button comes back).
+ */
+export function ConfirmButton(props: { label: string; question?: string; yes: string; onYes: () => Promise<boolean>; buttonLabel?: string; children: ComponentChildren }) {
+  const [asking, setAsking] = useState(false);
+  if (asking) return <Confirm label={props.label} question={props.question} yes={props.yes} onYes={async () => (await props.onYes()) && setAsking(false)} onNo={() => setAsking(false)} />;
+  return (
+    <button type="button" class="danger" aria-label={props.buttonLabel} onClick={() => setAsking(true)}>
+      {props.children}
+    </button>
   );
 }
 
@@ -188,18 +231,18 @@ export function NotAllowed({ title, children }: { title: string; children: Compo
 
 /**
  * A query's list in its states: loading, its error, nothing (`empty`, when `isEmpty` says so or
- * nothing came), else `children` with the data.
+ * nothing came; without `empty`, nothing is shown), else `children` with the data.
  */
 export function QueryList<T>(props: {
   query: { isLoading: boolean; error: unknown; data: T | undefined };
-  isEmpty: (data: T) => boolean;
-  empty: ComponentChildren;
+  isEmpty?: (data: T) => boolean;
+  empty?: ComponentChildren;
   children: (data: T) => ComponentChildren;
 }) {
   const { query } = props;
   if (query.isLoading) return <Loading />;
   if (query.error) return <ErrorNote error={query.error} />;
-  if (query.data === undefined || props.isEmpty(query.data)) return <Empty>{props.empty}</Empty>;
+  if (query.data === undefined || props.isEmpty?.(query.data)) return props.empty === undefined ? null : <Empty>{props.empty}</Empty>;
   return <>{props.children(query.data)}</>;
 }
 
@@ -269,5 +312,30 @@ export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: stri
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A query's rows as a DataTable, in QueryList's states: loading, its error, none (`empty`), else the
+ * table of `rows(data)` and whatever `after(data)` adds below it (a pager).
+ */
+export function QueryTable<T, R>(props: {
+  query: { isLoading: boolean; error: unknown; data: T | undefined };
+  rows: (data: T) => readonly R[];
+  empty: ComponentChildren;
+  caption: string;
+  columns: Column<R>[];
+  rowKey?: (row: R) => string | number;
+  after?: (data: T) => ComponentChildren;
+}) {
+  return (
+    <QueryList query={props.query} isEmpty={(d) => props.rows(d).length === 0} empty={props.empty}>
+      {(d) => (
+        <>
+          <DataTable caption={props.caption} rows={props.rows(d)} columns={props.columns} rowKey={props.rowKey} />
+          {props.after?.(d)}
+        </>
+      )}
+    </QueryList>
   );
 }

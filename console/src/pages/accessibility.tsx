@@ -4,7 +4,7 @@ import type { AccessibilityAudit as Audit, AccessibilityFinding as Finding } fro
 import { api } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
+import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryTable } from '../ui';
 import { CompareReports, ExportReport } from './accessibility-tools';
 
 type Impact = keyof Audit['findingCounts'];
@@ -30,30 +30,19 @@ export function AccessibilityPage() {
   return (
     <section class="stack">
       <h1>Accessibility</h1>
-      <QueryList
-        query={audits}
-        isEmpty={(d) => !d.content.length}
+      <QueryTable
+        query={audits} rows={(d) => d.content} rowKey={(a) => a.id} caption="Accessibility reports"
         empty={<>No accessibility report yet: start one from a session's page ("Run accessibility audit") or through the API.</>}
-      >
-        {(d) => (
-          <>
-            <DataTable
-              caption="Accessibility reports"
-              rows={d.content}
-              rowKey={(a) => a.id}
-              columns={[
-                { header: 'Report', cell: (a) => <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link> },
-                { header: 'Platform', cell: (a) => a.platform },
-                { header: 'Status', cell: (a) => <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span> },
-                { header: 'Scans', cell: (a) => a.scanCount },
-                { header: 'Findings', cell: (a) => counts(a.findingCounts) },
-                { header: 'Started', class: 'nowrap', cell: (a) => formatTime(a.createdAt) },
-              ]}
-            />
-            <Pager page={page} totalPages={d.totalPages} total={d.totalElements} onPage={setPage} />
-          </>
-        )}
-      </QueryList>
+        after={(d) => <Pager page={page} totalPages={d.totalPages} total={d.totalElements} onPage={setPage} />}
+        columns={[
+          { header: 'Report', cell: (a) => <Link href={`/accessibility/${a.id}`}>{a.name ?? a.id}</Link> },
+          { header: 'Platform', cell: (a) => a.platform },
+          { header: 'Status', cell: (a) => <span class={`badge ${a.status}`}>{a.status.replace('_', ' ')}</span> },
+          { header: 'Scans', cell: (a) => a.scanCount },
+          { header: 'Findings', cell: (a) => counts(a.findingCounts) },
+          { header: 'Started', class: 'nowrap', cell: (a) => formatTime(a.createdAt) },
+        ]}
+      />
     </section>
   );
 }

@@ -10,10 +10,8 @@ import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
 
-type Target = DebugTarget;
-
 /** What each protocol lets a developer do, in a person's words. */
-const PROTOCOL_TEXT: Record<string, string> = {
+const PROTOCOL_TEXT: Record<DebugTarget['protocol'], string> = {
   adb: 'Shell, installs, files and logs',
   jdwp: 'Java debugger on an app’s process',
   tcp_forward: 'A device TCP port at your desk',
@@ -157,7 +155,7 @@ export function DebugPage({ id }: { id: string }) {
 function Targets({ id, wide }: { id: string; wide: boolean }) {
   const targets = useQuery({
     queryKey: ['debug-targets', id],
-    queryFn: () => api<{ targets: Target[] }>(`/df/api/sessions/${id}/debug-targets`),
+    queryFn: () => api<{ targets: DebugTarget[] }>(`/df/api/sessions/${id}/debug-targets`),
   });
   const [copied, setCopied] = useState<string | null>(null);
   const [copyError, setCopyError] = useState<unknown>(null);

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Device, Host } from '@qa-platform/client';
 import { api } from '../api';
@@ -149,55 +150,70 @@ function HostButtons(props: { host: Host; onRename: () => void; onScope: () => v
   );
 }
 
-function RenameForm({ host: h, run, onDone }: { host: Host; run: Run; onDone: () => void }) {
+/** What a row's editor gets: its host, the page's `run`, and `onDone`, which closes it. */
+interface EditorProps {
+  host: Host;
+  run: Run;
+  onDone: () => void;
+}
+
+/** A row's editor of the host's settings: `change` reads them from the fields; they are PUT, then the editor closes. */
+function SettingsForm({ host: h, run, onDone, label, layout, change, children }: EditorProps & { label: string; layout: 'row' | 'stack'; change: (d: FormData) => Partial<Pick<Host, 'name' | 'workspaceIds'>>; children: ComponentChildren }) {
   return (
     <form
-      class="row"
-      aria-label={`Rename ${h.name}`}
+      class={layout}
+      aria-label={label}
       onSubmit={withFields((d) => {
-        const name = String(d.get('name')).trim();
+        const body = change(d);
         void run(async () => {
-          await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { name } });
+          await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body });
           onDone();
         });
       })}
     >
-      <input name="name" defaultValue={h.name} required aria-label="New name" autoFocus />
-      <button type="submit">Save</button>
-      <button type="button" onClick={onDone}>
-        Cancel
-      </button>
+      {children}
     </form>
   );
 }
 
-function ScopeForm({ host: h, run, onDone }: { host: Host; run: Run; onDone: () => void }) {
+function SaveOrCancel({ onCancel }: { onCancel: () => void }) {
   return (
-    <form
-      class="stack"
-      aria-label={`Workspaces of ${h.name}`}
-      onSubmit={withFields((d) => {
-        const ids = d.getAll('workspaceIds').map(Number);
-        void run(async () => {
-          // None chosen: every workspace of the company (null), as at enrolment.
-          await api(`/df/api/hosts/${h.id}`, { method: 'PUT', body: { workspaceIds: ids.length ? ids : null } });
-          onDone();
-        });
-      })}
-    >
-      <WorkspaceChoices checked={h.workspaceIds} autoFocusFirst />
+    <>
+      <button type="submit">Save</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </>
+  );
+}
+
+function RenameForm(props: EditorProps) {
+  return (
+    <SettingsForm {...props} layout="row" label={`Rename ${props.host.name}`} change={(d) => ({ name: String(d.get('name')).trim() })}>
+      <input name="name" defaultValue={props.host.name} required aria-label="New name" autoFocus />
+      <SaveOrCancel onCancel={props.onDone} />
+    </SettingsForm>
+  );
+}
+
+function ScopeForm(props: EditorProps) {
+  const change = (d: FormData) => {
+    const ids = d.getAll('workspaceIds').map(Number);
+    // None chosen: every workspace of the company (null), as at enrolment.
+    return { workspaceIds: ids.length ? ids : null };
+  };
+  return (
+    <SettingsForm {...props} layout="stack" label={`Workspaces of ${props.host.name}`} change={change}>
+      <WorkspaceChoices checked={props.host.workspaceIds} autoFocusFirst />
       <div class="row">
-        <button type="submit">Save</button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
+        <SaveOrCancel onCancel={props.onDone} />
       </div>
-    </form>
+    </SettingsForm>
   );
 }
 
 /** Moves a device of the company to this host; the device list is read when the form opens. */
-function MoveForm({ host: h, run, onMoved, onDone }: { host: Host; run: Run; onMoved: (text: string) => void; onDone: () => void }) {
+function MoveForm({ host: h, run, onMoved, onDone }: EditorProps & { onMoved: (text: string) => void }) {
   const qc = useQueryClient();
   const devices = useQuery({
     queryKey: ['hosts', 'devices'],
@@ -238,7 +254,7 @@ function MoveForm({ host: h, run, onMoved, onDone }: { host: Host; run: Run; onM
   );
 }
 
-function RevokeConfirm({ host: h, run, onDone }: { host: Host; run: Run; onDone: () => void }) {
+function RevokeConfirm({ host: h, run, onDone }: EditorProps) {
   return (
     <span role="group" aria-label={`Confirm revoking ${h.name}`} class="row">
       <span>Revoke? Its devices go offline and their sessions end.</span>

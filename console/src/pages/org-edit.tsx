@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Page, Role, Team, User, Workspace, WorkspaceAccess } from '@qa-platform/client';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { Confirm, ErrorNote, Field, Loading, useAction, withFields } from '../ui';
+import { Confirm, ConfirmButton, ErrorNote, Field, Loading, useAction, useActionThen, withFields } from '../ui';
 import { WorkspaceMembers } from './workspace-members';
 
 /**
@@ -32,10 +32,9 @@ export function useUsers(enabled: boolean) {
 
 export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: string }[] }) {
   const qc = useQueryClient();
-  const [deleting, setDeleting] = useState(false);
   const [saved, setSaved] = useState(false);
-  const action = useAction();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['roles'] });
+  const action = useActionThen(() => qc.invalidateQueries({ queryKey: ['roles'] }));
+  const remove = () => action.run(() => api(`/api/v1/roles/${role.id}`, { method: 'DELETE' }));
   return (
     <div class="stack">
       <form
@@ -49,7 +48,6 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
               body: { name: String(d.get('name')).trim(), description: String(d.get('description') ?? '').trim(), permissions: d.getAll('permissions').map(String) },
             });
             setSaved(true);
-            await refresh();
           });
         })}
       >
@@ -77,22 +75,9 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
           <button type="submit" class="primary" disabled={action.busy}>
             Save the role
           </button>
-          {deleting ? (
-            <Confirm
-              label={`Confirm deleting the role ${role.name}`}
-              question="Delete? It is taken from every user and workspace member holding it."
-              yes="Yes, delete"
-              onYes={() => action.run(async () => {
-                await api(`/api/v1/roles/${role.id}`, { method: 'DELETE' });
-                await refresh();
-              })}
-              onNo={() => setDeleting(false)}
-            />
-          ) : (
-            <button type="button" class="danger" onClick={() => setDeleting(true)}>
-              Delete the role
-            </button>
-          )}
+          <ConfirmButton label={`Confirm deleting the role ${role.name}`} question="Delete? It is taken from every user and workspace member holding it." yes="Yes, delete" onYes={remove}>
+            Delete the role
+          </ConfirmButton>
         </div>
       </form>
     </div>

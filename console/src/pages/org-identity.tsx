@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, Loading, useAction } from '../ui';
+import { ActionForm, ConfirmButton, ErrorNote, Field, QueryTable, useAction } from '../ui';
 
 type ProviderType = 'oidc' | 'saml' | 'ldap';
 
@@ -142,10 +142,14 @@ function ProviderFields({ type, provider }: { type: ProviderType; provider?: Ide
 function ProviderRow({ provider }: { provider: IdentityProvider }) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [tried, setTried] = useState<string | null>(null);
   const action = useAction();
   const refresh = () => qc.invalidateQueries({ queryKey: ['identity-providers'] });
+  const remove = () =>
+    action.run(async () => {
+      await api(`/api/v1/identity-providers/${provider.id}`, { method: 'DELETE' });
+      await refresh();
+    });
   const callback = `${location.origin}/api/v1/auth/sso/${provider.id}/callback`;
   return (
     <article class="card stack" aria-label={`Identity provider ${provider.name}`}>
@@ -174,24 +178,9 @@ function ProviderRow({ provider }: { provider: IdentityProvider }) {
           <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
             Edit
           </button>
-          {confirming ? (
-            <Confirm
-              label={`Confirm removing ${provider.name}`}
-              question="Remove? Its people keep their accounts."
-              yes="Yes, remove"
-              onYes={() =>
-                action.run(async () => {
-                  await api(`/api/v1/identity-providers/${provider.id}`, { method: 'DELETE' });
-                  await refresh();
-                })
-              }
-              onNo={() => setConfirming(false)}
-            />
-          ) : (
-            <button type="button" class="danger" onClick={() => setConfirming(true)}>
-              Remove
-            </button>
-          )}
+          <ConfirmButton label={`Confirm removing ${provider.name}`} question="Remove? Its people keep their accounts." yes="Yes, remove" onYes={remove}>
+            Remove
+          </ConfirmButton>
         </div>
       </div>
       {tried ? (
@@ -252,22 +241,15 @@ export function IdentityProviders() {
   return (
     <div class="stack">
       <p class="muted">People of these e-mail domains are offered “Continue with …” on the sign-in page. Secrets are never shown once saved.</p>
-      <ErrorNote error={providers.error} />
-      {providers.isLoading ? <Loading /> : null}
-      {providers.data && providers.data.length === 0 ? <Empty>No identity provider yet.</Empty> : null}
-      {providers.data && providers.data.length > 0 ? (
-        <DataTable
-          caption="Identity providers"
-          rows={providers.data}
-          rowKey={(p) => p.id}
-          columns={[
-            { header: 'Name', cell: (p) => p.name },
-            { header: 'Kind', cell: (p) => TYPE_LABEL[p.type] },
-            { header: 'Domains', cell: (p) => p.domains.join(', ') },
-            { header: 'State', cell: (p) => `${p.enabled ? 'enabled' : 'disabled'}${p.enforce ? ', enforced' : ''}` },
-          ]}
-        />
-      ) : null}
+      <QueryTable
+        query={providers} rows={(d) => d} rowKey={(p) => p.id} caption="Identity providers" empty="No identity provider yet."
+        columns={[
+          { header: 'Name', cell: (p) => p.name },
+          { header: 'Kind', cell: (p) => TYPE_LABEL[p.type] },
+          { header: 'Domains', cell: (p) => p.domains.join(', ') },
+          { header: 'State', cell: (p) => `${p.enabled ? 'enabled' : 'disabled'}${p.enforce ? ', enforced' : ''}` },
+        ]}
+      />
       {(providers.data ?? []).map((p) => (
         <ProviderRow key={p.id} provider={p} />
       ))}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, Loading, useAction } from '../ui';
+import { ConfirmButton, ErrorNote, Field, FormCard, QueryTable, ShownOnce, useActionThen } from '../ui';
 
 /** A SCIM token as the API lists it: never its value. */
 interface ScimToken {
@@ -20,29 +20,14 @@ interface RoleName {
 }
 
 function RevokeToken({ token, onDone }: { token: ScimToken; onDone: () => Promise<unknown> }) {
-  const [confirming, setConfirming] = useState(false);
-  const action = useAction();
+  const action = useActionThen(onDone);
   if (token.revokedAt) return <span class="muted">revoked</span>;
+  const revoke = () => action.run(() => api(`/api/v1/scim-tokens/${token.id}`, { method: 'DELETE' }));
   return (
     <>
-      {confirming ? (
-        <Confirm
-          label={`Confirm revoking ${token.name}`}
-          question="Revoke? The directory stops provisioning at once."
-          yes="Yes, revoke"
-          onYes={() =>
-            action.run(async () => {
-              await api(`/api/v1/scim-tokens/${token.id}`, { method: 'DELETE' });
-              await onDone();
-            })
-          }
-          onNo={() => setConfirming(false)}
-        />
-      ) : (
-        <button type="button" class="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${token.name}`}>
-          Revoke
-        </button>
-      )}
+      <ConfirmButton label={`Confirm revoking ${token.name}`} question="Revoke? The directory stops provisioning at once." yes="Yes, revoke" onYes={revoke} buttonLabel={`Revoke ${token.name}`}>
+        Revoke
+      </ConfirmButton>
       <ErrorNote error={action.error} />
     </>
   );
@@ -62,54 +47,35 @@ export function ScimProvisioning() {
         Your directory (Okta, Entra ID, OneLogin…) creates, updates, deactivates and removes people and teams at{' '}
         <code>{`${location.origin}/scim/v2`}</code> with one of these tokens as its bearer token.
       </p>
-      <div class="card">
-        <h2>New SCIM token</h2>
-        <ActionForm
-          submit="Create the token"
-          label="New SCIM token"
-          resetOnSuccess
-          onSubmit={async (d) => {
-            const roleIds = d.getAll('roleIds').map(Number);
-            setCreated(await api<ScimToken>('/api/v1/scim-tokens', { method: 'POST', body: { name: String(d.get('name') ?? '').trim(), roleIds } }));
-            await reload();
-          }}
-        >
-          <Field label="Name" name="name" required minLength={2} maxLength={64} placeholder="Okta" />
-          <fieldset class="checks">
-            <legend>Roles every provisioned person gets</legend>
-            {(roles.data ?? []).map((r) => (
-              <label class="check">
-                <input type="checkbox" name="roleIds" value={String(r.id)} /> {r.name}
-              </label>
-            ))}
-          </fieldset>
-        </ActionForm>
-        {created?.token ? (
-          <div class="ok" role="status">
-            <p>The token {created.name}, shown only now: copy it into your directory.</p>
-            <p class="secret" aria-label="The new SCIM token">
-              {created.token}
-            </p>
-          </div>
-        ) : null}
-      </div>
-      <ErrorNote error={tokens.error} />
-      {tokens.isLoading ? <Loading /> : null}
-      {tokens.data && tokens.data.length === 0 ? <Empty>No SCIM token yet.</Empty> : null}
-      {tokens.data && tokens.data.length > 0 ? (
-        <DataTable
-          caption="SCIM tokens"
-          rows={tokens.data}
-          rowKey={(t) => t.id}
-          columns={[
-            { header: 'Name', cell: (t) => t.name },
-            { header: 'Token', cell: (t) => <code>{t.prefix}…</code> },
-            { header: 'Roles given', cell: (t) => (t.roleIds.length > 0 ? t.roleIds.map(roleName).join(', ') : 'none') },
-            { header: 'Created', cell: (t) => new Date(t.createdAt).toLocaleString() },
-            { header: 'State', cell: (t) => <RevokeToken token={t} onDone={reload} /> },
-          ]}
-        />
-      ) : null}
+      <FormCard
+        title="New SCIM token" submit="Create the token" resetOnSuccess
+        after={created?.token ? <ShownOnce label="The new SCIM token" value={created.token}>The token {created.name}, shown only now: copy it into your directory.</ShownOnce> : null}
+        onSubmit={async (d) => {
+          const roleIds = d.getAll('roleIds').map(Number);
+          setCreated(await api<ScimToken>('/api/v1/scim-tokens', { method: 'POST', body: { name: String(d.get('name') ?? '').trim(), roleIds } }));
+          await reload();
+        }}
+      >
+        <Field label="Name" name="name" required minLength={2} maxLength={64} placeholder="Okta" />
+        <fieldset class="checks">
+          <legend>Roles every provisioned person gets</legend>
+          {(roles.data ?? []).map((r) => (
+            <label class="check">
+              <input type="checkbox" name="roleIds" value={String(r.id)} /> {r.name}
+            </label>
+          ))}
+        </fieldset>
+      </FormCard>
+      <QueryTable
+        query={tokens} rows={(d) => d} rowKey={(t) => t.id} caption="SCIM tokens" empty="No SCIM token yet."
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Token', cell: (t) => <code>{t.prefix}…</code> },
+          { header: 'Roles given', cell: (t) => (t.roleIds.length > 0 ? t.roleIds.map(roleName).join(', ') : 'none') },
+          { header: 'Created', cell: (t) => new Date(t.createdAt).toLocaleString() },
+          { header: 'State', cell: (t) => <RevokeToken token={t} onDone={reload} /> },
+        ]}
+      />
     </div>
   );
 }

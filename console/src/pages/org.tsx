@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/preact-query';
+import type { ComponentType } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ApiKey, AuditEvent, AuditEventType, Page, Role, Team, User, Workspace } from '@qa-platform/client';
 import { api, download } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
+import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, ShownOnce, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
@@ -14,12 +15,25 @@ import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard } from './o
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
+/** What each organization section shows. */
+const SECTION_PAGES: Record<(typeof ORG_SECTIONS)[number]['path'], ComponentType> = {
+  '/org/users': Users,
+  '/org/roles': Roles,
+  '/org/teams': Teams,
+  '/org/workspaces': Workspaces,
+  '/org/webhooks': WebhooksSection,
+  '/org/identity-providers': IdentityProviders,
+  '/org/provisioning': ScimProvisioning,
+  '/org/audit': Audit,
+};
+
 /** Team and organization: each section shown only with its permission key (never a role name). */
 export function OrgPage({ path }: { path: string }) {
   const { can } = useSession();
   const sections = ORG_SECTIONS.filter((s) => can(s.key));
   if (path === '/api-keys') return <ApiKeys />;
   const section = sections.find((s) => s.path === path);
+  const Section = section ? SECTION_PAGES[section.path] : null;
   return (
     <section>
       <h1>Organization</h1>
@@ -30,25 +44,7 @@ export function OrgPage({ path }: { path: string }) {
           </Link>
         ))}
       </nav>
-      {!section ? (
-        <Empty>You do not hold the permission for this page.</Empty>
-      ) : section.path === '/org/users' ? (
-        <Users />
-      ) : section.path === '/org/roles' ? (
-        <Roles />
-      ) : section.path === '/org/teams' ? (
-        <Teams />
-      ) : section.path === '/org/workspaces' ? (
-        <Workspaces />
-      ) : section.path === '/org/webhooks' ? (
-        <WebhooksSection />
-      ) : section.path === '/org/identity-providers' ? (
-        <IdentityProviders />
-      ) : section.path === '/org/provisioning' ? (
-        <ScimProvisioning />
-      ) : (
-        <Audit />
-      )}
+      {Section ? <Section /> : <Empty>You do not hold the permission for this page.</Empty>}
     </section>
   );
 }
@@ -71,53 +67,45 @@ function Users() {
   return (
     <div class="stack">
       {can('USER_INVITE') ? (
-        <div class="card">
-          <h2>Invite someone</h2>
-          <ActionForm
-            class="row"
-            submit="Send the invitation"
-            label="Invite"
-            resetOnSuccess
-            onSubmit={async (d) => {
-              setInvited('');
-              const email = text(d, 'email');
-              const roleId = Number(d.get('roleId'));
-              const workspaceIds = d.getAll('workspaceId').map(Number);
-              // Left empty, an invitation sent again keeps what the earlier one gave.
-              const body = { email, ...(roleId ? { roleIds: [roleId] } : {}), ...(workspaceIds.length ? { workspaceIds } : {}) };
-              const answer = await api<{ resent: boolean }>('/api/v1/users/invite', { method: 'POST', body });
-              setInvited(answer.resent ? `${email} was already invited — a new link was sent (the earlier one no longer works).` : `Invitation mailed to ${email}.`);
-              await qc.invalidateQueries({ queryKey: ['users'] });
-            }}
-          >
-            <Field label="E-mail" name="email" type="email" required />
-            {roles.data ? (
-              <label class="field">
-                <span>Role</span>
-                <select name="roleId">
-                  <option value="">No role</option>
-                  {roles.data.map((r) => (
-                    <option value={String(r.id)}>{r.name}</option>
-                  ))}
-                </select>
-              </label>
-            ) : null}
-            {grantable.length > 0 ? (
-              <fieldset class="checks">
-                <legend>Workspaces they may enter</legend>
-                {grantable.map((w) => (
-                  <label>
-                    <input type="checkbox" name="workspaceId" value={String(w.id)} /> {w.name}
-                  </label>
+        <FormCard
+          title="Invite someone" label="Invite" class="row" submit="Send the invitation" resetOnSuccess
+          after={<p class={invited ? 'ok' : undefined} role="status">{invited}</p>}
+          onSubmit={async (d) => {
+            setInvited('');
+            const email = text(d, 'email');
+            const roleId = Number(d.get('roleId'));
+            const workspaceIds = d.getAll('workspaceId').map(Number);
+            // Left empty, an invitation sent again keeps what the earlier one gave.
+            const body = { email, ...(roleId ? { roleIds: [roleId] } : {}), ...(workspaceIds.length ? { workspaceIds } : {}) };
+            const answer = await api<{ resent: boolean }>('/api/v1/users/invite', { method: 'POST', body });
+            setInvited(answer.resent ? `${email} was already invited — a new link was sent (the earlier one no longer works).` : `Invitation mailed to ${email}.`);
+            await qc.invalidateQueries({ queryKey: ['users'] });
+          }}
+        >
+          <Field label="E-mail" name="email" type="email" required />
+          {roles.data ? (
+            <label class="field">
+              <span>Role</span>
+              <select name="roleId">
+                <option value="">No role</option>
+                {roles.data.map((r) => (
+                  <option value={String(r.id)}>{r.name}</option>
                 ))}
-              </fieldset>
-            ) : null}
-            <p class="muted hint">Inviting an address again sends a new link and keeps its role and workspaces unless you choose others.</p>
-          </ActionForm>
-          <p class={invited ? 'ok' : undefined} role="status">
-            {invited}
-          </p>
-        </div>
+              </select>
+            </label>
+          ) : null}
+          {grantable.length > 0 ? (
+            <fieldset class="checks">
+              <legend>Workspaces they may enter</legend>
+              {grantable.map((w) => (
+                <label>
+                  <input type="checkbox" name="workspaceId" value={String(w.id)} /> {w.name}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <p class="muted hint">Inviting an address again sends a new link and keeps its role and workspaces unless you choose others.</p>
+        </FormCard>
       ) : null}
       <form
         role="search"
@@ -185,30 +173,26 @@ function Roles() {
         </details>
       ))}
       {can('ROLE_MANAGE') && catalog.data ? (
-        <div class="card">
-          <h2>New role</h2>
-          <ActionForm
-            submit="Create the role"
-            label="New role"
-            onSubmit={async (d) => {
-              await api('/api/v1/roles', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description'), permissions: d.getAll('permissions').map(String) } });
-              await qc.invalidateQueries({ queryKey: ['roles'] });
-            }}
-          >
-            <Field label="Name" name="name" minLength={2} required />
-            <Field label="Description" name="description" />
-            <fieldset class="facet">
-              <legend>Permission keys</legend>
-              <div class="columns">
-                {catalog.data.map((p) => (
-                  <label class="check small">
-                    <input type="checkbox" name="permissions" value={p.key} /> <span>{p.key}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          </ActionForm>
-        </div>
+        <FormCard
+          title="New role" submit="Create the role"
+          onSubmit={async (d) => {
+            await api('/api/v1/roles', { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description'), permissions: d.getAll('permissions').map(String) } });
+            await qc.invalidateQueries({ queryKey: ['roles'] });
+          }}
+        >
+          <Field label="Name" name="name" minLength={2} required />
+          <Field label="Description" name="description" />
+          <fieldset class="facet">
+            <legend>Permission keys</legend>
+            <div class="columns">
+              {catalog.data.map((p) => (
+                <label class="check small">
+                  <input type="checkbox" name="permissions" value={p.key} /> <span>{p.key}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        </FormCard>
       ) : null}
     </div>
   );
@@ -237,21 +221,16 @@ function Teams() {
 function CreateNamed({ what, path, queryKeys }: { what: string; path: string; queryKeys: string[][] }) {
   const qc = useQueryClient();
   return (
-    <div class="card">
-      <h2>New {what}</h2>
-      <ActionForm
-        class="row"
-        submit={`Create the ${what}`}
-        label={`New ${what}`}
-        onSubmit={async (d) => {
-          await api(path, { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
-          for (const queryKey of queryKeys) await qc.invalidateQueries({ queryKey });
-        }}
-      >
-        <Field label="Name" name="name" minLength={2} required />
-        <Field label="Description" name="description" />
-      </ActionForm>
-    </div>
+    <FormCard
+      title={`New ${what}`} class="row" submit={`Create the ${what}`}
+      onSubmit={async (d) => {
+        await api(path, { method: 'POST', body: { name: text(d, 'name'), description: text(d, 'description') } });
+        for (const queryKey of queryKeys) await qc.invalidateQueries({ queryKey });
+      }}
+    >
+      <Field label="Name" name="name" minLength={2} required />
+      <Field label="Description" name="description" />
+    </FormCard>
   );
 }
 
@@ -284,42 +263,28 @@ function ApiKeys() {
     <section class="stack">
       <h1>API keys</h1>
       <p class="muted" style="margin-top:0">Keys for the <code>/v1</code> test-management API. They act as you, within their scopes.</p>
-      <div class="card">
-        <h2>New key</h2>
-        <ActionForm
-          class="row"
-          submit="Create the key"
-          label="New API key"
-          onSubmit={async (d) => {
-            const budget = manages ? budgetOf(d) : null;
-            const body = { name: text(d, 'name'), scopes: d.getAll('scopes').map(String), ...(budget !== null ? { rateLimit: budget } : {}) };
-            const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body });
-            setCreated(made);
-            await qc.invalidateQueries({ queryKey: ['api-keys'] });
-          }}
-        >
-          <Field label="Name" name="name" required />
-          <fieldset class="row">
-            <legend>Scopes</legend>
-            {['read', 'write', 'delete', 'admin'].map((s) => (
-              <label class="check">
-                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'read'} /> {s}
-              </label>
-            ))}
-          </fieldset>
-          {manages ? <BudgetField /> : null}
-        </ActionForm>
-        {created ? (
-          <div class="ok" role="status">
-            <p>
-              The key <strong>{created.name}</strong>, shown only now: copy it.
-            </p>
-            <p class="secret" aria-label="New API key value">
-              {created.key}
-            </p>
-          </div>
-        ) : null}
-      </div>
+      <FormCard
+        title="New key" label="New API key" class="row" submit="Create the key"
+        after={created ? <ShownOnce label="New API key value" value={created.key}>The key <strong>{created.name}</strong>, shown only now: copy it.</ShownOnce> : null}
+        onSubmit={async (d) => {
+          const budget = manages ? budgetOf(d) : null;
+          const body = { name: text(d, 'name'), scopes: d.getAll('scopes').map(String), ...(budget !== null ? { rateLimit: budget } : {}) };
+          const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body });
+          setCreated(made);
+          await qc.invalidateQueries({ queryKey: ['api-keys'] });
+        }}
+      >
+        <Field label="Name" name="name" required />
+        <fieldset class="row">
+          <legend>Scopes</legend>
+          {['read', 'write', 'delete', 'admin'].map((s) => (
+            <label class="check">
+              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'read'} /> {s}
+            </label>
+          ))}
+        </fieldset>
+        {manages ? <BudgetField /> : null}
+      </FormCard>
       <ErrorNote error={keys.error ?? error} />
       {keys.isLoading ? <Loading /> : null}
       {keys.data && keys.data.length === 0 ? <Empty>No key yet.</Empty> : null}
@@ -371,10 +336,60 @@ const resourceWords = (type: string) => (type.charAt(0).toUpperCase() + type.sli
 /** A `datetime-local` value (the person's zone) as an instant. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
-function Audit() {
-  const [filters, setFilters] = useState<Record<string, string | undefined>>({});
-  const [page, setPage] = useState(0);
+type AuditFilter = Record<string, string | undefined>;
+
+/** The audit history's filters: a chosen resource narrows the event types offered; Export CSV downloads what they select. */
+function AuditFilters({ types, filters, onFilter, onExportError }: { types: AuditEventType[] | undefined; filters: AuditFilter; onFilter: (f: AuditFilter) => void; onExportError: (err: unknown) => void }) {
   const [resource, setResource] = useState('');
+  // The event types by resource, in the server's order; a chosen resource narrows them to its own.
+  const groups = new Map<string, AuditEventType[]>();
+  for (const t of types ?? []) groups.set(t.resourceType, [...(groups.get(t.resourceType) ?? []), t]);
+  const shown = [...groups].filter(([r]) => !resource || r === resource);
+  return (
+    <form
+      class="row"
+      aria-label="Audit filters"
+      onSubmit={withFields((d) =>
+        onFilter({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) }),
+      )}
+    >
+      <label class="field">
+        <span>Resource</span>
+        <select name="resourceType" value={resource} onChange={(e) => setResource(e.currentTarget.value)}>
+          <option value="">Any</option>
+          {[...groups.keys()].map((r) => (
+            <option value={r}>{resourceWords(r)}</option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>Event type</span>
+        <select name="eventType" key={resource} disabled={!types}>
+          <option value="">Any</option>
+          {shown.map(([r, list]) => (
+            <optgroup label={resourceWords(r)}>
+              {list.map((t) => (
+                <option value={t.type}>{t.label}</option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <Field label="From" name="from" type="datetime-local" />
+      <Field label="To" name="to" type="datetime-local" />
+      <button type="submit" class="primary">
+        Filter
+      </button>
+      <button type="button" onClick={() => download('/api/v1/audit/events/export', 'audit.csv', { ...filters, format: 'csv' }).catch(onExportError)}>
+        Export CSV
+      </button>
+    </form>
+  );
+}
+
+function Audit() {
+  const [filters, setFilters] = useState<AuditFilter>({});
+  const [page, setPage] = useState(0);
   const [exportError, setExportError] = useState<unknown>(null);
   const types = useQuery({ queryKey: ['audit-event-types'], queryFn: () => api<AuditEventType[]>('/api/v1/audit/event-types'), staleTime: Infinity });
   const events = useQuery({
@@ -382,51 +397,17 @@ function Audit() {
     queryFn: () => api<Page<AuditEvent>>('/api/v1/audit/events', { query: { ...filters, page, size: 25 } }),
     placeholderData: keepPreviousData,
   });
-  // The event types by resource, in the server's order; a chosen resource narrows them to its own.
-  const groups = new Map<string, AuditEventType[]>();
-  for (const t of types.data ?? []) groups.set(t.resourceType, [...(groups.get(t.resourceType) ?? []), t]);
-  const shown = [...groups].filter(([r]) => !resource || r === resource);
   return (
     <div class="stack">
-      <form
-        class="row"
-        aria-label="Audit filters"
-        onSubmit={withFields((d) => {
+      <AuditFilters
+        types={types.data}
+        filters={filters}
+        onFilter={(f) => {
           setPage(0);
-          setFilters({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) });
-        })}
-      >
-        <label class="field">
-          <span>Resource</span>
-          <select name="resourceType" value={resource} onChange={(e) => setResource(e.currentTarget.value)}>
-            <option value="">Any</option>
-            {[...groups.keys()].map((r) => (
-              <option value={r}>{resourceWords(r)}</option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Event type</span>
-          <select name="eventType" key={resource} disabled={!types.data}>
-            <option value="">Any</option>
-            {shown.map(([r, list]) => (
-              <optgroup label={resourceWords(r)}>
-                {list.map((t) => (
-                  <option value={t.type}>{t.label}</option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        </label>
-        <Field label="From" name="from" type="datetime-local" />
-        <Field label="To" name="to" type="datetime-local" />
-        <button type="submit" class="primary">
-          Filter
-        </button>
-        <button type="button" onClick={() => download('/api/v1/audit/events/export', 'audit.csv', { ...filters, format: 'csv' }).catch(setExportError)}>
-          Export CSV
-        </button>
-      </form>
+          setFilters(f);
+        }}
+        onExportError={setExportError}
+      />
       <ErrorNote error={events.error ?? types.error ?? exportError} />
       {events.isLoading ? <Loading /> : null}
       {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}

@@ -2,16 +2,13 @@ import { useQuery } from '@tanstack/preact-query';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DashboardStats as Stats, DeviceUsageRow, Quotas, ReservationReportRow, SessionReportRow } from '@qa-platform/client';
-import { download } from '../api';
-import { api } from '../api';
+import { api, download } from '../api';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed } from '../ui';
+import { type Column, DataTable, ErrorNote, formatTime, NotAllowed, QueryList } from '../ui';
 import { formatBytes } from './files';
 
 type Counts = Stats['devices']['byStatus'];
 type QuotaKey = keyof Quotas['limits'];
-type ReservationRow = ReservationReportRow;
-type SessionRow = SessionReportRow;
 
 const QUOTA_LABELS: Record<QuotaKey, string> = {
   concurrentSessions: 'Concurrent sessions',
@@ -36,13 +33,6 @@ export function ReportsPage() {
   const [range, setRange] = useState({ from: day(new Date(now.getTime() - 29 * 86_400_000)), to: day(now), groupBy: 'day' });
   const stats = useQuery({ queryKey: ['reports', 'stats'], queryFn: () => api<Stats>('/df/api/dashboard/stats', { query: { timeZone: zone } }), enabled: allowed });
   const quotas = useQuery({ queryKey: ['reports', 'quotas'], queryFn: () => api<Quotas>('/df/api/quotas'), enabled: allowed });
-  // The end day is included: the range runs to the next local midnight.
-  const params = {
-    from: new Date(`${range.from}T00:00:00`).toISOString(),
-    to: new Date(new Date(`${range.to}T00:00:00`).getTime() + 86_400_000).toISOString(),
-    groupBy: range.groupBy,
-    timeZone: zone,
-  };
   if (!allowed) return <NotAllowed title="Reports">Reports need the permission key df:report:read in this workspace.</NotAllowed>;
 
   return (
@@ -51,54 +41,50 @@ export function ReportsPage() {
       <div class="split">
         <div class="card stack">
           <h2>Now</h2>
-          {stats.isLoading ? (
-            <Loading />
-          ) : stats.error ? (
-            <ErrorNote error={stats.error} />
-          ) : stats.data ? (
-            <dl class="facts">
-              <dt>Devices</dt>
-              <dd>{stats.data.devices.total}</dd>
-              <dt>By status</dt>
-              <dd>{counts(stats.data.devices.byStatus)}</dd>
-              <dt>By platform</dt>
-              <dd>{counts(stats.data.devices.byPlatform)}</dd>
-              <dt>Sessions running</dt>
-              <dd>{stats.data.sessionsRunning}</dd>
-              <dt>Bookings today</dt>
-              <dd>{stats.data.bookingsToday}</dd>
-              <dt>Failures in the last day</dt>
-              <dd>{stats.data.failuresLastDay}</dd>
-              <dt>As of</dt>
-              <dd>{formatTime(stats.data.at)}</dd>
-            </dl>
-          ) : null}
+          <QueryList query={stats}>
+            {(s) => (
+              <dl class="facts">
+                <dt>Devices</dt>
+                <dd>{s.devices.total}</dd>
+                <dt>By status</dt>
+                <dd>{counts(s.devices.byStatus)}</dd>
+                <dt>By platform</dt>
+                <dd>{counts(s.devices.byPlatform)}</dd>
+                <dt>Sessions running</dt>
+                <dd>{s.sessionsRunning}</dd>
+                <dt>Bookings today</dt>
+                <dd>{s.bookingsToday}</dd>
+                <dt>Failures in the last day</dt>
+                <dd>{s.failuresLastDay}</dd>
+                <dt>As of</dt>
+                <dd>{formatTime(s.at)}</dd>
+              </dl>
+            )}
+          </QueryList>
         </div>
         <div class="card stack" role="region" aria-label="Quotas">
           <h2>Quotas{quotas.data?.plan ? ` (plan ${quotas.data.plan})` : ''}</h2>
-          {quotas.isLoading ? (
-            <Loading />
-          ) : quotas.error ? (
-            <ErrorNote error={quotas.error} />
-          ) : quotas.data ? (
-            <ul class="stack">
-              {(Object.keys(QUOTA_LABELS) as QuotaKey[]).map((k) => {
-                const limit = quotas.data!.limits[k];
-                const used = quotas.data!.usage[k] ?? 0;
-                const show = (n: number) => (k === 'storageBytes' ? formatBytes(n) : String(n));
-                return (
-                  <li>
-                    <span id={`quota-${k}`}>{QUOTA_LABELS[k]}</span>: {show(used)} of {limit === null ? 'no limit' : show(limit)}
-                    {limit !== null ? (
-                      <div>
-                        <progress aria-labelledby={`quota-${k}`} max={limit || 1} value={Math.min(used, limit || 1)} />
-                      </div>
-                    ) : null}
-                  </li>
-                );
-              })}
-            </ul>
-          ) : null}
+          <QueryList query={quotas}>
+            {(q) => (
+              <ul class="stack">
+                {(Object.keys(QUOTA_LABELS) as QuotaKey[]).map((k) => {
+                  const limit = q.limits[k];
+                  const used = q.usage[k] ?? 0;
+                  const show = (n: number) => (k === 'storageBytes' ? formatBytes(n) : String(n));
+                  return (
+                    <li>
+                      <span id={`quota-${k}`}>{QUOTA_LABELS[k]}</span>: {show(used)} of {limit === null ? 'no limit' : show(limit)}
+                      {limit !== null ? (
+                        <div>
+                          <progress aria-labelledby={`quota-${k}`} max={limit || 1} value={Math.min(used, limit || 1)} />
+                        </div>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </QueryList>
         </div>
       </div>
       <div class="card stack">
@@ -122,15 +108,9 @@ export function ReportsPage() {
           <span class="muted small">Periods start at midnight in {zone}.</span>
         </form>
       </div>
-      <Report<SessionRow>
-        name="sessions"
-        title="Sessions"
-        params={params}
-        range={range}
-        empty="No session in this range."
-        chart={(rows) => <BarChart rows={rows} range={range} />}
+      <Report<SessionReportRow>
+        name="sessions" title="Sessions" range={range} empty="No session in this range." chart={(rows) => <BarChart rows={rows} range={range} />}
         columns={[
-          ['Period', (r) => r.period.slice(0, 10)],
           ['Sessions', (r) => r.sessions],
           ['Completed', (r) => r.completed],
           ['Failed', (r) => r.failed],
@@ -140,13 +120,8 @@ export function ReportsPage() {
         ]}
       />
       <Report<DeviceUsageRow>
-        name="device-usage"
-        title="Device usage"
-        params={params}
-        range={range}
-        empty="No device was in session in this range."
+        name="device-usage" title="Device usage" range={range} empty="No device was in session in this range."
         columns={[
-          ['Period', (r) => r.period.slice(0, 10)],
           ['Device', (r) => r.deviceName],
           ['Sessions', (r) => r.sessions],
           ['Minutes in session', (r) => Math.round(r.minutesInSession)],
@@ -154,14 +129,9 @@ export function ReportsPage() {
           ['Utilisation', (r) => (r.utilisation === null ? '—' : `${Math.round(r.utilisation * 100)} %`)],
         ]}
       />
-      <Report<ReservationRow>
-        name="reservations"
-        title="Reservations"
-        params={params}
-        range={range}
-        empty="No booking starts in this range."
+      <Report<ReservationReportRow>
+        name="reservations" title="Reservations" range={range} empty="No booking starts in this range."
         columns={[
-          ['Period', (r) => r.period.slice(0, 10)],
           ['Bookings', (r) => r.bookings],
           ['Booked hours', (r) => Math.round(r.bookedHours * 10) / 10],
           ['Used', (r) => r.used],
@@ -175,23 +145,33 @@ export function ReportsPage() {
 
 type Range = { from: string; to: string; groupBy: string };
 
+/** A range's query parameters; the end day is included: the range runs to the next local midnight. */
+const rangeParams = (range: Range) => ({
+  from: new Date(`${range.from}T00:00:00`).toISOString(),
+  to: new Date(new Date(`${range.to}T00:00:00`).getTime() + 86_400_000).toISOString(),
+  groupBy: range.groupBy,
+  timeZone: zone,
+});
+
 /**
- * One report of `/df/api/reports/{name}` for the range: its table, an optional chart above it, and
- * the same rows as a CSV download (`format=csv`).
+ * One report of `/df/api/reports/{name}` for the range: its table (the period, then `columns`), an
+ * optional chart above it, and the same rows as a CSV download (`format=csv`).
  */
-function Report<Row>(props: {
+function Report<Row extends { period: string }>(props: {
   name: string;
   title: string;
-  params: Record<string, string>;
   range: Range;
   empty: string;
+  /** The columns after the period. */
   columns: [string, (r: Row) => string | number][];
   chart?: (rows: Row[]) => ComponentChildren;
 }) {
+  const params = rangeParams(props.range);
+  const columns: Column<Row>[] = [{ header: 'Period', cell: (r) => r.period.slice(0, 10), class: 'nowrap' }, ...props.columns.map(([header, cell]) => ({ header, cell }))];
   const [error, setError] = useState<unknown>(null);
   const q = useQuery({
-    queryKey: ['reports', props.name, props.params],
-    queryFn: () => api<{ rows: Row[] }>(`/df/api/reports/${props.name}`, { query: props.params }),
+    queryKey: ['reports', props.name, params],
+    queryFn: () => api<{ rows: Row[] }>(`/df/api/reports/${props.name}`, { query: params }),
   });
   return (
     <div class="card stack" role="region" aria-label={`${props.title} report`}>
@@ -202,7 +182,7 @@ function Report<Row>(props: {
           onClick={async () => {
             setError(null);
             try {
-              await download(`/df/api/reports/${props.name}`, `${props.name}-${props.range.from}-${props.range.to}.csv`, { ...props.params, format: 'csv' });
+              await download(`/df/api/reports/${props.name}`, `${props.name}-${props.range.from}-${props.range.to}.csv`, { ...params, format: 'csv' });
             } catch (err) {
               setError(err);
             }
@@ -212,24 +192,20 @@ function Report<Row>(props: {
         </button>
       </div>
       <ErrorNote error={error} />
-      {q.isLoading ? (
-        <Loading />
-      ) : q.error ? (
-        <ErrorNote error={q.error} />
-      ) : !q.data?.rows.length ? (
-        <Empty>{props.empty}</Empty>
-      ) : (
-        <>
-          {props.chart ? props.chart(q.data.rows) : null}
-          <DataTable caption={`${props.title} report`} rows={q.data.rows} columns={props.columns.map(([header, cell], i) => ({ header, cell, ...(i === 0 ? { class: 'nowrap' } : {}) }))} />
-        </>
-      )}
+      <QueryList query={q} isEmpty={(d) => !d.rows.length} empty={props.empty}>
+        {(d) => (
+          <>
+            {props.chart ? props.chart(d.rows) : null}
+            <DataTable caption={`${props.title} report`} rows={d.rows} columns={columns} />
+          </>
+        )}
+      </QueryList>
     </div>
   );
 }
 
 /** The periods of the range (local dates), so days without a session show as empty bars. */
-function periodsOf(range: Range, rows: SessionRow[]): string[] {
+function periodsOf(range: Range, rows: SessionReportRow[]): string[] {
   if (range.groupBy !== 'day') return [...new Set(rows.map((r) => r.period.slice(0, 10)))];
   const out: string[] = [];
   const end = new Date(`${range.to}T12:00:00`);
@@ -240,7 +216,7 @@ function periodsOf(range: Range, rows: SessionRow[]): string[] {
 }
 
 /** Sessions per period as plain SVG bars (no chart library: a few rectangles do). */
-function BarChart({ rows, range }: { rows: SessionRow[]; range: Range }) {
+function BarChart({ rows, range }: { rows: SessionReportRow[]; range: Range }) {
   const perPeriod = new Map<string, number>();
   for (const r of rows) perPeriod.set(r.period.slice(0, 10), (perPeriod.get(r.period.slice(0, 10)) ?? 0) + r.sessions);
   const periods = periodsOf(range, rows);

@@ -4,7 +4,7 @@ import type { Device, Reservation } from '@qa-platform/client';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
-import { ActionForm, DataTable, DurationSelect, Empty, ErrorNote, formatTime, Loading, useActionThen } from '../ui';
+import { DataTable, DurationSelect, Empty, ErrorNote, formatTime, FormCard, Loading, useActionThen } from '../ui';
 import { bookDevice, bookedText, localInput, zoneName } from './booking-text';
 import { WeekCalendar } from './week-calendar';
 
@@ -67,49 +67,41 @@ function BookForm(props: { deviceId: string; devices: Device[] | undefined; name
   // The next full hour, in the person's zone.
   const now = new Date(Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000);
   return (
-    <div class="card">
-      <h2>Book a device</h2>
-      <ActionForm
-        submit="Book"
-        label="Book a device"
-        onSubmit={async (d) => {
-          setBooked(null);
-          const start = new Date(String(d.get('startAt')));
-          const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
-          const chosen = String(d.get('deviceId'));
-          const made = await bookDevice({ deviceId: chosen, startAt: start, endAt: end, note: String(d.get('note') ?? '').trim() || null });
-          setBooked(bookedText(props.nameOf(chosen), made));
-          await props.onBooked();
-        }}
-      >
-        <label class="field">
-          <span>Device</span>
-          <select name="deviceId" required defaultValue={deviceId}>
-            {props.devices?.map((d) => (
-              <option value={d.id} selected={d.id === deviceId}>
-                {d.alias ?? d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Starts (your time)</span>
-          {/* The past is not offered (the API refuses it too). */}
-          <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
-          <small class="muted">In {zoneName()}, from now on.</small>
-        </label>
-        <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
-        <label class="field">
-          <span>Note</span>
-          <input name="note" maxLength={2000} />
-        </label>
-      </ActionForm>
-      {booked ? (
-        <p class="ok" role="status">
-          {booked}
-        </p>
-      ) : null}
-    </div>
+    <FormCard
+      title="Book a device" submit="Book"
+      after={booked ? <p class="ok" role="status">{booked}</p> : null}
+      onSubmit={async (d) => {
+        setBooked(null);
+        const start = new Date(String(d.get('startAt')));
+        const end = new Date(start.getTime() + Number(d.get('minutes')) * 60_000);
+        const chosen = String(d.get('deviceId'));
+        const made = await bookDevice({ deviceId: chosen, startAt: start, endAt: end, note: String(d.get('note') ?? '').trim() || null });
+        setBooked(bookedText(props.nameOf(chosen), made));
+        await props.onBooked();
+      }}
+    >
+      <label class="field">
+        <span>Device</span>
+        <select name="deviceId" required defaultValue={deviceId}>
+          {props.devices?.map((d) => (
+            <option value={d.id} selected={d.id === deviceId}>
+              {d.alias ?? d.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>Starts (your time)</span>
+        {/* The past is not offered (the API refuses it too). */}
+        <input type="datetime-local" name="startAt" required defaultValue={localInput(now)} min={localInput(new Date())} />
+        <small class="muted">In {zoneName()}, from now on.</small>
+      </label>
+      <DurationSelect label="For" choices={[15, 30, 60, 120, 240, 480]} selected={60} />
+      <label class="field">
+        <span>Note</span>
+        <input name="note" maxLength={2000} />
+      </label>
+    </FormCard>
   );
 }
 

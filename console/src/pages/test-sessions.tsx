@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link } from '../router';
-import { DataTable, ErrorNote, formatTime, Loading, QueryList, useAction, withFields } from '../ui';
+import { DataTable, ErrorNote, formatTime, Loading, QueryTable, useAction, withFields } from '../ui';
 
 interface TestResult {
   testCaseId: string;
@@ -44,21 +44,16 @@ export function TestSessionsPage() {
   return (
     <section>
       <h1>Test sessions</h1>
-      <QueryList query={sessions} isEmpty={(d) => d.data.length === 0} empty="No test session yet: start one through /v1, or import a JUnit report into a project (POST /v1/projects/{id}/junit-imports).">
-        {(d) => (
-          <DataTable
-            caption="Test sessions"
-            rows={d.data}
-            rowKey={(s) => s.id}
-            columns={[
-              { header: 'Name', cell: (s) => <Link href={`/test-sessions/${s.id}`}>{s.name}</Link> },
-              { header: 'Status', cell: (s) => STATUS_WORDS[s.status] ?? s.status },
-              { header: 'Test cases', cell: (s) => s.testCases.length },
-              { header: 'Started', cell: (s) => formatTime(s.createdAt) },
-            ]}
-          />
-        )}
-      </QueryList>
+      <QueryTable
+        query={sessions} rows={(d) => d.data} rowKey={(s) => s.id} caption="Test sessions"
+        empty="No test session yet: start one through /v1, or import a JUnit report into a project (POST /v1/projects/{id}/junit-imports)."
+        columns={[
+          { header: 'Name', cell: (s) => <Link href={`/test-sessions/${s.id}`}>{s.name}</Link> },
+          { header: 'Status', cell: (s) => STATUS_WORDS[s.status] ?? s.status },
+          { header: 'Test cases', cell: (s) => s.testCases.length },
+          { header: 'Started', cell: (s) => formatTime(s.createdAt) },
+        ]}
+      />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/preact-que
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, useActionThen } from '../ui';
+import { ActionForm, Confirm, DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, QueryList, ShownOnce, useActionThen } from '../ui';
 
 /** The event names the platform sends (docs/modules/webhooks.md). */
 const EVENTS = [
@@ -76,34 +76,31 @@ export function WebhooksSection() {
     <div class="stack">
       <h2>Webhooks of {name}</h2>
       <p class="muted">Each event is POSTed to the endpoint, signed as the Standard Webhooks specification says, and retried for about a day.</p>
-      <div class="card">
-        <h3>New webhook</h3>
-        <ActionForm
-          submit="Add the webhook"
-          label="New webhook"
-          onSubmit={async (d) => {
-            setCreated(await api<Webhook>(hooksPath(ws), { method: 'POST', body: { url: String(d.get('url') ?? '').trim(), events: d.getAll('events').map(String) } }));
-            await reload();
-          }}
-        >
-          <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/hooks" />
-          <EventChoices legend="Events" checked={['session.ended']} />
-        </ActionForm>
-        {created?.secret ? (
-          <div class="ok" role="status">
-            <p>The signing secret of {created.url}, shown only now: copy it.</p>
-            <p class="secret" aria-label="New webhook secret">
-              {created.secret}
-            </p>
-          </div>
-        ) : null}
-      </div>
-      <ErrorNote error={hooks.error} />
-      {hooks.isLoading ? <Loading /> : null}
-      {hooks.data && hooks.data.length === 0 ? <Empty>No webhook yet.</Empty> : null}
-      {hooks.data && hooks.data.length > 0 ? <WebhookTable ws={ws} hooks={hooks.data} open={open} onOpen={setOpen} reload={reload} /> : null}
+      <FormCard
+        title="New webhook" heading="h3" submit="Add the webhook"
+        after={created?.secret ? <ShownOnce label="New webhook secret" value={created.secret}>The signing secret of {created.url}, shown only now: copy it.</ShownOnce> : null}
+        onSubmit={async (d) => {
+          setCreated(await api<Webhook>(hooksPath(ws), { method: 'POST', body: { url: String(d.get('url') ?? '').trim(), events: d.getAll('events').map(String) } }));
+          await reload();
+        }}
+      >
+        <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/hooks" />
+        <EventChoices legend="Events" checked={['session.ended']} />
+      </FormCard>
+      <QueryList query={hooks} isEmpty={(d) => d.length === 0} empty="No webhook yet.">
+        {(d) => <WebhookTable ws={ws} hooks={d} open={open} onOpen={setOpen} reload={reload} />}
+      </QueryList>
       {open !== null && hooks.data?.some((h) => h.id === open) ? <Deliveries ws={ws} hook={hooks.data.find((h) => h.id === open)!} /> : null}
     </div>
+  );
+}
+
+/** A webhook's events, changed in its row: `save` sends the ones ticked. */
+function EventsForm({ hook, save }: { hook: Webhook; save: (events: string[]) => Promise<unknown> }) {
+  return (
+    <ActionForm label={`Events of ${hook.url}`} submit="Save the events" onSubmit={(d) => save(d.getAll('events').map(String))}>
+      <EventChoices legend="Events" checked={hook.events} />
+    </ActionForm>
   );
 }
 
@@ -125,15 +122,12 @@ function WebhookTable(props: { ws: number; hooks: Webhook[]; open: number | null
             header: 'Events',
             cell: (h) =>
               editing === h.id ? (
-                <ActionForm
-                  label={`Events of ${h.url}`}
-                  submit="Save the events"
-                  onSubmit={async (d) => {
-                    if (await action.run(() => api(path(h), { method: 'PATCH', body: { events: d.getAll('events').map(String) } }))) setEditing(null);
+                <EventsForm
+                  hook={h}
+                  save={async (events) => {
+                    if (await action.run(() => api(path(h), { method: 'PATCH', body: { events } }))) setEditing(null);
                   }}
-                >
-                  <EventChoices legend="Events" checked={h.events} />
-                </ActionForm>
+                />
               ) : (
                 h.events.join(', ')
               ),
