@@ -39,8 +39,11 @@ export class QaPlatformApiError extends Error {
   }
 }
 
+/** The process environment under Node; none in a browser (the console bundles this package too). */
+const nodeEnv = (): Record<string, string | undefined> => (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+
 /** The options merged over the environment, checked. */
-export function runnerConnection(options: RunnerConnectionOptions = {}, env: Record<string, string | undefined> = process.env): RunnerConnection {
+export function runnerConnection(options: RunnerConnectionOptions = {}, env: Record<string, string | undefined> = nodeEnv()): RunnerConnection {
   const url = options.url ?? env.QA_PLATFORM_URL;
   const apiKey = options.apiKey ?? env.QA_PLATFORM_API_KEY;
   if (!url) throw new QaPlatformConfigError('Set QA_PLATFORM_URL (or the `url` option) to the platform address');
