@@ -68,9 +68,11 @@ export class AgentHost {
   private beating = false;
   private beatAgain = false;
   private stopped = false;
+  /** Set at the first heartbeat the service accepted: what `startAhead` starts has been started. */
+  private startedAhead = false;
   /** Direct HTTP/WebSocket access to the devices (CDP, WebDriver) for the gateway; see `data-plane/`. */
   readonly dataPlane: DataPlaneServer | null;
-  /** The host's Appium server (`/df/wd`), started by the first WebDriver session. */
+  /** The host's Appium server (`/df/wd`), started ahead of need (`startAhead`) or by the first WebDriver session. */
   readonly appium: AppiumServer | null;
   private readonly webdriver: WebDriverRelay | null;
   /** The enrolment token sent in every hello; `undefined` while an in-process host waits for its own. */
@@ -189,7 +191,27 @@ export class AgentHost {
     if (this.hotPlug) {
       await worker.start();
       await this.report();
+      if (this.startedAhead) this.startAppiumAhead();
     }
+  }
+
+  /**
+   * What the first session would otherwise wait for, started in the background at the first heartbeat
+   * after the hello (not with the hello: the devices are listed first): a spare browser per browser
+   * device, and the Appium server when a device can be driven over WebDriver.
+   */
+  private startAhead(): void {
+    if (this.startedAhead || this.stopped || !this.options.config.startAhead) return;
+    this.startedAhead = true;
+    for (const provider of this.providers) if (provider instanceof BrowserProvider) provider.warm();
+    this.startAppiumAhead();
+  }
+
+  private startAppiumAhead(): void {
+    if (!this.appium || this.stopped || ![...this.workers.values()].some((w) => w.driver.webdriverCapabilities)) return;
+    this.appium.ensure().catch((err: unknown) => {
+      if (!this.stopped) this.options.logger.warn({ err: (err as Error).message }, 'the Appium server did not start ahead; the first WebDriver session starts it');
+    });
   }
 
   private async removeDevice(deviceId: string): Promise<void> {
@@ -288,6 +310,8 @@ export class AgentHost {
           this.lastRefusal = null;
           this.trouble = null;
           this.options.logger.info({ hostId: this.hostId }, 'agent announced');
+        } else if (!wasHello && !this.needsHello) {
+          this.startAhead();
         }
       }
     } catch (err) {
