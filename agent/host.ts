@@ -20,6 +20,12 @@ export const AGENT_VERSION = '0.1.0';
 
 /** How often a host that cannot connect says so again in its log. */
 const COMPLAIN_EVERY_MS = 30_000;
+/**
+ * How long after its hello is answered a host starts work ahead of need (`startAhead`): the service
+ * records the devices after it answers the hello, and on a machine shared with the service (the
+ * in-process host), loaded, Appium's and the browsers' start held that back by seconds.
+ */
+const START_AHEAD_AFTER_MS = 5_000;
 
 export interface AgentHostOptions {
   bus: MessageBus;
@@ -68,7 +74,9 @@ export class AgentHost {
   private beating = false;
   private beatAgain = false;
   private stopped = false;
-  /** Set at the first heartbeat the service accepted: what `startAhead` starts has been started. */
+  /** When the service last answered a hello. */
+  private announcedAt = 0;
+  /** Set once what `startAhead` starts has been started. */
   private startedAhead = false;
   /** Direct HTTP/WebSocket access to the devices (CDP, WebDriver) for the gateway; see `data-plane/`. */
   readonly dataPlane: DataPlaneServer | null;
@@ -196,9 +204,10 @@ export class AgentHost {
   }
 
   /**
-   * What the first session would otherwise wait for, started in the background at the first heartbeat
-   * after the hello (not with the hello: the devices are listed first): a spare browser per browser
-   * device, and the Appium server when a device can be driven over WebDriver.
+   * What the first session would otherwise wait for, started in the background by a heartbeat the
+   * service accepted, `START_AHEAD_AFTER_MS` after the hello (not with it: the devices are listed
+   * first): a spare browser per browser device, and the Appium server when a device can be driven over
+   * WebDriver.
    */
   private startAhead(): void {
     if (this.startedAhead || this.stopped || !this.options.config.startAhead) return;
@@ -310,7 +319,8 @@ export class AgentHost {
           this.lastRefusal = null;
           this.trouble = null;
           this.options.logger.info({ hostId: this.hostId }, 'agent announced');
-        } else if (!wasHello && !this.needsHello) {
+          this.announcedAt = Date.now();
+        } else if (!wasHello && !this.needsHello && Date.now() - this.announcedAt >= START_AHEAD_AFTER_MS) {
           this.startAhead();
         }
       }
