@@ -181,7 +181,7 @@ const cookieNames = async (browser: Client) => (await browser.getCookies()).map(
 describe('a browser device\'s next session runs on a spare launched ahead, on a new profile', () => {
   let firstProfile: string;
 
-  it('launches a spare at the first heartbeat; session 1 runs on it and leaves cookies, storage, cache, history and a download', { timeout: 180_000 }, async () => {
+  it('launches a spare ahead of the first session, which runs on it and leaves cookies, storage, cache, history and a download', { timeout: 180_000 }, async () => {
     const spare = await readySpare();
     expect(existsSync(spare.userDataDir)).toBe(true);
     const browser = await connect();
