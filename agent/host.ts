@@ -20,12 +20,6 @@ export const AGENT_VERSION = '0.1.0';
 
 /** How often a host that cannot connect says so again in its log. */
 const COMPLAIN_EVERY_MS = 30_000;
-/**
- * How long after its hello is answered a host starts work ahead of need (`startAhead`): the service
- * records the devices after it answers the hello, and on a machine shared with the service (the
- * in-process host), loaded, Appium's and the browsers' start held that back by seconds.
- */
-const START_AHEAD_AFTER_MS = 5_000;
 
 export interface AgentHostOptions {
   bus: MessageBus;
@@ -53,6 +47,9 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   if (config.ios?.enabled) providers.push(new IosProvider({ hostId: config.hostId, usbmuxd: config.ios.usbmuxd, logger, wda: config.ios.wda, goIos: config.ios.goIos }));
   return providers;
 }
+
+/** How long after its hello is answered a host starts work ahead of need (`startAhead`), so the service records its devices first. */
+const START_AHEAD_AFTER_MS = 5_000;
 
 /**
  * A device host: announces itself and its devices, heart-beats, and keeps one worker per device. It
