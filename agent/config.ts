@@ -62,7 +62,13 @@ export const AgentConfigFile = z.object({
       advertiseUrl: z.url({ protocol: /^https?$/ }).optional(),
     })
     .default({ host: '127.0.0.1', port: 0 }),
-  /** The Appium server behind `/df/wd`: started on the first WebDriver session, stopped with the agent. */
+  /**
+   * Start ahead of need, at the first heartbeat after the host is announced: the Appium server (when a
+   * device can be driven over WebDriver) and one spare browser per browser device, launched again after
+   * each session on a new profile. false: each starts when a session needs it.
+   */
+  startAhead: z.boolean().default(true),
+  /** The Appium server behind `/df/wd`: started ahead (`startAhead`) or by the first WebDriver session, stopped with the agent. */
   appium: z
     .object({
       enabled: z.boolean().default(true),

@@ -48,6 +48,9 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   return providers;
 }
 
+/** How long after its hello is answered a host starts work ahead of need (`startAhead`), so the service records its devices first. */
+const START_AHEAD_AFTER_MS = 5_000;
+
 /**
  * A device host: announces itself and its devices, heart-beats, and keeps one worker per device. It
  * never decides anything about devices; it reports facts and the df service turns them into events.
@@ -68,9 +71,13 @@ export class AgentHost {
   private beating = false;
   private beatAgain = false;
   private stopped = false;
+  /** When the service last answered a hello. */
+  private announcedAt = 0;
+  /** Set once what `startAhead` starts has been started. */
+  private startedAhead = false;
   /** Direct HTTP/WebSocket access to the devices (CDP, WebDriver) for the gateway; see `data-plane/`. */
   readonly dataPlane: DataPlaneServer | null;
-  /** The host's Appium server (`/df/wd`), started by the first WebDriver session. */
+  /** The host's Appium server (`/df/wd`), started ahead of need (`startAhead`) or by the first WebDriver session. */
   readonly appium: AppiumServer | null;
   private readonly webdriver: WebDriverRelay | null;
   /** The enrolment token sent in every hello; `undefined` while an in-process host waits for its own. */
@@ -189,7 +196,28 @@ export class AgentHost {
     if (this.hotPlug) {
       await worker.start();
       await this.report();
+      if (this.startedAhead) this.startAppiumAhead();
     }
+  }
+
+  /**
+   * What the first session would otherwise wait for, started in the background by a heartbeat the
+   * service accepted, `START_AHEAD_AFTER_MS` after the hello (not with it: the devices are listed
+   * first): a spare browser per browser device, and the Appium server when a device can be driven over
+   * WebDriver.
+   */
+  private startAhead(): void {
+    if (this.startedAhead || this.stopped || !this.options.config.startAhead) return;
+    this.startedAhead = true;
+    for (const provider of this.providers) if (provider instanceof BrowserProvider) provider.warm();
+    this.startAppiumAhead();
+  }
+
+  private startAppiumAhead(): void {
+    if (!this.appium || this.stopped || ![...this.workers.values()].some((w) => w.driver.webdriverCapabilities)) return;
+    this.appium.ensure().catch((err: unknown) => {
+      if (!this.stopped) this.options.logger.warn({ err: (err as Error).message }, 'the Appium server did not start ahead; the first WebDriver session starts it');
+    });
   }
 
   private async removeDevice(deviceId: string): Promise<void> {
@@ -288,6 +316,9 @@ export class AgentHost {
           this.lastRefusal = null;
           this.trouble = null;
           this.options.logger.info({ hostId: this.hostId }, 'agent announced');
+          this.announcedAt = Date.now();
+        } else if (!wasHello && !this.needsHello && Date.now() - this.announcedAt >= START_AHEAD_AFTER_MS) {
+          this.startAhead();
         }
       }
     } catch (err) {

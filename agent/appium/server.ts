@@ -66,7 +66,7 @@ export function isLocalAppiumHome(home: string): boolean {
 
 /**
  * One Appium server per agent host, a child process on 127.0.0.1. It starts on the first call to
- * `ensure()` (the first WebDriver session) and stops with the agent. Nothing is downloaded: the
+ * `ensure()` (the host's, ahead of need, or the first WebDriver session's) and stops with the agent. Nothing is downloaded: the
  * drivers are the npm packages installed next to `appium`, found through the local APPIUM_HOME.
  */
 export class AppiumServer {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killProcessesWithArgument, tiedToAgent } from '../child-tie.js';
@@ -12,6 +12,8 @@ export interface ChromiumProcess {
   userDataDir: string;
   /** Resolves when the browser process has exited. */
   exited: Promise<void>;
+  /** Whether the process still runs. */
+  running(): boolean;
   /** Kills the browser's process group and deletes the profile. */
   kill(): Promise<void>;
 }
@@ -56,19 +58,33 @@ export async function reapLeftoverBrowsers(profileRoot: string): Promise<number[
 }
 
 /**
+ * A new, never-used profile directory under `root`, its downloads folder inside it (Chromium would
+ * otherwise save into the agent user's home, where a download would outlive the session).
+ */
+async function newProfile(root: string): Promise<string> {
+  await mkdir(root, { recursive: true });
+  const userDataDir = await mkdtemp(join(root, 'profile-'));
+  const downloadsDir = join(userDataDir, 'Downloads');
+  await mkdir(join(userDataDir, 'Default'), { recursive: true });
+  await mkdir(downloadsDir);
+  const preferences = { download: { default_directory: downloadsDir, prompt_for_download: false, directory_upgrade: true }, savefile: { default_directory: downloadsDir } };
+  await writeFile(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(preferences));
+  return userDataDir;
+}
+
+/**
  * Starts Chromium on a new temporary profile under `profileRoot` and reads its DevTools endpoint from
  * stderr. The browser runs in its own process group so renderer and GPU children die with it, and is
  * tied to the agent's life (`tiedToAgent`): a hard-killed agent takes its browsers with it.
  */
 export async function launchChromium(options: { executable: string; width: number; height: number; profileRoot?: string; timeoutMs?: number }): Promise<ChromiumProcess> {
-  const root = options.profileRoot ?? join(tmpdir(), 'df-chromium');
-  await mkdir(root, { recursive: true });
-  const userDataDir = await mkdtemp(join(root, 'profile-'));
+  const userDataDir = await newProfile(options.profileRoot ?? join(tmpdir(), 'df-chromium'));
   const started = tiedToAgent(options.executable, [...FLAGS, `--user-data-dir=${userDataDir}`, `--window-size=${options.width},${options.height}`, 'about:blank']);
   const child: ChildProcess = spawn(started.command, started.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
   const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+    if (running() && child.pid !== undefined) {
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -101,7 +117,7 @@ export async function launchChromium(options: { executable: string; width: numbe
     });
     // Keep draining stderr so a chatty browser never blocks on a full pipe.
     child.stderr!.resume();
-    return { wsEndpoint, pid: child.pid!, userDataDir, exited, kill };
+    return { wsEndpoint, pid: child.pid!, userDataDir, exited, running, kill };
   } catch (err) {
     await kill();
     throw err;

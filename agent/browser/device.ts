@@ -1,9 +1,11 @@
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { CdpConnection } from './cdp.js';
 import { launchChromium, type ChromiumProcess } from './chromium.js';
+import { SpareBrowser } from './spare.js';
 import { keyDefinition } from './keys.js';
 import type { BrowserProfile } from './profiles.js';
 import { jpegSize, UI_TREE_SCRIPT } from './ui-tree.js';
@@ -42,13 +44,25 @@ const LEVELS: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
   assert: 'error',
 };
 
+/** A browser of a device: its process and profile, for diagnostics. */
+export interface BrowserProcessInfo {
+  pid: number;
+  userDataDir: string;
+}
+
 /**
  * A browser device: one headless Chromium per session on a fresh profile, emulating a phone, tablet or
  * desktop through CDP. Nothing of one session survives into the next, because `release` kills the
- * browser and deletes its profile, and `prepare` always starts a new one.
+ * browser and deletes its profile, and `prepare` always takes a browser no session has used: the spare
+ * launched ahead (`warm`, and again after each release) on a new profile, else a new one launched then.
  */
 export class BrowserDevice implements DeviceDriver {
   private browser: ChromiumProcess | null = null;
+  /** Whether the session's browser is a spare launched ahead. */
+  private launchedAhead = false;
+  /** Set by `warm`: keep a spare ready from then on. */
+  private keepSpare = false;
+  private readonly spare: SpareBrowser;
   private cdp: CdpConnection | null = null;
   private page: string | null = null;
   private orientation: Orientation = 'portrait';
@@ -62,16 +76,55 @@ export class BrowserDevice implements DeviceDriver {
     private readonly executable: string,
     /** Where this host keeps its browsers' profiles (see `profileRootOf`). */
     private readonly profileRoot?: string,
-  ) {}
+    private readonly logger?: Logger,
+  ) {
+    this.spare = new SpareBrowser(
+      () => this.launch(),
+      (err) => this.logger?.warn({ deviceId: info.deviceId, err: err.message }, 'the spare browser did not start; the next session launches its own'),
+    );
+  }
+
+  /** From now on keeps a spare browser launched ahead of the next session. */
+  warm(): void {
+    this.keepSpare = true;
+    this.spare.fill();
+  }
+
+  /** The session's browser (whether it was the spare) and the spare waiting for the next session. */
+  browsers(): { session: (BrowserProcessInfo & { launchedAhead: boolean }) | null; spare: BrowserProcessInfo | null } {
+    const spare = this.spare.ready;
+    return {
+      session: this.browser ? { pid: this.browser.pid, userDataDir: this.browser.userDataDir, launchedAhead: this.launchedAhead } : null,
+      spare: spare ? { pid: spare.pid, userDataDir: spare.userDataDir } : null,
+    };
+  }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
     await this.teardown();
+    const spare = await this.spare.take();
+    if (spare) {
+      onProgress('taking the browser launched ahead');
+      try {
+        return await this.attach(spare, true, onProgress);
+      } catch (err) {
+        if (spare.running()) throw err;
+        // The spare died as it was taken: the session launches its own, as without a spare.
+        this.logger?.warn({ deviceId: this.info.deviceId, err: (err as Error).message }, 'the spare browser exited while it was attached; launching another');
+        await this.teardown();
+      }
+    }
     onProgress('launching browser');
-    const browser = await launchChromium({ executable: this.executable, width: this.profile.width, height: this.profile.height, ...(this.profileRoot ? { profileRoot: this.profileRoot } : {}) });
+    return this.attach(await this.launch(), false, onProgress);
+  }
+
+  private launch(): Promise<ChromiumProcess> {
+    return launchChromium({ executable: this.executable, width: this.profile.width, height: this.profile.height, ...(this.profileRoot ? { profileRoot: this.profileRoot } : {}) });
+  }
+
+  /** Makes `browser` the session's: connects to it, attaches to its page and applies the device profile. */
+  private async attach(browser: ChromiumProcess, launchedAhead: boolean, onProgress: (step: string) => void): Promise<Screen> {
     this.browser = browser;
-    void browser.exited.then(() => {
-      if (this.browser === browser) this.emitBroken('the browser exited');
-    });
+    this.launchedAhead = launchedAhead;
     const cdp = await CdpConnection.connect(browser.wsEndpoint);
     this.cdp = cdp;
     onProgress('attaching to the page');
@@ -88,6 +141,10 @@ export class BrowserDevice implements DeviceDriver {
     await this.call('Emulation.setTouchEmulationEnabled', this.profile.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
     await this.applyMetrics();
     if (this.profile.homeUrl !== 'about:blank') await this.navigate(this.profile.homeUrl);
+    // Watched from here on (a browser that dies while attaching fails `prepare` instead).
+    void browser.exited.then(() => {
+      if (this.browser === browser) this.emitBroken('the browser exited');
+    });
     return this.screen();
   }
 
@@ -95,6 +152,8 @@ export class BrowserDevice implements DeviceDriver {
     await this.teardown();
     this.logRing.clear();
     this.orientation = 'portrait';
+    // The next session's browser starts now, in the background, on a new profile.
+    if (this.keepSpare) this.spare.fill();
   }
 
   async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {
@@ -312,7 +371,8 @@ export class BrowserDevice implements DeviceDriver {
   }
 
   async close(): Promise<void> {
-    await this.teardown();
+    this.keepSpare = false;
+    await Promise.all([this.spare.close(), this.teardown()]);
   }
 
   private screen(): Screen {

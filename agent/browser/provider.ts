@@ -45,10 +45,16 @@ export class BrowserProvider implements DeviceProvider {
         profile,
         this.options.executable,
         profileRoot,
+        this.options.logger,
       );
       this.devices.push(device);
       listener.added(device);
     }
+  }
+
+  /** Launches a spare browser for every device, and another after each session (see `BrowserDevice.warm`). */
+  warm(): void {
+    for (const device of this.devices) device.warm();
   }
 
   async stop(): Promise<void> {
