@@ -73,12 +73,16 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync('/usr/bin/setpriv'))('the a
     const stray = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`, 'about:blank'], { detached: true, stdio: 'ignore' });
     stray.unref();
     leftovers.push(stray.pid!);
-    await eventually(async () => (browsersUnder(root).includes(stray.pid!) ? true : undefined), { what: 'the stray Chromium to run' });
+    // The stray and its own children; the restarted host may launch a spare browser of its own under the same root, so only these are awaited.
+    const strays = await eventually(async () => {
+      const pids = browsersUnder(root);
+      return pids.includes(stray.pid!) ? pids : undefined;
+    }, { what: 'the stray Chromium to run' });
 
     running = await startChildServer(env, { startTimeoutMs: Infinity });
     const reaped = await running.waitForLog((l) => Array.isArray(l.reaped) && (l.reaped as number[]).length > 0);
     expect(reaped.reaped).toContain(stray.pid);
-    await eventually(async () => (browsersUnder(root).length === 0 ? true : undefined), { what: 'the stray Chromium to be killed', timeoutMs: 10_000 });
+    await eventually(async () => (browsersUnder(root).some((pid) => strays.includes(pid)) ? undefined : true), { what: 'the stray Chromium to be killed', timeoutMs: 10_000 });
     expect(existsSync(profile)).toBe(false);
     running.child.kill('SIGTERM');
     expect((await running.exited).code).toBe(0);
