@@ -5,10 +5,10 @@ export default defineConfig({
     include: ['{shared,events,services,projections,agent,test}/**/*.spec.ts'],
     environment: 'node',
     pool: 'forks',
-    // One test file at a time on CI's 2-core machine until two at a time is measured there on a quiet
-    // machine (README, "Test it"): files are written to run side by side (they never share a port,
-    // database, Redis prefix, NATS server or adb server), but a run of two under other load timed out in
-    // browser tests. `npm test -- --maxWorkers=2` runs two for a run.
+    // One test file at a time on CI's 2-core machine (README, "Test it"): files are written to run side by
+    // side (they never share a port, database, Redis prefix, NATS server or adb server), but two at a time
+    // there gained little and loaded the machine enough to time out browser tests. `npm test --
+    // --maxWorkers=2` runs two for a run on a bigger machine.
     maxWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,

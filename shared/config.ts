@@ -146,6 +146,8 @@ const schema = z.object({
   PUBLIC_SIGNUP: optionalFlag,
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
+  /** Device farm: typed text arriving within this long of the end of the same typist's last text joins its timeline entry (one entry per burst). */
+  DF_TYPING_BURST: duration.default(2_000),
   /** Device farm: a session open this long is ended (`max-duration`), unless its workspace's session defaults say otherwise. */
   DF_SESSION_MAX_DURATION: duration.default(24 * 3_600_000),
   /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */

@@ -117,6 +117,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
       prepareTimeoutMs: config.DF_PREPARE_TIMEOUT,
       commandTimeoutMs: config.DF_COMMAND_TIMEOUT,
       idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
+      typingBurstMs: config.DF_TYPING_BURST,
       sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
     }),
   );

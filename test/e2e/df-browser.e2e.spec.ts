@@ -18,6 +18,8 @@ const DESKTOP = 'Desktop (test)';
 beforeAll(async () => {
   site = await startTestSite();
   server = await startTestServer({
+    // The typing test sends its characters one after another: a loaded machine must not make a pause of them.
+    DF_TYPING_BURST: '30s',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     AGENT_CONFIG: writeAgentConfig({

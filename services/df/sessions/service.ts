@@ -25,8 +25,6 @@ import type { CreateSessionInput, ReservationGate, SessionFleetHooks, SessionPor
 
 const READ_MODELS = ['df-sessions', 'df-devices'];
 const LOGS_TIMEOUT_MS = 5_000;
-/** Typed text arriving within this long of the end of the previous text (same typist) joins its timeline entry. */
-export const TYPING_BURST_MS = 2_000;
 const STUCK_GRACE_MS = 30_000;
 // Another replica that records a session answers a stop request within this time, or is gone.
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
@@ -60,6 +58,8 @@ export class SessionService implements SessionPort {
       prepareTimeoutMs: number;
       commandTimeoutMs: number;
       idleTimeoutMs: number;
+      /** Typed text arriving within this long of the end of the previous text (same typist) joins its timeline entry (`DF_TYPING_BURST`). */
+      typingBurstMs: number;
       /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
       sharedPool?: boolean;
     },
@@ -381,7 +381,7 @@ export class SessionService implements SessionPort {
     const by = caller.userId === undefined ? null : { userId: caller.userId, name: await userName(this.deps.db, session.companyId, caller.userId) };
     const detail: Record<string, unknown> = { ...action, via, ...(by ? { by } : {}), ...(result.url ? { resultUrl: result.url } : {}) };
     if (action.action === 'text') {
-      // A burst of typing (one typist's text, each input arriving within TYPING_BURST_MS of the end
+      // A burst of typing (one typist's text, each input arriving within `typingBurstMs` of the end
       // of the one before) is one timeline entry; typed text can hold secrets, so the entry keeps its
       // length, not its content.
       const typist = `${via}:${caller.userId ?? ''}`;
@@ -395,7 +395,7 @@ export class SessionService implements SessionPort {
         receivedAt,
         at: this.deps.now().toISOString(),
         characters,
-        windowMs: TYPING_BURST_MS,
+        windowMs: this.deps.typingBurstMs,
       };
       await this.settle((await this.session(command, this.context(caller))).position);
     } else await this.recordActivity(session, caller, kind, detail);
