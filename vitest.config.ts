@@ -11,6 +11,9 @@ export default defineConfig({
     // --maxWorkers=2` runs two for a run on a bigger machine.
     maxWorkers: 1,
     testTimeout: 30_000,
+    // expect.poll waits for a condition (a list re-read after a change, a page re-rendered): its 1 s default
+    // is shorter than a request and a re-render take on a loaded 2-core machine, where it failed a console test.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 60_000,
     reporters: ['default'],
     // Builds the console and dfctl once, then fails the run when it left the working tree changed (test/global-setup.ts).
