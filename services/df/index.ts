@@ -242,7 +242,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     },
     async stop(): Promise<void> {
       await s.accessibility.stop();
-      s.files.stop();
+      await s.files.stop();
       await s.operations.stop();
       await s.reservations.stop();
       await s.sweeper.stop();

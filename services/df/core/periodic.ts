@@ -1,7 +1,8 @@
 /**
  * A job the device module runs every so often (the idle-session sweep, the limits sweep, the host
- * reaper): one run at a time, so a tick that comes while a run is under way is skipped; a run that
- * fails is reported to `failed` and the next tick tries again. The timer keeps no process alive.
+ * reaper, the booking ticker, the expired-upload sweep): one run at a time, so a tick that comes while
+ * a run is under way is skipped; a run that fails is reported to `failed` and the next tick tries
+ * again. The timer keeps no process alive.
  */
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;

@@ -25,6 +25,7 @@ import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
+import { PeriodicJob } from '../core/periodic.js';
 import type { JobContext, OperationService } from '../operations/index.js';
 import { appDecider, fileDecider, type AppCommand, type FileCommand } from './decide.js';
 
@@ -72,7 +73,10 @@ const iconBlobKey = (companyId: number, appId: string, versionId: string) => `df
  * and files an app build as a version of its app. Unconfirmed uploads are cleaned up.
  */
 export class FileService {
-  private sweeper: NodeJS.Timeout | null = null;
+  private readonly sweeper = new PeriodicJob(
+    () => this.sweep().then(() => undefined),
+    (err) => this.deps.logger.warn({ err }, 'sweeping expired uploads failed'),
+  );
 
   constructor(
     private readonly deps: {
@@ -472,12 +476,11 @@ export class FileService {
   }
 
   start(intervalMs = 60_000): void {
-    this.sweeper = setInterval(() => void this.sweep(), intervalMs);
-    this.sweeper.unref();
+    this.sweeper.start(intervalMs);
   }
 
-  stop(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
+  /** No sweep after this; resolves once the sweep under way, if any, has ended. */
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 }

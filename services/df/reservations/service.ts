@@ -7,6 +7,7 @@ import type { Database } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { AppError, found } from '#shared/errors.js';
+import { PeriodicJob } from '../core/periodic.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { Caller } from '../core/caller.js';
 import type { SessionPort } from '../core/session-port.js';
@@ -44,7 +45,10 @@ export interface ReservationChange {
  * service; this service, which ends and opens sessions, is built after it).
  */
 export class ReservationService {
-  private ticker: NodeJS.Timeout | null = null;
+  private readonly ticker = new PeriodicJob(
+    () => this.step(),
+    (err) => this.deps.logger.warn({ err }, 'reservation tick failed'),
+  );
   private ticking: Promise<void> = Promise.resolve();
   /** Sessions whose viewers on this replica were already warned of a booking (`reservationId:sessionId`). */
   private readonly warned = new Set<string>();
@@ -70,13 +74,11 @@ export class ReservationService {
 
   /** Starts the ticker. */
   start(): void {
-    this.ticker = setInterval(() => void this.step().catch((err: unknown) => this.deps.logger.warn({ err }, 'reservation tick failed')), this.deps.tickMs);
-    this.ticker.unref();
+    this.ticker.start(this.deps.tickMs);
   }
 
   async stop(): Promise<void> {
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = null;
+    await this.ticker.stop();
     await this.ticking.catch(() => undefined);
   }
 
