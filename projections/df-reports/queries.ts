@@ -1,5 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
+import { textOrNull } from '#shared/db/rows.js';
 import type { Page } from '#shared/paging.js';
+import { Conditions, readPage, type WorkspaceScope } from '../queries.js';
 
 /** What every report takes: the caller's workspace, a time range, a zone and a period, and the facets. */
 export interface ReportQuery {
@@ -240,34 +242,17 @@ export interface ActivityItem {
 }
 
 /** The workspace's activity, newest first. */
-export async function listActivity(db: Sql, scope: { companyId: number; workspaceId: number }, paging: { page: number; size: number }, kinds?: string[]): Promise<Page<ActivityItem>> {
-  const params: unknown[] = [scope.companyId, scope.workspaceId];
-  let where = `company_id = $1 AND workspace_id = $2`;
-  if (kinds?.length) {
-    params.push(kinds);
-    where += ` AND kind = ANY($3::text[])`;
-  }
-  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_report_activity WHERE ${where}`, params);
-  const rows = await db.query<{ event_id: string; kind: string; at: Date | string; actor_id: string | null; device_id: string | null; session_id: string | null; reservation_id: string | null; detail: unknown }>(
-    `SELECT event_id, kind, at, actor_id, device_id, session_id, reservation_id, detail FROM df_report_activity WHERE ${where}
-     ORDER BY position DESC LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`,
-    params,
-  );
-  const totalElements = total.rows[0]!.n;
-  return {
-    content: rows.rows.map((r) => ({
-      id: r.event_id,
-      kind: r.kind,
-      at: new Date(r.at).toISOString(),
-      actorId: r.actor_id,
-      deviceId: r.device_id,
-      sessionId: r.session_id,
-      reservationId: r.reservation_id,
-      detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
-    })),
-    page: paging.page,
-    size: paging.size,
-    totalElements,
-    totalPages: Math.ceil(totalElements / paging.size),
-  };
+export function listActivity(db: Sql, scope: WorkspaceScope, paging: { page: number; size: number }, kinds?: string[]): Promise<Page<ActivityItem>> {
+  const where = Conditions.inWorkspace(scope);
+  if (kinds?.length) where.add((n) => `kind = ANY(${n}::text[])`, kinds);
+  return readPage(db, { columns: 'event_id, kind, at, actor_id, device_id, session_id, reservation_id, detail', from: 'df_report_activity', where, orderBy: 'position DESC' }, paging, (r) => ({
+    id: String(r.event_id),
+    kind: String(r.kind),
+    at: new Date(r.at as Date | string).toISOString(),
+    actorId: textOrNull(r.actor_id),
+    deviceId: textOrNull(r.device_id),
+    sessionId: textOrNull(r.session_id),
+    reservationId: textOrNull(r.reservation_id),
+    detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+  }));
 }
