@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Database, Sql } from '#shared/db/index.js';
+import { applySchema, type Database, type Sql } from '#shared/db/index.js';
 import type { EventStore, Subscription } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { LeaseRow, ProjectionLeases } from './leases.js';
-import { applyAll, type Projection } from './types.js';
+import { applyAll, projectionSchemaName, type Projection } from './types.js';
 
 const CHECKPOINTS_DDL = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -63,8 +63,8 @@ export async function migrateCheckpoints(db: Sql): Promise<void> {
  * running runner, which notices the checkpoint moved) replays it from position 0.
  */
 export async function resetProjection(db: Database, projection: Projection): Promise<void> {
-  await db.exec(CHECKPOINTS_DDL);
-  await db.exec(projection.schema);
+  await applySchema(db, 'projection_checkpoints', CHECKPOINTS_DDL);
+  await applySchema(db, projectionSchemaName(projection), projection.schema);
   await db.transaction(async (tx) => {
     for (const table of projection.tables) await tx.query(`DELETE FROM ${table}`);
     await tx.query(
@@ -104,7 +104,7 @@ export class ProjectionRunner {
   /** Creates tables, rebuilds projections whose version changed, and starts every loop. */
   async start(): Promise<void> {
     const { db } = this.options;
-    await db.exec(CHECKPOINTS_DDL);
+    await applySchema(db, 'projection_checkpoints', CHECKPOINTS_DDL);
     await this.options.leases?.migrate();
     for (const loop of this.loops.values()) await loop.prepare();
     this.running = true;
@@ -285,7 +285,7 @@ class ProjectionLoop {
 
   async prepare(): Promise<void> {
     const { db } = this.options;
-    await db.exec(this.projection.schema);
+    await applySchema(db, projectionSchemaName(this.projection), this.projection.schema);
     const r = await db.query<{ position: unknown; version: number }>(
       'SELECT position, version FROM projection_checkpoints WHERE name = $1',
       [this.projection.name],

@@ -54,3 +54,8 @@ export function applyByType<Event extends DomainEvent>(handlers: ApplyHandlers<E
     await handler(tx, event, recorded.metadata.occurredAt, recorded);
   };
 }
+
+/** The name a projection's tables are applied under (see applySchema); whoever else creates them uses it too. */
+export function projectionSchemaName(projection: Pick<Projection, 'name'>): string {
+  return `projection:${projection.name}`;
+}

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { QUOTA_KEYS, quotaPlanStream, sessionDefaultsStream, type QuotaLimits, type SessionDefaults } from '#events/df/fleet.js';
 import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
-import type { Database } from '#shared/db/index.js';
+import { applySchema, type Database } from '#shared/db/index.js';
 import { handleCommand } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
@@ -63,7 +63,7 @@ export class FleetService implements SessionFleetHooks {
 
   /** Creates the slot tables once (the sweeper frees slots there too). */
   ready(): Promise<void> {
-    this.schema ??= this.deps.db.exec(QUOTA_SCHEMA);
+    this.schema ??= applySchema(this.deps.db, 'df_quota', QUOTA_SCHEMA);
     return this.schema;
   }
 

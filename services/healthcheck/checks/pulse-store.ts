@@ -1,4 +1,4 @@
-import type { Database } from '#shared/db/index.js';
+import { applySchema, type Database } from '#shared/db/index.js';
 import { iso, json } from '#shared/db/rows.js';
 
 /**
@@ -247,7 +247,7 @@ function reaperQueries(db: Database) {
 export function createPulseStore(db: Database) {
   return {
     async ensureSchema(): Promise<void> {
-      await db.exec(PULSE_SCHEMA);
+      await applySchema(db, 'hc_pulses', PULSE_SCHEMA);
     },
     ...pulseWrites(db),
     ...pulseReads(db),

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
+import { projectionSchemaName } from '#projections/types.js';
+import { applySchema } from '#shared/db/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/types.js';
 import type { Platform } from '../../platform.js';
 import {
@@ -56,8 +58,8 @@ export class WebhookDispatcher {
     const { db, store, config } = this.platform;
     // In a split deployment the projections may start after this service: the endpoints' table (which
     // the sender joins) is made here too, as the runner makes it (CREATE ... IF NOT EXISTS).
-    await db.exec(orgWebhooksProjection.schema);
-    await db.exec(DELIVERIES_SCHEMA);
+    await applySchema(db, projectionSchemaName(orgWebhooksProjection), orgWebhooksProjection.schema);
+    await applySchema(db, 'webhook_deliveries', DELIVERIES_SCHEMA);
     // A first start follows the log from its head: no endpoint existed before it.
     if ((await dispatchPosition(db)) === null) await db.query(`INSERT INTO webhook_dispatch (name, position) VALUES ('dispatcher', $1) ON CONFLICT (name) DO NOTHING`, [(await store.headPosition()).toString()]);
     const after = (await dispatchPosition(db))!;
