@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { seedPglite } from './server.js';
 
 export interface ChildServer {
   url: string;
@@ -20,9 +21,13 @@ export interface ChildServer {
  * Starts `services/main.ts` as its own process, as `npm start` does, and waits until it listens;
  * `viaNpm` starts it through `npm start` itself (the process a user's signals reach). `startTimeoutMs`
  * bounds the wait for "listening" (default 60 s; `Infinity` waits until it listens or exits); `entry`
- * starts another script instead of `services/main.ts`.
+ * starts another script instead of `services/main.ts`. A `DATA_DIR` without a database gets a copy of the
+ * template's (see `seedPglite`).
  */
 export async function startChildServer(env: Record<string, string>, options: { viaNpm?: boolean; startTimeoutMs?: number; entry?: string } = {}): Promise<ChildServer> {
+  // As for in-process servers: an embedded database copied from the template, unless the directory has one
+  // (a restart) or the start goes through npm as a newcomer's would (which makes its own).
+  if (!options.viaNpm && env.DATA_DIR && !env.DATABASE_URL) await seedPglite(env.DATA_DIR);
   const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', options.entry ?? 'services/main.ts']];
   const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
