@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { tiedToAgent } from '../child-tie.js';
@@ -80,6 +81,18 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+/** Whether a TCP connection to loopback `port` is accepted (closed again at once). */
+function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** A long-running go-ios command (a forward, WebDriverAgent, the tunnel). */
 export class GoIosProcess {
   /** The last error go-ios logged (its reason when it exits). */
@@ -135,6 +148,20 @@ export class GoIosProcess {
     } finally {
       clearTimeout(timer);
       if (listener) this.lineListeners.delete(listener);
+    }
+  }
+
+  /**
+   * Asks `probe` again every 25 ms until it answers true; refuses (DEVICE_ERROR) when the process exits
+   * first or `timeoutMs` passes, saying `notReady`.
+   */
+  async whileRunning(probe: () => Promise<boolean>, timeoutMs: number, notReady: string): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await probe()) return;
+      if (!this.running) throw new DriverError('DEVICE_ERROR', `go-ios ${this.what} ended: ${this.lastError ?? 'no reason given'}`);
+      if (Date.now() >= deadline) throw new DriverError('DEVICE_ERROR', `go-ios ${this.what}: ${notReady} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 
@@ -217,8 +244,12 @@ export class GoIos {
   /** Forwards a loopback port of the host to a device port (`ios forward`); ready once go-ios listens. */
   async forward(udid: string, hostPort: number, devicePort: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GoIosProcess> {
     const proc = this.start(['forward', `--udid=${udid}`, String(hostPort), String(devicePort)], `forward ${hostPort}->${devicePort}`);
+    const deadline = Date.now() + timeoutMs;
     try {
       await proc.until((line) => /start listening/i.test(line.msg ?? ''), timeoutMs);
+      // go-ios logs "Start listening" just before it binds the port: the forward is usable once a
+      // connection to it is accepted.
+      await proc.whileRunning(() => portAccepts(hostPort), Math.max(0, deadline - Date.now()), `port ${hostPort} did not accept connections`);
     } catch (err) {
       await proc.stop();
       throw err;
