@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  */
@@ -19,6 +19,7 @@ import { measureDeviceList, measureFrames, type DeviceListReport, type FramesRep
 import { formatDevtools, measureDevtools, type DevtoolsReport } from './devtools.js';
 import { formatDebugTunnel, measureDebugTunnel, type TunnelReport } from './debug-tunnel.js';
 import { formatWebdriver, measureWebdriver, type WebdriverReport } from './webdriver.js';
+import { formatWebdriverFirst, measureWebdriverFirst, type WebdriverFirstReport } from './webdriver-first.js';
 import { formatIosScreen, measureIosScreen, type IosScreenReport } from './ios-screen.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
@@ -51,6 +52,7 @@ const SETTINGS = {
   debugTunnel: { bytes: 256 * 1024 * 1024, runs: 3, roundTrips: 2_000, warmup: 200 },
   // An iPhone 16's screen, full size both ways.
   iosScreen: { durationSeconds: 8, width: 1179, height: 2556, quality: 60 },
+  webdriverFirst: { rounds: 3, sessions: 3 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -68,13 +70,14 @@ const TARGETS = {
   cdpAddedP50Ms: 1,
   webdriverAddedP50Ms: 2,
   tunnelThroughputKeptMin: 0.5,
+  webdriverFirstSessionMs: 1_500,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console';
+const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -193,7 +196,7 @@ function verdicts(
   rebuilds: RebuildReport[],
   frames: FramesReport | null,
   devices: DeviceListReport[],
-  relays: { devtools: DevtoolsReport | null; webdriver: WebdriverReport | null; debugTunnel: TunnelReport | null },
+  relays: { devtools: DevtoolsReport | null; webdriver: WebdriverReport | null; webdriverFirst: WebdriverFirstReport | null; debugTunnel: TunnelReport | null },
 ): Verdict[] {
   const out: Verdict[] = [];
   if (relays.debugTunnel) {
@@ -207,6 +210,10 @@ function verdicts(
   if (relays.webdriver) {
     const added = relays.webdriver.addedP50Ms;
     out.push({ figure: 'WebDriver command through /df/wd, added at p50', measured: `${num(added, 3)} ms`, target: `< ${TARGETS.webdriverAddedP50Ms} ms`, met: added < TARGETS.webdriverAddedP50Ms });
+  }
+  if (relays.webdriverFirst) {
+    const first = relays.webdriverFirst.warm.first.p50;
+    out.push({ figure: 'first WebDriver session of a run, new session → first command, p50', measured: `${num(first, 0)} ms`, target: `≤ ${num(TARGETS.webdriverFirstSessionMs, 0)} ms`, met: first <= TARGETS.webdriverFirstSessionMs });
   }
   const headline = http?.comparisons[0];
   if (headline) {
@@ -409,6 +416,7 @@ let devtools: DevtoolsReport | null = null;
 let android: AndroidReport | null = null;
 let debugTunnel: TunnelReport | null = null;
 let webdriver: WebdriverReport | null = null;
+let webdriverFirst: WebdriverFirstReport | null = null;
 let iosScreen: IosScreenReport | null = null;
 let webConsole: WebConsoleReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
@@ -481,6 +489,10 @@ try {
     step('webdriver', 'device farm: WebDriver command through /df/wd vs straight to the agent\'s Appium');
     webdriver = await measureWebdriver({ commands: 2_000, warmup: 200, block: 100 });
   }
+  if (steps.has('webdriver-first')) {
+    step('webdriver-first', 'device farm: the first WebDriver session of a run, with startAhead and without');
+    webdriverFirst = await measureWebdriverFirst(SETTINGS.webdriverFirst);
+  }
   if (steps.has('ios-screen')) {
     step('ios-screen', "device farm: an iPhone's live screen, WebDriverAgent's MJPEG against screenshotr (test peers)");
     iosScreen = await measureIosScreen(SETTINGS.iosScreen);
@@ -514,13 +526,14 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes)];
+const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes)];
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (groupCommit.length > 0) process.stdout.write(`\n${formatGroupCommit(groupCommit)}`);
 if (v1Writes.length > 0) process.stdout.write(`\n${formatV1Writes(v1Writes)}`);
 if (devtools) process.stdout.write(`\n${formatDevtools(devtools)}`);
 if (debugTunnel) process.stdout.write(`\n${formatDebugTunnel(debugTunnel)}`);
 if (webdriver) process.stdout.write(`\n${formatWebdriver(webdriver)}`);
+if (webdriverFirst) process.stdout.write(`\n${formatWebdriverFirst(webdriverFirst)}`);
 if (iosScreen) process.stdout.write(`\n${formatIosScreen(iosScreen)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
@@ -546,6 +559,7 @@ const results = {
   devtools,
   debugTunnel,
   webdriver,
+  webdriverFirst,
   iosScreen,
   testCaseLists,
   resultIngestions,
