@@ -153,10 +153,25 @@ export function Pager(props: { page: number; totalPages: number; total: number; 
  * focus when it opens, the safe choice when Enter is pressed by habit.
  */
 export function Confirm(props: { label: string; question?: string; yes: string; no?: string; onYes: () => unknown; onNo: () => void }) {
+  // While the yes runs, its button is disabled and a second press (a double click) does nothing: the
+  // guard is a ref, as two clicks can arrive before the disabled state renders.
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const yes = async () => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    try {
+      await props.onYes();
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
   return (
     <span role="group" aria-label={props.label} class="row confirm">
       {props.question ? <span>{props.question}</span> : null}
-      <button type="button" class="danger" onClick={() => void props.onYes()}>
+      <button type="button" class="danger" disabled={busy} aria-busy={busy} onClick={() => void yes()}>
         {props.yes}
       </button>
       <button type="button" onClick={props.onNo} autoFocus>

@@ -230,8 +230,16 @@ describe('the session page', { timeout: 240_000 }, () => {
     expect((await http(server.url, 'GET', `/df/api/sessions/${sessionId}`, { token: admin.token })).body.status).toBe('active');
 
     await page.getByRole('button', { name: 'End session' }).click();
-    await page.getByRole('group', { name: 'Confirm ending the session' }).getByRole('button', { name: 'Yes, end the session' }).click();
+    // A double click on the yes ends the session with one request: the button is held while it runs.
+    const ends: string[] = [];
+    const countEnds = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'DELETE' && new URL(request.url()).pathname === `/df/api/sessions/${sessionId}`) ends.push(request.url());
+    };
+    page.on('request', countEnds);
+    await page.getByRole('group', { name: 'Confirm ending the session' }).getByRole('button', { name: 'Yes, end the session' }).dblclick();
     await expect.poll(() => header.textContent(), { timeout: 30_000 }).toContain('ended');
+    page.off('request', countEnds);
+    expect(ends).toHaveLength(1);
     expect(await header.textContent()).not.toContain('in control');
     expect((await http(server.url, 'GET', `/df/api/sessions/${sessionId}`, { token: admin.token })).body.status).toBe('ended');
     expect(await page.getByRole('toolbar', { name: 'Device controls' }).count()).toBe(0);
