@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { BrowserDevice } from '#agent/browser/device.js';
 import type { RunningProcess } from '#services/run.js';
 import { phase, table } from './console.js';
+import { until } from './device-farm.js';
 import { CHROMIUM, signIn, startBenchServer } from './server.js';
 import { distribution, type Distribution } from './stats.js';
 
@@ -31,15 +32,6 @@ export interface WebdriverFirstReport {
   firstSpeedup: number;
 }
 
-const until = async <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> => {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`webdriver-first: ${what} did not happen in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
 /** One server: waits until the device is listed (and, warm, until Appium and the spare run), then times `sessions` sessions. */
 async function round(startAhead: boolean, sessions: number): Promise<number[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-wd-first-'));
@@ -54,14 +46,14 @@ async function round(startAhead: boolean, sessions: number): Promise<number[]> {
       const r = await fetch(`${s.url}${path}`, { method, headers: auth, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
       return { status: r.status, body: (await r.json().catch(() => null)) as any };
     };
-    const available = () => until('the browser device listed available', async () => {
+    const available = () => until(async () => {
       const d = (await call('GET', '/df/api/devices')).body?.content?.[0] as { id: string; status: string } | undefined;
       return d?.status === 'available' ? d.id : undefined;
-    });
+    }, 60_000, 'the browser device listed available');
     const deviceId = await available();
     const device = () => s.agent!.driverOf(deviceId) as BrowserDevice;
     // What a CI job that arrives at an idle host finds: with startAhead, what the host started ahead is up.
-    if (startAhead) await until('Appium and a spare Chromium started ahead', () => (s.agent!.appium?.baseUrl && device().browsers().spare ? true : undefined));
+    if (startAhead) await until(async () => (s.agent!.appium?.baseUrl && device().browsers().spare ? true : undefined), 60_000, 'Appium and a spare Chromium started ahead');
     const times: number[] = [];
     for (let i = 0; i < sessions; i++) {
       const started = performance.now();
@@ -73,7 +65,7 @@ async function round(startAhead: boolean, sessions: number): Promise<number[]> {
       times.push(performance.now() - started);
       await call('DELETE', `/df/wd/session/${id}`);
       await available();
-      if (startAhead) await until('the next spare Chromium', () => (device().browsers().spare ? true : undefined));
+      if (startAhead) await until(async () => (device().browsers().spare ? true : undefined), 60_000, 'the next spare Chromium');
     }
     return times;
   } finally {
