@@ -30,7 +30,7 @@ export interface AndroidScreenRow {
 }
 
 export interface AndroidTouchRow {
-  path: 'minitouch' | 'input';
+  path: 'minitouch' | 'agent' | 'input';
   /** The viewer sent the tap → the device received it, ms. */
   latency: Distribution;
 }
@@ -46,27 +46,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function measureAndroid(options: AndroidOptions): Promise<AndroidReport> {
   const size = { width: options.width, height: options.height };
-  // Android 9: minicap's binary and minitouch run; Android 14 with a minicap that dies: screencap and `input`.
+  // Android 9: minicap's binary and minitouch run; Android 14: minicap's APK and the UiAutomator2
+  // server; Android 14 with a minicap and a UiAutomator2 server that die: screencap and `input`.
   const { peer: fast, port: fastPort } = await startPeer({ model: 'Bench Fast', release: '9', sdk: '28', ...size });
-  const { peer: slow, port: slowPort } = await startPeer({ model: 'Bench Slow', release: '14', sdk: '34', minicapCrashes: true, ...size });
+  const { peer: modern, port: modernPort } = await startPeer({ model: 'Bench Modern', release: '14', sdk: '34', ...size });
+  const { peer: slow, port: slowPort } = await startPeer({ model: 'Bench Slow', release: '14', sdk: '34', minicapCrashes: true, uiautomator2Crashes: true, ...size });
   const adb = await startAdbServer();
   let started: Started | undefined;
   try {
     await adb.connect(fastPort);
+    await adb.connect(modernPort);
     await adb.connect(slowPort);
     started = await startServer('android', { nodeName: 'bench-node', hubId: 'bench-hub', android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] });
     const s = started;
     const devices = await until(async () => {
       const r = await api<{ content: { id: string; model: string; status: string }[] }>(s, 'GET', '/df/api/devices?platform=android');
-      return r.body.content.length === 2 && r.body.content.every((d) => d.status === 'available') ? r.body.content : undefined;
-    }, 30_000, 'both test devices');
+      return r.body.content.length === 3 && r.body.content.every((d) => d.status === 'available') ? r.body.content : undefined;
+    }, 30_000, 'the three test devices');
     const report: AndroidReport = { size: `${options.width}×${options.height}`, screen: [], touch: [] };
-    for (const [peer, path, touchPath] of [[fast, 'minicap', 'minitouch'], [slow, 'screencap', 'input']] as const) {
-      const model = peer === fast ? 'Bench Fast' : 'Bench Slow';
+    const runs = [
+      [fast, 'Bench Fast', 'minicap', 'minitouch'],
+      [modern, 'Bench Modern', null, 'agent'],
+      [slow, 'Bench Slow', 'screencap', 'input'],
+    ] as const;
+    for (const [peer, model, path, touchPath] of runs) {
       const created = await api<{ id: string }>(s, 'POST', '/df/api/sessions', { deviceId: devices.find((d) => d.model === model)!.id });
       if (created.status !== 201) throw new Error(`POST /df/api/sessions answered ${created.status}`);
       const sessionId = created.body.id;
-      for (const count of options.viewers) report.screen.push(await screenRun(s, sessionId, path, count, options));
+      if (path) for (const count of options.viewers) report.screen.push(await screenRun(s, sessionId, path, count, options));
       report.touch.push(await touchRun(s, sessionId, peer, touchPath, options.taps));
       await api(s, 'DELETE', `/df/api/sessions/${sessionId}`);
     }
@@ -76,6 +83,7 @@ export async function measureAndroid(options: AndroidOptions): Promise<AndroidRe
     await started?.cleanup();
     await adb.stop();
     await fast.close();
+    await modern.close();
     await slow.close();
   }
 }
@@ -123,10 +131,27 @@ async function touchRun(s: Started, sessionId: string, peer: AdbdPeer, path: And
   await v.opened;
   const latencies: number[] = [];
   let arrived: (() => void) | null = null;
-  // The device got the tap: minitouch's first line of it, or the `input tap` command line.
-  const stopTouch = peer.onTouchLine((line) => line.startsWith('d ') && arrived?.());
-  const stopCommand = peer.onCommand((line) => line.startsWith('input tap') && arrived?.());
+  // The device got the tap: minitouch's first line of it, the UiAutomator2 server's actions, or the `input tap` command line.
+  const stopTouch = peer.onTouchLine((line) => (line.startsWith('d ') || line.startsWith('actions ')) && arrived?.());
+  const stopCommand = peer.onCommand((line) => path === 'input' && line.startsWith('input tap') && arrived?.());
   try {
+    if (path === 'agent') {
+      // The server starts at the session's first gesture (served by `input` meanwhile): tap until it takes them.
+      let sent = 0;
+      let answered = 0;
+      const onWarmAck = (data: unknown, isBinary: boolean) => {
+        if (!isBinary && String((JSON.parse(String(data)) as { id?: string }).id).startsWith('warm')) answered++;
+      };
+      v.socket.on('message', onWarmAck);
+      await until(async () => {
+        if (peer.record.pointerActions.length > 0) return true;
+        if (answered === sent) v.socket.send(JSON.stringify({ type: 'input', id: `warm${sent++}`, action: { action: 'tap', x: 1, y: 1 } }));
+        return undefined;
+      }, 60_000, 'taps through the UiAutomator2 server');
+      // No warm-up tap may still be on its way when the measured ones start.
+      await until(async () => (answered === sent ? true : undefined), 10_000, 'the warm-up taps answered');
+      v.socket.off('message', onWarmAck);
+    }
     for (let i = 0; i < taps; i++) {
       const got = new Promise<void>((resolve) => (arrived = resolve));
       const acked = new Promise<void>((resolve) => v.socket.on('message', function onAck(data, isBinary) {

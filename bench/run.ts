@@ -469,7 +469,7 @@ try {
     frames = await measureFrames(SETTINGS.frames);
   }
   if (steps.has('android')) {
-    step('android', 'device farm: Android live screen (minicap vs screencap) and touch (minitouch vs input) with the adbd test device');
+    step('android', 'device farm: Android live screen (minicap vs screencap) and touch (minitouch, the UiAutomator2 server, input) with the adbd test device');
     android = await measureAndroid(SETTINGS.android);
     console.log(formatAndroid(android));
   }

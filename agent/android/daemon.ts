@@ -89,9 +89,22 @@ export class DeviceDaemon {
       } catch (err) {
         if (i >= attempts) throw new Error(`its socket did not open: ${(err as Error).message}`);
       }
-      await Promise.race([new Promise((r) => setTimeout(r, delay)), new Promise<void>((r) => (this.ended ? r() : this.endWaiters.push(r)))]);
+      await this.endedWithin(delay);
       delay *= 2;
     }
+  }
+
+  /** Resolves after `ms`, or sooner when the program ends. */
+  endedWithin(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.ended) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.endWaiters.push(done);
+    });
   }
 
   /** Ends the program: `kill` by pid when known, and the shell stream closed. */

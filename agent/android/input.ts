@@ -3,6 +3,7 @@ import { DriverError } from '../provider.js';
 import { pushFile, shell, shellQuote, type AdbDevice } from './adb.js';
 import { DEVICE_TMP, deviceBuild, packageFile, removePushed } from './daemon.js';
 import { line, Minitouch, minitouchBinary, toNatural, type Point } from './minitouch.js';
+import { UiAutomator2Touch, uiautomator2Refusal } from './uiautomator2.js';
 import { encodeImapUtf7 } from './utf7.js';
 
 export type InputPath = 'minitouch' | 'agent' | 'input';
@@ -19,13 +20,16 @@ export function inputTextArgument(text: string): string {
 
 /**
  * Touch, keys and text of an Android device. Touch goes through minitouch's socket where it runs
- * (before Android 10, without root), else through `input` commands; text of printable ASCII through
+ * (before Android 10, without root), else through the UiAutomator2 server (Android 8 and later; started
+ * at the session's first gesture, which `input` serves meanwhile), else through `input` commands; text of printable ASCII through
  * `input text`, any other text through io.appium.settings' Unicode input method, switched in for the
  * session and restored by `stop`. `onPath` hears which path each takes and why a faster one is not used.
  */
 export class AndroidInput {
   private rotation: 0 | 90 | 180 | 270 = 0;
   private minitouch: Minitouch | null = null;
+  /** The UiAutomator2 path: wanted (no minitouch), starting, running, or refused (with why). */
+  private agentTouch: { state: 'off' } | { state: 'wanted' } | { state: 'starting'; ready: Promise<UiAutomator2Touch | null> } | { state: 'running'; touch: UiAutomator2Touch } = { state: 'off' };
   private readonly pushed = new Map<string, string>();
   /** The input method before the session switched the Unicode one in, once it did. */
   private previousIme: string | null = null;
@@ -44,16 +48,27 @@ export class AndroidInput {
     await this.stopTouch();
     const build = await deviceBuild(this.device);
     const binary = minitouchBinary(build);
+    let noMinitouch: string;
     if (!binary) {
-      this.onPath('input', 'input', build.sdk > 28 ? `minitouch needs root on Android 10 and later (SDK ${build.sdk})` : `no minitouch for ABI ${build.abis.join('/') || 'unknown'}`);
+      noMinitouch = build.sdk > 28 ? `minitouch needs root on Android 10 and later (SDK ${build.sdk})` : `no minitouch for ABI ${build.abis.join('/') || 'unknown'}`;
+    } else {
+      try {
+        this.minitouch = await Minitouch.start(this.device, this.pushed, binary, this.natural);
+        this.onPath('input', 'minitouch', null);
+        return;
+      } catch (err) {
+        noMinitouch = `minitouch did not start: ${(err as Error).message}`;
+      }
+    }
+    const refusal = uiautomator2Refusal(build);
+    if (refusal) {
+      this.onPath('input', 'input', `${noMinitouch}; ${refusal}`.slice(0, 300));
       return;
     }
-    try {
-      this.minitouch = await Minitouch.start(this.device, this.pushed, binary, this.natural);
-      this.onPath('input', 'minitouch', null);
-    } catch (err) {
-      this.onPath('input', 'input', `minitouch did not start: ${(err as Error).message}`.slice(0, 300));
-    }
+    // The server takes seconds to start on a phone: not on the way to the session's first frame. The
+    // device's touch is the server's from now on; should it not start, `input` with the reason.
+    this.agentTouch = { state: 'wanted' };
+    this.onPath('input', 'agent', null);
   }
 
   /** Ends minitouch, removes what it pushed, and puts the input method back as it was before the session. */
@@ -146,8 +161,13 @@ export class AndroidInput {
     }
   }
 
-  /** Runs a gesture through minitouch; false when there is none (or it died: then `input` takes over). */
+  /**
+   * Runs a gesture through minitouch or the UiAutomator2 server; false when neither is there (or it
+   * died: then `input` takes over). The server is started by the first gesture; one finger goes through
+   * `input` while it starts, several wait for it.
+   */
   private async touch(paths: Point[][], durationMs: number): Promise<boolean> {
+    if (this.agentTouch.state !== 'off') return this.touchThroughAgent(paths, durationMs);
     const minitouch = this.minitouch;
     if (!minitouch) return false;
     if (!minitouch.alive) {
@@ -162,10 +182,54 @@ export class AndroidInput {
     return true;
   }
 
+  private async touchThroughAgent(paths: Point[][], durationMs: number): Promise<boolean> {
+    const agent = this.agentTouch;
+    if (agent.state === 'wanted') {
+      const ready = this.startAgentTouch();
+      this.agentTouch = { state: 'starting', ready };
+      if (paths.length === 1) return false;
+      return (await ready) ? this.touchThroughAgent(paths, durationMs) : false;
+    }
+    if (agent.state === 'starting') {
+      if (paths.length === 1) return false;
+      return (await agent.ready) ? this.touchThroughAgent(paths, durationMs) : false;
+    }
+    if (agent.state !== 'running') return false;
+    if (!agent.touch.alive) {
+      this.agentTouch = { state: 'off' };
+      this.onPath('input', 'input', 'the UiAutomator2 server stopped');
+      return false;
+    }
+    await agent.touch.gesture(paths, durationMs);
+    return true;
+  }
+
+  /** Starts the UiAutomator2 path; null (and `input` from then on, with the reason) when it cannot. */
+  private async startAgentTouch(): Promise<UiAutomator2Touch | null> {
+    try {
+      const touch = await UiAutomator2Touch.start(this.device);
+      if (this.agentTouch.state !== 'starting') {
+        await touch.stop();
+        return null;
+      }
+      this.agentTouch = { state: 'running', touch };
+      return touch;
+    } catch (err) {
+      if (this.agentTouch.state === 'starting') this.agentTouch = { state: 'off' };
+      this.onPath('input', 'input', `the UiAutomator2 server did not start: ${(err as Error).message}`.slice(0, 300));
+      this.logger.warn({ serial: this.serial, err }, 'touch through the UiAutomator2 server is not available');
+      return null;
+    }
+  }
+
   private async stopTouch(): Promise<void> {
     const minitouch = this.minitouch;
     this.minitouch = null;
     await minitouch?.stop().catch(() => undefined);
+    const agent = this.agentTouch;
+    this.agentTouch = { state: 'off' };
+    if (agent.state === 'running') await agent.touch.stop().catch(() => undefined);
+    if (agent.state === 'starting') await (await agent.ready)?.stop().catch(() => undefined);
   }
 
   private sh(command: string): Promise<string> {

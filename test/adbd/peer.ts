@@ -7,6 +7,7 @@ import { encodePng, type RgbImage } from './png.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
 import { decodeImapUtf7 } from './utf7.js';
 import { MinicapDaemon, MinitouchDaemon, parseProjection, type Projection } from './daemons.js';
+import { UIA2_DEVICE_PORT, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE, UiAutomator2ServerPeer, type ActionsReceived } from './uiautomator2.js';
 
 /*
  * A test device that speaks the adb transport the way adbd does, over TCP, so the real adb server can
@@ -50,6 +51,8 @@ export interface PeerOptions {
   abi?: string;
   /** When true, minicap (binary and APK) dies at start as it does on a device it does not support. */
   minicapCrashes?: boolean;
+  /** When true, the UiAutomator2 server's instrumentation crashes at start. */
+  uiautomator2Crashes?: boolean;
 }
 
 /** The input method that decodes modified UTF-7 typed through `input text` (io.appium.settings). */
@@ -89,6 +92,10 @@ export interface PeerRecord {
   minicapStarts: { variant: 'bin' | 'apk'; projection: Projection }[];
   /** Lines minitouch was sent (`d 0 10 20 50`, `c`, ...), in order. */
   touch: string[];
+  /** W3C actions the UiAutomator2 server was sent, in order. */
+  pointerActions: ActionsReceived[];
+  /** Each start of the UiAutomator2 server's instrumentation (its command line). */
+  instrumentations: string[];
 }
 
 const LATIN_IME = 'com.android.inputmethod.latin/.LatinIME';
@@ -98,7 +105,7 @@ const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
 
 /** The adbd-protocol test device. */
 export class AdbdPeer {
-  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [] };
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [], pointerActions: [], instrumentations: [] };
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
@@ -122,6 +129,7 @@ export class AdbdPeer {
   /** The running minicap and minitouch, if any. */
   minicap: MinicapDaemon | null = null;
   minitouch: MinitouchDaemon | null = null;
+  uiautomator2: UiAutomator2ServerPeer | null = null;
   /** Every frame minicap sent, by sequence number (the newest few thousand). */
   readonly minicapFrames = new Map<number, Buffer>();
   private readonly frameWatchers = new Set<(seq: number, frame: Buffer) => void>();
@@ -209,6 +217,8 @@ export class AdbdPeer {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
+    // adbd turns Nagle's algorithm off on its transport sockets: an OKAY and the WRTE after it must not wait for an ACK.
+    socket.setNoDelay(true);
     new Transport(socket, this);
   }
 
@@ -494,6 +504,7 @@ export class AdbdPeer {
       stream.onClose(() => this.endDaemon(pid));
       return true;
     }
+    if (program === 'am' && words[1] === 'instrument') return this.startInstrumentation(words, stream);
     if (posix.basename(program) === 'minitouch') {
       if (!executable(program)) return fail(`/system/bin/sh: ${program}: not found`);
       // Android 10 took the touch devices away from the shell user: minitouch finds none without root.
@@ -513,6 +524,33 @@ export class AdbdPeer {
     return false;
   }
 
+  /** `am instrument -w ... <package>/<runner>`: only the UiAutomator2 server's instrumentation is known here. */
+  private startInstrumentation(words: string[], stream: PeerStream): boolean {
+    const target = words.at(-1) ?? '';
+    const packageName = target.split('/')[0] ?? '';
+    const fail = (message: string) => {
+      stream.write(Buffer.from(`${message}\n`));
+      stream.close();
+      return true;
+    };
+    if (packageName !== UIA2_TEST_PACKAGE || !this.packages.has(UIA2_TEST_PACKAGE)) return fail(`android.util.AndroidException: INSTRUMENTATION_FAILED: ${target}`);
+    if (!this.packages.has(UIA2_SERVER_PACKAGE)) return fail(`INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0`);
+    this.record.instrumentations.push(words.join(' '));
+    if (this.options.uiautomator2Crashes) return fail('INSTRUMENTATION_RESULT: shortMsg=java.lang.SecurityException\nINSTRUMENTATION_CODE: 0');
+    const pid = ++this.pid;
+    const server = new UiAutomator2ServerPeer(pid, (received) => {
+      this.record.pointerActions.push(received);
+      for (const w of this.touchWatchers) w(`actions ${received.actions.length}`);
+    });
+    this.uiautomator2?.stop();
+    this.uiautomator2 = server;
+    this.tcpServices.set(UIA2_DEVICE_PORT, (s) => server.serve(s));
+    this.daemons.set(pid, { stop: () => server.stop(), stream });
+    stream.write(Buffer.from(`\n${UIA2_TEST_PACKAGE}.AppiumUiAutomator2Server:`));
+    stream.onClose(() => this.endDaemon(pid));
+    return true;
+  }
+
   private readonly daemons = new Map<number, { stop: () => void; stream: PeerStream }>();
 
   private endDaemon(pid: number): void {
@@ -523,6 +561,10 @@ export class AdbdPeer {
     daemon.stream.close();
     if (this.minicap?.pid === pid) this.minicap = null;
     if (this.minitouch?.pid === pid) this.minitouch = null;
+    if (this.uiautomator2?.pid === pid) {
+      this.uiautomator2 = null;
+      this.tcpServices.delete(UIA2_DEVICE_PORT);
+    }
   }
 
   /** Runs one command; returns its exit status. */
@@ -835,6 +877,7 @@ export class AdbdPeer {
       case 'force-stop': {
         const pkg = rest[0] ?? '';
         this.record.forceStopped.push(pkg);
+        if ((pkg === UIA2_TEST_PACKAGE || pkg === UIA2_SERVER_PACKAGE) && this.uiautomator2) this.endDaemon(this.uiautomator2.pid);
         if (this.foreground === pkg) this.foreground = 'com.android.launcher3';
         return 0;
       }
