@@ -229,11 +229,16 @@ export class AgentHost {
   }
 
   private async report(): Promise<void> {
-    const message = encode(DevicesReport, { protocol: PROTOCOL_VERSION, hostId: this.hostId, ...this.inventory() });
+    const inventory = this.inventory();
+    this.reportedInfo = JSON.stringify(inventory.devices);
+    const message = encode(DevicesReport, { protocol: PROTOCOL_VERSION, hostId: this.hostId, ...inventory });
     await this.options.bus.publish(subjects.devices(this.hostId), message).catch(() => {
       this.needsHello = true;
     });
   }
+
+  /** The devices' info as last sent (hello or devices report), to send it again when it changes. */
+  private reportedInfo = '';
 
   private inventory() {
     const workers = [...this.workers.values()];
@@ -281,6 +286,7 @@ export class AgentHost {
     }
     try {
       const inventory = this.inventory();
+      const infoSent = JSON.stringify(inventory.devices);
       const answer = this.needsHello
         ? await bus.request(
             subjects.hello(this.hostId),
@@ -312,6 +318,11 @@ export class AgentHost {
         const ack = HostAck.parse(reply.data);
         if (ack.dataPlaneKeys) this.dataPlane?.setKeys(ack.dataPlaneKeys);
         this.needsHello = !ack.known;
+        if (wasHello && !this.needsHello) this.reportedInfo = infoSent;
+        else if (!this.needsHello && infoSent !== this.reportedInfo) {
+          // A device's info changed since the service last had it (its capabilities, once a session prepared it).
+          await this.report();
+        }
         if (wasHello && !this.needsHello) {
           this.lastRefusal = null;
           this.trouble = null;

@@ -128,22 +128,25 @@ export class AndroidDevice implements DeviceDriver {
     this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason));
   }
 
+  /** Why each capability runs on a fallback now (screen, input, text), for the info's `reason`. */
+  private readonly fallbacks = new Map<string, string>();
+
   /**
-   * Records which path a capability takes in the device's info, and says why a faster one is not
-   * used once (in the info's notes and in the device log).
+   * Records which path a capability takes in the device's info (`capabilities`, which the host's
+   * heartbeat carries to the service), and says why a faster one is not used: in the info's reason, and
+   * once in the device log.
    */
   private notePath(kind: 'screen' | 'input' | 'text', path: ScreenPath | InputPath | TextPath, reason: string | null): void {
-    const paths = (this.info.paths ??= {});
-    Object.assign(paths, { [kind]: path });
+    const capabilities = { ...this.info.capabilities, [kind]: path };
     if (reason) {
       const note = `${kind}: ${path} (${reason})`.slice(0, 500);
-      const notes = (paths.notes ??= []);
-      if (!notes.includes(note)) {
-        notes.push(note);
-        if (notes.length > 10) notes.shift();
-        this.logRing.push('warn', 'agent', note);
-      }
-    }
+      if (this.fallbacks.get(kind) !== note) this.logRing.push('warn', 'agent', note);
+      this.fallbacks.set(kind, note);
+    } else this.fallbacks.delete(kind);
+    const why = [...this.fallbacks.values()].join('; ').slice(0, 500);
+    if (why) capabilities.reason = why;
+    else delete capabilities.reason;
+    this.info.capabilities = capabilities as DeviceInfo['capabilities'];
   }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {

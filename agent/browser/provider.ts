@@ -41,6 +41,7 @@ export class BrowserProvider implements DeviceProvider {
           isRealDevice: false,
           provider: 'browser',
           screen: { width: Math.round(profile.width * profile.scale), height: Math.round(profile.height * profile.scale), scale: profile.scale },
+          capabilities: { screen: 'cdp', input: 'cdp' },
         },
         profile,
         this.options.executable,

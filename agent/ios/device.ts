@@ -85,8 +85,10 @@ export class IosDevice implements DeviceDriver {
     await this.startSyslog();
     onProgress('looking for WebDriverAgent');
     if (await this.wda.start(onProgress)) {
+      this.info.capabilities = { screen: 'wda-mjpeg', input: 'wda' };
       this.logRing.push('info', 'agent', 'WebDriverAgent is running: touch, text, keys and the UI tree are available; the live screen is its MJPEG stream');
     } else {
+      this.info.capabilities = { screen: this.screen.screenshotPath, input: 'none', reason: `View-only: ${this.wda.reason ?? 'WebDriverAgent is not running'}`.slice(0, 500) };
       this.logRing.push('warn', 'agent', `View-only: ${this.wda.reason}`);
       this.logger.info({ udid: this.udid, reason: this.wda.reason }, 'ios device is view-only this session');
     }

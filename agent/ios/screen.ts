@@ -115,6 +115,11 @@ export class IosScreen {
     return png;
   }
 
+  /** How screenshots are taken without WDA: instruments on iOS 17+ with go-ios (until refused), else screenshotr. */
+  get screenshotPath(): 'instruments' | 'screenshotr' {
+    return this.ctx.majorVersion >= 17 && this.goIos?.available && this.instrumentsRefused === null ? 'instruments' : 'screenshotr';
+  }
+
   /** One PNG: instruments on iOS 17+ (once it failed this session, no more), else screenshotr. */
   async capture(): Promise<Buffer> {
     if (this.ctx.majorVersion >= 17 && this.goIos?.available && this.instrumentsRefused === null) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
-import { DevicePlatform, DeviceType, Screen } from '#shared/wire/index.js';
+import { DeviceCapabilities, DevicePlatform, DeviceType, Screen } from '#shared/wire/index.js';
 import { tenantScope } from '../fields.js';
 
 /** `available | in_use | reserved | offline | maintenance` (docs/api-conventions.md, "Device testing"). */
@@ -20,6 +20,8 @@ const deviceFacts = z.object({
   isRealDevice: z.boolean(),
   provider: z.string(),
   screen: Screen,
+  /** How the host shows the screen and takes input (absent in events from before it was reported). */
+  capabilities: DeviceCapabilities.optional(),
 });
 export type DeviceFacts = z.output<typeof deviceFacts>;
 

@@ -119,16 +119,16 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
   await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
     tx.query(
       `INSERT INTO df_devices (device_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen,
-         host_id, node_name, hub_id, company_id, workspace_ids, status, last_seen_at, connected_at)
-       SELECT d, n, pl, ov, m, mf, t, r, pr, sc::jsonb, h, nn, hb, c, ws::integer[], st, at, at
+         host_id, node_name, hub_id, company_id, workspace_ids, status, last_seen_at, connected_at, capabilities)
+       SELECT d, n, pl, ov, m, mf, t, r, pr, sc::jsonb, h, nn, hb, c, ws::integer[], st, at, at, cp::jsonb
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::integer[], $15::text[], $16::text[], $17::timestamptz[])
-         AS u(d, n, pl, ov, m, mf, t, r, pr, sc, h, nn, hb, c, ws, st, at)
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::integer[], $15::text[], $16::text[], $17::timestamptz[], $18::text[])
+         AS u(d, n, pl, ov, m, mf, t, r, pr, sc, h, nn, hb, c, ws, st, at, cp)
        ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, platform = excluded.platform, os_version = excluded.os_version,
          model = excluded.model, manufacturer = excluded.manufacturer, type = excluded.type, is_real = excluded.is_real,
          provider = excluded.provider, screen = excluded.screen, host_id = excluded.host_id, node_name = excluded.node_name,
          hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = ${heldStatus('excluded.status', 'df_devices.reservation_id')},
-         last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at`,
+         last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at, capabilities = excluded.capabilities`,
       [
         ids,
         column((r) => r.facts.name),
@@ -148,6 +148,7 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
         column((r) => (r.placement.workspaceIds ? `{${r.placement.workspaceIds.join(',')}}` : null)),
         column((r) => r.status),
         column((r) => r.at),
+        column((r) => (r.facts.capabilities ? JSON.stringify(r.facts.capabilities) : null)),
       ],
     ),
   );
@@ -184,6 +185,8 @@ export const dfDevicesProjection: Projection = {
       last_seen_at timestamptz NOT NULL,
       connected_at timestamptz NOT NULL
     );
+    -- how the host shows the screen and takes input (DeviceInfo.capabilities), null until known
+    ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS capabilities jsonb;
     CREATE INDEX IF NOT EXISTS df_devices_host ON df_devices (host_id);
     CREATE INDEX IF NOT EXISTS df_devices_status ON df_devices (status);
     CREATE INDEX IF NOT EXISTS df_devices_name ON df_devices (name, device_id);

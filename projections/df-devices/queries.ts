@@ -1,6 +1,7 @@
 import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 import { type Row, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import type { DeviceCapabilities } from '#shared/wire/index.js';
 import { containing } from '../queries.js';
 
 /** What a device is, as its host reported it. */
@@ -14,11 +15,14 @@ export interface DeviceFactsRecord {
   isRealDevice: boolean;
   provider: string;
   screen: { width: number; height: number; scale: number };
+  /** How the host shows the screen and takes input, and why on a fallback (absent until known). */
+  capabilities?: DeviceCapabilities | undefined;
 }
 
 /** A device as the API shows it (docs/api-conventions.md, "Device testing"), with the caller's alias and favorite. */
-export interface DeviceView extends DeviceFactsRecord {
+export interface DeviceView extends Omit<DeviceFactsRecord, 'capabilities'> {
   id: string;
+  capabilities: DeviceCapabilities | null;
   alias: string | null;
   status: string;
   nodeName: string;
@@ -115,7 +119,7 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { exc
 const prefsJoin = (n: string) => `LEFT JOIN df_device_prefs p ON p.device_id = d.device_id AND p.user_id = ${n}`;
 
 const COLUMNS = `d.device_id, d.name, d.platform, d.os_version, d.model, d.manufacturer, d.type, d.is_real, d.status,
-  d.node_name, d.hub_id, d.last_seen_at, d.provider, d.screen, d.session_type`;
+  d.node_name, d.hub_id, d.last_seen_at, d.provider, d.screen, d.session_type, d.capabilities`;
 
 const SELECT = `SELECT ${COLUMNS}, p.alias, coalesce(p.favorite, false) AS favorite`;
 
@@ -141,6 +145,7 @@ function toView(r: Row, now: Date): DeviceView {
     provider: String(r.provider),
     screen,
     sessionType: textOrNull(r.session_type),
+    capabilities: r.capabilities === null || r.capabilities === undefined ? null : json<DeviceCapabilities>(r.capabilities),
   };
 }
 
@@ -279,7 +284,7 @@ export interface HostDeviceRow extends DeviceRow {
 /** Every device a host has had, with facts and placement. */
 export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDeviceRow[]> {
   const r = await db.query(
-    `SELECT device_id, host_id, status, health, session_id, company_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen, node_name, hub_id, workspace_ids
+    `SELECT device_id, host_id, status, health, session_id, company_id, name, platform, os_version, model, manufacturer, type, is_real, provider, screen, capabilities, node_name, hub_id, workspace_ids
      FROM df_devices WHERE host_id = $1`,
     [hostId],
   );
@@ -297,6 +302,7 @@ export async function inventoryOfHost(db: Sql, hostId: string): Promise<HostDevi
         isRealDevice: Boolean(row.is_real),
         provider: String(row.provider),
         screen: json<DeviceFactsRecord['screen']>(row.screen),
+        ...(row.capabilities === null || row.capabilities === undefined ? {} : { capabilities: json<DeviceCapabilities>(row.capabilities) }),
       },
       placement: { hostId: base.hostId, nodeName: String(row.node_name), hubId: String(row.hub_id), companyId: base.companyId, workspaceIds: workspaceIdsOf(row.workspace_ids) },
     };

@@ -23,6 +23,18 @@ export const Screen = z.object({
 export type Screen = z.infer<typeof Screen>;
 
 /** What a device is: reported by the agent, never changed by the service. */
+/** The screen path of a device: Android `minicap`/`screencap`, iOS `wda-mjpeg`/`instruments`/`screenshotr`, browsers `cdp`. */
+export const SCREEN_PATHS = ['minicap', 'screencap', 'wda-mjpeg', 'screenshotr', 'instruments', 'cdp'] as const;
+/** The input path: Android `minitouch`/`agent` (the UiAutomator2 server)/`input`, iOS `wda`, browsers `cdp`, `none` (view-only). */
+export const INPUT_PATHS = ['minitouch', 'agent', 'input', 'wda', 'cdp', 'none'] as const;
+export const DeviceCapabilities = z.object({
+  screen: z.enum(SCREEN_PATHS).optional(),
+  input: z.enum(INPUT_PATHS).optional(),
+  /** Android's text path: `ime` (the Unicode input method) or `input` (printable ASCII). */
+  text: z.enum(['ime', 'input']).optional(),
+  reason: z.string().max(500).optional(),
+});
+
 export const DeviceInfo = z.object({
   deviceId: id,
   name: z.string().min(1).max(200),
@@ -36,19 +48,13 @@ export const DeviceInfo = z.object({
   provider: z.string().min(1).max(50),
   screen: Screen,
   /**
-   * How the agent drives the device's screen, touch and text (Android: `minicap` or `screencap`,
-   * `minitouch`, `agent` or `input`, `ime` or `input`), with why a faster path is not used.
+   * How the agent shows the screen and takes input on this device, and why when it runs on a fallback
+   * or is view-only (`reason`). Known once a session has prepared the device; absent before.
    */
-  paths: z
-    .object({
-      screen: z.enum(['minicap', 'screencap']).optional(),
-      input: z.enum(['minitouch', 'agent', 'input']).optional(),
-      text: z.enum(['ime', 'input']).optional(),
-      notes: z.array(z.string().max(500)).max(10).optional(),
-    })
-    .optional(),
+  capabilities: DeviceCapabilities.optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
+export type DeviceCapabilities = z.infer<typeof DeviceCapabilities>;
 
 /** What a device is doing, as its worker sees it. */
 export const DeviceState = z.object({

@@ -19497,6 +19497,7 @@ export interface components {
         };
         DfDevice: {
             alias: string | null;
+            capabilities: components["schemas"]["DfDeviceCapabilities"];
             favorite: boolean;
             hubId: string;
             id: string;
@@ -19526,6 +19527,28 @@ export interface components {
             packageName: string;
             system: boolean;
         };
+        /** @description How the device shows its screen and takes input (`input: none`: view-only), as its host last reported; null until a session has prepared it */
+        DfDeviceCapabilities: {
+            /** @enum {string} */
+            input?: "minitouch" | "agent" | "input" | "wda" | "cdp" | "none";
+            /** @description Why the device runs on a fallback path or is view-only */
+            reason?: string;
+            /** @enum {string} */
+            screen?: "minicap" | "screencap" | "wda-mjpeg" | "screenshotr" | "instruments" | "cdp";
+            /** @enum {string} */
+            text?: "ime" | "input";
+        } | null;
+        /** @description How the device shows its screen and takes input (`input: none`: view-only), as its host last reported; null until a session has prepared it */
+        DfDeviceCapabilitiesInput: {
+            /** @enum {string} */
+            input?: "minitouch" | "agent" | "input" | "wda" | "cdp" | "none";
+            /** @description Why the device runs on a fallback path or is view-only */
+            reason?: string;
+            /** @enum {string} */
+            screen?: "minicap" | "screencap" | "wda-mjpeg" | "screenshotr" | "instruments" | "cdp";
+            /** @enum {string} */
+            text?: "ime" | "input";
+        } | null;
         DfDeviceFile: {
             mode: number;
             modifiedAt: string | null;
@@ -19596,6 +19619,7 @@ export interface components {
         };
         DfDeviceInput: {
             alias: string | null;
+            capabilities: components["schemas"]["DfDeviceCapabilitiesInput"];
             favorite: boolean;
             hubId: string;
             id: string;

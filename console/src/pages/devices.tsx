@@ -237,6 +237,50 @@ function DeviceCard({ device: d }: { device: Device }) {
   );
 }
 
+/** How the host shows the screen and takes input (`capabilities`); each path named as a tester knows it. */
+const SCREEN_PATH: Record<string, string> = {
+  minicap: 'minicap stream',
+  screencap: 'screenshots (screencap)',
+  'wda-mjpeg': "WebDriverAgent's MJPEG stream",
+  screenshotr: 'screenshots (screenshotr)',
+  instruments: 'screenshots (instruments)',
+  cdp: 'Chrome DevTools screencast',
+};
+const INPUT_PATH: Record<string, string> = {
+  minitouch: 'minitouch (multi-touch)',
+  agent: 'UiAutomator2 server (multi-touch)',
+  input: 'input commands (one finger)',
+  wda: 'WebDriverAgent (multi-touch)',
+  cdp: 'Chrome DevTools',
+  none: 'none: view only',
+};
+
+function DeviceCapabilities({ capabilities: c }: { capabilities: Device['capabilities'] }) {
+  if (!c) return null;
+  return (
+    <>
+      {c.screen ? (
+        <>
+          <dt>Live screen</dt>
+          <dd>{SCREEN_PATH[c.screen] ?? c.screen}</dd>
+        </>
+      ) : null}
+      {c.input ? (
+        <>
+          <dt>Touch</dt>
+          <dd>{INPUT_PATH[c.input] ?? c.input}</dd>
+        </>
+      ) : null}
+      {c.reason ? (
+        <>
+          <dt>Why</dt>
+          <dd class="muted">{c.reason}</dd>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 export function DeviceDetailPage({ id }: { id: string }) {
   const qc = useQueryClient();
   const { can } = useSession();
@@ -289,6 +333,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
             <dd>
               {d.screen.width} × {d.screen.height}
             </dd>
+            <DeviceCapabilities capabilities={d.capabilities} />
             <dt>Host</dt>
             <dd>{d.nodeName}</dd>
             <dt>Last seen</dt>

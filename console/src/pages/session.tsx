@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Session as SessionInfo } from '@qa-platform/client';
+import type { Device, Session as SessionInfo } from '@qa-platform/client';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
 import { Link, navigate, sessionInviteLink, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -41,12 +41,16 @@ export function SessionPage({ id }: { id: string }) {
   const qc = useQueryClient();
   const { me, can } = useSession();
   const session = useQuery({ queryKey: ['session', id], queryFn: () => api<SessionInfo>(`/df/api/sessions/${id}`), refetchInterval: 10_000 });
-  const platform = useQuery({
-    queryKey: ['device-platform', session.data?.deviceId],
-    queryFn: async () => (await api<{ platform: string }>(`/df/api/devices/${session.data!.deviceId}`)).platform,
+  // The device's platform and capabilities: the host reports them once it has prepared the device, so
+  // they are asked again while the session runs.
+  const device = useQuery({
+    queryKey: ['session-device', session.data?.deviceId],
+    queryFn: () => api<Pick<Device, 'platform' | 'capabilities'>>(`/df/api/devices/${session.data!.deviceId}`),
     enabled: Boolean(session.data?.deviceId),
-    staleTime: Infinity,
+    refetchInterval: session.data?.status === 'active' ? 5_000 : false,
   }).data;
+  const platform = device?.platform;
+  const viewOnly = device?.capabilities?.input === 'none';
   // Whether this person may see the session's content at all (its screen, logs, recordings): asked once, cheaply.
   const content = useQuery({
     queryKey: ['session-content', id],
@@ -97,6 +101,11 @@ export function SessionPage({ id }: { id: string }) {
       </div>
       <div class="session-layout">
         <div class="screen-col">
+          {viewOnly && !ended ? (
+            <p class="view-only" role="status">
+              This device is view-only: {device?.capabilities?.reason ?? 'it takes no input'}
+            </p>
+          ) : null}
           {control ? (
             <DeviceToolbar
               id={id}

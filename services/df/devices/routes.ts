@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope } from '#projections/df-devices/index.js';
 import { found } from '#shared/errors.js';
+import { INPUT_PATHS, SCREEN_PATHS } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
@@ -27,6 +28,18 @@ export const DeviceSchema = z
     provider: z.string(),
     screen: z.object({ width: z.number(), height: z.number(), scale: z.number() }),
     sessionType: z.string().nullable(),
+    capabilities: z
+      .object({
+        screen: z.enum(SCREEN_PATHS).optional(),
+        input: z.enum(INPUT_PATHS).optional(),
+        text: z.enum(['ime', 'input']).optional(),
+        reason: z.string().optional().meta({ description: 'Why the device runs on a fallback path or is view-only' }),
+      })
+      .nullable()
+      .meta({
+        id: 'DfDeviceCapabilities',
+        description: 'How the device shows its screen and takes input (`input: none`: view-only), as its host last reported; null until a session has prepared it',
+      }),
   })
   .meta({ id: 'DfDevice' });
 

@@ -500,6 +500,11 @@ const DEFAULT_RECONNECT_GRACE_MS = 60_000;
 /** What a worker reports that matters to the platform: its state and its session. */
 const stateKey = (s: DeviceState) => `${s.state}|${s.sessionId ?? ''}`;
 
+/** Field by field: the read model's JSON does not keep the order of keys. */
+function sameCapabilities(a: DeviceInfo['capabilities'], b: DeviceInfo['capabilities']): boolean {
+  return a?.screen === b?.screen && a?.input === b?.input && a?.text === b?.text && a?.reason === b?.reason;
+}
+
 function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacement): boolean {
   const f = row.facts;
   const p = row.placement;
@@ -515,6 +520,7 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
     f.screen.width === info.screen.width &&
     f.screen.height === info.screen.height &&
     f.screen.scale === info.screen.scale &&
+    sameCapabilities(f.capabilities, info.capabilities) &&
     p.hostId === placement.hostId &&
     p.nodeName === placement.nodeName &&
     p.hubId === placement.hubId &&
