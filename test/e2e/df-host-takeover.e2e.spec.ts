@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { connectNatsBus } from '#shared/bus/index.js';
 import { natsAuthorization, natsHostInbox, natsHostUser } from '#shared/bus/nats-authorization.js';
+import { followLog } from '#test/helpers/daemon.js';
 import { eventually } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -41,42 +42,6 @@ const deviceNames = async (who: SignedUpCompany): Promise<string[]> => {
 
 function writeConfig(users: { hostId: string; password: string }[]): void {
   writeFileSync(join(dir, 'nats.conf'), `listen: 127.0.0.1:${port || -1}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${natsAuthorization(SERVICE, users)}`);
-}
-
-/**
- * nats-server's log as it comes: `next(pattern)` resolves with the first match in what it writes from
- * the call on (fails if the server exits first), so a test waits for what the server says it did.
- */
-function followLog(child: ChildProcess) {
-  let log = '';
-  let from = 0;
-  const waiters = new Set<() => void>();
-  child.stderr!.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-    for (const wake of waiters) wake();
-  });
-  return {
-    next(pattern: RegExp): Promise<RegExpExecArray> {
-      const start = from;
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const m = pattern.exec(log.slice(start));
-          if (!m) return;
-          from = start + m.index + m[0].length;
-          waiters.delete(check);
-          child.off('exit', exited);
-          resolve(m);
-        };
-        const exited = (code: number | null) => {
-          waiters.delete(check);
-          reject(new Error(`nats-server exited (${code}): ${log}`));
-        };
-        waiters.add(check);
-        child.once('exit', exited);
-        check();
-      });
-    },
-  };
 }
 
 /** An agent connected as its host's own NATS user, with simulated devices (ids given or derived). */

@@ -44,6 +44,43 @@ export async function freePort(): Promise<number> {
   return (await probe(0))!;
 }
 
+/**
+ * A child's log (its stderr, where nats-server writes) as it comes: `next(pattern)` resolves with the
+ * first match in what it writes from the call on (fails if the process exits first), so a test waits
+ * for what the server says it did.
+ */
+export function followLog(child: ChildProcess) {
+  let log = '';
+  let from = 0;
+  const waiters = new Set<() => void>();
+  child.stderr!.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+    for (const wake of waiters) wake();
+  });
+  return {
+    next(pattern: RegExp): Promise<RegExpExecArray> {
+      const start = from;
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(log.slice(start));
+          if (!m) return;
+          from = start + m.index + m[0].length;
+          waiters.delete(check);
+          child.off('exit', exited);
+          resolve(m);
+        };
+        const exited = (code: number | null) => {
+          waiters.delete(check);
+          reject(new Error(`the process exited (${code}): ${log.slice(-2_000)}`));
+        };
+        waiters.add(check);
+        child.once('exit', exited);
+        check();
+      });
+    },
+  };
+}
+
 /** A store of a test's own that it stops and starts again. */
 export interface Daemon {
   start(): Promise<void>;
