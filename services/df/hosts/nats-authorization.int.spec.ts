@@ -9,11 +9,12 @@ import { dfDevicesProjection, devicesOfHost } from '#projections/df-devices/inde
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { ProjectionRunner } from '#projections/runner.js';
 import { connectNatsBus, type BusMessage, type MessageBus } from '#shared/bus/index.js';
-import { natsAuthorization, natsHostInbox, natsHostUser } from '#shared/bus/nats-authorization.js';
+import { natsAuthorization, natsHostInbox, natsHostUser, natsSiteUser } from '#shared/bus/nats-authorization.js';
 import type { Database } from '#shared/db/index.js';
 import type { EventStore } from '#shared/es/types.js';
 import { createMemoryKv } from '#shared/kv/memory-kv.js';
 import { requestDevice, subjects } from '#shared/wire/index.js';
+import { followLog, freePort } from '#test/helpers/daemon.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';
 import { DeviceCommands } from '../devices/service.js';
 import { HostEnrolments } from './enrolments.js';
@@ -22,7 +23,8 @@ import { HostRegistry } from './registry.js';
 /**
  * The NATS authorisation the split deployment ships (docs/operations.md), on a real nats-server: a
  * host's own user is enough for the whole agent protocol (hello, heartbeats, its devices' RPCs), and
- * cannot pose as another host, read another host's commands, or read the service's replies.
+ * cannot pose as another host, read another host's commands, or read the service's replies; and a
+ * site's leaf node link, whatever the site's own users allow, carries only its hosts' subjects.
  */
 const POOL = 'nats-authorization-test-pool-token-0123456789';
 const SERVICE = { user: 'df-service', password: 'service-secret' };
@@ -33,6 +35,8 @@ const HOSTS = [
 
 let dir: string;
 let nats: ChildProcess;
+/** The other nats-servers a test starts (a hub and a site's leaf node). */
+const servers: ChildProcess[] = [];
 let port: number;
 let db: Database;
 let store: EventStore;
@@ -75,7 +79,12 @@ afterAll(async () => {
   for (const bus of buses) await bus.close().catch(() => undefined);
   await runner?.stop();
   await closeStore?.();
-  nats?.kill();
+  for (const child of [nats, ...servers]) {
+    if (!child || child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill();
+    await exited;
+  }
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -178,5 +187,57 @@ describe('NATS authorisation of device hosts', () => {
 
     // A wrong password is no connection at all.
     await expect(connectNatsBus(url(natsHostUser('host-a'), 'wrong'), { inboxPrefix: natsHostInbox('host-a') })).rejects.toThrow(/Authorization/i);
+  });
+
+  it("holds a site's leaf node link to its hosts' subjects, whatever the site's own users may do", async () => {
+    // The hub: the service's user and site S's leaf node user, for host A only.
+    const leafPort = await freePort();
+    writeFileSync(
+      join(dir, 'hub.conf'),
+      `listen: 127.0.0.1:-1\nleafnodes { listen: 127.0.0.1:${leafPort} }\n${natsAuthorization(SERVICE, [], [{ site: 's', password: 'site-secret', hostIds: ['host-a'] }])}`,
+    );
+    const hub = spawn('nats-server', ['-c', join(dir, 'hub.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    servers.push(hub);
+    const hubPort = Number((await followLog(hub).next(/Listening for client connections on [\d.]+:(\d+)/))[1]);
+    // The site: a user who may do anything there (a site whose own users are wrong), linked as site S.
+    writeFileSync(
+      join(dir, 'site.conf'),
+      `listen: 127.0.0.1:-1\nleafnodes { remotes = [ { url: "nats://${natsSiteUser('s')}:site-secret@127.0.0.1:${leafPort}" } ] }\nauthorization { users = [ { user: "anything", password: "x" } ] }\n`,
+    );
+    const site = spawn('nats-server', ['-c', join(dir, 'site.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    servers.push(site);
+    const siteLog = followLog(site);
+    const sitePort = Number((await siteLog.next(/Listening for client connections on [\d.]+:(\d+)/))[1]);
+    await siteLog.next(/Leafnode connection created/);
+    const service = await connectNatsBus(`nats://${SERVICE.user}:${SERVICE.password}@127.0.0.1:${hubPort}`);
+    const anything = await connectNatsBus(`nats://anything:x@127.0.0.1:${sitePort}`);
+    buses.push(service, anything);
+    const bytes = (text: string) => new TextEncoder().encode(text);
+
+    // What the site may send: host A's hello reaches the service, host B's never does. Host A's is
+    // sent until one arrives (the service's interest crosses the link), then B's and A's again.
+    const hellos = collect(service, 'df.agent.*.hello');
+    await hellos.subscribed;
+    await vi.waitFor(async () => {
+      await anything.publish(subjects.hello('host-a'), bytes('a'));
+      expect(hellos.seen.length).toBeGreaterThan(0);
+    }, { timeout: 10_000, interval: 100 });
+    await anything.publish(subjects.hello('host-b'), bytes('forged'));
+    await anything.publish(subjects.hello('host-a'), bytes('after'));
+    await hellos.next((m) => new TextDecoder().decode(m.data) === 'after');
+    expect(new Set(hellos.seen.map((m) => m.subject))).toEqual(new Set([subjects.hello('host-a')]));
+
+    // What the site may read: host A's commands, not host B's, nor the service's inbox.
+    const read = collect(anything, '>');
+    await read.subscribed;
+    await vi.waitFor(async () => {
+      await service.publish(subjects.rpc('host-a', 'device-1'), bytes('a'));
+      expect(read.seen.length).toBeGreaterThan(0);
+    }, { timeout: 10_000, interval: 100 });
+    await service.publish(subjects.rpc('host-b', 'device-1'), bytes('for b only'));
+    await service.publish('_INBOX.service-reply', bytes('a reply'));
+    await service.publish(subjects.rpc('host-a', 'device-1'), bytes('after'));
+    await read.next((m) => new TextDecoder().decode(m.data) === 'after');
+    expect(new Set(read.seen.map((m) => m.subject))).toEqual(new Set([subjects.rpc('host-a', 'device-1')]));
   });
 });
