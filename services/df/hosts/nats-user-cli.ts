@@ -16,7 +16,7 @@ const hostId = hostIdOfToken(given) ?? given;
 try {
   const entry = natsHostUserEntry(hostId, password);
   process.stdout.write(
-    `# Add to the users list of deploy/nats/nats-server.conf, then reload nats-server (nats-server --signal reload):\n${entry}\n\n` +
+    `# Add to the users list of deploy/nats/authorization.conf (deploy/nats/site/authorization.conf for a host in a site behind a leaf node), then reload nats-server (nats-server --signal reload):\n${entry}\n\n` +
       `# The agent of host ${hostId} connects with:\nNATS_URL=nats://${natsHostUser(hostId)}:${encodeURIComponent(password)}@<nats-host>:4222\n`,
   );
 } catch (err) {
