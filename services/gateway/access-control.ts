@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { tokenPrincipal, type ActiveWorkspace, type PermissionResolver, type Principal } from '#shared/http/principal.js';
-import { acceptsApiKey, acceptsScopedCredential, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
+import { acceptsApiKey, acceptsScopedCredential, isProbe, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
   tokens: TokenService;
@@ -110,9 +110,10 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
 
   app.addHook('onRequest', async (request) => {
     const local = pathOf(request.url);
+    const method = request.method;
+    if (isProbe(method, local)) return;
     const own = deps.ownModule;
     const path = own && own.strip ? `${own.prefix}${local === '/' ? '' : local}` : local;
-    const method = request.method;
     if (isPublic(method, path)) return;
     const route = own ?? moduleFor(path);
 

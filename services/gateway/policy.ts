@@ -134,6 +134,18 @@ export function isPublic(method: string, path: string): boolean {
   return matches(PUBLIC_PATHS, method, path);
 }
 
+/** Every process's own liveness and readiness probes, at its root whichever module it serves. */
+const PROBE_PATHS: readonly PathRule[] = [{ methods: ['GET', 'HEAD'], pattern: /^\/(health|ready)$/ }];
+
+/**
+ * Whether a path as the process received it is one of its probes. A module's own server reads other
+ * paths as the gateway saw them (`/ready` of the device module's server would be `/df/ready`), so the
+ * probes are recognised before that.
+ */
+export function isProbe(method: string, localPath: string): boolean {
+  return matches(PROBE_PATHS, method, localPath);
+}
+
 /** Whether a signed-in user's request needs no workspace (`WORKSPACE_FREE_PATHS`). */
 export function isWorkspaceFree(method: string, path: string): boolean {
   return matches(WORKSPACE_FREE_PATHS, method, path);

@@ -47,6 +47,19 @@ describe('split deployment', () => {
     expect(tmt.status).toBe(200);
   });
 
+  it("answers /health and /ready on every process's own server without a credential, the device module's too", async () => {
+    // What load balancers and orchestrators call (Compose's health checks, Kubernetes' probes).
+    for (const [name, server] of [['gateway', gateway], ['organization', organization], ['df', df]] as const) {
+      expect((await http(server.url, 'GET', '/health')).status, `${name} /health`).toBe(200);
+      const ready = await http(server.url, 'GET', '/ready');
+      expect(ready.status, `${name} /ready`).toBe(200);
+      expect(ready.body.status, `${name} /ready`).toBe('ready');
+    }
+    // Only the probes: the rest of the device module's own server still wants a credential.
+    expect((await http(df.url, 'GET', '/api/devices')).status).toBe(401);
+    expect((await http(df.url, 'GET', '/ready/x')).status).toBe(401);
+  });
+
   it('forwards /df with the prefix stripped; the device module verifies the token itself', async () => {
     const { token } = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body;
     const through = await http(gateway.url, 'GET', '/df/api/client-config', { token, headers: { 'x-request-id': 'split-1' } });
