@@ -28,7 +28,7 @@ export async function openPlatform(
   const logger = options.logger ?? createLogger(config);
   const closers: (() => Promise<void>)[] = [];
   try {
-    const db: Database = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, { max: 20 }) : await openPglite(join(config.dataDir, 'pglite'), { sharedBuffers: config.PGLITE_SHARED_BUFFERS });
+    const db: Database = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX }) : await openPglite(join(config.dataDir, 'pglite'), { sharedBuffers: config.PGLITE_SHARED_BUFFERS });
     closers.push(() => db.close());
     await db.query('SELECT 1');
 

@@ -47,6 +47,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
+  /**
+   * The most PostgreSQL connections this process's pool opens (with `DATABASE_URL`). Every replica has a
+   * pool of its own, and their sum (plus a listening connection each) must stay below the server's
+   * `max_connections`.
+   */
+  DATABASE_POOL_MAX: int(2, 1000).default(20),
   /** PostgreSQL's shared_buffers inside the embedded database (PGlite): a size such as 16MB. */
   PGLITE_SHARED_BUFFERS: z
     .string()

@@ -14,6 +14,17 @@ describe('DF_RESERVATION_GRACE', () => {
   });
 });
 
+describe('DATABASE_POOL_MAX', () => {
+  it('defaults to 20 connections and reads a whole number', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).DATABASE_POOL_MAX).toBe(20);
+    expect(loadConfig({ NODE_ENV: 'test', DATABASE_POOL_MAX: '8' }).DATABASE_POOL_MAX).toBe(8);
+  });
+
+  it('refuses fewer than two, more than 1,000 or not a whole number, naming the variable', () => {
+    for (const bad of ['1', '1001', '5.5', 'many']) expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_POOL_MAX: bad }), bad).toThrow(/DATABASE_POOL_MAX/);
+  });
+});
+
 describe('DF_QUOTA_*', () => {
   it('reads a whole number, and unset, empty or `unlimited` as no limit', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).DF_QUOTA_CONCURRENT_SESSIONS).toBeNull();
