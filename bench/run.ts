@@ -7,6 +7,10 @@
  * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
+ *
+ * `--only=drill` runs the failover drill (bench/failover-drill.ts; figures in docs/operations.md), which
+ * is no part of a run without `--only`: it measures recovery, not speed, and takes the machine for
+ * about ten minutes.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,6 +33,7 @@ import { formatReports, measureReports, type ReportBenchReport } from './df-repo
 import { formatResults, formatTestCaseList, formatV1Writes, measureResults, measureTestCaseList, measureV1Writes, type ResultsReport, type TestCaseListReport, type V1WritesReport } from './tmt.js';
 import { formatUploads, measureUploads, type UploadsReport } from './uploads.js';
 import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './web-console.js';
+import { DRILL_DEFAULTS, formatDrill, runFailoverDrill, type DrillReport } from './failover-drill.js';
 import { runWriters, type WriterResult } from './writers.js';
 import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './group-commit.js';
 
@@ -76,8 +81,10 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console';
-const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console'];
+type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'drill';
+const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'drill'];
+/** Steps run only when named in `--only`. */
+const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -87,7 +94,7 @@ interface AppendReport extends WriterResult {
 
 function selectedSteps(argv: readonly string[]): Set<Step> {
   const only = argv.find((a) => a.startsWith('--only='));
-  if (!only) return new Set(STEPS);
+  if (!only) return new Set(STEPS.filter((s) => !ONLY_WHEN_NAMED.includes(s)));
   const names = only.slice('--only='.length).split(',').map((s) => s.trim()).filter(Boolean);
   for (const n of names) if (!(STEPS as readonly string[]).includes(n)) throw new Error(`unknown step ${n}; steps: ${STEPS.join(', ')}`);
   return new Set(names as Step[]);
@@ -419,6 +426,7 @@ let webdriver: WebdriverReport | null = null;
 let webdriverFirst: WebdriverFirstReport | null = null;
 let iosScreen: IosScreenReport | null = null;
 let webConsole: WebConsoleReport | null = null;
+let drill: DrillReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
@@ -517,6 +525,10 @@ try {
     step('console', `web console: initial JavaScript, first painted grid with ${num(SETTINGS.console.devices)} devices, live-screen frame to paint`);
     webConsole = await measureWebConsole(SETTINGS.console);
   }
+  if (steps.has('drill')) {
+    step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
+    drill = await runFailoverDrill(DRILL_DEFAULTS);
+  }
 } catch (err) {
   failure = err;
 } finally {
@@ -540,6 +552,9 @@ if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultI
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
+if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
+// An acknowledged write the drill could not read back fails the run.
+if (drill && drill.writes.lost > 0) process.exitCode = 1;
 const results = {
   finishedAt: new Date().toISOString(),
   totalSeconds,
@@ -566,6 +581,7 @@ const results = {
   uploads,
   dfReports,
   webConsole,
+  drill,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
 };
