@@ -347,7 +347,9 @@ export interface DrillReport {
     lostIds: string[];
     /** Stored in the read model without an acknowledgement (answered 5xx or cut off, committed nonetheless). */
     storedUnacknowledged: number;
+    /** Acknowledged writes whose first read did not find them: answered 404 (read-your-writes broken) or failed (counted among the errors). */
     notVisibleOnFirstRead: number;
+    notFoundOnFirstRead: number;
     visibleAfter: Distribution;
     latency: Distribution;
   };
@@ -960,6 +962,7 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
         lostIds,
         storedUnacknowledged,
         notVisibleOnFirstRead: late.length,
+        notFoundOnFirstRead: errors.filter((e) => e.what.startsWith('acknowledged test case not found')).length,
         visibleAfter: distribution(late.filter((w) => w.visibleAfterMs !== null).map((w) => w.visibleAfterMs!)),
         latency: distribution(acked.map((w) => w.latencyMs)),
       },
@@ -1048,7 +1051,7 @@ export function formatDrill(r: DrillReport): string {
   const w = r.writes;
   lines.push(
     `Writes: ${num(w.acknowledged)} acknowledged (latency p50 ${num(w.latency.p50, 0)} ms, p99 ${num(w.latency.p99, 0)} ms, max ${num(w.latency.max, 0)} ms), ` +
-      `${w.lost} LOST; ${w.storedUnacknowledged} stored without an acknowledgement; ${w.notVisibleOnFirstRead} not found by the first read after their acknowledgement` +
+      `${w.lost} LOST; ${w.storedUnacknowledged} stored without an acknowledgement; ${w.notVisibleOnFirstRead} not found by the first read after their acknowledgement, of which ${w.notFoundOnFirstRead} answered 404` +
       (w.visibleAfter.count > 0 ? ` (found after p50 ${num(w.visibleAfter.p50, 0)} ms, max ${num(w.visibleAfter.max, 0)} ms)` : ''),
     `Sessions still active at the end: ${r.sessionsActiveAtEnd}/${r.options.sessions}. Start-up of the platform processes: ${num(r.startupSeconds, 1)} s.`,
   );
