@@ -53,7 +53,7 @@ const SETTINGS = {
   results: { backends: ['PGlite', 'PostgreSQL'], batchSize: 1_000, requests: 40, clients: [1, 4], casesPerSession: 1_000, sessions: 4 },
   uploads: { bytes: 256 * 1024 * 1024, partSize: 16 * 1024 * 1024, parallelParts: 4, runs: 3 },
   dfReports: { backends: ['PGlite', 'PostgreSQL'], sessions: 100_000, devices: 200, days: 90, requests: 20 },
-  console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8 },
+  console: { devices: 1_000, agents: 10, gridLoads: 5, frameSeconds: 8, opens: 5 },
   debugTunnel: { bytes: 256 * 1024 * 1024, runs: 3, roundTrips: 2_000, warmup: 200 },
   // An iPhone 16's screen, full size both ways.
   iosScreen: { durationSeconds: 8, width: 1179, height: 2556, quality: 60 },

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { WebSocket } from 'ws';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { note, num, phase, table } from './console.js';
 import { api, BENCH_POOL_TOKEN, simulatedAgent, startAnimatedPage, startServer, until } from './device-farm.js';
@@ -19,6 +20,16 @@ export interface WebConsoleOptions {
   agents: number;
   gridLoads: number;
   frameSeconds: number;
+  /** Sessions opened from the device page, and as many through the API alone (the baseline). */
+  opens: number;
+}
+
+/** One session start in the console, from the page's marks (ms after the click). */
+export interface OpenRound {
+  created: number;
+  socketOpen: number;
+  firstFrame: number;
+  firstPaint: number;
 }
 
 export interface WebConsoleReport {
@@ -31,6 +42,10 @@ export interface WebConsoleReport {
   /** A JPEG frame's message event on the page's WebSocket → the animation frame after it was drawn. */
   frameToPaintMs: Distribution;
   framesPainted: number;
+  /** Click on "Start a session" → the first frame painted on the session page, with the marks between. */
+  open: { toCreated: Distribution; toSocketOpen: Distribution; toFirstFrame: Distribution; toFirstPaint: Distribution };
+  /** The same through the API alone: POST /df/api/sessions → its viewer socket's first frame (no browser). */
+  apiOpen: { toCreated: Distribution; toFirstFrame: Distribution };
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -139,6 +154,63 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
       const d = r.body.content[0];
       return d?.status === 'available' ? d : undefined;
     }, 30_000, 'the Chromium device');
+
+    // Session starts, alternating: from the console's device page (a click) and through the API alone.
+    const rounds: OpenRound[] = [];
+    const apiRounds: { created: number; firstFrame: number }[] = [];
+    const opening = phase(`opening ${options.opens} sessions from the device page and ${options.opens} through the API alone, alternating`);
+    const available = () =>
+      until(async () => ((await api<{ status: string }>(s, 'GET', `/df/api/devices/${device.id}`)).body.status === 'available' ? true : undefined), 60_000, 'the Chromium device available again');
+    for (let i = 0; i < options.opens; i++) {
+      const { context, page } = await newPage();
+      await page.goto(`${s.server.url}/devices/${device.id}`);
+      const startButton = page.getByRole('button', { name: 'Start a session' });
+      await startButton.waitFor();
+      await until(async () => ((await startButton.isEnabled()) ? true : undefined), 30_000, 'the Start a session button enabled');
+      // Let the device page's own work (the session code it preloads) finish, as a tester's reading would.
+      await page.waitForLoadState('networkidle');
+      await startButton.click();
+      await page.waitForFunction(() => performance.getEntriesByName('df:first-paint').length > 0, null, { timeout: 30_000 });
+      // A string: a function here would carry the bundler's naming helper into the page.
+      const marks = (await page.evaluate(`(() => {
+        const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+        const open = at('df:open');
+        return { created: at('df:session-created') - open, socketOpen: at('df:socket-open') - open, firstFrame: at('df:first-frame') - open, firstPaint: at('df:first-paint') - open };
+      })()`)) as OpenRound;
+      rounds.push(marks);
+      const sessionId = page.url().split('/sessions/')[1]!;
+      await context.close();
+      await api(s, 'DELETE', `/df/api/sessions/${sessionId}`);
+      await available();
+
+      const began = performance.now();
+      const made = await api<{ id: string }>(s, 'POST', '/df/api/sessions', { deviceId: device.id });
+      const createdAt = performance.now() - began;
+      if (made.status !== 201) throw new Error(`POST /df/api/sessions answered ${made.status}`);
+      const firstFrame = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`${s.server.url.replace('http', 'ws')}/df/ws/sessions/${made.body.id}?access_token=${s.token}`);
+        ws.binaryType = 'arraybuffer';
+        const timer = setTimeout(() => reject(new Error('no frame within 30 s')), 30_000);
+        ws.onmessage = (e) => {
+          if (typeof e.data === 'string') return;
+          clearTimeout(timer);
+          resolve(performance.now() - began);
+          ws.close();
+        };
+        ws.onerror = () => reject(new Error('the viewer socket failed'));
+      });
+      apiRounds.push({ created: createdAt, firstFrame });
+      await api(s, 'DELETE', `/df/api/sessions/${made.body.id}`);
+      await available();
+    }
+    const open = {
+      toCreated: distribution(rounds.map((r) => r.created)),
+      toSocketOpen: distribution(rounds.map((r) => r.socketOpen)),
+      toFirstFrame: distribution(rounds.map((r) => r.firstFrame)),
+      toFirstPaint: distribution(rounds.map((r) => r.firstPaint)),
+    };
+    const apiOpen = { toCreated: distribution(apiRounds.map((r) => r.created)), toFirstFrame: distribution(apiRounds.map((r) => r.firstFrame)) };
+    opening.done(`console p50 ${num(open.toFirstPaint.p50, 0)} ms to the first painted frame; API alone ${num(apiOpen.toFirstFrame.p50, 0)} ms to the first frame`);
     const created = await api<{ id: string }>(s, 'POST', '/df/api/sessions', { deviceId: device.id });
     if (created.status !== 201) throw new Error(`POST /df/api/sessions answered ${created.status}`);
     await api(s, 'POST', `/df/api/sessions/${created.body.id}/device/control`, { action: 'openUrl', url: site.url });
@@ -154,7 +226,7 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
     const frameToPaintMs = distribution(latencies);
     watching.done(`${latencies.length} frames painted, p50 ${num(frameToPaintMs.p50, 1)} ms`);
     await api(s, 'DELETE', `/df/api/sessions/${created.body.id}`);
-    return { initialJsGzipKiB: assets.js, initialCssGzipKiB: assets.css, devices: total, gridFirstPaintMs, frameToPaintMs, framesPainted: latencies.length };
+    return { initialJsGzipKiB: assets.js, initialCssGzipKiB: assets.css, devices: total, gridFirstPaintMs, frameToPaintMs, framesPainted: latencies.length, open, apiOpen };
   } finally {
     await browser?.close();
     for (const agent of agents) await agent.stop().catch(() => undefined);
@@ -175,6 +247,12 @@ export function formatWebConsole(r: WebConsoleReport): string {
         [`initial CSS, gzipped`, `${num(r.initialCssGzipKiB, 1)} KiB`, '', '', ''],
         [`first painted device grid, ${num(r.devices)} devices, ms`, ms(r.gridFirstPaintMs.p50), ms(r.gridFirstPaintMs.p99), ms(r.gridFirstPaintMs.max), String(r.gridFirstPaintMs.count)],
         [`live screen: frame at the page's socket → painted, ms`, ms(r.frameToPaintMs.p50), ms(r.frameToPaintMs.p99), ms(r.frameToPaintMs.max), String(r.framesPainted)],
+        [`open: click "Start a session" → session created, ms`, ms(r.open.toCreated.p50), ms(r.open.toCreated.p99), ms(r.open.toCreated.max), String(r.open.toCreated.count)],
+        [`open: click → viewer socket open, ms`, ms(r.open.toSocketOpen.p50), ms(r.open.toSocketOpen.p99), ms(r.open.toSocketOpen.max), String(r.open.toSocketOpen.count)],
+        [`open: click → first frame at the page's socket, ms`, ms(r.open.toFirstFrame.p50), ms(r.open.toFirstFrame.p99), ms(r.open.toFirstFrame.max), String(r.open.toFirstFrame.count)],
+        [`open: click → first frame painted, ms`, ms(r.open.toFirstPaint.p50), ms(r.open.toFirstPaint.p99), ms(r.open.toFirstPaint.max), String(r.open.toFirstPaint.count)],
+        [`baseline, API alone: POST /df/api/sessions answered, ms`, ms(r.apiOpen.toCreated.p50), ms(r.apiOpen.toCreated.p99), ms(r.apiOpen.toCreated.max), String(r.apiOpen.toCreated.count)],
+        [`baseline, API alone: POST → first frame at its socket, ms`, ms(r.apiOpen.toFirstFrame.p50), ms(r.apiOpen.toFirstFrame.p99), ms(r.apiOpen.toFirstFrame.max), String(r.apiOpen.toFirstFrame.count)],
       ],
     ) +
     '\n'

@@ -80,6 +80,40 @@ const canvasSize = (page: Page) =>
   });
 
 describe('the session page', { timeout: 240_000 }, () => {
+  it("paints the first frame at once even when it came before the session's record (a still screen sends no second one)", async () => {
+    // A still page: after its first frame the screen sends nothing new.
+    const still = `<!doctype html><title>Still</title><body style="margin:0;background:#3a6">still</body>`;
+    expect((await http(server.url, 'POST', `/df/api/sessions/${sessionId}/device/control`, { token: admin.token, body: { action: 'openUrl', url: `data:text/html,${encodeURIComponent(still)}` } })).status).toBe(200);
+    const viewer = await signedIn(browser, server.url, admin.email, admin.password);
+    try {
+      const { page } = viewer;
+      await page.addInitScript(`(() => {
+        window.__framesIn = 0;
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          constructor(...args) { super(...args); this.addEventListener('message', (e) => { if (typeof e.data !== 'string') window.__framesIn++; }); }
+        };
+      })()`);
+      // The session's record is held back until the page's socket has brought a frame.
+      let framesAtRelease = -1;
+      await page.route(`**/df/api/sessions/${sessionId}`, async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        await page.waitForFunction('window.__framesIn > 0', undefined, { timeout: 30_000 });
+        framesAtRelease = (await page.evaluate('window.__framesIn')) as number;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/sessions/${sessionId}`);
+      await page.waitForFunction("Number(document.querySelector('canvas.screen')?.dataset.frames) > 0", undefined, { timeout: 30_000 });
+      expect(framesAtRelease).toBeGreaterThan(0);
+      // The canvas shows the frame that waited for it; no newer frame had to come.
+      expect(await page.evaluate('window.__framesIn')).toBe(framesAtRelease);
+      expect(await page.evaluate("performance.getEntriesByName('df:first-paint').length")).toBe(1);
+    } finally {
+      await viewer.context.close();
+      await http(server.url, 'POST', `/df/api/sessions/${sessionId}/device/control`, { token: admin.token, body: { action: 'openUrl', url: `data:text/html,${encodeURIComponent(PAGE)}` } });
+    }
+  });
+
   it("draws a phone's screen at a readable height, in its own proportions", async () => {
     const { page } = owner;
     const size = await canvasSize(page);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { markOnce, OPEN_MARKS } from './open-marks';
 import { openViewerSocket } from './viewer-socket';
 
 export interface Viewer {
@@ -43,32 +44,59 @@ export function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasEl
   const socket = useRef<WebSocket | null>(null);
   const pending = useRef(new Map<string, { resolve: () => void; reject: (e: Error) => void }>());
   const nextId = useRef(1);
+  /** The newest frame decoded before the canvas was there (the page still loading the session): drawn once it is. */
+  const held = useRef<ImageBitmap | null>(null);
+  const frameCount = useRef(0);
+
+  /** Draws a decoded frame; keeps it for later when there is no canvas yet. */
+  const paint = (bitmap: ImageBitmap) => {
+    const c = canvas.current;
+    if (!c) {
+      held.current?.close();
+      held.current = bitmap;
+      return;
+    }
+    // A newer frame than the one that waited: that one is stale now.
+    if (held.current && held.current !== bitmap) {
+      held.current.close();
+      held.current = null;
+    }
+    if (c.width !== bitmap.width || c.height !== bitmap.height) {
+      c.width = bitmap.width;
+      c.height = bitmap.height;
+    }
+    c.getContext('2d')!.drawImage(bitmap, 0, 0);
+    bitmap.close();
+    frameCount.current += 1;
+    c.dataset.frames = String(frameCount.current);
+    if (frameCount.current === 1) {
+      requestAnimationFrame(() => markOnce(OPEN_MARKS.firstPaint));
+      setLive((l) => ({ ...l, state: 'live', frames: 1 }));
+    }
+  };
+
+  // The canvas comes with the session's record, often after the first frame: draw what waited for it.
+  useEffect(() => {
+    if (held.current && canvas.current) {
+      const bitmap = held.current;
+      held.current = null;
+      paint(bitmap);
+    }
+  });
 
   useEffect(() => {
     const ws = openViewerSocket(sessionId, 'blob');
     if (!ws) return;
     socket.current = ws;
+    frameCount.current = 0;
     let drawing = Promise.resolve();
-    let frames = 0;
+    ws.onopen = () => markOnce(OPEN_MARKS.socketOpen);
     ws.onmessage = (event) => {
       if (typeof event.data !== 'string') {
+        markOnce(OPEN_MARKS.firstFrame);
         const blob = event.data as Blob;
         // Frames are drawn in order; a decode never overlaps the next one.
-        drawing = drawing.then(async () => {
-          const bitmap = await createImageBitmap(blob);
-          const c = canvas.current;
-          if (c) {
-            if (c.width !== bitmap.width || c.height !== bitmap.height) {
-              c.width = bitmap.width;
-              c.height = bitmap.height;
-            }
-            c.getContext('2d')!.drawImage(bitmap, 0, 0);
-            frames += 1;
-            c.dataset.frames = String(frames);
-          }
-          bitmap.close();
-          if (frames === 1) setLive((l) => ({ ...l, state: 'live', frames }));
-        });
+        drawing = drawing.then(async () => paint(await createImageBitmap(blob)));
         return;
       }
       const msg = JSON.parse(event.data) as { type: string; [k: string]: unknown };
@@ -119,6 +147,8 @@ export function useLiveScreen(sessionId: string, canvas: { current: HTMLCanvasEl
     return () => {
       clearInterval(ping);
       ws.close(1000);
+      held.current?.close();
+      held.current = null;
     };
   }, [sessionId]);
 
