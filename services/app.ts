@@ -1,6 +1,7 @@
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
+import { AppError } from '#shared/errors.js';
 import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gateway/openapi-security.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installRateLimits } from '#shared/http/rate-limit.js';
@@ -158,6 +159,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         return reply.from(target, {
           // The module learns the address the client used (it writes URLs back to the client, e.g. /df/devtools).
           rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-host': request.host, 'x-forwarded-proto': request.protocol }),
+          onError: (r, { error }) => void r.send(forwardFailure(error as Error & { statusCode?: number })),
         });
       };
       app.all(f.prefix, { schema: { hide: true } }, handler);
@@ -167,4 +169,18 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     installWsForwarding(app, { forwards: forwarded, logger: app.log });
   }
   return { app, organization, df, tmt, healthcheck, autorunner };
+}
+
+/**
+ * What a client is answered when the module a request was forwarded to failed it: a timeout is 504; a
+ * module that refuses connections (not started, restarting) 503 with a time to retry; a module that
+ * broke the connection off (it died mid-answer) or answered nothing HTTP 502 — never a 500, which
+ * would say the gateway itself failed.
+ */
+function forwardFailure(error: Error & { statusCode?: number; cause?: unknown }): AppError {
+  const cause = (error.cause ?? {}) as { code?: string; cause?: { code?: string } };
+  const refused = cause.code === 'ECONNREFUSED' || cause.cause?.code === 'ECONNREFUSED';
+  if (error.statusCode === 504) return new AppError('GATEWAY_TIMEOUT', 'The module did not answer in time', { cause: error });
+  if (error.statusCode === 503 || refused) return new AppError('SERVICE_UNAVAILABLE', 'The module is unavailable; try again shortly', { cause: error, headers: { 'retry-after': '5' } });
+  return new AppError('BAD_GATEWAY', 'The module broke off its answer', { cause: error });
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '#test/helpers/adb.js';
 import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { sharedDeployment } from '#test/helpers/deployment.js';
 import { http, startTestServer, type TestServer, errorCode } from '#test/helpers/server.js';
@@ -147,6 +149,30 @@ describe('split deployment', () => {
     expect((await api('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
     expect(await byHeader.next((m) => m.type === 'ended')).toMatchObject({ reason: 'user' });
     expect((await byHeader.closed).code).toBe(4000);
+  });
+
+  it('answers 502 when the module breaks its connection off mid-request, and 503 with a retry time when it refuses connections', async () => {
+    // A module that dies while answering: it reads the request and closes the connection.
+    const dying = createServer((socket) => socket.on('data', () => socket.destroy()).on('error', () => undefined));
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    const dyingPort = (dying.address() as AddressInfo).port;
+    const nowhere = await freePort();
+    const cut = await startTestServer({ ...deployment.env, ORGANIZATION_URL: organization.url, DF_URL: `http://127.0.0.1:${dyingPort}` }, ['gateway']);
+    const refused = await startTestServer({ ...deployment.env, ORGANIZATION_URL: organization.url, DF_URL: `http://127.0.0.1:${nowhere}` }, ['gateway']);
+    try {
+      const token = (await http(cut.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+      const broken = await http(cut.url, 'GET', '/df/api/devices', { token });
+      expect(broken.status).toBe(502);
+      expect(broken.body).toMatchObject({ code: 'BAD_GATEWAY', message: 'The module broke off its answer' });
+      const down = await http(refused.url, 'GET', '/df/api/devices', { token });
+      expect(down.status).toBe(503);
+      expect(down.body.code).toBe('SERVICE_UNAVAILABLE');
+      expect(down.headers.get('retry-after')).toBe('5');
+    } finally {
+      await cut.stop();
+      await refused.stop();
+      await new Promise((resolve) => dying.close(resolve));
+    }
   });
 
   it('answers a WebSocket upgrade to a path nobody relays as plain HTTP', async () => {
