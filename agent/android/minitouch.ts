@@ -79,6 +79,8 @@ export class Minitouch {
     try {
       const socket = await daemon.socket('minitouch');
       socket.on('error', () => undefined);
+      // A gesture is a few bytes written at once: sent now, not held until the previous one is acknowledged.
+      (socket as Duplex & { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
       const limits = await readHeader(socket);
       if (daemon.pid === null) daemon.pid = limits.pid;
       return new Minitouch(daemon, socket, limits, natural);
