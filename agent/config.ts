@@ -86,6 +86,12 @@ export const AgentConfigFile = z.object({
       adbPort: z.number().int().min(1).max(65_535).default(5037),
       /** The `adb` command, for interactive shells (terminals) on the devices. */
       adbBinary: z.string().min(1).max(1_000).default('adb'),
+      /**
+       * Touch through Appium's UiAutomator2 server where minitouch cannot run (Android 10+ without root):
+       * the agent installs the server's two packages on a phone at its first session's first gesture.
+       * `false` keeps such phones on `input` (one finger), e.g. where a device policy forbids test packages.
+       */
+      uiautomator2: z.boolean().default(true),
     })
     .optional(),
   /**

@@ -43,7 +43,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
     providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
   }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
-  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, adbBinary: config.android.adbBinary, logger }));
+  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, adbBinary: config.android.adbBinary, uiautomator2: config.android.uiautomator2, logger }));
   if (config.ios?.enabled) providers.push(new IosProvider({ hostId: config.hostId, usbmuxd: config.ios.usbmuxd, logger, wda: config.ios.wda, goIos: config.ios.goIos }));
   return providers;
 }

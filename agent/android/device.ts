@@ -8,6 +8,10 @@ import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarg
 import { freeLocalPort, pullFile, pushFile, shell, shellQuote, type AdbDevice } from './adb.js';
 import { AndroidScreen, type ScreenPath } from './screen.js';
 import { AndroidInput, SETTINGS_PACKAGE, type InputPath, type TextPath } from './input.js';
+import { UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE } from './uiautomator2.js';
+
+/** Packages the agent itself installs (text input, touch): they stay on the device when a session ends. */
+const HELPER_PACKAGES = new Set([SETTINGS_PACKAGE, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE]);
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
@@ -122,10 +126,11 @@ export class AndroidDevice implements DeviceDriver {
     private readonly device: AdbDevice,
     private readonly logger: Logger,
     debug?: Omit<AndroidDebugOptions, 'logger'>,
+    touch: { uiautomator2: boolean } = { uiautomator2: true },
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
     this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
-    this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason));
+    this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
   }
 
   /** Why each capability runs on a fallback now (screen, input, text), for the info's `reason`. */
@@ -192,7 +197,7 @@ export class AndroidDevice implements DeviceDriver {
       await attempt('uninstalling session apps', async () => {
         for (const pkg of await this.packages(false)) {
           // The helper with the Unicode input method stays, as any helper the farm keeps on a device.
-          if (!this.baselinePackages.has(pkg) && pkg !== SETTINGS_PACKAGE) await this.sh(`pm uninstall ${pkg}`);
+          if (!this.baselinePackages.has(pkg) && !HELPER_PACKAGES.has(pkg)) await this.sh(`pm uninstall ${pkg}`);
         }
       });
     }

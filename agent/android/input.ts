@@ -41,6 +41,7 @@ export class AndroidInput {
     private readonly logger: Logger,
     private readonly natural: { width: number; height: number },
     private readonly onPath: (kind: 'input' | 'text', path: InputPath | TextPath, reason: string | null) => void,
+    private readonly options: { uiautomator2: boolean } = { uiautomator2: true },
   ) {}
 
   /** Starts minitouch where it can run; otherwise touch uses `input` and the reason is reported. */
@@ -60,7 +61,7 @@ export class AndroidInput {
         noMinitouch = `minitouch did not start: ${(err as Error).message}`;
       }
     }
-    const refusal = uiautomator2Refusal(build);
+    const refusal = this.options.uiautomator2 ? uiautomator2Refusal(build) : "touch through the UiAutomator2 server is off in the agent's config";
     if (refusal) {
       this.onPath('input', 'input', `${noMinitouch}; ${refusal}`.slice(0, 300));
       return;

@@ -26,7 +26,8 @@ const work = mkdtempSync(join(tmpdir(), 'android-int-'));
 beforeAll(async () => {
   ({ peer, port: peerPort } = await startPeer({ model: 'Int Phone', manufacturer: 'IntCo', release: '13', width: 400, height: 800 }));
   adb = await startAdbServer();
-  provider = new AndroidProvider({ hostId: 'int-host', adbHost: '127.0.0.1', adbPort: adb.port, logger: pino({ level: 'silent' }) });
+  // Gestures through `input`, which this file asserts on (the UiAutomator2 path: df-android-fast.e2e).
+  provider = new AndroidProvider({ hostId: 'int-host', adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false, logger: pino({ level: 'silent' }) });
   await provider.start({ added: (d) => added.push(d), removed: (id) => removed.push(id) });
 }, 60_000);
 

@@ -12,6 +12,8 @@ export interface AndroidProviderOptions {
   adbPort: number;
   /** The `adb` command for interactive shells (default `adb` on the PATH). */
   adbBinary?: string;
+  /** Touch through the UiAutomator2 server where minitouch cannot run (default true). */
+  uiautomator2?: boolean;
   logger: Logger;
 }
 
@@ -89,7 +91,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
             adbHost: this.options.adbHost,
             adbPort: this.options.adbPort,
             adbBinary: this.options.adbBinary ?? 'adb',
-          });
+          }, { uiautomator2: this.options.uiautomator2 ?? true });
       },
       { serial },
       'android device could not be described; it is not offered',

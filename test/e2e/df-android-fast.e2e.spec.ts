@@ -262,6 +262,8 @@ describe('touch through the UiAutomator2 server on Android 10 and later', () => 
     expect(modern.uiautomator2).toBeNull();
     expect(modern.record.forceStopped).toEqual(expect.arrayContaining(['io.appium.uiautomator2.server.test', 'io.appium.uiautomator2.server']));
     expect([...modern.files.keys()].filter((p) => p.startsWith('/data/local/tmp/'))).toEqual([]);
+    // The server's packages are the agent's helpers: the session's clean-up leaves them installed.
+    expect(modern.packages.has('io.appium.uiautomator2.server') && modern.packages.has('io.appium.uiautomator2.server.test')).toBe(true);
     sessionId = await sessionOn('Modern Phone');
     const from = modern.record.pointerActions.length;
     // A pinch cannot go through input: the first one waits for the server to start.

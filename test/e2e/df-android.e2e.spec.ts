@@ -31,7 +31,8 @@ beforeAll(async () => {
     AGENT_CONFIG: writeAgentConfig({
       nodeName: 'android-node',
       heartbeatMs: 500,
-      android: { adbHost: '127.0.0.1', adbPort: adb.port },
+      // Gestures through `input` (what this file asserts on); the UiAutomator2 path is df-android-fast's.
+      android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false },
       devices: [{ provider: 'simulated', name: SIMULATED, platform: 'web', type: 'desktop' }],
     }),
   });
