@@ -184,14 +184,10 @@ export class AndroidInput {
   }
 
   private async touchThroughAgent(paths: Point[][], durationMs: number): Promise<boolean> {
+    if (this.agentTouch.state === 'wanted') this.agentTouch = { state: 'starting', ready: this.startAgentTouch() };
     const agent = this.agentTouch;
-    if (agent.state === 'wanted') {
-      const ready = this.startAgentTouch();
-      this.agentTouch = { state: 'starting', ready };
-      if (paths.length === 1) return false;
-      return (await ready) ? this.touchThroughAgent(paths, durationMs) : false;
-    }
     if (agent.state === 'starting') {
+      // One finger goes through `input` while the server starts; several wait for it.
       if (paths.length === 1) return false;
       return (await agent.ready) ? this.touchThroughAgent(paths, durationMs) : false;
     }

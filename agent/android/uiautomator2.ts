@@ -1,9 +1,8 @@
-import { Agent, request, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Duplex } from 'node:stream';
-import { pushFile, readAll, shell, type AdbDevice } from './adb.js';
+import { W3cHttpClient } from '../w3c-http.js';
+import { pushFile, shell, type AdbDevice } from './adb.js';
 import { DEVICE_TMP, DeviceDaemon, type DeviceBuild } from './daemon.js';
 import type { Point } from './minitouch.js';
 
@@ -52,15 +51,10 @@ export function uiautomator2Refusal(build: DeviceBuild): string | null {
   return null;
 }
 
-interface W3cResponse {
-  status: number;
-  body: { sessionId?: string; value?: unknown } | null;
-}
-
 /**
  * A UiAutomator2 server the agent started on a device, reached through `tcp:6790` streams of adbkit
- * (no host port, nothing to remove afterwards), with one kept-alive HTTP connection, and one W3C
- * session of its own. `gesture` sends each contact's path as one pointer input source.
+ * (no host port, nothing to remove afterwards) with one kept-alive HTTP connection (`W3cHttpClient`),
+ * and one W3C session of its own. `gesture` sends each contact's path as one pointer input source.
  */
 export class UiAutomator2Touch {
   private closed = false;
@@ -68,7 +62,7 @@ export class UiAutomator2Touch {
   private constructor(
     private readonly device: AdbDevice,
     private readonly daemon: DeviceDaemon,
-    private readonly agent: Agent,
+    private readonly client: W3cHttpClient,
     private readonly sessionId: string,
   ) {}
 
@@ -80,26 +74,25 @@ export class UiAutomator2Touch {
   static async start(device: AdbDevice): Promise<UiAutomator2Touch> {
     const apks = uiautomator2Apks();
     if (!apks) throw new Error('the UiAutomator2 server APKs are not installed on the agent');
-    const agent = httpAgent(device);
+    const client = new W3cHttpClient('the UiAutomator2 server', () => device.openTcp(UIA2_DEVICE_PORT), { keepAlive: true });
     try {
-      if ((await call(agent, 'GET', '/status', undefined, 2_000).catch(() => null)) !== null) {
+      if (await client.call('GET', '/status', undefined, 2_000).then(() => true, () => false)) {
         throw new Error('a UiAutomator2 server already runs on the device (an automation session uses it)');
       }
       await installWhereMissing(device, UIA2_SERVER_PACKAGE, apks.server);
       await installWhereMissing(device, UIA2_TEST_PACKAGE, apks.test);
       const daemon = await DeviceDaemon.start(device, `am instrument -w -e disableAnalytics true ${UIA2_INSTRUMENTATION}`);
       try {
-        await waitReady(agent, daemon);
-        const created = await call(agent, 'POST', '/session', { capabilities: { firstMatch: [{}], alwaysMatch: {} } });
-        const sessionId = created.body?.sessionId;
-        if (created.status !== 200 || typeof sessionId !== 'string') throw new Error(`the server refused a session (${describe(created)})`);
-        return new UiAutomator2Touch(device, daemon, agent, sessionId);
+        await waitReady(client, daemon);
+        const created = await client.call<{ sessionId?: string }>('POST', '/session', { capabilities: { firstMatch: [{}], alwaysMatch: {} } });
+        if (typeof created?.sessionId !== 'string') throw new Error('the server answered a new session without its id');
+        return new UiAutomator2Touch(device, daemon, client, created.sessionId);
       } catch (err) {
         await stopServer(device, daemon);
         throw err;
       }
     } catch (err) {
-      agent.destroy();
+      client.close();
       throw err;
     }
   }
@@ -128,67 +121,20 @@ export class UiAutomator2Touch {
         ],
       };
     });
-    const r = await call(this.agent, 'POST', `/session/${this.sessionId}/actions`, { actions }, 30_000 + durationMs);
-    if (r.status !== 200) throw new Error(`the UiAutomator2 server refused the gesture (${describe(r)})`);
+    await this.client.call('POST', `/session/${this.sessionId}/actions`, { actions }, 30_000 + durationMs);
   }
 
   /** Ends the session and the instrumentation. */
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.daemon.running) await call(this.agent, 'DELETE', `/session/${this.sessionId}`, undefined, 5_000).catch(() => undefined);
-    this.agent.destroy();
+    if (this.daemon.running) await this.client.call('DELETE', `/session/${this.sessionId}`, undefined, 5_000).catch(() => undefined);
+    this.client.close();
     await stopServer(this.device, this.daemon);
   }
 }
 
 const px = (v: number) => Math.round(v);
-
-function describe(r: W3cResponse): string {
-  const value = r.body?.value as { error?: string; message?: string } | undefined;
-  return `${r.status}${value?.error ? ` ${value.error}` : ''}${value?.message ? `: ${String(value.message).slice(0, 200)}` : ''}`;
-}
-
-/** An HTTP agent whose connections are adbkit streams to the device's server port. */
-function httpAgent(device: AdbDevice): Agent {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  (agent as unknown as { createConnection: unknown }).createConnection = (_options: unknown, done: (err: Error | null, socket?: Duplex) => void) => {
-    device.openTcp(UIA2_DEVICE_PORT).then(
-      (socket: Duplex) => {
-        // As Node's own HTTP connections: a small request is sent at once, not held for an ACK.
-        (socket as Duplex & { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
-        done(null, socket);
-      },
-      (err: Error) => done(err),
-    );
-    return undefined;
-  };
-  return agent;
-}
-
-/** One JSON request to the server. */
-function call(agent: Agent, method: string, path: string, body?: unknown, timeoutMs = 10_000): Promise<W3cResponse> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(
-      { agent, host: '127.0.0.1', path, method, headers: payload ? { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length } : {} },
-      (res: IncomingMessage) => {
-        readAll(res).then((data) => {
-          let parsed: W3cResponse['body'] = null;
-          try {
-            parsed = data.length > 0 ? (JSON.parse(data.toString('utf8')) as W3cResponse['body']) : null;
-          } catch {
-            parsed = null;
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        }, reject);
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${path} in ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 async function installWhereMissing(device: AdbDevice, packageName: string, apk: string): Promise<void> {
   if ((await shell(device, `pm path ${packageName}`)).includes('package:')) return;
@@ -199,18 +145,18 @@ async function installWhereMissing(device: AdbDevice, packageName: string, apk: 
 }
 
 /** Asks `/status` (100 ms, doubling to 1 s) until the server is ready, it ends, or the time is up. */
-async function waitReady(agent: Agent, daemon: DeviceDaemon): Promise<void> {
+async function waitReady(client: W3cHttpClient, daemon: DeviceDaemon): Promise<void> {
   const deadline = Date.now() + READY_WITHIN_MS;
   let delay = 100;
   let last = 'no answer';
   while (Date.now() < deadline) {
     if (!daemon.running) throw new Error(`the instrumentation ended: ${daemon.said || 'without a word'}`);
-    const r = await call(agent, 'GET', '/status', undefined, 2_000).catch((err: Error) => {
+    const status = await client.call<{ ready?: boolean; message?: string } | null>('GET', '/status', undefined, 2_000).catch((err: Error) => {
       last = err.message;
-      return null;
+      return undefined;
     });
-    if (r?.status === 200 && (r.body?.value as { ready?: boolean } | undefined)?.ready !== false) return;
-    if (r) last = describe(r);
+    if (status !== undefined && status?.ready !== false) return;
+    if (status) last = status.message ?? 'not ready';
     await daemon.endedWithin(delay);
     delay = Math.min(1_000, delay * 2);
   }

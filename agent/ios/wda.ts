@@ -1,6 +1,5 @@
-import { request } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { DriverError } from '../provider.js';
+import { W3cHttpClient } from '../w3c-http.js';
 import type { IosContext } from './context.js';
 import type { GoIos, GoIosProcess } from './go-ios.js';
 
@@ -20,61 +19,7 @@ export interface WdaConfig {
   mjpegFramerate: number;
 }
 
-const REQUEST_TIMEOUT_MS = 20_000;
 const PROBE_TIMEOUT_MS = 3_000;
-
-/** A WDA answer's `value` with an error (W3C shape: `{error, message}`). */
-interface WdaFailure {
-  error?: string;
-  message?: string;
-}
-
-/**
- * WebDriverAgent's HTTP API on a device port, reached through usbmuxd (a usbmux Connect per request,
- * what `iproxy`/`ios forward` do, without a port on the host).
- */
-export class WdaClient {
-  constructor(private readonly open: () => Promise<Duplex>) {}
-
-  /** `value` of WDA's answer; a WDA error is a DriverError naming WDA's message. */
-  async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const socket = await this.open();
-    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        {
-          method,
-          path,
-          host: 'localhost',
-          headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}), connection: 'close' },
-          createConnection: () => socket as never,
-          timeout: timeoutMs,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`WebDriverAgent did not answer ${method} ${path} within ${timeoutMs} ms`)));
-      req.on('error', reject);
-      req.end(payload);
-    }).finally(() => socket.destroy());
-    let parsed: { value?: unknown };
-    try {
-      parsed = JSON.parse(answer.text) as { value?: unknown };
-    } catch {
-      throw new DriverError('DEVICE_ERROR', `WebDriverAgent answered ${method} ${path} with ${answer.status} and no JSON`);
-    }
-    const value = parsed.value as WdaFailure | undefined;
-    if (answer.status >= 400 || (value && typeof value === 'object' && typeof value.error === 'string')) {
-      const message = `WebDriverAgent refused ${method} ${path}: ${value?.error ?? answer.status}${value?.message ? ` (${value.message.slice(0, 300)})` : ''}`;
-      throw new DriverError(answer.status === 404 || value?.error === 'invalid argument' ? 'BAD_REQUEST' : 'DEVICE_ERROR', message);
-    }
-    return parsed.value as T;
-  }
-}
 
 /**
  * WebDriverAgent on one device: found when it already answers, else started with `ios runwda` (kept
@@ -82,7 +27,7 @@ export class WdaClient {
  * per farm session. Without it the device is view-only, and `reason` says why.
  */
 export class Wda {
-  readonly client: WdaClient;
+  readonly client: W3cHttpClient;
   private runner: GoIosProcess | null = null;
   private sessionId: string | null = null;
   /** Why WDA is not there (null while it is). */
@@ -93,7 +38,7 @@ export class Wda {
     private readonly config: WdaConfig,
     private readonly goIos: GoIos | null,
   ) {
-    this.client = new WdaClient(() => ctx.usbmux.connectPort(ctx.udid, config.port));
+    this.client = new W3cHttpClient('WebDriverAgent', () => ctx.usbmux.connectPort(ctx.udid, config.port));
   }
 
   /** The WDA session of the farm session, or a refusal saying why there is none. */

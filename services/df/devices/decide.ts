@@ -1,6 +1,7 @@
 import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { DeviceEvent, DeviceFacts, DeviceHostEvent, DevicePlacement, DeviceStatus, SessionType } from '#events/df/devices.js';
+import { sameJson } from '#shared/canonical.js';
 
 export interface DeviceState {
   known: boolean;
@@ -38,11 +39,6 @@ export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'session
   return state.sessionId ? 'in_use' : 'available';
 }
 
-/** Objects' keys in one order: a payload read back from the store may list them in another. */
-const canonical = (value: unknown) =>
-  JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
-const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-
 /**
  * One device: what it is, where it is attached, whether it is up, and the session holding it. Its
  * state folds the device's own events and, merged by log position, the host events naming it
@@ -73,7 +69,7 @@ export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHo
         if (state.refusedClaims.includes(claimedByHostId)) return [];
         return [{ type: 'DeviceClaimRefused', payload: { deviceId: command.deviceId, hostId: owner, claimedByHostId, companyId: state.placement?.companyId ?? null, status: statusOf(state) } }];
       }
-      if (state.known && state.online && same(state.facts, command.facts) && same(state.placement, command.placement)) return [];
+      if (state.known && state.online && sameJson(state.facts, command.facts) && sameJson(state.placement, command.placement)) return [];
       const next = { ...state, online: true };
       return [{ type: 'DeviceConnected', payload: { deviceId: command.deviceId, facts: command.facts, placement: command.placement, status: statusOf(next) } }];
     },

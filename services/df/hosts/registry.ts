@@ -6,6 +6,7 @@ import { KeyedQueue, Slots } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
+import { sameJson } from '#shared/canonical.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import {
   Bye,
@@ -500,11 +501,6 @@ const DEFAULT_RECONNECT_GRACE_MS = 60_000;
 /** What a worker reports that matters to the platform: its state and its session. */
 const stateKey = (s: DeviceState) => `${s.state}|${s.sessionId ?? ''}`;
 
-/** Field by field: the read model's JSON does not keep the order of keys. */
-function sameCapabilities(a: DeviceInfo['capabilities'], b: DeviceInfo['capabilities']): boolean {
-  return a?.screen === b?.screen && a?.input === b?.input && a?.text === b?.text && a?.reason === b?.reason;
-}
-
 function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacement): boolean {
   const f = row.facts;
   const p = row.placement;
@@ -520,7 +516,8 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
     f.screen.width === info.screen.width &&
     f.screen.height === info.screen.height &&
     f.screen.scale === info.screen.scale &&
-    sameCapabilities(f.capabilities, info.capabilities) &&
+    // The read model's JSON does not keep the order of keys.
+    sameJson(f.capabilities ?? null, info.capabilities ?? null) &&
     p.hostId === placement.hostId &&
     p.nodeName === placement.nodeName &&
     p.hubId === placement.hubId &&
