@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import type { BrowserDevice } from '#agent/browser/device.js';
 import { note, num, phase, table } from './console.js';
 import { api, BENCH_POOL_TOKEN, simulatedAgent, startAnimatedPage, startServer, until } from './device-farm.js';
 import { CHROMIUM } from './server.js';
@@ -46,6 +47,19 @@ export interface WebConsoleReport {
   open: { toCreated: Distribution; toSocketOpen: Distribution; toFirstFrame: Distribution; toFirstPaint: Distribution };
   /** The same through the API alone: POST /df/api/sessions → its viewer socket's first frame (no browser). */
   apiOpen: { toCreated: Distribution; toFirstFrame: Distribution };
+  /** Where `POST /df/api/sessions` spent its time, per step of its `Server-Timing` header (both paths' POSTs). */
+  createSteps: Record<string, Distribution>;
+}
+
+/** `name;dur=12.3, other;dur=4` → { name: 12.3, other: 4 }. */
+function serverTiming(header: string | null): Record<string, number> {
+  const steps: Record<string, number> = {};
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const dur = params.find((p) => p.trim().startsWith('dur='));
+    if (name && dur) steps[name] = (steps[name] ?? 0) + Number(dur.trim().slice(4));
+  }
+  return steps;
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -158,11 +172,23 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
     // Session starts, alternating: from the console's device page (a click) and through the API alone.
     const rounds: OpenRound[] = [];
     const apiRounds: { created: number; firstFrame: number }[] = [];
+    const steps: Record<string, number>[] = [];
     const opening = phase(`opening ${options.opens} sessions from the device page and ${options.opens} through the API alone, alternating`);
+    // What a tester who clicks finds at an idle device: listed available, and the browser the host
+    // launches ahead of the next session (a new process on a new profile, after each release) up.
+    const driver = () => s.server.agent!.driverOf(device.id) as BrowserDevice;
     const available = () =>
-      until(async () => ((await api<{ status: string }>(s, 'GET', `/df/api/devices/${device.id}`)).body.status === 'available' ? true : undefined), 60_000, 'the Chromium device available again');
+      until(
+        async () => ((await api<{ status: string }>(s, 'GET', `/df/api/devices/${device.id}`)).body.status === 'available' && driver().browsers().spare ? true : undefined),
+        60_000,
+        'the Chromium device available again, its next browser launched',
+      );
+    await available();
     for (let i = 0; i < options.opens; i++) {
       const { context, page } = await newPage();
+      page.on('response', (r) => {
+        if (r.request().method() === 'POST' && r.url().endsWith('/df/api/sessions')) void r.headerValue('server-timing').then((h) => steps.push(serverTiming(h)));
+      });
       await page.goto(`${s.server.url}/devices/${device.id}`);
       const startButton = page.getByRole('button', { name: 'Start a session' });
       await startButton.waitFor();
@@ -184,9 +210,15 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
       await available();
 
       const began = performance.now();
-      const made = await api<{ id: string }>(s, 'POST', '/df/api/sessions', { deviceId: device.id });
+      const posted = await fetch(`${s.server.url}/df/api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ deviceId: device.id }),
+      });
+      const made = { status: posted.status, body: (await posted.json()) as { id: string } };
       const createdAt = performance.now() - began;
       if (made.status !== 201) throw new Error(`POST /df/api/sessions answered ${made.status}`);
+      steps.push(serverTiming(posted.headers.get('server-timing')));
       const firstFrame = await new Promise<number>((resolve, reject) => {
         const ws = new WebSocket(`${s.server.url.replace('http', 'ws')}/df/ws/sessions/${made.body.id}?access_token=${s.token}`);
         ws.binaryType = 'arraybuffer';
@@ -226,7 +258,9 @@ export async function measureWebConsole(options: WebConsoleOptions): Promise<Web
     const frameToPaintMs = distribution(latencies);
     watching.done(`${latencies.length} frames painted, p50 ${num(frameToPaintMs.p50, 1)} ms`);
     await api(s, 'DELETE', `/df/api/sessions/${created.body.id}`);
-    return { initialJsGzipKiB: assets.js, initialCssGzipKiB: assets.css, devices: total, gridFirstPaintMs, frameToPaintMs, framesPainted: latencies.length, open, apiOpen };
+    const names = [...new Set(steps.flatMap((x) => Object.keys(x)))];
+    const createSteps = Object.fromEntries(names.map((n) => [n, distribution(steps.map((x) => x[n] ?? 0))]));
+    return { initialJsGzipKiB: assets.js, initialCssGzipKiB: assets.css, devices: total, gridFirstPaintMs, frameToPaintMs, framesPainted: latencies.length, open, apiOpen, createSteps };
   } finally {
     await browser?.close();
     for (const agent of agents) await agent.stop().catch(() => undefined);
@@ -253,6 +287,7 @@ export function formatWebConsole(r: WebConsoleReport): string {
         [`open: click → first frame painted, ms`, ms(r.open.toFirstPaint.p50), ms(r.open.toFirstPaint.p99), ms(r.open.toFirstPaint.max), String(r.open.toFirstPaint.count)],
         [`baseline, API alone: POST /df/api/sessions answered, ms`, ms(r.apiOpen.toCreated.p50), ms(r.apiOpen.toCreated.p99), ms(r.apiOpen.toCreated.max), String(r.apiOpen.toCreated.count)],
         [`baseline, API alone: POST → first frame at its socket, ms`, ms(r.apiOpen.toFirstFrame.p50), ms(r.apiOpen.toFirstFrame.p99), ms(r.apiOpen.toFirstFrame.max), String(r.apiOpen.toFirstFrame.count)],
+        ...Object.entries(r.createSteps).map(([step, d]) => [`  POST /df/api/sessions step "${step}" (Server-Timing), ms`, ms(d.p50), ms(d.p99), ms(d.max), String(d.count)]),
       ],
     ) +
     '\n'

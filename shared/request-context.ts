@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 
 /** What every event caused by one HTTP request records about it. */
 export interface RequestContext {
@@ -6,6 +7,8 @@ export interface RequestContext {
   requestId: string;
   /** The client's address (the proxy's view of it with TRUST_PROXY). */
   clientAddress: string;
+  /** The steps timed while handling it (`timed`), answered as its `Server-Timing` header. */
+  timings?: string[];
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -18,4 +21,25 @@ export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
 /** The context of the request being handled, if any (none in background work). */
 export function currentRequest(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * Runs one step of a request's handling and records how long it took as a `Server-Timing` metric
+ * (`name;dur=<ms>`), so a client (the console's marks, a benchmark, the browser's DevTools) sees where
+ * a slow answer's time went. Outside a request it only runs the step. A failing step is recorded too.
+ */
+export async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
+  const context = storage.getStore();
+  if (!context) return step();
+  const began = performance.now();
+  try {
+    return await step();
+  } finally {
+    (context.timings ??= []).push(`${name};dur=${(performance.now() - began).toFixed(1)}`);
+  }
+}
+
+/** The `Server-Timing` header value of a request's timed steps, if any. */
+export function serverTimingOf(context: RequestContext | undefined): string | undefined {
+  return context?.timings?.length ? context.timings.join(', ') : undefined;
 }

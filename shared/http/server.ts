@@ -1,5 +1,5 @@
 import { errorBody } from '../errors.js';
-import { withRequestContext } from '../request-context.js';
+import { serverTimingOf, withRequestContext, type RequestContext } from '../request-context.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
@@ -126,7 +126,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   installErrorHandling(app, options.notFound);
   // The rest of each request runs in its context: the events it causes record its address and id.
-  app.addHook('onRequest', (request, _reply, done) => withRequestContext({ requestId: request.id, clientAddress: request.ip }, done));
+  app.decorateRequest('requestContext', null);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const context: RequestContext = { requestId: request.id, clientAddress: request.ip };
+    request.requestContext = context;
+    withRequestContext(context, done);
+  });
   installInputHygiene(app);
   installAbsentBodies(app);
   // Every documented route also documents the error shape it can answer with.
@@ -159,6 +164,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // during shutdown the connection's end.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    const timing = serverTimingOf(request.requestContext ?? undefined);
+    if (timing) reply.header('server-timing', timing);
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
@@ -179,4 +186,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's context (its id, the client's address, its timed steps); see shared/request-context.ts. */
+    requestContext: RequestContext | null;
+  }
 }

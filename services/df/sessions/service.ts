@@ -8,6 +8,7 @@ import type { Database } from '#shared/db/index.js';
 import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError, found } from '#shared/errors.js';
+import { timed } from '#shared/request-context.js';
 import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { deviceStream } from '#events/df/devices.js';
@@ -102,10 +103,10 @@ export class SessionService implements SessionPort {
    * fails the session, releases the device and answers with the reason.
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
-    const device = found(await findDevice(this.deps.db, this.deviceScope(caller), input.deviceId), 'Device not found');
-    const booking = this.deps.reservations ? await this.deps.reservations.admit(caller, device.id) : null;
+    const device = found(await timed('device', () => findDevice(this.deps.db, this.deviceScope(caller), input.deviceId)), 'Device not found');
+    const booking = this.deps.reservations ? await timed('booking', () => this.deps.reservations!.admit(caller, device.id)) : null;
     const sessionId = randomUUID();
-    await this.deps.fleet?.admitSession(caller, sessionId);
+    await timed('admit', async () => this.deps.fleet?.admitSession(caller, sessionId));
     try {
       return await this.open(caller, input, device, booking, sessionId);
     } catch (err) {
@@ -117,31 +118,35 @@ export class SessionService implements SessionPort {
   private async open(caller: Caller, input: CreateSessionInput, device: { id: string; name: string; alias: string | null }, booking: string | null, sessionId: string): Promise<SessionView> {
     const type = input.type ?? 'manual';
     const context = this.context(caller);
-    const allocation = await this.deps.devices.run(
-      { type: 'AllocateDevice', deviceId: device.id, sessionId, sessionType: type, ownerId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId },
-      context,
+    const allocation = await timed('allocate', () =>
+      this.deps.devices.run(
+        { type: 'AllocateDevice', deviceId: device.id, sessionId, sessionType: type, ownerId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId },
+        context,
+      ),
     );
     const hostId = allocation.state.placement!.hostId;
     try {
-      await this.session(
-        {
-          type: 'RequestSession',
-          sessionId,
-          session: {
+      await timed('record', () =>
+        this.session(
+          {
+            type: 'RequestSession',
             sessionId,
-            deviceId: device.id,
-            hostId,
-            deviceName: device.alias ?? device.name,
-            name: input.name ?? `${device.alias ?? device.name} session`,
-            type,
-            buildName: input.buildName ?? null,
-            metadata: input.metadata ?? {},
-            ownerId: caller.userId,
-            companyId: caller.companyId,
-            workspaceId: caller.workspaceId,
+            session: {
+              sessionId,
+              deviceId: device.id,
+              hostId,
+              deviceName: device.alias ?? device.name,
+              name: input.name ?? `${device.alias ?? device.name} session`,
+              type,
+              buildName: input.buildName ?? null,
+              metadata: input.metadata ?? {},
+              ownerId: caller.userId,
+              companyId: caller.companyId,
+              workspaceId: caller.workspaceId,
+            },
           },
-        },
-        context,
+          context,
+        ),
       );
     } catch (err) {
       await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, context);
@@ -150,8 +155,8 @@ export class SessionService implements SessionPort {
     const target = { hostId, deviceId: device.id, sessionId };
     let position: bigint | null;
     try {
-      const ready = await requestDevice(this.deps.bus, target, { op: 'prepare' }, { timeoutMs: this.deps.prepareTimeoutMs });
-      position = (await this.session({ type: 'MarkSessionStarted', sessionId, screen: ready.screen }, this.context(caller))).position;
+      const ready = await timed('prepare', () => requestDevice(this.deps.bus, target, { op: 'prepare' }, { timeoutMs: this.deps.prepareTimeoutMs }));
+      position = (await timed('started', () => this.session({ type: 'MarkSessionStarted', sessionId, screen: ready.screen }, this.context(caller)))).position;
     } catch (err) {
       const failure = deviceFailure(err, 'prepare');
       const code = err instanceof DeviceRequestError ? err.code : 'INTERNAL';
@@ -165,13 +170,13 @@ export class SessionService implements SessionPort {
     if (booking && this.deps.reservations) {
       await this.deps.reservations.opened(caller, device.id, booking, sessionId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId, reservationId: booking }, 'recording the session on the booking failed'));
     }
-    await this.settle(position);
+    await timed('settle', () => this.settle(position));
     const defaults = this.deps.fleet ? await this.deps.fleet.sessionDefaults(caller.workspaceId) : null;
     if (defaults?.recordByDefault) {
       const record = await findSession(this.deps.db, caller, sessionId);
       if (record) await this.startRecording(record, caller).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'recording by default did not start'));
     }
-    const view = await findSession(this.deps.db, caller, sessionId);
+    const view = await timed('view', () => findSession(this.deps.db, caller, sessionId));
     return toSessionView(view!);
   }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toSessionView } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
+import { timed } from '#shared/request-context.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { caller, idParam, queryBoolean } from '../../core/caller.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
@@ -33,7 +34,7 @@ export async function singleSessionRoutes(app: FastifyInstance, opts: SessionRou
       response: { 201: SessionSchema },
     },
     handler: async (request, reply) => {
-      const c = await caller(request, 'df:session:create');
+      const c = await timed('caller', () => caller(request, 'df:session:create'));
       const session = await sessions.create(c, request.body);
       reply.code(201);
       return session;
