@@ -50,7 +50,7 @@ export interface HttpOverheadReport {
  * bare Fastify, without the platform around it: the difference is what the gateway, the token and the
  * workspace checks and the platform's conventions (request ids, CORS, error handling) cost.
  */
-async function startBaseline(): Promise<FastifyInstance> {
+export async function startBaseline(): Promise<FastifyInstance> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,7 +63,7 @@ async function startBaseline(): Promise<FastifyInstance> {
   return app;
 }
 
-function urlOf(app: FastifyInstance): string {
+export function urlOf(app: FastifyInstance): string {
   const address = app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('baseline server has no TCP address');
   return `http://127.0.0.1:${address.port}`;

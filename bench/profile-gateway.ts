@@ -4,6 +4,10 @@
  * seconds under the V8 profiler, attributes every sample to the nearest package on its stack, and
  * writes the raw profile to bench/results/gateway.cpuprofile (open it in Chrome DevTools).
  *
+ * `npx tsx bench/profile-gateway.ts --baseline`: the same route on the bare Fastify the benchmark compares the
+ * gateway with (bench/results/baseline.cpuprofile), so the two profiles can be set side by side; both print
+ * the server's CPU time per request.
+ *
  * `npx tsx bench/profile-gateway.ts --v1-write [--postgres]`: the same for a single `/v1` write,
  * POST /v1/test-cases at 100 connections, on PGlite or a fresh PostgreSQL database; the profile goes to
  * bench/results/v1-write.cpuprofile, and the platform functions with the most self time are listed too.
@@ -14,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { table } from './console.js';
+import { startBaseline, urlOf } from './http-overhead.js';
 import { LoadGenerator } from './load-generator.js';
 import { signIn, startBenchServer } from './server.js';
 
@@ -76,9 +81,11 @@ function hottestPlatformFunctions(profile: Profile, count: number): [string, num
 }
 
 const v1Write = process.argv.includes('--v1-write');
+const bare = !v1Write && process.argv.includes('--baseline');
 const database = v1Write && process.argv.includes('--postgres') ? await createTestDatabase('qa_bench_profile') : null;
 const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-profile-'));
 const server = await startBenchServer(dataDir, database ? { DATABASE_URL: database.url } : {});
+const baseline = bare ? await startBaseline() : null;
 const load = new LoadGenerator();
 const session = new Session();
 try {
@@ -94,7 +101,8 @@ try {
     const body = JSON.stringify({ title: 'Checkout with a saved card', projectId, priority: 'high', steps: [{ action: 'pay', expected: 'paid' }] });
     request = { url: `${server.url}/v1/test-cases`, method: 'POST', headers: json, body, connections: 100 };
   } else {
-    request = { url: `${server.url}/df/api/client-config`, headers: { ...headers, origin: 'https://app.example.com' }, connections: 50 };
+    const base = baseline ? urlOf(baseline) : server.url;
+    request = { url: `${base}/df/api/client-config`, headers: { ...headers, origin: 'https://app.example.com' }, connections: 50 };
   }
   await load.run({ ...request, durationSeconds: 2 });
   session.connect();
@@ -103,16 +111,19 @@ try {
   const result = await load.run({ ...request, durationSeconds: 5 });
   const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL(`./results/${v1Write ? 'v1-write' : 'gateway'}.cpuprofile`, import.meta.url), JSON.stringify(profile));
+  writeFileSync(new URL(`./results/${v1Write ? 'v1-write' : bare ? 'baseline' : 'gateway'}.cpuprofile`, import.meta.url), JSON.stringify(profile));
   const buckets = attribute(profile);
   const total = buckets.reduce((s, [, t]) => s + t, 0);
-  process.stdout.write(`${Math.round(result.requestsPerSecond)} req/s while profiled; share of the server's samples:\n`);
+  const busyUs = buckets.filter(([name]) => name !== 'idle').reduce((s, [, t]) => s + t, 0);
+  const requests = result.requestsPerSecond * 5;
+  process.stdout.write(`${Math.round(result.requestsPerSecond)} req/s while profiled, ${(busyUs / requests).toFixed(1)} µs of the server's CPU per request; share of the server's samples:\n`);
   process.stdout.write(table(['where', 'share'], buckets.map(([name, t]) => [name, `${((t / total) * 100).toFixed(1)}%`])));
   process.stdout.write(`\nPlatform functions by self time:\n`);
   process.stdout.write(table(['function', 'share'], hottestPlatformFunctions(profile, 15).map(([name, t]) => [name, `${((t / total) * 100).toFixed(1)}%`])));
 } finally {
   session.disconnect();
   await load.close();
+  await baseline?.close();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
   await database?.drop();

@@ -270,13 +270,24 @@ export function looksLikeClientToken(token: string): boolean {
   if (token.length > MAX_TOKEN_LENGTH) return false;
   const dot = token.indexOf('.');
   if (dot <= 0) return false;
+  // Every token one key signs has the same header segment, so it is decoded once, not per request.
+  const segment = token.slice(0, dot);
+  const known = headerKinds.get(segment);
+  if (known !== undefined) return known;
+  let isClient = false;
   try {
-    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as unknown;
-    return typeof header === 'object' && header !== null && (header as { typ?: unknown }).typ === CLIENT_TOKEN_TYPE;
+    const header = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+    isClient = typeof header === 'object' && header !== null && (header as { typ?: unknown }).typ === CLIENT_TOKEN_TYPE;
   } catch {
-    return false;
+    isClient = false;
   }
+  if (headerKinds.size >= HEADER_KINDS_KEPT) headerKinds.clear();
+  headerKinds.set(segment, isClient);
+  return isClient;
 }
+/** Header segments already read (a handful in practice: one per signing key and token type); bounded against junk. */
+const headerKinds = new Map<string, boolean>();
+const HEADER_KINDS_KEPT = 256;
 
 /**
  * Issues and verifies OAuth client-credentials tokens with the platform's signing keys: a distinct

@@ -69,22 +69,33 @@ export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limit
       await charge(reply, `addr:${request.ip}`, limits.perAddress, 'requests from one address');
     });
   }
+  /** The counters one authenticated request is charged to (none when every limit that applies is off). */
+  const chargesOf = (request: FastifyRequest): [bucket: string, limit: number, what: string][] | null => {
+    const principal = request.principal;
+    if (!principal) return null;
+    const path = pathOf(request.url);
+    const user = `user:${principal.companyId}:${principal.userId}`;
+    const charges: [string, number, string][] = [];
+    if (limits.newSessions > 0 && ((request.method === 'POST' && NEW_SESSION.test(path)) || (isUpgrade(request) && RELAY_UPGRADE.test(path)))) {
+      charges.push([`new:${user}`, limits.newSessions, 'new sessions or connections']);
+    }
+    if (RELAY_TRAFFIC.test(path) && !isUpgrade(request)) return charges;
+    if (principal.credentialId !== undefined) {
+      const budget = principal.rateLimit ?? limits.perCredential;
+      if (budget > 0) charges.push([`cred:${principal.companyId}:${principal.credentialId}`, budget, 'requests of this credential']);
+    } else if (limits.perUser > 0) {
+      charges.push([user, limits.perUser, 'requests']);
+    }
+    return charges;
+  };
   return () => {
-    app.addHook('onRequest', async (request, reply) => {
-      const principal = request.principal;
-      if (!principal) return;
-      const path = pathOf(request.url);
-      const user = `user:${principal.companyId}:${principal.userId}`;
-      if (limits.newSessions > 0 && ((request.method === 'POST' && NEW_SESSION.test(path)) || (isUpgrade(request) && RELAY_UPGRADE.test(path)))) {
-        await charge(reply, `new:${user}`, limits.newSessions, 'new sessions or connections');
-      }
-      if (RELAY_TRAFFIC.test(path) && !isUpgrade(request)) return;
-      if (principal.credentialId !== undefined) {
-        const budget = principal.rateLimit ?? limits.perCredential;
-        if (budget > 0) await charge(reply, `cred:${principal.companyId}:${principal.credentialId}`, budget, 'requests of this credential');
-        return;
-      }
-      if (limits.perUser > 0) await charge(reply, user, limits.perUser, 'requests');
+    // Synchronous when nothing is charged (the limits that apply are off): no promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
+      const charges = chargesOf(request);
+      if (!charges?.length) return done();
+      (async () => {
+        for (const [bucket, limit, what] of charges) await charge(reply, bucket, limit, what);
+      })().then(() => done(), done);
     });
   };
 }

@@ -149,10 +149,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // A WebSocket handshake answered over HTTP (refused for its input, its credentials, an unknown path)
   // ends its connection once the answer is out: nothing else would, and a client keeping it open
   // would hold the server's shutdown. A handshake that succeeds never gets here (the socket is taken over).
-  app.addHook('onResponse', async (request) => {
-    if ((request.raw.headers.upgrade ?? '').toLowerCase() !== 'websocket') return;
-    const socket = request.raw.socket;
-    if (socket && !socket.destroyed) socket.end(() => socket.destroy());
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.raw.headers.upgrade !== undefined && request.raw.headers.upgrade.toLowerCase() === 'websocket') {
+      const socket = request.raw.socket;
+      if (socket && !socket.destroyed) socket.end(() => socket.destroy());
+    }
+    done();
   });
   // During a graceful shutdown, answers still in flight close their connection, so no idle
   // keep-alive socket holds the server open after the last response.
