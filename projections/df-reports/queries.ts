@@ -1,6 +1,7 @@
-import type { Sql } from '#shared/db/index.js';
+import type { Database, Sql } from '#shared/db/index.js';
 import { textOrNull } from '#shared/db/rows.js';
 import type { Page } from '#shared/paging.js';
+import { USAGE_LONGEST } from './projection.js';
 import { Conditions, readPage, type WorkspaceScope } from '../queries.js';
 
 /** What every report takes: the caller's workspace, a time range, a zone and a period, and the facets. */
@@ -61,11 +62,125 @@ export interface DeviceUsageRow {
   utilisation: number | null;
 }
 
-/** Minutes in session per device and period (a session across midnight counts in both), and utilisation as a share of online time. */
-export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<DeviceUsageRow[]> {
+type UsageRow = { period: string; device_id: string; device_name: string; sessions: number; in_session: number; online: number | null };
+const usageRows = (rows: UsageRow[]): DeviceUsageRow[] =>
+  rows.map((row) => {
+    const online = row.online ?? 0;
+    return {
+      period: row.period,
+      deviceId: row.device_id,
+      deviceName: row.device_name,
+      sessions: row.sessions,
+      minutesInSession: Number(row.in_session),
+      minutesOnline: online,
+      utilisation: online > 0 ? Math.round((Number(row.in_session) / online) * 10_000) / 10_000 : null,
+    };
+  });
+
+/** Microseconds of an interval, exactly (the read model's unit). */
+const micros = (interval: string) => `(extract(epoch FROM ${interval}) * 1000000)::int8`;
+/** Microseconds as minutes rounded to two decimals, as `minutes` rounds an interval. */
+const microMinutes = (us: string) => `round(${us}::numeric / 60000000, 2)::float8`;
+/** The running-total index (1–97) of an instant `t` (epoch seconds on a quarter hour) within UTC day `day`, clamped to the day. */
+const quarterIndex = (t: string, day: string) => `(1 + greatest(0, least(96, (${t} - ${day}::int8 * 86400) / 900)))::int`;
+
+/**
+ * Minutes in session per device and period (a session across midnight counts in both), and utilisation
+ * as a share of online time. Read from the per-device, per-UTC-day running totals at each quarter hour
+ * (df_report_usage, df_report_online): every period's part between its first and last quarter hour in
+ * the range is a difference of two totals (local midnights fall on quarter hours in every zone). What
+ * the totals do not hold is read from the tables as before: the ends of the range off a quarter hour,
+ * sessions still running or longer than the totals take, and online intervals still open. A filter on
+ * user, type or build (which the totals do not keep) is answered by `deviceUsageFromSessions`.
+ */
+export async function deviceUsageReport(db: Database, q: ReportQuery): Promise<DeviceUsageRow[]> {
+  if (q.userId?.length || q.type?.length || q.buildName?.length) return deviceUsageFromSessions(db, q);
   const params = base(q);
   const f = facets(q, params, 's', 'owner_id');
-  const r = await db.query<{ period: string; device_id: string; device_name: string; sessions: number; in_session: number; online: number | null }>(
+  const fu = f.replaceAll('s.device_id', 'u.device_id');
+  const sql = `WITH periods AS MATERIALIZED (
+       SELECT local, ${periodName('local')} AS name, a, b, (ceil(extract(epoch FROM a) / 900) * 900)::int8 AS qa, (floor(extract(epoch FROM b) / 900) * 900)::int8 AS qb
+       FROM (SELECT local, greatest(${periodFrom('local')}, $1::timestamptz) AS a, least(${periodTo('local')}, $2::timestamptz) AS b
+             FROM generate_series(date_trunc($5, $1::timestamptz AT TIME ZONE $4), ($2::timestamptz - interval '1 microsecond') AT TIME ZONE $4, ('1 ' || $5)::interval) AS local) p
+     ),
+     -- Each period's part from its first to its last quarter hour in the range, read from the totals.
+     mid AS MATERIALIZED (SELECT local, qa, qb FROM periods WHERE qa < qb),
+     -- The rest (the ends of the range off a quarter hour; a period shorter than a quarter hour), read from the tables.
+     edges AS MATERIALIZED (
+       SELECT local, a AS lo, to_timestamp(qa) AS hi FROM periods WHERE qa < qb AND a < to_timestamp(qa)
+       UNION ALL SELECT local, to_timestamp(qb), b FROM periods WHERE qa < qb AND to_timestamp(qb) < b
+       UNION ALL SELECT local, a, b FROM periods WHERE qa >= qb
+     ),
+     -- Sessions still running (up to now) or longer than the totals take, over the whole range as before.
+     live AS MATERIALIZED (
+       SELECT s.device_id, s.device_name, s.started_at, greatest(s.started_at, $1::timestamptz) AS b, least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) AS e
+       FROM df_report_sessions s
+       WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
+         AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz AND (s.ended_at IS NULL OR s.ended_at - s.started_at >= ${USAGE_LONGEST})${f}
+     ),
+     used AS MATERIALIZED (
+       SELECT m.local, u.device_id, u.device_name, u.in_session[k.hi] - u.in_session[k.lo] AS us, u.started[k.hi] - u.started[k.lo] AS started
+       FROM mid m
+       JOIN df_report_usage u ON u.company_id = $6 AND u.workspace_id = $7 AND u.day >= floor(m.qa / 86400.0)::int AND u.day < ceil(m.qb / 86400.0)::int${fu}
+       CROSS JOIN LATERAL (SELECT ${quarterIndex('m.qa', 'u.day')} AS lo, ${quarterIndex('m.qb', 'u.day')} AS hi) k
+       WHERE u.in_session[k.hi] > u.in_session[k.lo]
+       UNION ALL
+       -- Finished sessions within the totals, over the edges.
+       SELECT e.local, s.device_id, s.device_name, ${micros('least(s.ended_at, e.hi) - greatest(s.started_at, e.lo)')}, (s.started_at >= e.lo)::int
+       FROM edges e
+       JOIN df_report_sessions s ON s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < e.hi AND s.started_at >= e.lo - ${USAGE_LONGEST}
+         AND s.ended_at > e.lo AND s.ended_at - s.started_at < ${USAGE_LONGEST}${f}
+       WHERE least(s.ended_at, e.hi) > greatest(s.started_at, e.lo)
+       UNION ALL
+       SELECT p.local, l.device_id, l.device_name, ${micros('least(l.e, p.b) - greatest(l.b, p.a)')}, (l.started_at >= p.a AND l.started_at < p.b)::int
+       FROM live l JOIN periods p ON p.a < l.e AND p.b > l.b
+       WHERE l.e > l.b
+     ),
+     devices AS (SELECT DISTINCT device_id FROM used),
+     online AS (
+       SELECT m.local, o.device_id, o.online[k.hi] - o.online[k.lo] AS us
+       FROM mid m
+       JOIN df_report_online o ON o.device_id IN (SELECT device_id FROM devices) AND o.day >= floor(m.qa / 86400.0)::int AND o.day < ceil(m.qb / 86400.0)::int
+       CROSS JOIN LATERAL (SELECT ${quarterIndex('m.qa', 'o.day')} AS lo, ${quarterIndex('m.qb', 'o.day')} AS hi) k
+       UNION ALL
+       SELECT e.local, o.device_id, ${micros('least(o.online_to, e.hi) - greatest(o.online_from, e.lo)')}
+       FROM edges e JOIN df_report_presence o ON o.device_id IN (SELECT device_id FROM devices) AND o.online_to IS NOT NULL AND o.online_from < e.hi AND o.online_to > e.lo
+       UNION ALL
+       -- Online intervals still open, up to now.
+       SELECT p.local, o.device_id, ${micros('least($3::timestamptz, p.b) - greatest(o.online_from, p.a)')}
+       FROM df_report_presence o JOIN periods p ON p.a < $3::timestamptz AND p.b > o.online_from
+       WHERE o.online_to IS NULL AND o.online_from < $3::timestamptz AND o.device_id IN (SELECT device_id FROM devices)
+     ),
+     grouped AS (
+       SELECT local, device_id, max(device_name) AS device_name, sum(started)::int AS sessions, sum(us) AS us, sum(online) AS online
+       FROM (SELECT local, device_id, device_name, us, started, 0::int8 AS online FROM used
+             UNION ALL SELECT local, device_id, NULL, 0, 0, us FROM online) x
+       GROUP BY 1, 2
+       HAVING sum(us) > 0
+     ),
+     -- The names ordered once (a few hundred), the rows then by their rank: the same order as by name.
+     names AS (SELECT device_name, row_number() OVER (ORDER BY device_name) AS n FROM (SELECT DISTINCT device_name FROM grouped) d)
+     SELECT p.name AS period, g.device_id, g.device_name, g.sessions, ${microMinutes('g.us')} AS in_session, ${microMinutes('g.online')} AS online
+     FROM grouped g JOIN periods p ON p.local = g.local JOIN names n ON n.device_name = g.device_name
+     ORDER BY g.local, n.n, g.device_id`;
+  // The plan's estimates (series of periods) are far above its cost: JIT compilation, when the server
+  // has it on, would take longer than the query (docs/performance.md, "Device-testing reports").
+  const r = await db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL jit = off`);
+    return tx.query<UsageRow>(sql, params);
+  });
+  return usageRows(r.rows);
+}
+
+/**
+ * The device-usage report computed from every session and online interval of the range (spread over
+ * the periods as the query runs): the answer for a filter on user, type or build, and the reference
+ * the read model's answer is checked against.
+ */
+export async function deviceUsageFromSessions(db: Sql, q: ReportQuery): Promise<DeviceUsageRow[]> {
+  const params = base(q);
+  const f = facets(q, params, 's', 'owner_id');
+  const r = await db.query<UsageRow>(
     `WITH spans AS (
        SELECT s.device_id, s.device_name, s.started_at, s.b, s.e, ${periodOf('s.b')} AS first_local
        FROM (SELECT s.device_id, s.device_name, s.started_at, greatest(s.started_at, $1::timestamptz) AS b, least(coalesce(s.ended_at, $3::timestamptz), $2::timestamptz) AS e
@@ -104,18 +219,7 @@ export async function deviceUsageReport(db: Sql, q: ReportQuery): Promise<Device
      ORDER BY u.local, u.device_name, u.device_id`,
     params,
   );
-  return r.rows.map((row) => {
-    const online = row.online ?? 0;
-    return {
-      period: row.period,
-      deviceId: row.device_id,
-      deviceName: row.device_name,
-      sessions: row.sessions,
-      minutesInSession: Number(row.in_session),
-      minutesOnline: online,
-      utilisation: online > 0 ? Math.round((Number(row.in_session) / online) * 10_000) / 10_000 : null,
-    };
-  });
+  return usageRows(r.rows);
 }
 
 export type SessionGrouping = 'user' | 'build' | 'device' | 'type';
