@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deviceUsageFromSessions, deviceUsageReport, type ReportQuery } from '#projections/df-reports/index.js';
 import { eventMetadata } from '#shared/es/decider.js';
 import type { RunningProcess } from '#services/run.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
@@ -136,6 +137,32 @@ export async function measureReports(o: ReportBenchOptions): Promise<ReportBench
       { report: 'dashboard stats', path: `/df/api/dashboard/stats` },
     ];
     const runs: ReportRun[] = [];
+    // The device-usage query alone (no HTTP), in the server's process on its database: today's query
+    // over every session (the baseline, with the server's JIT setting, then with JIT off) and the read
+    // model's.
+    const db = server.platform.db;
+    const q: ReportQuery = { companyId: scope.companyId, workspaceId: scope.workspaceId, from: new Date(end.getTime() - o.days * DAY), to: end, now: end, timeZone: 'UTC', groupBy: 'day' };
+    const direct = [
+      { report: 'device usage, by day: SQL, from the sessions (baseline)', load: () => deviceUsageFromSessions(db, q) },
+      { report: 'device usage, by day: SQL, from the sessions, JIT off', load: () => db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL jit = off`);
+        return deviceUsageFromSessions(tx, q);
+      }) },
+      { report: 'device usage, by day: SQL, read model', load: () => deviceUsageReport(db, q) },
+    ];
+    for (const d of direct) {
+      const ticker = phase(`measure  ${d.report.padEnd(30)} ${o.requests} calls`);
+      const times: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < o.requests + 2; i++) {
+        const t = performance.now();
+        rows = (await d.load()).length;
+        if (i >= 2) times.push(performance.now() - t);
+      }
+      const latencyMs = distribution(times);
+      ticker.done(`${num(rows)} rows, p50 ${num(latencyMs.p50, 1)} ms, max ${num(latencyMs.max, 1)} ms`);
+      runs.push({ report: d.report, path: '(in process)', rows, latencyMs });
+    }
     for (const p of paths) {
       const ticker = phase(`measure  ${p.report.padEnd(30)} ${o.requests} requests`);
       const times: number[] = [];

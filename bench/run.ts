@@ -519,7 +519,10 @@ try {
   }
   if (steps.has('df-reports')) {
     step('df-reports', `device farm: reports and dashboard over ${num(SETTINGS.dfReports.sessions)} sessions`);
-    for (const backend of SETTINGS.dfReports.backends) dfReports.push(await measureReports({ ...SETTINGS.dfReports, backend }));
+    // BENCH_DF_REPORTS_SESSIONS and BENCH_DF_REPORTS_BACKENDS (PGlite,PostgreSQL) seed fewer sessions or use one backend while iterating.
+    const sessions = Number(process.env.BENCH_DF_REPORTS_SESSIONS ?? SETTINGS.dfReports.sessions);
+    const backends = process.env.BENCH_DF_REPORTS_BACKENDS?.split(',') ?? SETTINGS.dfReports.backends;
+    for (const backend of SETTINGS.dfReports.backends.filter((b) => backends.includes(b))) dfReports.push(await measureReports({ ...SETTINGS.dfReports, sessions, backend }));
   }
   if (steps.has('console')) {
     step('console', `web console: initial JavaScript, first painted grid with ${num(SETTINGS.console.devices)} devices, live-screen frame to paint`);
