@@ -109,7 +109,7 @@ const closePresence = (tx: Sql, deviceIds: string[], at: string) =>
        SELECT c.device_id, q.day, q.k, sum(q.us)::int8 AS us FROM closed c CROSS JOIN LATERAL (${quarters('c.online_from', 'c.online_to')}) q
        WHERE c.online_to > c.online_from GROUP BY 1, 2, 3) x
      GROUP BY device_id, day
-     ON CONFLICT (device_id, day) DO UPDATE SET online = ${plus('df_report_online.online', 'excluded.online')}`,
+     ON CONFLICT (day, device_id) DO UPDATE SET online = ${plus('df_report_online.online', 'excluded.online')}`,
     [deviceIds, at],
   );
 
@@ -176,7 +176,7 @@ export const dfReportsProjection: Projection = {
       device_id text NOT NULL,
       day integer NOT NULL,
       online bigint[] NOT NULL,
-      PRIMARY KEY (device_id, day)
+      PRIMARY KEY (day, device_id)
     );
     CREATE TABLE IF NOT EXISTS df_report_activity (
       event_id uuid PRIMARY KEY,

@@ -118,18 +118,23 @@ export async function deviceUsageReport(db: Database, q: ReportQuery): Promise<D
        WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < $2::timestamptz AND s.started_at >= $1::timestamptz - ${LONGEST_SESSION}
          AND coalesce(s.ended_at, $3::timestamptz) > $1::timestamptz AND (s.ended_at IS NULL OR s.ended_at - s.started_at >= ${USAGE_LONGEST})${f}
      ),
+     -- Each such part per UTC day it covers, with the indexes (1–97) of its bounds within the day.
+     mid_days AS MATERIALIZED (
+       SELECT m.local, d.day, ${quarterIndex('m.qa', 'd.day')} AS lo, ${quarterIndex('m.qb', 'd.day')} AS hi
+       FROM mid m CROSS JOIN LATERAL generate_series(floor(m.qa / 86400.0)::int, ceil(m.qb / 86400.0)::int - 1) AS d(day)
+     ),
+     -- The lateral reads (OFFSET 0 keeps them so) look rows up by their index, whatever the statistics.
      used AS MATERIALIZED (
-       SELECT m.local, u.device_id, u.device_name, u.in_session[k.hi] - u.in_session[k.lo] AS us, u.started[k.hi] - u.started[k.lo] AS started
-       FROM mid m
-       JOIN df_report_usage u ON u.company_id = $6 AND u.workspace_id = $7 AND u.day >= floor(m.qa / 86400.0)::int AND u.day < ceil(m.qb / 86400.0)::int${fu}
-       CROSS JOIN LATERAL (SELECT ${quarterIndex('m.qa', 'u.day')} AS lo, ${quarterIndex('m.qb', 'u.day')} AS hi) k
-       WHERE u.in_session[k.hi] > u.in_session[k.lo]
+       SELECT md.local, u.device_id, u.device_name, u.in_session[md.hi] - u.in_session[md.lo] AS us, u.started[md.hi] - u.started[md.lo] AS started
+       FROM mid_days md
+       CROSS JOIN LATERAL (SELECT * FROM df_report_usage u WHERE u.company_id = $6 AND u.workspace_id = $7 AND u.day = md.day${fu} OFFSET 0) u
+       WHERE u.in_session[md.hi] > u.in_session[md.lo]
        UNION ALL
        -- Finished sessions within the totals, over the edges.
        SELECT e.local, s.device_id, s.device_name, ${micros('least(s.ended_at, e.hi) - greatest(s.started_at, e.lo)')}, (s.started_at >= e.lo)::int
        FROM edges e
-       JOIN df_report_sessions s ON s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < e.hi AND s.started_at >= e.lo - ${USAGE_LONGEST}
-         AND s.ended_at > e.lo AND s.ended_at - s.started_at < ${USAGE_LONGEST}${f}
+       CROSS JOIN LATERAL (SELECT * FROM df_report_sessions s WHERE s.company_id = $6 AND s.workspace_id = $7 AND s.started_at < e.hi AND s.started_at >= e.lo - ${USAGE_LONGEST}
+         AND s.ended_at > e.lo AND s.ended_at - s.started_at < ${USAGE_LONGEST}${f} OFFSET 0) s
        WHERE least(s.ended_at, e.hi) > greatest(s.started_at, e.lo)
        UNION ALL
        SELECT p.local, l.device_id, l.device_name, ${micros('least(l.e, p.b) - greatest(l.b, p.a)')}, (l.started_at >= p.a AND l.started_at < p.b)::int
@@ -138,10 +143,9 @@ export async function deviceUsageReport(db: Database, q: ReportQuery): Promise<D
      ),
      devices AS (SELECT DISTINCT device_id FROM used),
      online AS (
-       SELECT m.local, o.device_id, o.online[k.hi] - o.online[k.lo] AS us
-       FROM mid m
-       JOIN df_report_online o ON o.device_id IN (SELECT device_id FROM devices) AND o.day >= floor(m.qa / 86400.0)::int AND o.day < ceil(m.qb / 86400.0)::int
-       CROSS JOIN LATERAL (SELECT ${quarterIndex('m.qa', 'o.day')} AS lo, ${quarterIndex('m.qb', 'o.day')} AS hi) k
+       SELECT md.local, o.device_id, o.online[md.hi] - o.online[md.lo] AS us
+       FROM mid_days md
+       CROSS JOIN LATERAL (SELECT * FROM df_report_online o WHERE o.day = md.day AND o.device_id IN (SELECT device_id FROM devices) OFFSET 0) o
        UNION ALL
        SELECT e.local, o.device_id, ${micros('least(o.online_to, e.hi) - greatest(o.online_from, e.lo)')}
        FROM edges e JOIN df_report_presence o ON o.device_id IN (SELECT device_id FROM devices) AND o.online_to IS NOT NULL AND o.online_from < e.hi AND o.online_to > e.lo
