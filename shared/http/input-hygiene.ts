@@ -6,9 +6,37 @@ import { AppError } from '../errors.js';
 // "Input hygiene").
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Any NUL or surrogate at all: a cheap first look, the exact pattern only where it matches. */
+const SUSPECT = /[\u0000\ud800-\udfff]/;
+
 /** Whether a string holds text that cannot be stored faithfully. */
 export function isUnstorable(text: string): boolean {
-  return UNSTORABLE.test(text);
+  return SUSPECT.test(text) && UNSTORABLE.test(text);
+}
+
+/**
+ * Whether `value` holds unstorable text anywhere, without naming where (no path is built): what every
+ * request pays. `findUnstorableText` names the place once something was found.
+ */
+function holdsUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  if (value === null || typeof value !== 'object') return false;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (isUnstorable(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) pending.push(child);
+    } else if (item !== null && typeof item === 'object' && isPlainObject(item)) {
+      for (const key in item) {
+        if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+        if (isUnstorable(key)) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -17,6 +45,7 @@ export function isUnstorable(text: string): boolean {
  * body cannot exhaust the stack.
  */
 export function findUnstorableText(value: unknown, root: string): string | null {
+  if (!holdsUnstorableText(value)) return null;
   const pending: [unknown, string][] = [[value, root]];
   while (pending.length > 0) {
     const [item, path] = pending.pop()!;
@@ -75,11 +104,14 @@ export function hasMalformedEscapes(raw: string): boolean {
 function unstorableInRequestLine(request: FastifyRequest): string | null {
   const raw = request.raw.url ?? '';
   const q = raw.indexOf('?');
-  if (hasMalformedEscapes(q < 0 ? raw : raw.slice(0, q))) return 'path';
-  if (q >= 0 && hasMalformedEscapes(raw.slice(q + 1))) return 'query';
-  for (const [name, value] of Object.entries(request.headers)) {
-    const found = findUnstorableText(value, `headers.${name}`);
-    if (found) return found;
+  if (raw.includes('%')) {
+    if (hasMalformedEscapes(q < 0 ? raw : raw.slice(0, q))) return 'path';
+    if (q >= 0 && hasMalformedEscapes(raw.slice(q + 1))) return 'query';
+  }
+  const headers = request.headers;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && holdsUnstorableText(value)) return findUnstorableText(value, `headers.${name}`);
   }
   return findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query');
 }

@@ -1,4 +1,5 @@
 import { errorBody } from '../errors.js';
+import { requestLoggerFactory } from './request-logger.js';
 import { serverTimingOf, withRequestContext, type RequestContext } from '../request-context.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -72,6 +73,7 @@ export type App = FastifyInstance;
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions = {
     loggerInstance: options.logger,
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,
     genReqId: (req) => {
