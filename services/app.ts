@@ -110,11 +110,14 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         newSessions: config.RATE_LIMIT_NEW_SESSIONS,
       })
     : () => undefined;
+  const resolveWorkspace = cachedWorkspaceResolver(organization.resolveWorkspace, accessCache);
   installAccessControl(app, {
     tokens: platform.tokens,
     isRevoked: (t) => organization.auth.revocations.isRevoked(t),
+    isRevokedNow: (t) => organization.auth.revocations.revokedNow(t),
     sessionUsed: (use) => organization.auth.sessions.used(use.sid, use.address),
-    resolveWorkspace: cachedWorkspaceResolver(organization.resolveWorkspace, accessCache),
+    resolveWorkspace,
+    resolveWorkspaceNow: resolveWorkspace.now,
     permissionsOf: cachedPermissionResolver(organization.permissionsOf, accessCache),
     verifyApiKey: df.verifyApiKey,
     authenticatesItself: [/^\/df\/ws\/sessions\/[^/]+$/],

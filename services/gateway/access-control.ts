@@ -18,6 +18,13 @@ export interface AccessControlDeps {
    */
   sessionUsed?: (use: { sid: string; address: string }) => void;
   resolveWorkspace(user: { userId: number; companyId: number }, workspaceId: number): Promise<ActiveWorkspace | null>;
+  /**
+   * `isRevoked` and `resolveWorkspace` answered at once where this process holds the answer (an
+   * in-process revocation cache, a cached workspace answer); `undefined` sends the request the long way.
+   * With them, a request bearing an access token already verified here passes without a turn of the loop.
+   */
+  isRevokedNow?(token: { jti: string; userId: number; issuedAtMs: number; sid?: string | undefined }): boolean | undefined;
+  resolveWorkspaceNow?(user: { userId: number; companyId: number }, workspaceId: number): { value: ActiveWorkspace | null } | undefined;
   /** The caller's permission keys, asked only by routes that check one. */
   permissionsOf: PermissionResolver;
   /**
@@ -108,61 +115,104 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
     return loaded;
   });
 
-  app.addHook('onRequest', async (request) => {
+  /** Where a request stands before any look-up: passing without credentials, or what it must be checked by. */
+  const classify = (request: FastifyRequest): Check | null => {
     const local = pathOf(request.url);
     const method = request.method;
-    if (isProbe(method, local)) return;
+    if (isProbe(method, local)) return null;
     const own = deps.ownModule;
     const path = own && own.strip ? `${own.prefix}${local === '/' ? '' : local}` : local;
-    if (isPublic(method, path)) return;
+    if (isPublic(method, path)) return null;
     const route = own ?? moduleFor(path);
-
     for (const credential of deps.credentials ?? []) {
       const value = request.headers[credential.header];
       if (typeof value !== 'string' || value.length === 0 || !credential.paths.some((p) => p.test(path))) continue;
-      const found = value.length <= 512 ? await credential.verify(value) : null;
-      if (!found) throw new AppError('UNAUTHORIZED', `Invalid ${credential.label}`);
-      request.principal = found.principal;
-      request.workspace = found.workspace;
-      checkEntitlement(route, found.workspace, false, method);
-      return;
+      return { kind: 'header', credential, value, route, method, path };
     }
-
     const bearer = bearerOf(request);
     const apiKey = request.headers['x-api-key'];
-    if (typeof apiKey === 'string' && apiKey.length > 0 && acceptsApiKey(path, bearer !== null)) {
-      const found = deps.verifyApiKey ? await deps.verifyApiKey(apiKey) : null;
-      if (!found) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-      request.principal = found.principal;
-      request.workspace = found.workspace;
-      checkEntitlement(route, found.workspace, false, method);
-      return;
-    }
+    if (typeof apiKey === 'string' && apiKey.length > 0 && acceptsApiKey(path, bearer !== null)) return { kind: 'api-key', apiKey, route, method, path };
     const scoped = bearer === null ? undefined : deps.scopedCredentials?.find((c) => c.recognizes(bearer));
-    if (scoped) {
-      await authenticateScoped(request, deps, scoped, bearer!, path, route, method);
-      return;
-    }
+    if (scoped) return { kind: 'scoped', scoped, bearer: bearer!, route, method, path };
     if (bearer === null) {
       // A module that authenticates inside the connection (the viewer WebSocket's first message) gets
       // the request without credentials, and then verifies the token with `authenticateToken`.
-      if (deps.authenticatesItself?.some((p) => p.test(path))) return;
+      if (deps.authenticatesItself?.some((p) => p.test(path))) return null;
       throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
     }
-    if (isWorkspaceFree(method, path)) {
+    const header = request.headers['x-workspace-id'];
+    return { kind: 'token', bearer, workspaceFree: isWorkspaceFree(method, path), workspaceHeader: header === undefined ? undefined : ((Array.isArray(header) ? header[0] : header) ?? ''), route, method, path };
+  };
+
+  const admitToken = (request: FastifyRequest, check: TokenCheck, found: TokenAuthentication): void => {
+    request.principal = found.principal;
+    if (!check.workspaceFree) {
       // The request names what it acts on; the caller's workspace plays no part.
-      request.principal = (await authenticateToken({ ...deps, resolveWorkspace: async () => null }, bearer, undefined)).principal;
-    } else {
-      const header = request.headers['x-workspace-id'];
-      const found = await authenticateToken(deps, bearer, header === undefined ? undefined : (Array.isArray(header) ? header[0] : header) ?? '');
-      request.principal = found.principal;
       request.workspace = found.workspace;
-      checkEntitlement(route, request.workspace, found.tokenWorkspaceLost, method);
+      checkEntitlement(check.route, found.workspace, found.tokenWorkspaceLost, check.method);
     }
-    const sid = request.principal.sid;
+    const sid = found.principal.sid;
     if (sid && deps.sessionUsed) deps.sessionUsed({ sid, address: request.ip });
+  };
+
+  /** The checks that look things up: a module credential, an API key, a `/v1` credential, a token not at hand. */
+  const admit = async (request: FastifyRequest, check: Check): Promise<void> => {
+    switch (check.kind) {
+      case 'header': {
+        const found = check.value.length <= 512 ? await check.credential.verify(check.value) : null;
+        if (!found) throw new AppError('UNAUTHORIZED', `Invalid ${check.credential.label}`);
+        request.principal = found.principal;
+        request.workspace = found.workspace;
+        checkEntitlement(check.route, found.workspace, false, check.method);
+        return;
+      }
+      case 'api-key': {
+        const found = deps.verifyApiKey ? await deps.verifyApiKey(check.apiKey) : null;
+        if (!found) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+        request.principal = found.principal;
+        request.workspace = found.workspace;
+        checkEntitlement(check.route, found.workspace, false, check.method);
+        return;
+      }
+      case 'scoped':
+        return authenticateScoped(request, deps, check.scoped, check.bearer, check.path, check.route, check.method);
+      case 'token': {
+        const found = check.workspaceFree
+          ? await authenticateToken({ ...deps, resolveWorkspace: async () => null }, check.bearer, undefined)
+          : await authenticateToken(deps, check.bearer, check.workspaceHeader);
+        admitToken(request, check, found);
+      }
+    }
+  };
+
+  // Synchronous when it can be: a request whose token, revocation state and workspace answer are all at
+  // hand here passes without a promise; anything else is looked up.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let check: Check | null;
+    try {
+      check = classify(request);
+      if (check === null) return done();
+      if (check.kind === 'token') {
+        const found = authenticateTokenNow(deps, check.bearer, check.workspaceHeader, check.workspaceFree);
+        if (found) {
+          admitToken(request, check, found);
+          return done();
+        }
+      }
+    } catch (err) {
+      return done(err as Error);
+    }
+    admit(request, check).then(() => done(), done);
   });
 }
+
+type Checked = { route: ModuleRoute | null; method: string; path: string };
+type TokenCheck = Checked & { kind: 'token'; bearer: string; workspaceFree: boolean; workspaceHeader: string | undefined };
+type Check =
+  | (Checked & { kind: 'header'; credential: HeaderCredential; value: string })
+  | (Checked & { kind: 'api-key'; apiKey: string })
+  | (Checked & { kind: 'scoped'; scoped: ScopedCredential; bearer: string })
+  | TokenCheck;
 
 /**
  * Verifies a bearer token locally and against revocations, and resolves the workspace named by
@@ -190,6 +240,36 @@ export async function authenticateToken(
     tokenWorkspaceLost = workspace === null;
   }
   return { principal, workspace, tokenWorkspaceLost };
+}
+
+type TokenAuthentication = { principal: Principal; workspace: ActiveWorkspace | null; tokenWorkspaceLost: boolean };
+
+/**
+ * `authenticateToken` decided at once, when every answer it needs is at hand (a token verified here
+ * before, the revocation cache in this process, the workspace answer cached); undefined otherwise, and
+ * then `authenticateToken` decides. It refuses exactly what `authenticateToken` refuses, with the same errors.
+ */
+function authenticateTokenNow(deps: Pick<AccessControlDeps, 'tokens' | 'isRevokedNow' | 'resolveWorkspaceNow'>, bearer: string, workspaceHeader: string | undefined, workspaceFree: boolean): TokenAuthentication | undefined {
+  if (!deps.tokens.verifiedNow || !deps.isRevokedNow) return undefined;
+  const claims = deps.tokens.verifiedNow(bearer);
+  if (!claims) return undefined;
+  const revoked = deps.isRevokedNow({ jti: claims.jti, userId: claims.userId, issuedAtMs: claims.issuedAtMs, sid: claims.sid });
+  if (revoked === undefined) return undefined;
+  if (revoked) throw new AppError('TOKEN_REVOKED', 'Access token has been revoked');
+  const principal = tokenPrincipal(claims, { credential: 'access-token', issuedAtMs: claims.issuedAtMs, ...(claims.sid ? { sid: claims.sid } : {}) });
+  if (workspaceFree) return { principal, workspace: null, tokenWorkspaceLost: false };
+  if (workspaceHeader !== undefined) {
+    const value = workspaceHeader.trim();
+    if (!value || !WORKSPACE_ID.test(value)) throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
+    const ws = deps.resolveWorkspaceNow?.(principal, Number(value));
+    if (!ws) return undefined;
+    if (!ws.value) throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
+    return { principal, workspace: ws.value, tokenWorkspaceLost: false };
+  }
+  if (principal.tokenWorkspaceId === null) return { principal, workspace: null, tokenWorkspaceLost: false };
+  const ws = deps.resolveWorkspaceNow?.(principal, principal.tokenWorkspaceId);
+  if (!ws) return undefined;
+  return { principal, workspace: ws.value, tokenWorkspaceLost: ws.value === null };
 }
 
 /**

@@ -150,3 +150,104 @@ describe('access control with scoped credentials', () => {
     expect(isWorkspaceFree('GET', '/df/api/session-invites/x/accept')).toBe(false);
   });
 });
+
+/**
+ * The answer at once (`isRevokedNow`, `resolveWorkspaceNow`, a token verified before): the same
+ * refusals as the long way, without asking the look-ups that take a turn.
+ */
+describe('access control answered at once', () => {
+  let app: FastifyInstance;
+  let tokens: TokenService;
+  const revoked = new Set<string>();
+  /** What the long way was asked: the async look-ups. */
+  const asked: string[] = [];
+  /** Whether the revocation cache can answer at once (else the long way decides). */
+  let atHand = true;
+  const workspaces: Record<number, { id: number; companyId: number; archived: boolean; modules: string[] } | null> = {
+    3: { id: 3, companyId: 2, archived: false, modules: ['DF'] },
+    4: { id: 4, companyId: 2, archived: true, modules: ['DF'] },
+    5: { id: 5, companyId: 2, archived: false, modules: ['TMT'] },
+    6: null,
+  };
+  const cached = new Map<number, { value: (typeof workspaces)[number] }>();
+
+  beforeAll(async () => {
+    const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+    const keys = await loadSigningKeys({ alg: 'EdDSA', privateKeyPem: await exportPKCS8(privateKey), dataDir: '/nonexistent/access-control-unit-spec' });
+    tokens = createTokenService({ keys, issuer: 'test', accessTtlMs: 60_000 });
+    app = Fastify();
+    installErrorHandling(app);
+    installAccessControl(app, {
+      tokens,
+      isRevoked: async (t) => {
+        asked.push(`revoked? ${t.jti}`);
+        return revoked.has(t.jti);
+      },
+      isRevokedNow: (t) => (atHand ? revoked.has(t.jti) : undefined),
+      resolveWorkspace: async (_user, id) => {
+        asked.push(`workspace ${id}`);
+        const value = workspaces[id] ?? null;
+        cached.set(id, { value });
+        return value;
+      },
+      resolveWorkspaceNow: (_user, id) => cached.get(id),
+      permissionsOf: async () => new Set<string>(),
+    });
+    const who = async (request: import('fastify').FastifyRequest) => ({ user: request.principal?.userId, workspace: request.workspace?.id ?? null });
+    app.get('/df/api/sessions', who);
+    app.post('/df/api/sessions', who);
+    app.get('/api/v1/users/me', who);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, token: string, workspace?: number) =>
+    app.inject({ method, url, headers: { authorization: `Bearer ${token}`, ...(workspace ? { 'x-workspace-id': String(workspace) } : {}) } });
+
+  it('asks the look-ups for a token the first time only, then answers from what it holds', async () => {
+    const { token, jti } = await tokens.issueAccessToken({ userId: 7, companyId: 2, workspaceId: 3 });
+    asked.length = 0;
+    expect((await call('GET', '/df/api/sessions', token)).json()).toEqual({ user: 7, workspace: 3 });
+    expect(asked).toEqual([`revoked? ${jti}`, 'workspace 3']);
+    asked.length = 0;
+    const again = await call('GET', '/df/api/sessions', token);
+    expect(again.json()).toEqual({ user: 7, workspace: 3 });
+    expect(asked).toEqual([]);
+  });
+
+  it('refuses a revoked token at once, and leaves it to the long way when the cache cannot say', async () => {
+    const { token, jti } = await tokens.issueAccessToken({ userId: 7, companyId: 2, workspaceId: 3 });
+    await call('GET', '/df/api/sessions', token);
+    revoked.add(jti);
+    asked.length = 0;
+    const refused = await call('GET', '/df/api/sessions', token);
+    expect([refused.statusCode, refused.json().code]).toEqual([401, 'TOKEN_REVOKED']);
+    expect(asked).toEqual([]);
+    atHand = false;
+    try {
+      const asking = await call('GET', '/df/api/sessions', token);
+      expect(asking.json().code).toBe('TOKEN_REVOKED');
+      expect(asked).toEqual([`revoked? ${jti}`]);
+    } finally {
+      atHand = true;
+    }
+  });
+
+  it('refuses as the long way does: a workspace not the caller’s, an archived one for writes, a module not enabled, a bad header', async () => {
+    const { token } = await tokens.issueAccessToken({ userId: 7, companyId: 2, workspaceId: 3 });
+    for (const id of [4, 5, 6]) await call('GET', '/api/v1/users/me', token, id);
+    asked.length = 0;
+    const codes = async (method: 'GET' | 'POST', workspace: number | undefined, headers: Record<string, string> = {}) => {
+      const r = await app.inject({ method, url: '/df/api/sessions', headers: { authorization: `Bearer ${token}`, ...(workspace ? { 'x-workspace-id': String(workspace) } : {}), ...headers } });
+      return [r.statusCode, r.json().code ?? r.json().workspace];
+    };
+    expect(await codes('GET', 6)).toEqual([403, 'INVALID_WORKSPACE']);
+    expect(await codes('POST', 4)).toEqual([409, 'WORKSPACE_ARCHIVED']);
+    expect(await codes('GET', 4)).toEqual([200, 4]);
+    expect(await codes('GET', 5)).toEqual([403, 'MODULE_NOT_ENABLED']);
+    expect(await codes('GET', undefined, { 'x-workspace-id': 'abc' })).toEqual([403, 'INVALID_WORKSPACE']);
+    expect(asked).toEqual([]);
+  });
+});

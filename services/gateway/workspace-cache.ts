@@ -17,20 +17,25 @@ export interface WorkspaceCacheOptions {
  * request. In one process the cache follows the read models exactly (it is dropped whenever a
  * projection moves); across processes an answer lives `ttlMs` at most.
  */
-export function cachedByVersion<A extends unknown[], V>(load: (...args: A) => Promise<V>, keyOf: (...args: A) => string, options: WorkspaceCacheOptions): (...args: A) => Promise<V> {
+export function cachedByVersion<A extends unknown[], V>(load: (...args: A) => Promise<V>, keyOf: (...args: A) => string, options: WorkspaceCacheOptions): Cached<A, V> {
   const maxEntries = options.maxEntries ?? 10_000;
   let entries = new Map<string, { value: V; at: number }>();
   let seenVersion: bigint | undefined;
-  return async (...args: A) => {
-    const version = options.version?.();
+  /** The answer this cache holds and may still give, if any (after dropping what a new version outdated). */
+  const held = (version: bigint | undefined, args: A): { value: V } | undefined => {
     if (version !== seenVersion) {
       entries = new Map();
       seenVersion = version;
     }
+    const hit = entries.get(keyOf(...args));
+    return hit && (version !== undefined || Date.now() - hit.at < options.ttlMs) ? hit : undefined;
+  };
+  const cached = async (...args: A) => {
+    const version = options.version?.();
+    const hit = held(version, args);
+    if (hit) return hit.value;
     const key = keyOf(...args);
     const now = Date.now();
-    const hit = entries.get(key);
-    if (hit && (version !== undefined || now - hit.at < options.ttlMs)) return hit.value;
     const value = await load(...args);
     // A read that started before a change must not be cached under the new version.
     if (options.version?.() === version) {
@@ -39,10 +44,14 @@ export function cachedByVersion<A extends unknown[], V>(load: (...args: A) => Pr
     }
     return value;
   };
+  return Object.assign(cached, { now: (...args: A) => held(options.version?.(), args) });
 }
 
+/** A cached look-up, and the same answered at once when the cache holds it (`now`, `undefined` otherwise). */
+export type Cached<A extends unknown[], V> = ((...args: A) => Promise<V>) & { now(...args: A): { value: V } | undefined };
+
 /** Who may enter which workspace, cached (see `cachedByVersion`). */
-export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCacheOptions): Resolve {
+export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCacheOptions): Cached<Parameters<Resolve>, ActiveWorkspace | null> {
   return cachedByVersion(resolve, (user, workspaceId) => `${user.companyId}:${user.userId}:${workspaceId}`, options);
 }
 

@@ -54,6 +54,11 @@ export interface AccessTokenClaims {
 export interface TokenService {
   issueAccessToken(claims: AccessTokenInput): Promise<IssuedAccessToken>;
   verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /**
+   * The claims of a token this service has verified before and that has not expired, at once; undefined
+   * otherwise (then `verifyAccessToken` decides, and says why a token fails).
+   */
+  verifiedNow?(token: string): AccessTokenClaims | undefined;
 }
 
 export interface TokenServiceOptions {
@@ -126,6 +131,15 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
     verified.set(token, claims);
   };
+  const verifiedNow = (token: string): AccessTokenClaims | undefined => {
+    const cached = verified.get(token);
+    if (!cached) return undefined;
+    verified.delete(token);
+    // Same rule as jose (`exp <= now` is expired); an expired entry is dropped, and verifying it again reports TOKEN_EXPIRED.
+    if (cached.exp <= Math.floor((now ? now().getTime() : Date.now()) / 1000)) return undefined;
+    verified.set(token, cached);
+    return cached;
+  };
 
   return {
     async issueAccessToken(claims) {
@@ -157,19 +171,14 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       return { token, jti, expiresAt, expiresIn: formatLocalIso(expiresAt) };
     },
 
+    verifiedNow,
+
     async verifyAccessToken(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) {
         throw invalid(new Error('Token missing or of implausible length'));
       }
-      const cached = verified.get(token);
-      if (cached) {
-        verified.delete(token);
-        // Same rule as jose (`exp <= now` is expired); an expired entry falls through to report TOKEN_EXPIRED.
-        if (cached.exp > Math.floor((now ? now().getTime() : Date.now()) / 1000)) {
-          verified.set(token, cached);
-          return cached;
-        }
-      }
+      const cached = verifiedNow(token);
+      if (cached) return cached;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(

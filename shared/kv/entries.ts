@@ -95,16 +95,20 @@ export class OpenState {
 }
 
 /** The reads both in-process stores answer from their copy, while the store is open. */
-export function copyReads(entries: EntryMap, state: OpenState): Pick<KeyValueStore, 'get' | 'getMany' | 'ttl'> {
+export function copyReads(entries: EntryMap, state: OpenState): Pick<KeyValueStore, 'get' | 'getMany' | 'getManyNow' | 'ttl'> {
+  const getManyNow = (keys: readonly string[]) => {
+    state.assertOpen();
+    const now = Date.now();
+    return keys.map((key) => entries.get(key, now)?.value ?? null);
+  };
   return {
+    getManyNow,
     async get(key) {
       state.assertOpen();
       return entries.get(key)?.value ?? null;
     },
     async getMany(keys) {
-      state.assertOpen();
-      const now = Date.now();
-      return keys.map((key) => entries.get(key, now)?.value ?? null);
+      return getManyNow(keys);
     },
     async ttl(key) {
       state.assertOpen();

@@ -11,6 +11,11 @@ export interface KeyValueStore {
    * `null` for each absent key. Checks that read several keys on every request use it.
    */
   getMany(keys: readonly string[]): Promise<(string | null)[]>;
+  /**
+   * `getMany` answered at once, where the store keeps its values in this process (the in-memory store
+   * and the SQL store's copy); Redis has none. Checks on every request use it to skip a turn.
+   */
+  getManyNow?(keys: readonly string[]): (string | null)[];
   /** Sets the value; with `ttlMs` the key expires after that many milliseconds. */
   set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
   /** Sets only when the key is absent; returns whether it did (a lock or a once-only marker). */

@@ -32,6 +32,13 @@ export interface RevocableToken {
   sid?: string | undefined;
 }
 
+/** The cache keys one check reads: the completeness marker, the token's block, its user's "not before", its session's end. */
+function keysOf(token: RevocableToken): string[] {
+  const keys = [COMPLETE_KEY, blockKey(token.jti), validAfterKey(token.userId)];
+  if (token.sid) keys.push(sessionEndedKey(token.sid));
+  return keys;
+}
+
 /**
  * The durable record of revocations: the events of the sign-in streams (a session ended; every session
  * of a user ended by a password change, deactivation, deletion or "sign out everywhere"), as the
@@ -122,10 +129,28 @@ export class AccessRevocations {
     return this.record ? this.record.sessionEnded(sid) : false;
   }
 
+  /**
+   * `isRevoked` answered at once, when the cache keeps its values in this process (no Redis) and it is
+   * complete and trusted; undefined whenever `isRevoked` would have more to do than that one read.
+   */
+  revokedNow(token: RevocableToken): boolean | undefined {
+    if (!this.kv.getManyNow || this.failedSinceTrusted || (this.record && Date.now() < this.unreachableUntil)) return undefined;
+    let values: (string | null)[];
+    try {
+      values = this.kv.getManyNow(keysOf(token));
+    } catch {
+      return undefined;
+    }
+    const [complete, blocked, validAfter, sessionEnded] = values;
+    if (blocked != null || sessionEnded != null) return true;
+    if (validAfter != null && token.issuedAtMs < Number(validAfter)) return true;
+    if (!this.record) return false;
+    return complete != null ? false : undefined;
+  }
+
   /** Whether a verified token has been revoked since it was issued: one read of the cache while it is complete. */
   async isRevoked(token: RevocableToken): Promise<boolean> {
-    const keys = [COMPLETE_KEY, blockKey(token.jti), validAfterKey(token.userId)];
-    if (token.sid) keys.push(sessionEndedKey(token.sid));
+    const keys = keysOf(token);
     let values: (string | null | undefined)[] | null = null;
     if (!this.record || Date.now() >= this.unreachableUntil) {
       try {
