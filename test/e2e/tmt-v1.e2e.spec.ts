@@ -165,6 +165,8 @@ describe('/v1/test-cases', () => {
       description: 'happy path',
     });
     expect(created.status).toBe(201);
+    // Where the write's time went, per step (docs/api-conventions.md, "Server-Timing").
+    expect((created.headers.get('server-timing') ?? '').split(', ').map((m) => m.split(';dur=')[0])).toEqual(['project', 'append', 'settle', 'read']);
     const c = created.body.data;
     expect(c).toMatchObject({ title: 'Log in', projectId: p.id, priority: 'high', status: 'draft', description: 'happy path', steps: [{ action: 'open /login', expected: 'a form' }] });
     expect((await admin('GET', `/v1/test-cases/${c.id}`)).body).toEqual({ success: true, data: c });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { timed } from '#shared/request-context.js';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
 import { handleCommand, unwrittenStream } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
@@ -45,15 +46,17 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
   const r = app.withTypeProvider<ZodTypeProvider>();
   /** Runs a command on a test case as the caller, answered once `tmt-test-cases` shows it; `created`: the id is new, no stream to read. */
   const run = async (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) => {
-    const result = await handleCommand({
-      store: platform.store,
-      streamId: testCaseStream(testCaseId),
-      decider: testCaseDecider,
-      ...(created ? { load: unwrittenStream(testCaseDecider) } : {}),
-      command,
-      context: commandContext(platform, scope, request.id),
-    });
-    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['tmt-test-cases'] });
+    const result = await timed('append', () =>
+      handleCommand({
+        store: platform.store,
+        streamId: testCaseStream(testCaseId),
+        decider: testCaseDecider,
+        ...(created ? { load: unwrittenStream(testCaseDecider) } : {}),
+        command,
+        context: commandContext(platform, scope, request.id),
+      }),
+    );
+    if (result.position !== null) await timed('settle', () => platform.readModels.waitFor(result.position!, { names: ['tmt-test-cases'] }));
   };
 
   r.get('/v1/test-cases', {
@@ -99,10 +102,10 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const b = request.body;
-      await projectOr404(platform, scope, b.projectId);
+      await timed('project', () => projectOr404(platform, scope, b.projectId));
       const testCaseId = randomUUID();
       await run(request, scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
-      return reply.code(201).send(ok(await caseOr404(platform, scope, testCaseId)));
+      return reply.code(201).send(ok(await timed('read', () => caseOr404(platform, scope, testCaseId))));
     },
   });
 
