@@ -146,8 +146,8 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
 
   const admitToken = (request: FastifyRequest, check: TokenCheck, found: TokenAuthentication): void => {
     request.principal = found.principal;
+    // A workspace-free request names what it acts on; the caller's workspace plays no part there.
     if (!check.workspaceFree) {
-      // The request names what it acts on; the caller's workspace plays no part.
       request.workspace = found.workspace;
       checkEntitlement(check.route, found.workspace, found.tokenWorkspaceLost, check.method);
     }
