@@ -85,6 +85,8 @@ export async function resetProjection(db: Database, projection: Projection): Pro
  */
 export class ProjectionRunner {
   private readonly loops = new Map<string, ProjectionLoop>();
+  /** Changes of any loop's position so far (`version`). */
+  private moves = 0n;
   private doorbell: Subscription | null = null;
   private running = false;
   private poller: NodeJS.Timeout | null = null;
@@ -97,7 +99,7 @@ export class ProjectionRunner {
   constructor(private readonly options: ProjectionRunnerOptions) {
     for (const p of options.projections) {
       if (this.loops.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
-      this.loops.set(p.name, new ProjectionLoop(p, options));
+      this.loops.set(p.name, new ProjectionLoop(p, options, () => (this.moves += 1n)));
     }
   }
 
@@ -221,6 +223,19 @@ export class ProjectionRunner {
     return [...this.loops.values()].map((l) => l.status());
   }
 
+  /** How far one projection has applied the log; undefined for a name this runner does not run. */
+  positionOf(name: string): bigint | undefined {
+    return this.loops.get(name)?.position;
+  }
+
+  /**
+   * A number that changes whenever any projection of this runner moves (rebuilds included): what caches
+   * of read-model answers compare, once per request, without building every projection's status.
+   */
+  version(): bigint {
+    return this.moves;
+  }
+
   /**
    * Resolves once every named projection (all when `names` is empty) has processed the log up to
    * `position`; throws 503 when that takes longer than `timeoutMs`. This is read-your-writes: a
@@ -262,7 +277,16 @@ export class ProjectionRunner {
 }
 
 class ProjectionLoop {
-  position = 0n;
+  private at = 0n;
+  /** How far the loop has applied the log; every change is told to the runner (`version`). */
+  get position(): bigint {
+    return this.at;
+  }
+  set position(position: bigint) {
+    if (position === this.at) return;
+    this.at = position;
+    this.moved();
+  }
   /** Head of the log the loop last found nothing new up to; its checkpoint covers at least this. */
   idleAt = 0n;
   private running = false;
@@ -279,6 +303,7 @@ class ProjectionLoop {
   constructor(
     private readonly projection: Projection,
     private readonly options: ProjectionRunnerOptions,
+    private readonly moved: () => void,
   ) {
     this.batchSize = options.batchSize ?? 500;
   }

@@ -70,9 +70,8 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     logger,
     readModels: {
       waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()),
-      positionOf: (name) => runner?.status().find((s) => s.name === name)?.position,
-      // Positions only grow (a rebuild resets to 0), so the sum changes whenever any loop moves.
-      version: () => runner?.status().reduce((sum, s) => sum + s.position, 0n),
+      positionOf: (name) => runner?.positionOf(name),
+      version: () => runner?.version(),
     },
   });
   try {

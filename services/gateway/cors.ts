@@ -54,6 +54,18 @@ function answerOpenPath(request: FastifyRequest, reply: FastifyReply): boolean {
  * answer.
  */
 export function installCors(app: FastifyInstance, options: CorsOptions): void {
+  // A page's origin is sent on every request it makes, and parsing it as a URL each time was most of
+  // what CORS cost a request: the verdict is kept per origin (a handful in practice; bounded against junk).
+  const verdicts = new Map<string, boolean>();
+  const allowed = (origin: string): boolean => {
+    let verdict = verdicts.get(origin);
+    if (verdict === undefined) {
+      verdict = originAllowed(origin, options);
+      if (verdicts.size >= 1_000) verdicts.clear();
+      verdicts.set(origin, verdict);
+    }
+    return verdict;
+  };
   // Synchronous: it runs on every request, and most requests (no Origin) leave at the first line.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const origin = request.headers.origin;
@@ -66,7 +78,7 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
       if (!answerOpenPath(request, reply)) done();
       return;
     }
-    if (!originAllowed(origin, options)) {
+    if (!allowed(origin)) {
       sendError(request, reply, new AppError('CORS_ORIGIN_REFUSED', `Origin ${origin} is not allowed`));
       return;
     }
