@@ -150,35 +150,29 @@ export async function measureReports(o: ReportBenchOptions): Promise<ReportBench
       }) },
       { report: 'device usage, by day: SQL, read model', load: () => deviceUsageReport(db, q) },
     ];
-    for (const d of direct) {
-      const ticker = phase(`measure  ${d.report.padEnd(30)} ${o.requests} calls`);
+    // Each report 2 times to warm the caches, then `o.requests` times measured; `call` answers its row count.
+    const measure = async (report: string, path: string, what: string, call: () => Promise<number>) => {
+      const ticker = phase(`measure  ${report.padEnd(30)} ${o.requests} ${what}`);
       const times: number[] = [];
       let rows = 0;
       for (let i = 0; i < o.requests + 2; i++) {
         const t = performance.now();
-        rows = (await d.load()).length;
+        rows = await call();
         if (i >= 2) times.push(performance.now() - t);
       }
       const latencyMs = distribution(times);
       ticker.done(`${num(rows)} rows, p50 ${num(latencyMs.p50, 1)} ms, max ${num(latencyMs.max, 1)} ms`);
-      runs.push({ report: d.report, path: '(in process)', rows, latencyMs });
-    }
+      runs.push({ report, path, rows, latencyMs });
+    };
+    for (const d of direct) await measure(d.report, '(in process)', 'calls', async () => (await d.load()).length);
+    const base = server.url;
     for (const p of paths) {
-      const ticker = phase(`measure  ${p.report.padEnd(30)} ${o.requests} requests`);
-      const times: number[] = [];
-      let rows = 0;
-      for (let i = 0; i < o.requests + 2; i++) {
-        const t = performance.now();
-        const r = await fetch(`${server.url}${p.path}`, { headers: { ...headers, 'x-workspace-id': String(scope.workspaceId) } });
+      await measure(p.report, p.path, 'requests', async () => {
+        const r = await fetch(`${base}${p.path}`, { headers: { ...headers, 'x-workspace-id': String(scope.workspaceId) } });
         const text = await r.text();
         if (r.status !== 200) throw new Error(`GET ${p.path} answered ${r.status}: ${text.slice(0, 300)}`);
-        // The first two warm the caches.
-        if (i >= 2) times.push(performance.now() - t);
-        rows = text.startsWith('{') ? ((JSON.parse(text) as { rows?: unknown[] }).rows?.length ?? 1) : text.startsWith('[') ? (JSON.parse(text) as unknown[]).length : text.trimEnd().split('\r\n').length - 1;
-      }
-      const latencyMs = distribution(times);
-      ticker.done(`${num(rows)} rows, p50 ${num(latencyMs.p50, 1)} ms, max ${num(latencyMs.max, 1)} ms`);
-      runs.push({ report: p.report, path: p.path, rows, latencyMs });
+        return text.startsWith('{') ? ((JSON.parse(text) as { rows?: unknown[] }).rows?.length ?? 1) : text.startsWith('[') ? (JSON.parse(text) as unknown[]).length : text.trimEnd().split('\r\n').length - 1;
+      });
     }
     return { backend: o.backend, sessions: o.sessions, seedSeconds, runs };
   } finally {
