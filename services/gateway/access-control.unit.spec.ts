@@ -8,6 +8,12 @@ import type { CredentialScope, Principal } from '#shared/http/principal.js';
 import { installAccessControl, type ScopedCredential } from './access-control.js';
 import { acceptsScopedCredential, isWorkspaceFree, scopeAllows, scopeFor } from './policy.js';
 
+/** A new EdDSA key pair for the token services of one describe block. */
+async function newSigningKeys() {
+  const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
+  return loadSigningKeys({ alg: 'EdDSA', privateKeyPem: await exportPKCS8(privateKey), dataDir: '/nonexistent/access-control-unit-spec' });
+}
+
 /** The error code, in the platform's shape or the /v1 envelope (`{success: false, error: {code}}`). */
 const codeOf = (body: { code?: string; error?: { code?: string } }): string | undefined => body.code ?? body.error?.code;
 
@@ -46,8 +52,7 @@ describe('access control with scoped credentials', () => {
   const workspace = { id: 3, companyId: 2, archived: false, modules: ['TMT'] };
 
   beforeAll(async () => {
-    const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-    const keys = await loadSigningKeys({ alg: 'EdDSA', privateKeyPem: await exportPKCS8(privateKey), dataDir: '/nonexistent/access-control-unit-spec' });
+    const keys = await newSigningKeys();
     tokens = createTokenService({ keys, issuer: 'test', accessTtlMs: 60_000 });
     clientTokens = createClientTokenService({ keys, issuer: 'test', ttlMs: 60_000 });
     const oauth: ScopedCredential = {
@@ -172,8 +177,7 @@ describe('access control answered at once', () => {
   const cached = new Map<number, { value: (typeof workspaces)[number] }>();
 
   beforeAll(async () => {
-    const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
-    const keys = await loadSigningKeys({ alg: 'EdDSA', privateKeyPem: await exportPKCS8(privateKey), dataDir: '/nonexistent/access-control-unit-spec' });
+    const keys = await newSigningKeys();
     tokens = createTokenService({ keys, issuer: 'test', accessTtlMs: 60_000 });
     app = Fastify();
     installErrorHandling(app);
