@@ -23,9 +23,16 @@ describe.each(models)('$projection.name read model', (m) => {
 
   it('given a key created, lists it in its workspace without its hash and resolves the hash to who it acts for', async () => {
     await spec.given(created);
-    expect(await m.find(spec.db, scope, K1)).toEqual({ id: K1, name: 'CI', prefix: 'k_ab', createdBy: 9, workspaceId: 1, createdAt: SPEC_TIME, revokedAt: null, revoked: false });
+    // A key made before sign-in methods were recorded counts as made from a password sign-in.
+    expect(await m.find(spec.db, scope, K1)).toEqual({ id: K1, name: 'CI', prefix: 'k_ab', createdBy: 9, workspaceId: 1, createdAt: SPEC_TIME, revokedAt: null, revoked: false, signIn: 'password' });
     expect((await m.list(spec.db, { companyId: 2, workspaceId: 1 }, { page: 0, size: 10 })).totalElements).toBe(0);
     expect(await m.active(spec.db, 'hash-1')).toMatchObject({ keyId: K1, userId: 9, companyId: 1, workspaceId: 1 });
+  });
+
+  it('given a key made through single sign-on, it says so in its view and its hash look-up', async () => {
+    await spec.given({ ...created, payload: { ...created.payload, signIn: 'sso' } });
+    expect(await m.find(spec.db, scope, K1)).toMatchObject({ signIn: 'sso' });
+    expect(await m.active(spec.db, 'hash-1')).toMatchObject({ keyId: K1, signIn: 'sso' });
   });
 
   it('given a revocation, the hash resolves to nothing and the first revocation time stays', async () => {

@@ -26,12 +26,14 @@ interface KeyCreated {
   userId: number;
   companyId: number;
   workspaceId: number;
+  signIn?: string;
 }
 
 export function revocableKeysProjection(t: RevocableKeysTable): Projection {
   return {
     name: t.name,
-    version: 1,
+    // 2: how each key's creator was signed in (`sign_in`), for keys held where single sign-on is required.
+    version: 2,
     eventTypes: [t.created, t.revoked],
     schema: `
       CREATE TABLE IF NOT EXISTS ${t.table} (
@@ -45,6 +47,7 @@ export function revocableKeysProjection(t: RevocableKeysTable): Projection {
         created_at timestamptz NOT NULL,
         revoked_at timestamptz
       );
+      ALTER TABLE ${t.table} ADD COLUMN IF NOT EXISTS sign_in text NOT NULL DEFAULT 'password';
       CREATE INDEX IF NOT EXISTS ${t.table}_workspace ON ${t.table} (company_id, workspace_id, created_at);`,
     tables: [t.table],
     async apply(tx, recorded) {
@@ -52,9 +55,9 @@ export function revocableKeysProjection(t: RevocableKeysTable): Projection {
       if (recorded.type === t.created) {
         const p = recorded.payload as KeyCreated;
         await tx.query(
-          `INSERT INTO ${t.table} (key_id, key_hash, prefix, name, user_id, company_id, workspace_id, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (key_id) DO NOTHING`,
-          [p.keyId, p.keyHash, p.prefix, p.name, p.userId, p.companyId, p.workspaceId, at],
+          `INSERT INTO ${t.table} (key_id, key_hash, prefix, name, user_id, company_id, workspace_id, created_at, sign_in)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
+          [p.keyId, p.keyHash, p.prefix, p.name, p.userId, p.companyId, p.workspaceId, at, p.signIn ?? 'password'],
         );
       } else if (recorded.type === t.revoked) {
         const { keyId } = recorded.payload as { keyId: string };
@@ -76,6 +79,8 @@ export interface KeyView {
   createdAt: string;
   revokedAt: string | null;
   revoked: boolean;
+  /** How its creator was signed in when they made it. */
+  signIn: 'password' | 'sso';
 }
 
 /** Who a live key acts for, and where. */
@@ -85,6 +90,7 @@ export interface ActiveKey {
   companyId: number;
   workspaceId: number;
   createdAt: Date;
+  signIn: 'password' | 'sso';
 }
 
 export interface KeyScope {
@@ -101,6 +107,7 @@ const toView = (r: Row): KeyView => ({
   createdAt: iso(r.created_at),
   revokedAt: r.revoked_at ? iso(r.revoked_at) : null,
   revoked: r.revoked_at !== null && r.revoked_at !== undefined,
+  signIn: r.sign_in === 'sso' ? 'sso' : 'password',
 });
 
 /** The queries of one key table; every one but the hash look-up is scoped to a company and workspace. */
@@ -124,10 +131,10 @@ export function revocableKeyQueries(table: string) {
 
     /** The live key with this hash. */
     async activeByHash(db: Sql, keyHash: string): Promise<ActiveKey | null> {
-      const r = await db.query(`SELECT key_id, user_id, company_id, workspace_id, created_at FROM ${table} WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);
+      const r = await db.query(`SELECT key_id, user_id, company_id, workspace_id, created_at, sign_in FROM ${table} WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);
       const row = r.rows[0];
       return row
-        ? { keyId: String(row.key_id), userId: Number(row.user_id), companyId: Number(row.company_id), workspaceId: Number(row.workspace_id), createdAt: new Date(row.created_at as string) }
+        ? { keyId: String(row.key_id), userId: Number(row.user_id), companyId: Number(row.company_id), workspaceId: Number(row.workspace_id), createdAt: new Date(row.created_at as string), signIn: row.sign_in === 'sso' ? 'sso' : 'password' }
         : null;
     },
   };

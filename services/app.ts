@@ -77,6 +77,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
   const df = createDfModule(platform, {
     resolveWorkspace: organization.resolveWorkspace,
+    credentialHeld: (key) => organization.auth.enforcement.holds(key),
     permissionsOf: organization.permissionsOf,
     // A viewer's token from its first WebSocket message passes the same checks as a bearer header.
     authenticate: async (token, workspaceId) => {

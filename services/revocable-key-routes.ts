@@ -4,13 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { KeyView } from '#projections/revocable-keys.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { found } from '#shared/errors.js';
+import { forbidden, found } from '#shared/errors.js';
+import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
+import { credentialApprovalStream } from '#events/organization/credentials.js';
 import { handleCommand, type Decider, type DomainEvent } from '#shared/es/decider.js';
 import type { KeyCommand, KeyState, StoredKey } from '#shared/es/revocable-key-decider.js';
 import { idParam, paging, workspaceCaller, type WorkspaceCaller } from '#shared/http/params.js';
 import { pageSchema, type Page } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from './platform.js';
+import { signInMethodOf } from './sign-in-method.js';
 
 /** One module's revocable API keys (device testing, health checks): where they live and what they are called. */
 export interface RevocableKeyRoutes<Create extends string, Revoke extends string> {
@@ -37,14 +40,35 @@ export interface RevocableKeyRoutes<Create extends string, Revoke extends string
   readOne?: boolean;
   /** Checked before a key is created (a plan's key limit): throws to refuse it. */
   beforeCreate?: (caller: WorkspaceCaller) => Promise<void>;
+  /**
+   * Where a company requires single sign-on, keys made from a password sign-in wait for approval
+   * (docs/modules/identity.md, "What enforcement ends"): which keys are held, and how an approval is
+   * recorded. With it, views say `needsApproval` and `POST <path>/:keyId/approve` serves.
+   */
+  hold?: {
+    held(key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }): Promise<boolean>;
+    kind: 'df-api-key';
+  };
 }
 
 /** Create (the value is shown once), list, read and revoke a module's API keys: one set of routes for every module that issues keys. */
 export function revocableKeyRoutes<Create extends string, Revoke extends string>(o: RevocableKeyRoutes<Create, Revoke>) {
   const { platform } = o;
   const Key = z
-    .object({ id: z.string(), name: z.string(), prefix: z.string(), createdBy: z.number(), workspaceId: z.number(), createdAt: z.string(), revokedAt: z.string().nullable(), revoked: z.boolean() })
+    .object({
+      id: z.string(),
+      name: z.string(),
+      prefix: z.string(),
+      createdBy: z.number(),
+      workspaceId: z.number(),
+      createdAt: z.string(),
+      revokedAt: z.string().nullable(),
+      revoked: z.boolean(),
+      signIn: z.enum(['password', 'sso']).describe('How its creator was signed in when they made it'),
+      needsApproval: z.boolean().describe('Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it'),
+    })
     .meta({ id: o.schemaId });
+  const withHold = async (v: KeyView) => ({ ...v, needsApproval: o.hold ? await o.hold.held({ credentialId: v.id, userId: v.createdBy, signIn: v.signIn }) : false });
   const Params = z.object({ keyId: idParam });
   const run = async (c: WorkspaceCaller, keyId: string, command: KeyCommand<Create, Revoke, StoredKey>) => {
     const result = await handleCommand({
@@ -61,7 +85,10 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(o.path, {
       schema: { tags: o.tags, summary: `${o.what}s of the workspace (never their values)`, querystring: z.object(paging), response: { 200: pageSchema(Key) } },
-      handler: async (request) => o.list(platform.db, await workspaceCaller(request, o.permission), request.query),
+      handler: async (request) => {
+        const page = await o.list(platform.db, await workspaceCaller(request, o.permission), request.query);
+        return { ...page, content: await Promise.all(page.content.map(withHold)) };
+      },
     });
 
     r.post(o.path, {
@@ -77,7 +104,16 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
         const keyId = randomUUID();
         const key = `${o.valuePrefix}${randomToken(32)}`;
         const prefix = key.slice(0, o.valuePrefix.length + 6);
-        const stored: StoredKey = { keyId, name: request.body.name, keyHash: hashToken(key), prefix, userId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId };
+        const stored: StoredKey = {
+          keyId,
+          name: request.body.name,
+          keyHash: hashToken(key),
+          prefix,
+          userId: c.userId,
+          companyId: c.companyId,
+          workspaceId: c.workspaceId,
+          signIn: await signInMethodOf(platform, request),
+        };
         await run(c, keyId, { type: o.create, ...stored } as KeyCommand<Create, Revoke, StoredKey>);
         reply.code(201).header('cache-control', 'no-store');
         return { id: keyId, name: request.body.name, key, prefix, createdAt: platform.now().toISOString() };
@@ -87,7 +123,33 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
     if (o.readOne) {
       r.get(`${o.path}/:keyId`, {
         schema: { tags: o.tags, summary: `One ${o.what} (never its value)`, params: Params, response: { 200: Key } },
-        handler: async (request) => found(await o.find(platform.db, await workspaceCaller(request, o.permission), request.params.keyId), 'API key not found'),
+        handler: async (request) => withHold(found(await o.find(platform.db, await workspaceCaller(request, o.permission), request.params.keyId), 'API key not found')),
+      });
+    }
+
+    const hold = o.hold;
+    if (hold) {
+      r.post(`${o.path}/:keyId/approve`, {
+        schema: {
+          tags: o.tags,
+          summary: `Let an ${o.what} made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE`,
+          params: Params,
+          response: { 200: Key },
+        },
+        handler: async (request) => {
+          const c = await workspaceCaller(request, o.permission);
+          if (!(await request.permissions()).has('USER_ADMIN_MANAGE')) throw forbidden(`Approving an ${o.what} needs USER_ADMIN_MANAGE`);
+          const record = found(await o.find(platform.db, c, request.params.keyId), 'API key not found');
+          const result = await handleCommand({
+            store: platform.store,
+            streamId: credentialApprovalStream(record.id),
+            decider: credentialApprovalDecider,
+            command: { type: 'ApproveCredential', credentialId: record.id, kind: hold.kind, userId: record.createdBy, approvedBy: c.userId },
+            context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
+          });
+          if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['org-credentials'] });
+          return withHold(record);
+        },
       });
     }
 

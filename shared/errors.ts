@@ -70,6 +70,11 @@ export const ErrorCodes = {
   SIGNUP_DISABLED: { status: 403, error: 'Forbidden' },
   /** Password sign-in for an address whose domain signs in only through its identity provider; `details.provider` names it. */
   SSO_REQUIRED: { status: 403, error: 'Forbidden' },
+  /**
+   * A credential (API key, OAuth client, device key) made from a password sign-in, whose owner's company
+   * now requires single sign-on: it works again once an administrator approves it.
+   */
+  CREDENTIAL_NEEDS_APPROVAL: { status: 403, error: 'Forbidden' },
   /** An identity provider vouched for someone who has no account, and its just-in-time provisioning is off. */
   SSO_NOT_PROVISIONED: { status: 403, error: 'Forbidden' },
   /** A sign-in through an identity provider failed: a refused, tampered or expired answer, an unknown or used state. */

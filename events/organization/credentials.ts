@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 import { CREDENTIAL_SCOPES } from '#shared/http/principal.js';
+import { SIGN_IN_METHODS } from './users.js';
+
+/**
+ * How the creator of a credential was signed in when they made it (absent in credentials made before it
+ * was recorded: they count as `password`). Where a company requires single sign-on, a credential made
+ * from a password sign-in waits for an administrator's approval (docs/modules/identity.md, "What
+ * enforcement ends").
+ */
+export const CredentialSignIn = z.enum(SIGN_IN_METHODS).optional();
 
 /**
  * Credentials of the `/v1` set (docs/api-conventions.md, "The /v1 set"): API keys (`Authorization: Bearer qak_...`) and OAuth
@@ -31,6 +40,7 @@ export const ApiKeyCreatedPayload = z.object({
   workspaceId: z.number().int().positive(),
   /** Its own request budget; absent in keys created before budgets existed (the default). */
   rateLimit: RateLimit.optional(),
+  signIn: CredentialSignIn,
 });
 export const ApiKeyRevokedPayload = z.object({ keyId: z.uuid(), revokedBy: z.number().int().positive() });
 
@@ -46,6 +56,7 @@ export const OAuthClientCreatedPayload = z.object({
   companyId: z.number().int().positive(),
   workspaceId: z.number().int().positive(),
   rateLimit: RateLimit.optional(),
+  signIn: CredentialSignIn,
 });
 export const OAuthClientDeletedPayload = z.object({ id: z.uuid(), deletedBy: z.number().int().positive() });
 /** An administrator set (or, with null, reset to the default) a credential's request budget. */
@@ -70,3 +81,17 @@ export const CREDENTIAL_EVENT_TYPES = [...apiKeyEvents.types, ...oauthClientEven
 
 export const apiKeyStream = (keyId: string) => `api-key-${keyId}`;
 export const oauthClientStream = (id: string) => `oauth-client-${id}`;
+
+/** The kinds of credential an administrator approves where single sign-on is required. */
+export const APPROVABLE_CREDENTIALS = ['api-key', 'oauth-client', 'df-api-key'] as const;
+export type ApprovableCredential = (typeof APPROVABLE_CREDENTIALS)[number];
+
+/**
+ * The `credential-approval-<id>` stream: an administrator let a credential made from a password sign-in
+ * work although its owner's company requires single sign-on.
+ */
+export const credentialApprovalEvents = defineEvents({
+  CredentialApproved: z.object({ credentialId: z.string(), kind: z.enum(APPROVABLE_CREDENTIALS), userId: z.number().int().positive(), approvedBy: z.number().int().positive() }),
+});
+export type CredentialApprovalEvent = EventOf<typeof credentialApprovalEvents>;
+export const credentialApprovalStream = (credentialId: string) => `credential-approval-${credentialId}`;

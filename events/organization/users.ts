@@ -59,14 +59,21 @@ export type EmailClaimEvent = EventOf<typeof emailClaimEvents>;
 /** The uniqueness stream of an e-mail address (case-insensitive). */
 export const emailClaimStream = (email: string): string => `email-claim-${hashToken(email.trim().toLowerCase())}`;
 
+/** How a sign-in session began: a password kept here, or an identity provider (single sign-on or a directory). */
+export const SIGN_IN_METHODS = ['password', 'sso'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+
 /** The identity provider of a sign-in through single sign-on or a directory. */
 const signInProvider = z.object({ id, type: z.enum(['oidc', 'saml', 'ldap']), name: z.string() });
 
 const signInFailureReason = z.enum(['bad_password', 'throttled', 'inactive']);
 export type SignInFailureReason = z.output<typeof signInFailureReason>;
 
-/** Why one sign-in session ended: its own logout, its user ending it from the list, or theft detected by refresh-token reuse. */
-const signInSessionEndReason = z.enum(['logout', 'ended_by_user', 'refresh_token_reused']);
+/**
+ * Why one sign-in session ended: its own logout, its user ending it from the list, theft detected by
+ * refresh-token reuse, or a password session of a person whose company now requires single sign-on.
+ */
+const signInSessionEndReason = z.enum(['logout', 'ended_by_user', 'refresh_token_reused', 'sso_required']);
 export type SignInSessionEndReason = z.output<typeof signInSessionEndReason>;
 
 /**
@@ -79,7 +86,15 @@ export const signInEvents = defineEvents({
   // `provider`: the identity provider the sign-in went through (absent for a password sign-in).
   SignInSucceeded: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), provider: signInProvider.optional() }),
   SignInFailed: z.object({ userId: id, address: z.string(), userAgent: z.string().nullable(), reason: signInFailureReason, provider: signInProvider.optional() }),
-  SignInSessionStarted: z.object({ userId: id, signInSessionId: z.string(), address: z.string().nullable(), userAgent: z.string().nullable(), expiresAt: z.string() }),
+  // `method`: absent in sessions started before it was recorded (they were password or sign-up sessions).
+  SignInSessionStarted: z.object({
+    userId: id,
+    signInSessionId: z.string(),
+    address: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    expiresAt: z.string(),
+    method: z.enum(SIGN_IN_METHODS).optional(),
+  }),
   SignInSessionEnded: z.object({ userId: id, signInSessionId: z.string(), reason: signInSessionEndReason }),
   SignInSessionsEnded: z.object({ userId: id, reason: z.enum(['signed_out_everywhere']) }),
 });

@@ -1,4 +1,4 @@
-import { CREDENTIAL_EVENT_TYPES, type CredentialEvent } from '#events/organization/credentials.js';
+import { CREDENTIAL_EVENT_TYPES, credentialApprovalEvents, type CredentialApprovalEvent, type CredentialEvent } from '#events/organization/credentials.js';
 import { applyByType, type Projection } from '../types.js';
 
 /**
@@ -19,8 +19,9 @@ const GRANT_COLUMNS = `name text NOT NULL,
 
 export const orgCredentialsProjection: Projection = {
   name: 'org-credentials',
-  version: 2,
-  eventTypes: CREDENTIAL_EVENT_TYPES,
+  // 3: how each credential's creator was signed in, and approvals where single sign-on is required.
+  version: 3,
+  eventTypes: [...CREDENTIAL_EVENT_TYPES, ...credentialApprovalEvents.types],
   schema: `
     CREATE TABLE IF NOT EXISTS org_api_keys (
       key_id text PRIMARY KEY,
@@ -42,17 +43,26 @@ export const orgCredentialsProjection: Projection = {
       rate_limit integer
     );
     CREATE INDEX IF NOT EXISTS org_oauth_clients_workspace ON org_oauth_clients (company_id, workspace_id, created_at);
+    ALTER TABLE org_api_keys ADD COLUMN IF NOT EXISTS sign_in text NOT NULL DEFAULT 'password';
+    ALTER TABLE org_oauth_clients ADD COLUMN IF NOT EXISTS sign_in text NOT NULL DEFAULT 'password';
+    CREATE TABLE IF NOT EXISTS org_credential_approvals (
+      credential_id text PRIMARY KEY,
+      kind text NOT NULL,
+      user_id integer NOT NULL,
+      approved_by integer NOT NULL,
+      approved_at timestamptz NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS org_credential_usage (
       credential_id text PRIMARY KEY,
       last_used_at timestamptz NOT NULL
     );`,
-  tables: ['org_api_keys', 'org_oauth_clients'],
-  apply: applyByType<CredentialEvent>({
+  tables: ['org_api_keys', 'org_oauth_clients', 'org_credential_approvals'],
+  apply: applyByType<CredentialEvent | CredentialApprovalEvent>({
     ApiKeyCreated: async (tx, { payload: p }, at) => {
       await tx.query(
-        `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (key_id) DO NOTHING`,
-        [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null],
+        `INSERT INTO org_api_keys (key_id, key_hash, prefix, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit, sign_in)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT (key_id) DO NOTHING`,
+        [p.keyId, p.keyHash, p.prefix, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null, p.signIn ?? 'password'],
       );
     },
     ApiKeyRevoked: async (tx, { payload: p }, at) => {
@@ -60,9 +70,9 @@ export const orgCredentialsProjection: Projection = {
     },
     OAuthClientCreated: async (tx, { payload: p }, at) => {
       await tx.query(
-        `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (id) DO NOTHING`,
-        [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null],
+        `INSERT INTO org_oauth_clients (id, client_id, secret_hash, name, scopes, user_id, company_id, workspace_id, created_at, rate_limit, sign_in)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT (id) DO NOTHING`,
+        [p.id, p.clientId, p.secretHash, p.name, p.scopes, p.userId, p.companyId, p.workspaceId, at, p.rateLimit ?? null, p.signIn ?? 'password'],
       );
     },
     ApiKeyRateLimitSet: async (tx, event) => {
@@ -70,6 +80,12 @@ export const orgCredentialsProjection: Projection = {
     },
     OAuthClientRateLimitSet: async (tx, event) => {
       await tx.query(`UPDATE org_oauth_clients SET rate_limit = $2 WHERE id = $1`, [event.payload.id, event.payload.rateLimit]);
+    },
+    CredentialApproved: async (tx, { payload: p }, at) => {
+      await tx.query(
+        `INSERT INTO org_credential_approvals (credential_id, kind, user_id, approved_by, approved_at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT (credential_id) DO NOTHING`,
+        [p.credentialId, p.kind, p.userId, p.approvedBy, at],
+      );
     },
     OAuthClientDeleted: async (tx, { payload: p }, at) => {
       await tx.query(`UPDATE org_oauth_clients SET deleted_at = coalesce(deleted_at, $2), deleted_by = coalesce(deleted_by, $3) WHERE id = $1`, [p.id, at, p.deletedBy]);

@@ -24,6 +24,10 @@ export interface ApiKeyView {
   revokedAt: string | null;
   /** Its own request budget per rate-limit window; null: the deployment's default for credentials. */
   rateLimit: number | null;
+  /** How its creator was signed in when they made it. */
+  signIn: 'password' | 'sso';
+  /** Whether an administrator approved it where single sign-on is required. */
+  approved: boolean;
 }
 
 /** An OAuth client as listed: never its secret or hash. */
@@ -37,6 +41,8 @@ export interface OAuthClientView {
   createdAt: string;
   lastUsedAt: string | null;
   rateLimit: number | null;
+  signIn: 'password' | 'sso';
+  approved: boolean;
 }
 
 const scopesOf = (v: unknown): CredentialScope[] => (Array.isArray(v) ? (v as CredentialScope[]) : []);
@@ -56,6 +62,8 @@ const grantOf = (r: Row): CredentialGrant => ({
   scopes: scopesOf(r.scopes),
 });
 
+const origin = (r: Row) => ({ signIn: r.sign_in === 'sso' ? ('sso' as const) : ('password' as const), approved: r.approved_at !== null && r.approved_at !== undefined });
+
 const keyView = (r: Row): ApiKeyView => ({
   id: String(r.key_id),
   name: String(r.name),
@@ -67,6 +75,7 @@ const keyView = (r: Row): ApiKeyView => ({
   lastUsedAt: iso(r.last_used_at),
   revokedAt: iso(r.revoked_at),
   rateLimit: numOrNull(r.rate_limit),
+  ...origin(r),
 });
 
 const clientView = (r: Row): OAuthClientView => ({
@@ -79,10 +88,13 @@ const clientView = (r: Row): OAuthClientView => ({
   createdAt: iso(r.created_at)!,
   lastUsedAt: iso(r.last_used_at),
   rateLimit: numOrNull(r.rate_limit),
+  ...origin(r),
 });
 
-const KEY_SELECT = `SELECT k.*, u.last_used_at FROM org_api_keys k LEFT JOIN org_credential_usage u ON u.credential_id = k.key_id`;
-const CLIENT_SELECT = `SELECT c.*, u.last_used_at FROM org_oauth_clients c LEFT JOIN org_credential_usage u ON u.credential_id = c.id`;
+const KEY_SELECT = `SELECT k.*, u.last_used_at, a.approved_at FROM org_api_keys k LEFT JOIN org_credential_usage u ON u.credential_id = k.key_id
+  LEFT JOIN org_credential_approvals a ON a.credential_id = k.key_id`;
+const CLIENT_SELECT = `SELECT c.*, u.last_used_at, a.approved_at FROM org_oauth_clients c LEFT JOIN org_credential_usage u ON u.credential_id = c.id
+  LEFT JOIN org_credential_approvals a ON a.credential_id = c.id`;
 
 /** API keys of the workspace (revoked ones too), oldest first. */
 export async function listApiKeys(db: Sql, f: CredentialScopeFilter): Promise<ApiKeyView[]> {
@@ -107,9 +119,15 @@ export async function findApiKey(db: Sql, f: CredentialScopeFilter, keyId: strin
 export async function activeApiKeyByHash(
   db: Sql,
   keyHash: string,
-): Promise<(CredentialGrant & { keyId: string; createdAt: Date; rateLimit: number | null }) | null> {
-  const sql = `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at, rate_limit FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`;
-  return oneOrNull(db, sql, [keyHash], (row) => ({ keyId: String(row.key_id), ...grantOf(row), createdAt: new Date(row.created_at as string), rateLimit: numOrNull(row.rate_limit) }));
+): Promise<(CredentialGrant & { keyId: string; createdAt: Date; rateLimit: number | null; signIn: 'password' | 'sso' }) | null> {
+  const sql = `SELECT key_id, user_id, company_id, workspace_id, scopes, created_at, rate_limit, sign_in FROM org_api_keys WHERE key_hash = $1 AND revoked_at IS NULL`;
+  return oneOrNull(db, sql, [keyHash], (row) => ({
+    keyId: String(row.key_id),
+    ...grantOf(row),
+    createdAt: new Date(row.created_at as string),
+    rateLimit: numOrNull(row.rate_limit),
+    signIn: row.sign_in === 'sso' ? 'sso' : 'password',
+  }));
 }
 
 /** OAuth clients of the workspace (not deleted ones), oldest first. */
@@ -154,8 +172,17 @@ export async function recordCredentialUse(db: Sql, credentialId: string, at: Dat
  * What a request with an OAuth client's token needs of the client, in one read: whether it has been
  * deleted (an unknown id counts as deleted: its tokens must not pass) and its own request budget.
  */
-export async function oauthClientStanding(db: Sql, id: string): Promise<{ deleted: boolean; rateLimit: number | null }> {
-  const r = await db.query<{ deleted: boolean; rate_limit: unknown }>(`SELECT deleted_at IS NOT NULL AS deleted, rate_limit FROM org_oauth_clients WHERE id = $1`, [id]);
+export async function oauthClientStanding(db: Sql, id: string): Promise<{ deleted: boolean; rateLimit: number | null; userId: number; signIn: 'password' | 'sso' }> {
+  const r = await db.query<{ deleted: boolean; rate_limit: unknown; user_id: unknown; sign_in: unknown }>(
+    `SELECT deleted_at IS NOT NULL AS deleted, rate_limit, user_id, sign_in FROM org_oauth_clients WHERE id = $1`,
+    [id],
+  );
   const row = r.rows[0];
-  return { deleted: row?.deleted !== false, rateLimit: numOrNull(row?.rate_limit) };
+  return { deleted: row?.deleted !== false, rateLimit: numOrNull(row?.rate_limit), userId: Number(row?.user_id ?? 0), signIn: row?.sign_in === 'sso' ? 'sso' : 'password' };
+}
+
+/** Whether an administrator approved this credential where single sign-on is required. */
+export async function credentialApproved(db: Sql, credentialId: string): Promise<boolean> {
+  const r = await db.query(`SELECT 1 FROM org_credential_approvals WHERE credential_id = $1`, [credentialId]);
+  return r.rows.length > 0;
 }

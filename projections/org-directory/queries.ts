@@ -430,3 +430,13 @@ export async function isWorkspaceMember(db: Sql, workspaceId: number, userId: nu
   ]);
   return r.rows.length > 0;
 }
+
+/** The company's people whose e-mail address is at one of these domains (lower case), by id. */
+export async function usersAtDomains(db: Sql, companyId: number, domains: readonly string[]): Promise<number[]> {
+  if (domains.length === 0) return [];
+  const r = await db.query<{ id: unknown }>(
+    `SELECT id FROM org_users WHERE company_id = $1 AND lower(split_part(email, '@', 2)) = ANY($2::text[]) ORDER BY id`,
+    [companyId, domains],
+  );
+  return r.rows.map((row) => Number(row.id));
+}

@@ -1,2 +1,2 @@
 export { signInSessionsProjection } from './projection.js';
-export { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from './queries.js';
+export { activePasswordSessions, findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from './queries.js';

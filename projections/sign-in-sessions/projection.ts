@@ -20,7 +20,8 @@ const END_ALL = `UPDATE org_sign_in_sessions SET ended_at = $2, end_reason = $3 
  */
 export const signInSessionsProjection: Projection = {
   name: 'sign-in-sessions',
-  version: 1,
+  // 2: sessions record how they began (`method`), for ending password sessions where SSO is required.
+  version: 2,
   eventTypes: [
     'SignInSessionStarted',
     'SignInSessionEnded',
@@ -42,6 +43,7 @@ export const signInSessionsProjection: Projection = {
       end_reason text,
       position bigint NOT NULL
     );
+    ALTER TABLE org_sign_in_sessions ADD COLUMN IF NOT EXISTS method text NOT NULL DEFAULT 'password';
     CREATE INDEX IF NOT EXISTS org_sign_in_sessions_user ON org_sign_in_sessions (user_id, started_at DESC);
     CREATE INDEX IF NOT EXISTS org_sign_in_sessions_ended ON org_sign_in_sessions (ended_at) WHERE ended_at IS NOT NULL;
     CREATE TABLE IF NOT EXISTS org_sign_in_session_usage (
@@ -54,9 +56,9 @@ export const signInSessionsProjection: Projection = {
     SignInSessionStarted: async (tx, event, at, recorded) => {
       const p = event.payload;
       await tx.query(
-        `INSERT INTO org_sign_in_sessions (session_id, user_id, company_id, started_at, expires_at, address, user_agent, position)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id) DO NOTHING`,
-        [p.signInSessionId, p.userId, recorded.metadata.companyId ?? null, at, p.expiresAt, p.address, p.userAgent, recorded.position.toString()],
+        `INSERT INTO org_sign_in_sessions (session_id, user_id, company_id, started_at, expires_at, address, user_agent, position, method)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id) DO NOTHING`,
+        [p.signInSessionId, p.userId, recorded.metadata.companyId ?? null, at, p.expiresAt, p.address, p.userAgent, recorded.position.toString(), p.method ?? 'password'],
       );
     },
     SignInSessionEnded: async (tx, event, at) => {

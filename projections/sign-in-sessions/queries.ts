@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
+import type { SignInMethod } from '#events/organization/users.js';
 
 /** One sign-in session as its user sees it. */
 export interface SignInSessionView {
@@ -13,6 +14,8 @@ export interface SignInSessionView {
   lastAddress: string | null;
   endedAt: string | null;
   endReason: string | null;
+  /** How it began: a password (or sign-up) or an identity provider. */
+  method: SignInMethod;
 }
 
 type Row = {
@@ -26,6 +29,7 @@ type Row = {
   lastAddress: string | null;
   endedAt: Date | string | null;
   endReason: string | null;
+  method: SignInMethod;
 };
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -45,12 +49,13 @@ function view(row: Row): SignInSessionView {
     lastAddress: row.lastAddress ?? row.address,
     endedAt: row.endedAt === null ? null : iso(row.endedAt),
     endReason: row.endReason,
+    method: row.method,
   };
 }
 
 const SELECT = `SELECT s.session_id AS id, s.user_id AS "userId", s.started_at AS "startedAt", s.expires_at AS "expiresAt",
     s.address, s.user_agent AS "userAgent", u.last_used_at AS "lastUsedAt", u.last_address AS "lastAddress",
-    s.ended_at AS "endedAt", s.end_reason AS "endReason"
+    s.ended_at AS "endedAt", s.end_reason AS "endReason", s.method
   FROM org_sign_in_sessions s LEFT JOIN org_sign_in_session_usage u ON u.session_id = s.session_id`;
 const ACTIVE = `s.user_id = $1 AND s.ended_at IS NULL AND s.expires_at > $2`;
 
@@ -93,4 +98,15 @@ export async function signInSessionsEndedSince(db: Sql, since: Date): Promise<{ 
     [since],
   );
   return r.rows.map((row) => ({ sid: row.sid, endedAt: new Date(row.endedAt) }));
+}
+
+/** The sessions of these users that began with a password and have neither ended nor expired at `now`. */
+export async function activePasswordSessions(db: Sql, userIds: readonly number[], now: Date): Promise<{ sid: string; userId: number }[]> {
+  if (userIds.length === 0) return [];
+  const r = await db.query<{ sid: string; userId: unknown }>(
+    `SELECT session_id AS sid, user_id AS "userId" FROM org_sign_in_sessions
+     WHERE user_id = ANY($1::int[]) AND method = 'password' AND ended_at IS NULL AND expires_at > $2 ORDER BY user_id, started_at`,
+    [userIds, now],
+  );
+  return r.rows.map((row) => ({ sid: row.sid, userId: Number(row.userId) }));
 }

@@ -59,6 +59,8 @@ export interface DfModuleDeps {
   permissionsOf: PermissionResolver;
   /** Verifies a token sent inside a viewer WebSocket (its first message). */
   authenticate: TokenAuthenticator;
+  /** Whether a device key waits for an administrator's approval (single sign-on required). */
+  credentialHeld?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>;
 }
 
 /** One feature of the module: its plugin and the options it is registered with, typed together. */
@@ -192,7 +194,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
     feature(reservationsFeature, { platform, reservations: s.reservations }),
     feature(operationsFeature, { operations: s.operations }),
     feature(filesFeature, { platform, files: s.files }),
-    feature(keysFeature, { platform, quota: s.fleet }),
+    feature(keysFeature, { platform, quota: s.fleet, ...(deps.credentialHeld ? { held: deps.credentialHeld } : {}) }),
     feature(fleetFeature, { platform, fleet: s.fleet, sessions: s.sessions }),
     feature(hostsFeature, { platform, enrolments: s.enrolments, registry: s.hosts, resolveWorkspace: deps.resolveWorkspace }),
     feature(devtoolsFeature, { platform, dataPlane: s.dataPlane }),
@@ -223,7 +225,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     /** Tokens and addresses for reaching a session's device directly (the data plane): `/df/devtools`, `/df/wd`. */
     dataPlane: s.dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
-    verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace),
+    verifyApiKey: apiKeyVerifier(platform, deps.resolveWorkspace, deps.credentialHeld),
     /** Remote debugging: grants, targets, tunnels and terminals. */
     debug: s.debug,
     /** Files and the app catalog; `files.sweep()` cleans up expired uploads now. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { SIGN_IN_METHODS } from '#events/organization/users.js';
 import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal, type Principal } from '#shared/http/principal.js';
@@ -61,6 +62,7 @@ export const SignInSession = z
     lastUsedAt: z.string().describe('Its latest use by a request or a refresh, to about a minute'),
     lastAddress: z.string().nullable().describe('Client address of that use'),
     expiresAt: z.string().describe('When its refresh tokens stop working, whatever happens'),
+    method: z.enum(SIGN_IN_METHODS).describe('How it began: `password` (or sign-up) or `sso` (an identity provider)'),
   })
   .meta({ id: 'SignInSession' });
 
@@ -75,6 +77,7 @@ export function sessionView(s: SignInSessionView, currentSid: string | undefined
     lastUsedAt: s.lastUsedAt,
     lastAddress: s.lastAddress,
     expiresAt: s.expiresAt,
+    method: s.method,
   };
 }
 

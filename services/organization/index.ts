@@ -44,7 +44,7 @@ export const organizationProjections: readonly Projection[] = [
 export function createOrganizationModule(platform: Platform) {
   const auth = new AuthService(platform);
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
-  const credentialService = new CredentialService(platform);
+  const credentialService = new CredentialService(platform, (c) => auth.enforcement.holds(c));
   const identity = createIdentityProviders(platform, auth);
   const scim = new ScimService(platform, auth.revocations);
   const webhooks = new WebhookService(platform);

@@ -11,6 +11,8 @@ export const storedKeyPayload = z.object({
   userId: z.number().int(),
   companyId: z.number().int(),
   workspaceId: z.number().int(),
+  /** How its creator was signed in (absent in keys made before it was recorded: `password`). */
+  signIn: z.enum(['password', 'sso']).optional(),
 });
 export type StoredKey = z.output<typeof storedKeyPayload>;
 export const revokedKeyPayload = z.object({ keyId: z.string() });

@@ -1,4 +1,5 @@
 import { hashToken } from '#shared/auth/index.js';
+import { AppError } from '../errors.js';
 import type { ActiveWorkspace, Principal } from './principal.js';
 
 /** Who a live module API key acts for, as its read model finds it by hash. */
@@ -8,6 +9,8 @@ export interface LiveKey {
   companyId: number;
   workspaceId: number;
   createdAt: Date;
+  /** How its creator was signed in when they made it. */
+  signIn: 'password' | 'sso';
 }
 
 /**
@@ -22,11 +25,14 @@ export function moduleKeyVerifier(options: {
   jtiKind: string;
   activeByHash: (keyHash: string) => Promise<LiveKey | null>;
   resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>;
+  /** Whether the key waits for an administrator's approval (single sign-on required): 403 CREDENTIAL_NEEDS_APPROVAL. */
+  held?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>;
 }) {
   return async (key: string): Promise<{ principal: Principal; workspace: ActiveWorkspace } | null> => {
     if (!key.startsWith(options.prefix) || key.length > 200) return null;
     const found = await options.activeByHash(hashToken(key));
     if (!found) return null;
+    if (await options.held?.({ credentialId: found.keyId, userId: found.userId, signIn: found.signIn })) throw credentialNeedsApproval();
     const workspace = await options.resolveWorkspace({ userId: found.userId, companyId: found.companyId }, found.workspaceId);
     if (!workspace) return null;
     return {
@@ -47,3 +53,7 @@ export function moduleKeyVerifier(options: {
     };
   };
 }
+
+/** The refusal of a credential held where single sign-on is required (docs/modules/identity.md, "What enforcement ends"). */
+export const credentialNeedsApproval = () =>
+  new AppError('CREDENTIAL_NEEDS_APPROVAL', 'This credential was made from a password sign-in and its company requires single sign-on: an administrator must approve it');

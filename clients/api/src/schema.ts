@@ -257,6 +257,62 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/api-keys/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a credential made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1ApiKey"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit/event-types": {
         parameters: {
             query?: never;
@@ -1820,6 +1876,62 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/oauth-clients/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a credential made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OAuthClient"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/permissions": {
@@ -9893,6 +10005,62 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/keys/{keyId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let an API key made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    keyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfApiKey"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -19278,9 +19446,16 @@ export interface components {
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             prefix: string;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         DfApiKeyInput: {
@@ -19288,9 +19463,16 @@ export interface components {
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             prefix: string;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         DfApp: {
@@ -20195,9 +20377,16 @@ export interface components {
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             prefix: string;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         HealthcheckApiKeyInput: {
@@ -20205,9 +20394,16 @@ export interface components {
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             prefix: string;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         HealthCheckInput: {
@@ -20377,9 +20573,16 @@ export interface components {
             /** @description Last token issued or used; updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         OAuthClientInput: {
@@ -20390,9 +20593,16 @@ export interface components {
             /** @description Last token issued or used; updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         OAuthError: {
@@ -20568,6 +20778,11 @@ export interface components {
             lastAddress: string | null;
             /** @description Its latest use by a request or a refresh, to about a minute */
             lastUsedAt: string;
+            /**
+             * @description How it began: `password` (or sign-up) or `sso` (an identity provider)
+             * @enum {string}
+             */
+            method: "password" | "sso";
             /** @description User agent of the sign-in */
             userAgent: string | null;
         };
@@ -20586,6 +20801,11 @@ export interface components {
             lastAddress: string | null;
             /** @description Its latest use by a request or a refresh, to about a minute */
             lastUsedAt: string;
+            /**
+             * @description How it began: `password` (or sign-up) or `sso` (an identity provider)
+             * @enum {string}
+             */
+            method: "password" | "sso";
             /** @description User agent of the sign-in */
             userAgent: string | null;
         };
@@ -20908,12 +21128,19 @@ export interface components {
             /** @description Updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             revokedAt: string | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         V1ApiKeyInput: {
@@ -20923,12 +21150,19 @@ export interface components {
             /** @description Updated at most once a minute */
             lastUsedAt: string | null;
             name: string;
+            /** @description Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             revokedAt: string | null;
             scopes: ("read" | "write" | "delete" | "admin")[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             workspaceId: number;
         };
         V1Error: {

@@ -15,12 +15,17 @@ const KEY_PREFIX = 'dfk_';
 export function apiKeyVerifier(
   platform: Platform,
   resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>,
+  held?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>,
 ) {
-  return moduleKeyVerifier({ prefix: KEY_PREFIX, jtiKind: 'df-api-key', activeByHash: (hash) => activeKeyByHash(platform.db, hash), resolveWorkspace });
+  return moduleKeyVerifier({ prefix: KEY_PREFIX, jtiKind: 'df-api-key', activeByHash: (hash) => activeKeyByHash(platform.db, hash), resolveWorkspace, ...(held ? { held } : {}) });
 }
 
 /** `/df/api/keys`: create (the value is shown once), list, read and revoke device-testing API keys. */
-export const apiKeyRoutes = (platform: Platform, quota?: { checkApiKey(companyId: number): Promise<void> }) =>
+export const apiKeyRoutes = (
+  platform: Platform,
+  quota?: { checkApiKey(companyId: number): Promise<void> },
+  held?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>,
+) =>
   revocableKeyRoutes({
     platform,
     path: '/api/keys',
@@ -39,4 +44,5 @@ export const apiKeyRoutes = (platform: Platform, quota?: { checkApiKey(companyId
     readOne: true,
     // The plan's API-key limit (docs/modules/device-testing.md, "Quotas").
     ...(quota ? { beforeCreate: (c: { companyId: number }) => quota.checkApiKey(c.companyId) } : {}),
+    ...(held ? { hold: { held, kind: 'df-api-key' as const } } : {}),
   });

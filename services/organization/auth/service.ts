@@ -3,6 +3,7 @@ import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } fro
 import { AppError, found } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
+import { findSignInSession } from '#projections/sign-in-sessions/index.js';
 import { allocateId } from '#shared/ids.js';
 import {
   defaultWorkspaceId,
@@ -23,6 +24,7 @@ import { AccessRevocations } from './revocation.js';
 import { signInSessionRecord, SignInSessions } from './sessions.js';
 import { SendLimits } from './send-limits.js';
 import { SignInThrottle } from './throttle.js';
+import { SsoEnforcement } from './sso-enforcement.js';
 
 export interface TokenPair {
   token: string;
@@ -52,6 +54,8 @@ export class AuthService {
   readonly sessions: SignInSessions;
   /** Hourly limits on mail and sign-ups, per client address and per recipient. */
   readonly sendLimits: SendLimits;
+  /** What "single sign-on required" ends: password sessions, and credentials made from them until approved. */
+  readonly enforcement: SsoEnforcement;
 
   constructor(private readonly platform: Platform) {
     const { config, kv } = platform;
@@ -63,6 +67,7 @@ export class AuthService {
       log: (level, message, err) => platform.logger[level]({ err }, message),
     });
     this.sessions = new SignInSessions(platform, this.refreshTokens, this.revocations);
+    this.enforcement = new SsoEnforcement(platform, this.sessions);
     this.sendLimits = new SendLimits(platform.counters, {
       mailPerAddress: config.MAIL_MAX_PER_ADDRESS_PER_HOUR,
       mailPerEmail: config.MAIL_MAX_PER_EMAIL_PER_HOUR,
@@ -165,6 +170,20 @@ export class AuthService {
     });
   }
 
+  /**
+   * A password session of a person whose company now requires single sign-on refreshes nothing: it is
+   * ended (were it not yet, because the rule began while this process was away) and the answer names
+   * the provider.
+   */
+  private async refuseRefreshWhereSsoIsRequired(user: DirectoryUser, sessionId: string): Promise<void> {
+    const provider = await this.enforcement.requiredFor(user);
+    if (!provider) return;
+    const session = await findSignInSession(this.platform.db, user.id, sessionId);
+    if (session?.method === 'sso') return;
+    await this.sessions.end({ sessionId, userId: user.id }, 'sso_required', { actorId: null, companyId: user.companyId });
+    throw new AppError('SSO_REQUIRED', `Addresses of this domain sign in with ${provider.name}`);
+  }
+
   private signInEvent(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
     const base = { userId: user.id, address: client.address, userAgent: client.userAgent };
     return failure === null
@@ -206,6 +225,7 @@ export class AuthService {
       await this.refreshTokens.revokeFamily(grant.familyId);
       throw new AppError('REFRESH_TOKEN_INVALID', 'Invalid or expired refresh token');
     }
+    await this.refuseRefreshWhereSsoIsRequired(user, grant.familyId);
     let workspaceId = grant.workspaceId;
     if (workspaceId !== null && !(await findAccessibleWorkspace(this.platform.db, grant, workspaceId))) {
       workspaceId = await defaultWorkspaceId(this.platform.db, grant);

@@ -1,6 +1,6 @@
 import { findUserById } from '#projections/org-directory/index.js';
 import { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from '#projections/sign-in-sessions/index.js';
-import { signInEvents, userSignInStream, type SignInEvent, type SignInSessionEndReason } from '#events/organization/users.js';
+import { signInEvents, userSignInStream, type SignInEvent, type SignInMethod, type SignInSessionEndReason } from '#events/organization/users.js';
 import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import type { Page } from '#shared/paging.js';
@@ -47,7 +47,13 @@ export class SignInSessions {
   ) {}
 
   /** The event that records the start of a session (appended by the caller, with the sign-in's own events). */
-  startedEvent(user: { userId: number; companyId: number }, sessionId: string, client: SessionClient | null, actor: SessionActor = { actorId: user.userId, companyId: user.companyId }): NewEvent {
+  startedEvent(
+    user: { userId: number; companyId: number },
+    sessionId: string,
+    client: SessionClient | null,
+    actor: SessionActor = { actorId: user.userId, companyId: user.companyId },
+    method: SignInMethod = 'password',
+  ): NewEvent {
     const now = this.platform.now();
     const event = {
       type: 'SignInSessionStarted',
@@ -57,6 +63,7 @@ export class SignInSessions {
         address: client?.address ?? null,
         userAgent: client?.userAgent ?? null,
         expiresAt: new Date(now.getTime() + this.platform.config.REFRESH_TOKEN_TTL).toISOString(),
+        method,
       },
     } satisfies SignInEvent;
     return { ...event, metadata: this.metadata(actor) };

@@ -2,11 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CredentialScopeFilter } from '#projections/org-credentials/index.js';
 import type { Sql } from '#shared/db/index.js';
-import { RateLimit } from '#events/organization/credentials.js';
+import { credentialApprovalStream, RateLimit } from '#events/organization/credentials.js';
+import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
 import { forbidden, found } from '#shared/errors.js';
 import type { Decider, DomainEvent } from '#shared/es/decider.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
+import { signInMethodOf } from '../../sign-in-method.js';
 import { OrgWriter } from '../service.js';
 import type { CredentialService } from './service.js';
 
@@ -56,6 +58,35 @@ export function credentialCommands(platform: Platform) {
     writer.settle(await writer.run(streamId, decider, command, writer.context(request)));
 }
 
+/** The fields every credential's view adds about single sign-on (docs/modules/identity.md, "What enforcement ends"). */
+export const HoldFields = {
+  signIn: z.enum(['password', 'sso']).describe('How its creator was signed in when they made it'),
+  needsApproval: z.boolean().describe('Made from a password sign-in while its company requires single sign-on: refused until an administrator approves it'),
+};
+
+/** A credential's view with whether it waits for an administrator's approval. */
+export async function withHold<V extends { id: string; createdBy: number; signIn: 'password' | 'sso' }>(credentials: CredentialService, view: V): Promise<V & { needsApproval: boolean }> {
+  return { ...view, needsApproval: await credentials.held({ credentialId: view.id, userId: view.createdBy, signIn: view.signIn }) };
+}
+
+/**
+ * Lets a credential made from a password sign-in work again where its company requires single sign-on:
+ * for the company's administrators (`USER_ADMIN_MANAGE`), who see every credential of the workspace.
+ */
+export async function approveCredential<View extends { id: string; createdAt: string; createdBy: number }>(
+  platform: Platform,
+  lookup: CredentialLookup<View>,
+  request: FastifyRequest,
+  id: string,
+  kind: 'api-key' | 'oauth-client',
+): Promise<View> {
+  if (!(await request.permissions()).has('USER_ADMIN_MANAGE')) throw forbidden('Approving a credential needs USER_ADMIN_MANAGE');
+  const { record, filter } = await visibleCredential(platform, lookup, request, id);
+  const command = { type: 'ApproveCredential' as const, credentialId: record.id, kind, userId: record.createdBy, approvedBy: filter.actor };
+  await credentialCommands(platform)(request, credentialApprovalStream(record.id), credentialApprovalDecider, command);
+  return (await lookup.find(platform.db, filter, record.id)) ?? record;
+}
+
 /** How the routes of one kind of credential (API keys, OAuth clients) find one in `org-credentials`, and what its 404 says. */
 export interface CredentialLookup<View extends { id: string; createdAt: string }> {
   find(db: Sql, filter: CredentialScopeFilter, id: string): Promise<View | null>;
@@ -67,14 +98,15 @@ export interface CredentialLookup<View extends { id: string; createdAt: string }
  * workspace (the active one), and its own rate budget if asked for (which needs {@link MANAGE_KEY}).
  * `owner` goes into the create command as it is.
  */
-export async function newCredential(request: FastifyRequest, requested: number | null | undefined) {
+export async function newCredential(platform: Platform, request: FastifyRequest, requested: number | null | undefined) {
   const principal = requirePrincipal(request);
   const workspace = requireWorkspace(request);
   const rateLimit = requested ?? null;
   if (rateLimit !== null) await requireBudgetAdmin(request);
+  const signIn = await signInMethodOf(platform, request);
   return {
     rateLimit,
-    owner: { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, ...(rateLimit !== null ? { rateLimit } : {}) },
+    owner: { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, signIn, ...(rateLimit !== null ? { rateLimit } : {}) },
     /** Its creator's view of the workspace's credentials: where it is read back. */
     creator: { companyId: workspace.companyId, workspaceId: workspace.id, userId: principal.userId } satisfies CredentialScopeFilter,
   };

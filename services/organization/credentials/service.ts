@@ -4,6 +4,7 @@ import { hashToken } from '#shared/auth/index.js';
 import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/tokens.js';
 import { AppError } from '#shared/errors.js';
 import { CREDENTIAL_SCOPES, tokenPrincipal, type ActiveWorkspace, type CredentialScope, type Principal } from '#shared/http/principal.js';
+import { credentialNeedsApproval } from '#shared/http/key-verifier.js';
 import type { ScopedCredential } from '../../gateway/access-control.js';
 import type { Platform } from '../../platform.js';
 
@@ -37,7 +38,11 @@ export function sameHash(a: string, b: string): boolean {
 export class CredentialService {
   readonly clientTokens: ClientTokenService;
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    /** Whether a credential waits for an administrator's approval (single sign-on required). */
+    readonly held: (c: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean> = async () => false,
+  ) {
     this.clientTokens = createClientTokenService({
       keys: platform.keys,
       issuer: platform.config.JWT_ISSUER,
@@ -77,6 +82,7 @@ export class CredentialService {
         if (bearer.length > 200) return null;
         const found = await activeApiKeyByHash(platform.db, hashToken(bearer));
         if (!found) return null;
+        if (await this.held({ credentialId: found.keyId, userId: found.userId, signIn: found.signIn })) throw credentialNeedsApproval();
         const principal: Principal = {
           kind: 'user',
           credential: 'api-key',
@@ -106,6 +112,7 @@ export class CredentialService {
         if (!standing || standing.deleted) {
           throw new AppError('TOKEN_REVOKED', 'The OAuth client of this token has been deleted');
         }
+        if (await this.held({ credentialId: claims.clientRecordId, userId: standing.userId, signIn: standing.signIn })) throw credentialNeedsApproval();
         const principal = tokenPrincipal(claims, {
           credential: 'oauth-client',
           credentialId: claims.clientRecordId,

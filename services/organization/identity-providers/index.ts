@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import { routePlugins } from '#shared/http/feature-plugin.js';
 import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
+import type { CommandContext } from '#shared/es/decider.js';
+import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { DirectoryRefusal, LdapDirectory } from './ldap.js';
@@ -31,7 +33,13 @@ export const identityProvidersFeature = fp<IdentityProviderFeatureOptions>(
  */
 export function createIdentityProviders(platform: Platform, auth: AuthService) {
   const { SECRETS_KEY, SECRETS_PREVIOUS_KEYS, DATA_DIR } = platform.config;
-  const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }));
+  // A provider that enforces ends its company's password sessions there (docs/modules/identity.md, "What enforcement ends").
+  const afterWrite = async (provider: IdentityProviderRow, ctx: CommandContext) => {
+    if (!provider.enabled || !provider.enforce) return;
+    const ended = await auth.enforcement.endPasswordSessions(provider.companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId: provider.companyId, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) });
+    if (ended > 0) platform.logger.info({ companyId: provider.companyId, providerId: provider.id, ended }, 'single sign-on required: password sign-in sessions ended');
+  };
+  const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }), afterWrite);
   const oidc = new OidcClients(() => platform.now());
   const saml = new SamlClients(platform.kv);
   const ldap = new LdapDirectory();

@@ -65,6 +65,8 @@ export class IdentityProviderService {
   constructor(
     private readonly platform: Platform,
     private readonly box: SecretBox,
+    /** After a provider is created or changed: where it now enforces, what enforcement ends (auth/sso-enforcement.ts). */
+    private readonly afterWrite: (provider: IdentityProviderRow, ctx: CommandContext) => Promise<void> = async () => undefined,
   ) {
     this.writer = new OrgWriter(platform);
   }
@@ -155,7 +157,7 @@ export class IdentityProviderService {
       ctx,
     );
     await this.settle(result.position);
-    return this.get(caller.companyId, providerId);
+    return this.written(caller.companyId, providerId, ctx);
   }
 
   async change(caller: { companyId: number; permissions: ReadonlySet<string> }, id: number, input: Omit<ProviderInput, 'type'>, ctx: CommandContext): Promise<IdentityProviderRow> {
@@ -165,7 +167,13 @@ export class IdentityProviderService {
     const settings = { ...input, domains: normalDomains(input.domains), config };
     const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);
     await this.settle(result.position);
-    return this.get(caller.companyId, id);
+    return this.written(caller.companyId, id, ctx);
+  }
+
+  private async written(companyId: number, id: number, ctx: CommandContext): Promise<IdentityProviderRow> {
+    const provider = await this.get(companyId, id);
+    await this.afterWrite(provider, ctx);
+    return provider;
   }
 
   async delete(companyId: number, id: number, ctx: CommandContext): Promise<void> {

@@ -49,7 +49,7 @@ export class ProviderSignIn {
     await applyGrants(this.platform, user, grantsOf(provider.mappings, identity), ctx(user.id));
     const session = { userId: user.id, companyId: user.companyId, workspaceId: await defaultWorkspaceId(this.platform.db, { userId: user.id, companyId: user.companyId }) };
     const { sessionId, ...pair } = await this.auth.issuePair(session);
-    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId, correlationId: client.requestId });
+    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId, correlationId: client.requestId }, 'sso');
     await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, null), started]);
     return pair;
   }

@@ -6,7 +6,7 @@ import { findApiKey, listApiKeys, type ApiKeyView } from '#projections/org-crede
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { apiKeyStream } from '#events/organization/credentials.js';
 import { apiKeyDecider } from '../decide.js';
-import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions } from '../http.js';
+import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions, HoldFields, withHold, approveCredential } from '../http.js';
 import { API_KEY_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: API keys'];
@@ -25,6 +25,7 @@ const ApiKey = z
     lastUsedAt: z.string().nullable().describe('Updated at most once a minute'),
     revokedAt: z.string().nullable(),
     rateLimit: RateBudget,
+    ...HoldFields,
   })
   .meta({ id: 'V1ApiKey' });
 
@@ -44,7 +45,7 @@ const CreatedApiKey = z.object({
  * creation; `API_KEY_MANAGE` sees and revokes all of the workspace's.
  */
 export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOptions): Promise<void> {
-  const { platform } = opts;
+  const { platform, credentials } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const write = credentialCommands(platform);
 
@@ -60,7 +61,7 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       const key = `${API_KEY_PREFIX}${randomToken(32)}`;
       const prefix = key.slice(0, API_KEY_PREFIX.length + 8);
       const { name, scopes } = request.body;
-      const { rateLimit, owner, creator } = await newCredential(request, request.body.rateLimit);
+      const { rateLimit, owner, creator } = await newCredential(platform, request, request.body.rateLimit);
       await write(request, apiKeyStream(keyId), apiKeyDecider, { type: 'CreateApiKey', keyId, name, scopes, keyHash: hashToken(key), prefix, ...owner });
       const createdAt = await creationTime(platform, apiKeys, creator, keyId);
       reply.code(201).header('cache-control', 'no-store');
@@ -74,12 +75,12 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       summary: `Your /v1 API keys in the active workspace, revoked ones too (everyone's with ${MANAGE_KEY}); never their values`,
       response: { 200: z.array(ApiKey) },
     },
-    handler: async (request) => listApiKeys(platform.db, await filterOf(request)),
+    handler: async (request) => Promise.all((await listApiKeys(platform.db, await filterOf(request))).map((v) => withHold(credentials, v))),
   });
 
   r.get('/api-keys/:id', {
     schema: { tags, summary: 'One /v1 API key (never its value)', params: IdParams, response: { 200: ApiKey } },
-    handler: async (request) => (await visibleCredential(platform, apiKeys, request, request.params.id)).record,
+    handler: async (request) => withHold(credentials, (await visibleCredential(platform, apiKeys, request, request.params.id)).record),
   });
 
   r.patch('/api-keys/:id', {
@@ -91,9 +92,22 @@ export async function apiKeyRoutes(app: FastifyInstance, opts: CredentialsOption
       response: { 200: ApiKey },
     },
     handler: async (request) =>
-      setCredentialBudget(platform, apiKeys, request, request.params.id, (keyId, setBy) =>
+      withHold(
+        credentials,
+        await setCredentialBudget(platform, apiKeys, request, request.params.id, (keyId, setBy) =>
         write(request, apiKeyStream(keyId), apiKeyDecider, { type: 'SetApiKeyRateLimit', keyId, rateLimit: request.body.rateLimit, setBy }),
       ),
+      ),
+  });
+
+  r.post('/api-keys/:id/approve', {
+    schema: {
+      tags,
+      summary: 'Let a credential made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE',
+      params: IdParams,
+      response: { 200: ApiKey },
+    },
+    handler: async (request) => withHold(credentials, await approveCredential(platform, apiKeys, request, request.params.id, 'api-key')),
   });
 
   r.delete('/api-keys/:id', {

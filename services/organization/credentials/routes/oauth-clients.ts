@@ -6,7 +6,7 @@ import { findOAuthClient, listOAuthClients, type OAuthClientView } from '#projec
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { oauthClientStream } from '#events/organization/credentials.js';
 import { oauthClientDecider } from '../decide.js';
-import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions } from '../http.js';
+import { creationTime, credentialCommands, filterOf, IdParams, MANAGE_KEY, Name, newCredential, RateBudget, Scope, ScopeList, setCredentialBudget, visibleCredential, type CredentialLookup, type CredentialsOptions, HoldFields, withHold, approveCredential } from '../http.js';
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../service.js';
 
 const tags = ['/v1 credentials: OAuth clients'];
@@ -24,6 +24,7 @@ const OAuthClient = z
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().describe('Last token issued or used; updated at most once a minute'),
     rateLimit: RateBudget,
+    ...HoldFields,
   })
   .meta({ id: 'OAuthClient' });
 
@@ -59,7 +60,7 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       const clientId = `${CLIENT_ID_PREFIX}${randomToken(16)}`;
       const clientSecret = `${CLIENT_SECRET_PREFIX}${randomToken(32)}`;
       const { name, scopes } = request.body;
-      const { rateLimit, owner, creator } = await newCredential(request, request.body.rateLimit);
+      const { rateLimit, owner, creator } = await newCredential(platform, request, request.body.rateLimit);
       await write(request, oauthClientStream(id), oauthClientDecider, { type: 'CreateOAuthClient', id, clientId, name, scopes, secretHash: hashToken(clientSecret), ...owner });
       const createdAt = await creationTime(platform, oauthClients, creator, id);
       reply.code(201).header('cache-control', 'no-store');
@@ -73,12 +74,12 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       summary: `Your OAuth clients in the active workspace (everyone's with ${MANAGE_KEY}); never their secrets`,
       response: { 200: z.array(OAuthClient) },
     },
-    handler: async (request) => listOAuthClients(platform.db, await filterOf(request)),
+    handler: async (request) => Promise.all((await listOAuthClients(platform.db, await filterOf(request))).map((v) => withHold(credentials, v))),
   });
 
   r.get('/oauth-clients/:id', {
     schema: { tags, summary: 'One OAuth client (never its secret)', params: IdParams, response: { 200: OAuthClient } },
-    handler: async (request) => (await visibleCredential(platform, oauthClients, request, request.params.id)).record,
+    handler: async (request) => withHold(credentials, (await visibleCredential(platform, oauthClients, request, request.params.id)).record),
   });
 
   r.patch('/oauth-clients/:id', {
@@ -90,9 +91,22 @@ export async function oauthClientRoutes(app: FastifyInstance, opts: CredentialsO
       response: { 200: OAuthClient },
     },
     handler: async (request) =>
-      setCredentialBudget(platform, oauthClients, request, request.params.id, (clientRecordId, setBy) =>
+      withHold(
+        credentials,
+        await setCredentialBudget(platform, oauthClients, request, request.params.id, (clientRecordId, setBy) =>
         write(request, oauthClientStream(clientRecordId), oauthClientDecider, { type: 'SetOAuthClientRateLimit', id: clientRecordId, rateLimit: request.body.rateLimit, setBy }),
       ),
+      ),
+  });
+
+  r.post('/oauth-clients/:id/approve', {
+    schema: {
+      tags,
+      summary: 'Let a credential made from a password sign-in work again where the company requires single sign-on; needs USER_ADMIN_MANAGE',
+      params: IdParams,
+      response: { 200: OAuthClient },
+    },
+    handler: async (request) => withHold(credentials, await approveCredential(platform, oauthClients, request, request.params.id, 'oauth-client')),
   });
 
   r.delete('/oauth-clients/:id', {

@@ -1,0 +1,86 @@
+import { credentialApproved } from '#projections/org-credentials/index.js';
+import { findUserById, usersAtDomains } from '#projections/org-directory/index.js';
+import { enforcingIdentityProvider, listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { activePasswordSessions } from '#projections/sign-in-sessions/index.js';
+import type { Platform } from '../../platform.js';
+import type { SessionActor, SignInSessions } from './sessions.js';
+
+/** How long one process trusts an answer about a credential while no read model of its own moved. */
+const HOLD_TTL_MS = 2000;
+/** Answers remembered at most, before the old ones are forgotten. */
+const HOLD_MEMORY = 10_000;
+
+/** A credential as the hold needs it: whose it is and how its creator was signed in when they made it. */
+export interface HeldCandidate {
+  credentialId: string;
+  userId: number;
+  signIn: 'password' | 'sso';
+}
+
+/**
+ * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): a person
+ * whose address is at a domain their own company verified and enforces signs in only through its
+ * provider; their password sessions end when the rule begins, and every credential they made from a
+ * password sign-in (API keys, OAuth clients, device keys) is held until an administrator approves it.
+ * Only the company that owns the domain decides (the enforcing provider's query), never another one.
+ */
+export class SsoEnforcement {
+  private readonly held = new Map<string, { value: boolean; at: number; version: bigint | undefined }>();
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly sessions: SignInSessions,
+  ) {}
+
+  /** The provider that is the only way in for this person, or null: their company's, for an address at a domain it owns. */
+  async requiredFor(user: { email: string; companyId: number }): Promise<IdentityProviderRow | null> {
+    const provider = await enforcingIdentityProvider(this.platform.db, user.email);
+    return provider && provider.companyId === user.companyId ? provider : null;
+  }
+
+  /** Whether this credential must wait for an administrator's approval before it works again. */
+  async holds(c: HeldCandidate): Promise<boolean> {
+    if (c.signIn === 'sso') return false;
+    const version = this.platform.readModels.version?.();
+    const now = Date.now();
+    const known = this.held.get(c.credentialId);
+    if (known && known.version === version && now - known.at < HOLD_TTL_MS) return known.value;
+    const value = await this.decideHold(c);
+    if (this.held.size >= HOLD_MEMORY) this.held.clear();
+    this.held.set(c.credentialId, { value, at: now, version });
+    return value;
+  }
+
+  private async decideHold(c: HeldCandidate): Promise<boolean> {
+    const { db } = this.platform;
+    const user = await findUserById(db, c.userId);
+    if (!user || !(await this.requiredFor(user))) return false;
+    return !(await credentialApproved(db, c.credentialId));
+  }
+
+  /**
+   * Ends the password sign-in sessions of the company's people whose domain the company now enforces
+   * (called after a provider starts enforcing or a domain is verified). The number ended.
+   */
+  async endPasswordSessions(companyId: number, actor: SessionActor): Promise<number> {
+    const { db } = this.platform;
+    const domains = await this.enforcedDomains(companyId);
+    const users = await usersAtDomains(db, companyId, domains);
+    const sessions = await activePasswordSessions(db, users, this.platform.now());
+    for (const s of sessions) await this.sessions.end({ sessionId: s.sid, userId: s.userId }, 'sso_required', actor);
+    this.held.clear();
+    return sessions.length;
+  }
+
+  /** The domains the company owns and enforces through one of its enabled providers. */
+  async enforcedDomains(companyId: number): Promise<string[]> {
+    const candidates = new Set<string>();
+    for (const p of await listIdentityProviders(this.platform.db, companyId)) if (p.enabled && p.enforce) for (const d of p.domains) candidates.add(d);
+    const enforced: string[] = [];
+    for (const domain of candidates) {
+      const provider = await enforcingIdentityProvider(this.platform.db, `someone@${domain}`);
+      if (provider?.companyId === companyId) enforced.push(domain);
+    }
+    return enforced.sort();
+  }
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '#test/helpers/org-api.js';
+import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
+import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+/**
+ * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password
+ * sessions of the company's people at the enforced domain, and every credential they made from a
+ * password sign-in — a /v1 API key, an OAuth client, a device key — until an administrator approves it;
+ * a credential made while signed in through the provider keeps working.
+ */
+let server: TestServer;
+let idp: TestOidcProvider;
+let providerId: number;
+const email = 'boss@enforced.test';
+const password = 'correct horse battery';
+let pair: { token: string; refreshToken: string };
+let workspaceId: number;
+const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '' };
+
+/** Plays the browser through the provider back to the console's `/sso`, and exchanges the code. */
+async function signInThroughProvider(): Promise<{ token: string; refreshToken: string }> {
+  const cookies = new Map<string, string>();
+  let url = new URL(`${server.url}/api/v1/auth/sso/${providerId}/start`);
+  for (let hop = 0; hop < 20; hop++) {
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [kv] = c.split(';');
+      const eq = kv!.indexOf('=');
+      cookies.set(kv!.slice(0, eq), kv!.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`no redirect from ${url.href}: ${res.status}`);
+    url = new URL(location, url);
+    if (url.origin === server.url && url.pathname === '/sso') {
+      const exchanged = await http(server.url, 'POST', '/api/v1/auth/sso/exchange', { body: { code: url.searchParams.get('code') } });
+      if (exchanged.status !== 200) throw new Error(`sign-in through the provider failed: ${url.search}`);
+      return exchanged.body;
+    }
+  }
+  throw new Error('too many redirects');
+}
+
+const v1 = (bearer: string) => http(server.url, 'GET', '/v1/projects', { token: bearer });
+const df = (key: string) => http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': key } });
+const oauthToken = async () =>
+  http(server.url, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: made.clientId, client_secret: made.clientSecret } });
+
+beforeAll(async () => {
+  idp = await startOidcProvider();
+  server = await startTestServer();
+  const signup = await http(server.url, 'POST', '/api/v1/auth/signup', { body: { email, password, name: 'The Boss', companyName: 'Enforced Inc' } });
+  expect(signup.status).toBe(201);
+  pair = signup.body;
+  workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token: pair.token })).body[0].id;
+  // Credentials made while signed in with a password.
+  const admin = client(server.url, pair.token);
+  const key = await admin.post('/api-keys', { name: 'CI', scopes: ['read'] });
+  expect(key.status).toBe(201);
+  expect(key.body.signIn ?? 'password').toBe('password');
+  made.apiKey = key.body.key;
+  made.apiKeyId = key.body.id;
+  const oauth = await admin.post('/oauth-clients', { name: 'CI', scopes: ['read'] });
+  expect(oauth.status).toBe(201);
+  Object.assign(made, { clientId: oauth.body.clientId, clientSecret: oauth.body.clientSecret, clientRecordId: oauth.body.id });
+  const dfKey = await http(server.url, 'POST', '/df/api/keys', { token: pair.token, headers: { 'x-workspace-id': String(workspaceId) }, body: { name: 'runner' } });
+  expect(dfKey.status).toBe(201);
+  made.dfKey = dfKey.body.key;
+  made.dfKeyId = dfKey.body.id;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await idp?.stop();
+});
+
+describe('single sign-on required ends the old ways in', () => {
+  it('before enforcement, the password session and every credential made from it work', async () => {
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: pair.token })).status).toBe(200);
+    expect((await v1(made.apiKey)).status).toBe(200);
+    const token = await oauthToken();
+    expect(token.status).toBe(200);
+    expect((await v1(token.body.access_token)).status).toBe(200);
+    expect((await df(made.dfKey)).status).toBe(200);
+  });
+
+  it('when the provider starts enforcing: password sessions end, refresh is refused, credentials are held', async () => {
+    const oauthBefore = (await oauthToken()).body.access_token as string;
+    const created = await client(server.url, pair.token).post('/identity-providers', {
+      type: 'oidc',
+      name: 'Enforced ID',
+      domains: ['enforced.test'],
+      enforce: true,
+      jitProvisioning: true,
+      mappings: [],
+      config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: ['openid', 'email', 'profile'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    providerId = created.body.id;
+    idp.open([`${server.url}/api/v1/auth/sso/${providerId}/callback`]);
+
+    // The access token of the password session that made the change: its session ended.
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: pair.token })).status).toBe(401);
+    // Its refresh token refreshes nothing.
+    const refreshed = await http(server.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: pair.refreshToken } });
+    expect(refreshed.status).toBeGreaterThanOrEqual(400);
+    expect(refreshed.body.token).toBeUndefined();
+    // A password sign-in is refused.
+    expect(errorCode(await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password } }))).toBe('SSO_REQUIRED');
+    // Every credential made from the password sign-in is held.
+    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey)]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(errorCode(res)).toBe('CREDENTIAL_NEEDS_APPROVAL');
+    }
+  });
+
+  it('signed in through the provider: the held credentials are listed as needing approval, a new key works, an approval lets an old one work again', async () => {
+    idp.addAccount('boss', { email, name: 'The Boss', email_verified: true });
+    idp.signInAs('boss');
+    const sso = await signInThroughProvider();
+    const admin = client(server.url, sso.token);
+    const sessions = await admin.get('/auth/sessions');
+    expect(sessions.status).toBe(200);
+    expect(sessions.body.content.map((s: { method: string }) => s.method)).toEqual(['sso']);
+
+    const keys = await admin.get('/api-keys');
+    expect(keys.body.find((k: { id: string }) => k.id === made.apiKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
+    expect((await admin.get('/oauth-clients')).body.find((c: { id: string }) => c.id === made.clientRecordId)).toMatchObject({ needsApproval: true });
+    const dfKeys = await http(server.url, 'GET', '/df/api/keys', { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
+    expect(dfKeys.body.content.find((k: { id: string }) => k.id === made.dfKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
+
+    const fresh = await admin.post('/api-keys', { name: 'made through SSO', scopes: ['read'] });
+    expect(fresh.status).toBe(201);
+    expect((await v1(fresh.body.key)).status).toBe(200);
+    expect((await admin.get(`/api-keys/${fresh.body.id}`)).body).toMatchObject({ signIn: 'sso', needsApproval: false });
+
+    const approved = await admin.post(`/api-keys/${made.apiKeyId}/approve`);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.needsApproval).toBe(false);
+    expect((await v1(made.apiKey)).status).toBe(200);
+    expect((await admin.post(`/oauth-clients/${made.clientRecordId}/approve`)).body.needsApproval).toBe(false);
+    expect((await v1((await oauthToken()).body.access_token)).status).toBe(200);
+    const dfApproved = await http(server.url, 'POST', `/df/api/keys/${made.dfKeyId}/approve`, { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
+    expect(dfApproved.status, JSON.stringify(dfApproved.body)).toBe(200);
+    expect((await df(made.dfKey)).status).toBe(200);
+  });
+});
