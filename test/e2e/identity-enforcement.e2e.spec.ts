@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { expectAccessible, launchBrowser, openPage, VIEWPORT } from './console-browser.js';
 
 /**
  * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password
@@ -114,7 +115,7 @@ describe('single sign-on required ends the old ways in', () => {
     }
   });
 
-  it('signed in through the provider: the held credentials are listed as needing approval, a new key works, an approval lets an old one work again', async () => {
+  it('signed in through the provider: the held credentials are listed as needing approval, a new key works, an approval lets an OAuth client and a device key work again', async () => {
     idp.addAccount('boss', { email, name: 'The Boss', email_verified: true });
     idp.signInAs('boss');
     const sso = await signInThroughProvider();
@@ -134,14 +135,37 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await v1(fresh.body.key)).status).toBe(200);
     expect((await admin.get(`/api-keys/${fresh.body.id}`)).body).toMatchObject({ signIn: 'sso', needsApproval: false });
 
-    const approved = await admin.post(`/api-keys/${made.apiKeyId}/approve`);
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-    expect(approved.body.needsApproval).toBe(false);
-    expect((await v1(made.apiKey)).status).toBe(200);
     expect((await admin.post(`/oauth-clients/${made.clientRecordId}/approve`)).body.needsApproval).toBe(false);
     expect((await v1((await oauthToken()).body.access_token)).status).toBe(200);
     const dfApproved = await http(server.url, 'POST', `/df/api/keys/${made.dfKeyId}/approve`, { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
     expect(dfApproved.status, JSON.stringify(dfApproved.body)).toBe(200);
     expect((await df(made.dfKey)).status).toBe(200);
+    // Only the company's administrators approve; another company's ids are 404.
+    const stranger = await http(server.url, 'POST', '/api/v1/auth/signup', { body: { email: 'other@elsewhere.test', password, name: 'Other', companyName: 'Elsewhere' } });
+    expect((await client(server.url, stranger.body.token).post(`/api-keys/${made.apiKeyId}/approve`)).status).toBe(404);
+    expect((await v1(made.apiKey)).status).toBe(403);
+  });
+
+  it('in the console, the API keys page marks the held key "needs approval", and an administrator approves it', async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      context.setDefaultTimeout(90_000);
+      const page = await openPage(context);
+      await page.goto(`${server.url}/sign-in`);
+      await page.getByLabel('E-mail or username').fill(email);
+      await page.getByRole('list', { name: 'Sign in through your organization' }).getByRole('link', { name: 'Continue with Enforced ID' }).click();
+      await page.waitForURL((u) => u.pathname === '/devices');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+      const table = page.getByRole('table', { name: 'API keys' });
+      const row = table.getByRole('row').filter({ hasText: 'CI' }).filter({ hasNotText: 'made through SSO' });
+      await expect.poll(() => row.textContent()).toContain('needs approval');
+      await expectAccessible(page, 'API keys with a held key');
+      await row.getByRole('button', { name: 'Approve CI' }).click();
+      await expect.poll(() => row.textContent()).toContain('works');
+      expect((await v1(made.apiKey)).status).toBe(200);
+    } finally {
+      await browser.close();
+    }
   });
 });

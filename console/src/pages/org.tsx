@@ -255,6 +255,8 @@ function ApiKeys() {
   const qc = useQueryClient();
   // Administrators of the workspace's keys give a key (a CI fleet's) a rate budget of its own.
   const manages = useSession().can('API_KEY_MANAGE');
+  // Company administrators let a key held by "single sign-on required" work again.
+  const approves = useSession().can('USER_ADMIN_MANAGE');
   // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
@@ -299,6 +301,11 @@ function ApiKeys() {
             { header: 'Created', cell: (k) => formatTime(k.createdAt) },
             { header: 'Last used', cell: (k) => formatTime(k.lastUsedAt) },
             {
+              // Made from a password sign-in where the company now requires single sign-on: refused until approved.
+              header: 'Status',
+              cell: (k) => (k.needsApproval ? <span class="badge maintenance">needs approval</span> : <span class="badge active">works</span>),
+            },
+            {
               header: 'Rate budget',
               cell: (k) => (manages ? <BudgetEditor path={`/api/v1/api-keys/${k.id}`} name={k.name} rateLimit={k.rateLimit} queryKey="api-keys" /> : budgetText(k.rateLimit)),
             },
@@ -306,21 +313,39 @@ function ApiKeys() {
               header: 'Actions',
               hiddenHeader: true,
               cell: (k) => (
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={async () => {
-                    if (!confirm(`Revoke the key ${k.name}?`)) return;
-                    try {
-                      await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
-                      await qc.invalidateQueries({ queryKey: ['api-keys'] });
-                    } catch (err) {
-                      setError(err);
-                    }
-                  }}
-                >
-                  Revoke
-                </button>
+                <span class="row">
+                  {k.needsApproval && approves ? (
+                    <button
+                      type="button"
+                      aria-label={`Approve ${k.name}`}
+                      onClick={async () => {
+                        try {
+                          await api(`/api/v1/api-keys/${k.id}/approve`, { method: 'POST' });
+                          await qc.invalidateQueries({ queryKey: ['api-keys'] });
+                        } catch (err) {
+                          setError(err);
+                        }
+                      }}
+                    >
+                      Approve
+                    </button>
+                  ) : null}
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={async () => {
+                      if (!confirm(`Revoke the key ${k.name}?`)) return;
+                      try {
+                        await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
+                        await qc.invalidateQueries({ queryKey: ['api-keys'] });
+                      } catch (err) {
+                        setError(err);
+                      }
+                    }}
+                  >
+                    Revoke
+                  </button>
+                </span>
               ),
             },
           ]}
