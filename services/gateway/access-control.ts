@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { tokenPrincipal, type ActiveWorkspace, type PermissionResolver, type Principal } from '#shared/http/principal.js';
-import { acceptsApiKey, acceptsScopedCredential, isProbe, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
+import { acceptsApiKey, acceptsScopedCredential, areaScopeFor, isProbe, isPublic, isWorkspaceFree, moduleFor, pathOf, scopeAllows, scopeFor, type ModuleRoute } from './policy.js';
 
 export interface AccessControlDeps {
   tokens: TokenService;
@@ -287,14 +287,21 @@ async function authenticateScoped(
   method: string,
 ): Promise<void> {
   if (!acceptsScopedCredential(path)) {
-    throw new AppError('UNAUTHORIZED', `A ${credential.label} is accepted only on the /v1 API; use a platform access token (POST /api/v1/auth/login) here`);
+    throw new AppError(
+      'UNAUTHORIZED',
+      `A ${credential.label} is accepted on the /v1 API, and with the scope "devices" or "webhooks" on the device API and the workspace's webhooks; use a platform access token (POST /api/v1/auth/login) here`,
+    );
   }
   const found = bearer.length <= 8192 ? await credential.verify(bearer) : null;
   if (!found) throw new AppError('UNAUTHORIZED', `Invalid or revoked ${credential.label}`);
   const header = request.headers['x-workspace-id'];
   const named = Array.isArray(header) ? header[0] : header;
   if (named !== undefined && named.trim() !== String(found.workspaceId)) {
-    throw new AppError('INVALID_WORKSPACE', 'Invalid X-Workspace-Id header');
+    throw new AppError('INVALID_WORKSPACE', `Invalid X-Workspace-Id header: this ${credential.label} acts in workspace ${found.workspaceId}`);
+  }
+  const area = areaScopeFor(path);
+  if (area && area.workspaceId !== null && area.workspaceId !== found.workspaceId) {
+    throw new AppError('INVALID_WORKSPACE', `This ${credential.label} acts in workspace ${found.workspaceId} only`);
   }
   const workspace = await deps.resolveWorkspace(found.principal, found.workspaceId);
   if (!workspace) {
@@ -304,7 +311,10 @@ async function authenticateScoped(
   request.workspace = workspace;
   checkEntitlement(route, workspace, false, method);
   const scopes = found.principal.scopes ?? [];
-  if (!scopeAllows(scopes, method)) {
+  if (area && !scopes.includes(area.scope)) {
+    throw new AppError('INSUFFICIENT_SCOPE', `This ${credential.label} lacks the "${area.scope}" scope that ${area.what} needs (it has: ${scopes.join(', ') || 'none'})`);
+  }
+  if (!area && !scopeAllows(scopes, method)) {
     throw new AppError('INSUFFICIENT_SCOPE', `This ${credential.label} lacks the "${scopeFor(method)}" scope that ${method} needs (it has: ${scopes.join(', ') || 'none'})`);
   }
   if (found.used) {

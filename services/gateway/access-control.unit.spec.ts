@@ -6,7 +6,7 @@ import { createClientTokenService, createTokenService, looksLikeClientToken, typ
 import { installErrorHandling } from '#shared/http/errors.js';
 import type { CredentialScope, Principal } from '#shared/http/principal.js';
 import { installAccessControl, type ScopedCredential } from './access-control.js';
-import { acceptsScopedCredential, isWorkspaceFree, scopeAllows, scopeFor } from './policy.js';
+import { acceptsScopedCredential, areaScopeFor, isWorkspaceFree, scopeAllows, scopeFor } from './policy.js';
 
 /** A new EdDSA key pair for the token services of one describe block. */
 async function newSigningKeys() {
@@ -35,9 +35,17 @@ describe('/v1 scope policy', () => {
     expect(scopeAllows([], 'GET')).toBe(false);
   });
 
-  it('accepts scoped credentials on the /v1 set only, by whole segments', () => {
-    for (const p of ['/v1', '/v1/projects', '/v1/test-cases/abc']) expect(acceptsScopedCredential(p), p).toBe(true);
-    for (const p of ['/v1x', '/api/v1/users', '/tmt/api/v1/x', '/df/api/devices', '/oauth/token', '/']) expect(acceptsScopedCredential(p), p).toBe(false);
+  it('accepts scoped credentials on the /v1 set and the areas of a pipeline key, by whole segments', () => {
+    for (const p of ['/v1', '/v1/projects', '/v1/test-cases/abc', '/df/api/devices', '/df/wd/session', '/api/v1/workspaces/7/webhooks']) expect(acceptsScopedCredential(p), p).toBe(true);
+    for (const p of ['/v1x', '/api/v1/users', '/tmt/api/v1/x', '/df/api/keys', '/api/v1/workspaces/7', '/oauth/token', '/']) expect(acceptsScopedCredential(p), p).toBe(false);
+  });
+
+  it('names the scope of an area and the workspace a webhooks path is in', () => {
+    expect(areaScopeFor('/df/wd/session/abc/url')).toMatchObject({ scope: 'devices', workspaceId: null });
+    expect(areaScopeFor('/df/devtools/sessions/abc')).toMatchObject({ scope: 'devices' });
+    expect(areaScopeFor('/api/v1/workspaces/12/webhooks/3/deliveries')).toMatchObject({ scope: 'webhooks', workspaceId: 12 });
+    expect(areaScopeFor('/v1/projects')).toBeNull();
+    expect(areaScopeFor('/api/v1/workspaces/12/webhooksx')).toBeNull();
   });
 });
 

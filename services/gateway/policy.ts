@@ -104,8 +104,31 @@ export const SCOPE_OF_METHOD: Readonly<Record<string, 'read' | 'write' | 'delete
   DELETE: 'delete',
 };
 
+/**
+ * Areas beyond `/v1` that a pipeline key opens with a scope of their own (docs/modules/credentials.md,
+ * "One key for a pipeline"): `devices` reaches what a device key (`dfk_`) reaches — sessions, devices, the
+ * WebDriver hub, the CDP relay, automation events, app uploads — and `webhooks` the webhooks of the key's
+ * workspace (the path's workspace must be the key's own: `workspace` names its capture group). There a
+ * key's `read`/`write`/`delete` scopes play no part.
+ */
+export const AREA_SCOPES: readonly { scope: 'devices' | 'webhooks'; what: string; paths: readonly RegExp[]; workspaceGroup?: number }[] = [
+  { scope: 'devices', what: 'the device API (/df)', paths: [...API_KEY_PATHS.always, ...API_KEY_PATHS.withoutBearer] },
+  { scope: 'webhooks', what: "the workspace's webhooks", paths: [/^\/api\/v1\/workspaces\/(\d+)\/webhooks(\/.*)?$/], workspaceGroup: 1 },
+];
+
+/** The area scope a path needs, with the workspace the path names (webhooks), or null for a path outside them. */
+export function areaScopeFor(path: string): { scope: 'devices' | 'webhooks'; what: string; workspaceId: number | null } | null {
+  for (const area of AREA_SCOPES) {
+    for (const p of area.paths) {
+      const m = p.exec(path);
+      if (m) return { scope: area.scope, what: area.what, workspaceId: area.workspaceGroup !== undefined ? Number(m[area.workspaceGroup]) : null };
+    }
+  }
+  return null;
+}
+
 export function acceptsScopedCredential(path: string): boolean {
-  return SCOPED_CREDENTIAL_PATHS.some((p) => p.test(path));
+  return SCOPED_CREDENTIAL_PATHS.some((p) => p.test(path)) || areaScopeFor(path) !== null;
 }
 
 /** The scope `method` needs: `admin` for a method not in the table. */
@@ -113,7 +136,7 @@ export function scopeFor(method: string): 'read' | 'write' | 'delete' | 'admin' 
   return SCOPE_OF_METHOD[method.toUpperCase()] ?? 'admin';
 }
 
-/** Whether a credential with `scopes` may use `method` (`admin` allows all). */
+/** Whether a credential with `scopes` may use `method` on `/v1` (`admin` allows all). */
 export function scopeAllows(scopes: readonly string[], method: string): boolean {
   return scopes.includes('admin') || scopes.includes(scopeFor(method));
 }

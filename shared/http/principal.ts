@@ -55,7 +55,7 @@ export function tokenPrincipal(claims: SignedTokenClaims, credential: Omit<Princ
 export type CredentialKind = 'access-token' | 'api-key' | 'oauth-client';
 
 /** Scopes of `/v1` API keys and OAuth clients (docs/api-conventions.md, "The /v1 set"). */
-export const CREDENTIAL_SCOPES = ['read', 'write', 'delete', 'admin'] as const;
+export const CREDENTIAL_SCOPES = ['read', 'write', 'delete', 'admin', 'devices', 'webhooks'] as const;
 export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
 
 /** The workspace a request acts in, checked against the caller's access. */

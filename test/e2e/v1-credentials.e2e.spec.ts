@@ -185,14 +185,18 @@ describe('/v1 API keys: where and what', () => {
     expect((await call('DELETE', `/v1/projects/${other}`, deleter.key)).status).toBe(200);
   });
 
-  it('a key is refused (401) outside /v1, saying where it works', async () => {
+  it('a key is refused (401) outside /v1, saying where it works; on the device API without its scope, 403 naming it', async () => {
     const { key } = await createKey(A, ['admin']);
-    for (const path of ['/api/v1/users', '/api/v1/users/me', '/api/v1/api-keys', '/df/api/devices', '/tmt/api/v1/anything']) {
+    for (const path of ['/api/v1/users', '/api/v1/users/me', '/api/v1/api-keys', '/tmt/api/v1/anything']) {
       const r = await call('GET', path, key);
       expect(r.status, path).toBe(401);
       expect(r.body.code).toBe('UNAUTHORIZED');
       expect(r.body.message).toContain('/v1');
     }
+    const devices = await call('GET', '/df/api/devices', key);
+    expect(devices.status).toBe(403);
+    expect(devices.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect(devices.body.message).toContain('"devices" scope');
     // It cannot mint more credentials for itself either.
     expect((await call('POST', '/api/v1/api-keys', key, { name: 'more', scopes: ['admin'] })).status).toBe(401);
   });
@@ -322,12 +326,13 @@ describe('OAuth 2.0 client credentials', () => {
     expect(refused.status).toBe(403);
     expect(codeOf(refused.body)).toBe('INSUFFICIENT_SCOPE');
 
-    // Not a user access token: refused outside /v1, whatever the path.
-    for (const path of ['/api/v1/users/me', '/api/v1/oauth-clients', '/df/api/devices']) {
+    // Not a user access token: refused outside /v1 and the areas its scopes open.
+    for (const path of ['/api/v1/users/me', '/api/v1/oauth-clients']) {
       const r = await call('GET', path, full);
       expect(r.status, path).toBe(401);
       expect(r.body.message).toContain('/v1');
     }
+    expect(codeOf((await call('GET', '/df/api/devices', full)).body)).toBe('INSUFFICIENT_SCOPE');
     const seen = await eventually(
       () => A.get(`/oauth-clients/${c.id}`),
       (r) => r.body.lastUsedAt !== null,

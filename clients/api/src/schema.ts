@@ -64,8 +64,8 @@ export interface paths {
                         name: string;
                         /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
                         rateLimit?: number | null;
-                        /** @description What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all) */
-                        scopes: ("read" | "write" | "delete" | "admin")[];
+                        /** @description What it may do: on /v1 read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all); devices: the device API, the WebDriver hub and the CDP relay (as a device key does); webhooks: the webhooks of its workspace */
+                        scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
                     };
                 };
             };
@@ -103,7 +103,7 @@ export interface paths {
                             prefix: string;
                             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
                             rateLimit: number | null;
-                            scopes: ("read" | "write" | "delete" | "admin")[];
+                            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
                             workspaceId: number;
                         };
                     };
@@ -1685,8 +1685,8 @@ export interface paths {
                         name: string;
                         /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
                         rateLimit?: number | null;
-                        /** @description What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all) */
-                        scopes: ("read" | "write" | "delete" | "admin")[];
+                        /** @description What it may do: on /v1 read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all); devices: the device API, the WebDriver hub and the CDP relay (as a device key does); webhooks: the webhooks of its workspace */
+                        scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
                     };
                 };
             };
@@ -1724,7 +1724,7 @@ export interface paths {
                             name: string;
                             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
                             rateLimit: number | null;
-                            scopes: ("read" | "write" | "delete" | "admin")[];
+                            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
                             workspaceId: number;
                         };
                     };
@@ -20577,7 +20577,7 @@ export interface components {
             needsApproval: boolean;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
-            scopes: ("read" | "write" | "delete" | "admin")[];
+            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
             /**
              * @description How its creator was signed in when they made it
              * @enum {string}
@@ -20597,7 +20597,7 @@ export interface components {
             needsApproval: boolean;
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
-            scopes: ("read" | "write" | "delete" | "admin")[];
+            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
             /**
              * @description How its creator was signed in when they made it
              * @enum {string}
@@ -21135,7 +21135,7 @@ export interface components {
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             revokedAt: string | null;
-            scopes: ("read" | "write" | "delete" | "admin")[];
+            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
             /**
              * @description How its creator was signed in when they made it
              * @enum {string}
@@ -21157,7 +21157,7 @@ export interface components {
             /** @description Requests per rate-limit window (RATE_LIMIT_WINDOW, a minute by default) this credential may make, counted apart from its user's own; null: the deployment's default for credentials (RATE_LIMIT_PER_CREDENTIAL). Set by holders of API_KEY_MANAGE */
             rateLimit: number | null;
             revokedAt: string | null;
-            scopes: ("read" | "write" | "delete" | "admin")[];
+            scopes: ("read" | "write" | "delete" | "admin" | "devices" | "webhooks")[];
             /**
              * @description How its creator was signed in when they made it
              * @enum {string}

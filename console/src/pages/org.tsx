@@ -264,7 +264,10 @@ function ApiKeys() {
   return (
     <section class="stack">
       <h1>API keys</h1>
-      <p class="muted" style="margin-top:0">Keys for the <code>/v1</code> test-management API. They act as you, within their scopes.</p>
+      <p class="muted" style="margin-top:0">
+        Keys for the <code>/v1</code> test-management API, and with <code>devices</code> and <code>webhooks</code> for a pipeline's device sessions
+        (<code>/df</code>, the WebDriver hub) and the workspace's webhooks. They act as you, within their scopes.
+      </p>
       <FormCard
         title="New key" label="New API key" class="row" submit="Create the key"
         after={created ? <ShownOnce label="New API key value" value={created.key}>The key <strong>{created.name}</strong>, shown only now: copy it.</ShownOnce> : null}
@@ -279,7 +282,7 @@ function ApiKeys() {
         <Field label="Name" name="name" required />
         <fieldset class="row">
           <legend>Scopes</legend>
-          {['read', 'write', 'delete', 'admin'].map((s) => (
+          {['read', 'write', 'delete', 'admin', 'devices', 'webhooks'].map((s) => (
             <label class="check">
               <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'read'} /> {s}
             </label>

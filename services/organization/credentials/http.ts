@@ -28,7 +28,9 @@ export const ScopeList = z
   .min(1)
   .max(CREDENTIAL_SCOPES.length * 4)
   .transform((s) => CREDENTIAL_SCOPES.filter((x) => s.includes(x)))
-  .describe('What it may do on /v1: read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all)');
+  .describe(
+    'What it may do: on /v1 read (GET, HEAD), write (POST, PUT, PATCH), delete (DELETE), admin (all); devices: the device API, the WebDriver hub and the CDP relay (as a device key does); webhooks: the webhooks of its workspace',
+  );
 export const Name = z.string().trim().min(1).max(100);
 export const IdParams = z.object({ id: z.uuid() });
 export const RateBudget = RateLimit.describe(
