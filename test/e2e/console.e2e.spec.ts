@@ -335,7 +335,7 @@ describe('team and organization', { timeout: 120_000 }, () => {
 
   it('makes an API key whose value is shown once', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
-    await page.getByLabel('Name').fill('CI key');
+    await page.getByRole('form', { name: 'New API key' }).getByLabel('Name', { exact: true }).fill('CI key');
     // An administrator gives the fleet's key a rate budget of its own.
     await page.getByRole('form', { name: 'New API key' }).getByLabel('Rate budget').fill('500');
     await page.getByRole('button', { name: 'Create the key' }).click();
@@ -353,6 +353,29 @@ describe('team and organization', { timeout: 120_000 }, () => {
     await budget.getByRole('button', { name: 'Set' }).click();
     await expect.poll(async () => (await http(server.url, 'GET', '/v1/projects', { token: value })).headers.get('ratelimit-limit')).toBe('800');
     await expectAccessible(page, 'API keys');
+  });
+
+  it('makes an OAuth client and a device key on the same page, each secret shown once and working', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    const clientForm = page.getByRole('form', { name: 'New OAuth client' });
+    await clientForm.getByLabel('Client name').fill('CI tokens');
+    await clientForm.getByRole('button', { name: 'Create the client' }).click();
+    const secret = (await page.getByLabel('New OAuth client secret').textContent())!.trim();
+    const clients = page.getByRole('table', { name: 'OAuth clients' });
+    await expect.poll(() => clients.textContent()).toContain('CI tokens');
+    const clientId = (await clients.getByRole('row').filter({ hasText: 'CI tokens' }).locator('code').textContent())!.trim();
+    const token = await http(server.url, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret } });
+    expect(token.status, JSON.stringify(token.body)).toBe(200);
+    expect((await http(server.url, 'GET', '/v1/projects', { token: token.body.access_token })).status).toBe(200);
+
+    const keyForm = page.getByRole('form', { name: 'New device key' });
+    await keyForm.getByLabel('Device key name').fill('runner');
+    await keyForm.getByRole('button', { name: 'Create the device key' }).click();
+    const deviceKey = (await page.getByLabel('New device key value').textContent())!.trim();
+    expect(deviceKey).toMatch(/^dfk_/);
+    await expect.poll(() => page.getByRole('table', { name: 'Device keys' }).textContent()).toContain('runner');
+    expect((await http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': deviceKey } })).status).toBe(200);
+    await expectAccessible(page, 'API keys, OAuth clients and device keys');
   });
 
   it('books a device, sees it under my bookings and cancels it', async () => {

@@ -8,6 +8,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, ShownOnce, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
+import { CredentialActions, DeviceKeys, HoldBadge, OAuthClients } from './credentials';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
 import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
@@ -31,7 +32,15 @@ const SECTION_PAGES: Record<(typeof ORG_SECTIONS)[number]['path'], ComponentType
 export function OrgPage({ path }: { path: string }) {
   const { can } = useSession();
   const sections = ORG_SECTIONS.filter((s) => can(s.key));
-  if (path === '/api-keys') return <ApiKeys />;
+  if (path === '/api-keys') {
+    return (
+      <>
+        <ApiKeys />
+        <OAuthClients />
+        <DeviceKeys />
+      </>
+    );
+  }
   const section = sections.find((s) => s.path === path);
   const Section = section ? SECTION_PAGES[section.path] : null;
   return (
@@ -255,8 +264,6 @@ function ApiKeys() {
   const qc = useQueryClient();
   // Administrators of the workspace's keys give a key (a CI fleet's) a rate budget of its own.
   const manages = useSession().can('API_KEY_MANAGE');
-  // Company administrators let a key held by "single sign-on required" work again.
-  const approves = useSession().can('USER_ADMIN_MANAGE');
   // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
@@ -306,7 +313,7 @@ function ApiKeys() {
             {
               // Made from a password sign-in where the company now requires single sign-on: refused until approved.
               header: 'Status',
-              cell: (k) => (k.needsApproval ? <span class="badge maintenance">needs approval</span> : <span class="badge active">works</span>),
+              cell: (k) => <HoldBadge needsApproval={k.needsApproval} />,
             },
             {
               header: 'Rate budget',
@@ -316,39 +323,10 @@ function ApiKeys() {
               header: 'Actions',
               hiddenHeader: true,
               cell: (k) => (
-                <span class="row">
-                  {k.needsApproval && approves ? (
-                    <button
-                      type="button"
-                      aria-label={`Approve ${k.name}`}
-                      onClick={async () => {
-                        try {
-                          await api(`/api/v1/api-keys/${k.id}/approve`, { method: 'POST' });
-                          await qc.invalidateQueries({ queryKey: ['api-keys'] });
-                        } catch (err) {
-                          setError(err);
-                        }
-                      }}
-                    >
-                      Approve
-                    </button>
-                  ) : null}
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={async () => {
-                      if (!confirm(`Revoke the key ${k.name}?`)) return;
-                      try {
-                        await api(`/api/v1/api-keys/${k.id}`, { method: 'DELETE' });
-                        await qc.invalidateQueries({ queryKey: ['api-keys'] });
-                      } catch (err) {
-                        setError(err);
-                      }
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </span>
+                <CredentialActions
+                  name={k.name} needsApproval={k.needsApproval} queryKey="api-keys" onError={setError} removeLabel="Revoke"
+                  approvePath={`/api/v1/api-keys/${k.id}/approve`} removePath={`/api/v1/api-keys/${k.id}`}
+                />
               ),
             },
           ]}
