@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { routePlugins } from '#shared/http/feature-plugin.js';
 import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
+import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { DirectoryRefusal, LdapDirectory } from './ldap.js';
@@ -34,7 +35,10 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
   const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }));
   const oidc = new OidcClients(() => platform.now());
   const saml = new SamlClients(platform.kv);
-  const ldap = new LdapDirectory();
+  const ldap = new LdapDirectory({
+    allowPrivate: platform.config.LDAP_ALLOW_PRIVATE_ADDRESSES,
+    logFailure: (err) => platform.logger.info({ requestId: currentRequest()?.requestId, err }, 'trying a directory’s settings failed'),
+  });
   const signIn = new ProviderSignIn(platform, auth);
   const flows = new SsoFlows(platform, providers, oidc, saml, signIn);
 
