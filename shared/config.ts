@@ -241,11 +241,22 @@ const schema = z.object({
    * except with `NODE_ENV=production`, where it is refused unless set to true.
    */
   WEBHOOK_ALLOW_PRIVATE_URLS: optionalFlag,
+  /**
+   * Identity providers: whether a directory (LDAP) may be at a loopback, private or other special-purpose
+   * address. Unset: as `WEBHOOK_ALLOW_PRIVATE_URLS`, allowed except with `NODE_ENV=production`. A
+   * directory inside the company's network needs it set to true.
+   */
+  LDAP_ALLOW_PRIVATE_ADDRESSES: optionalFlag,
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_SIGNUP' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & { PUBLIC_SIGNUP: boolean; WEBHOOK_ALLOW_PRIVATE_URLS: boolean; dataDir: string };
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_SIGNUP' | 'WEBHOOK_ALLOW_PRIVATE_URLS' | 'LDAP_ALLOW_PRIVATE_ADDRESSES'> & {
+  PUBLIC_SIGNUP: boolean;
+  WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
+  LDAP_ALLOW_PRIVATE_ADDRESSES: boolean;
+  dataDir: string;
+};
 
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
@@ -265,5 +276,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.data.BLOB_STORE === 's3' && !parsed.data.S3_BUCKET) throw new ConfigError([{ variable: 'S3_BUCKET', message: 'required when BLOB_STORE=s3' }]);
   const PUBLIC_SIGNUP = parsed.data.PUBLIC_SIGNUP ?? parsed.data.NODE_ENV !== 'production';
   const WEBHOOK_ALLOW_PRIVATE_URLS = parsed.data.WEBHOOK_ALLOW_PRIVATE_URLS ?? parsed.data.NODE_ENV !== 'production';
-  return { ...parsed.data, PUBLIC_SIGNUP, WEBHOOK_ALLOW_PRIVATE_URLS, dataDir: resolve(parsed.data.DATA_DIR) };
+  const LDAP_ALLOW_PRIVATE_ADDRESSES = parsed.data.LDAP_ALLOW_PRIVATE_ADDRESSES ?? parsed.data.NODE_ENV !== 'production';
+  return { ...parsed.data, PUBLIC_SIGNUP, WEBHOOK_ALLOW_PRIVATE_URLS, LDAP_ALLOW_PRIVATE_ADDRESSES, dataDir: resolve(parsed.data.DATA_DIR) };
 }

@@ -130,12 +130,20 @@ describe('identity providers in the console', { timeout: 240_000 }, () => {
     }
   });
 
-  it('shows why a sign-in through a provider failed, with the way back to the sign-in page', async () => {
+  it("says in its own words why a sign-in through a provider failed, never a link's text, with the way back to the sign-in page", async () => {
     const anon = await anonymousSignInPage();
+    const attacker = 'Your account is locked: call +1 555 0100 and read out your password';
     try {
-      await anon.page.goto(`${server.url}/sso?error=SSO_NOT_PROVISIONED&message=${encodeURIComponent('No account for zoe@corp.test')}`);
-      await anon.page.getByRole('alert').filter({ hasText: 'No account for zoe@corp.test (SSO_NOT_PROVISIONED)' }).waitFor();
+      await anon.page.goto(`${server.url}/sso?error=SSO_FAILED&message=${encodeURIComponent(attacker)}`);
+      const alert = anon.page.getByRole('alert');
+      await alert.filter({ hasText: 'Your identity provider did not confirm who you are' }).waitFor();
+      expect(await alert.textContent()).toContain('(SSO_FAILED)');
+      expect(await anon.page.locator('body').textContent()).not.toContain(attacker);
       await expectAccessible(anon.page, 'a refused provider sign-in');
+      // A code the console does not know is neither shown nor trusted: the generic text stands in.
+      await anon.page.goto(`${server.url}/sso?error=${encodeURIComponent(attacker)}`);
+      await alert.filter({ hasText: 'did not finish' }).waitFor();
+      expect(await anon.page.locator('body').textContent()).not.toContain(attacker);
       await anon.page.getByRole('link', { name: 'Back to sign-in' }).click();
       await anon.page.getByLabel('E-mail or username').waitFor();
     } finally {

@@ -48,6 +48,8 @@ beforeAll(async () => {
   server = await startTestServer({
     SMTP_URL: smtp.url,
     APP_URL,
+    // The mail limit per recipient of an installation, which session invitations count against too.
+    MAIL_MAX_PER_EMAIL_PER_HOUR: '5',
     AGENT_CONFIG: writeAgentConfig({
       nodeName: 'share-node',
       heartbeatMs: 500,
@@ -422,6 +424,27 @@ describe('a WebDriver test (/df/wd)', () => {
       expect((await wd('DELETE', `/session/${id}`)).status).toBe(200);
     }
     expect((await api('GET', `/sessions/${id}`)).body.status).toBe('ended');
+  });
+});
+
+describe('invitation mails to one coworker', () => {
+  it('stop at the hourly limit per recipient (every mail to them counted): 429 TOO_MANY_REQUESTS with Retry-After, no invitation and no mail more', async () => {
+    const rex = await coworker('rex@share.test', 'Rex Recipient', 'Viewer');
+    const toRex = () => smtp.mails.filter((m) => m.to.includes(rex.email)).length;
+    const before = toRex();
+    expect(before).toBeGreaterThan(0);
+    for (let i = before; i < 5; i++) expect((await api('POST', `/sessions/${sessionId}/invitations`, { userId: rex.id, access: 'view' })).status).toBe(201);
+    await expect.poll(toRex).toBe(5);
+    const listed = () => api('GET', `/sessions/${sessionId}/invitations`).then((r) => (r.body as { userId: number | null }[]).filter((x) => x.userId === rex.id).length);
+    const invitations = await listed();
+    const refused = await api('POST', `/sessions/${sessionId}/invitations`, { email: rex.email, access: 'control' });
+    expect(refused.status).toBe(429);
+    expect(errorCode(refused)).toBe('TOO_MANY_REQUESTS');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await listed()).toBe(invitations);
+    expect(toRex()).toBe(5);
+    // A link mails no one and is not limited by it.
+    expect((await createLink({ access: 'view' })).status).toBe(201);
   });
 });
 

@@ -115,6 +115,36 @@ describe('SCIM Users', () => {
     expect(user.body).toMatchObject({ email: 'alice@scim.test', status: 'active' });
   });
 
+  it('refuses names over 200 characters and addresses over 254 (400 invalidValue), creating and changing nobody', async () => {
+    const long = 'n'.repeat(100_000);
+    const over = 'n'.repeat(201);
+    const aliceBefore = (await client(server.url, company.token).get(`/users/${aliceId}`)).body as { name: string; title: string | null };
+    const created = await scim('POST', '/Users', { ...oktaUser('longname@scim.test', long, 'Doe') });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '400', scimType: 'invalidValue', detail: 'name.givenName is longer than 200 characters' });
+    for (const body of [
+      { ...oktaUser('longname@scim.test', 'Ann', 'Doe'), name: { formatted: over } },
+      { ...oktaUser('longname@scim.test', 'Ann', 'Doe'), name: {}, displayName: over },
+      { ...oktaUser('longname@scim.test', 'Ann', over) },
+      { ...oktaUser('longname@scim.test', 'Ann', 'Doe'), userName: `${'a'.repeat(250)}@scim.test` },
+    ]) {
+      expect((await scim('POST', '/Users', body)).body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    }
+    // Two parts within the bound that make a full name beyond it.
+    const halves = await scim('POST', '/Users', { ...oktaUser('longname@scim.test', 'g'.repeat(150), 'f'.repeat(150)), displayName: 'G F' });
+    expect(halves.body).toMatchObject({ status: '400', scimType: 'invalidValue', detail: 'name is longer than 200 characters' });
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "longname@scim.test"')}`)).body.totalResults).toBe(0);
+    for (const op of [{ op: 'replace', path: 'displayName', value: long }, { op: 'replace', value: { name: { givenName: over } } }, { op: 'replace', path: 'title', value: 't'.repeat(129) }]) {
+      expect((await scim('PATCH', `/Users/${aliceId}`, { schemas: [PATCH], Operations: [op] })).body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    }
+    // At the bound itself a name is taken.
+    const at = await scim('POST', '/Users', oktaUser('longname@scim.test', 'g'.repeat(100), 'f'.repeat(99)));
+    expect(at.status).toBe(201);
+    expect(at.body.displayName).toHaveLength(200);
+    expect((await scim('DELETE', `/Users/${at.body.id}`)).status).toBe(204);
+    expect((await client(server.url, company.token).get(`/users/${aliceId}`)).body).toMatchObject({ name: aliceBefore.name, title: aliceBefore.title });
+  });
+
   it('deactivates a user the way Entra ID does ("False" as a string): they cannot sign in and their tokens end at once', async () => {
     const admin = client(server.url, company.token);
     await admin.put(`/users/${aliceId}/password`, { password: 'alice-Passw0rd!' });

@@ -120,8 +120,23 @@ export function SignInPage() {
 }
 
 /**
+ * What the console says for each code a refused sign-in through an identity provider lands with. The
+ * URL carries only the code: anyone can craft a link to `/sso`, so no text from it is shown, and the
+ * server keeps the reason in its log.
+ */
+const SSO_FAILURES: Record<string, string> = {
+  SSO_FAILED: 'Your identity provider did not confirm who you are, or the sign-in took too long. Start the sign-in again.',
+  SSO_NOT_PROVISIONED: 'Your identity provider knows you, but you have no account here yet. Ask an administrator of your company to invite you.',
+  ACCOUNT_DISABLED: 'Your account here is deactivated. Ask an administrator of your company to reactivate it.',
+  SSO_REQUIRED: 'Your company requires signing in through its identity provider. Start the sign-in from the sign-in page.',
+  VALIDATION_FAILED: 'Your identity provider sent details this platform cannot use (an e-mail address, say). Ask an administrator to check its settings.',
+};
+const SSO_FAILURE_UNKNOWN = 'The sign-in through your identity provider did not finish. Start it again, or ask an administrator.';
+
+/**
  * Where a sign-in through an identity provider lands (`/sso?code=…`): the one-time code is exchanged
- * for the token pair; a failure (`/sso?error=…&message=…`) is shown with the way back to the sign-in page.
+ * for the token pair; a failure (`/sso?error=<CODE>`) is shown in the console's own words with the way
+ * back to the sign-in page.
  */
 export function SsoLandingPage() {
   const { query } = useLocation();
@@ -153,14 +168,22 @@ export function SsoLandingPage() {
       {error ? (
         <ErrorNote error={error} />
       ) : (
-        <p class="error" role="alert">
-          {query.get('message') ?? 'The sign-in through your identity provider did not finish.'} ({query.get('error') ?? 'SSO_FAILED'})
-        </p>
+        <SsoFailure code={query.get('error')} />
       )}
       <p class="links">
         <Link href="/sign-in">Back to sign-in</Link>
       </p>
     </section>
+  );
+}
+
+/** The console's text for a failure's code, and the code when it is one the console knows. */
+function SsoFailure({ code }: { code: string | null }) {
+  const known = code !== null && Object.hasOwn(SSO_FAILURES, code) ? code : null;
+  return (
+    <p class="error" role="alert">
+      {known ? `${SSO_FAILURES[known]} (${known})` : SSO_FAILURE_UNKNOWN}
+    </p>
   );
 }
 

@@ -7,6 +7,8 @@ import { sharingStream, type InvitationType, type SessionAccess, type SharingEve
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
+import { currentRequest } from '#shared/request-context.js';
+import { sendLimitsOf, type SendLimits } from '#services/organization/auth/index.js';
 import type { Platform } from '../../platform.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { Caller } from '../core/caller.js';
@@ -49,7 +51,12 @@ export const invitationUrl = (appUrl: string, token: string) => `${appUrl.replac
  * event on the session's sharing stream; answers wait for the `df-session-sharing` read model.
  */
 export class SharingService {
-  constructor(private readonly platform: Platform, private readonly hub: ScreenHub) {}
+  /** The installation's mail limits, shared with the organization's invitations and password resets. */
+  private readonly sendLimits: SendLimits;
+
+  constructor(private readonly platform: Platform, private readonly hub: ScreenHub) {
+    this.sendLimits = sendLimitsOf(platform.counters, platform.config);
+  }
 
   private async run(sessionId: string, command: SharingCommand, context: CommandContext): Promise<SharingEvent[]> {
     const result = await handleCommand({ store: this.platform.store, streamId: sharingStream(sessionId), decider: sharingDecider, command, context, maxAttempts: 10 });
@@ -61,7 +68,12 @@ export class SharingService {
     return { actorId: caller.userId, companyId: session.companyId, workspaceId: session.workspaceId, now: this.platform.now() };
   }
 
-  /** Invites a coworker (mailed a link) or creates a shareable link to an active session. */
+  /**
+   * Invites a coworker (mailed a link) or creates a shareable link to an active session. A mailed
+   * invitation counts against the hourly mail limits (`MAIL_MAX_PER_ADDRESS_PER_HOUR` per inviting
+   * address, `MAIL_MAX_PER_EMAIL_PER_HOUR` per recipient, with every other mail to them), so no one
+   * can flood a coworker's mailbox through a session.
+   */
   async invite(session: SessionRecord, caller: Caller, input: InviteInput): Promise<CreatedInvitation> {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `Only active sessions can be shared; this one is ${session.status}`);
     if (session.type === 'automation' && input.access === 'control') {
@@ -82,6 +94,10 @@ export class SharingService {
       const user = 'userId' in input ? await getUser(this.platform.db, session.companyId, input.userId) : await getUserByEmail(this.platform.db, session.companyId, input.email);
       if (!user || user.status !== 'active') throw new AppError('NOT_FOUND', 'No active coworker with this id or e-mail address');
       if (user.id === session.ownerId) throw new AppError('BAD_REQUEST', "The session's owner has access already");
+      // Before anything is recorded: a refused invitation (429 with Retry-After) leaves no trace to accept.
+      const client = currentRequest()?.clientAddress;
+      if (client) await this.sendLimits.chargeAddress('mail', client);
+      await this.sendLimits.chargeRecipient(user.email);
       invitee = { id: user.id, email: user.email };
       expiresAt = new Date(now.getTime() + USER_INVITATION_TTL_MS);
     }

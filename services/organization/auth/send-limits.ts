@@ -1,3 +1,4 @@
+import type { Config } from '#shared/config.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { refusedUntilWindowEnds } from './throttle.js';
 
@@ -53,3 +54,12 @@ export class SendLimits {
 }
 
 const recipientKey = (email: string) => `limit:mail:to:${email.trim().toLowerCase()}`;
+
+/** The installation's send limits (`MAIL_MAX_PER_*`, `SIGNUP_MAX_PER_ADDRESS_PER_HOUR`) over its shared counters. */
+export function sendLimitsOf(counters: KeyValueStore, config: Pick<Config, 'MAIL_MAX_PER_ADDRESS_PER_HOUR' | 'MAIL_MAX_PER_EMAIL_PER_HOUR' | 'SIGNUP_MAX_PER_ADDRESS_PER_HOUR'>): SendLimits {
+  return new SendLimits(counters, {
+    mailPerAddress: config.MAIL_MAX_PER_ADDRESS_PER_HOUR,
+    mailPerEmail: config.MAIL_MAX_PER_EMAIL_PER_HOUR,
+    signupPerAddress: config.SIGNUP_MAX_PER_ADDRESS_PER_HOUR,
+  });
+}

@@ -4,6 +4,7 @@ import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { DirectoryRefusal, LdapDirectory } from './ldap.js';
@@ -42,7 +43,10 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
   const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }), afterWrite);
   const oidc = new OidcClients(() => platform.now());
   const saml = new SamlClients(platform.kv);
-  const ldap = new LdapDirectory();
+  const ldap = new LdapDirectory({
+    allowPrivate: platform.config.LDAP_ALLOW_PRIVATE_ADDRESSES,
+    logFailure: (err) => platform.logger.info({ requestId: currentRequest()?.requestId, err }, 'trying a directory’s settings failed'),
+  });
   const signIn = new ProviderSignIn(platform, auth);
   const flows = new SsoFlows(platform, providers, oidc, saml, signIn);
 

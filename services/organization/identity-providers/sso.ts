@@ -1,5 +1,6 @@
 import { randomToken, hashToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
+import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';
 import type { ClientInfo, TokenPair } from '../auth/service.js';
 import type { OidcClients, OidcFlow } from './oidc.js';
@@ -28,7 +29,9 @@ interface StoredFlow {
  * The browser's round trip through a provider: `start` sends it to the provider with a single-use
  * state; the callback checks the provider's answer, signs the person in, and sends the browser to the
  * console with a one-time code (never the tokens in a URL), which the console exchanges for the pair.
- * A failure lands on the console's sign-in page with the error's code and message.
+ * A failure lands on the console's sign-in page with the error's code only: its message may quote the
+ * provider (a SAML StatusMessage, an OpenID error_description), which no one checked, so it stays in
+ * the server's log beside the request id and the console says what the code means in its own words.
  */
 export class SsoFlows {
   constructor(
@@ -105,7 +108,7 @@ export class SsoFlows {
     return JSON.parse(raw) as TokenPair;
   }
 
-  /** The console URL a callback sends the browser to: a one-time code, or the failure. */
+  /** The console URL a callback sends the browser to: a one-time code, or the failure's code. */
   private async landing(signIn: () => Promise<TokenPair>): Promise<string> {
     try {
       const pair = await signIn();
@@ -114,8 +117,8 @@ export class SsoFlows {
       return `${CONSOLE_LANDING}?code=${encodeURIComponent(code)}`;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      this.platform.logger.info({ code: err.code, err: err.message }, 'sign-in through an identity provider refused');
-      return `${CONSOLE_LANDING}?error=${encodeURIComponent(err.code)}&message=${encodeURIComponent(err.message)}`;
+      this.platform.logger.info({ requestId: currentRequest()?.requestId, code: err.code, err: err.message }, 'sign-in through an identity provider refused');
+      return `${CONSOLE_LANDING}?error=${encodeURIComponent(err.code)}`;
     }
   }
 }

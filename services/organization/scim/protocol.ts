@@ -93,6 +93,24 @@ export interface PersonInput {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
+/** The longest name part or full name a directory may send for a person. */
+export const MAX_NAME = 200;
+/** The longest address (RFC 5321's limit on a path). */
+export const MAX_ADDRESS = 254;
+/** The users feature's own bounds on the other fields a directory fills. */
+const MAX_TITLE = 128;
+const MAX_PHONE = 64;
+
+/**
+ * A text attribute as `str` reads it, refused (400 `invalidValue`) above `max` characters: a directory
+ * is a client like any other, and an unbounded name would be stored, shown and searched everywhere.
+ */
+function bounded(v: unknown, path: string, max: number): string | undefined {
+  const value = str(v);
+  if (value !== undefined && value.length > max) throw new ScimError(400, `${path} is longer than ${max} characters`, 'invalidValue');
+  return value;
+}
+
 /** Directories send booleans as `true`, or as the strings `"True"`/`"False"` (Entra ID). */
 export function scimBoolean(v: unknown, path: string): boolean {
   if (typeof v === 'boolean') return v;
@@ -104,26 +122,33 @@ export function scimBoolean(v: unknown, path: string): boolean {
 function primaryEmail(emails: unknown): string | undefined {
   if (!Array.isArray(emails)) return undefined;
   const list = emails.filter((e): e is { value: unknown; primary?: unknown } => typeof e === 'object' && e !== null);
-  return str((list.find((e) => e.primary === true || e.primary === 'true') ?? list[0])?.value);
+  return bounded((list.find((e) => e.primary === true || e.primary === 'true') ?? list[0])?.value, 'emails.value', MAX_ADDRESS);
 }
 
 /** The full name of a SCIM `name` object or `displayName`. */
 function fullName(body: Record<string, unknown>): string | undefined {
   const name = typeof body.name === 'object' && body.name !== null ? (body.name as Record<string, unknown>) : {};
-  const parts = [str(name.givenName), str(name.familyName)].filter(Boolean).join(' ');
-  return str(name.formatted) ?? (parts || undefined) ?? str(body.displayName);
+  const parts = [bounded(name.givenName, 'name.givenName', MAX_NAME), bounded(name.familyName, 'name.familyName', MAX_NAME)].filter(Boolean).join(' ');
+  const formatted = bounded(name.formatted, 'name.formatted', MAX_NAME);
+  const displayName = bounded(body.displayName, 'displayName', MAX_NAME);
+  return boundedName(formatted ?? (parts || undefined) ?? displayName);
+}
+
+/** A full name made of parts, within the bound of one. */
+function boundedName(full: string | undefined): string | undefined {
+  return bounded(full, 'name', MAX_NAME);
 }
 
 /** Reads a User resource body (POST, PUT); the address is `userName` when it is one, else the primary e-mail. */
 export function personOf(body: Record<string, unknown>): PersonInput {
-  const userName = str(body.userName);
+  const userName = bounded(body.userName, 'userName', MAX_ADDRESS);
   const email = userName && userName.includes('@') ? userName : primaryEmail(body.emails);
   const phones = Array.isArray(body.phoneNumbers) ? (body.phoneNumbers as { value?: unknown }[]) : undefined;
   return {
     email: email?.toLowerCase(),
     name: fullName(body),
-    title: 'title' in body ? (str(body.title) ?? null) : undefined,
-    phone: phones ? (str(phones[0]?.value) ?? null) : undefined,
+    title: 'title' in body ? (bounded(body.title, 'title', MAX_TITLE) ?? null) : undefined,
+    phone: phones ? (bounded(phones[0]?.value, 'phoneNumbers.value', MAX_PHONE) ?? null) : undefined,
     active: 'active' in body ? scimBoolean(body.active, 'active') : undefined,
   };
 }
@@ -186,13 +211,15 @@ export function userPatch(ops: PatchOperation[]): PersonInput {
   const apply = (path: string, value: unknown) => {
     const p = path.toLowerCase();
     if (p === 'active') out.active = scimBoolean(value, 'active');
-    else if (p === 'displayname' || p === 'name.formatted') out.name = str(value) ?? out.name;
+    else if (p === 'displayname' || p === 'name.formatted') out.name = bounded(value, path, MAX_NAME) ?? out.name;
     else if (p === 'name' && typeof value === 'object' && value !== null) out.name = fullName({ name: value }) ?? out.name;
-    else if (p === 'name.givenname' || p === 'name.familyname') out.name = mergeName(out.name, p, str(value));
-    else if (p === 'title') out.title = str(value) ?? null;
-    else if (p === 'username') out.email = str(value)?.toLowerCase();
-    else if (p === 'emails' || /^emails\[.*\]\.value$/.test(p)) out.email = (Array.isArray(value) ? primaryEmail(value) : str(value))?.toLowerCase();
-    else if (p === 'phonenumbers' || /^phonenumbers\[.*\]\.value$/.test(p)) out.phone = (Array.isArray(value) ? str((value[0] as { value?: unknown })?.value) : str(value)) ?? null;
+    else if (p === 'name.givenname' || p === 'name.familyname') out.name = boundedName(mergeName(out.name, p, bounded(value, path, MAX_NAME)));
+    else if (p === 'title') out.title = bounded(value, path, MAX_TITLE) ?? null;
+    else if (p === 'username') out.email = bounded(value, path, MAX_ADDRESS)?.toLowerCase();
+    else if (p === 'emails' || /^emails\[.*\]\.value$/.test(p)) out.email = (Array.isArray(value) ? primaryEmail(value) : bounded(value, path, MAX_ADDRESS))?.toLowerCase();
+    else if (p === 'phonenumbers' || /^phonenumbers\[.*\]\.value$/.test(p)) {
+      out.phone = (Array.isArray(value) ? bounded((value[0] as { value?: unknown })?.value, path, MAX_PHONE) : bounded(value, path, MAX_PHONE)) ?? null;
+    }
     else if (p === 'externalid' || p.startsWith('urn:')) return; // not kept: the platform's id is the resource id
     else throw new ScimError(400, `Unsupported path "${path}"`, 'invalidPath');
   };

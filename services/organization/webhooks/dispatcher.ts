@@ -16,14 +16,12 @@ import {
   type Attempt,
   type DueDelivery,
 } from './deliveries.js';
-import { refusedAddress } from './endpoint-url.js';
+import { sendWebhook } from './send.js';
 import { signedHeaders } from './signature.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
 const BATCH = 20;
-/** What is kept of an endpoint's answer in the delivery log. */
-const SNIPPET_BYTES = 1024;
 
 export interface DispatcherDeps {
   platform: Platform;
@@ -179,24 +177,15 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const refused = await refusedAddress(hook.url, config.WEBHOOK_ALLOW_PRIVATE_URLS);
-    if (refused) return done({ status: null, error: refused });
-    try {
-      const res = await fetch(hook.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) },
-        body: d.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT),
-      });
-      const response = await snippet(res);
-      const ok = res.status >= 200 && res.status < 300;
-      return done({ status: res.status, ...(ok ? {} : { error: `HTTP ${res.status}` }), ...(response ? { response } : {}) });
-    } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return done({ status: null, error: timedOut ? `no answer within ${config.WEBHOOK_TIMEOUT} ms` : `${err instanceof Error ? err.message : String(err)}${cause}` });
-    }
+    const sent = await sendWebhook(hook.url, {
+      headers: { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) },
+      body: d.body,
+      timeoutMs: config.WEBHOOK_TIMEOUT,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    });
+    if ('error' in sent) return done({ status: null, error: sent.error });
+    const ok = sent.status >= 200 && sent.status < 300;
+    return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}) });
   }
 
   private pause(ms: number): Promise<void> {
@@ -210,23 +199,4 @@ export class WebhookDispatcher {
       this.pauses.add(wake);
     });
   }
-}
-
-/** The start of an answer's body, for the delivery log; the rest is not read. */
-async function snippet(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < SNIPPET_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8');
 }
