@@ -4,7 +4,10 @@ import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 /** How a verification was proven: the domain's TXT record, or an operator on the platform's own machine. */
 export const DOMAIN_VERIFICATION_METHODS = ['dns-txt', 'operator'] as const;
 
-const domain = z.string().min(1).max(253);
+/** An e-mail domain as the platform keeps it: lower case, labels of letters, digits and inner hyphens, no trailing dot. */
+export const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+const domain = z.string().regex(DOMAIN_NAME);
 const companyId = z.number().int().positive();
 
 /**

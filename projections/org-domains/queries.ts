@@ -27,9 +27,9 @@ export function emailDomain(email: string): string | null {
   return at > 0 && at < email.length - 1 ? email.slice(at + 1).trim().toLowerCase() : null;
 }
 
-/** The company's domains, by name. */
-export async function listDomains(db: Sql, companyId: number): Promise<DomainRow[]> {
-  const r = await db.query<Row>(`SELECT * FROM org_email_domains WHERE company_id = $1 ORDER BY domain`, [companyId]);
+/** The company's domains by name; every company's (`null`: the operator's list) by name and company. */
+export async function listDomains(db: Sql, companyId: number | null): Promise<DomainRow[]> {
+  const r = await db.query<Row>(`SELECT * FROM org_email_domains WHERE $1::integer IS NULL OR company_id = $1 ORDER BY domain, company_id`, [companyId]);
   return r.rows.map(rowOf);
 }
 

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /** Sign-in through a real OpenID provider: JIT provisioning, a group mapped to a role, spoiled tokens refused, enforced domains. */
 let server: TestServer;
+let dns: TestDns;
 let idp: TestOidcProvider;
 let company: SignedUpCompany;
 let providerId: number;
@@ -33,8 +35,10 @@ const signInThroughProvider = () => browse(`${server.url}/api/v1/auth/sso/${prov
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   company = await signUpCompany(server.url, 'oidc');
+  await verifyDomain(server.url, company.token, 'corp.test', dns);
   const admin = client(server.url, company.token);
   memberRoleId = (await admin.get('/roles')).body.find((r: { name: string }) => r.name === 'Member').id;
   const team = await admin.post('/teams', { name: 'Testers' });
@@ -56,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await idp?.stop();
+  await dns?.stop();
 });
 
 describe('OpenID Connect sign-in', () => {

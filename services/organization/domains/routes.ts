@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DOMAIN_NAME } from '#events/organization/domains.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { OrgWriter } from '../service.js';
 import { callerOf } from '../http.js';
@@ -15,7 +16,7 @@ const domainName = z
   .trim()
   .toLowerCase()
   .transform((v) => v.replace(/\.$/, ''))
-  .pipe(z.string().max(253).regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a domain such as example.com'));
+  .pipe(z.string().regex(DOMAIN_NAME, 'a domain such as example.com'));
 
 const DomainParams = z.object({ domain: domainName });
 

@@ -56,20 +56,13 @@ export class DomainService {
     return this.record(companyId, domain, { method: 'dns-txt', token: claim.token }, ctx);
   }
 
-  /** An operator's verification without DNS: claims the domain for the company if it has not, and verifies it. */
-  async verifyAsOperator(companyId: number, domain: string, ctx: CommandContext): Promise<DomainRow> {
-    await this.claim(companyId, domain, ctx);
-    return this.record(companyId, domain, { method: 'operator' }, ctx);
-  }
-
   /** Gives the claim up; a verified domain is free again for another company to verify. */
   async release(companyId: number, domain: string, ctx: CommandContext): Promise<void> {
     await this.writer.settle(await this.writer.run(domainStream(domain), domainDecider, { type: 'ReleaseDomain', domain, companyId }, ctx));
   }
 
   private async record(companyId: number, domain: string, proof: DomainProof, ctx: CommandContext): Promise<DomainRow> {
-    const result = await this.writer.run(domainStream(domain), domainDecider, { type: 'VerifyDomain', domain, companyId, proof }, ctx);
-    await this.writer.settle(result);
+    await this.writer.settle(await this.writer.run(domainStream(domain), domainDecider, { type: 'VerifyDomain', domain, companyId, proof }, ctx));
     return this.get(companyId, domain);
   }
 }
