@@ -3,6 +3,7 @@ import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { followSignIn } from '#test/helpers/sso-browser.js';
 
 /**
  * E-mail domains belong to the company that proved them through DNS (a loopback dnsmasq): only that
@@ -30,24 +31,7 @@ const oidcSettings = (name: string) => ({
   config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: ['openid', 'email', 'profile'] },
 });
 
-/** Plays the browser through a provider's sign-in until the console's landing page (`/sso?code=` or `?error=`). */
-async function signInThrough(providerId: number): Promise<URL> {
-  const cookies = new Map<string, string>();
-  let url = new URL(`${server.url}/api/v1/auth/sso/${providerId}/start`);
-  for (let hop = 0; hop < 20; hop++) {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const cookie of res.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const eq = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`no redirect from ${url.href}: ${res.status} ${await res.text()}`);
-    url = new URL(location, url);
-    if (url.origin === server.url && url.pathname === '/sso') return url;
-  }
-  throw new Error('too many redirects');
-}
+const signInThrough = (providerId: number) => followSignIn(server.url, `${server.url}/api/v1/auth/sso/${providerId}/start`);
 
 const scim = (token: string, body: unknown) =>
   http(server.url, 'POST', '/scim/v2/Users', { rawBody: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' } });
