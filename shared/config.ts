@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -39,6 +40,14 @@ const limit = z.preprocess(
   (v) => (typeof v === 'string' && (v.trim() === '' || v.trim().toLowerCase() === 'unlimited') ? null : v),
   z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().default(null),
 );
+
+/** `127.0.0.1:53`, `[::1]:5353` or an address alone (port 53): the form Node's resolver takes. */
+const dnsServer = (v: string): boolean => {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(v);
+  if (!m) return isIPv6(v);
+  const port = m[3] === undefined ? 53 : Number(m[3]);
+  return (m[1] !== undefined ? isIPv6(m[1]) : isIPv4(m[2]!)) && port >= 1 && port <= 65_535;
+};
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -150,6 +159,18 @@ const schema = z.object({
    * `NODE_ENV=production` (a self-hosted installation), where it is off unless set to true.
    */
   PUBLIC_SIGNUP: optionalFlag,
+  /**
+   * The DNS resolvers that check a domain's verification record, comma-separated `address:port`
+   * (`[v6]:port` for IPv6). Unset: the system's resolvers.
+   */
+  DNS_SERVERS: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+      .refine((list) => list.length > 0 && list.length <= 10 && list.every(dnsServer), 'comma-separated IP addresses with their port: 127.0.0.1:53, [::1]:5353')
+      .optional(),
+  ),
   /** Device farm: a session without activity for this long is ended. */
   DF_SESSION_IDLE_TIMEOUT: duration.default(15 * 60_000),
   /** Device farm: typed text arriving within this long of the end of the same typist's last text joins its timeline entry (one entry per burst). */

@@ -68,3 +68,13 @@ describe('webhooks', () => {
     expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE_URLS: '0' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
   });
 });
+
+describe('DNS servers', () => {
+  it('reads resolvers as address and port, the system when unset, and refuses a name or a bad port naming the variable', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).DNS_SERVERS).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', DNS_SERVERS: '127.0.0.1:5353, [::1]:53,127.0.0.2' }).DNS_SERVERS).toEqual(['127.0.0.1:5353', '[::1]:53', '127.0.0.2']);
+    expect(() => loadConfig({ NODE_ENV: 'test', DNS_SERVERS: 'resolver.example:53' })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ NODE_ENV: 'test', DNS_SERVERS: '127.0.0.1:70000' })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ NODE_ENV: 'test', DNS_SERVERS: '127.0.0.1:53,300.0.0.1' })).toThrow(/DNS_SERVERS/);
+  });
+});

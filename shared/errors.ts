@@ -79,6 +79,11 @@ export const ErrorCodes = {
   SSO_NOT_PROVISIONED: { status: 403, error: 'Forbidden' },
   /** A sign-in through an identity provider failed: a refused, tampered or expired answer, an unknown or used state. */
   SSO_FAILED: { status: 401, error: 'Unauthorized' },
+  /**
+   * An account created by an identity provider (just-in-time) or by SCIM at an address whose domain is not
+   * a verified domain of that company: the same answer whoever owns the domain and whether the address has an account.
+   */
+  DOMAIN_NOT_OWNED: { status: 403, error: 'Forbidden' },
   /** A plan limit of the company is reached (docs/modules/device-testing.md, "Quotas"); `details` name the limit and its value. */
   QUOTA_EXCEEDED: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
@@ -107,6 +112,10 @@ export const ErrorCodes = {
   /** An automation session is watched, never driven, by the people it is shared with. */
   SESSION_VIEW_ONLY: { status: 409, error: 'Conflict' },
   NAME_TAKEN: { status: 409, error: 'Conflict' },
+  /** An e-mail domain another company has verified: it cannot be claimed, verified, listed by a provider or invited into. */
+  DOMAIN_TAKEN: { status: 409, error: 'Conflict' },
+  /** The domain's TXT record does not hold the verification value; the message says what the resolver saw. */
+  DOMAIN_NOT_VERIFIED: { status: 409, error: 'Conflict' },
   BUILT_IN_ROLE: { status: 409, error: 'Conflict' },
   PROJECT_KEY_TAKEN: { status: 409, error: 'Conflict' },
   INVALID_TRANSITION: { status: 409, error: 'Conflict' },

@@ -5,6 +5,7 @@ export const ORG_SECTIONS = [
   { path: '/org/teams', label: 'Teams', key: 'TEAM_READ' },
   { path: '/org/workspaces', label: 'Workspaces', key: 'WORKSPACE_READ' },
   { path: '/org/webhooks', label: 'Webhooks', key: 'WORKSPACE_MANAGE' },
+  { path: '/org/domains', label: 'Domains', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/identity-providers', label: 'Sign-in providers', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/provisioning', label: 'Provisioning (SCIM)', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },

@@ -4,6 +4,7 @@ import { apiKeyEvents, oauthClientEvents } from '#events/organization/credential
 import { roleEvents } from '#events/organization/roles.js';
 import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
+import { domainEvents } from '#events/organization/domains.js';
 import { identityProviderEvents } from '#events/organization/identity-providers.js';
 import { scimTokenEvents } from '#events/organization/scim.js';
 import { webhookEvents } from '#events/organization/webhooks.js';
@@ -41,6 +42,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'file',
   'app',
   'device-app-install',
+  'email-domain',
   'identity-provider',
   'scim-token',
   'webhook',
@@ -62,6 +64,7 @@ add('team', 'teamId', teamEvents.types);
 add('workspace', 'workspaceId', workspaceEvents.types);
 add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
+add('email-domain', 'domain', domainEvents.types);
 add('identity-provider', 'providerId', identityProviderEvents.types);
 add('scim-token', 'tokenId', scimTokenEvents.types);
 add('webhook', 'webhookId', webhookEvents.types);
@@ -258,6 +261,8 @@ async function resourceName(
       return nameIn(tx, companyId, 'workspace', resourceId);
     case 'device-quota-plan':
       return nameIn(tx, companyId, 'company', resourceId);
+    case 'email-domain':
+      return resourceId;
     default:
       return own;
   }

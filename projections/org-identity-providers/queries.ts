@@ -53,21 +53,11 @@ export async function findEnabledIdentityProvider(db: Sql, id: number): Promise<
   return r.rows[0] ? rowOf(r.rows[0]) : null;
 }
 
-/** The domain of an e-mail address, lower case; null when it is not one. */
-export function emailDomain(email: string): string | null {
-  const at = email.lastIndexOf('@');
-  return at > 0 && at < email.length - 1 ? email.slice(at + 1).trim().toLowerCase() : null;
-}
-
-/** Enabled providers that serve the domain of this address, oldest first. */
-export async function identityProvidersForEmail(db: Sql, email: string): Promise<IdentityProviderRow[]> {
-  const domain = emailDomain(email);
-  if (!domain) return [];
-  const r = await db.query<Row>(`SELECT * FROM org_identity_providers WHERE $1 = ANY(domains) AND enabled AND ${LIVE} ORDER BY id`, [domain]);
+/**
+ * The enabled providers of one company that list this domain, oldest first: what a sign-in page offers for
+ * an address of a domain the company owns (the owner is the domains read model's to say).
+ */
+export async function companyProvidersForDomain(db: Sql, companyId: number, domain: string): Promise<IdentityProviderRow[]> {
+  const r = await db.query<Row>(`SELECT * FROM org_identity_providers WHERE company_id = $1 AND $2 = ANY(domains) AND enabled AND ${LIVE} ORDER BY id`, [companyId, domain]);
   return r.rows.map(rowOf);
-}
-
-/** The enabled provider that is the only way in for this address's domain; null when password sign-in is allowed. */
-export async function enforcingIdentityProvider(db: Sql, email: string): Promise<IdentityProviderRow | null> {
-  return (await identityProvidersForEmail(db, email)).find((p) => p.enforce) ?? null;
 }

@@ -4,6 +4,7 @@ import { orgCredentialsProjection } from '#projections/org-credentials/index.js'
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
 import { signInLogProjection } from '#projections/sign-in-log/index.js';
 import { signInSessionsProjection } from '#projections/sign-in-sessions/index.js';
+import { orgDomainsProjection } from '#projections/org-domains/index.js';
 import { orgIdentityProvidersProjection } from '#projections/org-identity-providers/index.js';
 import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import type { Projection } from '#projections/types.js';
@@ -20,6 +21,7 @@ import { permissionsOf, rolesFeature } from './roles/index.js';
 import { teamsFeature } from './teams/index.js';
 import { usersFeature } from './users/index.js';
 import { workspacesFeature } from './workspaces/index.js';
+import { DomainService, domainsFeature } from './domains/index.js';
 import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
 import { ScimService, scimFeature, scimProtocolFeature } from './scim/index.js';
 import { orgScimProjection } from '#projections/org-scim/index.js';
@@ -35,6 +37,7 @@ export const organizationProjections: readonly Projection[] = [
   signInSessionsProjection,
   orgAuditProjection,
   orgCredentialsProjection,
+  orgDomainsProjection,
   orgIdentityProvidersProjection,
   orgScimProjection,
   orgWebhooksProjection,
@@ -48,6 +51,10 @@ export function createOrganizationModule(platform: Platform) {
   const identity = createIdentityProviders(platform, auth);
   const scim = new ScimService(platform, auth.revocations);
   const webhooks = new WebhookService(platform);
+  // A domain verified where a provider already enforces ends its people's password sessions (docs/modules/identity.md, "What enforcement ends").
+  const domains = new DomainService(platform, async (companyId, ctx) => {
+    await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) });
+  });
   const features = [
     feature(companiesFeature, {}),
     feature(claimsFeature, {}),
@@ -58,6 +65,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(workspacesFeature, { platform, auth }),
     feature(auditFeature, { platform }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
+    feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),
     feature(scimFeature, { platform, scim }),
     feature(webhooksFeature, { platform, webhooks }),

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -8,10 +9,12 @@ import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, VIEWPO
 
 /**
  * Identity providers in the console: the administration page (add, edit with the secret kept, try,
- * remove; secrets never shown), and the sign-in page offering "Continue with …" for an address's
+ * remove; secrets never shown), the e-mail domains page (claim, the record to publish, a failed and a
+ * successful verification against a loopback DNS server, remove), and the sign-in page offering "Continue with …" for an address's
  * providers: through a real OpenID provider to the console with tokens, and a real directory's form.
  */
 let server: TestServer;
+let dns: TestDns;
 let idp: TestOidcProvider;
 let directory: TestDirectory | undefined;
 let browser: Browser;
@@ -22,7 +25,8 @@ let page: Page;
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   admin = await signUpCompany(server.url, 'console-idp');
   org = client(server.url, admin.token);
   browser = await launchBrowser();
@@ -38,6 +42,7 @@ afterAll(async () => {
   await server?.stop();
   await idp?.stop();
   await directory?.stop();
+  await dns?.stop();
 });
 
 /** A browser context nobody signed in to, on the sign-in page. */
@@ -113,6 +118,36 @@ describe('identity providers in the console', { timeout: 240_000 }, () => {
     expect((await org.get(`/identity-providers/${oldId}`)).status).toBe(404);
   });
 
+  it('claims a domain, shows the TXT record to publish and what the resolver saw, verifies it once published, and removes another', async () => {
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Domains' }).click();
+    await page.getByText('No domain yet.').waitFor();
+    const form = page.getByRole('form', { name: 'Claim a domain' });
+    for (const name of ['corp.test', 'spare.test']) {
+      await form.getByLabel('Domain').fill(name);
+      await form.getByRole('button', { name: 'Claim' }).click();
+      await page.getByRole('cell', { name: name, exact: true }).waitFor();
+    }
+    const table = page.getByRole('table', { name: 'E-mail domains' });
+    const corp = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'corp.test', exact: true }) });
+    const [claimed] = ((await org.get('/domains')).body as { domain: string; verification: { name: string; value: string } }[]).filter((d) => d.domain === 'corp.test');
+    await corp.getByText(claimed!.verification.value).waitFor();
+    await expectAccessible(page, 'domains, two claimed');
+
+    // Not published yet: the resolver's answer is shown.
+    await corp.getByRole('button', { name: 'Verify corp.test' }).click();
+    await corp.getByRole('alert').filter({ hasText: 'NXDOMAIN' }).waitFor();
+    await expectAccessible(page, 'domains, a failed verification');
+    await dns.publish(claimed!.verification.name, claimed!.verification.value);
+    await corp.getByRole('button', { name: 'Verify corp.test' }).click();
+    await corp.getByRole('button', { name: 'Verify corp.test' }).waitFor({ state: 'detached' });
+    expect((await org.get('/domains')).body.find((d: { domain: string }) => d.domain === 'corp.test').verifiedAt).toEqual(expect.any(String));
+
+    await table.getByRole('button', { name: 'Remove spare.test' }).click();
+    await page.getByRole('group', { name: 'Confirm removing spare.test' }).getByRole('button', { name: 'Yes, remove' }).click();
+    await table.getByRole('cell', { name: 'spare.test', exact: true }).waitFor({ state: 'detached' });
+    expect((await org.get('/domains')).body.map((d: { domain: string }) => d.domain)).toEqual(['corp.test']);
+  });
+
   it('offers "Continue with" for the address typed and signs in through the OpenID provider to the console with tokens', async () => {
     idp.addAccount('alice', { email: 'alice@corp.test', name: 'Alice Console' });
     idp.signInAs('alice');
@@ -167,6 +202,7 @@ describe('identity providers in the console', { timeout: 240_000 }, () => {
       config: { url: directory.url, bindDn: directory.adminDn, bindPassword: directory.adminPassword, userSearchBase: 'ou=people,dc=corp,dc=test', userFilter: '(uid={{username}})' },
     });
     expect(made.status).toBe(201);
+    await verifyDomain(server.url, admin.token, 'dir.test', dns);
     const anon = await anonymousSignInPage();
     try {
       await anon.page.getByLabel('E-mail or username').fill('bob@dir.test');

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
+import { followSignIn } from '#test/helpers/sso-browser.js';
 import { expectAccessible, launchBrowser, openPage, VIEWPORT } from './console-browser.js';
 
 /**
@@ -12,6 +14,7 @@ import { expectAccessible, launchBrowser, openPage, VIEWPORT } from './console-b
  */
 let server: TestServer;
 let idp: TestOidcProvider;
+let dns: TestDns;
 let providerId: number;
 const email = 'boss@enforced.test';
 const password = 'correct horse battery';
@@ -21,25 +24,10 @@ const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientR
 
 /** Plays the browser through the provider back to the console's `/sso`, and exchanges the code. */
 async function signInThroughProvider(): Promise<{ token: string; refreshToken: string }> {
-  const cookies = new Map<string, string>();
-  let url = new URL(`${server.url}/api/v1/auth/sso/${providerId}/start`);
-  for (let hop = 0; hop < 20; hop++) {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const c of res.headers.getSetCookie()) {
-      const [kv] = c.split(';');
-      const eq = kv!.indexOf('=');
-      cookies.set(kv!.slice(0, eq), kv!.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`no redirect from ${url.href}: ${res.status}`);
-    url = new URL(location, url);
-    if (url.origin === server.url && url.pathname === '/sso') {
-      const exchanged = await http(server.url, 'POST', '/api/v1/auth/sso/exchange', { body: { code: url.searchParams.get('code') } });
-      if (exchanged.status !== 200) throw new Error(`sign-in through the provider failed: ${url.search}`);
-      return exchanged.body;
-    }
-  }
-  throw new Error('too many redirects');
+  const landing = await followSignIn(server.url, `${server.url}/api/v1/auth/sso/${providerId}/start`);
+  const exchanged = await http(server.url, 'POST', '/api/v1/auth/sso/exchange', { body: { code: landing.searchParams.get('code') } });
+  if (exchanged.status !== 200) throw new Error(`sign-in through the provider failed: ${landing.search}`);
+  return exchanged.body;
 }
 
 const v1 = (bearer: string) => http(server.url, 'GET', '/v1/projects', { token: bearer });
@@ -49,7 +37,8 @@ const oauthToken = async () =>
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   const signup = await http(server.url, 'POST', '/api/v1/auth/signup', { body: { email, password, name: 'The Boss', companyName: 'Enforced Inc' } });
   expect(signup.status).toBe(201);
   pair = signup.body;
@@ -73,6 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await idp?.stop();
+  await dns?.stop();
 });
 
 describe('single sign-on required ends the old ways in', () => {
@@ -85,7 +75,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await df(made.dfKey)).status).toBe(200);
   });
 
-  it('when the provider starts enforcing: password sessions end, refresh is refused, credentials are held', async () => {
+  it('when the company verifies the domain its provider enforces: password sessions end, refresh is refused, credentials are held', async () => {
     const oauthBefore = (await oauthToken()).body.access_token as string;
     const created = await client(server.url, pair.token).post('/identity-providers', {
       type: 'oidc',
@@ -99,6 +89,10 @@ describe('single sign-on required ends the old ways in', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     providerId = created.body.id;
     idp.open([`${server.url}/api/v1/auth/sso/${providerId}/callback`]);
+    // A domain nobody has proven enforces nothing: the password session goes on.
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: pair.token })).status).toBe(200);
+    expect((await v1(made.apiKey)).status).toBe(200);
+    await verifyDomain(server.url, pair.token, 'enforced.test', dns);
 
     // The access token of the password session that made the change: its session ended.
     expect((await http(server.url, 'GET', '/api/v1/users/me', { token: pair.token })).status).toBe(401);
@@ -167,5 +161,18 @@ describe('single sign-on required ends the old ways in', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('when a provider of a verified domain starts enforcing again, the password sessions begun meanwhile end', async () => {
+    const sso = await signInThroughProvider();
+    const admin = client(server.url, sso.token);
+    const { id: _id, type: _t, secretsSet: _s, createdAt: _c, updatedAt: _u, ...settings } = (await admin.get(`/identity-providers/${providerId}`)).body;
+    expect((await admin.put(`/identity-providers/${providerId}`, { ...settings, enforce: false })).status).toBe(200);
+    const byPassword = await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password } });
+    expect(byPassword.status).toBe(200);
+    expect((await admin.put(`/identity-providers/${providerId}`, { ...settings, enforce: true })).status).toBe(200);
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: byPassword.body.token })).status).toBe(401);
+    // The session through the provider goes on.
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: sso.token })).status).toBe(200);
   });
 });

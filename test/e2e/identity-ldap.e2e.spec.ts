@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { slapdAvailable, startSlapd, type TestDirectory } from '#test/helpers/slapd.js';
@@ -9,6 +10,7 @@ import { slapdAvailable, startSlapd, type TestDirectory } from '#test/helpers/sl
  * reads their groups and maps them to a role and a team.
  */
 let server: TestServer;
+let dns: TestDns;
 let directory: TestDirectory;
 let company: SignedUpCompany;
 let providerId: number;
@@ -52,8 +54,10 @@ beforeAll(async () => {
   if (!slapdAvailable) return;
   directory = await startSlapd();
   await seedDirectory(directory);
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   company = await signUpCompany(server.url, 'ldap');
+  await verifyDomain(server.url, company.token, 'corp.test', dns);
   const admin = client(server.url, company.token);
   memberRoleId = (await admin.get('/roles')).body.find((r: { name: string }) => r.name === 'Member').id;
   teamId = (await admin.post('/teams', { name: 'Directory people' })).body.id;
@@ -79,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await directory?.stop();
+  await dns?.stop();
 });
 
 describe.runIf(slapdAvailable)('LDAP sign-in against a real directory', { timeout: 120_000 }, () => {

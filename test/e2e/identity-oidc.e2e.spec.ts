@@ -1,40 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { followSignIn } from '#test/helpers/sso-browser.js';
 
 /** Sign-in through a real OpenID provider: JIT provisioning, a group mapped to a role, spoiled tokens refused, enforced domains. */
 let server: TestServer;
+let dns: TestDns;
 let idp: TestOidcProvider;
 let company: SignedUpCompany;
 let providerId: number;
 let memberRoleId: number;
 
-/** Plays the browser: follows redirects (keeping the provider's cookies) until the console's landing page. */
-async function browse(start: string): Promise<URL> {
-  const cookies = new Map<string, string>();
-  let url = new URL(start);
-  for (let hop = 0; hop < 20; hop++) {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const eq = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`no redirect from ${url.href}: ${res.status} ${await res.text()}`);
-    url = new URL(location, url);
-    if (url.origin === server.url && url.pathname === '/sso') return url;
-  }
-  throw new Error('too many redirects');
-}
-
-const signInThroughProvider = () => browse(`${server.url}/api/v1/auth/sso/${providerId}/start`);
+const signInThroughProvider = () => followSignIn(server.url, `${server.url}/api/v1/auth/sso/${providerId}/start`);
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   company = await signUpCompany(server.url, 'oidc');
+  await verifyDomain(server.url, company.token, 'corp.test', dns);
   const admin = client(server.url, company.token);
   memberRoleId = (await admin.get('/roles')).body.find((r: { name: string }) => r.name === 'Member').id;
   const team = await admin.post('/teams', { name: 'Testers' });
@@ -56,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await idp?.stop();
+  await dns?.stop();
 });
 
 describe('OpenID Connect sign-in', () => {

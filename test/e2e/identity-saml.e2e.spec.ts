@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startSamlIdp, type TestSamlIdp } from '#test/helpers/saml-idp.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -9,6 +10,7 @@ import { errorCode, http, startTestServer, type TestServer } from '#test/helpers
  * service, and the answers that must be refused (changed after signing, another audience, expired, replayed).
  */
 let server: TestServer;
+let dns: TestDns;
 let idp: TestSamlIdp;
 let company: SignedUpCompany;
 let providerId: number;
@@ -59,9 +61,11 @@ function loggedReason(): string | undefined {
 
 beforeAll(async () => {
   idp = await startSamlIdp();
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   vi.spyOn(server.process.logger, 'info');
   company = await signUpCompany(server.url, 'saml');
+  await verifyDomain(server.url, company.token, 'corp.test', dns);
   const admin = client(server.url, company.token);
   memberRoleId = (await admin.get('/roles')).body.find((r: { name: string }) => r.name === 'Member').id;
   teamId = (await admin.post('/teams', { name: 'SAML people' })).body.id;
@@ -81,6 +85,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await idp?.stop();
+  await dns?.stop();
 });
 
 describe('SAML 2.0 sign-in', { timeout: 120_000 }, () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '#shared/auth/index.js';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signUpCompany } from '#test/helpers/org-api.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -33,13 +34,15 @@ async function sql<T = Record<string, unknown>>(text: string): Promise<T[]> {
   }
 }
 
-const start = (env: Record<string, string>) => startTestServer({ DATABASE_URL: database.url, ...env });
+let dns: TestDns;
+const start = (env: Record<string, string>) => startTestServer({ DATABASE_URL: database.url, DNS_SERVERS: dns.server, ...env });
 const ldapLogin = () => http(server!.url, 'POST', '/api/v1/auth/login', { body: { username: 'alice', password: 'alice-pass-at-rest', providerId: ldapProviderId } });
 
 beforeAll(async () => {
   if (!slapdAvailable) return;
   database = await createTestDatabase('qa_idp_secrets');
   directory = await startSlapd();
+  dns = await startDnsmasq();
   await directory.add(
     [
       'dn: ou=people,dc=corp,dc=test\nobjectClass: organizationalUnit\nou: people\n',
@@ -48,7 +51,9 @@ beforeAll(async () => {
     ].join('\n'),
   );
   server = await start({ SECRETS_KEY: keyA });
-  const admin = client(server.url, (await signUpCompany(server.url, 'secrets')).token);
+  const company = await signUpCompany(server.url, 'secrets');
+  await verifyDomain(server.url, company.token, 'corp.test', dns);
+  const admin = client(server.url, company.token);
   const ldap = await admin.post('/identity-providers', {
     type: 'ldap',
     name: 'Directory',
@@ -65,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await directory?.stop();
+  await dns?.stop();
   await database?.drop();
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { client, signIn, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 
@@ -8,6 +9,7 @@ import { errorCode, http, startTestServer, type JsonResponse, type TestServer } 
  * `"False"` strings, `members[value eq "…"]` removal), against the running server through the gateway.
  */
 let server: TestServer;
+let dns: TestDns;
 let company: SignedUpCompany;
 let other: SignedUpCompany;
 let token: string;
@@ -35,8 +37,11 @@ const oktaUser = (email: string, given: string, family: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  dns = await startDnsmasq();
+  server = await startTestServer({ DNS_SERVERS: dns.server });
   company = await signUpCompany(server.url, 'scim');
+  // SCIM creates people only at the company's verified domains.
+  await verifyDomain(server.url, company.token, 'scim.test', dns);
   other = await signUpCompany(server.url, 'scim-other');
   const admin = client(server.url, company.token);
   memberRoleId = (await admin.get('/roles')).body.find((r: { name: string }) => r.name === 'Member').id;
@@ -49,6 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await dns?.stop();
 });
 
 describe('SCIM tokens', () => {

@@ -9,6 +9,7 @@ import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, ShownOnce, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
 import { CredentialActions, DeviceKeys, HoldBadge, OAuthClients } from './credentials';
+import { Domains } from './org-domains';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
 import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
@@ -23,6 +24,7 @@ const SECTION_PAGES: Record<(typeof ORG_SECTIONS)[number]['path'], ComponentType
   '/org/teams': Teams,
   '/org/workspaces': Workspaces,
   '/org/webhooks': WebhooksSection,
+  '/org/domains': Domains,
   '/org/identity-providers': IdentityProviders,
   '/org/provisioning': ScimProvisioning,
   '/org/audit': Audit,

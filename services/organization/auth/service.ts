@@ -1,4 +1,3 @@
-import { enforcingIdentityProvider } from '#projections/org-identity-providers/index.js';
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
@@ -14,6 +13,7 @@ import {
 } from '#projections/org-directory/index.js';
 import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
+import { enforcingIdentityProvider } from '../domains/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
 import { OrgWriter } from '../service.js';
 import { createBuiltInRoles } from '../roles/index.js';
@@ -136,7 +136,7 @@ export class AuthService {
       throw err;
     });
     const user = await findUserByLogin(db, account);
-    await this.refuseWhereSsoIsRequired(user?.email ?? account, user?.companyId ?? null);
+    await this.refuseWhereSsoIsRequired(user?.email ?? account);
     if (!user) {
       await dummyVerify(password);
       await this.throttle.recordFailure(account, client.address);
@@ -160,11 +160,14 @@ export class AuthService {
     return this.startSession({ userId: user.id, companyId: user.companyId, workspaceId }, client, [this.signInEvent(user, client, null)]);
   }
 
-  /** An address whose domain an identity provider enforces signs in only through it: 403 SSO_REQUIRED naming it. */
-  private async refuseWhereSsoIsRequired(email: string, companyId: number | null): Promise<void> {
+  /**
+   * An address whose domain's owner (the company that verified it) enforces an identity provider signs in
+   * only through it: 403 SSO_REQUIRED naming it. The owner decides for every account at its domain, and no
+   * other company's provider decides for any.
+   */
+  private async refuseWhereSsoIsRequired(email: string): Promise<void> {
     const provider = await enforcingIdentityProvider(this.platform.db, email);
-    // Another company's provider does not decide for this account.
-    if (!provider || (companyId !== null && provider.companyId !== companyId)) return;
+    if (!provider) return;
     throw new AppError('SSO_REQUIRED', `Addresses of this domain sign in with ${provider.name}`, {
       details: [{ path: 'username', message: `Sign in with ${provider.name}`, provider: { id: provider.id, type: provider.type, name: provider.name } }],
     });

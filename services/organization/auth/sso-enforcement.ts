@@ -1,8 +1,9 @@
 import { credentialApproved } from '#projections/org-credentials/index.js';
 import { findUserById, usersAtDomains } from '#projections/org-directory/index.js';
-import { enforcingIdentityProvider, listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { activePasswordSessions } from '#projections/sign-in-sessions/index.js';
 import type { Platform } from '../../platform.js';
+import { enforcingIdentityProvider } from '../domains/index.js';
 import type { SessionActor, SignInSessions } from './sessions.js';
 
 /** How long one process trusts an answer about a credential while no read model of its own moved. */
@@ -22,7 +23,8 @@ export interface HeldCandidate {
  * whose address is at a domain their own company verified and enforces signs in only through its
  * provider; their password sessions end when the rule begins, and every credential they made from a
  * password sign-in (API keys, OAuth clients, device keys) is held until an administrator approves it.
- * Only the company that owns the domain decides (the enforcing provider's query), never another one.
+ * Only the company that verified the domain decides (services/organization/domains/ownership.ts), never
+ * another one.
  */
 export class SsoEnforcement {
   private readonly held = new Map<string, { value: boolean; at: number; version: bigint | undefined }>();
@@ -32,10 +34,9 @@ export class SsoEnforcement {
     private readonly sessions: SignInSessions,
   ) {}
 
-  /** The provider that is the only way in for this person, or null: their company's, for an address at a domain it owns. */
-  async requiredFor(user: { email: string; companyId: number }): Promise<IdentityProviderRow | null> {
-    const provider = await enforcingIdentityProvider(this.platform.db, user.email);
-    return provider && provider.companyId === user.companyId ? provider : null;
+  /** The provider that is the only way in for this address, or null: the enforcing one of the company that verified its domain. */
+  async requiredFor(user: { email: string }): Promise<IdentityProviderRow | null> {
+    return enforcingIdentityProvider(this.platform.db, user.email);
   }
 
   /** Whether this credential must wait for an administrator's approval before it works again. */

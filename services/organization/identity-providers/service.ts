@@ -14,6 +14,7 @@ import { AppError, found } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
+import { refuseDomainsOfOthers } from '../domains/index.js';
 import { OrgWriter } from '../service.js';
 import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
 import { identityProviderDecider } from './decide.js';
@@ -147,6 +148,7 @@ export class IdentityProviderService {
 
   async create(caller: { companyId: number; permissions: ReadonlySet<string> }, input: ProviderInput, ctx: CommandContext): Promise<IdentityProviderRow> {
     await this.checkMappings(caller, input.mappings);
+    await this.checkDomains(caller.companyId, input.domains);
     const providerId = await allocateId(this.platform.db, 'identity_provider');
     const config = this.sealed(providerId, input.type, checkedConfig(input.type, input.config, false));
     const { type, ...settings } = input;
@@ -164,6 +166,7 @@ export class IdentityProviderService {
     const current = await this.get(caller.companyId, id);
     const config = this.sealed(id, current.type, checkedConfig(current.type, input.config, true));
     await this.checkMappings(caller, input.mappings);
+    await this.checkDomains(caller.companyId, input.domains);
     const settings = { ...input, domains: normalDomains(input.domains), config };
     const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);
     await this.settle(result.position);
@@ -191,6 +194,14 @@ export class IdentityProviderService {
       for (const t of m.teamIds) found(await getTeam(db, caller.companyId, t), `Team ${t} not found`);
       for (const w of m.workspaceIds) found(await getWorkspace(db, caller.companyId, w), `Workspace ${w} not found`);
     }
+  }
+
+  /**
+   * A provider may list domains not verified yet (set up before proving), never one another company has
+   * verified (409 DOMAIN_TAKEN); only the company's verified domains enforce or are offered.
+   */
+  private async checkDomains(companyId: number, domains: readonly string[]): Promise<void> {
+    await refuseDomainsOfOthers(this.platform.db, companyId, normalDomains(domains));
   }
 
   private async settle(position: bigint | null): Promise<void> {

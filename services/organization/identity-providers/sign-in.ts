@@ -1,11 +1,13 @@
 import { defaultWorkspaceId, getUserByEmail, type UserView } from '#projections/org-directory/index.js';
-import { emailDomain, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { emailDomain } from '#projections/org-domains/index.js';
+import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
+import { requireOwnAddress } from '../domains/index.js';
 import { OrgWriter } from '../service.js';
 import { userDecider, userStream, type SignInFailureReason } from '../users/index.js';
 import { applyGrants, grantsOf, provisionUser, type ExternalIdentity } from './provisioning.js';
@@ -14,8 +16,8 @@ import { applyGrants, grantsOf, provisionUser, type ExternalIdentity } from './p
 const providerRef = (p: IdentityProviderRow) => ({ id: p.id, type: p.type, name: p.name });
 
 /**
- * A sign-in through an identity provider is a normal sign-in: the person the provider vouches for is
- * found in (or, when allowed, provisioned into) the provider's company by e-mail address, given what
+ * A sign-in through an identity provider is a normal sign-in: the person the provider vouches for, at
+ * an address of one of its domains that its company has verified, is found in (or, when allowed, provisioned into) the provider's company by e-mail address, given what
  * the provider's mappings grant, and gets a token pair in a new sign-in session; the sign-in log and
  * the audit record the attempt with the provider named.
  */
@@ -31,6 +33,8 @@ export class ProviderSignIn {
     if (!domain || !provider.domains.includes(domain)) {
       throw new AppError('SSO_FAILED', `${provider.name} vouched for an address outside its domains (${provider.domains.join(', ')})`);
     }
+    // A provider speaks only for addresses its company has proven its own: another company's people are not its to sign in or create.
+    await requireOwnAddress(this.platform.db, provider.companyId, email);
     const ctx = (actorId: number | null): CommandContext => ({ actorId, companyId: provider.companyId, workspaceId: null, correlationId: client.requestId, now: this.platform.now() });
     let user = await getUserByEmail(this.platform.db, provider.companyId, email);
     if (!user) {

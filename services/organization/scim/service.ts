@@ -7,6 +7,7 @@ import type { CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
 import type { Platform } from '../../platform.js';
+import { requireOwnAddress } from '../domains/index.js';
 import { provisionUser } from '../identity-providers/index.js';
 import { OrgWriter } from '../service.js';
 import { TeamService } from '../teams/index.js';
@@ -99,9 +100,14 @@ export class ScimService {
     return listResponse(rows.slice(0, count).map((u) => userResource(u, base)), page.totalElements, startIndex);
   }
 
-  /** Creates a user of the company (409 `uniqueness` when the address is taken); `active: false` creates them deactivated. */
+  /**
+   * Creates a user of the company (409 `uniqueness` when the address is taken); `active: false` creates
+   * them deactivated. Only at addresses of the company's verified domains: any other is 403
+   * DOMAIN_NOT_OWNED before anything is looked up, so the answer never tells whether it has an account elsewhere.
+   */
   async createUser(caller: ScimCaller, person: PersonInput, ctx: CommandContext): Promise<UserView> {
     const email = this.email(person.email);
+    await requireOwnAddress(this.platform.db, caller.companyId, email);
     if (await getUserByEmail(this.platform.db, caller.companyId, email)) throw new ScimError(409, `A user with userName ${email} exists`, 'uniqueness');
     const { userId, position } = await this.unique(() => provisionUser(this.platform, caller.companyId, { email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds }, ctx));
     await this.writer.settle({ position });

@@ -8,6 +8,7 @@ import type { CommandContext } from '#shared/es/decider.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
+import { refuseAddressOfOthers } from '../domains/index.js';
 import { OrgWriter } from '../service.js';
 import { assertMayGrantRoles, permissionsOf } from '../roles/index.js';
 import { workspaceDecider } from '../workspaces/index.js';
@@ -53,7 +54,8 @@ export interface InvitationGrants {
  * Invites `email` into the inviter's company: a new passive user, or a passive user invited again
  * (roles and workspaces replaced only when given, and a new link that makes the earlier one stop
  * working). Workspaces must be the company's (404), not archived, and the inviter must hold
- * WORKSPACE_MANAGE in each (403). Shared by `/api/v1/users/invite` and `/v1/users/invite`.
+ * WORKSPACE_MANAGE in each (403). An address of a domain another company has verified is 409
+ * DOMAIN_TAKEN: its people are that company's. Shared by `/api/v1/users/invite` and `/v1/users/invite`.
  */
 export async function inviteUser(
   platform: Platform,
@@ -67,6 +69,7 @@ export async function inviteUser(
   const p = inviter;
   if (grants.roles) assertMayGrantRoles(inviter.permissions, grants.roles);
   const workspaceIds = grants.workspaceIds ? await requireGrantableWorkspaces(platform, inviter, grants.workspaceIds) : undefined;
+  await refuseAddressOfOthers(db, p.companyId, email);
   const existing = await getUserByEmail(db, p.companyId, email);
   if (existing && existing.status === 'passive') {
     const results = [];

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { identityProvidersForEmail } from '#projections/org-identity-providers/index.js';
 import { IDENTITY_PROVIDER_TYPES } from '#events/organization/identity-providers.js';
+import { offeredIdentityProviders } from '../../domains/index.js';
 import { IdParams } from '../../http.js';
 import type { IdentityProviderFeatureOptions } from '../options.js';
 import { clientOf } from '../../auth/routes.js';
@@ -30,12 +30,12 @@ export async function signInRoutes(app: FastifyInstance, opts: IdentityProviderF
   r.get('/auth/providers', {
     schema: {
       tags,
-      summary: 'The identity providers that serve the domain of an address (what a sign-in page offers); `enforce`: the only way in',
+      summary: 'The identity providers the owner of an address\'s domain (the company that verified it) offers for it on a sign-in page; `enforce`: the only way in',
       security: [],
       querystring: z.object({ email: z.string().trim().max(254).default('') }),
       response: { 200: z.array(z.object({ id: z.number().int(), type: z.enum(IDENTITY_PROVIDER_TYPES), name: z.string(), enforce: z.boolean() })) },
     },
-    handler: async (request) => (await identityProvidersForEmail(platform.db, request.query.email)).map((p) => ({ id: p.id, type: p.type, name: p.name, enforce: p.enforce })),
+    handler: async (request) => (await offeredIdentityProviders(platform.db, request.query.email)).map((p) => ({ id: p.id, type: p.type, name: p.name, enforce: p.enforce })),
   });
 
   r.get('/auth/sso/:id/start', {

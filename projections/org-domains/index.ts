@@ -1,0 +1,2 @@
+export { orgDomainsProjection } from './projection.js';
+export * from './queries.js';
