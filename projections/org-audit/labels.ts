@@ -103,6 +103,7 @@ const LABELS: Record<string, string> = {
   DomainClaimed: 'E-mail domain claimed',
   DomainVerified: 'E-mail domain verified',
   DomainReleased: 'E-mail domain released',
+  CredentialApproved: 'Credential approved where single sign-on is required',
   IdentityProviderCreated: 'Identity provider added',
   IdentityProviderChanged: 'Identity provider changed',
   IdentityProviderDeleted: 'Identity provider removed',

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '#shared/es/types.js';
 import { companyEvents } from '#events/organization/companies.js';
-import { apiKeyEvents, oauthClientEvents } from '#events/organization/credentials.js';
+import { apiKeyEvents, credentialApprovalEvents, oauthClientEvents } from '#events/organization/credentials.js';
 import { roleEvents } from '#events/organization/roles.js';
 import { teamEvents } from '#events/organization/teams.js';
 import { signInEvents, userEvents } from '#events/organization/users.js';
@@ -43,6 +43,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'app',
   'device-app-install',
   'email-domain',
+  'credential-approval',
   'identity-provider',
   'scim-token',
   'webhook',
@@ -65,6 +66,8 @@ add('workspace', 'workspaceId', workspaceEvents.types);
 add('api-key', 'keyId', apiKeyEvents.types);
 add('oauth-client', 'id', oauthClientEvents.types);
 add('email-domain', 'domain', domainEvents.types);
+// An administrator let a credential made from a password sign-in work where single sign-on is required.
+add('credential-approval', 'credentialId', credentialApprovalEvents.types);
 add('identity-provider', 'providerId', identityProviderEvents.types);
 add('scim-token', 'tokenId', scimTokenEvents.types);
 add('webhook', 'webhookId', webhookEvents.types);

@@ -134,6 +134,9 @@ describe('single sign-on required ends the old ways in', () => {
     const dfApproved = await http(server.url, 'POST', `/df/api/keys/${made.dfKeyId}/approve`, { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
     expect(dfApproved.status, JSON.stringify(dfApproved.body)).toBe(200);
     expect((await df(made.dfKey)).status).toBe(200);
+    // Each approval is in the audit history.
+    const audit = await admin.get('/audit/events?eventType=CredentialApproved');
+    expect(audit.body.content.map((e: { resourceId: string }) => e.resourceId).sort()).toEqual([made.clientRecordId, made.dfKeyId].sort());
     // Only the company's administrators approve; another company's ids are 404.
     const stranger = await http(server.url, 'POST', '/api/v1/auth/signup', { body: { email: 'other@elsewhere.test', password, name: 'Other', companyName: 'Elsewhere' } });
     expect((await client(server.url, stranger.body.token).post(`/api-keys/${made.apiKeyId}/approve`)).status).toBe(404);
