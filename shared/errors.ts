@@ -4,6 +4,8 @@
  */
 export const ErrorCodes = {
   VALIDATION_FAILED: { status: 400, error: 'Bad Request' },
+  /** A change of where an identity provider's stored secret goes (its URL, issuer, entry point, certificate or client id) without the secret itself. */
+  SECRET_REQUIRED: { status: 400, error: 'Bad Request' },
   MALFORMED_JSON: { status: 400, error: 'Bad Request' },
   INVALID_INPUT: { status: 400, error: 'Bad Request' },
   BAD_REQUEST: { status: 400, error: 'Bad Request' },

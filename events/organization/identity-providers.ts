@@ -41,6 +41,8 @@ export type ProviderConfig = OidcConfig | SamlConfig | LdapConfig;
 
 /** The secrets of each type's configuration: stored to be used, never shown back. */
 export const SECRET_FIELDS: Record<IdentityProviderType, readonly string[]> = { oidc: ['clientSecret'], saml: [], ldap: ['bindPassword'] };
+/** Where each type's secrets go: a change of one of these must send the secrets again (SECRET_REQUIRED). */
+export const SECRET_ADDRESS_FIELDS: Record<IdentityProviderType, readonly string[]> = { oidc: ['issuer', 'clientId'], saml: ['entryPoint', 'idpCertificate'], ldap: ['url'] };
 
 const settings = {
   name: z.string(),

@@ -1,7 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import type { Decider } from '#shared/es/decider.js';
 import { activeIn } from '#shared/es/record-state.js';
-import { SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
+import { SECRET_ADDRESS_FIELDS, SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
 import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<IdentityProviderEvent, { type: 'IdentityProviderCreated' }>['payload'];
@@ -19,10 +19,22 @@ export type IdentityProviderState =
 
 const live = (state: IdentityProviderState, companyId: number) => activeIn(state, companyId, 'Identity provider');
 
-/** A change leaves a secret out to keep it (secrets are write-only): the stored one is carried over. */
+/**
+ * A change leaves a secret out to keep it (secrets are write-only): the stored one is carried over — but
+ * only to where it went before. A change of where a secret is sent (the address, the issuer, the client it
+ * belongs to) without the secret itself is 400 SECRET_REQUIRED, so nobody who may edit a provider can have
+ * its stored secret sent to a server of theirs.
+ */
 function keepSecrets(type: IdentityProviderType, before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
   const config = { ...after };
-  for (const field of SECRET_FIELDS[type]) if (config[field] === undefined && before[field] !== undefined) config[field] = before[field];
+  const kept = SECRET_FIELDS[type].filter((field) => config[field] === undefined && before[field] !== undefined);
+  const moved = SECRET_ADDRESS_FIELDS[type].filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  if (kept.length > 0 && moved.length > 0) {
+    throw new AppError('SECRET_REQUIRED', `Changing ${moved.join(', ')} needs ${kept.join(', ')} again: a stored secret is sent only where it was set for`, {
+      details: kept.map((field) => ({ path: `config.${field}`, message: `Required when ${moved.join(', ')} change` })),
+    });
+  }
+  for (const field of kept) config[field] = before[field];
   return config;
 }
 

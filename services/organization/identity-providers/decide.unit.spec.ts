@@ -31,6 +31,25 @@ describe('identity provider decider', () => {
     spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: rotated }).then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...rotated } }]);
   });
 
+  it('refuses a change of where a stored secret goes without the secret, and takes it with the secret', () => {
+    const moved = { ...settings, config: { issuer: 'https://evil.test', clientId: 'qa' } };
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: moved }).thenRefused('SECRET_REQUIRED');
+    const otherClient = { ...settings, config: { issuer: 'https://id.corp.test', clientId: 'another' } };
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: otherClient }).thenRefused('SECRET_REQUIRED');
+    const withSecret = { ...settings, config: { issuer: 'https://id2.corp.test', clientId: 'qa', clientSecret: 'again' } };
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: withSecret }).then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...withSecret } }]);
+    const ldap = {
+      type: 'IdentityProviderCreated' as const,
+      payload: { providerId: 5, companyId: 2, type: 'ldap' as const, ...settings, config: { url: 'ldaps://dir.corp.test', bindDn: 'cn=r', bindPassword: 'pw', userSearchBase: 'o=c', userFilter: '(uid={{username}})' } },
+    };
+    const { bindPassword: _p, ...withoutPassword } = ldap.payload.config;
+    spec.given([ldap]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: { ...settings, config: { ...withoutPassword, url: 'ldap://127.0.0.1:3890' } } }).thenRefused('SECRET_REQUIRED');
+    spec
+      .given([ldap])
+      .when({ type: 'ChangeIdentityProvider', companyId: 2, settings: { ...settings, config: { ...withoutPassword, userFilter: '(mail={{username}})' } } })
+      .then([{ type: 'IdentityProviderChanged', payload: { providerId: 5, ...settings, config: { ...ldap.payload.config, userFilter: '(mail={{username}})' } } }]);
+  });
+
   it('deletes with its name; another company or a deleted provider is not found', () => {
     const deleted = { type: 'IdentityProviderDeleted' as const, payload: { providerId: 4, name: 'Corp' } };
     spec.given([created]).when({ type: 'DeleteIdentityProvider', companyId: 2 }).then([deleted]);
