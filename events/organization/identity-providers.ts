@@ -23,7 +23,18 @@ export const identityMapping = z.object({
 export type IdentityMapping = z.output<typeof identityMapping>;
 
 const url = z.url().max(2048);
-export const oidcConfig = z.object({ issuer: url, clientId: z.string().min(1).max(512), clientSecret: z.string().min(1).max(2048), scopes: z.array(z.string().min(1).max(128)).max(30).optional() });
+export const oidcConfig = z.object({
+  issuer: url,
+  clientId: z.string().min(1).max(512),
+  clientSecret: z.string().min(1).max(2048),
+  scopes: z.array(z.string().min(1).max(128)).max(30).optional(),
+  /**
+   * Take the address from `preferred_username` (or `upn`) when the provider sends no `email` — Microsoft
+   * Entra ID's habit — and do without `email_verified`, which Entra does not send. Off by default: then
+   * only an `email` with `email_verified: true` is trusted.
+   */
+  emailFromUsername: z.boolean().optional(),
+});
 export const samlConfig = z.object({ entryPoint: url, idpCertificate: z.string().min(1).max(20_000), spEntityId: z.string().min(1).max(1024).optional() });
 export const ldapConfig = z.object({
   url: z.string().regex(/^ldaps?:\/\/[^\s]+$/, 'an ldap:// or ldaps:// URL').max(2048),

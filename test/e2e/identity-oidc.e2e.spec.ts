@@ -65,6 +65,51 @@ describe('OpenID Connect sign-in', () => {
     expect(audit.body.content[0].payload.provider).toEqual({ id: providerId, type: 'oidc', name: 'Corp ID' });
   });
 
+  it('reads the claims a provider at its defaults answers from UserInfo only: the ID token alone has no address', async () => {
+    // The provider (oidc-provider, conformIdTokenClaims on) puts email, name and groups in UserInfo, not in
+    // the ID token: the first test's sign-in, its name and its mapped group came from there.
+    idp.addAccount('dora', { email: 'dora@corp.test', name: 'Dora Userinfo', groups: ['qa-members'] });
+    idp.signInAs('dora');
+    const landing = await signInThroughProvider();
+    expect(landing.searchParams.get('error')).toBeNull();
+    const pair = await http(server.url, 'POST', '/api/v1/auth/sso/exchange', { body: { code: landing.searchParams.get('code') } });
+    const me = await http(server.url, 'GET', '/api/v1/users/me', { token: pair.body.token });
+    expect(me.body).toMatchObject({ email: 'dora@corp.test', name: 'Dora Userinfo' });
+    expect(me.body.roleIds).toEqual([memberRoleId]);
+  });
+
+  it('trusts only an email with email_verified true: not a string "false", not false, not an address-like preferred_username', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['verified-as-string', { email: 'eve@corp.test', email_verified: 'false' }],
+      ['verified-string-true', { email: 'eve2@corp.test', email_verified: 'true' }],
+      ['not-verified', { email: 'eve3@corp.test', email_verified: false }],
+      ['username-only', { preferred_username: 'admin@corp.test', email_verified: undefined }],
+    ];
+    for (const [sub, claims] of cases) {
+      idp.addAccount(sub, claims);
+      idp.signInAs(sub);
+      expect((await signInThroughProvider()).searchParams.get('error'), sub).toBe('SSO_FAILED');
+    }
+    const users = JSON.stringify((await client(server.url, company.token).get('/users?search=corp.test')).body);
+    for (const address of ['eve@corp.test', 'eve2@corp.test', 'eve3@corp.test']) expect(users).not.toContain(address);
+  });
+
+  it('with emailFromUsername (Entra ID), takes an address-like preferred_username where no email is sent', async () => {
+    const admin = client(server.url, company.token);
+    const { id: _id, type: _t, secretsSet: _s, createdAt: _c, updatedAt: _u, ...settings } = (await admin.get(`/identity-providers/${providerId}`)).body;
+    expect((await admin.put(`/identity-providers/${providerId}`, { ...settings, config: { ...settings.config, emailFromUsername: true } })).status).toBe(200);
+    try {
+      idp.addAccount('entra', { preferred_username: 'frank@corp.test', email_verified: undefined, name: 'Frank Entra' });
+      idp.signInAs('entra');
+      const landing = await signInThroughProvider();
+      expect(landing.searchParams.get('error')).toBeNull();
+      const pair = await http(server.url, 'POST', '/api/v1/auth/sso/exchange', { body: { code: landing.searchParams.get('code') } });
+      expect((await http(server.url, 'GET', '/api/v1/users/me', { token: pair.body.token })).body.email).toBe('frank@corp.test');
+    } finally {
+      expect((await admin.put(`/identity-providers/${providerId}`, { ...settings })).status).toBe(200);
+    }
+  });
+
   it('refuses an ID token changed after signing, and an expired one', async () => {
     idp.addAccount('bob', { email: 'bob@corp.test', groups: [] });
     idp.signInAs('bob');

@@ -12,8 +12,11 @@ export interface TestOidcProvider {
   clientSecret: string;
   /** Registers the client's redirect URIs (known once the platform has the provider's id) and starts answering. */
   open(redirectUris: string[]): void;
-  /** Adds (or replaces) a person the provider knows. */
-  addAccount(sub: string, claims: { email: string; name?: string; groups?: string[]; email_verified?: boolean }): void;
+  /**
+   * Adds (or replaces) a person the provider knows; `email_verified` is `true` unless given. Any other
+   * claim (`preferred_username`, `upn`, a string `email_verified`) is answered as given.
+   */
+  addAccount(sub: string, claims: { email?: string; name?: string; groups?: string[]; email_verified?: unknown; preferred_username?: string; [claim: string]: unknown }): void;
   /** Who signs in at the next login screen (the test plays the person at the provider). */
   signInAs(sub: string): void;
   tamper(mode: Tamper): void;
@@ -21,7 +24,9 @@ export interface TestOidcProvider {
 }
 
 /**
- * A real OpenID provider (`oidc-provider`) on a free loopback port, with one confidential client.
+ * A real OpenID provider (`oidc-provider`) on a free loopback port, with one confidential client, left
+ * at its defaults where OpenID Connect Core 5.4 is concerned: once it issues an access token, the claims of
+ * the scopes asked for (`email`, `profile`, `groups`) are answered from UserInfo, not put in the ID token.
  * Its login screen signs in whoever `signInAs` names; consent is given for the client up front. A
  * middleware can spoil the ID token of the token endpoint's answer (tampered or expired), as a
  * man in the middle or a stale replay would.
@@ -42,9 +47,8 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code'], response_types: ['code'] }],
     jwks: { keys: [jwk as never] },
     cookies: { keys: ['cookie-key-for-tests'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username', 'upn'], groups: ['groups'] },
     scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
-    conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => (accounts.has(sub) ? { accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) } : undefined),

@@ -76,24 +76,61 @@ export class OidcClients {
   /** Exchanges the callback's code and checks the ID token; the identity it vouches for. */
   async finish(provider: IdentityProviderRow, callbackUrl: URL, state: string, flow: OidcFlow): Promise<ExternalIdentity> {
     const config = await this.configuration(provider);
-    let claims: oidc.IDToken | undefined;
+    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state, expectedNonce: flow.nonce, idTokenExpected: true });
-      claims = tokens.claims();
+      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state, expectedNonce: flow.nonce, idTokenExpected: true });
     } catch (err) {
       throw new AppError('SSO_FAILED', `${provider.name} refused the sign-in or answered with a token that does not check: ${messageOf(err)}`, { cause: err });
     }
+    const claims = tokens.claims();
     if (!claims) throw new AppError('SSO_FAILED', `${provider.name} sent no ID token`);
-    return identityOf(provider, claims);
+    return identityOf(provider, await this.withUserInfo(provider, config, claims, tokens.access_token));
+  }
+
+  /**
+   * The ID token's claims, completed from the UserInfo endpoint when they lack one the sign-in needs: a
+   * provider that follows OpenID Connect Core 5.4 sends the claims of the scopes asked for there, not in
+   * the ID token, once it has issued an access token. UserInfo's `sub` must be the ID token's
+   * (`fetchUserInfo` refuses another); on a conflict the signed ID token wins.
+   */
+  private async withUserInfo(provider: IdentityProviderRow, config: oidc.Configuration, claims: oidc.IDToken, accessToken: string): Promise<Record<string, unknown>> {
+    const missing = neededClaims(provider).filter((name) => claims[name] === undefined);
+    if (missing.length === 0 || !config.serverMetadata().userinfo_endpoint) return { ...claims };
+    try {
+      const info = await oidc.fetchUserInfo(config, accessToken, claims.sub);
+      return { ...info, ...claims };
+    } catch (err) {
+      throw new AppError('SSO_FAILED', `${provider.name} did not answer who signed in at its UserInfo endpoint: ${messageOf(err)}`, { cause: err });
+    }
   }
 }
 
-/** The person of an ID token: `email` (or an address-like `preferred_username`, as Entra ID sends), name and `groups`. */
-function identityOf(provider: IdentityProviderRow, claims: oidc.IDToken): ExternalIdentity {
+/** The claims a sign-in through this provider reads: the address and its proof, the name, groups, and any claim a mapping names. */
+function neededClaims(provider: IdentityProviderRow): string[] {
+  const c = provider.config as OidcConfig;
+  const mapped = provider.mappings.flatMap((m) => (m.claim !== undefined ? [m.claim] : []));
+  return [...new Set(['email', ...(c.emailFromUsername ? ['preferred_username'] : ['email_verified']), 'name', 'groups', ...mapped])];
+}
+
+/**
+ * The person of the provider's claims (docs/modules/identity.md, "Which claims are trusted"): by default an
+ * `email` whose `email_verified` is the boolean `true`, nothing else; with `emailFromUsername`, an
+ * address-like `preferred_username` or `upn` where no `email` is sent, unless the provider says the address
+ * is not verified.
+ */
+export function identityOf(provider: IdentityProviderRow, claims: Record<string, unknown>): ExternalIdentity {
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
-  if (claims.email_verified === false) throw new AppError('SSO_FAILED', `${provider.name} says the address ${String(claims.email)} is not verified`);
-  const preferred = str(claims.preferred_username);
-  const email = str(claims.email) ?? (preferred && preferred.includes('@') ? preferred : null);
+  const addressLike = (v: unknown) => (str(v)?.includes('@') ? (v as string) : null);
+  const fromUsername = (provider.config as OidcConfig).emailFromUsername === true;
+  const verified = claims.email_verified;
+  let email: string | null;
+  if (fromUsername) {
+    if (verified === false || verified === 'false') throw new AppError('SSO_FAILED', `${provider.name} says the address ${String(claims.email)} is not verified`);
+    email = str(claims.email) ?? addressLike(claims.preferred_username) ?? addressLike(claims.upn);
+  } else {
+    email = str(claims.email);
+    if (email && verified !== true) throw new AppError('SSO_FAILED', `${provider.name} did not confirm the address ${email} (email_verified is not true)`);
+  }
   if (!email) throw new AppError('SSO_FAILED', `${provider.name} sent no e-mail address (ask for the "email" scope)`);
   const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === 'string') : [];
   return { email, name: str(claims.name), groups, claims: { ...claims } };
