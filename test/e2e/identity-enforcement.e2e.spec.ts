@@ -143,7 +143,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await v1(made.apiKey)).status).toBe(403);
   });
 
-  it('in the console, the API keys page marks the held key "needs approval", and an administrator approves it', async () => {
+  it('in the console, the API keys page marks the held key "needs approval", and an administrator approves it', { timeout: 180_000 }, async () => {
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ viewport: VIEWPORT });
