@@ -196,6 +196,7 @@ export class WebDriverHub {
           type: 'automation',
           name: request.name ?? undefined,
           buildName: request.build ?? undefined,
+          record: request.record ?? undefined,
         });
         return { session, caller, platform: device.platform };
       } catch (err) {
