@@ -6,8 +6,9 @@ import type { KeyValueStore } from '../kv/types.js';
 export interface RateLimits {
   windowMs: number;
   /**
-   * Every request from one client address that no credential answers for: requests without one
-   * (sign-in, public routes) and requests whose credential was refused or not looked at.
+   * Requests from one client address that no credential answers for, in two counters of this size:
+   * requests without one (sign-in, public routes), and requests whose credential was refused or not
+   * looked at (someone guessing keys).
    */
   perAddress: number;
   /** Every interactive request of one user (an access token, whatever workspace it comes with). */
@@ -70,13 +71,15 @@ export const isSessionTraffic = (url: string): boolean => SESSION_TRAFFIC.test(p
  * - with a credential that authenticates: that credential's budget (an API key, a device key, an OAuth
  *   client: the budget came with the verified credential, no extra read), or else its user's; a new
  *   device session also against the new-session budget of that credential or user;
- * - otherwise (no credential, or one refused): its client address.
+ * - otherwise its client address: requests without a credential in one counter, requests whose
+ *   credential did not answer for them (refused, or on a public route) in another, counted once their
+ *   answer is known.
  *
- * A request with a credential is not counted against its address, so a CI fleet and the console of
- * its administrator behind one address never spend each other's budget, and the address budget can
- * never bite before a credential's own. It is refused by its address only once that address has spent
- * its budget on requests no credential answered for (someone guessing keys); those are counted when
- * their answer is known.
+ * A request with a credential is not counted against its address, so a CI fleet, the downloads of its
+ * jobs and the console of its administrator behind one address never spend each other's budget, and
+ * the address budget can never bite before a credential's own. A request with a credential is refused
+ * by its address only once that address has spent its budget on credentials that did not answer
+ * (someone guessing keys).
  *
  * Over a limit: 429 `TOO_MANY_REQUESTS` with `Retry-After`, and `RateLimit-Limit`,
  * `RateLimit-Remaining`, `RateLimit-Reset`, `RateLimit-Policy` of the budget that refused. Every
@@ -121,16 +124,17 @@ export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limit
       const v = request.headers[h];
       return typeof v === 'string' && v.length > 0;
     });
-  const addressBudget = (request: FastifyRequest): Budget => ({ bucket: `addr:${request.ip}`, limit: limits.perAddress, what: 'requests from one address without a valid credential' });
+  const anonymousBudget = (request: FastifyRequest): Budget => ({ bucket: `addr:${request.ip}`, limit: limits.perAddress, what: 'requests without a credential from one address' });
+  const unansweredBudget = (request: FastifyRequest): Budget => ({ bucket: `addr-unanswered:${request.ip}`, limit: limits.perAddress, what: 'requests from one address whose credential was not accepted' });
   /** Requests whose address charge waits for their credential's verdict. */
   const deferred = new WeakSet<FastifyRequest>();
 
   if (limits.perAddress > 0) {
     app.addHook('onRequest', async (request, reply) => {
       if (isSessionTraffic(request.url)) return;
-      const budget = addressBudget(request);
-      if (!carriesCredential(request)) return settle(reply, [await count(budget)]);
-      // Not counted yet: only refused while the address has spent its budget already.
+      if (!carriesCredential(request)) return settle(reply, [await count(anonymousBudget(request))]);
+      // Not counted yet: only refused while the address has spent its budget on credentials that did not answer.
+      const budget = unansweredBudget(request);
       const w = window();
       const n = Number((await kv.get(counter(budget.bucket, w))) ?? 0);
       if (n >= budget.limit) throw refusal(reply, { budget, count: n + 1, resetSeconds: resetOf(w) });
@@ -140,7 +144,7 @@ export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limit
     // looked at): the request counts against its address after all.
     app.addHook('onResponse', async (request) => {
       if (!deferred.has(request) || request.principal) return;
-      await count(addressBudget(request)).catch((err: unknown) => request.log.warn({ err }, 'counting a request against its address failed'));
+      await count(unansweredBudget(request)).catch((err: unknown) => request.log.warn({ err }, 'counting a request against its address failed'));
     });
   }
 

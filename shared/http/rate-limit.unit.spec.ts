@@ -75,7 +75,7 @@ describe('rate limits', () => {
       statusCode: 429,
       code: 'TOO_MANY_REQUESTS',
       error: 'Too Many Requests',
-      message: `Rate limit reached: 2 requests from one address without a valid credential per 3600 s; retry in ${retryAfter} s`,
+      message: `Rate limit reached: 2 requests without a credential from one address per 3600 s; retry in ${retryAfter} s`,
     });
   });
 
@@ -94,13 +94,24 @@ describe('rate limits', () => {
     expect((await send('GET', '/api/v1/users/me', user(7))).statusCode).toBe(200);
   });
 
-  it('counts refused credentials against their address, and refuses that address everything once they spent its budget', async () => {
+  it('counts refused credentials against their address, and refuses every credential from it once they spent its budget', async () => {
     await serve({ perAddress: 3, perCredential: 100 });
     for (let i = 0; i < 3; i++) expect((await send('GET', '/api/v1/things', { 'x-api-key': 'guess' })).statusCode).toBe(401);
     const guessing = await send('GET', '/api/v1/things', { 'x-api-key': 'guess' });
     expect([guessing.statusCode, guessing.headers['ratelimit-limit']]).toEqual([429, '3']);
     expect(guessing.headers['retry-after']).toBeTruthy();
+    expect(guessing.json().message).toMatch(/^Rate limit reached: 3 requests from one address whose credential was not accepted per 3600 s; retry in \d+ s$/);
     expect((await send('GET', '/api/v1/things', key('ci'))).statusCode).toBe(429);
+    // A credential sent to a public route answers for nothing either.
+    expect((await send('GET', '/public/a', key('ci'))).statusCode).toBe(429);
+  });
+
+  it('lets requests with a valid credential through once requests without one spent the address budget', async () => {
+    await serve({ perAddress: 2, perCredential: 100, perUser: 100 });
+    for (let i = 0; i < 2; i++) expect((await send('GET', '/public/a')).statusCode).toBe(200);
+    expect((await send('GET', '/public/a')).statusCode).toBe(429);
+    expect((await send('GET', '/api/v1/things', key('ci'))).statusCode).toBe(200);
+    expect((await send('GET', '/api/v1/things', user(3))).statusCode).toBe(200);
   });
 
   it("counts new sessions per credential: a key's spent budget leaves another key of the same user and the user's token theirs", async () => {
