@@ -109,7 +109,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         perUser: config.RATE_LIMIT_PER_USER,
         perCredential: config.RATE_LIMIT_PER_CREDENTIAL,
         newSessions: config.RATE_LIMIT_NEW_SESSIONS,
-      })
+      }, { credentialHeaders: ['authorization', 'x-auth-token', 'x-api-key', ...headerCredentials.map((c) => c.header)] })
     : () => undefined;
   const resolveWorkspace = cachedWorkspaceResolver(organization.resolveWorkspace, accessCache);
   installAccessControl(app, {

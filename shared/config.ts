@@ -138,6 +138,11 @@ const schema = z.object({
   PROJECTIONS_LEASE_TTL: duration.default(6_000),
   /** Rate limits at the gateway, per fixed window (0 switches one off); counters in Redis when REDIS_URL is set. */
   RATE_LIMIT_WINDOW: duration.default(60_000),
+  /**
+   * Requests of one client address that no valid credential answers for (sign-in, public routes,
+   * refused credentials); a request with a valid credential counts against that credential's budget or
+   * its user's instead, so this never bites before them.
+   */
   RATE_LIMIT_PER_ADDRESS: int(0, 10_000_000).default(6_000),
   RATE_LIMIT_PER_USER: int(0, 10_000_000).default(3_000),
   /**
@@ -146,8 +151,12 @@ const schema = z.object({
    * credential's own budget instead (docs/modules/credentials.md, "Rate budget").
    */
   RATE_LIMIT_PER_CREDENTIAL: int(0, 10_000_000).default(12_000),
-  /** New device sessions, WebDriver sessions and relay connections of one user per window. */
-  RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(60),
+  /**
+   * New device and WebDriver sessions per window of one credential (or of one user with an access
+   * token): a guard against abuse that a 50-worker suite never meets; what bounds a fleet is the
+   * concurrent-session quota and the queue.
+   */
+  RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(600),
   /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */
   MAIL_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(20),
   /** Mails to one e-mail address per hour (password reset, invitations); 0 switches it off. */

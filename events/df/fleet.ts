@@ -6,6 +6,11 @@ export const SessionDefaults = z.object({
   idleTimeoutSeconds: z.number().int().min(30).max(7 * 86_400),
   maxSessionSeconds: z.number().int().min(60).max(7 * 86_400),
   recordByDefault: z.boolean(),
+  /**
+   * Automation sessions (WebDriver, the client packages) record even when `recordByDefault` is off, so
+   * a failed test's replay shows it; absent (events from before it existed, a PUT without it): on.
+   */
+  recordAutomation: z.boolean().default(true),
   screenshotFormat: z.enum(['png', 'jpeg']),
 });
 export type SessionDefaults = z.output<typeof SessionDefaults>;

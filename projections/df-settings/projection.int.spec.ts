@@ -12,12 +12,17 @@ describe('df-settings read model', () => {
   it('given session defaults set twice, keeps the latest per workspace', async () => {
     const set = (workspaceId: number, idleTimeoutSeconds: number) => ({
       type: 'DfSessionDefaultsSet',
-      payload: { workspaceId, companyId: 1, idleTimeoutSeconds, maxSessionSeconds: 3600, recordByDefault: true, screenshotFormat: 'jpeg' },
+      payload: { workspaceId, companyId: 1, idleTimeoutSeconds, maxSessionSeconds: 3600, recordByDefault: true, recordAutomation: false, screenshotFormat: 'jpeg' },
     });
     await spec.given(set(2, 60), set(2, 120), set(3, 600));
-    expect(await findSessionDefaults(spec.db, 2)).toEqual({ idleTimeoutSeconds: 120, maxSessionSeconds: 3600, recordByDefault: true, screenshotFormat: 'jpeg' });
+    expect(await findSessionDefaults(spec.db, 2)).toEqual({ idleTimeoutSeconds: 120, maxSessionSeconds: 3600, recordByDefault: true, recordAutomation: false, screenshotFormat: 'jpeg' });
     expect((await findSessionDefaults(spec.db, 3))?.idleTimeoutSeconds).toBe(600);
     expect(await findSessionDefaults(spec.db, 4)).toBeNull();
+  });
+
+  it('given session defaults set before recordAutomation existed, reads automation recording as on', async () => {
+    await spec.given({ type: 'DfSessionDefaultsSet', payload: { workspaceId: 5, companyId: 1, idleTimeoutSeconds: 60, maxSessionSeconds: 3600, recordByDefault: false, screenshotFormat: 'png' } });
+    expect(await findSessionDefaults(spec.db, 5)).toEqual({ idleTimeoutSeconds: 60, maxSessionSeconds: 3600, recordByDefault: false, recordAutomation: true, screenshotFormat: 'png' });
   });
 
   it("given a company's plan, keeps its name and own limits", async () => {

@@ -93,6 +93,7 @@ function fleetDefaults(config: Platform['config']) {
       // At most 7 days, the longest a workspace may set (the reports rely on it: docs/modules/device-testing.md).
       maxSessionSeconds: Math.min(7 * 86_400, Math.max(1, Math.round(config.DF_SESSION_MAX_DURATION / 1000))),
       recordByDefault: false,
+      recordAutomation: true,
       screenshotFormat: 'png' as const,
     },
   };

@@ -11187,6 +11187,8 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         name?: string;
+                        /** @description Record the screen from the start; absent: the workspace's session defaults (automation sessions record unless recordAutomation is off) */
+                        record?: boolean;
                         /** @enum {string} */
                         type?: "manual" | "automation" | "debug";
                     };
@@ -14440,6 +14442,8 @@ export interface paths {
                     "application/json": {
                         idleTimeoutSeconds: number;
                         maxSessionSeconds: number;
+                        /** @default true */
+                        recordAutomation?: boolean;
                         recordByDefault: boolean;
                         /** @enum {string} */
                         screenshotFormat: "png" | "jpeg";
@@ -20326,6 +20330,7 @@ export interface components {
         DfSessionDefaults: {
             idleTimeoutSeconds: number;
             maxSessionSeconds: number;
+            recordAutomation: boolean;
             recordByDefault: boolean;
             /** @enum {string} */
             screenshotFormat: "png" | "jpeg";
@@ -20333,6 +20338,7 @@ export interface components {
         DfSessionDefaultsInput: {
             idleTimeoutSeconds: number;
             maxSessionSeconds: number;
+            recordAutomation: boolean;
             recordByDefault: boolean;
             /** @enum {string} */
             screenshotFormat: "png" | "jpeg";

@@ -17,6 +17,8 @@ export interface CreateSessionInput {
   type?: SessionType | undefined;
   buildName?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /** Whether the session records its screen from the start; absent: the workspace's session defaults. */
+  record?: boolean | undefined;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface SessionFleetHooks {
   admitSession(caller: Caller, sessionId: string): Promise<void>;
   /** The session is closed or was never created: its slot is free. */
   sessionClosed(sessionId: string): Promise<void>;
-  sessionDefaults(workspaceId: number): Promise<{ recordByDefault: boolean; screenshotFormat: 'png' | 'jpeg'; idleTimeoutSeconds: number }>;
+  sessionDefaults(workspaceId: number): Promise<{ recordByDefault: boolean; recordAutomation: boolean; screenshotFormat: 'png' | 'jpeg'; idleTimeoutSeconds: number }>;
   /** Writes `bytes` more of the company's blobs through `write`, or 403 QUOTA_EXCEEDED and writes nothing. */
   withStorage<T>(companyId: number, bytes: number, write: () => Promise<T>): Promise<T>;
   /** 403 QUOTA_EXCEEDED when the company's storage is full (a recording about to start). */

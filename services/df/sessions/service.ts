@@ -172,9 +172,9 @@ export class SessionService implements SessionPort {
     }
     await timed('settle', () => this.settle(position));
     const defaults = this.deps.fleet ? await this.deps.fleet.sessionDefaults(caller.workspaceId) : null;
-    if (defaults?.recordByDefault) {
+    if (input.record ?? (defaults !== null && (defaults.recordByDefault || (type === 'automation' && defaults.recordAutomation)))) {
       const record = await findSession(this.deps.db, caller, sessionId);
-      if (record) await this.startRecording(record, caller).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'recording by default did not start'));
+      if (record) await this.startRecording(record, caller).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'recording from the start did not start'));
     }
     const view = await timed('view', () => findSession(this.deps.db, caller, sessionId));
     return toSessionView(view!);

@@ -15,6 +15,8 @@ export interface DeviceRequirement {
   platformVersion: string | null;
   udid: string | null;
   deviceId: string | null;
+  /** `goog:chromeOptions.mobileEmulation` asked for: a phone or tablet browser profile may serve it. */
+  mobileEmulation: boolean;
 }
 
 /** A parsed new-session request. */
@@ -24,6 +26,8 @@ export interface NewSessionRequest {
   build: string | null;
   name: string | null;
   queueTimeoutMs: number | null;
+  /** `df:record`: whether the session records its screen; null: the workspace's default. */
+  record: boolean | null;
   /** What goes to Appium: the client's capabilities without `df:*` and without `webSocketUrl`. */
   forwarded: { capabilities: { alwaysMatch: Caps; firstMatch: Caps[] } };
 }
@@ -59,6 +63,7 @@ function requirementOf(caps: Caps): DeviceRequirement {
     platformVersion: optionalString(caps, 'appium:platformVersion', 100),
     udid: optionalString(caps, 'appium:udid'),
     deviceId: optionalString(caps, 'df:deviceId', 128),
+    mobileEmulation: isObject(caps['goog:chromeOptions']) && caps['goog:chromeOptions'].mobileEmulation !== undefined,
   };
 }
 
@@ -94,8 +99,11 @@ export function parseNewSession(body: unknown): NewSessionRequest {
   if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 3_600)) {
     throw new WebDriverError('invalid argument', 'df:queueTimeoutSeconds must be a number of seconds between 0 and 3600');
   }
+  const record = platformCaps['df:record'];
+  if (record !== undefined && typeof record !== 'boolean') throw new WebDriverError('invalid argument', 'df:record must be true or false');
   return {
     requirements,
+    record: record ?? null,
     build: optionalString(platformCaps, 'df:build'),
     name: optionalString(platformCaps, 'df:name'),
     queueTimeoutMs: typeof timeout === 'number' ? Math.round(timeout * 1000) : null,
@@ -106,16 +114,24 @@ export function parseNewSession(body: unknown): NewSessionRequest {
 const same = (a: string | null | undefined, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /**
+ * A browser asked for without naming a device or asking for mobile emulation is a desktop browser: a
+ * desktop suite must not land on an emulated phone because it happened to be free.
+ */
+const wantsDesktop = (r: DeviceRequirement) => r.platform === 'web' && !r.mobileEmulation && !r.deviceName && !r.udid && !r.deviceId;
+
+/**
  * Whether a device satisfies one requirement. Browser devices are Chromium: another browser name on
- * the web platform matches nothing. `appium:deviceName` matches the device's name, alias or model;
+ * the web platform matches nothing; phone and tablet browser profiles only when named or asked for by
+ * mobile emulation. `appium:deviceName` matches the device's name, alias or model;
  * `appium:platformVersion` its OS version or a prefix of it (`14` matches `14.1`); `appium:udid` its id
  * or name.
  */
-export function deviceMatches(device: Pick<DeviceView, 'id' | 'name' | 'alias' | 'platform' | 'osVersion' | 'model'>, r: DeviceRequirement): boolean {
+export function deviceMatches(device: Pick<DeviceView, 'id' | 'name' | 'alias' | 'platform' | 'type' | 'osVersion' | 'model'>, r: DeviceRequirement): boolean {
   if (r.unknownPlatform) return false;
   if (r.deviceId && device.id !== r.deviceId) return false;
   if (r.platform && device.platform !== r.platform) return false;
   if (device.platform === 'web' && r.browserName && !CHROMIUM.has(r.browserName)) return false;
+  if (device.platform === 'web' && device.type !== 'desktop' && wantsDesktop(r)) return false;
   if (r.deviceName && !same(device.name, r.deviceName) && !same(device.alias, r.deviceName) && !same(device.model, r.deviceName)) return false;
   if (r.platformVersion && !(device.osVersion === r.platformVersion || device.osVersion.startsWith(`${r.platformVersion}.`))) return false;
   if (r.udid && device.id !== r.udid && device.name !== r.udid) return false;

@@ -41,7 +41,15 @@ export interface WebDriverHubDeps {
 interface Acquired {
   session: SessionView;
   caller: Caller;
+  /** The taken device's platform, which names the platform when its WebDriver server does not. */
+  platform: DeviceView['platform'];
 }
+
+/**
+ * `platformName` of a device whose WebDriver server answers none (chromedriver attached to a running
+ * browser answers `""`): browser devices are Chromium on the agent's Linux host.
+ */
+const PLATFORM_NAMES: Record<string, string> = { web: 'linux', android: 'android', ios: 'ios' };
 
 /** Command log entries of a session not yet on its timeline, and the write under way. */
 interface PendingLog {
@@ -134,6 +142,7 @@ export class WebDriverHub {
     const capabilities = { ...(value.capabilities ?? {}) };
     // BiDi is not relayed: without webSocketUrl the client stays on classic WebDriver.
     delete capabilities.webSocketUrl;
+    if (typeof capabilities.platformName !== 'string' || capabilities.platformName === '') capabilities.platformName = PLATFORM_NAMES[acquired.platform] ?? acquired.platform;
     void this.deps.sessions
       .recordActivity(session, caller, 'lifecycle', {
         event: 'webdriver-session-created',
@@ -187,8 +196,9 @@ export class WebDriverHub {
           type: 'automation',
           name: request.name ?? undefined,
           buildName: request.build ?? undefined,
+          record: request.record ?? undefined,
         });
-        return { session, caller };
+        return { session, caller, platform: device.platform };
       } catch (err) {
         if (isAppError(err, ...TAKEN)) continue;
         throw err;

@@ -5,7 +5,7 @@ import { DeviceQueue } from './queue.js';
 import { toW3c, WebDriverError } from './w3c.js';
 import { AppError } from '#shared/errors.js';
 
-const device = (over: Partial<Parameters<typeof deviceMatches>[0]> = {}) => ({ id: 'd-1', name: 'Pixel 7', alias: null, platform: 'android', osVersion: '14.1', model: 'Pixel 7', ...over });
+const device = (over: Partial<Parameters<typeof deviceMatches>[0]> = {}) => ({ id: 'd-1', name: 'Pixel 7', alias: null, platform: 'android', type: 'phone', osVersion: '14.1', model: 'Pixel 7', ...over });
 const one = (alwaysMatch: Record<string, unknown>) => parseNewSession({ capabilities: { alwaysMatch } }).requirements[0]!;
 
 describe('capabilities', () => {
@@ -44,10 +44,10 @@ describe('capabilities', () => {
   it('matches platform, browser, device name (name, alias or model), version prefix, udid and df:deviceId', () => {
     expect(deviceMatches(device(), one({ platformName: 'android' }))).toBe(true);
     expect(deviceMatches(device(), one({ platformName: 'ios' }))).toBe(false);
-    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'chrome' }))).toBe(true);
-    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'Chromium' }))).toBe(true);
-    expect(deviceMatches(device({ platform: 'web' }), one({ browserName: 'firefox' }))).toBe(false);
-    expect(deviceMatches(device({ platform: 'web' }), one({ platformName: 'linux', browserName: 'chrome' }))).toBe(true);
+    expect(deviceMatches(device({ platform: 'web', type: 'desktop' }), one({ browserName: 'chrome' }))).toBe(true);
+    expect(deviceMatches(device({ platform: 'web', type: 'desktop' }), one({ browserName: 'Chromium' }))).toBe(true);
+    expect(deviceMatches(device({ platform: 'web', type: 'desktop' }), one({ browserName: 'firefox' }))).toBe(false);
+    expect(deviceMatches(device({ platform: 'web', type: 'desktop' }), one({ platformName: 'linux', browserName: 'chrome' }))).toBe(true);
     expect(deviceMatches(device(), one({ browserName: 'chrome' }))).toBe(false);
     expect(deviceMatches(device(), one({ platformName: 'android', browserName: 'chrome' }))).toBe(true);
     expect(deviceMatches(device({ alias: 'My phone' }), one({ platformName: 'android', 'appium:deviceName': 'my phone' }))).toBe(true);
@@ -60,6 +60,29 @@ describe('capabilities', () => {
     expect(deviceMatches(device(), one({ 'df:deviceId': 'd-2' }))).toBe(false);
     expect(deviceMatches(device(), one({ platformName: 'Fake' }))).toBe(false);
     expect(matchesAny(device(), parseNewSession({ capabilities: { firstMatch: [{ platformName: 'ios' }, { platformName: 'android' }] } }))).toBe(true);
+  });
+
+  it('gives a browser asked for without a device name or mobile emulation a desktop browser device only', () => {
+    const desktop = device({ id: 'desk', name: 'Desktop Chromium', platform: 'web', type: 'desktop', model: 'Chromium' });
+    const phone = device({ id: 'pix', name: 'Pixel 7 (emulated)', platform: 'web', type: 'phone', model: 'Pixel 7 (emulated)' });
+    const tablet = device({ id: 'ipad', name: 'iPad mini (emulated)', platform: 'web', type: 'tablet', model: 'iPad mini (emulated)' });
+    for (const caps of [{ browserName: 'chrome' }, { browserName: 'chromium', platformName: 'linux' }, { platformName: 'desktop' }, { browserName: 'chrome', 'goog:chromeOptions': { args: ['--headless'] } }]) {
+      expect([caps, [desktop, phone, tablet].map((d) => deviceMatches(d, one(caps)))]).toEqual([caps, [true, false, false]]);
+    }
+    // Phones and tablets by name (appium:deviceName, appium:udid, df:deviceId) or by mobile emulation.
+    expect(deviceMatches(phone, one({ browserName: 'chrome', 'appium:deviceName': 'Pixel 7 (emulated)' }))).toBe(true);
+    expect(deviceMatches(desktop, one({ browserName: 'chrome', 'appium:deviceName': 'Pixel 7 (emulated)' }))).toBe(false);
+    expect(deviceMatches(tablet, one({ browserName: 'chrome', 'appium:udid': 'ipad' }))).toBe(true);
+    expect(deviceMatches(phone, one({ 'df:deviceId': 'pix' }))).toBe(true);
+    const emulation = one({ browserName: 'chrome', 'goog:chromeOptions': { mobileEmulation: { deviceName: 'Pixel 7' } } });
+    expect([desktop, phone, tablet].map((d) => deviceMatches(d, emulation))).toEqual([true, true, true]);
+  });
+
+  it('reads df:record: true or false for one session, absent for the workspace default, anything else refused', () => {
+    expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome' } } }).record).toBeNull();
+    expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:record': false } } }).record).toBe(false);
+    expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:record': true } } }).record).toBe(true);
+    expect(() => parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:record': 'no' } } })).toThrow('df:record must be true or false');
   });
 });
 

@@ -30,6 +30,7 @@ export async function singleSessionRoutes(app: FastifyInstance, opts: SessionRou
         type: SessionType.optional(),
         buildName: z.string().trim().min(1).max(200).optional(),
         metadata: Metadata.optional(),
+        record: z.boolean().optional().describe("Record the screen from the start; absent: the workspace's session defaults (automation sessions record unless recordAutomation is off)"),
       }),
       response: { 201: SessionSchema },
     },
