@@ -143,6 +143,39 @@ describe('SAML 2.0 sign-in', { timeout: 120_000 }, () => {
     expect(JSON.stringify(users.body)).not.toContain('intruder@corp.test');
   });
 
+  it.each([
+    ['an assertion for another Recipient', 'recipient', /Recipient/],
+    ['an answer for another Destination', 'destination', /Destination/],
+  ] as const)('refuses %s (SSO_FAILED): the answer is for another service', async (_what, mode, reason) => {
+    idp.signInAs({ email: `forwarded-${mode}@corp.test` });
+    idp.tamper(mode);
+    try {
+      expect((await post(await toProviderForm())).searchParams.get('error')).toBe('SSO_FAILED');
+      expect(loggedReason()).toMatch(reason);
+    } finally {
+      idp.tamper('none');
+    }
+  });
+
+  it('takes a signed assertion once: the same assertion without InResponseTo, wrapped in an answer to a new sign-in, is refused', async () => {
+    idp.signInAs({ email: 'alice@corp.test' });
+    idp.tamper('unasked');
+    let first: PostedForm;
+    try {
+      first = await toProviderForm();
+    } finally {
+      idp.tamper('none');
+    }
+    expect((await post(first)).searchParams.get('code')).toBeTruthy();
+    // A new sign-in; the answer's (unsigned) envelope is rewritten to answer it, the signed assertion kept.
+    const fresh = await toProviderForm();
+    const oldRequest = /InResponseTo="([^"]+)"/.exec(Buffer.from(first.fields.SAMLResponse!, 'base64').toString('utf8'))![1]!;
+    const rewrapped = Buffer.from(Buffer.from(first.fields.SAMLResponse!, 'base64').toString('utf8').replace(oldRequest, idp.lastRequest()!.id), 'utf8').toString('base64');
+    const replayed = await post({ action: fresh.action, fields: { SAMLResponse: rewrapped, RelayState: fresh.fields.RelayState! } });
+    expect(replayed.searchParams.get('error')).toBe('SSO_FAILED');
+    expect(loggedReason()).toMatch(/already used/);
+  });
+
   it('refuses an answer for a sign-in that was never started, and a form without an answer', async () => {
     idp.signInAs({ email: 'alice@corp.test' });
     const form = await toProviderForm();

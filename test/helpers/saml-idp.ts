@@ -30,8 +30,12 @@ interface Samlify {
 }
 const samlify = createRequire(import.meta.url)('samlify') as Samlify;
 
-/** How the next answer is spoiled: a signed assertion changed afterwards, another audience, or already expired. */
-export type SamlTamper = 'none' | 'signature' | 'audience' | 'expired';
+/**
+ * How the next answer is spoiled: a signed assertion changed afterwards, another audience, already expired,
+ * its assertion for another service's Recipient, the answer for another Destination; `unasked` leaves
+ * InResponseTo out of the assertion (as an identity provider's unsolicited answer has it).
+ */
+export type SamlTamper = 'none' | 'signature' | 'audience' | 'expired' | 'recipient' | 'destination' | 'unasked';
 
 /** The authentication request the service provider sent, as the identity provider read it. */
 export interface ReceivedRequest {
@@ -119,9 +123,9 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
         const values: Record<string, string> = {
           ID: id,
           AssertionID: `_${crypto.randomUUID()}`,
-          Destination: request.acsUrl,
+          Destination: tamper === 'destination' ? 'https://somebody-else.test/acs' : request.acsUrl,
           Audience: tamper === 'audience' ? 'https://somebody-else.test/sp' : spEntityId,
-          SubjectRecipient: request.acsUrl,
+          SubjectRecipient: tamper === 'recipient' ? 'https://somebody-else.test/acs' : request.acsUrl,
           Issuer: idp.entityMeta.getEntityID(),
           IssueInstant: (tamper === 'expired' ? new Date(expired.getTime() - 5 * 60_000) : now).toISOString(),
           StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
@@ -132,7 +136,8 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
           NameID: who.email,
           InResponseTo: request.id,
         };
-        let xml = template.replace(/\{(\w+)\}/g, (m, tag: string) => (tag in values ? escapeXml(values[tag]!) : m));
+        const shaped = tamper === 'unasked' ? template.replace(/(<saml:SubjectConfirmationData\b[^>]*?)\s+InResponseTo="\{InResponseTo\}"/, '$1') : template;
+        let xml = shaped.replace(/\{(\w+)\}/g, (m, tag: string) => (tag in values ? escapeXml(values[tag]!) : m));
         xml = xml.replace(
           '{AuthnStatement}',
           `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,

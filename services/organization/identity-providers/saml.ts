@@ -8,6 +8,10 @@ import type { ExternalIdentity } from './provisioning.js';
 
 /** How long an authentication request may wait for its answer. */
 const REQUEST_TTL_MS = 10 * 60_000;
+/** The clock skew allowed between the identity provider and this installation. */
+const CLOCK_SKEW_MS = 30_000;
+/** The longest an assertion id is remembered, whatever validity the assertion claims. */
+const ASSERTION_MEMORY_MAX_MS = 24 * 3_600_000;
 /** Attribute names that carry groups, as the common identity providers send them. */
 const GROUP_ATTRIBUTES = ['groups', 'group', 'memberOf', 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups', 'http://schemas.xmlsoap.org/claims/Group'];
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'urn:oid:0.9.2342.19200300.100.1.3', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
@@ -22,7 +26,7 @@ const NAME_ATTRIBUTES = ['displayName', 'name', 'cn', 'http://schemas.xmlsoap.or
 export class SamlClients {
   private readonly cache: CacheProvider;
 
-  constructor(kv: KeyValueStore) {
+  constructor(private readonly kv: KeyValueStore) {
     const key = (k: string) => `sso:saml-request:${k}`;
     this.cache = {
       saveAsync: async (k, value) => {
@@ -53,7 +57,7 @@ export class SamlClients {
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: this.cache,
-      acceptedClockSkewMs: 30_000,
+      acceptedClockSkewMs: CLOCK_SKEW_MS,
       ...(requestId ? { generateUniqueId: () => requestId } : {}),
     });
   }
@@ -82,11 +86,45 @@ export class SamlClients {
       throw new AppError('SSO_FAILED', `${provider.name} answered with an assertion that does not check: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     if (!profile) throw new AppError('SSO_FAILED', `${provider.name} sent no assertion`);
-    const assertion = profile.getAssertion?.() as { Assertion?: { Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { InResponseTo?: string } }[] }[] }[] } } | undefined;
-    const inResponseTo = assertion?.Assertion?.Subject?.[0]?.SubjectConfirmation?.[0]?.SubjectConfirmationData?.[0]?.$?.InResponseTo;
-    if (inResponseTo !== undefined && inResponseTo !== requestId) throw new AppError('SSO_FAILED', 'The assertion answers another sign-in');
+    const assertion = (profile.getAssertion?.() as { Assertion?: AssertionTree } | undefined)?.Assertion;
+    const confirmation = assertion?.Subject?.[0]?.SubjectConfirmation?.[0]?.SubjectConfirmationData?.[0]?.$;
+    if (confirmation?.InResponseTo !== undefined && confirmation.InResponseTo !== requestId) throw new AppError('SSO_FAILED', 'The assertion answers another sign-in');
+    // The bearer assertion is for this assertion consumer service, and so is the answer that carries it.
+    if (confirmation?.Recipient !== callbackUrl) throw new AppError('SSO_FAILED', `The assertion's Recipient is not this service (${String(confirmation?.Recipient ?? 'none')})`);
+    const destination = responseDestination(profile.getSamlResponseXml?.() ?? '');
+    if (destination !== null && destination !== callbackUrl) throw new AppError('SSO_FAILED', `The answer's Destination is not this service (${destination})`);
+    await this.rememberAssertion(provider, assertion, confirmation?.NotOnOrAfter);
     return identityOf(provider, profile);
   }
+
+  /**
+   * An assertion is taken once: its id is remembered (in the key-value store, for every replica) until it
+   * lapses, so the same signed assertion wrapped in a new answer — one without InResponseTo, as identity
+   * providers send unasked — cannot sign anyone in again.
+   */
+  private async rememberAssertion(provider: IdentityProviderRow, assertion: AssertionTree | undefined, confirmationEnd: string | undefined): Promise<void> {
+    const id = assertion?.$?.ID;
+    if (!id) throw new AppError('SSO_FAILED', 'The assertion has no ID');
+    const ends = [confirmationEnd, assertion?.Conditions?.[0]?.$?.NotOnOrAfter].map((v) => (v ? Date.parse(v) : NaN)).filter((t) => Number.isFinite(t));
+    const until = ends.length > 0 ? Math.min(...ends) + CLOCK_SKEW_MS : Date.now() + ASSERTION_MEMORY_MAX_MS;
+    const ttlMs = Math.min(ASSERTION_MEMORY_MAX_MS, Math.max(60_000, until - Date.now()));
+    const first = await this.kv.setIfAbsent(`sso:saml-assertion:${provider.id}:${id}`, '1', { ttlMs });
+    if (!first) throw new AppError('SSO_FAILED', 'The assertion was already used to sign in');
+  }
+}
+
+/** The parts of a parsed assertion the checks read (xml2js shape: attributes under `$`, children in arrays). */
+interface AssertionTree {
+  $?: { ID?: string };
+  Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { InResponseTo?: string; Recipient?: string; NotOnOrAfter?: string } }[] }[] }[];
+  Conditions?: { $?: { NotOnOrAfter?: string } }[];
+}
+
+/** The `Destination` of the answer's root `Response` element (its signature and structure already checked), or null without one. */
+function responseDestination(xml: string): string | null {
+  const root = /<(?:[A-Za-z_][\w.-]*:)?Response\b([^>]*)>/.exec(xml);
+  const attr = root ? /\sDestination\s*=\s*("([^"]*)"|'([^']*)')/.exec(root[1]!) : null;
+  return attr ? (attr[2] ?? attr[3] ?? '').replace(/&amp;/g, '&') : null;
 }
 
 function identityOf(provider: IdentityProviderRow, profile: Profile): ExternalIdentity {
