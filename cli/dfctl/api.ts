@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TokenPair } from '@qa-platform/client';
 import { loadConfig, saveConfig, withConfigLock, type DfctlConfig } from './config.js';
 import { CliError, EXIT, exitCodeOfStatus, isNetworkError, unreachable } from './errors.js';
@@ -14,6 +15,21 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   /** Send no credential (sign-in, refresh). */
   anonymous?: boolean;
+  /** Answer the body's bytes (an image) instead of parsing JSON. */
+  binary?: boolean;
+}
+
+/** How often a request refused for now (429, 503) is tried again, and the longest wait dfctl accepts before one. */
+const RETRIES = 5;
+const LONGEST_WAIT_S = 120;
+
+/** Seconds to wait from a `Retry-After` (seconds or an HTTP date); 1 when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number {
+  if (header === null) return 1;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : 1;
 }
 
 /** Strips a trailing slash and checks that the server address is an http(s) URL. */
@@ -166,13 +182,24 @@ export class Api {
       init.body = JSON.stringify(options.body);
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
     }
+    // A POST tried again carries one key, so a platform that took the first try answers it again instead of doing it twice.
+    if (method === 'POST') (init.headers as Record<string, string>)['idempotency-key'] = randomUUID();
     let res: Response;
-    try {
-      res = await fetch(url, init);
-    } catch (err) {
-      if (isNetworkError(err)) throw unreachable(server, err);
-      throw err;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await fetch(url, init);
+      } catch (err) {
+        if (isNetworkError(err)) throw unreachable(server, err);
+        throw err;
+      }
+      if ((res.status !== 429 && res.status !== 503) || attempt >= RETRIES) break;
+      const wait = retryAfterSeconds(res.headers.get('retry-after'));
+      if (wait > LONGEST_WAIT_S) break;
+      await res.body?.cancel();
+      process.stderr.write(`dfctl: ${method} ${url.pathname} answered ${res.status}; trying again in ${wait} s (${attempt + 1} of ${RETRIES})\n`);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     }
+    if (options.binary && res.ok) return Buffer.from(await res.arrayBuffer()) as T;
     const text = await res.text();
     if (!res.ok) throw await errorOf(res.status, text, `${method} ${url.pathname} answered ${res.status}`);
     if (res.status === 204 || text.length === 0) return undefined as T;

@@ -7,13 +7,13 @@ import { Api, version } from './api.js';
 import { parseArgs, type ParsedArgs } from './args.js';
 import type { Command, Context } from './command.js';
 import { login, logout, whoami, workspace, workspaces } from './commands/auth.js';
-import { devices, end, logs, open, sessions } from './commands/devices.js';
+import { devices, end, logs, open, screenshot, sessions } from './commands/devices.js';
 import { adb, devtools, forward, targets, usbmux } from './commands/tunnels.js';
 import { upload } from './commands/upload.js';
 import { CliError, EXIT, usage } from './errors.js';
 import { printLine } from './output.js';
 
-const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, upload, targets, adb, forward, devtools, usbmux];
+const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, screenshot, upload, targets, adb, forward, devtools, usbmux];
 
 const EXIT_CODES = `Exit codes: 0 done, 1 API or other error, 2 usage error, 3 not signed in or sign-in refused,
 4 not found, 5 server unreachable. Errors go to stderr as "dfctl: <message> (<CODE>)".`;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,19 @@ describe('dfctl signed in', { timeout: 180_000 }, () => {
     expect(logs.code).toBe(0);
     expect(JSON.parse(logs.stdout)).toMatchObject({ entries: expect.any(Array), lastSeq: expect.any(Number) });
 
+    // The screen as it is now, written as a PNG file: its signature and a header with a real size.
+    const shot = join(mkdtempSync(join(tmpdir(), 'dfctl-shot-')), 'screen.png');
+    const taken = await runDfctl(['screenshot', sessionId, '--output', shot, '--json'], { env: env(), timeoutMs: 60_000 });
+    expect(taken.stderr).toBe('');
+    expect(taken.code).toBe(0);
+    const png = readFileSync(shot);
+    expect(JSON.parse(taken.stdout)).toEqual({ file: shot, bytes: png.length });
+    expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect(png.readUInt32BE(16)).toBeGreaterThan(0);
+    expect(png.readUInt32BE(20)).toBeGreaterThan(0);
+    expect((await runDfctl(['screenshot', sessionId, '--format', 'gif'], { env: env() })).code).toBe(2);
+
     // --follow runs until the session ends, however it ends.
     const follow = spawnDfctl(['logs', sessionId, '--follow', '--interval', '200'], { env: env() });
     const ended = await http(server.url, 'DELETE', `/df/api/sessions/${sessionId}`, { token: admin.token });
@@ -326,6 +340,31 @@ describe('dfctl signed in', { timeout: 180_000 }, () => {
     expect((JSON.parse(r.stdout) as { id: string }[]).map((d) => d.id)).toContain(deviceId);
     const wrong = await runDfctl(['devices'], { env: { DFCTL_API_KEY: 'dfk_wrong', DFCTL_SERVER: server.url } });
     expect(wrong.code).toBe(3);
+  });
+
+  it('waits out a 429 for its Retry-After and tries again, saying so', async () => {
+    const key = (await http(server.url, 'POST', '/df/api/keys', { token: admin.token, body: { name: 'dfctl retry' } })).body.key as string;
+    // A loopback front that refuses the first device list for a second, then passes everything on.
+    const seen: string[] = [];
+    const front = createHttpServer(async (req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (seen.length === 1) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"TOO_MANY_REQUESTS","message":"slow down"}');
+        return;
+      }
+      const answer = await fetch(`${server.url}${req.url}`, { method: req.method!, headers: { 'x-api-key': String(req.headers['x-api-key']) } });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await runDfctl(['devices', '--json'], { env: { DFCTL_API_KEY: key, DFCTL_SERVER: `http://127.0.0.1:${(front.address() as { port: number }).port}` } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/answered 429; trying again in 1 s \(1 of 5\)/);
+      expect((JSON.parse(r.stdout) as { id: string }[]).map((d) => d.id)).toContain(deviceId);
+      expect(seen.filter((l) => l.startsWith('GET /df/api/devices')).length).toBe(2);
+    } finally {
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 
   it('signs out: the server ends the sign-in and the tokens are forgotten', async () => {

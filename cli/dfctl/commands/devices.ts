@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Device, Page, SessionLogEntry as LogEntry, Session } from '@qa-platform/client';
 import type { Api } from '../api.js';
 import { intFlag, positionals } from '../args.js';
@@ -149,5 +150,25 @@ each entry is then one JSON line.`,
       }
     }
     return EXIT.OK;
+  },
+};
+
+export const screenshot: Command = {
+  name: 'screenshot',
+  summary: "save a session's screen as it is now (PNG)",
+  usage: `dfctl screenshot <sessionId> [--output <file>] [--format png|jpeg]
+
+Captures the session's current screen and writes it to <file> (default: <sessionId>.png, or .jpg with
+--format jpeg). The capture is kept with the session's artifacts too. --json prints {file, bytes}.`,
+  flags: { values: ['output', 'format'], booleans: [] },
+  async run(ctx) {
+    const [id] = positionals(ctx.args, ['sessionId']);
+    const format = ctx.args.values.get('format') ?? 'png';
+    if (format !== 'png' && format !== 'jpeg') throw usage('--format is png or jpeg');
+    const file = ctx.args.values.get('output') ?? `${id}.${format === 'png' ? 'png' : 'jpg'}`;
+    const image = await ctx.api().request<Buffer>('GET', `/df/api/sessions/${encodeURIComponent(id!)}/screenshot`, { query: { format }, binary: true });
+    writeFileSync(file, image);
+    if (ctx.json) printJson({ file, bytes: image.length });
+    else printLine(`Wrote ${file} (${image.length} bytes).`);
   },
 };
