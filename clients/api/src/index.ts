@@ -5,10 +5,12 @@
  * clients use (the web console and dfctl take their types from here).
  */
 import createFetchClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
+import { retryingFetch, type RetryPolicy } from './retry.js';
 import type { components, paths } from './schema.js';
 
 export type { components, paths } from './schema.js';
 export * from './runner.js';
+export { retryAfterSeconds, retryingFetch, type RetryPolicy } from './retry.js';
 
 /** The named shapes of the document (`components.schemas`), as answers carry them. */
 export type Schemas = components['schemas'];
@@ -93,6 +95,8 @@ export interface PlatformClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   workspaceId?: number | string;
   /** A module API key (`X-Api-Key`), instead of a token, for the operations that take one. */
   apiKey?: string;
+  /** How calls refused for now (429, 503) are tried again after their `Retry-After` (default: 5 tries, waits up to 120 s). */
+  retry?: RetryPolicy;
 }
 
 export type PlatformClient = Client<paths>;
@@ -115,8 +119,8 @@ function credentials(options: PlatformClientOptions): Middleware {
  * answers `{ data, error, response }`, `data` typed as the operation's answer, `error` as its error shape.
  */
 export function createClient(options: PlatformClientOptions): PlatformClient {
-  const { token: _token, workspaceId: _workspaceId, apiKey: _apiKey, ...rest } = options;
-  const client = createFetchClient<paths>({ ...rest, baseUrl: options.baseUrl.replace(/\/+$/, '') });
+  const { token: _token, workspaceId: _workspaceId, apiKey: _apiKey, retry, ...rest } = options;
+  const client = createFetchClient<paths>({ ...rest, fetch: retryingFetch(rest.fetch, retry), baseUrl: options.baseUrl.replace(/\/+$/, '') });
   client.use(credentials(options));
   return client;
 }

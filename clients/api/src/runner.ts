@@ -5,12 +5,16 @@
  * refusals into errors carrying the platform's code, and the link to a session's replay.
  */
 
+import { retryingFetch, type RetryPolicy } from './retry.js';
+
 /** Where the platform is and how a runner signs its calls. */
 export interface RunnerConnection {
   /** The platform's address, ending in `/`. */
   base: URL;
   /** `X-Api-Key`, and `X-Workspace-Id` when one is named. */
   headers: Record<string, string>;
+  /** How calls refused for now (429, 503) are tried again; the defaults of {@link RetryPolicy} when absent. */
+  retry?: RetryPolicy;
 }
 
 export interface RunnerConnectionOptions {
@@ -67,7 +71,8 @@ export function runnerConnection(options: RunnerConnectionOptions = {}, env: Rec
 export async function runnerCall<T = unknown>(connection: RunnerConnection, method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { ...connection.headers, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path.replace(/^\//, ''), connection.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const send = retryingFetch(undefined, connection.retry);
+  const res = await send(new URL(path.replace(/^\//, ''), connection.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null;
   if (!res.ok) {
