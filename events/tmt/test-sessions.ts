@@ -7,8 +7,18 @@ export const RESULT_STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'retes
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
-/** One result of one test case, as recorded. */
-const recordedResult = z.object({ testCaseId: z.string(), status: z.enum(RESULT_STATUSES), notes: z.string().nullable(), durationMs: z.number().int().nullable() });
+/**
+ * One result of one test case, as recorded. An imported report also gives the test's name as it ran
+ * (`title`) and the device session that ran it, when the report names one (`deviceSessionId`).
+ */
+const recordedResult = z.object({
+  testCaseId: z.string(),
+  status: z.enum(RESULT_STATUSES),
+  notes: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  title: z.string().optional(),
+  deviceSessionId: z.string().optional(),
+});
 export type RecordedResult = z.output<typeof recordedResult>;
 
 /** Who caused a write: a user, or a principal that is not one (a test engine). */
@@ -17,7 +27,7 @@ export type TmtActor = z.output<typeof tmtActor>;
 
 /**
  * A test session. It starts `planned`; the first result (or a PUT) moves it to `in_progress`, a PUT
- * completes it. A batch of results is one `TestResultsRecorded` event (one append, one row, however
+ * (or an import with `close`) completes it. A batch of results is one `TestResultsRecorded` event (one append, one row, however
  * many results it holds).
  */
 export const testSessionEvents = defineEvents({
@@ -30,7 +40,8 @@ export const testSessionEvents = defineEvents({
   }),
   TestSessionUpdated: z.object({ sessionId: z.string(), name: z.string().optional(), testCaseIds: z.array(z.string()).optional(), status: z.literal('in_progress').optional() }),
   TestSessionCompleted: z.object({ sessionId: z.string() }),
-  TestResultsRecorded: z.object({ sessionId: z.string(), results: z.array(recordedResult), recordedBy: tmtActor }),
+  /** `imported`: a report's results, each replacing the result an earlier report recorded for the same case in the session. */
+  TestResultsRecorded: z.object({ sessionId: z.string(), results: z.array(recordedResult), recordedBy: tmtActor, imported: z.literal(true).optional() }),
 });
 export type TestSessionEvent = EventOf<typeof testSessionEvents>;
 export const TEST_SESSION_EVENT_TYPES = testSessionEvents.types;

@@ -49,6 +49,22 @@ describe('tmt-test-sessions read model', () => {
     expect(await findTestSession(spec.db, scope, S1)).toMatchObject({ status: 'completed', completedAt: '2026-01-04T00:00:00.000Z' });
   });
 
+  it('given a report imported twice, the history holds its tests once, with title and device session; results recorded on their own stay', async () => {
+    const DS = '00000000-0000-4000-8000-0000000002d1';
+    const report = (status: string) => ({
+      type: 'TestResultsRecorded',
+      payload: { sessionId: S1, results: [{ testCaseId: C1, status, notes: null, durationMs: 5, title: 'cart › adds', deviceSessionId: DS }], recordedBy: { userId: 5 }, imported: true },
+    });
+    await spec.given(started, recorded([[C1, 'blocked']]), report('failed'), report('passed'));
+    const history = await resultHistory(spec.db, S1, { offset: 0, limit: 10 });
+    expect(history.items.map((r) => [r.status, r.title, r.deviceSessionId])).toEqual([
+      ['blocked', null, null],
+      ['passed', 'cart › adds', DS],
+    ]);
+    const session = (await findTestSession(spec.db, scope, S1))!;
+    expect(await currentResults(spec.db, session)).toEqual([expect.objectContaining({ testCaseId: C1, status: 'passed', title: 'cart › adds', deviceSessionId: DS })]);
+  });
+
   it('given the project deleted, its sessions and their results are gone', async () => {
     await spec.given(started, recorded([[C1, 'failed']]), { type: 'ProjectDeleted', payload: { projectId: PROJECT } });
     expect(await findTestSession(spec.db, scope, S1)).toBeNull();

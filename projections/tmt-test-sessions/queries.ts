@@ -11,6 +11,10 @@ export interface ResultView {
   durationMs: number | null;
   recordedAt: string;
   recordedBy: TmtActor;
+  /** The test's name as an imported report gave it; null for a result recorded on its own. */
+  title: string | null;
+  /** The device session that ran the test, when its report named one. */
+  deviceSessionId: string | null;
 }
 
 export interface TestSessionView {
@@ -44,6 +48,8 @@ const toResult = (r: Row): ResultView => ({
   durationMs: numOrNull(r.duration_ms),
   recordedAt: iso(r.recorded_at),
   recordedBy: toActor(String(r.recorded_by)),
+  title: textOrNull(r.title),
+  deviceSessionId: textOrNull(r.device_session_id),
 });
 
 /** Sessions of the workspace in creation order, filtered by project and status. */

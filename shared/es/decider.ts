@@ -110,8 +110,10 @@ export interface HandleCommandOptions<Command, Event extends DomainEvent, State>
   context: CommandContext;
   /** Schema versions by event type; 1 when absent. */
   versions?: Partial<Record<Event['type'], number>>;
-  /** Attempts before a concurrency conflict is reported as 409. Default 4. */
+  /** Attempts before a concurrency conflict is reported as 409. Default 8. */
   maxAttempts?: number;
+  /** How a conflict waits before the next attempt; the default sleeps `retryDelayMs` with `Math.random`. */
+  backoff?: Backoff;
   /**
    * Loads the state and the stream's revision some other way than folding the whole stream (a history
    * merged with another stream's, a cache of folded states). The append still carries that revision,
@@ -121,6 +123,30 @@ export interface HandleCommandOptions<Command, Event extends DomainEvent, State>
   /** Told the state and the stream's revision after a successful append (a cache keeps them). */
   appended?: (state: State, revision: number) => void;
 }
+
+/** The wait between attempts after a conflict: a random source and a sleep, so that tests need neither. */
+export interface Backoff {
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** The first retry waits up to this long; each further one up to twice as long as the one before. */
+const RETRY_BASE_MS = 10;
+/** No single wait is longer: eight attempts wait at most about 0.8 s in all. */
+const RETRY_CAP_MS = 250;
+/** The 409 after the last attempt asks the caller to come back after this many seconds. */
+const CONFLICT_RETRY_AFTER_S = 1;
+
+/**
+ * The wait before attempt `attempt + 1`, after `attempt` failed ones: "full jitter" over an exponential
+ * ceiling, so writers that collided once do not collide again at the same instant.
+ */
+export function retryDelayMs(attempt: number, random: () => number): number {
+  const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** (attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+const realBackoff: Backoff = { random: Math.random, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /** Folds the whole stream: the default load of `handleCommand`. */
 async function loadStream<Event extends DomainEvent, State>(
@@ -157,14 +183,16 @@ export function eventMetadata(context: CommandContext): EventMetadata {
 }
 
 /**
- * Load, fold, decide, append with the expected revision; on a conflict start again from load, a few
- * times, then answer 409 CONCURRENCY_CONFLICT. The one write path of every aggregate.
+ * Load, fold, decide, append with the expected revision; on a conflict wait a jittered, growing moment
+ * and start again from load, a few times, then answer 409 CONCURRENCY_CONFLICT with `Retry-After`. The
+ * one write path of every aggregate.
  */
 export async function handleCommand<Command, Event extends DomainEvent, State>(
   options: HandleCommandOptions<Command, Event, State>,
 ): Promise<CommandResult<Event, State>> {
   const { store, streamId, decider, context } = options;
-  const maxAttempts = options.maxAttempts ?? 4;
+  const maxAttempts = options.maxAttempts ?? 8;
+  const backoff = options.backoff ?? realBackoff;
   for (let attempt = 1; ; attempt++) {
     const loaded = options.load ? await options.load(store, streamId) : await loadStream(store, streamId, decider);
     let state = loaded.state;
@@ -189,8 +217,10 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
       if (attempt >= maxAttempts) {
         throw new AppError('CONCURRENCY_CONFLICT', 'The resource was changed by another request; try again', {
           cause: err,
+          headers: { 'retry-after': String(CONFLICT_RETRY_AFTER_S) },
         });
       }
+      await backoff.sleep(retryDelayMs(attempt, backoff.random));
     }
   }
 }

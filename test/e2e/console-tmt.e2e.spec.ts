@@ -7,7 +7,7 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console
 /**
  * Test sessions in the console: the list, a session's page with the current result of each case,
  * and its "Import JUnit results" upload, which answers what it matched, created and skipped and
- * shows the imported results in the session.
+ * shows the imported results in the session, a failed one linking to the replay of its device session.
  */
 let server: TestServer;
 let browser: Browser;
@@ -16,12 +16,14 @@ let context: BrowserContext;
 let page: Page;
 let sessionId: string;
 
+/** The device session a failed test ran in, as the Playwright fixture prints its replay link into system-out. */
+const DEVICE_SESSION = '5e551011-0000-4000-8000-00000000d5e5';
 const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="checkout">
   <testsuite name="checkout.spec.ts" tests="4">
     <testcase classname="checkout.spec.ts" name="pays by card" time="0.250"/>
     <testcase classname="checkout.spec.ts" name="pays by invoice" time="1.5"/>
-    <testcase classname="checkout.spec.ts" name="refunds" time="0.1"><failure message="expected 200, got 500" type="AssertionError">at refunds (checkout.spec.ts:20:5)</failure></testcase>
+    <testcase classname="checkout.spec.ts" name="refunds" time="0.1"><system-out>[qa-platform] checkout.spec.ts › refunds failed; replay: http://127.0.0.1/sessions/${DEVICE_SESSION}?pane=replay</system-out><failure message="expected 200, got 500" type="AssertionError">at refunds (checkout.spec.ts:20:5)</failure></testcase>
     <testcase classname="checkout.spec.ts" name="ships abroad"><skipped/></testcase>
   </testsuite>
 </testsuites>`;
@@ -64,7 +66,7 @@ describe('test sessions in the console', { timeout: 240_000 }, () => {
     await expectAccessible(page, 'a test session with its JUnit import form');
   });
 
-  it('imports a JUnit report: the answer counts matched, created and skipped, and the session shows the results', async () => {
+  it('imports a JUnit report: the answer counts matched, created and skipped, and the session shows the results with the device session of the failed one', async () => {
     const form = page.getByRole('form', { name: 'Import JUnit results' });
     await form.getByLabel('JUnit XML report').setInputFiles({ name: 'junit.xml', mimeType: 'application/xml', buffer: Buffer.from(REPORT) });
     await form.getByRole('button', { name: 'Import' }).click();
@@ -81,8 +83,11 @@ describe('test sessions in the console', { timeout: 240_000 }, () => {
     const rows = await results.locator('tbody tr').allTextContents();
     expect(rows[2]).toMatch(/checkout\.spec\.ts › refunds.*failed.*AssertionError: expected 200, got 500/);
     expect(rows[3]).toMatch(/ships abroad.*skipped/);
+    const replay = results.getByRole('link', { name: 'Replay of checkout.spec.ts › refunds' });
+    expect(await replay.getAttribute('href')).toBe(`/sessions/${DEVICE_SESSION}?pane=replay`);
+    expect(await results.getByRole('link', { name: /^Replay of/ }).count()).toBe(1);
     expect(await page.getByText('In progress · 4 test cases').count()).toBe(1);
-    await expectAccessible(page, 'a test session after a JUnit import');
+    await expectAccessible(page, 'a test session after a JUnit import, a result linking to its device session');
   });
 
   it('a file that is not well-formed XML is refused with its line, and the session stays as it was', async () => {

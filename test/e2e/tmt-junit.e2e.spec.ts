@@ -141,6 +141,7 @@ describe('JUnit import into /v1', () => {
     const divides = session.results.find((r: any) => r.testCaseId === answer.results[2].testCaseId);
     expect(divides).toMatchObject({ status: 'failed', durationMs: reportedMs(reports.vitest, 'arithmetic &gt; divides') });
     expect(divides.notes).toMatch(/^AssertionError: expected 0\.5 to be 2/);
+    expect(divides.notes.split('expected 0.5 to be 2')).toHaveLength(2);
     expect(divides.notes).toContain('arithmetic.fixture.mjs:11');
     const testCase = (await A('GET', `/v1/test-cases/${answer.results[2].testCaseId}`)).body.data;
     expect(testCase).toMatchObject({ projectId: project, title: 'arithmetic.fixture.mjs › arithmetic > divides' });
@@ -169,7 +170,10 @@ describe('JUnit import into /v1', () => {
     const detail = (await A('GET', `/v1/test-sessions/${session}`)).body.data;
     expect(detail.testCases).toEqual([manual, ...first.body.data.results.map((r: any) => r.testCaseId)]);
     const splits = detail.results.find((r: any) => r.testCaseId === first.body.data.results[2].testCaseId);
-    expect(splits.notes).toMatch(/^expect\.toEqual: expect\(received\)\.toEqual\(expected\)/);
+    // Playwright Test repeats the failure's message in its body: the notes say it once, with the stack.
+    expect(splits.notes.split('expect(received).toEqual(expected) // deep equality')).toHaveLength(2);
+    expect(splits.notes).toContain('strings.fixture.mjs:11:30');
+    expect(splits.title).toBe('strings.fixture.mjs › strings › splits');
     expect(splits.durationMs).toBe(reportedMs(reports.playwright, 'strings › splits'));
 
     const again = await A('POST', `/v1/projects/${project}/junit-imports`, xml(reports.playwright));

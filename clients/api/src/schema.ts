@@ -18256,11 +18256,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a test session of the project from a JUnit XML report (named by ?name=, else "JUnit import <time>"), matching and creating test cases as the session import does. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
+        /** Import a JUnit XML report into the project: into a new session (named by ?name=, else "JUnit import <time>"), or with ?testSessionId= into that open session of the project (one shard of a CI run); matching and creating test cases as the session import does. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
         post: {
             parameters: {
                 query?: {
+                    /** @description true: complete the session after the import, in the same append (the last shard of a CI run) */
+                    close?: "true" | "false";
+                    /** @description The name of the new session (not used with testSessionId) */
                     name?: string;
+                    /** @description An open session of the project to add the results to; a report imported again replaces its earlier results for the same tests */
+                    testSessionId?: string;
                 };
                 header?: never;
                 path: {
@@ -18995,10 +19000,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a JUnit XML report into the session: each testcase is matched to the project's test case titled "<classname> › <name>" (created when missing), joins the session, and its result is recorded in one command. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
+        /** Import a JUnit XML report into the session: each testcase is matched to the project's test case titled "<classname> › <name>" (created when missing), joins the session, and its result is recorded in one command, replacing what an earlier report recorded for the same test. The JUnit XML as the body (application/xml or text/xml) or as the "file" part of multipart/form-data, at most 10 MiB (TMT_WRITE) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: complete the session after the import, in the same append (the last shard of a CI run) */
+                    close?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -21436,6 +21444,8 @@ export interface components {
             matched: number;
             results: {
                 classname: string;
+                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out */
+                deviceSessionId: string | null;
                 durationMs: number | null;
                 name: string;
                 /**
@@ -21451,7 +21461,14 @@ export interface components {
                 /** @enum {string} */
                 testCase: "matched" | "created";
                 testCaseId: string;
+                /** @description The test's name: the title of the test case it was recorded on */
+                title: string;
             }[];
+            /**
+             * @description The status of the session after the import: completed with close=true
+             * @enum {string}
+             */
+            sessionStatus: "planned" | "in_progress" | "completed";
             /** @description Testcases recorded as skipped */
             skipped: number;
             testSessionId: string;
@@ -21463,6 +21480,8 @@ export interface components {
             matched: number;
             results: {
                 classname: string;
+                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out */
+                deviceSessionId: string | null;
                 durationMs: number | null;
                 name: string;
                 /**
@@ -21478,7 +21497,14 @@ export interface components {
                 /** @enum {string} */
                 testCase: "matched" | "created";
                 testCaseId: string;
+                /** @description The test's name: the title of the test case it was recorded on */
+                title: string;
             }[];
+            /**
+             * @description The status of the session after the import: completed with close=true
+             * @enum {string}
+             */
+            sessionStatus: "planned" | "in_progress" | "completed";
             /** @description Testcases recorded as skipped */
             skipped: number;
             testSessionId: string;
@@ -21532,6 +21558,8 @@ export interface components {
             updatedAt: string;
         };
         V1TestResult: {
+            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report named one */
+            deviceSessionId: string | null;
             durationMs: number | null;
             notes: string | null;
             recordedAt: string;
@@ -21542,8 +21570,12 @@ export interface components {
             /** @enum {string} */
             status: "passed" | "failed" | "blocked" | "skipped" | "retest";
             testCaseId: string;
+            /** @description The test's name as an imported report gave it; null for a result recorded on its own */
+            title: string | null;
         };
         V1TestResultInput: {
+            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report named one */
+            deviceSessionId: string | null;
             durationMs: number | null;
             notes: string | null;
             recordedAt: string;
@@ -21554,6 +21586,8 @@ export interface components {
             /** @enum {string} */
             status: "passed" | "failed" | "blocked" | "skipped" | "retest";
             testCaseId: string;
+            /** @description The test's name as an imported report gave it; null for a result recorded on its own */
+            title: string | null;
         };
         V1TestSession: {
             completedAt: string | null;

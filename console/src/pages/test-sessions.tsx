@@ -9,6 +9,10 @@ interface TestResult {
   status: string;
   notes: string | null;
   durationMs: number | null;
+  /** The test's name as an imported report gave it. */
+  title: string | null;
+  /** The device session that ran the test, when its report named one. */
+  deviceSessionId: string | null;
 }
 
 interface TestSession {
@@ -36,6 +40,16 @@ interface JunitImport {
 }
 
 const STATUS_WORDS: Record<string, string> = { planned: 'Planned', in_progress: 'In progress', completed: 'Completed' };
+/** The device session's page with its replay open, as the test runners' printed links open it. */
+function DeviceSessionLink({ result, test }: { result: TestResult | undefined; test: string }) {
+  if (!result?.deviceSessionId) return <>—</>;
+  return (
+    <Link href={`/sessions/${result.deviceSessionId}?pane=replay`} aria-label={`Replay of ${test}`}>
+      Replay
+    </Link>
+  );
+}
+
 const duration = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** The workspace's test sessions, newest first, each linking to its page. */
@@ -126,6 +140,8 @@ export function TestSessionPage({ id }: { id: string }) {
   const s = session.data.data;
   const titles = new Map((cases.data?.data ?? []).map((c) => [c.id, c.title]));
   const results = new Map(s.results.map((r) => [r.testCaseId, r]));
+  // The case list may not be loaded (or past its first 100): an imported result names its test itself.
+  const title = (c: string) => titles.get(c) ?? results.get(c)?.title ?? c;
   const reload = () => Promise.all([qc.invalidateQueries({ queryKey: ['v1-test-session', id] }), qc.invalidateQueries({ queryKey: ['v1-test-cases'] }), qc.invalidateQueries({ queryKey: ['v1-test-sessions'] })]);
   return (
     <section>
@@ -144,10 +160,11 @@ export function TestSessionPage({ id }: { id: string }) {
           rows={s.testCases}
           rowKey={(c) => c}
           columns={[
-            { header: 'Test case', cell: (c) => titles.get(c) ?? c },
+            { header: 'Test case', cell: (c) => title(c) },
             { header: 'Result', cell: (c) => results.get(c)?.status ?? 'untested' },
             { header: 'Duration', cell: (c) => duration(results.get(c)?.durationMs ?? null) },
             { header: 'Notes', cell: (c) => results.get(c)?.notes?.split('\n')[0] ?? '' },
+            { header: 'Device session', cell: (c) => <DeviceSessionLink result={results.get(c)} test={title(c)} /> },
           ]}
         />
       )}

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
-import { RESULT_STATUSES } from '#events/tmt/test-sessions.js';
-import { ok, tmtCaller, UuidParams, v1One } from '../v1-http.js';
+import { RESULT_STATUSES, SESSION_STATUSES } from '#events/tmt/test-sessions.js';
+import { ok, tmtCaller, uuid, UuidParams, v1One } from '../v1-http.js';
 import type { JunitImportService } from './service.js';
 
 const tags = ['Test management: test sessions'];
@@ -15,6 +15,7 @@ const XML_TYPES = ['application/xml', 'text/xml'];
 const JunitImport = z
   .object({
     testSessionId: z.string(),
+    sessionStatus: z.enum(SESSION_STATUSES).describe('The status of the session after the import: completed with close=true'),
     matched: z.number().int().describe('Testcases recorded on a test case the project already had'),
     created: z.number().int().describe('Testcases recorded on a test case this import created'),
     skipped: z.number().int().describe('Testcases recorded as skipped'),
@@ -22,15 +23,22 @@ const JunitImport = z
       z.object({
         classname: z.string(),
         name: z.string(),
+        title: z.string().describe("The test's name: the title of the test case it was recorded on"),
         testCaseId: z.string(),
         testCase: z.enum(['matched', 'created']),
         status: z.enum(['passed', 'failed', 'error', 'skipped']).describe("The testcase's JUnit outcome"),
         recordedStatus: z.enum(RESULT_STATUSES).describe('The result recorded in the session (an error is recorded as failed)'),
         durationMs: z.number().int().nullable(),
+        deviceSessionId: z.string().nullable().describe('The device session that ran the test, named by a df.session property or a replay link in system-out'),
       }),
     ),
   })
   .meta({ id: 'V1JunitImport' });
+
+const close = z
+  .enum(['true', 'false'])
+  .default('false')
+  .describe('true: complete the session after the import, in the same append (the last shard of a CI run)');
 
 const body = `The JUnit XML as the body (${XML_TYPES.join(' or ')}) or as the "${FILE_FIELD}" part of multipart/form-data, at most ${MAX_JUNIT_BYTES / 1024 / 1024} MiB`;
 
@@ -62,16 +70,17 @@ export async function junitImportRoutes(app: FastifyInstance, opts: { imports: J
   r.post('/v1/test-sessions/:id/results/junit', {
     schema: {
       tags,
-      summary: `Import a JUnit XML report into the session: each testcase is matched to the project's test case titled "<classname> › <name>" (created when missing), joins the session, and its result is recorded in one command. ${body} (TMT_WRITE)`,
+      summary: `Import a JUnit XML report into the session: each testcase is matched to the project's test case titled "<classname> › <name>" (created when missing), joins the session, and its result is recorded in one command, replacing what an earlier report recorded for the same test. ${body} (TMT_WRITE)`,
       consumes: [...XML_TYPES, 'multipart/form-data'],
       params: UuidParams,
+      querystring: z.object({ close }),
       response: { 201: v1One(JunitImport) },
     },
     bodyLimit: MAX_JUNIT_BYTES,
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const answer = await imports.intoSession(scope, request.params.id, await reportOf(request), request.id);
-      request.log.info({ testSessionId: answer.testSessionId, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
+      const answer = await imports.intoSession(scope, request.params.id, await reportOf(request), { close: request.query.close === 'true', correlationId: request.id });
+      request.log.info({ testSessionId: answer.testSessionId, sessionStatus: answer.sessionStatus, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
       return reply.code(201).send(ok(answer));
     },
   });
@@ -79,17 +88,22 @@ export async function junitImportRoutes(app: FastifyInstance, opts: { imports: J
   r.post('/v1/projects/:id/junit-imports', {
     schema: {
       tags,
-      summary: `Start a test session of the project from a JUnit XML report (named by ?name=, else "JUnit import <time>"), matching and creating test cases as the session import does. ${body} (TMT_WRITE)`,
+      summary: `Import a JUnit XML report into the project: into a new session (named by ?name=, else "JUnit import <time>"), or with ?testSessionId= into that open session of the project (one shard of a CI run); matching and creating test cases as the session import does. ${body} (TMT_WRITE)`,
       consumes: [...XML_TYPES, 'multipart/form-data'],
       params: UuidParams,
-      querystring: z.object({ name: z.string().trim().min(1).max(200).optional() }),
+      querystring: z.object({
+        name: z.string().trim().min(1).max(200).optional().describe('The name of the new session (not used with testSessionId)'),
+        testSessionId: uuid.optional().describe('An open session of the project to add the results to; a report imported again replaces its earlier results for the same tests'),
+        close,
+      }),
       response: { 201: v1One(JunitImport) },
     },
     bodyLimit: MAX_JUNIT_BYTES,
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const answer = await imports.intoProject(scope, request.params.id, await reportOf(request), request.query.name, request.id);
-      request.log.info({ testSessionId: answer.testSessionId, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
+      const { name, testSessionId } = request.query;
+      const answer = await imports.intoProject(scope, request.params.id, await reportOf(request), { name, testSessionId }, { close: request.query.close === 'true', correlationId: request.id });
+      request.log.info({ testSessionId: answer.testSessionId, sessionStatus: answer.sessionStatus, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
       return reply.code(201).send(ok(answer));
     },
   });

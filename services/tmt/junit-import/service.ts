@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { testCaseIdsByTitle } from '#projections/tmt-test-cases/index.js';
 import { handleCommand } from '#shared/es/decider.js';
-import type { RecordedResult, ResultStatus } from '#events/tmt/test-sessions.js';
+import { AppError } from '#shared/errors.js';
+import type { RecordedResult, ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
 import { testCaseStream } from '#events/tmt/test-cases.js';
 import type { Platform } from '../../platform.js';
 import { commandContext, projectOr404 } from '../projects/index.js';
@@ -14,6 +15,8 @@ import { parseJunit, type JunitCase, type JunitOutcome } from './parse.js';
 export interface JunitResult {
   classname: string;
   name: string;
+  /** The test's name as the platform knows it (`junitTitle`): the title of its test case. */
+  title: string;
   testCaseId: string;
   /** `matched`: the project had the case before this import; `created`: this import created it. */
   testCase: 'matched' | 'created';
@@ -21,11 +24,15 @@ export interface JunitResult {
   /** The result's status in the session (an `error` is recorded as `failed`). */
   recordedStatus: ResultStatus;
   durationMs: number | null;
+  /** The device session that ran the test, as the report names it. */
+  deviceSessionId: string | null;
 }
 
 /** The answer of an import; the counts are of `<testcase>` elements. */
 export interface JunitImport {
   testSessionId: string;
+  /** The session's status after the import (`completed` with `close`). */
+  sessionStatus: SessionStatus;
   matched: number;
   created: number;
   skipped: number;
@@ -33,6 +40,12 @@ export interface JunitImport {
 }
 
 const TITLE_MAX = 500;
+/** How an import is recorded: `close` completes the session by the same append. */
+export interface ImportOptions {
+  close?: boolean;
+  correlationId?: string;
+}
+
 /** Test cases created at once while an import creates the ones its project lacks. */
 const CREATE_CONCURRENCY = 8;
 const RECORDED: Record<JunitOutcome, ResultStatus> = { passed: 'passed', failed: 'failed', error: 'failed', skipped: 'skipped' };
@@ -67,21 +80,31 @@ export class JunitImportService {
   ) {}
 
   /** Into an existing session: 404 for another tenant's, 409 for a completed one, 400 for a bad report; nothing changes on a refusal. */
-  async intoSession(scope: TmtWriteScope, sessionId: string, xml: string, correlationId?: string): Promise<JunitImport> {
+  async intoSession(scope: TmtWriteScope, sessionId: string, xml: string, options: ImportOptions = {}): Promise<JunitImport> {
     const session = await this.sessions.openSessionOr404(scope, sessionId);
     const cases = parseJunit(xml);
-    const resolved = await this.resolve(scope, session.projectId, cases, correlationId);
-    await this.sessions.importResults(scope, { sessionId }, resolved.recorded, correlationId);
-    return this.answer(sessionId, cases, resolved);
+    const resolved = await this.resolve(scope, session.projectId, cases, options.correlationId);
+    const { status } = await this.sessions.importResults(scope, { sessionId }, resolved.recorded, options);
+    return this.answer(sessionId, status, cases, resolved);
   }
 
-  /** Into a new session of the project, started by the import: 404 for another tenant's project. */
-  async intoProject(scope: TmtWriteScope, projectId: string, xml: string, name: string | undefined, correlationId?: string): Promise<JunitImport> {
+  /**
+   * Into the project: a new session started by the import (named `name`), or with `testSessionId` an
+   * open session of the project (a CI shard of a run). 404 for another tenant's project or session,
+   * and for a session of another project.
+   */
+  async intoProject(scope: TmtWriteScope, projectId: string, xml: string, target: { name?: string | undefined; testSessionId?: string | undefined }, options: ImportOptions = {}): Promise<JunitImport> {
     await projectOr404(this.platform, scope, projectId);
+    if (target.testSessionId !== undefined) {
+      const session = await this.sessions.sessionOr404(scope, target.testSessionId);
+      if (session.projectId !== projectId) throw new AppError('NOT_FOUND', 'Test session not found in this project');
+      return this.intoSession(scope, session.id, xml, options);
+    }
     const cases = parseJunit(xml);
-    const resolved = await this.resolve(scope, projectId, cases, correlationId);
-    const { sessionId } = await this.sessions.importResults(scope, { start: { projectId, name: name ?? `JUnit import ${this.platform.now().toISOString()}` } }, resolved.recorded, correlationId);
-    return this.answer(sessionId, cases, resolved);
+    const resolved = await this.resolve(scope, projectId, cases, options.correlationId);
+    const start = { projectId, name: target.name ?? `JUnit import ${this.platform.now().toISOString()}` };
+    const { sessionId, status } = await this.sessions.importResults(scope, { start }, resolved.recorded, options);
+    return this.answer(sessionId, status, cases, resolved);
   }
 
   /** The test case of every `<testcase>`, creating the project's missing ones; and the results to record. */
@@ -122,18 +145,31 @@ export class JunitImportService {
       status: RECORDED[c.outcome],
       notes: c.details,
       durationMs: c.durationMs,
+      title: titles[i]!,
+      ...(c.deviceSessionId ? { deviceSessionId: c.deviceSessionId } : {}),
     }));
     return { recorded, createdIds };
   }
 
-  private answer(testSessionId: string, cases: JunitCase[], resolved: { recorded: RecordedResult[]; createdIds: Map<string, string> }): JunitImport {
+  private answer(testSessionId: string, sessionStatus: SessionStatus, cases: JunitCase[], resolved: { recorded: RecordedResult[]; createdIds: Map<string, string> }): JunitImport {
     const created = new Set(resolved.createdIds.values());
     const results = cases.map((c, i): JunitResult => {
       const r = resolved.recorded[i]!;
-      return { classname: c.classname, name: c.name, testCaseId: r.testCaseId, testCase: created.has(r.testCaseId) ? 'created' : 'matched', status: c.outcome, recordedStatus: r.status, durationMs: c.durationMs };
+      return {
+        classname: c.classname,
+        name: c.name,
+        title: r.title!,
+        testCaseId: r.testCaseId,
+        testCase: created.has(r.testCaseId) ? 'created' : 'matched',
+        status: c.outcome,
+        recordedStatus: r.status,
+        durationMs: c.durationMs,
+        deviceSessionId: c.deviceSessionId,
+      };
     });
     return {
       testSessionId,
+      sessionStatus,
       matched: results.filter((r) => r.testCase === 'matched').length,
       created: results.filter((r) => r.testCase === 'created').length,
       skipped: results.filter((r) => r.status === 'skipped').length,

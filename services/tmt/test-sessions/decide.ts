@@ -18,9 +18,10 @@ export type TestSessionCommand =
   | { type: 'RecordResults'; results: RecordedResult[]; recordedBy: TmtActor }
   /**
    * An imported report (JUnit): its cases join the session when they are not in it yet, and its
-   * results are recorded, all in one append. With `start` the session is started by the same append.
+   * results are recorded, each replacing what an earlier report recorded for its case, all in one
+   * append. With `start` the session is started by the same append, with `close` completed by it.
    */
-  | { type: 'ImportResults'; start?: Started; results: RecordedResult[]; recordedBy: TmtActor };
+  | { type: 'ImportResults'; start?: Started; results: RecordedResult[]; recordedBy: TmtActor; close?: boolean };
 
 /** Results per `TestResultsRecorded` event: an import larger than this is recorded as several events of one append. */
 export const RESULTS_PER_EVENT = 1_000;
@@ -102,18 +103,22 @@ export const testSessionDecider = defineDecider<TestSessionCommand, TestSessionE
         session = live(state);
         if (status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
       }
-      if (command.results.length === 0) return events;
       const known = new Set(session.testCaseIds);
       const added = [...new Set(command.results.map((r) => r.testCaseId))].filter((id) => !known.has(id));
-      if (added.length > 0 || status === 'planned') {
+      const begins = status === 'planned' && (command.results.length > 0 || command.close === true);
+      if (added.length > 0 || begins) {
         events.push({
           type: 'TestSessionUpdated',
-          payload: { sessionId: session.sessionId, ...(added.length > 0 ? { testCaseIds: [...session.testCaseIds, ...added] } : {}), ...(status === 'planned' ? { status: 'in_progress' as const } : {}) },
+          payload: { sessionId: session.sessionId, ...(added.length > 0 ? { testCaseIds: [...session.testCaseIds, ...added] } : {}), ...(begins ? { status: 'in_progress' as const } : {}) },
         });
       }
       for (let i = 0; i < command.results.length; i += RESULTS_PER_EVENT) {
-        events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results.slice(i, i + RESULTS_PER_EVENT), recordedBy: command.recordedBy } });
+        events.push({
+          type: 'TestResultsRecorded',
+          payload: { sessionId: session.sessionId, results: command.results.slice(i, i + RESULTS_PER_EVENT), recordedBy: command.recordedBy, imported: true },
+        });
       }
+      if (command.close) events.push({ type: 'TestSessionCompleted', payload: { sessionId: session.sessionId } });
       return events;
     },
   },

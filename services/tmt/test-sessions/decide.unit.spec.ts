@@ -70,12 +70,12 @@ describe('test session decider', () => {
       .when({ type: 'ImportResults', results, recordedBy: user })
       .then([
         { type: 'TestSessionUpdated', payload: { sessionId: 's-1', testCaseIds: ['c-1', 'c-2', 'c-3', 'c-4'], status: 'in_progress' } },
-        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results, recordedBy: user } },
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results, recordedBy: user, imported: true } },
       ]);
     spec
       .given([Started, InProgress])
       .when({ type: 'ImportResults', results: [pass('c-2')], recordedBy: user })
-      .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user } }]);
+      .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user, imported: true } }]);
     spec.given([Started, InProgress, Completed]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('SESSION_COMPLETED');
     spec.given([]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('NOT_FOUND');
   });
@@ -89,9 +89,22 @@ describe('test session decider', () => {
       .then([
         { type: 'TestSessionStarted', payload: start },
         InProgress,
-        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(0, 1_000), recordedBy: user } },
-        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(1_000), recordedBy: user } },
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(0, 1_000), recordedBy: user, imported: true } },
+        { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(1_000), recordedBy: user, imported: true } },
       ]);
     spec.given([Started]).when({ type: 'ImportResults', start, results: many, recordedBy: user }).thenRefused('ALREADY_EXISTS');
+  });
+
+  it('an import with close completes the session in the same append, after its results; a planned session passes through in_progress', () => {
+    const titled = { ...pass('c-1'), title: 'cart › adds', deviceSessionId: 'd-1' };
+    spec
+      .given([Started, InProgress])
+      .when({ type: 'ImportResults', results: [titled], recordedBy: user, close: true })
+      .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [titled], recordedBy: user, imported: true } }, Completed]);
+    spec
+      .given([Started])
+      .when({ type: 'ImportResults', results: [pass('c-2')], recordedBy: user, close: true })
+      .then([InProgress, { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user, imported: true } }, Completed]);
+    spec.given([Started, InProgress, Completed]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user, close: true }).thenRefused('SESSION_COMPLETED');
   });
 });

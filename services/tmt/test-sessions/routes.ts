@@ -13,7 +13,16 @@ const tags = ['Test management: test sessions'];
 const Actor = z.object({ userId: z.number().int().optional(), engineId: z.string().optional() });
 
 export const Result = z
-  .object({ testCaseId: z.string(), status: z.enum(RESULT_STATUSES), notes: z.string().nullable(), durationMs: z.number().int().nullable(), recordedAt: z.string(), recordedBy: Actor })
+  .object({
+    testCaseId: z.string(),
+    status: z.enum(RESULT_STATUSES),
+    notes: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    recordedAt: z.string(),
+    recordedBy: Actor,
+    title: z.string().nullable().describe("The test's name as an imported report gave it; null for a result recorded on its own"),
+    deviceSessionId: z.string().nullable().describe('The device session that ran the test (its console page: /sessions/{id}), when its report named one'),
+  })
   .meta({ id: 'V1TestResult' });
 
 const sessionFields = {

@@ -10,6 +10,7 @@ import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#event
 import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { testSessionDecider, type TestSessionCommand, type TestSessionState } from './decide.js';
+import { StreamQueue } from './stream-queue.js';
 import { testSessionStream, type TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 const CACHED_SESSIONS = 1_000;
@@ -17,16 +18,23 @@ const CACHED_SESSIONS = 1_000;
 /**
  * Sessions' commands through `handleCommand`, with the folded state of recently used sessions kept in memory: a
  * session collects many `TestResultsRecorded` events (each up to 1,000 results), so a command reads
- * only the events after the cached revision instead of the whole stream. The append still carries the
- * expected revision, so a writer elsewhere is noticed as a conflict, read, and retried.
+ * only the events after the cached revision instead of the whole stream. CI writes to one session from
+ * many workers at once (results, JUnit shards): the commands of one session run one after another in
+ * this process, so they never conflict with each other. The append still carries the expected
+ * revision, so a writer in another process is noticed as a conflict, read, and retried.
  */
 class TestSessionCommands {
   private readonly cache = new Map<string, { revision: number; state: TestSessionState }>();
+  private readonly queue = new StreamQueue();
 
   constructor(private readonly store: EventStore) {}
 
-  async run(sessionId: string, command: TestSessionCommand, context: CommandContext): Promise<{ events: TestSessionEvent[]; state: TestSessionState; position: bigint | null }> {
+  run(sessionId: string, command: TestSessionCommand, context: CommandContext): Promise<{ events: TestSessionEvent[]; state: TestSessionState; position: bigint | null }> {
     const streamId = testSessionStream(sessionId);
+    return this.queue.run(streamId, () => this.handle(streamId, command, context));
+  }
+
+  private async handle(streamId: string, command: TestSessionCommand, context: CommandContext): Promise<{ events: TestSessionEvent[]; state: TestSessionState; position: bigint | null }> {
     const { events, state, position } = await handleCommand({
       store: this.store,
       streamId,
@@ -169,21 +177,26 @@ export class TestSessionService {
 
   /**
    * Records an imported report's results (a JUnit file) in one command, one append: the cases not in
-   * the session join it, and with `start` the session is started by the same append. The results are
+   * the session join it, each result replaces what an earlier report recorded for its case, with
+   * `start` the session is started and with `close` completed by the same append. The results are
    * already valid (their cases are the project's); any number of them.
    */
   async importResults(
     scope: TmtWriteScope,
     target: { sessionId: string } | { start: { projectId: string; name: string } },
     results: RecordedResult[],
-    correlationId?: string,
+    options: { close?: boolean; correlationId?: string | undefined } = {},
   ): Promise<{ sessionId: string; status: SessionStatus }> {
     const sessionId = 'sessionId' in target ? target.sessionId : randomUUID();
     const start =
       'start' in target
         ? { sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, ...target.start, testCaseIds: [...new Set(results.map((r) => r.testCaseId))] }
         : undefined;
-    const result = await this.commands.run(sessionId, { type: 'ImportResults', ...(start ? { start } : {}), results, recordedBy: scope.actor }, commandContext(this.platform, scope, correlationId));
+    const result = await this.commands.run(
+      sessionId,
+      { type: 'ImportResults', ...(start ? { start } : {}), results, recordedBy: scope.actor, ...(options.close ? { close: true } : {}) },
+      commandContext(this.platform, scope, options.correlationId),
+    );
     await this.settle(result.position);
     return { sessionId, status: result.state.status };
   }
