@@ -19,7 +19,11 @@ export interface RequestOptions {
   binary?: boolean;
 }
 
-/** How often a request refused for now (429, 503) is tried again, and the longest wait dfctl accepts before one. */
+/**
+ * How often a request refused for now (429, 503) is tried again, and the longest wait dfctl accepts before
+ * one — the policy of the other clients (clients/api/src/retry.ts), written here again because dfctl bundles
+ * nothing but its own code and ws (scripts/build-dfctl.mjs).
+ */
 const RETRIES = 5;
 const LONGEST_WAIT_S = 120;
 

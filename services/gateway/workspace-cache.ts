@@ -1,57 +1,10 @@
+import { cachedByVersion, type Cached, type VersionCacheOptions } from '#shared/cached-by-version.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
 
 type Resolve = (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>;
 
-export interface WorkspaceCacheOptions {
-  /**
-   * Position of the read model the answers come from, when this process runs it: any change to it
-   * empties the cache at once. Without it, answers are trusted for `ttlMs`.
-   */
-  version?: () => bigint | undefined;
-  ttlMs: number;
-  maxEntries?: number;
-}
-
-/**
- * Remembers the answers of an access look-up, so the gateway does not ask the database on every
- * request. In one process the cache follows the read models exactly (it is dropped whenever a
- * projection moves); across processes an answer lives `ttlMs` at most.
- */
-export function cachedByVersion<A extends unknown[], V>(load: (...args: A) => Promise<V>, keyOf: (...args: A) => string, options: WorkspaceCacheOptions): Cached<A, V> {
-  const maxEntries = options.maxEntries ?? 10_000;
-  let entries = new Map<string, { value: V; at: number }>();
-  let seenVersion: bigint | undefined;
-  /** The answer this cache holds and may still give, if any (after dropping what a new version outdated). */
-  const held = (version: bigint | undefined, args: A): { value: V } | undefined => {
-    if (version !== seenVersion) {
-      entries = new Map();
-      seenVersion = version;
-    }
-    const hit = entries.get(keyOf(...args));
-    return hit && (version !== undefined || Date.now() - hit.at < options.ttlMs) ? hit : undefined;
-  };
-  const cached = async (...args: A) => {
-    const version = options.version?.();
-    const hit = held(version, args);
-    if (hit) return hit.value;
-    const key = keyOf(...args);
-    const now = Date.now();
-    const value = await load(...args);
-    // A read that started before a change must not be cached under the new version.
-    if (options.version?.() === version) {
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-      entries.set(key, { value, at: now });
-    }
-    return value;
-  };
-  return Object.assign(cached, { now: (...args: A) => held(options.version?.(), args) });
-}
-
-/** A cached look-up, and the same answered at once when the cache holds it (`now`, `undefined` otherwise). */
-export type Cached<A extends unknown[], V> = ((...args: A) => Promise<V>) & { now(...args: A): { value: V } | undefined };
-
 /** Who may enter which workspace, cached (see `cachedByVersion`). */
-export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCacheOptions): Cached<Parameters<Resolve>, ActiveWorkspace | null> {
+export function cachedWorkspaceResolver(resolve: Resolve, options: VersionCacheOptions): Cached<Parameters<Resolve>, ActiveWorkspace | null> {
   return cachedByVersion(resolve, (user, workspaceId) => `${user.companyId}:${user.userId}:${workspaceId}`, options);
 }
 
@@ -59,6 +12,6 @@ export function cachedWorkspaceResolver(resolve: Resolve, options: WorkspaceCach
  * The caller's permission keys in a workspace, cached like workspace access: they depend only on the
  * user, the company and the workspace (roles, grants, membership), all in the directory read model.
  */
-export function cachedPermissionResolver(resolve: PermissionResolver, options: WorkspaceCacheOptions): PermissionResolver {
+export function cachedPermissionResolver(resolve: PermissionResolver, options: VersionCacheOptions): PermissionResolver {
   return cachedByVersion(resolve, (principal, workspace) => `${principal.companyId}:${principal.userId}:${workspace?.id ?? '-'}:${workspace?.companyId ?? '-'}`, options);
 }

@@ -1,4 +1,6 @@
 import { credentialApproved } from '#projections/org-credentials/index.js';
+import { domainOwner } from '#projections/org-domains/index.js';
+import { cachedByVersion, type Cached } from '#shared/cached-by-version.js';
 import { findUserById, usersAtDomains } from '#projections/org-directory/index.js';
 import { listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { activePasswordSessions } from '#projections/sign-in-sessions/index.js';
@@ -6,10 +8,8 @@ import type { Platform } from '../../platform.js';
 import { enforcingIdentityProvider } from '../domains/index.js';
 import type { SessionActor, SignInSessions } from './sessions.js';
 
-/** How long one process trusts an answer about a credential while no read model of its own moved. */
+/** How long an answer about a credential is trusted where another process runs the read models (as the gateway's access answers). */
 const HOLD_TTL_MS = 2000;
-/** Answers remembered at most, before the old ones are forgotten. */
-const HOLD_MEMORY = 10_000;
 
 /** A credential as the hold needs it: whose it is and how its creator was signed in when they made it. */
 export interface HeldCandidate {
@@ -27,12 +27,15 @@ export interface HeldCandidate {
  * another one.
  */
 export class SsoEnforcement {
-  private readonly held = new Map<string, { value: boolean; at: number; version: bigint | undefined }>();
+  /** Whether a password-made credential is held, kept while the read models stand still (a check on every request of a key). */
+  private readonly held: Cached<[HeldCandidate], boolean>;
 
   constructor(
     private readonly platform: Platform,
     private readonly sessions: SignInSessions,
-  ) {}
+  ) {
+    this.held = cachedByVersion((c: HeldCandidate) => this.decideHold(c), (c) => c.credentialId, { version: () => platform.readModels.version?.(), ttlMs: HOLD_TTL_MS });
+  }
 
   /** The provider that is the only way in for this address, or null: the enforcing one of the company that verified its domain. */
   async requiredFor(user: { email: string }): Promise<IdentityProviderRow | null> {
@@ -41,15 +44,7 @@ export class SsoEnforcement {
 
   /** Whether this credential must wait for an administrator's approval before it works again. */
   async holds(c: HeldCandidate): Promise<boolean> {
-    if (c.signIn === 'sso') return false;
-    const version = this.platform.readModels.version?.();
-    const now = Date.now();
-    const known = this.held.get(c.credentialId);
-    if (known && known.version === version && now - known.at < HOLD_TTL_MS) return known.value;
-    const value = await this.decideHold(c);
-    if (this.held.size >= HOLD_MEMORY) this.held.clear();
-    this.held.set(c.credentialId, { value, at: now, version });
-    return value;
+    return c.signIn === 'sso' ? false : this.held(c);
   }
 
   private async decideHold(c: HeldCandidate): Promise<boolean> {
@@ -69,19 +64,15 @@ export class SsoEnforcement {
     const users = await usersAtDomains(db, companyId, domains);
     const sessions = await activePasswordSessions(db, users, this.platform.now());
     for (const s of sessions) await this.sessions.end({ sessionId: s.sid, userId: s.userId }, 'sso_required', actor);
-    this.held.clear();
     return sessions.length;
   }
 
   /** The domains the company owns and enforces through one of its enabled providers. */
-  async enforcedDomains(companyId: number): Promise<string[]> {
+  private async enforcedDomains(companyId: number): Promise<string[]> {
     const candidates = new Set<string>();
     for (const p of await listIdentityProviders(this.platform.db, companyId)) if (p.enabled && p.enforce) for (const d of p.domains) candidates.add(d);
     const enforced: string[] = [];
-    for (const domain of candidates) {
-      const provider = await enforcingIdentityProvider(this.platform.db, `someone@${domain}`);
-      if (provider?.companyId === companyId) enforced.push(domain);
-    }
+    for (const domain of candidates) if ((await domainOwner(this.platform.db, domain)) === companyId) enforced.push(domain);
     return enforced.sort();
   }
 }
