@@ -20,7 +20,7 @@ describe('org-credentials read model', () => {
     expect((await listApiKeys(spec.db, all)).map((k) => k.id)).toEqual(['k1', 'k2']);
     expect((await listApiKeys(spec.db, { ...all, userId: 4 })).map((k) => k.id)).toEqual(['k2']);
     expect(await findApiKey(spec.db, { ...all, userId: 4 }, 'k1')).toBeNull();
-    expect(await findApiKey(spec.db, all, 'k1')).toEqual({ id: 'k1', name: 'CI', prefix: 'qak_ab', scopes: ['read'], workspaceId: 1, createdBy: 3, createdAt: SPEC_TIME, lastUsedAt: null, revokedAt: null, rateLimit: null });
+    expect(await findApiKey(spec.db, all, 'k1')).toEqual({ id: 'k1', name: 'CI', prefix: 'qak_ab', scopes: ['read'], workspaceId: 1, createdBy: 3, createdAt: SPEC_TIME, lastUsedAt: null, revokedAt: null, rateLimit: null, signIn: 'password', approved: false });
     expect(await activeApiKeyByHash(spec.db, 'hash-k1')).toMatchObject({ keyId: 'k1', userId: 3, scopes: ['read'] });
   });
 
