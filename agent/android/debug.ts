@@ -156,23 +156,19 @@ export class AndroidDebug {
   /** The pids of processes that accept a debugger (`track-jdwp`'s first list). */
   private async jdwpPids(): Promise<number[]> {
     const tracker = await this.device.trackJdwp();
+    // adbkit's tracker reads the first list as it is made: when the list came in the same read as the
+    // service's OKAY (a busy agent), its 'changeSet' was emitted before a listener could be attached. The
+    // promise of that read, and the list the tracker keeps, say the same without the race.
+    const kept = tracker as unknown as { reader: PromiseLike<unknown>; pids: string[] };
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await new Promise<number[]>((resolve) => {
-        const timer = setTimeout(() => resolve([]), JDWP_LIST_TIMEOUT_MS);
-        tracker.once('changeSet', (changes: { added: string[] }, pids: string[]) => {
-          clearTimeout(timer);
-          resolve((pids ?? changes.added).map(Number).filter((p) => Number.isInteger(p) && p > 0));
-        });
-        tracker.once('end', () => {
-          clearTimeout(timer);
-          resolve([]);
-        });
-        tracker.once('error', () => {
-          clearTimeout(timer);
-          resolve([]);
-        });
-      });
+      const listed = await Promise.race([
+        Promise.resolve(kept.reader).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), JDWP_LIST_TIMEOUT_MS))),
+      ]);
+      return listed ? kept.pids.map(Number).filter((p) => Number.isInteger(p) && p > 0) : [];
     } finally {
+      clearTimeout(timer);
       // One list is all that is needed; the tracking connection is closed at once.
       (tracker as unknown as { command: { connection: { end(): void } } }).command.connection.end();
     }
