@@ -145,7 +145,7 @@ export class LogRing {
 /** A driver's refusal or failure, with the wire code the worker replies with. */
 export class DriverError extends Error {
   constructor(
-    readonly code: 'BAD_REQUEST' | 'DEVICE_ERROR' | 'NOT_PREPARED' | 'UNSUPPORTED',
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'DEVICE_ERROR' | 'NOT_PREPARED' | 'UNSUPPORTED',
     message: string,
     options?: { cause?: unknown },
   ) {

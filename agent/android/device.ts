@@ -404,7 +404,7 @@ export class AndroidDevice implements DeviceDriver {
     this.refuseProtected(devicePath);
     const parent = devicePath.slice(0, devicePath.lastIndexOf('/')) || '/';
     const parentStat = await this.statOrNull(parent);
-    if (!parentStat) throw new DriverError('BAD_REQUEST', `not found: the folder ${parent} does not exist`);
+    if (!parentStat) throw new DriverError('NOT_FOUND', `The folder ${parent} does not exist`);
     if ((parentStat.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${parent} is not a folder`);
     const existing = await this.statOrNull(devicePath);
     if (existing && (existing.mode & S_IFMT) === S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is a folder`);
@@ -416,7 +416,7 @@ export class AndroidDevice implements DeviceDriver {
   async pullFile(devicePath: string, localPath: string): Promise<{ size: number }> {
     this.requirePrepared();
     const found = await this.statOrNull(devicePath);
-    if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+    if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
     if ((found.mode & S_IFMT) !== S_IFREG) throw new DriverError('BAD_REQUEST', `${devicePath} is not a regular file`);
     await pullFile(this.device, devicePath, localPath);
     return { size: (await localStat(localPath)).size };
@@ -425,7 +425,7 @@ export class AndroidDevice implements DeviceDriver {
   async listFiles(devicePath: string): Promise<RpcResult<'listFiles'>> {
     this.requirePrepared();
     const found = await this.statOrNull(devicePath);
-    if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+    if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
     if ((found.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is not a folder`);
     const entries: { name: string; mode: number; size: number }[] = await this.device.readdir(devicePath);
     return {

@@ -52,7 +52,7 @@ export class IosFiles {
     const { bundleId, inner } = split(devicePath);
     return this.withContainer(bundleId, async (afc) => {
       const found = await statOrNull(afc, inner);
-      if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+      if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
       if (!found.isDirectory()) throw new DriverError('BAD_REQUEST', `${devicePath} is not a folder`);
       const entries: RpcResult<'listFiles'>['entries'] = [];
       for (const name of await afc.listDirectory(inner)) {
@@ -78,7 +78,7 @@ export class IosFiles {
     await this.withContainer(bundleId, async (afc) => {
       const parent = inner.slice(0, inner.lastIndexOf('/')) || '/';
       const parentInfo = await statOrNull(afc, parent);
-      if (!parentInfo) throw new DriverError('BAD_REQUEST', `not found: the folder /${bundleId}${parent === '/' ? '' : parent} does not exist`);
+      if (!parentInfo) throw new DriverError('NOT_FOUND', `The folder /${bundleId}${parent === '/' ? '' : parent} does not exist`);
       if (!parentInfo.isDirectory()) throw new DriverError('BAD_REQUEST', `/${bundleId}${parent} is not a folder`);
       const existing = await statOrNull(afc, inner);
       if (existing?.isDirectory()) throw new DriverError('BAD_REQUEST', `${devicePath} is a folder`);
@@ -93,7 +93,7 @@ export class IosFiles {
     const { bundleId, inner } = split(devicePath);
     await this.withContainer(bundleId, async (afc) => {
       const found = await statOrNull(afc, inner);
-      if (!found) throw new DriverError('BAD_REQUEST', `not found: ${devicePath}`);
+      if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
       if (!found.isFile()) throw new DriverError('BAD_REQUEST', `${devicePath} is not a regular file`);
       await pipeline(await afc.createReadStream(inner, {}), createWriteStream(localPath));
     });
@@ -146,7 +146,7 @@ export class IosFiles {
       afc = await arrest.vendContainer(bundleId);
     } catch (err) {
       arrest.close();
-      throw new DriverError('BAD_REQUEST', `not found: no container of ${bundleId} (only apps installed for development share theirs): ${(err as Error).message.slice(0, 200)}`);
+      throw new DriverError('NOT_FOUND', `No container of ${bundleId} (only apps installed for development share theirs): ${(err as Error).message.slice(0, 200)}`);
     }
     try {
       return await work(afc);

@@ -299,6 +299,8 @@ export const FailCode = z.enum([
   'DEVICE_ERROR',
   'TIMEOUT',
   'UNSUPPORTED',
+  /** What the command names (a file, a folder, an app's container) is not on the device. */
+  'NOT_FOUND',
   /** A hello without a token, with one that is not this host's, or of a revoked enrolment. */
   'HOST_TOKEN_MISSING',
   'HOST_TOKEN_INVALID',

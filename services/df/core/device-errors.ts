@@ -13,6 +13,8 @@ export function deviceFailure(err: unknown, during: 'prepare' | 'command'): unkn
       return new AppError('DEVICE_TIMEOUT', `The device did not answer in time: ${err.message}`, { cause: err });
     case 'BAD_REQUEST':
       return new AppError('BAD_REQUEST', err.message, { cause: err });
+    case 'NOT_FOUND':
+      return new AppError('NOT_FOUND', `Not found on the device: ${err.message}`, { cause: err });
     case 'UNSUPPORTED':
       return new AppError('DEVICE_UNSUPPORTED', `This device cannot do that: ${err.message}`, { cause: err });
     case 'NOT_PREPARED':

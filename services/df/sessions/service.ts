@@ -318,9 +318,6 @@ export class SessionService implements SessionPort {
       return await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, command, { timeoutMs: timeoutMs ?? this.deps.commandTimeoutMs });
     } catch (err) {
       if (err instanceof DeviceRequestError && err.code === 'UNSUPPORTED') throw new AppError('DEVICE_UNSUPPORTED', err.message, { cause: err });
-      if (err instanceof DeviceRequestError && err.code === 'BAD_REQUEST' && err.message.startsWith('not found: ')) {
-        throw new AppError('NOT_FOUND', `Not found on the device: ${err.message.slice('not found: '.length)}`, { cause: err });
-      }
       throw deviceFailure(err, 'command');
     }
   }
