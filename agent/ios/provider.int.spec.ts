@@ -157,8 +157,8 @@ describe('IosProvider', () => {
     expect((await driver.listFiles('/com.example.preinstalled/Documents/farm/a')).entries).toEqual([expect.objectContaining({ name: 'big.bin', type: 'file', size: big.length })]);
     expect((await driver.listFiles('/com.example.preinstalled')).entries.map((e) => e.name)).toEqual(['Documents', 'Library', 'tmp']);
     await expect(driver.deleteFile('/com.example.preinstalled/Documents')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(driver.listFiles('/com.example.absent/Documents')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^not found/) });
-    await expect(driver.listFiles('/com.example.preinstalled/Documents/none')).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^not found/) });
+    await expect(driver.listFiles('/com.example.absent/Documents')).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/^No container of com.example.absent/) });
+    await expect(driver.listFiles('/com.example.preinstalled/Documents/none')).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/is not on the device$/) });
     const pushedAlone = join(work, 'note.txt');
     writeFileSync(pushedAlone, 'note');
     await driver.pushFile(pushedAlone, '/com.example.preinstalled/Documents/note.txt');
