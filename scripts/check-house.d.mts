@@ -11,4 +11,5 @@ export interface LongFunction {
 export function featureFolders(root: string): { module: string; feature: string; dir: string }[];
 export function shapeOffences(root: string): string[];
 export function longFunctions(root: string, files: string[]): LongFunction[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; files: number; features: number };
+export function jsonTextComparisons(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; files: number; features: number };

@@ -6,7 +6,9 @@
 //   `<module>-<feature>`; the write side is `service.ts` (no `commands.ts`); a `routes.ts` longer than
 //   ROUTES_MAX_LINES is split by resource into `routes/`; a `decide.ts` has its specification beside it;
 // - no function outside tests is longer than FUNCTION_MAX_LINES lines unless a comment just above it
-//   says why (`// Long on purpose: <reason>`).
+//   says why (`// Long on purpose: <reason>`);
+// - no two values are compared by their JSON texts (`JSON.stringify(a) === JSON.stringify(b)`): the
+//   order of an object's keys decides that comparison; `sameJson` (shared/canonical.ts) does not.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -119,18 +121,42 @@ export function longFunctions(root, files) {
   return out.sort((a, b) => b.lines - a.lines);
 }
 
+const isJsonText = (node) => ts.isCallExpression(node) && node.expression.getText() === 'JSON.stringify';
+const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** Comparisons of two `JSON.stringify` texts in `files`, as `file:line`. */
+export function jsonTextComparisons(root, files) {
+  const out = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('JSON.stringify')) continue;
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node) => {
+      if (ts.isBinaryExpression(node) && EQUALITY.has(node.operatorToken.kind) && isJsonText(node.left) && isJsonText(node.right)) {
+        out.push(`${relative(root, file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
 export function checkHouse(root) {
   const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
-  return { shape: shapeOffences(root), long: longFunctions(root, files), files: files.length, features: featureFolders(root).length };
+  return { shape: shapeOffences(root), long: longFunctions(root, files), jsonTexts: jsonTextComparisons(root, files), files: files.length, features: featureFolders(root).length };
 }
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, files, features } = checkHouse(root);
+  const { shape, long, jsonTexts, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
-  console.log(`house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason`);
-  return shape.length || long.length ? 1 : 0;
+  for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
+  console.log(
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts`,
+  );
+  return shape.length || long.length || jsonTexts.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

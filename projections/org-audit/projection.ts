@@ -20,6 +20,7 @@ import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
 import { appEvents, fileEvents } from '#events/df/files.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Projection } from '../types.js';
+import { sameJson } from '#shared/canonical.js';
 
 export const AUDIT_RESOURCE_TYPES = [
   'company',
@@ -138,7 +139,7 @@ function changesOf(before: Record<string, unknown> | null, payload: Record<strin
   const changes: Record<string, { old: unknown; new: unknown }> = {};
   for (const [key, value] of Object.entries(payload)) {
     if (key === idField || !(key in before)) continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = { old: before[key], new: value };
+    if (!sameJson(before[key], value)) changes[key] = { old: before[key], new: value };
   }
   return Object.keys(changes).length > 0 ? changes : null;
 }

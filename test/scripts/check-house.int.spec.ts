@@ -46,6 +46,9 @@ beforeAll(() => {
     'console/src/page.tsx': `export const Page = () => {\n${'  void 0;\n'.repeat(FUNCTION_MAX_LINES)}  return null;\n};\n`,
     'shared/over.unit.spec.ts': fn('inSpec', FUNCTION_MAX_LINES + 10),
     'test/helper.ts': fn('inTest', FUNCTION_MAX_LINES + 10),
+    // JSON texts compared (twice, on lines 2 and 3), and JSON texts used otherwise.
+    'services/mod/good/compare.ts': 'export const f = (a: unknown, b: unknown) =>\n  JSON.stringify(a) === JSON.stringify(b) ||\n  JSON.stringify(a) != JSON.stringify([b]);\nexport const g = (a: unknown) => JSON.stringify(a) === "{}" || JSON.stringify(a).length > 2;\n',
+    'services/mod/good/compare.unit.spec.ts': 'export const f = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);\n',
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -73,5 +76,11 @@ describe('long functions', () => {
     expect(long.map((f) => `${f.file}:${f.line} ${f.name} ${f.lines}`).sort()).toEqual(
       [`console/src/page.tsx:1 Page ${FUNCTION_MAX_LINES + 3}`, `shared/over.ts:1 over ${FUNCTION_MAX_LINES + 1}`].sort(),
     );
+  });
+});
+
+describe('JSON texts compared', () => {
+  it('names each comparison of two JSON.stringify texts outside tests, and nothing else done with JSON text', () => {
+    expect(checkHouse(root).jsonTexts.sort()).toEqual(['services/mod/good/compare.ts:2', 'services/mod/good/compare.ts:3']);
   });
 });

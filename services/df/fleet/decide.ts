@@ -1,5 +1,6 @@
 import type { FleetEvent, QuotaLimits, SessionDefaults } from '#events/df/fleet.js';
 import { defineDecider } from '#shared/es/decider.js';
+import { sameJson } from '#shared/canonical.js';
 
 type Of<T extends FleetEvent['type']> = Extract<FleetEvent, { type: T }>;
 
@@ -16,7 +17,7 @@ export const sessionDefaultsDecider = defineDecider<
   decide: {
     SetSessionDefaults: ({ type: _, ...p }, state) => {
       const { workspaceId: _w, companyId: _c, ...wanted } = p;
-      if (state.current && JSON.stringify(state.current) === JSON.stringify({ ...state.current, ...wanted })) return [];
+      if (state.current && sameJson(state.current, { ...state.current, ...wanted })) return [];
       return [{ type: 'DfSessionDefaultsSet', payload: p }];
     },
   },
@@ -34,7 +35,7 @@ export const quotaPlanDecider = defineDecider<
   },
   decide: {
     SetQuotaPlan: ({ companyId, plan, limits }, state) => {
-      const same = state.plan === plan && JSON.stringify(sorted(state.limits)) === JSON.stringify(sorted(limits));
+      const same = state.plan === plan && sameJson(sorted(state.limits), sorted(limits));
       return same ? [] : [{ type: 'DfQuotaPlanSet', payload: { companyId, plan, limits } }];
     },
   },

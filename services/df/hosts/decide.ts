@@ -1,6 +1,7 @@
 import { defineDecider, firstEvent } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { HostEvent } from '#events/df/hosts.js';
+import { sameJson } from '#shared/canonical.js';
 
 export interface HostState {
   hostId: string | null;
@@ -24,7 +25,7 @@ export type HostCommand =
   /** An accepted hello: the first one is recorded, later ones change nothing. */
   | { type: 'RecordFirstConnection'; hostId: string; nodeName: string };
 
-const same = (a: number[] | null, b: number[] | null) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: number[] | null, b: number[] | null) => sameJson(a, b);
 
 /** A live enrolment, or 404; a revoked host can no longer be changed (409). */
 function live(state: HostState): HostState & { hostId: string } {

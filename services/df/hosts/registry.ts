@@ -522,6 +522,6 @@ function sameFacts(row: HostDeviceRow, info: DeviceInfo, placement: DevicePlacem
     p.nodeName === placement.nodeName &&
     p.hubId === placement.hubId &&
     p.companyId === placement.companyId &&
-    JSON.stringify(p.workspaceIds ?? null) === JSON.stringify(placement.workspaceIds ?? null)
+    sameJson(p.workspaceIds ?? null, placement.workspaceIds ?? null)
   );
 }

@@ -3,6 +3,7 @@ import type { Decider } from '#shared/es/decider.js';
 import { activeIn } from '#shared/es/record-state.js';
 import { SECRET_ADDRESS_FIELDS, SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
 import { unreachable } from '#shared/unreachable.js';
+import { sameJson } from '#shared/canonical.js';
 
 type Created = Extract<IdentityProviderEvent, { type: 'IdentityProviderCreated' }>['payload'];
 type Settings = Omit<Created, 'providerId' | 'companyId' | 'type'>;
@@ -28,7 +29,7 @@ const live = (state: IdentityProviderState, companyId: number) => activeIn(state
 function keepSecrets(type: IdentityProviderType, before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
   const config = { ...after };
   const kept = SECRET_FIELDS[type].filter((field) => config[field] === undefined && before[field] !== undefined);
-  const moved = SECRET_ADDRESS_FIELDS[type].filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  const moved = SECRET_ADDRESS_FIELDS[type].filter((field) => !sameJson(before[field], after[field]));
   if (kept.length > 0 && moved.length > 0) {
     throw new AppError('SECRET_REQUIRED', `Changing ${moved.join(', ')} needs ${kept.join(', ')} again: a stored secret is sent only where it was set for`, {
       details: kept.map((field) => ({ path: `config.${field}`, message: `Required when ${moved.join(', ')} change` })),
@@ -62,7 +63,7 @@ export const identityProviderDecider: Decider<IdentityProviderCommand, IdentityP
         const p = live(state, command.companyId);
         const settings = { ...command.settings, config: keepSecrets(p.type, p.config, command.settings.config) };
         const { status: _s, providerId: _p, companyId: _c, type: _t, ...before } = p;
-        if (JSON.stringify(before) === JSON.stringify({ ...before, ...settings })) return [];
+        if (sameJson(before, { ...before, ...settings })) return [];
         return [{ type: 'IdentityProviderChanged', payload: { providerId: p.providerId, ...settings } }];
       }
       case 'DeleteIdentityProvider': {

@@ -27,6 +27,8 @@ describe('identity provider decider', () => {
       .when({ type: 'ChangeIdentityProvider', companyId: 2, settings: change })
       .then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...settings, enforce: true } }]);
     spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: { ...settings, config: { issuer: 'https://id.corp.test', clientId: 'qa' } } }).then([]);
+    // The same settings sent with their keys in another order (as a console or a script may) change nothing either.
+    spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: { ...settings, config: { clientId: 'qa', issuer: 'https://id.corp.test' } } }).then([]);
     const rotated = { ...settings, config: { ...settings.config, clientSecret: 'new' } };
     spec.given([created]).when({ type: 'ChangeIdentityProvider', companyId: 2, settings: rotated }).then([{ type: 'IdentityProviderChanged', payload: { providerId: 4, ...rotated } }]);
   });

@@ -1,6 +1,7 @@
 import { AppError } from '#shared/errors.js';
 import { defineDecider } from '#shared/es/decider.js';
 import type { WebhookEvent, WebhookEventName } from '#events/organization/webhooks.js';
+import { sameJson } from '#shared/canonical.js';
 
 type Created = Extract<WebhookEvent, { type: 'WebhookCreated' }>['payload'];
 export interface WebhookChanges {
@@ -49,7 +50,7 @@ export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, Webhoo
       const hook = live(state, command);
       const changes: WebhookChanges = {};
       if (command.changes.url !== undefined && command.changes.url !== hook.url) changes.url = command.changes.url;
-      if (command.changes.events !== undefined && JSON.stringify(command.changes.events) !== JSON.stringify(hook.events)) changes.events = command.changes.events;
+      if (command.changes.events !== undefined && !sameJson(command.changes.events, hook.events)) changes.events = command.changes.events;
       if (command.changes.enabled !== undefined && command.changes.enabled !== hook.enabled) changes.enabled = command.changes.enabled;
       return Object.keys(changes).length === 0 ? [] : [{ type: 'WebhookChanged', payload: { webhookId: hook.webhookId, ...changes } }];
     },

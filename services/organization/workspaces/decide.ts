@@ -3,6 +3,7 @@ import { defineDecider } from '#shared/es/decider.js';
 import { activeIn, changedFields, whileActive } from '#shared/es/record-state.js';
 import type { ModuleKey } from '#events/organization/modules.js';
 import type { Grantee, WorkspaceEvent } from '#events/organization/workspaces.js';
+import { sameJson } from '#shared/canonical.js';
 
 type Created = Extract<WorkspaceEvent, { type: 'WorkspaceCreated' }>['payload'];
 
@@ -41,7 +42,6 @@ export type WorkspaceState = { status: 'none' } | LiveWorkspace | { status: 'del
 
 const granteeId = (g: Grantee) => (g.kind === 'team' ? g.teamId : g.userId);
 const grantsOf = (ws: LiveWorkspace, g: Grantee) => (g.kind === 'team' ? ws.teamGrants : ws.userGrants);
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 const live = (state: WorkspaceState, companyId: number): LiveWorkspace => activeIn(state, companyId, 'Workspace');
 

@@ -2,6 +2,7 @@ import { defineDecider, firstEvent } from '#shared/es/decider.js';
 import { whileActive } from '#shared/es/record-state.js';
 import { AppError } from '#shared/errors.js';
 import type { MockServiceEvent } from '#events/tmt/mock-services.js';
+import { sameJson } from '#shared/canonical.js';
 
 type Created = Extract<MockServiceEvent, { type: 'MockServiceCreated' }>['payload'];
 type Definition = Pick<Created, 'name' | 'module' | 'routes'>;
@@ -41,7 +42,7 @@ export const mockServiceDecider = defineDecider<MockServiceCommand, MockServiceE
     RedefineMockService: (command, state) => {
       const mock = live(state, command);
       const { name, module, routes } = command;
-      const same = name === mock.name && module === mock.module && JSON.stringify(routes) === JSON.stringify(mock.routes);
+      const same = name === mock.name && module === mock.module && sameJson(routes, mock.routes);
       return same ? [] : [{ type: 'MockServiceRedefined', payload: { mockId: mock.mockId, name, module, routes } }];
     },
     EnableMockService: (command, state) => {
