@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { findDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import type { DeviceScope } from '#projections/df-devices/index.js';
 import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import { NoRespondersError, type MessageBus } from '#shared/bus/index.js';
@@ -22,6 +22,7 @@ import { sessionDecider, typedText, type SessionCommand } from './decide.js';
 import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 import { userName } from '../core/session-access.js';
+import { admit, sessionAdmission, type AdmissionCheck } from './admission.js';
 import type { CreateSessionInput, ReservationGate, SessionFleetHooks, SessionPort } from '../core/session-port.js';
 
 const READ_MODELS = ['df-sessions', 'df-devices'];
@@ -64,7 +65,12 @@ export class SessionService implements SessionPort {
       /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
       sharedPool?: boolean;
     },
-  ) {}
+  ) {
+    this.admission = sessionAdmission({ db: deps.db, scope: (caller) => this.deviceScope(caller), reservations: deps.reservations, fleet: deps.fleet });
+  }
+
+  /** Whether a caller may open a session on a device now: one ordered list of checks (admission.ts). */
+  private readonly admission: readonly AdmissionCheck[];
 
   /** Which devices the caller may see and use (docs/modules/device-testing.md, "Hosts"). */
   deviceScope(caller: Caller): DeviceScope {
@@ -103,14 +109,12 @@ export class SessionService implements SessionPort {
    * fails the session, releases the device and answers with the reason.
    */
   async create(caller: Caller, input: CreateSessionInput): Promise<SessionView> {
-    const device = found(await timed('device', () => findDevice(this.deps.db, this.deviceScope(caller), input.deviceId)), 'Device not found');
-    const booking = this.deps.reservations ? await timed('booking', () => this.deps.reservations!.admit(caller, device.id)) : null;
     const sessionId = randomUUID();
-    await timed('admit', async () => this.deps.fleet?.admitSession(caller, sessionId));
+    const { device, booking, release } = await admit(this.admission, { caller, deviceId: input.deviceId, sessionId });
     try {
       return await this.open(caller, input, device, booking, sessionId);
     } catch (err) {
-      await this.deps.fleet?.sessionClosed(sessionId);
+      await release();
       throw err;
     }
   }
