@@ -14,6 +14,30 @@ export type SessionOutcome = z.output<typeof SessionOutcome>;
 const activityKind = z.enum(['control', 'navigation', 'note', 'screenshot', 'recording', 'custom', 'lifecycle']);
 export type ActivityKind = z.output<typeof activityKind>;
 
+/**
+ * Why a session ended: every end names one (docs/modules/device-testing.md, "Why a session ends").
+ * `DeviceSessionEnded.reason` stays a string, so that ends recorded before a reason was renamed still read.
+ */
+export const SESSION_END_REASONS = [
+  'user',
+  'idle-timeout',
+  'max-duration',
+  'prepare-abandoned',
+  'reserved',
+  'reservation-ended',
+  'webdriver-session-deleted',
+  'webdriver-session-failed',
+  'webdriver-request-abandoned',
+  'accessibility-audit-finished',
+  'host-lost',
+  'host-stopped',
+  'host-revoked',
+  'device-disconnected',
+  'device-error',
+  'device-reset',
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
 const session = { sessionId: z.string() };
 /** The debug protocols of each platform (the agent's `DebugProtocol`). */
 export const DebugProtocolName = z.enum(['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector']);

@@ -110,7 +110,7 @@ export class AccessibilityService {
       }
     }
     // The device is given back first, so a completed report means its session has ended.
-    await this.sessions.end(session, 'accessibility audit finished', caller.userId).catch((err: unknown) => this.platform.logger.warn({ err, sessionId: session.id }, 'ending the audit session failed'));
+    await this.sessions.end(session, 'accessibility-audit-finished', caller.userId).catch((err: unknown) => this.platform.logger.warn({ err, sessionId: session.id }, 'ending the audit session failed'));
     await this.run(caller, { type: 'Complete', auditId: audit.id }).catch((err: unknown) => this.platform.logger.warn({ err, auditId: audit.id }, 'completing the URL audit failed'));
   }
 

@@ -1,7 +1,7 @@
 import type { DeviceScope } from '#projections/df-devices/index.js';
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { SessionType } from '#events/df/devices.js';
-import type { ActivityKind, DebugProtocolName } from '#events/df/sessions.js';
+import type { ActivityKind, DebugProtocolName, SessionEndReason } from '#events/df/sessions.js';
 import type { ControlAction, DeviceCommand, DeviceOp, RpcResult } from '#shared/wire/index.js';
 import type { Caller } from './caller.js';
 
@@ -36,7 +36,7 @@ export interface SessionPort {
   /** Allocates the device and prepares it; answers once the session is active (or refuses). */
   create(caller: Caller, input: CreateSessionInput): Promise<SessionView>;
   /** Ends a session (recording, logs, release of the device); safe to repeat. */
-  end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: string, actor: string | number): Promise<void>;
+  end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: SessionEndReason, actor: string | number): Promise<void>;
   /** Sends one command to the session's device. */
   device<Op extends DeviceOp>(session: SessionTarget, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
   /** An app or file command to the session's device (409 `DEVICE_UNSUPPORTED`, 404 for a path or app it lacks). */

@@ -47,7 +47,7 @@ export class FleetSweeper {
   async sweep(): Promise<void> {
     await this.deps.fleet.ready();
     const now = this.deps.now();
-    const due = await this.deps.db.query<{ session_id: string; reason: string }>(
+    const due = await this.deps.db.query<{ session_id: string; reason: 'max-duration' | 'idle-timeout' }>(
       `SELECT s.session_id, CASE WHEN s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2)) THEN 'max-duration' ELSE 'idle-timeout' END AS reason
        FROM df_sessions s LEFT JOIN df_session_defaults d ON d.workspace_id = s.workspace_id
        WHERE s.status = 'active' AND NOT s.deleted

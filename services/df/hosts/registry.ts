@@ -27,11 +27,12 @@ import type { DeviceCommands } from '../devices/index.js';
 import type { HostEnrolments } from './enrolments.js';
 import { dataPlaneUrlKey } from '../core/data-plane.js';
 import { PeriodicJob } from '../core/periodic.js';
+import type { SessionEndReason } from '#events/df/sessions.js';
 
 /** What the registry asks of the session side when a host or device goes away or misbehaves. */
 export interface SessionEnder {
   /** Ends a session for a reason not of the user's making (device lost, host lost, crash). */
-  endForDevice(sessionId: string, reason: string): Promise<void>;
+  endForDevice(sessionId: string, reason: SessionEndReason): Promise<void>;
   /** Tells a device to drop a session the platform no longer has (stale after a restart). */
   releaseStale(target: { hostId: string; deviceId: string; sessionId: string }): Promise<void>;
   /** Whether the session is still open in the event store (not just the read model). */
@@ -481,13 +482,13 @@ export class HostRegistry {
   }
 
   /** Takes every device of the host offline in one append, then ends their open sessions. */
-  private async hostLost(hostId: string, reason: string): Promise<void> {
+  private async hostLost(hostId: string, reason: 'heartbeat-missed' | 'host-stopped' | 'host-revoked'): Promise<void> {
     const lost = (await devicesOfHost(this.deps.db, hostId)).filter((r) => r.status !== 'offline').map((r) => r.deviceId);
     await this.deps.devices.hostBatch({ type: 'disconnect', hostId, deviceIds: lost, reason }, this.context(hostId));
     await this.endSessionsOn(lost, reason === 'heartbeat-missed' ? 'host-lost' : reason);
   }
 
-  private async endSessionsOn(deviceIds: readonly string[], reason: string): Promise<void> {
+  private async endSessionsOn(deviceIds: readonly string[], reason: SessionEndReason): Promise<void> {
     if (deviceIds.length === 0) return;
     for (const s of await openSessionsOnDevices(this.deps.db, deviceIds)) {
       await this.deps.sessions.endForDevice(s.id, reason).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: s.id }, 'ending a session failed'));

@@ -13,11 +13,12 @@ import type { Caller } from '../core/caller.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { ReservationCommand } from './decide.js';
 import type { BookingGate } from './gate.js';
+import type { SessionEndReason } from '#events/df/sessions.js';
 
 /** Sessions of other users on a booked device are warned this long before the booking starts. */
 export const WARN_BEFORE_MS = 5 * 60_000;
 /** Ending reasons of sessions the bookings end. */
-export const SESSION_END_REASONS = { reserved: 'reserved', bookingOver: 'reservation-ended' } as const;
+export const SESSION_END_REASONS = { reserved: 'reserved', bookingOver: 'reservation-ended' } as const satisfies Record<string, SessionEndReason>;
 
 export interface ReservationInput {
   deviceId: string;
@@ -246,7 +247,7 @@ export class ReservationService {
     await this.endSessions(reservation, (s) => s.ownerId === reservation.userId, SESSION_END_REASONS.bookingOver);
   }
 
-  private async endSessions(reservation: ReservationRecord, which: (s: SessionRecord) => boolean, reason: string): Promise<void> {
+  private async endSessions(reservation: ReservationRecord, which: (s: SessionRecord) => boolean, reason: SessionEndReason): Promise<void> {
     for (const session of (await openSessionsOnDevices(this.deps.db, [reservation.deviceId])).filter(which)) {
       this.deps.logger.info({ sessionId: session.id, reservationId: reservation.id, reason }, 'ending a session for a reservation');
       await this.deps.sessions.end(session, reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending a session for a reservation failed'));

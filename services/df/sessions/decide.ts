@@ -1,6 +1,6 @@
 import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import type { ActivityKind, ArtifactType, DebugProtocolName, SessionEvent, SessionOutcome, SessionStatus } from '#events/df/sessions.js';
+import type { ActivityKind, ArtifactType, DebugProtocolName, SessionEndReason, SessionEvent, SessionOutcome, SessionStatus } from '#events/df/sessions.js';
 
 type Requested = Extract<SessionEvent, { type: 'DeviceSessionRequested' }>['payload'];
 
@@ -35,7 +35,7 @@ export type SessionCommand =
   | { type: 'RequestSession'; session: Requested }
   | { type: 'MarkSessionStarted'; sessionId: string; screen: { width: number; height: number; scale: number } }
   | { type: 'MarkSessionFailed'; sessionId: string; code: string; reason: string }
-  | { type: 'EndSession'; sessionId: string; reason: string }
+  | { type: 'EndSession'; sessionId: string; reason: SessionEndReason }
   | { type: 'DeleteSession'; sessionId: string }
   | { type: 'RenameSession'; sessionId: string; name: string }
   | { type: 'UpdateSessionMetadata'; sessionId: string; metadata: Record<string, unknown> }

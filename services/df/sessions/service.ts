@@ -19,7 +19,7 @@ import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest, type ScreenHub } from '../core/screen-hub.js';
 import { sessionDecider, typedText, type SessionCommand } from './decide.js';
-import { sessionStream, type ActivityKind, type ArtifactType, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
+import { sessionStream, type SessionEndReason, type ActivityKind, type ArtifactType, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
 import { userName } from '../core/session-access.js';
 import { admit, sessionAdmission, type AdmissionCheck } from './admission.js';
@@ -200,7 +200,7 @@ export class SessionService implements SessionPort {
    * tells the agent to release the device (a fresh profile next time) and frees the device. Every step
    * is safe to repeat, so an end interrupted by a crash is finished by the next one.
    */
-  async end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: string, actor: string | number): Promise<void> {
+  async end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: SessionEndReason, actor: string | number): Promise<void> {
     const context = this.context({ actor, companyId: session.companyId, workspaceId: session.workspaceId });
     await this.stopRecording(session, actor).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'stopping the recording failed'));
     const ended = await this.session({ type: 'EndSession', sessionId: session.id, reason }, context);
@@ -220,7 +220,7 @@ export class SessionService implements SessionPort {
   }
 
   /** Ends a session because of its device or host (not the user). */
-  async endForDevice(sessionId: string, reason: string): Promise<void> {
+  async endForDevice(sessionId: string, reason: SessionEndReason): Promise<void> {
     const session = await sessionById(this.deps.db, sessionId);
     if (session) await this.end(session, reason, 'system');
   }

@@ -12,7 +12,7 @@ import type { WebDriverTransport, WireAnswer } from './transport.js';
 import { invalidSession, isAppError, WebDriverError } from './w3c.js';
 import { argumentsOf, commandOf, outcomeOf, type CommandEntry, type Outcome } from './command-log.js';
 import { unreachable } from '#shared/unreachable.js';
-import type { ActivityKind } from '#events/df/sessions.js';
+import type { ActivityKind, SessionEndReason } from '#events/df/sessions.js';
 
 /** Where a hub session's Appium session id is kept, so every replica can relay its commands. */
 const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
@@ -298,7 +298,7 @@ export class WebDriverHub {
     return json({ value: null });
   }
 
-  private async endPlatformSession(sessionId: string, caller: Partial<Caller>, reason: string): Promise<void> {
+  private async endPlatformSession(sessionId: string, caller: Partial<Caller>, reason: SessionEndReason): Promise<void> {
     await this.flushLog(sessionId);
     this.dropLog(sessionId);
     this.appiumIds.delete(sessionId);
