@@ -43,10 +43,17 @@ export async function startClientFarm(name: string): Promise<ClientFarm> {
   };
 }
 
-/** Runs a command to its end (a test runner's CLI), its output collected. */
-export function runCli(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Node's option that resolves the client packages to their sources, as in the repository's own tsconfig and vitest config. */
+const SOURCES = '--conditions=qa-platform-source';
+
+/**
+ * Runs a command to its end (a test runner's CLI), its output collected. From the repository (the
+ * default) the client packages resolve to their sources; from `cwd` elsewhere, as installed.
+ */
+export function runCli(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ code: number | null; output: string }> {
+  const nodeOptions = cwd === ROOT ? [process.env.NODE_OPTIONS, SOURCES].filter(Boolean).join(' ') : (process.env.NODE_OPTIONS ?? '');
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, NODE_OPTIONS: nodeOptions, ...env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
