@@ -89,7 +89,13 @@ function stage(dir, work) {
 export async function buildClients({ force = false } = {}) {
   if (!CLIENT_PACKAGES.every((dir) => existsSync(join(root, 'clients', dir, 'src', 'index.ts')))) return false;
   if (!force && !clientsStale()) return false;
-  const ts = (await import('typescript')).default;
+  // TypeScript is a development dependency: an install without them (`npm ci --omit=dev`) builds no
+  // packages rather than failing, and the server answers 503 CLIENTS_NOT_BUILT for them.
+  const ts = await import('typescript').then((m) => m.default, () => null);
+  if (!ts) {
+    process.stdout.write('client packages not built: TypeScript is not installed (npm run build:clients after a full npm install)\n');
+    return false;
+  }
   const started = Date.now();
   mkdirSync(out, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'clients-build-'));
