@@ -69,7 +69,10 @@ function compile(ts, dir) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
     throw new Error(`clients/${dir} does not compile:\n${ts.formatDiagnostics(diagnostics, host)}`);
   }
-  const foreign = program.getSourceFiles().map((f) => f.fileName).filter((f) => !f.includes('/node_modules/') && !f.startsWith(join(pkgDir, 'src')) && !f.startsWith(join(root, 'clients')));
+  // Its own sources, packages, and another client package's built types (as installed): never the
+  // platform's code (shared/, services/) nor another package's sources, which the tarball would not carry.
+  const own = join(pkgDir, 'src');
+  const foreign = program.getSourceFiles().map((f) => f.fileName).filter((f) => !f.includes('/node_modules/') && !f.startsWith(own) && !/\/clients\/[^/]+\/dist\/[^/]+\.d\.ts$/.test(f));
   if (foreign.length > 0) throw new Error(`clients/${dir} may compile only its own sources; it pulled in: ${foreign.join(', ')}`);
 }
 
