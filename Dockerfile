@@ -14,7 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # `npm ci` builds the web console and dfctl (the prepare script) from these, into console/dist and
 # dist/dfctl.
-COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/
+COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/build-clients.mjs scripts/
 COPY console console
 COPY cli cli
 # node-pty (the agent's terminals) compiles its native module at install: the compilers are there for

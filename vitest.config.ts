@@ -1,6 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/** The client packages (clients/*) resolve to their sources in the repository; outside, to their built dist/. */
+const SOURCE = 'qa-platform-source';
+
 export default defineConfig({
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
     include: ['{shared,events,services,projections,agent,test}/**/*.spec.ts'],
     environment: 'node',

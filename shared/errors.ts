@@ -162,6 +162,8 @@ export const ErrorCodes = {
   SERVICE_UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
   /** dfctl's download files are not built on this server (`npm run build:dfctl`). */
   DFCTL_NOT_BUILT: { status: 503, error: 'Service Unavailable' },
+  /** The client packages' tarballs are not built on this server (`npm run build:clients`). */
+  CLIENTS_NOT_BUILT: { status: 503, error: 'Service Unavailable' },
   GATEWAY_TIMEOUT: { status: 504, error: 'Gateway Timeout' },
 } as const satisfies Record<string, { status: number; error: string }>;
 

@@ -10,6 +10,46 @@ export const formatClock = (iso: string | null | undefined) => (iso ? timeOnly.f
 
 export const messageOf = (err: unknown) => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
 
+/**
+ * Copying text to the clipboard: which item was copied last (its key); `command` shows a command as code
+ * with its copy button (`label` names it for screen readers); `status` says it was copied, or shows the
+ * browser's refusal naming `what` to select and copy by hand instead.
+ */
+export function useClipboard(what: string) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const copy = async (key: string, text: string) => {
+    setError(null);
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(key);
+    } catch {
+      setCopied(null);
+      setError(new Error(`Copying was refused by the browser: select ${what} and copy it yourself.`));
+    }
+  };
+  const command = (key: string, text: string, label: string) => (
+    <div class="command">
+      <code>{text}</code>
+      <button type="button" onClick={() => void copy(key, text)}>
+        {copied === key ? 'Copied' : 'Copy'}
+        <span class="sr-only"> {label}</span>
+      </button>
+    </div>
+  );
+  const status = (
+    <>
+      <ErrorNote error={error} />
+      {copied ? (
+        <p class="sr-only" role="status">
+          Copied to the clipboard
+        </p>
+      ) : null}
+    </>
+  );
+  return { copied, command, status };
+}
+
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
   return (

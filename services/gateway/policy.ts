@@ -61,9 +61,9 @@ export const PUBLIC_PATHS: readonly PathRule[] = [
   { pattern: /^\/tmt\/api\/v1\/public\/[^/]+\/mock-services\/[^/]+(\/.*)?$/ },
   // Signed blob URLs (the file-system store's uploads and downloads): the signature is the credential.
   { methods: ['GET', 'HEAD', 'PUT'], pattern: /^\/df\/api\/files\/blobs\/.+/ },
-  // dfctl's download files (services/df/client-config/routes.ts): the same for everyone and not secret, so a
-  // machine with only Node.js can install the client before it has any credential.
-  { methods: ['GET', 'HEAD'], pattern: /^\/df\/downloads\/dfctl\/[^/]+$/ },
+  // dfctl's download files and the client packages' tarballs (services/df/client-config/routes.ts): the same
+  // for everyone and not secret, so a machine with only Node.js can install them before it has any credential.
+  { methods: ['GET', 'HEAD'], pattern: /^\/df\/downloads\/(dfctl|packages)\/[^/]+$/ },
   // Pre-authorised by their own credentials (engine token, OAuth client secret), checked by the module.
   { methods: ['POST'], pattern: /^\/oauth\/token$/ },
   // SCIM: the company's `scim_` bearer token, checked by the organization module on every request.

@@ -17,22 +17,26 @@ export interface ClientFarm {
   stop(): Promise<void>;
 }
 
-/** The server with one browser device (Chromium), a test site, an administrator's token and an API key. */
-export async function startClientFarm(name: string): Promise<ClientFarm> {
+/** The server with browser devices (Chromium; one unless `devices` says more), a test site, an administrator's token and an API key. */
+export async function startClientFarm(name: string, options: { devices?: number } = {}): Promise<ClientFarm> {
+  const count = options.devices ?? 1;
+  // The first keeps the name tests give QA_PLATFORM_DEVICE; more are numbered.
+  const devices = Array.from({ length: count }, (_, i) => ({ provider: 'browser' as const, name: i === 0 ? `Desktop (${name})` : `Desktop ${i + 1} (${name})`, profile: 'desktop' as const, width: 800, height: 600 }));
   const admin = { email: `${name}-admin@example.com`, password: `${name}-password-1` };
   const site = await startTestSite();
   const server = await startTestServer({
     BOOTSTRAP_ADMIN_EMAIL: admin.email,
     BOOTSTRAP_ADMIN_PASSWORD: admin.password,
     DF_WD_QUEUE_TIMEOUT: '120s',
-    AGENT_CONFIG: writeAgentConfig({ nodeName: `${name}-node`, heartbeatMs: 500, devices: [{ provider: 'browser', name: `Desktop (${name})`, profile: 'desktop', width: 800, height: 600 }] }),
+    AGENT_CONFIG: writeAgentConfig({ nodeName: `${name}-node`, heartbeatMs: 500, devices }),
   });
   const token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: admin })).body.token as string;
   const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
   const deviceId = await eventually(async () => {
     const r = await api('GET', '/devices');
-    return r.body.content?.[0]?.status === 'available' ? (r.body.content[0].id as string) : undefined;
-  }, { what: 'the browser device', timeoutMs: 120_000 });
+    const available = ((r.body.content ?? []) as { id: string; status: string }[]).filter((d) => d.status === 'available');
+    return available.length === count ? available[0]!.id : undefined;
+  }, { what: `${count} browser device(s)`, timeoutMs: 120_000 });
   const apiKey = (await api('POST', '/keys', { name: `${name} CI` })).body.key as string;
   return {
     server, site, token, apiKey, deviceId, api,
@@ -43,10 +47,20 @@ export async function startClientFarm(name: string): Promise<ClientFarm> {
   };
 }
 
-/** Runs a command to its end (a test runner's CLI), its output collected. */
-export function runCli(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Node's option that resolves the client packages to their sources, as in the repository's own tsconfig and vitest config. */
+const SOURCES = '--conditions=qa-platform-source';
+
+/**
+ * Runs a command to its end (a test runner's CLI), its output collected. From the repository (the
+ * default) the client packages resolve to their sources; from `cwd` elsewhere, as installed.
+ */
+export function runCli(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ code: number | null; output: string }> {
+  const inside = cwd === ROOT;
+  const nodeOptions = inside ? [process.env.NODE_OPTIONS, SOURCES].filter(Boolean).join(' ') : (process.env.NODE_OPTIONS ?? '');
+  // Elsewhere, none of the npm settings an `npm run` / `npx` of this repository passed down (its prefix, workspaces).
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => inside || !k.toLowerCase().startsWith('npm_')));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...base, NODE_OPTIONS: nodeOptions, ...env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

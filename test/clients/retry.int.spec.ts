@@ -82,4 +82,10 @@ describe('tries again what the platform refuses for now', () => {
     expect(response.status).toBe(200);
     expect(seen.length).toBe(4);
   });
+
+  it("the runners send a device key as X-Api-Key and a pipeline key as a bearer token; a workspace only when one is named", () => {
+    expect(runnerConnection({ url: base, apiKey: 'dfk_test' }, {}).headers).toEqual({ 'x-api-key': 'dfk_test' });
+    expect(runnerConnection({ url: base, apiKey: 'qak_test' }, {}).headers).toEqual({ authorization: 'Bearer qak_test' });
+    expect(runnerConnection({ url: base, apiKey: 'qak_test' }, { QA_PLATFORM_WORKSPACE_ID: '7' }).headers).toEqual({ authorization: 'Bearer qak_test', 'x-workspace-id': '7' });
+  });
 });

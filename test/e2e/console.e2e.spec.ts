@@ -23,6 +23,7 @@ interface Canvas {
 }
 declare const document: { querySelector(selector: 'canvas'): Canvas; activeElement: unknown };
 declare const window: unknown;
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const localStorage: { getItem(key: string): string | null };
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -86,6 +87,8 @@ function canvasRegion(page: Page, region: { x: number; y: number; w: number; h: 
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
+  // The API keys page lists the client packages the server hands out.
+  execFileSync(process.execPath, ['scripts/build-clients.mjs'], { stdio: 'inherit' });
   smtp = await startSmtpListener();
   site = await startTestSite();
   server = await startTestServer({ SMTP_URL: smtp.url });
@@ -376,6 +379,28 @@ describe('team and organization', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByRole('table', { name: 'Device keys' }).textContent()).toContain('runner');
     expect((await http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': deviceKey } })).status).toBe(200);
     await expectAccessible(page, 'API keys, OAuth clients and device keys');
+  });
+
+  it('offers the client packages beside the keys: names, versions and the npm install lines, each copied as shown', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    const table = page.getByRole('table', { name: 'Client packages' });
+    await table.waitFor();
+    const manifest = (await http(server.url, 'GET', '/df/api/client-config/packages-manifest', { token: (await signInToken()).token })).body as { packages: { name: string; version: string; install: string }[]; install: string };
+    expect(manifest.packages.map((p) => p.name)).toEqual(['@qa-platform/client', '@qa-platform/wdio-service', '@qa-platform/playwright-fixture']);
+    const rows = table.getByRole('row');
+    for (const p of manifest.packages) {
+      const row = rows.filter({ hasText: p.name });
+      expect(await row.textContent()).toContain(p.version);
+      expect(await row.locator('code').last().textContent()).toBe(`npm install ${server.url}/df/downloads/packages/${p.name.replace('@', '').replace('/', '-')}-${p.version}.tgz`);
+    }
+    await page.getByRole('button', { name: 'Copy the install command for @qa-platform/wdio-service' }).click();
+    await page.getByRole('button', { name: 'Copied the install command for @qa-platform/wdio-service' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(manifest.packages[1]!.install);
+    await page.getByRole('button', { name: 'Copy the install command for all three packages' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(manifest.install);
+    expect(manifest.install).toBe(`npm install ${manifest.packages.map((p) => p.install.slice('npm install '.length)).join(' ')}`);
+    await expectAccessible(page, 'API keys with the client packages');
   });
 
   it('books a device, sees it under my bookings and cancels it', async () => {

@@ -11,7 +11,7 @@ import { retryingFetch, type RetryPolicy } from './retry.js';
 export interface RunnerConnection {
   /** The platform's address, ending in `/`. */
   base: URL;
-  /** `X-Api-Key`, and `X-Workspace-Id` when one is named. */
+  /** `X-Api-Key` (or `Authorization` for a pipeline key), and `X-Workspace-Id` when one is named. */
   headers: Record<string, string>;
   /** How calls refused for now (429, 503) are tried again; the defaults of {@link RetryPolicy} when absent. */
   retry?: RetryPolicy;
@@ -20,7 +20,7 @@ export interface RunnerConnection {
 export interface RunnerConnectionOptions {
   /** Default `QA_PLATFORM_URL`. */
   url?: string | undefined;
-  /** A device-testing API key (`dfk_...`); default `QA_PLATFORM_API_KEY`. */
+  /** A device-testing API key (`dfk_...`) or a pipeline key with the `devices` scope (`qak_...`); default `QA_PLATFORM_API_KEY`. */
   apiKey?: string | undefined;
   /** Default `QA_PLATFORM_WORKSPACE_ID`. */
   workspaceId?: string | number | undefined;
@@ -51,14 +51,15 @@ export function runnerConnection(options: RunnerConnectionOptions = {}, env: Rec
   const url = options.url ?? env.QA_PLATFORM_URL;
   const apiKey = options.apiKey ?? env.QA_PLATFORM_API_KEY;
   if (!url) throw new QaPlatformConfigError('Set QA_PLATFORM_URL (or the `url` option) to the platform address');
-  if (!apiKey) throw new QaPlatformConfigError('Set QA_PLATFORM_API_KEY (or the `apiKey` option) to a device-testing API key (dfk_...)');
+  if (!apiKey) throw new QaPlatformConfigError('Set QA_PLATFORM_API_KEY (or the `apiKey` option) to a device-testing API key (dfk_...) or a pipeline key with the devices scope (qak_...)');
   let base: URL;
   try {
     base = new URL(url.endsWith('/') ? url : `${url}/`);
   } catch {
     throw new QaPlatformConfigError(`QA_PLATFORM_URL is not a URL: ${url}`);
   }
-  const headers: Record<string, string> = { 'x-api-key': apiKey };
+  // A pipeline key (`qak_`, with the `devices` scope) is a bearer credential; a device key goes as X-Api-Key.
+  const headers: Record<string, string> = apiKey.startsWith('qak_') ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey };
   const workspaceId = options.workspaceId ?? env.QA_PLATFORM_WORKSPACE_ID;
   if (workspaceId !== undefined && workspaceId !== '') headers['x-workspace-id'] = String(workspaceId);
   return { base, headers };

@@ -8096,6 +8096,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/client-config/packages-manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where to download the client packages (typed API client, WebdriverIO service, Playwright fixture) from this server: versions, tarballs with SHA-256, the install commands */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientPackagesManifest"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/api/dashboard/activity": {
         parameters: {
             query?: never;
@@ -14666,6 +14720,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/downloads/packages/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client packages' npm tarballs (public) that the packages manifest names */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/wd/{*}": {
         parameters: {
             query?: never;
@@ -19468,6 +19558,52 @@ export interface components {
             label: string;
             resourceType: string;
             type: string;
+        };
+        ClientPackage: {
+            /** @description The tarball's file name */
+            file: string;
+            /** @description `npm install <url>`: adds it to a project */
+            install: string;
+            /** @description The npm package name */
+            name: string;
+            /** @description Hex SHA-256 of the tarball */
+            sha256: string;
+            /** @description Bytes */
+            size: number;
+            /** @description Absolute download URL (public: no credential needed) */
+            url: string;
+            version: string;
+        };
+        ClientPackageInput: {
+            /** @description The tarball's file name */
+            file: string;
+            /** @description `npm install <url>`: adds it to a project */
+            install: string;
+            /** @description The npm package name */
+            name: string;
+            /** @description Hex SHA-256 of the tarball */
+            sha256: string;
+            /** @description Bytes */
+            size: number;
+            /** @description Absolute download URL (public: no credential needed) */
+            url: string;
+            version: string;
+        };
+        ClientPackagesManifest: {
+            /** @description One `npm install` of them all, the typed client first */
+            install: string;
+            /** @description The Node.js versions they run on */
+            node: string;
+            /** @description In install order: the typed client first, which the others depend on */
+            packages: components["schemas"]["ClientPackage"][];
+        };
+        ClientPackagesManifestInput: {
+            /** @description One `npm install` of them all, the typed client first */
+            install: string;
+            /** @description The Node.js versions they run on */
+            node: string;
+            /** @description In install order: the typed client first, which the others depend on */
+            packages: components["schemas"]["ClientPackageInput"][];
         };
         CompanyAdministrator: {
             email: string;

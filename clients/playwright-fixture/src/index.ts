@@ -6,6 +6,14 @@ export { expect } from '@playwright/test';
 export { QaPlatformApiError } from '@qa-platform/client';
 export type { QaPlatformOptions } from './platform.js';
 
+/**
+ * The option the fixture adds to a config's `use`, for a typed config:
+ * `defineConfig<QaPlatformTestOptions>({ use: { qaPlatform: { build: '...' } } })`.
+ */
+export interface QaPlatformTestOptions {
+  qaPlatform: QaPlatformOptions;
+}
+
 /** The platform session a test runs in. */
 export interface QaSession {
   id: string;
@@ -41,7 +49,7 @@ function ending(info: TestInfo): { event: Record<string, unknown>; outcome: { ou
  * start and end as test events, sets the session's outcome, ends the session, and prints the link to
  * its replay when it failed.
  */
-export const test = base.extend<{ qaPlatform: QaPlatformOptions; qaSession: QaSession }>({
+export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }>({
   qaPlatform: [{}, { option: true }],
 
   qaSession: async ({ qaPlatform }, use, info) => {

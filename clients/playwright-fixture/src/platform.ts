@@ -4,7 +4,7 @@ import { QaPlatformApiError, runnerCall, runnerConnection, type RunnerConnection
 export interface QaPlatformOptions {
   /** The platform's address; default `QA_PLATFORM_URL`. */
   url?: string;
-  /** A device-testing API key (`dfk_...`, sent as `X-Api-Key`); default `QA_PLATFORM_API_KEY`. */
+  /** A device-testing API key (`dfk_...`, sent as `X-Api-Key`) or a pipeline key with the `devices` scope (`qak_...`, sent as a bearer token); default `QA_PLATFORM_API_KEY`. */
   apiKey?: string;
   /** The workspace, for a credential that needs one named; default `QA_PLATFORM_WORKSPACE_ID`. */
   workspaceId?: string | number;

@@ -37,10 +37,13 @@ export default class QaPlatformService implements TestEventSink {
     return prepareRun(config, this.settings);
   }
 
-  beforeSession(config: RunnerConfig, capabilities: Capabilities, specs: string[]): void {
+  // `object`, not Capabilities: WebdriverIO passes its own capability types (standalone, W3C or
+  // multiremote), and a narrower parameter would keep the class out of a `WebdriverIO.Config`'s services.
+  beforeSession(config: RunnerConfig, capabilities: object, specs: string[]): void {
     pointAtHub(config, this.settings);
     this.spec = specName(specs);
-    const caps = capabilities.alwaysMatch ?? capabilities;
+    const requested = capabilities as Capabilities;
+    const caps = requested.alwaysMatch ?? requested;
     Object.assign(caps, this.settings.deviceCapabilities, { 'df:name': this.spec }, this.settings.build ? { 'df:build': this.settings.build } : {});
     // With no reporter of the user's, the runner would add its default (dot): keep it.
     const reporters = config.reporters?.length ? config.reporters : ['dot'];

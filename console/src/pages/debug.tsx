@@ -6,7 +6,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 // The dfctl command for each target is dfctl's own vocabulary: one module, shared with `dfctl targets`.
 import { commandFor, type DebugTarget } from '../../../cli/dfctl/debug-commands';
-import { DataTable, Empty, ErrorNote, Loading, useAction } from '../ui';
+import { DataTable, Empty, ErrorNote, Loading, useAction, useClipboard } from '../ui';
 import { DebugTerminal } from './debug-terminal';
 import './debug.css';
 
@@ -157,18 +157,7 @@ function Targets({ id, wide }: { id: string; wide: boolean }) {
     queryKey: ['debug-targets', id],
     queryFn: () => api<{ targets: DebugTarget[] }>(`/df/api/sessions/${id}/debug-targets`),
   });
-  const [copied, setCopied] = useState<string | null>(null);
-  const [copyError, setCopyError] = useState<unknown>(null);
-  const copy = async (key: string, text: string) => {
-    setCopyError(null);
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(key);
-    } catch {
-      setCopied(null);
-      setCopyError(new Error('Copying was refused by the browser: select the command and copy it yourself.'));
-    }
-  };
+  const clipboard = useClipboard('the command');
   const list = targets.data?.targets ?? [];
   return (
     <section class={wide ? 'card wide' : 'card'} aria-labelledby="debug-targets">
@@ -196,28 +185,13 @@ function Targets({ id, wide }: { id: string; wide: boolean }) {
               header: 'Command',
               cell: (t) => {
                 const command = commandFor(id, t);
-                return command ? (
-                  <div class="command">
-                    <code>{command}</code>
-                    <button type="button" onClick={() => void copy(t.id, command)}>
-                      {copied === t.id ? 'Copied' : 'Copy'}
-                      <span class="sr-only"> the command for {t.title}</span>
-                    </button>
-                  </div>
-                ) : (
-                  '—'
-                );
+                return command ? clipboard.command(t.id, command, `the command for ${t.title}`) : '—';
               },
             },
           ]}
         />
       ) : null}
-      <ErrorNote error={copyError} />
-      {copied ? (
-        <p class="sr-only" role="status">
-          Copied to the clipboard
-        </p>
-      ) : null}
+      {clipboard.status}
     </section>
   );
 }

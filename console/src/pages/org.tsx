@@ -8,6 +8,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, ShownOnce, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
+import { ClientPackages } from './client-packages';
 import { CredentialActions, DeviceKeys, HoldBadge, OAuthClients } from './credentials';
 import { Domains } from './org-domains';
 import { IdentityProviders } from './org-identity';
@@ -40,6 +41,7 @@ export function OrgPage({ path }: { path: string }) {
         <ApiKeys />
         <OAuthClients />
         <DeviceKeys />
+        <ClientPackages />
       </>
     );
   }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -6,6 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { clientAddress } from '#shared/http/client-address.js';
+import { readBuiltFile, sendBuiltFile, type BuiltFile } from './built-files.js';
+import { ClientPackages, defaultClientPackages, PACKAGE_DOWNLOADS, PackagesManifest } from './packages.js';
 
 /** Where clients reach the device module's endpoints, through the gateway: the same for every caller. */
 const ENDPOINTS = {
@@ -47,13 +48,8 @@ const DfctlManifest = z
 /** The path under the module where the files are served (`/df` is the gateway's prefix). */
 const DOWNLOADS = '/downloads/dfctl';
 
-interface BuiltFile {
+interface DfctlFile extends BuiltFile {
   kind: 'npm-tarball' | 'script';
-  name: string;
-  bytes: Buffer;
-  sha256: string;
-  etag: string;
-  contentType: string;
 }
 
 /**
@@ -62,7 +58,7 @@ interface BuiltFile {
  * 503 and tries again next time.
  */
 export class DfctlFiles {
-  private loaded: { version: string; files: BuiltFile[] } | undefined;
+  private loaded: { version: string; files: DfctlFile[] } | undefined;
 
   constructor(
     readonly dir: string,
@@ -70,20 +66,16 @@ export class DfctlFiles {
   ) {}
 
   /** The files, or 503 `DFCTL_NOT_BUILT` naming what to run. */
-  get(): { version: string; files: BuiltFile[] } {
+  get(): { version: string; files: DfctlFile[] } {
     if (this.loaded) return this.loaded;
-    const wanted: { kind: BuiltFile['kind']; name: string; contentType: string }[] = [
+    const wanted: { kind: DfctlFile['kind']; name: string; contentType: string }[] = [
       { kind: 'npm-tarball', name: `dfctl-${this.version}.tgz`, contentType: 'application/gzip' },
       { kind: 'script', name: 'dfctl.cjs', contentType: 'application/javascript; charset=utf-8' },
     ];
     if (!wanted.every((w) => existsSync(join(this.dir, w.name)))) {
       throw new AppError('DFCTL_NOT_BUILT', `dfctl ${this.version} is not built on this server; run npm run build:dfctl there`);
     }
-    const files = wanted.map((w) => {
-      const bytes = readFileSync(join(this.dir, w.name));
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      return { ...w, bytes, sha256, etag: `"${sha256.slice(0, 32)}"` };
-    });
+    const files = wanted.map((w) => ({ ...readBuiltFile(this.dir, w.name, w.contentType), kind: w.kind }));
     this.loaded = { version: this.version, files };
     return this.loaded;
   }
@@ -101,15 +93,17 @@ export interface ClientConfigOptions {
   /** `APP_URL`: the public address, when the operator set one. */
   appUrl?: string | undefined;
   dfctl?: DfctlFiles;
+  packages?: ClientPackages;
 }
 
 /**
- * `GET /df/api/client-config`: where clients of the device module find its endpoints; and dfctl's
- * manifest (signed-in) with the files it names (public).
+ * `GET /df/api/client-config`: where clients of the device module find its endpoints; and the manifests
+ * (signed-in) of dfctl and of the client packages, with the files they name (public).
  */
 export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfigOptions): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const dfctl = opts.dfctl ?? defaultDfctlFiles();
+  const packages = opts.packages ?? defaultClientPackages();
   r.get('/api/client-config', {
     schema: { tags: ['Device testing'], summary: 'Client configuration of the device module', response: { 200: ClientConfig } },
     handler: async (request) => ({ ...ENDPOINTS, workspaceId: request.workspace!.id, sessionIdleTimeoutSeconds: opts.sessionIdleTimeoutSeconds }),
@@ -150,14 +144,29 @@ export async function clientConfigRoutes(app: FastifyInstance, opts: ClientConfi
       const built = dfctl.get();
       const file = built.files.find((f) => f.name === request.params.file);
       if (!file) throw new AppError('NOT_FOUND', `No dfctl file named ${request.params.file}; GET /df/api/client-config/dfctl-manifest lists them`);
-      reply
-        .header('etag', file.etag)
-        .header('cache-control', 'public, max-age=300')
-        .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.name}"`);
-      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-      reply.header('content-length', String(file.bytes.length));
-      return reply.send(file.bytes);
+      return sendBuiltFile(request, reply, file);
+    },
+  });
+
+  r.get('/api/client-config/packages-manifest', {
+    schema: {
+      tags: ['Device testing'],
+      summary: 'Where to download the client packages (typed API client, WebdriverIO service, Playwright fixture) from this server: versions, tarballs with SHA-256, the install commands',
+      response: { 200: PackagesManifest },
+    },
+    handler: async (request) => packages.manifest(`${baseOf(request)}/df${PACKAGE_DOWNLOADS}`),
+  });
+
+  r.get(`${PACKAGE_DOWNLOADS}/:file`, {
+    schema: {
+      tags: ['Device testing'],
+      summary: "The client packages' npm tarballs (public) that the packages manifest names",
+      params: z.object({ file: z.string().min(1).max(200) }),
+    },
+    handler: async (request, reply) => {
+      const file = packages.get().find((p) => p.file.name === request.params.file)?.file;
+      if (!file) throw new AppError('NOT_FOUND', `No client package file named ${request.params.file}; GET /df/api/client-config/packages-manifest lists them`);
+      return sendBuiltFile(request, reply, file);
     },
   });
 }
