@@ -48,7 +48,10 @@ async function endASession(): Promise<string> {
 const deliveriesOf = async (ws: number, hookId: number) => {
   const res = await orgA.get(`${hooksOf(ws)}/${hookId}/deliveries?size=50`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { content: { id: string; event: string; state: string; attempts: { at: string; status: number | null; durationMs: number; error?: string; response?: string }[] }[]; totalElements: number };
+  return res.body as {
+    content: { id: string; event: string; state: string; attempts: { at: string; status: number | null; durationMs: number; error?: string; response?: string; request?: { headers: Record<string, string>; body: string } }[] }[];
+    totalElements: number;
+  };
 };
 
 beforeAll(async () => {
@@ -150,7 +153,10 @@ describe('webhooks', () => {
     const delivery = await eventually(async () => received.find((r) => r.path === '/ok' && r.body.includes(sessionId)), { what: 'the session.ended delivery' });
     const payload = new Webhook(okHook.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
     expect(payload.type).toBe('session.ended');
-    expect(payload.data).toMatchObject({ sessionId, workspaceId: a.workspaceId, reason: expect.any(String) });
+    expect(payload.data).toMatchObject({ sessionId, workspaceId: a.workspaceId, reason: expect.any(String), deviceName: expect.stringMatching(/^Hook device/), devicePlatform: expect.any(String), outcome: null, outcomeReason: null, buildName: null });
+    const { startedAt, endedAt, durationMs } = payload.data as { startedAt: string; endedAt: string; durationMs: number };
+    expect(Date.parse(endedAt) - Date.parse(startedAt)).toBe(durationMs);
+    expect(durationMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(payload.timestamp)).not.toBeNaN();
     expect(() => new Webhook(`whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
 
@@ -159,7 +165,12 @@ describe('webhooks', () => {
       return l.content[0]?.state === 'delivered' ? l : undefined;
     }, { what: 'the delivery marked delivered' });
     expect(log.content[0]).toMatchObject({ id: delivery.headers['webhook-id'], event: 'session.ended', state: 'delivered' });
-    expect(log.content[0]!.attempts).toEqual([{ at: expect.any(String), status: 204, durationMs: expect.any(Number) }]);
+    expect(log.content[0]!.attempts).toEqual([{ at: expect.any(String), status: 204, durationMs: expect.any(Number), request: { headers: expect.any(Object), body: delivery.body } }]);
+    // The log keeps the request as the receiver got it: the content type and every webhook-* header, never the secret.
+    const sent = log.content[0]!.attempts[0]!.request!.headers;
+    for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) expect(sent[name], name).toBe(delivery.headers[name]);
+    expect(new Webhook(okHook.secret).verify(log.content[0]!.attempts[0]!.request!.body, sent)).toMatchObject({ type: 'session.ended', data: { sessionId } });
+    expect(JSON.stringify(log)).not.toContain(okHook.secret.slice('whsec_'.length));
     // Queued with the others in one transaction: the other workspace's and company's endpoints have nothing.
     expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
     expect((await orgB.get(`${hooksOf(b.workspaceId)}/${otherCompanyHook}/deliveries`)).body.totalElements).toBe(0);

@@ -21753,6 +21753,15 @@ export interface components {
                 at: string;
                 durationMs: number;
                 error?: string;
+                /** @description The request this attempt made; absent for attempts logged before requests were kept */
+                request?: {
+                    /** @description The body sent: the exact bytes signed */
+                    body: string;
+                    /** @description The headers sent: content-type, user-agent and the `webhook-*` headers (the signature, never the secret) */
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
                 /** @description The start of the endpoint's answer (at most 1 KiB) */
                 response?: string;
                 /** @description The HTTP status answered; null when none came (refused, timed out) */
@@ -21772,6 +21781,15 @@ export interface components {
                 at: string;
                 durationMs: number;
                 error?: string;
+                /** @description The request this attempt made; absent for attempts logged before requests were kept */
+                request?: {
+                    /** @description The body sent: the exact bytes signed */
+                    body: string;
+                    /** @description The headers sent: content-type, user-agent and the `webhook-*` headers (the signature, never the secret) */
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
                 /** @description The start of the endpoint's answer (at most 1 KiB) */
                 response?: string;
                 /** @description The HTTP status answered; null when none came (refused, timed out) */

@@ -33,14 +33,22 @@ export const DELIVERIES_SCHEMA = `
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
-/** One attempt to deliver: when, the HTTP status (null when none came), how long it took, what went wrong, what the endpoint answered. */
+/**
+ * One attempt to deliver: when, the HTTP status (null when none came), how long it took, what went
+ * wrong, what the endpoint answered, and the headers of the request it made (never the secret:
+ * only its signature). Attempts made before the headers were kept have none.
+ */
 export interface Attempt {
   at: string;
   status: number | null;
   durationMs: number;
   error?: string;
   response?: string;
+  request?: { headers: Record<string, string> };
 }
+
+/** An attempt as the log shows it: with its request's body, the delivery's own (the bytes every attempt signed and sent). */
+export type LoggedAttempt = Omit<Attempt, 'request'> & { request?: { headers: Record<string, string>; body: string } };
 
 export interface Delivery {
   id: string;
@@ -49,7 +57,7 @@ export interface Delivery {
   createdAt: string;
   state: DeliveryState;
   nextAttemptAt: string | null;
-  attempts: Attempt[];
+  attempts: LoggedAttempt[];
 }
 
 /** A due delivery as the sender needs it. */
@@ -68,7 +76,8 @@ const deliveryOf = (r: Row): Delivery => ({
   createdAt: iso(r.created_at),
   state: r.state as DeliveryState,
   nextAttemptAt: r.state === 'pending' && r.next_at ? iso(r.next_at) : null,
-  attempts: json<Attempt[]>(r.attempts),
+  // The body is stored once per delivery and never changed: each attempt sent exactly these bytes.
+  attempts: json<Attempt[]>(r.attempts).map((a) => (a.request ? { ...a, request: { headers: a.request.headers, body: String(r.body) } } : (a as LoggedAttempt))),
 });
 
 /** Where the dispatcher has got in the event log; null before its first start. */

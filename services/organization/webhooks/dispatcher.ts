@@ -177,15 +177,12 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const sent = await sendWebhook(hook.url, {
-      headers: { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) },
-      body: d.body,
-      timeoutMs: config.WEBHOOK_TIMEOUT,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-    });
-    if ('error' in sent) return done({ status: null, error: sent.error });
+    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) };
+    const sent = await sendWebhook(hook.url, { headers, body: d.body, timeoutMs: config.WEBHOOK_TIMEOUT, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
+    const request = { headers };
+    if ('error' in sent) return done({ status: null, error: sent.error, request });
     const ok = sent.status >= 200 && sent.status < 300;
-    return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}) });
+    return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}), request });
   }
 
   private pause(ms: number): Promise<void> {

@@ -13,6 +13,13 @@ const Attempt = z.object({
   durationMs: z.number().int(),
   error: z.string().optional(),
   response: z.string().optional().describe("The start of the endpoint's answer (at most 1 KiB)"),
+  request: z
+    .object({
+      headers: z.record(z.string(), z.string()).describe('The headers sent: content-type, user-agent and the `webhook-*` headers (the signature, never the secret)'),
+      body: z.string().describe('The body sent: the exact bytes signed'),
+    })
+    .optional()
+    .describe('The request this attempt made; absent for attempts logged before requests were kept'),
 });
 
 export const Delivery = z
