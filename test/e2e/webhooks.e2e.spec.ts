@@ -232,6 +232,25 @@ describe('webhooks', () => {
     expect((await orgB.post(`${hooksOf(b.workspaceId)}/${failHook.id}/deliveries/${failed.id}/redeliver`, {})).status).toBe(404);
   });
 
+  it('pings an endpoint at once: a signed webhook.ping the receiver verifies, in the log like any delivery', async () => {
+    const ping = await orgA.post(`${hooksOf(a.workspaceId)}/${okHook.id}/ping`);
+    expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+    expect(ping.body).toMatchObject({ id: expect.any(String), event: 'webhook.ping' });
+    const got = await eventually(async () => received.find((r) => r.path === '/ok' && r.headers['webhook-id'] === ping.body.id), { what: 'the ping at the receiver' });
+    const payload = new Webhook(okHook.secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(payload).toMatchObject({ type: 'webhook.ping', data: { webhookId: okHook.id, workspaceId: a.workspaceId } });
+    const logged = await eventually(async () => {
+      const d = (await deliveriesOf(a.workspaceId, okHook.id)).content.find((x) => x.id === ping.body.id);
+      return d?.state === 'delivered' ? d : undefined;
+    }, { what: 'the ping delivered in the log' });
+    expect(logged.attempts).toMatchObject([{ status: 204, request: { body: got.body } }]);
+
+    expect((await orgB.post(`${hooksOf(b.workspaceId)}/${okHook.id}/ping`, {})).status).toBe(404);
+    expect((await orgB.post(`${hooksOf(a.workspaceId)}/${okHook.id}/ping`, {})).status).toBe(404);
+    expect((await orgA.post(`${hooksOf(a.workspaceId)}/${otherWorkspaceHook}/ping`, {})).status).toBe(404);
+    expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
+  });
+
   it('changes events, refuses an unknown one on change, and deletes', async () => {
     const bad = await orgA.patch(`${hooksOf(a.workspaceId)}/${okHook.id}`, { events: ['nope'] });
     expect(bad.status).toBe(400);

@@ -6172,6 +6172,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a `webhook.ping` now, signed, logged and retried like any delivery (WORKSPACE_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/accessible": {
         parameters: {
             query?: never;
@@ -21768,8 +21825,11 @@ export interface components {
                 status: number | null;
             }[];
             createdAt: string;
-            /** @enum {string} */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /**
+             * @description The event it tells of, or `webhook.ping` for a ping
+             * @enum {string}
+             */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -21796,8 +21856,11 @@ export interface components {
                 status: number | null;
             }[];
             createdAt: string;
-            /** @enum {string} */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /**
+             * @description The event it tells of, or `webhook.ping` for a ping
+             * @enum {string}
+             */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;

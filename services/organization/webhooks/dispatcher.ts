@@ -9,6 +9,7 @@ import {
   DELIVERIES_SCHEMA,
   dispatchPosition,
   lastDeliveriesFailed,
+  messageBody,
   queueDelivery,
   recordAttempt,
   setDispatchPosition,
@@ -132,7 +133,7 @@ export class WebhookDispatcher {
       if (position !== null && position >= event.position) return;
       if (withdraw) await withdrawDeliveries(tx, withdraw);
       for (const { out, hook } of targets) {
-        const body = JSON.stringify({ type: out.event, timestamp: out.dueAt.toISOString(), data: out.data });
+        const body = messageBody(out.event, out.dueAt, out.data);
         await queueDelivery(tx, { webhookId: hook.id, companyId: hook.companyId, workspaceId: hook.workspaceId, key: out.key, event: out.event, body, subject: out.subject, createdAt: new Date(event.metadata.occurredAt), dueAt: out.dueAt });
       }
       await setDispatchPosition(tx, event.position);

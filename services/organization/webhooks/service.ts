@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getUser, getWorkspace } from '#projections/org-directory/index.js';
 import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
@@ -8,7 +9,7 @@ import { toPage, type Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../service.js';
 import { webhookDecider, type WebhookChanges } from './decide.js';
-import { getDelivery, listDeliveries, requeueDelivery, type Delivery } from './deliveries.js';
+import { getDelivery, listDeliveries, messageBody, queueDelivery, requeueDelivery, type Delivery } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { checkedEndpointUrl } from './endpoint-url.js';
 import { newSecret } from './signature.js';
@@ -95,6 +96,28 @@ export class WebhookService {
     const hook = await this.get(owner, id);
     const { content, total } = await listDeliveries(this.platform.db, hook.id, page, size);
     return toPage(content, total, page, size);
+  }
+
+  /**
+   * Queues a `webhook.ping` to the endpoint, due now, and wakes the sender: it goes the way every
+   * delivery goes (signed, logged, retried). A disabled endpoint's ping waits, like its other deliveries, until it is enabled.
+   */
+  async ping(owner: WebhookOwner, id: number): Promise<Delivery> {
+    const hook = await this.get(owner, id);
+    const now = this.platform.now();
+    const deliveryId = await queueDelivery(this.platform.db, {
+      webhookId: hook.id,
+      companyId: hook.companyId,
+      workspaceId: hook.workspaceId,
+      key: `ping:${randomUUID()}`,
+      event: 'webhook.ping',
+      body: messageBody('webhook.ping', now, { webhookId: hook.id, workspaceId: hook.workspaceId }),
+      subject: null,
+      createdAt: now,
+      dueAt: now,
+    });
+    this.dispatcher.wake();
+    return found(deliveryId === null ? null : await getDelivery(this.platform.db, hook.id, deliveryId), 'Delivery not found');
   }
 
   /** Sends a delivery again, now, with a fresh retry schedule; its log keeps every earlier attempt. */
