@@ -251,6 +251,71 @@ describe('webhooks', () => {
     expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
   });
 
+  it('rotates the secret: during the overlap both secrets verify each attempt, after it only the new one', async () => {
+    const hookPath = `${hooksOf(a.workspaceId)}/${okHook.id}`;
+    /** Pings the endpoint and answers the request as the receiver got it. */
+    const pinged = async () => {
+      const ping = await orgA.post(`${hookPath}/ping`);
+      expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+      return eventually(async () => received.find((r) => r.headers['webhook-id'] === ping.body.id), { what: 'the ping at the receiver' });
+    };
+    const verifies = (secret: string, r: Received) => {
+      try {
+        new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    for (const overlapSeconds of [-1, 7 * 24 * 3600 + 1, 1.5, 'soon']) {
+      const bad = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds });
+      expect(bad.status, String(overlapSeconds)).toBe(400);
+      expect(errorCode(bad)).toBe('VALIDATION_FAILED');
+    }
+    expect((await orgA.get(hookPath)).body.previousSecretExpiresAt).toBeUndefined();
+    expect(verifies(okHook.secret, await pinged())).toBe(true);
+    expect((await orgB.post(`${hooksOf(b.workspaceId)}/${okHook.id}/rotate-secret`, {})).status).toBe(404);
+    expect((await orgA.post(`${hooksOf(a.workspaceId)}/${otherCompanyHook}/rotate-secret`, {})).status).toBe(404);
+
+    const first = okHook.secret;
+    const rotated = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 3600 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(rotated.body.secret).not.toBe(first);
+    const expires = Date.parse(rotated.body.previousSecretExpiresAt);
+    expect(expires - Date.now()).toBeGreaterThan(3500_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(3600_000);
+    const shown = await orgA.get(hookPath);
+    expect(shown.body.secret).toBeUndefined();
+    expect(shown.body.previousSecretExpiresAt).toBe(rotated.body.previousSecretExpiresAt);
+    const second = rotated.body.secret as string;
+
+    const during = await pinged();
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(second, during)).toBe(true);
+    expect(verifies(first, during)).toBe(true);
+
+    // No overlap: the replaced secret's time ended as it was replaced.
+    const again = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 0 });
+    expect(again.status).toBe(200);
+    const third = again.body.secret as string;
+    const after = await pinged();
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifies(third, after)).toBe(true);
+    expect(verifies(second, after)).toBe(false);
+    expect(verifies(first, after)).toBe(false);
+    okHook.secret = third;
+
+    const audit = await orgA.get('/audit/events?eventType=WebhookSecretRotated');
+    expect(audit.status).toBe(200);
+    expect(audit.body.content).toHaveLength(2);
+    const text = JSON.stringify(audit.body);
+    for (const secret of [first, second, third]) expect(text).not.toContain(secret.slice('whsec_'.length));
+    expect(text).toContain('[redacted]');
+    expect(text).toContain(rotated.body.previousSecretExpiresAt);
+  });
+
   it('changes events, refuses an unknown one on change, and deletes', async () => {
     const bad = await orgA.patch(`${hooksOf(a.workspaceId)}/${okHook.id}`, { events: ['nope'] });
     expect(bad.status).toBe(400);

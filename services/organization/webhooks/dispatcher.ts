@@ -18,7 +18,7 @@ import {
   type DueDelivery,
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
-import { signedHeaders } from './signature.js';
+import { signedHeaders, signingSecrets } from './signature.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
@@ -178,7 +178,7 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) };
+    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(signingSecrets(hook, at), d.id, at, d.body) };
     const sent = await sendWebhook(hook.url, { headers, body: d.body, timeoutMs: config.WEBHOOK_TIMEOUT, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
     const request = { headers };
     if ('error' in sent) return done({ status: null, error: sent.error, request });

@@ -29,6 +29,7 @@ export interface WebhookView {
   createdAt: string;
   disabledReason?: string;
   secret?: string;
+  previousSecretExpiresAt?: string;
 }
 
 export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
@@ -39,6 +40,7 @@ export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
   createdAt: w.createdAt,
   ...(w.disabledReason ? { disabledReason: w.disabledReason } : {}),
   ...(withSecret ? { secret: w.secret } : {}),
+  ...(w.previousSecretUntil ? { previousSecretExpiresAt: w.previousSecretUntil } : {}),
 });
 
 /** Event names checked against the catalog (400 `UNKNOWN_WEBHOOK_EVENT`), without repeats, in the catalog's order. */
@@ -89,6 +91,16 @@ export class WebhookService {
 
   async delete(owner: WebhookOwner, id: number, ctx: CommandContext): Promise<void> {
     await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'DeleteWebhook', ...owner }, ctx));
+  }
+
+  /**
+   * A new signing secret for the endpoint; the one it replaces signs beside it for `overlapSeconds`
+   * more (from now), so receivers holding either verify every attempt until then.
+   */
+  async rotateSecret(owner: WebhookOwner, id: number, overlapSeconds: number, ctx: CommandContext): Promise<WebhookRow> {
+    const overlapEndsAt = new Date(this.platform.now().getTime() + overlapSeconds * 1000).toISOString();
+    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'RotateWebhookSecret', ...owner, secret: newSecret(), overlapEndsAt }, ctx));
+    return this.get(owner, id);
   }
 
   /** A page of the endpoint's delivery log, newest first. */
