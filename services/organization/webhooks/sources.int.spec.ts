@@ -41,7 +41,6 @@ describe('webhook sources', () => {
     const ended = (await store.readStream('device-session-s1')).at(-1)!;
     // Set after the end: not what the message of the end says.
     await given('device-session-s1', { type: 'DeviceSessionOutcomeSet', payload: { sessionId: 's1', outcome: 'passed', reason: null } });
-    await given('device-d1', { type: 'DeviceConnected', payload: { deviceId: 'd1', facts: { name: 'Pixel', platform: 'ios' }, placement: {}, status: 'available' } });
     const { deliver } = await consequenceOf(store, ended);
     expect(deliver).toEqual([
       {

@@ -63,7 +63,8 @@ async function upTo(store: EventStore, streamId: string, event: RecordedEvent): 
 /**
  * A device session as its own stream describes it when it ended: name (renamed or not), build,
  * outcome as set by then (a runner may set it later: that is not sent), start and end; and the
- * platform of its device, from the device's stream (the session's own does not record it).
+ * platform of its device, from the first event of the device's stream (the session's own does not
+ * record it).
  */
 async function endedSession(store: EventStore, event: RecordedEvent): Promise<{ origin: Payload | null; data: Payload }> {
   const p = event.payload as Payload;
@@ -80,12 +81,10 @@ async function endedSession(store: EventStore, event: RecordedEvent): Promise<{ 
     else if (e.type === 'DeviceSessionOutcomeSet') [outcome, outcomeReason] = [q.outcome, q.reason ?? null];
   }
   const endedAt = event.metadata.occurredAt;
-  let devicePlatform: unknown = null;
-  if (origin?.deviceId) {
-    for (const e of await upTo(store, deviceStream(str(origin.deviceId)), event)) {
-      if (e.type === 'DeviceConnected') devicePlatform = ((e.payload as Payload).facts as Payload | undefined)?.platform ?? devicePlatform;
-    }
-  }
+  // A device's stream opens with its first connection, whose facts name its platform (which a device
+  // keeps): one event read, however long the device's history.
+  const device = origin?.deviceId ? await first(store, deviceStream(str(origin.deviceId))) : null;
+  const devicePlatform = (device?.facts as Payload | undefined)?.platform ?? null;
   const data = {
     sessionId: p.sessionId,
     name,
