@@ -116,6 +116,31 @@ describe('one key for a pipeline', () => {
     expect((await call('DELETE', hook)).status).toBe(204);
   });
 
+  it('closes a session with its JUnit import, and its webhook hears test_session.finished with the counts by status', async () => {
+    const call = as(pipelineKey);
+    const hook = await call('POST', `/api/v1/workspaces/${company.workspaceId}/webhooks`, { url: receiverUrl, events: ['test_session.finished'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const project = await call('POST', '/v1/projects', { name: 'Pipeline hooks', key: 'PHOOK' });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const report = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="nightly" tests="4">
+  <testcase classname="nightly" name="a" time="0.1"/>
+  <testcase classname="nightly" name="b" time="0.1"/>
+  <testcase classname="nightly" name="c" time="0.1"><failure message="no">no</failure></testcase>
+  <testcase classname="nightly" name="d" time="0.1"><skipped/></testcase>
+</testsuite></testsuites>`;
+    const imported = await http(server.url, 'POST', `/v1/projects/${project.body.data.id}/junit-imports?name=nightly-42&close=true`, {
+      token: pipelineKey,
+      rawBody: report,
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const got = await eventually(async () => received.find((r) => r.body.includes('"test_session.finished"') && r.body.includes('nightly-42')), { what: 'test_session.finished at the receiver' });
+    const message = new Webhook(hook.body.secret).verify(got.body, got.headers as Record<string, string>) as { data: Record<string, unknown> };
+    expect(message.data).toMatchObject({ projectId: project.body.data.id, name: 'nightly-42', workspaceId: company.workspaceId, results: { passed: 2, failed: 1, skipped: 1, blocked: 0, retest: 0, total: 4 } });
+    expect((await call('DELETE', `/api/v1/workspaces/${company.workspaceId}/webhooks/${hook.body.id}`)).status).toBe(204);
+  });
+
   it('refuses what its scopes do not cover, naming the scope the route wants', async () => {
     const v1Only = (await client(server.url, company.token).post('/api-keys', { name: 'v1 only', scopes: ['read', 'write'] })).body.key as string;
     const wd = await as(v1Only)('POST', '/df/wd/session', { capabilities: { alwaysMatch: { platformName: 'Android' } } });
