@@ -177,6 +177,18 @@ describe('webhooks', () => {
     expect(received.filter((r) => r.path === '/other-workspace' || r.path === '/other-company')).toEqual([]);
   });
 
+  it('tells a CI run the build and the outcome its runner set before the session ended', async () => {
+    const device = devices.shift()!;
+    const created = await df('POST', '/sessions', { deviceId: device, type: 'automation', name: 'Checkout suite', buildName: 'app-2.3.1+ci.77' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sessionId = created.body.id as string;
+    expect((await df('PUT', `/sessions/${sessionId}/outcome`, { outcome: 'failed', reason: 'pay button missing' })).status).toBe(200);
+    expect((await df('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
+    const delivery = await eventually(async () => received.find((r) => r.path === '/ok' && r.body.includes(sessionId)), { what: 'the session.ended delivery' });
+    const payload = new Webhook(okHook.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { data: Record<string, unknown> };
+    expect(payload.data).toMatchObject({ sessionId, name: 'Checkout suite', buildName: 'app-2.3.1+ci.77', outcome: 'failed', outcomeReason: 'pay button missing', startedAt: expect.any(String), endedAt: expect.any(String) });
+  });
+
   it('retries a failing endpoint on the schedule, records each attempt, and fails the delivery after the last', async () => {
     const failing = await orgA.post(hooksOf(a.workspaceId), { url: `${receiverUrl}/fail`, events: ['session.ended'] });
     expect(failing.status).toBe(201);
