@@ -23,7 +23,8 @@ const events = z.array(z.enum(WEBHOOK_EVENT_NAMES));
 
 /**
  * Events of the `webhook-<id>` stream: one endpoint of a workspace. The signing secret is part of its
- * creation because every delivery signs with it; the audit redacts it, the API shows it only once.
+ * creation (and of each rotation) because every delivery signs with it; the audit redacts it, the API
+ * shows it only once.
  */
 export const webhookEvents = defineEvents({
   WebhookCreated: z.object({ webhookId: id, companyId: id, workspaceId: id, url: z.string(), events, enabled: z.boolean(), secret: z.string(), createdBy: id }),
@@ -31,6 +32,11 @@ export const webhookEvents = defineEvents({
   /** Turned off by the platform after its deliveries kept failing. */
   WebhookDisabled: z.object({ webhookId: id, reason: z.string() }),
   WebhookDeleted: z.object({ webhookId: id, url: z.string() }),
+  /**
+   * A new signing secret; the one it replaces still signs beside it until `overlapEndsAt` (ISO time),
+   * so receivers can move to the new one without missing a delivery. The audit redacts the secret.
+   */
+  WebhookSecretRotated: z.object({ webhookId: id, secret: z.string(), overlapEndsAt: z.string() }),
 });
 export type WebhookEvent = EventOf<typeof webhookEvents>;
 export const webhookStream = (webhookId: number): string => `webhook-${webhookId}`;

@@ -113,6 +113,7 @@ const LABELS: Record<string, string> = {
   WebhookChanged: 'Webhook changed',
   WebhookDisabled: 'Webhook disabled after failed deliveries',
   WebhookDeleted: 'Webhook removed',
+  WebhookSecretRotated: 'Webhook signing secret rotated',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

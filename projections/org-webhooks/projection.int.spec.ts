@@ -20,10 +20,19 @@ describe('org-webhooks read model', () => {
     expect(await getWebhook(spec.db, 2, 10, 1)).toBeNull();
     expect(await getWebhook(spec.db, 1, 10, 1)).toEqual({
       id: 1, companyId: 1, workspaceId: 10, url: 'https://hooks.test/1', events: ['session.ended'], enabled: true, secret: 'whsec_1', createdBy: 3, createdAt: SPEC_TIME, disabledReason: null,
+      previousSecret: null, previousSecretUntil: null,
     });
     expect((await webhooksFor(spec.db, 1, [10], 'session.ended')).map((w) => w.id)).toEqual([1]);
     expect((await webhooksFor(spec.db, 1, null, 'session.ended')).map((w) => w.id)).toEqual([1, 2]);
     expect((await webhooksFor(spec.db, 1, null, 'host.lost')).map((w) => w.id)).toEqual([2]);
+  });
+
+  it('given rotations, the replaced secret is kept with the end of its overlap; a second rotation replaces it', async () => {
+    const rotated = (secret: string, overlapEndsAt: string) => ({ type: 'WebhookSecretRotated', payload: { webhookId: 1, secret, overlapEndsAt } });
+    await spec.given(created(1, 10, ['session.ended']), rotated('whsec_2', '2026-03-02T10:00:00.000Z'));
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'whsec_2', previousSecret: 'whsec_1', previousSecretUntil: '2026-03-02T10:00:00.000Z' });
+    await spec.given(rotated('whsec_3', '2026-03-03T10:00:00.000Z'));
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'whsec_3', previousSecret: 'whsec_2', previousSecretUntil: '2026-03-03T10:00:00.000Z' });
   });
 
   it('given a change, a disabling and an enabling, the row follows; a disabled or deleted endpoint hears nothing', async () => {

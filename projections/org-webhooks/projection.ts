@@ -8,7 +8,7 @@ import { applyByType, type Projection } from '../types.js';
  */
 export const orgWebhooksProjection: Projection = {
   name: 'org-webhooks',
-  version: 1,
+  version: 2,
   eventTypes: webhookEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS org_webhooks (
@@ -22,8 +22,13 @@ export const orgWebhooksProjection: Projection = {
       created_by integer NOT NULL,
       created_at timestamptz NOT NULL,
       disabled_reason text,
-      deleted_at timestamptz
+      deleted_at timestamptz,
+      previous_secret text,
+      previous_secret_until timestamptz
     );
+    -- Version 1 had no rotation: the secret a rotation replaced, signing beside the new one until then.
+    ALTER TABLE org_webhooks ADD COLUMN IF NOT EXISTS previous_secret text;
+    ALTER TABLE org_webhooks ADD COLUMN IF NOT EXISTS previous_secret_until timestamptz;
     CREATE INDEX IF NOT EXISTS org_webhooks_workspace ON org_webhooks (workspace_id, id);`,
   tables: ['org_webhooks'],
   apply: applyByType<WebhookEvent>(
@@ -44,6 +49,11 @@ export const orgWebhooksProjection: Projection = {
       },
       WebhookDisabled: async (tx, { payload: p }) => {
         await tx.query(`UPDATE org_webhooks SET enabled = false, disabled_reason = $2 WHERE id = $1`, [p.webhookId, p.reason]);
+      },
+      // The secret in use becomes the previous one (a rotation during another's overlap ends that
+      // one's); applied again, the secret is already the new one and nothing changes.
+      WebhookSecretRotated: async (tx, { payload: p }) => {
+        await tx.query(`UPDATE org_webhooks SET previous_secret = secret, previous_secret_until = $3, secret = $2 WHERE id = $1 AND secret <> $2`, [p.webhookId, p.secret, p.overlapEndsAt]);
       },
       WebhookDeleted: async (tx, { payload: p }, at) => {
         await tx.query(`UPDATE org_webhooks SET deleted_at = coalesce(deleted_at, $2) WHERE id = $1`, [p.webhookId, at]);

@@ -14,6 +14,9 @@ export interface WebhookRow {
   createdBy: number;
   createdAt: string;
   disabledReason: string | null;
+  /** The secret a rotation replaced and until when it signs too (null when none was rotated). */
+  previousSecret: string | null;
+  previousSecretUntil: string | null;
 }
 
 const rowOf = (r: Row): WebhookRow => ({
@@ -27,6 +30,8 @@ const rowOf = (r: Row): WebhookRow => ({
   createdBy: Number(r.created_by),
   createdAt: iso(r.created_at),
   disabledReason: r.disabled_reason === null || r.disabled_reason === undefined ? null : String(r.disabled_reason),
+  previousSecret: r.previous_secret === null || r.previous_secret === undefined ? null : String(r.previous_secret),
+  previousSecretUntil: r.previous_secret_until === null || r.previous_secret_until === undefined ? null : iso(r.previous_secret_until),
 });
 
 const LIVE = `deleted_at IS NULL`;

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
@@ -7,8 +8,9 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console
 
 /**
  * The Webhooks page of the console in Chromium, checked with axe: add an endpoint (its secret shown
- * once), change its events, disable and enable it, remove it; a delivery's attempts listed and sent
- * again. Every change is read back through the API, and each delivery is a real POST to a receiver
+ * once), change its events, disable and enable it, remove it; a delivery's attempts listed with the
+ * request each sent, and sent again; a ping; the secret rotated (the new one shown once, copied, and
+ * the old one's expiry). Every change is read back through the API, and each delivery is a real POST to a receiver
  * on loopback (a test session of the test-management module finished, the event that causes it).
  */
 let server: TestServer;
@@ -19,14 +21,15 @@ let context: BrowserContext;
 let page: Page;
 let receiver: Server;
 let receiverUrl: string;
-const received: string[] = [];
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      received.push(body);
+      received.push({ headers: req.headers, body });
       res.writeHead(received.length === 1 ? 503 : 200).end();
     });
   });
@@ -37,6 +40,7 @@ beforeAll(async () => {
   org = client(server.url, admin.token);
   browser = await launchBrowser();
   ({ context, page } = await signedIn(browser, server.url, admin.email, admin.password));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
 }, 120_000);
 
 afterEach(() => {
@@ -106,7 +110,51 @@ describe('the Webhooks page', { timeout: 180_000 }, () => {
     await log.getByRole('button', { name: /Send again the test_session\.finished delivery/ }).click();
     await log.getByRole('cell', { name: 'delivered', exact: true }).waitFor({ timeout: 15_000 });
     expect(received).toHaveLength(2);
-    expect(JSON.parse(received[1]!)).toMatchObject({ type: 'test_session.finished' });
+    // A session completed without results: every status counted, none.
+    expect(JSON.parse(received[1]!.body)).toMatchObject({ type: 'test_session.finished', data: { name: 'Nightly', results: { passed: 0, failed: 0, blocked: 0, skipped: 0, retest: 0, total: 0 } } });
+
+    // Each attempt unfolds to the request it sent: the headers the receiver got and the body signed.
+    await log.getByText('Request of attempt 2').click();
+    const request = log.getByRole('group').filter({ hasText: 'Request of attempt 2' });
+    await expect.poll(() => log.getByLabel('Body of attempt 2').textContent()).toBe(received[1]!.body);
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      expect(await request.getByRole('definition').filter({ hasText: String(received[1]!.headers[name]) }).count(), name).toBe(1);
+    }
+    await expectAccessible(page, 'webhooks, an attempt unfolded');
+  });
+
+  it('pings the endpoint, and rotates its secret: the new one shown once with a copy button, and the old one\'s expiry', async () => {
+    const row = page.getByRole('row').filter({ hasText: receiverUrl });
+    const before = received.length;
+    await row.getByRole('button', { name: `Ping ${receiverUrl}` }).click();
+    await page.getByText(`A ping was sent to ${receiverUrl}`).waitFor();
+    const log = page.getByRole('region', { name: `Deliveries to ${receiverUrl}` });
+    await log.getByRole('row').filter({ hasText: 'webhook.ping' }).getByRole('cell', { name: 'delivered', exact: true }).waitFor({ timeout: 15_000 });
+    expect(received).toHaveLength(before + 1);
+    expect(JSON.parse(received[before]!.body)).toMatchObject({ type: 'webhook.ping' });
+
+    await row.getByRole('button', { name: `Rotate secret of ${receiverUrl}` }).click();
+    const form = page.getByRole('form', { name: `Rotate the secret of ${receiverUrl}` });
+    await form.getByLabel('The old secret keeps signing for').selectOption(String(3600));
+    await expectAccessible(page, 'webhooks, rotating a secret');
+    await form.getByRole('button', { name: 'Rotate the secret' }).click();
+    const secret = (await page.getByLabel('Rotated webhook secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    const [hook] = (await org.get(`/workspaces/${admin.workspaceId}/webhooks`)).body as { previousSecretExpiresAt: string }[];
+    const expires = Date.parse(hook!.previousSecretExpiresAt);
+    expect(expires - Date.now()).toBeGreaterThan(3500_000);
+    await page.getByText(/The old secret signs too until/).first().waitFor();
+    await page.getByRole('button', { name: /^Copy the secret\W+Rotated webhook secret$/ }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await expectAccessible(page, 'webhooks, a secret rotated');
+
+    // The secret shown is the one that signs now.
+    await row.getByRole('button', { name: `Ping ${receiverUrl}` }).click();
+    await expect.poll(() => received.length).toBe(before + 2);
+    const next = received[before + 1]!;
+    expect(String(next.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(secret).verify(next.body, next.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
   });
 
   it('removes a webhook after a confirmation', async () => {

@@ -1,4 +1,6 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
@@ -16,6 +18,10 @@ let server: TestServer;
 let agent: AgentHost;
 let company: SignedUpCompany;
 let pipelineKey: string;
+/** A webhook receiver on loopback, and what it got. */
+let receiver: Server;
+let receiverUrl: string;
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
 const JUNIT = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites><testsuite name="checkout" tests="2" failures="1">
@@ -27,6 +33,16 @@ const as = (key: string) => (method: string, path: string, body?: unknown, heade
   http(server.url, method, path, { token: key, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
 
 beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   server = await startTestServer({ AGENT_ENABLED: 'false', DF_WD_QUEUE_TIMEOUT: '30s' });
   company = await signUpCompany(server.url, 'pipeline');
   const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, company.token, 'pipeline'), heartbeatMs: 300, devices: [] } });
@@ -47,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.stop();
   await server?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 describe('one key for a pipeline', () => {
@@ -75,13 +92,53 @@ describe('one key for a pipeline', () => {
     expect(imported.body.data).toMatchObject({ created: 2 });
   });
 
-  it("creates, reads and deletes a webhook of the key's workspace", async () => {
+  it("creates, pings, rotates, reads the deliveries of and deletes a webhook of the key's workspace", async () => {
     const call = as(pipelineKey);
     const path = `/api/v1/workspaces/${company.workspaceId}/webhooks`;
-    const created = await call('POST', path, { url: 'http://127.0.0.1:9/hook', events: ['session.ended'] });
+    const created = await call('POST', path, { url: receiverUrl, events: ['session.ended'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect((await call('GET', `${path}/${created.body.id}`)).status).toBe(200);
-    expect((await call('DELETE', `${path}/${created.body.id}`)).status).toBe(204);
+    const hook = `${path}/${created.body.id}`;
+    expect((await call('GET', hook)).status).toBe(200);
+    const ping = await call('POST', `${hook}/ping`);
+    expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+    expect(ping.body.event).toBe('webhook.ping');
+    const got = await eventually(async () => received.find((r) => r.headers['webhook-id'] === ping.body.id), { what: 'the ping at the receiver' });
+    expect(new Webhook(created.body.secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
+    const log = await eventually(async () => {
+      const l = await call('GET', `${hook}/deliveries`);
+      expect(l.status, JSON.stringify(l.body)).toBe(200);
+      return l.body.content[0]?.state === 'delivered' ? l.body : undefined;
+    }, { what: 'the ping delivered in the log' });
+    expect(log.content.map((d: { id: string }) => d.id)).toEqual([ping.body.id]);
+    const rotated = await call('POST', `${hook}/rotate-secret`, { overlapSeconds: 60 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    expect((await call('DELETE', hook)).status).toBe(204);
+  });
+
+  it('closes a session with its JUnit import, and its webhook hears test_session.finished with the counts by status', async () => {
+    const call = as(pipelineKey);
+    const hook = await call('POST', `/api/v1/workspaces/${company.workspaceId}/webhooks`, { url: receiverUrl, events: ['test_session.finished'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const project = await call('POST', '/v1/projects', { name: 'Pipeline hooks', key: 'PHOOK' });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const report = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="nightly" tests="4">
+  <testcase classname="nightly" name="a" time="0.1"/>
+  <testcase classname="nightly" name="b" time="0.1"/>
+  <testcase classname="nightly" name="c" time="0.1"><failure message="no">no</failure></testcase>
+  <testcase classname="nightly" name="d" time="0.1"><skipped/></testcase>
+</testsuite></testsuites>`;
+    const imported = await http(server.url, 'POST', `/v1/projects/${project.body.data.id}/junit-imports?name=nightly-42&close=true`, {
+      token: pipelineKey,
+      rawBody: report,
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const got = await eventually(async () => received.find((r) => r.body.includes('"test_session.finished"') && r.body.includes('nightly-42')), { what: 'test_session.finished at the receiver' });
+    const message = new Webhook(hook.body.secret).verify(got.body, got.headers as Record<string, string>) as { data: Record<string, unknown> };
+    expect(message.data).toMatchObject({ projectId: project.body.data.id, name: 'nightly-42', workspaceId: company.workspaceId, results: { passed: 2, failed: 1, skipped: 1, blocked: 0, retest: 0, total: 4 } });
+    expect((await call('DELETE', `/api/v1/workspaces/${company.workspaceId}/webhooks/${hook.body.id}`)).status).toBe(204);
   });
 
   it('refuses what its scopes do not cover, naming the scope the route wants', async () => {
@@ -91,9 +148,21 @@ describe('one key for a pipeline', () => {
     // The hub answers in the W3C shape, with the platform's code and message.
     expect(wd.body.value.data.code).toBe('INSUFFICIENT_SCOPE');
     expect(wd.body.value.message).toContain('"devices" scope');
-    const hooks = await as(v1Only)('GET', `/api/v1/workspaces/${company.workspaceId}/webhooks`);
+    const hooksPath = `/api/v1/workspaces/${company.workspaceId}/webhooks`;
+    const hooks = await as(v1Only)('GET', hooksPath);
+    expect(hooks.status).toBe(403);
     expect(errorCode(hooks)).toBe('INSUFFICIENT_SCOPE');
     expect(hooks.body.message).toContain('"webhooks" scope');
+    // Nor may it create one, or ping or read the deliveries of the pipeline's own: each names the scope.
+    const mine = await as(pipelineKey)('POST', hooksPath, { url: receiverUrl, events: ['session.ended'] });
+    expect(mine.status).toBe(201);
+    for (const [method, path] of [['POST', hooksPath], ['POST', `${hooksPath}/${mine.body.id}/ping`], ['GET', `${hooksPath}/${mine.body.id}/deliveries`], ['POST', `${hooksPath}/${mine.body.id}/rotate-secret`]] as const) {
+      const refused = await as(v1Only)(method, path, method === 'POST' ? { url: receiverUrl, events: ['session.ended'] } : undefined);
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(errorCode(refused), `${method} ${path}`).toBe('INSUFFICIENT_SCOPE');
+      expect(refused.body.message, `${method} ${path}`).toContain('"webhooks" scope');
+    }
+    expect((await as(pipelineKey)('GET', `${hooksPath}/${mine.body.id}/deliveries`)).body.totalElements).toBe(0);
     // The device scope does not open /v1 writes by itself.
     const devicesOnly = (await client(server.url, company.token).post('/api-keys', { name: 'devices only', scopes: ['devices'] })).body.key as string;
     expect(errorCode(await as(devicesOnly)('POST', '/v1/projects', { name: 'Nope', key: 'NOPE' }))).toBe('INSUFFICIENT_SCOPE');

@@ -48,7 +48,10 @@ async function endASession(): Promise<string> {
 const deliveriesOf = async (ws: number, hookId: number) => {
   const res = await orgA.get(`${hooksOf(ws)}/${hookId}/deliveries?size=50`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { content: { id: string; event: string; state: string; attempts: { at: string; status: number | null; durationMs: number; error?: string; response?: string }[] }[]; totalElements: number };
+  return res.body as {
+    content: { id: string; event: string; state: string; attempts: { at: string; status: number | null; durationMs: number; error?: string; response?: string; request?: { headers: Record<string, string>; body: string } }[] }[];
+    totalElements: number;
+  };
 };
 
 beforeAll(async () => {
@@ -150,7 +153,10 @@ describe('webhooks', () => {
     const delivery = await eventually(async () => received.find((r) => r.path === '/ok' && r.body.includes(sessionId)), { what: 'the session.ended delivery' });
     const payload = new Webhook(okHook.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
     expect(payload.type).toBe('session.ended');
-    expect(payload.data).toMatchObject({ sessionId, workspaceId: a.workspaceId, reason: expect.any(String) });
+    expect(payload.data).toMatchObject({ sessionId, workspaceId: a.workspaceId, reason: expect.any(String), deviceName: expect.stringMatching(/^Hook device/), devicePlatform: expect.any(String), outcome: null, outcomeReason: null, buildName: null });
+    const { startedAt, endedAt, durationMs } = payload.data as { startedAt: string; endedAt: string; durationMs: number };
+    expect(Date.parse(endedAt) - Date.parse(startedAt)).toBe(durationMs);
+    expect(durationMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(payload.timestamp)).not.toBeNaN();
     expect(() => new Webhook(`whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
 
@@ -159,11 +165,28 @@ describe('webhooks', () => {
       return l.content[0]?.state === 'delivered' ? l : undefined;
     }, { what: 'the delivery marked delivered' });
     expect(log.content[0]).toMatchObject({ id: delivery.headers['webhook-id'], event: 'session.ended', state: 'delivered' });
-    expect(log.content[0]!.attempts).toEqual([{ at: expect.any(String), status: 204, durationMs: expect.any(Number) }]);
+    expect(log.content[0]!.attempts).toEqual([{ at: expect.any(String), status: 204, durationMs: expect.any(Number), request: { headers: expect.any(Object), body: delivery.body } }]);
+    // The log keeps the request as the receiver got it: the content type and every webhook-* header, never the secret.
+    const sent = log.content[0]!.attempts[0]!.request!.headers;
+    for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) expect(sent[name], name).toBe(delivery.headers[name]);
+    expect(new Webhook(okHook.secret).verify(log.content[0]!.attempts[0]!.request!.body, sent)).toMatchObject({ type: 'session.ended', data: { sessionId } });
+    expect(JSON.stringify(log)).not.toContain(okHook.secret.slice('whsec_'.length));
     // Queued with the others in one transaction: the other workspace's and company's endpoints have nothing.
     expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
     expect((await orgB.get(`${hooksOf(b.workspaceId)}/${otherCompanyHook}/deliveries`)).body.totalElements).toBe(0);
     expect(received.filter((r) => r.path === '/other-workspace' || r.path === '/other-company')).toEqual([]);
+  });
+
+  it('tells a CI run the build and the outcome its runner set before the session ended', async () => {
+    const device = devices.shift()!;
+    const created = await df('POST', '/sessions', { deviceId: device, type: 'automation', name: 'Checkout suite', buildName: 'app-2.3.1+ci.77' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sessionId = created.body.id as string;
+    expect((await df('PUT', `/sessions/${sessionId}/outcome`, { outcome: 'failed', reason: 'pay button missing' })).status).toBe(200);
+    expect((await df('DELETE', `/sessions/${sessionId}`)).status).toBe(200);
+    const delivery = await eventually(async () => received.find((r) => r.path === '/ok' && r.body.includes(sessionId)), { what: 'the session.ended delivery' });
+    const payload = new Webhook(okHook.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { data: Record<string, unknown> };
+    expect(payload.data).toMatchObject({ sessionId, name: 'Checkout suite', buildName: 'app-2.3.1+ci.77', outcome: 'failed', outcomeReason: 'pay button missing', startedAt: expect.any(String), endedAt: expect.any(String) });
   });
 
   it('retries a failing endpoint on the schedule, records each attempt, and fails the delivery after the last', async () => {
@@ -219,6 +242,90 @@ describe('webhooks', () => {
     const unknown = await orgA.post(`${hooksOf(a.workspaceId)}/${failHook.id}/deliveries/${crypto.randomUUID()}/redeliver`);
     expect(unknown.status).toBe(404);
     expect((await orgB.post(`${hooksOf(b.workspaceId)}/${failHook.id}/deliveries/${failed.id}/redeliver`, {})).status).toBe(404);
+  });
+
+  it('pings an endpoint at once: a signed webhook.ping the receiver verifies, in the log like any delivery', async () => {
+    const ping = await orgA.post(`${hooksOf(a.workspaceId)}/${okHook.id}/ping`);
+    expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+    expect(ping.body).toMatchObject({ id: expect.any(String), event: 'webhook.ping' });
+    const got = await eventually(async () => received.find((r) => r.path === '/ok' && r.headers['webhook-id'] === ping.body.id), { what: 'the ping at the receiver' });
+    const payload = new Webhook(okHook.secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(payload).toMatchObject({ type: 'webhook.ping', data: { webhookId: okHook.id, workspaceId: a.workspaceId } });
+    const logged = await eventually(async () => {
+      const d = (await deliveriesOf(a.workspaceId, okHook.id)).content.find((x) => x.id === ping.body.id);
+      return d?.state === 'delivered' ? d : undefined;
+    }, { what: 'the ping delivered in the log' });
+    expect(logged.attempts).toMatchObject([{ status: 204, request: { body: got.body } }]);
+
+    expect((await orgB.post(`${hooksOf(b.workspaceId)}/${okHook.id}/ping`, {})).status).toBe(404);
+    expect((await orgB.post(`${hooksOf(a.workspaceId)}/${okHook.id}/ping`, {})).status).toBe(404);
+    expect((await orgA.post(`${hooksOf(a.workspaceId)}/${otherWorkspaceHook}/ping`, {})).status).toBe(404);
+    expect((await deliveriesOf(otherWorkspace, otherWorkspaceHook)).totalElements).toBe(0);
+  });
+
+  it('rotates the secret: during the overlap both secrets verify each attempt, after it only the new one', async () => {
+    const hookPath = `${hooksOf(a.workspaceId)}/${okHook.id}`;
+    /** Pings the endpoint and answers the request as the receiver got it. */
+    const pinged = async () => {
+      const ping = await orgA.post(`${hookPath}/ping`);
+      expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+      return eventually(async () => received.find((r) => r.headers['webhook-id'] === ping.body.id), { what: 'the ping at the receiver' });
+    };
+    const verifies = (secret: string, r: Received) => {
+      try {
+        new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    for (const overlapSeconds of [-1, 7 * 24 * 3600 + 1, 1.5, 'soon']) {
+      const bad = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds });
+      expect(bad.status, String(overlapSeconds)).toBe(400);
+      expect(errorCode(bad)).toBe('VALIDATION_FAILED');
+    }
+    expect((await orgA.get(hookPath)).body.previousSecretExpiresAt).toBeUndefined();
+    expect(verifies(okHook.secret, await pinged())).toBe(true);
+    expect((await orgB.post(`${hooksOf(b.workspaceId)}/${okHook.id}/rotate-secret`, {})).status).toBe(404);
+    expect((await orgA.post(`${hooksOf(a.workspaceId)}/${otherCompanyHook}/rotate-secret`, {})).status).toBe(404);
+
+    const first = okHook.secret;
+    const rotated = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 3600 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(rotated.body.secret).not.toBe(first);
+    const expires = Date.parse(rotated.body.previousSecretExpiresAt);
+    expect(expires - Date.now()).toBeGreaterThan(3500_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(3600_000);
+    const shown = await orgA.get(hookPath);
+    expect(shown.body.secret).toBeUndefined();
+    expect(shown.body.previousSecretExpiresAt).toBe(rotated.body.previousSecretExpiresAt);
+    const second = rotated.body.secret as string;
+
+    const during = await pinged();
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(second, during)).toBe(true);
+    expect(verifies(first, during)).toBe(true);
+
+    // No overlap: the replaced secret's time ended as it was replaced.
+    const again = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 0 });
+    expect(again.status).toBe(200);
+    const third = again.body.secret as string;
+    const after = await pinged();
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifies(third, after)).toBe(true);
+    expect(verifies(second, after)).toBe(false);
+    expect(verifies(first, after)).toBe(false);
+    okHook.secret = third;
+
+    const audit = await orgA.get('/audit/events?eventType=WebhookSecretRotated');
+    expect(audit.status).toBe(200);
+    expect(audit.body.content).toHaveLength(2);
+    const text = JSON.stringify(audit.body);
+    for (const secret of [first, second, third]) expect(text).not.toContain(secret.slice('whsec_'.length));
+    expect(text).toContain('[redacted]');
+    expect(text).toContain(rotated.body.previousSecretExpiresAt);
   });
 
   it('changes events, refuses an unknown one on change, and deletes', async () => {

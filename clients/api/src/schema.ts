@@ -382,7 +382,7 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     /** @description 0-based page */
@@ -455,7 +455,7 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     format?: "csv" | "ndjson";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
@@ -6162,6 +6162,130 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a `webhook.ping` now, signed, logged and retried like any delivery (WORKSPACE_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{hookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown in this answer only; the old one signs too for `overlapSeconds` (WORKSPACE_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    hookId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How long the old secret keeps signing beside the new one: 0 to 604800 (7 days), by default 86400 (24 h)
+                         * @default 86400
+                         */
+                        overlapSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -21880,7 +22004,9 @@ export interface components {
             enabled: boolean;
             events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
             id: number;
-            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook */
+            /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
+            previousSecretExpiresAt?: string;
+            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook or rotated its secret */
             secret?: string;
             url: string;
         };
@@ -21889,14 +22015,26 @@ export interface components {
                 at: string;
                 durationMs: number;
                 error?: string;
+                /** @description The request this attempt made; absent for attempts logged before requests were kept */
+                request?: {
+                    /** @description The body sent: the exact bytes signed */
+                    body: string;
+                    /** @description The headers sent: content-type, user-agent and the `webhook-*` headers (the signature, never the secret) */
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
                 /** @description The start of the endpoint's answer (at most 1 KiB) */
                 response?: string;
                 /** @description The HTTP status answered; null when none came (refused, timed out) */
                 status: number | null;
             }[];
             createdAt: string;
-            /** @enum {string} */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /**
+             * @description The event it tells of, or `webhook.ping` for a ping
+             * @enum {string}
+             */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -21908,14 +22046,26 @@ export interface components {
                 at: string;
                 durationMs: number;
                 error?: string;
+                /** @description The request this attempt made; absent for attempts logged before requests were kept */
+                request?: {
+                    /** @description The body sent: the exact bytes signed */
+                    body: string;
+                    /** @description The headers sent: content-type, user-agent and the `webhook-*` headers (the signature, never the secret) */
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
                 /** @description The start of the endpoint's answer (at most 1 KiB) */
                 response?: string;
                 /** @description The HTTP status answered; null when none came (refused, timed out) */
                 status: number | null;
             }[];
             createdAt: string;
-            /** @enum {string} */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost";
+            /**
+             * @description The event it tells of, or `webhook.ping` for a ping
+             * @enum {string}
+             */
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -21929,7 +22079,9 @@ export interface components {
             enabled: boolean;
             events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
             id: number;
-            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook */
+            /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
+            previousSecretExpiresAt?: string;
+            /** @description The signing secret (`whsec_...`): only in the answer that created the webhook or rotated its secret */
             secret?: string;
             url: string;
         };

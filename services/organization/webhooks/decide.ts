@@ -19,7 +19,8 @@ export type WebhookCommand =
   | { type: 'CreateWebhook'; webhook: Created }
   | ({ type: 'ChangeWebhook'; changes: WebhookChanges } & Owner)
   | { type: 'DisableWebhook'; reason: string }
-  | ({ type: 'DeleteWebhook' } & Owner);
+  | ({ type: 'DeleteWebhook' } & Owner)
+  | ({ type: 'RotateWebhookSecret'; secret: string; overlapEndsAt: string } & Owner);
 
 export type WebhookState =
   | { status: 'none' }
@@ -31,7 +32,7 @@ function live(state: WebhookState, owner: Owner) {
   return state;
 }
 
-/** One endpoint of a workspace: created, changed (only what differs is recorded), disabled by the platform, deleted. */
+/** One endpoint of a workspace: created, changed (only what differs is recorded), disabled by the platform, its secret rotated, deleted. */
 export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, WebhookState>({
   initialState: () => ({ status: 'none' }),
   evolve: {
@@ -40,6 +41,7 @@ export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, Webhoo
       state.status === 'active' ? { ...state, ...changes, disabledReason: changes.enabled ? null : state.disabledReason } : state,
     WebhookDisabled: (state, { payload }) => (state.status === 'active' ? { ...state, enabled: false, disabledReason: payload.reason } : state),
     WebhookDeleted: () => ({ status: 'deleted' }),
+    WebhookSecretRotated: (state) => state,
   },
   decide: {
     CreateWebhook: (command, state) => {
@@ -57,6 +59,10 @@ export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, Webhoo
     DisableWebhook: (command, state) => {
       if (state.status !== 'active' || !state.enabled) return [];
       return [{ type: 'WebhookDisabled', payload: { webhookId: state.webhookId, reason: command.reason } }];
+    },
+    RotateWebhookSecret: (command, state) => {
+      const hook = live(state, command);
+      return [{ type: 'WebhookSecretRotated', payload: { webhookId: hook.webhookId, secret: command.secret, overlapEndsAt: command.overlapEndsAt } }];
     },
     DeleteWebhook: (command, state) => {
       const hook = live(state, command);

@@ -28,6 +28,14 @@ describe('webhook decider', () => {
     spec.given([created, disabled]).when({ type: 'ChangeWebhook', ...owner, changes: { enabled: true } }).then([{ type: 'WebhookChanged', payload: { webhookId: 7, enabled: true } }]);
   });
 
+  it("rotates its secret with the overlap's end; another tenant's or a deleted one is not found", () => {
+    const rotate = { type: 'RotateWebhookSecret' as const, ...owner, secret: 'whsec_BBBB', overlapEndsAt: '2026-03-02T10:00:00.000Z' };
+    spec.given([created]).when(rotate).then([{ type: 'WebhookSecretRotated', payload: { webhookId: 7, secret: 'whsec_BBBB', overlapEndsAt: '2026-03-02T10:00:00.000Z' } }]);
+    spec.given([created]).when({ ...rotate, workspaceId: 4 }).thenRefused('NOT_FOUND');
+    spec.given([created, { type: 'WebhookDeleted', payload: { webhookId: 7, url: webhook.url } }]).when(rotate).thenRefused('NOT_FOUND');
+    spec.given([]).when(rotate).thenRefused('NOT_FOUND');
+  });
+
   it("is deleted with its URL; another workspace's or company's, or a deleted one, is not found", () => {
     const deleted = { type: 'WebhookDeleted' as const, payload: { webhookId: 7, url: webhook.url } };
     spec.given([created]).when({ type: 'DeleteWebhook', ...owner }).then([deleted]);

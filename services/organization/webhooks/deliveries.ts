@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '#shared/db/index.js';
 import { iso, json, type Row } from '#shared/db/rows.js';
-import type { WebhookEventName } from '#events/organization/webhooks.js';
+import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
 
 /**
  * The webhook delivery log, a table the organization module owns (not a read model): each message
@@ -33,23 +33,38 @@ export const DELIVERIES_SCHEMA = `
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
-/** One attempt to deliver: when, the HTTP status (null when none came), how long it took, what went wrong, what the endpoint answered. */
+/** What a delivery can be about: the events endpoints subscribe to, and `webhook.ping`, sent on request to one endpoint. */
+export const DELIVERY_EVENT_NAMES = [...WEBHOOK_EVENT_NAMES, 'webhook.ping'] as const;
+export type DeliveryEventName = (typeof DELIVERY_EVENT_NAMES)[number];
+
+/** The body of a message, signed and sent as it is on every attempt. */
+export const messageBody = (event: DeliveryEventName, at: Date, data: Record<string, unknown>): string => JSON.stringify({ type: event, timestamp: at.toISOString(), data });
+
+/**
+ * One attempt to deliver: when, the HTTP status (null when none came), how long it took, what went
+ * wrong, what the endpoint answered, and the headers of the request it made (never the secret:
+ * only its signature). Attempts made before the headers were kept have none.
+ */
 export interface Attempt {
   at: string;
   status: number | null;
   durationMs: number;
   error?: string;
   response?: string;
+  request?: { headers: Record<string, string> };
 }
+
+/** An attempt as the log shows it: with its request's body, the delivery's own (the bytes every attempt signed and sent). */
+export type LoggedAttempt = Omit<Attempt, 'request'> & { request?: { headers: Record<string, string>; body: string } };
 
 export interface Delivery {
   id: string;
   webhookId: number;
-  event: WebhookEventName;
+  event: DeliveryEventName;
   createdAt: string;
   state: DeliveryState;
   nextAttemptAt: string | null;
-  attempts: Attempt[];
+  attempts: LoggedAttempt[];
 }
 
 /** A due delivery as the sender needs it. */
@@ -64,11 +79,12 @@ export interface DueDelivery {
 const deliveryOf = (r: Row): Delivery => ({
   id: String(r.id),
   webhookId: Number(r.webhook_id),
-  event: r.event as WebhookEventName,
+  event: r.event as DeliveryEventName,
   createdAt: iso(r.created_at),
   state: r.state as DeliveryState,
   nextAttemptAt: r.state === 'pending' && r.next_at ? iso(r.next_at) : null,
-  attempts: json<Attempt[]>(r.attempts),
+  // The body is stored once per delivery and never changed: each attempt sent exactly these bytes.
+  attempts: json<Attempt[]>(r.attempts).map((a) => (a.request ? { ...a, request: { headers: a.request.headers, body: String(r.body) } } : (a as LoggedAttempt))),
 });
 
 /** Where the dispatcher has got in the event log; null before its first start. */
@@ -81,16 +97,17 @@ export async function setDispatchPosition(db: Sql, position: bigint): Promise<vo
   await db.query(`INSERT INTO webhook_dispatch (name, position) VALUES ('dispatcher', $1) ON CONFLICT (name) DO UPDATE SET position = excluded.position`, [position.toString()]);
 }
 
-/** Queues one message for one endpoint, once (the same key again is ignored). */
+/** Queues one message for one endpoint, once (the same key again is ignored: null); its delivery's id. */
 export async function queueDelivery(
   db: Sql,
-  d: { webhookId: number; companyId: number; workspaceId: number; key: string; event: WebhookEventName; body: string; subject: string | null; createdAt: Date; dueAt: Date },
-): Promise<void> {
-  await db.query(
+  d: { webhookId: number; companyId: number; workspaceId: number; key: string; event: DeliveryEventName; body: string; subject: string | null; createdAt: Date; dueAt: Date },
+): Promise<string | null> {
+  const r = await db.query<{ id: string }>(
     `INSERT INTO webhook_deliveries (id, webhook_id, company_id, workspace_id, message_key, event, body, subject, created_at, state, next_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10) ON CONFLICT (webhook_id, message_key) DO NOTHING`,
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10) ON CONFLICT (webhook_id, message_key) DO NOTHING RETURNING id`,
     [randomUUID(), d.webhookId, d.companyId, d.workspaceId, d.key, d.event, d.body, d.subject, d.createdAt, d.dueAt],
   );
+  return r.rows[0] ? String(r.rows[0].id) : null;
 }
 
 /** Drops the unsent messages about `subject` (a booking moved or over before its reminder went). */

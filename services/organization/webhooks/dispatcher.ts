@@ -9,6 +9,7 @@ import {
   DELIVERIES_SCHEMA,
   dispatchPosition,
   lastDeliveriesFailed,
+  messageBody,
   queueDelivery,
   recordAttempt,
   setDispatchPosition,
@@ -17,7 +18,7 @@ import {
   type DueDelivery,
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
-import { signedHeaders } from './signature.js';
+import { signedHeaders, signingSecrets } from './signature.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
@@ -132,7 +133,7 @@ export class WebhookDispatcher {
       if (position !== null && position >= event.position) return;
       if (withdraw) await withdrawDeliveries(tx, withdraw);
       for (const { out, hook } of targets) {
-        const body = JSON.stringify({ type: out.event, timestamp: out.dueAt.toISOString(), data: out.data });
+        const body = messageBody(out.event, out.dueAt, out.data);
         await queueDelivery(tx, { webhookId: hook.id, companyId: hook.companyId, workspaceId: hook.workspaceId, key: out.key, event: out.event, body, subject: out.subject, createdAt: new Date(event.metadata.occurredAt), dueAt: out.dueAt });
       }
       await setDispatchPosition(tx, event.position);
@@ -177,15 +178,12 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const sent = await sendWebhook(hook.url, {
-      headers: { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(hook.secret, d.id, at, d.body) },
-      body: d.body,
-      timeoutMs: config.WEBHOOK_TIMEOUT,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-    });
-    if ('error' in sent) return done({ status: null, error: sent.error });
+    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(signingSecrets(hook, at), d.id, at, d.body) };
+    const sent = await sendWebhook(hook.url, { headers, body: d.body, timeoutMs: config.WEBHOOK_TIMEOUT, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
+    const request = { headers };
+    if ('error' in sent) return done({ status: null, error: sent.error, request });
     const ok = sent.status >= 200 && sent.status < 300;
-    return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}) });
+    return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}), request });
   }
 
   private pause(ms: number): Promise<void> {

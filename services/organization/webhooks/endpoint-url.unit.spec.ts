@@ -1,7 +1,8 @@
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '#shared/errors.js';
 import { checkedEndpointUrl } from './endpoint-url.js';
-import { signedHeaders } from './signature.js';
+import { signedHeaders, signingSecrets } from './signature.js';
 
 const code = (fn: () => unknown) => {
   try {
@@ -39,5 +40,23 @@ describe('webhook signatures', () => {
     // The specification's own example: secret, id, timestamp and body, and the signature it gives.
     const headers = signedHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}');
     expect(headers).toEqual({ 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' });
+  });
+
+  it('sign with two secrets as two space-separated signatures, new first; a Standard Webhooks receiver verifies with either', () => {
+    const [fresh, old, other] = ['fresh', 'old', 'other'].map((s) => `whsec_${Buffer.from(`${s} secret of thirty-two bytes.....`.slice(0, 32)).toString('base64')}`) as [string, string, string];
+    const at = new Date();
+    const body = '{"type":"webhook.ping"}';
+    const headers = signedHeaders([fresh, old], 'msg_1', at, body);
+    expect(headers['webhook-signature']).toBe(`${signedHeaders(fresh, 'msg_1', at, body)['webhook-signature']} ${signedHeaders(old, 'msg_1', at, body)['webhook-signature']}`);
+    expect(new Webhook(fresh).verify(body, headers)).toEqual({ type: 'webhook.ping' });
+    expect(new Webhook(old).verify(body, headers)).toEqual({ type: 'webhook.ping' });
+    expect(() => new Webhook(other).verify(body, headers)).toThrow();
+  });
+
+  it('sign with the replaced secret too only while the overlap lasts', () => {
+    const hook = { secret: 'whsec_new', previousSecret: 'whsec_old', previousSecretUntil: '2026-03-01T10:00:00.000Z' };
+    expect(signingSecrets(hook, new Date('2026-03-01T09:59:59.999Z'))).toEqual(['whsec_new', 'whsec_old']);
+    expect(signingSecrets(hook, new Date('2026-03-01T10:00:00.000Z'))).toEqual(['whsec_new']);
+    expect(signingSecrets({ secret: 'whsec_new', previousSecret: null, previousSecretUntil: null }, new Date(0))).toEqual(['whsec_new']);
   });
 });

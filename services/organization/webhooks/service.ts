@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getUser, getWorkspace } from '#projections/org-directory/index.js';
 import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
@@ -8,7 +9,7 @@ import { toPage, type Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../service.js';
 import { webhookDecider, type WebhookChanges } from './decide.js';
-import { getDelivery, listDeliveries, requeueDelivery, type Delivery } from './deliveries.js';
+import { getDelivery, listDeliveries, messageBody, queueDelivery, requeueDelivery, type Delivery } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { checkedEndpointUrl } from './endpoint-url.js';
 import { newSecret } from './signature.js';
@@ -28,6 +29,7 @@ export interface WebhookView {
   createdAt: string;
   disabledReason?: string;
   secret?: string;
+  previousSecretExpiresAt?: string;
 }
 
 export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
@@ -38,6 +40,7 @@ export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
   createdAt: w.createdAt,
   ...(w.disabledReason ? { disabledReason: w.disabledReason } : {}),
   ...(withSecret ? { secret: w.secret } : {}),
+  ...(w.previousSecretUntil ? { previousSecretExpiresAt: w.previousSecretUntil } : {}),
 });
 
 /** Event names checked against the catalog (400 `UNKNOWN_WEBHOOK_EVENT`), without repeats, in the catalog's order. */
@@ -90,11 +93,43 @@ export class WebhookService {
     await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'DeleteWebhook', ...owner }, ctx));
   }
 
+  /**
+   * A new signing secret for the endpoint; the one it replaces signs beside it for `overlapSeconds`
+   * more (from now), so receivers holding either verify every attempt until then.
+   */
+  async rotateSecret(owner: WebhookOwner, id: number, overlapSeconds: number, ctx: CommandContext): Promise<WebhookRow> {
+    const overlapEndsAt = new Date(this.platform.now().getTime() + overlapSeconds * 1000).toISOString();
+    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'RotateWebhookSecret', ...owner, secret: newSecret(), overlapEndsAt }, ctx));
+    return this.get(owner, id);
+  }
+
   /** A page of the endpoint's delivery log, newest first. */
   async deliveries(owner: WebhookOwner, id: number, page: number, size: number): Promise<Page<Delivery>> {
     const hook = await this.get(owner, id);
     const { content, total } = await listDeliveries(this.platform.db, hook.id, page, size);
     return toPage(content, total, page, size);
+  }
+
+  /**
+   * Queues a `webhook.ping` to the endpoint, due now, and wakes the sender: it goes the way every
+   * delivery goes (signed, logged, retried). A disabled endpoint's ping waits, like its other deliveries, until it is enabled.
+   */
+  async ping(owner: WebhookOwner, id: number): Promise<Delivery> {
+    const hook = await this.get(owner, id);
+    const now = this.platform.now();
+    const deliveryId = await queueDelivery(this.platform.db, {
+      webhookId: hook.id,
+      companyId: hook.companyId,
+      workspaceId: hook.workspaceId,
+      key: `ping:${randomUUID()}`,
+      event: 'webhook.ping',
+      body: messageBody('webhook.ping', now, { webhookId: hook.id, workspaceId: hook.workspaceId }),
+      subject: null,
+      createdAt: now,
+      dueAt: now,
+    });
+    this.dispatcher.wake();
+    return found(deliveryId === null ? null : await getDelivery(this.platform.db, hook.id, deliveryId), 'Delivery not found');
   }
 
   /** Sends a delivery again, now, with a fresh retry schedule; its log keeps every earlier attempt. */

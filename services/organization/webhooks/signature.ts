@@ -6,11 +6,20 @@ export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64
 /**
  * The Standard Webhooks headers of one attempt: `webhook-id` (the delivery's, the same on every
  * retry), `webhook-timestamp` (seconds) and `webhook-signature`, `v1,` and the base64 HMAC-SHA256
- * of `id.timestamp.body` keyed with the secret's bytes after `whsec_`.
+ * of `id.timestamp.body` keyed with the secret's bytes after `whsec_`: one such signature per secret,
+ * separated by a space (the specification's way of signing with two secrets while one replaces the other).
  */
-export function signedHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+export function signedHeaders(secrets: string | readonly string[], id: string, at: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+  const sign = (secret: string) => {
+    const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  };
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': (typeof secrets === 'string' ? [secrets] : secrets).map(sign).join(' ') };
+}
+
+/** The secrets an endpoint signs with at `at`: its own, and the one it replaced while their overlap lasts. */
+export function signingSecrets(hook: { secret: string; previousSecret: string | null; previousSecretUntil: string | null }, at: Date): string[] {
+  const overlapping = hook.previousSecret !== null && hook.previousSecretUntil !== null && at.getTime() < Date.parse(hook.previousSecretUntil);
+  return overlapping ? [hook.secret, hook.previousSecret!] : [hook.secret];
 }

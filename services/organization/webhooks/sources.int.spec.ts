@@ -29,16 +29,42 @@ async function given(streamId: string, ...events: { type: string; payload: Recor
 }
 
 describe('webhook sources', () => {
-  it('a device session ended: session.ended to the workspace it was opened in', async () => {
-    const ended = await given(
-      'device-session-s1',
-      { type: 'DeviceSessionRequested', payload: { sessionId: 's1', deviceId: 'd1', hostId: 'h1', deviceName: 'Pixel', name: 'Checkout', type: 'manual', buildName: null, metadata: {}, ownerId: 7, companyId: 1, workspaceId: 4 } },
-      { type: 'DeviceSessionEnded', payload: { sessionId: 's1', reason: 'user' } },
-    );
+  it('a device session ended: session.ended to the workspace it was opened in, with what is known of it when it ended', async () => {
+    await given('device-d1', { type: 'DeviceConnected', payload: { deviceId: 'd1', facts: { name: 'Pixel', platform: 'android' }, placement: {}, status: 'available' } });
+    await store.append('device-session-s1', [
+      { type: 'DeviceSessionRequested', payload: { sessionId: 's1', deviceId: 'd1', hostId: 'h1', deviceName: 'Pixel', name: 'Checkout', type: 'automation', buildName: 'app-1.4.2', metadata: {}, ownerId: 7, companyId: 1, workspaceId: 4 }, metadata: meta },
+      { type: 'DeviceSessionStarted', payload: { sessionId: 's1', screen: {} }, metadata: { ...meta, occurredAt: '2026-03-01T10:00:05.000Z' } },
+      { type: 'DeviceSessionRenamed', payload: { sessionId: 's1', name: 'Checkout flow' }, metadata: meta },
+      { type: 'DeviceSessionOutcomeSet', payload: { sessionId: 's1', outcome: 'failed', reason: 'button missing' }, metadata: meta },
+      { type: 'DeviceSessionEnded', payload: { sessionId: 's1', reason: 'user' }, metadata: { ...meta, occurredAt: '2026-03-01T10:01:05.500Z' } },
+    ], 'any');
+    const ended = (await store.readStream('device-session-s1')).at(-1)!;
+    // Set after the end: not what the message of the end says.
+    await given('device-session-s1', { type: 'DeviceSessionOutcomeSet', payload: { sessionId: 's1', outcome: 'passed', reason: null } });
     const { deliver } = await consequenceOf(store, ended);
     expect(deliver).toEqual([
-      { event: 'session.ended', companyId: 1, workspaceIds: [4], key: ended.id, dueAt: new Date(at), subject: null, data: { sessionId: 's1', name: 'Checkout', deviceId: 'd1', deviceName: 'Pixel', ownerId: 7, reason: 'user', workspaceId: 4 } },
+      {
+        event: 'session.ended',
+        companyId: 1,
+        workspaceIds: [4],
+        key: ended.id,
+        dueAt: new Date('2026-03-01T10:01:05.500Z'),
+        subject: null,
+        data: {
+          sessionId: 's1', name: 'Checkout flow', deviceId: 'd1', deviceName: 'Pixel', devicePlatform: 'android', ownerId: 7, buildName: 'app-1.4.2', reason: 'user',
+          outcome: 'failed', outcomeReason: 'button missing', startedAt: '2026-03-01T10:00:05.000Z', endedAt: '2026-03-01T10:01:05.500Z', durationMs: 60_500, workspaceId: 4,
+        },
+      },
     ]);
+  });
+
+  it('a device session that ended before it started, with no outcome: nulls, not guesses', async () => {
+    const ended = await given(
+      'device-session-s2',
+      { type: 'DeviceSessionRequested', payload: { sessionId: 's2', deviceId: 'd9', hostId: 'h1', deviceName: 'iPhone', name: 'Login', type: 'manual', buildName: null, metadata: {}, ownerId: 7, companyId: 1, workspaceId: 4 } },
+      { type: 'DeviceSessionEnded', payload: { sessionId: 's2', reason: 'user' } },
+    );
+    expect((await consequenceOf(store, ended)).deliver[0]!.data).toMatchObject({ devicePlatform: null, buildName: null, outcome: null, outcomeReason: null, startedAt: null, endedAt: at, durationMs: null });
   });
 
   it('a booking: reservation.starting ten minutes ahead, moved with the booking, withdrawn when it is over; reservation.ended', async () => {
@@ -83,8 +109,22 @@ describe('webhook sources', () => {
     const ready = (await consequenceOf(store, exported)).deliver;
     expect(ready).toMatchObject([{ event: 'accessibility.export.ready', workspaceIds: [8], data: { auditId: 'a1', exportId: 'e1', state: 'succeeded' } }]);
     expect(JSON.stringify(ready)).not.toContain('secret/key');
-    await given('tmt-test-session-t1', { type: 'TestSessionStarted', payload: { sessionId: 't1', companyId: 1, workspaceId: 9, projectId: 'p1', name: 'Nightly', testCaseIds: [] } });
+    const result = (testCaseId: string, status: string) => ({ testCaseId, status, notes: null, durationMs: null });
+    await given(
+      'tmt-test-session-t1',
+      { type: 'TestSessionStarted', payload: { sessionId: 't1', companyId: 1, workspaceId: 9, projectId: 'p1', name: 'Nightly', testCaseIds: [] } },
+      { type: 'TestResultsRecorded', payload: { sessionId: 't1', results: [result('c1', 'failed'), result('c2', 'passed'), result('c3', 'skipped'), result('c4', 'blocked')], recordedBy: { userId: 7 } } },
+      // c1 run again and passed: its newest result counts, once.
+      { type: 'TestResultsRecorded', payload: { sessionId: 't1', results: [result('c1', 'passed'), result('c5', 'failed')], recordedBy: { engineId: 'ci' } } },
+    );
     const completed = await given('tmt-test-session-t1', { type: 'TestSessionCompleted', payload: { sessionId: 't1' } });
-    expect((await consequenceOf(store, completed)).deliver).toMatchObject([{ event: 'test_session.finished', workspaceIds: [9], data: { testSessionId: 't1', projectId: 'p1', name: 'Nightly', workspaceId: 9 } }]);
+    await given('tmt-test-session-t1', { type: 'TestResultsRecorded', payload: { sessionId: 't1', results: [result('c6', 'failed')], recordedBy: { userId: 7 } } });
+    expect((await consequenceOf(store, completed)).deliver).toMatchObject([
+      {
+        event: 'test_session.finished',
+        workspaceIds: [9],
+        data: { testSessionId: 't1', projectId: 'p1', name: 'Nightly', workspaceId: 9, results: { passed: 2, failed: 1, blocked: 1, skipped: 1, retest: 0, total: 5 } },
+      },
+    ]);
   });
 });

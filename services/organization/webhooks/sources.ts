@@ -1,9 +1,10 @@
 import type { WebhookEventName } from '#events/organization/webhooks.js';
 import { accessibilityAuditStream } from '#events/df/accessibility.js';
+import { deviceStream } from '#events/df/devices.js';
 import { hostStream } from '#events/df/hosts.js';
 import { sessionStream } from '#events/df/sessions.js';
 import { healthCheckStream } from '#events/healthcheck/checks.js';
-import { testSessionStream } from '#events/tmt/test-sessions.js';
+import { RESULT_STATUSES, testSessionStream } from '#events/tmt/test-sessions.js';
 import type { EventStore, RecordedEvent } from '#shared/es/types.js';
 
 /** How long before a booking starts `reservation.starting` is sent. */
@@ -52,6 +53,71 @@ async function booking(store: EventStore, event: RecordedEvent): Promise<Payload
     else if (e.type === 'DeviceReservationRescheduled' && found) found = { ...(found as Payload), startAt: p.startAt, endAt: p.endAt };
   }
   return found;
+}
+
+/** A stream's events up to `event` (the state it describes when `event` happened, not later). */
+async function upTo(store: EventStore, streamId: string, event: RecordedEvent): Promise<RecordedEvent[]> {
+  return (await store.readStream(streamId)).filter((e) => e.position <= event.position);
+}
+
+/**
+ * A device session as its own stream describes it when it ended: name (renamed or not), build,
+ * outcome as set by then (a runner may set it later: that is not sent), start and end; and the
+ * platform of its device, from the first event of the device's stream (the session's own does not
+ * record it).
+ */
+async function endedSession(store: EventStore, event: RecordedEvent): Promise<{ origin: Payload | null; data: Payload }> {
+  const p = event.payload as Payload;
+  const stream = await upTo(store, sessionStream(str(p.sessionId)), event);
+  const origin = (stream[0]?.payload as Payload | undefined) ?? null;
+  let name: unknown = origin?.name ?? null;
+  let startedAt: string | null = null;
+  let outcome: unknown = null;
+  let outcomeReason: unknown = null;
+  for (const e of stream) {
+    const q = e.payload as Payload;
+    if (e.type === 'DeviceSessionRenamed') name = q.name;
+    else if (e.type === 'DeviceSessionStarted') startedAt ??= e.metadata.occurredAt;
+    else if (e.type === 'DeviceSessionOutcomeSet') [outcome, outcomeReason] = [q.outcome, q.reason ?? null];
+  }
+  const endedAt = event.metadata.occurredAt;
+  // A device's stream opens with its first connection, whose facts name its platform (which a device
+  // keeps): one event read, however long the device's history.
+  const device = origin?.deviceId ? await first(store, deviceStream(str(origin.deviceId))) : null;
+  const devicePlatform = (device?.facts as Payload | undefined)?.platform ?? null;
+  const data = {
+    sessionId: p.sessionId,
+    name,
+    deviceId: origin?.deviceId,
+    deviceName: origin?.deviceName,
+    devicePlatform,
+    ownerId: origin?.ownerId,
+    buildName: origin?.buildName ?? null,
+    reason: p.reason,
+    outcome,
+    outcomeReason,
+    startedAt,
+    endedAt,
+    durationMs: startedAt === null ? null : Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)),
+  };
+  return { origin, data };
+}
+
+/** A test session's results when it was completed: the newest result of each case, counted by status. */
+async function finishedTestSession(store: EventStore, event: RecordedEvent): Promise<{ origin: Payload | null; data: Payload }> {
+  const p = event.payload as Payload;
+  const stream = await upTo(store, testSessionStream(str(p.sessionId)), event);
+  const origin = (stream[0]?.payload as Payload | undefined) ?? null;
+  let name: unknown = origin?.name ?? null;
+  const latest = new Map<string, string>();
+  for (const e of stream) {
+    const q = e.payload as Payload;
+    if (e.type === 'TestSessionUpdated' && typeof q.name === 'string') name = q.name;
+    else if (e.type === 'TestResultsRecorded') for (const r of q.results as { testCaseId: string; status: string }[]) latest.set(r.testCaseId, r.status);
+  }
+  const counts: Record<string, number> = Object.fromEntries(RESULT_STATUSES.map((s) => [s, 0]));
+  for (const status of latest.values()) counts[status] = (counts[status] ?? 0) + 1;
+  return { origin, data: { testSessionId: p.sessionId, projectId: origin?.projectId, name, results: { ...counts, total: latest.size } } };
 }
 
 const none: Consequence = { deliver: [], withdraw: null };
@@ -114,9 +180,8 @@ async function hostLost(store: EventStore, event: RecordedEvent): Promise<Conseq
 /** Each domain event type webhooks follow, and what it means for them. */
 const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promise<Consequence>> = {
   DeviceSessionEnded: async (store, event) => {
-    const p = event.payload as Payload;
-    const o = await first(store, sessionStream(str(p.sessionId)));
-    return toWorkspace(event, 'session.ended', o, { sessionId: p.sessionId, name: o?.name, deviceId: o?.deviceId, deviceName: o?.deviceName, ownerId: o?.ownerId, reason: p.reason });
+    const { origin, data } = await endedSession(store, event);
+    return toWorkspace(event, 'session.ended', origin, data);
   },
   DeviceReservationScheduled: reservationStarting,
   DeviceReservationRescheduled: reservationStarting,
@@ -129,9 +194,8 @@ const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promi
     return toWorkspace(event, 'accessibility.export.ready', o, { auditId: p.auditId, exportId: p.exportId, state: p.state, size: p.size, error: p.error });
   },
   TestSessionCompleted: async (store, event) => {
-    const p = event.payload as Payload;
-    const o = await first(store, testSessionStream(str(p.sessionId)));
-    return toWorkspace(event, 'test_session.finished', o, { testSessionId: p.sessionId, projectId: o?.projectId, name: o?.name });
+    const { origin, data } = await finishedTestSession(store, event);
+    return toWorkspace(event, 'test_session.finished', origin, data);
   },
   HealthCheckWentDown: (store, event) => healthCheck(store, event, 'healthcheck.down'),
   HealthCheckRecovered: (store, event) => healthCheck(store, event, 'healthcheck.recovered'),

@@ -21,11 +21,19 @@ export const Webhook = z
     enabled: z.boolean(),
     createdAt: z.string(),
     disabledReason: z.string().optional().describe('Why the platform disabled it (its deliveries kept failing)'),
-    secret: z.string().optional().describe('The signing secret (`whsec_...`): only in the answer that created the webhook'),
+    secret: z.string().optional().describe('The signing secret (`whsec_...`): only in the answer that created the webhook or rotated its secret'),
+    previousSecretExpiresAt: z
+      .string()
+      .optional()
+      .describe('After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then)'),
   })
   .meta({ id: 'Webhook' });
 
 export const HookParams = IdParams.extend({ hookId: intId });
+
+/** How long an old secret signs beside the new one after a rotation: by default a day, at most a week. */
+const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
+const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 /** `/api/v1/workspaces/{id}/webhooks`: a workspace's endpoints (WORKSPACE_MANAGE). */
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOptions): Promise<void> {
@@ -68,6 +76,30 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     handler: async (request) => {
       const owner = await webhookOwner(platform, request, request.params.id);
       return viewOf(await webhooks.change(owner, request.params.hookId, request.body, writer.context(request)));
+    },
+  });
+
+  r.post('/workspaces/:id/webhooks/:hookId/rotate-secret', {
+    schema: {
+      tags,
+      summary: 'A new signing secret, shown in this answer only; the old one signs too for `overlapSeconds` (WORKSPACE_MANAGE)',
+      params: HookParams,
+      body: z
+        .object({
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(MAX_OVERLAP_SECONDS)
+            .default(DEFAULT_OVERLAP_SECONDS)
+            .describe(`How long the old secret keeps signing beside the new one: 0 to ${MAX_OVERLAP_SECONDS} (7 days), by default ${DEFAULT_OVERLAP_SECONDS} (24 h)`),
+        })
+        .default({ overlapSeconds: DEFAULT_OVERLAP_SECONDS }),
+      response: { 200: Webhook },
+    },
+    handler: async (request) => {
+      const owner = await webhookOwner(platform, request, request.params.id);
+      return viewOf(await webhooks.rotateSecret(owner, request.params.hookId, request.body.overlapSeconds, writer.context(request)), true);
     },
   });
 
