@@ -27,7 +27,7 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 const RETRIED = new Set([429, 503]);
 
 /** A random key; `randomUUID` is missing from browsers on a plain-http page, `getRandomValues` is not. */
-const newKey = (): string =>
+export const newKey = (): string =>
   typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** A `fetch` that tries 429 and 503 answers again after their `Retry-After` (see {@link RetryPolicy}). */

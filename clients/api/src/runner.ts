@@ -69,9 +69,11 @@ export function runnerConnection(options: RunnerConnectionOptions = {}, env: Rec
  * One call as the runner's credential; the answer's JSON. A refusal throws `QaPlatformApiError` with
  * the platform's code, from its own error body or from the WebDriver hub's W3C one (`value.data.code`).
  */
-export async function runnerCall<T = unknown>(connection: RunnerConnection, method: string, path: string, body?: unknown): Promise<T> {
+export async function runnerCall<T = unknown>(connection: RunnerConnection, method: string, path: string, body?: unknown, options: { idempotencyKey?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { ...connection.headers, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  // A call sent again later (a runner's report) keeps its key; otherwise each POST gets its own (retry.ts).
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const send = retryingFetch(undefined, connection.retry);
   const res = await send(new URL(path.replace(/^\//, ''), connection.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();

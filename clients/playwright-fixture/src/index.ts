@@ -1,6 +1,6 @@
 import { test as base, chromium, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { replayLink, runnerCall } from '@qa-platform/client';
-import { openSession, platformOf, type Platform, type QaPlatformOptions } from './platform.js';
+import { replayLink, runnerCall, SessionReport, type TestEvent } from '@qa-platform/client';
+import { openSession, platformOf, type QaPlatformOptions } from './platform.js';
 
 export { expect } from '@playwright/test';
 export { QaPlatformApiError } from '@qa-platform/client';
@@ -28,12 +28,8 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 /** The test's place: its describe blocks and its title (the file left out). */
 const pathOf = (info: TestInfo) => info.titlePath.slice(1);
 
-async function report(platform: Platform, sessionId: string, events: Record<string, unknown>[]): Promise<void> {
-  await runnerCall(platform, 'POST', `/df/api/automation/sessions/${sessionId}/test-events`, events);
-}
-
 /** The test's end as the platform records it: its event, and the session's outcome (none for a skipped test). */
-function ending(info: TestInfo): { event: Record<string, unknown>; outcome: { outcome: 'passed' | 'failed'; reason?: string } | null } {
+function ending(info: TestInfo): { event: TestEvent; outcome: { outcome: 'passed' | 'failed'; reason?: string } | null } {
   const [name, suite] = [info.title, pathOf(info).slice(0, -1).join(' › ') || undefined];
   const base = { name, ...(suite ? { suite } : {}), durationMs: Math.round(info.duration), timestamp: new Date().toISOString() };
   if (info.status === 'skipped') return { event: { type: 'test_skipped', ...base }, outcome: null };
@@ -56,14 +52,18 @@ export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }
     const platform = platformOf(qaPlatform);
     const path = pathOf(info);
     const id = await openSession(platform, path.join(' › '));
+    // The test's events and outcome are queued and sent in order; trouble reaching the platform is said,
+    // never made the test's own failure.
+    const report = new SessionReport(platform, id);
     try {
       const browser = await chromium.connectOverCDP(new URL(`df/devtools/${id}`, platform.base).toString(), { headers: platform.headers });
       const suite = path.slice(0, -1).join(' › ');
-      await report(platform, id, [{ type: 'test_started', name: info.title, ...(suite ? { suite } : {}), timestamp: new Date().toISOString() }]);
+      report.event({ type: 'test_started', name: info.title, ...(suite ? { suite } : {}), timestamp: new Date().toISOString() });
       await use({ id, browser, replayLink: replayLink(platform, id) });
       const { event, outcome } = ending(info);
-      await report(platform, id, [event]);
-      if (outcome) await runnerCall(platform, 'PUT', `/df/api/sessions/${id}/outcome`, outcome);
+      report.event(event);
+      if (outcome) report.outcome(outcome.outcome, outcome.reason);
+      for (const unsent of await report.settled()) console.warn(`[qa-platform] ${unsent}`);
       if (outcome?.outcome === 'failed') console.log(`[qa-platform] ${path.join(' › ')} failed; replay: ${replayLink(platform, id)}`);
       await browser.close();
     } finally {

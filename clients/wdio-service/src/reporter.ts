@@ -1,4 +1,4 @@
-import type { TestEvent } from './platform.js';
+import type { TestEvent } from '@qa-platform/client';
 
 /** Where the reporter hands what it saw: the service, which knows the session. */
 export interface TestEventSink {

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replayLink, SessionReport, type TestEvent } from '@qa-platform/client';
 import { pointAtHub, type RunnerConfig } from './hub.js';
 import { prepareRun } from './launcher.js';
-import { SessionReport, type TestEvent } from './platform.js';
 import { QaPlatformTestEvents, type TestEventSink } from './reporter.js';
 import { resolveSettings, type QaPlatformOptions, type Settings } from './settings.js';
 
@@ -71,8 +71,9 @@ export default class QaPlatformService implements TestEventSink {
     if (this.tests.length > 1) report.rename(name);
     const passed = result === 0;
     report.outcome(passed ? 'passed' : 'failed', passed ? undefined : (this.failures[0] ?? (result instanceof Error ? result.message : undefined)));
-    await report.settled();
-    if (!passed && this.settings.replayLink) console.log(`[qa-platform] ${name} failed; replay: ${report.replayLink}`);
+    // What could not reach the platform is said here, at the end of the spec; the run goes on.
+    for (const unsent of await report.settled()) console.warn(`[qa-platform] ${unsent}`);
+    if (!passed && this.settings.replayLink) console.log(`[qa-platform] ${name} failed; replay: ${replayLink(this.settings, report.sessionId)}`);
   }
 
   /** One test: its full title; several: the suites they are in; none: the spec file. */
