@@ -168,7 +168,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
       }
       case 'api-key': {
         const found = deps.verifyApiKey ? await deps.verifyApiKey(check.apiKey) : null;
-        if (!found) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+        if (!found) throw new AppError('UNAUTHORIZED', 'Invalid API key: X-Api-Key takes an active device API key (dfk_...); a pipeline key (qak_...) goes in Authorization: Bearer');
         request.principal = found.principal;
         request.workspace = found.workspace;
         checkEntitlement(check.route, found.workspace, false, check.method);

@@ -15,6 +15,12 @@ import { ROOT, runCli, startClientFarm, type ClientFarm } from './farm.js';
  * with two workers on the farm's two browser devices: the WebdriverIO one with a device key (`dfk_`),
  * the Playwright one with a pipeline key (`qak_`, `devices` scope).
  */
+/**
+ * Tests per suite, the last failing on purpose, and workers of each runner: small by default, so the run
+ * stays short; `PACKAGES_SUITE_TESTS=60 PACKAGES_WORKERS=4` is the fleet-sized run (docs/modules/webdriver-hub.md).
+ */
+const TESTS = Math.max(2, Number(process.env.PACKAGES_SUITE_TESTS ?? 3));
+const WORKERS = Math.max(1, Number(process.env.PACKAGES_WORKERS ?? 3));
 const READMES = ['clients/api/README.md', 'clients/wdio-service/README.md', 'clients/playwright-fixture/README.md'];
 const PACKAGES = ['@qa-platform/client', '@qa-platform/wdio-service', '@qa-platform/playwright-fixture'];
 /** What the temporary project installs beside the packages: the repository's own versions, so npm's cache has them. */
@@ -57,7 +63,7 @@ const write = (path: string, text: string) => {
 };
 
 describe('the client packages outside the repository', () => {
-  it('install from the server, type-check the READMEs as written, and run WebdriverIO and Playwright suites on the farm with two workers', { timeout: 600_000 }, async () => {
+  it('install from the server, type-check the READMEs as written, and run WebdriverIO and Playwright suites on the farm with more workers than devices', { timeout: 600_000 }, async () => {
     // The READMEs name the files their blocks are.
     expect([...readmeFiles.keys()].sort()).toEqual(['list-devices.ts', 'playwright.config.ts', 'test/specs/checkout.ts', 'tests/checkout.spec.ts', 'wdio.conf.ts']);
 
@@ -90,12 +96,15 @@ describe('the client packages outside the repository', () => {
     for (const [file, code] of readmeFiles) write(join('readme', file), code);
     write('wdio.conf.ts', readmeFiles.get('wdio.conf.ts')!);
     write('playwright.config.ts', readmeFiles.get('playwright.config.ts')!);
-    const site = (suite: string, test: string) => ({ suite, test });
-    const specs = [site('Home', 'shows the farm test page'), site('Title', 'has the test page title')];
+    // One spec file a test (WebdriverIO opens a session per spec file); the last one fails on purpose.
+    const specs = Array.from({ length: TESTS }, (_, i) => ({ suite: `Site ${i + 1}`, test: i === TESTS - 1 ? 'finds a title that is not there' : 'shows the farm test page', fails: i === TESTS - 1 }));
     specs.forEach((s, i) => {
-      write(`test/specs/site-${i}.ts`, `import { browser, expect } from '@wdio/globals';\n\ndescribe('${s.suite}', () => {\n  it('${s.test}', async () => {\n    await browser.url(process.env.SITE_URL!);\n    await expect(browser).toHaveTitle('farm test page');\n  });\n});\n`);
-      write(`tests/site-${i}.spec.ts`, `import { expect, test } from '@qa-platform/playwright-fixture';\n\ntest.describe('${s.suite}', () => {\n  test('${s.test}', async ({ page }) => {\n    await page.goto(process.env.SITE_URL!);\n    await expect(page).toHaveTitle('farm test page');\n  });\n});\n`);
+      const title = s.fails ? 'no such page' : 'farm test page';
+      write(`test/specs/site-${i}.ts`, `import { browser, expect } from '@wdio/globals';\n\ndescribe('${s.suite}', () => {\n  it('${s.test}', async () => {\n    await browser.url(process.env.SITE_URL!);\n    expect(await browser.getTitle()).toBe('${title}');\n  });\n});\n`);
+      write(`tests/site-${i}.spec.ts`, `import { expect, test } from '@qa-platform/playwright-fixture';\n\ntest.describe('${s.suite}', () => {\n  test('${s.test}', async ({ page }) => {\n    await page.goto(process.env.SITE_URL!);\n    expect(await page.title()).toBe('${title}');\n  });\n});\n`);
     });
+    // The README's WebdriverIO config as written, with this run's number of workers.
+    write('wdio.run.conf.ts', `import { config as readme } from './wdio.conf.js';\n\nexport const config: WebdriverIO.Config = { ...readme, maxInstances: ${WORKERS} };\n`);
     // The tsconfig.json `npm init wdio` writes, for the WebdriverIO globals; the rest is TypeScript's NodeNext defaults.
     write('tsconfig.json', `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node', '@wdio/globals/types', '@wdio/mocha-framework'] }, include: ['**/*.ts'], exclude: ['node_modules'] }, null, 2)}\n`);
     const tsc = await runCli(join(project, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json'], {}, project);
@@ -105,22 +114,34 @@ describe('the client packages outside the repository', () => {
     const wdioBuild = `packages-wdio-${Date.now()}`;
     const pwBuild = `packages-pw-${Date.now()}`;
     const [wdio, pw] = [
-      await runCli(join(project, 'node_modules/.bin/wdio'), ['run', 'wdio.conf.ts'], { ...environment, QA_PLATFORM_API_KEY: farm.apiKey, CI_PIPELINE_ID: wdioBuild }, project),
-      await runCli(join(project, 'node_modules/.bin/playwright'), ['test', '--reporter=list'], { ...environment, QA_PLATFORM_API_KEY: pipelineKey, CI_PIPELINE_ID: pwBuild }, project),
+      await runCli(join(project, 'node_modules/.bin/wdio'), ['run', 'wdio.run.conf.ts'], { ...environment, QA_PLATFORM_API_KEY: farm.apiKey, CI_PIPELINE_ID: wdioBuild }, project),
+      await runCli(join(project, 'node_modules/.bin/playwright'), ['test', '--reporter=list', `--workers=${WORKERS}`], { ...environment, QA_PLATFORM_API_KEY: pipelineKey, CI_PIPELINE_ID: pwBuild }, project),
     ];
-    expect(wdio.code, wdio.output).toBe(0);
-    expect(wdio.output).toMatch(/Spec Files:\s+2 passed, 2 total/);
-    expect(pw.code, pw.output).toBe(0);
-    expect(pw.output).toMatch(/Running 2 tests using 2 workers/);
-    expect(pw.output).toMatch(/2 passed/);
+    // Each run failed by its one failing test, and by nothing of the platform's: every report reached it.
+    expect(wdio.code, wdio.output).toBe(1);
+    expect(wdio.output).toMatch(new RegExp(`Spec Files:\\s+${TESTS - 1} passed, 1 failed, ${TESTS} total`));
+    expect(pw.code, pw.output).toBe(1);
+    expect(pw.output).toMatch(new RegExp(`Running ${TESTS} tests using ${Math.min(WORKERS, TESTS)} workers`));
+    expect(pw.output).toMatch(new RegExp(`1 failed[\\s\\S]*${TESTS - 1} passed`));
+    for (const run of [wdio, pw]) {
+      expect(run.output).not.toMatch(/\[qa-platform\] (could not send|the platform refused)/);
+      expect(run.output).not.toMatch(/\b429\b/);
+    }
 
     const expected = specs.map((s) => `${s.suite} › ${s.test}`).sort();
-    for (const build of [wdioBuild, pwBuild]) {
-      const sessions = (await farm.api('GET', `/sessions?buildName=${build}`)).body.content as Session[];
+    for (const [build, run] of [[wdioBuild, wdio], [pwBuild, pw]] as const) {
+      const sessions = (await farm.api('GET', `/sessions?buildName=${build}&size=${TESTS + 10}`)).body.content as Session[];
       expect(sessions.map((s) => s.name).sort(), build).toEqual(expected);
       for (const s of sessions) {
-        expect(s, build).toMatchObject({ status: 'ended', outcome: 'passed', outcomeReason: null });
-        expect((await farm.api('GET', `/automation/sessions/${s.id}/test-events/progress`)).body, s.name).toMatchObject({ passed: 1, failed: 0 });
+        const failed = s.name.endsWith('finds a title that is not there');
+        expect(s, build).toMatchObject({ status: 'ended', outcome: failed ? 'failed' : 'passed' });
+        expect((await farm.api('GET', `/automation/sessions/${s.id}/test-events/progress`)).body, s.name).toMatchObject({ passed: failed ? 0 : 1, failed: failed ? 1 : 0 });
+        if (!failed) continue;
+        // The failed test's printed link opens a replay that holds its recording.
+        expect(run.output).toContain(`${farm.server.url}/sessions/${s.id}?pane=replay`);
+        const replay = (await farm.api('GET', `/sessions/${s.id}/replay`)).body as { recordings: { frames: unknown[] }[] };
+        expect(replay.recordings.length, s.name).toBe(1);
+        expect(replay.recordings[0]!.frames.length, s.name).toBeGreaterThan(0);
       }
     }
   });

@@ -69,7 +69,7 @@ describe('the WebdriverIO service', () => {
     const before = (await farm.api('GET', '/sessions')).body.totalElements as number;
     const run = await runCli(WDIO, ['run', CONFIG], { QA_PLATFORM_URL: farm.server.url, QA_PLATFORM_API_KEY: 'dfk_not-a-key', SITE_URL: farm.site.url });
     expect(run.code).not.toBe(0);
-    expect(run.output, run.output).toContain(`QA Platform: cannot use the WebDriver hub at ${farm.server.url} (the platform answered 401 UNAUTHORIZED)`);
+    expect(run.output, run.output).toContain(`QA Platform: cannot use the WebDriver hub at ${farm.server.url} (the platform answered 401 UNAUTHORIZED: Invalid API key: X-Api-Key takes an active device API key (dfk_...); a pipeline key (qak_...) goes in Authorization: Bearer)`);
     expect((await farm.api('GET', '/sessions')).body.totalElements).toBe(before);
   });
 

@@ -38,6 +38,8 @@ export class QaPlatformApiError extends Error {
     readonly status: number,
     readonly code: string | undefined,
     message: string,
+    /** The platform's own message (`Invalid API key`), without the call it answered. */
+    readonly reason: string = message,
   ) {
     super(message);
   }
@@ -82,7 +84,7 @@ export async function runnerCall<T = unknown>(connection: RunnerConnection, meth
     const w3c = (parsed?.value ?? {}) as { message?: unknown; data?: { code?: unknown } };
     const code = [parsed?.code, w3c.data?.code].find((c): c is string => typeof c === 'string');
     const message = [parsed?.message, w3c.message].find((m): m is string => typeof m === 'string') ?? (text || `HTTP ${res.status}`);
-    throw new QaPlatformApiError(res.status, code, `${method} ${path}: ${res.status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '));
+    throw new QaPlatformApiError(res.status, code, `${method} ${path}: ${res.status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '), message);
   }
   return parsed as T;
 }

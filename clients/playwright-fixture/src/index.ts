@@ -51,7 +51,11 @@ export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }
   qaSession: async ({ qaPlatform }, use, info) => {
     const platform = platformOf(qaPlatform);
     const path = pathOf(info);
+    // Waiting for a free device is queueing, not the test: the wait is added to the test's time-out.
+    const started = Date.now();
+    if (info.timeout > 0) info.setTimeout(info.timeout + platform.deviceTimeoutMs);
     const id = await openSession(platform, path.join(' › '));
+    if (info.timeout > 0) info.setTimeout(info.timeout - platform.deviceTimeoutMs + (Date.now() - started));
     // The test's events and outcome are queued and sent in order; trouble reaching the platform is said,
     // never made the test's own failure.
     const report = new SessionReport(platform, id);

@@ -13,7 +13,7 @@ export async function prepareRun(config: RunnerConfig, settings: Settings): Prom
   try {
     await runnerCall(settings, 'GET', '/df/wd/status');
   } catch (err) {
-    const why = err instanceof QaPlatformApiError ? `the platform answered ${err.status} ${err.code ?? ''}`.trim() : (err as Error).message;
+    const why = err instanceof QaPlatformApiError ? `the platform answered ${`${err.status} ${err.code ?? ''}`.trim()}: ${err.reason}` : (err as Error).message;
     throw new SevereServiceError(`QA Platform: cannot use the WebDriver hub at ${settings.base.origin} (${why})`);
   }
 }
