@@ -13,11 +13,10 @@ import {
   type DeviceCommand,
   type FailCode,
 } from '#shared/wire/index.js';
+import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
 
 const LEASE_CHECK_MS = 1_000;
-/** The largest upload a worker stages for its device (the service enforces its own, smaller limits). */
-const MAX_STAGE_BYTES = 2 * 1024 * 1024 * 1024;
 
 class CommandTimeout extends Error {}
 
@@ -137,108 +136,28 @@ export class DeviceWorker {
     if (this.state !== 'in_session' || this.sessionId !== request.sessionId) {
       throw new WorkerRefusal('NOT_PREPARED', `The device is not in session ${request.sessionId}`);
     }
-    switch (command.op) {
-      case 'screenshot': {
-        const shot = await this.driver.screenshot(command.format, command.quality);
-        return { contentType: shot.contentType, base64: shot.data.toString('base64'), width: shot.width, height: shot.height };
-      }
-      case 'control':
-        return this.driver.control(command.action);
-      case 'logs':
-        return this.driver.logs(command.afterSeq ?? 0);
-      case 'uiTree':
-        return this.driver.uiTree();
-      case 'accessibilityScan':
-        if (!this.driver.accessibilityScan) throw new WorkerRefusal('UNSUPPORTED', 'This device has no accessibility engine');
-        return this.driver.accessibilityScan();
-      case 'screencast':
-        return this.lease(request.sessionId, command);
-      case 'stopScreencast':
-        this.leases.delete(command.consumerId);
-        if (this.leases.size === 0) await this.stopStreaming();
-        return { streaming: this.leases.size > 0 };
-      case 'apps':
-      case 'installApp':
-      case 'uninstallApp':
-      case 'appPresence':
-      case 'openHelper':
-      case 'stageBegin':
-      case 'stageChunk':
-      case 'stageCommit':
-      case 'pushFile':
-      case 'pullFile':
-      case 'listFiles':
-      case 'deleteFile':
-      case 'makeFolder':
-        return this.content(command);
-      default: {
-        const never: never = command;
-        throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${JSON.stringify(never)}`);
-      }
-    }
+    const handler = OPS[command.op] as OpHandler<SessionOp> | undefined;
+    if (!handler) throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${command.op}`);
+    // The one place a missing capability is said: before anything of the device is touched.
+    const missing = missingCapability(this.driver, command.op);
+    if (missing) throw new WorkerRefusal('UNSUPPORTED', missing);
+    return handler.run(this.opContext(request.sessionId), command as CommandOf<SessionOp>);
   }
 
-  /** Apps and files: each needs its optional driver method, else UNSUPPORTED (before any bytes move). */
-  private async content(command: DeviceCommand): Promise<unknown> {
-    const d = this.driver;
-    const unsupported = (what: string) => new WorkerRefusal('UNSUPPORTED', `This device does not support ${what}`);
-    const staging = () => (this.staging ??= new StagingArea(this.deviceId));
-    switch (command.op) {
-      case 'apps':
-        if (!d.listApps) throw unsupported('apps');
-        return { apps: await d.listApps(command.thirdPartyOnly ?? false) };
-      case 'installApp': {
-        if (!d.installApp) throw unsupported('installing apps');
-        const file = staging().take(command.stageId);
-        try {
-          return await d.installApp(file.path);
-        } finally {
-          await file.done();
-        }
-      }
-      case 'uninstallApp':
-        if (!d.uninstallApp) throw unsupported('uninstalling apps');
-        return d.uninstallApp(command.packageName);
-      case 'appPresence':
-        if (!d.appPresence) throw unsupported('apps');
-        return d.appPresence(command.packageNames);
-      case 'openHelper':
-        if (!d.openHelper) throw unsupported('app helpers');
-        return d.openHelper(command.helper, command.packageName);
-      case 'stageBegin':
-        if (!d.installApp && !d.pushFile) throw unsupported('uploads');
-        return { stageId: await staging().begin(command.size, MAX_STAGE_BYTES) };
-      case 'stageChunk':
-        return { received: await staging().chunk(command.stageId, command.offset, Buffer.from(command.base64, 'base64')) };
-      case 'stageCommit':
-        staging().commit(command.stageId, command.size, command.sha256);
-        return { stageId: command.stageId, size: command.size };
-      case 'pushFile': {
-        if (!d.pushFile) throw unsupported('files');
-        const file = staging().take(command.stageId);
-        try {
-          return await d.pushFile(file.path, command.path);
-        } finally {
-          await file.done();
-        }
-      }
-      case 'pullFile': {
-        const pull = d.pullFile?.bind(d);
-        if (!pull) throw unsupported('files');
-        return staging().read(command.path, command.offset, command.length, (local) => pull(command.path, local));
-      }
-      case 'listFiles':
-        if (!d.listFiles) throw unsupported('files');
-        return d.listFiles(command.path);
-      case 'deleteFile':
-        if (!d.deleteFile) throw unsupported('files');
-        return d.deleteFile(command.path);
-      case 'makeFolder':
-        if (!d.makeFolder) throw unsupported('files');
-        return d.makeFolder(command.path);
-      default:
-        throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${command.op}`);
-    }
+  private opContext(sessionId: string): OpContext {
+    return {
+      driver: this.driver,
+      sessionId,
+      staging: () => (this.staging ??= new StagingArea(this.deviceId)),
+      screencast: {
+        lease: (command) => this.lease(sessionId, command),
+        stop: async (consumerId) => {
+          this.leases.delete(consumerId);
+          if (this.leases.size === 0) await this.stopStreaming();
+          return { streaming: this.leases.size > 0 };
+        },
+      },
+    };
   }
 
   private async prepare(request: RpcRequest): Promise<unknown> {
