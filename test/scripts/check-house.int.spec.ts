@@ -48,6 +48,11 @@ beforeAll(() => {
     'test/helper.ts': fn('inTest', FUNCTION_MAX_LINES + 10),
     // JSON texts compared (twice, on lines 2 and 3), and JSON texts used otherwise.
     'services/mod/good/compare.ts': 'export const f = (a: unknown, b: unknown) =>\n  JSON.stringify(a) === JSON.stringify(b) ||\n  JSON.stringify(a) != JSON.stringify([b]);\nexport const g = (a: unknown) => JSON.stringify(a) === "{}" || JSON.stringify(a).length > 2;\n',
+    // Route files running commands: a handleCommand call (line 2), a writer's run (line 1), a claim (line 1);
+    // a service's run is not a command run here.
+    'services/mod/noplugin/routes/b.ts': 'export const f = (handleCommand: (x: object) => void) =>\n  handleCommand({});\n',
+    'services/mod/noplugin/routes/c.ts': 'export const g = (writer: { run(): void }) => writer.run();\nexport const h = (service: { run(): void }) => service.run();\n',
+    'services/loose/thing-routes.ts': 'export const k = (w: { claimName(): void }) => w.claimName();\n',
     'services/mod/good/compare.unit.spec.ts': 'export const f = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);\n',
   });
 });
@@ -82,5 +87,11 @@ describe('long functions', () => {
 describe('JSON texts compared', () => {
   it('names each comparison of two JSON.stringify texts outside tests, and nothing else done with JSON text', () => {
     expect(checkHouse(root).jsonTexts.sort()).toEqual(['services/mod/good/compare.ts:2', 'services/mod/good/compare.ts:3']);
+  });
+});
+
+describe('route files running commands', () => {
+  it('names each route file that runs a command itself, at its first, and no file that calls a service', () => {
+    expect(checkHouse(root).routesWriting.sort()).toEqual(['services/loose/thing-routes.ts:1', 'services/mod/noplugin/routes/b.ts:2', 'services/mod/noplugin/routes/c.ts:1']);
   });
 });

@@ -4,14 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activeEngineByTokenHash, findEngine, listEngines } from '#projections/ar-engines/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { handleCommand } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { idParam, markEngine, paging, userCaller } from '../http.js';
-import { engineDecider, type EngineCommand } from './decide.js';
-import { engineStream } from '#events/autorunner/engines.js';
+import { engineWrites } from './service.js';
 
 export const ENGINE_TOKEN_PREFIX = 'aet_';
 
@@ -74,16 +72,7 @@ export function engineTokenVerifier(
 export async function engineRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const run = async (c: { userId: number; companyId: number; workspaceId: number }, engineId: string, command: EngineCommand) => {
-    const result = await handleCommand({
-      store: platform.store,
-      streamId: engineStream(engineId),
-      decider: engineDecider,
-      command,
-      context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
-    });
-    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['ar-engines'] });
-  };
+  const { run } = engineWrites(platform);
   const existing = async (c: { companyId: number; workspaceId: number }, engineId: string) => {
     return found(await findEngine(platform.db, c, engineId), 'Engine not found');
   };

@@ -3,12 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findRun, listRuns, runResults } from '#projections/ar-runs/index.js';
-import { fold, handleCommand } from '#shared/es/decider.js';
+import { fold } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { engineCaller, engineOf, idParam, paging, userCaller, type EngineIdentity } from '../http.js';
-import { runDecider, type RunCommand } from './decide.js';
+import { runDecider } from './decide.js';
+import { runWrites } from './service.js';
 import { RUN_END_STATUSES, RUN_RESULT_STATUSES, runDescription, runStream } from '#events/autorunner/runs.js';
 
 /**
@@ -51,17 +52,7 @@ export async function runRoutes(app: FastifyInstance, opts: { platform: Platform
   const { platform, sessions } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  const execute = async (engine: EngineIdentity, runId: string, command: RunCommand) => {
-    const result = await handleCommand({
-      store: platform.store,
-      streamId: runStream(runId),
-      decider: runDecider,
-      command,
-      context: { actorId: `engine:${engine.engineId}`, companyId: engine.companyId, workspaceId: engine.workspaceId, now: platform.now() },
-    });
-    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['ar-runs'] });
-    return result;
-  };
+  const { run: execute } = runWrites(platform);
   /** The run as its reader may see it: an engine only its own runs, a user any run of the workspace. */
   const visibleRun = async (request: FastifyRequest, runId: string) => {
     const engine = engineOf(request);

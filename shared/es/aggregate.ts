@@ -1,0 +1,46 @@
+import { handleCommand, type CommandContext, type CommandResult, type Decider, type DomainEvent } from './decider.js';
+import type { EventStore } from './types.js';
+
+/** What waits for read models to pass a position (the platform's projection runner). */
+export interface ReadModelsWaiting {
+  waitFor(position: bigint, options?: { names?: readonly string[] }): Promise<void>;
+}
+
+export interface AggregateOptions<Command, Event extends DomainEvent, State> {
+  decider: Decider<Command, Event, State>;
+  /** The stream of one aggregate, by its id. */
+  stream: (id: string) => string;
+  /** The read models a write waits for before it answers, so the writer reads its own write. */
+  readModels: readonly string[];
+  /** Tries of a write that meets a concurrent one (handleCommand's default when absent). */
+  maxAttempts?: number;
+}
+
+/** One kind of aggregate: its commands run on its streams, and answer once its read models hold them. */
+export interface Aggregate<Command, Event extends DomainEvent, State> {
+  run(id: string, command: Command | ((state: State) => Command), context: CommandContext): Promise<CommandResult<Event, State>>;
+}
+
+/**
+ * The write path of a feature: `run(id, command, context)` loads the aggregate's stream, decides,
+ * appends (retrying a concurrent write), and waits for the feature's read models to pass what it wrote.
+ */
+export function aggregate<Command, Event extends DomainEvent, State>(
+  deps: { store: EventStore; readModels: ReadModelsWaiting },
+  options: AggregateOptions<Command, Event, State>,
+): Aggregate<Command, Event, State> {
+  return {
+    async run(id, command, context) {
+      const result = await handleCommand({
+        store: deps.store,
+        streamId: options.stream(id),
+        decider: options.decider,
+        command,
+        context,
+        ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+      });
+      if (result.position !== null) await deps.readModels.waitFor(result.position, { names: options.readModels });
+      return result;
+    },
+  };
+}
