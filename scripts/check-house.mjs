@@ -133,8 +133,6 @@ export const ROUTES_STILL_WRITING = [
   'services/tmt/attachments/routes.ts',
   'services/tmt/mock-services/routes/definitions.ts',
   'services/tmt/projects/routes.ts',
-  'services/tmt/test-cases/routes.ts',
-  'services/tmt/user-groups/routes.ts',
   'services/tmt/v1-users/routes.ts',
 ];
 

@@ -1,4 +1,5 @@
-import { handleCommand, type CommandContext, type CommandResult, type Decider, type DomainEvent } from './decider.js';
+import { timed } from '../request-context.js';
+import { handleCommand, unwrittenStream, type CommandContext, type CommandResult, type Decider, type DomainEvent } from './decider.js';
 import type { EventStore } from './types.js';
 
 /** What waits for read models to pass a position (the platform's projection runner). */
@@ -18,28 +19,34 @@ export interface AggregateOptions<Command, Event extends DomainEvent, State> {
 
 /** One kind of aggregate: its commands run on its streams, and answer once its read models hold them. */
 export interface Aggregate<Command, Event extends DomainEvent, State> {
-  run(id: string, command: Command | ((state: State) => Command), context: CommandContext): Promise<CommandResult<Event, State>>;
+  /** `created`: the id was just made, so there is no stream to read first. */
+  run(id: string, command: Command | ((state: State) => Command), context: CommandContext, options?: { created?: boolean }): Promise<CommandResult<Event, State>>;
 }
 
 /**
  * The write path of a feature: `run(id, command, context)` loads the aggregate's stream, decides,
- * appends (retrying a concurrent write), and waits for the feature's read models to pass what it wrote.
+ * appends (retrying a concurrent write), and waits for the feature's read models to pass what it wrote;
+ * the two are the steps `append` and `settle` of the answer's `Server-Timing`.
  */
 export function aggregate<Command, Event extends DomainEvent, State>(
   deps: { store: EventStore; readModels: ReadModelsWaiting },
   options: AggregateOptions<Command, Event, State>,
 ): Aggregate<Command, Event, State> {
   return {
-    async run(id, command, context) {
-      const result = await handleCommand({
-        store: deps.store,
-        streamId: options.stream(id),
-        decider: options.decider,
-        command,
-        context,
-        ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-      });
-      if (result.position !== null) await deps.readModels.waitFor(result.position, { names: options.readModels });
+    async run(id, command, context, { created = false } = {}) {
+      const result = await timed('append', () =>
+        handleCommand({
+          store: deps.store,
+          streamId: options.stream(id),
+          decider: options.decider,
+          command,
+          context,
+          ...(created ? { load: unwrittenStream(options.decider) } : {}),
+          ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+        }),
+      );
+      const position = result.position;
+      if (position !== null) await timed('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
       return result;
     },
   };

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { timed } from '#shared/request-context.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { timed } from '#shared/request-context.js';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
-import { handleCommand, unwrittenStream } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { commandContext, definedOnly, projectOr404 } from '../projects/index.js';
+import { definedOnly, projectOr404 } from '../projects/index.js';
 import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
-import { testCaseDecider } from './decide.js';
-import { CASE_STATUSES, PRIORITIES, testCaseStream } from '#events/tmt/test-cases.js';
+import { testCaseWrites, type TestCaseCommand } from './service.js';
+import { CASE_STATUSES, PRIORITIES } from '#events/tmt/test-cases.js';
 
 const tags = ['Test management: test cases'];
 
@@ -30,8 +29,6 @@ export const TestCase = z
   })
   .meta({ id: 'V1TestCase' });
 
-type TestCaseCommand = Parameters<typeof testCaseDecider.decide>[0];
-
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(20_000);
 const steps = z.array(Step).max(500);
@@ -44,20 +41,9 @@ async function caseOr404(platform: Platform, scope: TmtScope, id: string): Promi
 export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  /** Runs a command on a test case as the caller, answered once `tmt-test-cases` shows it; `created`: the id is new, no stream to read. */
-  const run = async (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) => {
-    const result = await timed('append', () =>
-      handleCommand({
-        store: platform.store,
-        streamId: testCaseStream(testCaseId),
-        decider: testCaseDecider,
-        ...(created ? { load: unwrittenStream(testCaseDecider) } : {}),
-        command,
-        context: commandContext(platform, scope, request.id),
-      }),
-    );
-    if (result.position !== null) await timed('settle', () => platform.readModels.waitFor(result.position!, { names: ['tmt-test-cases'] }));
-  };
+  const { run: write } = testCaseWrites(platform);
+  const run = (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) =>
+    write(scope, request.id, testCaseId, command, created);
 
   r.get('/v1/test-cases', {
     schema: {

@@ -1,22 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { paging } from '#shared/http/params.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser } from '#projections/org-directory/index.js';
 import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
-import { userGroupDecider, type UserGroupCommand } from './decide.js';
-import { userGroupStream } from '#events/tmt/user-groups.js';
-import { TmtNames, type TmtNameScope } from './name-claim.js';
+import { UserGroupWrites } from './service.js';
 
 const tags = ['Test management: user groups'];
-const READ_MODEL = ['tmt-user-groups'] as const;
 const MAX_MEMBERS = 500;
 
 const UserGroup = z
@@ -54,19 +50,12 @@ async function companyCaller(request: FastifyRequest, permission: PermissionKey)
 export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
-  const names = new TmtNames(platform.store);
+  const writes = new UserGroupWrites(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const scopeOf = (companyId: number): TmtNameScope => `user-group-name:${companyId}`;
 
   const groupOr404 = async (companyId: number, groupId: string): Promise<UserGroupView> => {
     return found(await findUserGroup(db, companyId, groupId), 'User group not found');
   };
-  const settle = async (...positions: (bigint | null)[]) => {
-    const max = positions.reduce<bigint | null>((m, p) => (p !== null && (m === null || p > m) ? p : m), null);
-    if (max !== null) await platform.readModels.waitFor(max, { names: READ_MODEL });
-  };
-  const run = async (groupId: string, command: UserGroupCommand, context: CommandContext) =>
-    (await handleCommand({ store: platform.store, streamId: userGroupStream(groupId), decider: userGroupDecider, command, context })).position;
 
   /** 400 naming every id that is not a user of the company. */
   const checkMembers = async (companyId: number, ids: readonly number[]): Promise<void> => {
@@ -108,17 +97,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const c = await companyCaller(request, 'TMT_WRITE');
       const { name, description: desc, memberIds: members } = request.body;
       await checkMembers(c.companyId, members);
-      const groupId = randomUUID();
-      const context = c.context(platform.now());
-      await names.claim(scopeOf(c.companyId), name, groupId, 'User group', context);
-      let position: bigint | null;
-      try {
-        position = await run(groupId, { type: 'CreateUserGroup', groupId, companyId: c.companyId, name, description: desc, memberIds: members }, context);
-      } catch (err) {
-        await names.release(scopeOf(c.companyId), name, groupId, context);
-        throw err;
-      }
-      await settle(position);
+      const groupId = await writes.create(c.companyId, { name, description: desc, memberIds: members }, c.context(platform.now()));
       return reply.code(201).send(await groupOr404(c.companyId, groupId));
     },
   });
@@ -141,21 +120,8 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const group = await groupOr404(c.companyId, request.params.id);
       const { name, description: desc, memberIds: members } = request.body;
       if (members) await checkMembers(c.companyId, members);
-      const context = c.context(platform.now());
-      const position = await names.renamed(scopeOf(c.companyId), 'User group', group.id, group.name, name, context, () =>
-        run(
-          group.id,
-          {
-            type: 'UpdateUserGroup',
-            companyId: c.companyId,
-            ...(name !== undefined ? { name } : {}),
-            ...(desc !== undefined ? { description: desc } : {}),
-            ...(members !== undefined ? { memberIds: members } : {}),
-          },
-          context,
-        ),
-      );
-      await settle(position);
+      const changes = { ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}), ...(members !== undefined ? { memberIds: members } : {}) };
+      await writes.update(group, c.companyId, changes, c.context(platform.now()));
       return groupOr404(c.companyId, group.id);
     },
   });
@@ -165,10 +131,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
     handler: async (request, reply) => {
       const c = await companyCaller(request, 'TMT_DELETE');
       const group = await groupOr404(c.companyId, request.params.id);
-      const context = c.context(platform.now());
-      const position = await run(group.id, { type: 'DeleteUserGroup', companyId: c.companyId }, context);
-      await names.release(scopeOf(c.companyId), group.name, group.id, context);
-      await settle(position);
+      await writes.delete(group, c.companyId, c.context(platform.now()));
       return reply.code(204).send(null);
     },
   });
@@ -179,7 +142,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const c = await companyCaller(request, 'TMT_WRITE');
       const group = await groupOr404(c.companyId, request.params.id);
       if (!(await getUser(db, c.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
-      await settle(await run(group.id, { type: 'AddUserGroupMember', companyId: c.companyId, userId: request.params.userId }, c.context(platform.now())));
+      await writes.addMember(group.id, c.companyId, request.params.userId, c.context(platform.now()));
       return groupOr404(c.companyId, group.id);
     },
   });
@@ -189,7 +152,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
     handler: async (request) => {
       const c = await companyCaller(request, 'TMT_WRITE');
       const group = await groupOr404(c.companyId, request.params.id);
-      await settle(await run(group.id, { type: 'RemoveUserGroupMember', companyId: c.companyId, userId: request.params.userId }, c.context(platform.now())));
+      await writes.removeMember(group.id, c.companyId, request.params.userId, c.context(platform.now()));
       return groupOr404(c.companyId, group.id);
     },
   });
