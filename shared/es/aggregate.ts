@@ -19,8 +19,13 @@ export interface AggregateOptions<Command, Event extends DomainEvent, State> {
 
 /** One kind of aggregate: its commands run on its streams, and answer once its read models hold them. */
 export interface Aggregate<Command, Event extends DomainEvent, State> {
-  /** `created`: the id was just made, so there is no stream to read first. */
-  run(id: string, command: Command | ((state: State) => Command), context: CommandContext, options?: { created?: boolean }): Promise<CommandResult<Event, State>>;
+  /**
+   * `created`: the id was just made, so there is no stream to read first. `settle: false`: answer once
+   * appended, the caller settling later (what it does between the two must know the append happened).
+   */
+  run(id: string, command: Command | ((state: State) => Command), context: CommandContext, options?: { created?: boolean; settle?: boolean }): Promise<CommandResult<Event, State>>;
+  /** Waits for the aggregate's read models to hold a write that `run` answered without settling. */
+  settle(result: { position: bigint | null }): Promise<void>;
 }
 
 /**
@@ -32,8 +37,12 @@ export function aggregate<Command, Event extends DomainEvent, State>(
   deps: { store: EventStore; readModels: ReadModelsWaiting },
   options: AggregateOptions<Command, Event, State>,
 ): Aggregate<Command, Event, State> {
+  const settle = async ({ position }: { position: bigint | null }): Promise<void> => {
+    if (position !== null) await timed('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
+  };
   return {
-    async run(id, command, context, { created = false } = {}) {
+    settle,
+    async run(id, command, context, { created = false, settle: settles = true } = {}) {
       const result = await timed('append', () =>
         handleCommand({
           store: deps.store,
@@ -45,8 +54,7 @@ export function aggregate<Command, Event extends DomainEvent, State>(
           ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
         }),
       );
-      const position = result.position;
-      if (position !== null) await timed('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
+      if (settles) await settle(result);
       return result;
     },
   };

@@ -5,18 +5,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findAttachment, listAttachments, type AttachmentView } from '#projections/tmt-attachments/index.js';
 import { BlobTooLargeError, type BlobInfo } from '#shared/blob/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKind } from '../downloads/index.js';
-import { attachmentDecider } from './decide.js';
-import { attachmentBlobKey, attachmentStream } from '#events/tmt/attachments.js';
+import { attachmentWrites } from './service.js';
+import { attachmentBlobKey } from '#events/tmt/attachments.js';
 
 const tags = ['Test management: attachments'];
-const READ_MODEL = ['tmt-attachments'] as const;
 const FILE_FIELD = 'file';
 
 const Attachment = z
@@ -79,9 +78,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
     const { blobKey: _key, ...view } = record;
     return view;
   };
-  const settle = async (position: bigint | null) => {
-    if (position !== null) await platform.readModels.waitFor(position, { names: READ_MODEL });
-  };
+  const writes = attachmentWrites(platform);
 
   r.get('/tmt/api/v1/attachments', {
     schema: {
@@ -135,32 +132,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
         if (!stored) {
           throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: FILE_FIELD, message: 'Required' }] });
         }
-        let position: bigint | null;
-        try {
-          const result = await handleCommand({
-            store: platform.store,
-            streamId: attachmentStream(attachmentId),
-            decider: attachmentDecider,
-            command: {
-              type: 'RecordAttachment',
-              attachmentId,
-              companyId: c.companyId,
-              workspaceId: c.workspaceId,
-              filename: stored.filename,
-              contentType: stored.info.contentType,
-              size: stored.info.size,
-              sha256: stored.info.sha256,
-              blobKey,
-              uploadedBy: c.userId,
-            },
-            context: c.context(platform.now()),
-          });
-          position = result.position;
-        } catch (err) {
-          await platform.blobs.delete(blobKey);
-          throw err;
-        }
-        await settle(position);
+        await writes.record(c, attachmentId, blobKey, stored, c.context(platform.now()));
         return reply.code(201).send(await attachmentOr404(c, attachmentId));
       },
     });
@@ -171,16 +143,8 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
     handler: async (request, reply) => {
       const c = await workspaceCaller(request, 'TMT_DELETE');
       const record = found(await findAttachment(db, c, request.params.id), 'Attachment not found');
-      const result = await handleCommand({
-        store: platform.store,
-        streamId: attachmentStream(record.id),
-        decider: attachmentDecider,
-        command: { type: 'DeleteAttachment', companyId: c.companyId, workspaceId: c.workspaceId },
-        context: c.context(platform.now()),
-      });
       // The event first: bytes without a record are unreachable, a record without bytes would be a broken download.
-      await settle(result.position);
-      await platform.blobs.delete(record.blobKey);
+      await writes.delete(c, record, c.context(platform.now()));
       return reply.code(204).send(null);
     },
   });

@@ -5,15 +5,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findMockService, listMockServices, type MockServiceRow } from '#projections/tmt-mock-services/index.js';
 import { randomToken } from '#shared/auth/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../../platform.js';
 import { TmtNames, type TmtNameScope } from '../../user-groups/index.js';
-import { mockServiceDecider, type MockServiceCommand } from '../decide.js';
+import { mockServiceWrites } from '../service.js';
 import { mockModule } from '../definition.js';
-import { mockServiceStream } from '#events/tmt/mock-services.js';
-import { hitsKey, lastHitKey, MockService, mockView, Params, parseDefinition, READ_MODEL, tags, workspaceCaller } from './shared.js';
+import { hitsKey, lastHitKey, MockService, mockView, Params, parseDefinition, tags, workspaceCaller } from './shared.js';
 
 /** `/tmt/api/v1/mock-services`: define, change, enable, disable and delete mock services. */
 export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
@@ -27,10 +25,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
   const mockOr404 = async (scope: { companyId: number; workspaceId: number }, id: string): Promise<MockServiceRow> => {
     return found(await findMockService(db, scope, id), 'Mock service not found');
   };
-  const run = async (mockId: string, command: MockServiceCommand, context: CommandContext) => {
-    const result = await handleCommand({ store: platform.store, streamId: mockServiceStream(mockId), decider: mockServiceDecider, command, context });
-    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: READ_MODEL });
-  };
+  const { run } = mockServiceWrites(platform);
 
   r.get('/tmt/api/v1/mock-services', {
     schema: {
