@@ -4,7 +4,8 @@ import type { Platform } from '../../platform.js';
 import { projectRoutes } from './routes.js';
 
 export { projectDecider, projectKeyDecider } from './decide.js';
-export { commandContext, definedOnly, Project, projectOr404 } from './routes.js';
+export { definedOnly, Project, projectOr404 } from './routes.js';
+export { commandContext } from './service.js';
 
 export interface ProjectsFeatureOptions {
   platform: Platform;

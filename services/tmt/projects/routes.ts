@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { paging } from '#shared/http/params.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findProject, listProjects, type ProjectView } from '#projections/tmt-projects/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema, toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { actorId, ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
-import { projectDecider, projectKeyDecider } from './decide.js';
-import { PROJECT_KEY_PATTERN, projectKeyStream, projectStream } from '#events/tmt/projects.js';
+import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { PROJECT_KEY_PATTERN } from '#events/tmt/projects.js';
+import { commandContext, projectWrites } from './service.js';
 
 const tags = ['Test management: projects'];
 
@@ -23,13 +21,6 @@ const name = z.string().trim().min(1).max(200);
 const key = z.string().regex(PROJECT_KEY_PATTERN, '2-10 upper-case letters or digits');
 const description = z.string().max(5_000);
 
-/** The project's read models after a write; a deleted project takes its cases and sessions along. */
-const PROJECT_READ_MODELS = ['tmt-projects', 'tmt-test-cases', 'tmt-test-sessions'] as const;
-
-export function commandContext(platform: Platform, scope: TmtWriteScope, correlationId?: string): CommandContext {
-  return { actorId: actorId(scope.actor), companyId: scope.companyId, workspaceId: scope.workspaceId, ...(correlationId ? { correlationId } : {}), now: platform.now() };
-}
-
 /** The project of the workspace, or 404 (also for another tenant's id). */
 export async function projectOr404(platform: Platform, scope: TmtScope, projectId: string): Promise<ProjectView> {
   return found(await findProject(platform.db, scope, projectId), 'Project not found');
@@ -39,13 +30,7 @@ export async function projectOr404(platform: Platform, scope: TmtScope, projectI
 export async function projectRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const settle = async (position: bigint | null) => {
-    if (position !== null) await platform.readModels.waitFor(position, { names: PROJECT_READ_MODELS });
-  };
-  const claimKey = (scope: TmtWriteScope, projectId: string, k: string, ctx: CommandContext) =>
-    handleCommand({ store: platform.store, streamId: projectKeyStream(scope.companyId, k), decider: projectKeyDecider, command: { type: 'ClaimProjectKey', companyId: scope.companyId, key: k, projectId }, context: ctx });
-  const releaseKey = (scope: TmtWriteScope, projectId: string, k: string, ctx: CommandContext) =>
-    handleCommand({ store: platform.store, streamId: projectKeyStream(scope.companyId, k), decider: projectKeyDecider, command: { type: 'ReleaseProjectKey', companyId: scope.companyId, key: k, projectId }, context: ctx });
+  const writes = projectWrites(platform);
 
   r.get('/v1/projects', {
     schema: { tags, summary: 'Projects of the workspace, oldest first (TMT_READ)', querystring: z.object(v1Paging), response: { 200: v1List(Project) } },
@@ -72,26 +57,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const ctx = commandContext(platform, scope, request.id);
-      const projectId = randomUUID();
-      const { name: n, key: k, description: d } = request.body;
-      // The key is claimed first: a duplicate key creates nothing.
-      await claimKey(scope, projectId, k, ctx);
-      let position: bigint | null;
-      try {
-        position = (
-          await handleCommand({
-            store: platform.store,
-            streamId: projectStream(projectId),
-            decider: projectDecider,
-            command: { type: 'CreateProject', projectId, companyId: scope.companyId, workspaceId: scope.workspaceId, name: n, key: k, description: d },
-            context: ctx,
-          })
-        ).position;
-      } catch (err) {
-        await releaseKey(scope, projectId, k, ctx);
-        throw err;
-      }
-      await settle(position);
+      const projectId = await writes.create(scope, request.body, ctx);
       return reply.code(201).send(ok(await projectOr404(platform, scope, projectId)));
     },
   });
@@ -108,25 +74,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const project = await projectOr404(platform, scope, request.params.id);
       const ctx = commandContext(platform, scope, request.id);
-      const newKey = request.body.key !== undefined && request.body.key !== project.key ? request.body.key : undefined;
-      if (newKey) await claimKey(scope, project.id, newKey, ctx);
-      let position: bigint | null;
-      try {
-        position = (
-          await handleCommand({
-            store: platform.store,
-            streamId: projectStream(project.id),
-            decider: projectDecider,
-            command: { type: 'UpdateProject', changes: definedOnly(request.body) },
-            context: ctx,
-          })
-        ).position;
-      } catch (err) {
-        if (newKey) await releaseKey(scope, project.id, newKey, ctx);
-        throw err;
-      }
-      if (newKey) await releaseKey(scope, project.id, project.key, ctx);
-      await settle(position);
+      await writes.update(scope, project, definedOnly(request.body), ctx);
       return ok(await projectOr404(platform, scope, project.id));
     },
   });
@@ -142,9 +90,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
       const scope = await tmtCaller(request, 'TMT_DELETE');
       const project = await projectOr404(platform, scope, request.params.id);
       const ctx = commandContext(platform, scope, request.id);
-      const result = await handleCommand({ store: platform.store, streamId: projectStream(project.id), decider: projectDecider, command: { type: 'DeleteProject' }, context: ctx });
-      await releaseKey(scope, project.id, project.key, ctx);
-      await settle(result.position);
+      await writes.delete(scope, project, ctx);
       return ok({ id: project.id });
     },
   });
