@@ -130,7 +130,6 @@ export const ROUTES_STILL_WRITING = [
   'services/organization/users/routes/invitations.ts',
   'services/organization/workspaces/routes/workspaces.ts',
   'services/revocable-key-routes.ts',
-  'services/tmt/v1-users/routes.ts',
 ];
 
 const isRouteFile = (path) => /^services\/.*(\/routes\.ts|\/routes\/[^/]+\.ts|-routes\.ts)$/.test(path);

@@ -180,6 +180,12 @@ export async function updateUser(
   await writer.settle(result);
 }
 
+/** Replaces a user's company roles (permission and grant checks by the caller). */
+export async function replaceRoles(platform: Platform, ctx: CommandContext, user: Pick<UserView, 'id' | 'companyId'>, roleIds: number[]): Promise<void> {
+  const writer = new OrgWriter(platform);
+  await writer.settle(await writer.run(userStream(user.id), userDecider, { type: 'ReplaceRoles', companyId: user.companyId, roleIds }, ctx));
+}
+
 /**
  * Activates or deactivates a user of the caller's company (permission and self checks by the caller):
  * a deactivated user cannot sign in, and every token of theirs stops working at once.

@@ -6,7 +6,7 @@ import { getUser, listRoles, listUsers, type RoleRow, type UserView } from '#pro
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
-import { deleteUser, inviterOf, inviteUser, updateUser, userDecider, userStream } from '#services/organization/users/index.js';
+import { deleteUser, inviterOf, inviteUser, replaceRoles, updateUser } from '#services/organization/users/index.js';
 import { USERNAME_PATTERN } from '#services/organization/users/usernames.js';
 import { OrgWriter } from '#services/organization/service.js';
 import { User } from '#services/organization/http.js';
@@ -125,8 +125,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       }
       await updateUser(platform, writer.context(request), user, profile);
       if (role) {
-        const result = await writer.run(userStream(user.id), userDecider, { type: 'ReplaceRoles', companyId, roleIds: [role.id] }, writer.context(request));
-        await writer.settle(result);
+        await replaceRoles(platform, writer.context(request), user, [role.id]);
       }
       return ok(toV1User(await userOr404(companyId, user.id)));
     },
