@@ -4,14 +4,12 @@ import { z } from 'zod';
 import { getRole, listRoles, usersWithRole, type RoleRow } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { allocateId } from '#shared/ids.js';
 import { ALL_PERMISSION_KEYS, PERMISSIONS, type PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../service.js';
 import { callerOf, IdParams, PageQuery, pageSchema, Role, User } from '../http.js';
 import { effectivePermissions } from './built-in.js';
-import { roleDecider } from './decide.js';
-import { roleStream } from '#events/organization/roles.js';
+import { RoleWrites } from './service.js';
 import { assertMayGrant } from './grant.js';
 
 const tags = ['Roles and permissions'];
@@ -44,6 +42,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
   const { platform } = opts;
   const { db } = platform;
   const writer = new OrgWriter(platform);
+  const roles = new RoleWrites(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const roleOr404 = async (companyId: number, roleId: number): Promise<RoleRow> => {
@@ -108,16 +107,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       await requirePermission(request, 'ROLE_MANAGE');
       const p = callerOf(request);
       assertMayGrant(await request.permissions(), request.body.permissions);
-      const roleId = await allocateId(db, 'role');
-      const ctx = writer.context(request);
-      await writer.claimName(`role-name:${p.companyId}`, request.body.name, roleId, 'Role', ctx);
-      const result = await writer.run(
-        roleStream(roleId),
-        roleDecider,
-        { type: 'CreateRole', roleId, companyId: p.companyId, name: request.body.name, description: request.body.description, permissions: request.body.permissions, builtIn: false },
-        ctx,
-      );
-      await writer.settle(result);
+      const roleId = await roles.create(p.companyId, request.body, writer.context(request));
       return reply.code(201).send(toRole(await roleOr404(p.companyId, roleId)));
     },
   });
@@ -145,16 +135,8 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       if (role.builtIn) throw new AppError('BUILT_IN_ROLE', `The built-in role ${role.name} cannot be changed or deleted`);
       const { name, description: desc, permissions } = request.body;
       if (permissions) assertMayGrant(await request.permissions(), permissions.filter((k) => !role.permissions.includes(k)));
-      const ctx = writer.context(request);
-      const result = await writer.renamed(`role-name:${p.companyId}`, 'Role', role.id, role.name, name, ctx, () =>
-        writer.run(
-          roleStream(role.id),
-          roleDecider,
-          { type: 'UpdateRole', companyId: p.companyId, ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}), ...(permissions ? { permissions } : {}) },
-          ctx,
-        ),
-      );
-      await writer.settle(result);
+      const changes = { ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}), ...(permissions ? { permissions } : {}) };
+      await roles.update(role, p.companyId, changes, writer.context(request));
       return toRole(await roleOr404(p.companyId, role.id));
     },
   });
@@ -170,10 +152,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       await requirePermission(request, 'ROLE_MANAGE');
       const p = callerOf(request);
       const role = await roleOr404(p.companyId, request.params.id);
-      const ctx = writer.context(request);
-      const result = await writer.run(roleStream(role.id), roleDecider, { type: 'DeleteRole', companyId: p.companyId }, ctx);
-      await writer.releaseName(`role-name:${p.companyId}`, role.name, role.id, ctx);
-      await writer.settle(result);
+      await roles.delete(role, p.companyId, writer.context(request));
       return reply.code(204).send(null);
     },
   });

@@ -1,0 +1,42 @@
+import type { RoleRow } from '#projections/org-directory/index.js';
+import { roleStream } from '#events/organization/roles.js';
+import type { CommandContext } from '#shared/es/decider.js';
+import { allocateId } from '#shared/ids.js';
+import type { PermissionKey } from '#shared/permissions.js';
+import type { Platform } from '../../platform.js';
+import { OrgWriter } from '../service.js';
+import { roleDecider } from './decide.js';
+
+const nameScope = (companyId: number) => `role-name:${companyId}` as const;
+
+/**
+ * The write side of custom roles (permission and grant checks by the caller): each role's name claimed
+ * in its company first (unique, case-insensitive), moved when it is renamed, released when it goes.
+ */
+export class RoleWrites {
+  private readonly writer: OrgWriter;
+
+  constructor(private readonly platform: Platform) {
+    this.writer = new OrgWriter(platform);
+  }
+
+  async create(companyId: number, input: { name: string; description: string; permissions: PermissionKey[] }, ctx: CommandContext): Promise<number> {
+    const roleId = await allocateId(this.platform.db, 'role');
+    await this.writer.claimName(nameScope(companyId), input.name, roleId, 'Role', ctx);
+    await this.writer.settle(await this.writer.run(roleStream(roleId), roleDecider, { type: 'CreateRole', roleId, companyId, ...input, builtIn: false }, ctx));
+    return roleId;
+  }
+
+  async update(role: RoleRow, companyId: number, changes: { name?: string; description?: string; permissions?: PermissionKey[] }, ctx: CommandContext): Promise<void> {
+    const result = await this.writer.renamed(nameScope(companyId), 'Role', role.id, role.name, changes.name, ctx, () =>
+      this.writer.run(roleStream(role.id), roleDecider, { type: 'UpdateRole', companyId, ...changes }, ctx),
+    );
+    await this.writer.settle(result);
+  }
+
+  async delete(role: RoleRow, companyId: number, ctx: CommandContext): Promise<void> {
+    const result = await this.writer.run(roleStream(role.id), roleDecider, { type: 'DeleteRole', companyId }, ctx);
+    await this.writer.releaseName(nameScope(companyId), role.name, role.id, ctx);
+    await this.writer.settle(result);
+  }
+}
