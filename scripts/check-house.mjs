@@ -127,7 +127,6 @@ export function longFunctions(root, files) {
 /** Route files that still run commands themselves, each to move its writes into its feature's service. */
 export const ROUTES_STILL_WRITING = [
   'services/organization/users/routes/invitations.ts',
-  'services/organization/workspaces/routes/workspaces.ts',
   'services/revocable-key-routes.ts',
 ];
 

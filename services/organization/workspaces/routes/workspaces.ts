@@ -3,11 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listAccessibleWorkspaces, listWorkspaces, rolesOfUser } from '#projections/org-directory/index.js';
 import { AppError } from '#shared/errors.js';
-import { allocateId } from '#shared/ids.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
-import { workspaceStream } from '#events/organization/workspaces.js';
 import { callerOf, IdParams, Workspace } from '../../http.js';
-import { workspaceDecider } from '../decide.js';
+import { WorkspaceWrites } from '../service.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
 import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspaceName, workspaceSettings } from '../rules.js';
 
@@ -15,6 +13,7 @@ import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspace
 export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { db } = opts.platform;
   const { writer, workspaceOr404, requireKeyIn, requireReadable, change } = workspaceGuards(opts);
+  const workspaces = new WorkspaceWrites(opts.platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/workspaces', {
@@ -51,26 +50,9 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
       if (!keys.has('WORKSPACE_CREATE')) throw new AppError('FORBIDDEN', 'Missing permission WORKSPACE_CREATE');
       const p = callerOf(request);
       const me = await rolesOfUser(db, p, null);
-      const workspaceId = await allocateId(db, 'workspace');
-      const ctx = { ...writer.context(request), workspaceId };
       const { name, description, settings } = request.body;
-      await writer.claimName(`workspace-name:${p.companyId}`, name, workspaceId, 'Workspace', ctx);
-      const result = await writer.run(
-        workspaceStream(workspaceId),
-        workspaceDecider,
-        {
-          type: 'CreateWorkspace',
-          workspaceId,
-          companyId: p.companyId,
-          name,
-          description,
-          settings,
-          modules: [...new Set(request.body.modules ?? MODULE_KEYS)],
-          ...(me?.isAdmin ? {} : { grantCreator: p.userId }),
-        },
-        ctx,
-      );
-      await writer.settle(result);
+      const modules = [...new Set(request.body.modules ?? MODULE_KEYS)];
+      const workspaceId = await workspaces.create(p.companyId, { name, description, settings, modules, ...(me?.isAdmin ? {} : { grantCreator: p.userId }) }, writer.context(request));
       return reply.code(201).send(toWorkspace(await workspaceOr404(request, workspaceId)));
     },
   });
@@ -97,22 +79,8 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
       await requireKeyIn(request, ws, 'WORKSPACE_MANAGE');
       const p = callerOf(request);
       const { name, description, settings } = request.body;
-      const ctx = writer.context(request);
-      const result = await writer.renamed(`workspace-name:${p.companyId}`, 'Workspace', ws.id, ws.name, name, ctx, () =>
-        writer.run(
-          workspaceStream(ws.id),
-          workspaceDecider,
-          {
-            type: 'UpdateWorkspace',
-            companyId: p.companyId,
-            ...(name !== undefined ? { name } : {}),
-            ...(description !== undefined ? { description } : {}),
-            ...(settings !== undefined ? { settings } : {}),
-          },
-          ctx,
-        ),
-      );
-      await writer.settle(result);
+      const changes = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(settings !== undefined ? { settings } : {}) };
+      await workspaces.update(ws, changes, writer.context(request));
       return toWorkspace(await workspaceOr404(request, ws.id));
     },
   });
@@ -137,10 +105,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
     handler: async (request, reply) => {
       const ws = await workspaceOr404(request, request.params.id);
       await requireKeyIn(request, ws, 'WORKSPACE_MANAGE');
-      const ctx = writer.context(request);
-      const result = await writer.run(workspaceStream(ws.id), workspaceDecider, { type: 'DeleteWorkspace', companyId: ws.companyId }, ctx);
-      await writer.releaseName(`workspace-name:${ws.companyId}`, ws.name, ws.id, ctx);
-      await writer.settle(result);
+      await workspaces.delete(ws, writer.context(request));
       return reply.code(204).send(null);
     },
   });
