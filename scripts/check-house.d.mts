@@ -11,7 +11,6 @@ export interface LongFunction {
 export function featureFolders(root: string): { module: string; feature: string; dir: string }[];
 export function shapeOffences(root: string): string[];
 export function longFunctions(root: string, files: string[]): LongFunction[];
-export const ROUTES_STILL_WRITING: string[];
 export function jsonTextComparisons(root: string, files: string[]): string[];
-export function routesRunningCommands(root: string, files: string[]): { running: string[]; stale: string[] };
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; routesListedButClean: string[]; files: number; features: number };
+export function routesRunningCommands(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; files: number; features: number };

@@ -8,8 +8,7 @@
 // - no function outside tests is longer than FUNCTION_MAX_LINES lines unless a comment just above it
 //   says why (`// Long on purpose: <reason>`);
 // - route files run no commands (`handleCommand`, an `OrgWriter`'s `run` or `claimName`): routes call
-//   their feature's service, the write side; the files that still do are listed in ROUTES_STILL_WRITING,
-//   which only shrinks;
+//   their feature's service, the write side;
 // - no two values are compared by their JSON texts (`JSON.stringify(a) === JSON.stringify(b)`): the
 //   order of an object's keys decides that comparison; `sameJson` (shared/canonical.ts) does not.
 //
@@ -124,12 +123,6 @@ export function longFunctions(root, files) {
   return out.sort((a, b) => b.lines - a.lines);
 }
 
-/** Route files that still run commands themselves, each to move its writes into its feature's service. */
-export const ROUTES_STILL_WRITING = [
-  'services/organization/users/routes/invitations.ts',
-  'services/revocable-key-routes.ts',
-];
-
 const isRouteFile = (path) => /^services\/.*(\/routes\.ts|\/routes\/[^/]+\.ts|-routes\.ts)$/.test(path);
 
 /** Whether `node` runs a command: `handleCommand(...)`, `<writer>.run(...)`, `<anything>.claimName(...)`. */
@@ -142,10 +135,9 @@ function runsCommand(node) {
   return name === 'claimName' || (name === 'run' && /writer$/i.test(callee.expression.getText()));
 }
 
-/** Route files (outside ROUTES_STILL_WRITING) that run commands, as `file:line`; and listed files that no longer do. */
+/** Route files that run commands, as `file:line` of the first. */
 export function routesRunningCommands(root, files) {
   const running = [];
-  const stale = new Set(ROUTES_STILL_WRITING);
   for (const file of files) {
     const path = relative(root, file).split(sep).join('/');
     if (!isRouteFile(path)) continue;
@@ -156,9 +148,9 @@ export function routesRunningCommands(root, files) {
       ts.forEachChild(node, visit);
     };
     visit(sf);
-    if (line && !stale.delete(path)) running.push(`${path}:${line}`);
+    if (line) running.push(`${path}:${line}`);
   }
-  return { running, stale: [...stale].filter((p) => existsSync(join(root, p))) };
+  return running;
 }
 
 const isJsonText = (node) => ts.isCallExpression(node) && node.expression.getText() === 'JSON.stringify';
@@ -184,13 +176,11 @@ export function jsonTextComparisons(root, files) {
 
 export function checkHouse(root) {
   const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
-  const routes = routesRunningCommands(root, files);
   return {
     shape: shapeOffences(root),
     long: longFunctions(root, files),
     jsonTexts: jsonTextComparisons(root, files),
-    routesWriting: routes.running,
-    routesListedButClean: routes.stale,
+    routesWriting: routesRunningCommands(root, files),
     files: files.length,
     features: featureFolders(root).length,
   };
@@ -198,16 +188,15 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, jsonTexts, routesWriting, routesListedButClean, files, features } = checkHouse(root);
+  const { shape, long, jsonTexts, routesWriting, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
   for (const at of routesWriting) console.log(`route file runs a command: ${at} (move the write into the feature's service)`);
-  for (const path of routesListedButClean) console.log(`route file listed in ROUTES_STILL_WRITING runs no command now: ${path} (take it off the list)`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands (${ROUTES_STILL_WRITING.length} listed still to move)`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands`,
   );
-  return shape.length || long.length || jsonTexts.length || routesWriting.length || routesListedButClean.length ? 1 : 0;
+  return shape.length || long.length || jsonTexts.length || routesWriting.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

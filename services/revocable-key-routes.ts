@@ -5,14 +5,13 @@ import { z } from 'zod';
 import type { KeyView } from '#projections/revocable-keys.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { forbidden, found } from '#shared/errors.js';
-import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
-import { credentialApprovalStream } from '#events/organization/credentials.js';
-import { handleCommand, type Decider, type DomainEvent } from '#shared/es/decider.js';
+import type { Decider, DomainEvent } from '#shared/es/decider.js';
 import type { KeyCommand, KeyState, StoredKey } from '#shared/es/revocable-key-decider.js';
 import { idParam, paging, workspaceCaller, type WorkspaceCaller } from '#shared/http/params.js';
 import { pageSchema, type Page } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from './platform.js';
+import { revocableKeyWrites } from './revocable-key-writes.js';
 import { signInMethodOf } from './sign-in-method.js';
 
 /** One module's revocable API keys (device testing, health checks): where they live and what they are called. */
@@ -70,16 +69,7 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
     .meta({ id: o.schemaId });
   const withHold = async (v: KeyView) => ({ ...v, needsApproval: o.hold ? await o.hold.held({ credentialId: v.id, userId: v.createdBy, signIn: v.signIn }) : false });
   const Params = z.object({ keyId: idParam });
-  const run = async (c: WorkspaceCaller, keyId: string, command: KeyCommand<Create, Revoke, StoredKey>) => {
-    const result = await handleCommand({
-      store: platform.store,
-      streamId: o.stream(keyId),
-      decider: o.decider,
-      command,
-      context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
-    });
-    if (result.position !== null) await platform.readModels.waitFor(result.position, { names: [o.readModel] });
-  };
+  const { run, approve } = revocableKeyWrites(platform, o);
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -140,14 +130,7 @@ export function revocableKeyRoutes<Create extends string, Revoke extends string>
           const c = await workspaceCaller(request, o.permission);
           if (!(await request.permissions()).has('USER_ADMIN_MANAGE')) throw forbidden(`Approving an ${o.what} needs USER_ADMIN_MANAGE`);
           const record = found(await o.find(platform.db, c, request.params.keyId), 'API key not found');
-          const result = await handleCommand({
-            store: platform.store,
-            streamId: credentialApprovalStream(record.id),
-            decider: credentialApprovalDecider,
-            command: { type: 'ApproveCredential', credentialId: record.id, kind: hold.kind, userId: record.createdBy, approvedBy: c.userId },
-            context: { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() },
-          });
-          if (result.position !== null) await platform.readModels.waitFor(result.position, { names: ['org-credentials'] });
+          await approve(c, record, hold.kind);
           return withHold(record);
         },
       });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { getUserByEmail, getWorkspace, usernameTaken, userImage, type RoleRow, type UserView } from '#projections/org-directory/index.js';
-import { emailClaimStream, userStream } from '#events/organization/users.js';
+import { emailClaimStream, userStream, type ProfileImage } from '#events/organization/users.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
@@ -161,6 +161,14 @@ export async function grantInvitedWorkspaces(platform: Platform, user: UserState
     }
   }
   await writer.settle(...results);
+}
+
+/** An invited user takes their account: their password (and name, profile image) recorded, the invitation's workspaces granted. */
+export async function activateUser(platform: Platform, ctx: CommandContext, userId: number, activation: { passwordHash: string; name?: string; image?: ProfileImage }): Promise<void> {
+  const writer = new OrgWriter(platform);
+  const result = await writer.run(userStream(userId), userDecider, { type: 'ActivateUser', ...activation }, ctx);
+  await writer.settle(result);
+  await grantInvitedWorkspaces(platform, result.state, ctx);
 }
 
 /** Changes name, username, title, phone of a user of the caller's company (permission checked by the caller). */

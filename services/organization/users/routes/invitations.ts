@@ -5,12 +5,11 @@ import { findUserById } from '#projections/org-directory/index.js';
 import { hashPassword } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { userStream, type ProfileImage } from '#events/organization/users.js';
+import type { ProfileImage } from '#events/organization/users.js';
 import { callerOf, intId, User, validationError } from '../../http.js';
 import { requireRoles } from '../../roles/index.js';
-import { userDecider } from '../decide.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart, withImageUploads } from '../images.js';
-import { grantInvitedWorkspaces, inviterOf, inviteUser, takeInvitation } from '../service.js';
+import { activateUser, inviterOf, inviteUser, takeInvitation } from '../service.js';
 import { password, personName, tags, userGuards, type UsersOptions } from '../http.js';
 
 const InviteAnswer = User.extend({ resent: z.boolean().describe('Whether the address had a pending invitation that was sent again') }).meta({ id: 'InvitedUser' });
@@ -73,9 +72,7 @@ export async function invitationRoutes(app: FastifyInstance, opts: UsersOptions)
       stored = { key: info.key, contentType: info.contentType, size: info.size, sha256: info.sha256 };
     }
     const context = writer.context(request, { userId: user.id, companyId: user.companyId });
-    const result = await writer.run(userStream(user.id), userDecider, { type: 'ActivateUser', passwordHash, ...(name ? { name } : {}), ...(stored ? { image: stored } : {}) }, context);
-    await writer.settle(result);
-    await grantInvitedWorkspaces(platform, result.state, context);
+    await activateUser(platform, context, user.id, { passwordHash, ...(name ? { name } : {}), ...(stored ? { image: stored } : {}) });
     return reply.code(200).send(await userOr404(user.companyId, user.id));
   };
   const activateSchema = {
