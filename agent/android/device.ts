@@ -1,101 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { stat as localStat } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
-import { freeLocalPort, pullFile, pushFile, shell, shellQuote, type AdbDevice } from './adb.js';
+import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
+import { AndroidApps, SCRATCH_ROOT } from './apps.js';
+import { AndroidFiles } from './files.js';
 import { AndroidScreen, type ScreenPath } from './screen.js';
-import { AndroidInput, SETTINGS_PACKAGE, type InputPath, type TextPath } from './input.js';
-import { UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE } from './uiautomator2.js';
-
-/** Packages the agent itself installs (text input, touch): they stay on the device when a session ends. */
-const HELPER_PACKAGES = new Set([SETTINGS_PACKAGE, UIA2_SERVER_PACKAGE, UIA2_TEST_PACKAGE]);
+import { AndroidInput, type InputPath, type TextPath } from './input.js';
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 
-const SCRATCH_ROOT = '/data/local/tmp';
-const S_IFMT = 0o170000;
-const S_IFDIR = 0o040000;
-const S_IFREG = 0o100000;
-/** Device paths a session may not delete or replace as a whole. */
-const PROTECTED = new Set(['/', '/sdcard', '/storage', '/storage/emulated', '/storage/emulated/0', '/data', '/data/local', '/data/local/tmp', '/system', '/vendor', '/proc', '/dev', '/sys']);
-
 type Orientation = 'portrait' | 'landscape';
-
-/** What an Android device is, read from its properties (`getprop`) and `wm size`. */
-export async function describeAndroidDevice(device: AdbDevice, serial: string, deviceId: string): Promise<DeviceInfo> {
-  const props = await device.getProperties();
-  const get = (key: string) => (props[key] ?? '').trim();
-  const size = parseWmSize(await shell(device, 'wm size'));
-  const density = Number(get('ro.sf.lcd_density')) || 0;
-  const characteristics = get('ro.build.characteristics').split(',');
-  const hardware = get('ro.hardware');
-  const emulator = get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || ['goldfish', 'ranchu', 'vbox86'].includes(hardware) || serial.startsWith('emulator-');
-  const smallestDp = size && density ? (Math.min(size.width, size.height) * 160) / density : 0;
-  const type = characteristics.includes('tablet') || smallestDp >= 600 ? 'tablet' : characteristics.includes('tv') ? 'tv' : characteristics.includes('watch') ? 'watch' : 'phone';
-  const model = get('ro.product.model') || 'Android device';
-  return {
-    deviceId,
-    name: `${model} (${serial})`.slice(0, 200),
-    platform: 'android',
-    osVersion: get('ro.build.version.release') || 'unknown',
-    model: model.slice(0, 200),
-    manufacturer: (get('ro.product.manufacturer') || 'unknown').slice(0, 200),
-    type,
-    isRealDevice: !emulator,
-    provider: 'android',
-    screen: { width: size?.width ?? 1080, height: size?.height ?? 1920, scale: 1 },
-  };
-}
-
-/** `wm size`: the override size when there is one, else the physical size. */
-export function parseWmSize(output: string): { width: number; height: number } | null {
-  const override = /Override size:\s*(\d+)x(\d+)/.exec(output);
-  const physical = /Physical size:\s*(\d+)x(\d+)/.exec(output);
-  const m = override ?? physical;
-  return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
-}
-
-const SYSTEM_SETTINGS = 'com.android.settings';
-const PLAY_STORE = 'com.android.vending';
-const launcherCommand = (pkg: string) => `monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`;
-const settingsLaunch = (screen: string, data?: string) => ({ command: `am start -a android.settings.${screen}${data ? ` -d ${shellQuote(data)}` : ''}`, pkg: SYSTEM_SETTINGS });
-
-/** The shell command that opens a helper, and the package it starts (force-stopped at release). */
-function helperLaunch(helper: AppHelper, packageName: string | undefined): { command: string; pkg: string } {
-  const needPackage = (): string => {
-    if (!packageName) throw new DriverError('BAD_REQUEST', `The ${helper} helper needs a packageName`);
-    return packageName;
-  };
-  switch (helper) {
-    case 'play-store':
-      return {
-        command: packageName ? `am start -a android.intent.action.VIEW -d ${shellQuote(`market://details?id=${packageName}`)}` : launcherCommand(PLAY_STORE),
-        pkg: PLAY_STORE,
-      };
-    case 'settings':
-      return settingsLaunch('SETTINGS');
-    case 'app-settings':
-      return settingsLaunch('APPLICATION_DETAILS_SETTINGS', `package:${needPackage()}`);
-    case 'developer-options':
-      return settingsLaunch('APPLICATION_DEVELOPMENT_SETTINGS');
-    case 'wifi-settings':
-      return settingsLaunch('WIFI_SETTINGS');
-    case 'launch-app': {
-      const pkg = needPackage();
-      return { command: launcherCommand(pkg), pkg };
-    }
-    default: {
-      const never: never = helper;
-      throw new DriverError('BAD_REQUEST', `Unknown helper ${String(never)}`);
-    }
-  }
-}
 
 /**
  * One Android device through the adb server (adbkit): screen through `screencap`, input through
@@ -108,9 +28,9 @@ export class AndroidDevice implements DeviceDriver {
   private readonly brokenListeners = new Set<(reason: string) => void>();
   private prepared = false;
   private orientation: Orientation = 'portrait';
-  private baselinePackages = new Set<string>();
-  private readonly started = new Set<string>();
-  private readonly pushed = new Set<string>();
+  /** Its apps (`pm`, `am`) and its files (adb's sync service), each leaving nothing behind at release. */
+  private readonly apps: AndroidApps;
+  private readonly files: AndroidFiles;
   private scratch: string | null = null;
   private logcat: Duplex | null = null;
   /** The screen capability: screenshots and the live screen (minicap, else screencap). */
@@ -129,6 +49,9 @@ export class AndroidDevice implements DeviceDriver {
     touch: { uiautomator2: boolean } = { uiautomator2: true },
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
+    const context = { device, sh: (command: string) => this.sh(command), requirePrepared: () => this.requirePrepared() };
+    this.apps = new AndroidApps(context);
+    this.files = new AndroidFiles(context);
     this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
     this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
   }
@@ -167,9 +90,8 @@ export class AndroidDevice implements DeviceDriver {
     onProgress('starting touch');
     await this.inputCapability.start();
     onProgress('noting installed apps');
-    this.baselinePackages = new Set(await this.packages(false));
-    this.started.clear();
-    this.pushed.clear();
+    await this.apps.prepare();
+    this.files.prepare();
     this.scratch = `${SCRATCH_ROOT}/df-session-${randomUUID().slice(0, 8)}`;
     await this.sh(`mkdir -p ${shellQuote(this.scratch)}`);
     this.logRing.clear();
@@ -191,18 +113,8 @@ export class AndroidDevice implements DeviceDriver {
     };
     await attempt('stopping the live screen', () => this.screenCapability.release());
     await attempt('stopping touch and restoring the input method', () => this.inputCapability.stop());
-    for (const pkg of this.started) await attempt(`force-stop ${pkg}`, () => this.sh(`am force-stop ${pkg}`));
-    this.started.clear();
-    if (this.baselinePackages.size > 0) {
-      await attempt('uninstalling session apps', async () => {
-        for (const pkg of await this.packages(false)) {
-          // The helper with the Unicode input method stays, as any helper the farm keeps on a device.
-          if (!this.baselinePackages.has(pkg) && !HELPER_PACKAGES.has(pkg)) await this.sh(`pm uninstall ${pkg}`);
-        }
-      });
-    }
-    for (const path of this.pushed) await attempt(`removing ${path}`, () => this.sh(`rm -rf ${shellQuote(path)}`));
-    this.pushed.clear();
+    await this.apps.release(attempt);
+    await this.files.release(attempt);
     if (this.scratch) {
       const scratch = this.scratch;
       await attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`));
@@ -351,134 +263,46 @@ export class AndroidDevice implements DeviceDriver {
 
   // ---- apps ----------------------------------------------------------------------------------------
 
-  async listApps(thirdPartyOnly: boolean): Promise<RpcResult<'apps'>['apps']> {
-    const thirdParty = new Set(await this.packages(true));
-    const all = thirdPartyOnly ? [...thirdParty] : await this.packages(false);
-    return all.sort().map((packageName) => ({ packageName, system: !thirdParty.has(packageName) }));
+  listApps(thirdPartyOnly: boolean): Promise<RpcResult<'apps'>['apps']> {
+    return this.apps.list(thirdPartyOnly);
   }
 
-  async installApp(localPath: string): Promise<RpcResult<'installApp'>> {
-    this.requirePrepared();
-    const before = new Set(await this.packages(false));
-    const remote = `${this.scratch ?? SCRATCH_ROOT}/upload-${randomUUID().slice(0, 8)}.apk`;
-    await pushFile(this.device, localPath, remote);
-    try {
-      const out = await this.sh(`pm install -r -t ${shellQuote(remote)}`);
-      const failure = /Failure \[([^\]]*)\]/.exec(out) ?? /^(Exception|Error).*$/m.exec(out);
-      if (failure || !/Success/.test(out)) throw new DriverError('BAD_REQUEST', `The app could not be installed: ${(failure?.[1] ?? out.trim()).slice(0, 300) || 'no answer from pm'}`);
-    } finally {
-      await this.sh(`rm -f ${shellQuote(remote)}`).catch(() => undefined);
-    }
-    const added = (await this.packages(false)).filter((p) => !before.has(p));
-    return { packageNames: added };
+  installApp(localPath: string): Promise<RpcResult<'installApp'>> {
+    return this.apps.install(localPath, this.scratch);
   }
 
-  async uninstallApp(packageName: string): Promise<RpcResult<'uninstallApp'>> {
-    this.requirePrepared();
-    if (!(await this.packages(false)).includes(packageName)) return { packageName, uninstalled: false };
-    const out = await this.sh(`pm uninstall ${packageName}`);
-    if (!/Success/.test(out)) throw new DriverError('BAD_REQUEST', `The app could not be uninstalled: ${out.trim().slice(0, 300)}`);
-    this.started.delete(packageName);
-    return { packageName, uninstalled: true };
+  uninstallApp(packageName: string): Promise<RpcResult<'uninstallApp'>> {
+    return this.apps.uninstall(packageName);
   }
 
-  async appPresence(packageNames: string[]): Promise<RpcResult<'appPresence'>> {
-    const installed = new Set(await this.packages(false));
-    return { presence: Object.fromEntries(packageNames.map((p) => [p, installed.has(p)])) };
+  appPresence(packageNames: string[]): Promise<RpcResult<'appPresence'>> {
+    return this.apps.presence(packageNames);
   }
 
-  async openHelper(helper: AppHelper, packageName?: string): Promise<RpcResult<'openHelper'>> {
-    this.requirePrepared();
-    const { command, pkg } = helperLaunch(helper, packageName);
-    const out = await this.sh(command);
-    if (helper === 'launch-app' && /monkey aborted|No activities found/.test(out)) throw new DriverError('BAD_REQUEST', `${pkg} has no launcher activity on this device`);
-    this.started.add(pkg);
-    if (/^Error/m.test(out)) throw new DriverError('DEVICE_ERROR', `The ${helper} helper could not be opened: ${out.trim().slice(0, 300)}`);
-    return { helper, ...(packageName ? { packageName } : {}) };
+  openHelper(helper: AppHelper, packageName?: string): Promise<RpcResult<'openHelper'>> {
+    return this.apps.openHelper(helper, packageName);
   }
 
   // ---- files ---------------------------------------------------------------------------------------
 
-  async pushFile(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>> {
-    this.requirePrepared();
-    this.refuseProtected(devicePath);
-    const parent = devicePath.slice(0, devicePath.lastIndexOf('/')) || '/';
-    const parentStat = await this.statOrNull(parent);
-    if (!parentStat) throw new DriverError('NOT_FOUND', `The folder ${parent} does not exist`);
-    if ((parentStat.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${parent} is not a folder`);
-    const existing = await this.statOrNull(devicePath);
-    if (existing && (existing.mode & S_IFMT) === S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is a folder`);
-    await pushFile(this.device, localPath, devicePath);
-    if (!existing) this.pushed.add(devicePath);
-    return { path: devicePath, size: (await localStat(localPath)).size };
+  pushFile(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>> {
+    return this.files.push(localPath, devicePath);
   }
 
-  async pullFile(devicePath: string, localPath: string): Promise<{ size: number }> {
-    this.requirePrepared();
-    const found = await this.statOrNull(devicePath);
-    if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
-    if ((found.mode & S_IFMT) !== S_IFREG) throw new DriverError('BAD_REQUEST', `${devicePath} is not a regular file`);
-    await pullFile(this.device, devicePath, localPath);
-    return { size: (await localStat(localPath)).size };
+  pullFile(devicePath: string, localPath: string): Promise<{ size: number }> {
+    return this.files.pull(devicePath, localPath);
   }
 
-  async listFiles(devicePath: string): Promise<RpcResult<'listFiles'>> {
-    this.requirePrepared();
-    const found = await this.statOrNull(devicePath);
-    if (!found) throw new DriverError('NOT_FOUND', `${devicePath} is not on the device`);
-    if ((found.mode & S_IFMT) !== S_IFDIR) throw new DriverError('BAD_REQUEST', `${devicePath} is not a folder`);
-    const entries: { name: string; mode: number; size: number }[] = await this.device.readdir(devicePath);
-    return {
-      path: devicePath,
-      entries: entries
-        .filter((e) => e.name !== '.' && e.name !== '..')
-        .map((e) => {
-          const kind = e.mode & S_IFMT;
-          const mtime = (e as unknown as { mtimeMs?: number }).mtimeMs;
-          return {
-            name: e.name,
-            type: kind === S_IFDIR ? ('directory' as const) : kind === S_IFREG ? ('file' as const) : ('other' as const),
-            size: e.size,
-            mode: e.mode & 0o7777,
-            modifiedAt: typeof mtime === 'number' && Number.isFinite(mtime) ? new Date(mtime).toISOString() : null,
-          };
-        })
-        .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1)),
-    };
+  listFiles(devicePath: string): Promise<RpcResult<'listFiles'>> {
+    return this.files.list(devicePath);
   }
 
-  async deleteFile(devicePath: string): Promise<RpcResult<'deleteFile'>> {
-    this.requirePrepared();
-    this.refuseProtected(devicePath);
-    if (!(await this.statOrNull(devicePath))) return { path: devicePath, deleted: false };
-    const out = await this.sh(`rm -rf ${shellQuote(devicePath)}`);
-    if (await this.statOrNull(devicePath)) throw new DriverError('BAD_REQUEST', `${devicePath} could not be deleted: ${out.trim().slice(0, 300)}`);
-    this.pushed.delete(devicePath);
-    return { path: devicePath, deleted: true };
+  deleteFile(devicePath: string): Promise<RpcResult<'deleteFile'>> {
+    return this.files.delete(devicePath);
   }
 
-  async makeFolder(devicePath: string): Promise<RpcResult<'makeFolder'>> {
-    this.requirePrepared();
-    const existing = await this.statOrNull(devicePath);
-    if (existing) {
-      if ((existing.mode & S_IFMT) === S_IFDIR) return { path: devicePath };
-      throw new DriverError('BAD_REQUEST', `${devicePath} exists and is not a folder`);
-    }
-    // The shallowest folder that does not exist yet is what `mkdir -p` creates and release removes.
-    const parts = devicePath.split('/').filter(Boolean);
-    let created = devicePath;
-    for (let i = 1; i <= parts.length; i++) {
-      const candidate = `/${parts.slice(0, i).join('/')}`;
-      if (!(await this.statOrNull(candidate))) {
-        created = candidate;
-        break;
-      }
-    }
-    this.refuseProtected(created);
-    const out = await this.sh(`mkdir -p ${shellQuote(devicePath)}`);
-    if (!(await this.statOrNull(devicePath))) throw new DriverError('BAD_REQUEST', `${devicePath} could not be created: ${out.trim().slice(0, 300)}`);
-    this.pushed.add(created);
-    return { path: devicePath };
+  makeFolder(devicePath: string): Promise<RpcResult<'makeFolder'>> {
+    return this.files.makeFolder(devicePath);
   }
 
   onBroken(listener: (reason: string) => void): void {
@@ -512,33 +336,8 @@ export class AndroidDevice implements DeviceDriver {
     return shell(this.device, command);
   }
 
-
   private capture(): Promise<Buffer> {
     return this.screenCapability.capture();
-  }
-
-  private async packages(thirdPartyOnly: boolean): Promise<string[]> {
-    const out = await this.sh(thirdPartyOnly ? 'pm list packages -3' : 'pm list packages');
-    return out
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l.startsWith('package:'))
-      .map((l) => l.slice('package:'.length));
-  }
-
-  private async statOrNull(devicePath: string): Promise<{ mode: number; size: number } | null> {
-    try {
-      const s = await this.device.stat(devicePath);
-      return { mode: s.mode, size: s.size };
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') return null;
-      throw err;
-    }
-  }
-
-  private refuseProtected(devicePath: string): void {
-    const normal = devicePath.replace(/\/+$/, '') || '/';
-    if (PROTECTED.has(normal)) throw new DriverError('BAD_REQUEST', `${normal} is protected`);
   }
 
   private requirePrepared(): void {

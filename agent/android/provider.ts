@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { AttachedDeviceProvider } from '../attached-provider.js';
 import { stableUuid } from '../config.js';
 import { Adb, type AdbClient } from './adb.js';
-import { AndroidDevice, describeAndroidDevice } from './device.js';
+import { describeAndroidDevice } from './describe.js';
+import { AndroidDevice } from './device.js';
 
 type Tracker = Awaited<ReturnType<AdbClient['trackDevices']>>;
 
