@@ -269,6 +269,12 @@ export async function deviceRow(db: Sql, deviceId: string): Promise<DeviceRow | 
   return row ? toRow(row) : null;
 }
 
+/** A device's platform (`android`, `ios`, `web`), or null for a device the farm has never seen. */
+export async function platformOfDevice(db: Sql, deviceId: string): Promise<string | null> {
+  const r = await db.query<{ platform: string }>(`SELECT platform FROM df_devices WHERE device_id = $1`, [deviceId]);
+  return r.rows[0]?.platform ?? null;
+}
+
 /** Every device a host has had. */
 export async function devicesOfHost(db: Sql, hostId: string): Promise<DeviceRow[]> {
   const r = await db.query(`SELECT device_id, host_id, status, health, session_id, company_id FROM df_devices WHERE host_id = $1`, [hostId]);

@@ -6,6 +6,7 @@ import { WebSocket } from 'ws';
 import { upstreamOpened } from '#shared/http/ws-relay.js';
 import { OpenByKey } from '#shared/open-by-key.js';
 import { debugGrantsOf, sessionById, type SessionRecord } from '#projections/df-sessions/index.js';
+import { platformOfDevice } from '#projections/df-devices/index.js';
 import type { DebugProtocolName } from '#events/df/sessions.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
@@ -262,8 +263,7 @@ export class DebugService {
 
   /** The device's platform, from the device read model. */
   private async platformOf(session: SessionRecord): Promise<string> {
-    const r = await this.platform.db.query<{ platform: string }>(`SELECT platform FROM df_devices WHERE device_id = $1`, [session.deviceId]);
-    return r.rows[0]?.platform ?? 'web';
+    return (await platformOfDevice(this.platform.db, session.deviceId)) ?? 'web';
   }
 
   /** Protocols the device offers now (none when the session is not active or its host is unreachable). */

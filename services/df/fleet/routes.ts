@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { QuotaLimits, SessionDefaults } from '#events/df/fleet.js';
 import { deviceFacets } from '#projections/df-devices/index.js';
+import { getUser } from '#projections/org-directory/index.js';
 import { deviceUsageReport, listActivity, mostUsedDevices, reservationReport, sessionReport, sessionStats, type ReportQuery } from '#projections/df-reports/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal } from '#shared/http/principal.js';
@@ -201,6 +202,5 @@ export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platfo
 
 /** Plan limits are the company administrators' (the organization's `isAdmin`), not a workspace permission. */
 async function requireCompanyAdmin(platform: Platform, userId: number, companyId: number): Promise<void> {
-  const r = await platform.db.query<{ is_admin: boolean }>(`SELECT is_admin FROM org_users WHERE id = $1 AND company_id = $2`, [userId, companyId]);
-  if (!r.rows[0]?.is_admin) throw new AppError('FORBIDDEN', "Only the company's administrators change its plan limits");
+  if (!(await getUser(platform.db, companyId, userId))?.isAdmin) throw new AppError('FORBIDDEN', "Only the company's administrators change its plan limits");
 }
