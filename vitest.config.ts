@@ -1,11 +1,12 @@
-import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /** The client packages (clients/*) resolve to their sources in the repository; outside, to their built dist/. */
 const SOURCE = 'qa-platform-source';
 
 export default defineConfig({
-  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
+  // Vite's default server conditions without `module`: with it, a CommonJS dependency that requires another
+  // (the AWS SDK's S3 client) is handed that one's ES build, whose extensionless imports Node cannot load.
+  ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
   test: {
     include: ['{shared,events,services,projections,agent,test}/**/*.spec.ts'],
     environment: 'node',
