@@ -40,18 +40,22 @@ const WITHOUT_WORKSPACE = (path: string) => path === '/profile' || path.startsWi
 
 
 function Shell({ children }: { children: preact.ComponentChildren }) {
-  const { me, workspaces, auth, can } = useSession();
+  const { me, workspaces, auth, can, permissionsKnown } = useSession();
   const { path } = useLocation();
   const qc = useQueryClient();
   const org = ORG_SECTIONS.filter((s) => can(s.key));
-  const nav = [
-    { href: '/devices', label: 'Devices' },
-    { href: '/reservations', label: 'Reservations' },
-    ...DF_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
-    ...TMT_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
-    ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
-    { href: '/api-keys', label: 'API keys' },
-  ];
+  // The links appear together once the permission keys are known: links added one by one would move the
+  // ones already there from under a pointer about to click them.
+  const nav = permissionsKnown
+    ? [
+        { href: '/devices', label: 'Devices' },
+        { href: '/reservations', label: 'Reservations' },
+        ...DF_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
+        ...TMT_SECTIONS.filter((s) => can(s.key)).map((s) => ({ href: s.path, label: s.label })),
+        ...(org.length > 0 ? [{ href: org[0]!.path, label: 'Organization' }] : []),
+        { href: '/api-keys', label: 'API keys' },
+      ]
+    : [];
   // On a phone the navigation and the bar's own controls fold behind a menu button (styles.css).
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
