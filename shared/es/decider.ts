@@ -93,6 +93,31 @@ export interface CommandContext {
   now: Date;
 }
 
+/** Who a command acts for: the caller's ids, and the event that caused it, if any. */
+export interface CommandActor {
+  actorId?: number | string | null;
+  companyId?: number | null;
+  workspaceId?: number | null;
+  causationId?: string;
+}
+
+/**
+ * The one way to build a command's context: the actor's ids, the platform's clock, and — while handling
+ * a request — the request's id as the correlation id (the client's address is added to every event's
+ * metadata by `eventMetadata`). Background work (sweepers, agents' reports) passes its own actor.
+ */
+export function commandContext(clock: { now(): Date }, actor: CommandActor = {}): CommandContext {
+  const requestId = currentRequest()?.requestId;
+  return {
+    actorId: actor.actorId ?? null,
+    companyId: actor.companyId ?? null,
+    workspaceId: actor.workspaceId ?? null,
+    ...(requestId ? { correlationId: requestId } : {}),
+    ...(actor.causationId ? { causationId: actor.causationId } : {}),
+    now: clock.now(),
+  };
+}
+
 export interface CommandResult<Event extends DomainEvent, State> {
   events: Event[];
   state: State;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { handleCommand, retryDelayMs, type Backoff, type Decider } from './decider.js';
+import { withRequestContext } from '../request-context.js';
+import { commandContext, handleCommand, retryDelayMs, type Backoff, type Decider } from './decider.js';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore } from './types.js';
 
 type Event = { type: 'Noted'; payload: { n: number } };
@@ -66,5 +67,20 @@ describe('handleCommand retry after a conflict', () => {
     const { store, appends } = conflictingStore(Infinity);
     await expect(run(store, recordingBackoff(() => 0), 3)).rejects.toMatchObject({ code: 'CONCURRENCY_CONFLICT' });
     expect(appends()).toBe(3);
+  });
+});
+
+describe('commandContext', () => {
+  const clock = { now: () => new Date('2026-11-29T00:00:00Z') };
+
+  it('takes the correlation id from the request being handled and the time from the clock', () => {
+    const context = withRequestContext({ requestId: 'req-7', clientAddress: '127.0.0.1' }, () =>
+      commandContext(clock, { actorId: 3, companyId: 1, workspaceId: 2 }),
+    );
+    expect(context).toEqual({ actorId: 3, companyId: 1, workspaceId: 2, correlationId: 'req-7', now: clock.now() });
+  });
+
+  it('outside a request has no correlation id, and absent ids are null', () => {
+    expect(commandContext(clock, { causationId: 'evt-1' })).toEqual({ actorId: null, companyId: null, workspaceId: null, causationId: 'evt-1', now: clock.now() });
   });
 });
