@@ -1,109 +1,28 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppHelper } from '#shared/wire/messages.js';
-import type { ControlAction, DeviceInfo, LogEntry, RpcResult, Screen } from '#shared/wire/index.js';
+import type { LogEntry, RpcResult } from '#shared/wire/index.js';
 
-/** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
-export const DEBUG_PROTOCOLS = ['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector'] as const;
-export type DebugProtocol = (typeof DEBUG_PROTOCOLS)[number];
-
-/** Something a debugger can attach to on a device. `id` is what `openDebugStream` takes as its target. */
-export interface DebugTarget {
-  id: string;
-  kind: 'process' | 'webview' | 'page' | 'device';
-  title: string;
-  pid?: number;
-  package?: string;
-  protocol: DebugProtocol;
-}
-
-/** A captured image of a device's screen. */
-export interface Screenshot {
-  contentType: 'image/png' | 'image/jpeg';
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-/** A screencast frame as a driver produces it (JPEG). */
-export interface DriverFrame {
-  jpeg: Buffer;
-  width: number;
-  height: number;
-  capturedAt: number;
-}
-
-export interface ScreencastOptions {
-  quality: number;
-  maxWidth?: number;
-  maxHeight?: number;
-}
-
-/**
- * One device as a provider drives it. A worker calls it one command at a time. `prepare` gives a
- * clean device (a fresh profile for a browser); `release` tears the session's state down.
- */
-export interface DeviceDriver {
-  readonly info: DeviceInfo;
-  prepare(onProgress: (step: string) => void): Promise<Screen>;
-  release(): Promise<void>;
-  screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot>;
-  control(action: ControlAction): Promise<RpcResult<'control'>>;
-  logs(afterSeq: number): RpcResult<'logs'>;
-  uiTree(): Promise<RpcResult<'uiTree'>>;
-  /** Accessibility findings of the current screen; a device without an engine answers UNSUPPORTED. */
-  accessibilityScan?(): Promise<RpcResult<'accessibilityScan'>>;
-  /** Streams frames to `onFrame`; the next frame is produced only after `onFrame` settles (back-pressure). */
-  startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void>;
-  stopScreencast(): Promise<void>;
-  /**
-   * A loopback TCP endpoint speaking Chrome's DevTools protocol (HTTP `/json/*` and WebSocket) for this
-   * device: the browser device's own Chromium; Chrome or a WebView on Android through `adb forward`.
-   * Only while the device is prepared for a session; null when the device has no such target.
-   */
-  devtools?(): Promise<{ host: string; port: number } | null>;
-  /**
-   * Capabilities that make the agent's Appium server drive this device (automation name, udid,
-   * `goog:chromeOptions.debuggerAddress`, ...), merged over what the WebDriver client asked for.
-   */
-  webdriverCapabilities?(): Promise<Record<string, unknown>>;
-  // Apps and files: optional; a device without them answers UNSUPPORTED. Local paths are files on the
-  // agent's machine (staged uploads, pulled downloads); device paths are absolute and checked.
-  /** Installed packages. */
-  listApps?(thirdPartyOnly: boolean): Promise<RpcResult<'apps'>['apps']>;
-  /** Installs the APK at `localPath`; answers the packages that appeared. */
-  installApp?(localPath: string): Promise<RpcResult<'installApp'>>;
-  uninstallApp?(packageName: string): Promise<RpcResult<'uninstallApp'>>;
-  appPresence?(packageNames: string[]): Promise<RpcResult<'appPresence'>>;
-  openHelper?(helper: AppHelper, packageName?: string): Promise<RpcResult<'openHelper'>>;
-  pushFile?(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>>;
-  /** Copies a device file to `localPath`; answers its size. */
-  pullFile?(devicePath: string, localPath: string): Promise<{ size: number }>;
-  listFiles?(devicePath: string): Promise<RpcResult<'listFiles'>>;
-  deleteFile?(devicePath: string): Promise<RpcResult<'deleteFile'>>;
-  makeFolder?(devicePath: string): Promise<RpcResult<'makeFolder'>>;
-  // Debugging: optional; a device without them offers no debug protocol.
-  /** The debug protocols this device offers right now. */
-  debugProtocols?(): Promise<DebugProtocol[]>;
-  /** What can be attached now: JDWP processes, DevTools sockets, WebKit inspector pages. */
-  debugTargets?(): Promise<DebugTarget[]>;
-  /**
-   * One raw byte stream to the device end of `protocol`: `adb` the device's whole adbd transport,
-   * `jdwp` a process (`target` = pid), `tcp_forward` a device TCP port (`target` = port), `cdp` a
-   * DevTools socket (`target` = socket name, default the browser's), `usbmux` a usbmuxd endpoint that
-   * shows only this device, `lldb_rsp` debugserver, `webkit_inspector` the inspector service. Refuses
-   * with a DriverError (BAD_REQUEST for a bad target, UNSUPPORTED for a protocol it lacks).
-   */
-  openDebugStream?(protocol: DebugProtocol, target: string | undefined): Promise<Duplex>;
-  /** A command that gives an interactive shell on the device when run in a pseudo-terminal, or null. */
-  shellCommand?(): { file: string; args: string[] } | null;
-  /** Called when the device breaks outside a command (a browser that crashed). */
-  onBroken(listener: (reason: string) => void): void;
-  close(): Promise<void>;
-}
+export {
+  DEBUG_PROTOCOLS,
+  type AppsCapability,
+  type AutomationCapability,
+  type DebugCapability,
+  type DebugProtocol,
+  type DebugTarget,
+  type DeviceDriver,
+  type DriverFrame,
+  type FilesCapability,
+  type InputCapability,
+  type LifecycleCapability,
+  type LogsCapability,
+  type ScreencastOptions,
+  type ScreenCapability,
+  type Screenshot,
+  type UiCapability,
+} from './capabilities.js';
+import type { DeviceDriver } from './capabilities.js';
 
 /** Tells the host which devices exist; a provider may add and remove devices at any time. */
 export interface DeviceListener {
