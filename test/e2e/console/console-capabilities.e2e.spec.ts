@@ -6,7 +6,7 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
 import { makePairingCertificates } from '#test/usbmuxd/certs.js';
 import { testScreen } from '#test/usbmuxd/fixtures.js';
 import { PeerDevice, UsbmuxdPeer } from '#test/usbmuxd/peer.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * What the console says of how a device is driven (its `capabilities`): an iPhone without

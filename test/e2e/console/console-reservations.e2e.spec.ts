@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { eventually } from '#test/helpers/df-farm.js';
-import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * A device's week of bookings, end to end, for a person in Tokyo (UTC+9 all year, so the test does

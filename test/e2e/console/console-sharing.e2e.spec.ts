@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, createActiveUser, signIn, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
-import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn, signInThroughPage, openPage, VIEWPORT } from './console-browser.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn, signInThroughPage, openPage, VIEWPORT } from '#test/helpers/console-browser.js';
 
 /**
  * The session page's viewers and sharing, end to end: the owner revokes an invitation and a link and

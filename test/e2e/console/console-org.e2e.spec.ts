@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * Editing the organization from the console, end to end: a role's name and keys and its deletion,

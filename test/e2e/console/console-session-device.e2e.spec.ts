@@ -6,7 +6,7 @@ import { startAdbServer, startPeer, testApk, type AdbServer } from '#test/helper
 import { referenceApks } from '#test/helpers/apps.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * The session page's Apps and Files panes, end to end: the real server with an agent whose Android

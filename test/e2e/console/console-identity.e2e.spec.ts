@@ -5,7 +5,7 @@ import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/
 import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-provider.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { slapdAvailable, startSlapd, type TestDirectory } from '#test/helpers/slapd.js';
-import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, VIEWPORT } from './console-browser.js';
+import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, VIEWPORT } from '#test/helpers/console-browser.js';
 
 /**
  * Identity providers in the console: the administration page (add, edit with the secret kept, try,

@@ -4,7 +4,7 @@ import { client, createActiveUser, signUpCompany, type Client, type SignedUpComp
 import { eventually } from '#test/helpers/df-farm.js';
 import { startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
-import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, signInThroughPage, VIEWPORT } from './console-browser.js';
+import { expectAccessible, launchBrowser, openPage, pageErrors, signedIn, signInThroughPage, VIEWPORT } from '#test/helpers/console-browser.js';
 
 /**
  * A team's first week from the console, end to end: an administrator invites a coworker into a

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * The Webhooks page of the console in Chromium, checked with axe: add an endpoint (its secret shown

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * Test sessions in the console: the list, a session's page with the current result of each case,

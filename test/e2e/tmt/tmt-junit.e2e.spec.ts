@@ -12,7 +12,7 @@ import { errorCode, http, startTestServer, type JsonResponse, type TestServer } 
  * reporter, Mocha with mocha-junit-reporter) over the tiny suites in test/fixtures/junit, each with
  * passing, failing and skipped tests, imported into `/v1` with API keys and an OAuth client token.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURES = join(ROOT, 'test/fixtures/junit');
 const BIN = join(ROOT, 'node_modules/.bin');
 

@@ -4,7 +4,7 @@ import { startOidcProvider, type TestOidcProvider } from '#test/helpers/oidc-pro
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startDnsmasq, verifyDomain, type TestDns } from '#test/helpers/dns.js';
 import { followSignIn } from '#test/helpers/sso-browser.js';
-import { expectAccessible, launchBrowser, openPage, VIEWPORT } from './console-browser.js';
+import { expectAccessible, launchBrowser, openPage, VIEWPORT } from '#test/helpers/console-browser.js';
 
 /**
  * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password

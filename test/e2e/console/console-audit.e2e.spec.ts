@@ -4,7 +4,7 @@ import { writeAgentConfig } from '#test/helpers/df-farm.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
-import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * The audit history in the console: its event-type filter is a list of the audit's types in words,

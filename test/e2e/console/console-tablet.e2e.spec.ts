@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { expectAccessible, launchBrowser, pageErrors, signedIn, startSessionByTap } from './console-browser.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn, startSessionByTap } from '#test/helpers/console-browser.js';
 
 /**
  * The console on a tablet: a touch screen at 820×1180 (portrait) and 1180×820 (landscape). Every main

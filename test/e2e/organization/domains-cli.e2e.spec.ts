@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '#test/helpers/server.js';
  * `npm run domains`: an operator verifies a company's domain without DNS, from a process of its own
  * sharing the running platform's PostgreSQL database, and lists domains.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 let database: { url: string; drop: () => Promise<void> };
 let server: TestServer;
 let company: SignedUpCompany;

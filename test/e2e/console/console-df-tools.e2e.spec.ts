@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from './console-browser.js';
+import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
  * The hosts page's re-scoping and token rotation, and the accessibility report's comparison and
