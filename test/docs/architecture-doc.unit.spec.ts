@@ -19,7 +19,7 @@ const doc = readFileSync('docs/architecture.md', 'utf8');
 function section(heading: string): string {
   const start = doc.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`docs/architecture.md has no "${heading}"`);
-  const level = heading.match(/^#+/)![0].length;
+  const level = heading.match(/^#+/)?.[0].length ?? 2;
   const rest = doc.slice(start + heading.length + 2);
   const end = rest.search(new RegExp(`^#{1,${level}} `, 'm'));
   return end < 0 ? rest : rest.slice(0, end);
@@ -30,18 +30,20 @@ function tableRows(text: string): string[][] {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.startsWith('|'));
   const rows: string[][] = [];
-  for (let i = first + 2; i < lines.length && lines[i].startsWith('|'); i++) {
-    rows.push(lines[i].slice(1, -1).split(' | ').map((c) => c.trim()));
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.slice(1, -1).split(' | ').map((c) => c.trim()));
   }
   return rows;
 }
 
-const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+const ticks = (cell: string | undefined): string[] => [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+const first = (cell: string | undefined): string => ticks(cell)[0] ?? '';
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 describe('docs/architecture.md, "Where things are"', () => {
   const rows = tableRows(section('### Where things are'));
-  const named = (column: number) => new Set(rows.flatMap((r) => ticks(r[column] ?? '')));
+  const named = (column: number) => new Set(rows.flatMap((r) => ticks(r[column])));
 
   it('names every read model, and only read models that exist', () => {
     const readModels = readdirSync('projections').filter((d) => existsSync(`projections/${d}/projection.ts`));
@@ -50,7 +52,7 @@ describe('docs/architecture.md, "Where things are"', () => {
   });
 
   it('names every feature folder of every module', () => {
-    const written = new Set(rows.flatMap((r) => ticks(r[2] ?? '')).map((n) => n.replace(/\/$/, '')));
+    const written = new Set(rows.flatMap((r) => ticks(r[2])).map((n) => n.replace(/\/$/, '')));
     const missing = featureFolders('.')
       .map(({ module, feature }) => `${module}/${feature}`)
       .filter((f) => !written.has(f));
@@ -72,7 +74,7 @@ describe('docs/architecture.md, the admission list', () => {
     const rows = tableRows(section('### Opening a session: one admission (`services/df/sessions/admission.ts`)'));
     const stub = {} as never;
     const checks = sessionAdmission({ db: stub, scope: () => stub, reservations: stub, fleet: stub });
-    expect(rows.map((r) => ticks(r[0])[0])).toEqual(checks.map((c) => c.name));
+    expect(rows.map((r) => first(r[0]))).toEqual(checks.map((c) => c.name));
   });
 });
 
@@ -81,16 +83,16 @@ describe("docs/architecture.md, the agent's capabilities", () => {
   const source = readFileSync('agent/capabilities.ts', 'utf8');
 
   it('lists the capabilities a driver is composed of, with their methods', () => {
-    const composed = source.match(/export type DeviceDriver =([^;]+);/)![1].split('&').map((s) => s.trim());
+    const composed = (source.match(/export type DeviceDriver =([^;]+);/)?.[1] ?? '').split('&').map((s) => s.trim());
     const rows = tableRows(text);
-    expect(rows.map((r) => ticks(r[0])[0])).toEqual(composed);
+    expect(rows.map((r) => first(r[0]))).toEqual(composed);
     for (const row of rows) {
-      const name = ticks(row[0])[0];
-      const body = source.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))![1];
-      const methods = [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??[(:]/gm)].map((m) => m[1]);
+      const name = first(row[0]);
+      const body = source.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))?.[1] ?? '';
+      const methods = [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??[(:]/gm)].map((m) => m[1] ?? '');
       expect(ticks(row[1]), name).toEqual(methods);
       const required = methods.some((m) => new RegExp(`^ {2}(?:readonly )?${m}[(:]`, 'm').test(body));
-      expect(row[2].startsWith('yes'), `${name}: every device has it`).toBe(required);
+      expect((row[2] ?? '').startsWith('yes'), `${name}: every device has it`).toBe(required);
     }
   });
 
@@ -106,8 +108,8 @@ describe("docs/architecture.md, the agent's capabilities", () => {
     };
     const onDisk = readdirSync('agent/ops').filter((f) => f.endsWith('.ts') && !f.includes('.spec.') && f !== 'index.ts' && f !== 'types.ts');
     expect(sorted(onDisk)).toEqual(sorted(Object.keys(families)));
-    const rows = tableRows(tables[0]);
-    expect(Object.fromEntries(rows.map((r) => [ticks(r[0])[0], ticks(r[1])]))).toEqual(
+    const rows = tableRows(tables[0] ?? '');
+    expect(Object.fromEntries(rows.map((r) => [first(r[0]), ticks(r[1])]))).toEqual(
       Object.fromEntries(Object.entries(families).map(([file, ops]) => [file, Object.keys(ops)])),
     );
   });
