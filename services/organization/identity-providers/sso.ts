@@ -1,5 +1,6 @@
 import { randomToken, hashToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
+import type { PublicAddress } from '#shared/public-address.js';
 import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';
 import type { ClientInfo, TokenPair } from '../auth/service.js';
@@ -17,6 +18,16 @@ const codeKey = (code: string) => `sso:code:${hashToken(code)}`;
 
 /** Where the console lands after a sign-in through a provider. */
 export const CONSOLE_LANDING = '/sso';
+
+/**
+ * The console's landing page with `query` (`code` or `error`): at `APP_URL` when the operator set it —
+ * the console may be served at another address than the one that answered the provider's callback —
+ * else relative to the callback's own address.
+ */
+export function consoleLanding(address: Pick<PublicAddress, 'configured' | 'link'>, query: Record<string, string>): string {
+  const path = `${CONSOLE_LANDING}?${new URLSearchParams(query).toString()}`;
+  return address.configured ? address.link(path) : path;
+}
 
 interface StoredFlow {
   providerId: number;
@@ -114,11 +125,11 @@ export class SsoFlows {
       const pair = await signIn();
       const code = randomToken(24);
       await this.platform.kv.set(codeKey(code), JSON.stringify(pair), { ttlMs: CODE_TTL_MS });
-      return `${CONSOLE_LANDING}?code=${encodeURIComponent(code)}`;
+      return consoleLanding(this.platform.publicAddress, { code });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       this.platform.logger.info({ requestId: currentRequest()?.requestId, code: err.code, err: err.message }, 'sign-in through an identity provider refused');
-      return `${CONSOLE_LANDING}?error=${encodeURIComponent(err.code)}`;
+      return consoleLanding(this.platform.publicAddress, { error: err.code });
     }
   }
 }
