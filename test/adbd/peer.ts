@@ -4,6 +4,7 @@ import { inflateRawSync } from 'node:zlib';
 import { parseBinaryXml } from '#shared/apps/index.js';
 import { posix } from 'node:path';
 import { encodePng, type RgbImage } from './png.js';
+import { runInstrumentation, type ScriptedSuite } from './instrument.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
 import { decodeImapUtf7 } from './utf7.js';
 import { MinicapDaemon, MinitouchDaemon, parseProjection, type Projection } from './daemons.js';
@@ -94,8 +95,10 @@ export interface PeerRecord {
   touch: string[];
   /** W3C actions the UiAutomator2 server was sent, in order. */
   pointerActions: ActionsReceived[];
-  /** Each start of the UiAutomator2 server's instrumentation (its command line). */
+  /** Each start of an instrumentation, the UiAutomator2 server's or a scripted suite's (its command line). */
   instrumentations: string[];
+  /** Each `pm clear <package>`. */
+  cleared: string[];
 }
 
 const LATIN_IME = 'com.android.inputmethod.latin/.LatinIME';
@@ -105,7 +108,7 @@ const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
 
 /** The adbd-protocol test device. */
 export class AdbdPeer {
-  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [], pointerActions: [], instrumentations: [] };
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [], pointerActions: [], instrumentations: [], cleared: [] };
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
@@ -524,7 +527,17 @@ export class AdbdPeer {
     return false;
   }
 
-  /** `am instrument -w ... <package>/<runner>`: only the UiAutomator2 server's instrumentation is known here. */
+  /** A test APK's scripted suite, played by `am instrument` once its package is installed (test/adbd/instrument.ts). */
+  scriptSuite(suite: ScriptedSuite): void {
+    this.suites.set(suite.testPackage, suite);
+  }
+
+  private readonly suites = new Map<string, ScriptedSuite>();
+
+  /**
+   * `am instrument -w ... <package>/<runner>`: the UiAutomator2 server's instrumentation, or a scripted
+   * suite's (`scriptSuite`) once its test APK and its target are installed.
+   */
   private startInstrumentation(words: string[], stream: PeerStream): boolean {
     const target = words.at(-1) ?? '';
     const packageName = target.split('/')[0] ?? '';
@@ -533,6 +546,31 @@ export class AdbdPeer {
       stream.close();
       return true;
     };
+    const suite = this.suites.get(packageName);
+    if (suite) {
+      const runner = target.split('/')[1] ?? '';
+      const known = runner === suite.runner || `${packageName}${runner}` === suite.runner;
+      if (!this.packages.has(packageName) || !known) return fail(`android.util.AndroidException: INSTRUMENTATION_FAILED: ${target}`);
+      if (!this.packages.has(suite.targetPackage)) return fail('INSTRUMENTATION_RESULT: shortMsg=Unable to find instrumentation target package: ' + suite.targetPackage + '\nINSTRUMENTATION_CODE: 0');
+      this.record.instrumentations.push(words.join(' '));
+      const pid = ++this.pid;
+      const stops: (() => void)[] = [];
+      const stop = () => stops.splice(0).forEach((f) => f());
+      this.daemons.set(pid, { stop, stream });
+      this.instrumented.set(pid, [packageName, suite.targetPackage]);
+      stream.onClose(() => this.endDaemon(pid));
+      runInstrumentation(suite, words, {
+        write: (text) => stream.write(Buffer.from(text)),
+        close: () => {
+          this.daemons.delete(pid);
+          this.instrumented.delete(pid);
+          stream.close();
+        },
+        log: (level, tag, message) => this.log(level, tag, message),
+        onStop: (listener) => stops.push(listener),
+      });
+      return true;
+    }
     if (packageName !== UIA2_TEST_PACKAGE || !this.packages.has(UIA2_TEST_PACKAGE)) return fail(`android.util.AndroidException: INSTRUMENTATION_FAILED: ${target}`);
     if (!this.packages.has(UIA2_SERVER_PACKAGE)) return fail(`INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0`);
     this.record.instrumentations.push(words.join(' '));
@@ -552,11 +590,14 @@ export class AdbdPeer {
   }
 
   private readonly daemons = new Map<number, { stop: () => void; stream: PeerStream }>();
+  /** Running scripted instrumentations: their test and target packages (`am force-stop` of either ends them). */
+  private readonly instrumented = new Map<number, string[]>();
 
   private endDaemon(pid: number): void {
     const daemon = this.daemons.get(pid);
     if (!daemon) return;
     this.daemons.delete(pid);
+    this.instrumented.delete(pid);
     daemon.stop();
     daemon.stream.close();
     if (this.minicap?.pid === pid) this.minicap = null;
@@ -839,6 +880,16 @@ export class AdbdPeer {
         io.out('Success\n');
         return 0;
       }
+      case 'clear': {
+        const p = this.packages.get(rest[0] ?? '');
+        if (!p) {
+          io.out('Failed\n');
+          return 1;
+        }
+        this.record.cleared.push(p.name);
+        io.out('Success\n');
+        return 0;
+      }
       case 'uninstall': {
         const name = rest.filter((a) => !a.startsWith('-'))[0] ?? '';
         const p = this.packages.get(name);
@@ -878,6 +929,7 @@ export class AdbdPeer {
         const pkg = rest[0] ?? '';
         this.record.forceStopped.push(pkg);
         if ((pkg === UIA2_TEST_PACKAGE || pkg === UIA2_SERVER_PACKAGE) && this.uiautomator2) this.endDaemon(this.uiautomator2.pid);
+        for (const [pid, packages] of [...this.instrumented]) if (packages.includes(pkg)) this.endDaemon(pid);
         if (this.foreground === pkg) this.foreground = 'com.android.launcher3';
         return 0;
       }
