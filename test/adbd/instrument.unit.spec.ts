@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InstrumentationParser, type InstrumentationEvent } from '#agent/android/instrumentation.js';
 import { javaHash, runInstrumentation, selectScripted, type ScriptedSuite, type ScriptedTest } from './instrument.js';
 
 const test = (methodName: string, outcome: ScriptedTest['outcome'], extra: Partial<ScriptedTest> = {}): ScriptedTest => ({
@@ -106,5 +107,16 @@ describe('the adbd peer’s am instrument', () => {
     expect(javaHash('hello')).toBe(99162322);
     expect(javaHash('testSomething(com.example.FooTest)')).toBe(javaHash('testSomething(com.example.FooTest)'));
     expect(javaHash('polygenelubricants')).toBe(-2147483648);
+  });
+});
+
+describe('the peer’s output, read by the agent’s parser', () => {
+  it('gives each test’s outcome and the run’s end', async () => {
+    const { out } = await run(suiteOf([test('a', { kind: 'pass' }), test('b', { kind: 'fail', message: 'nope' }), test('c', { kind: 'ignored' })]), []);
+    const events: InstrumentationEvent[] = [];
+    const parser = new InstrumentationParser((e) => events.push(e));
+    parser.push(out);
+    parser.end();
+    expect(events.map((e) => (e.kind === 'finished' ? `${e.methodName}:${e.outcome}:${e.message ?? ''}` : e.kind))).toEqual(['started', 'a:passed:', 'started', 'b:failed:nope', 'started', 'c:ignored:', 'result']);
   });
 });
