@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { AppHelper } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import type { DeviceCommand } from '#shared/wire/messages.js';
 
 /** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
 export const DEBUG_PROTOCOLS = ['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector'] as const;
@@ -131,8 +132,21 @@ export interface DebugCapability {
 }
 
 /**
+ * Instrumentation tests (Android's `am instrument`): optional. A run goes on in the background while the
+ * device answers other commands (its screen, its logs); its events are read by polling.
+ */
+export interface TestsCapability {
+  /** Starts a run of the command's tests; answers its id. DEVICE_BUSY while another run goes on. */
+  startInstrumentation?(command: Extract<DeviceCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'>;
+  /** The run's events after `afterSeq`, whether it is over, and what it did not reach. NOT_FOUND for an unknown run. */
+  pollInstrumentation?(runId: string, afterSeq: number): RpcResult<'instrumentPoll'>;
+  /** Stops the run (the app's process force-stopped); what had not finished is reported as not run. */
+  stopInstrumentation?(runId: string): Promise<RpcResult<'instrumentStop'>>;
+}
+
+/**
  * One device as a provider drives it: the capabilities every device has (life cycle, screen, input,
- * logs, UI) and the optional ones (automation endpoints, apps, files, debugging), whose methods a
+ * logs, UI) and the optional ones (automation endpoints, apps, files, debugging, tests), whose methods a
  * device may lack — the agent's operation table (`agent/ops/`) answers UNSUPPORTED for those in one place.
  */
 export type DeviceDriver = LifecycleCapability &
@@ -143,5 +157,6 @@ export type DeviceDriver = LifecycleCapability &
   AutomationCapability &
   AppsCapability &
   FilesCapability &
-  DebugCapability;
+  DebugCapability &
+  TestsCapability;
 

@@ -20,6 +20,7 @@ export {
   type ScreencastOptions,
   type ScreenCapability,
   type Screenshot,
+  type TestsCapability,
   type UiCapability,
 } from './capabilities.js';
 import type { DeviceDriver } from './capabilities.js';
@@ -41,14 +42,23 @@ export interface DeviceProvider {
 export class LogRing {
   private entries: LogEntry[] = [];
   private seq = 0;
+  private readonly watchers = new Set<(entry: LogEntry) => void>();
 
   constructor(private readonly capacity = 2_000) {}
 
   /** Appends one entry, dropping the oldest beyond capacity. */
   push(level: LogEntry['level'], source: string, text: string, at = new Date()): void {
     this.seq += 1;
-    this.entries.push({ seq: this.seq, at: at.toISOString(), level, source, text: text.slice(0, 10_000) });
+    const entry = { seq: this.seq, at: at.toISOString(), level, source, text: text.slice(0, 10_000) };
+    this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const watcher of this.watchers) watcher(entry);
+  }
+
+  /** Calls `watcher` with each entry appended from now on; returns the function that stops it. */
+  watch(watcher: (entry: LogEntry) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Entries after `afterSeq`. */
@@ -64,7 +74,7 @@ export class LogRing {
 /** A driver's refusal or failure, with the wire code the worker replies with. */
 export class DriverError extends Error {
   constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'DEVICE_ERROR' | 'NOT_PREPARED' | 'UNSUPPORTED',
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'DEVICE_ERROR' | 'DEVICE_BUSY' | 'NOT_PREPARED' | 'UNSUPPORTED',
     message: string,
     options?: { cause?: unknown },
   ) {

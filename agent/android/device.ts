@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { AppHelper } from '#shared/wire/messages.js';
+import type { AppHelper, DeviceCommand } from '#shared/wire/messages.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
 import { AndroidApps, SCRATCH_ROOT } from './apps.js';
+import { AndroidInstrumentation } from './instrument.js';
 import { AndroidFiles } from './files.js';
 import { AndroidScreen, type ScreenPath } from './screen.js';
 import { AndroidInput, type InputPath, type TextPath } from './input.js';
@@ -31,6 +32,7 @@ export class AndroidDevice implements DeviceDriver {
   /** Its apps (`pm`, `am`) and its files (adb's sync service), each leaving nothing behind at release. */
   private readonly apps: AndroidApps;
   private readonly files: AndroidFiles;
+  private readonly instrumentation: AndroidInstrumentation;
   private scratch: string | null = null;
   private logcat: Duplex | null = null;
   /** The screen capability: screenshots and the live screen (minicap, else screencap). */
@@ -52,6 +54,7 @@ export class AndroidDevice implements DeviceDriver {
     const context = { device, sh: (command: string) => this.sh(command), requirePrepared: () => this.requirePrepared() };
     this.apps = new AndroidApps(context);
     this.files = new AndroidFiles(context);
+    this.instrumentation = new AndroidInstrumentation(context, this.logRing);
     this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
     this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
   }
@@ -113,6 +116,7 @@ export class AndroidDevice implements DeviceDriver {
     };
     await attempt('stopping the live screen', () => this.screenCapability.release());
     await attempt('stopping touch and restoring the input method', () => this.inputCapability.stop());
+    await attempt('stopping the instrumentation tests', () => this.instrumentation.release());
     await this.apps.release(attempt);
     await this.files.release(attempt);
     if (this.scratch) {
@@ -259,6 +263,20 @@ export class AndroidDevice implements DeviceDriver {
 
   async webdriverCapabilities(): Promise<Record<string, unknown>> {
     return { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': this.serial };
+  }
+
+  // ---- instrumentation tests -------------------------------------------------------------------------
+
+  startInstrumentation(command: Extract<DeviceCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'> {
+    return this.instrumentation.start(command);
+  }
+
+  pollInstrumentation(runId: string, afterSeq: number): RpcResult<'instrumentPoll'> {
+    return this.instrumentation.poll(runId, afterSeq);
+  }
+
+  stopInstrumentation(runId: string): Promise<RpcResult<'instrumentStop'>> {
+    return this.instrumentation.stop(runId);
   }
 
   // ---- apps ----------------------------------------------------------------------------------------

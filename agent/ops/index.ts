@@ -4,6 +4,7 @@ import { inputOps } from './input.js';
 import { inspectOps } from './inspect.js';
 import { screenOps } from './screen.js';
 import { stagingOps } from './staging.js';
+import { testOps } from './tests.js';
 import type { DeviceDriver } from '../provider.js';
 import type { OpTable, SessionOp } from './types.js';
 
@@ -21,6 +22,7 @@ export const OPS: OpTable = {
   ...appOps,
   ...stagingOps,
   ...fileOps,
+  ...testOps,
 };
 
 /** Why the device cannot run `op` (it lacks every driver method the op may use), or null when it can. */

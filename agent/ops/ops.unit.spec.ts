@@ -30,6 +30,9 @@ describe('the agent operations table', () => {
       listFiles: 'This device does not support files',
       deleteFile: 'This device does not support files',
       makeFolder: 'This device does not support files',
+      instrumentStart: 'This device does not support instrumentation tests',
+      instrumentPoll: 'This device does not support instrumentation tests',
+      instrumentStop: 'This device does not support instrumentation tests',
     });
   });
 

@@ -148,6 +148,32 @@ export const PackageName = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[
 export const AppHelper = z.enum(['play-store', 'settings', 'app-settings', 'launch-app', 'developer-options', 'wifi-settings']);
 export type AppHelper = z.infer<typeof AppHelper>;
 const stageId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** A Java class or member name (`com.example.LoginTest`, `Outer$Inner`). */
+const JavaName = z.string().max(500).regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, 'a Java name');
+/** One test: its class and method (a parameterised test's method may read `name[0]`). */
+export const TestRef = z.object({ className: JavaName, methodName: z.string().max(255).regex(/^[A-Za-z_$][\w$]*(\[[\w ,.=-]*\])?$/, 'a test method name') });
+export type TestRef = z.infer<typeof TestRef>;
+/** How one test ended on the device: the runner's outcomes, and the two the agent decides (a hang, a crash). */
+export const TestOutcome = z.enum(['passed', 'failed', 'errored', 'ignored', 'assumption', 'timedOut', 'crashed']);
+export type TestOutcome = z.infer<typeof TestOutcome>;
+/** What happened in an instrumentation run, numbered so a reader asks for what came after. */
+export const InstrumentationEvent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('started'), seq: z.number().int(), className: z.string(), methodName: z.string(), at: z.string() }),
+  z.object({
+    kind: z.literal('finished'),
+    seq: z.number().int(),
+    className: z.string(),
+    methodName: z.string(),
+    at: z.string(),
+    outcome: TestOutcome,
+    durationMs: z.number().nonnegative(),
+    message: z.string().optional(),
+    stack: z.string().optional(),
+    /** The device log between the test's start and end. */
+    logcat: z.array(z.string()),
+  }),
+]);
+export type InstrumentationEvent = z.infer<typeof InstrumentationEvent>;
 
 export const DeviceCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('prepare') }),
@@ -184,6 +210,22 @@ export const DeviceCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('listFiles'), path: DevicePath }),
   z.object({ op: z.literal('deleteFile'), path: DevicePath }),
   z.object({ op: z.literal('makeFolder'), path: DevicePath }),
+  // Instrumentation tests (Android): started in the background, read by polling, stoppable.
+  z.object({
+    op: z.literal('instrumentStart'),
+    testPackage: PackageName,
+    /** The runner's class (`androidx.test.runner.AndroidJUnitRunner`). */
+    runner: JavaName,
+    targetPackage: PackageName,
+    /** The tests, in the order they run; one `am instrument` launch for all, or one each with `clearPackageData`. */
+    tests: z.array(TestRef).min(1).max(1_000),
+    testTimeoutMs: z.number().int().min(1_000).max(3_600_000),
+    clearPackageData: z.boolean().optional(),
+    /** Lists the tests (`-e log true`) without running them. */
+    listOnly: z.boolean().optional(),
+  }),
+  z.object({ op: z.literal('instrumentPoll'), runId: id, afterSeq: z.number().int().nonnegative().optional() }),
+  z.object({ op: z.literal('instrumentStop'), runId: id }),
 ]);
 export type DeviceCommand = z.infer<typeof DeviceCommand>;
 export type DeviceOp = DeviceCommand['op'];
@@ -286,6 +328,18 @@ export const RpcResults = {
   }),
   deleteFile: z.object({ path: z.string(), deleted: z.boolean() }),
   makeFolder: z.object({ path: z.string() }),
+  instrumentStart: z.object({ runId: z.string() }),
+  instrumentPoll: z.object({
+    events: z.array(InstrumentationEvent),
+    lastSeq: z.number().int().nonnegative(),
+    /** The run is over: every test finished, or it stopped early (a crash, a hang, a stop). */
+    done: z.boolean(),
+    /** Tests the run did not reach (after a crash or a hang), for the caller to plan again. */
+    notRun: z.array(TestRef),
+    /** Why it could not start or stopped early. */
+    failure: z.string().optional(),
+  }),
+  instrumentStop: z.object({ runId: z.string(), stopped: z.boolean() }),
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 

@@ -6,6 +6,7 @@ import { inputOps } from '#agent/ops/input.js';
 import { inspectOps } from '#agent/ops/inspect.js';
 import { screenOps } from '#agent/ops/screen.js';
 import { stagingOps } from '#agent/ops/staging.js';
+import { testOps } from '#agent/ops/tests.js';
 import { sessionAdmission } from '#services/df/sessions/admission.js';
 import { featureFolders } from '../../scripts/check-house.mjs';
 
@@ -105,6 +106,7 @@ describe("docs/architecture.md, the agent's capabilities", () => {
       'apps.ts': appOps,
       'staging.ts': stagingOps,
       'files.ts': fileOps,
+      'tests.ts': testOps,
     };
     const onDisk = readdirSync('agent/ops').filter((f) => f.endsWith('.ts') && !f.includes('.spec.') && f !== 'index.ts' && f !== 'types.ts');
     expect(sorted(onDisk)).toEqual(sorted(Object.keys(families)));
