@@ -12,6 +12,7 @@ import { OidcClients } from './oidc.js';
 import { providerRoutes } from './routes/providers.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { SamlClients } from './saml.js';
+import { identityProtocols } from './protocols.js';
 import { IdentityProviderService } from './service.js';
 import { ProviderSignIn } from './sign-in.js';
 import { SsoFlows } from './sso.js';
@@ -48,22 +49,22 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
     logFailure: (err) => platform.logger.info({ requestId: currentRequest()?.requestId, err }, 'trying a directory’s settings failed'),
   });
   const signIn = new ProviderSignIn(platform, auth);
-  const flows = new SsoFlows(platform, providers, oidc, saml, signIn);
+  const protocols = identityProtocols({ oidc, saml, ldap });
+  const flows = new SsoFlows(platform, providers, protocols, signIn);
 
   const check = async (id: number, companyId: number): Promise<Record<string, unknown>> => {
     const provider = providers.opened(await providers.get(companyId, id));
-    if (provider.type === 'oidc') return oidc.check(provider);
-    if (provider.type === 'saml') return saml.check(provider, flows.callbackUrl(provider.id));
-    return ldap.check(provider);
+    return protocols[provider.type].check(provider, flows.callbackUrl(provider.id));
   };
 
   /** Sign-in with a directory's username and password (`POST /auth/login` with `providerId`). */
   const directorySignIn = async (providerId: number, username: string, password: string, client: ClientInfo): Promise<TokenPair> => {
     const provider = await providers.enabled(providerId);
-    if (provider.type !== 'ldap') throw new AppError('BAD_REQUEST', `${provider.name} signs in through its own page: GET /api/v1/auth/sso/${provider.id}/start`);
+    const directory = protocols[provider.type].directory;
+    if (!directory) throw new AppError('BAD_REQUEST', `${provider.name} signs in through its own page: GET /api/v1/auth/sso/${provider.id}/start`);
     await auth.throttle.check(`ldap:${provider.id}:${username}`, client.address);
     try {
-      const identity = await ldap.authenticate(provider, username, password);
+      const identity = await directory.authenticate(provider, username, password);
       await auth.throttle.recordSuccess(`ldap:${provider.id}:${username}`, client.address);
       return await signIn.signIn(provider, identity, client);
     } catch (err) {

@@ -4,10 +4,9 @@ import type { PublicAddress } from '#shared/public-address.js';
 import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';
 import type { ClientInfo, TokenPair } from '../auth/service.js';
-import type { OidcClients, OidcFlow } from './oidc.js';
 import type { IdentityProviderService } from './service.js';
+import type { FlowMemory, IdentityProtocols } from './protocols.js';
 import type { ProviderSignIn } from './sign-in.js';
-import type { SamlClients } from './saml.js';
 
 /** How long a started sign-in may take at the provider. */
 const FLOW_TTL_MS = 10 * 60_000;
@@ -31,9 +30,8 @@ export function consoleLanding(address: Pick<PublicAddress, 'configured' | 'link
 
 interface StoredFlow {
   providerId: number;
-  oidc?: OidcFlow;
-  /** The SAML request id the answer must be in response to. */
-  samlRequestId?: string;
+  /** What the provider's protocol must check in the answer (a PKCE verifier and nonce, a SAML request id). */
+  memory: FlowMemory;
 }
 
 /**
@@ -48,8 +46,7 @@ export class SsoFlows {
   constructor(
     private readonly platform: Platform,
     private readonly providers: IdentityProviderService,
-    private readonly oidc: OidcClients,
-    private readonly saml: SamlClients,
+    private readonly protocols: IdentityProtocols,
     private readonly signIn: ProviderSignIn,
   ) {}
 
@@ -60,20 +57,11 @@ export class SsoFlows {
   /** The provider's URL the browser goes to. */
   async start(providerId: number): Promise<string> {
     const provider = await this.providers.enabled(providerId);
+    const browser = this.protocols[provider.type].browser;
+    if (!browser) throw new AppError('BAD_REQUEST', `${provider.name} is a directory: sign in with its username and password`);
     const state = randomToken(24);
-    let url: string;
-    let stored: StoredFlow;
-    if (provider.type === 'oidc') {
-      const started = await this.oidc.start(provider, this.callbackUrl(provider.id), state);
-      url = started.url;
-      stored = { providerId, oidc: started.flow };
-    } else if (provider.type === 'saml') {
-      const started = await this.saml.start(provider, this.callbackUrl(provider.id), state);
-      url = started.url;
-      stored = { providerId, samlRequestId: started.requestId };
-    } else {
-      throw new AppError('BAD_REQUEST', `${provider.name} is a directory: sign in with its username and password`);
-    }
+    const { url, memory } = await browser.start(provider, this.callbackUrl(provider.id), state);
+    const stored: StoredFlow = { providerId, memory };
     await this.platform.kv.set(flowKey(state), JSON.stringify(stored), { ttlMs: FLOW_TTL_MS });
     return url;
   }
@@ -86,28 +74,17 @@ export class SsoFlows {
     return flow;
   }
 
-  /** The OpenID Connect callback (GET with `code` and `state`, or `error`). */
-  async oidcCallback(providerId: number, query: URLSearchParams, client: ClientInfo): Promise<string> {
+  /**
+   * The provider's answer at the callback — OpenID Connect's query (GET), SAML's form (POST): checked by
+   * the provider's protocol, the person signed in.
+   */
+  async callback(providerId: number, answer: URLSearchParams, client: ClientInfo): Promise<string> {
     return this.landing(async () => {
-      const flow = await this.takeFlow(providerId, query.get('state') ?? undefined);
       const provider = await this.providers.enabled(providerId);
-      if (provider.type !== 'oidc' || !flow.oidc) throw new AppError('SSO_FAILED', 'Not an OpenID Connect sign-in');
-      const error = query.get('error');
-      if (error) throw new AppError('SSO_FAILED', `${provider.name} refused the sign-in: ${error} ${query.get('error_description') ?? ''}`.trim());
-      const callback = new URL(this.callbackUrl(providerId));
-      callback.search = query.toString();
-      const identity = await this.oidc.finish(provider, callback, query.get('state')!, flow.oidc);
-      return this.signIn.signIn(provider, identity, client);
-    });
-  }
-
-  /** The SAML assertion consumer service (POST with `SAMLResponse` and `RelayState`). */
-  async samlCallback(providerId: number, body: { SAMLResponse?: string; RelayState?: string }, client: ClientInfo): Promise<string> {
-    return this.landing(async () => {
-      const flow = await this.takeFlow(providerId, body.RelayState);
-      const provider = await this.providers.enabled(providerId);
-      if (provider.type !== 'saml' || !flow.samlRequestId || !body.SAMLResponse) throw new AppError('SSO_FAILED', 'Not a SAML sign-in');
-      const identity = await this.saml.finish(provider, this.callbackUrl(providerId), body.SAMLResponse, flow.samlRequestId);
+      const browser = this.protocols[provider.type].browser;
+      if (!browser) throw new AppError('SSO_FAILED', `${provider.name} does not sign in through the browser`);
+      const flow = await this.takeFlow(providerId, browser.stateOf(answer));
+      const identity = await browser.finish(provider, this.callbackUrl(providerId), answer, flow.memory);
       return this.signIn.signIn(provider, identity, client);
     });
   }

@@ -47,7 +47,7 @@ export async function signInRoutes(app: FastifyInstance, opts: IdentityProviderF
     schema: { tags, summary: "The OpenID provider's answer; ends in the console (302) with a one-time code, or the failure", security: [], params: IdParams },
     handler: async (request, reply) => {
       const query = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1 || request.url.length));
-      return reply.redirect(await flows.oidcCallback(request.params.id, query, clientOf(request)), 302);
+      return reply.redirect(await flows.callback(request.params.id, query, clientOf(request)), 302);
     },
   });
 
@@ -59,7 +59,10 @@ export async function signInRoutes(app: FastifyInstance, opts: IdentityProviderF
       params: IdParams,
       body: z.object({ SAMLResponse: z.string().max(1_000_000).optional(), RelayState: z.string().max(512).optional() }),
     },
-    handler: async (request, reply) => reply.redirect(await flows.samlCallback(request.params.id, request.body, clientOf(request)), 302),
+    handler: async (request, reply) => {
+      const form = new URLSearchParams(Object.entries(request.body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      return reply.redirect(await flows.callback(request.params.id, form, clientOf(request)), 302);
+    },
   });
 
   r.post('/auth/sso/exchange', {
