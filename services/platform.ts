@@ -8,18 +8,9 @@ import type { EventStore } from '#shared/es/types.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import type { Mailer } from '#shared/mail/mailer.js';
 import type { PublicAddress } from '#shared/public-address.js';
+import type { ReadModelWaiter } from '#shared/es/read-model-waiter.js';
 
-/** Waits until read models have caught up with a log position (read-your-writes). */
-export interface ReadModelWaiter {
-  waitFor(position: bigint, options?: { names?: readonly string[]; timeoutMs?: number }): Promise<void>;
-  /** How far a projection run by this process has got; undefined when it runs elsewhere. */
-  positionOf?(name: string): bigint | undefined;
-  /**
-   * A number that changes whenever any projection of this process moves; undefined when they run
-   * elsewhere. Caches of read-model answers are dropped when it changes.
-   */
-  version?(): bigint | undefined;
-}
+export type { ReadModelWaiter };
 
 /** Everything a module needs from the outside world, opened once per process. */
 export interface Platform {

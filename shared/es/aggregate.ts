@@ -1,11 +1,8 @@
 import { timed } from '../request-context.js';
 import { handleCommand, unwrittenStream, type CommandContext, type CommandResult, type Decider, type DomainEvent } from './decider.js';
+import type { ReadModelWaiter } from './read-model-waiter.js';
 import type { EventStore } from './types.js';
 
-/** What waits for read models to pass a position (the platform's projection runner). */
-export interface ReadModelsWaiting {
-  waitFor(position: bigint, options?: { names?: readonly string[] }): Promise<void>;
-}
 
 export interface AggregateOptions<Command, Event extends DomainEvent, State> {
   decider: Decider<Command, Event, State>;
@@ -34,7 +31,7 @@ export interface Aggregate<Command, Event extends DomainEvent, State> {
  * the two are the steps `append` and `settle` of the answer's `Server-Timing`.
  */
 export function aggregate<Command, Event extends DomainEvent, State>(
-  deps: { store: EventStore; readModels: ReadModelsWaiting },
+  deps: { store: EventStore; readModels: Pick<ReadModelWaiter, 'waitFor'> },
   options: AggregateOptions<Command, Event, State>,
 ): Aggregate<Command, Event, State> {
   const settle = async ({ position }: { position: bigint | null }): Promise<void> => {
