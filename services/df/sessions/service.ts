@@ -5,7 +5,7 @@ import { findSession, idleSessions, listArtifacts, sessionById, toSessionView, t
 import type { BlobStore } from '#shared/blob/index.js';
 import { NoRespondersError, type MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
-import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, fold, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError, found } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
@@ -86,13 +86,8 @@ export class SessionService implements SessionPort {
     return this.idleSweeper.stop();
   }
 
-  private context(caller: Partial<Caller> & { actor?: string | number }): CommandContext {
-    return {
-      actorId: caller.actor ?? caller.userId ?? null,
-      companyId: caller.companyId ?? null,
-      workspaceId: caller.workspaceId ?? null,
-      now: this.deps.now(),
-    };
+  private actor(caller: Partial<Caller> & { actor?: string | number }): CommandActor {
+    return { actorId: caller.actor ?? caller.userId ?? null, companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null };
   }
 
   private async session(command: SessionCommand & { sessionId: string }, context: CommandContext) {
@@ -121,7 +116,7 @@ export class SessionService implements SessionPort {
 
   private async open(caller: Caller, input: CreateSessionInput, device: { id: string; name: string; alias: string | null }, booking: string | null, sessionId: string): Promise<SessionView> {
     const type = input.type ?? 'manual';
-    const context = this.context(caller);
+    const context = commandContext(this.deps, this.actor(caller));
     const allocation = await timed('allocate', () =>
       this.deps.devices.run(
         { type: 'AllocateDevice', deviceId: device.id, sessionId, sessionType: type, ownerId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId },
@@ -160,14 +155,14 @@ export class SessionService implements SessionPort {
     let position: bigint | null;
     try {
       const ready = await timed('prepare', () => requestDevice(this.deps.bus, target, { op: 'prepare' }, { timeoutMs: this.deps.prepareTimeoutMs }));
-      position = (await timed('started', () => this.session({ type: 'MarkSessionStarted', sessionId, screen: ready.screen }, this.context(caller)))).position;
+      position = (await timed('started', () => this.session({ type: 'MarkSessionStarted', sessionId, screen: ready.screen }, commandContext(this.deps, this.actor(caller))))).position;
     } catch (err) {
       const failure = deviceFailure(err, 'prepare');
       const code = err instanceof DeviceRequestError ? err.code : 'INTERNAL';
       this.deps.logger.warn({ err, sessionId, deviceId: device.id }, 'device preparation failed');
-      await this.session({ type: 'MarkSessionFailed', sessionId, code, reason: (failure as Error).message }, this.context(caller));
+      await this.session({ type: 'MarkSessionFailed', sessionId, code, reason: (failure as Error).message }, commandContext(this.deps, this.actor(caller)));
       await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch(() => undefined);
-      const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, this.context(caller));
+      const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, commandContext(this.deps, this.actor(caller)));
       await this.settle(released.position);
       throw failure;
     }
@@ -201,7 +196,7 @@ export class SessionService implements SessionPort {
    * is safe to repeat, so an end interrupted by a crash is finished by the next one.
    */
   async end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: SessionEndReason, actor: string | number): Promise<void> {
-    const context = this.context({ actor, companyId: session.companyId, workspaceId: session.workspaceId });
+    const context = commandContext(this.deps, this.actor({ actor, companyId: session.companyId, workspaceId: session.workspaceId }));
     await this.stopRecording(session, actor).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'stopping the recording failed'));
     const ended = await this.session({ type: 'EndSession', sessionId: session.id, reason }, context);
     await this.deps.fleet?.sessionClosed(session.id);
@@ -237,7 +232,7 @@ export class SessionService implements SessionPort {
    * removed it, when and from where.
    */
   async purge(session: SessionRecord, caller: Caller): Promise<void> {
-    const result = await this.session({ type: 'DeleteSession', sessionId: session.id }, this.context(caller));
+    const result = await this.session({ type: 'DeleteSession', sessionId: session.id }, commandContext(this.deps, this.actor(caller)));
     await this.deps.blobs.deleteFolder(sessionBlobFolder(session.companyId, session.id));
     await this.settle(result.position);
   }
@@ -249,11 +244,11 @@ export class SessionService implements SessionPort {
     change: { name?: string; metadata?: Record<string, unknown>; notes?: string; outcome?: { outcome: SessionOutcome; reason: string | null } },
   ): Promise<void> {
     let position: bigint | null = null;
-    if (change.outcome !== undefined) position = (await this.session({ type: 'SetSessionOutcome', sessionId: session.id, ...change.outcome }, this.context(caller))).position ?? position;
-    if (change.name !== undefined) position = (await this.session({ type: 'RenameSession', sessionId: session.id, name: change.name }, this.context(caller))).position ?? position;
+    if (change.outcome !== undefined) position = (await this.session({ type: 'SetSessionOutcome', sessionId: session.id, ...change.outcome }, commandContext(this.deps, this.actor(caller)))).position ?? position;
+    if (change.name !== undefined) position = (await this.session({ type: 'RenameSession', sessionId: session.id, name: change.name }, commandContext(this.deps, this.actor(caller)))).position ?? position;
     if (change.metadata !== undefined)
-      position = (await this.session({ type: 'UpdateSessionMetadata', sessionId: session.id, metadata: change.metadata }, this.context(caller))).position ?? position;
-    if (change.notes !== undefined) position = (await this.session({ type: 'UpdateSessionNotes', sessionId: session.id, notes: change.notes }, this.context(caller))).position ?? position;
+      position = (await this.session({ type: 'UpdateSessionMetadata', sessionId: session.id, metadata: change.metadata }, commandContext(this.deps, this.actor(caller)))).position ?? position;
+    if (change.notes !== undefined) position = (await this.session({ type: 'UpdateSessionNotes', sessionId: session.id, notes: change.notes }, commandContext(this.deps, this.actor(caller)))).position ?? position;
     await this.settle(position);
   }
 
@@ -265,7 +260,7 @@ export class SessionService implements SessionPort {
     const command: SessionCommand = grant
       ? { type: 'GrantDebugAccess', sessionId: session.id, userId, protocols }
       : { type: 'WithdrawDebugAccess', sessionId: session.id, userId, protocols };
-    const result = await this.session(command, this.context(caller));
+    const result = await this.session(command, commandContext(this.deps, this.actor(caller)));
     await this.settle(result.position);
     return result.events.length > 0;
   }
@@ -273,7 +268,7 @@ export class SessionService implements SessionPort {
   /** Records one timeline entry (which also keeps the session from idling out). */
   async recordActivity(session: Pick<SessionRecord, 'id'>, caller: Partial<Caller> & { actor?: string | number }, kind: ActivityKind, detail: Record<string, unknown>): Promise<{ activityId: string; kind: ActivityKind }> {
     const activityId = randomUUID();
-    const result = await this.session({ type: 'RecordActivity', sessionId: session.id, activityId, kind, detail }, this.context(caller));
+    const result = await this.session({ type: 'RecordActivity', sessionId: session.id, activityId, kind, detail }, commandContext(this.deps, this.actor(caller)));
     await this.settle(result.position);
     return { activityId, kind };
   }
@@ -297,7 +292,7 @@ export class SessionService implements SessionPort {
         });
       },
     };
-    const result = await handleCommand({ store: this.deps.store, streamId: sessionStream(session.id), decider: batch, command: commands, context: this.context(caller), maxAttempts: 10 });
+    const result = await handleCommand({ store: this.deps.store, streamId: sessionStream(session.id), decider: batch, command: commands, context: commandContext(this.deps, this.actor(caller)), maxAttempts: 10 });
     await this.settle(result.position);
     return ids;
   }
@@ -403,7 +398,7 @@ export class SessionService implements SessionPort {
         characters,
         windowMs: this.deps.typingBurstMs,
       };
-      await this.settle((await this.session(command, this.context(caller))).position);
+      await this.settle((await this.session(command, commandContext(this.deps, this.actor(caller)))).position);
     } else await this.recordActivity(session, caller, kind, detail);
     return result;
   }
@@ -432,7 +427,7 @@ export class SessionService implements SessionPort {
     const info = this.deps.fleet && artifact.type !== 'recording' ? await this.deps.fleet.withStorage(session.companyId, artifact.data.length, put) : await put();
     const result = await this.session(
       { type: 'StoreArtifact', sessionId: session.id, artifactId: artifact.artifactId, artifactType: artifact.type, name: artifact.name, blobKey, contentType: artifact.contentType, size: artifact.size ?? info.size },
-      this.context(caller),
+      commandContext(this.deps, this.actor(caller)),
     );
     await this.settle(result.position);
   }
@@ -462,7 +457,7 @@ export class SessionService implements SessionPort {
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
-    const result = await this.session({ type: 'StartRecording', sessionId: session.id, recordingId }, this.context(caller));
+    const result = await this.session({ type: 'StartRecording', sessionId: session.id, recordingId }, commandContext(this.deps, this.actor(caller)));
     await this.settle(result.position);
     return recordingId;
   }
@@ -494,7 +489,7 @@ export class SessionService implements SessionPort {
     const manifest = Buffer.from(JSON.stringify({ recordingId: kept.recordingId, startedAt: kept.startedAt, truncated: kept.truncated, frames: kept.frames }));
     const caller = { actor, companyId: session.companyId, workspaceId: session.workspaceId };
     await this.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${finished.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + bytes });
-    const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId }, this.context(caller));
+    const result = await this.session({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId }, commandContext(this.deps, this.actor(caller)));
     await this.settle(result.position);
     return { artifactId, frames: finished.frames.length };
   }
