@@ -41,9 +41,7 @@ async function caseOr404(platform: Platform, scope: TmtScope, id: string): Promi
 export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { run: write } = testCaseWrites(platform);
-  const run = (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) =>
-    write(scope, request.id, testCaseId, command, created);
+  const { run } = testCaseWrites(platform);
 
   r.get('/v1/test-cases', {
     schema: {
@@ -90,7 +88,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
       const b = request.body;
       await timed('project', () => projectOr404(platform, scope, b.projectId));
       const testCaseId = randomUUID();
-      await run(request, scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
+      await run(scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
       return reply.code(201).send(ok(await timed('read', () => caseOr404(platform, scope, testCaseId))));
     },
   });
@@ -106,7 +104,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const testCase = await caseOr404(platform, scope, request.params.id);
-      await run(request, scope, testCase.id, { type: 'UpdateTestCase', changes: definedOnly(request.body) });
+      await run(scope, testCase.id, { type: 'UpdateTestCase', changes: definedOnly(request.body) });
       return ok(await caseOr404(platform, scope, testCase.id));
     },
   });
@@ -116,7 +114,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_DELETE');
       const testCase = await caseOr404(platform, scope, request.params.id);
-      await run(request, scope, testCase.id, { type: 'DeleteTestCase' });
+      await run(scope, testCase.id, { type: 'DeleteTestCase' });
       return ok({ id: testCase.id });
     },
   });
