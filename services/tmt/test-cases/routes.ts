@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { timed } from '#shared/request-context.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { definedOnly, projectOr404 } from '../projects/index.js';
-import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
-import { testCaseWrites, type TestCaseCommand } from './service.js';
+import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
+import { testCaseWrites } from './service.js';
 import { CASE_STATUSES, PRIORITIES } from '#events/tmt/test-cases.js';
 
 const tags = ['Test management: test cases'];
