@@ -13,4 +13,5 @@ export function shapeOffences(root: string): string[];
 export function longFunctions(root: string, files: string[]): LongFunction[];
 export function jsonTextComparisons(root: string, files: string[]): string[];
 export function routesRunningCommands(root: string, files: string[]): string[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; files: number; features: number };
+export function contextBuilders(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; contextBuilders: string[]; files: number; features: number };

@@ -10,7 +10,10 @@
 // - route files run no commands (`handleCommand`, an `OrgWriter`'s `run` or `claimName`): routes call
 //   their feature's service, the write side;
 // - no two values are compared by their JSON texts (`JSON.stringify(a) === JSON.stringify(b)`): the
-//   order of an object's keys decides that comparison; `sameJson` (shared/canonical.ts) does not.
+//   order of an object's keys decides that comparison; `sameJson` (shared/canonical.ts) does not;
+// - a command's context is built only by `commandContext` (shared/es/decider.ts): no other function
+//   declares `CommandContext` as what it returns, and no object literal is declared one (`: CommandContext`,
+//   `as`/`satisfies CommandContext`); a feature computes the actor (`CommandActor`) and calls it.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -174,6 +177,54 @@ export function jsonTextComparisons(root, files) {
   return out;
 }
 
+/** The one file that builds a command's context (`commandContext`). */
+const CONTEXT_BUILDER = 'shared/es/decider.ts';
+/**
+ * Files that still build their own context, each until the change that switches it lands:
+ * the host registry is being split (its parts call `commandContext`).
+ */
+const CONTEXT_BUILDERS_PENDING = new Set(['services/df/hosts/registry.ts']);
+
+const isCommandContextType = (type) => {
+  if (!type) return false;
+  if (ts.isTypeReferenceNode(type)) {
+    const name = type.typeName.getText();
+    if (name === 'CommandContext') return true;
+    // `Promise<CommandContext>` and the like: what an async builder returns.
+    if (name === 'Promise' && type.typeArguments?.length === 1) return isCommandContextType(type.typeArguments[0]);
+  }
+  // `CommandContext & {...}`: a context with more, built all the same.
+  if (ts.isIntersectionTypeNode(type)) return type.types.some(isCommandContextType);
+  return false;
+};
+const unwrapped = (node) => (node && ts.isParenthesizedExpression(node) ? unwrapped(node.expression) : node);
+
+/**
+ * Places that build a command's context themselves instead of calling `commandContext`, as `file:line what`:
+ * functions declaring `CommandContext` as their return type, object literals declared one.
+ */
+export function contextBuilders(root, files) {
+  const out = [];
+  for (const file of files) {
+    const path = relative(root, file).split(sep).join('/');
+    if (path === CONTEXT_BUILDER || CONTEXT_BUILDERS_PENDING.has(path)) continue;
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('CommandContext')) continue;
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const at = (node) => `${path}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) && isCommandContextType(node.type)) out.push(`${at(node)} ${nameOf(node)} returns a CommandContext`);
+      else if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isParameter(node)) && isCommandContextType(node.type) && node.initializer && ts.isObjectLiteralExpression(unwrapped(node.initializer)))
+        out.push(`${at(node)} ${node.name.getText()} is an object literal declared CommandContext`);
+      else if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && isCommandContextType(node.type) && ts.isObjectLiteralExpression(unwrapped(node.expression)))
+        out.push(`${at(node)} an object literal as a CommandContext`);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
 export function checkHouse(root) {
   const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
   return {
@@ -181,6 +232,7 @@ export function checkHouse(root) {
     long: longFunctions(root, files),
     jsonTexts: jsonTextComparisons(root, files),
     routesWriting: routesRunningCommands(root, files),
+    contextBuilders: contextBuilders(root, files),
     files: files.length,
     features: featureFolders(root).length,
   };
@@ -188,15 +240,16 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, jsonTexts, routesWriting, files, features } = checkHouse(root);
+  const { shape, long, jsonTexts, routesWriting, contextBuilders: builders, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
   for (const at of routesWriting) console.log(`route file runs a command: ${at} (move the write into the feature's service)`);
+  for (const b of builders) console.log(`command context built by hand: ${b} (call commandContext(clock, actor) from shared/es/decider.ts)`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand`,
   );
-  return shape.length || long.length || jsonTexts.length || routesWriting.length ? 1 : 0;
+  return shape.length || long.length || jsonTexts.length || routesWriting.length || builders.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

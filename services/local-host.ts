@@ -3,6 +3,7 @@ import { findUserByLogin } from '#projections/org-directory/index.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Config } from '#shared/config.js';
 import type { HostEnrolments } from './df/hosts/enrolments.js';
+import { commandContext } from '#shared/es/decider.js';
 
 /**
  * The company the in-process device host serves: the bootstrap administrator's, or else the first
@@ -42,7 +43,7 @@ export async function enrolLocalHost(options: {
     if (signal.aborted) return null;
     const companyId = await installationCompany(options.db, options.config);
     if (companyId !== null) {
-      const context = { actorId: 'system:local-host', companyId, now: options.now() };
+      const context = commandContext(options, { actorId: 'system:local-host', companyId });
       const state = await enrolments.state(hostId);
       if (state.revoked) {
         logger.warn({ hostId }, 'the in-process device host was revoked by an administrator; it does not connect');

@@ -1,7 +1,7 @@
 import { credentialApprovalStream } from '#events/organization/credentials.js';
 import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
 import { aggregate } from '#shared/es/aggregate.js';
-import type { Decider, DomainEvent } from '#shared/es/decider.js';
+import { callerActor, commandContext, type Decider, type DomainEvent } from '#shared/es/decider.js';
 import type { KeyCommand, KeyState, StoredKey } from '#shared/es/revocable-key-decider.js';
 import type { WorkspaceCaller } from '#shared/http/params.js';
 import type { Platform } from './platform.js';
@@ -13,15 +13,14 @@ export function revocableKeyWrites<Create extends string, Revoke extends string>
 ) {
   const keys = aggregate(platform, { decider: o.decider, stream: o.stream, readModels: [o.readModel] });
   const approvals = aggregate(platform, { decider: credentialApprovalDecider, stream: credentialApprovalStream, readModels: ['org-credentials'] });
-  const context = (c: WorkspaceCaller) => ({ actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() });
   return {
     /** Creates or revokes a key as the caller, answered once the module's read model holds it. */
     run: async (c: WorkspaceCaller, keyId: string, command: KeyCommand<Create, Revoke, StoredKey>): Promise<void> => {
-      await keys.run(keyId, command, context(c));
+      await keys.run(keyId, command, commandContext(platform, callerActor(c)));
     },
     /** Records an administrator's approval of a key held by single sign-on. */
     approve: async (c: WorkspaceCaller, key: { id: string; createdBy: number }, kind: 'df-api-key'): Promise<void> => {
-      await approvals.run(key.id, { type: 'ApproveCredential', credentialId: key.id, kind, userId: key.createdBy, approvedBy: c.userId }, context(c));
+      await approvals.run(key.id, { type: 'ApproveCredential', credentialId: key.id, kind, userId: key.createdBy, approvedBy: c.userId }, commandContext(platform, callerActor(c)));
     },
   };
 }

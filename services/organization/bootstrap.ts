@@ -13,7 +13,7 @@ export async function bootstrapAdmin(platform: Platform, auth: AuthService): Pro
   if (!email || !password) return;
   if (await findUserByLogin(platform.db, email)) return;
   try {
-    const created = await auth.createCompanyWithAdmin({ email, password, name: 'Administrator', companyName: 'Default' }, null);
+    const created = await auth.createCompanyWithAdmin({ email, password, name: 'Administrator', companyName: 'Default' });
     platform.logger.info({ userId: created.userId, companyId: created.companyId }, 'bootstrap administrator created');
   } catch (err) {
     if (err instanceof AppError && err.code === 'EMAIL_TAKEN') return;

@@ -53,7 +53,7 @@ export function createOrganizationModule(platform: Platform) {
   const webhooks = new WebhookService(platform);
   // A domain verified where a provider already enforces ends its people's password sessions (docs/modules/identity.md, "What enforcement ends").
   const domains = new DomainService(platform, async (companyId, ctx) => {
-    await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) });
+    await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId });
   });
   const features = [
     feature(companiesFeature, {}),

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { handleCommand, type CommandContext, type CommandResult, type Decider, type DomainEvent } from '#shared/es/decider.js';
+import { handleCommand, type CommandActor, type CommandContext, type CommandResult, type Decider, type DomainEvent } from '#shared/es/decider.js';
 import { renameClaimed } from '#shared/es/name-claim-decider.js';
 import type { Platform } from '../platform.js';
 import { nameClaimDecider, nameClaimStream, type NameScope } from './claims/index.js';
@@ -8,9 +8,22 @@ import { nameClaimDecider, nameClaimStream, type NameScope } from './claims/inde
 export const ORG_READ_MODELS = ['org-directory'] as const;
 
 /**
- * How the organization's routes write: a command context from the request (actor, company, active
- * workspace, request id as correlation id), `handleCommand` on a decider, name claims, and
- * read-your-writes before answering from a projection.
+ * Who a request's commands act for: the signed-in principal (or `actor`'s ids, when given) in their
+ * company and active workspace. `commandContext(platform, requestActor(request))` adds the time and the
+ * request's id as the correlation id.
+ */
+export function requestActor(request: FastifyRequest, actor: { userId?: number | null; companyId?: number | null } = {}): CommandActor {
+  const p = request.principal ?? null;
+  return {
+    actorId: actor.userId !== undefined ? actor.userId : (p?.userId ?? null),
+    companyId: actor.companyId !== undefined ? actor.companyId : (p?.companyId ?? null),
+    workspaceId: request.workspace?.id ?? null,
+  };
+}
+
+/**
+ * How the organization's routes write: `handleCommand` on a decider with a command's context
+ * (`requestActor`), name claims, and read-your-writes before answering from a projection.
  */
 export class OrgWriter {
   /** `readModels`: what `settle` waits for (the organization's directory unless told). */
@@ -18,18 +31,6 @@ export class OrgWriter {
     private readonly platform: Platform,
     private readonly readModels: readonly string[] = ORG_READ_MODELS,
   ) {}
-
-  /** Metadata of every event a request causes. */
-  context(request: FastifyRequest | null, actor: { userId?: number | null; companyId?: number | null } = {}): CommandContext {
-    const p = request?.principal ?? null;
-    return {
-      actorId: actor.userId !== undefined ? actor.userId : (p?.userId ?? null),
-      companyId: actor.companyId !== undefined ? actor.companyId : (p?.companyId ?? null),
-      workspaceId: request?.workspace?.id ?? null,
-      ...(request ? { correlationId: request.id } : {}),
-      now: this.platform.now(),
-    };
-  }
 
   /** Runs one command on one stream. */
   run<C, E extends DomainEvent, S>(streamId: string, decider: Decider<C, E, S>, command: C, context: CommandContext): Promise<CommandResult<E, S>> {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { CommandActor } from '#shared/es/decider.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 
 /** The tenant every `/v1` read and write is walled into: one company, one workspace. */
@@ -19,6 +20,9 @@ export interface TmtWriteScope extends TmtScope {
 
 /** `actorId` of event metadata: the user id, or `engine:<id>`. */
 export const actorId = (actor: TmtActor): number | string => ('userId' in actor ? actor.userId : `engine:${actor.engineId}`);
+
+/** Who a test-management write acts for: the caller (a user or a test engine) in its company and workspace. */
+export const writeActor = (scope: TmtWriteScope): CommandActor => ({ actorId: actorId(scope.actor), companyId: scope.companyId, workspaceId: scope.workspaceId });
 
 /** `page` (1-based) and `limit` (default 20, at most 100), docs/api-conventions.md "Paging" for `/v1`. */
 export const v1Paging = {

@@ -101,6 +101,11 @@ export interface CommandActor {
   causationId?: string;
 }
 
+/** The actor of a signed-in caller: their user id, company and workspace (none for a company-wide caller). */
+export function callerActor(caller: { userId: number; companyId: number; workspaceId?: number | null }): CommandActor {
+  return { actorId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId ?? null };
+}
+
 /**
  * The one way to build a command's context: the actor's ids, the platform's clock, and — while handling
  * a request — the request's id as the correlation id (the client's address is added to every event's

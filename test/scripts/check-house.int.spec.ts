@@ -54,6 +54,25 @@ beforeAll(() => {
     'services/mod/noplugin/routes/c.ts': 'export const g = (writer: { run(): void }) => writer.run();\nexport const h = (service: { run(): void }) => service.run();\n',
     'services/loose/thing-routes.ts': 'export const k = (w: { claimName(): void }) => w.claimName();\n',
     'services/mod/good/compare.unit.spec.ts': 'export const f = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);\n',
+    // Command contexts: the shared builder may build one; elsewhere a method (line 3), an arrow (line 5),
+    // an async function (line 6), a literal declared one (line 7) and one asserted (line 8) are named, while
+    // a context taken as a parameter, one asked of commandContext and an actor helper are not.
+    'shared/es/decider.ts': 'export interface CommandContext { now: Date }\nexport function commandContext(clock: { now(): Date }): CommandContext {\n  return { now: clock.now() };\n}\n',
+    'services/mod/good/service.ts': [
+      "import { commandContext, type CommandActor, type CommandContext } from '#shared/es/decider.js';",
+      'export class S {',
+      '  context(): CommandContext { return { now: new Date() }; }',
+      '}',
+      'export const arrow = (now: Date): CommandContext => ({ now });',
+      'export async function later(): Promise<CommandContext> { return { now: new Date() }; }',
+      'export const literal: CommandContext = { now: new Date() };',
+      'export const asserted = { now: new Date() } as CommandContext;',
+      'export const run = (context: CommandContext) => context;',
+      'export const asked: CommandContext = commandContext({ now: () => new Date() });',
+      'export const actor = (userId: number): CommandActor => ({ actorId: userId });',
+      '',
+    ].join('\n'),
+    'services/mod/good/service.unit.spec.ts': "import type { CommandContext } from '#shared/es/decider.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -87,6 +106,20 @@ describe('long functions', () => {
 describe('JSON texts compared', () => {
   it('names each comparison of two JSON.stringify texts outside tests, and nothing else done with JSON text', () => {
     expect(checkHouse(root).jsonTexts.sort()).toEqual(['services/mod/good/compare.ts:2', 'services/mod/good/compare.ts:3']);
+  });
+});
+
+describe('command contexts built by hand', () => {
+  it('names each function returning a CommandContext and each object literal declared one outside the shared builder and tests', () => {
+    expect(checkHouse(root).contextBuilders.sort()).toEqual(
+      [
+        'services/mod/good/service.ts:3 context returns a CommandContext',
+        'services/mod/good/service.ts:5 arrow returns a CommandContext',
+        'services/mod/good/service.ts:6 later returns a CommandContext',
+        'services/mod/good/service.ts:7 literal is an object literal declared CommandContext',
+        'services/mod/good/service.ts:8 an object literal as a CommandContext',
+      ].sort(),
+    );
   });
 });
 

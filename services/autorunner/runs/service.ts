@@ -2,6 +2,7 @@ import { runStream } from '#events/autorunner/runs.js';
 import { aggregate } from '#shared/es/aggregate.js';
 import type { Platform } from '../../platform.js';
 import { runDecider, type RunCommand } from './decide.js';
+import { commandContext } from '#shared/es/decider.js';
 
 /** The engine a run's report comes from: it acts as `engine:<id>` in its company and workspace. */
 export interface EngineActor {
@@ -15,6 +16,6 @@ export function runWrites(platform: Platform) {
   const runs = aggregate(platform, { decider: runDecider, stream: runStream, readModels: ['ar-runs'] });
   return {
     run: (engine: EngineActor, runId: string, command: RunCommand) =>
-      runs.run(runId, command, { actorId: `engine:${engine.engineId}`, companyId: engine.companyId, workspaceId: engine.workspaceId, now: platform.now() }),
+      runs.run(runId, command, commandContext(platform, { actorId: `engine:${engine.engineId}`, companyId: engine.companyId, workspaceId: engine.workspaceId })),
   };
 }

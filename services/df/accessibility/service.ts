@@ -4,7 +4,7 @@ import { accessibilityAuditStream, accessibilityEvents, type ExportFormat, type 
 import { findAudit, findExport, findFinding, findScan, latestTriage, listFindings, listScans, type AuditView, type ExportView } from '#projections/df-accessibility/index.js';
 import { findDevice, listDevices, type DeviceView } from '#projections/df-devices/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../core/caller.js';
@@ -213,7 +213,7 @@ export class AccessibilityService {
   }
 
   private async run(caller: Partial<Caller> & { actor?: string }, command: AuditCommand): Promise<void> {
-    const context: CommandContext = { actorId: caller.actor ?? caller.userId ?? null, companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null, now: this.platform.now() };
+    const context = commandContext(this.platform, { actorId: caller.actor ?? caller.userId ?? null, companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null });
     const result = await handleCommand({
       store: this.platform.store,
       streamId: accessibilityAuditStream(command.auditId),

@@ -8,6 +8,7 @@ import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
 import type { DeviceCommands } from './service.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 
 export const DeviceSchema = z
   .object({
@@ -117,7 +118,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { platform: Platf
   const setPreference = async (request: { params: { deviceId: string } } & Parameters<typeof caller>[0], change: { alias?: string | null; favorite?: boolean }) => {
     const c = await caller(request, 'df:device:read');
     const device = found(await findDevice(platform.db, c, request.params.deviceId), 'Device not found');
-    const context = { actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() };
+    const context = commandContext(platform, callerActor(c));
     const result =
       change.alias !== undefined
         ? await devices.preference({ type: 'SetAlias', userId: c.userId, deviceId: device.id, alias: change.alias }, context)

@@ -21,7 +21,7 @@ import {
 import { appKindOfName, NotAZipError, readAppArchive, ZIP_MAGIC, type AppMetadata } from '#shared/apps/index.js';
 import { InvalidPartError, NoSuchUploadError, type BlobStore, type SignedRequest } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand, type CommandActor } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
@@ -93,16 +93,16 @@ export class FileService {
     },
   ) {}
 
-  private context(caller: Partial<FileCaller> & { actor?: string }): CommandContext {
-    return { actorId: caller.actor ?? caller.userId ?? 'system', companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null, now: this.deps.now() };
+  private actor(caller: Partial<FileCaller> & { actor?: string }): CommandActor {
+    return { actorId: caller.actor ?? caller.userId ?? 'system', companyId: caller.companyId ?? null, workspaceId: caller.workspaceId ?? null };
   }
 
   private file(command: FileCommand, caller: Partial<FileCaller> & { actor?: string }) {
-    return handleCommand({ store: this.deps.store, streamId: fileStream(command.fileId), decider: fileDecider, command, context: this.context(caller) });
+    return handleCommand({ store: this.deps.store, streamId: fileStream(command.fileId), decider: fileDecider, command, context: commandContext(this.deps, this.actor(caller)) });
   }
 
   private app(command: AppCommand, caller: Partial<FileCaller> & { actor?: string }) {
-    return handleCommand({ store: this.deps.store, streamId: appStream(command.appId), decider: appDecider, command, context: this.context(caller) });
+    return handleCommand({ store: this.deps.store, streamId: appStream(command.appId), decider: appDecider, command, context: commandContext(this.deps, this.actor(caller)) });
   }
 
   private async settle(position: bigint | null) {

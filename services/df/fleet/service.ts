@@ -3,7 +3,7 @@ import { QUOTA_KEYS, quotaPlanStream, sessionDefaultsStream, type QuotaLimits, t
 import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import { applySchema, type Database } from '#shared/db/index.js';
-import { handleCommand } from '#shared/es/decider.js';
+import { callerActor, commandContext, handleCommand } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
@@ -99,7 +99,7 @@ export class FleetService implements SessionFleetHooks {
       streamId: quotaPlanStream(caller.companyId),
       decider: quotaPlanDecider,
       command: { type: 'SetQuotaPlan', companyId: caller.companyId, plan: change.plan ?? own?.plan ?? this.deps.defaultPlan.plan, limits },
-      context: { actorId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId, now: this.deps.now() },
+      context: commandContext(this.deps, callerActor(caller)),
     });
     if (result.position !== null) await this.deps.readModels.waitFor(result.position, { names: ['df-settings'] });
     return this.quotas(caller.companyId);
@@ -241,7 +241,7 @@ export class FleetService implements SessionFleetHooks {
       streamId: sessionDefaultsStream(caller.workspaceId),
       decider: sessionDefaultsDecider,
       command: { type: 'SetSessionDefaults', workspaceId: caller.workspaceId, companyId: caller.companyId, ...defaults },
-      context: { actorId: caller.userId, companyId: caller.companyId, workspaceId: caller.workspaceId, now: this.deps.now() },
+      context: commandContext(this.deps, callerActor(caller)),
     });
     if (result.position !== null) await this.deps.readModels.waitFor(result.position, { names: ['df-settings'] });
     return this.sessionDefaults(caller.workspaceId);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { findDevice } from '#projections/df-devices/index.js';
 import { findHost, listHosts } from '#projections/df-hosts/index.js';
 import { found } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
@@ -55,7 +55,6 @@ export interface HostRoutesOptions {
 export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions): Promise<void> {
   const { platform, enrolments, registry } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const context = (c: Caller): CommandContext => ({ actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now: platform.now() });
   const settle = async (position: bigint | null) => {
     if (position !== null) await platform.readModels.waitFor(position, { names: ['df-hosts', 'df-devices'] });
   };
@@ -81,7 +80,7 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
     handler: async (request, reply) => {
       const c = await caller(request, 'df:host:manage');
       const ws = await checkWorkspaces(c, request.body.workspaceIds);
-      const { hostId, token, position } = await enrolments.enrol({ name: request.body.name, companyId: c.companyId, workspaceIds: ws }, context(c));
+      const { hostId, token, position } = await enrolments.enrol({ name: request.body.name, companyId: c.companyId, workspaceIds: ws }, commandContext(platform, callerActor(c)));
       await settle(position);
       reply.code(201).header('cache-control', 'no-store');
       return { id: hostId, name: request.body.name, workspaceIds: ws, token };
@@ -118,10 +117,10 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
     handler: async (request) => {
       const c = await caller(request, 'df:host:manage');
       const host = await hostOf(c, request.params.hostId);
-      if (request.body.name !== undefined) await settle((await enrolments.rename(host.id, request.body.name, context(c))).position);
+      if (request.body.name !== undefined) await settle((await enrolments.rename(host.id, request.body.name, commandContext(platform, callerActor(c)))).position);
       if (request.body.workspaceIds !== undefined) {
         const ws = await checkWorkspaces(c, request.body.workspaceIds);
-        await settle((await enrolments.rescope(host.id, ws, context(c))).position);
+        await settle((await enrolments.rescope(host.id, ws, commandContext(platform, callerActor(c)))).position);
       }
       return hostOf(c, host.id);
     },
@@ -132,7 +131,7 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
     handler: async (request, reply) => {
       const c = await caller(request, 'df:host:manage');
       const host = await hostOf(c, request.params.hostId);
-      const { token, position } = await enrolments.rotate(host.id, context(c));
+      const { token, position } = await enrolments.rotate(host.id, commandContext(platform, callerActor(c)));
       await settle(position);
       reply.header('cache-control', 'no-store');
       return { id: host.id, name: host.name, workspaceIds: host.workspaceIds, token };
@@ -151,7 +150,7 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
       const c = await caller(request, 'df:host:manage');
       const scope = { ...c, sharedPool: platform.config.DF_SHARED_POOL_TOKEN !== undefined };
       const device = found(await findDevice(platform.db, scope, request.params.deviceId), 'Device not found');
-      const result = await registry.moveDevice(device.id, request.body.hostId, { ...context(c), companyId: c.companyId });
+      const result = await registry.moveDevice(device.id, request.body.hostId, { ...commandContext(platform, callerActor(c)), companyId: c.companyId });
       await settle(result.position);
       // A host serving other workspaces takes the device out of the caller's sight: it is answered as it left.
       return (await findDevice(platform.db, scope, device.id, platform.now())) ?? { ...device, status: 'offline' };
@@ -163,7 +162,7 @@ export async function hostRoutes(app: FastifyInstance, opts: HostRoutesOptions):
     handler: async (request, reply) => {
       const c = await caller(request, 'df:host:manage');
       const host = await hostOf(c, request.params.hostId);
-      const result = await enrolments.revoke(host.id, 'revoked by an administrator', context(c));
+      const result = await enrolments.revoke(host.id, 'revoked by an administrator', commandContext(platform, callerActor(c)));
       await registry.revoked(host.id);
       await settle(result.position);
       reply.code(204);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { operationStream } from '#events/df/operations.js';
 import { findOperation, openOperations, type OperationRecord } from '#projections/df-operations/index.js';
 import type { Database } from '#shared/db/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
@@ -57,8 +57,8 @@ export class OperationService {
     },
   ) {}
 
-  private context(owner: Partial<OperationOwner> & { actor?: string }): CommandContext {
-    return { actorId: owner.actor ?? owner.userId ?? 'system', companyId: owner.companyId ?? null, workspaceId: owner.workspaceId ?? null, now: this.deps.now() };
+  private actor(owner: Partial<OperationOwner> & { actor?: string }): CommandActor {
+    return { actorId: owner.actor ?? owner.userId ?? 'system', companyId: owner.companyId ?? null, workspaceId: owner.workspaceId ?? null };
   }
 
   private async run(command: OperationCommand, context: CommandContext) {
@@ -75,9 +75,9 @@ export class OperationService {
    */
   async start(type: string, owner: OperationOwner, target: Record<string, unknown>, work: (job: JobContext) => Promise<Record<string, unknown>>): Promise<string> {
     const operationId = randomUUID();
-    const context = this.context(owner);
+    const context = commandContext(this.deps, this.actor(owner));
     const started = await this.run({ type: 'StartOperation', operationId, operationType: type, companyId: owner.companyId, workspaceId: owner.workspaceId, createdBy: owner.userId, target }, context);
-    await this.run({ type: 'RunOperation', operationId, runner: this.runner }, this.context(owner));
+    await this.run({ type: 'RunOperation', operationId, runner: this.runner }, commandContext(this.deps, this.actor(owner)));
     await this.settle(started.position);
     const controller = new AbortController();
     this.jobs.set(operationId, controller);
@@ -92,7 +92,7 @@ export class OperationService {
         if (p <= reported || (p - reported < 5 && at - reportedAt < 1000)) return;
         reported = p;
         reportedAt = at;
-        reporting = reporting.then(() => this.run({ type: 'ReportProgress', operationId, progress: p }, this.context(owner))).catch((err: unknown) => this.deps.logger.warn({ err, operationId }, 'recording progress failed'));
+        reporting = reporting.then(() => this.run({ type: 'ReportProgress', operationId, progress: p }, commandContext(this.deps, this.actor(owner)))).catch((err: unknown) => this.deps.logger.warn({ err, operationId }, 'recording progress failed'));
       },
     };
     void (async () => {
@@ -107,7 +107,7 @@ export class OperationService {
       }
       await reporting;
       this.jobs.delete(operationId);
-      await this.run(end, this.context(owner)).catch((err: unknown) => this.deps.logger.error({ err, operationId }, 'recording the end of an operation failed'));
+      await this.run(end, commandContext(this.deps, this.actor(owner))).catch((err: unknown) => this.deps.logger.error({ err, operationId }, 'recording the end of an operation failed'));
     })();
     return operationId;
   }
@@ -151,7 +151,7 @@ export class OperationService {
           this.deps.logger.warn({ operationId: op.id, type: op.type, runner: op.runner }, 'failing an operation whose process died');
           await this.run(
             { type: 'FailOperation', operationId: op.id, error: { code: 'RUNNER_LOST', message: 'The process running this operation stopped before it finished' } },
-            this.context({ actor: 'system', companyId: op.companyId, workspaceId: op.workspaceId }),
+            commandContext(this.deps, this.actor({ actor: 'system', companyId: op.companyId, workspaceId: op.workspaceId })),
           );
         }
       } catch (err) {

@@ -1,4 +1,4 @@
-import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, fold, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
@@ -8,6 +8,11 @@ import type { BlockingBooking, ReservationGate } from '../core/session-port.js';
 import { bookingAt, bookingFacts, reservationDecider, type ReservationCommand } from './decide.js';
 
 const READ_MODELS = ['df-reservations'];
+
+/** Who a booking command acts for: a user or the ticker (`system`), in the booking's tenant. */
+export function bookingActor(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandActor {
+  return { actorId: actor, companyId: tenant.companyId, workspaceId: tenant.workspaceId };
+}
 
 /**
  * A device's booking stream and the gate sessions pass (a booked device opens only for its holder).
@@ -23,10 +28,6 @@ export class BookingGate implements ReservationGate {
       now: () => Date;
     },
   ) {}
-
-  context(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandContext {
-    return { actorId: actor, companyId: tenant.companyId, workspaceId: tenant.workspaceId, now: this.deps.now() };
-  }
 
   run(deviceId: string, command: ReservationCommand, context: CommandContext) {
     return handleCommand({ store: this.deps.store, streamId: deviceBookingsStream(deviceId), decider: { ...reservationDecider, decide: (c: ReservationCommand, s) => reservationEvents.checked(reservationDecider.decide(c, s)) }, command, context, maxAttempts: 25 });
@@ -50,7 +51,7 @@ export class BookingGate implements ReservationGate {
   }
 
   async opened(caller: Caller, deviceId: string, reservationId: string, sessionId: string): Promise<void> {
-    const result = await this.run(deviceId, { type: 'RecordSessionOpened', reservationId, sessionId, now: this.deps.now().toISOString() }, this.context(caller.userId, caller));
+    const result = await this.run(deviceId, { type: 'RecordSessionOpened', reservationId, sessionId, now: this.deps.now().toISOString() }, commandContext(this.deps, bookingActor(caller.userId, caller)));
     await this.settle(result.position);
   }
 

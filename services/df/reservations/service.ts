@@ -4,7 +4,7 @@ import { findDevice } from '#projections/df-devices/index.js';
 import { currentReservations, dueReservations, findReservation, toReservationView, upcomingReservations, type ReservationRecord, type ReservationView } from '#projections/df-reservations/index.js';
 import { openSessionsOnDevices, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import type { KeyValueStore } from '#shared/kv/types.js';
 import { AppError, found } from '#shared/errors.js';
 import { PeriodicJob } from '../core/periodic.js';
@@ -12,7 +12,7 @@ import type { ScreenHub } from '../core/screen-hub.js';
 import type { Caller } from '../core/caller.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { ReservationCommand } from './decide.js';
-import type { BookingGate } from './gate.js';
+import { bookingActor, type BookingGate } from './gate.js';
 import type { SessionEndReason } from '#events/df/sessions.js';
 
 /** Sessions of other users on a booked device are warned this long before the booking starts. */
@@ -95,10 +95,6 @@ export class ReservationService {
     return run;
   }
 
-  private context(actor: number | string, tenant: { companyId: number; workspaceId: number }): CommandContext {
-    return this.deps.gate.context(actor, tenant);
-  }
-
   private run(deviceId: string, command: ReservationCommand, context: CommandContext) {
     return this.deps.gate.run(deviceId, command, context);
   }
@@ -142,7 +138,7 @@ export class ReservationService {
         note: input.note ?? null,
         now: now.toISOString(),
       },
-      this.context(caller.userId, caller),
+      commandContext(this.deps, bookingActor(caller.userId, caller)),
     );
     await this.settle(result.position);
     if (result.events.some((e) => e.type === 'DeviceReservationActivated')) await this.enforce(await this.get(caller, reservationId));
@@ -164,7 +160,7 @@ export class ReservationService {
         ...(change.note !== undefined ? { note: change.note } : {}),
         now: this.deps.now().toISOString(),
       },
-      this.context(caller.userId, reservation),
+      commandContext(this.deps, bookingActor(caller.userId, reservation)),
     );
     await this.settle(result.position);
     if (result.events.some((e) => e.type === 'DeviceReservationActivated')) await this.enforce(await this.get(caller, reservation.id));
@@ -173,7 +169,7 @@ export class ReservationService {
 
   /** Cancels a scheduled booking; an active one is ended (the device is free at once). */
   async cancel(caller: Caller, reservation: ReservationRecord): Promise<ReservationView> {
-    const result = await this.run(reservation.deviceId, { type: 'Cancel', reservationId: reservation.id }, this.context(caller.userId, reservation));
+    const result = await this.run(reservation.deviceId, { type: 'Cancel', reservationId: reservation.id }, commandContext(this.deps, bookingActor(caller.userId, reservation)));
     await this.settle(result.position);
     if (result.events.some((e) => e.type === 'DeviceReservationEnded')) await this.release(reservation);
     return this.view(caller, reservation.id);
@@ -181,7 +177,7 @@ export class ReservationService {
 
   /** Ends an active booking (409 RESERVATION_NOT_ACTIVE otherwise); the holder's sessions on the device end with it. */
   async end(caller: Caller, reservation: ReservationRecord): Promise<ReservationView> {
-    const result = await this.run(reservation.deviceId, { type: 'End', reservationId: reservation.id }, this.context(caller.userId, reservation));
+    const result = await this.run(reservation.deviceId, { type: 'End', reservationId: reservation.id }, commandContext(this.deps, bookingActor(caller.userId, reservation)));
     await this.settle(result.position);
     await this.release(reservation);
     return this.view(caller, reservation.id);
@@ -194,7 +190,7 @@ export class ReservationService {
     let booking = (await this.bookings(reservation.deviceId)).bookings[reservation.id];
     if (booking?.status === 'scheduled' && Date.parse(booking.startAt) <= now.getTime()) {
       // Its start came before the ticker noticed.
-      const result = await this.run(reservation.deviceId, { type: 'Advance', reservationId: reservation.id, now: now.toISOString(), graceMs: this.deps.graceMs }, this.context('system', reservation));
+      const result = await this.run(reservation.deviceId, { type: 'Advance', reservationId: reservation.id, now: now.toISOString(), graceMs: this.deps.graceMs }, commandContext(this.deps, bookingActor('system', reservation)));
       await this.settle(result.position);
       booking = result.state.bookings[reservation.id];
     }
@@ -214,7 +210,7 @@ export class ReservationService {
       if (r.lastSessionId) continue;
       const own = (await openSessionsOnDevices(this.deps.db, [r.deviceId])).find((s) => s.ownerId === r.userId);
       if (!own) continue;
-      const result = await this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, this.context('system', r)).catch((err: unknown) => {
+      const result = await this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, commandContext(this.deps, bookingActor('system', r))).catch((err: unknown) => {
         this.deps.logger.warn({ err, reservationId: r.id }, 'recording the holder\'s session failed');
         return null;
       });
@@ -224,7 +220,7 @@ export class ReservationService {
     const over: ReservationRecord[] = [];
     for (const r of await dueReservations(this.deps.db, now, this.deps.graceMs)) {
       try {
-        const result = await this.run(r.deviceId, { type: 'Advance', reservationId: r.id, now: now.toISOString(), graceMs: this.deps.graceMs }, this.context('system', r));
+        const result = await this.run(r.deviceId, { type: 'Advance', reservationId: r.id, now: now.toISOString(), graceMs: this.deps.graceMs }, commandContext(this.deps, bookingActor('system', r)));
         position = result.position ?? position;
         if (result.events.some((e) => e.type === 'DeviceReservationEnded')) over.push(r);
       } catch (err) {

@@ -5,7 +5,7 @@ import { sessionById } from '#projections/df-sessions/index.js';
 import { getUser, getUserByEmail } from '#projections/org-directory/index.js';
 import { sharingStream, type InvitationType, type SessionAccess, type SharingEvent } from '#events/df/sharing.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import { currentRequest } from '#shared/request-context.js';
 import { sendLimitsOf, type SendLimits } from '#services/organization/auth/index.js';
@@ -64,8 +64,8 @@ export class SharingService {
     return result.events;
   }
 
-  private context(caller: { userId: number }, session: Pick<SessionRecord, 'companyId' | 'workspaceId'>): CommandContext {
-    return { actorId: caller.userId, companyId: session.companyId, workspaceId: session.workspaceId, now: this.platform.now() };
+  private actor(caller: { userId: number }, session: Pick<SessionRecord, 'companyId' | 'workspaceId'>): CommandActor {
+    return { actorId: caller.userId, companyId: session.companyId, workspaceId: session.workspaceId };
   }
 
   /**
@@ -121,7 +121,7 @@ export class SharingService {
           createdBy: caller.userId,
         },
       },
-      this.context(caller, session),
+      commandContext(this.platform, this.actor(caller, session)),
     );
     const url = invitationUrl(this.platform.publicAddress.base, token);
     const created: CreatedInvitation = { id: invitationId, type, access: input.access, expiresAt: expiresAt.toISOString(), maxUses, uses: 0, createdAt: now.toISOString() };
@@ -142,7 +142,7 @@ export class SharingService {
     const holders = await holdersOf(this.platform.db, invitation.id);
     const before = new Map<number, SessionAccess | null>();
     for (const u of holders) before.set(u, await sharedAccess(this.platform.db, session.id, u));
-    await this.run(session.id, { type: 'RevokeInvitation', sessionId: session.id, invitationId: invitation.id }, this.context(caller, session));
+    await this.run(session.id, { type: 'RevokeInvitation', sessionId: session.id, invitationId: invitation.id }, commandContext(this.platform, this.actor(caller, session)));
     for (const u of holders) {
       if (u === session.ownerId) continue;
       if ((await sharedAccess(this.platform.db, session.id, u)) !== before.get(u)) await this.hub.disconnectEverywhere(session.id, u, { code: 'INVITATION_REVOKED', message: 'The invitation that gave you access to this session was revoked' });
@@ -158,7 +158,7 @@ export class SharingService {
     await this.run(
       session.id,
       { type: 'AcceptInvitation', sessionId: session.id, invitationId: invitation.id, userId: user.userId, at: this.platform.now().toISOString() },
-      { actorId: user.userId, companyId: session.companyId, workspaceId: session.workspaceId, now: this.platform.now() },
+      commandContext(this.platform, this.actor(user, session)),
     );
     return { sessionId: session.id, workspaceId: session.workspaceId, access: session.type === 'automation' ? 'view' : invitation.access };
   }
@@ -170,14 +170,14 @@ export class SharingService {
       streamId: sharingStream(session.id),
       decider: sharingDecider,
       command: { type: 'RecordViewerJoined', sessionId: session.id, userId, access },
-      context: this.context({ userId }, session),
+      context: commandContext(this.platform, this.actor({ userId }, session)),
       maxAttempts: 10,
     });
   }
 
   /** Disconnects a user's viewers of the session at once and withdraws their access to it. */
   async disconnect(session: SessionRecord, caller: Caller, userId: number): Promise<number> {
-    await this.run(session.id, { type: 'DisconnectViewer', sessionId: session.id, userId }, this.context(caller, session));
+    await this.run(session.id, { type: 'DisconnectViewer', sessionId: session.id, userId }, commandContext(this.platform, this.actor(caller, session)));
     return this.hub.disconnectEverywhere(session.id, userId);
   }
 }

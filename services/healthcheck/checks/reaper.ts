@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Platform } from '../../platform.js';
 import type { PulseStore } from './pulse-store.js';
 import type { CheckService } from './service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const BATCH = 200;
 
@@ -20,8 +21,10 @@ export function createReaper(platform: Platform, deps: { checks: CheckService; p
 
   async function reapOnce(): Promise<void> {
     const now = platform.now();
+    // The pass's one time: its commands and their events all carry it.
+    const at = { now: () => now };
     for (const c of await pulses.overdueCandidates(now, BATCH)) {
-      const context = { actorId: null, companyId: c.companyId, workspaceId: c.workspaceId, now };
+      const context = commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId });
       const result = await checks.execute(c.checkId, { type: 'MarkOverdue', checkId: c.checkId, lastHeartbeatAt: c.lastHeartbeatAt, now: now.toISOString() }, context, {
         wait: false,
       });
@@ -36,7 +39,7 @@ export function createReaper(platform: Platform, deps: { checks: CheckService; p
       await checks.execute(
         c.checkId,
         { type: 'RecordHeartbeat', checkId: c.checkId, at: c.lastHeartbeatAt, status: 'up', message: null },
-        { actorId: null, companyId: c.companyId, workspaceId: c.workspaceId, now },
+        commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId }),
         { wait: false },
       );
     }

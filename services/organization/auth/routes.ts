@@ -86,7 +86,7 @@ export async function authRoutes(
     },
     handler: async (request, reply) => {
       const p = requireAccessToken(request);
-      await auth.logout({ userId: p.userId, companyId: p.companyId, jti: p.jti, exp: p.exp, ...(p.sid ? { sid: p.sid } : {}) }, clientOf(request));
+      await auth.logout({ userId: p.userId, companyId: p.companyId, jti: p.jti, exp: p.exp, ...(p.sid ? { sid: p.sid } : {}) });
       return reply.code(204).send(null);
     },
   });
@@ -116,7 +116,7 @@ export async function authRoutes(
       const p = requireAccessToken(request);
       const session = found(await auth.sessions.findActive(p.userId, request.params.sessionId), 'Sign-in session not found');
       const reason = session.id === p.sid ? 'logout' : 'ended_by_user';
-      await auth.sessions.end({ sessionId: session.id, userId: p.userId }, reason, { actorId: p.userId, companyId: p.companyId, correlationId: request.id });
+      await auth.sessions.end({ sessionId: session.id, userId: p.userId }, reason, { actorId: p.userId, companyId: p.companyId });
       return reply.code(204).send(null);
     },
   });
@@ -165,7 +165,7 @@ export async function authRoutes(
       response: { 200: Message },
     },
     handler: async (request) => {
-      await auth.resetPassword(request.body.token, request.body.password, clientOf(request));
+      await auth.resetPassword(request.body.token, request.body.password);
       return { message: 'Password changed' };
     },
   });

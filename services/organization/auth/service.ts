@@ -1,6 +1,6 @@
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import { findSignInSession } from '#projections/sign-in-sessions/index.js';
 import { allocateId } from '#shared/ids.js';
@@ -82,16 +82,6 @@ export class AuthService {
     });
   }
 
-  private context(client: ClientInfo | null, actor: { userId?: number; companyId?: number; workspaceId?: number | null } = {}): CommandContext {
-    return {
-      actorId: actor.userId ?? null,
-      companyId: actor.companyId ?? null,
-      workspaceId: actor.workspaceId ?? null,
-      ...(client ? { correlationId: client.requestId } : {}),
-      now: this.platform.now(),
-    };
-  }
-
   /** Issues an access token and a refresh token in a family (a new sign-in session unless given). */
   async issuePair(
     user: { userId: number; companyId: number; workspaceId: number | null },
@@ -117,11 +107,7 @@ export class AuthService {
     before: NewEvent[] = [],
   ): Promise<TokenPair> {
     const { sessionId, ...pair } = await this.issuePair(user);
-    const started = this.sessions.startedEvent(user, sessionId, client, {
-      actorId: user.userId,
-      companyId: user.companyId,
-      ...(client ? { correlationId: client.requestId } : {}),
-    });
+    const started = this.sessions.startedEvent(user, sessionId, client, { actorId: user.userId, companyId: user.companyId });
     await this.sessions.record(user.userId, [...before, started]);
     return pair;
   }
@@ -243,13 +229,9 @@ export class AuthService {
    * workspaces included) are refused from the next request on, and its refresh tokens stop working.
    * Other sign-ins of the same user go on.
    */
-  async logout(token: { userId: number; companyId: number; jti: string; exp: number; sid?: string }, client?: ClientInfo): Promise<void> {
+  async logout(token: { userId: number; companyId: number; jti: string; exp: number; sid?: string }): Promise<void> {
     if (token.sid) {
-      await this.sessions.end({ sessionId: token.sid, userId: token.userId }, 'logout', {
-        actorId: token.userId,
-        companyId: token.companyId,
-        ...(client ? { correlationId: client.requestId } : {}),
-      });
+      await this.sessions.end({ sessionId: token.sid, userId: token.userId }, 'logout', { actorId: token.userId, companyId: token.companyId });
     }
     await this.revocations.block(token.jti, token.exp, this.platform.now());
   }
@@ -277,7 +259,7 @@ export class AuthService {
     input: { email: string; password: string; name: string; companyName: string },
     client: ClientInfo | null,
   ): Promise<{ pair: TokenPair; userId: number; companyId: number; workspaceId: number }> {
-    const created = await this.createCompanyWithAdmin(input, client);
+    const created = await this.createCompanyWithAdmin(input);
     const pair = await this.startSession({ userId: created.userId, companyId: created.companyId, workspaceId: created.workspaceId }, client);
     return { pair, ...created };
   }
@@ -288,7 +270,6 @@ export class AuthService {
    */
   async createCompanyWithAdmin(
     input: { email: string; password: string; name: string; companyName: string },
-    client: ClientInfo | null,
   ): Promise<{ userId: number; companyId: number; workspaceId: number }> {
     const { db, store } = this.platform;
     const writer = new OrgWriter(this.platform);
@@ -300,11 +281,11 @@ export class AuthService {
       streamId: emailClaimStream(email),
       decider: emailClaimDecider,
       command: { type: 'ClaimEmail', email, userId },
-      context: this.context(client),
+      context: commandContext(this.platform),
     });
     const companyId = await allocateId(db, 'company');
     const workspaceId = await allocateId(db, 'workspace');
-    const ctx = this.context(client, { userId, companyId });
+    const ctx = commandContext(this.platform, { actorId: userId, companyId });
     await handleCommand({
       store,
       streamId: companyStream(companyId),
@@ -380,7 +361,7 @@ export class AuthService {
   }
 
   /** Sets a new password with a reset token; every refresh and access token of the user stops working. */
-  async resetPassword(token: string, password: string, client: ClientInfo): Promise<void> {
+  async resetPassword(token: string, password: string): Promise<void> {
     const userId = await this.platform.kv.take(resetKey(hashToken(token)));
     if (userId === null) throw new AppError('INVALID_RESET_TOKEN', 'Invalid or expired reset token');
     const user = await findUserById(this.platform.db, Number(userId));
@@ -390,7 +371,7 @@ export class AuthService {
       streamId: userStream(user.id),
       decider: userDecider,
       command: { type: 'ChangePassword', passwordHash: await hashPassword(password), reason: 'reset' },
-      context: this.context(client, { userId: user.id, companyId: user.companyId }),
+      context: commandContext(this.platform, { actorId: user.id, companyId: user.companyId }),
     });
     await this.revocations.revokeUserTokensBefore(user.id, this.platform.now());
     if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });

@@ -1,7 +1,7 @@
 import { findUserById } from '#projections/org-directory/index.js';
 import { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { signInEvents, userSignInStream, type SignInEvent, type SignInMethod, type SignInSessionEndReason } from '#events/organization/users.js';
-import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, eventMetadata } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import type { Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
@@ -21,11 +21,13 @@ export interface SessionClient {
   userAgent: string | null;
 }
 
-/** Who ends sessions, for the events' metadata (the user themselves, an administrator, or nobody: theft detection). */
+/**
+ * Who ends sessions, for the events' metadata (the user themselves, an administrator, or nobody: theft
+ * detection); the request being handled, if any, is the correlation id.
+ */
 export interface SessionActor {
   actorId: number | null;
   companyId: number | null;
-  correlationId?: string;
 }
 
 /**
@@ -151,14 +153,7 @@ export class SignInSessions {
   }
 
   private metadata(actor: SessionActor) {
-    const context: CommandContext = {
-      actorId: actor.actorId,
-      companyId: actor.companyId,
-      workspaceId: null,
-      ...(actor.correlationId ? { correlationId: actor.correlationId } : {}),
-      now: this.platform.now(),
-    };
-    return eventMetadata(context);
+    return eventMetadata(commandContext(this.platform, { actorId: actor.actorId, companyId: actor.companyId }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomToken } from '#shared/auth/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { DataDirLockedError } from '#shared/db/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { createLogger } from '#shared/logger.js';
 import { DOMAIN_NAME, domainStream } from '#events/organization/domains.js';
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
       return 1;
     }
     // As the installation: no actor, in the company's name (its audit shows the operator's verification).
-    const ctx: CommandContext = { actorId: null, companyId, now: new Date() };
+    const ctx = commandContext(platform, { companyId });
     const writer = new OrgWriter(platform);
     const claimed = await writer.run(domainStream(domain!), domainDecider, { type: 'ClaimDomain', domain: domain!, companyId, token: randomToken(32) }, ctx);
     const verified = await writer.run(domainStream(domain!), domainDecider, { type: 'VerifyDomain', domain: domain!, companyId, proof: { method: 'operator' } }, ctx);

@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DOMAIN_NAME } from '#events/organization/domains.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { OrgWriter } from '../service.js';
+import { requestActor } from '../service.js';
 import { callerOf } from '../http.js';
 import type { DomainFeatureOptions } from './options.js';
 import { domainView } from './service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Domains'];
 
@@ -33,7 +34,6 @@ const Domain = z
 /** `/api/v1/domains`: the company's e-mail domains, their proof by DNS and their release (USER_ADMIN_MANAGE). */
 export async function domainRoutes(app: FastifyInstance, opts: DomainFeatureOptions): Promise<void> {
   const { platform, domains } = opts;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = async (request: Parameters<typeof requirePermission>[0]) => {
     await requirePermission(request, 'USER_ADMIN_MANAGE');
@@ -54,7 +54,7 @@ export async function domainRoutes(app: FastifyInstance, opts: DomainFeatureOpti
     },
     handler: async (request, reply) => {
       const companyId = await admin(request);
-      return reply.code(201).send(domainView(await domains.claim(companyId, request.body.domain, writer.context(request))));
+      return reply.code(201).send(domainView(await domains.claim(companyId, request.body.domain, commandContext(platform, requestActor(request)))));
     },
   });
 
@@ -67,7 +67,7 @@ export async function domainRoutes(app: FastifyInstance, opts: DomainFeatureOpti
     },
     handler: async (request) => {
       const companyId = await admin(request);
-      return domainView(await domains.verify(companyId, request.params.domain, writer.context(request)));
+      return domainView(await domains.verify(companyId, request.params.domain, commandContext(platform, requestActor(request))));
     },
   });
 
@@ -75,7 +75,7 @@ export async function domainRoutes(app: FastifyInstance, opts: DomainFeatureOpti
     schema: { tags, summary: "Give the domain up: its providers no longer enforce or are offered for it (USER_ADMIN_MANAGE)", params: DomainParams, response: { 204: z.null() } },
     handler: async (request, reply) => {
       const companyId = await admin(request);
-      await domains.release(companyId, request.params.domain, writer.context(request));
+      await domains.release(companyId, request.params.domain, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

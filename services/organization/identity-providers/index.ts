@@ -38,7 +38,7 @@ export function createIdentityProviders(platform: Platform, auth: AuthService) {
   // A provider that enforces ends its company's password sessions there (docs/modules/identity.md, "What enforcement ends").
   const afterWrite = async (provider: IdentityProviderRow, ctx: CommandContext) => {
     if (!provider.enabled || !provider.enforce) return;
-    const ended = await auth.enforcement.endPasswordSessions(provider.companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId: provider.companyId, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) });
+    const ended = await auth.enforcement.endPasswordSessions(provider.companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId: provider.companyId });
     if (ended > 0) platform.logger.info({ companyId: provider.companyId, providerId: provider.id, ended }, 'single sign-on required: password sign-in sessions ended');
   };
   const providers = new IdentityProviderService(platform, loadSecretBox({ key: SECRETS_KEY, previousKeys: SECRETS_PREVIOUS_KEYS, dataDir: DATA_DIR }), afterWrite);

@@ -11,7 +11,7 @@ import {
 } from '#events/organization/identity-providers.js';
 import { SealedValueError, SecretBox } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { refuseDomainsOfOthers } from '../domains/index.js';
@@ -125,7 +125,7 @@ export class IdentityProviderService {
         throw err;
       }
       const { id, companyId, type: _t, createdAt: _c, updatedAt: _u, ...settings } = opened;
-      const ctx: CommandContext = { actorId: null, companyId, workspaceId: null, now: this.platform.now() };
+      const ctx = commandContext(this.platform, { companyId });
       const change = { type: 'ChangeIdentityProvider' as const, companyId, settings: { ...settings, config: this.sealed(id, provider.type, settings.config) } };
       await this.settle((await this.writer.run(identityProviderStream(id), identityProviderDecider, change, ctx)).position);
       count++;

@@ -3,7 +3,7 @@ import { emailDomain } from '#projections/org-domains/index.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import { eventMetadata, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, eventMetadata, type CommandContext } from '#shared/es/decider.js';
 import type { NewEvent } from '#shared/es/types.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
@@ -35,12 +35,11 @@ export class ProviderSignIn {
     }
     // A provider speaks only for addresses its company has proven its own: another company's people are not its to sign in or create.
     await requireOwnAddress(this.platform.db, provider.companyId, email);
-    const ctx = (actorId: number | null): CommandContext => ({ actorId, companyId: provider.companyId, workspaceId: null, correlationId: client.requestId, now: this.platform.now() });
     let user = await getUserByEmail(this.platform.db, provider.companyId, email);
     if (!user) {
       if (!provider.jitProvisioning) throw new AppError('SSO_NOT_PROVISIONED', `No account for ${email}; ask an administrator to create it`);
       const grants = grantsOf(provider.mappings, identity);
-      const created = await provisionUser(this.platform, provider.companyId, { email, name: identity.name ?? '', roleIds: grants.roleIds }, ctx(null));
+      const created = await provisionUser(this.platform, provider.companyId, { email, name: identity.name ?? '', roleIds: grants.roleIds }, commandContext(this.platform, { companyId: provider.companyId }));
       await new OrgWriter(this.platform).settle(created);
       user = await getUserByEmail(this.platform.db, provider.companyId, email);
       if (!user) throw new Error(`provisioned user ${created.userId} is not in the directory`);
@@ -49,11 +48,11 @@ export class ProviderSignIn {
       await this.record(user, provider, client, 'inactive');
       throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
     }
-    if (user.status === 'passive') user = await this.acceptInvitation(user, identity, ctx(user.id));
-    await applyGrants(this.platform, user, grantsOf(provider.mappings, identity), ctx(user.id));
+    if (user.status === 'passive') user = await this.acceptInvitation(user, identity, commandContext(this.platform, { actorId: user.id, companyId: provider.companyId }));
+    await applyGrants(this.platform, user, grantsOf(provider.mappings, identity), commandContext(this.platform, { actorId: user.id, companyId: provider.companyId }));
     const session = { userId: user.id, companyId: user.companyId, workspaceId: await defaultWorkspaceId(this.platform.db, { userId: user.id, companyId: user.companyId }) };
     const { sessionId, ...pair } = await this.auth.issuePair(session);
-    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId, correlationId: client.requestId }, 'sso');
+    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId }, 'sso');
     await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, null), started]);
     return pair;
   }
@@ -78,7 +77,7 @@ export class ProviderSignIn {
 
   private signInEvent(user: UserView, provider: IdentityProviderRow, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
     const payload = { userId: user.id, address: client.address, userAgent: client.userAgent, provider: providerRef(provider) };
-    const metadata = eventMetadata({ actorId: user.id, companyId: user.companyId, workspaceId: null, correlationId: client.requestId, now: this.platform.now() });
+    const metadata = eventMetadata(commandContext(this.platform, { actorId: user.id, companyId: user.companyId }));
     return failure === null ? { type: 'SignInSucceeded', payload, metadata } : { type: 'SignInFailed', payload: { ...payload, reason: failure }, metadata };
   }
 }

@@ -6,11 +6,12 @@ import { AppError, found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { ALL_PERMISSION_KEYS, PERMISSIONS, type PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { requestActor } from '../service.js';
 import { callerOf, IdParams, PageQuery, pageSchema, Role, User } from '../http.js';
 import { effectivePermissions } from './built-in.js';
 import { RoleWrites } from './service.js';
 import { assertMayGrant } from './grant.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Roles and permissions'];
 const permissionKey = z.enum(ALL_PERMISSION_KEYS as [PermissionKey, ...PermissionKey[]]);
@@ -41,7 +42,6 @@ export interface RolesOptions {
 export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
-  const writer = new OrgWriter(platform);
   const roles = new RoleWrites(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -107,7 +107,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       await requirePermission(request, 'ROLE_MANAGE');
       const p = callerOf(request);
       assertMayGrant(await request.permissions(), request.body.permissions);
-      const roleId = await roles.create(p.companyId, request.body, writer.context(request));
+      const roleId = await roles.create(p.companyId, request.body, commandContext(platform, requestActor(request)));
       return reply.code(201).send(toRole(await roleOr404(p.companyId, roleId)));
     },
   });
@@ -136,7 +136,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       const { name, description: desc, permissions } = request.body;
       if (permissions) assertMayGrant(await request.permissions(), permissions.filter((k) => !role.permissions.includes(k)));
       const changes = { ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}), ...(permissions ? { permissions } : {}) };
-      await roles.update(role, p.companyId, changes, writer.context(request));
+      await roles.update(role, p.companyId, changes, commandContext(platform, requestActor(request)));
       return toRole(await roleOr404(p.companyId, role.id));
     },
   });
@@ -152,7 +152,7 @@ export async function roleRoutes(app: FastifyInstance, opts: RolesOptions): Prom
       await requirePermission(request, 'ROLE_MANAGE');
       const p = callerOf(request);
       const role = await roleOr404(p.companyId, request.params.id);
-      await roles.delete(role, p.companyId, writer.context(request));
+      await roles.delete(role, p.companyId, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

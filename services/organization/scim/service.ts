@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { getUser, getUserByEmail, listTeams, listUsers, type TeamView, type UserView } from '#projections/org-directory/index.js';
 import { activeScimToken, findScimToken, type ScimTokenView } from '#projections/org-scim/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
@@ -42,11 +41,6 @@ export class ScimService {
   ) {
     this.writer = new OrgWriter(platform);
     this.teams = new TeamService(platform);
-  }
-
-  /** Metadata of the events a SCIM request causes: no user acts; the token's company and the request id. */
-  context(request: FastifyRequest, caller: ScimCaller): CommandContext {
-    return this.writer.context(request, { userId: null, companyId: caller.companyId });
   }
 
   // ------------------------------------------------------------------------------------------ tokens

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { getUser, listTeams, type TeamView } from '#projections/org-directory/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { OrgWriter } from '../service.js';
+import { requestActor } from '../service.js';
 import { callerOf, IdParams, intId, Team } from '../http.js';
 import type { Platform } from '../../platform.js';
 import { TeamService } from './service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);
@@ -21,7 +22,6 @@ export interface TeamsOptions {
 export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Promise<void> {
   const { platform } = opts;
   const { db } = platform;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const teams = new TeamService(platform);
   const teamOr404 = (companyId: number, teamId: number) => teams.teamOr404(companyId, teamId);
@@ -43,7 +43,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
     },
     handler: async (request, reply) => {
       await requirePermission(request, 'TEAM_MANAGE');
-      const team = await teams.create(callerOf(request).companyId, request.body, writer.context(request));
+      const team = await teams.create(callerOf(request).companyId, request.body, commandContext(platform, requestActor(request)));
       return reply.code(201).send(team);
     },
   });
@@ -68,7 +68,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
       await requirePermission(request, 'TEAM_MANAGE');
       const p = callerOf(request);
       const team = await teamOr404(p.companyId, request.params.id);
-      return teams.update(team, p.companyId, request.body, writer.context(request));
+      return teams.update(team, p.companyId, request.body, commandContext(platform, requestActor(request)));
     },
   });
 
@@ -78,7 +78,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
       await requirePermission(request, 'TEAM_MANAGE');
       const p = callerOf(request);
       const team = await teamOr404(p.companyId, request.params.id);
-      await teams.delete(team, p.companyId, writer.context(request));
+      await teams.delete(team, p.companyId, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });
@@ -91,7 +91,7 @@ export async function teamRoutes(app: FastifyInstance, opts: TeamsOptions): Prom
     const team = await teamOr404(p.companyId, params.id);
     if (!(await getUser(db, p.companyId, params.userId))) throw new AppError('NOT_FOUND', 'User not found');
     const change = type === 'AddMember' ? { add: [params.userId] } : { remove: [params.userId] };
-    return teams.changeMembers(team, p.companyId, change, writer.context(request));
+    return teams.changeMembers(team, p.companyId, change, commandContext(platform, requestActor(request)));
   };
 
   r.post('/teams/:id/members/:userId', {

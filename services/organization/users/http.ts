@@ -9,11 +9,12 @@ import type { Page } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import { callerOf, requireSelfOr } from '../http.js';
-import { OrgWriter } from '../service.js';
+import { OrgWriter, requestActor } from '../service.js';
 import { userDecider, type UserCommand } from './decide.js';
 import { userStream } from '#events/organization/users.js';
 import type { TokenRevocations } from './service.js';
 import { USERNAME_PATTERN } from './usernames.js';
+import { commandContext } from '#shared/es/decider.js';
 
 // The users routes' vocabulary: their options, the schemas several of them take, and the guards
 // every route asks before it acts.
@@ -26,7 +27,7 @@ export interface UserTokenFlow {
   readonly revocations: TokenRevocations;
   readonly sessions: {
     list(userId: number, page: number, size: number): Promise<Page<SignInSessionView>>;
-    endAll(userId: number, actor: { actorId: number | null; companyId: number | null; correlationId?: string }): Promise<void>;
+    endAll(userId: number, actor: { actorId: number | null; companyId: number | null }): Promise<void>;
   };
   readonly sendLimits: {
     chargeAddress(kind: 'mail', address: string): Promise<void>;
@@ -74,7 +75,7 @@ export function userGuards({ platform, auth }: UsersOptions) {
 
   /** Runs a command on the user (then `after`, before the read model is waited for). */
   const write = async (request: FastifyRequest, userId: number, command: UserCommand, after?: () => Promise<unknown>): Promise<void> => {
-    const result = await writer.run(userStream(userId), userDecider, command, writer.context(request));
+    const result = await writer.run(userStream(userId), userDecider, command, commandContext(platform, requestActor(request)));
     if (after) await after();
     await writer.settle(result);
   };
@@ -91,5 +92,5 @@ export function userGuards({ platform, auth }: UsersOptions) {
     await write(request, userId, command, () => auth.revocations.revokeUserTokensBefore(userId, platform.now()));
   };
 
-  return { writer, userOr404, selfOr, managed, notSelf, write, change, changePassword };
+  return { userOr404, selfOr, managed, notSelf, write, change, changePassword };
 }

@@ -3,7 +3,7 @@ import { getUser, getWorkspace } from '#projections/org-directory/index.js';
 import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
 import { AppError, found } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
@@ -142,7 +142,7 @@ export class WebhookService {
 
   /** Disables an endpoint whose deliveries keep failing, and tells whoever created it. */
   private async disable(hook: WebhookRow, reason: string): Promise<void> {
-    const result = await this.writer.run(webhookStream(hook.id), webhookDecider, { type: 'DisableWebhook', reason }, { actorId: 'system:webhooks', companyId: hook.companyId, workspaceId: hook.workspaceId, now: this.platform.now() });
+    const result = await this.writer.run(webhookStream(hook.id), webhookDecider, { type: 'DisableWebhook', reason }, commandContext(this.platform, { actorId: 'system:webhooks', companyId: hook.companyId, workspaceId: hook.workspaceId }));
     if (result.events.length === 0) return;
     this.platform.logger.warn({ webhookId: hook.id, reason }, 'webhook disabled');
     const owner = await getUser(this.platform.db, hook.companyId, hook.createdBy);

@@ -2,11 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { findAccessibleWorkspace, getWorkspace, type WorkspaceView } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { OrgWriter, requestActor } from '../service.js';
 import { callerOf } from '../http.js';
 import { permissionsOf } from '../roles/index.js';
 import { workspaceDecider, type WorkspaceCommand } from './decide.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
+import { commandContext } from '#shared/es/decider.js';
 
 /** What the workspace routes ask of the token flow (the auth feature's `AuthService` is one). */
 export interface WorkspaceTokenFlow {
@@ -69,7 +70,7 @@ export function workspaceGuards({ platform }: Pick<WorkspacesOptions, 'platform'
 
   /** Runs a command on the workspace and answers from the read model. */
   const change = async (request: FastifyRequest, ws: WorkspaceView, command: WorkspaceCommand): Promise<WorkspaceView> => {
-    const result = await writer.run(workspaceStream(ws.id), workspaceDecider, command, writer.context(request));
+    const result = await writer.run(workspaceStream(ws.id), workspaceDecider, command, commandContext(platform, requestActor(request)));
     await writer.settle(result);
     return workspaceOr404(request, ws.id);
   };

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { PageQuery } from '#shared/http/params.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PageQuery, workspaceCaller } from '#shared/http/params.js';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findAttachment, listAttachments, type AttachmentView } from '#projections/tmt-attachments/index.js';
 import { BlobTooLargeError, type BlobInfo } from '#shared/blob/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
-import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
-import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKind } from '../downloads/index.js';
 import { attachmentWrites } from './service.js';
@@ -41,14 +39,6 @@ export function cleanFilename(value: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   const base = (value ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return base === '' || base === '.' || base === '..' ? 'attachment' : base.slice(0, 255);
-}
-
-async function workspaceCaller(request: FastifyRequest, permission: PermissionKey) {
-  const principal = requirePrincipal(request);
-  const workspace = requireWorkspace(request);
-  await requirePermission(request, permission);
-  const context = (now: Date): CommandContext => ({ actorId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, correlationId: request.id, now });
-  return { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, context };
 }
 
 /** The `attachment` download kind: an attachment of the link's workspace, streamed from blob storage. */
@@ -132,7 +122,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
         if (!stored) {
           throw new AppError('VALIDATION_FAILED', 'Request validation failed', { details: [{ path: FILE_FIELD, message: 'Required' }] });
         }
-        await writes.record(c, attachmentId, blobKey, stored, c.context(platform.now()));
+        await writes.record(c, attachmentId, blobKey, stored, commandContext(platform, callerActor(c)));
         return reply.code(201).send(await attachmentOr404(c, attachmentId));
       },
     });
@@ -144,7 +134,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: { platform: P
       const c = await workspaceCaller(request, 'TMT_DELETE');
       const record = found(await findAttachment(db, c, request.params.id), 'Attachment not found');
       // The event first: bytes without a record are unreachable, a record without bytes would be a broken download.
-      await writes.delete(c, record, c.context(platform.now()));
+      await writes.delete(c, record, commandContext(platform, callerActor(c)));
       return reply.code(204).send(null);
     },
   });

@@ -79,7 +79,7 @@ export async function junitImportRoutes(app: FastifyInstance, opts: { imports: J
     bodyLimit: MAX_JUNIT_BYTES,
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const answer = await imports.intoSession(scope, request.params.id, await reportOf(request), { close: request.query.close === 'true', correlationId: request.id });
+      const answer = await imports.intoSession(scope, request.params.id, await reportOf(request), { close: request.query.close === 'true' });
       request.log.info({ testSessionId: answer.testSessionId, sessionStatus: answer.sessionStatus, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
       return reply.code(201).send(ok(answer));
     },
@@ -102,7 +102,7 @@ export async function junitImportRoutes(app: FastifyInstance, opts: { imports: J
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const { name, testSessionId } = request.query;
-      const answer = await imports.intoProject(scope, request.params.id, await reportOf(request), { name, testSessionId }, { close: request.query.close === 'true', correlationId: request.id });
+      const answer = await imports.intoProject(scope, request.params.id, await reportOf(request), { name, testSessionId }, { close: request.query.close === 'true' });
       request.log.info({ testSessionId: answer.testSessionId, sessionStatus: answer.sessionStatus, matched: answer.matched, created: answer.created, skipped: answer.skipped }, 'junit report imported');
       return reply.code(201).send(ok(answer));
     },

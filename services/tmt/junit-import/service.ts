@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { testCaseIdsByTitle } from '#projections/tmt-test-cases/index.js';
-import { handleCommand } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { RecordedResult, ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
 import { testCaseStream } from '#events/tmt/test-cases.js';
 import type { Platform } from '../../platform.js';
-import { commandContext, projectOr404 } from '../projects/index.js';
+import { projectOr404 } from '../projects/index.js';
 import { testCaseDecider } from '../test-cases/index.js';
 import type { TestSessionService } from '../test-sessions/index.js';
-import type { TmtWriteScope } from '../v1-http.js';
+import { writeActor, type TmtWriteScope } from '../v1-http.js';
 import { parseJunit, type JunitCase, type JunitOutcome } from './parse.js';
 
 /** What happened to one `<testcase>`: the test case it was recorded on, and how. */
@@ -43,7 +43,6 @@ const TITLE_MAX = 500;
 /** How an import is recorded: `close` completes the session by the same append. */
 export interface ImportOptions {
   close?: boolean;
-  correlationId?: string;
 }
 
 /** Test cases created at once while an import creates the ones its project lacks. */
@@ -83,7 +82,7 @@ export class JunitImportService {
   async intoSession(scope: TmtWriteScope, sessionId: string, xml: string, options: ImportOptions = {}): Promise<JunitImport> {
     const session = await this.sessions.openSessionOr404(scope, sessionId);
     const cases = parseJunit(xml);
-    const resolved = await this.resolve(scope, session.projectId, cases, options.correlationId);
+    const resolved = await this.resolve(scope, session.projectId, cases);
     const { status } = await this.sessions.importResults(scope, { sessionId }, resolved.recorded, options);
     return this.answer(sessionId, status, cases, resolved);
   }
@@ -101,14 +100,14 @@ export class JunitImportService {
       return this.intoSession(scope, session.id, xml, options);
     }
     const cases = parseJunit(xml);
-    const resolved = await this.resolve(scope, projectId, cases, options.correlationId);
+    const resolved = await this.resolve(scope, projectId, cases);
     const start = { projectId, name: target.name ?? `JUnit import ${this.platform.now().toISOString()}` };
     const { sessionId, status } = await this.sessions.importResults(scope, { start }, resolved.recorded, options);
     return this.answer(sessionId, status, cases, resolved);
   }
 
   /** The test case of every `<testcase>`, creating the project's missing ones; and the results to record. */
-  private async resolve(scope: TmtWriteScope, projectId: string, cases: JunitCase[], correlationId?: string) {
+  private async resolve(scope: TmtWriteScope, projectId: string, cases: JunitCase[]) {
     const titles = cases.map(junitTitle);
     const existing = await testCaseIdsByTitle(this.platform.db, scope, projectId, [...new Set(titles)]);
     const missing = [...new Set(titles.filter((t) => !existing.has(t)))];
@@ -133,7 +132,7 @@ export class JunitImportService {
           status: 'ready',
           steps: [],
         },
-        context: commandContext(this.platform, scope, correlationId),
+        context: commandContext(this.platform, writeActor(scope)),
       });
       createdIds.set(title, testCaseId);
       if (position !== null && (last === null || position > last)) last = position;

@@ -5,7 +5,6 @@ import { projectRoutes } from './routes.js';
 
 export { projectDecider, projectKeyDecider } from './decide.js';
 export { definedOnly, Project, projectOr404 } from './routes.js';
-export { commandContext } from './service.js';
 
 export interface ProjectsFeatureOptions {
   platform: Platform;

@@ -7,9 +7,10 @@ import { found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema, toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { PROJECT_KEY_PATTERN } from '#events/tmt/projects.js';
-import { commandContext, projectWrites } from './service.js';
+import { projectWrites } from './service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Test management: projects'];
 
@@ -56,7 +57,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
     },
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const ctx = commandContext(platform, scope, request.id);
+      const ctx = commandContext(platform, writeActor(scope));
       const projectId = await writes.create(scope, request.body, ctx);
       return reply.code(201).send(ok(await projectOr404(platform, scope, projectId)));
     },
@@ -73,7 +74,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const project = await projectOr404(platform, scope, request.params.id);
-      const ctx = commandContext(platform, scope, request.id);
+      const ctx = commandContext(platform, writeActor(scope));
       await writes.update(scope, project, definedOnly(request.body), ctx);
       return ok(await projectOr404(platform, scope, project.id));
     },
@@ -89,7 +90,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { platform: Plat
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_DELETE');
       const project = await projectOr404(platform, scope, request.params.id);
-      const ctx = commandContext(platform, scope, request.id);
+      const ctx = commandContext(platform, writeActor(scope));
       await writes.delete(scope, project, ctx);
       return ok({ id: project.id });
     },

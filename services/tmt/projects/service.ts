@@ -4,13 +4,8 @@ import { projectKeyStream, projectStream } from '#events/tmt/projects.js';
 import { aggregate } from '#shared/es/aggregate.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../platform.js';
-import { actorId, type TmtWriteScope } from '../v1-http.js';
+import type { TmtWriteScope } from '../v1-http.js';
 import { projectDecider, projectKeyDecider } from './decide.js';
-
-/** The context of a test-management write: the caller (a user or an API key) in its company and workspace. */
-export function commandContext(platform: Platform, scope: TmtWriteScope, correlationId?: string): CommandContext {
-  return { actorId: actorId(scope.actor), companyId: scope.companyId, workspaceId: scope.workspaceId, ...(correlationId ? { correlationId } : {}), now: platform.now() };
-}
 
 /**
  * The write side of projects: each project an aggregate answering once its read models hold the write (a

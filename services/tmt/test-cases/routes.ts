@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { timed } from '#shared/request-context.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt-test-cases/index.js';
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { definedOnly, projectOr404 } from '../projects/index.js';
-import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope, type TmtWriteScope } from '../v1-http.js';
-import { testCaseWrites, type TestCaseCommand } from './service.js';
+import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
+import { testCaseWrites } from './service.js';
 import { CASE_STATUSES, PRIORITIES } from '#events/tmt/test-cases.js';
 
 const tags = ['Test management: test cases'];
@@ -41,9 +41,7 @@ async function caseOr404(platform: Platform, scope: TmtScope, id: string): Promi
 export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { run: write } = testCaseWrites(platform);
-  const run = (request: FastifyRequest, scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false) =>
-    write(scope, request.id, testCaseId, command, created);
+  const { run } = testCaseWrites(platform);
 
   r.get('/v1/test-cases', {
     schema: {
@@ -90,7 +88,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
       const b = request.body;
       await timed('project', () => projectOr404(platform, scope, b.projectId));
       const testCaseId = randomUUID();
-      await run(request, scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
+      await run(scope, testCaseId, { type: 'CreateTestCase', testCaseId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: b.projectId, title: b.title, description: b.description, priority: b.priority, status: b.status, steps: b.steps }, true);
       return reply.code(201).send(ok(await timed('read', () => caseOr404(platform, scope, testCaseId))));
     },
   });
@@ -106,7 +104,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
       const testCase = await caseOr404(platform, scope, request.params.id);
-      await run(request, scope, testCase.id, { type: 'UpdateTestCase', changes: definedOnly(request.body) });
+      await run(scope, testCase.id, { type: 'UpdateTestCase', changes: definedOnly(request.body) });
       return ok(await caseOr404(platform, scope, testCase.id));
     },
   });
@@ -116,7 +114,7 @@ export async function testCaseRoutes(app: FastifyInstance, opts: { platform: Pla
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_DELETE');
       const testCase = await caseOr404(platform, scope, request.params.id);
-      await run(request, scope, testCase.id, { type: 'DeleteTestCase' });
+      await run(scope, testCase.id, { type: 'DeleteTestCase' });
       return ok({ id: testCase.id });
     },
   });

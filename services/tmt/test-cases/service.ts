@@ -1,9 +1,9 @@
 import { testCaseStream } from '#events/tmt/test-cases.js';
 import { aggregate } from '#shared/es/aggregate.js';
 import type { Platform } from '../../platform.js';
-import { commandContext } from '../projects/index.js';
-import type { TmtWriteScope } from '../v1-http.js';
+import { writeActor, type TmtWriteScope } from '../v1-http.js';
 import { testCaseDecider } from './decide.js';
+import { commandContext } from '#shared/es/decider.js';
 
 export type TestCaseCommand = Parameters<typeof testCaseDecider.decide>[0];
 
@@ -12,8 +12,8 @@ export function testCaseWrites(platform: Platform) {
   const cases = aggregate(platform, { decider: testCaseDecider, stream: testCaseStream, readModels: ['tmt-test-cases'] });
   return {
     /** Runs a command on a test case as the caller; `created`: the id is new, no stream to read. */
-    run: async (scope: TmtWriteScope, correlationId: string, testCaseId: string, command: TestCaseCommand, created = false): Promise<void> => {
-      await cases.run(testCaseId, command, commandContext(platform, scope, correlationId), { created });
+    run: async (scope: TmtWriteScope, testCaseId: string, command: TestCaseCommand, created = false): Promise<void> => {
+      await cases.run(testCaseId, command, commandContext(platform, writeActor(scope)), { created });
     },
   };
 }

@@ -86,7 +86,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     },
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      return reply.code(201).send(ok(await sessions.create(scope, request.body, request.id)));
+      return reply.code(201).send(ok(await sessions.create(scope, request.body)));
     },
   });
 
@@ -101,7 +101,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     },
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      return ok(await sessions.update(scope, request.params.id, request.body, request.id));
+      return ok(await sessions.update(scope, request.params.id, request.body));
     },
   });
 
@@ -116,7 +116,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     validatorCompiler: bodyCheckedByHandler,
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      const { recorded, status } = await sessions.recordResults(scope, request.params.id, request.body, request.id);
+      const { recorded, status } = await sessions.recordResults(scope, request.params.id, request.body);
       return reply.code(201).send(ok({ recorded, sessionStatus: status }));
     },
   });

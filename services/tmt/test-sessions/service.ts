@@ -4,10 +4,10 @@ import { existingTestCaseIds } from '#projections/tmt-test-cases/index.js';
 import { currentResults, findTestSession, type ResultView, type TestSessionView } from '#projections/tmt-test-sessions/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { commandContext, projectOr404 } from '../projects/index.js';
-import { uuid, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { projectOr404 } from '../projects/index.js';
+import { uuid, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#events/tmt/test-sessions.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext, handleCommand } from '#shared/es/decider.js';
 import type { EventStore } from '#shared/es/types.js';
 import { testSessionDecider, type TestSessionCommand, type TestSessionState } from './decide.js';
 import { StreamQueue } from './stream-queue.js';
@@ -141,7 +141,7 @@ export class TestSessionService {
     }
   }
 
-  async create(scope: TmtWriteScope, input: { name: string; projectId: string; testCases: string[] }, correlationId?: string): Promise<TestSessionDetail> {
+  async create(scope: TmtWriteScope, input: { name: string; projectId: string; testCases: string[] }): Promise<TestSessionDetail> {
     await projectOr404(this.platform, scope, input.projectId);
     const testCaseIds = [...new Set(input.testCases)];
     await this.requireCases(scope, input.projectId, testCaseIds);
@@ -149,20 +149,20 @@ export class TestSessionService {
     const result = await this.commands.run(
       sessionId,
       { type: 'StartTestSession', sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: input.projectId, name: input.name, testCaseIds },
-      commandContext(this.platform, scope, correlationId),
+      commandContext(this.platform, writeActor(scope)),
     );
     await this.settle(result.position);
     return (await this.get(scope, sessionId))!;
   }
 
-  async update(scope: TmtWriteScope, sessionId: string, input: { name?: string | undefined; testCases?: string[] | undefined; status?: SessionStatus | undefined }, correlationId?: string): Promise<TestSessionDetail> {
+  async update(scope: TmtWriteScope, sessionId: string, input: { name?: string | undefined; testCases?: string[] | undefined; status?: SessionStatus | undefined }): Promise<TestSessionDetail> {
     const session = await this.sessionOr404(scope, sessionId);
     const testCaseIds = input.testCases ? [...new Set(input.testCases)] : undefined;
     if (testCaseIds) await this.requireCases(scope, session.projectId, testCaseIds);
     const result = await this.commands.run(
       sessionId,
       { type: 'UpdateTestSession', ...(input.name !== undefined ? { name: input.name } : {}), ...(testCaseIds ? { testCaseIds } : {}), ...(input.status ? { status: input.status } : {}) },
-      commandContext(this.platform, scope, correlationId),
+      commandContext(this.platform, writeActor(scope)),
     );
     await this.settle(result.position);
     return (await this.get(scope, sessionId))!;
@@ -185,7 +185,7 @@ export class TestSessionService {
     scope: TmtWriteScope,
     target: { sessionId: string } | { start: { projectId: string; name: string } },
     results: RecordedResult[],
-    options: { close?: boolean; correlationId?: string | undefined } = {},
+    options: { close?: boolean } = {},
   ): Promise<{ sessionId: string; status: SessionStatus }> {
     const sessionId = 'sessionId' in target ? target.sessionId : randomUUID();
     const start =
@@ -195,7 +195,7 @@ export class TestSessionService {
     const result = await this.commands.run(
       sessionId,
       { type: 'ImportResults', ...(start ? { start } : {}), results, recordedBy: scope.actor, ...(options.close ? { close: true } : {}) },
-      commandContext(this.platform, scope, options.correlationId),
+      commandContext(this.platform, writeActor(scope)),
     );
     await this.settle(result.position);
     return { sessionId, status: result.state.status };
@@ -206,10 +206,10 @@ export class TestSessionService {
    * not the tenant's, 400 for an invalid element or a case not in the session, 409 SESSION_COMPLETED.
    * Callers that are not users (test engines) pass `{engineId}` as the actor.
    */
-  async recordResults(scope: TmtWriteScope, sessionId: string, raw: unknown, correlationId?: string): Promise<{ recorded: number; position: bigint; status: SessionStatus }> {
+  async recordResults(scope: TmtWriteScope, sessionId: string, raw: unknown): Promise<{ recorded: number; position: bigint; status: SessionStatus }> {
     const results = parseResults(raw);
     await this.sessionOr404(scope, sessionId);
-    const result = await this.commands.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, scope, correlationId));
+    const result = await this.commands.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, writeActor(scope)));
     await this.settle(result.position);
     return { recorded: results.length, position: result.position ?? 0n, status: result.state.status };
   }

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser } from '#projections/org-directory/index.js';
 import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
@@ -35,14 +35,14 @@ const Params = z.object({ id: z.uuid() });
 const MemberParams = z.object({ id: z.uuid(), userId });
 
 /** The caller of a company-wide route: a user in a workspace of their company, holding `permission`. */
-async function companyCaller(request: FastifyRequest, permission: PermissionKey): Promise<{ userId: number; companyId: number; context: (now: Date) => CommandContext }> {
+async function companyCaller(request: FastifyRequest, permission: PermissionKey): Promise<{ userId: number; companyId: number; workspaceId: number }> {
   const principal = requirePrincipal(request);
   const workspace = requireWorkspace(request);
   await requirePermission(request, permission);
   return {
     userId: principal.userId,
     companyId: principal.companyId,
-    context: (now) => ({ actorId: principal.userId, companyId: principal.companyId, workspaceId: workspace.id, correlationId: request.id, now }),
+    workspaceId: workspace.id,
   };
 }
 
@@ -97,7 +97,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const c = await companyCaller(request, 'TMT_WRITE');
       const { name, description: desc, memberIds: members } = request.body;
       await checkMembers(c.companyId, members);
-      const groupId = await writes.create(c.companyId, { name, description: desc, memberIds: members }, c.context(platform.now()));
+      const groupId = await writes.create(c.companyId, { name, description: desc, memberIds: members }, commandContext(platform, callerActor(c)));
       return reply.code(201).send(await groupOr404(c.companyId, groupId));
     },
   });
@@ -121,7 +121,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const { name, description: desc, memberIds: members } = request.body;
       if (members) await checkMembers(c.companyId, members);
       const changes = { ...(name !== undefined ? { name } : {}), ...(desc !== undefined ? { description: desc } : {}), ...(members !== undefined ? { memberIds: members } : {}) };
-      await writes.update(group, c.companyId, changes, c.context(platform.now()));
+      await writes.update(group, c.companyId, changes, commandContext(platform, callerActor(c)));
       return groupOr404(c.companyId, group.id);
     },
   });
@@ -131,7 +131,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
     handler: async (request, reply) => {
       const c = await companyCaller(request, 'TMT_DELETE');
       const group = await groupOr404(c.companyId, request.params.id);
-      await writes.delete(group, c.companyId, c.context(platform.now()));
+      await writes.delete(group, c.companyId, commandContext(platform, callerActor(c)));
       return reply.code(204).send(null);
     },
   });
@@ -142,7 +142,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
       const c = await companyCaller(request, 'TMT_WRITE');
       const group = await groupOr404(c.companyId, request.params.id);
       if (!(await getUser(db, c.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
-      await writes.addMember(group.id, c.companyId, request.params.userId, c.context(platform.now()));
+      await writes.addMember(group.id, c.companyId, request.params.userId, commandContext(platform, callerActor(c)));
       return groupOr404(c.companyId, group.id);
     },
   });
@@ -152,7 +152,7 @@ export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Pl
     handler: async (request) => {
       const c = await companyCaller(request, 'TMT_WRITE');
       const group = await groupOr404(c.companyId, request.params.id);
-      await writes.removeMember(group.id, c.companyId, request.params.userId, c.context(platform.now()));
+      await writes.removeMember(group.id, c.companyId, request.params.userId, commandContext(platform, callerActor(c)));
       return groupOr404(c.companyId, group.id);
     },
   });

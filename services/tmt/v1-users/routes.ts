@@ -8,11 +8,12 @@ import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import { assertMayGrantRoles } from '#services/organization/roles/grant.js';
 import { deleteUser, inviterOf, inviteUser, replaceRoles, updateUser } from '#services/organization/users/index.js';
 import { USERNAME_PATTERN } from '#services/organization/users/usernames.js';
-import { OrgWriter } from '#services/organization/service.js';
+import { requestActor } from '#services/organization/service.js';
 import { User } from '#services/organization/http.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';
 import { ok, okList, v1List, v1One, v1Paging } from '../v1-http.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Test management: users'];
 
@@ -47,7 +48,6 @@ const optionalText = (max: number) => z.string().trim().max(max).nullable().opti
 export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platform; deps: TmtDeps }): Promise<void> {
   const { platform, deps } = opts;
   const { db } = platform;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const userOr404 = async (companyId: number, userId: number): Promise<UserView> => {
@@ -93,7 +93,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       await requirePermission(request, 'USER_INVITE');
       const companyId = requirePrincipal(request).companyId;
       const role = await roleNamed(companyId, request.body.role);
-      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), request.body.email.trim(), { roles: [role] });
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), commandContext(platform, requestActor(request)), request.body.email.trim(), { roles: [role] });
       return reply.code(created ? 201 : 200).send(ok(toV1User(await userOr404(companyId, userId))));
     },
   });
@@ -123,9 +123,9 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
         role = await roleNamed(companyId, newRole);
         if (!user.roleIds.includes(role.id)) assertMayGrantRoles(await request.permissions(), [role]);
       }
-      await updateUser(platform, writer.context(request), user, profile);
+      await updateUser(platform, commandContext(platform, requestActor(request)), user, profile);
       if (role) {
-        await replaceRoles(platform, writer.context(request), user, [role.id]);
+        await replaceRoles(platform, commandContext(platform, requestActor(request)), user, [role.id]);
       }
       return ok(toV1User(await userOr404(companyId, user.id)));
     },
@@ -143,7 +143,7 @@ export async function v1UserRoutes(app: FastifyInstance, opts: { platform: Platf
       const p = requirePrincipal(request);
       const user = await userOr404(p.companyId, request.params.id);
       if (user.id === p.userId) throw new AppError('CONFLICT', 'You cannot delete your own account');
-      await deleteUser(platform, deps.organization.auth.revocations, writer.context(request), user);
+      await deleteUser(platform, deps.organization.auth.revocations, commandContext(platform, requestActor(request)), user);
       return ok({ id: user.id });
     },
   });

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller } from '../../http.js';
 import { newPushToken } from '../service.js';
-import { Check, ctx, Params, PushUrls, pushUrls, tags, type CheckRoutesOptions } from './schemas.js';
+import { Check, Params, PushUrls, pushUrls, tags, type CheckRoutesOptions } from './schemas.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 
 /** `/healthcheck/api/v1/checks/:checkId/{pause,resume,token/rotate}`: what is done to a check besides changing it. */
 export async function checkActionRoutes(app: FastifyInstance, opts: CheckRoutesOptions): Promise<void> {
@@ -20,7 +21,7 @@ export async function checkActionRoutes(app: FastifyInstance, opts: CheckRoutesO
         const c = await caller(request, 'HEALTHCHECK_MANAGE');
         const { checkId } = request.params;
         await checks.view(c, checkId);
-        await checks.execute(checkId, { type, checkId }, ctx(c, platform.now()));
+        await checks.execute(checkId, { type, checkId }, commandContext(platform, callerActor(c)));
         return checks.view(c, checkId);
       },
     });
@@ -38,7 +39,7 @@ export async function checkActionRoutes(app: FastifyInstance, opts: CheckRoutesO
       const { checkId } = request.params;
       await checks.view(c, checkId);
       const { token, tokenHash, tokenPrefix } = newPushToken();
-      await checks.execute(checkId, { type: 'RotateHealthCheckToken', checkId, tokenHash, tokenPrefix }, ctx(c, platform.now()));
+      await checks.execute(checkId, { type: 'RotateHealthCheckToken', checkId, tokenHash, tokenPrefix }, commandContext(platform, callerActor(c)));
       reply.header('cache-control', 'no-store');
       return { id: checkId, token, tokenPrefix, pushUrls: pushUrls(token) };
     },

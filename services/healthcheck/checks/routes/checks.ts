@@ -6,7 +6,8 @@ import { listChecks } from '#projections/hc-checks/index.js';
 import { pageSchema } from '#shared/paging.js';
 import { caller, paging } from '../../http.js';
 import { newPushToken, toCheckView } from '../service.js';
-import { Check, ctx, Params, PushUrls, pushUrls, Heartbeat, Sample, Settings, StatusEnum, tags, type CheckRoutesOptions } from './schemas.js';
+import { Check, Params, PushUrls, pushUrls, Heartbeat, Sample, Settings, StatusEnum, tags, type CheckRoutesOptions } from './schemas.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 
 /** `/healthcheck/api/v1/checks`: create, list, read, change and delete checks. */
 export async function checkRoutes(app: FastifyInstance, opts: CheckRoutesOptions): Promise<void> {
@@ -56,7 +57,7 @@ export async function checkRoutes(app: FastifyInstance, opts: CheckRoutesOptions
           companyId: c.companyId,
           workspaceId: c.workspaceId,
         },
-        ctx(c, platform.now()),
+        commandContext(platform, callerActor(c)),
       );
       reply.code(201).header('cache-control', 'no-store');
       return { ...(await checks.view(c, checkId)), token, pushUrls: pushUrls(token) };
@@ -97,7 +98,7 @@ export async function checkRoutes(app: FastifyInstance, opts: CheckRoutesOptions
       const { checkId } = request.params;
       await checks.view(c, checkId);
       const changes = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-      await checks.execute(checkId, { type: 'UpdateHealthCheck', checkId, changes }, ctx(c, platform.now()));
+      await checks.execute(checkId, { type: 'UpdateHealthCheck', checkId, changes }, commandContext(platform, callerActor(c)));
       return checks.view(c, checkId);
     },
   });
@@ -108,7 +109,7 @@ export async function checkRoutes(app: FastifyInstance, opts: CheckRoutesOptions
       const c = await caller(request, 'HEALTHCHECK_MANAGE');
       const { checkId } = request.params;
       await checks.view(c, checkId);
-      await checks.execute(checkId, { type: 'DeleteHealthCheck', checkId }, ctx(c, platform.now()));
+      await checks.execute(checkId, { type: 'DeleteHealthCheck', checkId }, commandContext(platform, callerActor(c)));
       reply.code(204);
       return null;
     },

@@ -5,6 +5,7 @@ import { AppError, type ErrorDetail, found } from '#shared/errors.js';
 import type { Platform } from '../../../platform.js';
 import type { PulseStore } from '../pulse-store.js';
 import type { CheckService } from '../service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Health checks: push'];
 
@@ -79,7 +80,7 @@ export async function pushRoutes(app: FastifyInstance, opts: { platform: Platfor
         .execute(
           target.checkId,
           { type: 'RecordHeartbeat', checkId: target.checkId, at: at.toISOString(), status, message },
-          { actorId: null, companyId: target.companyId, workspaceId: target.workspaceId, now: at },
+          commandContext({ now: () => at }, { companyId: target.companyId, workspaceId: target.workspaceId }),
           { wait: false },
         )
         .catch((err: unknown) => request.log.warn({ err, checkId: target.checkId }, 'heartbeat stored; its state change is left to the reaper'));

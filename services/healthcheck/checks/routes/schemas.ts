@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Platform } from '../../../platform.js';
-import { idParam, type Caller } from '../../http.js';
+import { idParam } from '../../http.js';
 import type { PulseStore } from '../pulse-store.js';
 import type { CheckService } from '../service.js';
 
@@ -51,4 +51,3 @@ export const Settings = {
 };
 export const Params = z.object({ checkId: idParam });
 export const pushUrls = (token: string) => ({ heartbeat: `/healthcheck/api/v1/heartbeat/${token}`, metrics: `/healthcheck/api/v1/metrics/${token}` });
-export const ctx = (c: Caller, now: Date) => ({ actorId: c.userId, companyId: c.companyId, workspaceId: c.workspaceId, now });

@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IDENTITY_PROVIDER_TYPES, identityMapping } from '#events/organization/identity-providers.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { OrgWriter } from '../../service.js';
+import { requestActor } from '../../service.js';
 import { callerOf, IdParams } from '../../http.js';
 import type { IdentityProviderFeatureOptions } from '../options.js';
 import { viewOf } from '../service.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['Identity providers'];
 const domain = z
@@ -54,7 +55,6 @@ export const IdentityProvider = z
 /** `/api/v1/identity-providers`: a company's identity providers (USER_ADMIN_MANAGE), and "try this configuration". */
 export async function providerRoutes(app: FastifyInstance, opts: IdentityProviderFeatureOptions): Promise<void> {
   const { platform, providers } = opts;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = async (request: Parameters<typeof requirePermission>[0]) => {
     await requirePermission(request, 'USER_ADMIN_MANAGE');
@@ -75,7 +75,7 @@ export async function providerRoutes(app: FastifyInstance, opts: IdentityProvide
     },
     handler: async (request, reply) => {
       const caller = await admin(request);
-      return reply.code(201).send(viewOf(await providers.create(caller, request.body, writer.context(request))));
+      return reply.code(201).send(viewOf(await providers.create(caller, request.body, commandContext(platform, requestActor(request)))));
     },
   });
 
@@ -92,13 +92,13 @@ export async function providerRoutes(app: FastifyInstance, opts: IdentityProvide
       body: z.object(settings),
       response: { 200: IdentityProvider },
     },
-    handler: async (request) => viewOf(await providers.change(await admin(request), request.params.id, request.body, writer.context(request))),
+    handler: async (request) => viewOf(await providers.change(await admin(request), request.params.id, request.body, commandContext(platform, requestActor(request)))),
   });
 
   r.delete('/identity-providers/:id', {
     schema: { tags, summary: 'Remove an identity provider; its users stay (USER_ADMIN_MANAGE)', params: IdParams, response: { 204: z.null() } },
     handler: async (request, reply) => {
-      await providers.delete((await admin(request)).companyId, request.params.id, writer.context(request));
+      await providers.delete((await admin(request)).companyId, request.params.id, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

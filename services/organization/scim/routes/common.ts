@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../../platform.js';
+import { requestActor } from '../../service.js';
 import type { ScimCaller, ScimService } from '../service.js';
 
 export interface ScimProtocolOptions {
@@ -20,9 +21,12 @@ export const ResourceParams = z.object({ id: z.string().min(1).max(64) });
 /** A SCIM resource or PatchOp: read field by field by the protocol module (directories send extensions freely). */
 export const ResourceBody = z.looseObject({});
 
-/** The caller of a SCIM request (its token, or 401), the base of resource locations, and the events' metadata. */
-export async function scimContext(request: FastifyRequest, scim: ScimService): Promise<{ caller: ScimCaller; base: string; ctx: CommandContext }> {
-  const caller = await scim.verify(request.headers.authorization);
+/**
+ * The caller of a SCIM request (its token, or 401), the base of resource locations, and the context of
+ * the commands it causes: no user acts; the token's company and the request id.
+ */
+export async function scimContext(request: FastifyRequest, opts: ScimProtocolOptions): Promise<{ caller: ScimCaller; base: string; ctx: CommandContext }> {
+  const caller = await opts.scim.verify(request.headers.authorization);
   const base = `${request.protocol}://${request.host}/scim/v2`;
-  return { caller, base, ctx: scim.context(request, caller) };
+  return { caller, base, ctx: commandContext(opts.platform, requestActor(request, { userId: null, companyId: caller.companyId })) };
 }

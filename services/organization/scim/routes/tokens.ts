@@ -5,8 +5,9 @@ import { listScimTokens } from '#projections/org-scim/index.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, intId } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
-import { OrgWriter } from '../../service.js';
+import { requestActor } from '../../service.js';
 import type { ScimFeatureOptions } from '../options.js';
+import { commandContext } from '#shared/es/decider.js';
 
 const tags = ['SCIM provisioning'];
 
@@ -27,7 +28,6 @@ const CreatedScimToken = ScimToken.extend({ token: z.string().describe('The toke
 /** `/api/v1/scim-tokens`: the company's provisioning tokens (USER_ADMIN_MANAGE). */
 export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOptions): Promise<void> {
   const { platform, scim } = opts;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/scim-tokens', {
@@ -50,7 +50,7 @@ export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOpt
       const p = callerOf(request);
       // The roles a token hands out are roles the administrator could grant themselves.
       assertMayGrantRoles(await request.permissions(), await requireRoles(platform.db, p.companyId, request.body.roleIds));
-      const { token, view } = await scim.createToken(p.companyId, p.userId, request.body, writer.context(request));
+      const { token, view } = await scim.createToken(p.companyId, p.userId, request.body, commandContext(platform, requestActor(request)));
       return reply.code(201).send({ ...view, token });
     },
   });
@@ -60,7 +60,7 @@ export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOpt
     handler: async (request, reply) => {
       await requirePermission(request, 'USER_ADMIN_MANAGE');
       const p = callerOf(request);
-      await scim.revokeToken(p.companyId, request.params.id, p.userId, writer.context(request));
+      await scim.revokeToken(p.companyId, request.params.id, p.userId, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

@@ -5,11 +5,13 @@ import { callerOf, IdParams, intId, User } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { password, tags, userGuards, type UsersOptions } from '../http.js';
 import { setUserStatus } from '../service.js';
+import { commandContext } from '#shared/es/decider.js';
+import { requestActor } from '../../service.js';
 
 /** What an administrator sets on a user: company roles, status, administrator, password. */
 export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
   const { platform, auth } = opts;
-  const { managed, notSelf, change, changePassword, writer, userOr404 } = userGuards(opts);
+  const { managed, notSelf, change, changePassword, userOr404 } = userGuards(opts);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.put('/users/:id/roles', {
@@ -41,7 +43,7 @@ export async function administrationRoutes(app: FastifyInstance, opts: UsersOpti
       const p = callerOf(request);
       const user = await managed(request, request.params.id, 'USER_MANAGE');
       notSelf(request, user.id, 'change the status of');
-      await setUserStatus(platform, auth.revocations, writer.context(request), user, request.body.status);
+      await setUserStatus(platform, auth.revocations, commandContext(platform, requestActor(request)), user, request.body.status);
       return userOr404(p.companyId, user.id);
     },
   });

@@ -11,6 +11,8 @@ import { requireRoles } from '../../roles/index.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart, withImageUploads } from '../images.js';
 import { activateUser, inviterOf, inviteUser, takeInvitation } from '../service.js';
 import { password, personName, tags, userGuards, type UsersOptions } from '../http.js';
+import { commandContext } from '#shared/es/decider.js';
+import { requestActor } from '../../service.js';
 
 const InviteAnswer = User.extend({ resent: z.boolean().describe('Whether the address had a pending invitation that was sent again') }).meta({ id: 'InvitedUser' });
 const ActivationBody = z.object({ token: z.string().min(1).max(512), password, name: personName.optional() });
@@ -19,7 +21,7 @@ const ActivationBody = z.object({ token: z.string().min(1).max(512), password, n
 export async function invitationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
   const { platform, auth } = opts;
   const { db } = platform;
-  const { writer, userOr404 } = userGuards(opts);
+  const { userOr404 } = userGuards(opts);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/users/invite', {
@@ -43,7 +45,7 @@ export async function invitationRoutes(app: FastifyInstance, opts: UsersOptions)
       const grants = { roles, workspaceIds: request.body.workspaceIds };
       await auth.sendLimits.chargeAddress('mail', request.ip);
       await auth.sendLimits.chargeRecipient(email);
-      const { userId, created } = await inviteUser(platform, await inviterOf(request), writer.context(request), email, grants);
+      const { userId, created } = await inviteUser(platform, await inviterOf(request), commandContext(platform, requestActor(request)), email, grants);
       return reply.code(created ? 201 : 200).send({ ...(await userOr404(p.companyId, userId)), resent: !created });
     },
   });
@@ -71,7 +73,7 @@ export async function invitationRoutes(app: FastifyInstance, opts: UsersOptions)
       const info = await platform.blobs.put(profileImageKey(user.companyId, user.id), image.bytes, { contentType: image.contentType, maxBytes: MAX_PROFILE_IMAGE_BYTES });
       stored = { key: info.key, contentType: info.contentType, size: info.size, sha256: info.sha256 };
     }
-    const context = writer.context(request, { userId: user.id, companyId: user.companyId });
+    const context = commandContext(platform, requestActor(request, { userId: user.id, companyId: user.companyId }));
     await activateUser(platform, context, user.id, { passwordHash, ...(name ? { name } : {}), ...(stored ? { image: stored } : {}) });
     return reply.code(200).send(await userOr404(user.companyId, user.id));
   };

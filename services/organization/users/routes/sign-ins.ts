@@ -49,7 +49,7 @@ export async function signInRoutes(app: FastifyInstance, opts: UsersOptions): Pr
     handler: async (request, reply) => {
       const p = callerOf(request);
       const user = await selfOr(request, request.params.id, 'USER_MANAGE');
-      await auth.sessions.endAll(user.id, { actorId: p.userId, companyId: p.companyId, correlationId: request.id });
+      await auth.sessions.endAll(user.id, { actorId: p.userId, companyId: p.companyId });
       return reply.code(204).send(null);
     },
   });

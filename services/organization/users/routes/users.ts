@@ -7,6 +7,8 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, User } from '../../http.js';
 import { definedOnly, deleteUser, updateUser } from '../service.js';
 import { tags, userGuards, UserUpdate, type UsersOptions } from '../http.js';
+import { commandContext } from '#shared/es/decider.js';
+import { requestActor } from '../../service.js';
 
 const UserListQuery = PageQuery.extend({
   search: z.string().trim().max(128).optional().describe('Part of the name, e-mail or username'),
@@ -24,7 +26,7 @@ const Count = z.object({ count: z.number().int() });
 export async function userRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
   const { platform, auth } = opts;
   const { db } = platform;
-  const { writer, userOr404, selfOr, managed, notSelf, change } = userGuards(opts);
+  const { userOr404, selfOr, managed, notSelf, change } = userGuards(opts);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/users', {
@@ -83,7 +85,7 @@ export async function userRoutes(app: FastifyInstance, opts: UsersOptions): Prom
     handler: async (request) => {
       const p = callerOf(request);
       const user = await selfOr(request, request.params.id, 'USER_MANAGE');
-      await updateUser(platform, writer.context(request), user, request.body);
+      await updateUser(platform, commandContext(platform, requestActor(request)), user, request.body);
       return userOr404(p.companyId, user.id);
     },
   });
@@ -125,7 +127,7 @@ export async function userRoutes(app: FastifyInstance, opts: UsersOptions): Prom
     handler: async (request, reply) => {
       const user = await managed(request, request.params.id, 'USER_MANAGE');
       notSelf(request, user.id, 'delete');
-      await deleteUser(platform, auth.revocations, writer.context(request), user);
+      await deleteUser(platform, auth.revocations, commandContext(platform, requestActor(request)), user);
       return reply.code(204).send(null);
     },
   });

@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
 import { IdParams, intId } from '../../http.js';
-import { OrgWriter } from '../../service.js';
+import { requestActor } from '../../service.js';
 import type { WebhookFeatureOptions } from '../options.js';
 import { viewOf } from '../service.js';
 import { tags, webhookOwner } from './guard.js';
+import { commandContext } from '#shared/es/decider.js';
 
 // Event names and URLs are checked by the service, so a wrong one answers its own stable code
 // (UNKNOWN_WEBHOOK_EVENT, INVALID_WEBHOOK_URL) rather than the schema's VALIDATION_FAILED.
@@ -38,7 +39,6 @@ const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 /** `/api/v1/workspaces/{id}/webhooks`: a workspace's endpoints (WORKSPACE_MANAGE). */
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOptions): Promise<void> {
   const { platform, webhooks } = opts;
-  const writer = new OrgWriter(platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/workspaces/:id/webhooks', {
@@ -56,7 +56,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request, reply) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return reply.code(201).send(viewOf(await webhooks.create(owner, request.body, writer.context(request)), true));
+      return reply.code(201).send(viewOf(await webhooks.create(owner, request.body, commandContext(platform, requestActor(request))), true));
     },
   });
 
@@ -75,7 +75,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return viewOf(await webhooks.change(owner, request.params.hookId, request.body, writer.context(request)));
+      return viewOf(await webhooks.change(owner, request.params.hookId, request.body, commandContext(platform, requestActor(request))));
     },
   });
 
@@ -99,14 +99,14 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return viewOf(await webhooks.rotateSecret(owner, request.params.hookId, request.body.overlapSeconds, writer.context(request)), true);
+      return viewOf(await webhooks.rotateSecret(owner, request.params.hookId, request.body.overlapSeconds, commandContext(platform, requestActor(request))), true);
     },
   });
 
   r.delete('/workspaces/:id/webhooks/:hookId', {
     schema: { tags, summary: 'Remove a webhook; nothing more is sent to it (WORKSPACE_MANAGE)', params: HookParams, response: { 204: z.null() } },
     handler: async (request, reply) => {
-      await webhooks.delete(await webhookOwner(platform, request, request.params.id), request.params.hookId, writer.context(request));
+      await webhooks.delete(await webhookOwner(platform, request, request.params.id), request.params.hookId, commandContext(platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

@@ -3,11 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recentWorkspaces, rolesOfUser } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { eventMetadata } from '#shared/es/decider.js';
+import { commandContext, eventMetadata } from '#shared/es/decider.js';
 import { workspaceVisitStream, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import { callerOf, IdParams, Role, Workspace } from '../../http.js';
 import { effectivePermissions } from '../../roles/index.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
+import { requestActor } from '../../service.js';
 
 const TokenPair = z.object({ token: z.string(), expiresIn: z.string(), refreshToken: z.string() });
 
@@ -22,7 +23,7 @@ export async function enteringRoutes(app: FastifyInstance, opts: WorkspacesOptio
     const p = callerOf(request);
     // A visit is a fact with no rule to check: appended as-is to the user's own stream.
     const event: WorkspaceVisitEvent = { type: 'WorkspaceVisited', payload: { workspaceId, userId: p.userId } };
-    const appended = await platform.store.append(workspaceVisitStream(p.userId), [{ ...event, metadata: eventMetadata({ ...writer.context(request), workspaceId }) }], 'any');
+    const appended = await platform.store.append(workspaceVisitStream(p.userId), [{ ...event, metadata: eventMetadata({ ...commandContext(platform, requestActor(request)), workspaceId }) }], 'any');
     await writer.settle(appended);
   };
 

@@ -8,11 +8,13 @@ import { callerOf, IdParams, Workspace } from '../../http.js';
 import { WorkspaceWrites } from '../service.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
 import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspaceName, workspaceSettings } from '../rules.js';
+import { commandContext } from '#shared/es/decider.js';
+import { requestActor } from '../../service.js';
 
 /** The company's workspaces: list, create, read, change, archive and unarchive, delete; the rules they follow. */
 export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { db } = opts.platform;
-  const { writer, workspaceOr404, requireKeyIn, requireReadable, change } = workspaceGuards(opts);
+  const { workspaceOr404, requireKeyIn, requireReadable, change } = workspaceGuards(opts);
   const workspaces = new WorkspaceWrites(opts.platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -52,7 +54,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
       const me = await rolesOfUser(db, p, null);
       const { name, description, settings } = request.body;
       const modules = [...new Set(request.body.modules ?? MODULE_KEYS)];
-      const workspaceId = await workspaces.create(p.companyId, { name, description, settings, modules, ...(me?.isAdmin ? {} : { grantCreator: p.userId }) }, writer.context(request));
+      const workspaceId = await workspaces.create(p.companyId, { name, description, settings, modules, ...(me?.isAdmin ? {} : { grantCreator: p.userId }) }, commandContext(opts.platform, requestActor(request)));
       return reply.code(201).send(toWorkspace(await workspaceOr404(request, workspaceId)));
     },
   });
@@ -80,7 +82,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
       const p = callerOf(request);
       const { name, description, settings } = request.body;
       const changes = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(settings !== undefined ? { settings } : {}) };
-      await workspaces.update(ws, changes, writer.context(request));
+      await workspaces.update(ws, changes, commandContext(opts.platform, requestActor(request)));
       return toWorkspace(await workspaceOr404(request, ws.id));
     },
   });
@@ -105,7 +107,7 @@ export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOpti
     handler: async (request, reply) => {
       const ws = await workspaceOr404(request, request.params.id);
       await requireKeyIn(request, ws, 'WORKSPACE_MANAGE');
-      await workspaces.delete(ws, writer.context(request));
+      await workspaces.delete(ws, commandContext(opts.platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

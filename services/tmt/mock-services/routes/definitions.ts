@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { paging } from '#shared/http/params.js';
+import { paging, workspaceCaller } from '#shared/http/params.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +11,8 @@ import type { Platform } from '../../../platform.js';
 import { TmtNames, type TmtNameScope } from '../../user-groups/index.js';
 import { mockServiceWrites } from '../service.js';
 import { mockModule } from '../definition.js';
-import { hitsKey, lastHitKey, MockService, mockView, Params, parseDefinition, tags, workspaceCaller } from './shared.js';
+import { hitsKey, lastHitKey, MockService, mockView, Params, parseDefinition, tags } from './shared.js';
+import { callerActor, commandContext } from '#shared/es/decider.js';
 
 /** `/tmt/api/v1/mock-services`: define, change, enable, disable and delete mock services. */
 export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
@@ -55,7 +56,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
       const { enabled, ...rest } = request.body;
       const definition = parseDefinition(rest);
       const mockId = randomUUID();
-      const context = c.context(platform.now());
+      const context = commandContext(platform, callerActor(c));
       await names.claim(scopeOf(c.workspaceId), definition.name, mockId, 'Mock service', context);
       try {
         await run(
@@ -88,7 +89,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
       const c = await workspaceCaller(request, 'TMT_WRITE');
       const mock = await mockOr404(c, request.params.id);
       const definition = parseDefinition(request.body);
-      const context = c.context(platform.now());
+      const context = commandContext(platform, callerActor(c));
       await names.renamed(scopeOf(c.workspaceId), 'Mock service', mock.id, mock.name, definition.name, context, () =>
         run(mock.id, { type: 'RedefineMockService', companyId: c.companyId, workspaceId: c.workspaceId, ...definition }, context),
       );
@@ -110,7 +111,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
       handler: async (request) => {
         const c = await workspaceCaller(request, 'TMT_WRITE');
         const mock = await mockOr404(c, request.params.id);
-        await run(mock.id, { type, companyId: c.companyId, workspaceId: c.workspaceId }, c.context(platform.now()));
+        await run(mock.id, { type, companyId: c.companyId, workspaceId: c.workspaceId }, commandContext(platform, callerActor(c)));
         return view(await mockOr404(c, mock.id));
       },
     });
@@ -121,7 +122,7 @@ export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: 
     handler: async (request, reply) => {
       const c = await workspaceCaller(request, 'TMT_DELETE');
       const mock = await mockOr404(c, request.params.id);
-      const context = c.context(platform.now());
+      const context = commandContext(platform, callerActor(c));
       await run(mock.id, { type: 'DeleteMockService', companyId: c.companyId, workspaceId: c.workspaceId }, context);
       await names.release(scopeOf(c.workspaceId), mock.name, mock.id, context);
       await Promise.all([kv.delete(hitsKey(mock.id)), kv.delete(lastHitKey(mock.id))]);

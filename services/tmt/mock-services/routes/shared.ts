@@ -1,10 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { MockServiceRow } from '#projections/tmt-mock-services/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
-import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../../platform.js';
 import { MOCK_METHODS, MockDefinitionInput } from '../definition.js';
 
@@ -47,14 +43,6 @@ export const MockService = z
   })
   .meta({ id: 'TmtMockService' });
 export const Params = z.object({ id: z.uuid() });
-
-export async function workspaceCaller(request: FastifyRequest, permission: PermissionKey) {
-  const principal = requirePrincipal(request);
-  const workspace = requireWorkspace(request);
-  await requirePermission(request, permission);
-  const context = (now: Date): CommandContext => ({ actorId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, correlationId: request.id, now });
-  return { userId: principal.userId, companyId: workspace.companyId, workspaceId: workspace.id, context };
-}
 
 /** Turns a definition that fails validation into the catalog's 400 with one detail per problem. */
 export function parseDefinition(body: unknown) {
