@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import { CHROMIUM, expectAccessible, launchBrowser, pageErrors, signedIn } from 
 /**
  * A test APK's tests through the started server (`GET /df/api/files/app-versions/{id}/tests`): the
  * smali suite of test/fixtures/dex packed as a test APK, uploaded by signed URL and catalogued, then
- * listed; a normal APK, an IPA and unreadable DEX bytes refused with their codes; another company's
+ * listed; a normal APK, an IPA, unreadable DEX bytes and stored bytes changed behind the platform refused
+ * with their codes; another company's
  * version 404. Then the files page in Chromium shows the listing, checked with axe.
  */
 let server: TestServer;
@@ -25,8 +27,8 @@ const versions: { suite?: string; normal?: string; ipa?: string; garbled?: strin
 
 const api = (method: string, path: string, body?: unknown, as = admin.token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
 
-/** Uploads by signed URL, confirms, and answers the catalogued version's id. */
-async function catalogue(name: string, bytes: Buffer): Promise<string> {
+/** Uploads by signed URL, confirms, and answers the catalogued version's id (and the file's). */
+async function catalogued(name: string, bytes: Buffer): Promise<{ fileId: string; versionId: string }> {
   const started = await api('POST', '/files/presigned-upload', { name, size: bytes.length, contentType: 'application/octet-stream' });
   expect(started.status).toBe(201);
   const put = await fetch(started.body.url, { method: 'PUT', headers: started.body.headers, body: new Uint8Array(bytes) });
@@ -34,8 +36,9 @@ async function catalogue(name: string, bytes: Buffer): Promise<string> {
   const confirmed = await api('POST', `/files/${started.body.fileId}/confirm`);
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
   expect(confirmed.body).toMatchObject({ kind: 'app', versionId: expect.any(String) });
-  return confirmed.body.versionId as string;
+  return { fileId: started.body.fileId as string, versionId: confirmed.body.versionId as string };
 }
+const catalogue = async (name: string, bytes: Buffer) => (await catalogued(name, bytes)).versionId;
 
 const lines = (tests: readonly TestMethod[]) => tests.map((t) => `${t.className}#${t.methodName}${t.ignored ? ' ignored' : ''} [${[...t.annotations].sort().join(' ')}]`);
 
@@ -83,6 +86,20 @@ describe.skipIf(!haveDexTools())('the tests of a test APK, through the server', 
     const garbled = await api('GET', `/files/app-versions/${versions.garbled}/tests`);
     expect(garbled.status).toBe(422);
     expect(garbled.body).toMatchObject({ code: 'DEX_UNREADABLE', message: expect.stringContaining('classes.dex') });
+  });
+
+  it('refuses to read stored bytes changed behind the platform (409 FILE_INTEGRITY_FAILED), and reads them once they are back', async () => {
+    const bytes = await fixtureTestApk({ pkg: 'com.example.tampered.test' });
+    const { fileId, versionId } = await catalogued('tampered-androidTest.apk', bytes);
+    const stored = join(server.dataDir, 'blobs', 'objects', `df/company-${admin.companyId}/files/${fileId}`);
+    writeFileSync(stored, randomBytes(bytes.length));
+    const refused = await api('GET', `/files/app-versions/${versionId}/tests`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('FILE_INTEGRITY_FAILED');
+    writeFileSync(stored, bytes);
+    const read = await api('GET', `/files/app-versions/${versionId}/tests`);
+    expect(read.status).toBe(200);
+    expect(read.body.tests).toHaveLength(33);
   });
 
   it("answers 404 for another company's version and for an unknown one", async () => {
