@@ -15,9 +15,9 @@ import { CHROMIUM, expectAccessible, launchBrowser, pageErrors, signedIn } from 
 /**
  * A test APK's tests through the started server (`GET /df/api/files/app-versions/{id}/tests`): the
  * smali suite of test/fixtures/dex packed as a test APK, uploaded by signed URL and catalogued, then
- * listed; a normal APK, an IPA, unreadable DEX bytes and stored bytes changed behind the platform refused
- * with their codes; another company's
- * version 404. Then the files page in Chromium shows the listing, checked with axe.
+ * listed; a normal APK, an IPA, unreadable DEX bytes and stored bytes changed behind the platform
+ * refused with their codes; another company's version 404. Then the files page in Chromium shows the
+ * listing, checked with axe.
  */
 let server: TestServer;
 let admin: SignedUpCompany;
