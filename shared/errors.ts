@@ -138,6 +138,8 @@ export const ErrorCodes = {
   FILE_NOT_READY: { status: 409, error: 'Conflict' },
   /** An app version cannot be deleted while an install of it runs. */
   APP_VERSION_IN_USE: { status: 409, error: 'Conflict' },
+  /** Tests were asked of an app version that is not an Android test APK (no instrumentation, no tests, or an IPA). */
+  NOT_A_TEST_APK: { status: 409, error: 'Conflict' },
   // A session invitation that can no longer be accepted.
   INVITATION_EXPIRED: { status: 410, error: 'Gone' },
   INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
@@ -148,6 +150,8 @@ export const ErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   /** The uploaded bytes do not have the SHA-256 the client declared. */
   CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
+  /** A DEX file of an APK cannot be read (truncated, garbled, not DEX); the message says which and where. */
+  DEX_UNREADABLE: { status: 422, error: 'Unprocessable Entity' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
   /** The request line and headers exceed the server's limit (Node's 16 KiB): a huge token, say. */
   HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large' },

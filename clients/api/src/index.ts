@@ -77,6 +77,7 @@ export type Reservation = Schemas['DfReservation'];
 export type DeviceFileRecord = Schemas['DfFile'];
 export type App = Schemas['DfApp'];
 export type AppVersion = Schemas['DfAppVersion'];
+export type TestApk = Schemas['DfTestApk'];
 export type Quotas = Schemas['DfQuotas'];
 export type DashboardStats = Schemas['DfDashboardStats'];
 export type DeviceUsageRow = Schemas['DfDeviceUsageRow'];

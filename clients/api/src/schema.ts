@@ -9253,6 +9253,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/files/app-versions/{versionId}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tests of a test APK version: its instrumentation runner, target package and test methods
+         * @description Read from the DEX files of the build: JUnit 4 `@Test` methods (inherited ones included) and JUnit 3 `test*` methods of `TestCase` subclasses, abstract classes skipped. 409 `NOT_A_TEST_APK` for a build without `<instrumentation>` or without tests, and for an iOS build; 422 `DEX_UNREADABLE` for DEX files that cannot be read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    versionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestApk"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/api/files/apps": {
         parameters: {
             query?: never;
@@ -20727,6 +20786,22 @@ export interface components {
             name: string;
             userId: number;
         };
+        DfTestApk: {
+            /** @description The instrumentation runner (`<instrumentation android:name>`) */
+            runner: string;
+            /** @description The package under test (`android:targetPackage`) */
+            targetPackage: string;
+            /** @description By class name, then method name */
+            tests: components["schemas"]["DfTestMethod"][];
+        };
+        DfTestApkInput: {
+            /** @description The instrumentation runner (`<instrumentation android:name>`) */
+            runner: string;
+            /** @description The package under test (`android:targetPackage`) */
+            targetPackage: string;
+            /** @description By class name, then method name */
+            tests: components["schemas"]["DfTestMethodInput"][];
+        };
         DfTestEvent: {
             durationMs: number | null;
             error: {
@@ -20760,6 +20835,24 @@ export interface components {
             timestamp: string;
             /** @enum {string} */
             type: "suite_started" | "test_started" | "test_passed" | "test_failed" | "test_skipped" | "suite_finished";
+        };
+        DfTestMethod: {
+            /** @description Runtime annotations of the class and the method, as Java names (`androidx.test.filters.LargeTest`), for filters */
+            annotations: string[];
+            /** @description Java name of the class the test runs in (`com.example.FooTest`, nested classes with `$`) */
+            className: string;
+            /** @description `@org.junit.Ignore` on the method or its class */
+            ignored: boolean;
+            methodName: string;
+        };
+        DfTestMethodInput: {
+            /** @description Runtime annotations of the class and the method, as Java names (`androidx.test.filters.LargeTest`), for filters */
+            annotations: string[];
+            /** @description Java name of the class the test runs in (`com.example.FooTest`, nested classes with `$`) */
+            className: string;
+            /** @description `@org.junit.Ignore` on the method or its class */
+            ignored: boolean;
+            methodName: string;
         };
         DfTestProgress: {
             failed: number;

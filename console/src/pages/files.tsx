@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { App, AppVersion, DeviceFileRecord as FileRecord, Page as PageOf } from '@qa-platform/client';
 import { api, download } from '../api';
 import { useSession } from '../session-context';
+import { VersionTests } from './app-tests';
 import { Confirm, DataTable, Empty, ErrorNote, formatTime, Loading, NotAllowed, Pager, QueryList } from '../ui';
 
 export function formatBytes(n: number | null | undefined): string {
@@ -118,7 +119,7 @@ async function uploadSingle(file: File, progress: Progress): Promise<void> {
   await api(`/df/api/files/${signed.fileId}/confirm`, { method: 'POST' });
 }
 
-function Versions({ appId }: { appId: string }) {
+function Versions({ appId, platform }: { appId: string; platform: App['platform'] }) {
   const versions = useQuery({ queryKey: ['files', 'apps', appId, 'versions'], queryFn: () => api<AppVersion[] | PageOf<AppVersion>>(`/df/api/files/apps/${appId}/versions`) });
   if (versions.isLoading) return <Loading />;
   if (versions.error) return <ErrorNote error={versions.error} />;
@@ -129,6 +130,7 @@ function Versions({ appId }: { appId: string }) {
       {rows.map((v) => (
         <li>
           {v.versionName ?? '—'} ({v.versionCode ?? '—'}) · {formatBytes(v.size)} · {formatTime(v.createdAt)}
+          {platform === 'android' ? <VersionTests versionId={v.id} label={`version ${v.versionName ?? v.versionCode}`} /> : null}
         </li>
       ))}
     </ul>
@@ -317,7 +319,7 @@ function AppList({ apps }: { apps: App[] }) {
           <button type="button" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
             {open === a.id ? 'Hide versions' : 'Versions'}
           </button>
-          {open === a.id ? <Versions appId={a.id} /> : null}
+          {open === a.id ? <Versions appId={a.id} platform={a.platform} /> : null}
         </li>
       ))}
     </ul>
