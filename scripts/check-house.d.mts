@@ -13,4 +13,7 @@ export function shapeOffences(root: string): string[];
 export function longFunctions(root: string, files: string[]): LongFunction[];
 export function jsonTextComparisons(root: string, files: string[]): string[];
 export function routesRunningCommands(root: string, files: string[]): string[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; files: number; features: number };
+/** Table name → the projection (folder under projections/) that owns it. */
+export function projectionTables(root: string): Map<string, string>;
+export function readModelCrossings(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; readModelSql: string[]; files: number; features: number };

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
+import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
 
 /** A tiny repository on disk: the checker reads real files, as `npm run check:house` does. */
 let root: string;
@@ -54,6 +54,28 @@ beforeAll(() => {
     'services/mod/noplugin/routes/c.ts': 'export const g = (writer: { run(): void }) => writer.run();\nexport const h = (service: { run(): void }) => service.run();\n',
     'services/loose/thing-routes.ts': 'export const k = (w: { claimName(): void }) => w.claimName();\n',
     'services/mod/good/compare.unit.spec.ts': 'export const f = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);\n',
+    // Read models: tables a projection creates (in its code or a .sql file) or declares (`tables`, a shared definition's `table`).
+    'projections/things/projection.ts':
+      "export const p = { schema: `CREATE TABLE IF NOT EXISTS things (id int);\\n CREATE TABLE thing_parts (id int)`, tables: ['things', 'thing_parts'],\n  apply: () => `UPDATE things SET id = 1` };\n",
+    'projections/things/schema.sql': 'CREATE TABLE IF NOT EXISTS thing_notes (id int);\n',
+    'projections/keys/projection.ts': "export const k = keysProjection({ name: 'keys', table: 'key_rows' });\n",
+    // Its own queries read it, in queries.ts or a queries/ folder.
+    'projections/things/queries.ts': 'export const q = `SELECT * FROM things t JOIN thing_parts p ON p.id = t.id`;\n',
+    'projections/things/queries/notes.ts': "export const n = 'SELECT id FROM thing_notes';\n",
+    // Another projection's queries and a service name them (lines 1, 2, 3, 4 and 6); a module's own table, prose, a spec, a script and a test do not count.
+    'projections/other/queries.ts': 'export const o = `SELECT * FROM other_rows o LEFT JOIN things t ON t.id = o.id`;\n',
+    'services/mod/good/service.ts': [
+      'export const a = (id: number) => `DELETE FROM key_rows WHERE id = ${id}`;',
+      "export const b = 'update  THING_PARTS set id = 2';",
+      'export const c = `INSERT INTO thing_notes (id) VALUES (1)`;',
+      "export const d = sql`SELECT count(*) FROM ${'x'} JOIN things ON true`;",
+      "export const e = 'INSERT INTO module_rows (id) SELECT 1';",
+      "export const f = 'Take the things from the shelf; read from key_rows_archive';",
+      "declare function sql(s: TemplateStringsArray, ...v: unknown[]): string;",
+    ].join('\n'),
+    'services/mod/good/service.unit.spec.ts': "export const s = 'SELECT * FROM things';\n",
+    'scripts/tool.mjs': "export const t = 'SELECT * FROM things';\n",
+    'test/things.ts': "export const t = 'SELECT * FROM things';\n",
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -93,5 +115,23 @@ describe('JSON texts compared', () => {
 describe('route files running commands', () => {
   it('names each route file that runs a command itself, at its first, and no file that calls a service', () => {
     expect(checkHouse(root).routesWriting.sort()).toEqual(['services/loose/thing-routes.ts:1', 'services/mod/noplugin/routes/b.ts:2', 'services/mod/noplugin/routes/c.ts:1']);
+  });
+});
+
+describe('SQL on another read model', () => {
+  it('learns the tables each projection creates or declares', () => {
+    expect(Object.fromEntries([...projectionTables(root)].sort())).toEqual({ key_rows: 'keys', thing_notes: 'things', thing_parts: 'things', things: 'things' });
+  });
+
+  it('names each SQL text outside a projection that reads or writes one of its tables, and none in the projection itself, tests or scripts', () => {
+    expect(checkHouse(root).readModelSql.sort()).toEqual(
+      [
+        'projections/other/queries.ts:1 things (projections/things)',
+        'services/mod/good/service.ts:1 key_rows (projections/keys)',
+        'services/mod/good/service.ts:2 thing_parts (projections/things)',
+        'services/mod/good/service.ts:3 thing_notes (projections/things)',
+        'services/mod/good/service.ts:4 things (projections/things)',
+      ].sort(),
+    );
   });
 });
