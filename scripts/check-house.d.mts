@@ -16,4 +16,5 @@ export function routesRunningCommands(root: string, files: string[]): string[];
 /** Table name → the projection (folder under projections/) that owns it. */
 export function projectionTables(root: string): Map<string, string>;
 export function readModelCrossings(root: string, files: string[]): string[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; readModelSql: string[]; files: number; features: number };
+export function handWrittenDeciders(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; readModelSql: string[]; deciders: string[]; files: number; features: number };

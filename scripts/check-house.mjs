@@ -13,7 +13,9 @@
 //   order of an object's keys decides that comparison; `sameJson` (shared/canonical.ts) does not;
 // - no SQL outside `projections/<name>/` names a table that projection owns (creates or declares): a read
 //   model is read through its own queries (`projections/<name>/queries.ts` or `queries/`), never by another
-//   feature's or projection's SQL (tests, fixtures, benchmarks and scripts aside).
+//   feature's or projection's SQL (tests, fixtures, benchmarks and scripts aside);
+// - every decider a `decide.ts` exports is made with `defineDecider` or a factory of `shared/es/`
+//   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -262,6 +264,60 @@ export function readModelCrossings(root, files) {
   return out;
 }
 
+/** What a decider is made with: `defineDecider` or a factory of `shared/es/` (lifecycle, revocable key, name claim, …). */
+const DECIDER_MAKERS = /^(#shared\/es\/|(\.\.\/)+shared\/es\/)/;
+
+const unwrap = (node) => (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) ? unwrap(node.expression) : node);
+
+/** Whether a declaration is a decider: typed `Decider<…>`, an `{ initialState, evolve, decide }` literal, or made by a call named like one. */
+function declaresDecider(decl) {
+  if (decl.type && /^Decider\s*</.test(decl.type.getText())) return true;
+  const init = unwrap(decl.initializer);
+  if (init && ts.isObjectLiteralExpression(init)) {
+    const names = new Set(init.properties.map((p) => p.name?.getText()));
+    return names.has('initialState') && names.has('evolve') && names.has('decide');
+  }
+  return Boolean(init && ts.isCallExpression(init) && /decider/i.test(init.expression.getText()));
+}
+
+/** The names a file imports from a module of `shared/es/`. */
+function esImports(sf) {
+  const names = new Set();
+  for (const st of sf.statements) {
+    if (!ts.isImportDeclaration(st) || !DECIDER_MAKERS.test(st.moduleSpecifier.text) || !st.importClause?.namedBindings) continue;
+    const bindings = st.importClause.namedBindings;
+    if (ts.isNamedImports(bindings)) for (const el of bindings.elements) names.add(el.name.text);
+  }
+  return names;
+}
+
+/** The callee of `f(...)`, `f<T>()(...)` (a factory that takes its types first), as its identifier. */
+function calleeName(call) {
+  let callee = call.expression;
+  while (ts.isCallExpression(callee)) callee = callee.expression;
+  return ts.isIdentifier(callee) ? callee.text : null;
+}
+
+/** Deciders in `decide.ts` files not made with `defineDecider` or a factory of `shared/es/`, as `file:line name`. */
+export function handWrittenDeciders(root, files) {
+  const out = [];
+  for (const file of files) {
+    if (!file.endsWith(`${sep}decide.ts`)) continue;
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const makers = esImports(sf);
+    for (const st of sf.statements) {
+      if (!ts.isVariableStatement(st) || !st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+      for (const decl of st.declarationList.declarations) {
+        if (!declaresDecider(decl)) continue;
+        const init = unwrap(decl.initializer);
+        if (init && ts.isCallExpression(init) && makers.has(calleeName(init) ?? '')) continue;
+        out.push(`${relative(root, file).split(sep).join('/')}:${sf.getLineAndCharacterOfPosition(decl.getStart(sf)).line + 1} ${decl.name.getText()}`);
+      }
+    }
+  }
+  return out;
+}
+
 export function checkHouse(root) {
   const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
   return {
@@ -270,6 +326,7 @@ export function checkHouse(root) {
     jsonTexts: jsonTextComparisons(root, files),
     routesWriting: routesRunningCommands(root, files),
     readModelSql: readModelCrossings(root, files),
+    deciders: handWrittenDeciders(root, files),
     files: files.length,
     features: featureFolders(root).length,
   };
@@ -277,16 +334,17 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, jsonTexts, routesWriting, readModelSql, files, features } = checkHouse(root);
+  const { shape, long, jsonTexts, routesWriting, readModelSql, deciders, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
   for (const at of routesWriting) console.log(`route file runs a command: ${at} (move the write into the feature's service)`);
   for (const at of readModelSql) console.log(`SQL on another read model's table: ${at} (ask a query of that projection's queries.ts)`);
+  for (const at of deciders) console.log(`decider written by hand: ${at} (make it with defineDecider or a factory of shared/es/)`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${readModelSql.length} SQL texts on another read model's tables`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand`,
   );
-  return shape.length || long.length || jsonTexts.length || routesWriting.length || readModelSql.length ? 1 : 0;
+  return shape.length || long.length || jsonTexts.length || routesWriting.length || readModelSql.length || deciders.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

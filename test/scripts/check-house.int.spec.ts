@@ -23,7 +23,23 @@ beforeAll(() => {
     // In shape: a plugin named after module and feature, a decider with its specification.
     'services/mod/good/index.ts': plugin('mod-good'),
     'services/mod/good/routes.ts': 'export {};\n',
-    'services/mod/good/decide.ts': 'export {};\n',
+    // Deciders: made with defineDecider or a factory of shared/es/ (by alias, a relative path, types first), or by hand (lines 9, 10 and 11).
+    'services/mod/good/decide.ts': [
+      "import { defineDecider } from '#shared/es/decider.js';",
+      "import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';",
+      "import { nameClaimDecider as claims } from '../../../shared/es/name-claim-decider.js';",
+      "import type { Decider } from '#shared/es/decider.js';",
+      "import { localDecider } from './factory.js';",
+      'export const a = defineDecider({ initialState: () => 0, evolve: {}, decide: {} });',
+      "export const b = lifecycleDecider<number>()({ what: 'X' });",
+      "export const c = claims({ claim: 'C' });",
+      'export const d: Decider<never, never, number> = { initialState: () => 0, evolve: (s) => s, decide: () => [] };',
+      'export const e = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] } satisfies object;',
+      'export const f = localDecider({});',
+      'export const g = 3;',
+      'const h = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] };',
+    ].join('\n'),
+    'services/mod/good/other.ts': 'export const d = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] };\n',
     'services/mod/good/decide.unit.spec.ts': 'export {};\n',
     // A feature without routes needs only its door.
     'services/mod/pure/index.ts': 'export {};\n',
@@ -133,5 +149,11 @@ describe('SQL on another read model', () => {
         'services/mod/good/service.ts:4 things (projections/things)',
       ].sort(),
     );
+  });
+});
+
+describe('deciders written by hand', () => {
+  it('names each decider a decide.ts exports that is not made with defineDecider or a factory of shared/es/', () => {
+    expect(checkHouse(root).deciders.sort()).toEqual(['services/mod/good/decide.ts:10 e', 'services/mod/good/decide.ts:11 f', 'services/mod/good/decide.ts:9 d']);
   });
 });
