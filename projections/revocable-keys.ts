@@ -129,6 +129,12 @@ export function revocableKeyQueries(table: string) {
       return r.rows[0] ? toView(r.rows[0]) : null;
     },
 
+    /** How many live keys the company holds, in all its workspaces (its plan's limit). */
+    async activeInCompany(db: Sql, companyId: number): Promise<number> {
+      const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE company_id = $1 AND revoked_at IS NULL`, [companyId]);
+      return r.rows[0]!.n;
+    },
+
     /** The live key with this hash. */
     async activeByHash(db: Sql, keyHash: string): Promise<ActiveKey | null> {
       const r = await db.query(`SELECT key_id, user_id, company_id, workspace_id, created_at, sign_in FROM ${table} WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);

@@ -14,4 +14,8 @@ export function longFunctions(root: string, files: string[]): LongFunction[];
 export function jsonTextComparisons(root: string, files: string[]): string[];
 export function routesRunningCommands(root: string, files: string[]): string[];
 export function contextBuilders(root: string, files: string[]): string[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; contextBuilders: string[]; files: number; features: number };
+/** Table name → the projection (folder under projections/) that owns it. */
+export function projectionTables(root: string): Map<string, string>;
+export function readModelCrossings(root: string, files: string[]): string[];
+export function handWrittenDeciders(root: string, files: string[]): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; jsonTexts: string[]; routesWriting: string[]; contextBuilders: string[]; readModelSql: string[]; deciders: string[]; files: number; features: number };

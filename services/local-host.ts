@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { findUserByLogin } from '#projections/org-directory/index.js';
+import { findUserByLogin, firstCompanyId } from '#projections/org-directory/index.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Config } from '#shared/config.js';
 import type { HostEnrolments } from './df/hosts/enrolments.js';
@@ -14,9 +14,7 @@ async function installationCompany(db: Sql, config: Pick<Config, 'BOOTSTRAP_ADMI
     const admin = await findUserByLogin(db, config.BOOTSTRAP_ADMIN_EMAIL);
     if (admin) return admin.companyId;
   }
-  const r = await db.query<{ id: unknown }>('SELECT min(id) AS id FROM org_companies');
-  const id = r.rows[0]?.id;
-  return id === null || id === undefined ? null : Number(id);
+  return firstCompanyId(db);
 }
 
 /**

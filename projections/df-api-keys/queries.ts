@@ -10,3 +10,5 @@ export const listApiKeys = queries.list;
 export const findApiKey = queries.find;
 /** The live key with this hash: who it acts for and where. */
 export const activeKeyByHash = queries.activeByHash;
+/** How many live keys the company holds, in all its workspaces. */
+export const countActiveApiKeys = queries.activeInCompany;

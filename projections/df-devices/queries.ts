@@ -336,3 +336,13 @@ const toRow = (row: Row): DeviceRow => ({
   sessionId: textOrNull(row.session_id),
   companyId: numOrNull(row.company_id),
 });
+
+/** How many devices each of these hosts has reported, and how many of them are not offline; a host without devices is not in the answer. */
+export async function deviceCountsOfHosts(db: Sql, hostIds: readonly string[]): Promise<Map<string, { total: number; online: number }>> {
+  if (hostIds.length === 0) return new Map();
+  const r = await db.query<{ host_id: string; total: unknown; online: unknown }>(
+    `SELECT host_id, count(*) AS total, count(*) FILTER (WHERE status <> 'offline') AS online FROM df_devices WHERE host_id = ANY($1::text[]) GROUP BY host_id`,
+    [hostIds],
+  );
+  return new Map(r.rows.map((row) => [String(row.host_id), { total: Number(row.total), online: Number(row.online) }]));
+}

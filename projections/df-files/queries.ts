@@ -176,3 +176,9 @@ export async function listVersions(db: Sql, appId: string, q: { page: number; si
 export async function findVersion(db: Sql, scope: FileScope, versionId: string): Promise<AppVersionView | null> {
   return oneOrNull(db, `SELECT * FROM df_app_versions WHERE version_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL`, [versionId, scope.companyId, scope.workspaceId], toVersion);
 }
+
+/** The workspace's files (not deleted) that hold the bytes of an app version. */
+export async function filesOfVersion(db: Sql, scope: FileScope, versionId: string): Promise<FileRecord[]> {
+  const r = await db.query(`SELECT * FROM df_files WHERE version_id = $1 AND company_id = $2 AND workspace_id = $3 AND deleted_at IS NULL ORDER BY created_at, file_id`, [versionId, scope.companyId, scope.workspaceId]);
+  return r.rows.map(toFile);
+}

@@ -364,3 +364,28 @@ export function listActivity(db: Sql, scope: WorkspaceScope, paging: { page: num
     detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
   }));
 }
+
+/** The start of the calendar month (UTC) of the instant `$2`, in SQL. */
+const MONTH_START = `date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/** Minutes the company's sessions spent in session in the calendar month (UTC) of `now`, running sessions up to `now`. */
+export async function sessionMinutesThisMonth(db: Sql, companyId: number, now: Date): Promise<number> {
+  const r = await db.query<{ m: number | null }>(
+    `SELECT floor(extract(epoch FROM sum(least(coalesce(ended_at, $2::timestamptz), $2::timestamptz) - greatest(started_at, ${MONTH_START}))) / 60)::float8 AS m
+     FROM df_report_sessions WHERE company_id = $1 AND coalesce(ended_at, $2::timestamptz) > ${MONTH_START} AND started_at <= $2::timestamptz`,
+    [companyId, now.toISOString()],
+  );
+  return Number(r.rows[0]?.m ?? 0);
+}
+
+/** Hours the company booked (cancelled bookings excluded) in bookings starting in the calendar month (UTC) of `at`, unrounded. */
+export async function reservationHoursInMonth(db: Sql, companyId: number, at: Date): Promise<number> {
+  const r = await db.query<{ h: number | null }>(
+    `SELECT (sum(extract(epoch FROM end_at - start_at)) / 3600)::float8 AS h FROM df_report_reservations
+     WHERE company_id = $1 AND status <> 'cancelled'
+       AND start_at >= ${MONTH_START}
+       AND start_at < (date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC'`,
+    [companyId, at.toISOString()],
+  );
+  return Number(r.rows[0]?.h ?? 0);
+}

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionSpec, SPEC_TIME, type ProjectionSpec } from '../testing.js';
 import { dfSessionsProjection } from './projection.js';
-import { findSession, listActivities, listArtifacts, listSessions, sessionById } from './queries.js';
+import {
+  activeSessionsPastLimits,
+  closedAndKnownSessions,
+  findSession,
+  listActivities,
+  listArtifacts,
+  listSessions,
+  sessionById,
+  testEventActivities,
+  testEventDetails,
+  webdriverActivities,
+  workspacesWithActiveSessions,
+} from './queries.js';
 
 const S1 = 'sess-1';
 const scope = { companyId: 1, workspaceId: 1 };
@@ -89,5 +101,46 @@ describe('df-sessions read model', () => {
     await spec.given(requested, { type: 'DeviceSessionFailed', payload: { sessionId: S1, code: 'DEVICE_GONE', reason: 'unplugged' } });
     expect(await findSession(spec.db, scope, S1)).toMatchObject({ status: 'failed', endReason: 'unplugged' });
     expect((await listActivities(spec.db, S1, { page: 0, size: 10 })).content.at(-1)?.detail).toEqual({ event: 'failed', code: 'DEVICE_GONE', reason: 'unplugged' });
+  });
+
+  it('answers the sweep: the workspaces with active sessions, those past their limits and why, closed and unknown sessions', async () => {
+    await spec.given(requested, started, { type: 'DeviceSessionActivityRecorded', payload: { sessionId: S1, activityId: 'a1', kind: 'control', detail: {} }, ...at('2026-01-02T03:10:00.000Z') });
+    const now = new Date('2026-01-02T04:10:00.000Z'); // 66 minutes after the start, 60 after the last activity
+    const limits = (maxSessionSeconds: number, idleTimeoutSeconds: number) => [{ workspaceId: 1, maxSessionSeconds, idleTimeoutSeconds }];
+    expect(await workspacesWithActiveSessions(spec.db)).toEqual([1]);
+    expect(await activeSessionsPastLimits(spec.db, now, 86_400, [1], [])).toEqual([]);
+    expect(await activeSessionsPastLimits(spec.db, now, 3_600, [1], [])).toEqual([{ sessionId: S1, reason: 'max-duration' }]);
+    expect(await activeSessionsPastLimits(spec.db, now, 60, [1], limits(86_400, 86_400))).toEqual([]);
+    expect(await activeSessionsPastLimits(spec.db, now, 86_400, [1], limits(3_600, 86_400))).toEqual([{ sessionId: S1, reason: 'max-duration' }]);
+    expect(await activeSessionsPastLimits(spec.db, now, 86_400, [1], limits(86_400, 3_600))).toEqual([{ sessionId: S1, reason: 'idle-timeout' }]);
+    expect(await activeSessionsPastLimits(spec.db, now, 86_400, [1], limits(86_400, 3_601))).toEqual([]);
+    expect(await activeSessionsPastLimits(spec.db, now, 60, [2], [])).toEqual([]);
+    expect(await closedAndKnownSessions(spec.db, [S1, 'sess-unknown'])).toEqual({ closed: new Set(), known: new Set([S1]) });
+    await spec.given({ type: 'DeviceSessionEnded', payload: { sessionId: S1, reason: 'user' }, ...at('2026-01-02T04:00:00.000Z') });
+    expect(await closedAndKnownSessions(spec.db, [S1])).toEqual({ closed: new Set([S1]), known: new Set([S1]) });
+    expect(await workspacesWithActiveSessions(spec.db)).toEqual([]);
+  });
+
+  it('reads the test events and the WebDriver commands of a session from its timeline, in order, by type and in pages', async () => {
+    const entry = (activityId: string, kind: string, detail: Record<string, unknown>, time: string) => ({ type: 'DeviceSessionActivityRecorded', payload: { sessionId: S1, activityId, kind, detail }, ...at(time) });
+    await spec.given(
+      requested,
+      started,
+      entry('t1', 'custom', { source: 'automation', type: 'test_started', name: 'a' }, '2026-01-02T03:05:00.000Z'),
+      entry('w1', 'custom', { source: 'webdriver', command: 'findElement' }, '2026-01-02T03:05:01.000Z'),
+      entry('t2', 'custom', { source: 'automation', type: 'test_passed', name: 'a' }, '2026-01-02T03:05:02.000Z'),
+      entry('c1', 'control', { source: 'automation', type: 'test_failed', name: 'not a test event' }, '2026-01-02T03:05:03.000Z'),
+    );
+    expect(await testEventActivities(spec.db, S1, { page: 0, size: 10 })).toEqual({
+      rows: [
+        { activityId: 't1', detail: { source: 'automation', type: 'test_started', name: 'a' }, at: '2026-01-02T03:05:00.000Z' },
+        { activityId: 't2', detail: { source: 'automation', type: 'test_passed', name: 'a' }, at: '2026-01-02T03:05:02.000Z' },
+      ],
+      total: 2,
+    });
+    expect(await testEventActivities(spec.db, S1, { page: 0, size: 1, sortDir: 'desc' })).toMatchObject({ rows: [{ activityId: 't2' }], total: 2 });
+    expect(await testEventActivities(spec.db, S1, { page: 0, size: 10 }, ['test_started'])).toMatchObject({ rows: [{ activityId: 't1' }], total: 1 });
+    expect((await testEventDetails(spec.db, S1)).map((d) => d.type)).toEqual(['test_started', 'test_passed']);
+    expect(await webdriverActivities(spec.db, S1)).toEqual([{ activityId: 'w1', detail: { source: 'webdriver', command: 'findElement' } }]);
   });
 });

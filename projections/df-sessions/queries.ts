@@ -2,7 +2,7 @@ import type { SessionOutcome } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/rows.js';
-import { Conditions, containing, countOf, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
+import { Conditions, containing, countOf, oneOrNull, readPage, rowsAndTotal, type WorkspaceScope } from '../queries.js';
 
 /** A session as the API shows it (docs/api-conventions.md, "Device testing"). */
 export interface SessionView {
@@ -275,4 +275,88 @@ export async function openSessionsOnDevices(db: Sql, deviceIds: readonly string[
 export async function debugGrantsOf(db: Sql, sessionId: string, userId: number): Promise<string[]> {
   const r = await db.query<{ protocol: string }>(`SELECT protocol FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 ORDER BY protocol`, [sessionId, userId]);
   return r.rows.map((row) => row.protocol);
+}
+
+/** A timeline entry's id, what it records and when it was recorded. */
+export interface ActivityDetail {
+  activityId: string;
+  detail: Record<string, unknown>;
+  at: string;
+}
+
+const toActivityDetail = (r: Row): ActivityDetail => ({ activityId: String(r.activity_id), detail: json<Record<string, unknown>>(r.detail), at: iso(r.at)! });
+
+/** The entries a test runner reported on a session's timeline: kind `custom`, source `automation`. */
+const TEST_EVENTS = [`session_id = $1`, `kind = 'custom'`, `detail->>'source' = 'automation'`];
+
+/** A window of the session's test events in reporting order (`desc`: newest first), optionally of some types, and their number. */
+export async function testEventActivities(
+  db: Sql,
+  sessionId: string,
+  paging: { page: number; size: number; sortDir?: 'asc' | 'desc' | undefined },
+  types?: string[],
+): Promise<{ rows: ActivityDetail[]; total: number }> {
+  const where = Conditions.of(TEST_EVENTS, [sessionId]);
+  if (types?.length) where.add((n) => `detail->>'type' = ANY(${n}::text[])`, types);
+  const orderBy = `position ${paging.sortDir === 'desc' ? 'DESC' : 'ASC'}`;
+  const { rows, total } = await rowsAndTotal(db, { columns: 'activity_id, detail, at', from: 'df_session_activities', where, orderBy }, { limit: paging.size, offset: paging.page * paging.size });
+  return { rows: rows.map(toActivityDetail), total };
+}
+
+/** What every test event of the session recorded, in reporting order. */
+export async function testEventDetails(db: Sql, sessionId: string): Promise<Record<string, unknown>[]> {
+  const r = await db.query(`SELECT detail FROM df_session_activities WHERE ${TEST_EVENTS.join(' AND ')} ORDER BY position`, [sessionId]);
+  return r.rows.map((row) => json<Record<string, unknown>>(row.detail));
+}
+
+/** The session's timeline entries a WebDriver relay wrote (source `webdriver`), in timeline order. */
+export async function webdriverActivities(db: Sql, sessionId: string): Promise<Omit<ActivityDetail, 'at'>[]> {
+  const r = await db.query(`SELECT activity_id, detail FROM df_session_activities WHERE session_id = $1 AND detail->>'source' = 'webdriver' ORDER BY position`, [sessionId]);
+  return r.rows.map((row) => ({ activityId: String(row.activity_id), detail: json<Record<string, unknown>>(row.detail) }));
+}
+
+/** The workspaces with an active session (whose limits the sweep of over-long and idle sessions needs). */
+export async function workspacesWithActiveSessions(db: Sql): Promise<number[]> {
+  const r = await db.query<{ workspace_id: unknown }>(`SELECT DISTINCT workspace_id FROM df_sessions WHERE status = 'active' AND NOT deleted`);
+  return r.rows.map((row) => Number(row.workspace_id));
+}
+
+/** A workspace's limits on its sessions' length and idle time, in seconds. */
+export interface SessionLimits {
+  workspaceId: number;
+  maxSessionSeconds: number;
+  idleTimeoutSeconds: number;
+}
+
+/**
+ * Active sessions of the given workspaces past their workspace's maximum length (`max-duration`) or idle
+ * time-out (`idle-timeout`) at `now`; a workspace without limits in `limits` ends a session at
+ * `defaultMaxSeconds` and never for idleness.
+ */
+export async function activeSessionsPastLimits(
+  db: Sql,
+  now: Date,
+  defaultMaxSeconds: number,
+  workspaceIds: readonly number[],
+  limits: readonly SessionLimits[],
+): Promise<{ sessionId: string; reason: 'max-duration' | 'idle-timeout' }[]> {
+  const r = await db.query<{ session_id: string; reason: 'max-duration' | 'idle-timeout' }>(
+    `SELECT s.session_id, CASE WHEN s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2)) THEN 'max-duration' ELSE 'idle-timeout' END AS reason
+     FROM df_sessions s LEFT JOIN unnest($3::integer[], $4::integer[], $5::integer[]) AS d(workspace_id, max_session_seconds, idle_timeout_seconds) ON d.workspace_id = s.workspace_id
+     WHERE s.status = 'active' AND NOT s.deleted AND s.workspace_id = ANY($6::integer[])
+       AND (s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2))
+            OR (d.workspace_id IS NOT NULL AND s.last_activity_at <= $1::timestamptz - make_interval(secs => d.idle_timeout_seconds)))`,
+    [now.toISOString(), defaultMaxSeconds, limits.map((l) => l.workspaceId), limits.map((l) => l.maxSessionSeconds), limits.map((l) => l.idleTimeoutSeconds), workspaceIds],
+  );
+  return r.rows.map((row) => ({ sessionId: String(row.session_id), reason: row.reason }));
+}
+
+/** Of the given session ids, those the read model shows closed (ended, failed or deleted) and those it shows at all. */
+export async function closedAndKnownSessions(db: Sql, sessionIds: readonly string[]): Promise<{ closed: Set<string>; known: Set<string> }> {
+  if (sessionIds.length === 0) return { closed: new Set(), known: new Set() };
+  const r = await db.query<{ session_id: string; closed: boolean }>(
+    `SELECT session_id, (status IN ('ended', 'failed') OR deleted) AS closed FROM df_sessions WHERE session_id = ANY($1::text[])`,
+    [sessionIds],
+  );
+  return { closed: new Set(r.rows.filter((row) => row.closed).map((row) => String(row.session_id))), known: new Set(r.rows.map((row) => String(row.session_id))) };
 }

@@ -18,3 +18,13 @@ export async function findQuotaPlan(db: Sql, companyId: number): Promise<{ plan:
   if (!row) return null;
   return { plan: row.plan, limits: typeof row.limits === 'string' ? (JSON.parse(row.limits) as Partial<QuotaLimits>) : row.limits };
 }
+
+/** The session limits the given workspaces set (those that never did are not in the answer). */
+export async function sessionLimitsOf(db: Sql, workspaceIds: readonly number[]): Promise<{ workspaceId: number; maxSessionSeconds: number; idleTimeoutSeconds: number }[]> {
+  if (workspaceIds.length === 0) return [];
+  const r = await db.query<{ workspace_id: unknown; max_session_seconds: unknown; idle_timeout_seconds: unknown }>(
+    `SELECT workspace_id, max_session_seconds, idle_timeout_seconds FROM df_session_defaults WHERE workspace_id = ANY($1::integer[])`,
+    [workspaceIds],
+  );
+  return r.rows.map((row) => ({ workspaceId: Number(row.workspace_id), maxSessionSeconds: Number(row.max_session_seconds), idleTimeoutSeconds: Number(row.idle_timeout_seconds) }));
+}

@@ -88,3 +88,53 @@ export async function checkHistory(db: Sql, scope: Scope, checkId: string, pagin
     detail: json<Record<string, unknown>>(r.detail),
   }));
 }
+
+/** A check the reaper looks at again: where it is, and its last heartbeat. */
+export interface StaleCheck {
+  checkId: string;
+  companyId: number;
+  workspaceId: number;
+  lastHeartbeatAt: string;
+}
+
+const toStale = (row: Row): StaleCheck => ({
+  checkId: String(row.check_id),
+  companyId: Number(row.company_id),
+  workspaceId: Number(row.workspace_id),
+  lastHeartbeatAt: iso(row.last_heartbeat_at),
+});
+
+/**
+ * The checks with the liveness the module writes straight (`hc_liveness`, services/healthcheck/checks/pulse-store.ts):
+ * what the reaper's questions join, in every workspace.
+ */
+const WITH_LIVENESS = `SELECT c.check_id, c.company_id, c.workspace_id, l.last_heartbeat_at
+           FROM hc_checks c JOIN hc_liveness l ON l.check_id = c.check_id`;
+
+/**
+ * Checks shown as `up` whose last heartbeat is older than their interval plus grace at `now`, in every
+ * workspace, longest silent first: candidates only; the decider has the last word.
+ */
+export async function overdueChecks(db: Sql, now: Date, limit: number): Promise<StaleCheck[]> {
+  const r = await db.query(
+    `${WITH_LIVENESS}
+          WHERE c.status = 'up' AND c.deleted_at IS NULL
+            AND l.last_heartbeat_at + (c.interval_seconds + c.grace_seconds) * interval '1 second' < $1
+          ORDER BY l.last_heartbeat_at LIMIT ${limit}`,
+    [now.toISOString()],
+  );
+  return r.rows.map(toStale);
+}
+
+/**
+ * Checks (not paused) shown as `new` or `down` whose newest heartbeat is an `up` received after that
+ * status was recorded, in every workspace: a state change a heartbeat should have caused but did not get appended.
+ */
+export async function checksWithUnappliedHeartbeats(db: Sql, limit: number): Promise<StaleCheck[]> {
+  const r = await db.query(
+    `${WITH_LIVENESS}
+          WHERE c.status IN ('new', 'down') AND c.deleted_at IS NULL AND l.last_status = 'up' AND l.last_heartbeat_at > c.status_changed_at
+          LIMIT ${limit}`,
+  );
+  return r.rows.map(toStale);
+}

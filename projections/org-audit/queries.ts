@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
+import { namesOfUsers } from '../org-directory/index.js';
 import { auditEventLabel } from './labels.js';
 
 export interface AuditFilter {
@@ -65,16 +66,35 @@ function where(companyId: number, f: AuditFilter): { sql: string; values: unknow
   return { sql: clauses.join(' AND '), values };
 }
 
+/** The names and e-mails stand empty here: they are the directory's (`namesOfUsers`), filled in by `withNames`. */
 const columns = `a.event_id AS id, a.position, a.occurred_at AS "occurredAt", a.event_type AS "eventType", a.resource_type AS "resourceType",
   a.resource_id AS "resourceId", a.resource_name AS "resourceName", a.workspace_id AS "workspaceId", a.actor_id AS "actorId",
-  coalesce(u.name, a.actor_label) AS "actorName", u.email AS "actorEmail", a.subject_user_id AS "subjectUserId", s.name AS "subjectName",
-  s.email AS "subjectEmail", a.client_address AS "clientAddress", a.device_id AS "deviceId", a.session_id AS "sessionId",
+  a.actor_label AS "actorName", NULL::text AS "actorEmail", a.subject_user_id AS "subjectUserId", NULL::text AS "subjectName",
+  NULL::text AS "subjectEmail", a.client_address AS "clientAddress", a.device_id AS "deviceId", a.session_id AS "sessionId",
   a.correlation_id AS "correlationId", a.changes, a.payload`;
+const FROM = `org_audit_events a`;
+
 /**
- * The actor's and the subject's names and e-mails come from the directory (users are never removed
- * from it, only deactivated), so they read as the people are called now.
+ * The actor's and the subject's names and e-mails, from the directory (users are never removed from it,
+ * only deactivated), so they read as the people are called now: the actor's whatever their company (else
+ * how a non-user actor is called), the subject's only when they are of the company whose history it is.
  */
-const FROM = `org_audit_events a LEFT JOIN org_users u ON u.id = a.actor_id LEFT JOIN org_users s ON s.id = a.subject_user_id AND s.company_id = a.company_id`;
+async function withNames(db: Sql, companyId: number, rows: Record<string, unknown>[]): Promise<AuditEntry[]> {
+  const ids = rows.flatMap((row) => [row.actorId, row.subjectUserId]).filter((id): id is number => id !== null && id !== undefined).map(Number);
+  const names = await namesOfUsers(db, ids);
+  return rows.map((row) => {
+    const actor = row.actorId === null ? undefined : names.get(Number(row.actorId));
+    const subject = row.subjectUserId === null ? undefined : names.get(Number(row.subjectUserId));
+    const ofCompany = subject && subject.companyId === companyId ? subject : undefined;
+    return toEntry({
+      ...row,
+      actorName: actor?.name ?? row.actorName,
+      actorEmail: actor?.email ?? null,
+      subjectName: ofCompany?.name ?? null,
+      subjectEmail: ofCompany?.email ?? null,
+    });
+  });
+}
 
 function toEntry(row: Record<string, unknown>): AuditEntry {
   return {
@@ -92,7 +112,7 @@ export async function listAuditEvents(db: Sql, companyId: number, f: AuditFilter
   const w = where(companyId, f);
   const total = Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM org_audit_events a WHERE ${w.sql}`, w.values)).rows[0]?.n ?? 0);
   const r = await db.query(`SELECT ${columns} FROM ${FROM} WHERE ${w.sql} ORDER BY a.position DESC LIMIT ${size} OFFSET ${page * size}`, w.values);
-  return { content: r.rows.map(toEntry), page, size, totalElements: total, totalPages: Math.ceil(total / size) };
+  return { content: await withNames(db, companyId, r.rows), page, size, totalElements: total, totalPages: Math.ceil(total / size) };
 }
 
 /**
@@ -108,7 +128,7 @@ export async function* streamAuditEvents(db: Sql, companyId: number, f: AuditFil
       w.sql += ` AND a.position < $${w.values.length}`;
     }
     const r = await db.query(`SELECT ${columns} FROM ${FROM} WHERE ${w.sql} ORDER BY a.position DESC LIMIT ${batchSize}`, w.values);
-    for (const row of r.rows) yield toEntry(row);
+    for (const entry of await withNames(db, companyId, r.rows)) yield entry;
     if (r.rows.length < batchSize) return;
     before = String(r.rows[r.rows.length - 1]!.position);
   }

@@ -1,2 +1,2 @@
 export { orgDirectoryProjection } from './projection.js';
-export * from './queries.js';
+export * from './queries/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionSpec, SPEC_TIME, type ProjectionSpec } from '../testing.js';
 import { orgDirectoryProjection } from './projection.js';
-import { findAccessibleWorkspace, findUserByLogin, getRole, getTeam, getUser, getWorkspace, listAccessibleWorkspaces } from './queries.js';
+import { findAccessibleWorkspace, findUserByLogin, getRole, getTeam, getUser, getWorkspace, listAccessibleWorkspaces } from './queries/index.js';
 
 let spec: ProjectionSpec;
 beforeAll(async () => (spec = await projectionSpec(orgDirectoryProjection)));

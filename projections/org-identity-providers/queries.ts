@@ -61,3 +61,9 @@ export async function companyProvidersForDomain(db: Sql, companyId: number, doma
   const r = await db.query<Row>(`SELECT * FROM org_identity_providers WHERE company_id = $1 AND $2 = ANY(domains) AND enabled AND ${LIVE} ORDER BY id`, [companyId, domain]);
   return r.rows.map(rowOf);
 }
+
+/** Every provider not deleted, of every company, by id (the start-up re-sealing of their secrets). */
+export async function liveIdentityProviderIds(db: Sql): Promise<{ id: number; companyId: number }[]> {
+  const r = await db.query<{ id: unknown; company_id: unknown }>(`SELECT id, company_id FROM org_identity_providers WHERE deleted_at IS NULL ORDER BY id`);
+  return r.rows.map((row) => ({ id: Number(row.id), companyId: Number(row.company_id) }));
+}

@@ -65,3 +65,10 @@ export async function webhooksFor(db: Sql, companyId: number, workspaceIds: read
   );
   return r.rows.map(rowOf);
 }
+
+/** Of these endpoints (ids the dispatcher stored, of any tenant), those that are enabled and not deleted: the ones it delivers to. */
+export async function deliverableWebhookIds(db: Sql, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const r = await db.query<{ id: unknown }>(`SELECT id FROM org_webhooks WHERE id = ANY($1::integer[]) AND enabled AND ${LIVE} ORDER BY id`, [ids]);
+  return r.rows.map((row) => Number(row.id));
+}

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
+import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
 
 /** A tiny repository on disk: the checker reads real files, as `npm run check:house` does. */
 let root: string;
@@ -23,7 +23,23 @@ beforeAll(() => {
     // In shape: a plugin named after module and feature, a decider with its specification.
     'services/mod/good/index.ts': plugin('mod-good'),
     'services/mod/good/routes.ts': 'export {};\n',
-    'services/mod/good/decide.ts': 'export {};\n',
+    // Deciders: made with defineDecider or a factory of shared/es/ (by alias, a relative path, types first), or by hand (lines 9, 10 and 11).
+    'services/mod/good/decide.ts': [
+      "import { defineDecider } from '#shared/es/decider.js';",
+      "import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';",
+      "import { nameClaimDecider as claims } from '../../../shared/es/name-claim-decider.js';",
+      "import type { Decider } from '#shared/es/decider.js';",
+      "import { localDecider } from './factory.js';",
+      'export const a = defineDecider({ initialState: () => 0, evolve: {}, decide: {} });',
+      "export const b = lifecycleDecider<number>()({ what: 'X' });",
+      "export const c = claims({ claim: 'C' });",
+      'export const d: Decider<never, never, number> = { initialState: () => 0, evolve: (s) => s, decide: () => [] };',
+      'export const e = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] } satisfies object;',
+      'export const f = localDecider({});',
+      'export const g = 3;',
+      'const h = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] };',
+    ].join('\n'),
+    'services/mod/good/other.ts': 'export const d = { initialState: () => 0, evolve: (s: number) => s, decide: () => [] };\n',
     'services/mod/good/decide.unit.spec.ts': 'export {};\n',
     // A feature without routes needs only its door.
     'services/mod/pure/index.ts': 'export {};\n',
@@ -58,7 +74,7 @@ beforeAll(() => {
     // an async function (line 6), a literal declared one (line 7) and one asserted (line 8) are named, while
     // a context taken as a parameter, one asked of commandContext and an actor helper are not.
     'shared/es/decider.ts': 'export interface CommandContext { now: Date }\nexport function commandContext(clock: { now(): Date }): CommandContext {\n  return { now: clock.now() };\n}\n',
-    'services/mod/good/service.ts': [
+    'services/mod/good/contexts.ts': [
       "import { commandContext, type CommandActor, type CommandContext } from '#shared/es/decider.js';",
       'export class S {',
       '  context(): CommandContext { return { now: new Date() }; }',
@@ -72,7 +88,29 @@ beforeAll(() => {
       'export const actor = (userId: number): CommandActor => ({ actorId: userId });',
       '',
     ].join('\n'),
-    'services/mod/good/service.unit.spec.ts': "import type { CommandContext } from '#shared/es/decider.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
+    'services/mod/good/contexts.unit.spec.ts': "import type { CommandContext } from '#shared/es/decider.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
+    // Read models: tables a projection creates (in its code or a .sql file) or declares (`tables`, a shared definition's `table`).
+    'projections/things/projection.ts':
+      "export const p = { schema: `CREATE TABLE IF NOT EXISTS things (id int);\\n CREATE TABLE thing_parts (id int)`, tables: ['things', 'thing_parts'],\n  apply: () => `UPDATE things SET id = 1` };\n",
+    'projections/things/schema.sql': 'CREATE TABLE IF NOT EXISTS thing_notes (id int);\n',
+    'projections/keys/projection.ts': "export const k = keysProjection({ name: 'keys', table: 'key_rows' });\n",
+    // Its own queries read it, in queries.ts or a queries/ folder.
+    'projections/things/queries.ts': 'export const q = `SELECT * FROM things t JOIN thing_parts p ON p.id = t.id`;\n',
+    'projections/things/queries/notes.ts': "export const n = 'SELECT id FROM thing_notes';\n",
+    // Another projection's queries and a service name them (lines 1, 2, 3, 4 and 6); a module's own table, prose, a spec, a script and a test do not count.
+    'projections/other/queries.ts': 'export const o = `SELECT * FROM other_rows o LEFT JOIN things t ON t.id = o.id`;\n',
+    'services/mod/good/service.ts': [
+      'export const a = (id: number) => `DELETE FROM key_rows WHERE id = ${id}`;',
+      "export const b = 'update  THING_PARTS set id = 2';",
+      'export const c = `INSERT INTO thing_notes (id) VALUES (1)`;',
+      "export const d = sql`SELECT count(*) FROM ${'x'} JOIN things ON true`;",
+      "export const e = 'INSERT INTO module_rows (id) SELECT 1';",
+      "export const f = 'Take the things from the shelf; read from key_rows_archive';",
+      "declare function sql(s: TemplateStringsArray, ...v: unknown[]): string;",
+    ].join('\n'),
+    'services/mod/good/service.unit.spec.ts': "export const s = 'SELECT * FROM things';\n",
+    'scripts/tool.mjs': "export const t = 'SELECT * FROM things';\n",
+    'test/things.ts': "export const t = 'SELECT * FROM things';\n",
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -113,11 +151,11 @@ describe('command contexts built by hand', () => {
   it('names each function returning a CommandContext and each object literal declared one outside the shared builder and tests', () => {
     expect(checkHouse(root).contextBuilders.sort()).toEqual(
       [
-        'services/mod/good/service.ts:3 context returns a CommandContext',
-        'services/mod/good/service.ts:5 arrow returns a CommandContext',
-        'services/mod/good/service.ts:6 later returns a CommandContext',
-        'services/mod/good/service.ts:7 literal is an object literal declared CommandContext',
-        'services/mod/good/service.ts:8 an object literal as a CommandContext',
+        'services/mod/good/contexts.ts:3 context returns a CommandContext',
+        'services/mod/good/contexts.ts:5 arrow returns a CommandContext',
+        'services/mod/good/contexts.ts:6 later returns a CommandContext',
+        'services/mod/good/contexts.ts:7 literal is an object literal declared CommandContext',
+        'services/mod/good/contexts.ts:8 an object literal as a CommandContext',
       ].sort(),
     );
   });
@@ -126,5 +164,29 @@ describe('command contexts built by hand', () => {
 describe('route files running commands', () => {
   it('names each route file that runs a command itself, at its first, and no file that calls a service', () => {
     expect(checkHouse(root).routesWriting.sort()).toEqual(['services/loose/thing-routes.ts:1', 'services/mod/noplugin/routes/b.ts:2', 'services/mod/noplugin/routes/c.ts:1']);
+  });
+});
+
+describe('SQL on another read model', () => {
+  it('learns the tables each projection creates or declares', () => {
+    expect(Object.fromEntries([...projectionTables(root)].sort())).toEqual({ key_rows: 'keys', thing_notes: 'things', thing_parts: 'things', things: 'things' });
+  });
+
+  it('names each SQL text outside a projection that reads or writes one of its tables, and none in the projection itself, tests or scripts', () => {
+    expect(checkHouse(root).readModelSql.sort()).toEqual(
+      [
+        'projections/other/queries.ts:1 things (projections/things)',
+        'services/mod/good/service.ts:1 key_rows (projections/keys)',
+        'services/mod/good/service.ts:2 thing_parts (projections/things)',
+        'services/mod/good/service.ts:3 thing_notes (projections/things)',
+        'services/mod/good/service.ts:4 things (projections/things)',
+      ].sort(),
+    );
+  });
+});
+
+describe('deciders written by hand', () => {
+  it('names each decider a decide.ts exports that is not made with defineDecider or a factory of shared/es/', () => {
+    expect(checkHouse(root).deciders.sort()).toEqual(['services/mod/good/decide.ts:10 e', 'services/mod/good/decide.ts:11 f', 'services/mod/good/decide.ts:9 d']);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
-import { iso, json } from '#shared/db/rows.js';
+import { testEventActivities, testEventDetails, type ActivityDetail } from '#projections/df-sessions/index.js';
 
 export const TEST_EVENT_TYPES = ['suite_started', 'test_started', 'test_passed', 'test_failed', 'test_skipped', 'suite_finished'] as const;
 export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
@@ -71,12 +71,9 @@ export function activityDetail(event: TestEventInput, reportedAt: Date): Record<
   };
 }
 
-const WHERE = `session_id = $1 AND kind = 'custom' AND detail->>'source' = 'automation'`;
-
-function toView(row: Record<string, unknown>): TestEventView {
-  const d = json<Record<string, unknown>>(row.detail);
+function toView({ activityId, detail: d, at }: ActivityDetail): TestEventView {
   return {
-    id: String(row.activity_id),
+    id: activityId,
     type: d.type as TestEventType,
     name: String(d.name),
     suite: (d.suite as string | null) ?? null,
@@ -84,24 +81,14 @@ function toView(row: Record<string, unknown>): TestEventView {
     error: (d.error as TestEventView['error']) ?? null,
     timestamp: String(d.timestamp),
     metadata: (d.metadata as Record<string, unknown>) ?? {},
-    reportedAt: iso(row.at),
+    reportedAt: at,
   };
 }
 
-/** A page of a session's test events in reporting order, optionally of some types (read model `df_session_activities`). */
+/** A page of a session's test events in reporting order, optionally of some types (read model `df-sessions`). */
 export async function listTestEvents(db: Database, sessionId: string, paging: { page: number; size: number; sortDir?: 'asc' | 'desc' | undefined }, types?: string[]): Promise<Page<TestEventView>> {
-  const params: unknown[] = [sessionId];
-  let where = WHERE;
-  if (types?.length) {
-    params.push(types);
-    where += ` AND detail->>'type' = ANY($2::text[])`;
-  }
-  const [rows, total] = await Promise.all([
-    db.query(`SELECT activity_id, detail, at FROM df_session_activities WHERE ${where} ORDER BY position ${paging.sortDir === 'desc' ? 'DESC' : 'ASC'} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`, params),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM df_session_activities WHERE ${where}`, params),
-  ]);
-  const totalElements = Number(total.rows[0]?.n ?? 0);
-  return { content: rows.rows.map((r) => toView(r)), page: paging.page, size: paging.size, totalElements, totalPages: Math.ceil(totalElements / paging.size) };
+  const { rows, total: totalElements } = await testEventActivities(db, sessionId, paging, types);
+  return { content: rows.map(toView), page: paging.page, size: paging.size, totalElements, totalPages: Math.ceil(totalElements / paging.size) };
 }
 
 /**
@@ -147,9 +134,5 @@ export function progressOf(events: readonly Pick<TestEventView, 'type' | 'name' 
 
 /** Every test event of a session, for the progress (only the fields it needs). */
 export async function allTestEvents(db: Database, sessionId: string): Promise<Pick<TestEventView, 'type' | 'name' | 'suite' | 'metadata'>[]> {
-  const rows = await db.query(`SELECT detail FROM df_session_activities WHERE ${WHERE} ORDER BY position`, [sessionId]);
-  return rows.rows.map((r) => {
-    const d = json<Record<string, unknown>>(r.detail);
-    return { type: d.type as TestEventType, name: String(d.name), suite: (d.suite as string | null) ?? null, metadata: (d.metadata as Record<string, unknown>) ?? {} };
-  });
+  return (await testEventDetails(db, sessionId)).map((d) => ({ type: d.type as TestEventType, name: String(d.name), suite: (d.suite as string | null) ?? null, metadata: (d.metadata as Record<string, unknown>) ?? {} }));
 }

@@ -1,13 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { appStream, fileStream } from '#events/df/files.js';
 import {
   expiredUploads,
+  filesOfVersion,
   findApp,
   findFile,
   findVersion,
@@ -18,7 +14,7 @@ import {
   type FileRecord,
   type FileScope,
 } from '#projections/df-files/index.js';
-import { appKindOfName, NotAZipError, readAppArchive, ZIP_MAGIC, type AppMetadata } from '#shared/apps/index.js';
+import { appKindOfName, NotAZipError, type AppMetadata } from '#shared/apps/index.js';
 import { InvalidPartError, NoSuchUploadError, type BlobStore, type SignedRequest } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
 import { commandContext, handleCommand, type CommandActor } from '#shared/es/decider.js';
@@ -26,45 +22,14 @@ import type { EventStore } from '#shared/es/types.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { PeriodicJob } from '../core/periodic.js';
-import type { JobContext, OperationService } from '../operations/index.js';
+import type { OperationService } from '../operations/index.js';
+import { addAppVersion, derivedId, iconBlobKey, readAppBuild } from './app-builds.js';
+import { runBackfill } from './backfill.js';
 import { appDecider, fileDecider, type AppCommand, type FileCommand } from './decide.js';
+import { DEFAULT_PART_BYTES, fileBlobKey, MAX_PARTS, uploadBlobKey, type FileCaller, type FileLimits } from './limits.js';
 
-/** The smallest part S3 takes (all but the last), and the default. */
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
-export const MAX_PART_BYTES = 512 * 1024 * 1024;
-export const MAX_PARTS = 10_000;
 const READ_MODELS = ['df-files'];
 const APP_CONTENT_TYPES = new Set(['application/vnd.android.package-archive', 'application/octet-stream+ipa', 'application/x-ios-app']);
-
-export interface FileCaller extends FileScope {
-  userId: number;
-}
-
-export interface FileLimits {
-  /** Largest file accepted (413 above). */
-  maxBytes: number;
-  /** How long an upload or part URL may be used. */
-  uploadUrlTtlMs: number;
-  /** How long a download URL may be used. */
-  downloadUrlTtlMs: number;
-  /** An upload not confirmed within this time is aborted and its bytes deleted. */
-  uploadExpiryMs: number;
-  /** Pause between files of a catalog backfill (spares the storage on a busy installation). */
-  backfillThrottleMs: number;
-}
-
-/** Deterministic UUID-shaped id from its parts: one app per workspace, platform and identifier; one version per app and bytes. */
-function derivedId(...parts: (string | number)[]): string {
-  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** The storage key of a file's bytes: inside its company's folder, never named after anything the client chose. */
-export const fileBlobKey = (companyId: number, fileId: string) => `df/company-${companyId}/files/${fileId}`;
-/** Where a file's signed upload URLs put its bytes until confirmation moves them to `fileBlobKey`. */
-export const uploadBlobKey = (companyId: number, fileId: string) => `df/company-${companyId}/uploads/${fileId}`;
-const iconBlobKey = (companyId: number, appId: string, versionId: string) => `df/company-${companyId}/apps/${appId}/icon-${versionId}`;
 
 /**
  * Files and the app catalog (docs/modules/files.md). Clients send bytes straight to
@@ -224,7 +189,7 @@ export class FileService {
     let meta: AppMetadata | null = null;
     if (claimsApp) {
       try {
-        meta = await this.readApp(file, digest.sha256);
+        meta = await readAppBuild(this.deps.blobs, file, digest.sha256, () => this.altered(file));
       } catch (err) {
         if (err instanceof AppError && err.code === 'FILE_INTEGRITY_FAILED') throw err;
         return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', err instanceof NotAZipError ? `${file.name} is not an app build: not a zip archive` : `${file.name} is not a readable app build: ${(err as Error).message}`));
@@ -245,35 +210,6 @@ export class FileService {
     throw error;
   }
 
-  /**
-   * Reads an app build from storage: copied to a temporary file, whose zip directory is read in place.
-   * The copy is hashed on the way: bytes that are not the recorded ones (`sha256`) are not read as the
-   * file's (409 `FILE_INTEGRITY_FAILED`, logged).
-   */
-  private async readApp(file: FileRecord, sha256: string): Promise<AppMetadata | null> {
-    const blob = await this.deps.blobs.get(file.blobKey);
-    if (!blob) throw new AppError('UPLOAD_INCOMPLETE', 'The bytes are gone');
-    const dir = await mkdtemp(join(tmpdir(), 'qa-app-'));
-    try {
-      const path = join(dir, 'build');
-      const hash = createHash('sha256');
-      await pipeline(
-        blob.stream,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            hash.update(chunk);
-            yield chunk;
-          }
-        },
-        createWriteStream(path, { mode: 0o600 }),
-      );
-      if (hash.digest('hex') !== sha256) throw this.altered(file);
-      return await readAppArchive(path);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-
   /** Files a confirmed app build as a version of its app (the same bytes already there: that version). */
   private async catalogue(caller: Partial<FileCaller> & { actor?: string }, file: FileRecord & { sha256: string | null }, meta: AppMetadata): Promise<{ appId: string; versionId: string }> {
     const appId = derivedId('df-app', file.companyId, file.workspaceId, meta.platform, meta.identifier);
@@ -284,29 +220,7 @@ export class FileService {
       iconKey = iconBlobKey(file.companyId, appId, versionId);
       await this.deps.blobs.put(iconKey, meta.icon.bytes, { contentType: meta.icon.contentType });
     }
-    const added = await this.app(
-      {
-        type: 'AddAppVersion',
-        appId,
-        companyId: file.companyId,
-        workspaceId: file.workspaceId,
-        platform: meta.platform,
-        identifier: meta.identifier,
-        name: meta.name,
-        iconKey,
-        versionId,
-        versionName: meta.versionName,
-        versionCode: meta.versionCode,
-        minOs: meta.minOs,
-        targetOs: meta.targetOs,
-        abis: meta.abis,
-        permissions: meta.permissions,
-        fileId: file.id,
-        size: file.size,
-        sha256,
-      },
-      caller,
-    );
+    const added = await this.app(addAppVersion(file, meta, { appId, versionId, iconKey, sha256 }), caller);
     if (added.events.length === 0) {
       // These bytes are a version already: this file joins it.
       versionId = [...added.state.versions.entries()].find(([, v]) => v.sha256 === sha256)?.[0] ?? versionId;
@@ -411,9 +325,8 @@ export class FileService {
   }
 
   private async removeVersionFiles(caller: FileCaller, version: AppVersionView): Promise<void> {
-    const r = await this.deps.db.query<{ file_id: string }>(`SELECT file_id FROM df_files WHERE version_id = $1 AND deleted_at IS NULL`, [version.id]);
-    for (const { file_id } of r.rows) {
-      const file = await findFile(this.deps.db, caller, file_id);
+    for (const { id } of await filesOfVersion(this.deps.db, caller, version.id)) {
+      const file = await findFile(this.deps.db, caller, id);
       if (file) await this.removeFile(caller, file, 'app version deleted');
     }
   }
@@ -423,41 +336,18 @@ export class FileService {
    * zip is read, and the APKs and IPAs among them are filed as versions. Answers the operation id.
    */
   backfill(caller: FileCaller): Promise<string> {
-    return this.deps.operations.start('catalog-backfill', caller, { workspaceId: caller.workspaceId }, (job) => this.runBackfill(caller, job));
-  }
-
-  private async runBackfill(caller: FileCaller, job: JobContext): Promise<Record<string, unknown>> {
-    const candidates = await uncataloguedFiles(this.deps.db, caller);
-    const versions: { fileId: string; appId: string; versionId: string }[] = [];
-    let examined = 0;
-    for (const file of candidates) {
-      if (job.signal.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'The process stopped');
-      examined += 1;
-      if (await this.startsLikeZip(file.blobKey)) {
-        try {
-          const meta = await this.readApp(file, file.sha256!);
-          if (meta) versions.push({ fileId: file.id, ...(await this.catalogue({ ...caller }, file, meta)) });
-        } catch (err) {
-          this.deps.logger.info({ fileId: file.id, err: (err as Error).message }, 'backfill: not an app build');
-        }
-      }
-      job.progress((examined / candidates.length) * 100);
-      if (this.deps.limits.backfillThrottleMs > 0) await new Promise((r) => setTimeout(r, this.deps.limits.backfillThrottleMs));
-    }
-    return { examined, catalogued: versions.length, versions };
-  }
-
-  private async startsLikeZip(blobKey: string): Promise<boolean> {
-    const blob = await this.deps.blobs.get(blobKey);
-    if (!blob) return false;
-    try {
-      for await (const chunk of blob.stream) {
-        return (chunk as Buffer).subarray(0, 4).equals(ZIP_MAGIC);
-      }
-      return false;
-    } finally {
-      blob.stream.destroy();
-    }
+    return this.deps.operations.start('catalog-backfill', caller, { workspaceId: caller.workspaceId }, (job) =>
+      runBackfill(job, {
+        candidates: () => uncataloguedFiles(this.deps.db, caller),
+        blobs: this.deps.blobs,
+        logger: this.deps.logger,
+        throttleMs: this.deps.limits.backfillThrottleMs,
+        file: async (file) => {
+          const meta = await readAppBuild(this.deps.blobs, file, file.sha256!, () => this.altered(file));
+          return meta ? this.catalogue({ ...caller }, file, meta) : null;
+        },
+      }),
+    );
   }
 
   /** Aborts uploads never confirmed in time (their parts and bytes deleted). */

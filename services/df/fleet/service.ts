@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { QUOTA_KEYS, quotaPlanStream, sessionDefaultsStream, type QuotaLimits, type SessionDefaults } from '#events/df/fleet.js';
+import { countActiveApiKeys } from '#projections/df-api-keys/index.js';
+import { reservationHoursInMonth, sessionMinutesThisMonth } from '#projections/df-reports/index.js';
 import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import { applySchema, type Database } from '#shared/db/index.js';
@@ -111,30 +113,17 @@ export class FleetService implements SessionFleetHooks {
   }
 
   /** Minutes in session this calendar month (UTC), running sessions up to now. */
-  private async sessionMinutes(companyId: number, now: Date): Promise<number> {
-    const r = await this.deps.db.query<{ m: number | null }>(
-      `SELECT floor(extract(epoch FROM sum(least(coalesce(ended_at, $2::timestamptz), $2::timestamptz) - greatest(started_at, date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'))) / 60)::float8 AS m
-       FROM df_report_sessions WHERE company_id = $1 AND coalesce(ended_at, $2::timestamptz) > date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AND started_at <= $2::timestamptz`,
-      [companyId, now.toISOString()],
-    );
-    return Number(r.rows[0]?.m ?? 0);
+  private sessionMinutes(companyId: number, now: Date): Promise<number> {
+    return sessionMinutesThisMonth(this.deps.db, companyId, now);
   }
 
   /** Hours booked (cancelled bookings excluded) of bookings starting in the month (UTC) of `at`. */
   private async reservationHours(companyId: number, at: Date): Promise<number> {
-    const r = await this.deps.db.query<{ h: number | null }>(
-      `SELECT (sum(extract(epoch FROM end_at - start_at)) / 3600)::float8 AS h FROM df_report_reservations
-       WHERE company_id = $1 AND status <> 'cancelled'
-         AND start_at >= date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-         AND start_at < (date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC'`,
-      [companyId, at.toISOString()],
-    );
-    return Math.round(Number(r.rows[0]?.h ?? 0) * 100) / 100;
+    return Math.round((await reservationHoursInMonth(this.deps.db, companyId, at)) * 100) / 100;
   }
 
-  private async activeKeys(companyId: number): Promise<number> {
-    const r = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM df_api_keys WHERE company_id = $1 AND revoked_at IS NULL`, [companyId]);
-    return r.rows[0]!.n;
+  private activeKeys(companyId: number): Promise<number> {
+    return countActiveApiKeys(this.deps.db, companyId);
   }
 
   // ---- enforcement (SessionFleetHooks and the other modules' checks)

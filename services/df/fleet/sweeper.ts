@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { sessionById } from '#projections/df-sessions/index.js';
+import { activeSessionsPastLimits, closedAndKnownSessions, sessionById, workspacesWithActiveSessions } from '#projections/df-sessions/index.js';
+import { sessionLimitsOf } from '#projections/df-settings/index.js';
 import type { Database } from '#shared/db/index.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { SessionPort } from '../core/session-port.js';
@@ -47,24 +48,24 @@ export class FleetSweeper {
   async sweep(): Promise<void> {
     await this.deps.fleet.ready();
     const now = this.deps.now();
-    const due = await this.deps.db.query<{ session_id: string; reason: 'max-duration' | 'idle-timeout' }>(
-      `SELECT s.session_id, CASE WHEN s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2)) THEN 'max-duration' ELSE 'idle-timeout' END AS reason
-       FROM df_sessions s LEFT JOIN df_session_defaults d ON d.workspace_id = s.workspace_id
-       WHERE s.status = 'active' AND NOT s.deleted
-         AND (s.started_at <= $1::timestamptz - make_interval(secs => coalesce(d.max_session_seconds, $2))
-              OR (d.workspace_id IS NOT NULL AND s.last_activity_at <= $1::timestamptz - make_interval(secs => d.idle_timeout_seconds)))`,
-      [now.toISOString(), this.deps.maxSessionSeconds],
-    );
-    for (const row of due.rows) {
-      const session = await sessionById(this.deps.db, row.session_id);
+    const workspaces = await workspacesWithActiveSessions(this.deps.db);
+    const limits = await sessionLimitsOf(this.deps.db, workspaces);
+    const due = await activeSessionsPastLimits(this.deps.db, now, this.deps.maxSessionSeconds, workspaces, limits);
+    for (const { sessionId, reason } of due) {
+      const session = await sessionById(this.deps.db, sessionId);
       if (!session || session.status !== 'active') continue;
-      this.deps.logger.info({ sessionId: row.session_id, reason: row.reason }, 'ending a session past its workspace limit');
-      await this.deps.sessions.end(session, row.reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: row.session_id }, 'ending a session failed'));
+      this.deps.logger.info({ sessionId, reason }, 'ending a session past its workspace limit');
+      await this.deps.sessions.end(session, reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'ending a session failed'));
     }
-    await this.deps.db.query(
-      `DELETE FROM df_quota_session_slots q WHERE EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id AND (s.status IN ('ended', 'failed') OR s.deleted))
-          OR (q.taken_at < $1::timestamptz AND NOT EXISTS (SELECT 1 FROM df_sessions s WHERE s.session_id = q.session_id))`,
-      [new Date(now.getTime() - ORPHAN_SLOT_MS).toISOString()],
-    );
+    await this.freeClosedSlots(new Date(now.getTime() - ORPHAN_SLOT_MS));
+  }
+
+  /** Frees the slots of sessions the read model shows closed, and those taken before `orphanedBefore` whose session it never showed. */
+  private async freeClosedSlots(orphanedBefore: Date): Promise<void> {
+    const slots = await this.deps.db.query<{ session_id: string; old: boolean }>(`SELECT session_id, taken_at < $1::timestamptz AS old FROM df_quota_session_slots`, [orphanedBefore.toISOString()]);
+    if (slots.rows.length === 0) return;
+    const { closed, known } = await closedAndKnownSessions(this.deps.db, slots.rows.map((row) => row.session_id));
+    const freed = slots.rows.filter((row) => closed.has(row.session_id) || (row.old && !known.has(row.session_id))).map((row) => row.session_id);
+    if (freed.length > 0) await this.deps.db.query(`DELETE FROM df_quota_session_slots WHERE session_id = ANY($1::text[])`, [freed]);
   }
 }

@@ -1,3 +1,4 @@
+import { checksWithUnappliedHeartbeats, overdueChecks } from '#projections/hc-checks/index.js';
 import { applySchema, type Database } from '#shared/db/index.js';
 import { iso, json } from '#shared/db/rows.js';
 
@@ -187,13 +188,6 @@ function pulseReads(db: Database) {
   };
 }
 
-const staleTarget = (row: Record<string, unknown>): PulseTarget & { lastHeartbeatAt: string } => ({
-  checkId: String(row.check_id),
-  companyId: Number(row.company_id),
-  workspaceId: Number(row.workspace_id),
-  lastHeartbeatAt: iso(row.last_heartbeat_at),
-});
-
 /** What the reaper looks for across workspaces, and the pruning of old pulses. */
 function reaperQueries(db: Database) {
   return {
@@ -201,16 +195,8 @@ function reaperQueries(db: Database) {
      * Checks the read model shows as `up` whose last heartbeat is older than their interval plus
      * grace at `now`: candidates only; the decider has the last word.
      */
-    async overdueCandidates(now: Date, limit: number): Promise<(PulseTarget & { lastHeartbeatAt: string })[]> {
-      const r = await db.query(
-        `SELECT c.check_id, c.company_id, c.workspace_id, l.last_heartbeat_at
-           FROM hc_checks c JOIN hc_liveness l ON l.check_id = c.check_id
-          WHERE c.status = 'up' AND c.deleted_at IS NULL
-            AND l.last_heartbeat_at + (c.interval_seconds + c.grace_seconds) * interval '1 second' < $1
-          ORDER BY l.last_heartbeat_at LIMIT ${limit}`,
-        [now.toISOString()],
-      );
-      return r.rows.map(staleTarget);
+    overdueCandidates(now: Date, limit: number): Promise<(PulseTarget & { lastHeartbeatAt: string })[]> {
+      return overdueChecks(db, now, limit);
     },
 
     /**
@@ -218,14 +204,8 @@ function reaperQueries(db: Database) {
      * received after that status was recorded: a state change a heartbeat should have caused but did
      * not get appended (a conflict, a crash between the two writes, a reaper racing the heartbeat).
      */
-    async unappliedHeartbeats(limit: number): Promise<(PulseTarget & { lastHeartbeatAt: string })[]> {
-      const r = await db.query(
-        `SELECT c.check_id, c.company_id, c.workspace_id, l.last_heartbeat_at
-           FROM hc_checks c JOIN hc_liveness l ON l.check_id = c.check_id
-          WHERE c.status IN ('new', 'down') AND c.deleted_at IS NULL AND l.last_status = 'up' AND l.last_heartbeat_at > c.status_changed_at
-          LIMIT ${limit}`,
-      );
-      return r.rows.map(staleTarget);
+    unappliedHeartbeats(limit: number): Promise<(PulseTarget & { lastHeartbeatAt: string })[]> {
+      return checksWithUnappliedHeartbeats(db, limit);
     },
 
     /** The newest heartbeat of a check, whatever the workspace (the reaper's second look). */

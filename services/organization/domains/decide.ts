@@ -1,7 +1,6 @@
 import type { DomainEvent } from '#events/organization/domains.js';
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
-import { unreachable } from '#shared/unreachable.js';
 
 /** How a company proves a domain: the TXT record it published with the token it holds, or an operator's word. */
 export type DomainProof = { method: 'dns-txt'; token: string } | { method: 'operator' };
@@ -24,41 +23,33 @@ const taken = (domain: string) => new AppError('DOMAIN_TAKEN', `${domain} is ver
  * one place: claims by several companies, a verification by at most one (the first whose append lands;
  * a second, racing, is loaded again and refused), released by its claimant.
  */
-export const domainDecider: Decider<DomainCommand, DomainEvent, DomainState> = {
+export const domainDecider = defineDecider<DomainCommand, DomainEvent, DomainState>({
   initialState: () => ({ claims: {}, owner: null }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'DomainClaimed':
-        return { ...state, claims: { ...state.claims, [event.payload.companyId]: event.payload.token } };
-      case 'DomainVerified':
-        return { ...state, owner: event.payload.companyId };
-      case 'DomainReleased': {
-        const { [event.payload.companyId]: _released, ...claims } = state.claims;
-        return { claims, owner: state.owner === event.payload.companyId ? null : state.owner };
-      }
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    DomainClaimed: (state, event) => ({ ...state, claims: { ...state.claims, [event.payload.companyId]: event.payload.token } }),
+    DomainVerified: (state, event) => ({ ...state, owner: event.payload.companyId }),
+    DomainReleased: (state, event) => {
+      const { [event.payload.companyId]: _released, ...claims } = state.claims;
+      return { claims, owner: state.owner === event.payload.companyId ? null : state.owner };
+    },
   },
-  decide(command, state) {
-    const { domain, companyId } = command;
-    const claimed = state.claims[companyId];
-    switch (command.type) {
-      case 'ClaimDomain':
-        if (state.owner !== null && state.owner !== companyId) throw taken(domain);
-        return claimed === undefined ? [{ type: 'DomainClaimed', payload: { domain, companyId, token: command.token } }] : [];
-      case 'VerifyDomain':
-        if (claimed === undefined) throw new AppError('NOT_FOUND', 'Domain not found');
-        if (state.owner === companyId) return [];
-        if (state.owner !== null) throw taken(domain);
-        // The record was read for the claim as it was; a claim released and made again since has another token.
-        if (command.proof.method === 'dns-txt' && command.proof.token !== claimed) throw new AppError('DOMAIN_NOT_VERIFIED', `The claim on ${domain} changed while it was checked; verify again`);
-        return [{ type: 'DomainVerified', payload: { domain, companyId, method: command.proof.method } }];
-      case 'ReleaseDomain':
-        if (claimed === undefined) throw new AppError('NOT_FOUND', 'Domain not found');
-        return [{ type: 'DomainReleased', payload: { domain, companyId } }];
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    ClaimDomain: ({ domain, companyId, token }, state) => {
+      if (state.owner !== null && state.owner !== companyId) throw taken(domain);
+      return state.claims[companyId] === undefined ? [{ type: 'DomainClaimed', payload: { domain, companyId, token } }] : [];
+    },
+    VerifyDomain: ({ domain, companyId, proof }, state) => {
+      const claimed = state.claims[companyId];
+      if (claimed === undefined) throw new AppError('NOT_FOUND', 'Domain not found');
+      if (state.owner === companyId) return [];
+      if (state.owner !== null) throw taken(domain);
+      // The record was read for the claim as it was; a claim released and made again since has another token.
+      if (proof.method === 'dns-txt' && proof.token !== claimed) throw new AppError('DOMAIN_NOT_VERIFIED', `The claim on ${domain} changed while it was checked; verify again`);
+      return [{ type: 'DomainVerified', payload: { domain, companyId, method: proof.method } }];
+    },
+    ReleaseDomain: ({ domain, companyId }, state) => {
+      if (state.claims[companyId] === undefined) throw new AppError('NOT_FOUND', 'Domain not found');
+      return [{ type: 'DomainReleased', payload: { domain, companyId } }];
+    },
   },
-};
+});

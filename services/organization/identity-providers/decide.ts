@@ -1,8 +1,7 @@
 import { AppError } from '#shared/errors.js';
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { activeIn } from '#shared/es/record-state.js';
 import { SECRET_ADDRESS_FIELDS, SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
-import { unreachable } from '#shared/unreachable.js';
 import { sameJson } from '#shared/canonical.js';
 
 type Created = Extract<IdentityProviderEvent, { type: 'IdentityProviderCreated' }>['payload'];
@@ -40,38 +39,28 @@ function keepSecrets(type: IdentityProviderType, before: Record<string, unknown>
 }
 
 /** An identity provider of one company: created, changed (as a whole), deleted. */
-export const identityProviderDecider: Decider<IdentityProviderCommand, IdentityProviderEvent, IdentityProviderState> = {
+export const identityProviderDecider = defineDecider<IdentityProviderCommand, IdentityProviderEvent, IdentityProviderState>({
   initialState: () => ({ status: 'none' }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'IdentityProviderCreated':
-        return { status: 'active', ...event.payload };
-      case 'IdentityProviderChanged':
-        return state.status === 'active' ? { ...state, ...event.payload } : state;
-      case 'IdentityProviderDeleted':
-        return { status: 'deleted', providerId: event.payload.providerId };
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    IdentityProviderCreated: (_state, event) => ({ status: 'active', ...event.payload }),
+    IdentityProviderChanged: (state, event) => (state.status === 'active' ? { ...state, ...event.payload } : state),
+    IdentityProviderDeleted: (_state, event) => ({ status: 'deleted', providerId: event.payload.providerId }),
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateIdentityProvider':
-        if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Identity provider already exists');
-        return [{ type: 'IdentityProviderCreated', payload: command.provider }];
-      case 'ChangeIdentityProvider': {
-        const p = live(state, command.companyId);
-        const settings = { ...command.settings, config: keepSecrets(p.type, p.config, command.settings.config) };
-        const { status: _s, providerId: _p, companyId: _c, type: _t, ...before } = p;
-        if (sameJson(before, { ...before, ...settings })) return [];
-        return [{ type: 'IdentityProviderChanged', payload: { providerId: p.providerId, ...settings } }];
-      }
-      case 'DeleteIdentityProvider': {
-        const p = live(state, command.companyId);
-        return [{ type: 'IdentityProviderDeleted', payload: { providerId: p.providerId, name: p.name } }];
-      }
-      default:
-        return unreachable(command);
-    }
+  decide: {
+    CreateIdentityProvider: (command, state) => {
+      if (state.status !== 'none') throw new AppError('ALREADY_EXISTS', 'Identity provider already exists');
+      return [{ type: 'IdentityProviderCreated', payload: command.provider }];
+    },
+    ChangeIdentityProvider: (command, state) => {
+      const p = live(state, command.companyId);
+      const settings = { ...command.settings, config: keepSecrets(p.type, p.config, command.settings.config) };
+      const { status: _s, providerId: _p, companyId: _c, type: _t, ...before } = p;
+      if (sameJson(before, { ...before, ...settings })) return [];
+      return [{ type: 'IdentityProviderChanged', payload: { providerId: p.providerId, ...settings } }];
+    },
+    DeleteIdentityProvider: (command, state) => {
+      const p = live(state, command.companyId);
+      return [{ type: 'IdentityProviderDeleted', payload: { providerId: p.providerId, name: p.name } }];
+    },
   },
-};
+});

@@ -1,5 +1,5 @@
 import { getTeam, getWorkspace } from '#projections/org-directory/index.js';
-import { findEnabledIdentityProvider, getIdentityProvider, listIdentityProviders, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
+import { findEnabledIdentityProvider, getIdentityProvider, listIdentityProviders, liveIdentityProviderIds, type IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import {
   identityProviderStream,
   ldapConfig,
@@ -107,10 +107,9 @@ export class IdentityProviderService {
   async resealSecrets(): Promise<number> {
     const { db, readModels, store } = this.platform;
     await readModels.waitFor(await store.headPosition(), { names: ['org-identity-providers'] });
-    const rows = await db.query<{ id: number; company_id: number }>(`SELECT id, company_id FROM org_identity_providers WHERE deleted_at IS NULL ORDER BY id`);
     let count = 0;
-    for (const r of rows.rows) {
-      const provider = await this.get(Number(r.company_id), Number(r.id));
+    for (const r of await liveIdentityProviderIds(db)) {
+      const provider = await this.get(r.companyId, r.id);
       const stale = SECRET_FIELDS[provider.type].some((f) => {
         const v = provider.config[f];
         return typeof v === 'string' && v !== '' && SecretBox.keyIdOf(v) !== this.box.currentKeyId;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from '#shared/db/index.js';
 import { iso, json, type Row } from '#shared/db/rows.js';
 import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
+import { deliverableWebhookIds } from '#projections/org-webhooks/index.js';
 
 /**
  * The webhook delivery log, a table the organization module owns (not a read model): each message
@@ -118,17 +119,21 @@ export async function withdrawDeliveries(db: Sql, subject: string): Promise<void
 /**
  * Takes up to `limit` due deliveries of enabled endpoints and pushes their next attempt `leaseMs`
  * ahead, so another process (or this one after a crash) tries them again only if this attempt is
- * never recorded. `SKIP LOCKED`: two senders never take one delivery.
+ * never recorded. `SKIP LOCKED`: two senders never take one delivery. Which endpoints are enabled is asked
+ * of their read model (`deliverableWebhookIds`, org-webhooks) for the endpoints with a delivery due.
  */
 export async function claimDue(db: Sql, now: Date, leaseMs: number, limit: number): Promise<DueDelivery[]> {
+  const due = await db.query<{ webhook_id: unknown }>(`SELECT DISTINCT webhook_id FROM webhook_deliveries WHERE state = 'pending' AND next_at <= $1`, [now]);
+  const endpoints = await deliverableWebhookIds(db, due.rows.map((row) => Number(row.webhook_id)));
+  if (endpoints.length === 0) return [];
   const r = await db.query<Row>(
     `UPDATE webhook_deliveries d SET next_at = $2 FROM (
-       SELECT d2.id FROM webhook_deliveries d2 JOIN org_webhooks w ON w.id = d2.webhook_id
-        WHERE d2.state = 'pending' AND d2.next_at <= $1 AND w.enabled AND w.deleted_at IS NULL
+       SELECT d2.id FROM webhook_deliveries d2
+        WHERE d2.state = 'pending' AND d2.next_at <= $1 AND d2.webhook_id = ANY($4::integer[])
         ORDER BY d2.next_at LIMIT $3 FOR UPDATE OF d2 SKIP LOCKED) due
      WHERE d.id = due.id
      RETURNING d.id, d.webhook_id, d.body, jsonb_array_length(d.attempts) - d.round_start AS round_attempts`,
-    [now, new Date(now.getTime() + leaseMs), limit],
+    [now, new Date(now.getTime() + leaseMs), limit, endpoints],
   );
   return r.rows.map((row) => ({ id: String(row.id), webhookId: Number(row.webhook_id), body: String(row.body), roundAttempts: Number(row.round_attempts) }));
 }

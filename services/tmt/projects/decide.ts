@@ -1,8 +1,7 @@
 import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';
-import type { Decider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
-import { unreachable } from '#shared/unreachable.js';
 
 type Created = Extract<ProjectEvent, { type: 'ProjectCreated' }>['payload'];
 
@@ -23,29 +22,19 @@ export type ProjectKeyCommand =
   | { type: 'ReleaseProjectKey'; companyId: number; key: string; projectId: string };
 
 /** A project key of a company: held by at most one project; claiming a held key is 409 PROJECT_KEY_TAKEN. */
-export const projectKeyDecider: Decider<ProjectKeyCommand, ProjectKeyEvent, ProjectKeyState> = {
+export const projectKeyDecider = defineDecider<ProjectKeyCommand, ProjectKeyEvent, ProjectKeyState>({
   initialState: () => ({ holder: null }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'ProjectKeyClaimed':
-        return { holder: event.payload.projectId };
-      case 'ProjectKeyReleased':
-        return state.holder === event.payload.projectId ? { holder: null } : state;
-      default:
-        return unreachable(event);
-    }
+  evolve: {
+    ProjectKeyClaimed: (_state, event) => ({ holder: event.payload.projectId }),
+    ProjectKeyReleased: (state, event) => (state.holder === event.payload.projectId ? { holder: null } : state),
   },
-  decide(command, state) {
-    const { companyId, key, projectId } = command;
-    switch (command.type) {
-      case 'ClaimProjectKey':
-        if (state.holder === projectId) return [];
-        if (state.holder !== null) throw new AppError('PROJECT_KEY_TAKEN', `Project key "${key}" is already used in this company`);
-        return [{ type: 'ProjectKeyClaimed', payload: { companyId, key, projectId } }];
-      case 'ReleaseProjectKey':
-        return state.holder === projectId ? [{ type: 'ProjectKeyReleased', payload: { companyId, key, projectId } }] : [];
-      default:
-        return unreachable(command, 'command');
-    }
+  decide: {
+    ClaimProjectKey: ({ companyId, key, projectId }, state) => {
+      if (state.holder === projectId) return [];
+      if (state.holder !== null) throw new AppError('PROJECT_KEY_TAKEN', `Project key "${key}" is already used in this company`);
+      return [{ type: 'ProjectKeyClaimed', payload: { companyId, key, projectId } }];
+    },
+    ReleaseProjectKey: ({ companyId, key, projectId }, state) =>
+      state.holder === projectId ? [{ type: 'ProjectKeyReleased', payload: { companyId, key, projectId } }] : [],
   },
-};
+});

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileView, listFiles } from '#projections/df-files/index.js';
 import { caller, idParam, multi, noContent, pageOf, paging } from '../../core/caller.js';
-import { MAX_PART_BYTES, MIN_PART_BYTES } from '../service.js';
+import { MAX_PART_BYTES, MIN_PART_BYTES } from '../limits.js';
 import { absoluteUrls, File, FileParams, tags, type FileRoutesOptions } from './schemas.js';
 
 const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a hex SHA-256').transform((s) => s.toLowerCase());

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { webdriverActivities } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../../platform.js';
 import { idParam, queryBoolean } from '../../core/caller.js';
 import { sessionContent } from '../../core/session-access.js';
@@ -30,11 +31,7 @@ const LogEntry = z
 
 /** Every WebDriver command of a session, in the order they started, from its timeline. */
 async function commandLog(db: Platform['db'], sessionId: string): Promise<z.output<typeof LogEntry>[]> {
-  const r = await db.query<{ activity_id: string; detail: unknown }>(
-    `SELECT activity_id, detail FROM df_session_activities WHERE session_id = $1 AND detail->>'source' = 'webdriver' ORDER BY position`,
-    [sessionId],
-  );
-  const entries = r.rows.map((row) => ({ id: String(row.activity_id), detail: (typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail) as Partial<CommandEntry> }));
+  const entries = (await webdriverActivities(db, sessionId)).map(({ activityId, detail }) => ({ id: activityId, detail: detail as Partial<CommandEntry> }));
   // Replicas write their bursts independently: the start of each command orders them.
   entries.sort((a, b) => String(a.detail.startedAt ?? '').localeCompare(String(b.detail.startedAt ?? '')));
   return entries.map(({ id, detail: d }, i) => ({
