@@ -1,4 +1,5 @@
 import type { TestOutcome } from '#events/df/test-runs.js';
+import type { TestAttemptView } from '#projections/df-test-runs/index.js';
 import { testKey, type TestId } from './plan.js';
 
 // One JUnit XML report of a run, merged over its devices, as Maven Surefire writes it: a <testsuite>
@@ -8,14 +9,7 @@ import { testKey, type TestId } from './plan.js';
 // others as <rerunFailure>/<rerunError>. Pure: the rows in, the text out.
 
 /** One attempt of a test, as the run's read model lists them. */
-export interface JunitAttempt extends TestId {
-  deviceId: string | null;
-  attempt: number;
-  outcome: TestOutcome;
-  durationMs: number;
-  message: string | null;
-  stack: string | null;
-}
+export type JunitAttempt = Pick<TestAttemptView, 'className' | 'methodName' | 'deviceId' | 'attempt' | 'outcome' | 'durationMs' | 'message' | 'stack'>;
 
 export interface JunitRun {
   id: string;
