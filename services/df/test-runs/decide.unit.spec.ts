@@ -4,7 +4,7 @@ import { deciderSpec } from '#shared/testing/decider-spec.js';
 import type { TestRunEvent, TestRunStrategy } from '#events/df/test-runs.js';
 import { testRunDecider, type TestRunCommand } from './decide.js';
 import { resolveStrategy, testKey, type TestId } from './plan.js';
-import { countsOf, remainingTests, statusOf, type TestRunRecord } from './state.js';
+import { countsOf, nextBatch, remainingTests, statusOf, type TestRunRecord } from './state.js';
 
 const spec = deciderSpec(testRunDecider);
 const T0 = '2026-05-01T10:00:00.000Z';
@@ -113,6 +113,9 @@ describe('test run decider', () => {
     expect(refusal(() => drive([start('d-1', T1), start('d-1', T2)], s))).toBe('INVALID_TRANSITION');
     expect(refusal(() => drive([finishTest('d-1', T2, 'passed')], s))).toBe('INVALID_TRANSITION');
     expect(refusal(() => drive([start('d-9', T1)], s))).toBe('INVALID_TRANSITION');
+    const inTwos = drive([queue([T1, T2, T3], { batchSize: 2 }), plan({ 'd-1': [T1, T2, T3] })]).state;
+    expect(nextBatch(inTwos, 'd-1')).toEqual([T1, T2].map(testKey));
+    expect(nextBatch(drive([startShard('d-1'), start('d-1', T1)], inTwos).state, 'd-1')).toEqual([T2, T3].map(testKey));
   });
 
   it('passes a run whose every test passed, completing the idle shards with the counts', () => {

@@ -1,5 +1,5 @@
 import type { PlanningBasis, ShardEnd, TestRunCounts, TestRunState, TestRunStrategy } from '#events/df/test-runs.js';
-import { testKey, type LiveDevice, type TestId } from './plan.js';
+import { batches, testKey, type LiveDevice, type TestId } from './plan.js';
 
 // A test run as its stream knows it, and what the decider asks of it: each test's status (the flaky
 // marking), the counts, the tests that remain, the devices still taking tests.
@@ -92,6 +92,9 @@ export function countsOf(s: TestRunRecord): TestRunCounts {
 
 /** Tests with an instance still to finish, in the listing's order. */
 export const remainingTests = (s: TestRunRecord): TestRecord[] => Object.entries(s.tests).filter(([key]) => pendingOf(s, key) > 0).map(([, t]) => t);
+
+/** The tests a device launches next (one `am instrument`): the head of its queue, at most `batchSize`, as keys. */
+export const nextBatch = (s: TestRunRecord, deviceId: string): string[] => batches(s.shards[deviceId]?.queue ?? [], s.strategy.batchSize)[0] ?? [];
 
 /** Every test has had its say: planned, and no instance queued or running anywhere. */
 export const isSettled = (s: TestRunRecord): boolean => s.basis !== null && remainingTests(s).length === 0;
