@@ -130,6 +130,22 @@ function decideFinishTest(c: Extract<TestRunCommand, { type: 'FinishTest' }>, s:
   return finishIfSettled(o, c.now).events;
 }
 
+/**
+ * The backstop of the per-test time-out: a test whose device has not reported it within the time-out
+ * ends failed as hung, and its shard's remaining tests are planned again (as when the agent reports a hang).
+ */
+function endOverdueTests(o: Outcome, now: string): Outcome {
+  const limitMs = o.state.strategy.testTimeoutSeconds * 1000;
+  for (const shard of Object.values(o.state.shards)) {
+    const running = o.state.shards[shard.deviceId]!.running;
+    if (isFinished(o.state) || !running || Date.parse(now) < Date.parse(running.startedAt) + limitMs) continue;
+    const { className, methodName } = o.state.tests[running.key]!;
+    const message = `No result within the test time-out of ${o.state.strategy.testTimeoutSeconds} s`;
+    o.add(...decideFinishTest({ type: 'FinishTest', deviceId: shard.deviceId, className, methodName, outcome: 'failed', durationMs: Date.parse(now) - Date.parse(running.startedAt), message, stack: null, artifacts: [], aborted: 'hang', now }, o.state));
+  }
+  return o;
+}
+
 function decideEndShard(c: Extract<TestRunCommand, { type: 'EndShard' }>, s: TestRunRecord): TestRunEvent[] {
   if (s.status === 'none') throw new AppError('NOT_FOUND', 'Test run not found');
   const shard = shardOf(s, c.deviceId);
@@ -254,7 +270,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       if (s.status === 'none' || isFinished(s)) return [];
       const limitMs = s.strategy.runTimeoutSeconds * 1000;
       if (Date.parse(c.now) >= Date.parse(s.startedAt ?? s.queuedAt) + limitMs) return finish(new Outcome(s), 'error', `Exceeded the run time-out of ${s.strategy.runTimeoutSeconds} s`, c.now).events;
-      return finishIfSettled(new Outcome(s), c.now).events;
+      return finishIfSettled(endOverdueTests(new Outcome(s), c.now), c.now).events;
     },
   },
 });

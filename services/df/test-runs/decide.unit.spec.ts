@@ -189,6 +189,16 @@ describe('test run decider', () => {
     expect(r.events[0]?.payload).toMatchObject({ outcome: 'failed', message: 'Exceeded the test time-out of 600 s' });
   });
 
+  it('ends a test its device has not reported within the time-out as hung, and plans the shard’s rest again', () => {
+    const s = running(twoDevices({ testTimeoutSeconds: 60, retries: 0 }), 'd-1', T1);
+    expect(drive([{ type: 'Finish', now: at(60) }], s).events).toEqual([]);
+    const r = drive([{ type: 'Finish', now: at(61) }], s);
+    expect(r.types).toEqual(['TestFinished', 'TestsReplanned']);
+    expect(r.events[0]?.payload).toMatchObject({ ...T1, deviceId: 'd-1', outcome: 'failed', durationMs: 60_000, message: 'No result within the test time-out of 60 s' });
+    expect(last(r.events, 'TestsReplanned')).toMatchObject({ fromDeviceId: 'd-1', reason: 'The test process hung in com.acme.LoginTest#t1' });
+    expect(refusal(() => drive([finishTest('d-1', T1, 'passed')], r.state))).toBe('INVALID_TRANSITION');
+  });
+
   it('ends a run past its time-out in error; before it, Finish changes nothing', () => {
     const s = twoDevices({ runTimeoutSeconds: 60 });
     expect(drive([{ type: 'Finish', now: at(59) }], s).events).toEqual([]);
