@@ -10,6 +10,7 @@ import { dfSettingsProjection } from '#projections/df-settings/index.js';
 import { dfHostsProjection } from '#projections/df-hosts/index.js';
 import { dfFilesProjection } from '#projections/df-files/index.js';
 import { dfOperationsProjection } from '#projections/df-operations/index.js';
+import { dfTestRunsProjection } from '#projections/df-test-runs/index.js';
 import type { Projection } from '#projections/types.js';
 import { feature, registerFeatures, type Feature } from '#shared/http/features.js';
 import type { ActiveWorkspace, PermissionResolver } from '#shared/http/principal.js';
@@ -48,6 +49,7 @@ export const dfProjections: readonly Projection[] = [
   dfAccessibilityProjection,
   dfReportsProjection,
   dfSettingsProjection,
+  dfTestRunsProjection,
 ];
 
 /** How often the reservation ticker runs (activation, expiry, end): a few times per grace, at most every 5 s. */

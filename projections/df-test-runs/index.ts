@@ -1,0 +1,2 @@
+export { dfTestRunsProjection } from './projection.js';
+export * from './queries.js';
