@@ -112,6 +112,35 @@ async function multipart(api: Api, path: string, meta: { name: string; size: num
   }
 }
 
+/**
+ * Uploads one local file to the files catalog (by signed URL, in parts above 64 MiB or when asked), with
+ * its SHA-256 so the server verifies the bytes, showing progress on stderr; answers the filed record
+ * (an APK or IPA is filed in the app catalog: its `appId` and `versionId`).
+ */
+export async function uploadFile(api: Api, path: string, options: { name?: string | undefined; contentType?: string | undefined; multipart?: boolean; partMiB?: number | undefined } = {}): Promise<FileView> {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw usage(`${path} is not a file`);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'FILE_UNREADABLE', EXIT.NOT_FOUND);
+  }
+  if (size === 0) throw usage(`${path} is empty; there is nothing to upload`);
+  const name = options.name ?? basename(path);
+  const contentType = options.contentType ?? TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  const hashing = new Progress('hashing  ', size);
+  const sha256 = await sha256Of(path, hashing);
+  hashing.finish();
+  const meta = { name, size, contentType, sha256 };
+  const sending = new Progress('uploading', size);
+  const inParts = options.multipart === true || options.partMiB !== undefined || size > MULTIPART_ABOVE;
+  const file = inParts ? await multipart(api, path, meta, options.partMiB === undefined ? undefined : options.partMiB * MiB, sending) : await single(api, path, meta, sending);
+  sending.finish();
+  return file;
+}
+
 export const upload: Command = {
   name: 'upload',
   summary: 'upload a file (an APK, an IPA, any file) to the files catalog',
@@ -123,29 +152,13 @@ shown on stderr when it is a terminal. APKs and IPAs are read and filed in the a
   flags: { values: ['name', 'content-type', 'part-size'], booleans: ['multipart'] },
   async run(ctx) {
     const [path] = positionals(ctx.args, ['file']);
-    let size: number;
-    try {
-      const st = statSync(path!);
-      if (!st.isFile()) throw usage(`${path} is not a file`);
-      size = st.size;
-    } catch (err) {
-      if (err instanceof CliError) throw err;
-      throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'FILE_UNREADABLE', EXIT.NOT_FOUND);
-    }
-    if (size === 0) throw usage(`${path} is empty; there is nothing to upload`);
     const partMiB = intFlag(ctx.args, 'part-size', 5, 512);
-    const name = ctx.args.values.get('name') ?? basename(path!);
-    const contentType = ctx.args.values.get('content-type') ?? TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
-    const api = ctx.api();
-
-    const hashing = new Progress('hashing  ', size);
-    const sha256 = await sha256Of(path!, hashing);
-    hashing.finish();
-    const meta = { name, size, contentType, sha256 };
-    const sending = new Progress('uploading', size);
-    const inParts = ctx.args.booleans.has('multipart') || partMiB !== undefined || size > MULTIPART_ABOVE;
-    const file = inParts ? await multipart(api, path!, meta, partMiB === undefined ? undefined : partMiB * MiB, sending) : await single(api, path!, meta, sending);
-    sending.finish();
+    const file = await uploadFile(ctx.api(), path!, {
+      name: ctx.args.values.get('name'),
+      contentType: ctx.args.values.get('content-type'),
+      multipart: ctx.args.booleans.has('multipart'),
+      partMiB,
+    });
     if (ctx.json) return printJson(file);
     const app = file.kind === 'app' && file.appId ? `, app ${file.appId} version ${file.versionId}` : '';
     printLine(`Uploaded ${file.name} (${formatBytes(file.size)}, ${file.status}${app}): file ${file.id}`);
