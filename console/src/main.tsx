@@ -23,6 +23,7 @@ const { SessionPage, SessionInvitePage } = onDemand(() => import('./pages/sessio
 const { ReservationsPage } = onDemand(() => import('./pages/reservations'), 'ReservationsPage');
 const { HostsPage } = onDemand(() => import('./pages/hosts'), 'HostsPage');
 const { FilesPage } = onDemand(() => import('./pages/files'), 'FilesPage');
+const { TestRunsPage, TestRunPage } = onDemand(() => import('./pages/test-runs'), 'TestRunsPage', 'TestRunPage');
 const { ReportsPage } = onDemand(() => import('./pages/reports'), 'ReportsPage');
 const { AccessibilityPage, AccessibilityAuditPage } = onDemand(() => import('./pages/accessibility'), 'AccessibilityPage', 'AccessibilityAuditPage');
 const { DebugPage } = onDemand(() => import('./pages/debug'), 'DebugPage');
@@ -152,6 +153,8 @@ function Routes() {
   else if ((m = match(`${SESSION_INVITE_PATH}:token`, path))) page = <SessionInvitePage token={m.token!} />;
   else if (path === '/reservations') page = <ReservationsPage />;
   else if (path === '/files') page = <FilesPage />;
+  else if (path === '/test-runs') page = <TestRunsPage />;
+  else if ((m = match('/test-runs/:id', path))) page = <TestRunPage id={m.id!} />;
   else if (path === '/reports') page = <ReportsPage />;
   else if (path === '/accessibility') page = <AccessibilityPage />;
   else if ((m = match('/accessibility/:id', path))) page = <AccessibilityAuditPage id={m.id!} />;

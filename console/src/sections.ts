@@ -14,6 +14,7 @@ export const ORG_SECTIONS = [
 /** Device-testing pages beside the grid, each shown only to whoever holds its permission key. */
 export const DF_SECTIONS = [
   { path: '/files', label: 'Files', key: 'df:session:read' },
+  { path: '/test-runs', label: 'Test runs', key: 'df:session:read' },
   { path: '/accessibility', label: 'Accessibility', key: 'df:session:read' },
   { path: '/reports', label: 'Reports', key: 'df:report:read' },
   { path: '/hosts', label: 'Hosts', key: 'df:host:manage' },
