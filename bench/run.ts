@@ -108,6 +108,8 @@ const MEASURED_FILES = [
   'shared/db/postgres.ts',
   'shared/es/postgres-event-store.ts',
   'projections/runner.ts',
+  'projections/loop.ts',
+  'projections/checkpoints.ts',
   'projections/df-devices/queries.ts',
   'services/df/core/screen-hub.ts',
   'services/df/live/viewer-socket.ts',
