@@ -107,6 +107,8 @@ const MEASURED_FILES = [
   'shared/db/pglite.ts',
   'shared/db/postgres.ts',
   'shared/es/postgres-event-store.ts',
+  'shared/es/sql-append.ts',
+  'shared/es/sql-reads.ts',
   'projections/runner.ts',
   'projections/loop.ts',
   'projections/checkpoints.ts',
