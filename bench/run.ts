@@ -108,11 +108,17 @@ const MEASURED_FILES = [
   'shared/db/pglite.ts',
   'shared/db/postgres.ts',
   'shared/es/postgres-event-store.ts',
+  'shared/es/sql-append.ts',
+  'shared/es/sql-reads.ts',
   'projections/runner.ts',
+  'projections/loop.ts',
+  'projections/checkpoints.ts',
   'projections/df-devices/queries.ts',
   'services/df/core/screen-hub.ts',
   'services/df/live/viewer-socket.ts',
   'agent/browser/device.ts',
+  'agent/browser/input.ts',
+  'agent/browser/inspect.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {

@@ -184,11 +184,6 @@ export function jsonTextComparisons(root, files) {
 
 /** The one file that builds a command's context (`commandContext`). */
 const CONTEXT_BUILDER = 'shared/es/decider.ts';
-/**
- * Files that still build their own context, each until the change that switches it lands:
- * the host registry is being split (its parts call `commandContext`).
- */
-const CONTEXT_BUILDERS_PENDING = new Set(['services/df/hosts/registry.ts']);
 
 const isCommandContextType = (type) => {
   if (!type) return false;
@@ -212,7 +207,7 @@ export function contextBuilders(root, files) {
   const out = [];
   for (const file of files) {
     const path = relative(root, file).split(sep).join('/');
-    if (path === CONTEXT_BUILDER || CONTEXT_BUILDERS_PENDING.has(path)) continue;
+    if (path === CONTEXT_BUILDER) continue;
     const text = readFileSync(file, 'utf8');
     if (!text.includes('CommandContext')) continue;
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);

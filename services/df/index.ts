@@ -179,7 +179,7 @@ function buildServices(platform: Platform) {
     logger: platform.logger,
     hostTimeoutMs: config.DF_HOST_TIMEOUT,
     reconnectGraceMs: config.DF_HOST_RECONNECT_GRACE,
-    now: platform.now,
+    clock: platform,
   });
   return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts };
 }

@@ -121,7 +121,7 @@ describe('NATS authorisation of device hosts', () => {
       enrolments: new HostEnrolments({ store, sharedPoolToken: POOL }),
       logger: pino({ level: 'silent' }),
       hostTimeoutMs: 5_000,
-      now: () => new Date(),
+      clock: { now: () => new Date() },
     });
     await registry.start();
     const agent = new AgentHost({

@@ -68,7 +68,7 @@ function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCo
     enrolments: new HostEnrolments({ store, sharedPoolToken: POOL_TOKEN }),
     logger: pino({ level: 'silent' }),
     hostTimeoutMs: 5_000,
-    now: () => new Date(),
+    clock: { now: () => new Date() },
   });
 }
 

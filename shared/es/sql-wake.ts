@@ -1,0 +1,110 @@
+import pg from 'pg';
+import type { Sql } from '#shared/db/index.js';
+
+const NOTIFY_CHANNEL = 'es_events_appended';
+
+/** Wakes waiting subscribers; `version` lets a reader notice a wake-up that came while it was reading. */
+export class WakeSignal {
+  version = 0;
+  private readonly waiters = new Set<() => void>();
+
+  notify(): void {
+    this.version++;
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /** Resolves on the next `notify`, after `timeoutMs`, or when `abort` fires, whichever is first. */
+  wait(timeoutMs: number, abort: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (abort.aborted) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        abort.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+      abort.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** A dedicated connection that LISTENs for appends of other processes and reconnects when it drops. */
+export class AppendListener {
+  private client: pg.Client | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly onAppend: () => void,
+  ) {}
+
+  start(): void {
+    if (this.client || this.retry || this.stopped) return;
+    const client = new pg.Client({ connectionString: this.url });
+    this.client = client;
+    const lost = (): void => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      client.end().catch(() => {});
+      // Polling carries subscribers meanwhile; a lost listener only costs latency.
+      if (this.stopped) return;
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        this.start();
+      }, 1_000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', () => this.onAppend());
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${NOTIFY_CHANNEL}`))
+      // Appends made while no listener was connected would otherwise wait for the next poll.
+      .then(() => this.onAppend())
+      .catch(lost);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}
+
+/**
+ * Tells other processes of appends through one coalesced NOTIFY (server only): outside the append's
+ * transaction, since inside it would serialise every commit on the notification queue's lock. One NOTIFY
+ * in flight at a time, repeated once if appends came meanwhile.
+ */
+export class AppendNotifier {
+  private notifying: Promise<void> | undefined;
+  private notifyAgain = false;
+  private closed = false;
+
+  constructor(private readonly db: Sql) {}
+
+  notify(): void {
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = (async () => {
+      do {
+        this.notifyAgain = false;
+        await this.db.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`).catch(() => {});
+      } while (this.notifyAgain && !this.closed);
+      this.notifying = undefined;
+    })();
+  }
+
+  /** Sends no repeat after this call; resolves once the NOTIFY in flight, if any, has been sent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.notifying;
+  }
+}
