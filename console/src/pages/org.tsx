@@ -14,7 +14,9 @@ import { Domains } from './org-domains';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
 import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
-import { RoleEditor, TeamCard, UserControls, useUsers, WorkspaceCard } from './org-edit';
+import { RoleEditor, UserControls, useUsers } from './org-edit';
+import { TeamCard } from './org-team';
+import { WorkspaceCard } from './org-workspace';
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
