@@ -1,19 +1,20 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/preact-query';
 import type { ComponentType } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ApiKey, AuditEvent, AuditEventType, Page, Role, Team, User, Workspace } from '@qa-platform/client';
-import { api, download } from '../api';
+import type { Page, Role, Team, User, Workspace } from '@qa-platform/client';
+import { api } from '../api';
 import { ORG_SECTIONS } from '../sections';
 import { Link } from '../router';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, ShownOnce, withFields } from '../ui';
+import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Pager, withFields } from '../ui';
 import { WebhooksSection } from './webhooks';
 import { ClientPackages } from './client-packages';
-import { CredentialActions, DeviceKeys, HoldBadge, OAuthClients } from './credentials';
+import { DeviceKeys, OAuthClients } from './credentials';
 import { Domains } from './org-domains';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
-import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
+import { ApiKeys } from './org-api-keys';
+import { Audit } from './org-audit';
 import { RoleEditor, UserControls, useUsers } from './org-edit';
 import { TeamCard } from './org-team';
 import { WorkspaceCard } from './org-workspace';
@@ -262,212 +263,6 @@ function Workspaces() {
         <WorkspaceCard key={w.id} ws={w} />
       ))}
       {can('WORKSPACE_CREATE') ? <CreateNamed what="workspace" path="/api/v1/workspaces" queryKeys={[['workspaces'], ['workspaces-accessible']]} /> : null}
-    </div>
-  );
-}
-
-function ApiKeys() {
-  const qc = useQueryClient();
-  // Administrators of the workspace's keys give a key (a CI fleet's) a rate budget of its own.
-  const manages = useSession().can('API_KEY_MANAGE');
-  // Revoked keys stay in the answer (for the record); the page lists the ones that still work.
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await api<ApiKey[]>('/api/v1/api-keys')).filter((k) => !k.revokedAt) });
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  return (
-    <section class="stack">
-      <h1>API keys</h1>
-      <p class="muted" style="margin-top:0">
-        Keys for the <code>/v1</code> test-management API, and with <code>devices</code> and <code>webhooks</code> for a pipeline's device sessions
-        (<code>/df</code>, the WebDriver hub) and the workspace's webhooks. They act as you, within their scopes.
-      </p>
-      <FormCard
-        title="New key" label="New API key" class="row" submit="Create the key"
-        after={created ? <ShownOnce label="New API key value" value={created.key}>The key <strong>{created.name}</strong>, shown only now: copy it.</ShownOnce> : null}
-        onSubmit={async (d) => {
-          const budget = manages ? budgetOf(d) : null;
-          const body = { name: text(d, 'name'), scopes: d.getAll('scopes').map(String), ...(budget !== null ? { rateLimit: budget } : {}) };
-          const made = await api<{ name: string; key: string }>('/api/v1/api-keys', { method: 'POST', body });
-          setCreated(made);
-          await qc.invalidateQueries({ queryKey: ['api-keys'] });
-        }}
-      >
-        <Field label="Name" name="name" required />
-        <fieldset class="row">
-          <legend>Scopes</legend>
-          {['read', 'write', 'delete', 'admin', 'devices', 'webhooks'].map((s) => (
-            <label class="check">
-              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'read'} /> {s}
-            </label>
-          ))}
-        </fieldset>
-        {manages ? <BudgetField /> : null}
-      </FormCard>
-      <ErrorNote error={keys.error ?? error} />
-      {keys.isLoading ? <Loading /> : null}
-      {keys.data && keys.data.length === 0 ? <Empty>No key yet.</Empty> : null}
-      {keys.data && keys.data.length > 0 ? (
-        <DataTable
-          caption="API keys"
-          rows={keys.data}
-          columns={[
-            { header: 'Name', cell: (k) => k.name },
-            { header: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
-            { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
-            { header: 'Created', cell: (k) => formatTime(k.createdAt) },
-            { header: 'Last used', cell: (k) => formatTime(k.lastUsedAt) },
-            {
-              // Made from a password sign-in where the company now requires single sign-on: refused until approved.
-              header: 'Status',
-              cell: (k) => <HoldBadge needsApproval={k.needsApproval} />,
-            },
-            {
-              header: 'Rate budget',
-              cell: (k) => (manages ? <BudgetEditor path={`/api/v1/api-keys/${k.id}`} name={k.name} rateLimit={k.rateLimit} queryKey="api-keys" /> : budgetText(k.rateLimit)),
-            },
-            {
-              header: 'Actions',
-              hiddenHeader: true,
-              cell: (k) => (
-                <CredentialActions
-                  name={k.name} needsApproval={k.needsApproval} queryKey="api-keys" onError={setError} removeLabel="Revoke"
-                  approvePath={`/api/v1/api-keys/${k.id}/approve`} removePath={`/api/v1/api-keys/${k.id}`}
-                />
-              ),
-            },
-          ]}
-        />
-      ) : null}
-    </section>
-  );
-}
-
-/** A resource type in words: `device-session` → "Device session". */
-const resourceWords = (type: string) => (type.charAt(0).toUpperCase() + type.slice(1)).replaceAll('-', ' ').replace(/\bapi\b/i, 'API').replace(/\boauth\b/i, 'OAuth');
-
-/** A `datetime-local` value (the person's zone) as an instant. */
-const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
-
-type AuditFilter = Record<string, string | undefined>;
-
-/** The audit history's filters: a chosen resource narrows the event types offered; Export CSV downloads what they select. */
-function AuditFilters({ types, filters, onFilter, onExportError }: { types: AuditEventType[] | undefined; filters: AuditFilter; onFilter: (f: AuditFilter) => void; onExportError: (err: unknown) => void }) {
-  const [resource, setResource] = useState('');
-  // The event types by resource, in the server's order; a chosen resource narrows them to its own.
-  const groups = new Map<string, AuditEventType[]>();
-  for (const t of types ?? []) groups.set(t.resourceType, [...(groups.get(t.resourceType) ?? []), t]);
-  const shown = [...groups].filter(([r]) => !resource || r === resource);
-  return (
-    <form
-      class="row"
-      aria-label="Audit filters"
-      onSubmit={withFields((d) =>
-        onFilter({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) }),
-      )}
-    >
-      <label class="field">
-        <span>Resource</span>
-        <select name="resourceType" value={resource} onChange={(e) => setResource(e.currentTarget.value)}>
-          <option value="">Any</option>
-          {[...groups.keys()].map((r) => (
-            <option value={r}>{resourceWords(r)}</option>
-          ))}
-        </select>
-      </label>
-      <label class="field">
-        <span>Event type</span>
-        <select name="eventType" key={resource} disabled={!types}>
-          <option value="">Any</option>
-          {shown.map(([r, list]) => (
-            <optgroup label={resourceWords(r)}>
-              {list.map((t) => (
-                <option value={t.type}>{t.label}</option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      </label>
-      <Field label="From" name="from" type="datetime-local" />
-      <Field label="To" name="to" type="datetime-local" />
-      <button type="submit" class="primary">
-        Filter
-      </button>
-      <button type="button" onClick={() => download('/api/v1/audit/events/export', 'audit.csv', { ...filters, format: 'csv' }).catch(onExportError)}>
-        Export CSV
-      </button>
-    </form>
-  );
-}
-
-function Audit() {
-  const [filters, setFilters] = useState<AuditFilter>({});
-  const [page, setPage] = useState(0);
-  const [exportError, setExportError] = useState<unknown>(null);
-  const types = useQuery({ queryKey: ['audit-event-types'], queryFn: () => api<AuditEventType[]>('/api/v1/audit/event-types'), staleTime: Infinity });
-  const events = useQuery({
-    queryKey: ['audit', filters, page],
-    queryFn: () => api<Page<AuditEvent>>('/api/v1/audit/events', { query: { ...filters, page, size: 25 } }),
-    placeholderData: keepPreviousData,
-  });
-  return (
-    <div class="stack">
-      <AuditFilters
-        types={types.data}
-        filters={filters}
-        onFilter={(f) => {
-          setPage(0);
-          setFilters(f);
-        }}
-        onExportError={setExportError}
-      />
-      <ErrorNote error={events.error ?? types.error ?? exportError} />
-      {events.isLoading ? <Loading /> : null}
-      {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
-      {events.data && events.data.content.length > 0 ? (
-        <DataTable
-          caption="Audit events"
-          rows={events.data.content}
-          columns={[
-            { header: 'When', cell: (e) => formatTime(e.occurredAt), class: 'nowrap' },
-            { header: 'Event', cell: (e) => <span title={e.eventType}>{e.eventLabel}</span> },
-            {
-              header: 'Resource',
-              cell: (e) => (
-                <>
-                  {e.resourceName ?? e.resourceId}
-                  <div class="muted small">
-                    {resourceWords(e.resourceType)} {e.resourceId}
-                  </div>
-                  {e.subjectName ? (
-                    <div class="small">
-                      About: {e.subjectName} <span class="muted">{e.subjectEmail ?? ''}</span>
-                    </div>
-                  ) : null}
-                </>
-              ),
-            },
-            {
-              header: 'Who',
-              cell: (e) => (
-                <>
-                  {e.actorName ?? '—'} <div class="muted small">{e.actorEmail ?? ''} {e.clientAddress ?? ''}</div>
-                </>
-              ),
-            },
-            {
-              header: 'Changes',
-              class: 'small',
-              cell: (e) =>
-                e.changes
-                  ? Object.entries(e.changes)
-                      .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
-                      .join('; ')
-                  : '',
-            },
-          ]}
-        />
-      ) : null}
-      {events.data ? <Pager page={events.data.page} totalPages={events.data.totalPages} total={events.data.totalElements} onPage={setPage} /> : null}
     </div>
   );
 }

@@ -1,0 +1,138 @@
+import { keepPreviousData, useQuery } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import type { AuditEvent, AuditEventType, Page } from '@qa-platform/client';
+import { api, download } from '../api';
+import { DataTable, Empty, ErrorNote, Field, formatTime, Loading, Pager, withFields } from '../ui';
+
+const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
+
+/** A resource type in words: `device-session` → "Device session". */
+const resourceWords = (type: string) => (type.charAt(0).toUpperCase() + type.slice(1)).replaceAll('-', ' ').replace(/\bapi\b/i, 'API').replace(/\boauth\b/i, 'OAuth');
+
+/** A `datetime-local` value (the person's zone) as an instant. */
+const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+type AuditFilter = Record<string, string | undefined>;
+
+/** The audit history's filters: a chosen resource narrows the event types offered; Export CSV downloads what they select. */
+function AuditFilters({ types, filters, onFilter, onExportError }: { types: AuditEventType[] | undefined; filters: AuditFilter; onFilter: (f: AuditFilter) => void; onExportError: (err: unknown) => void }) {
+  const [resource, setResource] = useState('');
+  // The event types by resource, in the server's order; a chosen resource narrows them to its own.
+  const groups = new Map<string, AuditEventType[]>();
+  for (const t of types ?? []) groups.set(t.resourceType, [...(groups.get(t.resourceType) ?? []), t]);
+  const shown = [...groups].filter(([r]) => !resource || r === resource);
+  return (
+    <form
+      class="row"
+      aria-label="Audit filters"
+      onSubmit={withFields((d) =>
+        onFilter({ resourceType: text(d, 'resourceType') || undefined, eventType: text(d, 'eventType') || undefined, from: instant(text(d, 'from')), to: instant(text(d, 'to')) }),
+      )}
+    >
+      <label class="field">
+        <span>Resource</span>
+        <select name="resourceType" value={resource} onChange={(e) => setResource(e.currentTarget.value)}>
+          <option value="">Any</option>
+          {[...groups.keys()].map((r) => (
+            <option value={r}>{resourceWords(r)}</option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>Event type</span>
+        <select name="eventType" key={resource} disabled={!types}>
+          <option value="">Any</option>
+          {shown.map(([r, list]) => (
+            <optgroup label={resourceWords(r)}>
+              {list.map((t) => (
+                <option value={t.type}>{t.label}</option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <Field label="From" name="from" type="datetime-local" />
+      <Field label="To" name="to" type="datetime-local" />
+      <button type="submit" class="primary">
+        Filter
+      </button>
+      <button type="button" onClick={() => download('/api/v1/audit/events/export', 'audit.csv', { ...filters, format: 'csv' }).catch(onExportError)}>
+        Export CSV
+      </button>
+    </form>
+  );
+}
+
+/** The audit history: filtered, paged, exported as CSV. */
+export function Audit() {
+  const [filters, setFilters] = useState<AuditFilter>({});
+  const [page, setPage] = useState(0);
+  const [exportError, setExportError] = useState<unknown>(null);
+  const types = useQuery({ queryKey: ['audit-event-types'], queryFn: () => api<AuditEventType[]>('/api/v1/audit/event-types'), staleTime: Infinity });
+  const events = useQuery({
+    queryKey: ['audit', filters, page],
+    queryFn: () => api<Page<AuditEvent>>('/api/v1/audit/events', { query: { ...filters, page, size: 25 } }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div class="stack">
+      <AuditFilters
+        types={types.data}
+        filters={filters}
+        onFilter={(f) => {
+          setPage(0);
+          setFilters(f);
+        }}
+        onExportError={setExportError}
+      />
+      <ErrorNote error={events.error ?? types.error ?? exportError} />
+      {events.isLoading ? <Loading /> : null}
+      {events.data && events.data.content.length === 0 ? <Empty>No event matches these filters.</Empty> : null}
+      {events.data && events.data.content.length > 0 ? (
+        <DataTable
+          caption="Audit events"
+          rows={events.data.content}
+          columns={[
+            { header: 'When', cell: (e) => formatTime(e.occurredAt), class: 'nowrap' },
+            { header: 'Event', cell: (e) => <span title={e.eventType}>{e.eventLabel}</span> },
+            {
+              header: 'Resource',
+              cell: (e) => (
+                <>
+                  {e.resourceName ?? e.resourceId}
+                  <div class="muted small">
+                    {resourceWords(e.resourceType)} {e.resourceId}
+                  </div>
+                  {e.subjectName ? (
+                    <div class="small">
+                      About: {e.subjectName} <span class="muted">{e.subjectEmail ?? ''}</span>
+                    </div>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              header: 'Who',
+              cell: (e) => (
+                <>
+                  {e.actorName ?? '—'} <div class="muted small">{e.actorEmail ?? ''} {e.clientAddress ?? ''}</div>
+                </>
+              ),
+            },
+            {
+              header: 'Changes',
+              class: 'small',
+              cell: (e) =>
+                e.changes
+                  ? Object.entries(e.changes)
+                      .map(([k, v]) => `${k}: ${JSON.stringify(v.old)} → ${JSON.stringify(v.new)}`)
+                      .join('; ')
+                  : '',
+            },
+          ]}
+        />
+      ) : null}
+      {events.data ? <Pager page={events.data.page} totalPages={events.data.totalPages} total={events.data.totalElements} onPage={setPage} /> : null}
+    </div>
+  );
+}
