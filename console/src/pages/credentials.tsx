@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '@qa-platform/client';
 import { api } from '../api';
 import { useSession } from '../session-context';
-import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, ShownOnce } from '../ui';
+import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, ShownOnce, type Column } from '../ui';
 
 type OAuthClient = Schemas['OAuthClient'];
 type DeviceKey = Schemas['DfApiKey'];
@@ -46,6 +46,20 @@ export function CredentialActions(props: { name: string; needsApproval: boolean;
       </button>
     </span>
   );
+}
+
+/** A credentials table's last column: its approve and remove buttons (`path`: where the credentials are, `path/{id}` each). */
+export function credentialActionsColumn<T extends { id: number | string; name: string; needsApproval: boolean }>(options: { path: string; queryKey: string; removeLabel: string; onError: (e: unknown) => void }): Column<T> {
+  return {
+    header: 'Actions',
+    hiddenHeader: true,
+    cell: (row) => (
+      <CredentialActions
+        name={row.name} needsApproval={row.needsApproval} queryKey={options.queryKey} onError={options.onError} removeLabel={options.removeLabel}
+        approvePath={`${options.path}/${row.id}/approve`} removePath={`${options.path}/${row.id}`}
+      />
+    ),
+  };
 }
 
 /** OAuth clients of the `/v1` set (client credentials): made here, the secret shown once. */
@@ -98,16 +112,7 @@ export function OAuthClients() {
             { header: 'Scopes', cell: (c) => c.scopes.join(', ') },
             { header: 'Created', cell: (c) => formatTime(c.createdAt) },
             { header: 'Status', cell: (c) => <HoldBadge needsApproval={c.needsApproval} /> },
-            {
-              header: 'Actions',
-              hiddenHeader: true,
-              cell: (c) => (
-                <CredentialActions
-                  name={c.name} needsApproval={c.needsApproval} queryKey="oauth-clients" onError={setError} removeLabel="Delete"
-                  approvePath={`/api/v1/oauth-clients/${c.id}/approve`} removePath={`/api/v1/oauth-clients/${c.id}`}
-                />
-              ),
-            },
+            credentialActionsColumn({ path: '/api/v1/oauth-clients', queryKey: 'oauth-clients', removeLabel: 'Delete', onError: setError }),
           ]}
         />
       ) : null}
@@ -155,16 +160,7 @@ export function DeviceKeys() {
             { header: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
             { header: 'Created', cell: (k) => formatTime(k.createdAt) },
             { header: 'Status', cell: (k) => <HoldBadge needsApproval={k.needsApproval} /> },
-            {
-              header: 'Actions',
-              hiddenHeader: true,
-              cell: (k) => (
-                <CredentialActions
-                  name={k.name} needsApproval={k.needsApproval} queryKey="device-keys" onError={setError} removeLabel="Revoke"
-                  approvePath={`/df/api/keys/${k.id}/approve`} removePath={`/df/api/keys/${k.id}`}
-                />
-              ),
-            },
+            credentialActionsColumn({ path: '/df/api/keys', queryKey: 'device-keys', removeLabel: 'Revoke', onError: setError }),
           ]}
         />
       ) : null}

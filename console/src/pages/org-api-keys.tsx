@@ -4,7 +4,7 @@ import type { ApiKey } from '@qa-platform/client';
 import { api } from '../api';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, ShownOnce } from '../ui';
-import { CredentialActions, HoldBadge } from './credentials';
+import { credentialActionsColumn, HoldBadge } from './credentials';
 import { BudgetEditor, budgetOf, BudgetField, budgetText } from './rate-budget';
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
@@ -69,16 +69,7 @@ export function ApiKeys() {
               header: 'Rate budget',
               cell: (k) => (manages ? <BudgetEditor path={`/api/v1/api-keys/${k.id}`} name={k.name} rateLimit={k.rateLimit} queryKey="api-keys" /> : budgetText(k.rateLimit)),
             },
-            {
-              header: 'Actions',
-              hiddenHeader: true,
-              cell: (k) => (
-                <CredentialActions
-                  name={k.name} needsApproval={k.needsApproval} queryKey="api-keys" onError={setError} removeLabel="Revoke"
-                  approvePath={`/api/v1/api-keys/${k.id}/approve`} removePath={`/api/v1/api-keys/${k.id}`}
-                />
-              ),
-            },
+            credentialActionsColumn({ path: '/api/v1/api-keys', queryKey: 'api-keys', removeLabel: 'Revoke', onError: setError }),
           ]}
         />
       ) : null}
