@@ -1,22 +1,18 @@
-import type { ComponentChildren } from 'preact';
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, Session as SessionInfo } from '@qa-platform/client';
 import { api, ApiError, currentAuth, download, switchWorkspace } from '../api';
-import { Link, navigate, sessionInviteLink, useLocation } from '../router';
+import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
-import { Confirm, Empty, ErrorNote, formatClock, formatTime, Loading, messageOf, useAction } from '../ui';
-import { describeActivity, type ActivityEntry } from './activity-label';
+import { ErrorNote, formatTime, Loading, messageOf } from '../ui';
 import { AUDITED_PLATFORMS, AuditButton, AuditStatus, useSessionAudit, type SessionAudit } from './session-audit';
 import { accessText, EndSessionButton } from './session-end';
 import { InspectOverlay, InspectPanel, useInspector, type Inspector } from './session-inspect';
 import { useScreenBoxHeight } from './session-screen-size';
 import { useLiveScreen, type Action, type Live as LiveState } from './session-live';
 import { Sharing } from './session-sharing';
-import { AppsPane, FilesPane } from './session-device';
-import { RecordingButtons, RecordingIndicator, ReplayPanel } from './session-replay';
-
-type Pane = 'activity' | 'logs' | 'notes' | 'replay' | 'apps' | 'files' | 'sharing';
+import { SessionPanes, type Pane } from './session-panes';
+import { RecordingButtons, RecordingIndicator } from './session-replay';
 
 /** What the API answers a reader of the workspace who may see the session's record but not its screen or data. */
 export const CONTENT_FORBIDDEN_TEXT = "Only the session's owner, the people it is shared with and reviewers can see its screen.";
@@ -273,35 +269,6 @@ function Outcome({ session: s }: { session: SessionInfo }) {
   );
 }
 
-/** The side's tabs and the pane chosen (`?pane=replay` opens one: the link test runners print); `children` is the sharing pane. */
-function SessionPanes(props: { panes: Pane[]; id: string; platform: string | undefined; control: boolean; viewers: number; children: ComponentChildren }) {
-  const { panes, id, platform } = props;
-  const { query } = useLocation();
-  const [tab, setTab] = useState<Pane>((query.get('pane') as Pane | null) ?? 'activity');
-  // A pane that went away (control lost, the session ended) gives way to the activity.
-  const shown = panes.includes(tab) ? tab : 'activity';
-  return (
-    <>
-      <div class="tabs" role="tablist" aria-label="Session panes">
-        {panes.map((t) => (
-          <button type="button" role="tab" id={`tab-${t}`} aria-controls={`pane-${t}`} aria-selected={shown === t} onClick={() => setTab(t)}>
-            {t === 'sharing' ? `Viewers and sharing (${props.viewers})` : t[0]!.toUpperCase() + t.slice(1)}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`pane-${shown}`} aria-labelledby={`tab-${shown}`} class="pane" tabIndex={0}>
-        {shown === 'activity' ? <Activity id={id} /> : null}
-        {shown === 'logs' ? <Logs id={id} /> : null}
-        {shown === 'replay' ? <ReplayPanel id={id} /> : null}
-        {shown === 'apps' && platform ? <AppsPane id={id} platform={platform} /> : null}
-        {shown === 'files' && platform ? <FilesPane id={id} platform={platform} /> : null}
-        {shown === 'notes' ? <Notes id={id} editable={props.control} /> : null}
-        {shown === 'sharing' ? props.children : null}
-      </div>
-    </>
-  );
-}
-
 function TypeBar({ act }: { act: (a: Action) => Promise<unknown> }) {
   const [textValue, setText] = useState('');
   const [url, setUrl] = useState('');
@@ -339,94 +306,6 @@ function TypeBar({ act }: { act: (a: Action) => Promise<unknown> }) {
         <button type="submit">Open</button>
       </form>
     </div>
-  );
-}
-
-function Activity({ id }: { id: string }) {
-  const q = useQuery({
-    queryKey: ['activities', id],
-    queryFn: () => api<{ content: ActivityEntry[] }>(`/df/api/sessions/${id}/activities`, { query: { size: 100, sortDir: 'desc' } }),
-    refetchInterval: 3_000,
-  });
-  if (q.isLoading) return <Loading />;
-  if (q.error) return <ErrorNote error={q.error} />;
-  const items = q.data!.content;
-  if (items.length === 0) return <Empty>Nothing has happened yet.</Empty>;
-  return (
-    <ol class="timeline">
-      {items.map((a) => (
-        <li>
-          <time>{formatClock(a.at)}</time> <strong>{describeActivity(a)}</strong> <span class="muted small">{summarise(a.detail)}</span>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-const summarise = (detail: Record<string, unknown> | undefined) =>
-  detail
-    ? Object.entries(detail)
-        .filter(([, v]) => v !== null && typeof v !== 'object')
-        .map(([k, v]) => `${k}: ${String(v)}`)
-        .join(', ')
-    : '';
-
-function Logs({ id }: { id: string }) {
-  const [follow, setFollow] = useState(true);
-  const list = useRef<HTMLOListElement | null>(null);
-  const q = useQuery({
-    queryKey: ['logs', id],
-    queryFn: () => api<{ entries: { seq: number; at: string; level: string; source: string; text: string }[] }>(`/df/api/sessions/${id}/logs`),
-    refetchInterval: follow ? 2_000 : false,
-  });
-  useEffect(() => {
-    if (follow && list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [q.data, follow]);
-  return (
-    <div>
-      <label class="check">
-        <input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /> Follow
-      </label>
-      {q.isLoading ? <Loading /> : null}
-      <ErrorNote error={q.error} />
-      {q.data && q.data.entries.length === 0 ? <Empty>No log lines yet.</Empty> : null}
-      <ol class="logs" ref={list} tabIndex={0} aria-label="Device log">
-        {q.data?.entries.map((e) => (
-          <li class={`log-${e.level}`}>
-            <time>{formatClock(e.at)}</time> [{e.source}] {e.text}
-          </li>
-        ))}
-      </ol>
-    </div>
-  );
-}
-
-function Notes({ id, editable }: { id: string; editable: boolean }) {
-  const q = useQuery({ queryKey: ['notes', id], queryFn: () => api<{ notes: string }>(`/df/api/sessions/${id}/notes`) });
-  const [value, setValue] = useState<string | null>(null);
-  const [state, setState] = useState<unknown>(null);
-  if (q.isLoading) return <Loading />;
-  if (q.error) return <ErrorNote error={q.error} />;
-  return (
-    <form
-      class="stack"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          await api(`/df/api/sessions/${id}/notes`, { method: 'PUT', body: { notes: value ?? q.data!.notes } });
-          setState('Saved.');
-        } catch (err) {
-          setState(err);
-        }
-      }}
-    >
-      <label class="field">
-        <span>Notes</span>
-        <textarea rows={10} readOnly={!editable} value={value ?? q.data!.notes} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />
-      </label>
-      {editable ? <button type="submit">Save notes</button> : null}
-      {typeof state === 'string' ? <p class="ok" role="status">{state}</p> : <ErrorNote error={state} />}
-    </form>
   );
 }
 
