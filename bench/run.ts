@@ -116,6 +116,8 @@ const MEASURED_FILES = [
   'services/df/core/screen-hub.ts',
   'services/df/live/viewer-socket.ts',
   'agent/browser/device.ts',
+  'agent/browser/input.ts',
+  'agent/browser/inspect.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {

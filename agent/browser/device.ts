@@ -6,43 +6,19 @@ import { DriverError, LogRing, type DebugProtocol, type DebugTarget, type Device
 import { CdpConnection } from './cdp.js';
 import { launchChromium, type ChromiumProcess } from './chromium.js';
 import { SpareBrowser } from './spare.js';
-import { keyDefinition } from './keys.js';
+import { press, pressKey, swipe, type CdpCall } from './input.js';
+import { readUiTree, scanAccessibility } from './inspect.js';
+import { followPageLogs } from './page-logs.js';
 import type { BrowserProfile } from './profiles.js';
-import { jpegSize, UI_TREE_SCRIPT } from './ui-tree.js';
-import { AXE_FINISH_SCRIPT, AXE_PARTIAL_SCRIPT, axeSource, frameElementExpression } from './accessibility.js';
+import { jpegSize } from './ui-tree.js';
 import { freePort } from '../appium/server.js';
 
 /** The system chromedriver Appium's Chromium driver runs (nothing is downloaded). */
 const CHROMEDRIVER = '/usr/bin/chromedriver';
 
 const NAVIGATION_TIMEOUT_MS = 20_000;
-const UI_TREE_NODE_LIMIT = 3_000;
-/** Most findings one scan reports (a broken page can have thousands of identical ones). */
-const ACCESSIBILITY_FINDING_LIMIT = 1_000;
-/** Most frames one scan visits (the rest count as not scanned). */
-const ACCESSIBILITY_FRAME_LIMIT = 50;
 
 type Orientation = 'portrait' | 'landscape';
-type Point = { x: number; y: number };
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Text of a console argument (a CDP RemoteObject). */
-function describe(arg: { type?: string; value?: unknown; description?: string; unserializableValue?: string }): string {
-  if (arg.value !== undefined) return typeof arg.value === 'string' ? arg.value : JSON.stringify(arg.value);
-  return arg.unserializableValue ?? arg.description ?? String(arg.type ?? '');
-}
-
-const LEVELS: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
-  debug: 'debug',
-  verbose: 'debug',
-  log: 'info',
-  info: 'info',
-  warning: 'warn',
-  warn: 'warn',
-  error: 'error',
-  assert: 'error',
-};
 
 /** A browser of a device: its process and profile, for diagnostics. */
 export interface BrowserProcessInfo {
@@ -133,7 +109,7 @@ export class BrowserDevice implements DeviceDriver {
     targetId ??= (await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' })).targetId;
     const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
     this.page = sessionId;
-    this.listenForLogs(cdp, sessionId);
+    followPageLogs(cdp, sessionId, this.logRing);
     await Promise.all([this.call('Page.enable'), this.call('Runtime.enable'), this.call('Log.enable')]);
     onProgress('applying the device profile');
     this.orientation = 'portrait';
@@ -169,27 +145,22 @@ export class BrowserDevice implements DeviceDriver {
     const css = (v: number) => v / this.profile.scale;
     switch (action.action) {
       case 'tap':
-        await this.press({ x: css(action.x), y: css(action.y) }, 0);
+        await press(this.pageCall, this.profile, { x: css(action.x), y: css(action.y) }, 0);
         return {};
       case 'longPress':
-        await this.press({ x: css(action.x), y: css(action.y) }, action.durationMs ?? 800);
+        await press(this.pageCall, this.profile, { x: css(action.x), y: css(action.y) }, action.durationMs ?? 800);
         return {};
       case 'swipe':
-        await this.swipe({ x: css(action.x1), y: css(action.y1) }, { x: css(action.x2), y: css(action.y2) }, action.durationMs ?? 300);
+        await swipe(this.pageCall, this.profile, { x: css(action.x1), y: css(action.y1) }, { x: css(action.x2), y: css(action.y2) }, action.durationMs ?? 300);
         return {};
       case 'pinch':
         throw new DriverError('UNSUPPORTED', 'Pinching is not offered on browser devices');
       case 'text':
         await this.call('Input.insertText', { text: action.text });
         return {};
-      case 'key': {
-        const def = keyDefinition(action.key);
-        if (!def) throw new DriverError('BAD_REQUEST', `Unknown key "${action.key}"`);
-        const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode };
-        await this.call('Input.dispatchKeyEvent', { type: def.text ? 'keyDown' : 'rawKeyDown', ...base, ...(def.text ? { text: def.text, unmodifiedText: def.text } : {}) });
-        await this.call('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+      case 'key':
+        await pressKey(this.pageCall, action.key);
         return {};
-      }
       case 'home':
         return { url: await this.navigate(this.profile.homeUrl) };
       case 'back': {
@@ -219,68 +190,13 @@ export class BrowserDevice implements DeviceDriver {
     return this.logRing.after(afterSeq);
   }
 
-  async uiTree(): Promise<RpcResult<'uiTree'>> {
-    const { result, exceptionDetails } = await this.call<{ result: { value?: RpcResult<'uiTree'> }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
-      expression: `${UI_TREE_SCRIPT}(${this.profile.scale}, ${UI_TREE_NODE_LIMIT})`,
-      returnByValue: true,
-    });
-    if (exceptionDetails || !result.value) throw new DriverError('DEVICE_ERROR', `Reading the page failed: ${exceptionDetails?.text ?? 'no value'}`);
-    return result.value;
+  uiTree(): Promise<RpcResult<'uiTree'>> {
+    return readUiTree(this.pageCall, this.profile.scale);
   }
 
-  /**
-   * axe-core injected through CDP into an isolated world of every frame (the page's own scripts
-   * neither see it nor can replace it; it shares their DOM): `runPartial` in each frame, depth first
-   * as axe-core finds them, then `finishRun` in the top frame. A frame that cannot be reached (a
-   * cross-origin frame in another renderer) counts as not scanned. Its violations, one per element.
-   */
-  async accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
-    type Evaluated<T> = { result: { value?: T; objectId?: string }; exceptionDetails?: { text: string; exception?: { description?: string } } };
-    const failure = (what: string, e: Evaluated<unknown>['exceptionDetails']) => new DriverError('DEVICE_ERROR', `${what}: ${e?.exception?.description ?? e?.text ?? 'no value'}`.slice(0, 500));
-    const world = async (frameId: string): Promise<number> => {
-      const { executionContextId } = await this.call<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId, worldName: 'accessibility-scan' });
-      const injected = await this.call<Evaluated<unknown>>('Runtime.evaluate', { expression: `if (!window.axe) { ${axeSource()}\n}`, contextId: executionContextId, returnByValue: true });
-      if (injected.exceptionDetails) throw failure('Loading axe-core into the page failed', injected.exceptionDetails);
-      return executionContextId;
-    };
-    const partials: unknown[] = [];
-    let frames = 0;
-    const visit = async (contextId: number, context: unknown): Promise<void> => {
-      frames += 1;
-      const ran = await this.call<Evaluated<{ partial: unknown; frames: { frameSelector: unknown; frameContext: unknown }[] }>>('Runtime.evaluate', {
-        expression: `(${AXE_PARTIAL_SCRIPT})(${JSON.stringify(context)})`,
-        contextId,
-        awaitPromise: true,
-        returnByValue: true,
-      });
-      if (ran.exceptionDetails || !ran.result.value) throw failure('axe-core failed', ran.exceptionDetails);
-      partials.push(ran.result.value.partial);
-      for (const child of ran.result.value.frames) {
-        let childContext: number | null = null;
-        if (frames < ACCESSIBILITY_FRAME_LIMIT) {
-          try {
-            const owner = await this.call<Evaluated<unknown>>('Runtime.evaluate', { expression: frameElementExpression(child.frameSelector), contextId });
-            const { node } = await this.call<{ node: { frameId?: string } }>('DOM.describeNode', { objectId: owner.result.objectId });
-            if (node.frameId) childContext = await world(node.frameId);
-          } catch {
-            childContext = null;
-          }
-        }
-        if (childContext === null) partials.push(null);
-        else await visit(childContext, child.frameContext);
-      }
-    };
-    const { frameTree } = await this.call<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
-    const top = await world(frameTree.frame.id);
-    await visit(top, null);
-    const { result, exceptionDetails } = await this.call<Evaluated<RpcResult<'accessibilityScan'>>>('Runtime.evaluate', {
-      expression: `(${AXE_FINISH_SCRIPT})(${JSON.stringify(partials)}, ${this.profile.scale}, ${ACCESSIBILITY_FINDING_LIMIT})`,
-      contextId: top,
-      awaitPromise: true,
-      returnByValue: true,
-    });
-    if (exceptionDetails || !result.value) throw failure('axe-core failed', exceptionDetails);
-    return result.value;
+  /** axe-core in every frame of the page (`inspect.ts`). */
+  accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
+    return scanAccessibility(this.pageCall, this.profile.scale);
   }
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
@@ -393,35 +309,6 @@ export class BrowserDevice implements DeviceDriver {
     });
   }
 
-  private async press(at: Point, holdMs: number): Promise<void> {
-    if (this.profile.touch) {
-      await this.call('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
-      if (holdMs > 0) await pause(holdMs);
-      await this.call('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-      return;
-    }
-    await this.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...at });
-    await this.call('Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
-    if (holdMs > 0) await pause(holdMs);
-    await this.call('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
-  }
-
-  private async swipe(from: Point, to: Point, durationMs: number): Promise<void> {
-    if (!this.profile.touch) {
-      // A desktop has no finger: the swipe is the scroll it would cause (content follows the finger).
-      await this.call('Input.dispatchMouseEvent', { type: 'mouseWheel', ...from, deltaX: from.x - to.x, deltaY: from.y - to.y });
-      return;
-    }
-    const steps = Math.max(5, Math.min(60, Math.round(durationMs / 16)));
-    await this.call('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
-    for (let i = 1; i <= steps; i++) {
-      const point = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
-      await pause(durationMs / steps);
-      await this.call('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
-    }
-    await this.call('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  }
-
   private async navigate(url: string): Promise<string> {
     const loaded = this.requireCdp().waitFor('Page.loadEventFired', this.page!, NAVIGATION_TIMEOUT_MS);
     loaded.catch(() => undefined);
@@ -437,24 +324,6 @@ export class BrowserDevice implements DeviceDriver {
     return result.value ?? '';
   }
 
-  private listenForLogs(cdp: CdpConnection, page: string): void {
-    cdp.on('Runtime.consoleAPICalled', (params, sessionId) => {
-      if (sessionId !== page) return;
-      const p = params as { type: string; args: Parameters<typeof describe>[0][] };
-      this.logRing.push(LEVELS[p.type] ?? 'info', 'console', p.args.map(describe).join(' '));
-    });
-    cdp.on('Runtime.exceptionThrown', (params, sessionId) => {
-      if (sessionId !== page) return;
-      const d = (params as { exceptionDetails: { text: string; exception?: { description?: string } } }).exceptionDetails;
-      this.logRing.push('error', 'exception', d.exception?.description ?? d.text);
-    });
-    cdp.on('Log.entryAdded', (params, sessionId) => {
-      if (sessionId !== page) return;
-      const e = (params as { entry: { level: string; source: string; text: string; url?: string } }).entry;
-      this.logRing.push(LEVELS[e.level] ?? 'info', e.source, e.url ? `${e.text} (${e.url})` : e.text);
-    });
-  }
-
   private requireCdp(): CdpConnection {
     if (!this.cdp || !this.page || this.cdp.closed) throw new DriverError('NOT_PREPARED', 'The device has no running browser');
     return this.cdp;
@@ -463,6 +332,9 @@ export class BrowserDevice implements DeviceDriver {
   private call<T = Record<string, unknown>>(method: string, params: object = {}): Promise<T> {
     return this.requireCdp().send<T>(method, params, { sessionId: this.page! });
   }
+
+  /** `call` for the helpers that drive the page (input, inspection). */
+  private readonly pageCall: CdpCall = (method, params) => this.call(method, params);
 
   private emitBroken(reason: string): void {
     for (const listener of this.brokenListeners) listener(reason);
