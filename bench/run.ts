@@ -115,6 +115,7 @@ const MEASURED_FILES = [
   'projections/checkpoints.ts',
   'projections/df-devices/queries.ts',
   'services/df/core/screen-hub.ts',
+  'services/df/core/screen-recording.ts',
   'services/df/live/viewer-socket.ts',
   'agent/browser/device.ts',
   'agent/browser/input.ts',

@@ -3,6 +3,10 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '#shared/blob/index.js';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { decodeFrame, requestDevice, subjects, type DeviceTarget, type Frame } from '#shared/wire/index.js';
+import { newRecording, RecordingWriter, recordingPingSubject, recordingStopSubject, unsubscribeRecording, type RecordedFrame, type Recording, type RecordingManifest } from './screen-recording.js';
+
+// A session's recording (its frames and manifest in the blob store) is screen-recording.ts.
+export { recordingFrameKey, recordingManifestKey, recordingPingSubject, recordingStopSubject, type RecordedFrame, type RecordingManifest } from './screen-recording.js';
 
 /** One connected viewer of a session's screen. */
 export interface Viewer {
@@ -29,44 +33,6 @@ export interface PresentViewer {
   connections: number;
 }
 
-export interface RecordedFrame {
-  index: number;
-  at: string;
-  key: string;
-  size: number;
-}
-
-interface Recording {
-  recordingId: string;
-  startedAt: string;
-  frames: RecordedFrame[];
-  bytes: number;
-  lastStoredAt: number;
-  /**
-   * The newest frame that came sooner than the rate allows, kept when its turn comes: the last
-   * picture of a burst of changes is the one the screen stays at, so it must be in the recording.
-   */
-  pending: Frame | null;
-  pendingTimer: NodeJS.Timeout | null;
-  truncated: boolean;
-  writes: Promise<void>;
-  /** Pending write of the manifest (frames so far) to the blob store. */
-  flush: NodeJS.Timeout | null;
-  /** Answers other replicas' requests to stop this recording. */
-  stopSubscription: BusSubscription | null;
-  /** Answers other replicas asking whether this recording still runs somewhere. */
-  pingSubscription: BusSubscription | null;
-}
-
-/** A recording's manifest as kept in the blob store: written while it runs (each second) and at its end. */
-export interface RecordingManifest {
-  recordingId: string;
-  startedAt: string;
-  truncated: boolean;
-  bytes: number;
-  frames: { index: number; at: string; size: number }[];
-}
-
 interface LiveSession {
   target: DeviceTarget;
   companyId: number;
@@ -80,36 +46,8 @@ interface LiveSession {
 }
 
 const LEASE_MS = 15_000;
-// Recordings keep at most 5 frames a second and 3,000 frames (10 minutes at full rate).
-const RECORD_MIN_INTERVAL_MS = 200;
-const RECORD_MAX_FRAMES = 3_000;
-
-const MANIFEST_FLUSH_MS = 1_000;
-
-/** Where a running recording's manifest lives in blob storage (any replica reads it). */
-export const recordingManifestKey = (companyId: number, sessionId: string, recordingId: string) =>
-  `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/manifest.json`;
-
 /** Every replica closes the sockets of a viewer disconnected on any of them. */
 export const VIEWER_DISCONNECT_SUBJECT = 'df.service.viewers.disconnect';
-
-/** Another replica asks the one recording a session to stop it (only that replica answers). */
-export const recordingStopSubject = (sessionId: string) => `df.service.recording.${sessionId}.stop`;
-
-/**
- * Another replica asks whether any replica still records the session: the recording one answers, and
- * a bus with nobody subscribed says at once that none does (the replica stopped or crashed).
- */
-export const recordingPingSubject = (sessionId: string) => `df.service.recording.${sessionId}.ping`;
-
-/** Where a recording's frames live in blob storage. */
-export const recordingFrameKey = (companyId: number, sessionId: string, recordingId: string, index: number) =>
-  `df/company-${companyId}/sessions/${sessionId}/recordings/${recordingId}/${index}.jpg`;
-
-/** Stops answering for a recording (stop requests and pings). */
-async function unsubscribeRecording(r: Recording): Promise<void> {
-  await Promise.all([r.stopSubscription?.unsubscribe(), r.pingSubscription?.unsubscribe()].map((p) => p?.catch(() => undefined)));
-}
 
 /**
  * The live screen of sessions: one frame subscription and one screencast lease per session while it has
@@ -121,9 +59,13 @@ export class ScreenHub {
   private readonly replicaId = randomUUID();
   private disconnects: BusSubscription | null = null;
 
+  private readonly recorder: RecordingWriter;
+
   constructor(
     private readonly deps: { bus: MessageBus; blobs: BlobStore; logger: Logger; commandTimeoutMs: number },
-  ) {}
+  ) {
+    this.recorder = new RecordingWriter(deps);
+  }
 
   /** Listens for viewers disconnected on another replica (their sockets here close too). */
   async start(): Promise<void> {
@@ -222,20 +164,7 @@ export class ScreenHub {
   async startRecording(target: DeviceTarget, companyId: number, recordingId: string, now: Date, onRemoteStop?: () => Promise<void>): Promise<boolean> {
     const live = this.live(target, companyId);
     if (live.recording) return false;
-    const recording: Recording = {
-      recordingId,
-      startedAt: now.toISOString(),
-      frames: [],
-      bytes: 0,
-      lastStoredAt: 0,
-      pending: null,
-      pendingTimer: null,
-      truncated: false,
-      writes: Promise.resolve(),
-      flush: null,
-      stopSubscription: null,
-      pingSubscription: null,
-    };
+    const recording = newRecording(recordingId, now);
     live.recording = recording;
     try {
       await this.ensureStreaming(live);
@@ -251,7 +180,7 @@ export class ScreenHub {
         if (live.recording !== recording || !msg.reply) return;
         this.deps.bus.respond(msg, new TextEncoder().encode(JSON.stringify({ recordingId }))).catch(() => undefined);
       });
-      this.writeManifest(live, recording);
+      this.recorder.writeManifest(live, recording);
     } catch (err) {
       live.recording = null;
       await unsubscribeRecording(recording);
@@ -261,29 +190,8 @@ export class ScreenHub {
   }
 
   /** The manifest of a recording as last written to the blob store, or null. */
-  async storedManifest(companyId: number, sessionId: string, recordingId: string): Promise<RecordingManifest | null> {
-    const blob = await this.deps.blobs.get(recordingManifestKey(companyId, sessionId, recordingId));
-    if (!blob) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordingManifest;
-  }
-
-  /** Queues a write of the recording's manifest after the frames counted so far are stored. */
-  private writeManifest(live: LiveSession, r: Recording): void {
-    const manifest: RecordingManifest = {
-      recordingId: r.recordingId,
-      startedAt: r.startedAt,
-      truncated: r.truncated,
-      bytes: r.bytes,
-      frames: r.frames.map(({ index, at, size }) => ({ index, at, size })),
-    };
-    r.writes = r.writes.then(() =>
-      this.deps.blobs
-        .put(recordingManifestKey(live.companyId, live.target.sessionId, r.recordingId), Buffer.from(JSON.stringify(manifest)), { contentType: 'application/json' })
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: live.target.sessionId }, 'storing a recording manifest failed')),
-    );
+  storedManifest(companyId: number, sessionId: string, recordingId: string): Promise<RecordingManifest | null> {
+    return this.recorder.storedManifest(companyId, sessionId, recordingId);
   }
 
   /** The running recording, if any. */
@@ -299,9 +207,9 @@ export class ScreenHub {
     if (!live || !recording) return null;
     live.recording = null;
     if (recording.flush) clearTimeout(recording.flush);
-    this.keepPending(live, recording);
+    this.recorder.keepPending(live, recording);
     await unsubscribeRecording(recording);
-    this.writeManifest(live, recording);
+    this.recorder.writeManifest(live, recording);
     await recording.writes;
     await this.stopIfIdle(live);
     return recording;
@@ -392,57 +300,7 @@ export class ScreenHub {
   private onFrame(live: LiveSession, frame: Frame): void {
     live.latest = frame;
     for (const v of live.viewers.values()) v.sendFrame(frame);
-    const r = live.recording;
-    if (!r || r.truncated) return;
-    const wait = RECORD_MIN_INTERVAL_MS - (frame.capturedAt - r.lastStoredAt);
-    if (wait <= 0) {
-      this.keepFrame(live, r, frame);
-      return;
-    }
-    r.pending = frame;
-    r.pendingTimer ??= setTimeout(() => {
-      r.pendingTimer = null;
-      if (live.recording === r) this.keepPending(live, r);
-    }, wait);
-    r.pendingTimer.unref();
-  }
-
-  /** Keeps the frame held back by the rate, if any (its turn came, or the recording stops). */
-  private keepPending(live: LiveSession, r: Recording): void {
-    if (r.pendingTimer) clearTimeout(r.pendingTimer);
-    r.pendingTimer = null;
-    const frame = r.pending;
-    r.pending = null;
-    if (frame && !r.truncated) this.keepFrame(live, r, frame);
-  }
-
-  private keepFrame(live: LiveSession, r: Recording, frame: Frame): void {
-    r.pending = null;
-    if (r.frames.length >= RECORD_MAX_FRAMES) {
-      r.truncated = true;
-      return;
-    }
-    r.lastStoredAt = frame.capturedAt;
-    const entry: RecordedFrame = {
-      index: r.frames.length,
-      at: new Date(frame.capturedAt).toISOString(),
-      key: recordingFrameKey(live.companyId, live.target.sessionId, r.recordingId, r.frames.length),
-      size: frame.jpeg.byteLength,
-    };
-    r.frames.push(entry);
-    r.bytes += entry.size;
-    // Writes are chained so the recording's stop waits for every frame it has counted.
-    r.writes = r.writes.then(() =>
-      this.deps.blobs
-        .put(entry.key, Buffer.from(frame.jpeg), { contentType: 'image/jpeg' })
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: live.target.sessionId }, 'storing a recorded frame failed')),
-    );
-    r.flush ??= setTimeout(() => {
-      r.flush = null;
-      if (live.recording === r) this.writeManifest(live, r);
-    }, MANIFEST_FLUSH_MS);
-    r.flush.unref();
+    this.recorder.offer(live, frame);
   }
 
   private async stopIfIdle(live: LiveSession): Promise<void> {
