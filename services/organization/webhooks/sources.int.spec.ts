@@ -127,4 +127,16 @@ describe('webhook sources', () => {
       },
     ]);
   });
+
+  it('a test run finished: to the workspace that queued it, with its state and counts', async () => {
+    await given('test-run-r1', {
+      type: 'TestRunQueued',
+      payload: { runId: 'r1', companyId: 1, workspaceId: 6, userId: 7, name: 'Nightly suite', appVersionId: 'v-app', testVersionId: 'v-test' },
+    });
+    const counts = { total: 3, passed: 1, failed: 1, flaky: 1, skipped: 0, notRun: 0 };
+    const finished = await given('test-run-r1', { type: 'TestRunFinished', payload: { runId: 'r1', state: 'failed', reason: null, counts, endedAt: '2026-11-29T05:00:00.000Z' } });
+    expect((await consequenceOf(store, finished)).deliver).toMatchObject([
+      { event: 'test_run.finished', companyId: 1, workspaceIds: [6], data: { runId: 'r1', name: 'Nightly suite', state: 'failed', counts, appVersionId: 'v-app', testVersionId: 'v-test', workspaceId: 6 } },
+    ]);
+  });
 });
