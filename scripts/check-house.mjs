@@ -5,6 +5,7 @@
 //   `index.ts`; a feature with HTTP routes exports its plugin there through `fastify-plugin`, named
 //   `<module>-<feature>`; the write side is `service.ts` (no `commands.ts`); a `routes.ts` longer than
 //   ROUTES_MAX_LINES is split by resource into `routes/`; a `decide.ts` has its specification beside it;
+// - no source file outside tests is longer than FILE_MAX_LINES lines;
 // - no function outside tests is longer than FUNCTION_MAX_LINES lines unless a comment just above it
 //   says why (`// Long on purpose: <reason>`);
 // - route files run no commands (`handleCommand`, an `OrgWriter`'s `run` or `claimName`): routes call
@@ -21,12 +22,17 @@
 //   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { handWrittenDeciders, isDir, projectionTables, readModelCrossings } from './check-house-rules.mjs';
+
+export { handWrittenDeciders, projectionTables, readModelCrossings };
 
 export const FUNCTION_MAX_LINES = 150;
+/** No source file outside tests is longer: past it, a file holds more than one job (split it by job). */
+export const FILE_MAX_LINES = 400;
 export const ROUTES_MAX_LINES = 250;
 /** The marker that excuses a long function; the reason follows it. */
 export const LONG_MARKER = 'Long on purpose:';
@@ -34,13 +40,6 @@ export const LONG_MARKER = 'Long on purpose:';
 const CODE_FOLDERS = ['services', 'shared', 'events', 'projections', 'agent', 'cli', 'console/src', 'scripts'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'test', 'bench', 'fixtures']);
 
-const isDir = (path) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-};
 const lineCount = (path) => readFileSync(path, 'utf8').split('\n').length;
 
 /** A module's shared floor (`services/df/core/`): what its features share, not a feature. */
@@ -110,6 +109,14 @@ function excused(node, sf) {
     for (const range of ts.getLeadingCommentRanges(text, n.pos) ?? []) if (text.slice(range.pos, range.end).includes(LONG_MARKER)) return true;
   }
   return false;
+}
+
+/** Source files longer than FILE_MAX_LINES, as `file (lines)`. */
+export function longFiles(root, files) {
+  return files.flatMap((file) => {
+    const lines = lineCount(file);
+    return lines > FILE_MAX_LINES ? [`${relative(root, file).split(sep).join('/')} (${lines} lines)`] : [];
+  });
 }
 
 /** Functions longer than FUNCTION_MAX_LINES with no comment saying why, in `files`. */
@@ -225,150 +232,12 @@ export function contextBuilders(root, files) {
   return out;
 }
 
-/** A read model's folder: `projections/<name>/`; its tables are read only from within (its queries). */
-const PROJECTIONS = 'projections';
-const CREATE_TABLE = /\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/gi;
-/** A table named where SQL reads or writes it. */
-const TABLE_USE = /\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_][a-z0-9_]*)/gi;
-
-function folderFiles(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) folderFiles(path, out);
-    else if (/\.(ts|sql)$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name)) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The tables each projection owns, as table → projection name: those its files under `projections/<name>/`
- * create (`CREATE TABLE`), or declare (`tables: [...]`, or `table: '...'` for a shared definition's table).
- */
-export function projectionTables(root) {
-  const owners = new Map();
-  const dir = join(root, PROJECTIONS);
-  if (!isDir(dir)) return owners;
-  for (const name of readdirSync(dir).sort()) {
-    if (!isDir(join(dir, name))) continue;
-    for (const file of folderFiles(join(dir, name))) {
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(CREATE_TABLE)) owners.set(m[1].toLowerCase(), name);
-      if (!file.endsWith('.ts')) continue;
-      const visit = (node) => {
-        if (ts.isPropertyAssignment(node) && ['table', 'tables'].includes(node.name.getText())) {
-          const values = ts.isArrayLiteralExpression(node.initializer) ? node.initializer.elements : [node.initializer];
-          for (const v of values) if (ts.isStringLiteralLike(v) && /^[a-z_][a-z0-9_]*$/.test(v.text)) owners.set(v.text, name);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS));
-    }
-  }
-  return owners;
-}
-
-/** Folders whose files are outside the read-model rule: tests, fixtures, benchmarks, scripts. */
-const OUTSIDE_READ_MODEL_RULE = /(^|\/)(test|tests|fixtures|bench|scripts)\//;
-
-/** The text of a string or template literal, its substitutions blanked. */
-function literalText(node) {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ${} ');
-  return undefined;
-}
-
-/**
- * SQL outside a projection's folder that names one of its tables (FROM, JOIN, UPDATE, INTO, DELETE FROM),
- * as `file:line table (projections/<owner>)`: a read model is read through its own queries only.
- */
-export function readModelCrossings(root, files) {
-  const owners = projectionTables(root);
-  const out = [];
-  for (const file of files) {
-    const path = relative(root, file).split(sep).join('/');
-    if (OUTSIDE_READ_MODEL_RULE.test(path)) continue;
-    const text = readFileSync(file, 'utf8');
-    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-    const visit = (node) => {
-      const sql = literalText(node);
-      if (sql !== undefined) {
-        const named = new Set();
-        for (const m of sql.matchAll(TABLE_USE)) {
-          const table = m[1].toLowerCase();
-          const owner = owners.get(table);
-          if (owner && !path.startsWith(`${PROJECTIONS}/${owner}/`) && !named.has(table)) {
-            named.add(table);
-            out.push(`${path}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} ${table} (${PROJECTIONS}/${owner})`);
-          }
-        }
-        return;
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
-  }
-  return out;
-}
-
-/** What a decider is made with: `defineDecider` or a factory of `shared/es/` (lifecycle, revocable key, name claim, …). */
-const DECIDER_MAKERS = /^(#shared\/es\/|(\.\.\/)+shared\/es\/)/;
-
-const unwrap = (node) => (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) ? unwrap(node.expression) : node);
-
-/** Whether a declaration is a decider: typed `Decider<…>`, an `{ initialState, evolve, decide }` literal, or made by a call named like one. */
-function declaresDecider(decl) {
-  if (decl.type && /^Decider\s*</.test(decl.type.getText())) return true;
-  const init = unwrap(decl.initializer);
-  if (init && ts.isObjectLiteralExpression(init)) {
-    const names = new Set(init.properties.map((p) => p.name?.getText()));
-    return names.has('initialState') && names.has('evolve') && names.has('decide');
-  }
-  return Boolean(init && ts.isCallExpression(init) && /decider/i.test(init.expression.getText()));
-}
-
-/** The names a file imports from a module of `shared/es/`. */
-function esImports(sf) {
-  const names = new Set();
-  for (const st of sf.statements) {
-    if (!ts.isImportDeclaration(st) || !DECIDER_MAKERS.test(st.moduleSpecifier.text) || !st.importClause?.namedBindings) continue;
-    const bindings = st.importClause.namedBindings;
-    if (ts.isNamedImports(bindings)) for (const el of bindings.elements) names.add(el.name.text);
-  }
-  return names;
-}
-
-/** The callee of `f(...)`, `f<T>()(...)` (a factory that takes its types first), as its identifier. */
-function calleeName(call) {
-  let callee = call.expression;
-  while (ts.isCallExpression(callee)) callee = callee.expression;
-  return ts.isIdentifier(callee) ? callee.text : null;
-}
-
-/** Deciders in `decide.ts` files not made with `defineDecider` or a factory of `shared/es/`, as `file:line name`. */
-export function handWrittenDeciders(root, files) {
-  const out = [];
-  for (const file of files) {
-    if (!file.endsWith(`${sep}decide.ts`)) continue;
-    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const makers = esImports(sf);
-    for (const st of sf.statements) {
-      if (!ts.isVariableStatement(st) || !st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
-      for (const decl of st.declarationList.declarations) {
-        if (!declaresDecider(decl)) continue;
-        const init = unwrap(decl.initializer);
-        if (init && ts.isCallExpression(init) && makers.has(calleeName(init) ?? '')) continue;
-        out.push(`${relative(root, file).split(sep).join('/')}:${sf.getLineAndCharacterOfPosition(decl.getStart(sf)).line + 1} ${decl.name.getText()}`);
-      }
-    }
-  }
-  return out;
-}
-
 export function checkHouse(root) {
   const files = CODE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
   return {
     shape: shapeOffences(root),
     long: longFunctions(root, files),
+    longFiles: longFiles(root, files),
     jsonTexts: jsonTextComparisons(root, files),
     routesWriting: routesRunningCommands(root, files),
     contextBuilders: contextBuilders(root, files),
@@ -381,18 +250,19 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, files, features } = checkHouse(root);
+  const { shape, long, longFiles: bigFiles, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+  for (const f of bigFiles) console.log(`long file: ${f} (split it by job; at most ${FILE_MAX_LINES} lines)`);
   for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
   for (const at of routesWriting) console.log(`route file runs a command: ${at} (move the write into the feature's service)`);
   for (const b of builders) console.log(`command context built by hand: ${b} (call commandContext(clock, actor) from shared/es/decider.ts)`);
   for (const at of readModelSql) console.log(`SQL on another read model's table: ${at} (ask a query of that projection's queries.ts)`);
   for (const at of deciders) console.log(`decider written by hand: ${at} (make it with defineDecider or a factory of shared/es/)`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${bigFiles.length} files over ${FILE_MAX_LINES} lines, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand`,
   );
-  return shape.length || long.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length ? 1 : 0;
+  return shape.length || long.length || bigFiles.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

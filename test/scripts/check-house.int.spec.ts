@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHouse, FUNCTION_MAX_LINES, LONG_MARKER, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
+import { checkHouse, FILE_MAX_LINES, FUNCTION_MAX_LINES, LONG_MARKER, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
 
 /** A tiny repository on disk: the checker reads real files, as `npm run check:house` does. */
 let root: string;
@@ -58,6 +58,10 @@ beforeAll(() => {
     // Functions: at the limit, over it, over it with a reason, and in places that are not measured.
     'shared/at-limit.ts': fn('atLimit', FUNCTION_MAX_LINES),
     'shared/over.ts': fn('over', FUNCTION_MAX_LINES + 1),
+    // Files: one line over the limit outside tests is named; the same length at the limit, or in a spec, is not.
+    'shared/big.ts': 'export const x = 1;\n'.repeat(FILE_MAX_LINES),
+    'shared/just.ts': 'export const x = 1;\n'.repeat(FILE_MAX_LINES - 1),
+    'shared/big.unit.spec.ts': 'export const x = 1;\n'.repeat(FILE_MAX_LINES + 10),
     'shared/excused.ts': `// ${LONG_MARKER} a table of cases reads best whole.\n${fn('excused', FUNCTION_MAX_LINES + 40)}`,
     'console/src/page.tsx': `export const Page = () => {\n${'  void 0;\n'.repeat(FUNCTION_MAX_LINES)}  return null;\n};\n`,
     'shared/over.unit.spec.ts': fn('inSpec', FUNCTION_MAX_LINES + 10),
@@ -138,6 +142,12 @@ describe('long functions', () => {
     expect(long.map((f) => `${f.file}:${f.line} ${f.name} ${f.lines}`).sort()).toEqual(
       [`console/src/page.tsx:1 Page ${FUNCTION_MAX_LINES + 3}`, `shared/over.ts:1 over ${FUNCTION_MAX_LINES + 1}`].sort(),
     );
+  });
+});
+
+describe('long files', () => {
+  it('names source files over the limit outside tests', () => {
+    expect(checkHouse(root).longFiles).toEqual([`shared/big.ts (${FILE_MAX_LINES + 1} lines)`]);
   });
 });
 
