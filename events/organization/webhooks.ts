@@ -4,7 +4,7 @@ import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
 /**
  * What a workspace's webhooks can be told, in the platform's words (docs/modules/webhooks.md):
  * a device session ended, a booking starts soon or ended, an accessibility export is ready, a test
- * session finished, a health check went down or recovered, a device host was lost.
+ * session finished, a test run on devices finished, a health check went down or recovered, a device host was lost.
  */
 export const WEBHOOK_EVENT_NAMES = [
   'session.ended',
@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_NAMES = [
   'reservation.ended',
   'accessibility.export.ready',
   'test_session.finished',
+  'test_run.finished',
   'healthcheck.down',
   'healthcheck.recovered',
   'host.lost',

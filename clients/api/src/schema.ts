@@ -5856,7 +5856,7 @@ export interface paths {
                     "application/json": {
                         /** @default true */
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
                         events: string[];
                         /** @description An http:// or https:// URL */
                         url: string;
@@ -6007,7 +6007,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
                         events?: string[];
                         /** @description An http:// or https:// URL */
                         url?: string;
@@ -22731,7 +22731,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;
@@ -22763,7 +22763,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22794,7 +22794,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22806,7 +22806,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;

@@ -12,6 +12,7 @@ const EVENTS = [
   ['reservation.ended', 'A booking ended'],
   ['accessibility.export.ready', 'An accessibility export is ready'],
   ['test_session.finished', 'A test session finished'],
+  ['test_run.finished', 'A test run on devices finished'],
   ['healthcheck.down', 'A health check went down'],
   ['healthcheck.recovered', 'A health check recovered'],
   ['host.lost', 'A device host was lost'],

@@ -127,4 +127,12 @@ describe('webhook sources', () => {
       },
     ]);
   });
+  it('a test run finished: test_run.finished to the workspace it was queued in, with its state and counts', async () => {
+    await given('test-run-r1', { type: 'TestRunQueued', payload: { runId: 'r1', companyId: 1, workspaceId: 6, name: 'Nightly', testPackage: 'com.acme.test' } });
+    const counts = { total: 3, passed: 1, failed: 1, flaky: 1, skipped: 0, notRun: 0 };
+    const ended = await given('test-run-r1', { type: 'TestRunFinished', payload: { runId: 'r1', state: 'failed', reason: null, counts, endedAt: '2026-05-01T10:00:00.000Z' } });
+    expect((await consequenceOf(store, ended)).deliver).toMatchObject([
+      { event: 'test_run.finished', companyId: 1, workspaceIds: [6], data: { runId: 'r1', name: 'Nightly', testPackage: 'com.acme.test', state: 'failed', counts, workspaceId: 6 } },
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import { accessibilityAuditStream } from '#events/df/accessibility.js';
 import { deviceStream } from '#events/df/devices.js';
 import { hostStream } from '#events/df/hosts.js';
 import { sessionStream } from '#events/df/sessions.js';
+import { testRunStream } from '#events/df/test-runs.js';
 import { healthCheckStream } from '#events/healthcheck/checks.js';
 import { RESULT_STATUSES, testSessionStream } from '#events/tmt/test-sessions.js';
 import type { EventStore, RecordedEvent } from '#shared/es/types.js';
@@ -196,6 +197,11 @@ const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promi
   TestSessionCompleted: async (store, event) => {
     const { origin, data } = await finishedTestSession(store, event);
     return toWorkspace(event, 'test_session.finished', origin, data);
+  },
+  TestRunFinished: async (store, event) => {
+    const p = event.payload as Payload;
+    const o = await first(store, testRunStream(str(p.runId)));
+    return toWorkspace(event, 'test_run.finished', o, { runId: p.runId, name: o?.name ?? null, testPackage: o?.testPackage ?? null, state: p.state, reason: p.reason, counts: p.counts, endedAt: p.endedAt });
   },
   HealthCheckWentDown: (store, event) => healthCheck(store, event, 'healthcheck.down'),
   HealthCheckRecovered: (store, event) => healthCheck(store, event, 'healthcheck.recovered'),
