@@ -23,6 +23,7 @@ const PKG = 'com.example.app';
 let server: TestServer;
 let adb: AdbServer;
 const peers: AdbdPeer[] = [];
+const serials: string[] = [];
 let token: string;
 const versions: { app?: string; tests?: string } = {};
 let suite: ScriptedSuite;
@@ -66,7 +67,7 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     for (const n of [1, 2, 3]) {
       const { peer, port } = await startPeer({ model: `Runner Phone ${n}`, manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
       peers.push(peer);
-      await adb.connect(port);
+      serials.push(await adb.connect(port));
     }
     server = await startTestServer({
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
@@ -206,4 +207,21 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect((await api('GET', '/test-runs')).body.totalElements).toBe(before);
     expect((await androidDevices()).every((d) => d.status === 'available')).toBe(true);
   });
+  it('moves the tests of a device that leaves mid-run to the others, and still runs every test', async () => {
+    await allAvailable();
+    const created = await api('POST', '/test-runs', request({ tests: { notClasses: [picks.hang!, picks.crash!, picks.fail!, picks.flaky!] }, strategy: { sharding: 'uniform', batchSize: 1, retries: 0, testTimeoutSeconds: 10 } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const lost = await eventually(async () => {
+      const r = await api('GET', `/test-runs/${created.body.id}`);
+      return r.body.shards?.find((s: { currentTest: string | null }) => s.currentTest !== null)?.deviceId as string | undefined;
+    }, { what: 'a shard running a test', timeoutMs: 60_000 });
+    // The peers are "Runner Phone 1" to 3, in the order of their serials.
+    const model = (await api('GET', `/devices/${lost}`)).body.model as string;
+    await adb.disconnect(serials[Number(/\d+$/.exec(model)![0]) - 1]!);
+    const run = await finished(created.body.id);
+    const shard = run.shards.find((s: { deviceId: string }) => s.deviceId === lost);
+    expect(shard.state).toBe('infrastructure-failed');
+    expect(run.state, JSON.stringify(run)).toBe('passed');
+    expect(run.counts.notRun).toBe(0);
+  }, 120_000);
 });
