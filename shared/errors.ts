@@ -140,6 +140,10 @@ export const ErrorCodes = {
   APP_VERSION_IN_USE: { status: 409, error: 'Conflict' },
   /** Tests were asked of an app version that is not an Android test APK (no instrumentation, no tests, or an IPA). */
   NOT_A_TEST_APK: { status: 409, error: 'Conflict' },
+  /** A test run's device filter matches no available device the caller may use (Android only for now). */
+  NO_MATCHING_DEVICES: { status: 409, error: 'Conflict' },
+  /** A test APK's instrumentation runner could not be started on the device (the reason a run ends in error). */
+  RUNNER_NOT_FOUND: { status: 409, error: 'Conflict' },
   // A session invitation that can no longer be accepted.
   INVITATION_EXPIRED: { status: 410, error: 'Gone' },
   INVITATION_EXHAUSTED: { status: 410, error: 'Gone' },
@@ -152,6 +156,8 @@ export const ErrorCodes = {
   CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
   /** A DEX file of an APK cannot be read (truncated, garbled, not DEX); the message says which and where. */
   DEX_UNREADABLE: { status: 422, error: 'Unprocessable Entity' },
+  /** A test run's filter leaves no test of the APK to run. */
+  NO_TESTS_SELECTED: { status: 422, error: 'Unprocessable Entity' },
   TOO_MANY_REQUESTS: { status: 429, error: 'Too Many Requests' },
   /** The request line and headers exceed the server's limit (Node's 16 KiB): a huge token, say. */
   HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large' },

@@ -29,6 +29,7 @@ export const SESSION_END_REASONS = [
   'webdriver-session-failed',
   'webdriver-request-abandoned',
   'accessibility-audit-finished',
+  'test-run-finished',
   'host-lost',
   'host-stopped',
   'host-revoked',

@@ -23,7 +23,7 @@ import { clientConfigFeature } from './client-config/index.js';
 import { debugFeature, DebugService } from './debug/index.js';
 import { DeviceCommands, devicesFeature } from './devices/index.js';
 import { devtoolsFeature } from './devtools/index.js';
-import { CatalogInstaller, filesFeature, FileService } from './files/index.js';
+import { CatalogInstaller, filesFeature, FileService, TestApkListings } from './files/index.js';
 import { fleetFeature, FleetService, FleetSweeper } from './fleet/index.js';
 import { HostEnrolments, HostRegistry, hostsFeature } from './hosts/index.js';
 import { apiKeyVerifier, keysFeature } from './keys/index.js';
@@ -32,6 +32,7 @@ import { OperationService, operationsFeature } from './operations/index.js';
 import { BookingGate, reservationsFeature, ReservationService } from './reservations/index.js';
 import { SessionService, sessionsFeature } from './sessions/index.js';
 import { sharingFeature, SharingService } from './sharing/index.js';
+import { TestRunService, testRunsFeature } from './test-runs/index.js';
 import { wdFeature } from './wd/index.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
@@ -181,7 +182,14 @@ function buildServices(platform: Platform) {
     reconnectGraceMs: config.DF_HOST_RECONNECT_GRACE,
     clock: platform,
   });
-  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts };
+  const listings = new TestApkListings({ db: platform.db, blobs: platform.blobs, logger: platform.logger });
+  const testRuns = new TestRunService({
+    platform,
+    sessions,
+    listTests: (scope, versionId) => listings.of(scope, versionId),
+    concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
+  });
+  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns };
 }
 
 type DfServices = ReturnType<typeof buildServices>;
@@ -205,6 +213,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
     feature(wdFeature, { platform, sessions: s.sessions, bookings: s.gate, dataPlane: s.dataPlane }),
     feature(automationFeature, { platform, sessions: s.sessions }),
     feature(accessibilityFeature, { platform, sessions: s.sessions, accessibility: s.accessibility }),
+    feature(testRunsFeature, { platform, runs: s.testRuns }),
     feature(liveFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, debug: s.debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf }),
   ];
 }
@@ -244,8 +253,10 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await s.operations.watch();
       s.files.start();
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
+      s.testRuns.start();
     },
     async stop(): Promise<void> {
+      await s.testRuns.stop();
       await s.accessibility.stop();
       await s.files.stop();
       await s.operations.stop();

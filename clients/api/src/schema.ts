@@ -14724,6 +14724,462 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s test runs, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Runs queued at or after */
+                    from?: string;
+                    /** @description 0-based page */
+                    page?: number;
+                    /** @description Page size, at most 200 */
+                    size?: number;
+                    sortDir?: "asc" | "desc";
+                    state?: ("queued" | "running" | "passed" | "failed" | "error" | "cancelled")[];
+                    /** @description Runs queued before */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content: components["schemas"]["DfTestRunSummary"][];
+                            page: number;
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a test run: the test APK’s selected tests sharded over the matching devices
+         * @description Refused without writing anything: 404 for a version not in the workspace, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The catalogued app version under test */
+                        appVersionId: string;
+                        devices: {
+                            count?: number;
+                            hostIds?: string[];
+                            maxOsVersion?: string;
+                            minOsVersion?: string;
+                            models?: string[];
+                            /** @enum {string} */
+                            platform: "android" | "ios";
+                            tags?: string[];
+                        };
+                        name?: string;
+                        projectId?: number;
+                        strategy?: {
+                            /** @description Tests per `am instrument` launch (default 20) */
+                            batchSize?: number;
+                            /** @description `pm clear` the app before each test */
+                            clearPackageData?: boolean;
+                            failFast?: boolean;
+                            /** @description Tests whose past pass rate is below this run twice from the start */
+                            flakyThreshold?: number | null;
+                            /** @description Attempts after a failed one, each on another device where there is one (default 1) */
+                            retries?: number;
+                            /** @description The run ends in error past this (default 3600) */
+                            runTimeoutSeconds?: number;
+                            /**
+                             * @description `duration` (default): longest first on earlier runs’ durations; `uniform`: dealt round-robin
+                             * @enum {string}
+                             */
+                            sharding?: "duration" | "uniform";
+                            /** @description A test running longer has hung (default 600) */
+                            testTimeoutSeconds?: number;
+                        };
+                        tests?: {
+                            annotations?: string[];
+                            classes?: string[];
+                            namePattern?: string;
+                            notClasses?: string[];
+                            packages?: string[];
+                        };
+                        /** @description The catalogued test APK version */
+                        testVersionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestRunAccepted"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One test run with its counts and shards */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestRun"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a run: its devices stop their tests and are given back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestRunAccepted"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run as one JUnit XML report (Surefire’s, flaky attempts as <flakyFailure>) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run as a self-contained HTML page: a timeline per device, retries and flaky tests marked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}/rerun-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new run of the tests that failed in the end, with the run’s devices and strategy */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestRunAccepted"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/test-runs/{runId}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every attempt of the run’s tests: one row per test and attempt */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfTestAttempt"][];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/debug-tunnel/{sessionId}/{protocol}": {
         parameters: {
             query?: never;
@@ -20802,6 +21258,38 @@ export interface components {
             /** @description By class name, then method name */
             tests: components["schemas"]["DfTestMethodInput"][];
         };
+        DfTestAttempt: {
+            artifacts: {
+                fileId: string;
+                name: string;
+            }[];
+            attempt: number;
+            className: string;
+            deviceId: string | null;
+            durationMs: number;
+            finishedAt: string;
+            message: string | null;
+            methodName: string;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "errored" | "skipped" | "flaky";
+            stack: string | null;
+        };
+        DfTestAttemptInput: {
+            artifacts: {
+                fileId: string;
+                name: string;
+            }[];
+            attempt: number;
+            className: string;
+            deviceId: string | null;
+            durationMs: number;
+            finishedAt: string;
+            message: string | null;
+            methodName: string;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "errored" | "skipped" | "flaky";
+            stack: string | null;
+        };
         DfTestEvent: {
             durationMs: number | null;
             error: {
@@ -20870,6 +21358,154 @@ export interface components {
             running: number;
             skipped: number;
             started: number;
+            total: number;
+        };
+        DfTestRun: {
+            appVersionId: string;
+            basis: ("uniform" | "duration") | null;
+            counts: {
+                failed: number;
+                flaky: number;
+                notRun: number;
+                passed: number;
+                skipped: number;
+                total: number;
+            };
+            devices: {
+                [key: string]: unknown;
+            };
+            endedAt: string | null;
+            id: string;
+            name: string | null;
+            projectId: number | null;
+            queuedAt: string;
+            reason: string | null;
+            rerunOf: string | null;
+            shards: {
+                currentTest: string | null;
+                deviceId: string;
+                endedAt: string | null;
+                reason: string | null;
+                startedAt: string | null;
+                /** @enum {string} */
+                state: "planned" | "running" | "completed" | "infrastructure-failed" | "cancelled";
+                tests: number;
+            }[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+            strategy: {
+                [key: string]: unknown;
+            };
+            testPackage: string;
+            tests: {
+                [key: string]: unknown;
+            };
+            testSessionId: string | null;
+            testVersionId: string;
+            total: number;
+            userId: number;
+        };
+        DfTestRunAccepted: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+        };
+        DfTestRunAcceptedInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+        };
+        DfTestRunInput: {
+            appVersionId: string;
+            basis: ("uniform" | "duration") | null;
+            counts: {
+                failed: number;
+                flaky: number;
+                notRun: number;
+                passed: number;
+                skipped: number;
+                total: number;
+            };
+            devices: {
+                [key: string]: unknown;
+            };
+            endedAt: string | null;
+            id: string;
+            name: string | null;
+            projectId: number | null;
+            queuedAt: string;
+            reason: string | null;
+            rerunOf: string | null;
+            shards: {
+                currentTest: string | null;
+                deviceId: string;
+                endedAt: string | null;
+                reason: string | null;
+                startedAt: string | null;
+                /** @enum {string} */
+                state: "planned" | "running" | "completed" | "infrastructure-failed" | "cancelled";
+                tests: number;
+            }[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+            strategy: {
+                [key: string]: unknown;
+            };
+            testPackage: string;
+            tests: {
+                [key: string]: unknown;
+            };
+            testSessionId: string | null;
+            testVersionId: string;
+            total: number;
+            userId: number;
+        };
+        DfTestRunSummary: {
+            appVersionId: string;
+            counts: {
+                failed: number;
+                flaky: number;
+                notRun: number;
+                passed: number;
+                skipped: number;
+                total: number;
+            } | null;
+            endedAt: string | null;
+            id: string;
+            name: string | null;
+            projectId: number | null;
+            queuedAt: string;
+            reason: string | null;
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+            testPackage: string;
+            testVersionId: string;
+            total: number;
+        };
+        DfTestRunSummaryInput: {
+            appVersionId: string;
+            counts: {
+                failed: number;
+                flaky: number;
+                notRun: number;
+                passed: number;
+                skipped: number;
+                total: number;
+            } | null;
+            endedAt: string | null;
+            id: string;
+            name: string | null;
+            projectId: number | null;
+            queuedAt: string;
+            reason: string | null;
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+            testPackage: string;
+            testVersionId: string;
             total: number;
         };
         Domain: {

@@ -12,3 +12,4 @@ export const filesFeature = fp(
 export type { FileRoutesOptions as FilesFeatureOptions } from './routes/index.js';
 export { CatalogInstaller } from './install.js';
 export { FileService } from './service.js';
+export { TestApkListings } from './test-apks.js';

@@ -42,7 +42,9 @@ export type TestRunCommand =
   | { type: 'EndShard'; deviceId: string; state: Exclude<ShardEnd, 'cancelled'>; reason: string | null; now: string }
   | { type: 'Cancel'; reason: string | null; now: string }
   /** The sweeper's step: ends a run past its time-out, or one whose every test has settled. */
-  | { type: 'Finish'; now: string };
+  | { type: 'Finish'; now: string }
+  /** The run cannot go on anywhere (its runner cannot start): it ends in error with `reason`. */
+  | { type: 'Fail'; reason: string; now: string };
 
 const refuse = (message: string) => new AppError('INVALID_TRANSITION', message);
 const invalid = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, { details: [{ path, message }] });
@@ -266,6 +268,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       open(s);
       return finish(new Outcome(s).add({ type: 'TestRunCancelled', payload: { runId: s.runId, reason: c.reason } }), 'cancelled', c.reason, c.now).events;
     },
+    Fail: (c, s) => (s.status === 'none' || isFinished(s) ? [] : finish(new Outcome(s), 'error', c.reason, c.now).events),
     Finish: (c, s) => {
       if (s.status === 'none' || isFinished(s)) return [];
       const limitMs = s.strategy.runTimeoutSeconds * 1000;

@@ -207,6 +207,13 @@ describe('test run decider', () => {
     expect(last(r.events, 'TestRunFinished')).toMatchObject({ state: 'error', reason: 'Exceeded the run time-out of 60 s', counts: { notRun: 3 } });
   });
 
+  it('fails a run that cannot go on: error with the reason, every shard cancelled; a finished run stays as it is', () => {
+    const r = drive([start('d-1', T1), finishTest('d-1', T1, 'passed'), { type: 'Fail', reason: 'RUNNER_NOT_FOUND: no such runner', now: at(11) }], twoDevices());
+    expect(r.types.slice(2)).toEqual(['TestRunShardEnded', 'TestRunShardEnded', 'TestRunFinished']);
+    expect(last(r.events, 'TestRunFinished')).toMatchObject({ state: 'error', reason: 'RUNNER_NOT_FOUND: no such runner', counts: { passed: 1, notRun: 2 } });
+    expect(drive([{ type: 'Fail', reason: 'again', now: at(12) }], r.state).events).toEqual([]);
+  });
+
   it('cancels a run: its shards end cancelled, what did not finish is not run', () => {
     const r = drive([start('d-1', T1), finishTest('d-1', T1, 'passed'), { type: 'Cancel', reason: 'by user', now: at(11) }], twoDevices());
     expect(r.types.slice(2)).toEqual(['TestRunCancelled', 'TestRunShardEnded', 'TestRunShardEnded', 'TestRunFinished']);

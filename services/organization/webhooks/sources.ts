@@ -201,7 +201,7 @@ const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promi
   TestRunFinished: async (store, event) => {
     const p = event.payload as Payload;
     const o = await first(store, testRunStream(str(p.runId)));
-    const data = { runId: p.runId, name: o?.name ?? null, state: p.state, reason: p.reason, counts: p.counts, endedAt: p.endedAt, appVersionId: o?.appVersionId ?? null, testVersionId: o?.testVersionId ?? null };
+    const data = { runId: p.runId, name: o?.name ?? null, testPackage: o?.testPackage ?? null, state: p.state, reason: p.reason, counts: p.counts, endedAt: p.endedAt, appVersionId: o?.appVersionId ?? null, testVersionId: o?.testVersionId ?? null };
     return toWorkspace(event, 'test_run.finished', o, data);
   },
   HealthCheckWentDown: (store, event) => healthCheck(store, event, 'healthcheck.down'),

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readTestApkFile, type TestMethod } from '#shared/dex/index.js';
 import { referenceApks, testIpa } from '#test/helpers/apps.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { catalogued as catalogueBuild } from '#test/helpers/catalog.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { assembleFixtureDex, fixtureTestApk, haveDexTools, testManifest } from '#test/helpers/test-apk.js';
 import { zipOf } from '#test/helpers/zip.js';
@@ -28,16 +29,7 @@ const versions: { suite?: string; normal?: string; ipa?: string; garbled?: strin
 const api = (method: string, path: string, body?: unknown, as = admin.token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
 
 /** Uploads by signed URL, confirms, and answers the catalogued version's id (and the file's). */
-async function catalogued(name: string, bytes: Buffer): Promise<{ fileId: string; versionId: string }> {
-  const started = await api('POST', '/files/presigned-upload', { name, size: bytes.length, contentType: 'application/octet-stream' });
-  expect(started.status).toBe(201);
-  const put = await fetch(started.body.url, { method: 'PUT', headers: started.body.headers, body: new Uint8Array(bytes) });
-  expect(put.status).toBe(200);
-  const confirmed = await api('POST', `/files/${started.body.fileId}/confirm`);
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-  expect(confirmed.body).toMatchObject({ kind: 'app', versionId: expect.any(String) });
-  return { fileId: started.body.fileId as string, versionId: confirmed.body.versionId as string };
-}
+const catalogued = (name: string, bytes: Buffer) => catalogueBuild(server.url, admin.token, name, bytes);
 const catalogue = async (name: string, bytes: Buffer) => (await catalogued(name, bytes)).versionId;
 
 const lines = (tests: readonly TestMethod[]) => tests.map((t) => `${t.className}#${t.methodName}${t.ignored ? ' ignored' : ''} [${[...t.annotations].sort().join(' ')}]`);

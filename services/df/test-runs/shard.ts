@@ -1,0 +1,153 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SessionRecord } from '#projections/df-sessions/index.js';
+import { AppError } from '#shared/errors.js';
+import type { RpcResult } from '#shared/wire/index.js';
+import type { Caller } from '../core/caller.js';
+import type { SessionPort } from '../core/session-port.js';
+import type { TestRunCommand } from './decide.js';
+import { isFinished, isLive, nextBatch, type TestRunRecord } from './state.js';
+
+/** How often a shard asks its device for news of the tests it runs. */
+export const POLL_MS = 250;
+/** How long the agent has to answer one poll or start. */
+const COMMAND_TIMEOUT_MS = 30_000;
+/** The name the platform acts under in a run's events and its sessions' ends. */
+export const RUN_ACTOR = 'test-run';
+
+type InstrumentationEvent = RpcResult<'instrumentPoll'>['events'][number];
+type Command = TestRunCommand extends infer C ? (C extends { now: string } ? Omit<C, 'now'> : C) : never;
+
+/** What a shard asks of the run around it. */
+export interface ShardContext {
+  runId: string;
+  caller: Caller;
+  name: string;
+  instrumentation: { testPackage: string; runner: string; targetPackage: string };
+  /** Builds to install on the device before the first test, in order (the app, then its test APK). */
+  install(session: SessionRecord): Promise<void>;
+  /** The run as its stream says now. */
+  load(): Promise<TestRunRecord>;
+  /** Sends a command to the run; a refusal of a late report (the test moved, the run ended) is answered null. */
+  send(command: Command): Promise<TestRunRecord | null>;
+}
+
+const AGENT_OUTCOME = {
+  passed: { outcome: 'passed' },
+  failed: { outcome: 'failed' },
+  errored: { outcome: 'errored' },
+  ignored: { outcome: 'skipped' },
+  assumption: { outcome: 'skipped' },
+  timedOut: { outcome: 'failed', aborted: 'hang' },
+  crashed: { outcome: 'failed', aborted: 'crash' },
+} as const;
+
+/** The decider's FinishTest for a `finished` report of the agent: a time-out is a hang, a crash a crash. */
+export function finishCommand(deviceId: string, e: Extract<InstrumentationEvent, { kind: 'finished' }>): Command {
+  const mapped = AGENT_OUTCOME[e.outcome];
+  return {
+    type: 'FinishTest',
+    deviceId,
+    className: e.className,
+    methodName: e.methodName,
+    outcome: mapped.outcome,
+    durationMs: Math.round(e.durationMs),
+    message: e.message?.slice(0, 10_000) ?? null,
+    stack: e.stack?.slice(0, 100_000) ?? null,
+    artifacts: [],
+    ...('aborted' in mapped ? { aborted: mapped.aborted } : {}),
+  };
+}
+
+const shardLive = (s: TestRunRecord, deviceId: string) => !isFinished(s) && Boolean(s.shards[deviceId] && isLive(s.shards[deviceId]));
+
+/**
+ * One device's part of a run, from its session's opening to its end: the session is opened through
+ * the sessions' admission (bookings, quota, tenancy), the builds installed, then batch after batch of
+ * the shard's queue launched and followed until the run ends; a device whose queue is empty waits for
+ * retries and moved tests. A device taken meanwhile or a session ended under the shard ends the shard
+ * `infrastructure-failed`, and the decider moves its tests to the other devices.
+ */
+export class ShardRunner {
+  private session: SessionRecord | null = null;
+
+  constructor(
+    private readonly sessions: SessionPort,
+    private readonly ctx: ShardContext,
+    readonly deviceId: string,
+  ) {}
+
+  async run(): Promise<void> {
+    try {
+      const created = await this.sessions.create(this.ctx.caller, { deviceId: this.deviceId, type: 'automation', name: `Test run ${this.ctx.name}`.slice(0, 200), record: false });
+      this.session = await this.sessions.get(this.ctx.caller, created.id);
+    } catch (err) {
+      await this.lost(`The device could not be taken: ${messageOf(err)}`);
+      return;
+    }
+    try {
+      await this.ctx.send({ type: 'StartShard', deviceId: this.deviceId });
+      await this.ctx.install(this.session);
+      await this.work(this.session);
+    } catch (err) {
+      await this.lost(`${(await this.sessions.isOpen(this.session.id).catch(() => false)) ? 'The device failed' : 'The session ended'}: ${messageOf(err)}`);
+    } finally {
+      await this.sessions.end(this.session, 'test-run-finished', RUN_ACTOR).catch(() => undefined);
+    }
+  }
+
+  private async lost(reason: string): Promise<void> {
+    await this.ctx.send({ type: 'EndShard', deviceId: this.deviceId, state: 'infrastructure-failed', reason: reason.slice(0, 1_000) });
+  }
+
+  private async work(session: SessionRecord): Promise<void> {
+    for (;;) {
+      const state = await this.ctx.load();
+      if (!shardLive(state, this.deviceId)) return;
+      const batch = nextBatch(state, this.deviceId);
+      if (batch.length === 0) {
+        if (!(await this.sessions.isOpen(session.id))) throw new AppError('SESSION_NOT_ACTIVE', 'the session is no longer active');
+        await sleep(POLL_MS);
+        continue;
+      }
+      const tests = batch.map((k) => ({ className: state.tests[k]!.className, methodName: state.tests[k]!.methodName }));
+      const started = await this.sessions.deviceContent(
+        session,
+        { op: 'instrumentStart', ...this.ctx.instrumentation, tests, testTimeoutMs: Math.min(3_600_000, state.strategy.testTimeoutSeconds * 1000), clearPackageData: state.strategy.clearPackageData },
+        COMMAND_TIMEOUT_MS,
+      );
+      if (!(await this.follow(session, started.runId))) return;
+    }
+  }
+
+  /** Follows one launch to its end; answers whether the shard goes on. */
+  private async follow(session: SessionRecord, agentRunId: string): Promise<boolean> {
+    let afterSeq = 0;
+    let anyStarted = false;
+    for (;;) {
+      const poll = await this.sessions.deviceContent(session, { op: 'instrumentPoll', runId: agentRunId, afterSeq }, COMMAND_TIMEOUT_MS);
+      let state: TestRunRecord | null = null;
+      for (const e of poll.events) {
+        if (e.kind === 'started') {
+          anyStarted = true;
+          state = (await this.ctx.send({ type: 'StartTest', deviceId: this.deviceId, className: e.className, methodName: e.methodName })) ?? state;
+        } else state = (await this.ctx.send(finishCommand(this.deviceId, e))) ?? state;
+      }
+      afterSeq = poll.lastSeq;
+      if (poll.done) {
+        if (!anyStarted && poll.failure?.startsWith('The instrumentation could not start')) {
+          await this.ctx.send({ type: 'Fail', reason: `RUNNER_NOT_FOUND: ${poll.failure}`.slice(0, 1_000) });
+          return false;
+        }
+        return true;
+      }
+      state ??= await this.ctx.load();
+      if (!shardLive(state, this.deviceId)) {
+        await this.sessions.deviceContent(session, { op: 'instrumentStop', runId: agentRunId }, COMMAND_TIMEOUT_MS).catch(() => undefined);
+        return false;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+}
+
+const messageOf = (err: unknown) => (err instanceof AppError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err));

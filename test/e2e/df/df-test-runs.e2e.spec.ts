@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sax from 'sax';
+import type { ScriptedSuite, ScriptedTest } from '#test/adbd/instrument.js';
+import type { AdbdPeer } from '#test/adbd/peer.js';
+import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { catalogued } from '#test/helpers/catalog.js';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { signUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { assembleFixtureDex, fixtureTestApk, haveDexTools, testManifest } from '#test/helpers/test-apk.js';
+import { zipOf } from '#test/helpers/zip.js';
+
+/**
+ * Test runs end to end: three adbd test devices behind Debian's adb, the server's in-process agent on
+ * them, and the fixture suite's test APK run over all three through `/df/api/test-runs`. Every device
+ * plays the same scripted suite, so a flaky test's attempts count across devices: it fails once and
+ * passes on its retry elsewhere. Outcomes, the JUnit XML, the devices given back after the run and
+ * after a cancel, and refused requests that start nothing.
+ */
+const ADMIN = { email: 'runs-admin@example.com', password: 'runs-password-1' };
+const QUOTA = 3;
+const PKG = 'com.example.app';
+let server: TestServer;
+let adb: AdbServer;
+const peers: AdbdPeer[] = [];
+const serials: string[] = [];
+let token: string;
+const versions: { app?: string; tests?: string } = {};
+let suite: ScriptedSuite;
+const picks: { fail?: string; crash?: string; hang?: string; flaky?: string } = {};
+
+const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
+
+const catalogue = async (name: string, bytes: Buffer) => (await catalogued(server.url, token, name, bytes)).versionId;
+
+const androidDevices = async () => (await api('GET', '/devices?platform=android&size=50')).body.content as { id: string; status: string }[];
+/** Polls until every Android device is available again. */
+const allAvailable = () =>
+  eventually(async () => {
+    const list = await androidDevices();
+    return list.length === 3 && list.every((d) => d.status === 'available') ? true : undefined;
+  }, { what: 'every device available again', timeoutMs: 20_000 });
+const finished = (id: string, timeoutMs = 90_000) =>
+  eventually(async () => {
+    const r = await api('GET', `/test-runs/${id}`);
+    return ['passed', 'failed', 'error', 'cancelled'].includes(r.body.state) ? r.body : undefined;
+  }, { what: `run ${id} to end`, timeoutMs });
+
+/** The counts of a JUnit XML document's root, read by a real XML parser (which throws on malformed XML). */
+function junitTotals(xml: string) {
+  const parser = sax.parser(true);
+  let root: Record<string, string> | null = null;
+  let cases = 0;
+  parser.onopentag = (node) => {
+    if (node.name === 'testsuites') root = node.attributes as Record<string, string>;
+    if (node.name === 'testcase') cases += 1;
+  };
+  parser.write(xml).close();
+  return { root: root as Record<string, string> | null, cases };
+}
+
+const key = (t: { className: string; methodName: string }) => `${t.className}#${t.methodName}`;
+
+describe.skipIf(!haveDexTools())('test runs across three android devices', () => {
+  beforeAll(async () => {
+    adb = await startAdbServer();
+    for (const n of [1, 2, 3]) {
+      const { peer, port } = await startPeer({ model: `Runner Phone ${n}`, manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+      peers.push(peer);
+      serials.push(await adb.connect(port));
+    }
+    server = await startTestServer({
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      DF_QUOTA_CONCURRENT_SESSIONS: String(QUOTA),
+      AGENT_CONFIG: writeAgentConfig({ nodeName: 'runs-node', heartbeatMs: 500, android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false }, devices: [] }),
+    });
+    token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+    await eventually(async () => ((await androidDevices()).length === 3 ? true : undefined), { what: 'three android devices', timeoutMs: 60_000 });
+    const dex = await assembleFixtureDex();
+    versions.app = await catalogue('app.apk', zipOf([['AndroidManifest.xml', testManifest(PKG)], ['classes.dex', dex.get('classes.dex')!]]));
+    versions.tests = await catalogue('app-androidTest.apk', await fixtureTestApk());
+    const listing = await api('GET', `/files/app-versions/${versions.tests}/tests`);
+    expect(listing.status).toBe(200);
+    const runnable = (listing.body.tests as { className: string; methodName: string; ignored: boolean }[]).filter((t) => !t.ignored).map(key);
+    // Dealt round-robin over three devices, the tests at multiples of 3 share the first device: the
+    // flaky and failing tests fail there first and are retried elsewhere before its crash and hang
+    // (at its end) send the crashed and hung tests' retries to the other devices.
+    const last = 3 * Math.floor((runnable.length - 1) / 3);
+    [picks.flaky, picks.fail, picks.crash, picks.hang] = [runnable[0]!, runnable[3]!, runnable[last - 3]!, runnable[last]!];
+    const outcomeOf = (k: string, ignored: boolean): ScriptedTest['outcome'] => {
+      if (ignored) return { kind: 'ignored' };
+      if (k === picks.fail) return { kind: 'fail', message: 'expected 4 but was 5' };
+      if (k === picks.crash) return { kind: 'crash' };
+      if (k === picks.hang) return { kind: 'hang' };
+      if (k === picks.flaky) return { kind: 'flaky', failures: 1 };
+      return { kind: 'pass' };
+    };
+    suite = {
+      testPackage: `${PKG}.test`,
+      runner: listing.body.runner,
+      targetPackage: listing.body.targetPackage,
+      tests: (listing.body.tests as { className: string; methodName: string; annotations: string[]; ignored: boolean }[]).map((t) => ({
+        className: t.className,
+        methodName: t.methodName,
+        annotations: t.annotations,
+        outcome: outcomeOf(key(t), t.ignored),
+        durationMs: 60,
+        logcat: [`running ${key(t)}`],
+      })),
+    };
+    for (const peer of peers) peer.scriptSuite(suite);
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await adb?.stop();
+    for (const p of peers) await p.close();
+  });
+
+  const request = (extra: Record<string, unknown> = {}) => ({
+    name: 'nightly',
+    appVersionId: versions.app,
+    testVersionId: versions.tests,
+    devices: { platform: 'android' },
+    strategy: { sharding: 'uniform', batchSize: 5, retries: 1, testTimeoutSeconds: 2 },
+    ...extra,
+  });
+
+  it('runs the suite over the three devices: passes, a failure with its stack, a crash, a hang, a flaky test', async () => {
+    const created = await api('POST', '/test-runs', request());
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body).toEqual({ id: expect.any(String), state: 'queued' });
+    const run = await finished(created.body.id);
+    const rows = (await api('GET', `/test-runs/${run.id}/tests`)).body as { className: string; methodName: string; deviceId: string | null; attempt: number; outcome: string; message: string | null; stack: string | null }[];
+    const of = (k: string) => rows.filter((r) => key(r) === k).sort((a, b) => a.attempt - b.attempt);
+    const ignored = suite.tests.filter((t) => t.outcome.kind === 'ignored').length;
+    const total = suite.tests.length;
+    expect(run.state, JSON.stringify(run)).toBe('failed');
+    expect(run.counts).toEqual({ total, passed: total - ignored - 4, failed: 3, flaky: 1, skipped: ignored, notRun: 0 });
+    expect(run.shards.map((s: { state: string }) => s.state)).toEqual(['completed', 'completed', 'completed']);
+
+    const fail = of(picks.fail!);
+    expect(fail.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+    expect(fail[0]!.stack).toContain('java.lang.AssertionError: expected 4 but was 5');
+    expect(fail[0]!.deviceId, JSON.stringify(rows.filter((r) => r.outcome !== 'passed').map((r) => [key(r), r.attempt, r.outcome, r.deviceId, r.message]), null, 1)).not.toBe(fail[1]!.deviceId);
+    const crash = of(picks.crash!);
+    expect(crash.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+    expect(crash[0]!.message).toContain('process died');
+    const hang = of(picks.hang!);
+    expect(hang.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+    expect(hang[0]!.message).toMatch(/No end within 2 s|No result within the test time-out of 2 s/);
+    const flaky = of(picks.flaky!);
+    expect(flaky.map((r) => r.outcome)).toEqual(['failed', 'flaky']);
+    expect(flaky[0]!.deviceId).not.toBe(flaky[1]!.deviceId);
+    // Every other test ran once and passed: the tests after the crash and the hang still ran.
+    for (const t of suite.tests.filter((t) => t.outcome.kind === 'pass')) expect(of(key(t)).map((r) => r.outcome), key(t)).toEqual(['passed']);
+
+    const junit = await fetch(new URL(`/df/api/test-runs/${run.id}/junit`, server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(junit.headers.get('content-type')).toContain('application/xml');
+    const { root, cases } = junitTotals(await junit.text());
+    expect(root).toMatchObject({ tests: String(total), failures: '3', errors: '0', skipped: String(ignored) });
+    expect(cases).toBe(total);
+
+    const report = await fetch(new URL(`/df/api/test-runs/${run.id}/report`, server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(report.headers.get('content-type')).toContain('text/html');
+    const html = await report.text();
+    expect(html).toContain('Timeline per device');
+    expect(html).toContain('flaky test');
+    expect(html).not.toMatch(/<script/i);
+    await allAvailable();
+
+    const other = await signUpCompany(server.url, 'runs-other');
+    expect((await api('GET', `/test-runs/${run.id}`, undefined, other.token)).status).toBe(404);
+    expect((await api('POST', `/test-runs/${run.id}/cancel`, undefined, other.token)).status).toBe(404);
+    const list = await api('GET', '/test-runs?state=failed');
+    expect(list.body.content.map((r: { id: string }) => r.id)).toContain(run.id);
+  }, 180_000);
+
+  it('cancels a run: its tests stop and every device is available again', async () => {
+    await allAvailable();
+    const created = await api('POST', '/test-runs', request({ tests: { classes: [picks.hang!] }, strategy: { testTimeoutSeconds: 120, retries: 0 } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    await eventually(async () => {
+      const r = await api('GET', `/test-runs/${created.body.id}`);
+      return r.body.shards?.some((s: { currentTest: string | null }) => s.currentTest === picks.hang) ? true : undefined;
+    }, { what: 'the hanging test to run', timeoutMs: 60_000 });
+    const cancelled = await api('POST', `/test-runs/${created.body.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toEqual({ id: created.body.id, state: 'cancelled' });
+    expect((await api('GET', `/test-runs/${created.body.id}`)).body.counts).toMatchObject({ total: 1, notRun: 1 });
+    await allAvailable();
+  }, 120_000);
+
+  it('refuses what it cannot run with stable codes, and starts nothing', async () => {
+    await allAvailable();
+    const before = (await api('GET', '/test-runs')).body.totalElements;
+    const notTests = await api('POST', '/test-runs', request({ testVersionId: versions.app }));
+    expect([notTests.status, notTests.body.code]).toEqual([409, 'NOT_A_TEST_APK']);
+    const noDevice = await api('POST', '/test-runs', request({ devices: { platform: 'android', models: ['No Such Phone'] } }));
+    expect([noDevice.status, noDevice.body.code]).toEqual([409, 'NO_MATCHING_DEVICES']);
+    const tooMany = await api('POST', '/test-runs', request({ devices: { platform: 'android', count: QUOTA + 1 } }));
+    expect([tooMany.status, tooMany.body.code]).toEqual([403, 'QUOTA_EXCEEDED']);
+    const noTests = await api('POST', '/test-runs', request({ tests: { classes: ['com.example.NoSuchTest'] } }));
+    expect([noTests.status, noTests.body.code]).toEqual([422, 'NO_TESTS_SELECTED']);
+    expect((await api('POST', '/test-runs', request({ appVersionId: 'no-such-version' }))).status).toBe(404);
+    expect((await api('GET', '/test-runs')).body.totalElements).toBe(before);
+    expect((await androidDevices()).every((d) => d.status === 'available')).toBe(true);
+  });
+  it('moves the tests of a device that leaves mid-run to the others, and still runs every test', async () => {
+    await allAvailable();
+    const created = await api('POST', '/test-runs', request({ tests: { notClasses: [picks.hang!, picks.crash!, picks.fail!, picks.flaky!] }, strategy: { sharding: 'uniform', batchSize: 1, retries: 0, testTimeoutSeconds: 10 } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const lost = await eventually(async () => {
+      const r = await api('GET', `/test-runs/${created.body.id}`);
+      return r.body.shards?.find((s: { currentTest: string | null }) => s.currentTest !== null)?.deviceId as string | undefined;
+    }, { what: 'a shard running a test', timeoutMs: 60_000 });
+    // The peers are "Runner Phone 1" to 3, in the order of their serials.
+    const model = (await api('GET', `/devices/${lost}`)).body.model as string;
+    await adb.disconnect(serials[Number(/\d+$/.exec(model)![0]) - 1]!);
+    const run = await finished(created.body.id);
+    const shard = run.shards.find((s: { deviceId: string }) => s.deviceId === lost);
+    expect(shard.state).toBe('infrastructure-failed');
+    expect(run.state, JSON.stringify(run)).toBe('passed');
+    expect(run.counts.notRun).toBe(0);
+  }, 120_000);
+});
