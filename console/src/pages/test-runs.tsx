@@ -28,18 +28,19 @@ interface TestRun {
   name: string | null;
   state: RunState;
   reason?: string | null;
+  total: number;
   queuedAt?: string;
   startedAt?: string | null;
   endedAt?: string | null;
-  counts: Counts;
+  /** Absent while the run waits for its plan. */
+  counts: Counts | null;
   shards?: Shard[];
   testSessionId?: string | null;
 }
 
 interface Artifact {
-  kind?: string;
-  name?: string;
-  url?: string;
+  name: string;
+  fileId: string;
 }
 
 /** One test's attempt on one device. */
@@ -52,8 +53,7 @@ interface TestRow {
   durationMs: number | null;
   message?: string | null;
   stack?: string | null;
-  startedAt?: string | null;
-  endedAt?: string | null;
+  finishedAt?: string | null;
   artifacts?: Artifact[];
 }
 
@@ -63,6 +63,8 @@ const OUTCOME_WORDS: Record<TestRow['outcome'], string> = { passed: 'Passed', fa
 const BAD = new Set(['failed', 'errored']);
 
 const testName = (t: Pick<TestRow, 'className' | 'methodName'>) => `${t.className.slice(t.className.lastIndexOf('.') + 1)}#${t.methodName}`;
+const NO_COUNTS: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0, notRun: 0 };
+const countsOf = (run: TestRun): Counts => run.counts ?? { ...NO_COUNTS, total: run.total, notRun: run.total };
 const duration = (ms: number | null | undefined) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 function StateBadge({ state }: { state: RunState }) {
@@ -87,7 +89,7 @@ export function TestRunsPage() {
   const [state, setState] = useState('');
   const runs = useQuery({
     queryKey: ['test-runs', state],
-    queryFn: () => api<{ data: TestRun[]; total: number }>('/df/api/test-runs', { query: { limit: 100, ...(state ? { state } : {}) } }),
+    queryFn: () => api<{ content: TestRun[]; totalElements: number }>('/df/api/test-runs', { query: { size: 100, ...(state ? { state } : {}) } }),
     refetchInterval: 5_000,
   });
   return (
@@ -104,14 +106,14 @@ export function TestRunsPage() {
       />
       <QueryTable
         query={runs}
-        rows={(d) => d.data}
+        rows={(d) => d.content}
         rowKey={(r) => r.id}
         caption="Test runs"
         empty="No test run yet."
         columns={[
           { header: 'Run', cell: (r) => <Link href={`/test-runs/${r.id}`}>{r.name ?? r.id.slice(0, 8)}</Link> },
           { header: 'State', cell: (r) => <StateBadge state={r.state} /> },
-          { header: 'Tests', cell: (r) => `${r.counts.passed + r.counts.flaky}/${r.counts.total} passed${r.counts.failed ? `, ${r.counts.failed} failed` : ''}${r.counts.flaky ? `, ${r.counts.flaky} flaky` : ''}` },
+          { header: 'Tests', cell: (r) => { const c = countsOf(r); return `${c.passed + c.flaky}/${c.total} passed${c.failed ? `, ${c.failed} failed` : ''}${c.flaky ? `, ${c.flaky} flaky` : ''}`; } },
           { header: 'Queued', cell: (r) => formatTime(r.queuedAt) },
         ]}
       />
@@ -131,7 +133,7 @@ function Timeline({ run, rows }: { run: TestRun; rows: TestRow[] }) {
   return (
     <ol class="run-timeline" aria-label="What ran on each device">
       {shards.map((s) => {
-        const attempts = rows.filter((r) => r.deviceId === s.deviceId && r.startedAt);
+        const attempts = rows.filter((r) => r.deviceId === s.deviceId && r.finishedAt);
         return (
           <li>
             <span class="run-device">
@@ -139,13 +141,13 @@ function Timeline({ run, rows }: { run: TestRun; rows: TestRow[] }) {
             </span>
             <span class="run-lane">
               {attempts.map((a) => {
-                const from = Date.parse(a.startedAt!);
-                const to = a.endedAt ? Date.parse(a.endedAt) : from + (a.durationMs ?? 0);
+                const to = Date.parse(a.finishedAt!);
+                const from = to - (a.durationMs ?? 0);
                 return (
                   <span
                     class={`run-test ${a.outcome}`}
                     style={{ left: pct(from), width: `max(2px, ${(((to - from) / span) * 100).toFixed(2)}%)` }}
-                    title={`${testName(a)} · attempt ${a.attempt} · ${OUTCOME_WORDS[a.outcome]} · ${duration(a.durationMs)} · ${formatClock(a.startedAt)}`}
+                    title={`${testName(a)} · attempt ${a.attempt} · ${OUTCOME_WORDS[a.outcome]} · ${duration(a.durationMs)} · ${formatClock(a.finishedAt)}`}
                   />
                 );
               })}
@@ -165,17 +167,17 @@ function Evidence({ row }: { row: TestRow }) {
         {testName(row)} on {row.deviceId?.slice(0, 12) ?? '—'} (attempt {row.attempt}){row.message ? `: ${row.message}` : ''}
       </summary>
       {row.stack ? <pre class="stack-trace">{row.stack}</pre> : null}
-      {(row.artifacts ?? [])
-        .filter((a) => a.url)
-        .map((a) =>
-          a.kind === 'screenshot' ? (
-            <img src={a.url} alt={`Screen when ${testName(row)} failed`} class="run-shot" />
-          ) : (
-            <p>
-              <a href={a.url}>{a.name ?? a.kind ?? 'artifact'}</a>
-            </p>
-          ),
-        )}
+      {(row.artifacts ?? []).length ? (
+        <ul>
+          {(row.artifacts ?? []).map((a) => (
+            <li>
+              <button type="button" class="link" onClick={() => void download(`/df/api/files/${a.fileId}/download`, a.name)}>
+                {a.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </details>
   );
 }
@@ -186,14 +188,21 @@ export function TestRunPage({ id }: { id: string }) {
   const action = useAction();
   const live = (state: RunState | undefined) => (state && FINAL.includes(state) ? false : 2_000);
   const run = useQuery({ queryKey: ['test-run', id], queryFn: () => api<TestRun>(`/df/api/test-runs/${id}`), refetchInterval: (q) => live(q.state.data?.state) });
-  const rows = useQuery({ queryKey: ['test-run', id, 'tests'], queryFn: () => api<{ data: TestRow[] } | TestRow[]>(`/df/api/test-runs/${id}/tests`), refetchInterval: () => live(run.data?.state) });
+  const rows = useQuery({ queryKey: ['test-run', id, 'tests'], queryFn: () => api<TestRow[]>(`/df/api/test-runs/${id}/tests`), refetchInterval: () => live(run.data?.state) });
   if (run.isLoading) return <Loading />;
   if (run.error) return <ErrorNote error={run.error} />;
   const r = run.data!;
-  const all = rows.data ? (Array.isArray(rows.data) ? rows.data : rows.data.data) : [];
-  const failures = all.filter((t) => BAD.has(t.outcome));
+  const all = rows.data ?? [];
+  // A test's outcome is its last attempt's: failures are the tests whose last attempt failed (shown with
+  // that attempt's evidence); flaky ones passed on a retry.
+  const last = new Map<string, TestRow>();
+  for (const t of all) {
+    const k = `${t.className}#${t.methodName}`;
+    if ((last.get(k)?.attempt ?? 0) < t.attempt) last.set(k, t);
+  }
+  const failures = [...last.values()].filter((t) => BAD.has(t.outcome));
   const flaky = all.filter((t) => t.outcome === 'flaky');
-  const ordered = [...failures, ...flaky, ...all.filter((t) => !BAD.has(t.outcome) && t.outcome !== 'flaky')];
+  const ordered = [...all.filter((t) => BAD.has(t.outcome)), ...flaky, ...all.filter((t) => !BAD.has(t.outcome) && t.outcome !== 'flaky')];
   const refresh = () => qc.invalidateQueries({ queryKey: ['test-run', id] });
   return (
     <section class="stack">
@@ -204,7 +213,7 @@ export function TestRunPage({ id }: { id: string }) {
         {r.name ?? `Test run ${r.id.slice(0, 8)}`} <StateBadge state={r.state} />
       </h1>
       {r.reason ? <p>{r.reason}</p> : null}
-      <Progress counts={r.counts} />
+      <Progress counts={countsOf(r)} />
       <p class="actions">
         <button type="button" disabled={action.busy} onClick={() => action.run(() => download(`/df/api/test-runs/${id}/junit`, `test-run-${id}.xml`))}>
           Download JUnit XML
@@ -220,7 +229,7 @@ export function TestRunPage({ id }: { id: string }) {
         ) : null}
       </p>
       <p class="actions">
-        {FINAL.includes(r.state) && r.counts.failed > 0 ? (
+        {FINAL.includes(r.state) && countsOf(r).failed > 0 ? (
           <button
             type="button"
             disabled={action.busy}

@@ -1,10 +1,15 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sax from 'sax';
 import type { ScriptedSuite, ScriptedTest } from '#test/adbd/instrument.js';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
 import { catalogued } from '#test/helpers/catalog.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { assembleFixtureDex, fixtureTestApk, haveDexTools, testManifest } from '#test/helpers/test-apk.js';
@@ -28,6 +33,10 @@ let token: string;
 const versions: { app?: string; tests?: string } = {};
 let suite: ScriptedSuite;
 const picks: { fail?: string; crash?: string; hang?: string; flaky?: string } = {};
+/** The two builds as files on disk, for dfctl run. */
+const files: { app?: string; tests?: string } = {};
+/** The first run's id: the console opens it. */
+let firstRunId: string;
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
 
@@ -78,8 +87,14 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
     await eventually(async () => ((await androidDevices()).length === 3 ? true : undefined), { what: 'three android devices', timeoutMs: 60_000 });
     const dex = await assembleFixtureDex();
-    versions.app = await catalogue('app.apk', zipOf([['AndroidManifest.xml', testManifest(PKG)], ['classes.dex', dex.get('classes.dex')!]]));
-    versions.tests = await catalogue('app-androidTest.apk', await fixtureTestApk());
+    const appBytes = zipOf([['AndroidManifest.xml', testManifest(PKG)], ['classes.dex', dex.get('classes.dex')!]]);
+    const testBytes = await fixtureTestApk();
+    versions.app = await catalogue('app.apk', appBytes);
+    versions.tests = await catalogue('app-androidTest.apk', testBytes);
+    const dir = mkdtempSync(join(tmpdir(), 'runs-apks-'));
+    [files.app, files.tests] = [join(dir, 'app.apk'), join(dir, 'app-androidTest.apk')];
+    writeFileSync(files.app, appBytes);
+    writeFileSync(files.tests, testBytes);
     const listing = await api('GET', `/files/app-versions/${versions.tests}/tests`);
     expect(listing.status).toBe(200);
     const runnable = (listing.body.tests as { className: string; methodName: string; ignored: boolean }[]).filter((t) => !t.ignored).map(key);
@@ -132,6 +147,7 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body).toEqual({ id: expect.any(String), state: 'queued' });
     const run = await finished(created.body.id);
+    firstRunId = run.id;
     const rows = (await api('GET', `/test-runs/${run.id}/tests`)).body as { className: string; methodName: string; deviceId: string | null; attempt: number; outcome: string; message: string | null; stack: string | null }[];
     const of = (k: string) => rows.filter((r) => key(r) === k).sort((a, b) => a.attempt - b.attempt);
     const ignored = suite.tests.filter((t) => t.outcome.kind === 'ignored').length;
@@ -207,6 +223,64 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect((await api('GET', '/test-runs')).body.totalElements).toBe(before);
     expect((await androidDevices()).every((d) => d.status === 'available')).toBe(true);
   });
+  it('dfctl run: exits 1 when tests fail, 0 when every test passes, 2 when no device matches; writes the JUnit file', async () => {
+    await allAvailable();
+    const env = { DFCTL_CONFIG: freshDfctlConfig() };
+    const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env });
+    expect(login.code, login.stderr).toBe(0);
+    const junit = join(mkdtempSync(join(tmpdir(), 'runs-junit-')), 'results.xml');
+    const run = (...extra: string[]) =>
+      runDfctl(['run', '--app', files.app!, '--tests', files.tests!, '--devices', 'android>=12', '--retries', '0', '--test-timeout', '5', '--poll-ms', '200', '--junit', junit, ...extra], { env, timeoutMs: 120_000 });
+
+    const failing = await run('--class', picks.fail!);
+    expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stderr).toMatch(/test run \S+ started/);
+    expect(failing.stdout).toMatch(/^failed: 1\/1 tests done, 1 failed\nReport: http:\/\/127\.0\.0\.1:\d+\/df\/api\/test-runs\/\S+\/report\n$/);
+    expect(junitTotals(readFileSync(junit, 'utf8')).root).toMatchObject({ tests: '1', failures: '1' });
+    await allAvailable();
+
+    const passing = suite.tests.find((t) => t.outcome.kind === 'pass')!;
+    const passed = await run('--class', key(passing));
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(junitTotals(readFileSync(junit, 'utf8')).root).toMatchObject({ tests: '1', failures: '0' });
+    await allAvailable();
+
+    const none = await run('--devices', 'android>=99');
+    expect(none.code, none.stdout).toBe(2);
+    expect(none.stderr).toMatch(/\(NO_MATCHING_DEVICES\)/);
+  }, 240_000);
+
+  it("in the console: the runs list and a run's page — progress, devices, a failure's stack, flaky marked, re-run failed; axe finds nothing", async () => {
+    await allAvailable();
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.getByRole('link', { name: 'Test runs' }).click();
+      await page.getByRole('table', { name: 'Test runs' }).waitFor();
+      await expectAccessible(page, 'the test runs list');
+      await page.goto(`${server.url}/test-runs/${firstRunId}`);
+      await page.getByRole('heading', { name: /nightly/ }).waitFor();
+      const total = suite.tests.length;
+      await page.getByText(new RegExp(`^${total} of ${total} done, 3 failed, 1 flaky$`)).waitFor();
+      expect(await page.getByRole('list', { name: 'What ran on each device' }).getByRole('listitem').count()).toBe(3);
+      await page.getByRole('heading', { name: 'Failures (3)' }).waitFor();
+      const failure = page.locator('details', { hasText: picks.fail!.split('#')[1]! }).first();
+      await failure.locator('summary').click();
+      await failure.getByText('java.lang.AssertionError: expected 4 but was 5').waitFor();
+      await page.getByRole('heading', { name: 'Flaky (1)' }).waitFor();
+      await expectAccessible(page, "a run's page");
+      await page.getByRole('button', { name: 'Re-run failed' }).click();
+      await page.waitForURL((u) => u.pathname.startsWith('/test-runs/') && !u.pathname.endsWith(firstRunId));
+      const rerun = new URL(page.url()).pathname.split('/').pop()!;
+      const again = await finished(rerun);
+      expect(again.counts.total).toBe(3);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+    await allAvailable();
+  }, 240_000);
+
   it('moves the tests of a device that leaves mid-run to the others, and still runs every test', async () => {
     await allAvailable();
     const created = await api('POST', '/test-runs', request({ tests: { notClasses: [picks.hang!, picks.crash!, picks.fail!, picks.flaky!] }, strategy: { sharding: 'uniform', batchSize: 1, retries: 0, testTimeoutSeconds: 10 } }));
