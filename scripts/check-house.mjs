@@ -18,13 +18,18 @@
 //   model is read through its own queries (`projections/<name>/queries.ts` or `queries/`), never by another
 //   feature's or projection's SQL (tests, fixtures, benchmarks and scripts aside);
 // - every decider a `decide.ts` exports is made with `defineDecider` or a factory of `shared/es/`
-//   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal.
+//   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal;
+// - every read model (`projections/<name>/` with a `projection.ts`) applies events through `applyByType`,
+//   itself or through a factory of `projections/` that does, and has a spec (`*.spec.ts`) in its folder.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { projectionsOffTheRule, readModelCrossings } from './house-read-models.mjs';
+
+export { projectionTables, projectionsOffTheRule, readModelCrossings } from './house-read-models.mjs';
 
 export const FUNCTION_MAX_LINES = 150;
 export const ROUTES_MAX_LINES = 250;
@@ -230,91 +235,6 @@ export function contextBuilders(root, files) {
   return out;
 }
 
-/** A read model's folder: `projections/<name>/`; its tables are read only from within (its queries). */
-const PROJECTIONS = 'projections';
-const CREATE_TABLE = /\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/gi;
-/** A table named where SQL reads or writes it. */
-const TABLE_USE = /\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_][a-z0-9_]*)/gi;
-
-function folderFiles(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) folderFiles(path, out);
-    else if (/\.(ts|sql)$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name)) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The tables each projection owns, as table → projection name: those its files under `projections/<name>/`
- * create (`CREATE TABLE`), or declare (`tables: [...]`, or `table: '...'` for a shared definition's table).
- */
-export function projectionTables(root) {
-  const owners = new Map();
-  const dir = join(root, PROJECTIONS);
-  if (!isDir(dir)) return owners;
-  for (const name of readdirSync(dir).sort()) {
-    if (!isDir(join(dir, name))) continue;
-    for (const file of folderFiles(join(dir, name))) {
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(CREATE_TABLE)) owners.set(m[1].toLowerCase(), name);
-      if (!file.endsWith('.ts')) continue;
-      const visit = (node) => {
-        if (ts.isPropertyAssignment(node) && ['table', 'tables'].includes(node.name.getText())) {
-          const values = ts.isArrayLiteralExpression(node.initializer) ? node.initializer.elements : [node.initializer];
-          for (const v of values) if (ts.isStringLiteralLike(v) && /^[a-z_][a-z0-9_]*$/.test(v.text)) owners.set(v.text, name);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS));
-    }
-  }
-  return owners;
-}
-
-/** Folders whose files are outside the read-model rule: tests, fixtures, benchmarks, scripts. */
-const OUTSIDE_READ_MODEL_RULE = /(^|\/)(test|tests|fixtures|bench|scripts)\//;
-
-/** The text of a string or template literal, its substitutions blanked. */
-function literalText(node) {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ${} ');
-  return undefined;
-}
-
-/**
- * SQL outside a projection's folder that names one of its tables (FROM, JOIN, UPDATE, INTO, DELETE FROM),
- * as `file:line table (projections/<owner>)`: a read model is read through its own queries only.
- */
-export function readModelCrossings(root, files) {
-  const owners = projectionTables(root);
-  const out = [];
-  for (const file of files) {
-    const path = relative(root, file).split(sep).join('/');
-    if (OUTSIDE_READ_MODEL_RULE.test(path)) continue;
-    const text = readFileSync(file, 'utf8');
-    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-    const visit = (node) => {
-      const sql = literalText(node);
-      if (sql !== undefined) {
-        const named = new Set();
-        for (const m of sql.matchAll(TABLE_USE)) {
-          const table = m[1].toLowerCase();
-          const owner = owners.get(table);
-          if (owner && !path.startsWith(`${PROJECTIONS}/${owner}/`) && !named.has(table)) {
-            named.add(table);
-            out.push(`${path}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} ${table} (${PROJECTIONS}/${owner})`);
-          }
-        }
-        return;
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
-  }
-  return out;
-}
-
 /** What a decider is made with: `defineDecider` or a factory of `shared/es/` (lifecycle, revocable key, name claim, …). */
 const DECIDER_MAKERS = /^(#shared\/es\/|(\.\.\/)+shared\/es\/)/;
 
@@ -379,6 +299,7 @@ export function checkHouse(root) {
     contextBuilders: contextBuilders(root, files),
     readModelSql: readModelCrossings(root, files),
     deciders: handWrittenDeciders(root, files),
+    projections: projectionsOffTheRule(root),
     files: files.length,
     features: featureFolders(root).length,
   };
@@ -386,7 +307,7 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, files, features } = checkHouse(root);
+  const { shape, long, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, projections, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   for (const at of jsonTexts) console.log(`JSON texts compared: ${at} (compare with sameJson from shared/canonical.ts)`);
@@ -394,10 +315,11 @@ function main() {
   for (const b of builders) console.log(`command context built by hand: ${b} (call commandContext(clock, actor) from shared/es/decider.ts)`);
   for (const at of readModelSql) console.log(`SQL on another read model's table: ${at} (ask a query of that projection's queries.ts)`);
   for (const at of deciders) console.log(`decider written by hand: ${at} (make it with defineDecider or a factory of shared/es/)`);
+  for (const p of projections) console.log(`read model: ${p}`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand, ${projections.length} read models off the rule (applyByType, a spec beside it)`,
   );
-  return shape.length || long.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length ? 1 : 0;
+  return shape.length || long.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length || projections.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());
