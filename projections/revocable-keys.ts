@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
-import type { Projection } from './types.js';
+import type { DomainEvent } from '#shared/es/decider.js';
+import { applyByType, type Projection } from './types.js';
 import { type Row, iso } from '#shared/db/rows.js';
 
 /**
@@ -50,22 +51,21 @@ export function revocableKeysProjection(t: RevocableKeysTable): Projection {
       ALTER TABLE ${t.table} ADD COLUMN IF NOT EXISTS sign_in text NOT NULL DEFAULT 'password';
       CREATE INDEX IF NOT EXISTS ${t.table}_workspace ON ${t.table} (company_id, workspace_id, created_at);`,
     tables: [t.table],
-    async apply(tx, recorded) {
-      const at = recorded.metadata.occurredAt;
-      if (recorded.type === t.created) {
-        const p = recorded.payload as KeyCreated;
+    // The module names its two event types; each has its handler, as every read model's do.
+    apply: applyByType<DomainEvent>({
+      [t.created]: async (tx, { payload }, at) => {
+        const p = payload as KeyCreated;
         await tx.query(
           `INSERT INTO ${t.table} (key_id, key_hash, prefix, name, user_id, company_id, workspace_id, created_at, sign_in)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (key_id) DO NOTHING`,
           [p.keyId, p.keyHash, p.prefix, p.name, p.userId, p.companyId, p.workspaceId, at, p.signIn ?? 'password'],
         );
-      } else if (recorded.type === t.revoked) {
-        const { keyId } = recorded.payload as { keyId: string };
+      },
+      [t.revoked]: async (tx, { payload }, at) => {
+        const { keyId } = payload as { keyId: string };
         await tx.query(`UPDATE ${t.table} SET revoked_at = coalesce(revoked_at, $2) WHERE key_id = $1`, [keyId, at]);
-      } else {
-        throw new Error(`Unhandled ${recorded.type}`);
-      }
-    },
+      },
+    }),
   };
 }
 

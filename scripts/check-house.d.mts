@@ -20,4 +20,6 @@ export function contextBuilders(root: string, files: string[]): string[];
 export function projectionTables(root: string): Map<string, string>;
 export function readModelCrossings(root: string, files: string[]): string[];
 export function handWrittenDeciders(root: string, files: string[]): string[];
-export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; longFiles: string[]; jsonTexts: string[]; routesWriting: string[]; contextBuilders: string[]; readModelSql: string[]; deciders: string[]; files: number; features: number };
+/** Read models (`projections/<name>/` with a projection.ts) applying events without applyByType, or with no spec beside them. */
+export function projectionsOffTheRule(root: string): string[];
+export function checkHouse(root: string): { shape: string[]; long: LongFunction[]; longFiles: string[]; jsonTexts: string[]; routesWriting: string[]; contextBuilders: string[]; readModelSql: string[]; deciders: string[]; projections: string[]; files: number; features: number };

@@ -19,16 +19,20 @@
 //   model is read through its own queries (`projections/<name>/queries.ts` or `queries/`), never by another
 //   feature's or projection's SQL (tests, fixtures, benchmarks and scripts aside);
 // - every decider a `decide.ts` exports is made with `defineDecider` or a factory of `shared/es/`
-//   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal.
+//   (`lifecycleDecider`, `revocableKeyDecider`, the name-claim decider, …), never written as a literal;
+// - every read model (`projections/<name>/` with a `projection.ts`) applies events through `applyByType`,
+//   itself or through a factory of `projections/` that does, and has a spec (`*.spec.ts`) in its folder.
 //
 // Lists every offence and exits 1 when there is one; CI runs it (`npm run check:house`).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { handWrittenDeciders, isDir, projectionTables, readModelCrossings } from './check-house-rules.mjs';
+import { handWrittenDeciders, isDir } from './check-house-rules.mjs';
+import { projectionsOffTheRule, readModelCrossings } from './house-read-models.mjs';
 
-export { handWrittenDeciders, projectionTables, readModelCrossings };
+export { handWrittenDeciders };
+export { projectionTables, projectionsOffTheRule, readModelCrossings } from './house-read-models.mjs';
 
 export const FUNCTION_MAX_LINES = 150;
 /** No source file outside tests is longer: past it, a file holds more than one job (split it by job). */
@@ -243,6 +247,7 @@ export function checkHouse(root) {
     contextBuilders: contextBuilders(root, files),
     readModelSql: readModelCrossings(root, files),
     deciders: handWrittenDeciders(root, files),
+    projections: projectionsOffTheRule(root),
     files: files.length,
     features: featureFolders(root).length,
   };
@@ -250,7 +255,7 @@ export function checkHouse(root) {
 
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const { shape, long, longFiles: bigFiles, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, files, features } = checkHouse(root);
+  const { shape, long, longFiles: bigFiles, jsonTexts, routesWriting, contextBuilders: builders, readModelSql, deciders, projections, files, features } = checkHouse(root);
   for (const s of shape) console.log(`feature shape: ${s}`);
   for (const f of long) console.log(`long function: ${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   for (const f of bigFiles) console.log(`long file: ${f} (split it by job; at most ${FILE_MAX_LINES} lines)`);
@@ -259,10 +264,11 @@ function main() {
   for (const b of builders) console.log(`command context built by hand: ${b} (call commandContext(clock, actor) from shared/es/decider.ts)`);
   for (const at of readModelSql) console.log(`SQL on another read model's table: ${at} (ask a query of that projection's queries.ts)`);
   for (const at of deciders) console.log(`decider written by hand: ${at} (make it with defineDecider or a factory of shared/es/)`);
+  for (const p of projections) console.log(`read model: ${p}`);
   console.log(
-    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${bigFiles.length} files over ${FILE_MAX_LINES} lines, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand`,
+    `house: ${features} feature folders, ${shape.length} off the shape; ${files} files, ${long.length} functions over ${FUNCTION_MAX_LINES} lines without a reason, ${bigFiles.length} files over ${FILE_MAX_LINES} lines, ${jsonTexts.length} comparisons of JSON texts, ${routesWriting.length} route files running commands, ${builders.length} command contexts built by hand, ${readModelSql.length} SQL texts on another read model's tables, ${deciders.length} deciders written by hand, ${projections.length} read models off the rule (applyByType, a spec beside it)`,
   );
-  return shape.length || long.length || bigFiles.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length ? 1 : 0;
+  return shape.length || long.length || bigFiles.length || jsonTexts.length || routesWriting.length || builders.length || readModelSql.length || deciders.length || projections.length ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());

@@ -1,7 +1,8 @@
 import type { SessionEvent } from '#events/df/sessions.js';
 import { SESSION_EVENT_TYPES } from '#events/df/sessions.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import type { Sql } from '#shared/db/index.js';
+import type { RecordedEvent } from '#shared/es/types.js';
+import { applyByType, type Projection } from '../types.js';
 
 /** Sessions, their activity timeline and their artifacts. */
 export const dfSessionsProjection: Projection = {
@@ -71,117 +72,92 @@ export const dfSessionsProjection: Projection = {
       PRIMARY KEY (session_id, user_id, protocol)
     );`,
   tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts', 'df_session_debug_grants'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as SessionEvent;
-    const at = recorded.metadata.occurredAt;
-    const id = event.payload.sessionId;
-    switch (event.type) {
-      case 'DeviceSessionRequested': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO df_sessions (session_id, device_id, host_id, device_name, company_id, workspace_id, owner_id, name, type, status,
-             build_name, metadata, started_at, last_activity_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'starting',$10,$11,$12,$12) ON CONFLICT (session_id) DO NOTHING`,
-          [id, p.deviceId, p.hostId, p.deviceName, p.companyId, p.workspaceId, p.ownerId, p.name, p.type, p.buildName, JSON.stringify(p.metadata), at],
-        );
-        await activity(tx, recorded.id, id, `${id}-requested`, 'lifecycle', { event: 'requested' }, recorded.metadata.actorId, at, recorded.position);
-        return;
+  apply: applyByType<SessionEvent>({
+    DeviceSessionRequested: async (tx, { payload: p }, at, recorded) => {
+      const id = p.sessionId;
+      await tx.query(
+        `INSERT INTO df_sessions (session_id, device_id, host_id, device_name, company_id, workspace_id, owner_id, name, type, status,
+           build_name, metadata, started_at, last_activity_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'starting',$10,$11,$12,$12) ON CONFLICT (session_id) DO NOTHING`,
+        [id, p.deviceId, p.hostId, p.deviceName, p.companyId, p.workspaceId, p.ownerId, p.name, p.type, p.buildName, JSON.stringify(p.metadata), at],
+      );
+      await activity(tx, recorded, id, `${id}-requested`, 'lifecycle', { event: 'requested' });
+    },
+    DeviceSessionStarted: async (tx, { payload: p }, at, recorded) => {
+      const id = p.sessionId;
+      await tx.query(`UPDATE df_sessions SET status = 'active', ready_at = $2, screen = $3, last_activity_at = $2 WHERE session_id = $1`, [id, at, JSON.stringify(p.screen)]);
+      await activity(tx, recorded, id, `${id}-started`, 'lifecycle', { event: 'started' });
+    },
+    DeviceSessionFailed: async (tx, { payload: p }, at, recorded) => {
+      const id = p.sessionId;
+      await tx.query(`UPDATE df_sessions SET status = 'failed', ended_at = $2, end_reason = $3 WHERE session_id = $1`, [id, at, p.reason]);
+      await activity(tx, recorded, id, `${id}-failed`, 'lifecycle', { event: 'failed', code: p.code, reason: p.reason });
+    },
+    DeviceSessionEnded: async (tx, { payload: p }, at, recorded) => {
+      const id = p.sessionId;
+      await tx.query(`UPDATE df_sessions SET status = 'ended', ended_at = $2, end_reason = $3, recording_id = NULL WHERE session_id = $1`, [id, at, p.reason]);
+      await activity(tx, recorded, id, `${id}-ended`, 'lifecycle', { event: 'ended', reason: p.reason });
+    },
+    DeviceSessionDeleted: async (tx, { payload: { sessionId: id } }) => {
+      // Removed on request (purge): the record leaves every list, its timeline and artifacts go.
+      await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
+      await tx.query(`DELETE FROM df_session_activities WHERE session_id = $1`, [id]);
+      await tx.query(`DELETE FROM df_session_artifacts WHERE session_id = $1`, [id]);
+      await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1`, [id]);
+    },
+    DeviceSessionRenamed: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [p.sessionId, p.name]),
+    DeviceSessionOutcomeSet: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET outcome = $2, outcome_reason = $3 WHERE session_id = $1`, [p.sessionId, p.outcome, p.reason]),
+    DeviceSessionMetadataUpdated: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET metadata = $2 WHERE session_id = $1`, [p.sessionId, JSON.stringify(p.metadata)]),
+    DeviceSessionNotesUpdated: async (tx, { payload: p }, _at, recorded) => {
+      await tx.query(`UPDATE df_sessions SET notes = $2 WHERE session_id = $1`, [p.sessionId, p.notes]);
+      await activity(tx, recorded, p.sessionId, recorded.id, 'note', { length: p.notes.length });
+    },
+    DeviceSessionActivityRecorded: async (tx, { payload: p }, at, recorded) => {
+      await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [p.sessionId, at]);
+      await activity(tx, recorded, p.sessionId, p.activityId, p.kind, p.detail);
+    },
+    DeviceSessionActivityExtended: async (tx, { payload: p }, at) => {
+      // More typing in the same burst: the entry keeps its place and time, its detail grows.
+      await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [p.sessionId, at]);
+      await tx.query(`UPDATE df_session_activities SET detail = $3 WHERE session_id = $1 AND activity_id = $2`, [p.sessionId, p.activityId, JSON.stringify(p.detail)]);
+    },
+    DeviceSessionArtifactStored: (tx, { payload: p }, at) =>
+      tx.query(
+        `INSERT INTO df_session_artifacts (artifact_id, session_id, type, name, blob_key, content_type, size, created_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (artifact_id) DO NOTHING`,
+        [p.artifactId, p.sessionId, p.type, p.name, p.blobKey, p.contentType, p.size, at],
+      ),
+    DeviceSessionRecordingStarted: async (tx, { payload: p }, at, recorded) => {
+      await tx.query(`UPDATE df_sessions SET recording_id = $2, recording_started_at = $3, recording_frames = 0, recording_artifact_id = NULL WHERE session_id = $1`, [
+        p.sessionId,
+        p.recordingId,
+        at,
+      ]);
+      await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'started', recordingId: p.recordingId });
+    },
+    DeviceSessionRecordingStopped: async (tx, { payload: p }, _at, recorded) => {
+      await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [p.sessionId, p.frames, p.artifactId]);
+      await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'stopped', frames: p.frames });
+    },
+    DeviceSessionDebugAccessGranted: async (tx, { payload: p }, at, recorded) => {
+      for (const protocol of p.protocols) {
+        await tx.query(`INSERT INTO df_session_debug_grants (session_id, user_id, protocol, granted_at) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING`, [p.sessionId, p.userId, protocol, at]);
       }
-      case 'DeviceSessionStarted':
-        await tx.query(`UPDATE df_sessions SET status = 'active', ready_at = $2, screen = $3, last_activity_at = $2 WHERE session_id = $1`, [
-          id, at, JSON.stringify(event.payload.screen),
-        ]);
-        await activity(tx, recorded.id, id, `${id}-started`, 'lifecycle', { event: 'started' }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionFailed':
-        await tx.query(`UPDATE df_sessions SET status = 'failed', ended_at = $2, end_reason = $3 WHERE session_id = $1`, [id, at, event.payload.reason]);
-        await activity(tx, recorded.id, id, `${id}-failed`, 'lifecycle', { event: 'failed', code: event.payload.code, reason: event.payload.reason }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionEnded':
-        await tx.query(`UPDATE df_sessions SET status = 'ended', ended_at = $2, end_reason = $3, recording_id = NULL WHERE session_id = $1`, [id, at, event.payload.reason]);
-        await activity(tx, recorded.id, id, `${id}-ended`, 'lifecycle', { event: 'ended', reason: event.payload.reason }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionDeleted':
-        // Removed on request (purge): the record leaves every list, its timeline and artifacts go.
-        await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
-        await tx.query(`DELETE FROM df_session_activities WHERE session_id = $1`, [id]);
-        await tx.query(`DELETE FROM df_session_artifacts WHERE session_id = $1`, [id]);
-        await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1`, [id]);
-        return;
-      case 'DeviceSessionRenamed':
-        await tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [id, event.payload.name]);
-        return;
-      case 'DeviceSessionOutcomeSet':
-        await tx.query(`UPDATE df_sessions SET outcome = $2, outcome_reason = $3 WHERE session_id = $1`, [id, event.payload.outcome, event.payload.reason]);
-        return;
-      case 'DeviceSessionMetadataUpdated':
-        await tx.query(`UPDATE df_sessions SET metadata = $2 WHERE session_id = $1`, [id, JSON.stringify(event.payload.metadata)]);
-        return;
-      case 'DeviceSessionNotesUpdated':
-        await tx.query(`UPDATE df_sessions SET notes = $2 WHERE session_id = $1`, [id, event.payload.notes]);
-        await activity(tx, recorded.id, id, `${recorded.id}`, 'note', { length: event.payload.notes.length }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionActivityRecorded':
-        await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [id, at]);
-        await activity(tx, recorded.id, id, event.payload.activityId, event.payload.kind, event.payload.detail, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionActivityExtended':
-        // More typing in the same burst: the entry keeps its place and time, its detail grows.
-        await tx.query(`UPDATE df_sessions SET last_activity_at = GREATEST(last_activity_at, $2) WHERE session_id = $1`, [id, at]);
-        await tx.query(`UPDATE df_session_activities SET detail = $3 WHERE session_id = $1 AND activity_id = $2`, [id, event.payload.activityId, JSON.stringify(event.payload.detail)]);
-        return;
-      case 'DeviceSessionArtifactStored': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO df_session_artifacts (artifact_id, session_id, type, name, blob_key, content_type, size, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (artifact_id) DO NOTHING`,
-          [p.artifactId, id, p.type, p.name, p.blobKey, p.contentType, p.size, at],
-        );
-        return;
-      }
-      case 'DeviceSessionRecordingStarted':
-        await tx.query(
-          `UPDATE df_sessions SET recording_id = $2, recording_started_at = $3, recording_frames = 0, recording_artifact_id = NULL WHERE session_id = $1`,
-          [id, event.payload.recordingId, at],
-        );
-        await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'started', recordingId: event.payload.recordingId }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionRecordingStopped':
-        await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [
-          id, event.payload.frames, event.payload.artifactId,
-        ]);
-        await activity(tx, recorded.id, id, `${recorded.id}`, 'recording', { event: 'stopped', frames: event.payload.frames }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionDebugAccessGranted':
-        for (const protocol of event.payload.protocols) {
-          await tx.query(`INSERT INTO df_session_debug_grants (session_id, user_id, protocol, granted_at) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING`, [id, event.payload.userId, protocol, at]);
-        }
-        await activity(tx, recorded.id, id, `${recorded.id}`, 'debug', { event: 'granted', userId: event.payload.userId, protocols: event.payload.protocols }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      case 'DeviceSessionDebugAccessWithdrawn':
-        await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 AND protocol = ANY($3::text[])`, [id, event.payload.userId, event.payload.protocols]);
-        await activity(tx, recorded.id, id, `${recorded.id}`, 'debug', { event: 'withdrawn', userId: event.payload.userId, protocols: event.payload.protocols }, recorded.metadata.actorId, at, recorded.position);
-        return;
-      default:
-        return unreachable(event);
-    }
-  },
+      await activity(tx, recorded, p.sessionId, recorded.id, 'debug', { event: 'granted', userId: p.userId, protocols: p.protocols });
+    },
+    DeviceSessionDebugAccessWithdrawn: async (tx, { payload: p }, _at, recorded) => {
+      await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 AND protocol = ANY($3::text[])`, [p.sessionId, p.userId, p.protocols]);
+      await activity(tx, recorded, p.sessionId, recorded.id, 'debug', { event: 'withdrawn', userId: p.userId, protocols: p.protocols });
+    },
+  }),
 };
 
-async function activity(
-  tx: Parameters<Projection['apply']>[0],
-  eventId: string,
-  sessionId: string,
-  activityId: string,
-  kind: string,
-  detail: Record<string, unknown>,
-  actorId: unknown,
-  at: string,
-  position: bigint,
-): Promise<void> {
+/** An entry of the session's timeline, keyed by the event that made it; its actor and time are the event's. */
+async function activity(tx: Sql, recorded: RecordedEvent, sessionId: string, activityId: string, kind: string, detail: Record<string, unknown>): Promise<void> {
+  const actorId = recorded.metadata.actorId;
   await tx.query(
     `INSERT INTO df_session_activities (event_id, session_id, activity_id, kind, detail, actor_id, at, position)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (event_id) DO NOTHING`,
-    [eventId, sessionId, activityId, kind, JSON.stringify(detail), actorId === null || actorId === undefined ? null : String(actorId), at, position.toString()],
+    [recorded.id, sessionId, activityId, kind, JSON.stringify(detail), actorId === null || actorId === undefined ? null : String(actorId), recorded.metadata.occurredAt, recorded.position.toString()],
   );
 }

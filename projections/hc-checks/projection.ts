@@ -1,6 +1,30 @@
 import { healthCheckEvents, type HealthCheckEvent } from '#events/healthcheck/checks.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import type { Sql } from '#shared/db/index.js';
+import type { RecordedEvent } from '#shared/es/types.js';
+import { applyByType, type Projection } from '../types.js';
+
+type Change<E extends HealthCheckEvent> = (tx: Sql, event: E, at: string) => Promise<unknown>;
+
+/** A check's status set by an event, with the time it changed. */
+const status =
+  (s: string): Change<HealthCheckEvent> =>
+  (tx, { payload: p }, at) =>
+    tx.query(`UPDATE hc_checks SET status = $2, status_changed_at = $3 WHERE check_id = $1`, [p.checkId, s, at]);
+
+/** An event's change to its check, then its line in the check's history (which never shows token hashes). */
+const withHistory =
+  <E extends HealthCheckEvent>(change: Change<E>) =>
+  async (tx: Sql, event: E, at: string, recorded: RecordedEvent): Promise<void> => {
+    await change(tx, event, at);
+    const { tokenHash: _hash, ...detail } = event.payload as Record<string, unknown>;
+    const actor = recorded.metadata.actorId;
+    await tx.query(
+      `INSERT INTO hc_check_history (event_id, position, check_id, company_id, workspace_id, event_type, actor_id, occurred_at, detail)
+       SELECT $1, $2, c.check_id, c.company_id, c.workspace_id, $4, $5, $6, $7 FROM hc_checks c WHERE c.check_id = $3
+       ON CONFLICT (event_id) DO NOTHING`,
+      [recorded.id, recorded.position.toString(), event.payload.checkId, event.type, typeof actor === 'number' ? actor : null, at, JSON.stringify(detail)],
+    );
+  };
 
 /**
  * Health checks with their status and push-token hash, and each check's history of state changes.
@@ -45,65 +69,34 @@ export const hcChecksProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS hc_check_history_check ON hc_check_history (check_id, position);`,
   tables: ['hc_checks', 'hc_check_history'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as HealthCheckEvent;
-    const at = recorded.metadata.occurredAt;
-    const checkId = event.payload.checkId;
-    const status = (s: string) => tx.query(`UPDATE hc_checks SET status = $2, status_changed_at = $3 WHERE check_id = $1`, [checkId, s, at]);
-    switch (event.type) {
-      case 'HealthCheckCreated': {
-        const p = event.payload;
-        await tx.query(
-          `INSERT INTO hc_checks (check_id, company_id, workspace_id, name, description, interval_seconds, grace_seconds, tags,
-                                  token_hash, token_prefix, status, status_changed_at, created_by, created_at, updated_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'new',$11,$12,$11,$11) ON CONFLICT (check_id) DO NOTHING`,
-          [p.checkId, p.companyId, p.workspaceId, p.name, p.description, p.intervalSeconds, p.graceSeconds, JSON.stringify(p.tags), p.tokenHash, p.tokenPrefix, at, p.createdBy],
-        );
-        break;
-      }
-      case 'HealthCheckUpdated': {
-        const p = event.payload;
-        await tx.query(
-          `UPDATE hc_checks SET name = $2, description = $3, interval_seconds = $4, grace_seconds = $5, tags = $6, updated_at = $7 WHERE check_id = $1`,
-          [checkId, p.name, p.description, p.intervalSeconds, p.graceSeconds, JSON.stringify(p.tags), at],
-        );
-        break;
-      }
-      case 'HealthCheckTokenRotated':
-        await tx.query(`UPDATE hc_checks SET token_hash = $2, token_prefix = $3, updated_at = $4 WHERE check_id = $1`, [
-          checkId,
-          event.payload.tokenHash,
-          event.payload.tokenPrefix,
-          at,
-        ]);
-        break;
-      case 'HealthCheckPaused':
-        await status('paused');
-        break;
-      case 'HealthCheckResumed':
-        await status('new');
-        break;
-      case 'HealthCheckDeleted':
-        await tx.query(`UPDATE hc_checks SET deleted_at = coalesce(deleted_at, $2) WHERE check_id = $1`, [checkId, at]);
-        break;
-      case 'HealthCheckWentUp':
-      case 'HealthCheckRecovered':
-        await status('up');
-        break;
-      case 'HealthCheckWentDown':
-        await status('down');
-        break;
-      default:
-        return unreachable(event);
-    }
-    // The history never shows token hashes.
-    const { tokenHash: _hash, ...detail } = event.payload as Record<string, unknown>;
-    const actor = recorded.metadata.actorId;
-    await tx.query(
-      `INSERT INTO hc_check_history (event_id, position, check_id, company_id, workspace_id, event_type, actor_id, occurred_at, detail)
-       SELECT $1, $2, c.check_id, c.company_id, c.workspace_id, $4, $5, $6, $7 FROM hc_checks c WHERE c.check_id = $3
-       ON CONFLICT (event_id) DO NOTHING`,
-      [recorded.id, recorded.position.toString(), checkId, event.type, typeof actor === 'number' ? actor : null, at, JSON.stringify(detail)],
-    );
-  },
+  apply: applyByType<HealthCheckEvent>({
+    HealthCheckCreated: withHistory((tx, { payload: p }, at) =>
+      tx.query(
+        `INSERT INTO hc_checks (check_id, company_id, workspace_id, name, description, interval_seconds, grace_seconds, tags,
+                                token_hash, token_prefix, status, status_changed_at, created_by, created_at, updated_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'new',$11,$12,$11,$11) ON CONFLICT (check_id) DO NOTHING`,
+        [p.checkId, p.companyId, p.workspaceId, p.name, p.description, p.intervalSeconds, p.graceSeconds, JSON.stringify(p.tags), p.tokenHash, p.tokenPrefix, at, p.createdBy],
+      ),
+    ),
+    HealthCheckUpdated: withHistory((tx, { payload: p }, at) =>
+      tx.query(`UPDATE hc_checks SET name = $2, description = $3, interval_seconds = $4, grace_seconds = $5, tags = $6, updated_at = $7 WHERE check_id = $1`, [
+        p.checkId,
+        p.name,
+        p.description,
+        p.intervalSeconds,
+        p.graceSeconds,
+        JSON.stringify(p.tags),
+        at,
+      ]),
+    ),
+    HealthCheckTokenRotated: withHistory((tx, { payload: p }, at) =>
+      tx.query(`UPDATE hc_checks SET token_hash = $2, token_prefix = $3, updated_at = $4 WHERE check_id = $1`, [p.checkId, p.tokenHash, p.tokenPrefix, at]),
+    ),
+    HealthCheckPaused: withHistory(status('paused')),
+    HealthCheckResumed: withHistory(status('new')),
+    HealthCheckDeleted: withHistory((tx, { payload: p }, at) => tx.query(`UPDATE hc_checks SET deleted_at = coalesce(deleted_at, $2) WHERE check_id = $1`, [p.checkId, at])),
+    HealthCheckWentUp: withHistory(status('up')),
+    HealthCheckRecovered: withHistory(status('up')),
+    HealthCheckWentDown: withHistory(status('down')),
+  }),
 };

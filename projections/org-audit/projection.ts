@@ -19,7 +19,8 @@ import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
 import { appEvents, fileEvents } from '#events/df/files.js';
 import type { Sql } from '#shared/db/index.js';
-import type { Projection } from '../types.js';
+import type { DomainEvent } from '#shared/es/decider.js';
+import { applyByType, type ApplyHandlers, type Projection } from '../types.js';
 import { sameJson } from '#shared/canonical.js';
 
 export const AUDIT_RESOURCE_TYPES = [
@@ -274,11 +275,87 @@ async function resourceName(
 
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
 
+/**
+ * The types the audit reads: every audited type but the installs (filed from the session's timeline),
+ * the timeline's entries and a device's connection (its name). One handler each, built from the list.
+ */
+const AUDIT_APPLIED_TYPES: readonly string[] = [...AUDITED_EVENT_TYPES.filter((t) => !Object.values(INSTALL_ACTIONS).includes(t)), ACTIVITY, DEVICE_NAMED];
+
+/** A device's connection names it; a timeline entry is audited when it installs or uninstalls an app; every other type is audited as itself. */
+function handlerOf(type: string): ApplyHandlers<DomainEvent>[string] {
+  if (type === DEVICE_NAMED) return (tx, _event, _at, recorded) => nameDevice(tx, recorded);
+  if (type === ACTIVITY) {
+    return async (tx, _event, _at, recorded) => {
+      const eventType = INSTALL_ACTIONS[String(((recorded.payload ?? {}) as { detail?: Record<string, unknown> }).detail?.action)];
+      if (eventType) await audit(tx, recorded, eventType);
+    };
+  }
+  return (tx, _event, _at, recorded) => audit(tx, recorded, type);
+}
+
+/** The last name a device's host reported for it. */
+async function nameDevice(tx: Sql, recorded: RecordedEvent): Promise<void> {
+  const payload = (recorded.payload ?? {}) as Record<string, unknown>;
+  const name = text((payload.facts as Record<string, unknown> | undefined)?.name);
+  if (name && typeof payload.deviceId === 'string') {
+    await tx.query(`INSERT INTO org_audit_device_names (device_id, name) VALUES ($1, $2) ON CONFLICT (device_id) DO UPDATE SET name = excluded.name`, [payload.deviceId, name]);
+  }
+}
+
+/** One entry of the company's audit history for an event, filed under its audited type. */
+async function audit(tx: Sql, recorded: RecordedEvent, eventType: string): Promise<void> {
+  const payload = (recorded.payload ?? {}) as Record<string, unknown>;
+  const resource = RESOURCE_OF[eventType];
+  if (!resource) return;
+  const m = recorded.metadata;
+  const companyId = intOrNull(m.companyId) ?? intOrNull(payload.companyId);
+  // Without a company nobody may read it: it would only ever be visible to no one.
+  if (companyId === null) return;
+  const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
+  const resourceId = String(payload[resource.idField] ?? '');
+  const redacted = redact(payload) as Record<string, unknown>;
+  // A record (a scan, a viewer, an install) changes no resource; it is named as its resource is.
+  const { before, after, name } = RECORDS.has(eventType)
+    ? { before: null, after: redacted, name: await nameIn(tx, companyId, resource.type, resourceId) }
+    : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
+  // Events about a session that do not name its device (shares, viewers) are filed under it too.
+  const deviceId = text(after.deviceId) ?? (typeof after.sessionId === 'string' ? await sessionDevice(tx, companyId, after.sessionId) : null);
+  // The person an event is about when that is not the resource itself: a viewer, a team member, an invitee.
+  const subjectId = resource.type === 'user' ? null : intOrNull(payload.userId);
+  const actorId = intOrNull(m.actorId);
+  await tx.query(
+    `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload,
+       actor_label, client_address, device_id, session_id, changes, resource_name, subject_user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (event_id) DO NOTHING`,
+    [
+      recorded.id,
+      recorded.position.toString(),
+      companyId,
+      workspaceId,
+      actorId,
+      eventType,
+      resource.type,
+      resourceId,
+      m.occurredAt,
+      m.correlationId ?? null,
+      JSON.stringify(redacted),
+      // An actor that is not a user (a host's agent, the platform itself) is named as it is.
+      actorId === null ? text(m.actorId) : null,
+      text(m.clientAddress),
+      deviceId,
+      text(after.sessionId),
+      JSON.stringify(changesOf(before, redacted, resource.idField)),
+      await resourceName(tx, companyId, resource.type, resourceId, name, after, redacted),
+      subjectId,
+    ],
+  );
+}
+
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
   version: 4,
-  eventTypes: [...AUDITED_EVENT_TYPES.filter((t) => !Object.values(INSTALL_ACTIONS).includes(t)), ACTIVITY, DEVICE_NAMED],
+  eventTypes: AUDIT_APPLIED_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (
       event_id uuid PRIMARY KEY,
@@ -317,59 +394,5 @@ export const orgAuditProjection: Projection = {
       name text NOT NULL
     );`,
   tables: ['org_audit_events', 'org_audit_resources', 'org_audit_device_names'],
-  async apply(tx, recorded: RecordedEvent) {
-    const payload = (recorded.payload ?? {}) as Record<string, unknown>;
-    if (recorded.type === DEVICE_NAMED) {
-      const name = text((payload.facts as Record<string, unknown> | undefined)?.name);
-      if (name && typeof payload.deviceId === 'string') {
-        await tx.query(`INSERT INTO org_audit_device_names (device_id, name) VALUES ($1, $2) ON CONFLICT (device_id) DO UPDATE SET name = excluded.name`, [payload.deviceId, name]);
-      }
-      return;
-    }
-    const eventType = recorded.type === ACTIVITY ? INSTALL_ACTIONS[String((payload.detail as Record<string, unknown> | undefined)?.action)] : recorded.type;
-    const resource = eventType === undefined ? undefined : RESOURCE_OF[eventType];
-    if (!eventType || !resource) return;
-    const m = recorded.metadata;
-    const companyId = intOrNull(m.companyId) ?? intOrNull(payload.companyId);
-    // Without a company nobody may read it: it would only ever be visible to no one.
-    if (companyId === null) return;
-    const workspaceId = resource.type === 'workspace' ? intOrNull(payload.workspaceId) : intOrNull(m.workspaceId);
-    const resourceId = String(payload[resource.idField] ?? '');
-    const redacted = redact(payload) as Record<string, unknown>;
-    // A record (a scan, a viewer, an install) changes no resource; it is named as its resource is.
-    const { before, after, name } = RECORDS.has(eventType)
-      ? { before: null, after: redacted, name: await nameIn(tx, companyId, resource.type, resourceId) }
-      : await foldResource(tx, [companyId, resource.type, resourceId], redacted);
-    // Events about a session that do not name its device (shares, viewers) are filed under it too.
-    const deviceId = text(after.deviceId) ?? (typeof after.sessionId === 'string' ? await sessionDevice(tx, companyId, after.sessionId) : null);
-    // The person an event is about when that is not the resource itself: a viewer, a team member, an invitee.
-    const subjectId = resource.type === 'user' ? null : intOrNull(payload.userId);
-    const actorId = intOrNull(m.actorId);
-    await tx.query(
-      `INSERT INTO org_audit_events (event_id, position, company_id, workspace_id, actor_id, event_type, resource_type, resource_id, occurred_at, correlation_id, payload,
-         actor_label, client_address, device_id, session_id, changes, resource_name, subject_user_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (event_id) DO NOTHING`,
-      [
-        recorded.id,
-        recorded.position.toString(),
-        companyId,
-        workspaceId,
-        actorId,
-        eventType,
-        resource.type,
-        resourceId,
-        m.occurredAt,
-        m.correlationId ?? null,
-        JSON.stringify(redacted),
-        // An actor that is not a user (a host's agent, the platform itself) is named as it is.
-        actorId === null ? text(m.actorId) : null,
-        text(m.clientAddress),
-        deviceId,
-        text(after.sessionId),
-        JSON.stringify(changesOf(before, redacted, resource.idField)),
-        await resourceName(tx, companyId, resource.type, resourceId, name, after, redacted),
-        subjectId,
-      ],
-    );
-  },
+  apply: applyByType<DomainEvent>(Object.fromEntries(AUDIT_APPLIED_TYPES.map((type) => [type, handlerOf(type)]))),
 };

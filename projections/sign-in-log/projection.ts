@@ -1,5 +1,7 @@
 import type { SignInEvent } from '#events/organization/users.js';
-import type { Projection } from '../types.js';
+import type { Sql } from '#shared/db/index.js';
+import type { RecordedEvent } from '#shared/es/types.js';
+import { applyByType, type Projection } from '../types.js';
 
 type Handled = Extract<SignInEvent, { type: 'SignInSucceeded' | 'SignInFailed' }>;
 
@@ -27,24 +29,17 @@ export const signInLogProjection: Projection = {
     ALTER TABLE org_sign_in_log ADD COLUMN IF NOT EXISTS provider jsonb;
     CREATE INDEX IF NOT EXISTS org_sign_in_log_user ON org_sign_in_log (user_id, at DESC);`,
   tables: ['org_sign_in_log'],
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, payload: recorded.payload } as Handled;
-    const p = event.payload;
-    await tx.query(
-      `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent, position, provider)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (event_id) DO NOTHING`,
-      [
-        recorded.id,
-        p.userId,
-        recorded.metadata.companyId ?? null,
-        recorded.metadata.occurredAt,
-        event.type === 'SignInSucceeded',
-        event.type === 'SignInFailed' ? event.payload.reason : null,
-        p.address,
-        p.userAgent,
-        recorded.position.toString(),
-        p.provider ? JSON.stringify(p.provider) : null,
-      ],
-    );
-  },
+  apply: applyByType<Handled>({
+    SignInSucceeded: (tx, { payload: p }, at, recorded) => attempt(tx, recorded, at, p, { success: true, reason: null }),
+    SignInFailed: (tx, { payload: p }, at, recorded) => attempt(tx, recorded, at, p, { success: false, reason: p.reason }),
+  }),
 };
+
+/** One attempt, and why it failed if it did. */
+async function attempt(tx: Sql, recorded: RecordedEvent, at: string, p: Handled['payload'], { success, reason }: { success: boolean; reason: string | null }): Promise<void> {
+  await tx.query(
+    `INSERT INTO org_sign_in_log (event_id, user_id, company_id, at, success, reason, address, user_agent, position, provider)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (event_id) DO NOTHING`,
+    [recorded.id, p.userId, recorded.metadata.companyId ?? null, at, success, reason, p.address, p.userAgent, recorded.position.toString(), p.provider ? JSON.stringify(p.provider) : null],
+  );
+}

@@ -3,8 +3,7 @@ import type { RecordedEvent } from '#shared/es/types.js';
 import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestCaseEvent } from '#events/tmt/test-cases.js';
 import { TEST_CASE_EVENT_TYPES } from '#events/tmt/test-cases.js';
-import type { Projection } from '../types.js';
-import { unreachable } from '#shared/unreachable.js';
+import { applyByType, type Projection } from '../types.js';
 
 type Handled = TestCaseEvent | Extract<ProjectEvent, { type: 'ProjectDeleted' }>;
 
@@ -50,9 +49,7 @@ export const tmtTestCasesProjection: Projection = {
       PRIMARY KEY (company_id, workspace_id, project_id, priority, status)
     );`,
   tables: ['tmt_test_cases', 'tmt_test_case_counts'],
-  async apply(tx, recorded) {
-    await applyEvents(tx, [recorded]);
-  },
+  apply: (tx, recorded) => applyOne(tx, recorded),
   // Consecutive creations (a bulk import, a rebuild) become one multi-row insert.
   async applyBatch(tx, events) {
     await applyEvents(tx, events);
@@ -133,40 +130,30 @@ async function adjustCount(tx: Sql, row: Record<string, unknown>, delta: number)
   ]);
 }
 
-async function applyOne(tx: Sql, recorded: RecordedEvent): Promise<void> {
-  const event = { type: recorded.type, payload: recorded.payload } as Handled;
-  const at = recorded.metadata.occurredAt;
-  switch (event.type) {
-    case 'TestCaseCreated':
-      await insertCreated(tx, [recorded]);
-      return;
-    case 'TestCaseUpdated': {
-      const c = event.payload.changes;
-      const before = (await tx.query(`SELECT company_id, workspace_id, project_id, priority, status FROM tmt_test_cases WHERE test_case_id = $1`, [event.payload.testCaseId])).rows[0];
-      if (!before) return;
-      await tx.query(
-        `UPDATE tmt_test_cases SET title = coalesce($2, title), description = coalesce($3, description), priority = coalesce($4, priority),
-           status = coalesce($5, status), steps = coalesce($6::jsonb, steps), updated_at = $7 WHERE test_case_id = $1`,
-        [event.payload.testCaseId, c.title ?? null, c.description ?? null, c.priority ?? null, c.status ?? null, c.steps ? JSON.stringify(c.steps) : null, at],
-      );
-      const after = { ...before, priority: c.priority ?? before.priority, status: c.status ?? before.status };
-      if (after.priority !== before.priority || after.status !== before.status) {
-        await adjustCount(tx, before, -1);
-        await adjustCount(tx, after, 1);
-      }
-      return;
+/** One event, as its type's handler applies it (a batch applies creations together, every other event through this). */
+const applyOne = applyByType<Handled>({
+  TestCaseCreated: (tx, _event, _at, recorded) => insertCreated(tx, [recorded]),
+  TestCaseUpdated: async (tx, { payload: { testCaseId, changes: c } }, at) => {
+    const before = (await tx.query(`SELECT company_id, workspace_id, project_id, priority, status FROM tmt_test_cases WHERE test_case_id = $1`, [testCaseId])).rows[0];
+    if (!before) return;
+    await tx.query(
+      `UPDATE tmt_test_cases SET title = coalesce($2, title), description = coalesce($3, description), priority = coalesce($4, priority),
+         status = coalesce($5, status), steps = coalesce($6::jsonb, steps), updated_at = $7 WHERE test_case_id = $1`,
+      [testCaseId, c.title ?? null, c.description ?? null, c.priority ?? null, c.status ?? null, c.steps ? JSON.stringify(c.steps) : null, at],
+    );
+    const after = { ...before, priority: c.priority ?? before.priority, status: c.status ?? before.status };
+    if (after.priority !== before.priority || after.status !== before.status) {
+      await adjustCount(tx, before, -1);
+      await adjustCount(tx, after, 1);
     }
-    case 'TestCaseDeleted': {
-      const gone = (await tx.query(`DELETE FROM tmt_test_cases WHERE test_case_id = $1 RETURNING company_id, workspace_id, project_id, priority, status`, [event.payload.testCaseId])).rows[0];
-      if (gone) await adjustCount(tx, gone, -1);
-      return;
-    }
-    case 'ProjectDeleted':
-      // A project's cases go with it.
-      await tx.query(`DELETE FROM tmt_test_cases WHERE project_id = $1`, [event.payload.projectId]);
-      await tx.query(`DELETE FROM tmt_test_case_counts WHERE project_id = $1`, [event.payload.projectId]);
-      return;
-    default:
-      return unreachable(event);
-  }
-}
+  },
+  TestCaseDeleted: async (tx, { payload: p }) => {
+    const gone = (await tx.query(`DELETE FROM tmt_test_cases WHERE test_case_id = $1 RETURNING company_id, workspace_id, project_id, priority, status`, [p.testCaseId])).rows[0];
+    if (gone) await adjustCount(tx, gone, -1);
+  },
+  ProjectDeleted: async (tx, { payload: p }) => {
+    // A project's cases go with it.
+    await tx.query(`DELETE FROM tmt_test_cases WHERE project_id = $1`, [p.projectId]);
+    await tx.query(`DELETE FROM tmt_test_case_counts WHERE project_id = $1`, [p.projectId]);
+  },
+});

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHouse, FILE_MAX_LINES, FUNCTION_MAX_LINES, LONG_MARKER, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
+import { checkHouse, FILE_MAX_LINES, FUNCTION_MAX_LINES, LONG_MARKER, projectionsOffTheRule, projectionTables, ROUTES_MAX_LINES } from '../../scripts/check-house.mjs';
 
 /** A tiny repository on disk: the checker reads real files, as `npm run check:house` does. */
 let root: string;
@@ -95,9 +95,24 @@ beforeAll(() => {
     'services/mod/good/contexts.unit.spec.ts': "import type { CommandContext } from '#shared/es/decider.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
     // Read models: tables a projection creates (in its code or a .sql file) or declares (`tables`, a shared definition's `table`).
     'projections/things/projection.ts':
-      "export const p = { schema: `CREATE TABLE IF NOT EXISTS things (id int);\\n CREATE TABLE thing_parts (id int)`, tables: ['things', 'thing_parts'],\n  apply: () => `UPDATE things SET id = 1` };\n",
+      "import { applyByType } from '../types.js';\nexport const p = { schema: `CREATE TABLE IF NOT EXISTS things (id int);\\n CREATE TABLE thing_parts (id int)`, tables: ['things', 'thing_parts'],\n  apply: applyByType<never>({ A: () => `UPDATE things SET id = 1` }) };\n",
     'projections/things/schema.sql': 'CREATE TABLE IF NOT EXISTS thing_notes (id int);\n',
-    'projections/keys/projection.ts': "export const k = keysProjection({ name: 'keys', table: 'key_rows' });\n",
+    'projections/keys/projection.ts': "import { keysProjection } from '../keys.js';\nexport const k = keysProjection({ name: 'keys', table: 'key_rows' });\n",
+    // Read models applying through applyByType (themselves, or a factory of projections/ that does) with a spec beside them.
+    'projections/types.ts': 'export const applyByType = (handlers: object) => handlers;\n',
+    'projections/keys.ts': "import { applyByType } from './types.js';\nexport function keysProjection(t: { table: string }) {\n  return { ...t, apply: applyByType({}) };\n}\n",
+    'projections/things/projection.int.spec.ts': 'export {};\n',
+    'projections/keys/projection.unit.spec.ts': 'export {};\n',
+    // Off the rule: a switch of its own and no spec; a factory of projections/ that does not use applyByType;
+    // applyByType only named (an import, a comment), never called; a spec not in the folder but below it.
+    'projections/bare/projection.ts': 'export const p = { apply: async (_tx: unknown, e: { type: string }) => { switch (e.type) { default: } } };\n',
+    'projections/plain.ts': 'export function plainProjection() {\n  return { apply: async () => {} };\n}\n',
+    'projections/made/projection.ts': "import { plainProjection } from '../plain.js';\nexport const p = plainProjection();\n",
+    'projections/made/projection.int.spec.ts': 'export {};\n',
+    'projections/named/projection.ts': "import { applyByType } from '../types.js';\n// Not through applyByType: it only imports it.\nexport const p = { apply: async () => {}, also: applyByType };\n",
+    'projections/named/deeper/projection.int.spec.ts': 'export {};\n',
+    // A folder without a projection.ts is not a read model of its own.
+    'projections/shared-bits/helpers.ts': 'export {};\n',
     // Its own queries read it, in queries.ts or a queries/ folder.
     'projections/things/queries.ts': 'export const q = `SELECT * FROM things t JOIN thing_parts p ON p.id = t.id`;\n',
     'projections/things/queries/notes.ts': "export const n = 'SELECT id FROM thing_notes';\n",
@@ -198,5 +213,20 @@ describe('SQL on another read model', () => {
 describe('deciders written by hand', () => {
   it('names each decider a decide.ts exports that is not made with defineDecider or a factory of shared/es/', () => {
     expect(checkHouse(root).deciders.sort()).toEqual(['services/mod/good/decide.ts:10 e', 'services/mod/good/decide.ts:11 f', 'services/mod/good/decide.ts:9 d']);
+  });
+});
+
+describe('read models applying through applyByType, each with its spec', () => {
+  it('names each read model that applies events without applyByType (itself or through a factory of projections/) or has no spec in its folder', () => {
+    expect(checkHouse(root).projections).toEqual(projectionsOffTheRule(root));
+    expect(projectionsOffTheRule(root).sort()).toEqual(
+      [
+        'projections/bare/projection.ts: applies events without applyByType (one handler per event type)',
+        'projections/bare: no spec beside it (projection.int.spec.ts, given events → then rows)',
+        'projections/made/projection.ts: applies events without applyByType (one handler per event type)',
+        'projections/named/projection.ts: applies events without applyByType (one handler per event type)',
+        'projections/named: no spec beside it (projection.int.spec.ts, given events → then rows)',
+      ].sort(),
+    );
   });
 });

@@ -319,7 +319,7 @@ describe('accessibility audits on a browser device', () => {
     const scans = (await api('GET', `/accessibility/audits/${done.id}/scans`)).body;
     expect(scans.map((s: { url: string }) => s.url)).toEqual([site.url, `${site.url}?again=1`]);
     const session = await api('GET', `/sessions/${done.sessionId}`);
-    expect(session.body).toMatchObject({ status: 'ended', type: 'automation' });
+    expect(session.body).toMatchObject({ status: 'ended', type: 'automation', endReason: 'accessibility-audit-finished' });
     // The page is one page: the same findings, by fingerprint, as the first audit's.
     const compared = await api('GET', `/accessibility/audits/${done.id}/compare?with=${state.first}`);
     expect([compared.body.new.length, compared.body.fixed.length, compared.body.unchanged.length]).toEqual([0, 0, 5]);

@@ -166,7 +166,7 @@ describe('device visibility follows the host enrolment', () => {
     expect(session.status).toBe(201);
 
     expect((await df(a, 'DELETE', `/hosts/${enrolled.body.id}`)).status).toBe(204);
-    expect((await df(a, 'GET', `/sessions/${session.body.id}`)).body.status).toBe('ended');
+    expect((await df(a, 'GET', `/sessions/${session.body.id}`)).body).toMatchObject({ status: 'ended', endReason: 'host-revoked' });
     expect((await df(a, 'GET', `/devices/${device.id}`)).body.status).toBe('offline');
     expect((await df(a, 'GET', `/hosts/${enrolled.body.id}`)).body).toMatchObject({ status: 'revoked', devices: { online: 0 } });
     await refusedWith(agent, 'HOST_REVOKED');

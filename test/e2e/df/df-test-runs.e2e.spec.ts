@@ -185,6 +185,10 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect(html).toContain('flaky test');
     expect(html).not.toMatch(/<script/i);
     await allAvailable();
+    // Each device's part ran in a session of its own, ended with the run.
+    const sessions = (await api('GET', '/sessions?size=100')).body.content as { deviceId: string; endReason: string | null }[];
+    const ends = sessions.filter((x) => x.endReason === 'test-run-finished');
+    expect(new Set(ends.map((x) => x.deviceId)).size).toBe(3);
 
     const other = await signUpCompany(server.url, 'runs-other');
     expect((await api('GET', `/test-runs/${run.id}`, undefined, other.token)).status).toBe(404);
