@@ -17,7 +17,7 @@ import { enforcingIdentityProvider } from '../domains/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
 import { OrgWriter } from '../service.js';
 import { createBuiltInRoles } from '../roles/index.js';
-import { claimFreeUsername, emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
+import { registerUser, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
@@ -275,61 +275,32 @@ export class AuthService {
     const writer = new OrgWriter(this.platform);
     const email = input.email.trim();
     const userId = await allocateId(db, 'user');
-    // The claim comes first: of two sign-ups with one address, the loser creates nothing.
-    await handleCommand({
-      store,
-      streamId: emailClaimStream(email),
-      decider: emailClaimDecider,
-      command: { type: 'ClaimEmail', email, userId },
-      context: commandContext(this.platform),
-    });
     const companyId = await allocateId(db, 'company');
     const workspaceId = await allocateId(db, 'workspace');
     const ctx = commandContext(this.platform, { actorId: userId, companyId });
-    await handleCommand({
-      store,
-      streamId: companyStream(companyId),
-      decider: companyDecider,
-      command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
-      context: ctx,
-    });
-    const roleIds = await createBuiltInRoles(db, writer, companyId, ctx);
-    await writer.claimName(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
-    await handleCommand({
-      store,
-      streamId: workspaceStream(workspaceId),
-      decider: workspaceDecider,
-      command: {
-        type: 'CreateWorkspace',
-        workspaceId,
-        companyId,
-        name: 'Default',
-        description: '',
-        settings: {},
-        modules: [...MODULE_KEYS],
-      },
-      context: { ...ctx, workspaceId },
-    });
-    const username = await claimFreeUsername(db, writer, email, userId, ctx);
-    const result = await handleCommand({
-      store,
-      streamId: userStream(userId),
-      decider: userDecider,
-      command: {
-        type: 'RegisterUser',
-        userId,
-        companyId,
-        email,
-        username,
-        name: input.name.trim(),
-        passwordHash: await hashPassword(input.password),
-        isAdmin: true,
-        roles: ['Admin'],
-        roleIds: [roleIds.get('Admin')!],
-      },
-      context: ctx,
-    });
-    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });
+    // The company, its roles and workspace are made once the address is the new person's: of two
+    // sign-ups with one address, the loser creates nothing.
+    const createCompany = async () => {
+      await handleCommand({
+        store,
+        streamId: companyStream(companyId),
+        decider: companyDecider,
+        command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
+        context: ctx,
+      });
+      const roleIds = await createBuiltInRoles(db, writer, companyId, ctx);
+      await writer.claimName(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
+      await handleCommand({
+        store,
+        streamId: workspaceStream(workspaceId),
+        decider: workspaceDecider,
+        command: { type: 'CreateWorkspace', workspaceId, companyId, name: 'Default', description: '', settings: {}, modules: [...MODULE_KEYS] },
+        context: { ...ctx, workspaceId },
+      });
+      return { roleIds: [roleIds.get('Admin')!] };
+    };
+    const person = { status: 'active', origin: 'sign-up', companyId, email, name: input.name, passwordHash: await hashPassword(input.password), roleIds: [] } as const;
+    await registerUser(this.platform, person, ctx, { userId, afterClaim: createCompany });
     return { userId, companyId, workspaceId };
   }
 

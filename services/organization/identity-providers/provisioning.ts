@@ -1,14 +1,11 @@
 import { getUserByEmail, type UserView } from '#projections/org-directory/index.js';
 import type { IdentityMapping } from '#events/organization/identity-providers.js';
-import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
-import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { OrgWriter } from '../service.js';
 import { teamDecider, teamStream } from '../teams/index.js';
-import { emailClaimDecider, emailClaimStream, userDecider, userStream } from '../users/index.js';
-import { claimFreeUsername } from '../users/usernames.js';
+import { userDecider, userStream } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 
 /** Who an identity provider or a directory says a person is. */
@@ -63,49 +60,6 @@ export function grantsOf(mappings: readonly IdentityMapping[], identity: Pick<Ex
   }
   const sorted = (s: Set<number>) => [...s].sort((a, b) => a - b);
   return { roleIds: sorted(roles), teamIds: sorted(teams), workspaceIds: sorted(workspaces) };
-}
-
-/**
- * Creates an active user of the company from an identity (just-in-time provisioning, SCIM): the
- * address claimed first (the address of another account: refused by its claim), a free
- * username, and a password nobody knows — they sign in through their provider, or set one by a reset.
- */
-export async function provisionUser(
-  platform: Platform,
-  companyId: number,
-  person: { email: string; name: string; roleIds: number[]; username?: string },
-  context: CommandContext,
-): Promise<{ userId: number; position: bigint | null }> {
-  const { db } = platform;
-  const writer = new OrgWriter(platform);
-  const userId = await allocateId(db, 'user');
-  const ctx = { ...context, companyId };
-  await writer.run(emailClaimStream(person.email), emailClaimDecider, { type: 'ClaimEmail', email: person.email, userId }, ctx);
-  let username: string;
-  if (person.username) {
-    await writer.claimName('username', person.username, userId, 'Username', ctx);
-    username = person.username;
-  } else {
-    username = await claimFreeUsername(db, writer, person.email, userId, ctx);
-  }
-  const result = await writer.run(
-    userStream(userId),
-    userDecider,
-    {
-      type: 'RegisterUser',
-      userId,
-      companyId,
-      email: person.email,
-      username,
-      name: person.name.trim() || username,
-      passwordHash: await hashPassword(randomToken(32)),
-      isAdmin: false,
-      roles: [],
-      roleIds: person.roleIds,
-    },
-    ctx,
-  );
-  return { userId, position: result.position };
 }
 
 /**

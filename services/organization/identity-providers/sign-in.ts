@@ -9,8 +9,8 @@ import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { requireOwnAddress } from '../domains/index.js';
 import { OrgWriter } from '../service.js';
-import { userDecider, userStream, type SignInFailureReason } from '../users/index.js';
-import { applyGrants, grantsOf, provisionUser, type ExternalIdentity } from './provisioning.js';
+import { registerUser, userDecider, userStream, type SignInFailureReason } from '../users/index.js';
+import { applyGrants, grantsOf, type ExternalIdentity } from './provisioning.js';
 
 /** The provider as sign-in events name it. */
 const providerRef = (p: IdentityProviderRow) => ({ id: p.id, type: p.type, name: p.name });
@@ -39,8 +39,8 @@ export class ProviderSignIn {
     if (!user) {
       if (!provider.jitProvisioning) throw new AppError('SSO_NOT_PROVISIONED', `No account for ${email}; ask an administrator to create it`);
       const grants = grantsOf(provider.mappings, identity);
-      const created = await provisionUser(this.platform, provider.companyId, { email, name: identity.name ?? '', roleIds: grants.roleIds }, commandContext(this.platform, { companyId: provider.companyId }));
-      await new OrgWriter(this.platform).settle(created);
+      const person = { status: 'active', origin: 'sso', companyId: provider.companyId, email, name: identity.name ?? '', roleIds: grants.roleIds } as const;
+      const created = await registerUser(this.platform, person, commandContext(this.platform, { companyId: provider.companyId }));
       user = await getUserByEmail(this.platform.db, provider.companyId, email);
       if (!user) throw new Error(`provisioned user ${created.userId} is not in the directory`);
     }

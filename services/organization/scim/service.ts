@@ -7,10 +7,9 @@ import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
 import type { Platform } from '../../platform.js';
 import { requireOwnAddress } from '../domains/index.js';
-import { provisionUser } from '../identity-providers/index.js';
 import { OrgWriter } from '../service.js';
 import { TeamService } from '../teams/index.js';
-import { deleteUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
+import { deleteUser, registerUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
 import { scimTokenDecider } from './decide.js';
 import { groupPatch, groupResource, listResponse, ScimError, userResource, type EqFilter, type PersonInput } from './protocol.js';
 
@@ -103,8 +102,8 @@ export class ScimService {
     const email = this.email(person.email);
     await requireOwnAddress(this.platform.db, caller.companyId, email);
     if (await getUserByEmail(this.platform.db, caller.companyId, email)) throw new ScimError(409, `A user with userName ${email} exists`, 'uniqueness');
-    const { userId, position } = await this.unique(() => provisionUser(this.platform, caller.companyId, { email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds }, ctx));
-    await this.writer.settle({ position });
+    const created = { status: 'active', origin: 'scim', companyId: caller.companyId, email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds } as const;
+    const { userId } = await this.unique(() => registerUser(this.platform, created, ctx));
     const user = await this.userOr404(caller, String(userId));
     const extra = { title: person.title ?? undefined, phone: person.phone ?? undefined };
     const changed = extra.title !== undefined || extra.phone !== undefined;

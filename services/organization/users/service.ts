@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { getUserByEmail, getWorkspace, usernameTaken, userImage, type RoleRow, type UserView } from '#projections/org-directory/index.js';
 import { emailClaimStream, userStream, type ProfileImage } from '#events/organization/users.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
-import { hashToken, randomToken } from '#shared/auth/index.js';
+import { hashPassword, hashToken, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { requirePrincipal } from '#shared/http/principal.js';
@@ -12,7 +12,7 @@ import { refuseAddressOfOthers } from '../domains/index.js';
 import { OrgWriter } from '../service.js';
 import { assertMayGrantRoles, permissionsOf } from '../roles/index.js';
 import { workspaceDecider } from '../workspaces/index.js';
-import { emailClaimDecider, userDecider, type UserState } from './decide.js';
+import { emailClaimDecider, userDecider, type UserCommand, type UserState } from './decide.js';
 import { claimFreeUsername } from './usernames.js';
 
 // The organization's user commands that routes of more than one module call (`/api/v1/users`, `/v1/users`):
@@ -83,19 +83,78 @@ export async function inviteUser(
     await sendInvitation(platform, existing.id, email);
     return { userId: existing.id, created: false };
   }
-  const userId = await allocateId(db, 'user');
-  await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
-  const name = await claimFreeUsername(db, writer, email, userId, ctx);
   const roleIds = (grants.roles ?? []).map((x) => x.id).sort((a, b) => a - b);
-  const result = await writer.run(
-    userStream(userId),
-    userDecider,
-    { type: 'InviteUser', userId, companyId: p.companyId, email, username: name, roleIds, invitedBy: p.userId, ...(workspaceIds?.length ? { workspaceIds } : {}) },
-    ctx,
-  );
-  await writer.settle(result);
+  const person = { status: 'invited', origin: 'invitation', companyId: p.companyId, email, roleIds, invitedBy: p.userId, ...(workspaceIds?.length ? { workspaceIds } : {}) } as const;
+  const { userId } = await registerUser(platform, person, ctx);
   await sendInvitation(platform, userId, email);
   return { userId, created: true };
+}
+
+/** How a person came to a company. */
+export type UserOrigin = 'invitation' | 'sign-up' | 'sso' | 'scim';
+
+/**
+ * A person to create in a company. Invited, they have no name or password until they take the
+ * invitation; active, they have both (a sign-up's password, or one nobody knows for a person an
+ * identity provider or SCIM vouches for: they sign in there, or set one by a reset).
+ */
+export type NewPerson = {
+  companyId: number;
+  email: string;
+  /** Company roles (the caller checked that they may be given). */
+  roleIds: readonly number[];
+} & (
+  | { status: 'invited'; origin: 'invitation'; invitedBy: number; workspaceIds?: readonly number[] }
+  | { status: 'active'; origin: 'sign-up'; name: string; passwordHash: string }
+  | { status: 'active'; origin: 'sso' | 'scim'; name: string }
+);
+
+export interface RegisterOptions {
+  /** The person's id when the caller made it already (a sign-up's context names them as its actor). */
+  userId?: number;
+  /**
+   * What must exist before the person, once the address is theirs (a sign-up's company, roles and
+   * workspace): run after the claim, so a lost claim creates none of it. It may name the person's roles.
+   */
+  afterClaim?: (userId: number) => Promise<{ roleIds?: readonly number[] } | void>;
+}
+
+/**
+ * The one way a person is created, whether invited, signing up, provisioned by an identity provider or
+ * by SCIM: the e-mail address claimed first (another account's address is 409 EMAIL_TAKEN, and of two
+ * concurrent creations with one address exactly one makes a person, the other nothing), a free
+ * username, then the person (`UserInvited` or `UserRegistered`). Answers once the directory shows them.
+ * A sign-up's first person is the company's administrator.
+ */
+export async function registerUser(
+  platform: Platform,
+  person: NewPerson,
+  context: CommandContext,
+  options: RegisterOptions = {},
+): Promise<{ userId: number; username: string; position: bigint | null }> {
+  const { db } = platform;
+  const writer = new OrgWriter(platform);
+  const { companyId, email } = person;
+  const ctx = { ...context, companyId };
+  const userId = options.userId ?? (await allocateId(db, 'user'));
+  await writer.run(emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, userId }, ctx);
+  const roleIds = [...((await options.afterClaim?.(userId))?.roleIds ?? person.roleIds)];
+  const username = await claimFreeUsername(db, writer, email, userId, ctx);
+  const base = { userId, companyId, email, username, roleIds };
+  const command: UserCommand =
+    person.status === 'invited'
+      ? { type: 'InviteUser', ...base, invitedBy: person.invitedBy, ...(person.workspaceIds?.length ? { workspaceIds: [...person.workspaceIds] } : {}) }
+      : {
+          type: 'RegisterUser',
+          ...base,
+          name: person.name.trim() || username,
+          passwordHash: person.origin === 'sign-up' ? person.passwordHash : await hashPassword(randomToken(32)),
+          isAdmin: person.origin === 'sign-up',
+          roles: person.origin === 'sign-up' ? ['Admin'] : [],
+        };
+  const result = await writer.run(userStream(userId), userDecider, command, ctx);
+  await writer.settle(result);
+  return { userId, username, position: result.position };
 }
 
 /** Workspaces an inviter may grant: the company's (else 404), not archived, with WORKSPACE_MANAGE there (else 403). Sorted, unique. */
