@@ -14,7 +14,7 @@ import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
 import { enforcingIdentityProvider } from '../domains/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
-import { OrgWriter } from '../service.js';
+import { OrgNames } from '../claims/index.js';
 import { createBuiltInRoles } from '../roles/index.js';
 import { registerUser, userDecider, userStream } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
@@ -255,7 +255,6 @@ export class AuthService {
     input: { email: string; password: string; name: string; companyName: string },
   ): Promise<{ userId: number; companyId: number; workspaceId: number }> {
     const { db, store } = this.platform;
-    const writer = new OrgWriter(this.platform);
     const email = input.email.trim();
     const userId = await allocateId(db, 'user');
     const companyId = await allocateId(db, 'company');
@@ -271,8 +270,8 @@ export class AuthService {
         command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
         context: ctx,
       });
-      const roleIds = await createBuiltInRoles(db, writer, companyId, ctx);
-      await writer.claimName(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
+      const roleIds = await createBuiltInRoles(this.platform, companyId, ctx);
+      await new OrgNames(this.platform).claim(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
       await handleCommand({
         store,
         streamId: workspaceStream(workspaceId),

@@ -3,7 +3,7 @@ import type { IdentityMapping } from '#events/organization/identity-providers.js
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { lastWrite, orgAggregate } from '../service.js';
 import { teamDecider, teamStream } from '../teams/index.js';
 import { userDecider, userStream } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
@@ -68,11 +68,13 @@ export function grantsOf(mappings: readonly IdentityMapping[], identity: Pick<Ex
  * skipped and logged.
  */
 export async function applyGrants(platform: Platform, user: Pick<UserView, 'id' | 'companyId' | 'roleIds'>, grants: Grants, context: CommandContext): Promise<void> {
-  const writer = new OrgWriter(platform);
+  const users = orgAggregate(platform, userDecider, userStream);
+  const teams = orgAggregate(platform, teamDecider, teamStream);
+  const workspaces = orgAggregate(platform, workspaceDecider, workspaceStream);
   const results: ({ position: bigint | null } | null)[] = [];
   const missing = grants.roleIds.filter((id) => !user.roleIds.includes(id));
   if (missing.length > 0) {
-    results.push(await writer.run(userStream(user.id), userDecider, { type: 'ReplaceRoles', companyId: user.companyId, roleIds: [...user.roleIds, ...missing] }, context));
+    results.push(await users.run(user.id, { type: 'ReplaceRoles', companyId: user.companyId, roleIds: [...user.roleIds, ...missing] }, context, { settle: false }));
   }
   const skipped = async (what: string, id: number, run: () => Promise<{ position: bigint | null }>) => {
     try {
@@ -83,13 +85,13 @@ export async function applyGrants(platform: Platform, user: Pick<UserView, 'id' 
     }
   };
   for (const teamId of grants.teamIds) {
-    await skipped('teamId', teamId, () => writer.run(teamStream(teamId), teamDecider, { type: 'AddMember', companyId: user.companyId, userId: user.id }, context));
+    await skipped('teamId', teamId, () => teams.run(teamId, { type: 'AddMember', companyId: user.companyId, userId: user.id }, context, { settle: false }));
   }
   for (const workspaceId of grants.workspaceIds) {
     const command = { type: 'GrantAccess', companyId: user.companyId, grantee: { kind: 'user', userId: user.id } } as const;
-    await skipped('workspaceId', workspaceId, () => writer.run(workspaceStream(workspaceId), workspaceDecider, command, context));
+    await skipped('workspaceId', workspaceId, () => workspaces.run(workspaceId, command, context, { settle: false }));
   }
-  await writer.settle(...results);
+  await users.settle(lastWrite(...results));
 }
 
 /** The user of the company with this address, as the directory shows them after the latest writes. */

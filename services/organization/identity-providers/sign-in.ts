@@ -7,7 +7,7 @@ import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { requireOwnAddress } from '../domains/index.js';
-import { OrgWriter } from '../service.js';
+import { orgAggregate } from '../service.js';
 import { registerUser, userDecider, userStream, type SignInFailureReason } from '../users/index.js';
 import { applyGrants, grantsOf, type ExternalIdentity } from './provisioning.js';
 
@@ -60,9 +60,8 @@ export class ProviderSignIn {
 
   /** An invited user who signs in through their provider has accepted the invitation: the provider vouched for the address. */
   private async acceptInvitation(user: UserView, identity: ExternalIdentity, ctx: CommandContext): Promise<UserView> {
-    const writer = new OrgWriter(this.platform);
-    const result = await writer.run(userStream(user.id), userDecider, { type: 'ActivateUser', ...(identity.name ? { name: identity.name } : {}), passwordHash: await hashPassword(randomToken(32)) }, ctx);
-    await writer.settle(result);
+    const activation = { type: 'ActivateUser', ...(identity.name ? { name: identity.name } : {}), passwordHash: await hashPassword(randomToken(32)) } as const;
+    await orgAggregate(this.platform, userDecider, userStream).run(user.id, activation, ctx);
     return (await getUserByEmail(this.platform.db, user.companyId, user.email)) ?? user;
   }
 }

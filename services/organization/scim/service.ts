@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { getUser, getUserByEmail, listTeams, listUsers, type TeamView, type UserView } from '#projections/org-directory/index.js';
 import { activeScimToken, findScimToken, type ScimTokenView } from '#projections/org-scim/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
+import { aggregate } from '#shared/es/aggregate.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
 import type { Platform } from '../../platform.js';
 import { requireOwnAddress } from '../domains/index.js';
-import { OrgWriter } from '../service.js';
 import { TeamService } from '../teams/index.js';
 import { deleteUser, registerUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
 import { scimTokenDecider } from './decide.js';
@@ -31,14 +31,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * with the token as the actor's company and the request id as correlation id.
  */
 export class ScimService {
-  private readonly writer: OrgWriter;
+  private readonly tokens;
   private readonly teams: TeamService;
 
   constructor(
     private readonly platform: Platform,
     private readonly revocations: TokenRevocations,
   ) {
-    this.writer = new OrgWriter(platform);
+    this.tokens = aggregate(platform, { decider: scimTokenDecider, stream: scimTokenStream, readModels: ['org-scim'] });
     this.teams = new TeamService(platform);
   }
 
@@ -49,15 +49,13 @@ export class ScimService {
     const token = `${SCIM_TOKEN_PREFIX}${randomToken(32)}`;
     const tokenId = randomUUID();
     const command = { type: 'CreateScimToken', tokenId, companyId, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 13), createdBy, roleIds: input.roleIds } as const;
-    const result = await this.writer.run(scimTokenStream(tokenId), scimTokenDecider, command, ctx);
-    await this.platform.readModels.waitFor(result.position!, { names: ['org-scim'] });
+    await this.tokens.run(tokenId, command, ctx);
     return { token, view: (await findScimToken(this.platform.db, companyId, tokenId))! };
   }
 
   /** Revokes a token of the company (404 for another's); requests with it are refused from the answer on. */
   async revokeToken(companyId: number, tokenId: string, revokedBy: number, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(scimTokenStream(tokenId), scimTokenDecider, { type: 'RevokeScimToken', companyId, revokedBy }, ctx);
-    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: ['org-scim'] });
+    await this.tokens.run(tokenId, { type: 'RevokeScimToken', companyId, revokedBy }, ctx);
   }
 
   /** The caller of `Authorization: Bearer scim_...`, or 401 in SCIM's shape. */
