@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SIGN_IN_METHODS } from '#events/organization/users.js';
 import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { AppError } from '#shared/errors.js';
+import type { CommandActor } from '#shared/es/decider.js';
 import { requirePrincipal, type Principal } from '#shared/http/principal.js';
 import type { PermissionKey } from '#shared/permissions.js';
 
@@ -99,3 +100,17 @@ export async function requireSelfOr(request: FastifyRequest, userId: number, key
 }
 
 export { validationError } from '#shared/http/params.js';
+
+/**
+ * Who a request's commands act for: the signed-in principal (or `actor`'s ids, when given) in their
+ * company and active workspace. `commandContext(platform, requestActor(request))` adds the time and the
+ * request's id as the correlation id.
+ */
+export function requestActor(request: FastifyRequest, actor: { userId?: number | null; companyId?: number | null } = {}): CommandActor {
+  const p = request.principal ?? null;
+  return {
+    actorId: actor.userId !== undefined ? actor.userId : (p?.userId ?? null),
+    companyId: actor.companyId !== undefined ? actor.companyId : (p?.companyId ?? null),
+    workspaceId: request.workspace?.id ?? null,
+  };
+}

@@ -6,6 +6,7 @@ import type { AuthService } from './service.js';
 
 export { AuthService, type ClientInfo, type TokenPair } from './service.js';
 export { AccessRevocations, type RevocableToken } from './revocation.js';
+export { SignInAttempts, type SignInAttempt, type SignInClient } from './sign-in-attempts.js';
 export { sendLimitsOf, type SendLimits } from './send-limits.js';
 
 export interface AuthOptions {

@@ -1,7 +1,6 @@
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { commandContext, handleCommand } from '#shared/es/decider.js';
-import type { NewEvent } from '#shared/es/types.js';
 import { findSignInSession } from '#projections/sign-in-sessions/index.js';
 import { allocateId } from '#shared/ids.js';
 import {
@@ -15,13 +14,14 @@ import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
 import { enforcingIdentityProvider } from '../domains/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
-import { OrgWriter } from '../service.js';
+import { OrgNames } from '../claims/index.js';
 import { createBuiltInRoles } from '../roles/index.js';
-import { claimFreeUsername, emailClaimDecider, emailClaimStream, userDecider, userSignInStream, userStream, type SignInFailureReason } from '../users/index.js';
+import { registerUser, userDecider, userStream } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 import { RefreshTokenReused, RefreshTokens } from './refresh-tokens.js';
 import { AccessRevocations } from './revocation.js';
 import { signInSessionRecord, SignInSessions } from './sessions.js';
+import { SignInAttempts, type SignInAttempt, type SignInClient } from './sign-in-attempts.js';
 import { SendLimits } from './send-limits.js';
 import { SignInThrottle } from './throttle.js';
 import { SsoEnforcement } from './sso-enforcement.js';
@@ -32,11 +32,8 @@ export interface TokenPair {
   refreshToken: string;
 }
 
-export interface ClientInfo {
-  address: string;
-  userAgent: string | null;
-  requestId: string;
-}
+/** Where a request comes from: the client's address and browser, and the request's id. */
+export type ClientInfo = SignInClient;
 
 const resetKey = (hash: string) => `auth:reset:${hash}`;
 
@@ -52,6 +49,8 @@ export class AuthService {
   readonly revocations: AccessRevocations;
   readonly throttle: SignInThrottle;
   readonly sessions: SignInSessions;
+  /** The record of every sign-in attempt, password or provider. */
+  readonly signIns: SignInAttempts;
   /** Hourly limits on mail and sign-ups, per client address and per recipient. */
   readonly sendLimits: SendLimits;
   /** What "single sign-on required" ends: password sessions, and credentials made from them until approved. */
@@ -67,6 +66,7 @@ export class AuthService {
       log: (level, message, err) => platform.logger[level]({ err }, message),
     });
     this.sessions = new SignInSessions(platform, this.refreshTokens, this.revocations);
+    this.signIns = new SignInAttempts(platform, this.sessions);
     this.enforcement = new SsoEnforcement(platform, this.sessions);
     this.sendLimits = new SendLimits(platform.counters, {
       mailPerAddress: config.MAIL_MAX_PER_ADDRESS_PER_HOUR,
@@ -100,15 +100,20 @@ export class AuthService {
     return { token: access.token, expiresIn: access.expiresIn, refreshToken: refresh.token, sessionId: refresh.familyId };
   }
 
-  /** Starts a sign-in session: a new family, recorded (with `before`, the sign-in's own events) on the user's sign-in stream. */
-  private async startSession(
+  /**
+   * Starts a sign-in session: a new family, recorded on the user's sign-in stream with the successful
+   * attempt that began it (none for a sign-up), in one append.
+   */
+  async startSession(
     user: { userId: number; companyId: number; workspaceId: number | null },
     client: ClientInfo | null,
-    before: NewEvent[] = [],
+    attempt?: SignInAttempt,
   ): Promise<TokenPair> {
     const { sessionId, ...pair } = await this.issuePair(user);
-    const started = this.sessions.startedEvent(user, sessionId, client, { actorId: user.userId, companyId: user.companyId });
-    await this.sessions.record(user.userId, [...before, started]);
+    const method = attempt && attempt.method !== 'password' ? 'sso' : 'password';
+    const started = this.sessions.startedEvent(user, sessionId, client, { actorId: user.userId, companyId: user.companyId }, method);
+    if (attempt) await this.signIns.record(attempt, started);
+    else await this.sessions.record(user.userId, [started]);
     return pair;
   }
 
@@ -118,7 +123,7 @@ export class AuthService {
     const account = login.trim();
     await this.throttle.check(account, client.address).catch(async (err: unknown) => {
       const user = await findUserByLogin(db, account);
-      if (user) await this.recordSignIn(user, client, 'throttled');
+      if (user) await this.signIns.record({ method: 'password', who: { user }, failure: 'throttled', client });
       throw err;
     });
     const user = await findUserByLogin(db, account);
@@ -133,17 +138,16 @@ export class AuthService {
     const ok = user.passwordHash ? await verifyPassword(password, user.passwordHash) : (await dummyVerify(password), false);
     if (!ok) {
       await this.throttle.recordFailure(account, client.address);
-      await this.recordSignIn(user, client, 'bad_password');
+      await this.signIns.record({ method: 'password', who: { user }, failure: 'bad_password', client });
       throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
     }
     if (user.status !== 'active') {
-      await this.recordSignIn(user, client, 'inactive');
+      await this.signIns.record({ method: 'password', who: { user }, failure: 'inactive', client });
       throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
     }
     await this.throttle.recordSuccess(account, client.address);
     const workspaceId = await defaultWorkspaceId(db, { userId: user.id, companyId: user.companyId });
-    // The attempt and the session it starts, in one append.
-    return this.startSession({ userId: user.id, companyId: user.companyId, workspaceId }, client, [this.signInEvent(user, client, null)]);
+    return this.startSession({ userId: user.id, companyId: user.companyId, workspaceId }, client, { method: 'password', who: { user }, failure: null, client });
   }
 
   /**
@@ -171,27 +175,6 @@ export class AuthService {
     if (session?.method === 'sso') return;
     await this.sessions.end({ sessionId, userId: user.id }, 'sso_required', { actorId: null, companyId: user.companyId });
     throw new AppError('SSO_REQUIRED', `Addresses of this domain sign in with ${provider.name}`);
-  }
-
-  private signInEvent(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
-    const base = { userId: user.id, address: client.address, userAgent: client.userAgent };
-    return failure === null
-      ? { type: 'SignInSucceeded', payload: base, metadata: this.metadata(client, user) }
-      : { type: 'SignInFailed', payload: { ...base, reason: failure }, metadata: this.metadata(client, user) };
-  }
-
-  private async recordSignIn(user: DirectoryUser, client: ClientInfo, failure: SignInFailureReason | null): Promise<void> {
-    await this.platform.store.append(userSignInStream(user.id), [this.signInEvent(user, client, failure)], 'any');
-  }
-
-  private metadata(client: ClientInfo, user: DirectoryUser) {
-    return {
-      actorId: user.id,
-      companyId: user.companyId,
-      workspaceId: null,
-      correlationId: client.requestId,
-      occurredAt: this.platform.now().toISOString(),
-    };
   }
 
   /**
@@ -272,64 +255,34 @@ export class AuthService {
     input: { email: string; password: string; name: string; companyName: string },
   ): Promise<{ userId: number; companyId: number; workspaceId: number }> {
     const { db, store } = this.platform;
-    const writer = new OrgWriter(this.platform);
     const email = input.email.trim();
     const userId = await allocateId(db, 'user');
-    // The claim comes first: of two sign-ups with one address, the loser creates nothing.
-    await handleCommand({
-      store,
-      streamId: emailClaimStream(email),
-      decider: emailClaimDecider,
-      command: { type: 'ClaimEmail', email, userId },
-      context: commandContext(this.platform),
-    });
     const companyId = await allocateId(db, 'company');
     const workspaceId = await allocateId(db, 'workspace');
     const ctx = commandContext(this.platform, { actorId: userId, companyId });
-    await handleCommand({
-      store,
-      streamId: companyStream(companyId),
-      decider: companyDecider,
-      command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
-      context: ctx,
-    });
-    const roleIds = await createBuiltInRoles(db, writer, companyId, ctx);
-    await writer.claimName(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
-    await handleCommand({
-      store,
-      streamId: workspaceStream(workspaceId),
-      decider: workspaceDecider,
-      command: {
-        type: 'CreateWorkspace',
-        workspaceId,
-        companyId,
-        name: 'Default',
-        description: '',
-        settings: {},
-        modules: [...MODULE_KEYS],
-      },
-      context: { ...ctx, workspaceId },
-    });
-    const username = await claimFreeUsername(db, writer, email, userId, ctx);
-    const result = await handleCommand({
-      store,
-      streamId: userStream(userId),
-      decider: userDecider,
-      command: {
-        type: 'RegisterUser',
-        userId,
-        companyId,
-        email,
-        username,
-        name: input.name.trim(),
-        passwordHash: await hashPassword(input.password),
-        isAdmin: true,
-        roles: ['Admin'],
-        roleIds: [roleIds.get('Admin')!],
-      },
-      context: ctx,
-    });
-    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: IDENTITY_READ_MODELS });
+    // The company, its roles and workspace are made once the address is the new person's: of two
+    // sign-ups with one address, the loser creates nothing.
+    const createCompany = async () => {
+      await handleCommand({
+        store,
+        streamId: companyStream(companyId),
+        decider: companyDecider,
+        command: { type: 'RegisterCompany', companyId, name: input.companyName.trim() },
+        context: ctx,
+      });
+      const roleIds = await createBuiltInRoles(this.platform, companyId, ctx);
+      await new OrgNames(this.platform).claim(`workspace-name:${companyId}`, 'Default', workspaceId, 'Workspace', ctx);
+      await handleCommand({
+        store,
+        streamId: workspaceStream(workspaceId),
+        decider: workspaceDecider,
+        command: { type: 'CreateWorkspace', workspaceId, companyId, name: 'Default', description: '', settings: {}, modules: [...MODULE_KEYS] },
+        context: { ...ctx, workspaceId },
+      });
+      return { roleIds: [roleIds.get('Admin')!] };
+    };
+    const person = { status: 'active', origin: 'sign-up', companyId, email, name: input.name, passwordHash: await hashPassword(input.password), roleIds: [] } as const;
+    await registerUser(this.platform, person, ctx, { userId, afterClaim: createCompany });
     return { userId, companyId, workspaceId };
   }
 

@@ -2,8 +2,9 @@ import fp from 'fastify-plugin';
 
 export { nameClaimDecider, type NameClaimCommand, type NameClaimState } from './decide.js';
 export { nameClaimStream, foldName, type NameClaimEvent, type NameScope } from '#events/organization/claims.js';
+export { OrgNames } from './names.js';
 
-/** Name claims take no options: they have no route, and their commands run through `OrgWriter`. */
+/** Name claims take no options: they have no route, and their commands run through `OrgNames`. */
 export type ClaimsOptions = Record<string, never>;
 
 /**

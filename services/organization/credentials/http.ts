@@ -5,11 +5,12 @@ import type { Sql } from '#shared/db/index.js';
 import { credentialApprovalStream, RateLimit } from '#events/organization/credentials.js';
 import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
 import { forbidden, found } from '#shared/errors.js';
+import { aggregate } from '#shared/es/aggregate.js';
 import { commandContext, type Decider, type DomainEvent } from '#shared/es/decider.js';
 import { CREDENTIAL_SCOPES, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { signInMethodOf } from '../../sign-in-method.js';
-import { OrgWriter, requestActor } from '../service.js';
+import { requestActor } from '../http.js';
 import type { CredentialService } from './service.js';
 
 // The credentials routes' vocabulary: their options, schemas, who sees which credentials, how they write.
@@ -55,9 +56,10 @@ export async function filterOf(request: FastifyRequest): Promise<CredentialScope
 
 /** Runs credential commands for a request's caller, each answered once the `org-credentials` read model shows it. */
 export function credentialCommands(platform: Platform) {
-  const writer = new OrgWriter(platform, ['org-credentials']);
-  return async <C, E extends DomainEvent, S>(request: FastifyRequest, streamId: string, decider: Decider<C, E, S>, command: C): Promise<void> =>
-    writer.settle(await writer.run(streamId, decider, command, commandContext(platform, requestActor(request))));
+  return async <C, E extends DomainEvent, S>(request: FastifyRequest, streamId: string, decider: Decider<C, E, S>, command: C): Promise<void> => {
+    const credential = aggregate(platform, { decider, stream: (id) => id, readModels: ['org-credentials'] });
+    await credential.run(streamId, command, commandContext(platform, requestActor(request)));
+  };
 }
 
 /** The fields every credential's view adds about single sign-on (docs/modules/identity.md, "What enforcement ends"). */

@@ -1,6 +1,7 @@
 import { randomToken } from '#shared/auth/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { DataDirLockedError } from '#shared/db/index.js';
+import { aggregate } from '#shared/es/aggregate.js';
 import { commandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { createLogger } from '#shared/logger.js';
@@ -8,7 +9,6 @@ import { DOMAIN_NAME, domainStream } from '#events/organization/domains.js';
 import { listDomains, type DomainRow } from '#projections/org-domains/index.js';
 import { openPlatform } from '../../open-platform.js';
 import { companyStream } from '../companies/index.js';
-import { OrgWriter } from '../service.js';
 import { domainDecider } from './decide.js';
 
 /**
@@ -62,9 +62,10 @@ async function main(): Promise<number> {
     }
     // As the installation: no actor, in the company's name (its audit shows the operator's verification).
     const ctx = commandContext(platform, { companyId });
-    const writer = new OrgWriter(platform);
-    const claimed = await writer.run(domainStream(domain!), domainDecider, { type: 'ClaimDomain', domain: domain!, companyId, token: randomToken(32) }, ctx);
-    const verified = await writer.run(domainStream(domain!), domainDecider, { type: 'VerifyDomain', domain: domain!, companyId, proof: { method: 'operator' } }, ctx);
+    // Nothing reads its own write here: the projections of a running platform catch up on their own.
+    const domains = aggregate(platform, { decider: domainDecider, stream: domainStream, readModels: [] });
+    const claimed = await domains.run(domain!, { type: 'ClaimDomain', domain: domain!, companyId, token: randomToken(32) }, ctx, { settle: false });
+    const verified = await domains.run(domain!, { type: 'VerifyDomain', domain: domain!, companyId, proof: { method: 'operator' } }, ctx, { settle: false });
     const did = [claimed.events.length > 0 ? 'claimed' : null, verified.events.length > 0 ? 'verified' : null].filter(Boolean).join(' and ');
     process.stdout.write(did ? `${domain}: ${did} for company ${companyId} by the operator\n` : `${domain}: already verified for company ${companyId}; nothing changed\n`);
     return 0;

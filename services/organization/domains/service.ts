@@ -1,10 +1,10 @@
 import { domainOwner, getDomain, listDomains, type DomainRow } from '#projections/org-domains/index.js';
 import { domainStream } from '#events/organization/domains.js';
 import { randomToken } from '#shared/auth/index.js';
+import { aggregate } from '#shared/es/aggregate.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
 import { domainDecider, type DomainProof } from './decide.js';
 import { lookUpTxt, txtVerdict, verificationRecord } from './dns.js';
 
@@ -23,14 +23,14 @@ export const domainView = (d: DomainRow): DomainView => ({ domain: d.domain, ver
  * own stream, where at most one company can hold it verified.
  */
 export class DomainService {
-  private readonly writer: OrgWriter;
+  private readonly domains;
 
   constructor(
     private readonly platform: Platform,
     /** After a domain is verified: what enforcement there now ends (auth/sso-enforcement.ts). */
     private readonly afterVerify: (companyId: number, ctx: CommandContext) => Promise<void> = async () => undefined,
   ) {
-    this.writer = new OrgWriter(platform, ['org-domains']);
+    this.domains = aggregate(platform, { decider: domainDecider, stream: domainStream, readModels: ['org-domains'] });
   }
 
   list(companyId: number): Promise<DomainRow[]> {
@@ -43,8 +43,7 @@ export class DomainService {
 
   /** Claims the domain for the company (again: the claim it has); 409 DOMAIN_TAKEN when another company verified it. */
   async claim(companyId: number, domain: string, ctx: CommandContext): Promise<DomainRow> {
-    const result = await this.writer.run(domainStream(domain), domainDecider, { type: 'ClaimDomain', domain, companyId, token: randomToken(32) }, ctx);
-    await this.writer.settle(result);
+    await this.domains.run(domain, { type: 'ClaimDomain', domain, companyId, token: randomToken(32) }, ctx);
     return this.get(companyId, domain);
   }
 
@@ -62,11 +61,11 @@ export class DomainService {
 
   /** Gives the claim up; a verified domain is free again for another company to verify. */
   async release(companyId: number, domain: string, ctx: CommandContext): Promise<void> {
-    await this.writer.settle(await this.writer.run(domainStream(domain), domainDecider, { type: 'ReleaseDomain', domain, companyId }, ctx));
+    await this.domains.run(domain, { type: 'ReleaseDomain', domain, companyId }, ctx);
   }
 
   private async record(companyId: number, domain: string, proof: DomainProof, ctx: CommandContext): Promise<DomainRow> {
-    await this.writer.settle(await this.writer.run(domainStream(domain), domainDecider, { type: 'VerifyDomain', domain, companyId, proof }, ctx));
+    await this.domains.run(domain, { type: 'VerifyDomain', domain, companyId, proof }, ctx);
     await this.afterVerify(companyId, ctx);
     return this.get(companyId, domain);
   }

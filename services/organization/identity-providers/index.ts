@@ -19,7 +19,7 @@ import { SsoFlows } from './sso.js';
 import type { IdentityProviderFeatureOptions } from './options.js';
 
 export { IdentityProviderService } from './service.js';
-export { applyGrants, grantsOf, provisionUser, type ExternalIdentity, type Grants } from './provisioning.js';
+export { applyGrants, grantsOf, type ExternalIdentity, type Grants } from './provisioning.js';
 
 export type { IdentityProviderFeatureOptions } from './options.js';
 

@@ -1,14 +1,11 @@
 import { getUserByEmail, type UserView } from '#projections/org-directory/index.js';
 import type { IdentityMapping } from '#events/organization/identity-providers.js';
-import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import type { CommandContext } from '#shared/es/decider.js';
-import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { lastWrite, orgAggregate } from '../service.js';
 import { teamDecider, teamStream } from '../teams/index.js';
-import { emailClaimDecider, emailClaimStream, userDecider, userStream } from '../users/index.js';
-import { claimFreeUsername } from '../users/usernames.js';
+import { userDecider, userStream } from '../users/index.js';
 import { workspaceDecider, workspaceStream } from '../workspaces/index.js';
 
 /** Who an identity provider or a directory says a person is. */
@@ -66,59 +63,18 @@ export function grantsOf(mappings: readonly IdentityMapping[], identity: Pick<Ex
 }
 
 /**
- * Creates an active user of the company from an identity (just-in-time provisioning, SCIM): the
- * address claimed first (the address of another account: refused by its claim), a free
- * username, and a password nobody knows — they sign in through their provider, or set one by a reset.
- */
-export async function provisionUser(
-  platform: Platform,
-  companyId: number,
-  person: { email: string; name: string; roleIds: number[]; username?: string },
-  context: CommandContext,
-): Promise<{ userId: number; position: bigint | null }> {
-  const { db } = platform;
-  const writer = new OrgWriter(platform);
-  const userId = await allocateId(db, 'user');
-  const ctx = { ...context, companyId };
-  await writer.run(emailClaimStream(person.email), emailClaimDecider, { type: 'ClaimEmail', email: person.email, userId }, ctx);
-  let username: string;
-  if (person.username) {
-    await writer.claimName('username', person.username, userId, 'Username', ctx);
-    username = person.username;
-  } else {
-    username = await claimFreeUsername(db, writer, person.email, userId, ctx);
-  }
-  const result = await writer.run(
-    userStream(userId),
-    userDecider,
-    {
-      type: 'RegisterUser',
-      userId,
-      companyId,
-      email: person.email,
-      username,
-      name: person.name.trim() || username,
-      passwordHash: await hashPassword(randomToken(32)),
-      isAdmin: false,
-      roles: [],
-      roleIds: person.roleIds,
-    },
-    ctx,
-  );
-  return { userId, position: result.position };
-}
-
-/**
  * Gives a user what the mappings grant, adding to what they have (nothing is taken away: an
  * administrator or SCIM removes). A team or workspace deleted or archived since the mapping was made is
  * skipped and logged.
  */
 export async function applyGrants(platform: Platform, user: Pick<UserView, 'id' | 'companyId' | 'roleIds'>, grants: Grants, context: CommandContext): Promise<void> {
-  const writer = new OrgWriter(platform);
+  const users = orgAggregate(platform, userDecider, userStream);
+  const teams = orgAggregate(platform, teamDecider, teamStream);
+  const workspaces = orgAggregate(platform, workspaceDecider, workspaceStream);
   const results: ({ position: bigint | null } | null)[] = [];
   const missing = grants.roleIds.filter((id) => !user.roleIds.includes(id));
   if (missing.length > 0) {
-    results.push(await writer.run(userStream(user.id), userDecider, { type: 'ReplaceRoles', companyId: user.companyId, roleIds: [...user.roleIds, ...missing] }, context));
+    results.push(await users.run(user.id, { type: 'ReplaceRoles', companyId: user.companyId, roleIds: [...user.roleIds, ...missing] }, context, { settle: false }));
   }
   const skipped = async (what: string, id: number, run: () => Promise<{ position: bigint | null }>) => {
     try {
@@ -129,13 +85,13 @@ export async function applyGrants(platform: Platform, user: Pick<UserView, 'id' 
     }
   };
   for (const teamId of grants.teamIds) {
-    await skipped('teamId', teamId, () => writer.run(teamStream(teamId), teamDecider, { type: 'AddMember', companyId: user.companyId, userId: user.id }, context));
+    await skipped('teamId', teamId, () => teams.run(teamId, { type: 'AddMember', companyId: user.companyId, userId: user.id }, context, { settle: false }));
   }
   for (const workspaceId of grants.workspaceIds) {
     const command = { type: 'GrantAccess', companyId: user.companyId, grantee: { kind: 'user', userId: user.id } } as const;
-    await skipped('workspaceId', workspaceId, () => writer.run(workspaceStream(workspaceId), workspaceDecider, command, context));
+    await skipped('workspaceId', workspaceId, () => workspaces.run(workspaceId, command, context, { settle: false }));
   }
-  await writer.settle(...results);
+  await users.settle(lastWrite(...results));
 }
 
 /** The user of the company with this address, as the directory shows them after the latest writes. */

@@ -15,7 +15,7 @@ import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { refuseDomainsOfOthers } from '../domains/index.js';
-import { OrgWriter } from '../service.js';
+import { orgAggregate } from '../service.js';
 import { assertMayGrantRoles, requireRoles } from '../roles/grant.js';
 import { identityProviderDecider } from './decide.js';
 
@@ -61,7 +61,7 @@ const secretContext = (providerId: number, field: string) => `identity-provider:
  * an event; the sign-in flows get them opened.
  */
 export class IdentityProviderService {
-  private readonly writer: OrgWriter;
+  private readonly providers;
 
   constructor(
     private readonly platform: Platform,
@@ -69,7 +69,7 @@ export class IdentityProviderService {
     /** After a provider is created or changed: where it now enforces, what enforcement ends (auth/sso-enforcement.ts). */
     private readonly afterWrite: (provider: IdentityProviderRow, ctx: CommandContext) => Promise<void> = async () => undefined,
   ) {
-    this.writer = new OrgWriter(platform);
+    this.providers = orgAggregate(platform, identityProviderDecider, identityProviderStream, ['org-identity-providers']);
   }
 
   /** The configuration with the secrets it carries sealed for this provider. */
@@ -126,7 +126,7 @@ export class IdentityProviderService {
       const { id, companyId, type: _t, createdAt: _c, updatedAt: _u, ...settings } = opened;
       const ctx = commandContext(this.platform, { companyId });
       const change = { type: 'ChangeIdentityProvider' as const, companyId, settings: { ...settings, config: this.sealed(id, provider.type, settings.config) } };
-      await this.settle((await this.writer.run(identityProviderStream(id), identityProviderDecider, change, ctx)).position);
+      await this.providers.run(id, change, ctx);
       count++;
     }
     return count;
@@ -151,13 +151,8 @@ export class IdentityProviderService {
     const providerId = await allocateId(this.platform.db, 'identity_provider');
     const config = this.sealed(providerId, input.type, checkedConfig(input.type, input.config, false));
     const { type, ...settings } = input;
-    const result = await this.writer.run(
-      identityProviderStream(providerId),
-      identityProviderDecider,
-      { type: 'CreateIdentityProvider', provider: { providerId, companyId: caller.companyId, type, ...settings, domains: normalDomains(input.domains), config } },
-      ctx,
-    );
-    await this.settle(result.position);
+    const provider = { providerId, companyId: caller.companyId, type, ...settings, domains: normalDomains(input.domains), config };
+    await this.providers.run(providerId, { type: 'CreateIdentityProvider', provider }, ctx);
     return this.written(caller.companyId, providerId, ctx);
   }
 
@@ -167,8 +162,7 @@ export class IdentityProviderService {
     await this.checkMappings(caller, input.mappings);
     await this.checkDomains(caller.companyId, input.domains);
     const settings = { ...input, domains: normalDomains(input.domains), config };
-    const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);
-    await this.settle(result.position);
+    await this.providers.run(id, { type: 'ChangeIdentityProvider', companyId: caller.companyId, settings }, ctx);
     return this.written(caller.companyId, id, ctx);
   }
 
@@ -179,8 +173,7 @@ export class IdentityProviderService {
   }
 
   async delete(companyId: number, id: number, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(identityProviderStream(id), identityProviderDecider, { type: 'DeleteIdentityProvider', companyId }, ctx);
-    await this.settle(result.position);
+    await this.providers.run(id, { type: 'DeleteIdentityProvider', companyId }, ctx);
   }
 
   /** Mappings name the company's roles (and the caller may grant them), teams and workspaces. */
@@ -201,10 +194,6 @@ export class IdentityProviderService {
    */
   private async checkDomains(companyId: number, domains: readonly string[]): Promise<void> {
     await refuseDomainsOfOthers(this.platform.db, companyId, normalDomains(domains));
-  }
-
-  private async settle(position: bigint | null): Promise<void> {
-    if (position !== null) await this.platform.readModels.waitFor(position, { names: ['org-identity-providers'] });
   }
 }
 

@@ -3,17 +3,16 @@ import { emailDomain } from '#projections/org-domains/index.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import { commandContext, eventMetadata, type CommandContext } from '#shared/es/decider.js';
-import type { NewEvent } from '#shared/es/types.js';
+import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { requireOwnAddress } from '../domains/index.js';
-import { OrgWriter } from '../service.js';
-import { userDecider, userStream, type SignInFailureReason } from '../users/index.js';
-import { applyGrants, grantsOf, provisionUser, type ExternalIdentity } from './provisioning.js';
+import { orgAggregate } from '../service.js';
+import { registerUser, userDecider, userStream, type SignInFailureReason } from '../users/index.js';
+import { applyGrants, grantsOf, type ExternalIdentity } from './provisioning.js';
 
-/** The provider as sign-in events name it. */
-const providerRef = (p: IdentityProviderRow) => ({ id: p.id, type: p.type, name: p.name });
+/** How a sign-in through this provider is recorded: a directory's, or single sign-on's. */
+const attemptThrough = (provider: IdentityProviderRow) => ({ method: provider.type === 'ldap' ? ('ldap' as const) : ('sso' as const), provider });
 
 /**
  * A sign-in through an identity provider is a normal sign-in: the person the provider vouches for, at
@@ -39,45 +38,30 @@ export class ProviderSignIn {
     if (!user) {
       if (!provider.jitProvisioning) throw new AppError('SSO_NOT_PROVISIONED', `No account for ${email}; ask an administrator to create it`);
       const grants = grantsOf(provider.mappings, identity);
-      const created = await provisionUser(this.platform, provider.companyId, { email, name: identity.name ?? '', roleIds: grants.roleIds }, commandContext(this.platform, { companyId: provider.companyId }));
-      await new OrgWriter(this.platform).settle(created);
+      const person = { status: 'active', origin: 'sso', companyId: provider.companyId, email, name: identity.name ?? '', roleIds: grants.roleIds } as const;
+      const created = await registerUser(this.platform, person, commandContext(this.platform, { companyId: provider.companyId }));
       user = await getUserByEmail(this.platform.db, provider.companyId, email);
       if (!user) throw new Error(`provisioned user ${created.userId} is not in the directory`);
     }
     if (user.status === 'deactivated') {
-      await this.record(user, provider, client, 'inactive');
+      await this.auth.signIns.record({ ...attemptThrough(provider), who: { user }, failure: 'inactive', client });
       throw new AppError('ACCOUNT_DISABLED', 'This account is not active');
     }
     if (user.status === 'passive') user = await this.acceptInvitation(user, identity, commandContext(this.platform, { actorId: user.id, companyId: provider.companyId }));
     await applyGrants(this.platform, user, grantsOf(provider.mappings, identity), commandContext(this.platform, { actorId: user.id, companyId: provider.companyId }));
     const session = { userId: user.id, companyId: user.companyId, workspaceId: await defaultWorkspaceId(this.platform.db, { userId: user.id, companyId: user.companyId }) };
-    const { sessionId, ...pair } = await this.auth.issuePair(session);
-    const started = this.auth.sessions.startedEvent(session, sessionId, client, { actorId: user.id, companyId: user.companyId }, 'sso');
-    await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, null), started]);
-    return pair;
+    return this.auth.startSession(session, client, { ...attemptThrough(provider), who: { user }, failure: null, client });
   }
 
   /** Records a refused sign-in of a known user (a wrong directory password) with the provider named. */
   async refused(provider: IdentityProviderRow, email: string, client: ClientInfo, reason: SignInFailureReason): Promise<void> {
-    const user = await getUserByEmail(this.platform.db, provider.companyId, email);
-    if (user) await this.record(user, provider, client, reason);
+    await this.auth.signIns.record({ ...attemptThrough(provider), who: { email, companyId: provider.companyId }, failure: reason, client });
   }
 
   /** An invited user who signs in through their provider has accepted the invitation: the provider vouched for the address. */
   private async acceptInvitation(user: UserView, identity: ExternalIdentity, ctx: CommandContext): Promise<UserView> {
-    const writer = new OrgWriter(this.platform);
-    const result = await writer.run(userStream(user.id), userDecider, { type: 'ActivateUser', ...(identity.name ? { name: identity.name } : {}), passwordHash: await hashPassword(randomToken(32)) }, ctx);
-    await writer.settle(result);
+    const activation = { type: 'ActivateUser', ...(identity.name ? { name: identity.name } : {}), passwordHash: await hashPassword(randomToken(32)) } as const;
+    await orgAggregate(this.platform, userDecider, userStream).run(user.id, activation, ctx);
     return (await getUserByEmail(this.platform.db, user.companyId, user.email)) ?? user;
-  }
-
-  private async record(user: UserView, provider: IdentityProviderRow, client: ClientInfo, failure: SignInFailureReason): Promise<void> {
-    await this.auth.sessions.record(user.id, [this.signInEvent(user, provider, client, failure)]);
-  }
-
-  private signInEvent(user: UserView, provider: IdentityProviderRow, client: ClientInfo, failure: SignInFailureReason | null): NewEvent {
-    const payload = { userId: user.id, address: client.address, userAgent: client.userAgent, provider: providerRef(provider) };
-    const metadata = eventMetadata(commandContext(this.platform, { actorId: user.id, companyId: user.companyId }));
-    return failure === null ? { type: 'SignInSucceeded', payload, metadata } : { type: 'SignInFailed', payload: { ...payload, reason: failure }, metadata };
   }
 }

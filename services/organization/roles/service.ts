@@ -4,7 +4,8 @@ import type { CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { OrgNames } from '../claims/index.js';
+import { orgAggregate } from '../service.js';
 import { roleDecider } from './decide.js';
 
 const nameScope = (companyId: number) => `role-name:${companyId}` as const;
@@ -14,29 +15,31 @@ const nameScope = (companyId: number) => `role-name:${companyId}` as const;
  * in its company first (unique, case-insensitive), moved when it is renamed, released when it goes.
  */
 export class RoleWrites {
-  private readonly writer: OrgWriter;
+  private readonly names: OrgNames;
+  private readonly roles;
 
   constructor(private readonly platform: Platform) {
-    this.writer = new OrgWriter(platform);
+    this.names = new OrgNames(platform);
+    this.roles = orgAggregate(platform, roleDecider, roleStream);
   }
 
   async create(companyId: number, input: { name: string; description: string; permissions: PermissionKey[] }, ctx: CommandContext): Promise<number> {
     const roleId = await allocateId(this.platform.db, 'role');
-    await this.writer.claimName(nameScope(companyId), input.name, roleId, 'Role', ctx);
-    await this.writer.settle(await this.writer.run(roleStream(roleId), roleDecider, { type: 'CreateRole', roleId, companyId, ...input, builtIn: false }, ctx));
+    await this.names.claim(nameScope(companyId), input.name, roleId, 'Role', ctx);
+    await this.roles.run(roleId, { type: 'CreateRole', roleId, companyId, ...input, builtIn: false }, ctx);
     return roleId;
   }
 
   async update(role: RoleRow, companyId: number, changes: { name?: string; description?: string; permissions?: PermissionKey[] }, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.renamed(nameScope(companyId), 'Role', role.id, role.name, changes.name, ctx, () =>
-      this.writer.run(roleStream(role.id), roleDecider, { type: 'UpdateRole', companyId, ...changes }, ctx),
+    const result = await this.names.renamed(nameScope(companyId), 'Role', role.id, role.name, changes.name, ctx, () =>
+      this.roles.run(role.id, { type: 'UpdateRole', companyId, ...changes }, ctx, { settle: false }),
     );
-    await this.writer.settle(result);
+    await this.roles.settle(result);
   }
 
   async delete(role: RoleRow, companyId: number, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(roleStream(role.id), roleDecider, { type: 'DeleteRole', companyId }, ctx);
-    await this.writer.releaseName(nameScope(companyId), role.name, role.id, ctx);
-    await this.writer.settle(result);
+    const result = await this.roles.run(role.id, { type: 'DeleteRole', companyId }, ctx, { settle: false });
+    await this.names.release(nameScope(companyId), role.name, role.id, ctx);
+    await this.roles.settle(result);
   }
 }

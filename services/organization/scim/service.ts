@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { getUser, getUserByEmail, listTeams, listUsers, type TeamView, type UserView } from '#projections/org-directory/index.js';
 import { activeScimToken, findScimToken, type ScimTokenView } from '#projections/org-scim/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
+import { aggregate } from '#shared/es/aggregate.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
 import type { Platform } from '../../platform.js';
 import { requireOwnAddress } from '../domains/index.js';
-import { provisionUser } from '../identity-providers/index.js';
-import { OrgWriter } from '../service.js';
 import { TeamService } from '../teams/index.js';
-import { deleteUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
+import { deleteUser, registerUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
 import { scimTokenDecider } from './decide.js';
 import { groupPatch, groupResource, listResponse, ScimError, userResource, type EqFilter, type PersonInput } from './protocol.js';
 
@@ -32,14 +31,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * with the token as the actor's company and the request id as correlation id.
  */
 export class ScimService {
-  private readonly writer: OrgWriter;
+  private readonly tokens;
   private readonly teams: TeamService;
 
   constructor(
     private readonly platform: Platform,
     private readonly revocations: TokenRevocations,
   ) {
-    this.writer = new OrgWriter(platform);
+    this.tokens = aggregate(platform, { decider: scimTokenDecider, stream: scimTokenStream, readModels: ['org-scim'] });
     this.teams = new TeamService(platform);
   }
 
@@ -50,15 +49,13 @@ export class ScimService {
     const token = `${SCIM_TOKEN_PREFIX}${randomToken(32)}`;
     const tokenId = randomUUID();
     const command = { type: 'CreateScimToken', tokenId, companyId, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 13), createdBy, roleIds: input.roleIds } as const;
-    const result = await this.writer.run(scimTokenStream(tokenId), scimTokenDecider, command, ctx);
-    await this.platform.readModels.waitFor(result.position!, { names: ['org-scim'] });
+    await this.tokens.run(tokenId, command, ctx);
     return { token, view: (await findScimToken(this.platform.db, companyId, tokenId))! };
   }
 
   /** Revokes a token of the company (404 for another's); requests with it are refused from the answer on. */
   async revokeToken(companyId: number, tokenId: string, revokedBy: number, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(scimTokenStream(tokenId), scimTokenDecider, { type: 'RevokeScimToken', companyId, revokedBy }, ctx);
-    if (result.position !== null) await this.platform.readModels.waitFor(result.position, { names: ['org-scim'] });
+    await this.tokens.run(tokenId, { type: 'RevokeScimToken', companyId, revokedBy }, ctx);
   }
 
   /** The caller of `Authorization: Bearer scim_...`, or 401 in SCIM's shape. */
@@ -103,8 +100,8 @@ export class ScimService {
     const email = this.email(person.email);
     await requireOwnAddress(this.platform.db, caller.companyId, email);
     if (await getUserByEmail(this.platform.db, caller.companyId, email)) throw new ScimError(409, `A user with userName ${email} exists`, 'uniqueness');
-    const { userId, position } = await this.unique(() => provisionUser(this.platform, caller.companyId, { email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds }, ctx));
-    await this.writer.settle({ position });
+    const created = { status: 'active', origin: 'scim', companyId: caller.companyId, email, name: person.name ?? email.split('@')[0]!, roleIds: caller.roleIds } as const;
+    const { userId } = await this.unique(() => registerUser(this.platform, created, ctx));
     const user = await this.userOr404(caller, String(userId));
     const extra = { title: person.title ?? undefined, phone: person.phone ?? undefined };
     const changed = extra.title !== undefined || extra.phone !== undefined;

@@ -3,7 +3,8 @@ import type { CommandContext } from '#shared/es/decider.js';
 import { found } from '#shared/errors.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { OrgNames } from '../claims/index.js';
+import { lastWrite, orgAggregate } from '../service.js';
 import { teamStream } from '#events/organization/teams.js';
 import { teamDecider } from './decide.js';
 
@@ -13,10 +14,12 @@ import { teamDecider } from './decide.js';
  * (checked by the callers against the directory), answers read after the directory shows the change.
  */
 export class TeamService {
-  private readonly writer: OrgWriter;
+  private readonly names: OrgNames;
+  private readonly teams;
 
   constructor(private readonly platform: Platform) {
-    this.writer = new OrgWriter(platform);
+    this.names = new OrgNames(platform);
+    this.teams = orgAggregate(platform, teamDecider, teamStream);
   }
 
   private scope = (companyId: number) => `team-name:${companyId}` as const;
@@ -28,38 +31,37 @@ export class TeamService {
 
   async create(companyId: number, input: { name: string; description: string }, ctx: CommandContext): Promise<TeamView> {
     const teamId = await allocateId(this.platform.db, 'team');
-    await this.writer.claimName(this.scope(companyId), input.name, teamId, 'Team', ctx);
-    const result = await this.writer.run(teamStream(teamId), teamDecider, { type: 'CreateTeam', teamId, companyId, ...input }, ctx);
-    await this.writer.settle(result);
+    await this.names.claim(this.scope(companyId), input.name, teamId, 'Team', ctx);
+    await this.teams.run(teamId, { type: 'CreateTeam', teamId, companyId, ...input }, ctx);
     return this.teamOr404(companyId, teamId);
   }
 
   async update(team: TeamView, companyId: number, changes: { name?: string | undefined; description?: string | undefined }, ctx: CommandContext): Promise<TeamView> {
     const { name, description } = changes;
-    const result = await this.writer.renamed(this.scope(companyId), 'Team', team.id, team.name, name, ctx, () =>
-      this.writer.run(
-        teamStream(team.id),
-        teamDecider,
+    const result = await this.names.renamed(this.scope(companyId), 'Team', team.id, team.name, name, ctx, () =>
+      this.teams.run(
+        team.id,
         { type: 'UpdateTeam', companyId, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) },
         ctx,
+        { settle: false },
       ),
     );
-    await this.writer.settle(result);
+    await this.teams.settle(result);
     return this.teamOr404(companyId, team.id);
   }
 
   async delete(team: TeamView, companyId: number, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(teamStream(team.id), teamDecider, { type: 'DeleteTeam', companyId }, ctx);
-    await this.writer.releaseName(this.scope(companyId), team.name, team.id, ctx);
-    await this.writer.settle(result);
+    const result = await this.teams.run(team.id, { type: 'DeleteTeam', companyId }, ctx, { settle: false });
+    await this.names.release(this.scope(companyId), team.name, team.id, ctx);
+    await this.teams.settle(result);
   }
 
   /** Adds and removes members (users of the company, checked by the caller); answers the team as it now is. */
   async changeMembers(team: TeamView, companyId: number, change: { add?: number[]; remove?: number[] }, ctx: CommandContext): Promise<TeamView> {
     const results = [];
-    for (const userId of change.add ?? []) results.push(await this.writer.run(teamStream(team.id), teamDecider, { type: 'AddMember', companyId, userId }, ctx));
-    for (const userId of change.remove ?? []) results.push(await this.writer.run(teamStream(team.id), teamDecider, { type: 'RemoveMember', companyId, userId }, ctx));
-    await this.writer.settle(...results);
+    for (const userId of change.add ?? []) results.push(await this.teams.run(team.id, { type: 'AddMember', companyId, userId }, ctx, { settle: false }));
+    for (const userId of change.remove ?? []) results.push(await this.teams.run(team.id, { type: 'RemoveMember', companyId, userId }, ctx, { settle: false }));
+    await this.teams.settle(lastWrite(...results));
     return this.teamOr404(companyId, team.id);
   }
 }

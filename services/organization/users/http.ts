@@ -8,8 +8,8 @@ import { requirePermission } from '#shared/http/principal.js';
 import type { Page } from '#shared/paging.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
-import { callerOf, requireSelfOr } from '../http.js';
-import { OrgWriter, requestActor } from '../service.js';
+import { callerOf, requestActor, requireSelfOr } from '../http.js';
+import { orgAggregate } from '../service.js';
 import { userDecider, type UserCommand } from './decide.js';
 import { userStream } from '#events/organization/users.js';
 import type { TokenRevocations } from './service.js';
@@ -50,7 +50,7 @@ export const UserUpdate = z.object({ name: personName.optional(), username: user
 /** What every users route asks before it acts, and how a change is written and read back. */
 export function userGuards({ platform, auth }: UsersOptions) {
   const { db } = platform;
-  const writer = new OrgWriter(platform);
+  const users = orgAggregate(platform, userDecider, userStream);
 
   /** The user of the caller's company, or 404 (also for another company's id). */
   const userOr404 = async (companyId: number, userId: number): Promise<UserView> => found(await getUser(db, companyId, userId), 'User not found');
@@ -75,9 +75,9 @@ export function userGuards({ platform, auth }: UsersOptions) {
 
   /** Runs a command on the user (then `after`, before the read model is waited for). */
   const write = async (request: FastifyRequest, userId: number, command: UserCommand, after?: () => Promise<unknown>): Promise<void> => {
-    const result = await writer.run(userStream(userId), userDecider, command, commandContext(platform, requestActor(request)));
+    const result = await users.run(userId, command, commandContext(platform, requestActor(request)), { settle: false });
     if (after) await after();
-    await writer.settle(result);
+    await users.settle(result);
   };
 
   /** `write`, answering the user as it now is. */

@@ -7,7 +7,7 @@ import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { orgAggregate } from '../service.js';
 import { webhookDecider, type WebhookChanges } from './decide.js';
 import { getDelivery, listDeliveries, messageBody, queueDelivery, requeueDelivery, type Delivery } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
@@ -53,11 +53,11 @@ function checkedEvents(events: readonly string[]): WebhookEventName[] {
 
 /** The write side of webhooks: endpoints (events on `webhook-<id>`), their delivery log, redelivery, and the dispatcher's lifetime. */
 export class WebhookService {
-  private readonly writer: OrgWriter;
+  private readonly webhooks;
   readonly dispatcher: WebhookDispatcher;
 
   constructor(private readonly platform: Platform) {
-    this.writer = new OrgWriter(platform, ['org-webhooks']);
+    this.webhooks = orgAggregate(platform, webhookDecider, webhookStream, ['org-webhooks']);
     this.dispatcher = new WebhookDispatcher({ platform, onFailing: (hook, reason) => this.disable(hook, reason) });
   }
 
@@ -74,7 +74,7 @@ export class WebhookService {
     const events = checkedEvents(input.events);
     const webhookId = await allocateId(this.platform.db, 'webhook');
     const webhook = { webhookId, companyId: owner.companyId, workspaceId: owner.workspaceId, url, events, enabled: input.enabled, secret: newSecret(), createdBy: owner.userId };
-    await this.writer.settle(await this.writer.run(webhookStream(webhookId), webhookDecider, { type: 'CreateWebhook', webhook }, ctx));
+    await this.webhooks.run(webhookId, { type: 'CreateWebhook', webhook }, ctx);
     return this.get(owner, webhookId);
   }
 
@@ -83,14 +83,14 @@ export class WebhookService {
     if (input.url !== undefined) changes.url = checkedEndpointUrl(input.url, this.platform.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     if (input.events !== undefined) changes.events = checkedEvents(input.events);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
-    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'ChangeWebhook', ...owner, changes }, ctx));
+    await this.webhooks.run(id, { type: 'ChangeWebhook', ...owner, changes }, ctx);
     const hook = await this.get(owner, id);
     if (hook.enabled) this.dispatcher.wake();
     return hook;
   }
 
   async delete(owner: WebhookOwner, id: number, ctx: CommandContext): Promise<void> {
-    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'DeleteWebhook', ...owner }, ctx));
+    await this.webhooks.run(id, { type: 'DeleteWebhook', ...owner }, ctx);
   }
 
   /**
@@ -99,7 +99,7 @@ export class WebhookService {
    */
   async rotateSecret(owner: WebhookOwner, id: number, overlapSeconds: number, ctx: CommandContext): Promise<WebhookRow> {
     const overlapEndsAt = new Date(this.platform.now().getTime() + overlapSeconds * 1000).toISOString();
-    await this.writer.settle(await this.writer.run(webhookStream(id), webhookDecider, { type: 'RotateWebhookSecret', ...owner, secret: newSecret(), overlapEndsAt }, ctx));
+    await this.webhooks.run(id, { type: 'RotateWebhookSecret', ...owner, secret: newSecret(), overlapEndsAt }, ctx);
     return this.get(owner, id);
   }
 
@@ -142,7 +142,8 @@ export class WebhookService {
 
   /** Disables an endpoint whose deliveries keep failing, and tells whoever created it. */
   private async disable(hook: WebhookRow, reason: string): Promise<void> {
-    const result = await this.writer.run(webhookStream(hook.id), webhookDecider, { type: 'DisableWebhook', reason }, commandContext(this.platform, { actorId: 'system:webhooks', companyId: hook.companyId, workspaceId: hook.workspaceId }));
+    const ctx = commandContext(this.platform, { actorId: 'system:webhooks', companyId: hook.companyId, workspaceId: hook.workspaceId });
+    const result = await this.webhooks.run(hook.id, { type: 'DisableWebhook', reason }, ctx, { settle: false });
     if (result.events.length === 0) return;
     this.platform.logger.warn({ webhookId: hook.id, reason }, 'webhook disabled');
     const owner = await getUser(this.platform.db, hook.companyId, hook.createdBy);

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { findAccessibleWorkspace, getWorkspace, type WorkspaceView } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter, requestActor } from '../service.js';
-import { callerOf } from '../http.js';
+import { callerOf, requestActor } from '../http.js';
+import { orgAggregate } from '../service.js';
 import { permissionsOf } from '../roles/index.js';
 import { workspaceDecider, type WorkspaceCommand } from './decide.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
@@ -42,7 +42,7 @@ export const toWorkspace = (w: WorkspaceView) => ({
  */
 export function workspaceGuards({ platform }: Pick<WorkspacesOptions, 'platform'>) {
   const { db } = platform;
-  const writer = new OrgWriter(platform);
+  const workspaces = orgAggregate(platform, workspaceDecider, workspaceStream);
 
   /** A workspace of the caller's company, or 404 (also for another company's id). */
   const workspaceOr404 = async (request: FastifyRequest, id: number): Promise<WorkspaceView> => {
@@ -70,10 +70,9 @@ export function workspaceGuards({ platform }: Pick<WorkspacesOptions, 'platform'
 
   /** Runs a command on the workspace and answers from the read model. */
   const change = async (request: FastifyRequest, ws: WorkspaceView, command: WorkspaceCommand): Promise<WorkspaceView> => {
-    const result = await writer.run(workspaceStream(ws.id), workspaceDecider, command, commandContext(platform, requestActor(request)));
-    await writer.settle(result);
+    await workspaces.run(ws.id, command, commandContext(platform, requestActor(request)));
     return workspaceOr404(request, ws.id);
   };
 
-  return { writer, workspaceOr404, keysIn, requireKeyIn, canEnter, requireReadable, change };
+  return { workspaces, workspaceOr404, keysIn, requireKeyIn, canEnter, requireReadable, change };
 }

@@ -4,7 +4,8 @@ import { workspaceStream } from '#events/organization/workspaces.js';
 import type { CommandContext } from '#shared/es/decider.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
-import { OrgWriter } from '../service.js';
+import { OrgNames } from '../claims/index.js';
+import { orgAggregate } from '../service.js';
 import { workspaceDecider } from './decide.js';
 
 const nameScope = (companyId: number) => `workspace-name:${companyId}` as const;
@@ -14,10 +15,12 @@ const nameScope = (companyId: number) => `workspace-name:${companyId}` as const;
  * company first (unique, case-insensitive), moved when it is renamed, released when it goes.
  */
 export class WorkspaceWrites {
-  private readonly writer: OrgWriter;
+  private readonly names: OrgNames;
+  private readonly workspaces;
 
   constructor(private readonly platform: Platform) {
-    this.writer = new OrgWriter(platform);
+    this.names = new OrgNames(platform);
+    this.workspaces = orgAggregate(platform, workspaceDecider, workspaceStream);
   }
 
   /** A new workspace; `grantCreator`: the creator (not an administrator) who is given access to it. */
@@ -28,21 +31,21 @@ export class WorkspaceWrites {
   ): Promise<number> {
     const workspaceId = await allocateId(this.platform.db, 'workspace');
     const ctx = { ...context, workspaceId };
-    await this.writer.claimName(nameScope(companyId), input.name, workspaceId, 'Workspace', ctx);
-    await this.writer.settle(await this.writer.run(workspaceStream(workspaceId), workspaceDecider, { type: 'CreateWorkspace', workspaceId, companyId, ...input }, ctx));
+    await this.names.claim(nameScope(companyId), input.name, workspaceId, 'Workspace', ctx);
+    await this.workspaces.run(workspaceId, { type: 'CreateWorkspace', workspaceId, companyId, ...input }, ctx);
     return workspaceId;
   }
 
   async update(ws: WorkspaceView, changes: { name?: string; description?: string; settings?: Record<string, unknown> }, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.renamed(nameScope(ws.companyId), 'Workspace', ws.id, ws.name, changes.name, ctx, () =>
-      this.writer.run(workspaceStream(ws.id), workspaceDecider, { type: 'UpdateWorkspace', companyId: ws.companyId, ...changes }, ctx),
+    const result = await this.names.renamed(nameScope(ws.companyId), 'Workspace', ws.id, ws.name, changes.name, ctx, () =>
+      this.workspaces.run(ws.id, { type: 'UpdateWorkspace', companyId: ws.companyId, ...changes }, ctx, { settle: false }),
     );
-    await this.writer.settle(result);
+    await this.workspaces.settle(result);
   }
 
   async delete(ws: WorkspaceView, ctx: CommandContext): Promise<void> {
-    const result = await this.writer.run(workspaceStream(ws.id), workspaceDecider, { type: 'DeleteWorkspace', companyId: ws.companyId }, ctx);
-    await this.writer.releaseName(nameScope(ws.companyId), ws.name, ws.id, ctx);
-    await this.writer.settle(result);
+    const result = await this.workspaces.run(ws.id, { type: 'DeleteWorkspace', companyId: ws.companyId }, ctx, { settle: false });
+    await this.names.release(nameScope(ws.companyId), ws.name, ws.id, ctx);
+    await this.workspaces.settle(result);
   }
 }

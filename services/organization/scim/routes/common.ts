@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { commandContext, type CommandContext } from '#shared/es/decider.js';
 import type { Platform } from '../../../platform.js';
-import { requestActor } from '../../service.js';
+import { requestActor } from '../../http.js';
 import type { ScimCaller, ScimService } from '../service.js';
 
 export interface ScimProtocolOptions {

@@ -3,9 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listScimTokens } from '#projections/org-scim/index.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { callerOf, intId } from '../../http.js';
+import { callerOf, intId, requestActor } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
-import { requestActor } from '../../service.js';
 import type { ScimFeatureOptions } from '../options.js';
 import { commandContext } from '#shared/es/decider.js';
 

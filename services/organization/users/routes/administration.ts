@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerOf, IdParams, intId, User } from '../../http.js';
+import { callerOf, IdParams, intId, requestActor, User } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { password, tags, userGuards, type UsersOptions } from '../http.js';
 import { setUserStatus } from '../service.js';
 import { commandContext } from '#shared/es/decider.js';
-import { requestActor } from '../../service.js';
 
 /** What an administrator sets on a user: company roles, status, administrator, password. */
 export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {

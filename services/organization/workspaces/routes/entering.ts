@@ -5,10 +5,9 @@ import { recentWorkspaces, rolesOfUser } from '#projections/org-directory/index.
 import { AppError, found } from '#shared/errors.js';
 import { commandContext, eventMetadata } from '#shared/es/decider.js';
 import { workspaceVisitStream, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
-import { callerOf, IdParams, Role, Workspace } from '../../http.js';
+import { callerOf, IdParams, requestActor, Role, Workspace } from '../../http.js';
 import { effectivePermissions } from '../../roles/index.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
-import { requestActor } from '../../service.js';
 
 const TokenPair = z.object({ token: z.string(), expiresIn: z.string(), refreshToken: z.string() });
 
@@ -16,7 +15,7 @@ const TokenPair = z.object({ token: z.string(), expiresIn: z.string(), refreshTo
 export async function enteringRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { platform, auth } = opts;
   const { db } = platform;
-  const { writer, workspaceOr404, canEnter } = workspaceGuards(opts);
+  const { workspaces, workspaceOr404, canEnter } = workspaceGuards(opts);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const visit = async (request: FastifyRequest, workspaceId: number): Promise<void> => {
@@ -24,7 +23,7 @@ export async function enteringRoutes(app: FastifyInstance, opts: WorkspacesOptio
     // A visit is a fact with no rule to check: appended as-is to the user's own stream.
     const event: WorkspaceVisitEvent = { type: 'WorkspaceVisited', payload: { workspaceId, userId: p.userId } };
     const appended = await platform.store.append(workspaceVisitStream(p.userId), [{ ...event, metadata: eventMetadata({ ...commandContext(platform, requestActor(request)), workspaceId }) }], 'any');
-    await writer.settle(appended);
+    await workspaces.settle(appended);
   };
 
   r.get('/workspaces/recent', {

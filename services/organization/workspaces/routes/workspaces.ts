@@ -4,12 +4,11 @@ import { z } from 'zod';
 import { listAccessibleWorkspaces, listWorkspaces, rolesOfUser } from '#projections/org-directory/index.js';
 import { AppError } from '#shared/errors.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
-import { callerOf, IdParams, Workspace } from '../../http.js';
+import { callerOf, IdParams, requestActor, Workspace } from '../../http.js';
 import { WorkspaceWrites } from '../service.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
 import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspaceName, workspaceSettings } from '../rules.js';
 import { commandContext } from '#shared/es/decider.js';
-import { requestActor } from '../../service.js';
 
 /** The company's workspaces: list, create, read, change, archive and unarchive, delete; the rules they follow. */
 export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
