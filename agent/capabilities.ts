@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
-import type { AppHelper } from '#shared/wire/messages.js';
+import type { AppHelper } from '#shared/wire/index.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
-import type { DeviceCommand } from '#shared/wire/messages.js';
+import type { AgentCommand } from '#shared/wire/index.js';
 
 /** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
 export const DEBUG_PROTOCOLS = ['adb', 'jdwp', 'tcp_forward', 'cdp', 'usbmux', 'lldb_rsp', 'webkit_inspector'] as const;
@@ -137,7 +137,7 @@ export interface DebugCapability {
  */
 export interface TestsCapability {
   /** Starts a run of the command's tests; answers its id. DEVICE_BUSY while another run goes on. */
-  startInstrumentation?(command: Extract<DeviceCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'>;
+  startInstrumentation?(command: Extract<AgentCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'>;
   /** The run's events after `afterSeq`, whether it is over, and what it did not reach. NOT_FOUND for an unknown run. */
   pollInstrumentation?(runId: string, afterSeq: number): RpcResult<'instrumentPoll'>;
   /** Stops the run (the app's process force-stopped); what had not finished is reported as not run. */

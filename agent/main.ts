@@ -1,5 +1,5 @@
 import { connectNatsBus } from '#shared/bus/index.js';
-import { natsHostInbox } from '#shared/bus/nats-authorization.js';
+import { natsHostInbox } from '#shared/wire/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { createLogger } from '#shared/logger.js';

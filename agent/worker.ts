@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
 import {
-  DeviceState,
+  WorkerState,
   PROTOCOL_VERSION,
   RpcRequest,
   encode,
@@ -10,7 +10,7 @@ import {
   ok,
   subjects,
   Reply,
-  type DeviceCommand,
+  type AgentCommand,
   type FailCode,
 } from '#shared/wire/index.js';
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
@@ -25,7 +25,7 @@ class CommandTimeout extends Error {}
  * so a wedged device fails its own requests and never stalls the host or another device.
  */
 export class DeviceWorker {
-  private state: DeviceState['state'] = 'ready';
+  private state: WorkerState['state'] = 'ready';
   private sessionId: string | null = null;
   private detail: string | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -52,7 +52,7 @@ export class DeviceWorker {
   }
 
   /** What the device is doing, for hello and heartbeats. */
-  snapshot(): DeviceState {
+  snapshot(): WorkerState {
     return { deviceId: this.deviceId, state: this.state, sessionId: this.sessionId, ...(this.detail ? { detail: this.detail } : {}) };
   }
 
@@ -124,7 +124,7 @@ export class DeviceWorker {
   }
 
   private async execute(request: RpcRequest): Promise<unknown> {
-    const command: DeviceCommand = request.command;
+    const command: AgentCommand = request.command;
     switch (command.op) {
       case 'prepare':
         return this.prepare(request);
@@ -212,7 +212,7 @@ export class DeviceWorker {
     return { sessionId };
   }
 
-  private async lease(sessionId: string, command: Extract<DeviceCommand, { op: 'screencast' }>): Promise<unknown> {
+  private async lease(sessionId: string, command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
     const wasStreaming = this.leases.size > 0;
     this.leases.set(command.consumerId, Date.now() + command.leaseMs);
     this.leaseTimer ??= setInterval(() => void this.expireLeases(), LEASE_CHECK_MS);
@@ -250,7 +250,7 @@ export class DeviceWorker {
     this.leaseTimer = null;
   }
 
-  private setState(state: DeviceState['state'], detail?: string): void {
+  private setState(state: WorkerState['state'], detail?: string): void {
     if (this.state === state && this.detail === detail) return;
     this.state = state;
     this.detail = detail;

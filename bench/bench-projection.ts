@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import type { Projection } from '#projections/types.js';
 
 /** The event every benchmark writer appends. */

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { issueDataPlaneToken } from '#shared/auth/tokens.js';
+import { issueDataPlaneToken } from '#shared/auth/index.js';
 import type { RunningProcess } from '#services/run.js';
 import { phase, table } from './console.js';
 import { CHROMIUM, chromiumAgentConfig, signIn, startBenchServer } from './server.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deviceUsageFromSessions, deviceUsageReport, type ReportQuery } from '#projections/df-reports/index.js';
-import { eventMetadata } from '#shared/es/decider.js';
+import { eventMetadata } from '#shared/es/index.js';
 import type { RunningProcess } from '#services/run.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { num, phase, table } from './console.js';

@@ -32,7 +32,7 @@ import { WebSocket } from 'ws';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { tiedToAgent } from '#agent/child-tie.js';
 import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
-import { natsHostInbox } from '#shared/bus/nats-authorization.js';
+import { natsHostInbox } from '#shared/wire/index.js';
 import { openPostgres, type Database } from '#shared/db/index.js';
 import { createLogger } from '#shared/logger.js';
 import { ALL_PROJECTIONS } from '#services/run.js';

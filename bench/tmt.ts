@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventMetadata } from '#shared/es/decider.js';
+import { eventMetadata } from '#shared/es/index.js';
 import type { RunningProcess } from '#services/run.js';
 import { PRIORITIES, CASE_STATUSES, type TestCaseEvent } from '#events/tmt/test-cases.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';

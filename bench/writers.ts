@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore, NewEvent } from '#shared/es/types.js';
+import type { EventStore, NewEvent } from '#shared/es/index.js';
 import { BENCH_EVENT_TYPE, type BenchSamplePayload } from './bench-projection.js';
 import { distribution, type Distribution } from './stats.js';
 

@@ -1,5 +1,5 @@
 import { applySchema, type Database, type Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { projectionSchemaName, type Projection } from './types.js';
 
 export const CHECKPOINTS_DDL = `

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#shared/db/index.js';
 import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
-import type { EventStore, NewEvent, RecordedEvent } from '#shared/es/types.js';
+import type { EventStore, NewEvent, RecordedEvent } from '#shared/es/index.js';
 import { eventually } from '#test/helpers/df-farm.js';
 import { openTestPostgres } from '#test/helpers/postgres.js';
 import { ProjectionLeases } from './leases.js';

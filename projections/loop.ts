@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { applySchema, type Database } from '#shared/db/index.js';
-import type { EventStore } from '#shared/es/types.js';
+import type { EventStore } from '#shared/es/index.js';
 import { batchTarget, lockCheckpoint, moveCheckpoint, resetProjection, storedCheckpoint, toBigInt } from './checkpoints.js';
 import type { ProjectionLeases } from './leases.js';
 import { applyAll, projectionSchemaName, type Projection } from './types.js';

@@ -1,7 +1,7 @@
 // What the read models' queries (`projections/<read-model>/queries.ts`) share: the workspace scope, a
 // WHERE clause built condition by condition, a page of rows with the count of all, one row or null.
 import type { Sql } from '#shared/db/index.js';
-import type { Row } from '#shared/db/rows.js';
+import type { Row } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 
 /** A tenant's workspace: what most queries are limited to. */

@@ -1,5 +1,5 @@
 import type { Database } from '#shared/db/index.js';
-import type { EventStore } from '#shared/es/types.js';
+import type { EventStore } from '#shared/es/index.js';
 import { batchTarget, lockCheckpoint, moveCheckpoint, resetProjection } from './checkpoints.js';
 import { applyAll, type Projection } from './types.js';
 

@@ -1,8 +1,8 @@
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
-import type { DomainEvent } from '#shared/es/decider.js';
+import type { DomainEvent } from '#shared/es/index.js';
 import { applyByType, type Projection } from './types.js';
-import { type Row, iso } from '#shared/db/rows.js';
+import { type Row, iso } from '#shared/db/index.js';
 
 /**
  * The read model of a module's revocable API keys (device testing, health checks): one table of keys by

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPglite, type Database } from '#shared/db/index.js';
 import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
-import type { EventStore, NewEvent } from '#shared/es/types.js';
+import type { EventStore, NewEvent } from '#shared/es/index.js';
 import { openTestPostgres } from '#test/helpers/postgres.js';
 import { ProjectionRunner, rebuildProjection, resetProjection } from './runner.js';
 import type { Projection } from './types.js';
@@ -30,7 +30,7 @@ function counterProjection(name: string, options: { failOn?: { by: number } | nu
     tables: [table],
     schema: `CREATE TABLE IF NOT EXISTS ${table} (event_id uuid PRIMARY KEY, stream_id text NOT NULL, by integer NOT NULL)`,
     failOn: options.failOn ?? null,
-    async apply(tx: import('#shared/db/index.js').Sql, e: import('#shared/es/types.js').RecordedEvent) {
+    async apply(tx: import('#shared/db/index.js').Sql, e: import('#shared/es/index.js').RecordedEvent) {
       const by = (e.payload as { by: number }).by;
       if (p.failOn && p.failOn.by === by) throw new Error(`refusing ${by}`);
       await tx.query(`INSERT INTO ${table} (event_id, stream_id, by) VALUES ($1, $2, $3)`, [e.id, e.streamId, by]);

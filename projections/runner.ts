@@ -1,5 +1,5 @@
 import { applySchema } from '#shared/db/index.js';
-import type { Subscription } from '#shared/es/types.js';
+import type { Subscription } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { CHECKPOINTS_DDL, toBigInt } from './checkpoints.js';
 import type { LeaseRow, ProjectionLeases } from './leases.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openPglite, type Database } from '#shared/db/index.js';
-import type { EventMetadata, RecordedEvent } from '#shared/es/types.js';
+import type { EventMetadata, RecordedEvent } from '#shared/es/index.js';
 import { applyAll, type Projection } from './types.js';
 
 // Given-events → then-rows specs for read models (docs/architecture.md, "Read side"). It lives beside

@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
-import type { DomainEvent } from '#shared/es/decider.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { DomainEvent } from '#shared/es/index.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 
 /**
  * A read model: the events it handles, the SQL tables it owns, and how one event changes its rows.

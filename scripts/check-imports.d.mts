@@ -15,4 +15,4 @@ export function specifiersOf(text: string): string[];
 export function checkImports(
   root: string,
   layers?: Record<string, LayerRule>,
-): { files: string[]; circles: string[][]; against: string[]; unresolved: string[]; features: string[] };
+): { files: string[]; circles: string[][]; against: string[]; unresolved: string[]; features: string[]; faces: string[] };

@@ -5,7 +5,7 @@ import { AppError } from '#shared/errors.js';
 import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gateway/openapi-security.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installRateLimits } from '#shared/http/rate-limit.js';
-import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import { createMemoryKv } from '#shared/kv/index.js';
 import { consoleFallback, installConsole } from './gateway/console.js';
 import { installCors } from './gateway/cors.js';
 import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/workspace-cache.js';

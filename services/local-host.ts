@@ -3,7 +3,7 @@ import { findUserByLogin, firstCompanyId } from '#projections/org-directory/inde
 import type { Sql } from '#shared/db/index.js';
 import type { Config } from '#shared/config.js';
 import type { HostEnrolments } from './df/hosts/enrolments.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 /**
  * The company the in-process device host serves: the bootstrap administrator's, or else the first

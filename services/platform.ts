@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import type { SigningKeys, TokenService } from '#shared/auth/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
-import type { MessageBus } from '#shared/bus/types.js';
+import type { MessageBus } from '#shared/bus/index.js';
 import type { Config } from '#shared/config.js';
 import type { Database } from '#shared/db/index.js';
-import type { EventStore } from '#shared/es/types.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { EventStore } from '#shared/es/index.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import type { Mailer } from '#shared/mail/mailer.js';
 import type { PublicAddress } from '#shared/public-address.js';
-import type { ReadModelWaiter } from '#shared/es/read-model-waiter.js';
+import type { ReadModelWaiter } from '#shared/es/index.js';
 
 export type { ReadModelWaiter };
 

@@ -1,8 +1,8 @@
 import { credentialApprovalStream } from '#events/organization/credentials.js';
-import { credentialApprovalDecider } from '#shared/es/credential-approval.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import { callerActor, commandContext, type Decider, type DomainEvent } from '#shared/es/decider.js';
-import type { KeyCommand, KeyState, StoredKey } from '#shared/es/revocable-key-decider.js';
+import { credentialApprovalDecider } from '#shared/es/index.js';
+import { aggregate } from '#shared/es/index.js';
+import { callerActor, commandContext, type Decider, type DomainEvent } from '#shared/es/index.js';
+import type { KeyCommand, KeyState, StoredKey } from '#shared/es/index.js';
 import type { WorkspaceCaller } from '#shared/http/params.js';
 import type { Platform } from './platform.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppHelper } from '#shared/wire/messages.js';
+import type { AppHelper } from '#shared/wire/index.js';
 import type { RpcResult } from '#shared/wire/index.js';
 import { DriverError } from '../provider.js';
 import { pushFile, shellQuote } from './adb.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { AppHelper, DeviceCommand } from '#shared/wire/messages.js';
+import type { AppHelper, AgentCommand } from '#shared/wire/index.js';
 import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
@@ -267,7 +267,7 @@ export class AndroidDevice implements DeviceDriver {
 
   // ---- instrumentation tests -------------------------------------------------------------------------
 
-  startInstrumentation(command: Extract<DeviceCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'> {
+  startInstrumentation(command: Extract<AgentCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'> {
     return this.instrumentation.start(command);
   }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { DeviceCommand, InstrumentationEvent, RpcResult, TestOutcome, TestRef } from '#shared/wire/messages.js';
+import type { AgentCommand, InstrumentationEvent, RpcResult, TestOutcome, TestRef } from '#shared/wire/index.js';
 import { DriverError, type LogRing } from '../provider.js';
 import { shellQuote } from './adb.js';
 import type { AndroidContext } from './context.js';
 import { InstrumentationParser, resultCrashed, type InstrumentationEvent as ParsedEvent } from './instrumentation.js';
 
-type StartCommand = Extract<DeviceCommand, { op: 'instrumentStart' }>;
+type StartCommand = Extract<AgentCommand, { op: 'instrumentStart' }>;
 
 /** How long a finished test waits for the runner's end mark in the device log. */
 const LOG_WAIT_MS = 2_000;

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { loadSigningKeys, type SigningKeys } from '#shared/auth/index.js';
-import { DATA_PLANE_AUDIENCE, DATA_PLANE_TOKEN_TYPE, issueDataPlaneToken } from '#shared/auth/tokens.js';
+import { DATA_PLANE_AUDIENCE, DATA_PLANE_TOKEN_TYPE, issueDataPlaneToken } from '#shared/auth/index.js';
 import { DataPlaneServer } from './server.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { DATA_PLANE_AUDIENCE, DATA_PLANE_MAX_TTL_SECONDS, DATA_PLANE_TOKEN_TYPE } from '#shared/auth/tokens.js';
+import { DATA_PLANE_AUDIENCE, DATA_PLANE_MAX_TTL_SECONDS, DATA_PLANE_TOKEN_TYPE } from '#shared/auth/index.js';
 
 export interface DataPlaneClaims {
   hostId: string;

@@ -1,9 +1,9 @@
-import type { DeviceCommand, DeviceOp } from '#shared/wire/index.js';
+import type { AgentCommand, DeviceOp } from '#shared/wire/index.js';
 import type { DeviceDriver, StagingArea } from '../provider.js';
 
 /** An operation of a device in session: every op but the lifecycle's own (`prepare`, `release`). */
 export type SessionOp = Exclude<DeviceOp, 'prepare' | 'release'>;
-export type CommandOf<Op extends DeviceOp> = Extract<DeviceCommand, { op: Op }>;
+export type CommandOf<Op extends DeviceOp> = Extract<AgentCommand, { op: Op }>;
 
 /** What an operation works with: the device's driver, its staging area, and the worker's screencast. */
 export interface OpContext {

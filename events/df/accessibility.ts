@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { tenantScope } from '../fields.js';
 
 /** How much a finding matters, axe-core's scale (the Android rules use the same one). */

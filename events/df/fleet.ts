@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /** Defaults new sessions of a workspace take (docs/modules/device-testing.md, "Session defaults"). */
 export const SessionDefaults = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /** The workspaces a host's devices serve; `null` for every workspace of its company. */
 const workspaceIds = z.array(z.number().int().positive()).nullable();

@@ -1,5 +1,5 @@
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
-import { revokedKeyPayload, storedKeyPayload } from '#shared/es/revocable-key-decider.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
+import { revokedKeyPayload, storedKeyPayload } from '#shared/es/index.js';
 
 /** A device-testing API key (`X-Api-Key`); only its SHA-256 is ever stored. */
 export const apiKeyEvents = defineEvents({ DfApiKeyCreated: storedKeyPayload, DfApiKeyRevoked: revokedKeyPayload });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { Screen } from '#shared/wire/index.js';
 import type { SessionType } from './devices.js';
 import { tenantScope } from '../fields.js';

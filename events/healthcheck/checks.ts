@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { tenantScope } from '../fields.js';
 
 /** `new` until the first heartbeat; `up` / `down` by heartbeats and deadlines; `paused` by a user. */

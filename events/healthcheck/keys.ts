@@ -1,5 +1,5 @@
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
-import { revokedKeyPayload, storedKeyPayload } from '#shared/es/revocable-key-decider.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
+import { revokedKeyPayload, storedKeyPayload } from '#shared/es/index.js';
 
 /** A health-check API key (`X-API-KEY`): only its SHA-256 is ever stored. */
 export const healthcheckApiKeyEvents = defineEvents({ HealthcheckApiKeyCreated: storedKeyPayload, HealthcheckApiKeyRevoked: revokedKeyPayload });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
-import { foldName } from '#shared/es/name-claim-decider.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
+import { foldName } from '#shared/es/index.js';
 
 /** What a name must be unique within: workspace, role and team names per company; usernames platform-wide. */
 export type NameScope = `workspace-name:${number}` | `role-name:${number}` | `team-name:${number}` | 'username';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /** Events of the `company-<id>` stream. */
 export const companyEvents = defineEvents({ CompanyRegistered: z.object({ companyId: z.number().int(), name: z.string() }) });

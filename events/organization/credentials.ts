@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { CREDENTIAL_SCOPES } from '#shared/http/principal.js';
 import { SIGN_IN_METHODS } from './users.js';
 

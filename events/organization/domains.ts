@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /** How a verification was proven: the domain's TXT record, or an operator on the platform's own machine. */
 export const DOMAIN_VERIFICATION_METHODS = ['dns-txt', 'operator'] as const;

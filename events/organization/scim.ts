@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /**
  * SCIM provisioning tokens (docs/modules/scim.md): a company's directory (Okta, Entra ID, OneLogin…)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 const id = z.number().int();
 const user = z.object({ userId: id });

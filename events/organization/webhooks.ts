@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /**
  * What a workspace's webhooks can be told, in the platform's words (docs/modules/webhooks.md):

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { tenantScope } from '../fields.js';
 
 /** Payloads of the `tmt-attachment-<uuid>` stream, checked when a projection reads them. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, type EventOf } from '#shared/es/event-contract.js';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
 import { tenantScope } from '../fields.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;

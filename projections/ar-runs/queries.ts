@@ -1,7 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import type { RunStatus } from '#events/autorunner/runs.js';
-import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 export type Scope = WorkspaceScope;

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { type Row, iso, isoOrNull, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, iso, isoOrNull, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import type { Impact, Triage, TriageStatus } from '#events/df/accessibility.js';
 import { Conditions, countOf, oneOrNull, type WorkspaceScope as Tenant } from '../queries.js';
 

@@ -1,6 +1,6 @@
 import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
-import { type Row, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import type { DeviceCapabilities } from '#shared/wire/index.js';
 import { containing } from '../queries.js';
 

@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
-import type { AppMetadata } from '#shared/apps/types.js';
-import { iso, json, numOrNull, textOrNull, type Row } from '#shared/db/rows.js';
+import type { AppMetadata } from '#shared/apps/index.js';
+import { iso, json, numOrNull, textOrNull, type Row } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import { Conditions, containing, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, isoOrNull, json, type Row } from '#shared/db/rows.js';
+import { iso, isoOrNull, json, type Row } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
 import { deviceCountsOfHosts } from '../df-devices/index.js';
 

@@ -1,6 +1,6 @@
 import type { OperationState } from '#events/df/operations.js';
 import type { Sql } from '#shared/db/index.js';
-import { iso, json, type Row } from '#shared/db/rows.js';
+import { iso, json, type Row } from '#shared/db/index.js';
 
 /** An operation as the API shows it. */
 export interface OperationView {

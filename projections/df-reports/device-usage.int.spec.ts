@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type Database } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { openTestPostgres } from '#test/helpers/postgres.js';
 import { applyAll } from '../types.js';
 import { dfReportsProjection } from './projection.js';

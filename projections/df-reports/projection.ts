@@ -3,7 +3,7 @@ import { reservationEvents, type ReservationEvent } from '#events/df/reservation
 import { sessionEvents, type SessionEvent } from '#events/df/sessions.js';
 import type { SharingEvent } from '#events/df/sharing.js';
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 const SESSION_TYPES = ['DeviceSessionRequested', 'DeviceSessionFailed', 'DeviceSessionEnded', 'DeviceSessionDeleted', 'DeviceSessionActivityRecorded'] as const;

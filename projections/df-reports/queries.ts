@@ -1,5 +1,5 @@
 import type { Database, Sql } from '#shared/db/index.js';
-import { textOrNull } from '#shared/db/rows.js';
+import { textOrNull } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import { USAGE_LONGEST } from './projection.js';
 import { Conditions, readPage, type WorkspaceScope } from '../queries.js';

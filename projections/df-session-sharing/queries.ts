@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { type Row, iso, isoOrNull, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, iso, isoOrNull, numOrNull, textOrNull } from '#shared/db/index.js';
 import { oneOrNull } from '../queries.js';
 import type { InvitationType, SessionAccess } from '#events/df/sharing.js';
 

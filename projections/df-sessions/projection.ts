@@ -1,7 +1,7 @@
 import type { SessionEvent } from '#events/df/sessions.js';
 import { SESSION_EVENT_TYPES } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 /** Sessions, their activity timeline and their artifacts. */

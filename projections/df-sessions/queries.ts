@@ -1,7 +1,7 @@
 import type { SessionOutcome } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
 import { toPage, type Page } from '#shared/paging.js';
-import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, isoOrNull as iso, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import { Conditions, containing, countOf, oneOrNull, readPage, rowsAndTotal, type WorkspaceScope } from '../queries.js';
 
 /** A session as the API shows it (docs/api-conventions.md, "Device testing"). */

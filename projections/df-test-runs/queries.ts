@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, isoOrNull, json, textOrNull, type Row } from '#shared/db/rows.js';
+import { iso, isoOrNull, json, textOrNull, type Row } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import type { ShardEnd, TestOutcome, TestRunCounts, TestRunState } from '#events/df/test-runs.js';
 import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';

@@ -1,6 +1,6 @@
 import { healthCheckEvents, type HealthCheckEvent } from '#events/healthcheck/checks.js';
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Change<E extends HealthCheckEvent> = (tx: Sql, event: E, at: string) => Promise<unknown>;

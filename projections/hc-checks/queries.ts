@@ -1,7 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 import type { CheckStatus } from '#events/healthcheck/checks.js';
-import { type Row, iso, json, numOrNull } from '#shared/db/rows.js';
+import { type Row, iso, json, numOrNull } from '#shared/db/index.js';
 import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 export type Scope = WorkspaceScope;

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { companyEvents } from '#events/organization/companies.js';
 import { apiKeyEvents, credentialApprovalEvents, oauthClientEvents } from '#events/organization/credentials.js';
 import { roleEvents } from '#events/organization/roles.js';
@@ -19,7 +19,7 @@ import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
 import { appEvents, fileEvents } from '#events/df/files.js';
 import type { Sql } from '#shared/db/index.js';
-import type { DomainEvent } from '#shared/es/decider.js';
+import type { DomainEvent } from '#shared/es/index.js';
 import { applyByType, type ApplyHandlers, type Projection } from '../types.js';
 import { sameJson } from '#shared/canonical.js';
 

@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CredentialScope } from '#shared/http/principal.js';
-import { type Row, isoOrNull as iso, numOrNull } from '#shared/db/rows.js';
+import { type Row, isoOrNull as iso, numOrNull } from '#shared/db/index.js';
 import { oneOrNull } from '../queries.js';
 
 /** Whose credentials a caller sees: every one of the workspace, or only their own (`userId`). */

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, isoOrNull, type Row } from '#shared/db/rows.js';
+import { iso, isoOrNull, type Row } from '#shared/db/index.js';
 
 /** A company's e-mail domain: claimed with its token, verified or not yet. */
 export interface DomainRow {

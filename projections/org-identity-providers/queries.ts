@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, json, type Row } from '#shared/db/rows.js';
+import { iso, json, type Row } from '#shared/db/index.js';
 import type { IdentityMapping, IdentityProviderType } from '#events/organization/identity-providers.js';
 
 /** An identity provider as the read model holds it (with its secrets: never sent to a client as they are). */

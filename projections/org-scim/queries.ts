@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, isoOrNull, type Row } from '#shared/db/rows.js';
+import { iso, isoOrNull, type Row } from '#shared/db/index.js';
 
 /** A SCIM token as listed: never its value or hash. */
 export interface ScimTokenView {

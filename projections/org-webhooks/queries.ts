@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { iso, type Row } from '#shared/db/rows.js';
+import { iso, type Row } from '#shared/db/index.js';
 import type { WebhookEventName } from '#events/organization/webhooks.js';
 
 /** A webhook endpoint as the read model holds it (with its secret: never sent to a client after its creation). */

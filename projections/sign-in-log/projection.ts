@@ -1,6 +1,6 @@
 import type { SignInEvent } from '#events/organization/users.js';
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Handled = Extract<SignInEvent, { type: 'SignInSucceeded' | 'SignInFailed' }>;

@@ -1,4 +1,4 @@
-import { json } from '#shared/db/rows.js';
+import { json } from '#shared/db/index.js';
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
 

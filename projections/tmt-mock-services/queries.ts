@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
-import { type Row, iso, json } from '#shared/db/rows.js';
+import { type Row, iso, json } from '#shared/db/index.js';
 import { Conditions, oneOrNull, readPage, type WorkspaceScope } from '../queries.js';
 
 export interface StoredMockRoute {

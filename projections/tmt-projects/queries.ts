@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import { type Row, iso } from '#shared/db/rows.js';
+import { type Row, iso } from '#shared/db/index.js';
 import { Conditions, oneOrNull, rowsAndTotal, type WorkspaceScope } from '../queries.js';
 
 export interface ProjectView {

@@ -1,5 +1,5 @@
 import type { Sql } from '#shared/db/index.js';
-import type { RecordedEvent } from '#shared/es/types.js';
+import type { RecordedEvent } from '#shared/es/index.js';
 import type { ProjectEvent } from '#events/tmt/projects.js';
 import type { TestCaseEvent } from '#events/tmt/test-cases.js';
 import { TEST_CASE_EVENT_TYPES } from '#events/tmt/test-cases.js';

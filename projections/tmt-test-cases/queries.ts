@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { CaseStatus, Priority, TestStep } from '#events/tmt/test-cases.js';
-import { type Row, iso, json } from '#shared/db/rows.js';
+import { type Row, iso, json } from '#shared/db/index.js';
 import { Conditions, containing, countOf, oneOrNull, type WorkspaceScope } from '../queries.js';
 
 export interface TestCaseView {

@@ -1,7 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
 import type { TmtActor } from '#events/tmt/test-sessions.js';
-import { type Row, iso, isoOrNull, json, numOrNull, textOrNull } from '#shared/db/rows.js';
+import { type Row, iso, isoOrNull, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import { Conditions, oneOrNull, rowsAndTotal, type WorkspaceScope } from '../queries.js';
 
 export interface ResultView {

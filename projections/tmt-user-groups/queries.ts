@@ -1,6 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { Page } from '#shared/paging.js';
-import { type Row, iso, numOrNull } from '#shared/db/rows.js';
+import { type Row, iso, numOrNull } from '#shared/db/index.js';
 import { Conditions, containing, oneOrNull, readPage } from '../queries.js';
 
 export interface UserGroupView {

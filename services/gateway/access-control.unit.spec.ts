@@ -1,8 +1,8 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKeys } from '#shared/auth/keys.js';
-import { createClientTokenService, createTokenService, looksLikeClientToken, type ClientTokenService, type TokenService } from '#shared/auth/tokens.js';
+import { loadSigningKeys } from '#shared/auth/index.js';
+import { createClientTokenService, createTokenService, looksLikeClientToken, type ClientTokenService, type TokenService } from '#shared/auth/index.js';
 import { installErrorHandling } from '#shared/http/errors.js';
 import type { CredentialScope, Principal } from '#shared/http/principal.js';
 import { installAccessControl, type ScopedCredential } from './access-control.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SIGN_IN_METHODS } from '#events/organization/users.js';
 import type { SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { AppError } from '#shared/errors.js';
-import type { CommandActor } from '#shared/es/decider.js';
+import type { CommandActor } from '#shared/es/index.js';
 import { requirePrincipal, type Principal } from '#shared/http/principal.js';
 import type { PermissionKey } from '#shared/permissions.js';
 

@@ -1,5 +1,5 @@
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext, CommandResult, Decider, DomainEvent } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext, CommandResult, Decider, DomainEvent } from '#shared/es/index.js';
 import type { Platform } from '../platform.js';
 
 // The organization's write helpers: its aggregates keyed by integer ids, and settling several writes at

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CommandActor } from '#shared/es/decider.js';
+import type { CommandActor } from '#shared/es/index.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 
 /** The tenant every `/v1` read and write is walled into: one company, one workspace. */

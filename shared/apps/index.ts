@@ -28,3 +28,4 @@ export async function readAppArchive(path: string): Promise<AppMetadata | null> 
     zip.close();
   }
 }
+export * from './types.js';

@@ -12,3 +12,5 @@ export { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwo
 export { hashToken, randomToken } from './opaque.js';
 export { loadSecretBox, SealedValueError, SecretBox, secretsKeyFilePath } from './sealed.js';
 export type { SecretBoxOptions } from './sealed.js';
+export * from './keys.js';
+export * from './tokens.js';

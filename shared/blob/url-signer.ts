@@ -1,4 +1,4 @@
-import type { SigningKeys } from '../auth/keys.js';
+import type { SigningKeys } from '../auth/index.js';
 
 /** Signs and checks the platform-served blob URLs. */
 export interface UrlSigner {

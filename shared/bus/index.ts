@@ -3,3 +3,5 @@ export { BusTimeoutError, BusUnavailableError, NoRespondersError } from './types
 export type { DurableStreams } from './subjects.js';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
 export { connectNatsBus, type NatsBusOptions } from './nats-bus.js';
+export * from './memory-bus.js';
+export * from './types.js';

@@ -8,7 +8,7 @@ import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
 import { createTestDatabase, openTestPostgres } from '#test/helpers/postgres.js';
 import { testEnv } from '#test/helpers/env.js';
 import { describeEventStoreContract } from './event-store.contract.js';
-import { createKurrentEventStore } from './kurrent-event-store.js';
+import { createKurrentEventStore } from '../es-kurrent/index.js';
 import { MAX_EVENTS_PER_APPEND, createSqlEventStore, migrateSqlEventStore } from './postgres-event-store.js';
 import type { EventStore, NewEvent, RecordedEvent } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { KeyValueStore } from '../kv/types.js';
+import type { KeyValueStore } from '../kv/index.js';
 
 /** Requests allowed per window; 0 switches a limit off. */
 export interface RateLimits {

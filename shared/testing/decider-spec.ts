@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Decider, DomainEvent } from '../es/decider.js';
+import type { Decider, DomainEvent } from '../es/index.js';
 import { AppError, type ErrorCode } from '../errors.js';
 
 /**

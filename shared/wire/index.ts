@@ -4,10 +4,10 @@ export {
   Bye,
   ControlAction,
   DeviceCapabilities,
-  DeviceCommand,
+  AgentCommand,
   DeviceInfo,
   DevicePlatform,
-  DeviceState,
+  WorkerState,
   DeviceType,
   DevicesReport,
   FailCode,
@@ -28,3 +28,5 @@ export {
 export { WireError, decode, decodeFrame, encode, encodeFrame, fail, ok, type Frame } from './codec.js';
 export { HOST_TOKEN_PREFIX, hostIdOfToken, hostToken, hostTokenPrefix } from './host-token.js';
 export { DeviceRequestError, requestDevice, type DeviceTarget } from './rpc-client.js';
+export * from './messages.js';
+export * from './nats-authorization.js';

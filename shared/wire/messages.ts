@@ -57,14 +57,14 @@ export type DeviceInfo = z.infer<typeof DeviceInfo>;
 export type DeviceCapabilities = z.infer<typeof DeviceCapabilities>;
 
 /** What a device is doing, as its worker sees it. */
-export const DeviceState = z.object({
+export const WorkerState = z.object({
   deviceId: id,
   state: z.enum(['ready', 'preparing', 'in_session', 'releasing', 'broken']),
   /** The session the device is prepared for, if any. */
   sessionId: z.string().nullable(),
   detail: z.string().max(500).optional(),
 });
-export type DeviceState = z.infer<typeof DeviceState>;
+export type WorkerState = z.infer<typeof WorkerState>;
 
 const envelope = { protocol: z.literal(PROTOCOL_VERSION), hostId: id };
 
@@ -80,17 +80,17 @@ export const Hello = z.object({
   agentVersion: z.string().max(50),
   startedAt: z.string(),
   devices: z.array(DeviceInfo),
-  states: z.array(DeviceState),
+  states: z.array(WorkerState),
   /** Base URL of the agent's data plane (direct HTTP/WebSocket), when it runs one. */
   dataPlaneUrl: z.url({ protocol: /^https?$/ }).max(2_000).optional(),
 });
 export type Hello = z.infer<typeof Hello>;
 
-export const Heartbeat = z.object({ ...envelope, seq: z.number().int().nonnegative(), states: z.array(DeviceState) });
+export const Heartbeat = z.object({ ...envelope, seq: z.number().int().nonnegative(), states: z.array(WorkerState) });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
 /** The whole device set after a change (a device came or went); the service reconciles it. */
-export const DevicesReport = z.object({ ...envelope, devices: z.array(DeviceInfo), states: z.array(DeviceState) });
+export const DevicesReport = z.object({ ...envelope, devices: z.array(DeviceInfo), states: z.array(WorkerState) });
 export type DevicesReport = z.infer<typeof DevicesReport>;
 
 export const Bye = z.object({ ...envelope, reason: z.string().max(200) });
@@ -175,7 +175,7 @@ export const InstrumentationEvent = z.discriminatedUnion('kind', [
 ]);
 export type InstrumentationEvent = z.infer<typeof InstrumentationEvent>;
 
-export const DeviceCommand = z.discriminatedUnion('op', [
+export const AgentCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('prepare') }),
   z.object({ op: z.literal('release') }),
   z.object({ op: z.literal('screenshot'), format: z.enum(['png', 'jpeg']), quality: z.number().int().min(1).max(100).optional() }),
@@ -227,8 +227,8 @@ export const DeviceCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('instrumentPoll'), runId: id, afterSeq: z.number().int().nonnegative().optional() }),
   z.object({ op: z.literal('instrumentStop'), runId: id }),
 ]);
-export type DeviceCommand = z.infer<typeof DeviceCommand>;
-export type DeviceOp = DeviceCommand['op'];
+export type AgentCommand = z.infer<typeof AgentCommand>;
+export type DeviceOp = AgentCommand['op'];
 
 export const RpcRequest = z.object({
   protocol: z.literal(PROTOCOL_VERSION),
@@ -240,7 +240,7 @@ export const RpcRequest = z.object({
   timeoutMs: z.number().int().positive().max(300_000),
   /** Publish progress replies on `subjects.progress(hostId, requestId)`. */
   progress: z.boolean().optional(),
-  command: DeviceCommand,
+  command: AgentCommand,
 });
 export type RpcRequest = z.infer<typeof RpcRequest>;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BusTimeoutError, BusUnavailableError, NoRespondersError, type MessageBus } from '#shared/bus/index.js';
 import { decode, encode, WireError } from './codec.js';
-import { Reply, RpcRequest, RpcResults, type DeviceCommand, type DeviceOp, type FailCode, type RpcResult } from './messages.js';
+import { Reply, RpcRequest, RpcResults, type AgentCommand, type DeviceOp, type FailCode, type RpcResult } from './messages.js';
 import { PROTOCOL_VERSION, subjects } from './subjects.js';
 
 /** Why a device request did not succeed: the agent's fail code, or the bus could not reach it. */
@@ -32,7 +32,7 @@ const BUS_GRACE_MS = 1_000;
 export async function requestDevice<Op extends DeviceOp>(
   bus: MessageBus,
   target: DeviceTarget,
-  command: Extract<DeviceCommand, { op: Op }>,
+  command: Extract<AgentCommand, { op: Op }>,
   options: { timeoutMs: number; onProgress?: (step: string, percent?: number) => void },
 ): Promise<RpcResult<Op>> {
   const requestId = randomUUID();

@@ -25,10 +25,10 @@ beforeAll(() => {
     'services/mod/good/routes.ts': 'export {};\n',
     // Deciders: made with defineDecider or a factory of shared/es/ (by alias, a relative path, types first), or by hand (lines 9, 10 and 11).
     'services/mod/good/decide.ts': [
-      "import { defineDecider } from '#shared/es/decider.js';",
-      "import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';",
+      "import { defineDecider } from '#shared/es/index.js';",
+      "import { lifecycleDecider } from '#shared/es/index.js';",
       "import { nameClaimDecider as claims } from '../../../shared/es/name-claim-decider.js';",
-      "import type { Decider } from '#shared/es/decider.js';",
+      "import type { Decider } from '#shared/es/index.js';",
       "import { localDecider } from './factory.js';",
       'export const a = defineDecider({ initialState: () => 0, evolve: {}, decide: {} });',
       "export const b = lifecycleDecider<number>()({ what: 'X' });",
@@ -79,7 +79,7 @@ beforeAll(() => {
     // a context taken as a parameter, one asked of commandContext and an actor helper are not.
     'shared/es/decider.ts': 'export interface CommandContext { now: Date }\nexport function commandContext(clock: { now(): Date }): CommandContext {\n  return { now: clock.now() };\n}\n',
     'services/mod/good/contexts.ts': [
-      "import { commandContext, type CommandActor, type CommandContext } from '#shared/es/decider.js';",
+      "import { commandContext, type CommandActor, type CommandContext } from '#shared/es/index.js';",
       'export class S {',
       '  context(): CommandContext { return { now: new Date() }; }',
       '}',
@@ -92,7 +92,7 @@ beforeAll(() => {
       'export const actor = (userId: number): CommandActor => ({ actorId: userId });',
       '',
     ].join('\n'),
-    'services/mod/good/contexts.unit.spec.ts': "import type { CommandContext } from '#shared/es/decider.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
+    'services/mod/good/contexts.unit.spec.ts': "import type { CommandContext } from '#shared/es/index.js';\nexport const inSpec: CommandContext = { now: new Date() };\n",
     // Read models: tables a projection creates (in its code or a .sql file) or declares (`tables`, a shared definition's `table`).
     'projections/things/projection.ts':
       "import { applyByType } from '../types.js';\nexport const p = { schema: `CREATE TABLE IF NOT EXISTS things (id int);\\n CREATE TABLE thing_parts (id int)`, tables: ['things', 'thing_parts'],\n  apply: applyByType<never>({ A: () => `UPDATE things SET id = 1` }) };\n",

@@ -29,6 +29,11 @@ beforeAll(() => {
     'services/df/b/y.ts': 'export const y = 1;\n',
     'services/df/b/index.ts': "export { y as b } from './y.js';\n",
     'services/df/core/z.ts': 'export const z = 1;\n',
+    // A shared package (a folder with an index.ts) is used through its index.ts; inside it, its files import each other.
+    'shared/pkg/index.ts': "export { inner } from './inner.js';\n",
+    'shared/pkg/inner.ts': "import { d } from '../dir/index.js';\nexport const inner = d;\n",
+    'shared/pkg/other.ts': "import { inner } from './inner.js';\nexport const other = inner;\n",
+    'services/face.ts': "import { inner } from '#shared/pkg/index.js';\nimport { other } from '#shared/pkg/other.js';\nexport const f = [inner, other];\n",
     'services/lost.ts': "import { n } from './nope.js';\nexport const l = n;\n",
     // dfctl: its own code, Node.js and ws only.
     'cli/dfctl/ok.ts': "import { readFileSync } from 'node:fs';\nimport { WebSocket } from 'ws';\nexport const ok = [readFileSync, WebSocket];\n",
@@ -95,5 +100,9 @@ describe('the rules over a tree', () => {
 
   it("lists an import between two device features unless it goes through core/ or the feature's index.ts", () => {
     expect(result().features).toEqual(['services/df/a/x.ts -> services/df/b/y.ts']);
+  });
+
+  it("lists an import past a shared package's index.ts from outside the package, and nothing inside it", () => {
+    expect(result().faces).toEqual(['services/face.ts -> shared/pkg/other.ts']);
   });
 });

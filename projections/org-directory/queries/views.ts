@@ -1,6 +1,6 @@
 // What the directory's queries share: the shapes they answer, who may enter a workspace (`ACCESS`), and a user as clients see it.
 import type { ModuleKey } from '#events/organization/modules.js';
-import { iso, isoOrNull } from '#shared/db/rows.js';
+import { iso, isoOrNull } from '#shared/db/index.js';
 
 /** A user as sign-in reads it (with the password hash: never sent to a client). */
 export interface DirectoryUser {

@@ -1,6 +1,6 @@
 // The company's workspaces: one, all, those a user may enter or visited, their grants and members.
 import type { Sql } from '#shared/db/index.js';
-import { iso } from '#shared/db/rows.js';
+import { iso } from '#shared/db/index.js';
 import { ACCESS, type WorkspaceView } from './views.js';
 
 const workspaceView = `w.id, w.company_id AS "companyId", w.name, w.description, w.settings, w.archived, w.modules, w.created_at AS "createdAt"`;

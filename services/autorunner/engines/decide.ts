@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { engineEvents, type EngineEvent } from '#events/autorunner/engines.js';
 

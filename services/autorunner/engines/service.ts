@@ -1,8 +1,8 @@
 import { engineStream } from '#events/autorunner/engines.js';
-import { aggregate } from '#shared/es/aggregate.js';
+import { aggregate } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { engineDecider, type EngineCommand } from './decide.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 
 /** The write side of test engines: one aggregate per engine, answering once `ar-engines` holds the write. */
 export function engineWrites(platform: Platform) {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findRun, listRuns, runResults } from '#projections/ar-runs/index.js';
-import { fold } from '#shared/es/decider.js';
+import { fold } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';

@@ -1,8 +1,8 @@
 import { runStream } from '#events/autorunner/runs.js';
-import { aggregate } from '#shared/es/aggregate.js';
+import { aggregate } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { runDecider, type RunCommand } from './decide.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 /** The engine a run's report comes from: it acts as `engine:<id>` in its company and workspace. */
 export interface EngineActor {

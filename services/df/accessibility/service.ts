@@ -4,7 +4,7 @@ import { accessibilityAuditStream, accessibilityEvents, type ExportFormat, type 
 import { findAudit, findExport, findFinding, findScan, latestTriage, listFindings, listScans, type AuditView, type ExportView } from '#projections/df-accessibility/index.js';
 import { findDevice, listDevices, type DeviceView } from '#projections/df-devices/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
-import { commandContext, handleCommand } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../core/caller.js';

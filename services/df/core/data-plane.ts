@@ -1,9 +1,9 @@
 import { sessionById } from '#projections/df-sessions/index.js';
 import type { SigningKeys } from '#shared/auth/index.js';
-import { issueDataPlaneToken } from '#shared/auth/tokens.js';
+import { issueDataPlaneToken } from '#shared/auth/index.js';
 import type { Database } from '#shared/db/index.js';
 import { AppError, found } from '#shared/errors.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 
 /** Where the data-plane URL an agent advertised in its hello is kept (replaced by every hello). */
 export const dataPlaneUrlKey = (hostId: string) => `df:host-dp:${hostId}`;

@@ -2,7 +2,7 @@ import type { DeviceScope } from '#projections/df-devices/index.js';
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { SessionType } from '#events/df/devices.js';
 import type { ActivityKind, DebugProtocolName, SessionEndReason } from '#events/df/sessions.js';
-import type { ControlAction, DeviceCommand, DeviceOp, RpcResult } from '#shared/wire/index.js';
+import type { ControlAction, AgentCommand, DeviceOp, RpcResult } from '#shared/wire/index.js';
 import type { Caller } from './caller.js';
 
 /** Who records a timeline entry or ends a session: a caller, or the platform itself (`actor: 'system'`). */
@@ -38,9 +38,9 @@ export interface SessionPort {
   /** Ends a session (recording, logs, release of the device); safe to repeat. */
   end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: SessionEndReason, actor: string | number): Promise<void>;
   /** Sends one command to the session's device. */
-  device<Op extends DeviceOp>(session: SessionTarget, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
+  device<Op extends DeviceOp>(session: SessionTarget, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
   /** An app or file command to the session's device (409 `DEVICE_UNSUPPORTED`, 404 for a path or app it lacks). */
-  deviceContent<Op extends DeviceOp>(session: SessionTarget, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
+  deviceContent<Op extends DeviceOp>(session: SessionTarget, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
   /** Moves bytes to the device's agent in chunks and commits them; more than `maxBytes` is 413. */
   stageUpload(session: SessionTarget, bytes: AsyncIterable<Buffer>, maxBytes: number, isTruncated?: () => boolean): Promise<{ stageId: string; size: number; sha256: string }>;
   /** Performs a control action and records it on the timeline. */

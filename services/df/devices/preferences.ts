@@ -1,4 +1,4 @@
-import type { Decider } from '#shared/es/decider.js';
+import type { Decider } from '#shared/es/index.js';
 import type { DevicePreferenceEvent } from '#events/df/devices.js';
 import { unreachable } from '#shared/unreachable.js';
 

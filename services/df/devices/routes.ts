@@ -8,7 +8,7 @@ import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
 import type { DeviceCommands } from './service.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 
 export const DeviceSchema = z
   .object({

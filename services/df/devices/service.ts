@@ -1,5 +1,5 @@
-import { eventMetadata, handleCommand, type CommandContext, type CommandResult } from '#shared/es/decider.js';
-import type { EventStore, RecordedEvent } from '#shared/es/types.js';
+import { eventMetadata, handleCommand, type CommandContext, type CommandResult } from '#shared/es/index.js';
+import type { EventStore, RecordedEvent } from '#shared/es/index.js';
 import { deviceDecider, type DeviceCommand, type DeviceState } from './decide.js';
 import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
 import { preferencesDecider, type PreferenceCommand } from './preferences.js';

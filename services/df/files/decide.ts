@@ -1,5 +1,5 @@
 import type { AppEvent, FileEvent } from '#events/df/files.js';
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 
 type Started = Extract<FileEvent, { type: 'FileUploadStarted' }>['payload'];

@@ -17,8 +17,8 @@ import {
 import { appKindOfName, NotAZipError, type AppMetadata } from '#shared/apps/index.js';
 import { InvalidPartError, NoSuchUploadError, type BlobStore, type SignedRequest } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
-import { commandContext, handleCommand, type CommandActor } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { commandContext, handleCommand, type CommandActor } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { PeriodicJob } from '../core/periodic.js';

@@ -1,5 +1,5 @@
 import type { FleetEvent, QuotaLimits, SessionDefaults } from '#events/df/fleet.js';
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import { sameJson } from '#shared/canonical.js';
 
 type Of<T extends FleetEvent['type']> = Extract<FleetEvent, { type: T }>;

@@ -5,8 +5,8 @@ import { reservationHoursInMonth, sessionMinutesThisMonth } from '#projections/d
 import { findQuotaPlan, findSessionDefaults } from '#projections/df-settings/index.js';
 import type { BlobStore } from '#shared/blob/index.js';
 import { applySchema, type Database } from '#shared/db/index.js';
-import { callerActor, commandContext, handleCommand } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { callerActor, commandContext, handleCommand } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { companyBlobPrefix } from '../core/blob-keys.js';

@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { HostEvent } from '#events/df/hosts.js';
 import { sameJson } from '#shared/canonical.js';

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { fold, handleCommand, type CommandContext } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { fold, handleCommand, type CommandContext } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 import { hostIdOfToken, hostToken, hostTokenPrefix } from '#shared/wire/index.js';
 import { hostStream } from '#events/df/hosts.js';
 import { hostDecider, type HostCommand, type HostState } from './decide.js';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { KeyedQueue } from '#shared/concurrency.js';
-import { commandContext, type CommandActor } from '#shared/es/decider.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
-import { Bye, DevicesReport, Heartbeat, Hello, PROTOCOL_VERSION, decode, fail, hostIdOf, ok, subjects, type DeviceInfo, type DeviceState } from '#shared/wire/index.js';
+import { commandContext, type CommandActor } from '#shared/es/index.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
+import { Bye, DevicesReport, Heartbeat, Hello, PROTOCOL_VERSION, decode, fail, hostIdOf, ok, subjects, type DeviceInfo, type WorkerState } from '#shared/wire/index.js';
 import type { DevicePlacement } from '#events/df/devices.js';
 import { dataPlaneUrlKey } from '../core/data-plane.js';
 import type { HostEnrolments } from './enrolments.js';
@@ -19,7 +19,7 @@ export interface HostWork {
   /** Records the devices the host has (throws when writing fails; the host announces itself again). */
   reconcileInventory(placement: DevicePlacement, devices: readonly DeviceInfo[]): Promise<void>;
   /** Reconciles the workers' states; answers the devices whose state is not settled yet (not to be remembered). */
-  reconcileStates(hostId: string, states: readonly DeviceState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>>;
+  reconcileStates(hostId: string, states: readonly WorkerState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>>;
   /** The host stopped: its devices go offline and their sessions end. */
   hostLost(hostId: string, reason: 'host-stopped'): Promise<void>;
   /** Forgets what this replica remembers of the host. */
@@ -177,7 +177,7 @@ export class HostIntake {
   }
 
   /** The devices a hello or a report lists, then their states; only the settled states are remembered. */
-  private async announced(placement: DevicePlacement, devices: readonly DeviceInfo[], states: readonly DeviceState[], receivedAt: number): Promise<void> {
+  private async announced(placement: DevicePlacement, devices: readonly DeviceInfo[], states: readonly WorkerState[], receivedAt: number): Promise<void> {
     const { hostId } = placement;
     try {
       await this.deps.work.reconcileInventory(placement, devices);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { hostsWithOnlineDevices } from '#projections/df-devices/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import { subjects } from '#shared/wire/index.js';
 import { PeriodicJob } from '../core/periodic.js';
 

@@ -1,4 +1,4 @@
-import type { DeviceState } from '#shared/wire/index.js';
+import type { WorkerState } from '#shared/wire/index.js';
 import { stateKey } from './reconcile.js';
 
 /**
@@ -15,7 +15,7 @@ export class HostMemory {
    */
   private readonly refusedDevices = new Map<string, Set<string>>();
   /** Per host, the newest heartbeat states waiting to be reconciled. */
-  readonly pendingBeats = new Map<string, { states: readonly DeviceState[]; receivedAt: number }>();
+  readonly pendingBeats = new Map<string, { states: readonly WorkerState[]; receivedAt: number }>();
   /** `device|session` pairs one beat said lost their session, with when that beat came; a second beat confirms it. */
   readonly resetSuspects = new Map<string, number>();
   /**
@@ -27,13 +27,13 @@ export class HostMemory {
   readonly revokedHosts = new Set<string>();
 
   /** The states that differ from those last reconciled (all of them when none are remembered). */
-  changedStates(hostId: string, states: readonly DeviceState[]): readonly DeviceState[] {
+  changedStates(hostId: string, states: readonly WorkerState[]): readonly WorkerState[] {
     const last = this.lastStates.get(hostId);
     return last ? states.filter((s) => last.get(s.deviceId) !== stateKey(s)) : states;
   }
 
   /** Remembers reconciled states (replacing what was remembered of the host when `replace`). */
-  remember(hostId: string, states: readonly DeviceState[], replace: boolean): void {
+  remember(hostId: string, states: readonly WorkerState[], replace: boolean): void {
     let known = this.lastStates.get(hostId);
     if (!known || replace) {
       known = new Map();

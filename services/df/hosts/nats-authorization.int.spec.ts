@@ -9,10 +9,10 @@ import { dfDevicesProjection, devicesOfHost } from '#projections/df-devices/inde
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { ProjectionRunner } from '#projections/runner.js';
 import { connectNatsBus, type BusMessage, type MessageBus } from '#shared/bus/index.js';
-import { natsAuthorization, natsHostInbox, natsHostUser, natsSiteUser } from '#shared/bus/nats-authorization.js';
+import { natsAuthorization, natsHostInbox, natsHostUser, natsSiteUser } from '#shared/wire/index.js';
 import type { Database } from '#shared/db/index.js';
-import type { EventStore } from '#shared/es/types.js';
-import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import type { EventStore } from '#shared/es/index.js';
+import { createMemoryKv } from '#shared/kv/index.js';
 import { requestDevice, subjects } from '#shared/wire/index.js';
 import { followLog, freePort } from '#test/helpers/daemon.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { randomToken } from '#shared/auth/index.js';
-import { natsSiteUser, natsSiteUserEntry } from '#shared/bus/nats-authorization.js';
+import { natsSiteUser, natsSiteUserEntry } from '#shared/wire/index.js';
 import { hostIdOfToken } from '#shared/wire/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomToken } from '#shared/auth/index.js';
-import { natsHostUser, natsHostUserEntry } from '#shared/bus/nats-authorization.js';
+import { natsHostUser, natsHostUserEntry } from '#shared/wire/index.js';
 import { hostIdOfToken } from '#shared/wire/index.js';
 
 /**

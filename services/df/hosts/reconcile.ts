@@ -1,6 +1,6 @@
 import type { DeviceRow, HostDeviceRow } from '#projections/df-devices/index.js';
 import { sameJson } from '#shared/canonical.js';
-import type { DeviceInfo, DeviceState } from '#shared/wire/index.js';
+import type { DeviceInfo, WorkerState } from '#shared/wire/index.js';
 import type { DeviceFacts, DevicePlacement } from '#events/df/devices.js';
 
 /**
@@ -11,7 +11,7 @@ export type HostReport =
   | { kind: 'inventory'; placement: DevicePlacement; devices: readonly DeviceInfo[] }
   | {
       kind: 'states';
-      states: readonly DeviceState[];
+      states: readonly WorkerState[];
       /** Heartbeats bring back devices the read model shows offline; hellos and reports leave that to their inventory. */
       reconnect: boolean;
       /** When the registry received the report (the platform's clock). */
@@ -137,7 +137,7 @@ function reconcileStates(view: HostView, report: Extract<HostReport, { kind: 'st
 }
 
 /** A ready device that says it holds no session while the platform gives it one. */
-function lostItsSession(row: DeviceRow, s: DeviceState): row is DeviceRow & { sessionId: string } {
+function lostItsSession(row: DeviceRow, s: WorkerState): row is DeviceRow & { sessionId: string } {
   return row.sessionId !== null && s.state === 'ready' && s.sessionId === null;
 }
 
@@ -145,7 +145,7 @@ function lostItsSession(row: DeviceRow, s: DeviceState): row is DeviceRow & { se
  * Which sessions must be asked about before the states can be reconciled: `open`, whether each is still
  * open in the event store; `active`, the devices whose open session the read model must show active.
  */
-export function sessionsToAsk(rows: ReadonlyMap<string, DeviceRow>, states: readonly DeviceState[]): string[] {
+export function sessionsToAsk(rows: ReadonlyMap<string, DeviceRow>, states: readonly WorkerState[]): string[] {
   const open = new Set<string>();
   for (const s of states) {
     const row = rows.get(s.deviceId);
@@ -157,7 +157,7 @@ export function sessionsToAsk(rows: ReadonlyMap<string, DeviceRow>, states: read
 }
 
 /** The devices whose session the read model must show active: those that lost an open session. */
-export function devicesToAskActive(rows: ReadonlyMap<string, DeviceRow>, states: readonly DeviceState[], openSessions: ReadonlySet<string>): string[] {
+export function devicesToAskActive(rows: ReadonlyMap<string, DeviceRow>, states: readonly WorkerState[], openSessions: ReadonlySet<string>): string[] {
   return states.filter((s) => {
     const row = rows.get(s.deviceId);
     return row !== undefined && lostItsSession(row, s) && openSessions.has(row.sessionId);
@@ -165,7 +165,7 @@ export function devicesToAskActive(rows: ReadonlyMap<string, DeviceRow>, states:
 }
 
 /** What a worker reports that matters to the platform: its state and its session. */
-export const stateKey = (s: DeviceState) => `${s.state}|${s.sessionId ?? ''}`;
+export const stateKey = (s: WorkerState) => `${s.state}|${s.sessionId ?? ''}`;
 
 function factsOf(info: DeviceInfo): DeviceFacts {
   const { deviceId: _id, ...facts } = info;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRow, HostDeviceRow } from '#projections/df-devices/index.js';
-import type { DeviceInfo, DeviceState } from '#shared/wire/index.js';
+import type { DeviceInfo, WorkerState } from '#shared/wire/index.js';
 import type { DevicePlacement } from '#events/df/devices.js';
 import { devicesToAskActive, reconcile, sessionsToAsk, suspectKey, type HostView, type ReconcileAction, type ReconcileActionKind } from './reconcile.js';
 
@@ -33,9 +33,9 @@ function row(deviceId: string, overrides: Partial<DeviceRow> = {}): DeviceRow {
 }
 
 const rowsOf = <R extends DeviceRow>(...rows: R[]) => new Map(rows.map((r) => [r.deviceId, r]));
-const state = (deviceId: string, s: DeviceState['state'], sessionId: string | null = null, detail?: string): DeviceState => ({ deviceId, state: s, sessionId, ...(detail ? { detail } : {}) });
+const state = (deviceId: string, s: WorkerState['state'], sessionId: string | null = null, detail?: string): WorkerState => ({ deviceId, state: s, sessionId, ...(detail ? { detail } : {}) });
 const inventory = (view: HostView, devices: DeviceInfo[]) => reconcile(view, { kind: 'inventory', placement, devices });
-const states = (view: HostView, list: DeviceState[], options: { reconnect?: boolean; receivedAt?: number } = {}) =>
+const states = (view: HostView, list: WorkerState[], options: { reconnect?: boolean; receivedAt?: number } = {}) =>
   reconcile(view, { kind: 'states', states: list, reconnect: options.reconnect ?? false, receivedAt: options.receivedAt ?? 1_000 });
 
 /** Every kind the specs below saw `reconcile` emit; the last spec insists it is every kind there is (`Record` makes the list complete). */

@@ -4,10 +4,10 @@ import { openSessionsOnDevices } from '#projections/df-sessions/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { KeyedQueue, Slots } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
-import { commandContext, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
-import type { DeviceInfo, DeviceState } from '#shared/wire/index.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
+import type { DeviceInfo, WorkerState } from '#shared/wire/index.js';
 import { deviceHostStream, type DevicePlacement } from '#events/df/devices.js';
 import type { SessionEndReason } from '#events/df/sessions.js';
 import type { DeviceCommands } from '../devices/index.js';
@@ -183,7 +183,7 @@ export class HostRegistry {
    * Compares what each worker says with what the platform believes (`reconcile`'s state actions);
    * answers the devices whose state is not settled yet.
    */
-  async reconcileStates(hostId: string, states: readonly DeviceState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>> {
+  async reconcileStates(hostId: string, states: readonly WorkerState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>> {
     const unconfirmed = new Set<string>();
     if (states.length === 0) return unconfirmed;
     const rows = new Map((await devicesOfHost(this.deps.db, hostId)).map((r) => [r.deviceId, r]));

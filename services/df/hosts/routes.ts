@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { findDevice } from '#projections/df-devices/index.js';
 import { findHost, listHosts } from '#projections/df-hosts/index.js';
 import { found } from '#shared/errors.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';

@@ -1,4 +1,4 @@
-import { revocableKeyDecider } from '#shared/es/revocable-key-decider.js';
+import { revocableKeyDecider } from '#shared/es/index.js';
 import type { ApiKeyEvent } from '#events/df/keys.js';
 
 type Created = Extract<ApiKeyEvent, { type: 'DfApiKeyCreated' }>['payload'];

@@ -1,5 +1,5 @@
 import { TERMINAL_STATES, type OperationEvent, type OperationState } from '#events/df/operations.js';
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 
 type Started = Extract<OperationEvent, { type: 'OperationStarted' }>['payload'];

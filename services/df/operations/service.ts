@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import { operationStream } from '#events/df/operations.js';
 import { findOperation, openOperations, type OperationRecord } from '#projections/df-operations/index.js';
 import type { Database } from '#shared/db/index.js';
-import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { operationDecider, type OperationCommand } from './decide.js';
 

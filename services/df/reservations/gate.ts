@@ -1,5 +1,5 @@
-import { commandContext, fold, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { commandContext, fold, handleCommand, type CommandActor, type CommandContext } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
 import type { ReadModelWaiter } from '../../platform.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listArtifacts, type SessionRecord } from '#projections/df-sessions/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { requestDevice, type RpcResult } from '#shared/wire/index.js';
 import type { ArtifactType } from '#events/df/sessions.js';
 import { artifactKey } from '../core/blob-keys.js';

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
-import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
-import { STAGE_CHUNK_BYTES } from '#shared/wire/messages.js';
+import { DeviceRequestError, requestDevice, type ControlAction, type AgentCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
+import { STAGE_CHUNK_BYTES } from '#shared/wire/index.js';
 import type { ActivityKind } from '#events/df/sessions.js';
 import type { Caller } from '../core/caller.js';
 import { deviceFailure } from '../core/device-errors.js';
@@ -25,7 +25,7 @@ export class DeviceChannel {
   ) {}
 
   /** Sends one command to the session's device. */
-  async device<Op extends DeviceOp>(session: DeviceSession, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+  async device<Op extends DeviceOp>(session: DeviceSession, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     try {
       return await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, command, { timeoutMs: timeoutMs ?? this.deps.commandTimeoutMs });
@@ -38,7 +38,7 @@ export class DeviceChannel {
    * Sends an app or file command to the session's device: a device without the feature answers 409
    * `DEVICE_UNSUPPORTED`, a path or app the device does not have 404; the rest as `device` does.
    */
-  async deviceContent<Op extends DeviceOp>(session: DeviceSession, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+  async deviceContent<Op extends DeviceOp>(session: DeviceSession, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
     if (session.status !== 'active') throw new AppError('SESSION_NOT_ACTIVE', `The session is ${session.status}`);
     try {
       return await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, command, { timeoutMs: timeoutMs ?? this.deps.commandTimeoutMs });

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '#shared/blob/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import type { Database } from '#shared/db/index.js';
-import type { EventStore } from '#shared/es/types.js';
+import type { EventStore } from '#shared/es/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import type { DeviceCommands } from '../devices/index.js';
 import type { ScreenHub } from '../core/screen-hub.js';

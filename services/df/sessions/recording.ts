@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { NoRespondersError } from '#shared/bus/index.js';
-import { fold } from '#shared/es/decider.js';
+import { fold } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { sessionStream } from '#events/df/sessions.js';
 import type { Caller } from '../core/caller.js';

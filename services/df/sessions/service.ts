@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceScope } from '#projections/df-devices/index.js';
 import { findSession, idleSessions, sessionById, toSessionView, type SessionRecord, type SessionView } from '#projections/df-sessions/index.js';
-import { commandContext, fold } from '#shared/es/decider.js';
+import { commandContext, fold } from '#shared/es/index.js';
 import { found } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
-import { DeviceRequestError, requestDevice, type ControlAction, type DeviceCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
+import { DeviceRequestError, requestDevice, type ControlAction, type AgentCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import { deviceStream } from '#events/df/devices.js';
 import { deviceDecider } from '../devices/index.js';
 import { sessionBlobFolder } from '../core/blob-keys.js';
@@ -224,12 +224,12 @@ export class SessionService implements SessionPort {
   }
 
   /** Sends one command to the session's device. */
-  device<Op extends DeviceOp>(session: DeviceSession, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+  device<Op extends DeviceOp>(session: DeviceSession, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
     return this.channel.device(session, command, timeoutMs);
   }
 
   /** Sends an app or file command to the session's device (409 `DEVICE_UNSUPPORTED` for a device without the feature). */
-  deviceContent<Op extends DeviceOp>(session: DeviceSession, command: Extract<DeviceCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
+  deviceContent<Op extends DeviceOp>(session: DeviceSession, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>> {
     return this.channel.deviceContent(session, command, timeoutMs);
   }
 

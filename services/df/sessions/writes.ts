@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
-import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/index.js';
 import { sessionStream, type ActivityKind, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
 import type { Caller } from '../core/caller.js';
 import { sessionDecider, type SessionCommand } from './decide.js';

@@ -1,4 +1,4 @@
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { SessionAccess, SharingEvent } from '#events/df/sharing.js';
 

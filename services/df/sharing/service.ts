@@ -5,7 +5,7 @@ import { sessionById } from '#projections/df-sessions/index.js';
 import { getUser, getUserByEmail } from '#projections/org-directory/index.js';
 import { sharingStream, type InvitationType, type SessionAccess, type SharingEvent } from '#events/df/sharing.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { currentRequest } from '#shared/request-context.js';
 import { sendLimitsOf, type SendLimits } from '#services/organization/auth/index.js';

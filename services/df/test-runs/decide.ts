@@ -1,4 +1,4 @@
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ShardEnd, TestOutcome, TestRunEvent } from '#events/df/test-runs.js';
 import { replan, retryTarget, testKey, type Shard, type TestId } from './plan.js';

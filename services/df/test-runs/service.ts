@@ -5,7 +5,7 @@ import { findApp, findFile, findVersion } from '#projections/df-files/index.js';
 import { getTestRun, testRunAttempts } from '#projections/df-test-runs/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { TestApkListing } from '#shared/dex/index.js';
-import { commandContext, fold, handleCommand } from '#shared/es/decider.js';
+import { commandContext, fold, handleCommand } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../core/caller.js';

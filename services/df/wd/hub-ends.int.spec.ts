@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { projectionSpec, type ProjectionSpec } from '#projections/testing.js';
 import type { SessionEndReason } from '#events/df/sessions.js';
-import { createMemoryKv } from '#shared/kv/memory-kv.js';
+import { createMemoryKv } from '#shared/kv/index.js';
 import type { SessionPort } from '../core/session-port.js';
 import { WebDriverHub } from './hub.js';
 import type { WebDriverTransport } from './transport.js';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { findDevice, listDevices, type DeviceView } from '#projections/df-devices/index.js';
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import type { Caller } from '../core/caller.js';
 import type { ReservationGate, SessionPort } from '../core/session-port.js';
 import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';

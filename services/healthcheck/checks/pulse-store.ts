@@ -1,6 +1,6 @@
 import { checksWithUnappliedHeartbeats, overdueChecks } from '#projections/hc-checks/index.js';
 import { applySchema, type Database } from '#shared/db/index.js';
-import { iso, json } from '#shared/db/rows.js';
+import { iso, json } from '#shared/db/index.js';
 
 /**
  * Heartbeats and metric samples, written straight to their own tables rather than as events: a

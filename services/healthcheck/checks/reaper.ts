@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Platform } from '../../platform.js';
 import type { PulseStore } from './pulse-store.js';
 import type { CheckService } from './service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const BATCH = 200;
 

@@ -1,7 +1,7 @@
 import { getWorkspace } from '#projections/org-directory/index.js';
 import { checkByTokenHash, findCheck, type CheckRecord, type Scope } from '#projections/hc-checks/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
+import { handleCommand, type CommandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { healthCheckDecider, type HealthCheckCommand } from './decide.js';

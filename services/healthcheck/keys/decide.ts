@@ -1,4 +1,4 @@
-import { revocableKeyDecider } from '#shared/es/revocable-key-decider.js';
+import { revocableKeyDecider } from '#shared/es/index.js';
 import type { HealthcheckApiKeyEvent } from '#events/healthcheck/keys.js';
 
 type Created = Extract<HealthcheckApiKeyEvent, { type: 'HealthcheckApiKeyCreated' }>['payload'];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashToken, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 
 /** What a refresh token stands for. */
 export interface RefreshGrant {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 
 const blockKey = (jti: string) => `auth:bl:${jti}`;
 const validAfterKey = (userId: number) => `auth:valid-after:${userId}`;

@@ -1,5 +1,5 @@
 import type { Config } from '#shared/config.js';
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import { refusedUntilWindowEnds } from './throttle.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import { dummyVerify, hashPassword, hashToken, randomToken, verifyPassword } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { commandContext, handleCommand } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/index.js';
 import { findSignInSession } from '#projections/sign-in-sessions/index.js';
 import { allocateId } from '#shared/ids.js';
 import {

@@ -1,8 +1,8 @@
 import { findUserById } from '#projections/org-directory/index.js';
 import { findSignInSession, listActiveSignInSessions, recordSignInSessionUse, signInSessionEnded, signInSessionsEndedSince, type SignInSessionView } from '#projections/sign-in-sessions/index.js';
 import { signInEvents, userSignInStream, type SignInEvent, type SignInMethod, type SignInSessionEndReason } from '#events/organization/users.js';
-import { commandContext, eventMetadata } from '#shared/es/decider.js';
-import type { NewEvent } from '#shared/es/types.js';
+import { commandContext, eventMetadata } from '#shared/es/index.js';
+import type { NewEvent } from '#shared/es/index.js';
 import type { Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import type { RefreshTokens } from './refresh-tokens.js';

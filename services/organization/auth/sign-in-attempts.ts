@@ -1,7 +1,7 @@
 import { getUserByEmail } from '#projections/org-directory/index.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
-import { commandContext, eventMetadata } from '#shared/es/decider.js';
-import type { NewEvent } from '#shared/es/types.js';
+import { commandContext, eventMetadata } from '#shared/es/index.js';
+import type { NewEvent } from '#shared/es/index.js';
 import type { SignInEvent, SignInFailureReason } from '#events/organization/users.js';
 import type { Platform } from '../../platform.js';
 import type { SignInSessions } from './sessions.js';

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '#shared/kv/types.js';
+import type { KeyValueStore } from '#shared/kv/index.js';
 import { AppError } from '#shared/errors.js';
 
 export interface ThrottleLimits {

@@ -1,4 +1,4 @@
-import { nameClaimDecider as claimDecider, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
+import { nameClaimDecider as claimDecider, type NameClaimCommands } from '#shared/es/index.js';
 import type { NameScope } from '#events/organization/claims.js';
 
 export type NameClaimCommand = NameClaimCommands<'ClaimName', 'ReleaseName', NameScope, number>;

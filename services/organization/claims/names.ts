@@ -1,6 +1,6 @@
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
-import { renameClaimed } from '#shared/es/name-claim-decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
+import { renameClaimed } from '#shared/es/index.js';
 import { nameClaimStream, type NameScope } from '#events/organization/claims.js';
 import type { Platform } from '../../platform.js';
 import { nameClaimDecider } from './decide.js';

@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import type { CompanyEvent } from '#events/organization/companies.js';
 
 export type CompanyCommand = { type: 'RegisterCompany'; companyId: number; name: string };

@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent, type DomainEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent, type DomainEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { apiKeyEvents, oauthClientEvents, type ApiKeyEvent, type OAuthClientEvent } from '#events/organization/credentials.js';
 

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { activeApiKeyByHash, oauthClientStanding, recordCredentialUse } from '#projections/org-credentials/index.js';
 import { hashToken } from '#shared/auth/index.js';
-import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/tokens.js';
+import { createClientTokenService, looksLikeClientToken, type ClientTokenService } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
 import { CREDENTIAL_SCOPES, tokenPrincipal, type ActiveWorkspace, type CredentialScope, type Principal } from '#shared/http/principal.js';
 import { credentialNeedsApproval } from '#shared/http/key-verifier.js';

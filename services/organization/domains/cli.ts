@@ -1,8 +1,8 @@
 import { randomToken } from '#shared/auth/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { DataDirLockedError } from '#shared/db/index.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import { commandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import { commandContext } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { createLogger } from '#shared/logger.js';
 import { DOMAIN_NAME, domainStream } from '#events/organization/domains.js';

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '#events/organization/domains.js';
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 
 /** How a company proves a domain: the TXT record it published with the token it holds, or an operator's word. */

@@ -6,7 +6,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, requestActor } from '../http.js';
 import type { DomainFeatureOptions } from './options.js';
 import { domainView } from './service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Domains'];
 

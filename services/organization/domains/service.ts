@@ -1,8 +1,8 @@
 import { domainOwner, getDomain, listDomains, type DomainRow } from '#projections/org-domains/index.js';
 import { domainStream } from '#events/organization/domains.js';
 import { randomToken } from '#shared/auth/index.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { domainDecider, type DomainProof } from './decide.js';

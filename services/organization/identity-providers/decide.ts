@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider } from '#shared/es/decider.js';
-import { activeIn } from '#shared/es/record-state.js';
+import { defineDecider } from '#shared/es/index.js';
+import { activeIn } from '#shared/es/index.js';
 import { SECRET_ADDRESS_FIELDS, SECRET_FIELDS, type IdentityProviderEvent, type IdentityProviderType } from '#events/organization/identity-providers.js';
 import { sameJson } from '#shared/canonical.js';
 

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { routePlugins } from '#shared/http/feature-plugin.js';
 import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { currentRequest } from '#shared/request-context.js';
 import type { Platform } from '../../platform.js';

@@ -1,7 +1,7 @@
 import { getUserByEmail, type UserView } from '#projections/org-directory/index.js';
 import type { IdentityMapping } from '#events/organization/identity-providers.js';
 import { AppError } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { lastWrite, orgAggregate } from '../service.js';
 import { teamDecider, teamStream } from '../teams/index.js';

@@ -11,7 +11,7 @@ import {
 } from '#events/organization/identity-providers.js';
 import { SealedValueError, SecretBox } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { commandContext, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { refuseDomainsOfOthers } from '../domains/index.js';

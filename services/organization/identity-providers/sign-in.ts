@@ -3,7 +3,7 @@ import { emailDomain } from '#projections/org-domains/index.js';
 import type { IdentityProviderRow } from '#projections/org-identity-providers/index.js';
 import { hashPassword, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import { commandContext, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import type { AuthService, ClientInfo, TokenPair } from '../auth/service.js';
 import { requireOwnAddress } from '../domains/index.js';

@@ -1,4 +1,4 @@
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import { roleStream } from '#events/organization/roles.js';
 import type { Platform } from '../../platform.js';

@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider } from '#shared/es/decider.js';
-import { activeIn, changedFields, whileActive } from '#shared/es/record-state.js';
+import { defineDecider } from '#shared/es/index.js';
+import { activeIn, changedFields, whileActive } from '#shared/es/index.js';
 import type { RoleEvent } from '#events/organization/roles.js';
 
 type Created = Extract<RoleEvent, { type: 'RoleCreated' }>['payload'];

@@ -10,7 +10,7 @@ import { callerOf, IdParams, PageQuery, pageSchema, requestActor, Role, User } f
 import { effectivePermissions } from './built-in.js';
 import { RoleWrites } from './service.js';
 import { assertMayGrant } from './grant.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Roles and permissions'];
 const permissionKey = z.enum(ALL_PERMISSION_KEYS as [PermissionKey, ...PermissionKey[]]);

@@ -1,6 +1,6 @@
 import type { RoleRow } from '#projections/org-directory/index.js';
 import { roleStream } from '#events/organization/roles.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';

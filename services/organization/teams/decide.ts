@@ -1,5 +1,5 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
-import { activeIn, changedFields, changesMembers, whileActive, withMember, withoutMember } from '#shared/es/record-state.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
+import { activeIn, changedFields, changesMembers, whileActive, withMember, withoutMember } from '#shared/es/index.js';
 import type { TeamEvent } from '#events/organization/teams.js';
 
 type Created = Extract<TeamEvent, { type: 'TeamCreated' }>['payload'];

@@ -7,7 +7,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, IdParams, intId, requestActor, Team } from '../http.js';
 import type { Platform } from '../../platform.js';
 import { TeamService } from './service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Teams'];
 const teamName = z.string().trim().min(2).max(64);

@@ -1,5 +1,5 @@
 import { getTeam, type TeamView } from '#projections/org-directory/index.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { found } from '#shared/errors.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';

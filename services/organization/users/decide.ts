@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
-import { changedFields, evolveWhile } from '#shared/es/record-state.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
+import { changedFields, evolveWhile } from '#shared/es/index.js';
 import type { EmailClaimEvent, ProfileImage, UserChanges, UserEvent } from '#events/organization/users.js';
 
 type Payload<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['payload'];

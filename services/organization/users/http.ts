@@ -14,7 +14,7 @@ import { userDecider, type UserCommand } from './decide.js';
 import { userStream } from '#events/organization/users.js';
 import type { TokenRevocations } from './service.js';
 import { USERNAME_PATTERN } from './usernames.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 // The users routes' vocabulary: their options, the schemas several of them take, and the guards
 // every route asks before it acts.

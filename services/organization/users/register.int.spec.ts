@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orgDirectoryProjection } from '#projections/org-directory/index.js';
 import { openPglite, type Database } from '#shared/db/index.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 import { createSqlEventStore, migrateSqlEventStore, type EventStore } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { emailClaimStream, userStream } from './index.js';

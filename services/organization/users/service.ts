@@ -4,8 +4,8 @@ import { emailClaimStream, userStream, type ProfileImage } from '#events/organiz
 import { workspaceStream } from '#events/organization/workspaces.js';
 import { hashPassword, hashToken, randomToken } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';

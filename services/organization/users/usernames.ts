@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { usernameTaken } from '#projections/org-directory/index.js';
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { OrgNames } from '../claims/index.js';
 
 /** Usernames: letters, digits, dot, dash and underscore; no `@`, so they never look like an e-mail. */

@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider } from '#shared/es/decider.js';
+import { defineDecider } from '#shared/es/index.js';
 import type { WebhookEvent, WebhookEventName } from '#events/organization/webhooks.js';
 import { sameJson } from '#shared/canonical.js';
 

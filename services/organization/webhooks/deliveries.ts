@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '#shared/db/index.js';
-import { iso, json, type Row } from '#shared/db/rows.js';
+import { iso, json, type Row } from '#shared/db/index.js';
 import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
 import { deliverableWebhookIds } from '#projections/org-webhooks/index.js';
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { projectionSchemaName } from '#projections/types.js';
 import { applySchema } from '#shared/db/index.js';
-import type { RecordedEvent, Subscription } from '#shared/es/types.js';
+import type { RecordedEvent, Subscription } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import {
   claimDue,

@@ -3,7 +3,7 @@ import { getUser, getWorkspace } from '#projections/org-directory/index.js';
 import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
 import { AppError, found } from '#shared/errors.js';
-import { commandContext, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import { toPage, type Page } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';

@@ -6,7 +6,7 @@ import { sessionStream } from '#events/df/sessions.js';
 import { testRunStream } from '#events/df/test-runs.js';
 import { healthCheckStream } from '#events/healthcheck/checks.js';
 import { RESULT_STATUSES, testSessionStream } from '#events/tmt/test-sessions.js';
-import type { EventStore, RecordedEvent } from '#shared/es/types.js';
+import type { EventStore, RecordedEvent } from '#shared/es/index.js';
 
 /** How long before a booking starts `reservation.starting` is sent. */
 export const RESERVATION_STARTING_LEAD_MS = 10 * 60_000;

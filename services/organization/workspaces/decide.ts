@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors.js';
-import { defineDecider } from '#shared/es/decider.js';
-import { activeIn, changedFields, whileActive } from '#shared/es/record-state.js';
+import { defineDecider } from '#shared/es/index.js';
+import { activeIn, changedFields, whileActive } from '#shared/es/index.js';
 import type { ModuleKey } from '#events/organization/modules.js';
 import type { Grantee, WorkspaceEvent } from '#events/organization/workspaces.js';
 import { sameJson } from '#shared/canonical.js';

@@ -7,7 +7,7 @@ import { orgAggregate } from '../service.js';
 import { permissionsOf } from '../roles/index.js';
 import { workspaceDecider, type WorkspaceCommand } from './decide.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 /** What the workspace routes ask of the token flow (the auth feature's `AuthService` is one). */
 export interface WorkspaceTokenFlow {

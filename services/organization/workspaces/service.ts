@@ -1,7 +1,7 @@
 import type { WorkspaceView } from '#projections/org-directory/index.js';
 import type { ModuleKey } from '#events/organization/modules.js';
 import { workspaceStream } from '#events/organization/workspaces.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import type { CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
 import { OrgNames } from '../claims/index.js';

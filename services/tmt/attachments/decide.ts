@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { AttachmentEvent } from '#events/tmt/attachments.js';
 

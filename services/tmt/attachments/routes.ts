@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findAttachment, listAttachments, type AttachmentView } from '#projections/tmt-attachments/index.js';
 import { BlobTooLargeError, type BlobInfo } from '#shared/blob/index.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';

@@ -1,7 +1,7 @@
 import { attachmentStream } from '#events/tmt/attachments.js';
 import type { BlobInfo } from '#shared/blob/index.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { attachmentDecider } from './decide.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { testCaseIdsByTitle } from '#projections/tmt-test-cases/index.js';
-import { commandContext, handleCommand } from '#shared/es/decider.js';
+import { commandContext, handleCommand } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { RecordedResult, ResultStatus, SessionStatus } from '#events/tmt/test-sessions.js';
 import { testCaseStream } from '#events/tmt/test-cases.js';

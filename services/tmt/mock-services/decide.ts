@@ -1,5 +1,5 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
-import { whileActive } from '#shared/es/record-state.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
+import { whileActive } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { MockServiceEvent } from '#events/tmt/mock-services.js';
 import { sameJson } from '#shared/canonical.js';

@@ -1,6 +1,6 @@
 import { mockServiceStream } from '#events/tmt/mock-services.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { mockServiceDecider, type MockServiceCommand } from './decide.js';
 

@@ -1,5 +1,5 @@
-import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';
-import { defineDecider } from '#shared/es/decider.js';
+import { lifecycleDecider } from '#shared/es/index.js';
+import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ProjectEvent, ProjectFields, ProjectKeyEvent } from '#events/tmt/projects.js';
 

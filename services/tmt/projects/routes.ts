@@ -10,7 +10,7 @@ import type { Platform } from '../../platform.js';
 import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { PROJECT_KEY_PATTERN } from '#events/tmt/projects.js';
 import { projectWrites } from './service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Test management: projects'];
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectView } from '#projections/tmt-projects/index.js';
 import { projectKeyStream, projectStream } from '#events/tmt/projects.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import type { TmtWriteScope } from '../v1-http.js';
 import { projectDecider, projectKeyDecider } from './decide.js';

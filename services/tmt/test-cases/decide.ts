@@ -1,4 +1,4 @@
-import { lifecycleDecider } from '#shared/es/lifecycle-decider.js';
+import { lifecycleDecider } from '#shared/es/index.js';
 import type { TestCaseEvent, TestCaseFields } from '#events/tmt/test-cases.js';
 
 type Created = Extract<TestCaseEvent, { type: 'TestCaseCreated' }>['payload'];

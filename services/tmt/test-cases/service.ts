@@ -1,9 +1,9 @@
 import { testCaseStream } from '#events/tmt/test-cases.js';
-import { aggregate } from '#shared/es/aggregate.js';
+import { aggregate } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { writeActor, type TmtWriteScope } from '../v1-http.js';
 import { testCaseDecider } from './decide.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 export type TestCaseCommand = Parameters<typeof testCaseDecider.decide>[0];
 

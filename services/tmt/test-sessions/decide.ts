@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent } from '#shared/es/decider.js';
+import { defineDecider, firstEvent } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';

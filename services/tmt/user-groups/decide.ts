@@ -1,5 +1,5 @@
-import { defineDecider } from '#shared/es/decider.js';
-import { activeIn, changedFields, changesMembers, whileActive, withMember, withoutMember } from '#shared/es/record-state.js';
+import { defineDecider } from '#shared/es/index.js';
+import { activeIn, changedFields, changesMembers, whileActive, withMember, withoutMember } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { UserGroupEvent } from '#events/tmt/user-groups.js';
 

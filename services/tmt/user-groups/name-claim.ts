@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { hashToken } from '#shared/auth/index.js';
-import { handleCommand, type CommandContext } from '#shared/es/decider.js';
-import { foldName, nameClaimDecider, renameClaimed, type NameClaimCommands } from '#shared/es/name-claim-decider.js';
-import type { EventStore } from '#shared/es/types.js';
+import { handleCommand, type CommandContext } from '#shared/es/index.js';
+import { foldName, nameClaimDecider, renameClaimed, type NameClaimCommands } from '#shared/es/index.js';
+import type { EventStore } from '#shared/es/index.js';
 
 export { foldName };
 

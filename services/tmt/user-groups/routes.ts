@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser } from '#projections/org-directory/index.js';
 import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { UserGroupView } from '#projections/tmt-user-groups/index.js';
 import { userGroupStream } from '#events/tmt/user-groups.js';
-import { aggregate } from '#shared/es/aggregate.js';
-import type { CommandContext } from '#shared/es/decider.js';
+import { aggregate } from '#shared/es/index.js';
+import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
 import { userGroupDecider } from './decide.js';
 import { TmtNames, type TmtNameScope } from './name-claim.js';

@@ -13,7 +13,7 @@ import { User } from '#services/organization/http.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';
 import { ok, okList, v1List, v1One, v1Paging } from '../v1-http.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Test management: users'];
 

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { connectNatsBus } from '#shared/bus/index.js';
-import { natsAuthorization, natsHostInbox, natsHostUser } from '#shared/bus/nats-authorization.js';
+import { natsAuthorization, natsHostInbox, natsHostUser } from '#shared/wire/index.js';
 import { followLog } from '#test/helpers/daemon.js';
 import { eventually } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';

@@ -6,7 +6,7 @@ import type { DeviceDriver } from '#agent/capabilities.js';
 import type { DeviceListener, DeviceProvider } from '#agent/provider.js';
 import { SimulatedDevice } from '#agent/simulated/provider.js';
 import { sessionStream } from '#events/df/sessions.js';
-import type { BusSubscription, MessageBus } from '#shared/bus/types.js';
+import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { enrolHost, eventually } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
-import { natsAuthorization, natsHostInbox, natsHostUser, natsHostUserEntry, natsSiteUser } from '#shared/bus/nats-authorization.js';
+import { natsAuthorization, natsHostInbox, natsHostUser, natsHostUserEntry, natsSiteUser } from '#shared/wire/index.js';
 import { NATS_SERVER, followLog, freePort } from '#test/helpers/daemon.js';
 import { eventually } from '#test/helpers/df-farm.js';
 import { testEnv } from '#test/helpers/env.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { validationError } from '#shared/http/params.js';
-import { AppHelper, PackageName } from '#shared/wire/messages.js';
+import { AppHelper, PackageName } from '#shared/wire/index.js';
 import { idParam } from '../../core/caller.js';
 import { contentTags as tags, deviceSession, MAX_APP_BYTES, readUpload, requireActive, TRANSFER_TIMEOUT_MS, type DeviceContentRoutesOptions } from './device-content.js';
 import { Params } from './schemas.js';

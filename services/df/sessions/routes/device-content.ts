@@ -4,7 +4,7 @@ import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { DevicePath } from '#shared/wire/messages.js';
+import { DevicePath } from '#shared/wire/index.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { SessionService } from '../service.js';
 import type { Caller } from '../../core/caller.js';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
-import { DevicePath } from '#shared/wire/messages.js';
+import { DevicePath } from '#shared/wire/index.js';
 import { contentTags as tags, deviceSession, MAX_PUSH_BYTES, pathOrError, readUpload, requireActive, TRANSFER_TIMEOUT_MS, type DeviceContentRoutesOptions } from './device-content.js';
 import { Params } from './schemas.js';
 

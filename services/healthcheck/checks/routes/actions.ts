@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { caller } from '../../http.js';
 import { newPushToken } from '../service.js';
 import { Check, Params, PushUrls, pushUrls, tags, type CheckRoutesOptions } from './schemas.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 
 /** `/healthcheck/api/v1/checks/:checkId/{pause,resume,token/rotate}`: what is done to a check besides changing it. */
 export async function checkActionRoutes(app: FastifyInstance, opts: CheckRoutesOptions): Promise<void> {

@@ -7,7 +7,7 @@ import { pageSchema } from '#shared/paging.js';
 import { caller, paging } from '../../http.js';
 import { newPushToken, toCheckView } from '../service.js';
 import { Check, Params, PushUrls, pushUrls, Heartbeat, Sample, Settings, StatusEnum, tags, type CheckRoutesOptions } from './schemas.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 
 /** `/healthcheck/api/v1/checks`: create, list, read, change and delete checks. */
 export async function checkRoutes(app: FastifyInstance, opts: CheckRoutesOptions): Promise<void> {

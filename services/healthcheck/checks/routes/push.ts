@@ -5,7 +5,7 @@ import { AppError, type ErrorDetail, found } from '#shared/errors.js';
 import type { Platform } from '../../../platform.js';
 import type { PulseStore } from '../pulse-store.js';
 import type { CheckService } from '../service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Health checks: push'];
 

@@ -6,7 +6,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, IdParams, requestActor } from '../../http.js';
 import type { IdentityProviderFeatureOptions } from '../options.js';
 import { viewOf } from '../service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Identity providers'];
 const domain = z

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { commandContext, type CommandContext } from '#shared/es/decider.js';
+import { commandContext, type CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../../platform.js';
 import { requestActor } from '../../http.js';
 import type { ScimCaller, ScimService } from '../service.js';

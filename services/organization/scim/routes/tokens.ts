@@ -6,7 +6,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, intId, requestActor } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import type { ScimFeatureOptions } from '../options.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const tags = ['SCIM provisioning'];
 

@@ -5,7 +5,7 @@ import { callerOf, IdParams, intId, requestActor, User } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { password, tags, userGuards, type UsersOptions } from '../http.js';
 import { setUserStatus } from '../service.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 /** What an administrator sets on a user: company roles, status, administrator, password. */
 export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {

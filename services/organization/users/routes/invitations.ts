@@ -11,7 +11,7 @@ import { requireRoles } from '../../roles/index.js';
 import { MAX_PROFILE_IMAGE_BYTES, profileImageKey, readMultipart, withImageUploads } from '../images.js';
 import { activateUser, inviterOf, inviteUser, takeInvitation } from '../service.js';
 import { password, personName, tags, userGuards, type UsersOptions } from '../http.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const InviteAnswer = User.extend({ resent: z.boolean().describe('Whether the address had a pending invitation that was sent again') }).meta({ id: 'InvitedUser' });
 const ActivationBody = z.object({ token: z.string().min(1).max(512), password, name: personName.optional() });

@@ -7,7 +7,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, IdParams, intId, PageQuery, pageSchema, requestActor, User } from '../../http.js';
 import { definedOnly, deleteUser, updateUser } from '../service.js';
 import { tags, userGuards, UserUpdate, type UsersOptions } from '../http.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 const UserListQuery = PageQuery.extend({
   search: z.string().trim().max(128).optional().describe('Part of the name, e-mail or username'),

@@ -6,7 +6,7 @@ import { IdParams, intId, requestActor } from '../../http.js';
 import type { WebhookFeatureOptions } from '../options.js';
 import { viewOf } from '../service.js';
 import { tags, webhookOwner } from './guard.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 // Event names and URLs are checked by the service, so a wrong one answers its own stable code
 // (UNKNOWN_WEBHOOK_EVENT, INVALID_WEBHOOK_URL) rather than the schema's VALIDATION_FAILED.

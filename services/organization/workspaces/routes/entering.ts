@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recentWorkspaces, rolesOfUser } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { commandContext, eventMetadata } from '#shared/es/decider.js';
+import { commandContext, eventMetadata } from '#shared/es/index.js';
 import { workspaceVisitStream, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
 import { callerOf, IdParams, requestActor, Role, Workspace } from '../../http.js';
 import { effectivePermissions } from '../../roles/index.js';

@@ -8,7 +8,7 @@ import { callerOf, IdParams, requestActor, Workspace } from '../../http.js';
 import { WorkspaceWrites } from '../service.js';
 import { tags, toWorkspace, workspaceGuards, type WorkspacesOptions } from '../guards.js';
 import { moduleList, WORKSPACE_VALIDATION_RULES, workspaceDescription, workspaceName, workspaceSettings } from '../rules.js';
-import { commandContext } from '#shared/es/decider.js';
+import { commandContext } from '#shared/es/index.js';
 
 /** The company's workspaces: list, create, read, change, archive and unarchive, delete; the rules they follow. */
 export async function workspaceRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {

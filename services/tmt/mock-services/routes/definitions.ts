@@ -12,7 +12,7 @@ import { TmtNames, type TmtNameScope } from '../../user-groups/index.js';
 import { mockServiceWrites } from '../service.js';
 import { mockModule } from '../definition.js';
 import { hitsKey, lastHitKey, MockService, mockView, Params, parseDefinition, tags } from './shared.js';
-import { callerActor, commandContext } from '#shared/es/decider.js';
+import { callerActor, commandContext } from '#shared/es/index.js';
 
 /** `/tmt/api/v1/mock-services`: define, change, enable, disable and delete mock services. */
 export async function mockServiceRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {

@@ -1,4 +1,4 @@
-import { assertToken } from '../wire/subjects.js';
+import { assertToken } from './subjects.js';
 
 /**
  * NATS authorisation for the device farm's split deployment: the platform's services connect as one

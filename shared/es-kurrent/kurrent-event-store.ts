@@ -20,8 +20,8 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import { assertAppendable, DEFAULT_BATCH_SIZE, SingleUseSubscription, WrongExpectedRevisionError } from './types.js';
-import type { AppendResult, EventFilter, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './types.js';
+import { assertAppendable, DEFAULT_BATCH_SIZE, SingleUseSubscription, WrongExpectedRevisionError } from '../es/index.js';
+import type { AppendResult, EventFilter, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../es/index.js';
 
 /*
  * Positions: KurrentDB writes every event of an append as its own committed record, so an event's
