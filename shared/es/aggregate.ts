@@ -1,8 +1,15 @@
 import { timed } from '../request-context.js';
-import { handleCommand, unwrittenStream, type CommandContext, type CommandResult, type Decider, type DomainEvent } from './decider.js';
+import { batchDecider, handleCommand, unwrittenStream, type CommandContext, type CommandOf, type CommandResult, type Decider, type DomainEvent } from './decider.js';
 import type { ReadModelWaiter } from './read-model-waiter.js';
+import { KeyedQueue } from '../concurrency.js';
 import type { EventStore } from './types.js';
 
+/** An aggregate's state as loaded, and the revision of its stream the append will expect. */
+export interface Loaded<State> {
+  state: State;
+  /** The revision of the aggregate's stream; -1 when it has no events. */
+  revision: number;
+}
 
 export interface AggregateOptions<Command, Event extends DomainEvent, State> {
   decider: Decider<Command, Event, State>;
@@ -12,15 +19,42 @@ export interface AggregateOptions<Command, Event extends DomainEvent, State> {
   readModels: readonly string[];
   /** Tries of a write that meets a concurrent one (handleCommand's default when absent). */
   maxAttempts?: number;
+  /**
+   * Loads an aggregate some other way than folding its whole stream: a history merged with another
+   * stream's, a cache of folded states (`cachedStates`). The append still expects the revision it
+   * returns, so a writer elsewhere is a conflict: loaded again and retried.
+   */
+  load?: (id: string, store: EventStore) => Promise<Loaded<State>>;
+  /** Told the state and the stream's revision after each successful append (a cache keeps them). */
+  appended?: (id: string, state: State, revision: number) => void;
+  /**
+   * The commands of one id run one after another in this process, so writers of one busy stream here
+   * never race each other for its revision (a writer in another process is still a conflict).
+   */
+  oneAtATime?: boolean;
+  /**
+   * Whether a run records `append` and `settle` in the answer's `Server-Timing` (default true); false
+   * for an aggregate written inside another feature's timed step.
+   */
+  timed?: boolean;
+}
+
+/** How one run goes: see `Aggregate.run`. */
+export interface RunOptions {
+  created?: boolean;
+  settle?: boolean;
 }
 
 /** One kind of aggregate: its commands run on its streams, and answer once its read models hold them. */
 export interface Aggregate<Command, Event extends DomainEvent, State> {
   /**
+   * Runs one command, or a batch: a list of commands each decided on the state the ones before it
+   * produced, whose events are all appended at once with one expected revision (all or none: a refusal
+   * or a lost conflict of any of them appends nothing), and settled once.
    * `created`: the id was just made, so there is no stream to read first. `settle: false`: answer once
    * appended, the caller settling later (what it does between the two must know the append happened).
    */
-  run(id: string, command: Command | ((state: State) => Command), context: CommandContext, options?: { created?: boolean; settle?: boolean }): Promise<CommandResult<Event, State>>;
+  run(id: string, command: CommandOf<Command, State> | readonly CommandOf<Command, State>[], context: CommandContext, options?: RunOptions): Promise<CommandResult<Event, State>>;
   /** Waits for the aggregate's read models to hold a write that `run` answered without settling. */
   settle(result: { position: bigint | null }): Promise<void>;
 }
@@ -34,23 +68,36 @@ export function aggregate<Command, Event extends DomainEvent, State>(
   deps: { store: EventStore; readModels: Pick<ReadModelWaiter, 'waitFor'> },
   options: AggregateOptions<Command, Event, State>,
 ): Aggregate<Command, Event, State> {
+  const step = <T>(name: string, fn: () => Promise<T>): Promise<T> => (options.timed === false ? fn() : timed(name, fn));
+  const batches = batchDecider(options.decider);
+  const queue = options.oneAtATime ? new KeyedQueue() : null;
+  const { load, appended } = options;
+
   const settle = async ({ position }: { position: bigint | null }): Promise<void> => {
-    if (position !== null) await timed('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
+    if (position !== null) await step('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
   };
+
+  const write = (id: string, streamId: string, command: CommandOf<Command, State> | readonly CommandOf<Command, State>[], context: CommandContext, created: boolean) => {
+    const common = {
+      store: deps.store,
+      streamId,
+      context,
+      ...(created ? { load: unwrittenStream(options.decider) } : load ? { load: () => load(id, deps.store) } : {}),
+      ...(appended ? { appended: (state: State, revision: number) => appended(id, state, revision) } : {}),
+      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    };
+    return Array.isArray(command)
+      ? handleCommand({ ...common, decider: batches, command: command as readonly CommandOf<Command, State>[] })
+      : handleCommand({ ...common, decider: options.decider, command: command as CommandOf<Command, State> });
+  };
+
   return {
     settle,
     async run(id, command, context, { created = false, settle: settles = true } = {}) {
-      const result = await timed('append', () =>
-        handleCommand({
-          store: deps.store,
-          streamId: options.stream(id),
-          decider: options.decider,
-          command,
-          context,
-          ...(created ? { load: unwrittenStream(options.decider) } : {}),
-          ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-        }),
-      );
+      const streamId = options.stream(id);
+      const once = () => write(id, streamId, command, context, created);
+      // Waiting behind the id's earlier commands is part of the append's time.
+      const result = await step('append', () => (queue ? queue.run(streamId, once) : once()));
       if (settles) await settle(result);
       return result;
     },

@@ -57,6 +57,32 @@ export function defineDecider<Command extends { type: string }, Event extends Do
   };
 }
 
+/** A command, or the command to run made from the state the aggregate is in when it runs. */
+export type CommandOf<Command, State> = Command | ((state: State) => Command);
+
+/**
+ * A decider of command lists: each command (or command made from the state) is decided on the state the
+ * events of those before it produced; the events of all of them, in order, are the list's.
+ */
+export function batchDecider<Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>): Decider<readonly CommandOf<Command, State>[], Event, State> {
+  return {
+    initialState: decider.initialState,
+    evolve: decider.evolve,
+    decide(commands, state) {
+      const events: Event[] = [];
+      let current = state;
+      for (const item of commands) {
+        const command = typeof item === 'function' ? (item as (s: State) => Command)(current) : item;
+        for (const event of decider.decide(command, current)) {
+          events.push(event);
+          current = decider.evolve(current, event);
+        }
+      }
+      return events;
+    },
+  };
+}
+
 /**
  * The event that creates an aggregate from its create command: the command's own fields as the payload,
  * once; 409 `ALREADY_EXISTS` when `exists` (the state's record of it) is set.
@@ -136,7 +162,7 @@ export interface HandleCommandOptions<Command, Event extends DomainEvent, State>
   store: EventStore;
   streamId: string;
   decider: Decider<Command, Event, State>;
-  command: Command | ((state: State) => Command);
+  command: CommandOf<Command, State>;
   context: CommandContext;
   /** Schema versions by event type; 1 when absent. */
   versions?: Partial<Record<Event['type'], number>>;

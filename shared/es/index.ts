@@ -16,3 +16,4 @@ export * from './name-claim-decider.js';
 export * from './read-model-waiter.js';
 export * from './record-state.js';
 export * from './revocable-key-decider.js';
+export * from './state-cache.js';

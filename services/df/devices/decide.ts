@@ -42,7 +42,7 @@ export function statusOf(state: Pick<DeviceState, 'online' | 'health' | 'session
 /**
  * One device: what it is, where it is attached, whether it is up, and the session holding it. Its
  * state folds the device's own events and, merged by log position, the host events naming it
- * (`DeviceCommands` does the merge); a host event counts only for the host the device is placed on.
+ * (`loadDevice`, `service.ts`, does the merge); a host event counts only for the host the device is placed on.
  */
 export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHostEvent, DeviceState>({
   initialState: () => ({ known: false, facts: null, placement: null, online: false, health: 'ok', sessionId: null, refusedClaims: [] }),

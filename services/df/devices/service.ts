@@ -1,7 +1,8 @@
-import { eventMetadata, handleCommand, type CommandContext, type CommandResult } from '#shared/es/index.js';
+import { aggregate, type Loaded } from '#shared/es/index.js';
+import { eventMetadata, fold, type CommandContext, type CommandResult } from '#shared/es/index.js';
 import type { EventStore, RecordedEvent } from '#shared/es/index.js';
 import { deviceDecider, type DeviceCommand, type DeviceState } from './decide.js';
-import { deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
+import { devicePreferencesStream, deviceHostStream, deviceStream, type DeviceEvent, type DeviceHostEvent } from '#events/df/devices.js';
 import { preferencesDecider, type PreferenceCommand } from './preferences.js';
 
 // Concurrent creates on one device conflict at most once each: the winner's append.
@@ -14,38 +15,52 @@ export function mergeDeviceHistory(deviceId: string, own: readonly RecordedEvent
   return [...own, ...naming].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
 }
 
+/**
+ * A device's state and the revision of its own stream: its own events folded, merged by log position
+ * with the batches of the host it is placed on now that name it (an older host's are superseded).
+ */
+export async function loadDevice(store: EventStore, deviceId: string): Promise<Loaded<DeviceState>> {
+  const own = await store.readStream(deviceStream(deviceId));
+  let state = fold(deviceDecider, own);
+  if (state.placement) {
+    const host = await store.readStream(deviceHostStream(state.placement.hostId));
+    const merged = mergeDeviceHistory(deviceId, own, host);
+    if (merged.length !== own.length) state = fold(deviceDecider, merged);
+  }
+  return { state, revision: own.length === 0 ? -1 : own[own.length - 1]!.revision };
+}
+
+/**
+ * The devices' callers wait for the read models they need themselves (a session for its own), so the
+ * aggregates here answer once appended and never settle.
+ */
+const UNSETTLED = { waitFor: () => Promise.resolve() };
+
 /** Runs device commands; the only writer of device facts. */
 export class DeviceCommands {
-  constructor(readonly store: EventStore) {}
+  private readonly devices;
+  private readonly preferences;
+
+  constructor(readonly store: EventStore) {
+    // Written inside other features' timed steps (a session's `allocate`), so they time nothing themselves.
+    this.devices = aggregate(
+      { store, readModels: UNSETTLED },
+      { decider: deviceDecider, stream: deviceStream, readModels: [], load: (deviceId, from) => loadDevice(from, deviceId), maxAttempts: MAX_ATTEMPTS, timed: false },
+    );
+    this.preferences = aggregate(
+      { store, readModels: UNSETTLED },
+      { decider: preferencesDecider, stream: (userId) => devicePreferencesStream(Number(userId)), readModels: [], maxAttempts: 6, timed: false },
+    );
+  }
 
   /** The state of one device and the revision of its own stream. */
-  async load(deviceId: string): Promise<{ state: DeviceState; revision: number }> {
-    const own = await this.store.readStream(deviceStream(deviceId));
-    let state = deviceDecider.initialState();
-    for (const e of own) state = deviceDecider.evolve(state, e as unknown as DeviceEvent);
-    // Host batches matter only for the host the device is placed on now (an older host's are superseded).
-    if (state.placement) {
-      const host = await this.store.readStream(deviceHostStream(state.placement.hostId));
-      const merged = mergeDeviceHistory(deviceId, own, host);
-      if (merged.length !== own.length) {
-        state = deviceDecider.initialState();
-        for (const e of merged) state = deviceDecider.evolve(state, e as unknown as DeviceEvent | DeviceHostEvent);
-      }
-    }
-    return { state, revision: own.length === 0 ? -1 : own[own.length - 1]!.revision };
+  load(deviceId: string): Promise<Loaded<DeviceState>> {
+    return loadDevice(this.store, deviceId);
   }
 
   /** Applies one command to its device stream; returns the log position written, if any. */
   run(command: DeviceCommand, context: CommandContext): Promise<CommandResult<DeviceEvent | DeviceHostEvent, DeviceState>> {
-    return handleCommand({
-      store: this.store,
-      streamId: deviceStream(command.deviceId),
-      decider: deviceDecider,
-      command,
-      context,
-      load: () => this.load(command.deviceId),
-      maxAttempts: MAX_ATTEMPTS,
-    });
+    return this.devices.run(command.deviceId, command, context, { settle: false });
   }
 
   /**
@@ -68,7 +83,7 @@ export class DeviceCommands {
   }
 
   /** Sets or clears a user's alias or favorite mark. */
-  async preference(command: PreferenceCommand, context: CommandContext) {
-    return handleCommand({ store: this.store, streamId: `device-preferences-${command.userId}`, decider: preferencesDecider, command, context, maxAttempts: 6 });
+  preference(command: PreferenceCommand, context: CommandContext) {
+    return this.preferences.run(String(command.userId), command, context, { settle: false });
   }
 }

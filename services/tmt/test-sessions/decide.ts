@@ -1,4 +1,4 @@
-import { defineDecider, firstEvent } from '#shared/es/index.js';
+import { defineDecider, firstEvent, type CommandOf } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { TmtActor } from '../v1-http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
@@ -15,13 +15,11 @@ export interface TestSessionState {
 export type TestSessionCommand =
   | ({ type: 'StartTestSession' } & Started)
   | { type: 'UpdateTestSession'; name?: string; testCaseIds?: string[]; status?: SessionStatus }
-  | { type: 'RecordResults'; results: RecordedResult[]; recordedBy: TmtActor }
   /**
-   * An imported report (JUnit): its cases join the session when they are not in it yet, and its
-   * results are recorded, each replacing what an earlier report recorded for its case, all in one
-   * append. With `start` the session is started by the same append, with `close` completed by it.
+   * `imported`: the results of an imported report (JUnit), each replacing what an earlier report
+   * recorded for its case. Recording no results refuses a session that is missing or completed.
    */
-  | { type: 'ImportResults'; start?: Started; results: RecordedResult[]; recordedBy: TmtActor; close?: boolean };
+  | { type: 'RecordResults'; results: RecordedResult[]; recordedBy: TmtActor; imported?: true };
 
 /** Results per `TestResultsRecorded` event: an import larger than this is recorded as several events of one append. */
 export const RESULTS_PER_EVENT = 1_000;
@@ -88,38 +86,46 @@ export const testSessionDecider = defineDecider<TestSessionCommand, TestSessionE
       if (command.results.length === 0) return [];
       const events: TestSessionEvent[] = [];
       if (state.status === 'planned') events.push({ type: 'TestSessionUpdated', payload: { sessionId: session.sessionId, status: 'in_progress' } });
-      events.push({ type: 'TestResultsRecorded', payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy } });
-      return events;
-    },
-    ImportResults: (command, state) => {
-      const events: TestSessionEvent[] = [];
-      let session: Started;
-      let status = state.status;
-      if (command.start) {
-        events.push(firstEvent(state.session, 'Test session', 'TestSessionStarted', { type: 'StartTestSession', ...command.start }));
-        session = command.start;
-        status = 'planned';
-      } else {
-        session = live(state);
-        if (status === 'completed') throw new AppError('SESSION_COMPLETED', 'The session is completed; no more results can be recorded');
-      }
-      const known = new Set(session.testCaseIds);
-      const added = [...new Set(command.results.map((r) => r.testCaseId))].filter((id) => !known.has(id));
-      const begins = status === 'planned' && (command.results.length > 0 || command.close === true);
-      if (added.length > 0 || begins) {
-        events.push({
-          type: 'TestSessionUpdated',
-          payload: { sessionId: session.sessionId, ...(added.length > 0 ? { testCaseIds: [...session.testCaseIds, ...added] } : {}), ...(begins ? { status: 'in_progress' as const } : {}) },
-        });
-      }
-      for (let i = 0; i < command.results.length; i += RESULTS_PER_EVENT) {
-        events.push({
-          type: 'TestResultsRecorded',
-          payload: { sessionId: session.sessionId, results: command.results.slice(i, i + RESULTS_PER_EVENT), recordedBy: command.recordedBy, imported: true },
-        });
-      }
-      if (command.close) events.push({ type: 'TestSessionCompleted', payload: { sessionId: session.sessionId } });
+      events.push({
+        type: 'TestResultsRecorded',
+        payload: { sessionId: session.sessionId, results: command.results, recordedBy: command.recordedBy, ...(command.imported ? { imported: true } : {}) },
+      });
       return events;
     },
   },
 });
+
+/** An imported report (JUnit): the results, the session to start with them (`start`), and whether it ends (`close`). */
+export interface Import {
+  start?: Started;
+  results: RecordedResult[];
+  recordedBy: TmtActor;
+  close?: boolean;
+}
+
+/**
+ * An imported report as one batch of commands (one append): with `start` the session is started,
+ * otherwise it must be open; the report's cases not in the session join it and a planned session moves
+ * to in_progress; the results are recorded in events of at most `RESULTS_PER_EVENT`; with `close` the
+ * session is completed after them.
+ */
+export function importCommands(report: Import): CommandOf<TestSessionCommand, TestSessionState>[] {
+  const { results, recordedBy } = report;
+  const joinAndBegin = (state: TestSessionState): TestSessionCommand => {
+    const current = state.session!.testCaseIds;
+    const known = new Set(current);
+    const added = [...new Set(results.map((r) => r.testCaseId))].filter((id) => !known.has(id));
+    const begins = state.status === 'planned' && (results.length > 0 || report.close === true);
+    return { type: 'UpdateTestSession', ...(added.length > 0 ? { testCaseIds: [...current, ...added] } : {}), ...(begins ? { status: 'in_progress' as const } : {}) };
+  };
+  const chunks: TestSessionCommand[] = [];
+  for (let i = 0; i < results.length; i += RESULTS_PER_EVENT) {
+    chunks.push({ type: 'RecordResults', results: results.slice(i, i + RESULTS_PER_EVENT), recordedBy, imported: true });
+  }
+  return [
+    report.start ? { type: 'StartTestSession', ...report.start } : { type: 'RecordResults', results: [], recordedBy },
+    joinAndBegin,
+    ...chunks,
+    ...(report.close ? [{ type: 'UpdateTestSession' as const, status: 'completed' as const }] : []),
+  ];
+}

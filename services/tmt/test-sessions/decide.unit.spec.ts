@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '#shared/testing/decider-spec.js';
-import { testSessionDecider } from './decide.js';
+import { importCommands, testSessionDecider } from './decide.js';
 import type { RecordedResult, TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 const spec = deciderSpec(testSessionDecider);
@@ -63,21 +63,21 @@ describe('test session decider', () => {
     spec.given([Started, InProgress, Completed]).when({ type: 'RecordResults', results: [pass('c-1')], recordedBy: user }).thenRefused('SESSION_COMPLETED');
   });
 
-  it('an import adds its cases to the session and records its results in one append; a completed session refuses it', () => {
+  it('an import (a batch of commands) adds its cases to the session and records its results in one append; a completed session refuses it', () => {
     const results = [pass('c-1'), { ...pass('c-3'), status: 'failed' as const, notes: 'AssertionError: expected 1 to be 2' }, pass('c-4')];
     spec
       .given([Started])
-      .when({ type: 'ImportResults', results, recordedBy: user })
+      .whenBatch(importCommands({ results, recordedBy: user }))
       .then([
         { type: 'TestSessionUpdated', payload: { sessionId: 's-1', testCaseIds: ['c-1', 'c-2', 'c-3', 'c-4'], status: 'in_progress' } },
         { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results, recordedBy: user, imported: true } },
       ]);
     spec
       .given([Started, InProgress])
-      .when({ type: 'ImportResults', results: [pass('c-2')], recordedBy: user })
+      .whenBatch(importCommands({ results: [pass('c-2')], recordedBy: user }))
       .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user, imported: true } }]);
-    spec.given([Started, InProgress, Completed]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('SESSION_COMPLETED');
-    spec.given([]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user }).thenRefused('NOT_FOUND');
+    spec.given([Started, InProgress, Completed]).whenBatch(importCommands({ results: [pass('c-1')], recordedBy: user })).thenRefused('SESSION_COMPLETED');
+    spec.given([]).whenBatch(importCommands({ results: [pass('c-1')], recordedBy: user })).thenRefused('NOT_FOUND');
   });
 
   it('an import with start starts the session with its cases in the same append, in batches of 1,000 results per event', () => {
@@ -85,26 +85,26 @@ describe('test session decider', () => {
     const start = { ...started, testCaseIds: many.map((r) => r.testCaseId) };
     spec
       .given([])
-      .when({ type: 'ImportResults', start, results: many, recordedBy: user })
+      .whenBatch(importCommands({ start, results: many, recordedBy: user }))
       .then([
         { type: 'TestSessionStarted', payload: start },
         InProgress,
         { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(0, 1_000), recordedBy: user, imported: true } },
         { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: many.slice(1_000), recordedBy: user, imported: true } },
       ]);
-    spec.given([Started]).when({ type: 'ImportResults', start, results: many, recordedBy: user }).thenRefused('ALREADY_EXISTS');
+    spec.given([Started]).whenBatch(importCommands({ start, results: many, recordedBy: user })).thenRefused('ALREADY_EXISTS');
   });
 
   it('an import with close completes the session in the same append, after its results; a planned session passes through in_progress', () => {
     const titled = { ...pass('c-1'), title: 'cart › adds', deviceSessionId: 'd-1' };
     spec
       .given([Started, InProgress])
-      .when({ type: 'ImportResults', results: [titled], recordedBy: user, close: true })
+      .whenBatch(importCommands({ results: [titled], recordedBy: user, close: true }))
       .then([{ type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [titled], recordedBy: user, imported: true } }, Completed]);
     spec
       .given([Started])
-      .when({ type: 'ImportResults', results: [pass('c-2')], recordedBy: user, close: true })
+      .whenBatch(importCommands({ results: [pass('c-2')], recordedBy: user, close: true }))
       .then([InProgress, { type: 'TestResultsRecorded', payload: { sessionId: 's-1', results: [pass('c-2')], recordedBy: user, imported: true } }, Completed]);
-    spec.given([Started, InProgress, Completed]).when({ type: 'ImportResults', results: [pass('c-1')], recordedBy: user, close: true }).thenRefused('SESSION_COMPLETED');
+    spec.given([Started, InProgress, Completed]).whenBatch(importCommands({ results: [pass('c-1')], recordedBy: user, close: true })).thenRefused('SESSION_COMPLETED');
   });
 });

@@ -7,61 +7,31 @@ import type { Platform } from '../../platform.js';
 import { projectOr404 } from '../projects/index.js';
 import { uuid, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
 import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#events/tmt/test-sessions.js';
-import { commandContext, type CommandContext, handleCommand } from '#shared/es/index.js';
-import type { EventStore } from '#shared/es/index.js';
-import { testSessionDecider, type TestSessionCommand, type TestSessionState } from './decide.js';
-import { StreamQueue } from './stream-queue.js';
-import { testSessionStream, type TestSessionEvent } from '#events/tmt/test-sessions.js';
+import { aggregate } from '#shared/es/index.js';
+import { commandContext } from '#shared/es/index.js';
+import { cachedStates } from '#shared/es/index.js';
+import { importCommands, testSessionDecider } from './decide.js';
+import { testSessionStream } from '#events/tmt/test-sessions.js';
 
+/** Sessions whose folded state is kept in memory (`cachedStates`). */
 const CACHED_SESSIONS = 1_000;
 
 /**
- * Sessions' commands through `handleCommand`, with the folded state of recently used sessions kept in memory: a
- * session collects many `TestResultsRecorded` events (each up to 1,000 results), so a command reads
- * only the events after the cached revision instead of the whole stream. CI writes to one session from
- * many workers at once (results, JUnit shards): the commands of one session run one after another in
- * this process, so they never conflict with each other. The append still carries the expected
- * revision, so a writer in another process is noticed as a conflict, read, and retried.
+ * Sessions' commands, with the folded state of recently used sessions kept in memory: a session
+ * collects many `TestResultsRecorded` events (each up to 1,000 results), so a command reads only the
+ * events after the cached revision instead of the whole stream. CI writes to one session from many
+ * workers at once (results, JUnit shards): the commands of one session run one after another in this
+ * process, so they never conflict with each other. The append still carries the expected revision, so
+ * a writer in another process is noticed as a conflict, read, and retried.
  */
-class TestSessionCommands {
-  private readonly cache = new Map<string, { revision: number; state: TestSessionState }>();
-  private readonly queue = new StreamQueue();
-
-  constructor(private readonly store: EventStore) {}
-
-  run(sessionId: string, command: TestSessionCommand, context: CommandContext): Promise<{ events: TestSessionEvent[]; state: TestSessionState; position: bigint | null }> {
-    const streamId = testSessionStream(sessionId);
-    return this.queue.run(streamId, () => this.handle(streamId, command, context));
-  }
-
-  private async handle(streamId: string, command: TestSessionCommand, context: CommandContext): Promise<{ events: TestSessionEvent[]; state: TestSessionState; position: bigint | null }> {
-    const { events, state, position } = await handleCommand({
-      store: this.store,
-      streamId,
-      decider: testSessionDecider,
-      command,
-      context,
-      load: async () => {
-        const cached = this.cache.get(streamId);
-        let state = cached?.state ?? testSessionDecider.initialState();
-        let revision = cached?.revision ?? -1;
-        for (const e of await this.store.readStream(streamId, { fromRevision: revision + 1 })) {
-          state = testSessionDecider.evolve(state, { type: e.type, payload: e.payload } as TestSessionEvent);
-          revision = e.revision;
-        }
-        if (revision >= 0) this.remember(streamId, revision, state);
-        return { state, revision };
-      },
-      appended: (state, revision) => this.remember(streamId, revision, state),
-    });
-    return { events, state, position };
-  }
-
-  private remember(streamId: string, revision: number, state: TestSessionState): void {
-    this.cache.delete(streamId);
-    this.cache.set(streamId, { revision, state });
-    if (this.cache.size > CACHED_SESSIONS) this.cache.delete(this.cache.keys().next().value!);
-  }
+function testSessionWrites(platform: Platform) {
+  return aggregate(platform, {
+    decider: testSessionDecider,
+    stream: testSessionStream,
+    readModels: ['tmt-test-sessions'],
+    ...cachedStates(testSessionDecider, testSessionStream, CACHED_SESSIONS),
+    oneAtATime: true,
+  });
 }
 
 /** At most this many results in one request (or one call of `recordResults`). */
@@ -109,14 +79,10 @@ export type TestSessionDetail = TestSessionView & { results: ResultView[] };
 
 /** Sessions and their results: what the routes and other modules (the test engines) call. */
 export class TestSessionService {
-  private readonly commands: TestSessionCommands;
+  private readonly writes: ReturnType<typeof testSessionWrites>;
 
   constructor(private readonly platform: Platform) {
-    this.commands = new TestSessionCommands(platform.store);
-  }
-
-  private async settle(position: bigint | null): Promise<void> {
-    if (position !== null) await this.platform.readModels.waitFor(position, { names: ['tmt-test-sessions'] });
+    this.writes = testSessionWrites(platform);
   }
 
   async sessionOr404(scope: TmtScope, sessionId: string): Promise<TestSessionView> {
@@ -146,12 +112,11 @@ export class TestSessionService {
     const testCaseIds = [...new Set(input.testCases)];
     await this.requireCases(scope, input.projectId, testCaseIds);
     const sessionId = randomUUID();
-    const result = await this.commands.run(
+    await this.writes.run(
       sessionId,
       { type: 'StartTestSession', sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, projectId: input.projectId, name: input.name, testCaseIds },
       commandContext(this.platform, writeActor(scope)),
     );
-    await this.settle(result.position);
     return (await this.get(scope, sessionId))!;
   }
 
@@ -159,12 +124,11 @@ export class TestSessionService {
     const session = await this.sessionOr404(scope, sessionId);
     const testCaseIds = input.testCases ? [...new Set(input.testCases)] : undefined;
     if (testCaseIds) await this.requireCases(scope, session.projectId, testCaseIds);
-    const result = await this.commands.run(
+    await this.writes.run(
       sessionId,
       { type: 'UpdateTestSession', ...(input.name !== undefined ? { name: input.name } : {}), ...(testCaseIds ? { testCaseIds } : {}), ...(input.status ? { status: input.status } : {}) },
       commandContext(this.platform, writeActor(scope)),
     );
-    await this.settle(result.position);
     return (await this.get(scope, sessionId))!;
   }
 
@@ -176,7 +140,7 @@ export class TestSessionService {
   }
 
   /**
-   * Records an imported report's results (a JUnit file) in one command, one append: the cases not in
+   * Records an imported report's results (a JUnit file) in one batch of commands, one append: the cases not in
    * the session join it, each result replaces what an earlier report recorded for its case, with
    * `start` the session is started and with `close` completed by the same append. The results are
    * already valid (their cases are the project's); any number of them.
@@ -192,12 +156,11 @@ export class TestSessionService {
       'start' in target
         ? { sessionId, companyId: scope.companyId, workspaceId: scope.workspaceId, ...target.start, testCaseIds: [...new Set(results.map((r) => r.testCaseId))] }
         : undefined;
-    const result = await this.commands.run(
+    const result = await this.writes.run(
       sessionId,
-      { type: 'ImportResults', ...(start ? { start } : {}), results, recordedBy: scope.actor, ...(options.close ? { close: true } : {}) },
+      importCommands({ ...(start ? { start } : {}), results, recordedBy: scope.actor, ...(options.close ? { close: true } : {}) }),
       commandContext(this.platform, writeActor(scope)),
     );
-    await this.settle(result.position);
     return { sessionId, status: result.state.status };
   }
 
@@ -209,8 +172,7 @@ export class TestSessionService {
   async recordResults(scope: TmtWriteScope, sessionId: string, raw: unknown): Promise<{ recorded: number; position: bigint; status: SessionStatus }> {
     const results = parseResults(raw);
     await this.sessionOr404(scope, sessionId);
-    const result = await this.commands.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, writeActor(scope)));
-    await this.settle(result.position);
+    const result = await this.writes.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, writeActor(scope)));
     return { recorded: results.length, position: result.position ?? 0n, status: result.state.status };
   }
 }
