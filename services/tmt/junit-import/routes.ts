@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { RESULT_STATUSES, SESSION_STATUSES } from '#events/tmt/test-sessions.js';
-import { ok, tmtCaller, uuid, UuidParams, v1One } from '../v1-http.js';
+import { ok, tmtCaller, uuid, UuidParams, v1One } from '../http.js';
 import type { JunitImportService } from './service.js';
 
 const tags = ['Test management: test sessions'];

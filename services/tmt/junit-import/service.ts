@@ -8,7 +8,7 @@ import type { Platform } from '../../platform.js';
 import { projectOr404 } from '../projects/index.js';
 import { testCaseDecider } from '../test-cases/index.js';
 import type { TestSessionService } from '../test-sessions/index.js';
-import { writeActor, type TmtWriteScope } from '../v1-http.js';
+import { writeActor, type TmtWriteScope } from '../http.js';
 import { parseJunit, type JunitCase, type JunitOutcome } from './parse.js';
 
 /** What happened to one `<testcase>`: the test case it was recorded on, and how. */

@@ -7,7 +7,7 @@ import { found } from '#shared/errors.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema, toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { ok, okList, tmtCaller, UuidParams, v1List, v1One, v1Paging, writeActor, type TmtScope, type TmtWriteScope } from '../http.js';
 import { PROJECT_KEY_PATTERN } from '#events/tmt/projects.js';
 import { projectWrites } from './service.js';
 import { commandContext } from '#shared/es/index.js';

@@ -4,7 +4,7 @@ import { projectKeyStream, projectStream } from '#events/tmt/projects.js';
 import { aggregate } from '#shared/es/index.js';
 import type { CommandContext } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
-import type { TmtWriteScope } from '../v1-http.js';
+import type { TmtWriteScope } from '../http.js';
 import { projectDecider, projectKeyDecider } from './decide.js';
 
 /**

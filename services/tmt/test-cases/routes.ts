@@ -7,7 +7,7 @@ import { findTestCase, listTestCases, type TestCaseView } from '#projections/tmt
 import { found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { definedOnly, projectOr404 } from '../projects/index.js';
-import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../v1-http.js';
+import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging, type TmtScope } from '../http.js';
 import { testCaseWrites } from './service.js';
 import { CASE_STATUSES, PRIORITIES } from '#events/tmt/test-cases.js';
 

@@ -1,7 +1,7 @@
 import { testCaseStream } from '#events/tmt/test-cases.js';
 import { aggregate } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
-import { writeActor, type TmtWriteScope } from '../v1-http.js';
+import { writeActor, type TmtWriteScope } from '../http.js';
 import { testCaseDecider } from './decide.js';
 import { commandContext } from '#shared/es/index.js';
 

@@ -1,6 +1,6 @@
 import { defineDecider, firstEvent, type CommandOf } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import type { TmtActor } from '../v1-http.js';
+import type { TmtActor } from '../http.js';
 import type { RecordedResult, SessionStatus, TestSessionEvent } from '#events/tmt/test-sessions.js';
 
 type Started = Extract<TestSessionEvent, { type: 'TestSessionStarted' }>['payload'];

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { ResultStatus } from '#events/tmt/test-sessions.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKinds } from '../downloads/index.js';
-import type { TmtActor } from '../v1-http.js';
+import type { TmtActor } from '../http.js';
 import { testSessionReportKind } from './report.js';
 import { testSessionRoutes } from './routes.js';
 import { TestSessionService, type TestSessionDetail } from './service.js';

@@ -4,7 +4,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { z } from 'zod';
 import { currentResults, listTestSessions, resultHistory } from '#projections/tmt-test-sessions/index.js';
 import type { Platform } from '../../platform.js';
-import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging } from '../v1-http.js';
+import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging } from '../http.js';
 import { RESULT_STATUSES, SESSION_STATUSES } from '#events/tmt/test-sessions.js';
 import { MAX_RESULTS_PER_BATCH, ResultInput, type TestSessionService } from './service.js';
 

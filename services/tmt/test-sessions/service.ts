@@ -5,7 +5,7 @@ import { currentResults, findTestSession, type ResultView, type TestSessionView 
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { projectOr404 } from '../projects/index.js';
-import { uuid, writeActor, type TmtScope, type TmtWriteScope } from '../v1-http.js';
+import { uuid, writeActor, type TmtScope, type TmtWriteScope } from '../http.js';
 import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#events/tmt/test-sessions.js';
 import { aggregate } from '#shared/es/index.js';
 import { commandContext } from '#shared/es/index.js';

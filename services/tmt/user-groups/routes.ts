@@ -1,15 +1,14 @@
 import { paging } from '#shared/http/params.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser } from '#projections/org-directory/index.js';
 import { findUserGroup, listUserGroups, type UserGroupView } from '#projections/tmt-user-groups/index.js';
 import { callerActor, commandContext } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
-import type { PermissionKey } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
+import { companyCaller } from '../http.js';
 import { UserGroupWrites } from './service.js';
 
 const tags = ['Test management: user groups'];
@@ -35,16 +34,6 @@ const Params = z.object({ id: z.uuid() });
 const MemberParams = z.object({ id: z.uuid(), userId });
 
 /** The caller of a company-wide route: a user in a workspace of their company, holding `permission`. */
-async function companyCaller(request: FastifyRequest, permission: PermissionKey): Promise<{ userId: number; companyId: number; workspaceId: number }> {
-  const principal = requirePrincipal(request);
-  const workspace = requireWorkspace(request);
-  await requirePermission(request, permission);
-  return {
-    userId: principal.userId,
-    companyId: principal.companyId,
-    workspaceId: workspace.id,
-  };
-}
 
 /** `/tmt/company/api/v1/userGroups`: user groups of the company. */
 export async function userGroupRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {

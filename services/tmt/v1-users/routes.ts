@@ -12,7 +12,7 @@ import { requestActor } from '#services/organization/service.js';
 import { User } from '#services/organization/http.js';
 import type { Platform } from '../../platform.js';
 import type { TmtDeps } from '../deps.js';
-import { ok, okList, v1List, v1One, v1Paging } from '../v1-http.js';
+import { ok, okList, v1List, v1One, v1Paging } from '../http.js';
 import { commandContext } from '#shared/es/index.js';
 
 const tags = ['Test management: users'];

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { PermissionKey } from '#shared/permissions.js';
 import { z } from 'zod';
 import type { CommandActor } from '#shared/es/index.js';
 import { requirePermission, requirePrincipal, requireWorkspace } from '#shared/http/principal.js';
@@ -64,4 +65,12 @@ export async function tmtCaller(request: FastifyRequest, permission: 'TMT_READ' 
   const workspace = requireWorkspace(request);
   await requirePermission(request, permission);
   return { companyId: workspace.companyId, workspaceId: workspace.id, actor: { userId: principal.userId } };
+}
+
+/** The caller of a company-wide tool (the company's user groups): a principal in a workspace holding `permission`. */
+export async function companyCaller(request: FastifyRequest, permission: PermissionKey): Promise<{ userId: number; companyId: number; workspaceId: number }> {
+  const principal = requirePrincipal(request);
+  const workspace = requireWorkspace(request);
+  await requirePermission(request, permission);
+  return { userId: principal.userId, companyId: principal.companyId, workspaceId: workspace.id };
 }
