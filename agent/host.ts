@@ -38,7 +38,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   const providers: DeviceProvider[] = [];
   if (browser.length > 0 && !existsSync(config.chromiumPath)) {
     // Offering devices that can never start would only produce failed sessions.
-    logger.warn({ chromiumPath: config.chromiumPath }, 'Chromium not found: browser devices are not offered (install chromium or set chromiumPath)');
+    logger.warn({ chromiumPath: config.chromiumPath }, 'No Chromium at chromiumPath: browser devices are not offered (install chromium or set chromiumPath)');
   } else if (browser.length > 0) {
     providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
   }

@@ -7,7 +7,7 @@ import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { commandContext, handleCommand } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import { auditDecider, type AuditCommand } from './decide.js';
 import { EXPORT_TYPES, renderCsv, renderHtml, renderJson, type ExportContent } from './exports.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, requireSessionControl } from '../core/caller.js';
+import { caller, idParam, multi, pageOf, paging, requireSessionControl } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import { sessionContent } from '../core/session-access.js';
 import { activityDetail, allTestEvents, listTestEvents, Progress, progressOf, TEST_EVENT_TYPES, TestEventsBody, TestEventView } from './test-events.js';

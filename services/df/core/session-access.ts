@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.js';
 import { requirePermission, requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../http.js';
 
 /** How a user reaches a session's content (screen, device and data), and through what. */
 export interface SessionViewerAccess {

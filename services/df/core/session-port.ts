@@ -3,7 +3,7 @@ import type { SessionRecord, SessionView } from '#projections/df-sessions/index.
 import type { SessionType } from '#events/df/devices.js';
 import type { ActivityKind, DebugProtocolName, SessionEndReason } from '#events/df/sessions.js';
 import type { ControlAction, AgentCommand, DeviceOp, RpcResult } from '#shared/wire/index.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../http.js';
 
 /** Who records a timeline entry or ends a session: a caller, or the platform itself (`actor: 'system'`). */
 export type SessionActor = Partial<Caller> & { actor?: string | number };

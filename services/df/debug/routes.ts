@@ -10,7 +10,7 @@ import { sessionById } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { relayWebSocketToStream } from '#shared/http/ws-relay.js';
 import type { Platform } from '../../platform.js';
-import { idParam } from '../core/caller.js';
+import { idParam } from '../http.js';
 import { debugAccess } from '../core/session-access.js';
 import { CLOSE_SESSION_ENDED, TARGET_OF, type DebugService } from './service.js';
 

@@ -11,7 +11,7 @@ import type { DebugProtocolName } from '#events/df/sessions.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 
 /** The debug protocols of each platform. */

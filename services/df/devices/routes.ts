@@ -6,7 +6,7 @@ import { found } from '#shared/errors.js';
 import { INPUT_PATHS, SCREEN_PATHS } from '#shared/wire/index.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
-import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../core/caller.js';
+import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
 import type { DeviceCommands } from './service.js';
 import { callerActor, commandContext } from '#shared/es/index.js';
 

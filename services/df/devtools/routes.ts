@@ -7,7 +7,7 @@ import { MAX_CDP_PAYLOAD_BYTES } from '#shared/http/ws-relay.js';
 import { AppError } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
-import { idParam } from '../core/caller.js';
+import { idParam } from '../http.js';
 import { debugAccess } from '../core/session-access.js';
 import { proxyHttp, relayUpgrade } from './proxy.js';
 import { closeRelay, relayRegistry } from './relays.js';

@@ -6,7 +6,7 @@ import type { BlobStore } from '#shared/blob/index.js';
 import type { Database } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
 import type { OperationService } from '../operations/index.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 
 /** Installing a big build takes longer than a tap. */

@@ -8,7 +8,7 @@ import { deviceUsageReport, listActivity, mostUsedDevices, reservationReport, se
 import { AppError } from '#shared/errors.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, multi, pageOf, paging } from '../core/caller.js';
+import { caller, multi, pageOf, paging } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { FleetService } from './service.js';
 

@@ -10,7 +10,7 @@ import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { companyBlobPrefix } from '../core/blob-keys.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionFleetHooks } from '../core/session-port.js';
 import { quotaPlanDecider, sessionDefaultsDecider } from './decide.js';
 

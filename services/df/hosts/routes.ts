@@ -9,9 +9,9 @@ import { AppError } from '#shared/errors.js';
 import type { ActiveWorkspace } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, paging, queryBoolean } from '../core/caller.js';
+import { caller, idParam, paging, queryBoolean } from '../http.js';
 import { DeviceSchema } from '../devices/index.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { HostEnrolments } from './enrolments.js';
 import type { HostRegistry } from './registry.js';
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OPERATION_STATES } from '#events/df/operations.js';
 import { operationView } from '#projections/df-operations/index.js';
-import { caller, idParam } from '../core/caller.js';
+import { caller, idParam } from '../http.js';
 import type { OperationService } from './service.js';
 
 const Operation = z

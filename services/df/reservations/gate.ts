@@ -3,7 +3,7 @@ import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { deviceBookingsStream, reservationEvents } from '#events/df/reservations.js';
 import type { ReadModelWaiter } from '../../platform.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { BlockingBooking, ReservationGate } from '../core/session-port.js';
 import { bookingAt, bookingFacts, reservationDecider, type ReservationCommand } from './decide.js';
 

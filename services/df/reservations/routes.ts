@@ -7,11 +7,11 @@ import { AppError } from '#shared/errors.js';
 import { RESERVATION_STATUSES } from '#events/df/reservations.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging, queryBoolean, workspaceLookup } from '../core/caller.js';
+import { caller, idParam, multi, pageOf, paging, queryBoolean, workspaceLookup } from '../http.js';
 import { SessionSchema } from '../sessions/index.js';
 import { MAX_RESERVATION_MS, START_AT_ONCE_MS } from './decide.js';
 import type { ReservationService } from './service.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 
 export const ReservationSchema = z
   .object({

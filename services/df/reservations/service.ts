@@ -9,7 +9,7 @@ import type { KeyValueStore } from '#shared/kv/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { ScreenHub } from '../core/screen-hub.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { ReservationCommand } from './decide.js';
 import { bookingActor, type BookingGate } from './gate.js';

@@ -2,7 +2,7 @@ import { findDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import type { Database } from '#shared/db/index.js';
 import { found } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { ReservationGate, SessionFleetHooks } from '../core/session-port.js';
 
 /** A session about to be opened: who asks, on which device, under which id. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '#shared/errors.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { admit, type AdmissionCheck } from './admission.js';
 
 const caller = { userId: 7, companyId: 1, workspaceId: 2 } as Caller;

@@ -4,7 +4,7 @@ import type { CommandContext } from '#shared/es/index.js';
 import { requestDevice, type RpcResult } from '#shared/wire/index.js';
 import type { ArtifactType } from '#events/df/sessions.js';
 import { artifactKey } from '../core/blob-keys.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { DeviceChannel } from './channel.js';
 import type { SessionDeps } from './deps.js';
 import type { SessionActing, SessionWrites } from './writes.js';

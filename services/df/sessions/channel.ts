@@ -4,7 +4,7 @@ import { AppError } from '#shared/errors.js';
 import { DeviceRequestError, requestDevice, type ControlAction, type AgentCommand, type DeviceOp, type RpcResult } from '#shared/wire/index.js';
 import { STAGE_CHUNK_BYTES } from '#shared/wire/index.js';
 import type { ActivityKind } from '#events/df/sessions.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { userName } from '../core/session-access.js';
 import { typedText, type SessionCommand } from './decide.js';

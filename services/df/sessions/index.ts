@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../platform.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { SharingService } from '../sharing/index.js';
 import { deviceContentRoutes, sessionRoutes } from './routes/index.js';

@@ -4,7 +4,7 @@ import { NoRespondersError } from '#shared/bus/index.js';
 import { fold } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { sessionStream } from '#events/df/sessions.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { recordingPingSubject, recordingStopSubject, type RecordingManifest } from '../core/screen-hub.js';
 import type { SessionArtifacts } from './artifacts.js';

@@ -8,7 +8,7 @@ import { DeviceRequestError, requestDevice, type ControlAction, type AgentComman
 import { deviceStream } from '#events/df/devices.js';
 import { deviceDecider } from '../devices/index.js';
 import { sessionBlobFolder } from '../core/blob-keys.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
 import { sessionDecider } from './decide.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { commandContext, handleCommand, type CommandActor, type CommandContext } from '#shared/es/index.js';
 import { sessionStream, type ActivityKind, type DebugProtocolName, type SessionOutcome } from '#events/df/sessions.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { sessionDecider, type SessionCommand } from './decide.js';
 import type { SessionDeps } from './deps.js';
 

@@ -5,7 +5,7 @@ import { listInvitations, type InvitationView } from '#projections/df-session-sh
 import { SessionAccess } from '#events/df/sharing.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, noContent, requireSessionShare } from '../core/caller.js';
+import { caller, idParam, noContent, requireSessionShare } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { SharingService } from './service.js';
 

@@ -11,7 +11,7 @@ import { currentRequest } from '#shared/request-context.js';
 import { sendLimitsOf, type SendLimits } from '#services/organization/auth/index.js';
 import type { Platform } from '../../platform.js';
 import type { ScreenHub } from '../core/screen-hub.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { userName } from '../core/session-access.js';
 import { sharingDecider, type SharingCommand } from './decide.js';
 

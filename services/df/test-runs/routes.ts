@@ -6,7 +6,7 @@ import { getTestRun, listTestRuns, testRunAttempts } from '#projections/df-test-
 import { found } from '#shared/errors.js';
 import { toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
-import { caller, idParam, multi, pageOf, paging } from '../core/caller.js';
+import { caller, idParam, multi, pageOf, paging } from '../http.js';
 import { junitXml } from './junit.js';
 import { reportHtml } from './report.js';
 import type { TestRunService } from './service.js';

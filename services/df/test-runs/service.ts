@@ -8,7 +8,7 @@ import type { TestApkListing } from '#shared/dex/index.js';
 import { commandContext, fold, handleCommand } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { SessionPort } from '../core/session-port.js';
 import { testRunDecider, type TestRunCommand } from './decide.js';

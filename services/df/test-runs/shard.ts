@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import type { RpcResult } from '#shared/wire/index.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { TestRunCommand } from './decide.js';
 import { isFinished, isLive, nextBatch, type TestRunRecord } from './state.js';

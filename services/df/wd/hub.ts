@@ -3,7 +3,7 @@ import { findDevice, listDevices, type DeviceView } from '#projections/df-device
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from '#shared/kv/index.js';
-import type { Caller } from '../core/caller.js';
+import type { Caller } from '../http.js';
 import type { ReservationGate, SessionPort } from '../core/session-port.js';
 import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';
 import { decide, REWRITERS } from './policy.js';

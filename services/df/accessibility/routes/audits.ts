@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listAudits, listFindings, type FindingView } from '#projections/df-accessibility/index.js';
 import { toPage } from '#shared/paging.js';
-import { caller, idParam, pageOf, paging } from '../../core/caller.js';
+import { caller, idParam, pageOf, paging } from '../../http.js';
 import { auditLookup, type AccessibilityRoutesOptions } from './lookup.js';
 import { AuditParams, AuditSchema, FindingSchema, ListQuery, tags } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ExportFormat } from '#events/df/accessibility.js';
 import { findExport } from '#projections/df-accessibility/index.js';
 import { found } from '#shared/errors.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 import { EXPORT_TYPES } from '../exports.js';
 import { auditLookup, type AccessibilityRoutesOptions } from './lookup.js';
 import { AuditParams, ExportSchema, tags } from './schemas.js';

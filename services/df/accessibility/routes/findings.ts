@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Impact, TriageStatus } from '#events/df/accessibility.js';
 import { findFinding, listFindings, type FindingView } from '#projections/df-accessibility/index.js';
 import { found } from '#shared/errors.js';
-import { caller, idParam, multi } from '../../core/caller.js';
+import { caller, idParam, multi } from '../../http.js';
 import { auditLookup, type AccessibilityRoutesOptions } from './lookup.js';
 import { AuditParams, FindingSchema, tags } from './schemas.js';
 

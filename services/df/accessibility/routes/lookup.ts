@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../../platform.js';
-import { workspaceLookup } from '../../core/caller.js';
+import { workspaceLookup } from '../../http.js';
 import type { SessionPort } from '../../core/session-port.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { AccessibilityService } from '../service.js';

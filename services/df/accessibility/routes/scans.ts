@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findScan, listFindings, listScans } from '#projections/df-accessibility/index.js';
 import { found } from '#shared/errors.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 import { auditLookup, type AccessibilityRoutesOptions } from './lookup.js';
 import { AuditParams, ScanSchema, ScanWithFindings, tags } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExportFormat, RecordedFinding } from '#events/df/accessibility.js';
-import { idParam, multi } from '../../core/caller.js';
+import { idParam, multi } from '../../http.js';
 
 /** The schemas the accessibility routes share. */
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listAudits } from '#projections/df-accessibility/index.js';
 import { found } from '#shared/errors.js';
-import { caller, idParam } from '../../core/caller.js';
+import { caller, idParam } from '../../http.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { AccessibilityRoutesOptions } from './lookup.js';
 import { AuditSchema, ScanWithFindings, tags } from './schemas.js';

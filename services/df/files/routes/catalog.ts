@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BuildFacts } from '#events/df/files.js';
 import { findApp, findVersion, listApps, listVersions, type AppView } from '#projections/df-files/index.js';
 import { AppError } from '#shared/errors.js';
-import { caller, idParam, noContent, pageOf, paging } from '../../core/caller.js';
+import { caller, idParam, noContent, pageOf, paging } from '../../http.js';
 import { absoluteUrls, tags, type FileRoutesOptions } from './schemas.js';
 
 const App = z

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileView } from '#projections/df-files/index.js';
-import { caller, noContent } from '../../core/caller.js';
+import { caller, noContent } from '../../http.js';
 import { absoluteUrls, File, FileParams, tags, type FileRoutesOptions } from './schemas.js';
 
 /** `/df/api/files/{fileId}`: one file: read, download by a short-lived signed URL, delete. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SignedRequest } from '#shared/blob/index.js';
 import { clientAddress } from '#shared/http/client-address.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 import type { Platform } from '../../../platform.js';
 import type { FileService } from '../service.js';
 

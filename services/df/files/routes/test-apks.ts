@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { caller, idParam } from '../../core/caller.js';
+import { caller, idParam } from '../../http.js';
 import { TestApkListings } from '../test-apks.js';
 import { tags, type FileRoutesOptions } from './schemas.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileView, listFiles } from '#projections/df-files/index.js';
-import { caller, idParam, multi, noContent, pageOf, paging } from '../../core/caller.js';
+import { caller, idParam, multi, noContent, pageOf, paging } from '../../http.js';
 import { MAX_PART_BYTES, MIN_PART_BYTES } from '../limits.js';
 import { absoluteUrls, File, FileParams, tags, type FileRoutesOptions } from './schemas.js';
 

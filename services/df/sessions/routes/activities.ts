@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listActivities } from '#projections/df-sessions/index.js';
-import { multi, pageOf, paging } from '../../core/caller.js';
+import { multi, pageOf, paging } from '../../http.js';
 import { sessionContentVisible } from '../../core/session-access.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { Activity, Metadata, Params, tags } from './schemas.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listArtifacts } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
-import { idParam, multi } from '../../core/caller.js';
+import { idParam, multi } from '../../http.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { imageResponse, Params, tags } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { validationError } from '#shared/http/params.js';
 import { AppHelper, PackageName } from '#shared/wire/index.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 import { contentTags as tags, deviceSession, MAX_APP_BYTES, readUpload, requireActive, TRANSFER_TIMEOUT_MS, type DeviceContentRoutesOptions } from './device-content.js';
 import { Params } from './schemas.js';
 

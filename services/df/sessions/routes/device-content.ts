@@ -7,7 +7,7 @@ import { requirePermission } from '#shared/http/principal.js';
 import { DevicePath } from '#shared/wire/index.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { SessionService } from '../service.js';
-import type { Caller } from '../../core/caller.js';
+import type { Caller } from '../../http.js';
 
 /** What the apps and files of a session's device share: limits, the session lookup, uploads and device paths. */
 

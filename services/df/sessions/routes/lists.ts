@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_SORT_COLUMNS, listBuilds, listSessions, sessionStats } from '#projections/df-sessions/index.js';
-import { caller, multi, pageOf, paging } from '../../core/caller.js';
+import { caller, multi, pageOf, paging } from '../../http.js';
 import type { SessionRoutesOptions } from './lookup.js';
 import { SessionOutcome, SessionSchema, SessionStatus, SessionType, tags } from './schemas.js';
 

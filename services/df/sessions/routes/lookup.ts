@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toSessionView } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../../platform.js';
-import { workspaceLookup, requireSessionControl } from '../../core/caller.js';
+import { workspaceLookup, requireSessionControl } from '../../http.js';
 import type { ScreenHub } from '../../core/screen-hub.js';
 import { sessionContent } from '../../core/session-access.js';
 import type { SharingService } from '../../sharing/index.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listActivities, listArtifacts, sessionStorage } from '#projections/df-sessions/index.js';
 import { found } from '#shared/errors.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 import { recordingFrameKey } from '../../core/screen-hub.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { Activity, imageResponse, Params, tags } from './schemas.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SessionOutcome } from '#events/df/sessions.js';
-import { idParam } from '../../core/caller.js';
+import { idParam } from '../../http.js';
 
 /** The schemas the `/df/api/sessions` routes share. */
 

@@ -5,7 +5,7 @@ import { toSessionView } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
 import { requirePermission } from '#shared/http/principal.js';
-import { caller, idParam, queryBoolean } from '../../core/caller.js';
+import { caller, idParam, queryBoolean } from '../../http.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { Metadata, Params, SessionOutcome, SessionSchema, SessionType, tags } from './schemas.js';
 

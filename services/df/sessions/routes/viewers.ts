@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findSession } from '#projections/df-sessions/index.js';
 import { requirePrincipal } from '#shared/http/principal.js';
-import { idParam, requireSessionShare } from '../../core/caller.js';
+import { idParam, requireSessionShare } from '../../http.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { Params, tags } from './schemas.js';
 

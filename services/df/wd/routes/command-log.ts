@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { webdriverActivities } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../../platform.js';
-import { idParam, queryBoolean } from '../../core/caller.js';
+import { idParam, queryBoolean } from '../../http.js';
 import { sessionContent } from '../../core/session-access.js';
 import { textLine, type CommandEntry } from '../command-log.js';
 import type { WebDriverHub } from '../hub.js';

@@ -6,7 +6,7 @@ import { requirePrincipal } from '#shared/http/principal.js';
 import { sendError } from '#shared/http/errors.js';
 import type { Platform } from '../../../platform.js';
 import type { DataPlane } from '../../core/data-plane.js';
-import { caller } from '../../core/caller.js';
+import { caller } from '../../http.js';
 import type { ReservationGate, SessionPort } from '../../core/session-port.js';
 import { WebDriverHub } from '../hub.js';
 import { webdriverLogRoute } from './command-log.js';
