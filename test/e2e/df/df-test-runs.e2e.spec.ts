@@ -287,12 +287,19 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
 
   it('moves the tests of a device that leaves mid-run to the others, and still runs every test', async () => {
     await allAvailable();
+    // Tests of 400 ms: each device is busy for seconds, so the run is surely caught with a test going on
+    // (at 60 ms a loaded machine could see the run end between two looks, and never find a shard mid-test).
+    for (const t of suite.tests) t.durationMs = 400;
+    let last: unknown = null;
     const created = await api('POST', '/test-runs', request({ tests: { notClasses: [picks.hang!, picks.crash!, picks.fail!, picks.flaky!] }, strategy: { sharding: 'uniform', batchSize: 1, retries: 0, testTimeoutSeconds: 10 } }));
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const lost = await eventually(async () => {
       const r = await api('GET', `/test-runs/${created.body.id}`);
+      last = r.body;
       return r.body.shards?.find((s: { currentTest: string | null }) => s.currentTest !== null)?.deviceId as string | undefined;
-    }, { what: 'a shard running a test', timeoutMs: 60_000 });
+    }, { what: 'a shard running a test', timeoutMs: 60_000 }).catch((err: unknown) => {
+      throw new Error(`${String(err)}; the run as last seen: ${JSON.stringify(last)}`);
+    });
     // The peers are "Runner Phone 1" to 3, in the order of their serials.
     const model = (await api('GET', `/devices/${lost}`)).body.model as string;
     await adb.disconnect(serials[Number(/\d+$/.exec(model)![0]) - 1]!);
