@@ -70,13 +70,13 @@ export async function api<T = any>(s: Started, method: string, path: string, bod
   return { status: r.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, intervalMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 

@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
@@ -32,6 +32,7 @@ import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js
 import { formatReports, measureReports, type ReportBenchReport } from './df-reports.js';
 import { formatResults, formatTestCaseList, formatV1Writes, measureResults, measureTestCaseList, measureV1Writes, type ResultsReport, type TestCaseListReport, type V1WritesReport } from './tmt.js';
 import { formatUploads, measureUploads, type UploadsReport } from './uploads.js';
+import { formatTestRuns, measureTestRuns, type TestRunsReport } from './test-runs.js';
 import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './web-console.js';
 import { DRILL_DEFAULTS, formatDrill, runFailoverDrill, type DrillReport } from './failover-drill.js';
 import { runWriters, type WriterResult } from './writers.js';
@@ -58,6 +59,9 @@ const SETTINGS = {
   // An iPhone 16's screen, full size both ways.
   iosScreen: { durationSeconds: 8, width: 1179, height: 2556, quality: 60 },
   webdriverFirst: { rounds: 3, sessions: 3 },
+  // 300 passing tests over 10 adbd devices, durations 50 ms – 1.5 s (log-normal, median 380 ms, seeded);
+  // batchSize null: the platform's default (20 tests per am instrument), not sent.
+  testRuns: { devices: 10, tests: 300, classes: 15, durations: { seed: 20_261_129, medianMs: 380, sigma: 0.75, minMs: 50, maxMs: 1_500 }, batchSize: null, pollMs: 50, testTimeoutSeconds: 10 },
 } as const;
 
 /** docs/performance.md, "Targets", as numbers. */
@@ -76,13 +80,15 @@ const TARGETS = {
   webdriverAddedP50Ms: 2,
   tunnelThroughputKeptMin: 0.5,
   webdriverFirstSessionMs: 1_500,
+  testRunWallOverIdealMax: 1.15,
+  testRunOverheadPerTestMs: 50,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'drill';
-const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'drill'];
+type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'drill';
+const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'drill'];
 /** Steps run only when named in `--only`. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -120,6 +126,10 @@ const MEASURED_FILES = [
   'agent/browser/device.ts',
   'agent/browser/input.ts',
   'agent/browser/inspect.ts',
+  'services/df/test-runs/plan.ts',
+  'services/df/test-runs/service.ts',
+  'services/df/test-runs/shard.ts',
+  'agent/android/instrument.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {
@@ -194,6 +204,14 @@ function writeVerdicts(runs: GroupCommitRun[], writes: V1WritesReport[]): Verdic
     });
   }
   return list;
+}
+
+/** Each test run's wall time against the ideal and the platform's overhead per test, against their goals. */
+function testRunVerdicts(r: TestRunsReport | null): Verdict[] {
+  return (r?.runs ?? []).flatMap((run, i) => [
+    { figure: `test run ${i + 1} (${run.basis}), ${r!.tests} tests on ${r!.devices} devices: wall ÷ ideal`, measured: num(run.ratio, 3), target: `≤ ${TARGETS.testRunWallOverIdealMax}`, met: run.ratio <= TARGETS.testRunWallOverIdealMax },
+    { figure: `test run ${i + 1} (${run.basis}): platform overhead per test`, measured: `${num(run.overheadPerTestMs, 1)} ms`, target: `< ${TARGETS.testRunOverheadPerTestMs} ms`, met: run.overheadPerTestMs < TARGETS.testRunOverheadPerTestMs },
+  ]);
 }
 
 interface Verdict {
@@ -438,6 +456,7 @@ let drill: DrillReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
+let testRuns: TestRunsReport | null = null;
 const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
 let groupCommit: GroupCommitRun[] = [];
@@ -536,6 +555,11 @@ try {
     step('console', `web console: initial JavaScript, first painted grid with ${num(SETTINGS.console.devices)} devices, live-screen frame to paint`);
     webConsole = await measureWebConsole(SETTINGS.console);
   }
+  if (steps.has('test-runs')) {
+    const t = SETTINGS.testRuns;
+    step('test-runs', `device farm: a test run of ${t.tests} tests over ${t.devices} adbd test devices, twice (no history, then history), POST /df/api/test-runs → final state`);
+    testRuns = await measureTestRuns({ ...t, durations: { ...t.durations } });
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -549,7 +573,7 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes)];
+const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes), ...testRunVerdicts(testRuns)];
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (groupCommit.length > 0) process.stdout.write(`\n${formatGroupCommit(groupCommit)}`);
 if (v1Writes.length > 0) process.stdout.write(`\n${formatV1Writes(v1Writes)}`);
@@ -563,6 +587,7 @@ if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultI
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
+if (testRuns) process.stdout.write(`\n${formatTestRuns(testRuns, { ratioMax: TARGETS.testRunWallOverIdealMax, overheadPerTestMs: TARGETS.testRunOverheadPerTestMs })}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -592,6 +617,7 @@ const results = {
   uploads,
   dfReports,
   webConsole,
+  testRuns,
   drill,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
