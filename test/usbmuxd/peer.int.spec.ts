@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePairingCertificates } from './certs.js';
 import { testScreen } from './fixtures.js';
 import { freePort } from '#test/helpers/adb.js';
-import { goIosBinary } from '#agent/ios/go-ios.js';
+import { GoIos, goIosBinary } from '#agent/ios/go-ios.js';
 import { PeerDevice, UsbmuxdPeer } from './peer.js';
 import { sampleTree, WdaPeer } from './wda.js';
 
@@ -143,24 +143,17 @@ describe('usbmuxd peer under go-ios', () => {
   });
 
   it('ios forward carries HTTP to the WebDriverAgent peer on device port 8100', async () => {
+    // Through the agent's own forward: go-ios logs "start listening" just before it binds, and the
+    // agent's forward answers only once the port accepts a connection.
     const hostPort = await freePort();
-    const child = spawn(ios!, ['forward', `--udid=${phone.udid}`, String(hostPort), '8100'], { env: { ...process.env, USBMUXD_SOCKET_ADDRESS: peer.address } });
+    const forward = await new GoIos({ usbmuxd: peer.address, binary: ios }).forward(phone.udid, hostPort, 8100);
     try {
-      let log = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (c: Buffer) => {
-          log += c.toString('utf8');
-          if (log.includes('start listening')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`ios forward ended (${code}): ${log}`)));
-      });
       const res = await fetch(`http://127.0.0.1:${hostPort}/status`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ value: { ready: true, state: 'success' } });
       expect(wda.requests).toContain('GET /status');
     } finally {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
+      await forward.stop();
     }
   });
 });
