@@ -89,8 +89,8 @@ const RATE_TOLERANCE = 0.98;
 
 type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'drill';
 const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'drill'];
-/** Steps run only when named in `--only`: the failover drill; test runs until their runs complete at this scale (docs/performance.md, "Test runs"). */
-const ONLY_WHEN_NAMED: readonly Step[] = ['drill', 'test-runs'];
+/** Steps run only when named in `--only`: the failover drill. */
+const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];

@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { testRunStream, type TestRunEvent } from '#events/df/test-runs.js';
+import { fold } from '#shared/es/index.js';
+import { testRunDecider, type TestRunRecord } from '#services/df/test-runs/index.js';
 import type { ScriptedSuite } from '#test/adbd/instrument.js';
 import { seeded } from '#test/fuzz/openapi-fuzz.js';
 import type { AdbdPeer } from '#test/adbd/peer.js';
@@ -255,6 +257,22 @@ interface RunContext {
   options: TestRunsOptions;
 }
 
+/** A run that reports no test for this long has stalled: the bench says how it was last seen and stops. */
+const STALL_MS = 30_000;
+
+/** What a stalled run looks like: each shard as the run's stream folds it, its last events, each device's last commands. */
+async function describeStall(s: Started, runId: string, c: RunContext): Promise<void> {
+  const events = (await s.server.platform.store.readStream(testRunStream(runId))) as unknown as TestRunEvent[];
+  const state = fold(testRunDecider, events as never) as TestRunRecord;
+  note(`stalled: ${events.length} events; status ${state.status}`);
+  for (const shard of Object.values(state.shards)) {
+    const seen = c.commands.get(c.peerOf.get(shard.deviceId)!) ?? [];
+    const last = seen.at(-1);
+    note(`shard ${shard.deviceId}: ${shard.state}, queue ${shard.queue.length}, running ${shard.running ? `${shard.running.key} since ${shard.running.startedAt}` : 'none'}; device's last command ${last ? `${((performance.now() - last.at) / 1000).toFixed(1)} s ago: ${last.line.slice(0, 80)}` : 'none'}`);
+  }
+  for (const e of events.slice(-12)) note(`event ${e.type} ${JSON.stringify(e.payload).slice(0, 160)}`);
+}
+
 async function oneRun(s: Started, label: string, c: RunContext): Promise<TestRunFigures> {
   const { options } = c;
   // A test reported lost ends after testTimeoutSeconds (the default, 600 s, would stall the bench on one).
@@ -267,10 +285,18 @@ async function oneRun(s: Started, label: string, c: RunContext): Promise<TestRun
   const runId = created.body.id;
   type Detail = { state: string; basis: string; queuedAt: string; endedAt: string | null; counts: { passed: number; failed: number; notRun: number }; strategy: { batchSize: number }; shards: { deviceId: string; state: string; reason: string | null }[] };
   // The run's state, read every pollMs until it is final: the end is observed at most pollMs late.
+  let progressAt = performance.now();
   const detail = await until(async () => {
     const r = await api<Detail>(s, 'GET', `/df/api/test-runs/${runId}`);
-    done = r.body.counts.passed + r.body.counts.failed;
-    return FINAL.has(r.body.state) ? r.body : undefined;
+    const now = r.body.counts.passed + r.body.counts.failed;
+    if (now !== done) progressAt = performance.now();
+    done = now;
+    if (FINAL.has(r.body.state)) return r.body;
+    if (performance.now() - progressAt > STALL_MS) {
+      await describeStall(s, runId, c);
+      throw new Error(`run ${runId} made no progress for ${STALL_MS / 1000} s at ${done} of ${options.tests} tests`);
+    }
+    return undefined;
   }, options.tests * 2_000 + 120_000, `run ${runId} to end`, options.pollMs);
   const finalAt = performance.now();
   const wallMs = finalAt - postedAt;
@@ -287,6 +313,10 @@ async function oneRun(s: Started, label: string, c: RunContext): Promise<TestRun
   const moved = events.filter((e) => e.type === 'TestsReplanned' || e.type === 'TestRetryScheduled').length;
   if (moved > 0) note(`${moved} retries or moved tests: the device timelines below follow the plan and are approximate`);
   const batchSize = detail.strategy.batchSize;
+  if (process.env.BENCH_TRACE) {
+    const first = planned.payload.shards[0]!;
+    for (const x of c.commands.get(c.peerOf.get(first.deviceId)!) ?? []) if (x.at >= postedAt) note(`trace ${((x.at - postedAt) / 1000).toFixed(2)} s: ${x.line.slice(0, 90)}`);
+  }
 
   const timelines: DeviceTimeline[] = planned.payload.shards.map((shard) => {
     const seen = c.commands.get(c.peerOf.get(shard.deviceId)!) ?? [];

@@ -75,7 +75,9 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   let consoleServed = false;
   const organization = createOrganizationModule(platform);
   const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
+  const tmt = createTmtModule(platform, { organization });
   const df = createDfModule(platform, {
+    testResults: tmt.testResults,
     resolveWorkspace: organization.resolveWorkspace,
     credentialHeld: (key) => organization.auth.enforcement.holds(key),
     permissionsOf: organization.permissionsOf,
@@ -87,7 +89,6 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     },
   });
 
-  const tmt = createTmtModule(platform, { organization });
   const healthcheck = createHealthcheckModule(platform, { organization });
   const autorunner = createAutorunnerModule(platform, { organization, tmt });
 

@@ -99,13 +99,13 @@ class InstrumentationRun {
   /**
    * The device log of one test: AndroidJUnitRunner writes `TestRunner: started: m(C)` and `finished:
    * m(C)` around each test, and the log reaches the agent on its own stream, often after the test's
-   * status. So the lines are taken between those two marks, waiting (at most `LOG_WAIT_MS`) for the end
-   * mark to arrive; a test with no end mark (a crash, a hang) gets what came after its start.
+   * status. So the lines are taken between those two marks, a failed test waiting (at most `LOG_WAIT_MS`)
+   * for the end mark to arrive; a test with no end mark (a crash, a hang) gets what came after its start.
    */
-  private async logcatOf(ref: TestRef, ended: boolean): Promise<string[]> {
+  private async logcatOf(ref: TestRef, waitForEnd: boolean): Promise<string[]> {
     const name = `${ref.methodName}(${ref.className})`;
     const isEnd = (text: string) => text.includes(`finished: ${name}`);
-    if (ended && !this.logs.after(0).entries.some((e) => isEnd(e.text))) {
+    if (waitForEnd && !this.logs.after(0).entries.some((e) => isEnd(e.text))) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => done(), LOG_WAIT_MS);
         const stop = this.logs.watch((entry) => {
@@ -146,9 +146,11 @@ class InstrumentationRun {
       finished.add(key(ref));
       const at = new Date().toISOString();
       const durationMs = Date.now() - began;
-      const ended = ['passed', 'failed', 'errored', 'ignored', 'assumption'].includes(outcome);
+      // The log is evidence of a failure: only a failed test waits for its end mark to arrive; a passed
+      // one takes what the log holds now, so reporting the next test never waits on it.
+      const waitForEnd = outcome === 'failed' || outcome === 'errored';
       this.then(async () => {
-        const logcat = await this.logcatOf(ref, ended);
+        const logcat = await this.logcatOf(ref, waitForEnd);
         this.push({ kind: 'finished', className: ref.className, methodName: ref.methodName, at, outcome, durationMs, ...extra, logcat });
       });
     };

@@ -91,7 +91,8 @@ export const testRunEvents = defineEvents({
     ...run,
     ...tenantScope,
     userId: z.number().int(),
-    projectId: z.number().int().nullable(),
+    /** The test-management project whose new test session receives the run's results, or null. */
+    projectId: z.string().nullable(),
     name: z.string().nullable(),
     appVersionId: z.string(),
     testVersionId: z.string(),
@@ -109,7 +110,8 @@ export const testRunEvents = defineEvents({
     queuedAt: instant,
   }),
   TestRunPlanned: z.object({ ...run, basis: planningBasis, shards: z.array(shardPlan) }),
-  TestRunShardStarted: z.object({ ...run, deviceId: z.string(), startedAt: instant }),
+  /** A shard's device taken: the device session it runs in. */
+  TestRunShardStarted: z.object({ ...run, deviceId: z.string(), sessionId: z.string().nullable(), startedAt: instant }),
   TestStarted: z.object({ ...run, deviceId: z.string(), ...testIdSchema.shape, attempt: z.number().int().positive(), startedAt: instant }),
   TestFinished: z.object({
     ...run,
@@ -130,6 +132,8 @@ export const testRunEvents = defineEvents({
   TestsReplanned: z.object({ ...run, fromDeviceId: z.string(), reason: z.string(), shards: z.array(shardPlan) }),
   TestRunFinished: z.object({ ...run, state: z.enum(FINISHED_TEST_RUN_STATES), reason: z.string().nullable(), counts: countsSchema, endedAt: instant }),
   TestRunCancelled: z.object({ ...run, reason: z.string().nullable() }),
+  /** After the run's end: its results filed as a test session of its project, or why they could not be. */
+  TestRunResultsFiled: z.object({ ...run, testSessionId: z.string().nullable(), reason: z.string().nullable() }),
 });
 export type TestRunEvent = EventOf<typeof testRunEvents>;
 export const TEST_RUN_EVENT_TYPES = testRunEvents.types;

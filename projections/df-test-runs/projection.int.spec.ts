@@ -56,8 +56,8 @@ describe('df-test-runs read model', () => {
       ...on('r-1',
         queued('r-1'),
         planned('r-1', { 'd-1': ['a', 'b'], 'd-2': ['c'] }),
-        { type: 'TestRunShardStarted', payload: { runId: 'r-1', deviceId: 'd-1', startedAt: '2026-02-01T10:01:00.000Z' } },
-        { type: 'TestRunShardStarted', payload: { runId: 'r-1', deviceId: 'd-2', startedAt: '2026-02-01T10:02:00.000Z' } },
+        { type: 'TestRunShardStarted', payload: { runId: 'r-1', deviceId: 'd-1', sessionId: 's-1', startedAt: '2026-02-01T10:01:00.000Z' } },
+        { type: 'TestRunShardStarted', payload: { runId: 'r-1', deviceId: 'd-2', sessionId: 's-2', startedAt: '2026-02-01T10:02:00.000Z' } },
         { type: 'TestStarted', payload: { runId: 'r-1', deviceId: 'd-1', ...T('a'), attempt: 1, startedAt: '2026-02-01T10:01:00.000Z' } },
         finished('r-1', 'd-1', 'a', 1, 'failed'),
         { type: 'TestRetryScheduled', payload: { runId: 'r-1', ...T('a'), attempt: 2, failedOn: 'd-1', deviceId: 'd-2' } },
@@ -69,8 +69,8 @@ describe('df-test-runs read model', () => {
     const run = await getTestRun(spec.db, scope, 'r-1');
     expect(run).toMatchObject({ state: 'running', basis: 'duration', startedAt: '2026-02-01T10:01:00.000Z', endedAt: null, counts: { total: 3, failed: 1, notRun: 2 } });
     expect(run?.shards).toEqual([
-      { deviceId: 'd-1', state: 'infrastructure-failed', tests: 1, currentTest: null, startedAt: '2026-02-01T10:01:00.000Z', endedAt: '2026-02-01T10:03:00.000Z', reason: 'host lost' },
-      { deviceId: 'd-2', state: 'running', tests: 3, currentTest: 'com.acme.LoginTest#c', startedAt: '2026-02-01T10:02:00.000Z', endedAt: null, reason: null },
+      { deviceId: 'd-1', state: 'infrastructure-failed', tests: 1, currentTest: null, startedAt: '2026-02-01T10:01:00.000Z', endedAt: '2026-02-01T10:03:00.000Z', reason: 'host lost', sessionId: 's-1' },
+      { deviceId: 'd-2', state: 'running', tests: 3, currentTest: 'com.acme.LoginTest#c', startedAt: '2026-02-01T10:02:00.000Z', endedAt: null, reason: null, sessionId: 's-2' },
     ]);
     await spec.given(...on('r-1', finished('r-1', 'd-2', 'c', 1, 'passed'), finished('r-1', 'd-2', 'a', 2, 'flaky'), finished('r-1', 'd-2', 'b', 1, 'passed')));
     expect((await getTestRun(spec.db, scope, 'r-1'))?.counts).toEqual({ total: 3, passed: 2, failed: 0, flaky: 1, skipped: 0, notRun: 0 });
@@ -78,7 +78,9 @@ describe('df-test-runs read model', () => {
       ['a', 1, 'd-1', 'failed'], ['a', 2, 'd-2', 'flaky'], ['b', 1, 'd-2', 'passed'], ['c', 1, 'd-2', 'passed'],
     ]);
     await spec.given(...on('r-1', ended('r-1', 'passed')));
-    expect(await getTestRun(spec.db, scope, 'r-1')).toMatchObject({ state: 'passed', endedAt: '2026-02-01T11:00:00.000Z', counts: { total: 3, passed: 3 } });
+    expect(await getTestRun(spec.db, scope, 'r-1')).toMatchObject({ state: 'passed', endedAt: '2026-02-01T11:00:00.000Z', counts: { total: 3, passed: 3 }, testSessionId: null });
+    await spec.given(...on('r-1', { type: 'TestRunResultsFiled', payload: { runId: 'r-1', testSessionId: 'ts-1', reason: null } }));
+    expect(await getTestRun(spec.db, scope, 'r-1')).toMatchObject({ testSessionId: 'ts-1', resultsReason: null });
   });
 
   it('counts a shard’s tests once when its events are applied again', async () => {

@@ -15,14 +15,14 @@ const addTests = (tx: Sql, runId: string, deviceId: string, delta: number, posit
  */
 export const dfTestRunsProjection: Projection = {
   name: 'df-test-runs',
-  version: 1,
+  version: 2,
   eventTypes: testRunEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS df_test_runs (
       run_id text PRIMARY KEY,
       company_id integer NOT NULL,
       workspace_id integer NOT NULL,
-      project_id integer,
+      project_id text,
       user_id integer NOT NULL,
       name text,
       app_version_id text NOT NULL,
@@ -39,7 +39,9 @@ export const dfTestRunsProjection: Projection = {
       counts jsonb,
       queued_at timestamptz NOT NULL,
       started_at timestamptz,
-      ended_at timestamptz
+      ended_at timestamptz,
+      test_session_id text,
+      results_reason text
     );
     CREATE INDEX IF NOT EXISTS df_test_runs_workspace ON df_test_runs (company_id, workspace_id, queued_at);
     CREATE INDEX IF NOT EXISTS df_test_runs_package ON df_test_runs (company_id, workspace_id, test_package, ended_at);
@@ -50,6 +52,7 @@ export const dfTestRunsProjection: Projection = {
       state text NOT NULL,
       tests integer NOT NULL,
       current_test text,
+      session_id text,
       started_at timestamptz,
       ended_at timestamptz,
       reason text,
@@ -98,7 +101,7 @@ export const dfTestRunsProjection: Projection = {
         );
       },
       TestRunShardStarted: async (tx, { payload: p }) => {
-        await tx.query(`UPDATE df_test_run_shards SET state = 'running', started_at = coalesce(started_at, $3) WHERE run_id = $1 AND device_id = $2`, [p.runId, p.deviceId, p.startedAt]);
+        await tx.query(`UPDATE df_test_run_shards SET state = 'running', started_at = coalesce(started_at, $3), session_id = coalesce(session_id, $4) WHERE run_id = $1 AND device_id = $2`, [p.runId, p.deviceId, p.startedAt, p.sessionId]);
         await tx.query(`UPDATE df_test_runs SET state = 'running', started_at = coalesce(started_at, $2) WHERE run_id = $1 AND state = 'queued'`, [p.runId, p.startedAt]);
       },
       TestStarted: (tx, { payload: p }) =>
@@ -125,6 +128,7 @@ export const dfTestRunsProjection: Projection = {
         tx.query(`UPDATE df_test_runs SET state = $2, reason = $3, counts = $4, ended_at = $5 WHERE run_id = $1`, [p.runId, p.state, p.reason, JSON.stringify(p.counts), p.endedAt]),
       // The run's end (TestRunFinished, right after) records the state and the reason.
       TestRunCancelled: async () => undefined,
+      TestRunResultsFiled: (tx, { payload: p }) => tx.query(`UPDATE df_test_runs SET test_session_id = $2, results_reason = $3 WHERE run_id = $1`, [p.runId, p.testSessionId, p.reason]),
     },
     testRunEvents,
   ),

@@ -9,7 +9,7 @@ export interface TestRunSummary {
   id: string;
   name: string | null;
   state: TestRunState;
-  projectId: number | null;
+  projectId: string | null;
   appVersionId: string;
   testVersionId: string;
   testPackage: string;
@@ -31,6 +31,8 @@ export interface TestRunShardView {
   startedAt: string | null;
   endedAt: string | null;
   reason: string | null;
+  /** The device session the shard ran in, once its device was taken. */
+  sessionId: string | null;
 }
 
 /** One run with its counts (while it runs, as its rows stand) and its shards. */
@@ -43,8 +45,10 @@ export interface TestRunDetail extends Omit<TestRunSummary, 'counts'> {
   rerunOf: string | null;
   counts: TestRunCounts;
   shards: TestRunShardView[];
-  /** The test session the results were filed in; none is filed yet. */
+  /** The test session of the run's project its results were filed in, once filed. */
   testSessionId: string | null;
+  /** Why the results could not be filed, when they could not. */
+  resultsReason: string | null;
 }
 
 /** One test's attempt (or an ignored test, skipped on no device). */
@@ -73,7 +77,7 @@ const summary = (r: Row): TestRunSummary => ({
   id: String(r.run_id),
   name: textOrNull(r.name),
   state: String(r.state) as TestRunState,
-  projectId: r.project_id === null || r.project_id === undefined ? null : Number(r.project_id),
+  projectId: textOrNull(r.project_id),
   appVersionId: String(r.app_version_id),
   testVersionId: String(r.test_version_id),
   testPackage: String(r.test_package),
@@ -131,8 +135,10 @@ export async function getTestRun(db: Sql, scope: WorkspaceScope, runId: string):
       startedAt: isoOrNull(s.started_at),
       endedAt: isoOrNull(s.ended_at),
       reason: textOrNull(s.reason),
+      sessionId: textOrNull(s.session_id),
     })),
-    testSessionId: null,
+    testSessionId: textOrNull(row.test_session_id),
+    resultsReason: textOrNull(row.results_reason),
   };
 }
 

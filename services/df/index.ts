@@ -32,7 +32,7 @@ import { OperationService, operationsFeature } from './operations/index.js';
 import { BookingGate, reservationsFeature, ReservationService } from './reservations/index.js';
 import { SessionService, sessionsFeature } from './sessions/index.js';
 import { sharingFeature, SharingService } from './sharing/index.js';
-import { TestRunService, testRunsFeature } from './test-runs/index.js';
+import { TestRunService, testRunsFeature, type TestResultsPort } from './test-runs/index.js';
 import { wdFeature } from './wd/index.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
@@ -64,6 +64,8 @@ export interface DfModuleDeps {
   authenticate: TokenAuthenticator;
   /** Whether a device key waits for an administrator's approval (single sign-on required). */
   credentialHeld?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>;
+  /** Test management, where test runs file their results. */
+  testResults?: TestResultsPort;
 }
 
 /** One feature of the module: its plugin and the options it is registered with, typed together. */
@@ -143,7 +145,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
 }
 
 /** The services of the device module, in the order they need each other (constructor injection only). */
-function buildServices(platform: Platform) {
+function buildServices(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const devices = new DeviceCommands(platform.store);
   const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
@@ -188,6 +190,7 @@ function buildServices(platform: Platform) {
     sessions,
     listTests: (scope, versionId) => listings.of(scope, versionId),
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
+    results: deps.testResults ?? null,
   });
   return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns };
 }
@@ -221,7 +224,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
 /** The device-testing module; its routes are relative to `/df`, which the gateway strips. */
 export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
-  const s = buildServices(platform);
+  const s = buildServices(platform, deps);
   const features = featureList(platform, deps, s);
   return {
     sessions: s.sessions,

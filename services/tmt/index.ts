@@ -11,7 +11,8 @@ import type { Platform } from '../platform.js';
 import { attachmentsFeature } from './attachments/index.js';
 import type { TmtDeps } from './deps.js';
 import { DownloadKinds, downloadsFeature } from './downloads/index.js';
-import { junitImportFeature } from './junit-import/index.js';
+import { JunitImportService, junitImportFeature, type JunitCase } from './junit-import/index.js';
+import { projectOr404 } from './projects/index.js';
 import { mockServicesFeature } from './mock-services/index.js';
 import { projectsFeature } from './projects/index.js';
 import { testCasesFeature } from './test-cases/index.js';
@@ -38,13 +39,14 @@ export const tmtProjections: readonly Projection[] = [
  */
 export function createTmtModule(platform: Platform, deps: TmtDeps) {
   const sessions = new TestSessionService(platform);
+  const imports = new JunitImportService(platform, sessions);
   // Kinds of pre-authorized downloads: the features owning the objects register theirs.
   const downloads = new DownloadKinds();
   const features = [
     feature(projectsFeature, { platform }),
     feature(testCasesFeature, { platform }),
     feature(testSessionsFeature, { platform, sessions, downloads }),
-    feature(junitImportFeature, { platform, sessions }),
+    feature(junitImportFeature, { imports }),
     feature(v1UsersFeature, { platform, deps }),
     feature(userGroupsFeature, { platform }),
     feature(attachmentsFeature, { platform, downloads }),
@@ -54,6 +56,18 @@ export function createTmtModule(platform: Platform, deps: TmtDeps) {
   return {
     /** Test sessions for other modules (test engines report their results here). */
     testSessions: testSessionsForModules(sessions),
+    /** Results other modules produce (a device test run's attempts), filed as a new test session of a project. */
+    testResults: {
+      /** Whether the project is one of the workspace's (404 otherwise). */
+      requireProject: async (scope: { companyId: number; workspaceId: number }, projectId: string): Promise<void> => {
+        await projectOr404(platform, scope, projectId);
+      },
+      /** Files the cases into a new, completed session of the project named `name`; answers its id. */
+      file: async (scope: { companyId: number; workspaceId: number; userId: number }, projectId: string, name: string, cases: JunitCase[]): Promise<{ testSessionId: string }> => {
+        const imported = await imports.casesIntoProject({ companyId: scope.companyId, workspaceId: scope.workspaceId, actor: { userId: scope.userId } }, projectId, cases, name, { close: true });
+        return { testSessionId: imported.testSessionId };
+      },
+    },
     routes: async (app: FastifyInstance) => {
       await registerFeatures(app, features);
     },

@@ -2,6 +2,7 @@ import { timed } from '../request-context.js';
 import { batchDecider, handleCommand, unwrittenStream, type CommandContext, type CommandOf, type CommandResult, type Decider, type DomainEvent } from './decider.js';
 import type { ReadModelWaiter } from './read-model-waiter.js';
 import { KeyedQueue } from '../concurrency.js';
+import { CoalescingWriter } from './coalesce.js';
 import type { EventStore } from './types.js';
 
 /** An aggregate's state as loaded, and the revision of its stream the append will expect. */
@@ -32,6 +33,13 @@ export interface AggregateOptions<Command, Event extends DomainEvent, State> {
    * never race each other for its revision (a writer in another process is still a conflict).
    */
   oneAtATime?: boolean;
+  /**
+   * Stronger than `oneAtATime`, for a stream many writers of this process feed at once (a test run's
+   * devices): the commands that arrive while an append is in flight are decided one by one on the
+   * state the ones before left and appended together; each answers for itself (a refusal rejects only
+   * its own command). `created` is not used: the stream is always read (or its cached state).
+   */
+  coalesce?: boolean;
   /**
    * Whether a run records `append` and `settle` in the answer's `Server-Timing` (default true); false
    * for an aggregate written inside another feature's timed step.
@@ -72,6 +80,19 @@ export function aggregate<Command, Event extends DomainEvent, State>(
   const batches = batchDecider(options.decider);
   const queue = options.oneAtATime ? new KeyedQueue() : null;
   const { load, appended } = options;
+  const coalescing = options.coalesce
+    ? new CoalescingWriter<Event, State>(deps.store, {
+        decider: options.decider,
+        stream: options.stream,
+        ...(load ? { load } : {}),
+        ...(appended ? { appended } : {}),
+        ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+      })
+    : null;
+  const decideOn = (command: CommandOf<Command, State> | readonly CommandOf<Command, State>[]) => (state: State): Event[] =>
+    Array.isArray(command)
+      ? batches.decide(command as readonly CommandOf<Command, State>[], state)
+      : options.decider.decide(typeof command === 'function' ? (command as (s: State) => Command)(state) : (command as Command), state);
 
   const settle = async ({ position }: { position: bigint | null }): Promise<void> => {
     if (position !== null) await step('settle', () => deps.readModels.waitFor(position, { names: options.readModels }));
@@ -95,7 +116,7 @@ export function aggregate<Command, Event extends DomainEvent, State>(
     settle,
     async run(id, command, context, { created = false, settle: settles = true } = {}) {
       const streamId = options.stream(id);
-      const once = () => write(id, streamId, command, context, created);
+      const once = () => (coalescing ? coalescing.write(id, decideOn(command), context) : write(id, streamId, command, context, created));
       // Waiting behind the id's earlier commands is part of the append's time.
       const result = await step('append', () => (queue ? queue.run(streamId, once) : once()));
       if (settles) await settle(result);

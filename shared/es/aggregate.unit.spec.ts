@@ -72,6 +72,18 @@ function setup(options: Partial<Parameters<typeof aggregate<Command, Event, { to
 
 const context = { now: new Date(0) };
 
+/** Holds the store's first append until `release`; counts the appends begun. */
+function holdFirstAppend(store: MemoryStore) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let appending = 0;
+  store.before = async () => {
+    appending++;
+    if (appending === 1) await held;
+  };
+  return { release: () => release(), appends: () => appending };
+}
+
 describe('aggregate: a batch of commands', () => {
   it('decides each command on the state the ones before it left, and appends all their events in order, in one append, settled once', async () => {
     const { store, waits, counters } = setup();
@@ -164,21 +176,48 @@ describe('aggregate: load, appended, oneAtATime', () => {
 
   it('with oneAtATime runs the commands of one id one after another, so they do not conflict', async () => {
     const { store, counters } = setup({ oneAtATime: true, maxAttempts: 1 });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let appending = 0;
-    store.before = async () => {
-      appending++;
-      if (appending === 1) await held;
-    };
+    const gate = holdFirstAppend(store);
     const first = counters.run('1', { type: 'Add', n: 1 }, context);
     const second = counters.run('1', { type: 'Add', n: 2 }, context);
     const other = counters.run('2', { type: 'Add', n: 3 }, context);
     // The other id's command is not held behind the first id's.
     await other;
-    expect(appending).toBe(2);
-    release();
+    expect(gate.appends()).toBe(2);
+    gate.release();
     await Promise.all([first, second]);
     expect(store.payloads('counter-1')).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('with coalesce writes the commands that arrive during an append together, each answering for itself', async () => {
+    const { store, counters } = setup({ coalesce: true, maxAttempts: 1 });
+    const gate = holdFirstAppend(store);
+    const first = counters.run('1', { type: 'Add', n: 1 }, context);
+    // While the first append is held, three more arrive: one of them is refused on the state the others leave.
+    const second = counters.run('1', { type: 'AddUpTo', limit: 10, n: 4 }, context);
+    const refused = counters.run('1', { type: 'AddUpTo', limit: 6, n: 2 }, context);
+    const fourth = counters.run('1', { type: 'Add', n: 5 }, context);
+    gate.release();
+    const [a, b, d] = await Promise.all([first, second, fourth]);
+    await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    // Two appends: the first command alone, then the three that waited (the refused one writing nothing).
+    expect(store.appends.map((x) => x.types.length)).toEqual([1, 2]);
+    expect(store.payloads('counter-1')).toEqual([{ n: 1 }, { n: 4 }, { n: 5 }]);
+    expect([a.state.total, b.state.total, d.state.total]).toEqual([1, 5, 10]);
+    expect(b.position).toBe(d.position);
+  });
+
+  it('with coalesce decides a waiting group again after another process wrote the stream', async () => {
+    const { store, counters } = setup({ coalesce: true, maxAttempts: 3 });
+    let intruded = false;
+    store.before = () => {
+      if (!intruded) {
+        intruded = true;
+        store.intrude('counter-1', 100);
+      }
+    };
+    const [x, y] = await Promise.all([counters.run('1', { type: 'Add', n: 1 }, context), counters.run('1', { type: 'AddUpTo', limit: 50, n: 2 }, context).catch((e: unknown) => e)]);
+    expect((x as { state: { total: number } }).state.total).toBe(101);
+    expect(y).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(store.payloads('counter-1')).toEqual([{ n: 100 }, { n: 1 }]);
   });
 });

@@ -14790,7 +14790,7 @@ export interface paths {
         put?: never;
         /**
          * Start a test run: the test APK’s selected tests sharded over the matching devices
-         * @description Refused without writing anything: 404 for a version not in the workspace, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
+         * @description Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
          */
         post: {
             parameters: {
@@ -14815,7 +14815,11 @@ export interface paths {
                             tags?: string[];
                         };
                         name?: string;
-                        projectId?: number;
+                        /**
+                         * Format: uuid
+                         * @description A test-management project of the workspace: the run files its results as a new test session there when it ends (needs TMT_WRITE)
+                         */
+                        projectId?: string;
                         strategy?: {
                             /** @description Tests per `am instrument` launch (default 20) */
                             batchSize?: number;
@@ -21377,15 +21381,17 @@ export interface components {
             endedAt: string | null;
             id: string;
             name: string | null;
-            projectId: number | null;
+            projectId: string | null;
             queuedAt: string;
             reason: string | null;
             rerunOf: string | null;
+            resultsReason: string | null;
             shards: {
                 currentTest: string | null;
                 deviceId: string;
                 endedAt: string | null;
                 reason: string | null;
+                sessionId: string | null;
                 startedAt: string | null;
                 /** @enum {string} */
                 state: "planned" | "running" | "completed" | "infrastructure-failed" | "cancelled";
@@ -21433,15 +21439,17 @@ export interface components {
             endedAt: string | null;
             id: string;
             name: string | null;
-            projectId: number | null;
+            projectId: string | null;
             queuedAt: string;
             reason: string | null;
             rerunOf: string | null;
+            resultsReason: string | null;
             shards: {
                 currentTest: string | null;
                 deviceId: string;
                 endedAt: string | null;
                 reason: string | null;
+                sessionId: string | null;
                 startedAt: string | null;
                 /** @enum {string} */
                 state: "planned" | "running" | "completed" | "infrastructure-failed" | "cancelled";
@@ -21475,7 +21483,7 @@ export interface components {
             endedAt: string | null;
             id: string;
             name: string | null;
-            projectId: number | null;
+            projectId: string | null;
             queuedAt: string;
             reason: string | null;
             startedAt: string | null;
@@ -21498,7 +21506,7 @@ export interface components {
             endedAt: string | null;
             id: string;
             name: string | null;
-            projectId: number | null;
+            projectId: string | null;
             queuedAt: string;
             reason: string | null;
             startedAt: string | null;

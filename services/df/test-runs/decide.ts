@@ -25,7 +25,8 @@ export type TestRunCommand =
   | ({ type: 'Queue' } & Omit<Payload<'TestRunQueued'>, 'queuedAt'> & { now: string })
   /** The shards of `planShards`, once the run's devices are allocated. */
   | { type: 'Plan'; basis: Payload<'TestRunPlanned'>['basis']; shards: readonly Pick<Shard, 'deviceId' | 'tests'>[] }
-  | { type: 'StartShard'; deviceId: string; now: string }
+  | { type: 'StartShard'; deviceId: string; sessionId: string | null; now: string }
+  | { type: 'FileResults'; testSessionId: string | null; reason: string | null; now: string }
   | ({ type: 'StartTest'; deviceId: string; now: string } & TestId)
   | ({
       type: 'FinishTest';
@@ -197,6 +198,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       queuedAt: p.queuedAt,
       tests: Object.fromEntries(p.tests.map((t) => [testKey(t), { className: t.className, methodName: t.methodName, plannedMs: 0, starts: 0, passes: 0, failures: 0, skips: 0, failedOn: [], retriesUsed: 0 }])),
       skipped: p.skipped.map(testKey),
+      projectId: p.projectId,
     }),
     TestRunPlanned: (s, { payload: p }) => {
       const shards = Object.fromEntries(p.shards.map((shard) => [shard.deviceId, { deviceId: shard.deviceId, state: 'planned' as const, queue: [], running: null, startedAt: null }]));
@@ -233,6 +235,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
     TestsReplanned: (s, { payload: p }) => enqueue(withShard(s, p.fromDeviceId, () => ({ queue: [] })), p.shards),
     TestRunFinished: (s, { payload: p }) => ({ ...s, status: p.state }),
     TestRunCancelled: (s) => s,
+    TestRunResultsFiled: (s) => ({ ...s, filed: true }),
   },
 
   decide: {
@@ -250,7 +253,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       const shard = shardOf(s, c.deviceId);
       if (shard.state === 'running') return [];
       if (shard.state !== 'planned') throw refuse(`The shard of device ${c.deviceId} has ended (${shard.state})`);
-      return [{ type: 'TestRunShardStarted', payload: { runId: s.runId, deviceId: c.deviceId, startedAt: c.now } }];
+      return [{ type: 'TestRunShardStarted', payload: { runId: s.runId, deviceId: c.deviceId, sessionId: c.sessionId, startedAt: c.now } }];
     },
     StartTest: (c, s) => {
       open(s);
@@ -267,6 +270,12 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       if (s.status === 'cancelled') return [];
       open(s);
       return finish(new Outcome(s).add({ type: 'TestRunCancelled', payload: { runId: s.runId, reason: c.reason } }), 'cancelled', c.reason, c.now).events;
+    },
+    FileResults: (c, s) => {
+      if (s.status === 'none') throw new AppError('NOT_FOUND', 'Test run not found');
+      if (!isFinished(s)) throw refuse('The run has not ended');
+      if (s.filed) return [];
+      return [{ type: 'TestRunResultsFiled', payload: { runId: s.runId, testSessionId: c.testSessionId, reason: c.reason } }];
     },
     Fail: (c, s) => (s.status === 'none' || isFinished(s) ? [] : finish(new Outcome(s), 'error', c.reason, c.now).events),
     Finish: (c, s) => {

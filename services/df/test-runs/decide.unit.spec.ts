@@ -39,7 +39,7 @@ const plan = (shards: Record<string, TestId[]>): TestRunCommand => ({
   basis: 'uniform',
   shards: Object.entries(shards).map(([deviceId, tests]) => ({ deviceId, tests: tests.map((t) => ({ ...t, plannedMs: 1000, duplicate: false })) })),
 });
-const startShard = (deviceId: string, s = 0): TestRunCommand => ({ type: 'StartShard', deviceId, now: at(s) });
+const startShard = (deviceId: string, s = 0): TestRunCommand => ({ type: 'StartShard', deviceId, sessionId: `s-${deviceId}`, now: at(s) });
 const start = (deviceId: string, t: TestId, s = 1): TestRunCommand => ({ type: 'StartTest', deviceId, ...t, now: at(s) });
 const finishTest = (deviceId: string, t: TestId, outcome: 'passed' | 'failed' | 'errored' | 'skipped', extra: Partial<Extract<TestRunCommand, { type: 'FinishTest' }>> = {}): TestRunCommand => ({
   type: 'FinishTest',
@@ -218,6 +218,14 @@ describe('test run decider', () => {
     const r = drive([start('d-1', T1), finishTest('d-1', T1, 'passed'), { type: 'Cancel', reason: 'by user', now: at(11) }], twoDevices());
     expect(r.types.slice(2)).toEqual(['TestRunCancelled', 'TestRunShardEnded', 'TestRunShardEnded', 'TestRunFinished']);
     expect(last(r.events, 'TestRunFinished')).toMatchObject({ state: 'cancelled', counts: { total: 3, passed: 1, notRun: 2 } });
+  });
+
+  it('files its results once, and only after its end', () => {
+    const file: TestRunCommand = { type: 'FileResults', testSessionId: 'ts-1', reason: null, now: at(30) };
+    expect(refusal(() => drive([file], twoDevices()))).toBe('INVALID_TRANSITION');
+    const ended = drive([{ type: 'Cancel', reason: 'by user', now: at(11) }], twoDevices()).state;
+    const r = drive([file, { ...file, testSessionId: 'ts-2' }], ended);
+    expect(r.events).toEqual([{ type: 'TestRunResultsFiled', payload: { runId: RUN, testSessionId: 'ts-1', reason: null } }]);
   });
 
   it('a completed shard has run out of tests; ending one twice changes nothing', () => {

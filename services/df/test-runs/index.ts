@@ -19,5 +19,5 @@ export { testRunDecider, type TestRunCommand } from './decide.js';
 export { testHistory } from './history.js';
 export { junitXml } from './junit.js';
 export { batches, planShards, replan, resolveStrategy, retryTarget, selectTests, testKey, type History, type ListedTest, type TestHistory, type TestId } from './plan.js';
-export { TestRunService, type CreateTestRunInput, type TestRunServiceDeps } from './service.js';
+export { filedCases, TestRunService, type CreateTestRunInput, type FiledCase, type TestResultsPort, type TestRunServiceDeps } from './service.js';
 export { countsOf, nextBatch, remainingTests, statusOf, type TestRunRecord } from './state.js';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { countsSchema, deviceSelectorSchema, TEST_RUN_STATES, testFilterSchema } from '#events/df/test-runs.js';
 import { getTestRun, listTestRuns, testRunAttempts } from '#projections/df-test-runs/index.js';
 import { found } from '#shared/errors.js';
+import { requirePermission } from '#shared/http/principal.js';
 import { toPage } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
 import { caller, idParam, multi, pageOf, paging } from '../http.js';
@@ -43,7 +44,7 @@ const CreateBody = z
     devices: deviceSelectorSchema.extend({ count: z.number().int().min(1).max(500).optional() }).strict(),
     tests: testFilterSchema.strict().optional(),
     strategy: Strategy.optional(),
-    projectId: z.number().int().positive().optional(),
+    projectId: z.uuid().optional().describe('A test-management project of the workspace: the run files its results as a new test session there when it ends (needs TMT_WRITE)'),
   })
   .strict();
 
@@ -52,7 +53,7 @@ const Summary = z
     id: z.string(),
     name: z.string().nullable(),
     state: RunState,
-    projectId: z.number().nullable(),
+    projectId: z.string().nullable(),
     appVersionId: z.string(),
     testVersionId: z.string(),
     testPackage: z.string(),
@@ -73,6 +74,7 @@ const Shard = z.object({
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  sessionId: z.string().nullable(),
 });
 
 const Detail = Summary.extend({
@@ -85,6 +87,7 @@ const Detail = Summary.extend({
   counts: countsSchema,
   shards: z.array(Shard),
   testSessionId: z.string().nullable(),
+  resultsReason: z.string().nullable(),
 }).meta({ id: 'DfTestRun' });
 
 const Attempt = z
@@ -120,11 +123,16 @@ export async function testRunRoutes(app: FastifyInstance, opts: TestRunRoutesOpt
       tags,
       summary: 'Start a test run: the test APK’s selected tests sharded over the matching devices',
       description:
-        'Refused without writing anything: 404 for a version not in the workspace, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).',
+        'Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).',
       body: CreateBody,
       response: { 202: Accepted },
     },
-    handler: async (request, reply) => reply.code(202).send(await runs.create(await caller(request, 'df:session:create'), request.body)),
+    handler: async (request, reply) => {
+      const c = await caller(request, 'df:session:create');
+      // Filing results in a project is a test-management write.
+      if (request.body.projectId !== undefined) await requirePermission(request, 'TMT_WRITE');
+      return reply.code(202).send(await runs.create(c, request.body));
+    },
   });
 
   r.get('/api/test-runs', {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { testRunEvents, testRunStream, type testFilterSchema, type TestRunState, type TestRunStrategy } from '#events/df/test-runs.js';
+import { testRunEvents, testRunStream, type testFilterSchema, type TestRunEvent, type TestRunState, type TestRunStrategy } from '#events/df/test-runs.js';
 import { findApp, findFile, findVersion } from '#projections/df-files/index.js';
-import { getTestRun, testRunAttempts } from '#projections/df-test-runs/index.js';
+import { getTestRun, testRunAttempts, type TestAttemptView } from '#projections/df-test-runs/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { TestApkListing } from '#shared/dex/index.js';
-import { commandContext, fold, handleCommand } from '#shared/es/index.js';
+import { aggregate, cachedStates, commandContext, type Aggregate } from '#shared/es/index.js';
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
@@ -16,7 +16,7 @@ import { chooseDevices, type DeviceSelector } from './devices.js';
 import { testHistory } from './history.js';
 import { planShards, resolveStrategy, selectTests, testKey, type TestId } from './plan.js';
 import { RUN_ACTOR, ShardRunner, type ShardContext } from './shard.js';
-import { type TestRunRecord } from './state.js';
+import { isFinished, isLive, type TestRunRecord } from './state.js';
 
 const READ_MODELS = ['df-test-runs'];
 /** Installing a big build takes longer than a tap. */
@@ -31,6 +31,26 @@ export interface TestRunServiceDeps {
   listTests(scope: Caller, versionId: string): Promise<TestApkListing>;
   /** The company's plan's concurrent sessions; null: no limit. */
   concurrentSessionLimit(companyId: number): Promise<number | null>;
+  /** Test management, where a run naming a project files its results; null: not in this installation. */
+  results: TestResultsPort | null;
+}
+
+/** One result of a run's test for test management: one per attempt (its device session named), as a JUnit case. */
+export interface FiledCase {
+  classname: string;
+  name: string;
+  outcome: 'passed' | 'failed' | 'error' | 'skipped';
+  durationMs: number | null;
+  details: string | null;
+  deviceSessionId: string | null;
+}
+
+/** Test management as a run sees it: a project to check, and a new test session to file results in. */
+export interface TestResultsPort {
+  /** 404 for a project that is not one of the workspace's. */
+  requireProject(scope: { companyId: number; workspaceId: number }, projectId: string): Promise<void>;
+  /** A new, completed test session of the project holding the cases; answers its id. */
+  file(scope: { companyId: number; workspaceId: number; userId: number }, projectId: string, name: string, cases: FiledCase[]): Promise<{ testSessionId: string }>;
 }
 
 export interface CreateTestRunInput {
@@ -40,11 +60,13 @@ export interface CreateTestRunInput {
   devices: DeviceSelector;
   tests?: z.output<typeof testFilterSchema> | undefined;
   strategy?: Partial<TestRunStrategy> | undefined;
-  projectId?: number | undefined;
+  projectId?: string | undefined;
 }
 
 /** Refusals of a late or moved report: the run went on without it. */
 const LATE = new Set(['INVALID_TRANSITION', 'NOT_FOUND']);
+/** Runs whose folded state this process keeps (the runs under way, and a few more). */
+const CACHED_RUNS = 64;
 
 /**
  * Test runs in this process: creating one (validation, queue, plan), running its shards on their
@@ -53,9 +75,28 @@ const LATE = new Set(['INVALID_TRANSITION', 'NOT_FOUND']);
  */
 export class TestRunService {
   private readonly active = new Map<string, Promise<void>>();
+  /** The devices of each run under way whose shard runner is still going. */
+  private readonly runners = new Map<string, Set<string>>();
   private readonly sweeper: PeriodicJob;
+  /**
+   * A run's stream is written by its shards (one per device), the sweeper and its callers at once: the
+   * commands that arrive while an append is in flight are decided in their order on the state the last
+   * append left (kept folded, so a write reads only what another process appended since) and appended
+   * together, so ten devices reporting at once make one append, not ten racing for the revision.
+   */
+  private readonly runs: Aggregate<TestRunCommand, TestRunEvent, TestRunRecord>;
+  private readonly states: ReturnType<typeof cachedStates<TestRunEvent, TestRunRecord>>;
 
   constructor(private readonly deps: TestRunServiceDeps) {
+    this.states = cachedStates(testRunDecider, testRunStream, CACHED_RUNS);
+    this.runs = aggregate(deps.platform, {
+      decider: { ...testRunDecider, decide: (c: TestRunCommand, s) => testRunEvents.checked(testRunDecider.decide(c, s)) },
+      stream: testRunStream,
+      readModels: READ_MODELS,
+      coalesce: true,
+      ...this.states,
+      timed: false,
+    });
     this.sweeper = new PeriodicJob(
       () => this.sweep(),
       (err) => deps.platform.logger.warn({ err }, 'test run sweep failed'),
@@ -74,10 +115,22 @@ export class TestRunService {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  /** One sweep: `Finish` for every run of this process (run time-outs, tests never reported). */
+  /**
+   * One sweep, for every run of this process: a live shard whose runner has stopped (it could not
+   * report its own end) ends `infrastructure-failed` and its tests move; then `Finish` (run time-outs,
+   * tests never reported, a run with nothing left).
+   */
   async sweep(): Promise<void> {
-    const now = this.deps.platform.now().toISOString();
-    for (const runId of [...this.active.keys()]) await this.send(runId, null, { type: 'Finish', now });
+    for (const runId of [...this.active.keys()]) {
+      const state = await this.load(runId);
+      const going = this.runners.get(runId) ?? new Set<string>();
+      for (const shard of Object.values(state.shards)) {
+        if (isFinished(state) || !isLive(shard) || going.has(shard.deviceId)) continue;
+        const reason = `The shard's runner stopped without ending it on device ${shard.deviceId}`;
+        await this.send(runId, null, { type: 'EndShard', deviceId: shard.deviceId, state: 'infrastructure-failed', reason, now: this.deps.platform.now().toISOString() });
+      }
+      await this.send(runId, null, { type: 'Finish', now: this.deps.platform.now().toISOString() });
+    }
   }
 
   /**
@@ -94,6 +147,10 @@ export class TestRunService {
     const filter = input.tests ?? {};
     const selected = rerun ? { run: rerun.tests, skipped: [] } : selectTests(listing.tests, filter);
     if (selected.run.length === 0) throw new AppError('NO_TESTS_SELECTED', 'No test of the APK matches the filter', { details: [{ path: 'tests', message: 'no test selected' }] });
+    if (input.projectId !== undefined) {
+      if (!this.deps.results) throw new AppError('VALIDATION_FAILED', 'Test management is not part of this installation', { details: [{ path: 'projectId', message: 'no test management' }] });
+      await this.deps.results.requireProject(caller, input.projectId);
+    }
     const strategy = resolveStrategy(input.strategy);
     const limit = await this.deps.concurrentSessionLimit(caller.companyId);
     const devices = await chooseDevices(db, this.deps.sessions.deviceScope(caller), input.devices, limit);
@@ -168,11 +225,52 @@ export class TestRunService {
         await this.send(runId, caller, { ...command, now: this.deps.platform.now().toISOString() } as TestRunCommand, RUN_ACTOR);
         return this.load(runId);
       },
+      sendAll: async (commands) => {
+        const now = this.deps.platform.now().toISOString();
+        await Promise.all(commands.map((command) => this.send(runId, caller, { ...command, now } as TestRunCommand, RUN_ACTOR)));
+        return this.load(runId);
+      },
     };
-    const job = Promise.allSettled(devices.map((d) => new ShardRunner(this.deps.sessions, ctx, d).run()))
-      .then(() => undefined)
-      .finally(() => this.active.delete(runId));
+    const going = new Set(devices);
+    this.runners.set(runId, going);
+    const shard = (deviceId: string) =>
+      new ShardRunner(this.deps.sessions, ctx, deviceId)
+        .run()
+        .catch((err: unknown) => this.deps.platform.logger.warn({ err, runId, deviceId }, 'a test run shard stopped on an error'))
+        .finally(() => going.delete(deviceId));
+    const job = Promise.allSettled(devices.map(shard))
+      .then(() => this.sweep())
+      .then(() => this.fileResults(runId, caller, name))
+      .catch((err: unknown) => this.deps.platform.logger.warn({ err, runId }, 'a test run sweep failed'))
+      .finally(() => {
+        this.active.delete(runId);
+        this.runners.delete(runId);
+      });
     this.active.set(runId, job);
+  }
+
+  /**
+   * After the run's end, its results as a new test session of the project it names: one result per
+   * test and attempt, on the device session that ran it, flaky passes and retries kept; tests that
+   * never ran as skipped. A refusal (the project deleted meanwhile) is recorded as the reason.
+   */
+  private async fileResults(runId: string, caller: Caller, name: string): Promise<void> {
+    const { db } = this.deps.platform;
+    const state = await this.load(runId);
+    if (state.projectId === null || state.filed || !isFinished(state) || !this.deps.results) return;
+    const run = found(await getTestRun(db, caller, runId), 'Test run not found');
+    const attempts = (await testRunAttempts(db, caller, runId)) ?? [];
+    const sessionOf = new Map(run.shards.map((s) => [s.deviceId, s.sessionId]));
+    const cases = filedCases(attempts, sessionOf, Object.values(state.tests));
+    let filed: { testSessionId: string | null; reason: string | null };
+    try {
+      filed = { ...(await this.deps.results.file(caller, state.projectId, `Test run ${name}`.slice(0, 200), cases)), reason: null };
+    } catch (err) {
+      filed = { testSessionId: null, reason: (err instanceof AppError ? `${err.code}: ${err.message}` : 'The results could not be filed').slice(0, 1_000) };
+      this.deps.platform.logger.warn({ err, runId }, 'a test run could not file its results');
+    }
+    const position = await this.send(runId, caller, { type: 'FileResults', ...filed, now: this.deps.platform.now().toISOString() }, RUN_ACTOR);
+    if (position !== null) await this.deps.platform.readModels.waitFor(position, { names: READ_MODELS });
   }
 
   /** Installs catalogued versions on a session's device, one after the other. */
@@ -190,7 +288,7 @@ export class TestRunService {
 
   /** The run as its stream says now. */
   async load(runId: string): Promise<TestRunRecord> {
-    return fold(testRunDecider, await this.deps.platform.store.readStream(testRunStream(runId)));
+    return (await this.states.load(runId, this.deps.platform.store)).state;
   }
 
   /**
@@ -200,13 +298,7 @@ export class TestRunService {
   private async send(runId: string, caller: Caller | null, command: TestRunCommand, actorId: number | string | null = caller?.userId ?? RUN_ACTOR): Promise<bigint | null> {
     const context = commandContext(this.deps.platform, { actorId, companyId: caller?.companyId ?? null, workspaceId: caller?.workspaceId ?? null });
     try {
-      const result = await handleCommand({
-        store: this.deps.platform.store,
-        streamId: testRunStream(runId),
-        decider: { ...testRunDecider, decide: (c: TestRunCommand, s) => testRunEvents.checked(testRunDecider.decide(c, s)) },
-        command,
-        context,
-      });
+      const result = await this.runs.run(runId, command, context, { created: command.type === 'Queue', settle: false });
       return result.position;
     } catch (err) {
       if (command.type !== 'Queue' && command.type !== 'Plan' && err instanceof AppError && LATE.has(err.code)) {
@@ -216,4 +308,22 @@ export class TestRunService {
       throw err;
     }
   }
+
+}
+
+const FILED_OUTCOME = { passed: 'passed', flaky: 'passed', failed: 'failed', errored: 'error', skipped: 'skipped' } as const;
+
+/** A run's attempts as test-management cases: one per attempt, then one skipped case per test that never ran. */
+export function filedCases(attempts: readonly TestAttemptView[], sessionOf: ReadonlyMap<string, string | null>, tests: readonly TestId[]): FiledCase[] {
+  const cases: FiledCase[] = attempts.map((a) => {
+    const where = a.deviceId ? `attempt ${a.attempt} on device ${a.deviceId}` : 'not run on a device';
+    const flaky = a.outcome === 'flaky' ? ' (flaky: passed after a failed attempt)' : '';
+    const details = [`${where}: ${a.outcome}${flaky}`, a.message, a.stack].filter(Boolean).join('\n').slice(0, 10_000);
+    return { classname: a.className, name: a.methodName, outcome: FILED_OUTCOME[a.outcome], durationMs: a.durationMs, details, deviceSessionId: a.deviceId ? (sessionOf.get(a.deviceId) ?? null) : null };
+  });
+  const attempted = new Set(attempts.map(testKey));
+  for (const t of tests) {
+    if (!attempted.has(testKey(t))) cases.push({ classname: t.className, name: t.methodName, outcome: 'skipped', durationMs: null, details: 'Not run: the run ended before it', deviceSessionId: null });
+  }
+  return cases;
 }

@@ -29,6 +29,11 @@ export interface ShardContext {
   load(): Promise<TestRunRecord>;
   /** Sends a command to the run; a refusal of a late report (the test moved, the run ended) is answered null. */
   send(command: Command): Promise<TestRunRecord | null>;
+  /**
+   * Sends commands in their order without waiting between them (they may share one append with other
+   * devices' reports); answers the run's state after them. Late reports the run refuses change nothing.
+   */
+  sendAll(commands: Command[]): Promise<TestRunRecord>;
 }
 
 const AGENT_OUTCOME = {
@@ -85,7 +90,7 @@ export class ShardRunner {
       return;
     }
     try {
-      await this.ctx.send({ type: 'StartShard', deviceId: this.deviceId });
+      await this.ctx.send({ type: 'StartShard', deviceId: this.deviceId, sessionId: this.session.id });
       await this.ctx.install(this.session);
       await this.work(this.session);
     } catch (err) {
@@ -126,11 +131,9 @@ export class ShardRunner {
     for (;;) {
       const poll = await this.sessions.deviceContent(session, { op: 'instrumentPoll', runId: agentRunId, afterSeq }, COMMAND_TIMEOUT_MS);
       let state: TestRunRecord | null = null;
-      for (const e of poll.events) {
-        if (e.kind === 'started') {
-          anyStarted = true;
-          state = (await this.ctx.send({ type: 'StartTest', deviceId: this.deviceId, className: e.className, methodName: e.methodName })) ?? state;
-        } else state = (await this.ctx.send(finishCommand(this.deviceId, e))) ?? state;
+      if (poll.events.length > 0) {
+        anyStarted ||= poll.events.some((e) => e.kind === 'started');
+        state = await this.ctx.sendAll(poll.events.map((e) => (e.kind === 'started' ? { type: 'StartTest' as const, deviceId: this.deviceId, className: e.className, methodName: e.methodName } : finishCommand(this.deviceId, e))));
       }
       afterSeq = poll.lastSeq;
       if (poll.done) {

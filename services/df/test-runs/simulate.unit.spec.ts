@@ -24,7 +24,7 @@ function nextCommand(s: TestRunRecord, rnd: () => number, now: string): TestRunC
   const shard = live[Math.floor(rnd() * live.length)]!;
   const { deviceId } = shard;
   if (rnd() < 0.01) return { type: 'EndShard', deviceId, state: 'infrastructure-failed', reason: `host of ${deviceId} lost`, now };
-  if (shard.state === 'planned') return { type: 'StartShard', deviceId, now };
+  if (shard.state === 'planned') return { type: 'StartShard', deviceId, sessionId: null, now };
   if (shard.running) {
     const [className, methodName] = shard.running.key.split('#') as [string, string];
     const roll = rnd();

@@ -49,6 +49,10 @@ export interface TestRunRecord {
   skipped: string[];
   /** By device id, in the plan's order. */
   shards: Record<string, ShardRecord>;
+  /** The test-management project the results go to, or null. */
+  projectId: string | null;
+  /** Whether the results were filed (or their filing given up) after the end. */
+  filed: boolean;
 }
 
 /** What a test came to: `flaky` passed after (or beside) a failed attempt; `pending` has an instance yet to finish. */
@@ -66,6 +70,8 @@ export const initialRunState = (): TestRunRecord => ({
   tests: {},
   skipped: [],
   shards: {},
+  projectId: null,
+  filed: false,
 });
 
 export const isFinished = (s: Pick<TestRunRecord, 'status'>): boolean => s.status === 'passed' || s.status === 'failed' || s.status === 'error' || s.status === 'cancelled';

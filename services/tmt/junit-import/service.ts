@@ -106,6 +106,18 @@ export class JunitImportService {
     return this.answer(sessionId, status, cases, resolved);
   }
 
+  /**
+   * Results another module has as cases rather than as XML (a device test run's attempts): into a new
+   * session of the project named `name`, matched and created as an import does. 404 for a project
+   * that is not the tenant's.
+   */
+  async casesIntoProject(scope: TmtWriteScope, projectId: string, cases: JunitCase[], name: string, options: ImportOptions = {}): Promise<JunitImport> {
+    await projectOr404(this.platform, scope, projectId);
+    const resolved = await this.resolve(scope, projectId, cases);
+    const { sessionId, status } = await this.sessions.importResults(scope, { start: { projectId, name } }, resolved.recorded, options);
+    return this.answer(sessionId, status, cases, resolved);
+  }
+
   /** The test case of every `<testcase>`, creating the project's missing ones; and the results to record. */
   private async resolve(scope: TmtWriteScope, projectId: string, cases: JunitCase[]) {
     const titles = cases.map(junitTitle);

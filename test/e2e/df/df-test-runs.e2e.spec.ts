@@ -143,7 +143,10 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
   });
 
   it('runs the suite over the three devices: passes, a failure with its stack, a crash, a hang, a flaky test', async () => {
-    const created = await api('POST', '/test-runs', request());
+    const project = await http(server.url, 'POST', '/v1/projects', { token, body: { name: 'Android app', key: 'ANDR' } });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const projectId = project.body.data.id as string;
+    const created = await api('POST', '/test-runs', request({ projectId }));
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body).toEqual({ id: expect.any(String), state: 'queued' });
     const run = await finished(created.body.id);
@@ -186,9 +189,32 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect(html).not.toMatch(/<script/i);
     await allAvailable();
     // Each device's part ran in a session of its own, ended with the run.
-    const sessions = (await api('GET', '/sessions?size=100')).body.content as { deviceId: string; endReason: string | null }[];
+    const sessions = (await api('GET', '/sessions?size=100')).body.content as { id: string; deviceId: string; endReason: string | null }[];
     const ends = sessions.filter((x) => x.endReason === 'test-run-finished');
     expect(new Set(ends.map((x) => x.deviceId)).size).toBe(3);
+
+    // The results went into a new, completed test session of the project: one result per test and
+    // attempt, on the device session that ran it, the retries and the flaky pass among them.
+    const filed = await eventually(async () => ((await api('GET', `/test-runs/${run.id}`)).body.testSessionId as string | null) ?? undefined, { what: 'the results filed', timeoutMs: 30_000 });
+    const v1 = (path: string) => http(server.url, 'GET', path, { token });
+    const testSession = await v1(`/v1/test-sessions/${filed}`);
+    expect(testSession.body.data).toMatchObject({ projectId, status: 'completed', name: 'Test run nightly' });
+    const results: { status: string; notes: string | null; title: string; deviceSessionId: string | null }[] = [];
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const r = await v1(`/v1/test-sessions/${filed}/results?history=true&limit=100&page=${page}`);
+      results.push(...r.body.data);
+      pages = Math.ceil(r.body.pagination.total / 100);
+    }
+    expect(results).toHaveLength(rows.length);
+    const title = (k: string) => k.replace('#', ' › ');
+    const flakyResults = results.filter((r) => r.title === title(picks.flaky!));
+    expect(flakyResults.map((r) => r.status).sort()).toEqual(['failed', 'passed']);
+    expect(flakyResults.find((r) => r.status === 'passed')!.notes).toContain('flaky');
+    const sessionIds = new Set(ends.map((x) => x.id));
+    expect(new Set(flakyResults.map((r) => r.deviceSessionId)).size).toBe(2);
+    for (const r of flakyResults) expect(sessionIds.has(r.deviceSessionId!)).toBe(true);
+    expect(results.filter((r) => r.title === title(picks.fail!)).map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(results.filter((r) => r.status === 'skipped')).toHaveLength(ignored);
 
     const other = await signUpCompany(server.url, 'runs-other');
     expect((await api('GET', `/test-runs/${run.id}`, undefined, other.token)).status).toBe(404);
@@ -224,6 +250,10 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     const noTests = await api('POST', '/test-runs', request({ tests: { classes: ['com.example.NoSuchTest'] } }));
     expect([noTests.status, noTests.body.code]).toEqual([422, 'NO_TESTS_SELECTED']);
     expect((await api('POST', '/test-runs', request({ appVersionId: 'no-such-version' }))).status).toBe(404);
+    // A project that is not the workspace's, and one that is not an id.
+    const noProject = await api('POST', '/test-runs', request({ projectId: '00000000-0000-4000-8000-000000000000' }));
+    expect([noProject.status, noProject.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await api('POST', '/test-runs', request({ projectId: 42 }))).status).toBe(400);
     expect((await api('GET', '/test-runs')).body.totalElements).toBe(before);
     expect((await androidDevices()).every((d) => d.status === 'available')).toBe(true);
   });
