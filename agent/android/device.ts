@@ -54,9 +54,9 @@ export class AndroidDevice implements DeviceDriver {
     const context = { device, sh: (command: string) => this.sh(command), requirePrepared: () => this.requirePrepared() };
     this.apps = new AndroidApps(context);
     this.files = new AndroidFiles(context);
-    this.instrumentation = new AndroidInstrumentation(context, this.logRing);
     this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
     this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
+    this.instrumentation = new AndroidInstrumentation(context, this.logRing, () => this.screenCapability.capture());
   }
 
   /** Why each capability runs on a fallback now (screen, input, text), for the info's `reason`. */

@@ -8,8 +8,10 @@ import { InstrumentationParser, resultCrashed, type InstrumentationEvent as Pars
 
 type StartCommand = Extract<AgentCommand, { op: 'instrumentStart' }>;
 
-/** How long a finished test waits for the runner's end mark in the device log. */
+/** How long a failed test waits for the runner's end mark in the device log (its log is the failure's evidence). */
 const LOG_WAIT_MS = 2_000;
+/** How long a test that ended otherwise waits for it: the mark is normally there within milliseconds. */
+const LOG_WAIT_PASSED_MS = 500;
 
 /** How many finished runs a device keeps for late readers. */
 const KEPT_RUNS = 4;
@@ -51,6 +53,7 @@ class InstrumentationRun {
     private readonly ctx: AndroidContext,
     private readonly logs: LogRing,
     private readonly command: StartCommand,
+    private readonly capture: () => Promise<Buffer>,
   ) {}
 
   poll(afterSeq: number): RpcResult<'instrumentPoll'> {
@@ -99,15 +102,15 @@ class InstrumentationRun {
   /**
    * The device log of one test: AndroidJUnitRunner writes `TestRunner: started: m(C)` and `finished:
    * m(C)` around each test, and the log reaches the agent on its own stream, often after the test's
-   * status. So the lines are taken between those two marks, a failed test waiting (at most `LOG_WAIT_MS`)
-   * for the end mark to arrive; a test with no end mark (a crash, a hang) gets what came after its start.
+   * status. So the lines are taken between those two marks, waiting at most `waitMs` for the end mark
+   * to arrive; a test with no end mark (a crash, a hang) gets what came after its start.
    */
-  private async logcatOf(ref: TestRef, waitForEnd: boolean): Promise<string[]> {
+  private async logcatOf(ref: TestRef, waitMs: number): Promise<string[]> {
     const name = `${ref.methodName}(${ref.className})`;
-    const isEnd = (text: string) => text.includes(`finished: ${name}`);
-    if (waitForEnd && !this.logs.after(0).entries.some((e) => isEnd(e.text))) {
+    const isEnd = (text: string) => text.includes(`finished: ${name}`) || text.includes(`ignored: ${name}`);
+    if (waitMs > 0 && !this.logs.after(0).entries.some((e) => isEnd(e.text))) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => done(), LOG_WAIT_MS);
+        const timer = setTimeout(() => done(), waitMs);
         const stop = this.logs.watch((entry) => {
           if (isEnd(entry.text)) done();
         });
@@ -146,12 +149,17 @@ class InstrumentationRun {
       finished.add(key(ref));
       const at = new Date().toISOString();
       const durationMs = Date.now() - began;
-      // The log is evidence of a failure: only a failed test waits for its end mark to arrive; a passed
-      // one takes what the log holds now, so reporting the next test never waits on it.
-      const waitForEnd = outcome === 'failed' || outcome === 'errored';
+      // The test's log ends with the runner's end mark, which reaches the agent on its own stream: a
+      // failure (whose log is its evidence) waits up to 2 s for it, a test that ended otherwise 0.5 s,
+      // a crash or a hang not at all (no mark comes).
+      const failedTest = outcome === 'failed' || outcome === 'errored';
+      const waitMs = failedTest ? LOG_WAIT_MS : ['passed', 'ignored', 'assumption'].includes(outcome) ? LOG_WAIT_PASSED_MS : 0;
+      // A failure's screen, taken now: the runner goes on to the next test at once.
+      const shot = failedTest || outcome === 'crashed' ? this.capture().then((png) => png.toString('base64'), () => undefined) : Promise.resolve(undefined);
       this.then(async () => {
-        const logcat = await this.logcatOf(ref, waitForEnd);
-        this.push({ kind: 'finished', className: ref.className, methodName: ref.methodName, at, outcome, durationMs, ...extra, logcat });
+        const logcat = await this.logcatOf(ref, waitMs);
+        const screenshot = await shot;
+        this.push({ kind: 'finished', className: ref.className, methodName: ref.methodName, at, outcome, durationMs, ...extra, logcat, ...(screenshot ? { screenshot } : {}) });
       });
     };
     const onEvent = (event: ParsedEvent) => {
@@ -206,12 +214,14 @@ export class AndroidInstrumentation {
   constructor(
     private readonly ctx: AndroidContext,
     private readonly logs: LogRing,
+    /** The screen as a PNG, for a failed test's screenshot. */
+    private readonly capture: () => Promise<Buffer>,
   ) {}
 
   start(command: StartCommand): RpcResult<'instrumentStart'> {
     this.ctx.requirePrepared();
     if (this.running && !this.running.done) throw new DriverError('DEVICE_BUSY', 'An instrumentation run is going on on this device');
-    const run = new InstrumentationRun(this.ctx, this.logs, command);
+    const run = new InstrumentationRun(this.ctx, this.logs, command, this.capture);
     this.running = run;
     this.runs.set(run.id, run);
     for (const id of [...this.runs.keys()].slice(0, Math.max(0, this.runs.size - KEPT_RUNS))) this.runs.delete(id);

@@ -122,8 +122,10 @@ export const testRunEvents = defineEvents({
     durationMs: z.number().int().nonnegative(),
     message: z.string().nullable(),
     stack: z.string().nullable(),
-    /** Files the attempt left (screenshots, logcat), by id in the file store. */
-    artifacts: z.array(z.object({ name: z.string(), fileId: z.string() })),
+    /** Files the attempt left (a failure's screenshot): artifacts of the shard's device session, with their download path. */
+    artifacts: z.array(z.object({ name: z.string(), fileId: z.string(), url: z.string().optional() })),
+    /** The device log between the test's start and its end (at most the last 200 lines). */
+    logcat: z.array(z.string()).default([]),
   }),
   /** A failed test goes again, on `deviceId` (another device than the one it failed on, where there is one). */
   TestRetryScheduled: z.object({ ...run, ...testIdSchema.shape, attempt: z.number().int().positive(), failedOn: z.string(), deviceId: z.string() }),

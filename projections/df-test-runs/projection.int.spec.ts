@@ -29,7 +29,7 @@ const planned = (runId: string, shards: Record<string, string[]>): TestRunEvent 
 });
 const finished = (runId: string, deviceId: string, m: string, attempt: number, outcome: 'passed' | 'failed' | 'flaky' | 'errored', durationMs = 1000): TestRunEvent => ({
   type: 'TestFinished',
-  payload: { runId, deviceId, ...T(m), attempt, outcome, durationMs, message: outcome === 'passed' ? null : 'boom', stack: null, artifacts: [{ name: 'logcat', fileId: 'f-1' }] },
+  payload: { runId, deviceId, ...T(m), attempt, outcome, durationMs, message: outcome === 'passed' ? null : 'boom', stack: null, artifacts: [{ name: 'logcat', fileId: 'f-1' }], logcat: [`I TestRunner: started: ${m}`] },
 });
 const ended = (runId: string, state: 'passed' | 'failed' | 'error' | 'cancelled', endedAt = '2026-02-01T11:00:00.000Z'): TestRunEvent => ({
   type: 'TestRunFinished',
@@ -47,7 +47,7 @@ describe('df-test-runs read model', () => {
     expect(await getTestRun(spec.db, { companyId: 9, workspaceId: 2 }, 'r-1')).toBeNull();
     expect(await testRunAttempts(spec.db, { companyId: 9, workspaceId: 2 }, 'r-1')).toBeNull();
     expect(await testRunAttempts(spec.db, scope, 'r-1')).toEqual([
-      { ...T('old'), deviceId: null, attempt: 1, outcome: 'skipped', durationMs: 0, message: 'Ignored', stack: null, artifacts: [], finishedAt: SPEC_TIME },
+      { ...T('old'), deviceId: null, attempt: 1, outcome: 'skipped', durationMs: 0, message: 'Ignored', stack: null, artifacts: [], logcat: [], finishedAt: SPEC_TIME },
     ]);
   });
 

@@ -70,6 +70,7 @@ export const dfTestRunsProjection: Projection = {
       message text,
       stack text,
       artifacts jsonb NOT NULL,
+      logcat jsonb NOT NULL DEFAULT '[]'::jsonb,
       finished_at timestamptz NOT NULL,
       PRIMARY KEY (run_id, class_name, method_name, attempt)
     );`,
@@ -108,9 +109,9 @@ export const dfTestRunsProjection: Projection = {
         tx.query(`UPDATE df_test_run_shards SET current_test = $3 WHERE run_id = $1 AND device_id = $2`, [p.runId, p.deviceId, `${p.className}#${p.methodName}`]),
       TestFinished: async (tx, { payload: p }, at) => {
         await tx.query(
-          `INSERT INTO df_test_run_tests (run_id, class_name, method_name, attempt, device_id, outcome, duration_ms, message, stack, artifacts, finished_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT DO NOTHING`,
-          [p.runId, p.className, p.methodName, p.attempt, p.deviceId, p.outcome, p.durationMs, p.message, p.stack, JSON.stringify(p.artifacts), at],
+          `INSERT INTO df_test_run_tests (run_id, class_name, method_name, attempt, device_id, outcome, duration_ms, message, stack, artifacts, logcat, finished_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT DO NOTHING`,
+          [p.runId, p.className, p.methodName, p.attempt, p.deviceId, p.outcome, p.durationMs, p.message, p.stack, JSON.stringify(p.artifacts), JSON.stringify(p.logcat), at],
         );
         await tx.query(`UPDATE df_test_run_shards SET current_test = NULL WHERE run_id = $1 AND device_id = $2`, [p.runId, p.deviceId]);
       },

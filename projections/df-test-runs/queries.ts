@@ -61,7 +61,10 @@ export interface TestAttemptView {
   durationMs: number;
   message: string | null;
   stack: string | null;
-  artifacts: { name: string; fileId: string }[];
+  /** A failure's screenshot: an artifact of the shard's device session, `url` its download path. */
+  artifacts: { name: string; fileId: string; url?: string }[];
+  /** The device log between the test's start and end. */
+  logcat: string[];
   finishedAt: string;
 }
 
@@ -157,6 +160,7 @@ export async function testRunAttempts(db: Sql, scope: WorkspaceScope, runId: str
     message: textOrNull(t.message),
     stack: textOrNull(t.stack),
     artifacts: json(t.artifacts),
+    logcat: json(t.logcat),
     finishedAt: iso(t.finished_at),
   }));
 }

@@ -171,6 +171,8 @@ export const InstrumentationEvent = z.discriminatedUnion('kind', [
     stack: z.string().optional(),
     /** The device log between the test's start and end. */
     logcat: z.array(z.string()),
+    /** A failed test's screen, captured as its failure was reported (a PNG, base64); absent when none could be taken. */
+    screenshot: z.string().optional(),
   }),
 ]);
 export type InstrumentationEvent = z.infer<typeof InstrumentationEvent>;

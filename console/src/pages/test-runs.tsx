@@ -41,6 +41,8 @@ interface TestRun {
 interface Artifact {
   name: string;
   fileId: string;
+  /** Where its bytes download: an artifact of the shard's device session. */
+  url?: string;
 }
 
 /** One test's attempt on one device. */
@@ -55,6 +57,8 @@ interface TestRow {
   stack?: string | null;
   finishedAt?: string | null;
   artifacts?: Artifact[];
+  /** The device log between the test's start and end. */
+  logcat?: string[];
 }
 
 const FINAL: readonly RunState[] = ['passed', 'failed', 'error', 'cancelled'];
@@ -159,6 +163,13 @@ function Timeline({ run, rows }: { run: TestRun; rows: TestRow[] }) {
   );
 }
 
+/** A failure's screenshot, fetched with the caller's credentials. */
+function Screenshot({ url, alt }: { url: string; alt: string }) {
+  const image = useQuery({ queryKey: ['artifact', url], queryFn: async () => URL.createObjectURL(await (await api<Response>(url, { raw: true })).blob()), staleTime: Infinity });
+  if (image.isError) return <ErrorNote error={image.error} />;
+  return image.data ? <img src={image.data} alt={alt} class="test-screenshot" /> : <Loading />;
+}
+
 /** A test's evidence: its message and stack, its log lines and screenshot when the run kept them. */
 function Evidence({ row }: { row: TestRow }) {
   return (
@@ -167,17 +178,24 @@ function Evidence({ row }: { row: TestRow }) {
         {testName(row)} on {row.deviceId?.slice(0, 12) ?? '—'} (attempt {row.attempt}){row.message ? `: ${row.message}` : ''}
       </summary>
       {row.stack ? <pre class="stack-trace">{row.stack}</pre> : null}
-      {(row.artifacts ?? []).length ? (
-        <ul>
-          {(row.artifacts ?? []).map((a) => (
-            <li>
-              <button type="button" class="link" onClick={() => void download(`/df/api/files/${a.fileId}/download`, a.name)}>
-                {a.name}
-              </button>
-            </li>
-          ))}
-        </ul>
+      {(row.logcat ?? []).length ? (
+        <>
+          <h4>Device log</h4>
+          <pre class="stack-trace" aria-label={`Device log of ${testName(row)}, attempt ${row.attempt}`}>
+            {(row.logcat ?? []).join('\n')}
+          </pre>
+        </>
       ) : null}
+      {(row.artifacts ?? []).filter((a) => a.url).map((a) => (
+        <figure>
+          <Screenshot url={a.url!} alt={`The screen when ${testName(row)} failed (attempt ${row.attempt})`} />
+          <figcaption>
+            <button type="button" class="link" onClick={() => void download(a.url!, a.name)}>
+              {a.name}
+            </button>
+          </figcaption>
+        </figure>
+      ))}
     </details>
   );
 }

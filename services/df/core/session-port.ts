@@ -41,6 +41,12 @@ export interface SessionPort {
   device<Op extends DeviceOp>(session: SessionTarget, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
   /** An app or file command to the session's device (409 `DEVICE_UNSUPPORTED`, 404 for a path or app it lacks). */
   deviceContent<Op extends DeviceOp>(session: SessionTarget, command: Extract<AgentCommand, { op: Op }>, timeoutMs?: number): Promise<RpcResult<Op>>;
+  /** Keeps bytes as an artifact of the session (counted against the company's storage). */
+  storeArtifact(
+    session: Pick<SessionRecord, 'id' | 'companyId'>,
+    caller: Partial<Caller> & { actor?: string | number },
+    artifact: { artifactId: string; type: 'screenshot'; name: string; contentType: string; data: Buffer },
+  ): Promise<void>;
   /** Moves bytes to the device's agent in chunks and commits them; more than `maxBytes` is 413. */
   stageUpload(session: SessionTarget, bytes: AsyncIterable<Buffer>, maxBytes: number, isTruncated?: () => boolean): Promise<{ stageId: string; size: number; sha256: string }>;
   /** Performs a control action and records it on the timeline. */

@@ -36,6 +36,7 @@ export type TestRunCommand =
       message: string | null;
       stack: string | null;
       artifacts: Payload<'TestFinished'>['artifacts'];
+      logcat?: string[];
       /** The instrumentation process crashed or hung: the shard's remaining tests are planned again. */
       aborted?: 'crash' | 'hang';
       now: string;
@@ -119,7 +120,7 @@ function decideFinishTest(c: Extract<TestRunCommand, { type: 'FinishTest' }>, s:
   const message = overran ? `Exceeded the test time-out of ${s.strategy.testTimeoutSeconds} s` : c.message;
   const o = new Outcome(s).add({
     type: 'TestFinished',
-    payload: { runId: s.runId, deviceId: c.deviceId, className: c.className, methodName: c.methodName, attempt: running.attempt, outcome, durationMs: c.durationMs, message, stack: c.stack, artifacts: c.artifacts },
+    payload: { runId: s.runId, deviceId: c.deviceId, className: c.className, methodName: c.methodName, attempt: running.attempt, outcome, durationMs: c.durationMs, message, stack: c.stack, artifacts: c.artifacts, logcat: c.logcat ?? [] },
   });
   if (c.aborted) {
     replanFrom(o, c.deviceId, o.state.shards[c.deviceId]!.queue, c.aborted === 'crash' ? `The test process crashed in ${key}` : `The test process hung in ${key}`, c.now, true);

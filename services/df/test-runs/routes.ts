@@ -100,7 +100,8 @@ const Attempt = z
     durationMs: z.number().int(),
     message: z.string().nullable(),
     stack: z.string().nullable(),
-    artifacts: z.array(z.object({ name: z.string(), fileId: z.string() })),
+    artifacts: z.array(z.object({ name: z.string(), fileId: z.string(), url: z.string().optional().describe('Where its bytes download (an artifact of the device session)') })),
+    logcat: z.array(z.string()).describe('The device log between the test’s start and end'),
     finishedAt: z.string(),
   })
   .meta({ id: 'DfTestAttempt' });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
@@ -46,8 +47,12 @@ const AGENT_OUTCOME = {
   crashed: { outcome: 'failed', aborted: 'crash' },
 } as const;
 
+/** The most of a test's device log a run keeps: its last lines, each cut. */
+const LOGCAT_LINES = 200;
+const LOGCAT_LINE_CHARS = 500;
+
 /** The decider's FinishTest for a `finished` report of the agent: a time-out is a hang, a crash a crash. */
-export function finishCommand(deviceId: string, e: Extract<InstrumentationEvent, { kind: 'finished' }>): Command {
+export function finishCommand(deviceId: string, e: Extract<InstrumentationEvent, { kind: 'finished' }>, artifacts: { name: string; fileId: string; url: string }[] = []): Command {
   const mapped = AGENT_OUTCOME[e.outcome];
   return {
     type: 'FinishTest',
@@ -58,7 +63,8 @@ export function finishCommand(deviceId: string, e: Extract<InstrumentationEvent,
     durationMs: Math.round(e.durationMs),
     message: e.message?.slice(0, 10_000) ?? null,
     stack: e.stack?.slice(0, 100_000) ?? null,
-    artifacts: [],
+    artifacts,
+    logcat: e.logcat.slice(-LOGCAT_LINES).map((line) => line.slice(0, LOGCAT_LINE_CHARS)),
     ...('aborted' in mapped ? { aborted: mapped.aborted } : {}),
   };
 }
@@ -133,7 +139,11 @@ export class ShardRunner {
       let state: TestRunRecord | null = null;
       if (poll.events.length > 0) {
         anyStarted ||= poll.events.some((e) => e.kind === 'started');
-        state = await this.ctx.sendAll(poll.events.map((e) => (e.kind === 'started' ? { type: 'StartTest' as const, deviceId: this.deviceId, className: e.className, methodName: e.methodName } : finishCommand(this.deviceId, e))));
+        const commands: Command[] = [];
+        for (const e of poll.events) {
+          commands.push(e.kind === 'started' ? { type: 'StartTest', deviceId: this.deviceId, className: e.className, methodName: e.methodName } : finishCommand(this.deviceId, e, await this.evidence(session, e)));
+        }
+        state = await this.ctx.sendAll(commands);
       }
       afterSeq = poll.lastSeq;
       if (poll.done) {
@@ -150,6 +160,19 @@ export class ShardRunner {
       }
       await sleep(POLL_MS);
     }
+  }
+
+  /** A failed test's screenshot kept as an artifact of the shard's session; none when the agent took none or it could not be kept. */
+  private async evidence(session: SessionRecord, e: Extract<InstrumentationEvent, { kind: 'finished' }>): Promise<{ name: string; fileId: string; url: string }[]> {
+    if (!e.screenshot) return [];
+    const artifactId = randomUUID();
+    const name = `failure-${e.className.split('.').at(-1)}-${e.methodName}.png`.replace(/[^\w.$-]/g, '_').slice(0, 200);
+    try {
+      await this.sessions.storeArtifact(session, { actor: RUN_ACTOR, companyId: session.companyId, workspaceId: session.workspaceId }, { artifactId, type: 'screenshot', name, contentType: 'image/png', data: Buffer.from(e.screenshot, 'base64') });
+    } catch {
+      return [];
+    }
+    return [{ name, fileId: artifactId, url: `/df/api/sessions/${session.id}/artifacts/${artifactId}/download` }];
   }
 }
 

@@ -162,6 +162,19 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     const fail = of(picks.fail!);
     expect(fail.map((r) => r.outcome)).toEqual(['failed', 'failed']);
     expect(fail[0]!.stack).toContain('java.lang.AssertionError: expected 4 but was 5');
+    // Evidence per attempt: the test's own device log lines, and a screenshot of a failure that downloads as a PNG.
+    const evidence = rows as unknown as { logcat: string[]; artifacts: { name: string; url?: string }[]; outcome: string; className: string; methodName: string }[];
+    for (const r of evidence.filter((x) => x.outcome === 'passed')) {
+      expect(r.logcat.some((l) => l.includes(`running ${key(r)}`)), key(r)).toBe(true);
+      expect(r.logcat.filter((l) => l.includes('running ')), key(r)).toHaveLength(1);
+      expect(r.artifacts).toEqual([]);
+    }
+    const failed = evidence.find((x) => key(x) === picks.fail)!;
+    expect(failed.artifacts).toHaveLength(1);
+    const png = await fetch(new URL(failed.artifacts[0]!.url!, server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect((await png.arrayBuffer()).byteLength).toBeGreaterThan(100);
     expect(fail[0]!.deviceId, JSON.stringify(rows.filter((r) => r.outcome !== 'passed').map((r) => [key(r), r.attempt, r.outcome, r.deviceId, r.message]), null, 1)).not.toBe(fail[1]!.deviceId);
     const crash = of(picks.crash!);
     expect(crash.map((r) => r.outcome)).toEqual(['failed', 'failed']);
@@ -257,6 +270,23 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect((await api('GET', '/test-runs')).body.totalElements).toBe(before);
     expect((await androidDevices()).every((d) => d.status === 'available')).toBe(true);
   });
+  it('ends a run whose runner the devices do not have in error, RUNNER_NOT_FOUND, every device given back', async () => {
+    await allAvailable();
+    // The devices know the suite under another runner than the one the test APK declares.
+    for (const peer of peers) peer.scriptSuite({ ...suite, runner: 'com.example.OtherRunner' });
+    try {
+      const created = await api('POST', '/test-runs', request({ tests: { classes: [picks.fail!.split('#')[0]!] } }));
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const run = await finished(created.body.id);
+      expect(run.state).toBe('error');
+      expect(run.reason).toMatch(/^RUNNER_NOT_FOUND: /);
+      expect(run.counts.passed + run.counts.failed).toBe(0);
+    } finally {
+      for (const peer of peers) peer.scriptSuite(suite);
+    }
+    await allAvailable();
+  }, 120_000);
+
   it('dfctl run: exits 1 when tests fail, 0 when every test passes, 2 when no device matches; writes the JUnit file', async () => {
     await allAvailable();
     const env = { DFCTL_CONFIG: freshDfctlConfig() };
@@ -300,7 +330,14 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
       await page.getByRole('heading', { name: 'Failures (3)' }).waitFor();
       const failure = page.locator('details', { hasText: picks.fail!.split('#')[1]! }).first();
       await failure.locator('summary').click();
-      await failure.getByText('java.lang.AssertionError: expected 4 but was 5').waitFor();
+      await failure.getByText('java.lang.AssertionError: expected 4 but was 5').first().waitFor();
+      // Its evidence: the device log of that test alone, and the screen as it failed.
+      const log = failure.getByLabel(/^Device log of /).first();
+      expect(await log.textContent()).toContain(`running ${picks.fail}`);
+      expect(await log.textContent()).not.toContain(`running ${picks.flaky}`);
+      const shot = failure.getByRole('img', { name: /^The screen when / }).first();
+      await shot.waitFor();
+      await page.waitForFunction((img) => { const i = img as unknown as { complete: boolean; naturalWidth: number }; return i.complete && i.naturalWidth === 360; }, await shot.elementHandle());
       await page.getByRole('heading', { name: 'Flaky (1)' }).waitFor();
       await expectAccessible(page, "a run's page");
       await page.getByRole('button', { name: 'Re-run failed' }).click();
