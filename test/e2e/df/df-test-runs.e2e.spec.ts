@@ -55,6 +55,25 @@ const finished = (id: string, timeoutMs = 90_000) =>
     return ['passed', 'failed', 'error', 'cancelled'].includes(r.body.state) ? r.body : undefined;
   }, { what: `run ${id} to end`, timeoutMs });
 
+/**
+ * Each of a run's device sessions ended (giving its device back) within 2 s of the run's end, as the
+ * platform recorded both: the session's `endedAt` against the run's.
+ */
+async function givenBackWithin2s(runId: string): Promise<void> {
+  const run = await eventually(async () => {
+    const r = (await api('GET', `/test-runs/${runId}`)).body;
+    return r.endedAt && r.shards.every((s: { sessionId: string | null }) => s.sessionId) ? r : undefined;
+  }, { what: `run ${runId}'s end and sessions`, timeoutMs: 20_000 });
+  for (const shard of run.shards as { sessionId: string }[]) {
+    const session = await eventually(async () => {
+      const s = (await api('GET', `/sessions/${shard.sessionId}`)).body;
+      return s.endedAt ? s : undefined;
+    }, { what: `session ${shard.sessionId} to end`, timeoutMs: 20_000 });
+    expect(session.endReason).toBe('test-run-finished');
+    expect(Date.parse(session.endedAt) - Date.parse(run.endedAt), `session ${shard.sessionId}`).toBeLessThanOrEqual(2_000);
+  }
+}
+
 /** The counts of a JUnit XML document's root, read by a real XML parser (which throws on malformed XML). */
 function junitTotals(xml: string) {
   const parser = sax.parser(true);
@@ -200,6 +219,7 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect(html).toContain('Timeline per device');
     expect(html).toContain('flaky test');
     expect(html).not.toMatch(/<script/i);
+    await givenBackWithin2s(run.id);
     await allAvailable();
     // Each device's part ran in a session of its own, ended with the run.
     const sessions = (await api('GET', '/sessions?size=100')).body.content as { id: string; deviceId: string; endReason: string | null }[];
@@ -248,6 +268,7 @@ describe.skipIf(!haveDexTools())('test runs across three android devices', () =>
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toEqual({ id: created.body.id, state: 'cancelled' });
     expect((await api('GET', `/test-runs/${created.body.id}`)).body.counts).toMatchObject({ total: 1, notRun: 1 });
+    await givenBackWithin2s(created.body.id);
     await allAvailable();
   }, 120_000);
 
