@@ -119,9 +119,14 @@ const byDurationDesc = (ms: Map<string, number>) => (a: TestId, b: TestId) => ms
  * Longest-processing-time-first: each test, longest first, onto the shard with the least planned work
  * so far, on top of the work `loads` already hold. Returns the shard index of each test, in that order.
  */
-function packLongestFirst(tests: readonly TestId[], ms: Map<string, number>, loads: number[]): Array<[TestId, number]> {
+function packLongestFirst(tests: readonly TestId[], ms: Map<string, number>, loads: number[], avoid: (t: TestId, i: number) => boolean = () => false): Array<[TestId, number]> {
   return [...tests].sort(byDurationDesc(ms)).map((t) => {
-    const i = lightest(loads);
+    // The lightest device the test may go to; any when it may go to none.
+    let i = -1;
+    loads.forEach((load, j) => {
+      if (!avoid(t, j) && (i === -1 || load < loads[i]!)) i = j;
+    });
+    if (i === -1) i = lightest(loads);
     loads[i]! += ms.get(testKey(t))!;
     return [t, i];
   });
@@ -187,14 +192,18 @@ export interface LiveDevice {
 
 /**
  * Where the tests a shard did not finish go: longest first onto the live devices, on top of the work
- * each has left. A test's duration is its history's mean, else the duration it was planned with.
+ * each has left, a test that failed on a device onto another one while there is one. A test's duration
+ * is its history's mean, else the duration it was planned with.
  */
-export function replan(remainingTests: readonly (TestId & { plannedMs: number })[], liveDevices: readonly LiveDevice[], history: History): Shard[] {
+export function replan(remainingTests: readonly (TestId & { plannedMs: number; failedOn?: readonly string[] })[], liveDevices: readonly LiveDevice[], history: History): Shard[] {
   if (liveDevices.length === 0) return [];
   const ms = new Map(remainingTests.map((t) => [testKey(t), Math.round(history.get(testKey(t))?.meanMs ?? t.plannedMs)]));
+  const failedOn = new Map(remainingTests.map((t) => [testKey(t), new Set(t.failedOn ?? [])]));
   const loads = liveDevices.map((d) => d.remainingMs);
   const lists: PlannedTest[][] = liveDevices.map(() => []);
-  for (const [t, i] of packLongestFirst(remainingTests, ms, loads)) lists[i]!.push({ className: t.className, methodName: t.methodName, plannedMs: ms.get(testKey(t))!, duplicate: false });
+  // A test that failed on a device goes to another one while there is one, as a retry does.
+  const avoid = (t: TestId, i: number) => failedOn.get(testKey(t))!.has(liveDevices[i]!.deviceId);
+  for (const [t, i] of packLongestFirst(remainingTests, ms, loads, avoid)) lists[i]!.push({ className: t.className, methodName: t.methodName, plannedMs: ms.get(testKey(t))!, duplicate: false });
   return liveDevices.map((d, i) => ({ deviceId: d.deviceId, tests: lists[i]!, plannedMs: loads[i]! - d.remainingMs })).filter((s) => s.tests.length > 0);
 }
 

@@ -88,6 +88,10 @@ describe('planning a run', () => {
     // History, when it knows a test, outweighs the duration it was planned with.
     expect(replan(remaining.slice(0, 1), [{ deviceId: 'd-2', remainingMs: 0 }], new Map([['a.A#x', { meanMs: 100, passRate: 1 }]]))[0]!.tests[0]!.plannedMs).toBe(100);
     expect(replan(remaining, [], new Map())).toEqual([]);
+    // A test that failed on the idle device goes to the busy one; alone, it goes back to where it failed.
+    const retry = [{ className: 'a.A', methodName: 'r', plannedMs: 500, failedOn: ['d-3'] }];
+    expect(replan(retry, [{ deviceId: 'd-2', remainingMs: 10_000 }, { deviceId: 'd-3', remainingMs: 0 }], new Map()).map((s) => s.deviceId)).toEqual(['d-2']);
+    expect(replan(retry, [{ deviceId: 'd-3', remainingMs: 0 }], new Map()).map((s) => s.deviceId)).toEqual(['d-3']);
   });
 
   it('retries elsewhere than where the test failed, on the idlest device; there only when no other is live', () => {
