@@ -197,3 +197,36 @@ export async function testHistoryRows(db: Sql, scope: WorkspaceScope, testPackag
   );
   return r.rows.map((t) => ({ className: String(t.class_name), methodName: String(t.method_name), meanMs: Math.round(Number(t.mean_ms)), attempts: Number(t.attempts), passes: Number(t.passes) }));
 }
+
+/** A run not ended, with its tenancy, its user and the device sessions its shards hold (the sweeper's view). */
+export interface UnfinishedTestRun {
+  runId: string;
+  name: string | null;
+  companyId: number;
+  workspaceId: number;
+  userId: number;
+  queuedAt: string;
+  sessionIds: string[];
+}
+
+/** Runs of every tenant not ended yet, oldest first (at most `limit`): for the sweeper that ends orphaned ones. */
+export async function unfinishedTestRuns(db: Sql, limit = 100): Promise<UnfinishedTestRun[]> {
+  const r = await db.query(
+    `SELECT r.run_id, r.name, r.company_id, r.workspace_id, r.user_id, r.queued_at,
+            coalesce(array_agg(s.session_id) FILTER (WHERE s.session_id IS NOT NULL AND s.state IN ('planned', 'running')), '{}') AS session_ids
+       FROM df_test_runs r LEFT JOIN df_test_run_shards s USING (run_id)
+      WHERE r.state IN ('queued', 'running')
+      GROUP BY r.run_id, r.name, r.company_id, r.workspace_id, r.user_id, r.queued_at
+      ORDER BY r.queued_at, r.run_id LIMIT $1`,
+    [limit],
+  );
+  return r.rows.map((row) => ({
+    runId: String(row.run_id),
+    name: textOrNull(row.name),
+    companyId: Number(row.company_id),
+    workspaceId: Number(row.workspace_id),
+    userId: Number(row.user_id),
+    queuedAt: iso(row.queued_at),
+    sessionIds: (row.session_ids as string[]).map(String),
+  }));
+}

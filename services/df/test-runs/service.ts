@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { testRunEvents, testRunStream, type testFilterSchema, type TestRunEvent, type TestRunState, type TestRunStrategy } from '#events/df/test-runs.js';
 import { findApp, findFile, findVersion } from '#projections/df-files/index.js';
-import { getTestRun, testRunAttempts, type TestAttemptView } from '#projections/df-test-runs/index.js';
+import { getTestRun, testRunAttempts, unfinishedTestRuns, type TestAttemptView } from '#projections/df-test-runs/index.js';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import type { TestApkListing } from '#shared/dex/index.js';
 import { aggregate, cachedStates, commandContext, type Aggregate } from '#shared/es/index.js';
@@ -67,6 +67,12 @@ export interface CreateTestRunInput {
 const LATE = new Set(['INVALID_TRANSITION', 'NOT_FOUND']);
 /** Runs whose folded state this process keeps (the runs under way, and a few more). */
 const CACHED_RUNS = 64;
+/**
+ * How long the mark that a process runs a run lasts unless its sweeper renews it (every 2 s). A run
+ * without one was left by a process that stopped without ending it: any process's sweeper ends it.
+ */
+const HOLDER_TTL_MS = 15_000;
+const holderKey = (runId: string) => `df:test-run:holder:${runId}`;
 
 /**
  * Test runs in this process: creating one (validation, queue, plan), running its shards on their
@@ -86,6 +92,8 @@ export class TestRunService {
    */
   private readonly runs: Aggregate<TestRunCommand, TestRunEvent, TestRunRecord>;
   private readonly states: ReturnType<typeof cachedStates<TestRunEvent, TestRunRecord>>;
+  /** This process, as the holder of the runs it runs. */
+  private readonly instance = randomUUID();
 
   constructor(private readonly deps: TestRunServiceDeps) {
     this.states = cachedStates(testRunDecider, testRunStream, CACHED_RUNS);
@@ -121,6 +129,8 @@ export class TestRunService {
    * tests never reported, a run with nothing left).
    */
   async sweep(): Promise<void> {
+    for (const runId of [...this.active.keys()]) await this.hold(runId);
+    await this.endOrphans();
     for (const runId of [...this.active.keys()]) {
       const state = await this.load(runId);
       const going = this.runners.get(runId) ?? new Set<string>();
@@ -130,6 +140,31 @@ export class TestRunService {
         await this.send(runId, null, { type: 'EndShard', deviceId: shard.deviceId, state: 'infrastructure-failed', reason, now: this.deps.platform.now().toISOString() });
       }
       await this.send(runId, null, { type: 'Finish', now: this.deps.platform.now().toISOString() });
+    }
+  }
+
+  /** Marks (again) that this process runs a run. */
+  private hold(runId: string): Promise<void> {
+    return this.deps.platform.kv.set(holderKey(runId), this.instance, { ttlMs: HOLDER_TTL_MS });
+  }
+
+  /**
+   * Runs no process holds (the one that ran them stopped without ending them: a crash, a kill) end in
+   * error, their devices' sessions are ended so the devices are available again, and their results
+   * are filed as for any ended run.
+   */
+  private async endOrphans(): Promise<void> {
+    const { kv, logger } = this.deps.platform;
+    for (const run of await unfinishedTestRuns(this.deps.platform.db)) {
+      if (this.active.has(run.runId) || (await kv.get(holderKey(run.runId))) !== null) continue;
+      const caller: Caller = { userId: run.userId, companyId: run.companyId, workspaceId: run.workspaceId };
+      logger.warn({ runId: run.runId }, 'a test run was left by a process that stopped: it ends in error');
+      await this.send(run.runId, caller, { type: 'Fail', reason: 'The device service running it stopped before it ended; its devices were given back', now: this.deps.platform.now().toISOString() }, RUN_ACTOR);
+      for (const sessionId of run.sessionIds) {
+        const session = await this.deps.sessions.get(caller, sessionId).catch(() => null);
+        if (session) await this.deps.sessions.end(session, 'test-run-finished', RUN_ACTOR).catch((err: unknown) => logger.warn({ err, sessionId }, 'a session of an orphaned test run could not be ended'));
+      }
+      await this.fileResults(run.runId, caller, run.name ?? run.runId);
     }
   }
 
@@ -157,6 +192,7 @@ export class TestRunService {
     const history = await testHistory(db, caller, testApp.identifier);
     const runId = randomUUID();
     const now = this.deps.platform.now().toISOString();
+    await this.hold(runId);
     await this.send(runId, caller, {
       type: 'Queue',
       runId,
@@ -245,6 +281,7 @@ export class TestRunService {
       .finally(() => {
         this.active.delete(runId);
         this.runners.delete(runId);
+        void this.deps.platform.kv.delete(holderKey(runId)).catch(() => undefined);
       });
     this.active.set(runId, job);
   }
