@@ -13,6 +13,8 @@ export {
   FailCode,
   INPUT_PATHS,
   SCREEN_PATHS,
+  HealthReport,
+  HealthSample,
   Heartbeat,
   Hello,
   HostAck,

@@ -96,6 +96,32 @@ export type DevicesReport = z.infer<typeof DevicesReport>;
 export const Bye = z.object({ ...envelope, reason: z.string().max(200) });
 export type Bye = z.infer<typeof Bye>;
 
+/**
+ * One reading of a device's health signals (docs/modules/device-health.md); every signal is optional, as
+ * a device may lack it. Read by the agent on a schedule and at each session's end.
+ */
+export const HealthSample = z.object({
+  battery: z
+    .object({
+      level: z.number().int().min(0).max(100),
+      charging: z.boolean(),
+      temperatureC: z.number().min(-50).max(150).optional(),
+      /** Android's `BatteryManager.BATTERY_HEALTH_*` as a word. */
+      health: z.enum(['good', 'overheat', 'dead', 'over_voltage', 'failure', 'cold', 'unknown']).optional(),
+    })
+    .optional(),
+  storageFreeMb: z.number().int().min(0).optional(),
+  /** Android's thermal status (0 none … 6 shutdown), where the device reports it. */
+  thermalStatus: z.number().int().min(0).max(6).optional(),
+  airplaneMode: z.boolean().optional(),
+  checkedAt: z.string().max(40),
+});
+export type HealthSample = z.infer<typeof HealthSample>;
+
+/** A device's health reading, published by its host (`df.agent.<hostId>.health`). */
+export const HealthReport = z.object({ ...envelope, deviceId: id, sample: HealthSample });
+export type HealthReport = z.infer<typeof HealthReport>;
+
 /** The service's answer to hello and heartbeat: whether it knows the host (else announce again). */
 /** A public verification key of the service (JWK), as in its JWKS. */
 export const DataPlaneKey = z.looseObject({ kty: z.string().max(10), kid: z.string().max(200), alg: z.string().max(20).optional() });
@@ -226,6 +252,8 @@ export const AgentCommand = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('instrumentPoll'), runId: id, afterSeq: z.number().int().nonnegative().optional() }),
   z.object({ op: z.literal('instrumentStop'), runId: id }),
+  /** A health reading now (the agent also reads on its own schedule and publishes `HealthReport`). */
+  z.object({ op: z.literal('health') }),
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
@@ -340,6 +368,7 @@ export const RpcResults = {
     failure: z.string().optional(),
   }),
   instrumentStop: z.object({ runId: z.string(), stopped: z.boolean() }),
+  health: HealthSample,
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 
