@@ -53,7 +53,10 @@ export const healthEvents = defineEvents({
   DeviceHealthChanged: z.object({
     deviceId: z.string(),
     companyId: z.number().int().nullable(),
-    from: z.enum(HEALTH_STATES),
+    /** The workspaces the device serves (null: all of its company's), for webhooks. */
+    workspaceIds: z.array(z.number().int()).nullable(),
+    /** The state before; null for a device's first reading. */
+    from: z.enum(HEALTH_STATES).nullable(),
     health: DeviceHealthRecord,
     cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released']),
     /** While in maintenance: why and until when. */

@@ -56,6 +56,23 @@ describe('df-devices read model', () => {
     expect(await groupTotal()).toBe(2);
   });
 
+  it('given health changes, the device shows the last one, unknown before its first reading, and its groups stay as they were', async () => {
+    await spec.given(connected('a', 1));
+    expect((await findDevice(spec.db, user1, 'a', NOW))?.health).toBeNull();
+    const changed = (state: string, reasons: string[]) => ({
+      type: 'DeviceHealthChanged',
+      payload: { deviceId: 'a', companyId: 1, workspaceIds: null, from: null, cause: 'sample', health: { state, reasons, battery: { level: 50, charging: false, temperatureC: 47 }, checkedAt: '2026-01-02T03:00:00.000Z' } },
+    });
+    await spec.given(changed('healthy', []), changed('cooling', ['battery temperature 47.0 °C above 45 °C']));
+    expect((await findDevice(spec.db, user1, 'a', NOW))?.health).toEqual({
+      state: 'cooling',
+      reasons: ['battery temperature 47.0 °C above 45 °C'],
+      battery: { level: 50, charging: false, temperatureC: 47 },
+      checkedAt: '2026-01-02T03:00:00.000Z',
+    });
+    expect(await groupTotal()).toBe(1);
+  });
+
   it('given a user’s alias and favourite, only that user sees them', async () => {
     await spec.given(
       connected('a', 1),
