@@ -197,7 +197,7 @@ export class WebDriverHub {
     try {
       usableDevices(candidates);
     } catch (err) {
-      if (isAppError(err, 'DEVICE_UNHEALTHY')) throw new WebDriverError('session not created', err.message, 409, 'DEVICE_UNHEALTHY');
+      if (isAppError(err, 'DEVICE_UNHEALTHY')) throw new WebDriverError('session not created', err.message, undefined, 'DEVICE_UNHEALTHY');
       throw err;
     }
   }
