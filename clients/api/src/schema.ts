@@ -5856,7 +5856,7 @@ export interface paths {
                     "application/json": {
                         /** @default true */
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost, device.health_changed, device.quarantined, device.recovered */
                         events: string[];
                         /** @description An http:// or https:// URL */
                         url: string;
@@ -6007,7 +6007,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost, device.health_changed, device.quarantined, device.recovered */
                         events?: string[];
                         /** @description An http:// or https:// URL */
                         url?: string;
@@ -8791,6 +8791,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/devices/{deviceId}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's health and its readings between `from` and `to` (oldest first; the newest 1,440 are kept) */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfDeviceHealthSamples"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/devices/{deviceId}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a device into maintenance until a time (held: 409 `DEVICE_UNHEALTHY` to every allocation)
+         * @description 400 `MAINTENANCE_END_IN_PAST` when `until` is not in the future; 404 for a device not of the caller’s company.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                        /**
+                         * Format: date-time
+                         * @description When the maintenance ends by itself; must be in the future (else 400 `MAINTENANCE_END_IN_PAST`)
+                         */
+                        until: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * End a device's maintenance (it comes back in the state its newest reading gives)
+         * @description 409 `DEVICE_NOT_IN_MAINTENANCE` when it is not.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/api/devices/{deviceId}/move": {
         parameters: {
             query?: never;
@@ -8843,6 +9043,79 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["DfDevice"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/devices/{deviceId}/release-quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a quarantined device (healthy until its next reading says otherwise)
+         * @description 409 `DEVICE_NOT_QUARANTINED` when it is not.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -9931,6 +10204,105 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/fleet/health-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's health thresholds (the defaults until it sets its own) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfHealthRules"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change the company's health thresholds (audited)
+         * @description A bound out of range is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DfHealthRulesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfHealthRules"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14790,7 +15162,7 @@ export interface paths {
         put?: never;
         /**
          * Start a test run: the test APK’s selected tests sharded over the matching devices
-         * @description Refused without writing anything: 404 for a version not in the workspace, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
+         * @description Refused without writing anything: 404 for a version not in the workspace, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 409 `DEVICE_UNHEALTHY` (every one that matches is held by its health, the reason named), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
          */
         post: {
             parameters: {
@@ -20676,6 +21048,7 @@ export interface components {
             alias: string | null;
             capabilities: components["schemas"]["DfDeviceCapabilities"];
             favorite: boolean;
+            health: components["schemas"]["DfDeviceHealth"];
             hubId: string;
             id: string;
             isRealDevice: boolean;
@@ -20794,10 +21167,69 @@ export interface components {
                 value: string;
             }[];
         };
+        /** @description The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading. */
+        DfDeviceHealth: {
+            battery?: {
+                charging: boolean;
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            reasons: string[];
+            /** @enum {string} */
+            state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+            storageFreeMb?: number;
+        } | null;
+        /** @description The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading. */
+        DfDeviceHealthInput: {
+            battery?: {
+                charging: boolean;
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            reasons: string[];
+            /** @enum {string} */
+            state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+            storageFreeMb?: number;
+        } | null;
+        DfDeviceHealthSamples: {
+            deviceId: string;
+            health: {
+                battery?: {
+                    charging: boolean;
+                    level: number;
+                    temperatureC?: number;
+                };
+                checkedAt: string;
+                reasons: string[];
+                /** @enum {string} */
+                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                storageFreeMb?: number;
+            } | null;
+            samples: components["schemas"]["DfHealthSample"][];
+        };
+        DfDeviceHealthSamplesInput: {
+            deviceId: string;
+            health: {
+                battery?: {
+                    charging: boolean;
+                    level: number;
+                    temperatureC?: number;
+                };
+                checkedAt: string;
+                reasons: string[];
+                /** @enum {string} */
+                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                storageFreeMb?: number;
+            } | null;
+            samples: components["schemas"]["DfHealthSampleInput"][];
+        };
         DfDeviceInput: {
             alias: string | null;
             capabilities: components["schemas"]["DfDeviceCapabilitiesInput"];
             favorite: boolean;
+            health: components["schemas"]["DfDeviceHealthInput"];
             hubId: string;
             id: string;
             isRealDevice: boolean;
@@ -20865,6 +21297,44 @@ export interface components {
             status: "pending" | "ready" | "failed";
             uploadedBy: number;
             versionId?: string;
+        };
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        DfHealthRules: {
+            batteryMinPercent: number;
+            storageMinMb: number;
+            temperatureMaxC: number;
+        };
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        DfHealthRulesInput: {
+            batteryMinPercent: number;
+            storageMinMb: number;
+            temperatureMaxC: number;
+        };
+        DfHealthSample: {
+            airplaneMode?: boolean;
+            battery?: {
+                charging: boolean;
+                /** @enum {string} */
+                health?: "good" | "overheat" | "dead" | "over_voltage" | "failure" | "cold" | "unknown";
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            storageFreeMb?: number;
+            thermalStatus?: number;
+        };
+        DfHealthSampleInput: {
+            airplaneMode?: boolean;
+            battery?: {
+                charging: boolean;
+                /** @enum {string} */
+                health?: "good" | "overheat" | "dead" | "over_voltage" | "failure" | "cold" | "unknown";
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            storageFreeMb?: number;
+            thermalStatus?: number;
         };
         DfHost: {
             createdAt: string;
@@ -22731,7 +23201,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;
@@ -22763,7 +23233,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22794,7 +23264,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22806,7 +23276,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;
