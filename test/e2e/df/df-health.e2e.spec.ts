@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
@@ -184,5 +185,26 @@ describe('device health', () => {
     const opened = await openSession();
     expectStatus(opened, 201);
     expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+  });
+
+  it('shows a held device with its health badge in the grid, and its state, reasons and chart on its page, in Chromium, axe-clean', async () => {
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.goto(`${server.url}/devices`);
+      const card = page.locator('.device-card', { hasText: 'Health Phone' });
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid with a held device');
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
+      await page.getByText(/battery swap/).first().waitFor();
+      await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      await expectAccessible(page, "a held device's page with its health chart");
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+    }
   });
 });
