@@ -15,6 +15,11 @@ const STATE: Record<string, string> = {
   maintenance: 'In maintenance',
 };
 
+/** Whether the device's health keeps it out of use (the server refuses it with `DEVICE_UNHEALTHY` too). */
+export function isHeld(health: Device['health']): boolean {
+  return health !== null && ['cooling', 'charging', 'quarantined', 'maintenance'].includes(health.state);
+}
+
 /** A badge for a device whose health is not `healthy` (nothing for a healthy device or one not read yet). */
 export function HealthBadge({ health }: { health: Device['health'] }) {
   if (!health || health.state === 'healthy') return null;

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { OPEN_MARKS } from './open-marks';
-import { DeviceHealthCard, HealthBadge } from './device-health';
+import { DeviceHealthCard, HealthBadge, isHeld } from './device-health';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -353,7 +353,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
             <dd>{formatTime(d.lastSeenAt)}</dd>
           </dl>
           {can('df:session:create') ? (
-            <button type="button" class="primary" disabled={d.status !== 'available'} onClick={start}>
+            <button type="button" class="primary" disabled={d.status !== 'available' || isHeld(d.health)} onClick={start}>
               Start a session
             </button>
           ) : null}

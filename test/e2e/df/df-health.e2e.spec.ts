@@ -200,6 +200,7 @@ describe('device health', () => {
       await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
       await page.getByText(/battery swap/).first().waitFor();
       await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
       await expectAccessible(page, "a held device's page with its health chart");
       expect(pageErrors).toEqual([]);
     } finally {
