@@ -41,6 +41,8 @@ export const DeviceHealthRecord = z.object({
   battery: z.object({ level: z.number(), charging: z.boolean(), temperatureC: z.number().optional() }).optional(),
   storageFreeMb: z.number().optional(),
   checkedAt: z.string(),
+  /** In maintenance: when it ends by itself. */
+  until: z.string().optional(),
 });
 export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
 

@@ -280,6 +280,15 @@ export async function placementOfDevice(db: Sql, deviceId: string): Promise<{ ho
   return row ? { hostId: row.host_id, companyId: row.company_id, workspaceIds: row.workspace_ids } : null;
 }
 
+/** Devices whose maintenance ended by its end time at `now` (no tenant check: for the health sweep). */
+export async function maintenancesOver(db: Sql, now: Date): Promise<string[]> {
+  const r = await db.query<{ device_id: string }>(
+    `SELECT device_id FROM df_devices WHERE health_detail->>'state' = 'maintenance' AND (health_detail->>'until')::timestamptz <= $1 ORDER BY device_id LIMIT 500`,
+    [now.toISOString()],
+  );
+  return r.rows.map((row) => row.device_id);
+}
+
 /** A device's platform (`android`, `ios`, `web`), or null for a device the farm has never seen. */
 export async function platformOfDevice(db: Sql, deviceId: string): Promise<string | null> {
   const r = await db.query<{ platform: string }>(`SELECT platform FROM df_devices WHERE device_id = $1`, [deviceId]);

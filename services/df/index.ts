@@ -257,7 +257,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       s.files.start();
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
       s.testRuns.start();
-      await s.health.start();
+      await s.health.start(5_000);
     },
     async stop(): Promise<void> {
       await s.health.stop();

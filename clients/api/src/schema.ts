@@ -8922,6 +8922,7 @@ export interface paths {
                                 /** @enum {string} */
                                 state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
                                 storageFreeMb?: number;
+                                until?: string;
                             } | null;
                         };
                     };
@@ -8980,6 +8981,7 @@ export interface paths {
                                 /** @enum {string} */
                                 state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
                                 storageFreeMb?: number;
+                                until?: string;
                             } | null;
                         };
                     };
@@ -9114,6 +9116,7 @@ export interface paths {
                                 /** @enum {string} */
                                 state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
                                 storageFreeMb?: number;
+                                until?: string;
                             } | null;
                         };
                     };
@@ -21179,6 +21182,7 @@ export interface components {
             /** @enum {string} */
             state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
             storageFreeMb?: number;
+            until?: string;
         } | null;
         /** @description The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading. */
         DfDeviceHealthInput: {
@@ -21192,6 +21196,7 @@ export interface components {
             /** @enum {string} */
             state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
             storageFreeMb?: number;
+            until?: string;
         } | null;
         DfDeviceHealthSamples: {
             deviceId: string;
@@ -21206,6 +21211,7 @@ export interface components {
                 /** @enum {string} */
                 state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
                 storageFreeMb?: number;
+                until?: string;
             } | null;
             samples: components["schemas"]["DfHealthSample"][];
         };
@@ -21222,6 +21228,7 @@ export interface components {
                 /** @enum {string} */
                 state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
                 storageFreeMb?: number;
+                until?: string;
             } | null;
             samples: components["schemas"]["DfHealthSampleInput"][];
         };

@@ -50,7 +50,7 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, Of<'Device
       if (Date.parse(c.until) <= Date.parse(c.at)) throw new AppError('MAINTENANCE_END_IN_PAST', `The maintenance must end in the future (until ${c.until} is not after ${c.at})`, { details: [{ path: 'until', message: 'must be in the future' }] });
       const maintenance = { reason: c.reason, until: c.until };
       if (stateOf(state) === 'maintenance' && sameJson(state.maintenance, maintenance)) return [];
-      const health: DeviceHealthRecord = { ...(state.health ?? { checkedAt: c.at }), state: 'maintenance', reasons: [`maintenance until ${c.until}: ${c.reason}`] };
+      const health: DeviceHealthRecord = { ...(state.health ?? { checkedAt: c.at }), state: 'maintenance', reasons: [`maintenance until ${c.until}: ${c.reason}`], until: c.until };
       return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'maintenance-started', maintenance } }];
     },
     EndMaintenance: (c, state) => {

@@ -4,7 +4,8 @@ import { aggregate, callerActor, commandContext, fold, type CommandActor } from 
 import { found } from '#shared/errors.js';
 import { HealthReport, decode, hostIdOf, type HealthSample, subjects } from '#shared/wire/index.js';
 import { DEFAULT_HEALTH_RULES, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
-import { findDevice, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
@@ -44,6 +45,10 @@ export class HealthService {
   private subscription: BusSubscription | null = null;
   private readonly devices;
   private readonly rulesOf;
+  private readonly sweeper = new PeriodicJob(
+    () => this.sweep(),
+    (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
+  );
 
   constructor(private readonly platform: Platform) {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
@@ -57,15 +62,35 @@ export class HealthService {
     return this.schema;
   }
 
-  /** Listens to every host's readings (one replica of the service handles each: a queue group). */
-  async start(): Promise<void> {
+  /**
+   * Listens to every host's readings (one replica of the service handles each: a queue group) and ends
+   * maintenances at their end time every `sweepEveryMs`, whether or not the device is read.
+   */
+  async start(sweepEveryMs: number): Promise<void> {
     await this.ready();
     this.subscription = await this.platform.bus.subscribe(subjects.anyHealth(), (msg) => void this.onReport(msg), { queue: 'df-service' });
+    this.sweeper.start(sweepEveryMs);
   }
 
   async stop(): Promise<void> {
+    await this.sweeper.stop();
     await this.subscription?.unsubscribe().catch(() => undefined);
     this.subscription = null;
+  }
+
+  /** Ends every maintenance past its end time: each device comes back in the state its newest reading gives. */
+  async sweep(): Promise<void> {
+    const now = this.platform.now();
+    for (const deviceId of await maintenancesOver(this.platform.db, now)) {
+      const placement = await placementOfDevice(this.platform.db, deviceId);
+      if (!placement) continue;
+      const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(placement.companyId)]);
+      const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+      // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
+      await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) })).catch((err: unknown) => {
+        if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
+      });
+    }
   }
 
   private async onReport(msg: BusMessage): Promise<void> {
@@ -81,8 +106,7 @@ export class HealthService {
 
   /**
    * One reading of a device from its host: kept in the series and judged by the company's rules. A host
-   * speaks only for the devices placed on it; another host's word is dropped. A maintenance past its end
-   * time ends at the device's next reading.
+   * speaks only for the devices placed on it; another host's word is dropped.
    */
   async record(hostId: string, deviceId: string, sample: HealthSample): Promise<void> {
     const placement = await placementOfDevice(this.platform.db, deviceId);
@@ -96,12 +120,8 @@ export class HealthService {
     );
     const tenant: HealthTenant = { companyId: placement.companyId, workspaceIds: placement.workspaceIds };
     const rules = await this.rules(placement.companyId);
-    const now = this.platform.now();
-    const command = (state: { maintenance: { until: string } | null; health: DeviceHealthRecord | null }): DeviceHealthCommand =>
-      state.health?.state === 'maintenance' && state.maintenance && Date.parse(state.maintenance.until) <= now.getTime()
-        ? { type: 'EndMaintenance', deviceId, by: 'end-time', latest: sample, rules, at: now.toISOString(), ...tenant }
-        : { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
-    await this.devices.run(deviceId, [command], commandContext(this.platform, agentActor(hostId, placement.companyId)), { settle: false });
+    const command: DeviceHealthCommand = { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
+    await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)), { settle: false });
   }
 
   /** A company's rules (the defaults until it sets its own). */

@@ -13,7 +13,7 @@ import { http, startTestServer, type JsonResponse, type TestServer } from '#test
  * test. A hot device is held `cooling` and refused to a session and to a WebDriver session, naming the
  * reason, and released on its own when it cools; a low battery not charging holds it until it charges;
  * a failed battery quarantines it until an administrator releases it; an administrator's maintenance
- * holds it until ended. Webhooks hear of each change. Bad input changes nothing. Every wait is a poll of
+ * holds it until ended or until its end time. Webhooks hear of each change. Bad input changes nothing. Every wait is a poll of
  * the API until a state, with a deadline.
  */
 const ADMIN = { email: 'health-admin@example.com', password: 'health-password-1' };
@@ -185,6 +185,15 @@ describe('device health', () => {
     const opened = await openSession();
     expectStatus(opened, 201);
     expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+  });
+
+  it('ends a maintenance at its end time by itself (the service sweeps every 5 s), and says the device recovered', async () => {
+    const until = new Date(Date.now() + 3_000).toISOString();
+    const started = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'short check', until });
+    expectStatus(started, 200);
+    expect(started.body.health).toMatchObject({ state: 'maintenance', until });
+    await healthBecomes('healthy', 20_000);
+    expect(await hookSeen('device.recovered', (d) => d.from === 'maintenance' && d.cause === 'maintenance-ended')).toBeTruthy();
   });
 
   it('shows a held device with its health badge in the grid, and its state, reasons and chart on its page, in Chromium, axe-clean', async () => {
