@@ -108,6 +108,11 @@ describe('device health', () => {
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
     expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health-rules&size=50', { token });
+      return r.body.content?.length >= 1 ? r.body.content : undefined;
+    }, { what: 'the rules change in the audit' });
+    expect(audit[0]).toMatchObject({ eventType: 'DfHealthRulesSet' });
   });
 
   it('holds a device that heats above the threshold (cooling), refuses a session and a WebDriver session naming why, and releases it when it cools', async () => {
@@ -182,6 +187,12 @@ describe('device health', () => {
     const ended = await api('DELETE', `/devices/${deviceId}/maintenance`);
     expectStatus(ended, 200);
     expect(ended.body.health.state).toBe('healthy');
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
+      const entries = (r.body.content ?? []) as { eventType: string; payload: { cause?: string } }[];
+      return entries.some((e) => e.payload?.cause === 'maintenance-ended') ? entries : undefined;
+    }, { what: 'the maintenance in the audit' });
+    expect(audit.some((e) => e.eventType === 'DeviceHealthChanged' && e.payload.cause === 'maintenance-started')).toBe(true);
     const opened = await openSession();
     expectStatus(opened, 201);
     expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
