@@ -127,6 +127,9 @@ describe('device health', () => {
     expect(wd.status).toBe(500);
     expect(wd.body.value).toMatchObject({ error: 'session not created', data: { code: 'DEVICE_UNHEALTHY' } });
     expect(wd.body.value.message).toContain('battery temperature 46.0 °C');
+    // Asked by platform rather than by device: the only Android device is held, so it is said at once, not queued.
+    const byPlatform = await http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { platformName: 'Android', 'df:queueTimeoutSeconds': 60 } } } });
+    expect(byPlatform.body.value).toMatchObject({ error: 'session not created', data: { code: 'DEVICE_UNHEALTHY' } });
     const series = await api('GET', `/devices/${deviceId}/health?from=${encodeURIComponent(new Date(Date.now() - 600_000).toISOString())}`);
     expectStatus(series, 200);
     expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((s) => s.battery?.temperatureC === 46)).toBe(true);
