@@ -6,6 +6,7 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/hel
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { HealthReport, PROTOCOL_VERSION, encode, subjects } from '#shared/wire/index.js';
 
 /**
  * Device health end to end: an adbd test device behind Debian's adb, the server's in-process agent
@@ -105,6 +106,13 @@ describe('device health', () => {
     expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`, undefined, other.token), 404, 'NOT_FOUND');
     expectStatus(await api('GET', `/devices/${deviceId}/health`, undefined, other.token), 404, 'NOT_FOUND');
     expect((await healthOf())?.state).toBe('healthy');
+    // Another host's word about this device (a scorching reading) is dropped: only its own host speaks for it.
+    const forged = { checkedAt: new Date().toISOString(), battery: { level: 50, charging: false, temperatureC: 99 } };
+    await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, sample: forged }));
+    await readAgain();
+    expect((await healthOf())?.state).toBe('healthy');
+    const series = await api('GET', `/devices/${deviceId}/health`);
+    expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((x) => x.battery?.temperatureC === 99)).toBe(false);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
     expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
