@@ -216,7 +216,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
     feature(automationFeature, { platform, sessions: s.sessions }),
     feature(accessibilityFeature, { platform, sessions: s.sessions, accessibility: s.accessibility }),
     feature(testRunsFeature, { platform, runs: s.testRuns }),
-    feature(healthFeature, { health: s.health }),
+    feature(healthFeature, { health: s.health, sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined }),
     feature(liveFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, debug: s.debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf }),
   ];
 }

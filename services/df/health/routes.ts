@@ -28,8 +28,8 @@ const MaintenanceBody = z.object({
 });
 
 /** `/df/api/fleet/health-rules`, `/df/api/devices/{id}/health`, maintenance and quarantine release. */
-export async function healthRoutes(app: FastifyInstance, opts: { health: HealthService }): Promise<void> {
-  const { health } = opts;
+export async function healthRoutes(app: FastifyInstance, opts: { health: HealthService; sharedPool: boolean }): Promise<void> {
+  const { health, sharedPool } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/fleet/health-rules', {
@@ -57,7 +57,8 @@ export async function healthRoutes(app: FastifyInstance, opts: { health: HealthS
       response: { 200: HealthView },
     },
     handler: async (request) => {
-      const c = await caller(request, 'df:device:read');
+      // Readable wherever the device is (the operator's shared pool too); only its own company changes it.
+      const c = { ...(await caller(request, 'df:device:read')), sharedPool };
       const { from, to } = request.query;
       if (from && to && Date.parse(from) > Date.parse(to)) throw new AppError('VALIDATION_FAILED', '`from` is after `to`', { details: [{ path: 'from', message: 'must not be after to' }] });
       return health.health(c, request.params.deviceId, { from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined });
