@@ -113,7 +113,8 @@ export class HealthService {
     if (!placement || placement.hostId !== hostId) return;
     await this.ready();
     const db = this.platform.db;
-    await db.query(`INSERT INTO df_health_samples (device_id, at, sample) VALUES ($1, $2, $3::jsonb)`, [deviceId, sample.checkedAt, JSON.stringify(sample)]);
+    // Filed and trimmed by when the service received it: a host's wrong clock cannot push its readings out of the window.
+    await db.query(`INSERT INTO df_health_samples (device_id, at, sample) VALUES ($1, $2, $3::jsonb)`, [deviceId, this.platform.now().toISOString(), JSON.stringify(sample)]);
     await db.query(
       `DELETE FROM df_health_samples WHERE device_id = $1 AND at < (SELECT at FROM df_health_samples WHERE device_id = $1 ORDER BY at DESC OFFSET ${SAMPLES_KEPT - 1} LIMIT 1)`,
       [deviceId],
