@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { AppHelper } from '#shared/wire/index.js';
-import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import type { ControlAction, DeviceInfo, HealthSample, RpcResult, Screen } from '#shared/wire/index.js';
 import type { AgentCommand } from '#shared/wire/index.js';
 
 /** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
@@ -145,8 +145,17 @@ export interface TestsCapability {
 }
 
 /**
+ * Health signals (battery, temperature, free storage, thermal state, airplane mode): optional. Read by
+ * the worker on the agent's schedule (`healthIntervalMs`) and at each session's end, and on request.
+ */
+export interface HealthCapability {
+  /** One reading; a signal the device does not report is left out. */
+  readHealth?(): Promise<HealthSample>;
+}
+
+/**
  * One device as a provider drives it: the capabilities every device has (life cycle, screen, input,
- * logs, UI) and the optional ones (automation endpoints, apps, files, debugging, tests), whose methods a
+ * logs, UI) and the optional ones (automation endpoints, apps, files, debugging, tests, health), whose methods a
  * device may lack — the agent's operation table (`agent/ops/`) answers UNSUPPORTED for those in one place.
  */
 export type DeviceDriver = LifecycleCapability &
@@ -158,5 +167,6 @@ export type DeviceDriver = LifecycleCapability &
   AppsCapability &
   FilesCapability &
   DebugCapability &
-  TestsCapability;
+  TestsCapability &
+  HealthCapability;
 

@@ -52,6 +52,8 @@ export const AgentConfigFile = z.object({
    */
   hostToken: z.string().min(1).max(512).optional(),
   heartbeatMs: z.number().int().min(100).max(60_000).default(2_000),
+  /** How often each device's health is read (battery, storage, thermal state); also at each session's end. */
+  healthIntervalMs: z.number().int().min(500).max(3_600_000).default(60_000),
   chromiumPath: z.string().min(1).default('/usr/lib/chromium/chromium'),
   /** The direct HTTP/WebSocket server the gateway reaches devices through (CDP, WebDriver). */
   dataPlane: z
@@ -162,7 +164,7 @@ export function stableUuid(...parts: string[]): string {
  * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
  * desktop and one phone browser device). `seed` makes the default host id unique per installation.
  */
-export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined }): AgentConfig {
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined }): AgentConfig {
   let raw: unknown = source.value ?? {};
   if (source.path) {
     if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);
@@ -173,6 +175,7 @@ export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile
     }
   }
   if (source.hostToken && raw && typeof raw === 'object') raw = { ...raw, hostToken: source.hostToken };
+  if (source.healthIntervalMs !== undefined && raw && typeof raw === 'object') raw = { ...raw, healthIntervalMs: source.healthIntervalMs };
   if (raw && typeof raw === 'object' && 'companyId' in raw) {
     throw new Error('Agent config is invalid: companyId is no longer set by the host; enrol the host (POST /df/api/hosts) and set hostToken');
   }

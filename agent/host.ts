@@ -184,6 +184,7 @@ export class AgentHost {
       bus: this.options.bus,
       hostId: this.hostId,
       logger: this.options.logger,
+      healthIntervalMs: this.options.config.healthIntervalMs,
       onStateChange: () => {
         this.dataPlane?.revalidate();
         // A device that left its session drops its WebDriver sessions too.

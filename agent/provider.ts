@@ -14,6 +14,7 @@ export {
   type DeviceDriver,
   type DriverFrame,
   type FilesCapability,
+  type HealthCapability,
   type InputCapability,
   type LifecycleCapability,
   type LogsCapability,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BusMessage, BusSubscription, MessageBus } from '#shared/bus/index.js';
 import {
   WorkerState,
+  HealthReport,
   PROTOCOL_VERSION,
   RpcRequest,
   encode,
@@ -35,10 +36,12 @@ export class DeviceWorker {
   private frameSeq = 0;
   private stopped = false;
   private staging: StagingArea | null = null;
+  private healthTimer: NodeJS.Timeout | null = null;
+  private readingHealth = false;
 
   constructor(
     readonly driver: DeviceDriver,
-    private readonly deps: { bus: MessageBus; hostId: string; logger: Logger; onStateChange: () => void },
+    private readonly deps: { bus: MessageBus; hostId: string; logger: Logger; onStateChange: () => void; healthIntervalMs?: number },
   ) {
     driver.onBroken((reason) => {
       if (this.state !== 'in_session' && this.state !== 'preparing') return;
@@ -62,11 +65,38 @@ export class DeviceWorker {
       // Queued, not awaited: the subscription stays free while the device works.
       this.enqueue(msg);
     });
+    if (this.deps.healthIntervalMs && missingCapability(this.driver, 'health') === null) {
+      this.healthTimer = setInterval(() => void this.reportHealth(), this.deps.healthIntervalMs);
+      this.healthTimer.unref();
+      void this.reportHealth();
+    }
+  }
+
+  /**
+   * Reads the device's health and publishes it to the service (`HealthReport`): on the schedule and at
+   * each session's end. Skipped while a session is being prepared or released (the device is busy being
+   * set up) and while a reading is under way; a failed reading is logged, never thrown.
+   */
+  async reportHealth(): Promise<void> {
+    if (this.stopped || this.readingHealth || this.state === 'preparing' || this.state === 'releasing' || !this.driver.readHealth) return;
+    this.readingHealth = true;
+    try {
+      const sample = await this.driver.readHealth();
+      if (this.stopped) return;
+      const data = encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: this.deps.hostId, deviceId: this.deviceId, sample });
+      await this.deps.bus.publish(subjects.health(this.deps.hostId), data);
+    } catch (err) {
+      this.deps.logger.debug({ err: (err as Error).message, deviceId: this.deviceId }, 'health reading failed');
+    } finally {
+      this.readingHealth = false;
+    }
   }
 
   /** Stops answering and tears the device down. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.healthTimer = null;
     await this.subscription?.unsubscribe();
     this.subscription = null;
     this.clearLeases();
@@ -209,6 +239,8 @@ export class DeviceWorker {
       this.sessionId = null;
       this.setState('ready');
     }
+    // Every session's end is a moment to look at the device's health (a hot or drained phone is held).
+    void this.reportHealth();
     return { sessionId };
   }
 

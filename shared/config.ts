@@ -223,6 +223,8 @@ const schema = z.object({
   AGENT_CONFIG: optionalString,
   /** The device host's enrolment token (`dfh_...`); overrides `hostToken` of the agent's config file. */
   AGENT_HOST_TOKEN: optionalString,
+  /** How often the agent reads each device's health (`60s`, `500ms`); overrides `healthIntervalMs` of its config file. 500 ms to 1 h. */
+  AGENT_HEALTH_INTERVAL: z.preprocess(emptyAsUnset, duration.refine((ms) => ms >= 500 && ms <= 3_600_000, 'between 500ms and 1h').optional()),
   /** Where blobs (files, artifacts, recordings) are kept: `fs` under DATA_DIR/blobs, or an S3-compatible bucket. */
   BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
   /** S3 (BLOB_STORE=s3): the endpoint of an S3-compatible server; unset for AWS itself. */

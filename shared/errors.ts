@@ -110,6 +110,11 @@ export const ErrorCodes = {
   RESERVATION_OVERLAP: { status: 409, error: 'Conflict' },
   /** The device is booked by someone else right now; `details` name the booking. */
   DEVICE_RESERVED: { status: 409, error: 'Conflict' },
+  /** The device is held by its health (cooling, charging, quarantined, maintenance); the message names why. */
+  DEVICE_UNHEALTHY: { status: 409, error: 'Conflict' },
+  DEVICE_NOT_IN_MAINTENANCE: { status: 409, error: 'Conflict' },
+  DEVICE_NOT_QUARANTINED: { status: 409, error: 'Conflict' },
+  MAINTENANCE_END_IN_PAST: { status: 400, error: 'Bad Request' },
   RESERVATION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   /** An automation session is watched, never driven, by the people it is shared with. */
   SESSION_VIEW_ONLY: { status: 409, error: 'Conflict' },

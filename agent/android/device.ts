@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper, AgentCommand } from '#shared/wire/index.js';
-import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import type { ControlAction, DeviceInfo, HealthSample, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
 import { AndroidApps, SCRATCH_ROOT } from './apps.js';
@@ -15,6 +15,7 @@ import { parseLogcatLine } from './logcat.js';
 import { parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
+import { HEALTH_COMMAND, parseHealth } from './health.js';
 
 type Orientation = 'portrait' | 'landscape';
 
@@ -255,6 +256,11 @@ export class AndroidDevice implements DeviceDriver {
     this.requirePrepared();
     if (!this.debug) throw new DriverError('UNSUPPORTED', 'Debugging is not set up for this device');
     return this.debug.open(protocol, target);
+  }
+
+  /** Battery, free storage on /data, airplane mode and thermal state, in one adb shell (`health.ts`). */
+  async readHealth(): Promise<HealthSample> {
+    return parseHealth(await this.sh(HEALTH_COMMAND), new Date());
   }
 
   shellCommand(): { file: string; args: string[] } | null {

@@ -1,5 +1,6 @@
 import { appOps } from './apps.js';
 import { fileOps } from './files.js';
+import { healthOps } from './health.js';
 import { inputOps } from './input.js';
 import { inspectOps } from './inspect.js';
 import { screenOps } from './screen.js';
@@ -23,6 +24,7 @@ export const OPS: OpTable = {
   ...stagingOps,
   ...fileOps,
   ...testOps,
+  ...healthOps,
 };
 
 /** Why the device cannot run `op` (it lacks every driver method the op may use), or null when it can. */

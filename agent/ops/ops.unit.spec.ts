@@ -33,6 +33,7 @@ describe('the agent operations table', () => {
       instrumentStart: 'This device does not support instrumentation tests',
       instrumentPoll: 'This device does not support instrumentation tests',
       instrumentStop: 'This device does not support instrumentation tests',
+      health: 'This device does not support health readings',
     });
   });
 
@@ -41,5 +42,6 @@ describe('the agent operations table', () => {
     expect(missingCapability(withMethods('installApp'), 'stageBegin')).toBeNull();
     expect(missingCapability(withMethods('installApp'), 'pushFile')).toBe('This device does not support files');
     expect(missingCapability(withMethods('accessibilityScan'), 'accessibilityScan')).toBeNull();
+    expect(missingCapability(withMethods('readHealth'), 'health')).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { defineEvents, type EventOf } from '#shared/es/index.js';
 /**
  * What a workspace's webhooks can be told, in the platform's words (docs/modules/webhooks.md):
  * a device session ended, a booking starts soon or ended, an accessibility export is ready, a test
- * session finished, a test run finished, a health check went down or recovered, a device host was lost.
+ * session finished, a test run finished, a health check went down or recovered, a device host was lost,
+ * a device's health changed (and, among those changes, it was quarantined or recovered).
  */
 export const WEBHOOK_EVENT_NAMES = [
   'session.ended',
@@ -16,6 +17,9 @@ export const WEBHOOK_EVENT_NAMES = [
   'healthcheck.down',
   'healthcheck.recovered',
   'host.lost',
+  'device.health_changed',
+  'device.quarantined',
+  'device.recovered',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionSpec, type ProjectionSpec } from '../testing.js';
 import { dfDevicesProjection } from './projection.js';
-import { deviceFacets, deviceRow, findDevice, listDevices } from './queries.js';
+import { deviceFacets, deviceRow, findDevice, listDevices, maintenancesOver } from './queries.js';
 
 const facts = (name: string, platform = 'android', osVersion = '14') => ({
   name, platform, osVersion, model: 'Pixel 7', manufacturer: 'Google', type: 'phone', isRealDevice: true, provider: 'adb', screen: { width: 1080, height: 2400, scale: 1 },
@@ -54,6 +54,29 @@ describe('df-devices read model', () => {
     expect((await deviceRow(spec.db, 'a'))?.status).toBe('available');
     expect((await deviceRow(spec.db, 'b'))?.status).toBe('maintenance');
     expect(await groupTotal()).toBe(2);
+  });
+
+  it('given health changes, the device shows the last one, unknown before its first reading, and its groups stay as they were', async () => {
+    await spec.given(connected('a', 1));
+    expect((await findDevice(spec.db, user1, 'a', NOW))?.health).toBeNull();
+    const changed = (state: string, reasons: string[]) => ({
+      type: 'DeviceHealthChanged',
+      payload: { deviceId: 'a', companyId: 1, workspaceIds: null, from: null, cause: 'sample', health: { state, reasons, battery: { level: 50, charging: false, temperatureC: 47 }, checkedAt: '2026-01-02T03:00:00.000Z' } },
+    });
+    await spec.given(changed('healthy', []), changed('cooling', ['battery temperature 47.0 °C above 45 °C']));
+    expect((await findDevice(spec.db, user1, 'a', NOW))?.health).toEqual({
+      state: 'cooling',
+      reasons: ['battery temperature 47.0 °C above 45 °C'],
+      battery: { level: 50, charging: false, temperatureC: 47 },
+      checkedAt: '2026-01-02T03:00:00.000Z',
+    });
+    expect(await groupTotal()).toBe(1);
+    const maintenance = (deviceId: string, until: string) => ({
+      type: 'DeviceHealthChanged',
+      payload: { deviceId, companyId: 1, workspaceIds: null, from: 'cooling', cause: 'maintenance-started', health: { state: 'maintenance', reasons: ['m'], checkedAt: '2026-01-02T03:00:00.000Z', until } },
+    });
+    await spec.given(connected('b', 1), maintenance('a', '2026-01-02T03:04:00.000Z'), maintenance('b', '2026-01-02T03:06:00.000Z'));
+    expect(await maintenancesOver(spec.db, NOW)).toEqual(['a']);
   });
 
   it('given a user’s alias and favourite, only that user sees them', async () => {

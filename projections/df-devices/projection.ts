@@ -1,12 +1,13 @@
 import type { DeviceEvent, DeviceHostEvent, DevicePreferenceEvent } from '#events/df/devices.js';
 import { DEVICE_EVENT_TYPES, DEVICE_HOST_EVENT_TYPES, DEVICE_PREFERENCE_EVENT_TYPES } from '#events/df/devices.js';
 import type { HostEvent } from '#events/df/hosts.js';
+import type { HealthEvent } from '#events/df/health.js';
 import type { ReservationEvent } from '#events/df/reservations.js';
 import type { Sql } from '#shared/db/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Holding = Extract<ReservationEvent, { type: (typeof HOLDING_EVENTS)[number] }>;
-type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }> | Holding;
+type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }> | Holding | Extract<HealthEvent, { type: 'DeviceHealthChanged' }>;
 
 /** The booking events that change which booking holds a device. */
 const HOLDING_EVENTS = ['DeviceReservationActivated', 'DeviceReservationEnded', 'DeviceReservationCancelled', 'DeviceReservationExpired'] as const satisfies readonly ReservationEvent['type'][];
@@ -157,8 +158,8 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
 
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
-  version: 4,
-  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped', ...HOLDING_EVENTS],
+  version: 5,
+  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped', ...HOLDING_EVENTS, 'DeviceHealthChanged'],
   schema: `
     CREATE TABLE IF NOT EXISTS df_devices (
       device_id text PRIMARY KEY,
@@ -187,6 +188,8 @@ export const dfDevicesProjection: Projection = {
     );
     -- how the host shows the screen and takes input (DeviceInfo.capabilities), null until known
     ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS capabilities jsonb;
+    -- the device's health as its last change left it ({state, reasons, battery, storageFreeMb, checkedAt}), null until read
+    ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS health_detail jsonb;
     CREATE INDEX IF NOT EXISTS df_devices_host ON df_devices (host_id);
     CREATE INDEX IF NOT EXISTS df_devices_status ON df_devices (status);
     CREATE INDEX IF NOT EXISTS df_devices_name ON df_devices (name, device_id);
@@ -291,6 +294,8 @@ export const dfDevicesProjection: Projection = {
     DeviceReservationEnded: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
     DeviceReservationCancelled: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
     DeviceReservationExpired: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
+    // Health is no filter column: the row's groups do not move.
+    DeviceHealthChanged: (tx, event) => tx.query(`UPDATE df_devices SET health_detail = $2::jsonb WHERE device_id = $1`, [event.payload.deviceId, JSON.stringify(event.payload.health)]),
     // A re-scoped host moves its devices to the workspaces it serves now.
     HostRescoped: async (tx, event) => {
       const ws = event.payload.workspaceIds;

@@ -85,6 +85,8 @@ const LABELS: Record<string, string> = {
   AccessibilityExportFinished: 'Accessibility export finished',
   DfSessionDefaultsSet: 'Session defaults changed',
   DfQuotaPlanSet: 'Plan limits changed',
+  DeviceHealthChanged: 'Device health changed',
+  DfHealthRulesSet: 'Device health rules changed',
   FileUploadStarted: 'File upload started',
   FileUploadAborted: 'File upload abandoned',
   FileConfirmed: 'File uploaded',

@@ -17,39 +17,16 @@ import { reservationEvents } from '#events/df/reservations.js';
 import { sessionEvents } from '#events/df/sessions.js';
 import { sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import { fleetEvents, type FleetEvent } from '#events/df/fleet.js';
+import { healthEvents, type HealthEvent } from '#events/df/health.js';
 import { appEvents, fileEvents } from '#events/df/files.js';
 import type { Sql } from '#shared/db/index.js';
 import type { DomainEvent } from '#shared/es/index.js';
 import { applyByType, type ApplyHandlers, type Projection } from '../types.js';
 import { sameJson } from '#shared/canonical.js';
+import { AUDIT_RESOURCE_TYPES } from './resource-types.js';
 
-export const AUDIT_RESOURCE_TYPES = [
-  'company',
-  'user',
-  'role',
-  'team',
-  'workspace',
-  'api-key',
-  'oauth-client',
-  'device-session',
-  'device-host',
-  'device',
-  'device-api-key',
-  'device-reservation',
-  'device-session-share',
-  'device-session-viewer',
-  'accessibility-audit',
-  'device-session-defaults',
-  'device-quota-plan',
-  'file',
-  'app',
-  'device-app-install',
-  'email-domain',
-  'credential-approval',
-  'identity-provider',
-  'scim-token',
-  'webhook',
-] as const;
+export { AUDIT_RESOURCE_TYPES };
+
 
 /**
  * Every event type of the organization that changes something or records a sign-in, by resource:
@@ -100,6 +77,11 @@ for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} 
 add('device-session-defaults', 'workspaceId', ['DfSessionDefaultsSet'] satisfies FleetEvent['type'][]);
 add('device-quota-plan', 'companyId', ['DfQuotaPlanSet'] satisfies FleetEvent['type'][]);
 for (const t of fleetEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
+// A device's health moved (by a reading, an administrator's maintenance or release, a maintenance's end)
+// and the company's health rules changed: who, from what to what.
+add('device-health', 'deviceId', ['DeviceHealthChanged'] satisfies HealthEvent['type'][]);
+add('device-health-rules', 'companyId', ['DfHealthRulesSet'] satisfies HealthEvent['type'][]);
+for (const t of healthEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 // Files uploaded (started, confirmed, rejected, aborted, deleted) and the app catalog (versions filed, deleted).
 add('file', 'fileId', fileEvents.types);
 add('app', 'appId', appEvents.types);
@@ -265,7 +247,10 @@ async function resourceName(
     case 'device-session-defaults':
       return nameIn(tx, companyId, 'workspace', resourceId);
     case 'device-quota-plan':
+    case 'device-health-rules':
       return nameIn(tx, companyId, 'company', resourceId);
+    case 'device-health':
+      return deviceName(tx, companyId, p.deviceId);
     case 'email-domain':
       return resourceId;
     default:
@@ -354,7 +339,7 @@ async function audit(tx: Sql, recorded: RecordedEvent, eventType: string): Promi
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
-  version: 4,
+  version: 5,
   eventTypes: AUDIT_APPLIED_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (

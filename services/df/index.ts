@@ -25,6 +25,7 @@ import { DeviceCommands, devicesFeature } from './devices/index.js';
 import { devtoolsFeature } from './devtools/index.js';
 import { CatalogInstaller, filesFeature, FileService, TestApkListings } from './files/index.js';
 import { fleetFeature, FleetService, FleetSweeper } from './fleet/index.js';
+import { healthFeature, HealthService } from './health/index.js';
 import { HostEnrolments, HostRegistry, hostsFeature } from './hosts/index.js';
 import { apiKeyVerifier, keysFeature } from './keys/index.js';
 import { liveFeature, type TokenAuthenticator } from './live/index.js';
@@ -192,7 +193,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
     results: deps.testResults ?? null,
   });
-  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns };
+  const health = new HealthService(platform);
+  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health };
 }
 
 type DfServices = ReturnType<typeof buildServices>;
@@ -217,6 +219,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
     feature(automationFeature, { platform, sessions: s.sessions }),
     feature(accessibilityFeature, { platform, sessions: s.sessions, accessibility: s.accessibility }),
     feature(testRunsFeature, { platform, runs: s.testRuns }),
+    feature(healthFeature, { health: s.health, sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined }),
     feature(liveFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, debug: s.debug, authenticate: deps.authenticate, permissionsOf: deps.permissionsOf }),
   ];
 }
@@ -257,8 +260,10 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       s.files.start();
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
       s.testRuns.start();
+      await s.health.start(5_000);
     },
     async stop(): Promise<void> {
+      await s.health.stop();
       await s.testRuns.stop();
       await s.accessibility.stop();
       await s.files.stop();

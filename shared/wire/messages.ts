@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROTOCOL_VERSION } from './subjects.js';
+import { HealthSample } from './health.js';
 
 /**
  * Every message of the agent protocol as a zod schema. Both sides validate what they receive, so a
@@ -228,6 +229,8 @@ export const AgentCommand = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('instrumentPoll'), runId: id, afterSeq: z.number().int().nonnegative().optional() }),
   z.object({ op: z.literal('instrumentStop'), runId: id }),
+  /** A health reading now (the agent also reads on its own schedule and publishes `HealthReport`). */
+  z.object({ op: z.literal('health') }),
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
@@ -342,6 +345,7 @@ export const RpcResults = {
     failure: z.string().optional(),
   }),
   instrumentStop: z.object({ runId: z.string(), stopped: z.boolean() }),
+  health: HealthSample,
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 

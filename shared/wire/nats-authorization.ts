@@ -43,8 +43,8 @@ export const natsSiteUser = (site: string) => `site-${assertToken('site name', s
  * site's hosts may do each (`natsHostUserEntry`):
  *
  * - publish: each host's own subjects. The service subscribes to `df.agent.*.hello` (and heartbeat,
- *   devices, bye), and nats-server 2.9 passes such a wildcard interest over a leaf link only when a
- *   literal subject it matches is allowed, so those four are named too. And the answers to the
+ *   devices, bye, health), and nats-server 2.9 passes such a wildcard interest over a leaf link only when a
+ *   literal subject it matches is allowed, so those five are named too. And the answers to the
  *   service's requests, which go to the service's inbox (`_INBOX.>`): `allow_responses` does not
  *   open the inbox to a leaf link (the site only learns the inboxes of the requests it is sent);
  * - subscribe: each host's own subjects, the service's hello and each host's reply inbox.
@@ -55,7 +55,7 @@ export const natsSiteUser = (site: string) => `site-${assertToken('site name', s
 export function natsSiteUserEntry(site: string, password: string, hostIds: readonly string[]): string {
   if (hostIds.length === 0) throw new TypeError(`Site "${site}" has no hosts: name at least one`);
   const own = (hostId: string) => `df.agent.${assertToken('host id', hostId)}`;
-  const publish = [...hostIds.flatMap((h) => [`${own(h)}.>`, ...['hello', 'heartbeat', 'devices', 'bye'].map((s) => `${own(h)}.${s}`)]), '_INBOX.>'];
+  const publish = [...hostIds.flatMap((h) => [`${own(h)}.>`, ...['hello', 'heartbeat', 'devices', 'bye', 'health'].map((s) => `${own(h)}.${s}`)]), '_INBOX.>'];
   const subscribe = [...hostIds.map((h) => `${own(h)}.>`), 'df.service.hello', ...hostIds.map((h) => `${natsHostInbox(h)}.>`)];
   const list = (subjects: string[]) => subjects.map(quote).join(', ');
   return `{ user: ${quote(natsSiteUser(site))}, password: ${quote(password)}, permissions: { publish: { allow: [${list(publish)}] }, subscribe: { allow: [${list(subscribe)}] } } }`;

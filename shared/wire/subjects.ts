@@ -7,6 +7,7 @@
  * df.agent.<hostId>.heartbeat                agent → service  liveness and device states (request)
  * df.agent.<hostId>.devices                  agent → service  the device set changed (publish)
  * df.agent.<hostId>.bye                      agent → service  orderly shutdown (publish)
+ * df.agent.<hostId>.health                   agent → service  one device's health reading (publish)
  * df.agent.<hostId>.device.<deviceId>.rpc    service → agent  one device's commands (request)
  * df.agent.<hostId>.device.<deviceId>.frames agent → service  screencast JPEG frames (publish)
  * df.agent.<hostId>.progress.<requestId>     agent → service  progress of a long request (publish)
@@ -34,6 +35,7 @@ export const subjects = {
   heartbeat: (hostId: string) => `${agent(hostId)}.heartbeat`,
   devices: (hostId: string) => `${agent(hostId)}.devices`,
   bye: (hostId: string) => `${agent(hostId)}.bye`,
+  health: (hostId: string) => `${agent(hostId)}.health`,
   rpc: (hostId: string, deviceId: string) => `${device(hostId, deviceId)}.rpc`,
   frames: (hostId: string, deviceId: string) => `${device(hostId, deviceId)}.frames`,
   progress: (hostId: string, requestId: string) => `${agent(hostId)}.progress.${assertToken('request id', requestId)}`,
@@ -43,6 +45,7 @@ export const subjects = {
   anyHeartbeat: () => 'df.agent.*.heartbeat',
   anyDevices: () => 'df.agent.*.devices',
   anyBye: () => 'df.agent.*.bye',
+  anyHealth: () => 'df.agent.*.health',
 } as const;
 
 /** The host id in a subject built by `subjects` (`df.agent.<hostId>....`). */

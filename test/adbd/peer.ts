@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { parseBinaryXml } from '#shared/apps/index.js';
 import { posix } from 'node:path';
+import { PeerHealth } from './health.js';
 import { encodePng, type RgbImage } from './png.js';
 import { runInstrumentation, type ScriptedSuite } from './instrument.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
@@ -112,6 +113,8 @@ export class AdbdPeer {
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
+  /** Battery, storage and thermal state the device reports (`dumpsys battery`, `df /data`, `dumpsys thermalservice`), scripted by the test. */
+  readonly health = new PeerHealth();
   readonly properties: Record<string, string>;
   /** Processes that accept a debugger (JDWP): pid → process name (its package). */
   readonly jdwpProcesses = new Map<number, string>();
@@ -164,6 +167,7 @@ export class AdbdPeer {
     this.settings.set('system/accelerometer_rotation', '1');
     this.settings.set('secure/default_input_method', LATIN_IME);
     this.settings.set('secure/enabled_input_methods', LATIN_IME);
+    this.settings.set('global/airplane_mode_on', '0');
     this.frame = this.blankFrame();
     this.log('I', 'PeerInit', 'device booted');
   }
@@ -734,6 +738,9 @@ export class AdbdPeer {
         io.out(`  File: ${path}\n  Size: ${entry.data.length}\t ${entry.type === 'dir' ? 'directory' : 'regular file'}\n`);
         return 0;
       }
+      case 'dumpsys':
+      case 'df':
+        return this.health.exec(name, args, io);
       case 'cat': {
         for (const path of args) {
           const entry = this.files.get(path);

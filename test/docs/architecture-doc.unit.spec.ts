@@ -7,6 +7,7 @@ import { inspectOps } from '#agent/ops/inspect.js';
 import { screenOps } from '#agent/ops/screen.js';
 import { stagingOps } from '#agent/ops/staging.js';
 import { testOps } from '#agent/ops/tests.js';
+import { healthOps } from '#agent/ops/health.js';
 import { sessionAdmission } from '#services/df/sessions/admission.js';
 import { featureFolders } from '../../scripts/check-house.mjs';
 
@@ -107,6 +108,7 @@ describe("docs/architecture.md, the agent's capabilities", () => {
       'staging.ts': stagingOps,
       'files.ts': fileOps,
       'tests.ts': testOps,
+      'health.ts': healthOps,
     };
     const onDisk = readdirSync('agent/ops').filter((f) => f.endsWith('.ts') && !f.includes('.spec.') && f !== 'index.ts' && f !== 'types.ts');
     expect(sorted(onDisk)).toEqual(sorted(Object.keys(families)));

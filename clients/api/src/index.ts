@@ -58,6 +58,8 @@ export type ApiKey = Schemas['V1ApiKey'];
 // Device testing (`/df`)
 export type Device = Schemas['DfDevice'];
 export type DeviceFilterOptions = Schemas['DfDeviceFilterOptions'];
+export type DeviceHealth = Schemas['DfDeviceHealth'];
+export type DeviceHealthSamples = Schemas['DfDeviceHealthSamples'];
 export type Session = Schemas['DfSession'];
 export type SessionActivity = Schemas['DfSessionActivity'];
 export type SessionInvitation = Schemas['DfSessionInvitation'];

@@ -382,13 +382,13 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     /** @description 0-based page */
                     page?: number;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Page size, at most 200 */
@@ -455,12 +455,12 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     format?: "csv" | "ndjson";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Exclusive, ISO 8601 */
@@ -5856,7 +5856,7 @@ export interface paths {
                     "application/json": {
                         /** @default true */
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost, device.health_changed, device.quarantined, device.recovered */
                         events: string[];
                         /** @description An http:// or https:// URL */
                         url: string;
@@ -6007,7 +6007,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost */
+                        /** @description Any of session.ended, reservation.starting, reservation.ended, accessibility.export.ready, test_session.finished, test_run.finished, healthcheck.down, healthcheck.recovered, host.lost, device.health_changed, device.quarantined, device.recovered */
                         events?: string[];
                         /** @description An http:// or https:// URL */
                         url?: string;
@@ -8791,6 +8791,208 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/devices/{deviceId}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's health and its readings between `from` and `to` (oldest first; the newest 1,440 are kept) */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfDeviceHealthSamples"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/devices/{deviceId}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a device into maintenance until a time (held: 409 `DEVICE_UNHEALTHY` to every allocation)
+         * @description 400 `MAINTENANCE_END_IN_PAST` when `until` is not in the future; 404 for a device not of the caller’s company.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                        /**
+                         * Format: date-time
+                         * @description When the maintenance ends by itself; must be in the future (else 400 `MAINTENANCE_END_IN_PAST`)
+                         */
+                        until: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                                until?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * End a device's maintenance (it comes back in the state its newest reading gives)
+         * @description 409 `DEVICE_NOT_IN_MAINTENANCE` when it is not.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                                until?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/api/devices/{deviceId}/move": {
         parameters: {
             query?: never;
@@ -8843,6 +9045,80 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["DfDevice"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/devices/{deviceId}/release-quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a quarantined device (healthy until its next reading says otherwise)
+         * @description 409 `DEVICE_NOT_QUARANTINED` when it is not.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deviceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deviceId: string;
+                            health: {
+                                battery?: {
+                                    charging: boolean;
+                                    level: number;
+                                    temperatureC?: number;
+                                };
+                                checkedAt: string;
+                                reasons: string[];
+                                /** @enum {string} */
+                                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                                storageFreeMb?: number;
+                                until?: string;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -9931,6 +10207,105 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/fleet/health-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's health thresholds (the defaults until it sets its own) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfHealthRules"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change the company's health thresholds (audited)
+         * @description A bound out of range is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DfHealthRulesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfHealthRules"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14790,7 +15165,7 @@ export interface paths {
         put?: never;
         /**
          * Start a test run: the test APK’s selected tests sharded over the matching devices
-         * @description Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
+         * @description Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 409 `DEVICE_UNHEALTHY` (every one that matches is held by its health, the reason named), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).
          */
         post: {
             parameters: {
@@ -20680,6 +21055,7 @@ export interface components {
             alias: string | null;
             capabilities: components["schemas"]["DfDeviceCapabilities"];
             favorite: boolean;
+            health: components["schemas"]["DfDeviceHealth"];
             hubId: string;
             id: string;
             isRealDevice: boolean;
@@ -20798,10 +21174,73 @@ export interface components {
                 value: string;
             }[];
         };
+        /** @description The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading. */
+        DfDeviceHealth: {
+            battery?: {
+                charging: boolean;
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            reasons: string[];
+            /** @enum {string} */
+            state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+            storageFreeMb?: number;
+            until?: string;
+        } | null;
+        /** @description The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading. */
+        DfDeviceHealthInput: {
+            battery?: {
+                charging: boolean;
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            reasons: string[];
+            /** @enum {string} */
+            state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+            storageFreeMb?: number;
+            until?: string;
+        } | null;
+        DfDeviceHealthSamples: {
+            deviceId: string;
+            health: {
+                battery?: {
+                    charging: boolean;
+                    level: number;
+                    temperatureC?: number;
+                };
+                checkedAt: string;
+                reasons: string[];
+                /** @enum {string} */
+                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                storageFreeMb?: number;
+                until?: string;
+            } | null;
+            samples: components["schemas"]["DfHealthSample"][];
+        };
+        DfDeviceHealthSamplesInput: {
+            deviceId: string;
+            health: {
+                battery?: {
+                    charging: boolean;
+                    level: number;
+                    temperatureC?: number;
+                };
+                checkedAt: string;
+                reasons: string[];
+                /** @enum {string} */
+                state: "healthy" | "degraded" | "cooling" | "charging" | "quarantined" | "maintenance";
+                storageFreeMb?: number;
+                until?: string;
+            } | null;
+            samples: components["schemas"]["DfHealthSampleInput"][];
+        };
         DfDeviceInput: {
             alias: string | null;
             capabilities: components["schemas"]["DfDeviceCapabilitiesInput"];
             favorite: boolean;
+            health: components["schemas"]["DfDeviceHealthInput"];
             hubId: string;
             id: string;
             isRealDevice: boolean;
@@ -20869,6 +21308,44 @@ export interface components {
             status: "pending" | "ready" | "failed";
             uploadedBy: number;
             versionId?: string;
+        };
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        DfHealthRules: {
+            batteryMinPercent: number;
+            storageMinMb: number;
+            temperatureMaxC: number;
+        };
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        DfHealthRulesInput: {
+            batteryMinPercent: number;
+            storageMinMb: number;
+            temperatureMaxC: number;
+        };
+        DfHealthSample: {
+            airplaneMode?: boolean;
+            battery?: {
+                charging: boolean;
+                /** @enum {string} */
+                health?: "good" | "overheat" | "dead" | "over_voltage" | "failure" | "cold" | "unknown";
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            storageFreeMb?: number;
+            thermalStatus?: number;
+        };
+        DfHealthSampleInput: {
+            airplaneMode?: boolean;
+            battery?: {
+                charging: boolean;
+                /** @enum {string} */
+                health?: "good" | "overheat" | "dead" | "over_voltage" | "failure" | "cold" | "unknown";
+                level: number;
+                temperatureC?: number;
+            };
+            checkedAt: string;
+            storageFreeMb?: number;
+            thermalStatus?: number;
         };
         DfHost: {
             createdAt: string;
@@ -21266,12 +21743,16 @@ export interface components {
             artifacts: {
                 fileId: string;
                 name: string;
+                /** @description Where its bytes download (an artifact of the device session) */
+                url?: string;
             }[];
             attempt: number;
             className: string;
             deviceId: string | null;
             durationMs: number;
             finishedAt: string;
+            /** @description The device log between the test’s start and end */
+            logcat: string[];
             message: string | null;
             methodName: string;
             /** @enum {string} */
@@ -21282,12 +21763,16 @@ export interface components {
             artifacts: {
                 fileId: string;
                 name: string;
+                /** @description Where its bytes download (an artifact of the device session) */
+                url?: string;
             }[];
             attempt: number;
             className: string;
             deviceId: string | null;
             durationMs: number;
             finishedAt: string;
+            /** @description The device log between the test’s start and end */
+            logcat: string[];
             message: string | null;
             methodName: string;
             /** @enum {string} */
@@ -22739,7 +23224,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;
@@ -22771,7 +23256,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22802,7 +23287,7 @@ export interface components {
              * @description The event it tells of, or `webhook.ping` for a ping
              * @enum {string}
              */
-            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "webhook.ping";
+            event: "session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered" | "webhook.ping";
             /** @description Also the `webhook-id` header of every attempt */
             id: string;
             nextAttemptAt: string | null;
@@ -22814,7 +23299,7 @@ export interface components {
             /** @description Why the platform disabled it (its deliveries kept failing) */
             disabledReason?: string;
             enabled: boolean;
-            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost")[];
+            events: ("session.ended" | "reservation.starting" | "reservation.ended" | "accessibility.export.ready" | "test_session.finished" | "test_run.finished" | "healthcheck.down" | "healthcheck.recovered" | "host.lost" | "device.health_changed" | "device.quarantined" | "device.recovered")[];
             id: number;
             /** @description After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then) */
             previousSecretExpiresAt?: string;

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { OPEN_MARKS } from './open-marks';
+import { DeviceHealthCard, HealthBadge, isHeld } from './device-health';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -233,7 +234,10 @@ function DeviceCard({ device: d }: { device: Device }) {
       <div class="small muted">
         {label(d.type)} · {d.nodeName}
       </div>
-      <span class={`badge ${d.status}`}>{label(d.status)}</span>
+      <span class="badges">
+        <span class={`badge ${d.status}`}>{label(d.status)}</span>
+        <HealthBadge health={d.health} />
+      </span>
     </li>
   );
 }
@@ -316,6 +320,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
       <div class="title-row">
         <h1>{d.alias ?? d.name}</h1>
         <span class={`badge ${d.status}`}>{label(d.status)}</span>
+        <HealthBadge health={d.health} />
         <button type="button" class="star" aria-pressed={d.favorite} aria-label="Favourite" onClick={() => favorite.mutate(d)}>
           {d.favorite ? '★' : '☆'}
         </button>
@@ -348,7 +353,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
             <dd>{formatTime(d.lastSeenAt)}</dd>
           </dl>
           {can('df:session:create') ? (
-            <button type="button" class="primary" disabled={d.status !== 'available'} onClick={start}>
+            <button type="button" class="primary" disabled={d.status !== 'available' || isHeld(d.health)} onClick={start}>
               Start a session
             </button>
           ) : null}
@@ -381,6 +386,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
             <Link href={`/reservations?deviceId=${d.id}`}>Bookings of this device</Link>
           </p>
         </div>
+        <DeviceHealthCard device={d} />
       </div>
     </section>
   );

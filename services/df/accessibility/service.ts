@@ -9,12 +9,13 @@ import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
+import { usableDevices } from '../core/device-health.js';
 import { auditDecider, type AuditCommand } from './decide.js';
 import { EXPORT_TYPES, renderCsv, renderHtml, renderJson, type ExportContent } from './exports.js';
 
 const READ_MODELS = ['df-accessibility'];
 /** Why a device could not be taken for a URL audit: another one may be free. */
-const TAKEN = new Set(['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED']);
+const TAKEN = new Set(['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY']);
 /** A scan runs axe-core over a whole page, or dumps and measures an Android screen: longer than a tap. */
 const SCAN_TIMEOUT_MS = 90_000;
 
@@ -80,7 +81,8 @@ export class AccessibilityService {
       if (device.platform !== 'web') throw new AppError('VALIDATION_FAILED', 'A URL audit runs on a browser device', { details: [{ path: 'deviceId', message: 'not a browser device' }] });
       candidates = [device];
     } else {
-      candidates = (await listDevices(this.platform.db, scope, { platform: ['web'], status: ['available'] }, { page: 0, size: 50, sortBy: 'name', sortDir: 'asc' })).content;
+      // Never a device its health holds; when only held ones are free, 409 DEVICE_UNHEALTHY says why.
+      candidates = usableDevices((await listDevices(this.platform.db, scope, { platform: ['web'], status: ['available'] }, { page: 0, size: 50, sortBy: 'name', sortDir: 'asc' })).content);
     }
     const name = input.name ?? `Accessibility of ${input.urls[0]}${input.urls.length > 1 ? ` and ${input.urls.length - 1} more` : ''}`.slice(0, 200);
     for (const device of candidates) {

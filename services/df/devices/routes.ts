@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope } from '#projections/df-devices/index.js';
 import { found } from '#shared/errors.js';
 import { INPUT_PATHS, SCREEN_PATHS } from '#shared/wire/index.js';
+import { DeviceHealthRecord } from '#events/df/health.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
@@ -41,6 +42,11 @@ export const DeviceSchema = z
         id: 'DfDeviceCapabilities',
         description: 'How the device shows its screen and takes input (`input: none`: view-only), as its host last reported; null until a session has prepared it',
       }),
+    health: DeviceHealthRecord.nullable().meta({
+      id: 'DfDeviceHealth',
+      description:
+        'The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading.',
+    }),
   })
   .meta({ id: 'DfDevice' });
 

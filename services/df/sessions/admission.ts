@@ -4,6 +4,7 @@ import { found } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
 import type { Caller } from '../http.js';
 import type { ReservationGate, SessionFleetHooks } from '../core/session-port.js';
+import { requireUsable } from '../core/device-health.js';
 
 /** A session about to be opened: who asks, on which device, under which id. */
 export interface AdmissionRequest {
@@ -86,7 +87,7 @@ export interface SessionAdmissionDeps {
 
 /**
  * Whether a caller may open a session on a device now, in one ordered list: the device is one the caller
- * may see (else 404), no one else holds a booking of it now (409 `DEVICE_RESERVED`), and the company's
+ * may see (else 404), its health does not hold it (409 `DEVICE_UNHEALTHY`), no one else holds a booking of it now (409 `DEVICE_RESERVED`), and the company's
  * plan has a slot (403 `QUOTA_EXCEEDED`; the slot is given back when the session does not open).
  */
 export function sessionAdmission(deps: SessionAdmissionDeps): AdmissionCheck[] {
@@ -94,6 +95,15 @@ export function sessionAdmission(deps: SessionAdmissionDeps): AdmissionCheck[] {
     {
       name: 'device',
       admit: async ({ caller, deviceId }) => ({ device: found(await findDevice(deps.db, deps.scope(caller), deviceId), 'Device not found') }),
+    },
+    {
+      // A device its health holds (cooling, charging, quarantined, maintenance) is refused, naming why.
+      name: 'health',
+      admit: async ({ caller, deviceId }) => {
+        const device = await findDevice(deps.db, deps.scope(caller), deviceId);
+        if (device) requireUsable(device);
+        return null;
+      },
     },
   ];
   const { reservations, fleet } = deps;

@@ -3,6 +3,7 @@ import { listDevices, type DeviceScope, type DeviceView } from '#projections/df-
 import type { deviceSelectorSchema } from '#events/df/test-runs.js';
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
+import { usableDevices } from '../core/device-health.js';
 
 export type DeviceSelector = z.output<typeof deviceSelectorSchema>;
 
@@ -38,7 +39,8 @@ export function matches(d: Pick<DeviceView, 'osVersion' | 'model' | 'hubId'>, s:
 
 /**
  * The devices a run takes: available Android devices the caller may use that match the selector, at
- * most `count` (all of them without), by name. 409 `NO_MATCHING_DEVICES` when none does; 403
+ * most `count` (all of them without), by name, never one its health holds. 409 `NO_MATCHING_DEVICES` when
+ * none does, 409 `DEVICE_UNHEALTHY` when every one that does is held; 403
  * `QUOTA_EXCEEDED` when `count` asks for more than the plan's concurrent sessions.
  */
 export async function chooseDevices(db: Sql, scope: DeviceScope, selector: DeviceSelector, concurrentLimit: number | null): Promise<string[]> {
@@ -49,7 +51,8 @@ export async function chooseDevices(db: Sql, scope: DeviceScope, selector: Devic
   }
   if (selector.platform !== 'android') throw new AppError('NO_MATCHING_DEVICES', 'Test runs use Android devices for now');
   const page = await listDevices(db, scope, { platform: ['android'], status: ['available'] }, { page: 0, size: MAX_DEVICES, sortBy: 'name', sortDir: 'asc' });
-  const chosen = page.content.filter((d) => matches(d, selector)).map((d) => d.id);
+  // Devices held by their health are never taken; when they are all that match, 409 DEVICE_UNHEALTHY says so.
+  const chosen = usableDevices(page.content.filter((d) => matches(d, selector))).map((d) => d.id);
   if (chosen.length === 0) throw new AppError('NO_MATCHING_DEVICES', 'No available Android device you may use matches the run’s device filter');
   const take = Math.min(selector.count ?? chosen.length, concurrentLimit ?? chosen.length);
   return chosen.slice(0, take);

@@ -124,7 +124,7 @@ export async function testRunRoutes(app: FastifyInstance, opts: TestRunRoutesOpt
       tags,
       summary: 'Start a test run: the test APK’s selected tests sharded over the matching devices',
       description:
-        'Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).',
+        'Refused without writing anything: 404 for a version or a `projectId` not in the workspace, 403 `FORBIDDEN` for a `projectId` without TMT_WRITE, 409 `NOT_A_TEST_APK`, 422 `NO_TESTS_SELECTED`, 409 `NO_MATCHING_DEVICES` (no available Android device the caller may use matches), 409 `DEVICE_UNHEALTHY` (every one that matches is held by its health, the reason named), 403 `QUOTA_EXCEEDED` (`count` above the plan’s concurrent sessions).',
       body: CreateBody,
       response: { 202: Accepted },
     },

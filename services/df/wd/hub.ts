@@ -5,6 +5,7 @@ import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from '#shared/kv/index.js';
 import type { Caller } from '../http.js';
 import type { ReservationGate, SessionPort } from '../core/session-port.js';
+import { heldReason, usableDevices } from '../core/device-health.js';
 import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';
 import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
@@ -23,7 +24,7 @@ const LOG_FLUSH_MS = 200;
 /** A burst this long is written at once. */
 const LOG_BATCH = 100;
 /** Device failures that mean "try the next device" while taking one. */
-const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED'];
+const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY'];
 
 export interface WebDriverHubDeps {
   db: Database;
@@ -100,6 +101,7 @@ export class WebDriverHub {
       throw new WebDriverError('session not created', 'No device of this workspace matches the requested capabilities');
     }
     await this.refuseReserved(caller, request, candidates);
+    this.refuseHeld(candidates);
     const timeoutMs = request.queueTimeoutMs ?? this.deps.queueTimeoutMs;
     const acquired = await this.queue.wait(caller.companyId, () => this.take(caller, request), {
       timeoutMs,
@@ -186,9 +188,23 @@ export class WebDriverHub {
     );
   }
 
+  /**
+   * When every matching device is held by its health (cooling, charging, quarantined, maintenance), the
+   * request is answered at once with the reason instead of waiting in the queue for a device that may
+   * not recover within its time (the shared rule: `usableDevices`).
+   */
+  private refuseHeld(candidates: DeviceView[]): void {
+    try {
+      usableDevices(candidates);
+    } catch (err) {
+      if (isAppError(err, 'DEVICE_UNHEALTHY')) throw new WebDriverError('session not created', err.message, undefined, 'DEVICE_UNHEALTHY');
+      throw err;
+    }
+  }
+
   /** One attempt to take a free matching device (never one booked by someone else): a started platform session, or null. */
   private async take(caller: Caller, request: NewSessionRequest): Promise<Acquired | null> {
-    const free = (await this.candidates(caller, request)).filter((d) => d.status === 'available');
+    const free = (await this.candidates(caller, request)).filter((d) => d.status === 'available' && heldReason(d) === null);
     for (const device of free) {
       try {
         const session = await this.deps.sessions.create(caller, {

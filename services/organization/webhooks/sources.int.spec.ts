@@ -103,6 +103,22 @@ describe('webhook sources', () => {
     expect((await consequenceOf(store, stopped)).deliver).toEqual([]);
   });
 
+  it("a device's health changed: device.health_changed always, device.quarantined or device.recovered beside it, to the workspaces it serves", async () => {
+    const changed = (from: string | null, state: string, companyId: number | null = 1) =>
+      given('device-health-d1', {
+        type: 'DeviceHealthChanged',
+        payload: { deviceId: 'd1', companyId, workspaceIds: [2], from, cause: 'sample', health: { state, reasons: state === 'healthy' ? [] : ['why'], checkedAt: '2026-01-01T00:00:00.000Z' } },
+      });
+    const names = async (e: Awaited<ReturnType<typeof changed>>) => (await consequenceOf(store, e)).deliver.map((d) => d.event);
+    const hot = await changed('healthy', 'cooling');
+    expect((await consequenceOf(store, hot)).deliver).toMatchObject([{ event: 'device.health_changed', companyId: 1, workspaceIds: [2], data: { deviceId: 'd1', from: 'healthy', state: 'cooling', reasons: ['why'] } }]);
+    expect(await names(await changed('cooling', 'quarantined'))).toEqual(['device.health_changed', 'device.quarantined']);
+    expect(await names(await changed('quarantined', 'healthy'))).toEqual(['device.health_changed', 'device.recovered']);
+    expect(await names(await changed(null, 'healthy'))).toEqual(['device.health_changed']);
+    // A device of the operator's shared pool belongs to no company's webhooks.
+    expect(await names(await changed('healthy', 'cooling', null))).toEqual([]);
+  });
+
   it('an accessibility export finished and a test session completed: to their workspaces', async () => {
     await given('accessibility-audit-a1', { type: 'AccessibilityAuditStarted', payload: { auditId: 'a1', name: 'Home', sessionId: null, deviceId: 'd1', platform: 'browser', companyId: 1, workspaceId: 8, createdBy: 7 } });
     const exported = await given('accessibility-audit-a1', { type: 'AccessibilityExportFinished', payload: { auditId: 'a1', exportId: 'e1', state: 'succeeded', blobKey: 'secret/key', size: 10, error: null } });

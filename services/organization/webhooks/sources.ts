@@ -178,6 +178,25 @@ async function hostLost(store: EventStore, event: RecordedEvent): Promise<Conseq
   return { deliver: [{ event: 'host.lost', companyId: num(host.companyId), workspaceIds: (host.workspaceIds as number[] | null) ?? null, data, key: event.id, dueAt: at(event), subject: null }], withdraw: null };
 }
 
+/** States a device recovers from when it comes back healthy. */
+const UNWELL = ['degraded', 'cooling', 'charging', 'quarantined', 'maintenance'];
+
+/**
+ * A device's health changed: `device.health_changed` always, and `device.quarantined` or
+ * `device.recovered` (back to healthy from any other state) beside it, to the workspaces it serves.
+ */
+async function deviceHealth(_store: EventStore, event: RecordedEvent): Promise<Consequence> {
+  const p = event.payload as Payload;
+  if (typeof p.companyId !== 'number') return none;
+  const health = p.health as Payload;
+  const data = { deviceId: p.deviceId, from: p.from, state: health.state, reasons: health.reasons, cause: p.cause, battery: health.battery ?? null, storageFreeMb: health.storageFreeMb ?? null, checkedAt: health.checkedAt };
+  const names: WebhookEventName[] = ['device.health_changed'];
+  if (health.state === 'quarantined' && p.from !== 'quarantined') names.push('device.quarantined');
+  if (health.state === 'healthy' && UNWELL.includes(str(p.from))) names.push('device.recovered');
+  const workspaceIds = (p.workspaceIds as number[] | null) ?? null;
+  return { deliver: names.map((name) => ({ event: name, companyId: num(p.companyId), workspaceIds, data, key: `${event.id}:${name}`, dueAt: at(event), subject: null })), withdraw: null };
+}
+
 /** Each domain event type webhooks follow, and what it means for them. */
 const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promise<Consequence>> = {
   DeviceSessionEnded: async (store, event) => {
@@ -207,6 +226,7 @@ const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promi
   HealthCheckWentDown: (store, event) => healthCheck(store, event, 'healthcheck.down'),
   HealthCheckRecovered: (store, event) => healthCheck(store, event, 'healthcheck.recovered'),
   HostDevicesDisconnected: hostLost,
+  DeviceHealthChanged: deviceHealth,
 };
 
 /** The domain event types the dispatcher subscribes to. */

@@ -1,0 +1,124 @@
+import { useQuery } from '@tanstack/preact-query';
+import type { Device, DeviceHealthSamples } from '@qa-platform/client';
+import { api } from '../api';
+import { ErrorNote, formatTime } from '../ui';
+
+type Sample = DeviceHealthSamples['samples'][number];
+
+/** Each health state as a tester reads it. */
+const STATE: Record<string, string> = {
+  healthy: 'Healthy',
+  degraded: 'Degraded',
+  cooling: 'Cooling down',
+  charging: 'Charging',
+  quarantined: 'Quarantined',
+  maintenance: 'In maintenance',
+};
+
+/** Whether the device's health keeps it out of use (the server refuses it with `DEVICE_UNHEALTHY` too). */
+export function isHeld(health: Device['health']): boolean {
+  return health !== null && ['cooling', 'charging', 'quarantined', 'maintenance'].includes(health.state);
+}
+
+/** A badge for a device whose health is not `healthy` (nothing for a healthy device or one not read yet). */
+export function HealthBadge({ health }: { health: Device['health'] }) {
+  if (!health || health.state === 'healthy') return null;
+  return (
+    <span class={`badge health-${health.state}`} title={health.reasons.join('; ')}>
+      {STATE[health.state] ?? health.state}
+    </span>
+  );
+}
+
+/** A device's health: its state and reasons, and its battery and temperature over the last hour. */
+export function DeviceHealthCard({ device }: { device: Device }) {
+  const from = new Date(Date.now() - 3_600_000).toISOString();
+  const series = useQuery({
+    queryKey: ['device-health', device.id],
+    queryFn: () => api<DeviceHealthSamples>(`/df/api/devices/${device.id}/health?from=${encodeURIComponent(from)}`),
+    refetchInterval: 10_000,
+  });
+  const h = device.health;
+  return (
+    <div class="card">
+      <h2>Health</h2>
+      {h ? (
+        <dl class="facts">
+          <dt>State</dt>
+          <dd>
+            <span class={`badge health-${h.state}`}>{STATE[h.state] ?? h.state}</span>
+          </dd>
+          {h.reasons.length > 0 ? (
+            <>
+              <dt>Why</dt>
+              <dd>
+                <ul class="plain">
+                  {h.reasons.map((r) => (
+                    <li>{r}</li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : null}
+          {h.battery ? (
+            <>
+              <dt>Battery</dt>
+              <dd>
+                {h.battery.level} %{h.battery.charging ? ', charging' : ''}
+                {h.battery.temperatureC !== undefined ? `, ${h.battery.temperatureC} °C` : ''}
+              </dd>
+            </>
+          ) : null}
+          {h.storageFreeMb !== undefined ? (
+            <>
+              <dt>Free storage</dt>
+              <dd>{h.storageFreeMb} MB</dd>
+            </>
+          ) : null}
+          <dt>Checked</dt>
+          <dd>{formatTime(h.checkedAt)}</dd>
+        </dl>
+      ) : (
+        <p class="muted">Not read yet.</p>
+      )}
+      <ErrorNote error={series.error} />
+      {series.data && series.data.samples.length > 1 ? <HealthChart samples={series.data.samples} /> : null}
+    </div>
+  );
+}
+
+/** Battery level (%) and temperature (°C) of the readings as two plain SVG lines on one 0–100 scale. */
+function HealthChart({ samples }: { samples: Sample[] }) {
+  const width = 480;
+  const height = 140;
+  const pad = { left: 28, bottom: 18, top: 8, right: 8 };
+  const t0 = Date.parse(samples[0]!.checkedAt);
+  const span = Math.max(1, Date.parse(samples[samples.length - 1]!.checkedAt) - t0);
+  const x = (s: Sample) => pad.left + ((Date.parse(s.checkedAt) - t0) / span) * (width - pad.left - pad.right);
+  const y = (v: number) => pad.top + (height - pad.top - pad.bottom) * (1 - Math.max(0, Math.min(100, v)) / 100);
+  const line = (value: (s: Sample) => number | undefined) =>
+    samples
+      .filter((s) => value(s) !== undefined)
+      .map((s) => `${x(s).toFixed(1)},${y(value(s)!).toFixed(1)}`)
+      .join(' ');
+  const last = samples[samples.length - 1]!;
+  const label = `Battery and temperature over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: battery ${last.battery?.level ?? 'unknown'} %, ${last.battery?.temperatureC ?? 'unknown'} °C`;
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+        <line x1={pad.left} x2={width - pad.right} y1={y(0)} y2={y(0)} class="axis" />
+        <text x={pad.left - 4} y={y(100) + 4} text-anchor="end" class="tick">
+          100
+        </text>
+        <text x={pad.left - 4} y={y(0)} text-anchor="end" class="tick">
+          0
+        </text>
+        <polyline points={line((s) => s.battery?.level)} class="line battery" />
+        <polyline points={line((s) => s.battery?.temperatureC)} class="line temperature" />
+      </svg>
+      <figcaption class="muted small">
+        <span class="key battery">Battery %</span> <span class="key temperature">Temperature °C</span> · {label}
+      </figcaption>
+    </figure>
+  );
+}

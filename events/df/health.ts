@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineEvents, type EventOf } from '#shared/es/index.js';
+
+/**
+ * A device's health (docs/modules/device-health.md): `healthy`; `degraded` (usable, warned);
+ * `cooling` and `charging` (held until the device recovers by itself); `quarantined` (held until an
+ * administrator releases it); `maintenance` (held by an administrator until its end time or until ended).
+ */
+export const HEALTH_STATES = ['healthy', 'degraded', 'cooling', 'charging', 'quarantined', 'maintenance'] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];
+
+/** The states that keep a device out of use: no session, WebDriver session, booking's session or test run gets it. */
+export const HELD_HEALTH_STATES = ['cooling', 'charging', 'quarantined', 'maintenance'] as const satisfies readonly HealthState[];
+export type HeldHealthState = (typeof HELD_HEALTH_STATES)[number];
+
+/** Whether a health state keeps a device out of use. */
+export function isHeldState(state: string | null | undefined): state is HeldHealthState {
+  return (HELD_HEALTH_STATES as readonly string[]).includes(state ?? '');
+}
+
+export { HealthSample } from '#shared/wire/index.js';
+
+/** A company's thresholds; each bound is validated where it is set (`PUT /df/api/fleet/health-rules`). */
+export const HealthRules = z.object({
+  /** Below this level and not charging: `charging` (held until it charges). */
+  batteryMinPercent: z.number().int().min(0).max(100),
+  /** Above this battery temperature: `cooling` (held until it is 3 °C below). */
+  temperatureMaxC: z.number().min(20).max(80),
+  /** Below this free storage on `/data`: `degraded`. */
+  storageMinMb: z.number().int().min(0).max(1_000_000),
+});
+export type HealthRules = z.output<typeof HealthRules>;
+
+/** The rules of a company that set none. */
+export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500 };
+
+/** What the device record shows of its health (`health` of a device). */
+export const DeviceHealthRecord = z.object({
+  state: z.enum(HEALTH_STATES),
+  reasons: z.array(z.string()),
+  battery: z.object({ level: z.number(), charging: z.boolean(), temperatureC: z.number().optional() }).optional(),
+  storageFreeMb: z.number().optional(),
+  checkedAt: z.string(),
+  /** In maintenance: when it ends by itself. */
+  until: z.string().optional(),
+});
+export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
+
+/**
+ * A device's health (`device-health-<deviceId>`) and a company's health rules (`df-health-rules-<companyId>`).
+ * Samples themselves are not events (a module table keeps a bounded series); only a change of state is.
+ * `cause` says what moved it: a sample, an administrator's maintenance or release, or a maintenance's end time.
+ */
+export const healthEvents = defineEvents({
+  DeviceHealthChanged: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    /** The workspaces the device serves (null: all of its company's), for webhooks. */
+    workspaceIds: z.array(z.number().int()).nullable(),
+    /** The state before; null for a device's first reading. */
+    from: z.enum(HEALTH_STATES).nullable(),
+    health: DeviceHealthRecord,
+    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released']),
+    /** While in maintenance: why and until when. */
+    maintenance: z.object({ reason: z.string(), until: z.string() }).optional(),
+  }),
+  DfHealthRulesSet: HealthRules.extend({ companyId: z.number().int() }),
+});
+export type HealthEvent = EventOf<typeof healthEvents>;
+export const HEALTH_EVENT_TYPES = healthEvents.types;
+export const deviceHealthStream = (deviceId: string) => `device-health-${deviceId}`;
+export const healthRulesStream = (companyId: number) => `df-health-rules-${companyId}`;

@@ -1,0 +1,80 @@
+import { defineDecider } from '#shared/es/index.js';
+import { AppError } from '#shared/errors.js';
+import type { DeviceHealthRecord, HealthEvent, HealthRules, HealthSample, HealthState } from '#events/df/health.js';
+import { sameJson } from '#shared/canonical.js';
+import { evaluate, recordOf } from './rules.js';
+
+type Of<T extends HealthEvent['type']> = Extract<HealthEvent, { type: T }>;
+
+/** Where a device is, for the event (webhooks address its company's workspaces). */
+export interface HealthTenant {
+  companyId: number | null;
+  workspaceIds: number[] | null;
+}
+
+export interface DeviceHealthState {
+  health: DeviceHealthRecord | null;
+  maintenance: { reason: string; until: string } | null;
+}
+
+export type DeviceHealthCommand =
+  | ({ type: 'RecordHealthSample'; deviceId: string; sample: HealthSample; rules: HealthRules } & HealthTenant)
+  | ({ type: 'StartMaintenance'; deviceId: string; reason: string; until: string; at: string } & HealthTenant)
+  /** `latest`: the newest reading, which decides the state the device comes back in. */
+  | ({ type: 'EndMaintenance'; deviceId: string; by: 'administrator' | 'end-time'; latest: HealthSample | null; rules: HealthRules; at: string } & HealthTenant)
+  | ({ type: 'ReleaseQuarantine'; deviceId: string; at: string } & HealthTenant);
+
+const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ?? null;
+
+/**
+ * One device's health (`device-health-<deviceId>`): a reading changes it only when its state or
+ * reasons change (the first reading is always recorded); an administrator takes it into maintenance
+ * and out, and releases it from quarantine. A reading never moves a device out of maintenance.
+ */
+export const deviceHealthDecider = defineDecider<DeviceHealthCommand, Of<'DeviceHealthChanged'>, DeviceHealthState>({
+  initialState: () => ({ health: null, maintenance: null }),
+  evolve: {
+    DeviceHealthChanged: (_, { payload }) => ({ health: payload.health, maintenance: payload.maintenance ?? null }),
+  },
+  decide: {
+    RecordHealthSample: (c, state) => {
+      const current = stateOf(state);
+      // Maintenance is ended by an administrator or its end time, quarantine by a release: never by a reading.
+      if (current === 'maintenance' || current === 'quarantined') return [];
+      const verdict = evaluate(c.sample, c.rules, current);
+      if (current === verdict.state && sameJson(state.health?.reasons ?? [], verdict.reasons)) return [];
+      const health = recordOf(verdict, c.sample, c.sample.checkedAt);
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: current, health, cause: 'sample' } }];
+    },
+    StartMaintenance: (c, state) => {
+      if (Date.parse(c.until) <= Date.parse(c.at)) throw new AppError('MAINTENANCE_END_IN_PAST', `The maintenance must end in the future (until ${c.until} is not after ${c.at})`, { details: [{ path: 'until', message: 'must be in the future' }] });
+      const maintenance = { reason: c.reason, until: c.until };
+      if (stateOf(state) === 'maintenance' && sameJson(state.maintenance, maintenance)) return [];
+      const health: DeviceHealthRecord = { ...(state.health ?? { checkedAt: c.at }), state: 'maintenance', reasons: [`maintenance until ${c.until}: ${c.reason}`], until: c.until };
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'maintenance-started', maintenance } }];
+    },
+    EndMaintenance: (c, state) => {
+      if (stateOf(state) !== 'maintenance') throw new AppError('DEVICE_NOT_IN_MAINTENANCE', 'The device is not in maintenance');
+      const verdict = c.latest ? evaluate(c.latest, c.rules, null) : { state: 'healthy' as const, reasons: [] };
+      const health = recordOf(verdict, c.latest, c.at);
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: 'maintenance', health, cause: 'maintenance-ended' } }];
+    },
+    ReleaseQuarantine: (c, state) => {
+      if (stateOf(state) !== 'quarantined') throw new AppError('DEVICE_NOT_QUARANTINED', 'The device is not quarantined');
+      // Healthy until its next reading says otherwise (a battery that still fails quarantines it again).
+      const health: DeviceHealthRecord = { ...state.health!, state: 'healthy', reasons: [], checkedAt: c.at };
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: 'quarantined', health, cause: 'quarantine-released' } }];
+    },
+  },
+});
+
+/** A company's health rules (`df-health-rules-<companyId>`): a change is recorded only when something differs. */
+export const healthRulesDecider = defineDecider<{ type: 'SetHealthRules'; companyId: number; rules: HealthRules }, Of<'DfHealthRulesSet'>, { rules: HealthRules | null }>({
+  initialState: () => ({ rules: null }),
+  evolve: {
+    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules }),
+  },
+  decide: {
+    SetHealthRules: ({ companyId, rules }, state) => (state.rules && sameJson(state.rules, rules) ? [] : [{ type: 'DfHealthRulesSet', payload: { companyId, ...rules } }]),
+  },
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEALTH_RULES, type HealthSample } from '#events/df/health.js';
+import { usableDevices } from '../core/device-health.js';
+import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
+import { evaluate } from './rules.js';
+
+const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 };
+const tenant = { companyId: 1, workspaceIds: null };
+const reading = (over: Partial<HealthSample> = {}, battery: Partial<NonNullable<HealthSample['battery']>> = {}): HealthSample => ({
+  checkedAt: '2026-01-01T00:00:00.000Z',
+  battery: { level: 80, charging: false, temperatureC: 30, health: 'good', ...battery },
+  storageFreeMb: 4_000,
+  ...over,
+});
+
+/** Given commands run one after the other from the initial state, the state they leave and the events each made. */
+function given(...commands: DeviceHealthCommand[]): { state: DeviceHealthState; events: ReturnType<typeof deviceHealthDecider.decide>[] } {
+  let state = deviceHealthDecider.initialState();
+  const events = [];
+  for (const c of commands) {
+    const made = deviceHealthDecider.decide(c, state);
+    events.push(made);
+    state = made.reduce(deviceHealthDecider.evolve, state);
+  }
+  return { state, events };
+}
+const sample = (s: HealthSample): DeviceHealthCommand => ({ type: 'RecordHealthSample', deviceId: 'd1', sample: s, rules, ...tenant });
+
+describe('the health rule', () => {
+  it('holds a hot device cooling, naming the temperature and the limit, and releases it only 3 °C below the limit', () => {
+    expect(evaluate(reading({}, { temperatureC: 41.5 }), rules, 'healthy')).toEqual({ state: 'cooling', reasons: ['battery temperature 41.5 °C above 40 °C'] });
+    expect(evaluate(reading({}, { temperatureC: 38 }), rules, 'cooling').state).toBe('cooling');
+    expect(evaluate(reading({}, { temperatureC: 36.5 }), rules, 'cooling')).toEqual({ state: 'healthy', reasons: [] });
+  });
+
+  it('holds a low battery that is not charging, and lets it go once it charges', () => {
+    expect(evaluate(reading({}, { level: 10 }), rules, 'healthy')).toEqual({ state: 'charging', reasons: ['battery 10 % below 20 % and not charging'] });
+    expect(evaluate(reading({}, { level: 10, charging: true }), rules, 'charging')).toEqual({ state: 'healthy', reasons: [] });
+  });
+
+  it('puts cooling before charging and keeps every reason; low storage and airplane mode only degrade', () => {
+    expect(evaluate(reading({ storageFreeMb: 100 }, { level: 5, temperatureC: 50 }), rules, null)).toEqual({
+      state: 'cooling',
+      reasons: ['battery temperature 50.0 °C above 40 °C', 'battery 5 % below 20 % and not charging', 'storage 100 MB free below 500 MB'],
+    });
+    expect(evaluate(reading({ storageFreeMb: 100, airplaneMode: true }), rules, null)).toEqual({ state: 'degraded', reasons: ['storage 100 MB free below 500 MB', 'airplane mode on'] });
+  });
+
+  it('quarantines a failed battery, and keeps a quarantined device so whatever it reads', () => {
+    expect(evaluate(reading({}, { health: 'dead' }), rules, 'healthy').state).toBe('quarantined');
+    expect(evaluate(reading(), rules, 'quarantined').state).toBe('quarantined');
+  });
+});
+
+describe('device health decider', () => {
+  it('records the first reading, then only changes of state or reasons', () => {
+    const { events } = given(sample(reading()), sample(reading({}, { level: 70 })), sample(reading({}, { temperatureC: 45 })), sample(reading({}, { temperatureC: 46 })));
+    expect(events.map((e) => e.map((x) => `${x.payload.from}→${x.payload.health.state}`))).toEqual([['null→healthy'], [], ['healthy→cooling'], ['cooling→cooling']]);
+  });
+
+  it('holds maintenance against readings, refuses an end time in the past, and ends it into the state the newest reading gives', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(() => given({ type: 'StartMaintenance', deviceId: 'd1', reason: 'swap cable', until: '2025-12-31T00:00:00.000Z', at, ...tenant })).toThrow(expect.objectContaining({ code: 'MAINTENANCE_END_IN_PAST' }));
+    const { state, events } = given(sample(reading()), { type: 'StartMaintenance', deviceId: 'd1', reason: 'swap cable', until: '2026-01-02T00:00:00.000Z', at, ...tenant }, sample(reading({}, { temperatureC: 50 })));
+    expect(state.health).toMatchObject({ state: 'maintenance', reasons: ['maintenance until 2026-01-02T00:00:00.000Z: swap cable'] });
+    expect(events[2]).toEqual([]);
+    const ended = deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: reading({}, { temperatureC: 50 }), rules, at, ...tenant }, state);
+    expect(ended[0]!.payload).toMatchObject({ from: 'maintenance', cause: 'maintenance-ended', health: { state: 'cooling' } });
+    expect(() => deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: null, rules, at, ...tenant }, deviceHealthDecider.initialState())).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_IN_MAINTENANCE' }));
+  });
+
+  it('releases a quarantined device only by an administrator', () => {
+    const { state, events } = given(sample(reading({}, { health: 'dead' })), sample(reading()));
+    expect(events[1]).toEqual([]);
+    const released = deviceHealthDecider.decide({ type: 'ReleaseQuarantine', deviceId: 'd1', at: '2026-01-01T00:00:00.000Z', ...tenant }, state);
+    expect(released[0]!.payload).toMatchObject({ from: 'quarantined', cause: 'quarantine-released', health: { state: 'healthy', reasons: [] } });
+    expect(() => deviceHealthDecider.decide({ type: 'ReleaseQuarantine', deviceId: 'd1', at: '2026-01-01T00:00:00.000Z', ...tenant }, deviceHealthDecider.initialState())).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_QUARANTINED' }));
+  });
+});
+
+describe('health rules decider', () => {
+  it('records changed rules and nothing when the same are set again', () => {
+    const first = healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: DEFAULT_HEALTH_RULES }, healthRulesDecider.initialState());
+    expect(first).toEqual([{ type: 'DfHealthRulesSet', payload: { companyId: 1, ...DEFAULT_HEALTH_RULES } }]);
+    const state = first.reduce(healthRulesDecider.evolve, healthRulesDecider.initialState());
+    expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...DEFAULT_HEALTH_RULES } }, state)).toEqual([]);
+  });
+});
+
+describe('allocation skips held devices', () => {
+  const hot = { id: 'a', name: 'Hot', health: { state: 'cooling' as const, reasons: ['battery temperature 50.0 °C above 40 °C'], checkedAt: '' } };
+  const fine = { id: 'b', name: 'Fine', health: { state: 'degraded' as const, reasons: ['airplane mode on'], checkedAt: '' } };
+  it('keeps the usable ones, and when only held ones match refuses with DEVICE_UNHEALTHY naming the reason', () => {
+    expect(usableDevices([hot, fine, { id: 'c', health: null }]).map((d) => d.id)).toEqual(['b', 'c']);
+    expect(usableDevices([])).toEqual([]);
+    expect(() => usableDevices([hot])).toThrow(expect.objectContaining({ code: 'DEVICE_UNHEALTHY', message: 'Device Hot is held by its health (cooling: battery temperature 50.0 °C above 40 °C)' }));
+  });
+});

@@ -1,0 +1,193 @@
+import type { BusMessage, BusSubscription } from '#shared/bus/index.js';
+import { applySchema } from '#shared/db/index.js';
+import { aggregate, callerActor, commandContext, fold, type CommandActor } from '#shared/es/index.js';
+import { found } from '#shared/errors.js';
+import { HealthReport, decode, hostIdOf, type HealthSample, subjects } from '#shared/wire/index.js';
+import { DEFAULT_HEALTH_RULES, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
+import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { PeriodicJob } from '../core/periodic.js';
+import type { Platform } from '../../platform.js';
+import type { Caller } from '../http.js';
+import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
+
+/** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
+export const SAMPLES_KEPT = 1_440;
+
+/**
+ * Readings are observations, not events (docs/architecture.md, "Read side"): a module table keeps the
+ * newest `SAMPLES_KEPT` of each device for its charts; only a change of state is an event.
+ */
+const SAMPLES_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS df_health_samples (
+    device_id text NOT NULL,
+    at timestamptz NOT NULL,
+    sample jsonb NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS df_health_samples_device_at ON df_health_samples (device_id, at);`;
+
+/** The service's answer for a device's health and its readings. */
+export interface DeviceHealthView {
+  deviceId: string;
+  health: DeviceHealthRecord | null;
+  samples: HealthSample[];
+}
+
+/** Who acts when a host's reading moves a device: the agent of that host. */
+const agentActor = (hostId: string, companyId: number | null): CommandActor => ({ actorId: `agent:${hostId}`, ...(companyId !== null ? { companyId } : {}) });
+
+/**
+ * Device health (docs/modules/device-health.md): takes each host's readings off the bus, keeps them in a
+ * bounded series, and moves the device's health aggregate by the company's rules; an administrator's
+ * maintenance and quarantine release; the company's rules.
+ */
+export class HealthService {
+  private schema: Promise<void> | null = null;
+  private subscription: BusSubscription | null = null;
+  private readonly devices;
+  private readonly rulesOf;
+  private readonly sweeper = new PeriodicJob(
+    () => this.sweep(),
+    (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
+  );
+
+  constructor(private readonly platform: Platform) {
+    const deps = { store: platform.store, get readModels() { return platform.readModels; } };
+    this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
+    this.rulesOf = aggregate(deps, { decider: healthRulesDecider, stream: (id) => healthRulesStream(Number(id)), readModels: [] });
+  }
+
+  /** Creates the samples table once. */
+  ready(): Promise<void> {
+    this.schema ??= applySchema(this.platform.db, 'df_health_samples', SAMPLES_SCHEMA);
+    return this.schema;
+  }
+
+  /**
+   * Listens to every host's readings (one replica of the service handles each: a queue group) and ends
+   * maintenances at their end time every `sweepEveryMs`, whether or not the device is read.
+   */
+  async start(sweepEveryMs: number): Promise<void> {
+    await this.ready();
+    this.subscription = await this.platform.bus.subscribe(subjects.anyHealth(), (msg) => void this.onReport(msg), { queue: 'df-service' });
+    this.sweeper.start(sweepEveryMs);
+  }
+
+  async stop(): Promise<void> {
+    await this.sweeper.stop();
+    await this.subscription?.unsubscribe().catch(() => undefined);
+    this.subscription = null;
+  }
+
+  /** Ends every maintenance past its end time: each device comes back in the state its newest reading gives. */
+  async sweep(): Promise<void> {
+    const now = this.platform.now();
+    for (const deviceId of await maintenancesOver(this.platform.db, now)) {
+      const placement = await placementOfDevice(this.platform.db, deviceId);
+      if (!placement) continue;
+      const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(placement.companyId)]);
+      const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+      // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
+      await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) })).catch((err: unknown) => {
+        if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
+      });
+    }
+  }
+
+  private async onReport(msg: BusMessage): Promise<void> {
+    let report: HealthReport;
+    try {
+      report = decode(HealthReport, msg.data);
+    } catch (err) {
+      this.platform.logger.warn({ subject: msg.subject, err: (err as Error).message }, 'invalid health report');
+      return;
+    }
+    await this.record(hostIdOf(msg.subject) ?? '', report.deviceId, report.sample).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a health reading failed'));
+  }
+
+  /**
+   * One reading of a device from its host: kept in the series and judged by the company's rules. A host
+   * speaks only for the devices placed on it; another host's word is dropped.
+   */
+  async record(hostId: string, deviceId: string, sample: HealthSample): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement || placement.hostId !== hostId) return;
+    await this.ready();
+    const db = this.platform.db;
+    // Filed and trimmed by when the service received it: a host's wrong clock cannot push its readings out of the window.
+    await db.query(`INSERT INTO df_health_samples (device_id, at, sample) VALUES ($1, $2, $3::jsonb)`, [deviceId, this.platform.now().toISOString(), JSON.stringify(sample)]);
+    await db.query(
+      `DELETE FROM df_health_samples WHERE device_id = $1 AND at < (SELECT at FROM df_health_samples WHERE device_id = $1 ORDER BY at DESC OFFSET ${SAMPLES_KEPT - 1} LIMIT 1)`,
+      [deviceId],
+    );
+    const tenant: HealthTenant = { companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    const rules = await this.rules(placement.companyId);
+    const command: DeviceHealthCommand = { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
+    await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)), { settle: false });
+  }
+
+  /** A company's rules (the defaults until it sets its own). */
+  async rules(companyId: number | null): Promise<HealthRules> {
+    if (companyId === null) return DEFAULT_HEALTH_RULES;
+    const state = fold(healthRulesDecider, await this.platform.store.readStream(healthRulesStream(companyId)));
+    return state.rules ?? DEFAULT_HEALTH_RULES;
+  }
+
+  /** Sets the caller's company's rules; answers them. */
+  async setRules(caller: Caller, rules: HealthRules): Promise<HealthRules> {
+    await this.rulesOf.run(String(caller.companyId), { type: 'SetHealthRules', companyId: caller.companyId, rules }, commandContext(this.platform, callerActor(caller)));
+    return this.rules(caller.companyId);
+  }
+
+  /** A device the caller may see, with its health and readings between `from` and `to` (the newest `SAMPLES_KEPT` at most); 404 otherwise. */
+  async health(scope: DeviceScope, deviceId: string, range: { from?: Date | undefined; to?: Date | undefined }): Promise<DeviceHealthView> {
+    const device = found(await findDevice(this.platform.db, scope, deviceId), 'Device not found');
+    await this.ready();
+    const r = await this.platform.db.query<{ sample: unknown }>(
+      `SELECT sample FROM df_health_samples WHERE device_id = $1 AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at <= $3) ORDER BY at ASC LIMIT ${SAMPLES_KEPT}`,
+      [deviceId, range.from?.toISOString() ?? null, range.to?.toISOString() ?? null],
+    );
+    const samples = r.rows.map((row) => (typeof row.sample === 'string' ? JSON.parse(row.sample) : row.sample) as HealthSample);
+    return { deviceId, health: device.health, samples };
+  }
+
+  /** Takes a device the caller may see into maintenance until `until`; 404 for a device they may not see. */
+  async startMaintenance(caller: Caller, scope: DeviceScope, deviceId: string, input: { reason: string; until: string }): Promise<DeviceHealthRecord | null> {
+    const tenant = await this.tenantOf(scope, deviceId);
+    await this.devices.run(deviceId, { type: 'StartMaintenance', deviceId, reason: input.reason, until: input.until, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    return this.current(scope, deviceId);
+  }
+
+  /** Ends a device's maintenance: it comes back in the state its newest reading gives. */
+  async endMaintenance(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
+    const tenant = await this.tenantOf(scope, deviceId);
+    const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(tenant.companyId)]);
+    await this.devices.run(deviceId, { type: 'EndMaintenance', deviceId, by: 'administrator', latest, rules, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    return this.current(scope, deviceId);
+  }
+
+  /** Releases a quarantined device: healthy until its next reading says otherwise. */
+  async releaseQuarantine(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
+    const tenant = await this.tenantOf(scope, deviceId);
+    await this.devices.run(deviceId, { type: 'ReleaseQuarantine', deviceId, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    return this.current(scope, deviceId);
+  }
+
+  private async tenantOf(scope: DeviceScope, deviceId: string): Promise<HealthTenant> {
+    found(await findDevice(this.platform.db, scope, deviceId), 'Device not found');
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    // Only a device of the caller's own company (never the operator's shared pool): else it does not exist.
+    if (!placement || placement.companyId !== scope.companyId) found(null, 'Device not found');
+    return { companyId: placement!.companyId, workspaceIds: placement!.workspaceIds };
+  }
+
+  private async current(scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
+    return (await findDevice(this.platform.db, scope, deviceId))?.health ?? null;
+  }
+
+  private async latest(deviceId: string): Promise<HealthSample | null> {
+    await this.ready();
+    const r = await this.platform.db.query<{ sample: unknown }>(`SELECT sample FROM df_health_samples WHERE device_id = $1 ORDER BY at DESC LIMIT 1`, [deviceId]);
+    const row = r.rows[0];
+    return row ? ((typeof row.sample === 'string' ? JSON.parse(row.sample) : row.sample) as HealthSample) : null;
+  }
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { PROTOCOL_VERSION } from './subjects.js';
+
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
+
+/**
+ * One reading of a device's health signals (docs/modules/device-health.md); every signal is optional, as
+ * a device may lack it. Read by the agent on a schedule and at each session's end.
+ */
+export const HealthSample = z.object({
+  battery: z
+    .object({
+      level: z.number().int().min(0).max(100),
+      charging: z.boolean(),
+      temperatureC: z.number().min(-50).max(150).optional(),
+      /** Android's `BatteryManager.BATTERY_HEALTH_*` as a word. */
+      health: z.enum(['good', 'overheat', 'dead', 'over_voltage', 'failure', 'cold', 'unknown']).optional(),
+    })
+    .optional(),
+  storageFreeMb: z.number().int().min(0).optional(),
+  /** Android's thermal status (0 none … 6 shutdown), where the device reports it. */
+  thermalStatus: z.number().int().min(0).max(6).optional(),
+  airplaneMode: z.boolean().optional(),
+  checkedAt: z.string().max(40),
+});
+export type HealthSample = z.infer<typeof HealthSample>;
+
+/** A device's health reading, published by its host (`df.agent.<hostId>.health`). */
+export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample });
+export type HealthReport = z.infer<typeof HealthReport>;

@@ -1,0 +1,242 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdbdPeer } from '#test/adbd/peer.js';
+import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { signUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { HealthReport, PROTOCOL_VERSION, encode, subjects } from '#shared/wire/index.js';
+
+/**
+ * Device health end to end: an adbd test device behind Debian's adb, the server's in-process agent
+ * reading its health every 500 ms (`AGENT_HEALTH_INTERVAL`), and the device's script changed by the
+ * test. A hot device is held `cooling` and refused to a session and to a WebDriver session, naming the
+ * reason, and released on its own when it cools; a low battery not charging holds it until it charges;
+ * a failed battery quarantines it until an administrator releases it; an administrator's maintenance
+ * holds it until ended or until its end time. Webhooks hear of each change. Bad input changes nothing. Every wait is a poll of
+ * the API until a state, with a deadline.
+ */
+const ADMIN = { email: 'health-admin@example.com', password: 'health-password-1' };
+let server: TestServer;
+let adb: AdbServer;
+let peer: AdbdPeer;
+let token: string;
+let deviceId: string;
+let receiver: Server;
+const hooks: { type: string; data: Record<string, unknown> }[] = [];
+
+const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
+const expectStatus = (res: JsonResponse, status: number, code?: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  if (code) expect(res.body.code).toBe(code);
+};
+type Health = { state: string; reasons: string[]; battery?: { level: number; charging: boolean; temperatureC?: number }; storageFreeMb?: number; checkedAt: string };
+const healthOf = async (): Promise<Health | null> => (await api('GET', `/devices/${deviceId}`)).body.health;
+/** Polls the device record until its health is `state`. */
+const healthBecomes = (state: string, timeoutMs = 20_000) =>
+  eventually(async () => {
+    const h = await healthOf();
+    return h?.state === state ? h : undefined;
+  }, { what: `device health ${state}`, timeoutMs });
+/** Waits until the device has answered `n` more readings than now (the agent read it again). */
+const readAgain = async (n = 2) => {
+  const start = peer.health.readings;
+  await eventually(async () => (peer.health.readings >= start + n ? true : undefined), { what: `${n} more health readings` });
+};
+const openSession = () => api('POST', '/sessions', { deviceId, name: 'health e2e' });
+const wdSession = () => http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { 'df:deviceId': deviceId } } } });
+const hookSeen = (type: string, match: (d: Record<string, unknown>) => boolean) =>
+  eventually(async () => hooks.find((h) => h.type === type && match(h.data)), { what: `webhook ${type}`, timeoutMs: 20_000 });
+
+describe('device health', () => {
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const parsed = JSON.parse(body || '{}') as { type?: string; data?: Record<string, unknown> };
+        if (parsed.type) hooks.push({ type: parsed.type, data: parsed.data ?? {} });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    adb = await startAdbServer();
+    const started = await startPeer({ model: 'Health Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    peer = started.peer;
+    await adb.connect(started.port);
+    server = await startTestServer({
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      AGENT_HEALTH_INTERVAL: '500ms',
+      AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false }, devices: [] }),
+    });
+    token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+    const workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
+    const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, {
+      token,
+      body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`, events: ['device.health_changed', 'device.quarantined', 'device.recovered'] },
+    });
+    expectStatus(hook, 201);
+    deviceId = await eventually(async () => ((await api('GET', '/devices?platform=android')).body.content as { id: string }[])[0]?.id, { what: 'the android device', timeoutMs: 60_000 });
+    await healthBecomes('healthy');
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await adb?.stop();
+    await peer?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
+    const before = (await api('GET', '/fleet/health-rules')).body;
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500 });
+    for (const bad of [{ ...before, batteryMinPercent: 150 }, { ...before, temperatureMaxC: 5 }, { ...before, storageMinMb: -1 }, { batteryMinPercent: 20 }]) {
+      expectStatus(await api('PUT', '/fleet/health-rules', bad), 400, 'VALIDATION_FAILED');
+    }
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual(before);
+    const past = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'cable', until: new Date(Date.now() - 60_000).toISOString() });
+    expectStatus(past, 400, 'MAINTENANCE_END_IN_PAST');
+    expect((await healthOf())?.state).toBe('healthy');
+    expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 409, 'DEVICE_NOT_IN_MAINTENANCE');
+    expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`), 409, 'DEVICE_NOT_QUARANTINED');
+    const other = await signUpCompany(server.url, 'health-other');
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'mine now', until: new Date(Date.now() + 3_600_000).toISOString() }, other.token), 404, 'NOT_FOUND');
+    expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`, undefined, other.token), 404, 'NOT_FOUND');
+    expectStatus(await api('GET', `/devices/${deviceId}/health`, undefined, other.token), 404, 'NOT_FOUND');
+    expect((await healthOf())?.state).toBe('healthy');
+    // Another host's word about this device (a scorching reading) is dropped: only its own host speaks for it.
+    const forged = { checkedAt: new Date().toISOString(), battery: { level: 50, charging: false, temperatureC: 99 } };
+    await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, sample: forged }));
+    await readAgain();
+    expect((await healthOf())?.state).toBe('healthy');
+    const series = await api('GET', `/devices/${deviceId}/health`);
+    expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((x) => x.battery?.temperatureC === 99)).toBe(false);
+    const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
+    expectStatus(set, 200);
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health-rules&size=50', { token });
+      return r.body.content?.length >= 1 ? r.body.content : undefined;
+    }, { what: 'the rules change in the audit' });
+    expect(audit[0]).toMatchObject({ eventType: 'DfHealthRulesSet' });
+  });
+
+  it('holds a device that heats above the threshold (cooling), refuses a session and a WebDriver session naming why, and releases it when it cools', async () => {
+    peer.health.set({ temperatureC: 46 });
+    const hot = await healthBecomes('cooling');
+    expect(hot.reasons).toContain('battery temperature 46.0 °C above 40 °C');
+    expect(hot.battery).toMatchObject({ temperatureC: 46, charging: false });
+    const refused = await openSession();
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('cooling: battery temperature 46.0 °C above 40 °C');
+    const wd = await wdSession();
+    expect(wd.status).toBe(500);
+    expect(wd.body.value).toMatchObject({ error: 'session not created', data: { code: 'DEVICE_UNHEALTHY' } });
+    expect(wd.body.value.message).toContain('battery temperature 46.0 °C');
+    // Asked by platform rather than by device: the only Android device is held, so it is said at once, not queued.
+    const byPlatform = await http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { platformName: 'Android', 'df:queueTimeoutSeconds': 60 } } } });
+    expect(byPlatform.body.value).toMatchObject({ error: 'session not created', data: { code: 'DEVICE_UNHEALTHY' } });
+    const series = await api('GET', `/devices/${deviceId}/health?from=${encodeURIComponent(new Date(Date.now() - 600_000).toISOString())}`);
+    expectStatus(series, 200);
+    expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((s) => s.battery?.temperatureC === 46)).toBe(true);
+    expect(await hookSeen('device.health_changed', (d) => d.state === 'cooling' && d.from === 'healthy')).toBeTruthy();
+
+    // 38 °C is below the limit but within the 3 °C margin: still held after two more readings.
+    peer.health.set({ temperatureC: 38 });
+    await readAgain();
+    expect((await healthOf())?.state).toBe('cooling');
+    peer.health.set({ temperatureC: 33 });
+    await healthBecomes('healthy');
+    expect(await hookSeen('device.recovered', (d) => d.from === 'cooling')).toBeTruthy();
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+  });
+
+  it('holds a battery below the threshold while not charging, until it charges', async () => {
+    peer.health.set({ batteryLevel: 10, charging: false });
+    const low = await healthBecomes('charging');
+    expect(low.reasons).toEqual(['battery 10 % below 20 % and not charging']);
+    const refused = await openSession();
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('battery 10 % below 20 %');
+    peer.health.set({ charging: true });
+    const back = await healthBecomes('healthy');
+    expect(back.battery).toMatchObject({ level: 10, charging: true });
+    peer.health.set({ batteryLevel: 80, charging: false });
+  });
+
+  it('quarantines a failed battery until an administrator releases it, and says so by webhook', async () => {
+    peer.health.set({ batteryHealth: 4 });
+    const q = await healthBecomes('quarantined');
+    expect(q.reasons).toEqual(['battery health dead']);
+    expect(await hookSeen('device.quarantined', (d) => d.state === 'quarantined')).toBeTruthy();
+    // The battery is replaced: readings alone never end a quarantine.
+    peer.health.set({ batteryHealth: 2 });
+    await readAgain();
+    expect((await healthOf())?.state).toBe('quarantined');
+    expectStatus(await openSession(), 409, 'DEVICE_UNHEALTHY');
+    const released = await api('POST', `/devices/${deviceId}/release-quarantine`);
+    expectStatus(released, 200);
+    expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
+    expect(await hookSeen('device.recovered', (d) => d.from === 'quarantined')).toBeTruthy();
+  });
+
+  it('holds a device an administrator takes into maintenance, naming the reason, until the maintenance is ended', async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const started = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'replace the USB cable', until });
+    expectStatus(started, 200);
+    expect(started.body.health).toMatchObject({ state: 'maintenance', reasons: [`maintenance until ${new Date(until).toISOString()}: replace the USB cable`] });
+    const refused = await openSession();
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('replace the USB cable');
+    // Readings go on but do not end it.
+    await readAgain();
+    expect((await healthOf())?.state).toBe('maintenance');
+    const ended = await api('DELETE', `/devices/${deviceId}/maintenance`);
+    expectStatus(ended, 200);
+    expect(ended.body.health.state).toBe('healthy');
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
+      const entries = (r.body.content ?? []) as { eventType: string; payload: { cause?: string } }[];
+      return entries.some((e) => e.payload?.cause === 'maintenance-ended') ? entries : undefined;
+    }, { what: 'the maintenance in the audit' });
+    expect(audit.some((e) => e.eventType === 'DeviceHealthChanged' && e.payload.cause === 'maintenance-started')).toBe(true);
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+  });
+
+  it('ends a maintenance at its end time by itself (the service sweeps every 5 s), and says the device recovered', async () => {
+    const until = new Date(Date.now() + 3_000).toISOString();
+    const started = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'short check', until });
+    expectStatus(started, 200);
+    expect(started.body.health).toMatchObject({ state: 'maintenance', until });
+    await healthBecomes('healthy', 20_000);
+    expect(await hookSeen('device.recovered', (d) => d.from === 'maintenance' && d.cause === 'maintenance-ended')).toBeTruthy();
+  });
+
+  it('shows a held device with its health badge in the grid, and its state, reasons and chart on its page, in Chromium, axe-clean', async () => {
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.goto(`${server.url}/devices`);
+      const card = page.locator('.device-card', { hasText: 'Health Phone' });
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid with a held device');
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
+      await page.getByText(/battery swap/).first().waitFor();
+      await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
+      await expectAccessible(page, "a held device's page with its health chart");
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+    }
+  });
+});
