@@ -34,6 +34,7 @@ import { SessionService, sessionsFeature } from './sessions/index.js';
 import { sharingFeature, SharingService } from './sharing/index.js';
 import { TestRunService, testRunsFeature } from './test-runs/index.js';
 import { wdFeature } from './wd/index.js';
+import { readFleetGauges } from './metrics.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
 
@@ -223,6 +224,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const s = buildServices(platform);
   const features = featureList(platform, deps, s);
+  let stopGauges = () => {};
   return {
     sessions: s.sessions,
     hub: s.hub,
@@ -254,8 +256,10 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       s.files.start();
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
       s.testRuns.start();
+      stopGauges = readFleetGauges(platform.db);
     },
     async stop(): Promise<void> {
+      stopGauges();
       await s.testRuns.stop();
       await s.accessibility.stop();
       await s.files.stop();
