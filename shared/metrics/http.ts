@@ -25,6 +25,9 @@ function collectProcessMetrics(): void {
   if (defaultsCollected) return;
   defaultsCollected = true;
   collectDefaultMetrics({ register: registry });
+  // Gauges whose names end in `_total`, which promtool (rightly) refuses for a non-counter; the same
+  // figures are in `nodejs_active_handles` / `_requests` / `_resources` by type.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 }
 
 /** How `/metrics` is reached (docs/operations.md, "Metrics"): a token on the public port, a port of its own, or neither. */
