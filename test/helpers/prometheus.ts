@@ -96,15 +96,3 @@ export async function startPrometheus(targets: ScrapeTarget[], options: { rules?
     },
   };
 }
-
-/** Polls `query` until `accept` holds for its result, or throws after `timeoutMs` with the last result. */
-export async function untilQuery<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  for (;;) {
-    last = await read();
-    if (accept(last)) return last;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
