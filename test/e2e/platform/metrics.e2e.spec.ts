@@ -132,3 +132,28 @@ describe('metrics on METRICS_PORT', () => {
     expect((await http(server.url, 'GET', '/metrics')).status).toBe(404);
   });
 });
+
+describe('rate-limit refusals', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ METRICS_PORT: '0', RATE_LIMIT_PER_ADDRESS: '2' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('counts each 429 by its budget, never by the address', async () => {
+    const refusals = async () => {
+      const text = await (await fetch(server.process.metricsUrl!)).text();
+      return seriesOf(text).filter((s) => s.name === 'qa_rate_limit_refusals_total');
+    };
+    const valueOf = async () => {
+      const text = await (await fetch(server.process.metricsUrl!)).text();
+      return Number(/^qa_rate_limit_refusals_total\{budget="address"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await valueOf();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await http(server.url, 'GET', '/openapi.json')).status);
+    expect(statuses.filter((s) => s === 429).length).toBe(2);
+    expect(await valueOf()).toBe(before + 2);
+    for (const s of await refusals()) expect(Object.values(s.labels).join(' ')).not.toContain('127.0.0.1');
+  });
+});
