@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
+import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
+import { natsHostInbox } from '#shared/wire/index.js';
 import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
 import { freePort } from '#test/helpers/daemon.js';
 import { sharedDeployment } from '#test/helpers/deployment.js';
@@ -15,7 +20,8 @@ import { http } from '#test/helpers/server.js';
  * gateway, the organization and device modules, the projections runner, and a device host's agent —
  * with the shipped alert rules loaded. The gateway's /metrics is behind METRICS_TOKEN on its own port,
  * every other process's on a METRICS_PORT of its own. A session is opened and tapped through the
- * gateway; then Prometheus's query API must show samples of what that did.
+ * gateway, and a WebDriver session runs a command through /df/wd on a second host (Appium's fake driver,
+ * in this test's process, on the same NATS); then Prometheus's query API must show samples of what that did.
  */
 const ADMIN = { email: 'prometheus-admin@example.com', password: 'prometheus-password' };
 const POOL = 'prometheus-test-shared-pool-token-0123456789';
@@ -27,6 +33,8 @@ const servers: ChildServer[] = [];
 const dirs: string[] = [];
 let gateway: ChildServer;
 let agent: ChildProcess;
+let wdBus: MessageBus;
+let wdHost: AgentHost;
 let prometheus: RunningPrometheus;
 const targets: ScrapeTarget[] = [];
 
@@ -70,11 +78,22 @@ beforeAll(async () => {
   });
   targets.push({ job: 'qa-agent', address: `127.0.0.1:${agentPort}` });
   await eventually(async () => ((await fetch(`http://127.0.0.1:${agentPort}/metrics`).then((r) => r.ok, () => false)) ? true : undefined), { what: "the agent's /metrics", timeoutMs: 60_000 });
+  const wdHostId = 'prometheus-wd-host';
+  wdBus = await connectNatsBus(deployment.env.NATS_URL!, { name: 'prometheus-wd-host', inboxPrefix: natsHostInbox(wdHostId) });
+  wdHost = new AgentHost({
+    bus: wdBus,
+    config: loadAgentConfig({ value: { hostId: wdHostId, hostToken: POOL, heartbeatMs: 300, devices: [] } }),
+    logger: pino({ level: 'silent' }),
+    providers: [new FakeWebDriverProvider({ hostId: wdHostId, devices: [{ name: 'Prometheus WD fake', osVersion: '14', model: 'Pixel Fake' }] })],
+  });
+  await wdHost.start();
   if (prometheusInstalled) prometheus = await startPrometheus(targets, { rules: [ALERTS] });
 }, 240_000);
 
 afterAll(async () => {
   await prometheus?.stop();
+  await wdHost?.stop();
+  await wdBus?.close();
   if (agent && agent.exitCode === null) {
     agent.kill('SIGTERM');
     await new Promise((r) => agent.once('exit', r));
@@ -99,7 +118,7 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     const token = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
     expect(token).toBeTruthy();
     const api = (method: string, path: string, body?: unknown) => http(gateway.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
-    const device = await eventually(async () => (await api('GET', '/devices?status=available')).body.content?.[0] as { id: string } | undefined, {
+    const device = await eventually(async () => (await api('GET', '/devices?status=available&search=Prometheus%20sim')).body.content?.[0] as { id: string } | undefined, {
       what: 'the simulated device',
       timeoutMs: 60_000,
     });
@@ -132,6 +151,24 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
       return ['qa-gateway', 'qa-organization', 'qa-df', 'qa-projections', 'qa-agent'].every((j) => jobs.has(j)) ? true : undefined;
     }, { what: `event-loop lag of every process (seen: ${loops.map((s) => s.metric.job).join(', ')})` });
   }, 180_000);
+
+  it('sees WebDriver commands through /df/wd by name, and the new-session wait in the queue', async () => {
+    const token = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
+    const wd = (method: string, path: string, body?: unknown) => http(gateway.url, method, `/df/wd${path}`, { token, ...(body !== undefined ? { body } : {}) });
+    await eventually(async () => ((await http(gateway.url, 'GET', '/df/api/devices?status=available&search=WD%20fake', { token })).body.content?.length === 1 ? true : undefined), {
+      what: 'the fake WebDriver device',
+      timeoutMs: 60_000,
+    });
+    const created = await wd('POST', '/session', { capabilities: { alwaysMatch: { platformName: 'Android', 'appium:deviceName': 'Prometheus WD fake' } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const sessionId = created.body.value.sessionId as string;
+    expect((await wd('GET', `/session/${sessionId}/source`)).status).toBe(200);
+    expect((await wd('DELETE', `/session/${sessionId}`)).status).toBe(200);
+    const commands = await samples('qa_webdriver_command_duration_seconds_count{job="qa-df", command="getPageSource", outcome="success"} > 0');
+    expect(commands).toHaveLength(1);
+    await samples('qa_webdriver_queue_wait_seconds_count{job="qa-df", outcome="acquired"} > 0');
+    expect(JSON.stringify(await prometheus.query('{__name__=~"qa_webdriver.*"}'))).not.toContain(sessionId);
+  }, 120_000);
 
   it("finds no problem with promtool check metrics in any process's /metrics", async () => {
     for (const t of targets) {
