@@ -78,3 +78,9 @@ export const rateLimitRefusals = counter('qa_rate_limit_refusals_total', 'Reques
 /** Webhook deliveries waiting for their next attempt, and attempts that failed. */
 export const webhookBacklog = observedGauge('qa_webhook_deliveries_pending', 'Webhook deliveries not yet delivered nor given up.', []);
 export const webhookFailures = counter('qa_webhook_delivery_failures_total', 'Webhook delivery attempts that failed, by whether the delivery will be retried or is given up.', ['final']);
+
+/** Screen frames delivered to viewers, and frames a slow viewer skipped: `rate()` of it is frames per second. */
+export const viewerFrames = counter('qa_viewer_frames_total', 'Screen frames delivered to viewers (sent), and frames skipped for a slow viewer (dropped).', ['outcome']);
+
+/** Mails handed to SMTP (sent) or refused by it (failed); `logged` when no SMTP_URL is set. */
+export const mails = counter('qa_mails_total', 'Mails by outcome: sent (accepted by the SMTP server), failed (refused or unreachable), logged (no SMTP_URL).', ['outcome']);
