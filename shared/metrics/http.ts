@@ -3,6 +3,7 @@ import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics } from 'prom-client';
+import { AppError } from '../errors.js';
 import { exposition, histogram, registry } from './registry.js';
 
 /** OpenTelemetry's advised boundaries for `http.server.request.duration`, in seconds. */
@@ -64,10 +65,7 @@ export function installHttpMetrics(app: FastifyInstance, exposure: MetricsExposu
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const given = request.headers.authorization;
     if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="metrics"')
-        .send({ statusCode: 401, code: 'UNAUTHORIZED', error: 'Unauthorized', message: 'The metrics token is required' });
+      throw new AppError('UNAUTHORIZED', 'The metrics token is required', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } });
     }
     const { body, contentType } = await exposition();
     return reply.type(contentType).send(body);

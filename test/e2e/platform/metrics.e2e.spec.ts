@@ -47,6 +47,7 @@ describe('metrics behind METRICS_TOKEN', () => {
     const none = await http(server.url, 'GET', '/metrics');
     expect(none.status).toBe(401);
     expect(none.body.code).toBe('UNAUTHORIZED');
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
     expect((await http(server.url, 'GET', '/metrics', { token: `${TOKEN}x` })).status).toBe(401);
     // A user's access token is not the metrics token.
     expect((await http(server.url, 'GET', '/metrics', { token })).status).toBe(401);
