@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
@@ -27,6 +27,7 @@ const ADMIN = { email: 'prometheus-admin@example.com', password: 'prometheus-pas
 const POOL = 'prometheus-test-shared-pool-token-0123456789';
 const TOKEN = 'prometheus-test-metrics-token-0123456789';
 const ALERTS = resolve(import.meta.dirname, '../../../deploy/observability/alerts.yml');
+const DASHBOARD = resolve(import.meta.dirname, '../../../deploy/observability/grafana-dashboard.json');
 
 let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
 const servers: ChildServer[] = [];
@@ -190,6 +191,17 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     }, { what: 'every alert rule evaluated without error' });
     expect(rules.map((r) => r.name).sort()).toEqual(['QaDeviceHostLost', 'QaEventStoreAppendsFailing', 'QaHttpErrorRateHigh', 'QaProcessDown', 'QaProjectionLagging', 'QaWebhookBacklogGrowing']);
     for (const r of rules) expect(await prometheus.query(r.query), r.name).toEqual([]);
+  });
+
+  it("has every query of the shipped Grafana dashboard accepted by Prometheus, the fleet's and the write path's with data", async () => {
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { type: string; title: string; targets?: { expr: string }[] }[] };
+    const queries = dashboard.panels.filter((p) => p.type !== 'row').flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
+    expect(queries.length).toBeGreaterThan(20);
+    const results = new Map<string, number>();
+    for (const q of queries) results.set(q.title, (results.get(q.title) ?? 0) + (await prometheus.query(q.expr)).length);
+    for (const title of ['Requests per second by job', 'Sessions by state', 'Devices by state and platform', 'p95 device command latency by kind', 'Projection lag', 'Event-store appends by outcome', 'Heap used by job']) {
+      expect(results.get(title), title).toBeGreaterThan(0);
+    }
   });
 
   it('the host-lost rule finds the agent once it stops answering', async () => {
