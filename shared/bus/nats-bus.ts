@@ -192,6 +192,7 @@ function watchConnection(life: { nc: NatsConnection; connected: boolean; inFligh
       const now: boolean = status.type === 'disconnect' ? false : status.type === 'reconnect' ? true : life.connected;
       if (now === life.connected) continue;
       life.connected = now;
+      if (!now) qaMetrics.natsDisconnects.inc();
       if (!now) for (const fail of [...life.inFlight]) fail(new BusUnavailableError('(in flight)'));
       for (const listener of [...listeners]) {
         try {

@@ -42,6 +42,7 @@ describe('the metric catalog', () => {
       'qa_event_store_append_duration_seconds',
       'qa_event_store_append_group_size',
       'qa_mails_total',
+      'qa_nats_disconnects_total',
       'qa_nats_request_duration_seconds',
       'qa_projection_lag_seconds',
       'qa_rate_limit_refusals_total',

@@ -66,6 +66,9 @@ export const natsRequestDuration = histogram(
   LATENCY_BUCKETS,
 );
 
+/** Times this process's NATS connection dropped (each followed by reconnection attempts). */
+export const natsDisconnects = counter('qa_nats_disconnects_total', "Times this process's NATS connection was lost.", []);
+
 /** Device sessions of the installation by state, read from the sessions read model when scraped. */
 export const sessionsByState = observedGauge('qa_sessions', 'Device sessions by state (from the sessions read model).', ['state']);
 
