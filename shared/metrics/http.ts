@@ -40,7 +40,7 @@ export interface MetricsExposure {
 }
 
 /** Whether metrics are exposed at all: without a token or a port they are neither collected per request nor served. */
-export const metricsExposed = (exposure: MetricsExposure): boolean => exposure.token !== undefined || exposure.port !== undefined;
+const metricsExposed = (exposure: MetricsExposure): boolean => exposure.token !== undefined || exposure.port !== undefined;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,3 +1,3 @@
-export { registry, histogram, counter, gauge, observedGauge, exposition, type Readings } from './registry.js';
-export { installHttpMetrics, startMetricsServer, metricsExposed, type MetricsExposure, type MetricsServer } from './http.js';
+export { registry } from './registry.js';
+export { installHttpMetrics, startMetricsServer, type MetricsExposure, type MetricsServer } from './http.js';
 export * as qaMetrics from './platform.js';
