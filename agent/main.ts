@@ -3,6 +3,7 @@ import { natsHostInbox } from '#shared/wire/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { createLogger } from '#shared/logger.js';
+import { startMetricsServer, type MetricsServer } from '#shared/metrics/index.js';
 import { AgentHost } from './host.js';
 import { loadAgentConfig } from './config.js';
 
@@ -38,6 +39,15 @@ async function main(): Promise<void> {
   }
   const host = new AgentHost({ bus, config: agentConfig, logger });
   await host.start();
+  // The agent has no HTTP server of its own: `/metrics` is on METRICS_PORT without a token, or else with
+  // METRICS_TOKEN on PORT (docs/operations.md, "Metrics"); with neither, nothing listens.
+  const metrics: MetricsServer | null =
+    config.METRICS_PORT !== undefined
+      ? await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT })
+      : config.METRICS_TOKEN !== undefined
+        ? await startMetricsServer({ host: config.HOST, port: config.PORT, token: config.METRICS_TOKEN })
+        : null;
+  if (metrics) logger.info({ url: metrics.url }, 'metrics listening');
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) {
@@ -53,6 +63,7 @@ async function main(): Promise<void> {
     force.unref();
     void host
       .stop()
+      .then(() => metrics?.close())
       .then(() => bus!.close())
       .then(
         () => process.exit(0),

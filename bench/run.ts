@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
@@ -26,6 +26,7 @@ import { formatWebdriver, measureWebdriver, type WebdriverReport } from './webdr
 import { formatWebdriverFirst, measureWebdriverFirst, type WebdriverFirstReport } from './webdriver-first.js';
 import { formatIosScreen, measureIosScreen, type IosScreenReport } from './ios-screen.js';
 import { measureHttpOverhead, type HttpOverheadReport } from './http-overhead.js';
+import { formatMetricsCost, measureMetricsCost, type MetricsCostReport } from './metrics-cost.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
@@ -40,6 +41,7 @@ import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './gr
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
+  metrics: { connections: 50, durationSeconds: 10, warmupSeconds: 3 },
   appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
   groupCommit: { writers: 16, durationMs: 5_000, rounds: 2, settleMs: 10_000 },
   v1Writes: { runs: [{ backend: 'PostgreSQL', groupCommit: false }, { backend: 'PostgreSQL', groupCommit: true }, { backend: 'PGlite', groupCommit: false }, { backend: 'PGlite', groupCommit: true }], connections: 100, durationSeconds: 10, warmupSeconds: 3 },
@@ -87,8 +89,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'drill';
-const STEPS: readonly Step[] = ['http', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -456,6 +458,7 @@ let drill: DrillReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
+let metricsCost: MetricsCostReport | null = null;
 let testRuns: TestRunsReport | null = null;
 const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
@@ -466,6 +469,10 @@ try {
   if (steps.has('http')) {
     step('http', '1/6 gateway overhead: plain Fastify route vs GET /df/api/client-config behind the gateway');
     http = await measureHttpOverhead(SETTINGS.http);
+  }
+  if (steps.has('metrics')) {
+    step('metrics', 'metrics cost: the gateway route with metrics off, then served on METRICS_PORT and scraped every second');
+    metricsCost = await measureMetricsCost(SETTINGS.metrics);
   }
   let postgres: BenchStore | undefined;
   let pglite: BenchStore | undefined;
@@ -584,6 +591,7 @@ if (webdriverFirst) process.stdout.write(`\n${formatWebdriverFirst(webdriverFirs
 if (iosScreen) process.stdout.write(`\n${formatIosScreen(iosScreen)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
+if (metricsCost) process.stdout.write(`\n${formatMetricsCost(metricsCost)}`);
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
@@ -599,6 +607,7 @@ const results = {
   settings: SETTINGS,
   targets: TARGETS,
   http,
+  metricsCost,
   appends,
   groupCommit,
   v1Writes,

@@ -1,6 +1,7 @@
 import { applySchema } from '#shared/db/index.js';
 import type { Subscription } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
+import { qaMetrics } from '#shared/metrics/index.js';
 import { CHECKPOINTS_DDL, toBigInt } from './checkpoints.js';
 import type { LeaseRow, ProjectionLeases } from './leases.js';
 import { ProjectionLoop, type ProjectionLoopOptions, type ProjectionStatus } from './loop.js';
@@ -46,6 +47,8 @@ export class ProjectionRunner {
   private renewing: Promise<void> | null = null;
   /** When the leases were last renewed (this process's monotonic clock), for giving them up when renewals fail. */
   private renewedAt = 0;
+  /** Stops reporting `qa_projection_lag_seconds` from this runner. */
+  private stopLag: (() => void) | null = null;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     for (const p of options.projections) {
@@ -64,6 +67,7 @@ export class ProjectionRunner {
     if (this.options.leases) await this.startLeases(this.options.leases);
     for (const loop of this.loops.values()) loop.start();
     this.startDoorbell();
+    this.stopLag = qaMetrics.projectionLagSeconds.use(() => this.lag());
     const every = this.options.idlePollMs ?? 1000;
     this.poller = setInterval(() => {
       this.polling ??= this.poll()
@@ -75,6 +79,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopLag?.();
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     if (this.leaser) clearInterval(this.leaser);
@@ -163,6 +168,23 @@ export class ProjectionRunner {
         })();
       })
       .catch((err: unknown) => this.options.logger?.warn({ err }, 'projection doorbell failed to start'));
+  }
+
+  /**
+   * How old the oldest event each projection this runner applies has still to apply is, in seconds
+   * (0 when caught up): one head read, and one event read per projection that is behind.
+   */
+  async lag(): Promise<{ labels: { projection: string }; value: number }[]> {
+    const head = await this.options.store.headPosition();
+    const now = Date.now();
+    const readings = [];
+    for (const [name, loop] of this.loops) {
+      if (loop.following) continue;
+      const behind = loop.position < head && loop.idleAt < head;
+      const [oldest] = behind ? await this.options.store.readAll({ after: loop.position, maxCount: 1, filter: { eventTypes: loop.eventTypes } }) : [];
+      readings.push({ labels: { projection: name }, value: oldest ? Math.max(0, (now - oldest.recordedAt.getTime()) / 1000) : 0 });
+    }
+    return readings;
   }
 
   /** Wakes the loops at once (after a local append) instead of at their next poll. */

@@ -69,6 +69,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     security: { schemes: SECURITY_SCHEMES, of: (method, url) => securityFor(method, gatewayPathOf(url), headerCredentials) },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    metrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT },
     openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.' },
     ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url), notFound: consoleFallback(() => consoleServed) } : {}),
   });

@@ -8,6 +8,7 @@ import { ProjectionLeases } from '#projections/leases.js';
 import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
+import { startMetricsServer } from '#shared/metrics/index.js';
 import { isLoopbackHost } from '#shared/public-address.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
@@ -44,6 +45,8 @@ export interface RunningProcess {
   agent: AgentHost | null;
   /** The device-testing module when this process runs it (its reservation ticker's step, for tests and operations). */
   df: DfModule | null;
+  /** Where `/metrics` answers without a token (`METRICS_PORT`), if anywhere. */
+  metricsUrl: string | null;
   /** Stops accepting, finishes in-flight requests, stops projections, closes every adapter. */
   stop(): Promise<void>;
   /** The named parts of the process whose stop has begun and not finished (what a stuck shutdown waits for). */
@@ -145,7 +148,9 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     platform.publicAddress.listeningOn(config.HOST, port);
-    logger.info({ url, services: [...selected] }, 'listening');
+    // Last of what may fail, so that a failed start leaves no metrics listener behind.
+    const metrics = config.METRICS_PORT !== undefined ? await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT }) : null;
+    logger.info({ url, services: [...selected], ...(metrics ? { metrics: metrics.url } : {}) }, 'listening');
     if (appUrlMissing(config)) {
       logger.warn(
         { publicUrl: platform.publicAddress.base },
@@ -176,11 +181,13 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       platform,
       agent,
       df: selected.has('df') ? df : null,
+      metricsUrl: metrics?.url ?? null,
       stop: () =>
         (stopping ??= (async () => {
           enrolling.abort();
           for (const extra of extraParts) await part(extra.name, extra.stop);
           await part('http listener and open connections', () => app.close());
+          await part('metrics listener', metrics ? () => metrics.close() : undefined);
           await part('device farm (sessions, viewers, reservations, hosts)', dfStarted ? () => dfStarted!.stop() : undefined);
           await part('webhooks', organizationStarted ? () => organizationStarted!.stop() : undefined);
           await part('health checks', healthcheckStarted ? () => healthcheckStarted!.stop() : undefined);

@@ -279,6 +279,13 @@ const schema = z.object({
    * directory inside the company's network needs it set to true.
    */
   LDAP_ALLOW_PRIVATE_ADDRESSES: optionalFlag,
+  /**
+   * Metrics (docs/operations.md, "Metrics"): with this set, `GET /metrics` on the process's own port
+   * answers Prometheus text to `Authorization: Bearer <token>` only. Unset (and no METRICS_PORT): 404.
+   */
+  METRICS_TOKEN: z.preprocess(emptyAsUnset, z.string().trim().min(16, 'at least 16 characters').max(512).optional()),
+  /** Metrics: a port of their own (bound to HOST) where `/metrics` answers without a token; 0 picks a free one. */
+  METRICS_PORT: z.preprocess(emptyAsUnset, int(0, 65535).optional()),
   /** Test management: largest attachment accepted, in bytes. */
   TMT_ATTACHMENT_MAX_BYTES: int(1, 5 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
 });

@@ -366,3 +366,9 @@ export async function deviceCountsOfHosts(db: Sql, hostIds: readonly string[]): 
   );
   return new Map(r.rows.map((row) => [String(row.host_id), { total: Number(row.total), online: Number(row.online) }]));
 }
+
+/** Devices by status and platform, for the `qa_devices` gauge. */
+export async function deviceCountsByStatus(db: Sql): Promise<{ status: string; platform: string; count: number }[]> {
+  const { rows } = await db.query<{ status: string; platform: string; n: unknown }>(`SELECT status, platform, count(*) AS n FROM df_devices GROUP BY status, platform`);
+  return rows.map((r) => ({ status: r.status, platform: r.platform, count: Number(r.n) }));
+}

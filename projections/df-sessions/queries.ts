@@ -360,3 +360,9 @@ export async function closedAndKnownSessions(db: Sql, sessionIds: readonly strin
   );
   return { closed: new Set(r.rows.filter((row) => row.closed).map((row) => String(row.session_id))), known: new Set(r.rows.map((row) => String(row.session_id))) };
 }
+
+/** Sessions by status, for the `qa_sessions` gauge (deleted ones left out). */
+export async function sessionCountsByStatus(db: Sql): Promise<{ status: string; count: number }[]> {
+  const { rows } = await db.query<{ status: string; n: unknown }>(`SELECT status, count(*) AS n FROM df_sessions WHERE NOT deleted GROUP BY status`);
+  return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+}

@@ -35,6 +35,7 @@ import { SessionService, sessionsFeature } from './sessions/index.js';
 import { sharingFeature, SharingService } from './sharing/index.js';
 import { TestRunService, testRunsFeature, type TestResultsPort } from './test-runs/index.js';
 import { wdFeature } from './wd/index.js';
+import { readFleetGauges } from './metrics.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
 
@@ -229,6 +230,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const s = buildServices(platform, deps);
   const features = featureList(platform, deps, s);
+  let stopGauges = () => {};
   return {
     sessions: s.sessions,
     hub: s.hub,
@@ -261,8 +263,10 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
       s.testRuns.start();
       await s.health.start(5_000);
+      stopGauges = readFleetGauges(platform.db);
     },
     async stop(): Promise<void> {
+      stopGauges();
       await s.health.stop();
       await s.testRuns.stop();
       await s.accessibility.stop();

@@ -39,7 +39,7 @@ interface PathRule {
  * The web console's pages and assets (services/gateway/console.ts): every path outside the API
  * prefixes and the platform's own documents, which keep precedence and keep answering JSON.
  */
-export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|scim|healthcheck|autorunner|docs|openapi\.json|health|ready|\.well-known)(\/|$))/;
+export const CONSOLE_PATH = /^\/(?!(api|df|v1|tmt|oauth|scim|healthcheck|autorunner|docs|openapi\.json|health|ready|metrics|\.well-known)(\/|$))/;
 
 /** Reached without any credential (public mock services, plus the platform's own documents and probes). */
 export const PUBLIC_PATHS: readonly PathRule[] = [
@@ -157,8 +157,11 @@ export function isPublic(method: string, path: string): boolean {
   return matches(PUBLIC_PATHS, method, path);
 }
 
-/** Every process's own liveness and readiness probes, at its root whichever module it serves. */
-const PROBE_PATHS: readonly PathRule[] = [{ methods: ['GET', 'HEAD'], pattern: /^\/(health|ready)$/ }];
+/**
+ * Every process's own liveness and readiness probes, at its root whichever module it serves, and its
+ * `/metrics`, which checks its own token (shared/metrics).
+ */
+const PROBE_PATHS: readonly PathRule[] = [{ methods: ['GET', 'HEAD'], pattern: /^\/(health|ready|metrics)$/ }];
 
 /**
  * Whether a path as the process received it is one of its probes. A module's own server reads other

@@ -23,6 +23,7 @@ import { BusTimeoutError, BusUnavailableError, NoRespondersError } from './types
 import type { BusMessage, DurableMessage, MessageBus } from './types.js';
 import { assertInStream, assertName, assertSubject, normalizeHeaders, streamSubjects, busDefaults, handlerRunner, replySubject } from './subjects.js';
 import type { DurableStreams, BusOptions } from './subjects.js';
+import { qaMetrics } from '../metrics/index.js';
 
 export interface NatsBusOptions extends BusOptions {
   /** Connection name shown in the server's monitoring. */
@@ -191,6 +192,7 @@ function watchConnection(life: { nc: NatsConnection; connected: boolean; inFligh
       const now: boolean = status.type === 'disconnect' ? false : status.type === 'reconnect' ? true : life.connected;
       if (now === life.connected) continue;
       life.connected = now;
+      if (!now) qaMetrics.natsDisconnects.inc();
       if (!now) for (const fail of [...life.inFlight]) fail(new BusUnavailableError('(in flight)'));
       for (const listener of [...listeners]) {
         try {
@@ -253,15 +255,26 @@ function natsCore(life: NatsBusLife, requestTimeoutMs: number): Pick<MessageBus,
       let fail!: (err: Error) => void;
       const dropped = new Promise<never>((_, reject) => (fail = reject));
       life.inFlight.add(fail);
+      const started = performance.now();
+      const took = (outcome: string) => qaMetrics.natsRequestDuration.observe({ outcome }, (performance.now() - started) / 1000);
       try {
         const reply = await Promise.race([nc.request(subject, data, { timeout: requestOptions?.timeoutMs ?? requestTimeoutMs, headers: toNatsHeaders(requestOptions?.headers) }), dropped]);
+        took('ok');
         return toBusMessage(reply);
       } catch (err) {
-        if (err instanceof BusUnavailableError) throw new BusUnavailableError(subject, { cause: err });
-        if (isNoResponders(err)) throw new NoRespondersError(subject, { cause: err });
+        if (err instanceof BusUnavailableError) {
+          took('unavailable');
+          throw new BusUnavailableError(subject, { cause: err });
+        }
+        if (isNoResponders(err)) {
+          took('no_responders');
+          throw new NoRespondersError(subject, { cause: err });
+        }
         if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
+          took('timeout');
           throw new BusTimeoutError(subject, { cause: err });
         }
+        took('error');
         throw err;
       } finally {
         life.inFlight.delete(fail);

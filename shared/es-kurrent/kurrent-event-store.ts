@@ -22,6 +22,7 @@ import {
 } from '@kurrent/kurrentdb-client';
 import { assertAppendable, DEFAULT_BATCH_SIZE, SingleUseSubscription, WrongExpectedRevisionError } from '../es/index.js';
 import type { AppendResult, EventFilter, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../es/index.js';
+import { qaMetrics } from '../metrics/index.js';
 
 /*
  * Positions: KurrentDB writes every event of an append as its own committed record, so an event's
@@ -56,6 +57,9 @@ class KurrentEventStore implements EventStore {
         metadata: { ...e.metadata, [VERSION_KEY]: e.version ?? 1 },
       }),
     );
+    const started = performance.now();
+    const took = (outcome: 'written' | 'conflict' | 'error') =>
+      qaMetrics.eventStoreAppendDuration.observe({ store: 'kurrent', outcome }, (performance.now() - started) / 1000);
     try {
       const result = await this.client.appendToStream(streamId, data, { streamState: toStreamState(expectedRevision) });
       // A connection string with throwOnAppendFailure=false reports a conflict instead of throwing it.
@@ -63,12 +67,14 @@ class KurrentEventStore implements EventStore {
         const actual = result.nextExpectedRevision < 0n ? 'no_stream' : Number(result.nextExpectedRevision);
         throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
       }
+      took('written');
       return {
         nextExpectedRevision: Number(result.nextExpectedRevision),
         // The commit position of an append is that of its last event.
         position: result.position?.commit ?? 0n,
       };
     } catch (err) {
+      took(err instanceof WrongExpectedVersionError || err instanceof WrongExpectedRevisionError ? 'conflict' : 'error');
       if (err instanceof WrongExpectedVersionError) {
         const actual = err.actualState === NO_STREAM ? 'no_stream' : Number(err.actualState);
         throw new WrongExpectedRevisionError(streamId, expectedRevision, actual, { cause: err });

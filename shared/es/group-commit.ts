@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import type { AppendResult, ExpectedRevision } from './types.js';
+import { qaMetrics } from '../metrics/index.js';
 
 /*
  * Group commit.
@@ -249,6 +250,7 @@ export class GroupCommitter {
     this.stats.groups++;
     this.stats.appends += group.length;
     this.stats.largestGroup = Math.max(this.stats.largestGroup, group.length);
+    qaMetrics.eventStoreGroupSize.observe(group.length);
     if (outcomes.some((o) => 'written' in o)) this.options.onWritten();
     group.forEach((p, i) => p.resolve(outcomes[i] as MemberOutcome));
   }

@@ -7,6 +7,7 @@ import { readHeadPosition, readLogPage, readStreamEvents, type LogPage } from '.
 import { MAX_EVENTS_PER_APPEND } from './sql-schema.js';
 import { SqlSubscription } from './sql-subscription.js';
 import { AppendListener, AppendNotifier, WakeSignal } from './sql-wake.js';
+import { qaMetrics } from '../metrics/index.js';
 
 // The SQL event store's parts: its tables and global positions (sql-schema.ts), appends (sql-append.ts,
 // with group-commit.ts), reads (sql-reads.ts), subscriptions (sql-subscription.ts) and wake-ups (sql-wake.ts).
@@ -84,13 +85,22 @@ class SqlStore implements SqlEventStore {
     this.assertOpen();
     assertAppendable(streamId, events, expectedRevision, MAX_EVENTS_PER_APPEND);
     const member = groupMember(streamId, events, expectedRevision);
+    const started = performance.now();
+    const took = (result: 'written' | 'conflict' | 'error') =>
+      qaMetrics.eventStoreAppendDuration.observe({ store: this.kind, outcome: result }, (performance.now() - started) / 1000);
     let outcome: MemberOutcome;
-    if (this.groups) {
-      outcome = await this.groups.append(member);
-    } else {
-      outcome = await appendAlone(this.db, member);
-      if ('written' in outcome) this.announceAppend();
+    try {
+      if (this.groups) {
+        outcome = await this.groups.append(member);
+      } else {
+        outcome = await appendAlone(this.db, member);
+        if ('written' in outcome) this.announceAppend();
+      }
+    } catch (err) {
+      took('error');
+      throw err;
     }
+    took('written' in outcome ? 'written' : 'conflict');
     if ('written' in outcome) return outcome.written;
     throw new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(this.db, streamId));
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeyValueStore } from '../kv/index.js';
+import { qaMetrics } from '../metrics/index.js';
 
 /** Requests allowed per window; 0 switches a limit off. */
 export interface RateLimits {
@@ -46,6 +47,9 @@ const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 };
+
+/** A budget's name in `qa_rate_limit_refusals_total`, from its counter's prefix (never the address or id after it). */
+const BUDGET_NAMES: Record<string, string> = { addr: 'address', 'addr-unanswered': 'address_unanswered', cred: 'credential', user: 'user', new: 'new_sessions' };
 
 /** One budget a request is counted against: its counter, its limit, and how a refusal names it. */
 interface Budget {
@@ -108,6 +112,7 @@ export function installRateLimits(app: FastifyInstance, kv: KeyValueStore, limit
   const refusal = (reply: FastifyReply, standing: Standing): AppError => {
     const { budget, resetSeconds } = standing;
     const headers = { ...headersOf(standing), 'retry-after': String(resetSeconds) };
+    qaMetrics.rateLimitRefusals.inc({ budget: BUDGET_NAMES[budget.bucket.slice(0, budget.bucket.indexOf(':'))] ?? 'other' });
     reply.headers(headers);
     return new AppError('TOO_MANY_REQUESTS', `Rate limit reached: ${budget.limit} ${budget.what} per ${seconds} s; retry in ${resetSeconds} s`, { headers });
   };

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { clientErrorHandler, installErrorHandling, isV1Path, type NotFoundFallback } from './errors.js';
 import { installInputHygiene } from './input-hygiene.js';
 import { installAbsentBodies } from './absent-body.js';
+import { installHttpMetrics, type MetricsExposure } from '../metrics/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -61,6 +62,8 @@ export interface HttpServerOptions {
   rewriteUrl?: (url: string) => string;
   /** Answers what no route matched before the JSON 404 (the gateway's web console). */
   notFound?: NotFoundFallback;
+  /** Request-duration metrics and `/metrics` behind a token (shared/metrics); absent: none. */
+  metrics?: MetricsExposure;
 }
 
 export type App = FastifyInstance;
@@ -80,10 +83,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // Probes would drown the log; every other request is logged with its id.
+    // Probes and scrapes would drown the log; every other request is logged with its id.
     logController: new LogController({
       requestIdLogLabel: 'requestId',
-      disableRequestLogging: (req) => req.url === '/health' || req.url === '/ready',
+      disableRequestLogging: (req) => req.url === '/health' || req.url === '/ready' || req.url === '/metrics',
     }),
     // A URL the router cannot decode (`%FF`, an encoded lone surrogate in the path) is refused as bad
     // input in the error contract, before any hook runs; an upgrade refused this way ends its connection.
@@ -127,6 +130,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     };
   });
   installErrorHandling(app, options.notFound);
+  if (options.metrics) installHttpMetrics(app, options.metrics);
   // The rest of each request runs in its context: the events it causes record its address and id.
   app.decorateRequest('requestContext', null);
   app.addHook('onRequest', (request, _reply, done) => {

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { qaMetrics } from '../metrics/index.js';
 
 export interface Mail {
   to: string;
@@ -30,6 +31,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; logger: 
       async send(mail) {
         const links = options.production ? undefined : linksOf(mail.text);
         options.logger.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text }, ...(links ? { links } : {}) }, 'mail (no SMTP_URL set)');
+        qaMetrics.mails.inc({ outcome: 'logged' });
       },
       async close() {},
     };
@@ -37,7 +39,13 @@ export function createMailer(options: { smtpUrl?: string; from: string; logger: 
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from: options.from, ...mail });
+      try {
+        await transport.sendMail({ from: options.from, ...mail });
+      } catch (err) {
+        qaMetrics.mails.inc({ outcome: 'failed' });
+        throw err;
+      }
+      qaMetrics.mails.inc({ outcome: 'sent' });
     },
     async close() {
       transport.close();

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { qaMetrics } from '../metrics/index.js';
 import { createMailer } from './mailer.js';
 
 /** The process logger's redaction, writing JSON lines into an array. */
@@ -37,5 +38,16 @@ describe('mail without SMTP_URL', () => {
     const entry = lines.find((l) => l.msg === 'mail (no SMTP_URL set)')!;
     expect(entry.links).toBeUndefined();
     expect(JSON.stringify(entry)).not.toContain('token=abc');
+  });
+});
+
+describe('mail metrics', () => {
+  const count = async (outcome: string) => (await qaMetrics.mails.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+
+  it('counts a mail written to the log as logged', async () => {
+    const { logger } = capture();
+    const logged = await count('logged');
+    await createMailer({ from: 'x@localhost', logger }).send(mail);
+    expect(await count('logged')).toBe(logged + 1);
   });
 });

@@ -3,6 +3,7 @@ import { BusTimeoutError, BusUnavailableError, NoRespondersError, type MessageBu
 import { decode, encode, WireError } from './codec.js';
 import { Reply, RpcRequest, RpcResults, type AgentCommand, type DeviceOp, type FailCode, type RpcResult } from './messages.js';
 import { PROTOCOL_VERSION, subjects } from './subjects.js';
+import { qaMetrics } from '../metrics/index.js';
 
 /** Why a device request did not succeed: the agent's fail code, or the bus could not reach it. */
 export class DeviceRequestError extends Error {
@@ -27,9 +28,30 @@ const BUS_GRACE_MS = 1_000;
 
 /**
  * Sends one command to a device's worker and returns its typed `ok` data; `fail` replies and bus
- * failures become `DeviceRequestError`. `onProgress` receives the agent's progress replies.
+ * failures become `DeviceRequestError`. `onProgress` receives the agent's progress replies. Each is
+ * timed into `qa_device_command_duration_seconds` by kind (the op, or a control's action: `tap`).
  */
 export async function requestDevice<Op extends DeviceOp>(
+  bus: MessageBus,
+  target: DeviceTarget,
+  command: Extract<AgentCommand, { op: Op }>,
+  options: { timeoutMs: number; onProgress?: (step: string, percent?: number) => void },
+): Promise<RpcResult<Op>> {
+  const started = performance.now();
+  const sent = command as AgentCommand;
+  const kind = sent.op === 'control' ? sent.action.action : sent.op;
+  try {
+    const result = await sendToDevice(bus, target, command, options);
+    qaMetrics.deviceCommandDuration.observe({ kind, outcome: 'ok' }, (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    const outcome = err instanceof DeviceRequestError ? err.code : 'WIRE_ERROR';
+    qaMetrics.deviceCommandDuration.observe({ kind, outcome }, (performance.now() - started) / 1000);
+    throw err;
+  }
+}
+
+async function sendToDevice<Op extends DeviceOp>(
   bus: MessageBus,
   target: DeviceTarget,
   command: Extract<AgentCommand, { op: Op }>,

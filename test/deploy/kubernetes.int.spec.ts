@@ -86,6 +86,18 @@ describe.each(['small', 'ha'])('the %s overlay', (overlay) => {
     }
   });
 
+  it("has every process serve /metrics on METRICS_PORT, named on its container and announced to Prometheus's pod discovery", () => {
+    const port = named('ConfigMap', 'qa-platform-config')!.data!.METRICS_PORT;
+    expect(port).toBe('9464');
+    for (const deployment of ofKind('Deployment')) {
+      const template = deployment.spec.template;
+      expect(template.metadata.annotations, deployment.metadata.name).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': port, 'prometheus.io/path': '/metrics' });
+      expect(template.spec.containers[0].ports, deployment.metadata.name).toContainEqual({ name: 'metrics', containerPort: Number(port) });
+    }
+    // Inside the cluster only: no Service exposes the metrics port.
+    for (const service of ofKind('Service')) expect(JSON.stringify(service.spec.ports ?? []), service.metadata.name).not.toContain(port);
+  });
+
   it('gives the long-lived WebSocket paths their own time-outs', () => {
     const streams = named('Ingress', 'qa-platform-streams')!;
     const paths = streams.spec.rules[0].http.paths.map((p: { path: string }) => p.path);

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Frame } from '#shared/wire/index.js';
+import { qaMetrics } from '#shared/metrics/index.js';
 
 // Two frames may be on their way to a viewer; a newer frame replaces one that waits. A viewer that
 // reads slowly therefore sees fewer, fresher frames, and memory per viewer stays bounded.
@@ -19,7 +20,10 @@ export class FrameSender {
   offer(frame: Frame): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.inFlight >= MAX_IN_FLIGHT || this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      if (this.pending) this.framesDropped++;
+      if (this.pending) {
+        this.framesDropped++;
+        qaMetrics.viewerFrames.inc({ outcome: 'dropped' });
+      }
       this.pending = frame;
       return;
     }
@@ -32,6 +36,7 @@ export class FrameSender {
     this.socket.send(frame.jpeg, { binary: true }, () => {
       this.inFlight--;
       this.framesSent++;
+      qaMetrics.viewerFrames.inc({ outcome: 'sent' });
       const next = this.pending;
       if (next && this.socket.readyState === this.socket.OPEN && this.inFlight < MAX_IN_FLIGHT) {
         this.pending = null;

@@ -97,6 +97,11 @@ const compiled = COMMANDS.map(([method, path, name]) => ({
   re: new RegExp(`^${path.replaceAll('{e}', `(${SEGMENT})`).replaceAll('{name}', SEGMENT)}$`),
 }));
 
+const NAMED = new Set(COMMANDS.map(([, , name]) => name));
+
+/** The command's name as a metric label: a W3C name, or `other` (an unnamed command's text is its path). */
+export const metricNameOf = (command: string): string => (NAMED.has(command) ? command : 'other');
+
 /** The command's W3C name and path template (`/element/{elementId}/click`), and the element it names. */
 export function commandOf(method: string, rest: string): { command: string; path: string; element: string | null } {
   for (const c of compiled) {

@@ -11,7 +11,8 @@ import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
 import type { WebDriverTransport, WireAnswer } from './transport.js';
 import { invalidSession, isAppError, WebDriverError } from './w3c.js';
-import { argumentsOf, commandOf, outcomeOf, type CommandEntry, type Outcome } from './command-log.js';
+import { argumentsOf, commandOf, metricNameOf, outcomeOf, type CommandEntry, type Outcome } from './command-log.js';
+import { qaMetrics } from '#shared/metrics/index.js';
 import { unreachable } from '#shared/unreachable.js';
 import type { ActivityKind, SessionEndReason } from '#events/df/sessions.js';
 
@@ -245,7 +246,8 @@ export class WebDriverHub {
     const startedAt = this.deps.now();
     const started = performance.now();
     const named = commandOf(method, rest);
-    const log = (outcome: Outcome) =>
+    const log = (outcome: Outcome) => {
+      qaMetrics.webdriverCommandDuration.observe({ command: metricNameOf(named.command), outcome: outcome.outcome }, (performance.now() - started) / 1000);
       this.log(session, caller, {
         source: 'webdriver',
         command: named.command,
@@ -257,6 +259,7 @@ export class WebDriverHub {
         durationMs: Math.round(performance.now() - started),
         ...outcome,
       });
+    };
     const refuse = (err: WebDriverError): never => {
       log({ outcome: 'error', status: err.status, error: err.error, message: err.message });
       throw err;

@@ -4,6 +4,8 @@ import { decide, MAX_COMMAND_WAIT_MS, REWRITERS, WEBDRIVER_POLICY } from './poli
 import { DeviceQueue } from './queue.js';
 import { toW3c, WebDriverError } from './w3c.js';
 import { AppError } from '#shared/errors.js';
+import { qaMetrics } from '#shared/metrics/index.js';
+import { commandOf, metricNameOf } from './command-log.js';
 
 const device = (over: Partial<Parameters<typeof deviceMatches>[0]> = {}) => ({ id: 'd-1', name: 'Pixel 7', alias: null, platform: 'android', type: 'phone', osVersion: '14.1', model: 'Pixel 7', ...over });
 const one = (alwaysMatch: Record<string, unknown>) => parseNewSession({ capabilities: { alwaysMatch } }).requirements[0]!;
@@ -177,5 +179,42 @@ describe('queue', () => {
     release();
     await queue.stop();
     expect(handedBack).toEqual(['device-1']);
+  });
+});
+
+describe('queue metrics', () => {
+  const waits = async (outcome: string) => {
+    const { values } = await qaMetrics.webdriverQueueWait.get();
+    return values.find((v) => v.metricName === 'qa_webdriver_queue_wait_seconds_count' && v.labels.outcome === outcome)?.value ?? 0;
+  };
+  const waiting = async () => (await qaMetrics.webdriverQueueWaiting.get()).values[0]?.value ?? 0;
+
+  it('times each wait by how it ended (acquired, timeout, abandoned) and counts the requests waiting now', async () => {
+    const queue = new DeviceQueue<string>();
+    const before = { acquired: await waits('acquired'), timeout: await waits('timeout'), abandoned: await waits('abandoned'), waiting: await waiting() };
+    let free = false;
+    const acquired = queue.wait(1, async () => (free ? 'device' : null), { timeoutMs: 10_000, onTimeout: () => new Error('timed out') });
+    const timedOut = queue.wait(2, async () => null, { timeoutMs: 20, onTimeout: () => new Error('no device') });
+    const leaving = new AbortController();
+    const abandoned = queue.wait(3, async () => null, { timeoutMs: 10_000, onTimeout: () => new Error('timed out'), signal: leaving.signal });
+    expect(await waiting()).toBe(before.waiting + 3);
+    await expect(timedOut).rejects.toThrow('no device');
+    leaving.abort();
+    await expect(abandoned).rejects.toThrow('The client went away');
+    free = true;
+    queue.notify(1);
+    expect(await acquired).toBe('device');
+    expect({ acquired: await waits('acquired'), timeout: await waits('timeout'), abandoned: await waits('abandoned'), waiting: await waiting() }).toEqual({
+      acquired: before.acquired + 1,
+      timeout: before.timeout + 1,
+      abandoned: before.abandoned + 1,
+      waiting: before.waiting,
+    });
+    await queue.stop();
+  });
+
+  it('labels a command the hub names by its W3C name, and any other as other (never its path)', () => {
+    expect(metricNameOf(commandOf('POST', '/element/abc-123/click').command)).toBe('elementClick');
+    expect(metricNameOf(commandOf('POST', '/appium/secret/user-text').command)).toBe('other');
   });
 });

@@ -1,3 +1,13 @@
+import { qaMetrics } from '#shared/metrics/index.js';
+
+/** Why a waiter left the queue without a device, for `qa_webdriver_queue_wait_seconds`; its caller gets `error`. */
+class QueueLeft {
+  constructor(
+    readonly why: 'timeout' | 'abandoned',
+    readonly error: Error,
+  ) {}
+}
+
 /** How often waiting requests look for a freed device when nothing told the queue. */
 const POLL_MS = 500;
 
@@ -38,18 +48,27 @@ export class DeviceQueue<T> {
    */
   wait(companyId: number, attempt: () => Promise<T | null>, options: { timeoutMs: number; onTimeout: () => Error; signal?: AbortSignal }): Promise<T> {
     if (this.stopped) return Promise.reject(options.onTimeout());
+    const started = performance.now();
+    const waited = (outcome: string) => qaMetrics.webdriverQueueWait.observe({ outcome }, (performance.now() - started) / 1000);
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
         attempt,
-        resolve,
-        reject,
+        resolve: (value) => {
+          waited('acquired');
+          resolve(value);
+        },
+        reject: (err) => {
+          waited(err instanceof QueueLeft ? err.why : 'error');
+          reject(err instanceof QueueLeft ? err.error : err);
+        },
         done: false,
-        timer: setTimeout(() => this.drop(companyId, waiter, options.onTimeout()), options.timeoutMs),
+        timer: setTimeout(() => this.drop(companyId, waiter, new QueueLeft('timeout', options.onTimeout())), options.timeoutMs),
       };
       waiter.timer.unref();
-      options.signal?.addEventListener('abort', () => this.drop(companyId, waiter, new Error('The client went away')), { once: true });
+      options.signal?.addEventListener('abort', () => this.drop(companyId, waiter, new QueueLeft('abandoned', new Error('The client went away'))), { once: true });
       const list = this.waiting.get(companyId) ?? [];
       list.push(waiter);
+      qaMetrics.webdriverQueueWaiting.inc();
       this.waiting.set(companyId, list);
       this.ensurePoller();
       this.notify(companyId);
@@ -115,6 +134,7 @@ export class DeviceQueue<T> {
 
   private remove(companyId: number, waiter: Waiter<T>): void {
     waiter.done = true;
+    qaMetrics.webdriverQueueWaiting.dec();
     clearTimeout(waiter.timer);
     const list = this.waiting.get(companyId);
     if (list) {

@@ -177,3 +177,9 @@ export async function requeueDelivery(db: Sql, webhookId: number, id: string, no
   );
   return r.rowCount > 0;
 }
+
+/** Deliveries still to be delivered (pending, retries included), for `qa_webhook_deliveries_pending`. */
+export async function pendingDeliveries(db: Sql): Promise<number> {
+  const { rows } = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE state = 'pending'`);
+  return Number(rows[0]?.n ?? 0);
+}

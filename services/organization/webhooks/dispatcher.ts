@@ -3,6 +3,7 @@ import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from
 import { projectionSchemaName } from '#projections/types.js';
 import { applySchema } from '#shared/db/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/index.js';
+import { qaMetrics } from '#shared/metrics/index.js';
 import type { Platform } from '../../platform.js';
 import {
   claimDue,
@@ -10,6 +11,7 @@ import {
   dispatchPosition,
   lastDeliveriesFailed,
   messageBody,
+  pendingDeliveries,
   queueDelivery,
   recordAttempt,
   setDispatchPosition,
@@ -46,6 +48,7 @@ export class WebhookDispatcher {
   private again = false;
   private stopped = false;
   private readonly pauses = new Set<() => void>();
+  private stopBacklog: () => void = () => {};
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -67,10 +70,12 @@ export class WebhookDispatcher {
     this.poll = setInterval(() => this.wake(), every);
     this.poll.unref();
     this.wake();
+    this.stopBacklog = qaMetrics.webhookBacklog.use(async () => [{ labels: {}, value: await pendingDeliveries(db) }]);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopBacklog();
     if (this.poll) clearInterval(this.poll);
     for (const wake of this.pauses) wake();
     await this.subscription?.close();
@@ -167,6 +172,7 @@ export class WebhookDispatcher {
           ? { state: 'pending' as const, nextAt: new Date(now.getTime() + pause), now }
           : { state: 'failed' as const, nextAt: null, now };
     await recordAttempt(db, d.id, attempt, next);
+    if (next.state !== 'delivered') qaMetrics.webhookFailures.inc({ final: String(next.state === 'failed') });
     this.platform.logger.info({ webhookId: hook.id, deliveryId: d.id, status: attempt.status, state: next.state, error: attempt.error }, 'webhook attempt');
     if (next.state === 'failed' && (await lastDeliveriesFailed(db, hook.id, config.WEBHOOK_DISABLE_AFTER_FAILURES))) {
       const n = config.WEBHOOK_DISABLE_AFTER_FAILURES;
