@@ -190,9 +190,8 @@ export class WebDriverHub {
   }
 
   /**
-   * When every matching device is held by its health (cooling, charging, quarantined, maintenance), the
-   * request is answered at once with the reason instead of waiting in the queue for a device that may
-   * not recover within its time (the shared rule: `usableDevices`).
+   * Every matching device held by its health (the shared rule, `usableDevices`): answered at once with
+   * the reason, not queued for a device that may not recover in time.
    */
   private refuseHeld(candidates: DeviceView[]): void {
     try {
