@@ -183,8 +183,7 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description:
-    'Names this request (1–255 visible ASCII characters, a UUID say): a repeat with the same key and body within 24 h is answered the first answer again (header `Idempotent-Replayed: true`) without doing it twice; another body with the key is 422 `IDEMPOTENCY_KEY_REUSED`; a repeat while the first runs is 409 `IDEMPOTENCY_KEY_IN_USE`. Keys are per caller and workspace.',
+  description: 'Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency"',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 } as const;
 

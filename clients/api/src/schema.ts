@@ -54,7 +54,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -270,7 +273,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -503,7 +509,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -600,7 +609,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -658,7 +670,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -772,7 +787,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -832,7 +850,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1008,7 +1029,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1092,7 +1116,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -1171,7 +1198,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1235,7 +1265,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     workspaceId: number;
                 };
@@ -1329,7 +1362,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1443,7 +1479,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     domain: string;
                 };
@@ -1537,7 +1576,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1783,7 +1825,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -1883,7 +1928,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2099,7 +2147,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -2363,7 +2414,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2667,7 +2721,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2833,7 +2890,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3036,7 +3096,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                     userId: number;
@@ -3829,7 +3892,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -3946,7 +4012,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     username: string;
                 };
@@ -4043,7 +4112,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4226,7 +4298,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4681,7 +4756,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4948,7 +5026,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -5065,7 +5146,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -5409,7 +5493,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -5635,7 +5722,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -5695,7 +5785,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -5845,7 +5938,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: number;
                 };
@@ -6127,7 +6223,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     deliveryId: string;
                     hookId: number;
@@ -6185,7 +6284,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     hookId: number;
                     id: number;
@@ -6242,7 +6344,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     hookId: number;
                     id: number;
@@ -7127,7 +7232,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7312,7 +7420,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     auditId: string;
                 };
@@ -7976,7 +8087,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -8804,7 +8918,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     deviceId: string;
                 };
@@ -9096,7 +9213,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     fileId: string;
                 };
@@ -9570,7 +9690,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9680,7 +9803,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     fileId: string;
                 };
@@ -9807,7 +9933,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9877,7 +10006,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -10001,7 +10133,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -10203,7 +10338,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     hostId: string;
                 };
@@ -10308,7 +10446,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -10468,7 +10609,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     keyId: string;
                 };
@@ -10963,7 +11107,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -11174,7 +11321,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     reservationId: string;
                 };
@@ -11230,7 +11380,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     reservationId: string;
                 };
@@ -11292,7 +11445,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     token: string;
                 };
@@ -11411,7 +11567,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -11625,7 +11784,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -11687,7 +11849,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     auditId: string;
                     sessionId: string;
@@ -11744,7 +11909,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     auditId: string;
                     sessionId: string;
@@ -11886,7 +12054,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -11959,7 +12130,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12086,7 +12260,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12157,7 +12334,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12223,7 +12403,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12423,7 +12606,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12584,7 +12770,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12807,7 +12996,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12849,7 +13041,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -12909,7 +13104,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -13013,7 +13211,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -13618,7 +13819,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -13744,7 +13948,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     sessionId: string;
                 };
@@ -14795,7 +15002,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -14957,7 +15167,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     runId: string;
                 };
@@ -15085,7 +15298,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     runId: string;
                 };
@@ -17369,7 +17585,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -17517,7 +17736,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -17624,7 +17846,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -17827,7 +18052,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -17883,7 +18111,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -17937,7 +18168,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -17959,7 +18193,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -17981,7 +18218,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -18003,7 +18243,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -18025,7 +18268,10 @@ export interface paths {
         options: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -18047,7 +18293,10 @@ export interface paths {
         head: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -18069,7 +18318,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     module: string;
                     publicId: string;
@@ -18100,7 +18352,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18123,7 +18378,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18146,7 +18404,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18169,7 +18430,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18192,7 +18456,10 @@ export interface paths {
         options: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18215,7 +18482,10 @@ export interface paths {
         head: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18238,7 +18508,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     "*": string;
                     module: string;
@@ -18412,7 +18685,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -18618,7 +18894,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                     userId: number;
@@ -18768,7 +19047,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -19000,7 +19282,10 @@ export interface paths {
                     /** @description An open session of the project to add the results to; a report imported again replaces its earlier results for the same tests */
                     testSessionId?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -19117,7 +19402,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -19419,7 +19707,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -19655,7 +19946,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -19740,7 +20034,10 @@ export interface paths {
                     /** @description true: complete the session after the import, in the same append (the last shard of a CI run) */
                     close?: "true" | "false";
                 };
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     id: string;
                 };
@@ -20029,7 +20326,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -22898,7 +23198,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
