@@ -105,22 +105,30 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   const context = (held: { scope: string; key: string }) => `idempotency:${held.scope}:${held.key}`;
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preValidation', async (request, reply) => {
+  // Every hook returns at once, without a promise, for a request that holds no key (nearly all of them).
+  app.addHook('preValidation', (request, reply, done) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (header === undefined || request.method !== 'POST' || !request.routeOptions.url) return;
-    if (request.routeOptions.config.idempotency === false || !inScope(gatewayPath(request.url))) return;
-    const key = Array.isArray(header) ? header.join(', ') : header;
+    if (header === undefined || request.method !== 'POST' || !request.routeOptions.url) return done();
+    if (request.routeOptions.config.idempotency === false || !inScope(gatewayPath(request.url))) return done();
+    // A request answered from the hook (its kept answer sent) goes no further down this chain.
+    admit(request, reply, Array.isArray(header) ? header.join(', ') : header).then((answered) => {
+      if (!answered) done();
+    }, done);
+  });
+
+  /** Claims the key for this request, or answers for it: the kept answer, or why not. */
+  const admit = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> => {
     if (!isValidIdempotencyKey(key)) {
       throw new AppError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)', { details: [{ path: 'Idempotency-Key', message: 'Not 1 to 255 visible ASCII characters' }] });
     }
     // A request without a caller (sign-in, sign-up) has nobody to keep an answer for: it runs as without a key.
-    if (!request.principal) return;
+    if (!request.principal) return false;
     const scope = idempotencyScope(request.principal, request.workspace);
     const fingerprint = requestFingerprint(request);
     const claim = await store.claim(scope, key, fingerprint, options.now());
     if (claim.kind === 'claimed') {
       request.idempotencyKey = { scope, key, createdAt: claim.createdAt };
-      return;
+      return false;
     }
     if (claim.fingerprint !== fingerprint) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request (another body, method or path); send a new key for a new request');
@@ -139,13 +147,13 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       request.log.warn({ err: cause }, 'a kept idempotent answer does not open here');
       throw new AppError('IDEMPOTENCY_ANSWER_NOT_KEPT', `The request with this Idempotency-Key was done (status ${claim.status}); its answer cannot be read here`, { cause });
     }
-    return reply.code(claim.status).headers({ ...claim.headers, [REPLAYED_HEADER]: 'true' }).send(body);
-  });
+    // Sent from the hook: the handler does not run (onSend does, holding nothing).
+    void reply.code(claim.status).headers({ ...claim.headers, [REPLAYED_HEADER]: 'true' }).send(body);
+    return true;
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.idempotencyKey;
-    if (!held) return payload;
-    request.idempotencyKey = null;
+  /** Keeps the answer of the request holding `held` (2xx, 4xx), or lets the key go (anything else). */
+  const keep = async (request: FastifyRequest, reply: FastifyReply, held: HeldKey, payload: unknown): Promise<void> => {
     const status = reply.statusCode;
     try {
       const kept = (status >= 200 && status < 300) || (status >= 400 && status < 500);
@@ -157,15 +165,24 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       // The answer still goes out; the key stays held until the in-flight timeout lets a retry run.
       request.log.error({ err }, 'keeping an idempotent answer failed');
     }
-    return payload;
+  };
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const held = request.idempotencyKey;
+    if (!held) return done(null, payload);
+    request.idempotencyKey = null;
+    void keep(request, reply, held, payload).then(() => done(null, payload));
   });
 
   // A request that ended without an answer (its client went away before one was sent) lets its key go.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const held = request.idempotencyKey;
-    if (!held) return;
+    if (!held) return done();
     request.idempotencyKey = null;
-    await store.release(held).catch((err: unknown) => request.log.error({ err }, 'releasing an idempotency key failed'));
+    store
+      .release(held)
+      .catch((err: unknown) => request.log.error({ err }, 'releasing an idempotency key failed'))
+      .finally(() => done());
   });
 
   const every = options.sweepIntervalMs ?? 3_600_000;
