@@ -118,11 +118,12 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
 
   /** Claims the key for this request, or answers for it: the kept answer, or why not. */
   const admit = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> => {
+    // A request without a caller (sign-in, a public mock service, whose callers' headers are theirs) has
+    // nobody to keep an answer for: it runs as without a key, whatever the header says.
+    if (!request.principal) return false;
     if (!isValidIdempotencyKey(key)) {
       throw new AppError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)', { details: [{ path: 'Idempotency-Key', message: 'Not 1 to 255 visible ASCII characters' }] });
     }
-    // A request without a caller (sign-in, sign-up) has nobody to keep an answer for: it runs as without a key.
-    if (!request.principal) return false;
     const scope = idempotencyScope(request.principal, request.workspace);
     const fingerprint = requestFingerprint(request);
     const claim = await store.claim(scope, key, fingerprint, options.now());
@@ -206,12 +207,13 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
 
 /** Adds the `Idempotency-Key` header parameter to every POST of the public APIs in an OpenAPI document (in place). */
 export function documentIdempotencyKey(document: object, gatewayPath: (url: string) => string = (url) => url): void {
-  const doc = document as { paths?: Record<string, { post?: { parameters?: unknown[] } } | undefined>; components?: { parameters?: Record<string, unknown> } };
+  const doc = document as { paths?: Record<string, { post?: { parameters?: unknown[]; security?: unknown[] } } | undefined>; components?: { parameters?: Record<string, unknown> } };
   const components = (doc.components ??= {});
   components.parameters = { ...components.parameters, IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER };
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     const post = item?.post;
-    if (!post || !inScope(gatewayPath(path))) continue;
+    // An operation without credentials (sign-in, a public mock service) has no caller to keep answers for.
+    if (!post || !inScope(gatewayPath(path)) || (Array.isArray(post.security) && post.security.length === 0)) continue;
     post.parameters = [...(post.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
   }
 }
