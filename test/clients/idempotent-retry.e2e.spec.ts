@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '@qa-platform/client';
+import { createClient, runnerCall, runnerConnection } from '@qa-platform/client';
 import { Api } from '../../cli/dfctl/api.js';
 import { saveConfig } from '../../cli/dfctl/config.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
@@ -13,7 +13,8 @@ import { http, startTestServer, type TestServer } from '#test/helpers/server.js'
 /**
  * The clients send one `Idempotency-Key` per logical POST and keep it on a retry: through a loopback
  * proxy that forwards the first POST, lets the platform do it, and then drops the connection without an
- * answer, the typed client and dfctl try again and get the first answer, and one resource exists.
+ * answer, the typed client, the runners' calls and dfctl try again and get the first answer, and one
+ * resource exists.
  */
 let server: TestServer;
 let proxy: Server;
@@ -85,6 +86,17 @@ describe('a POST whose answer is lost', () => {
     await client.POST('/v1/test-cases', { body: { title: 'typed client', projectId, priority: 'medium', steps: [] } });
     expect(posts[2]!.key).not.toBe(posts[0]!.key);
     expect(await casesTitled('typed client')).toBe(2);
+  });
+
+  it("the runners' calls (the WebdriverIO service's and the Playwright fixture's runnerCall) send it again with the same key", async () => {
+    const created = await http(server.url, 'POST', '/api/v1/api-keys', { token: a.token, headers: { 'x-workspace-id': String(a.workspaceId) }, body: { name: 'runner', scopes: ['write', 'read'] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const connection = { ...runnerConnection({ url: proxyUrl, apiKey: created.body.key as string, workspaceId: a.workspaceId }), retry: { wait: async () => undefined } };
+    drops = 1;
+    const answer = await runnerCall<{ data: { title: string } }>(connection, 'POST', '/v1/test-cases', { title: 'runner', projectId, priority: 'medium', steps: [] });
+    expect(answer.data.title).toBe('runner');
+    expect(posts.map((p) => p.key)).toEqual([posts[0]!.key, posts[0]!.key]);
+    expect(await casesTitled('runner')).toBe(1);
   });
 
   it('dfctl sends it again with the same key and creates one test case', async () => {
