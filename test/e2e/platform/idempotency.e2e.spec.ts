@@ -98,7 +98,7 @@ describe('Idempotency-Key', () => {
     expect(theirs.body.data.id).not.toBe(mine.body.data.id);
   });
 
-  it('honours keys on /api/v1 and /df/api too, and documents the header on every public POST', async () => {
+  it('honours keys on /api/v1, /df/api and /tmt too, and documents the header on every public POST but the credential-free ones', async () => {
     const key = randomUUID();
     const role = { name: `Role ${key.slice(0, 8)}`, permissions: [] };
     const first = await as(a, key, 'POST', '/api/v1/roles', role);
@@ -114,6 +114,13 @@ describe('Idempotency-Key', () => {
     expect([repeated.status, repeated.headers.get('idempotent-replayed'), repeated.body.fileId]).toEqual([201, 'true', started.body.fileId]);
     expect(repeated.headers.get('cache-control')).toBe('no-store');
 
+    const groupKey = randomUUID();
+    const group = { name: `Group ${groupKey.slice(0, 8)}` };
+    const made = await as(a, groupKey, 'POST', '/tmt/company/api/v1/userGroups', group);
+    expect(made.status).toBe(201);
+    const remade = await as(a, groupKey, 'POST', '/tmt/company/api/v1/userGroups', group);
+    expect([remade.status, remade.headers.get('idempotent-replayed'), remade.body]).toEqual([201, 'true', made.body]);
+
     const doc = (await http(server.url, 'GET', '/openapi.json')).body;
     expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
     const ref = { $ref: '#/components/parameters/IdempotencyKey' };
@@ -121,6 +128,7 @@ describe('Idempotency-Key', () => {
     expect(doc.paths['/api/v1/roles'].post.parameters).toContainEqual(ref);
     expect(doc.paths['/df/api/files/presigned-upload'].post.parameters).toContainEqual(ref);
     expect(doc.paths['/v1/test-cases'].get.parameters ?? []).not.toContainEqual(ref);
+    expect(doc.paths['/api/v1/auth/login'].post.parameters ?? []).not.toContainEqual(ref);
   });
 
   it('refuses a malformed key with 400 IDEMPOTENCY_KEY_INVALID before anything is written', async () => {
