@@ -5,6 +5,8 @@ import { AppError } from '#shared/errors.js';
 import { SECURITY_SCHEMES, securityFor, type HeaderCredentialPaths } from './gateway/openapi-security.js';
 import { authenticateToken, checkModuleAccess, installAccessControl } from './gateway/access-control.js';
 import { installRateLimits } from '#shared/http/rate-limit.js';
+import { documentIdempotencyKey, installIdempotency } from '#shared/http/idempotency.js';
+import { loadSecretBox } from '#shared/auth/index.js';
 import { createMemoryKv } from '#shared/kv/index.js';
 import { consoleFallback, installConsole } from './gateway/console.js';
 import { installCors } from './gateway/cors.js';
@@ -70,7 +72,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     metrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT },
-    openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.' },
+    openapi: { title: 'QA Platform API', version: '1.0.8', description: 'Organization, device testing, test management, health checks and test engines.', complete: (doc) => documentIdempotencyKey(doc, gatewayPathOf) },
     ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url), notFound: consoleFallback(() => consoleServed) } : {}),
   });
   let consoleServed = false;
@@ -129,6 +131,17 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     ...(ownModule ? { ownModule } : {}),
   });
   limitUsers();
+  // Keys are honoured where the handler runs, once the caller is known: the gateway leaves a forwarded
+  // request's key to the module that runs it (the forwarding routes below say so).
+  installIdempotency(app, {
+    db: platform.db,
+    ttlMs: config.IDEMPOTENCY_TTL,
+    inFlightMs: config.IDEMPOTENCY_IN_FLIGHT_TIMEOUT,
+    maxAnswerBytes: config.IDEMPOTENCY_MAX_ANSWER_BYTES,
+    box: loadSecretBox({ key: config.SECRETS_KEY, previousKeys: config.SECRETS_PREVIOUS_KEYS, dataDir: config.DATA_DIR }),
+    now: () => platform.now(),
+    gatewayPath: gatewayPathOf,
+  });
 
   const serve = (module: ModuleName) => services.has(module as ServiceName);
   const forwarded: ForwardedPrefix[] = [];
@@ -168,8 +181,8 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
           onError: (r, { error }) => void r.send(forwardFailure(error as Error & { statusCode?: number })),
         });
       };
-      app.all(f.prefix, { schema: { hide: true } }, handler);
-      app.all(`${f.prefix}/*`, { schema: { hide: true } }, handler);
+      app.all(f.prefix, { schema: { hide: true }, config: { idempotency: false } }, handler);
+      app.all(`${f.prefix}/*`, { schema: { hide: true }, config: { idempotency: false } }, handler);
     }
     // WebSocket upgrades bypass the routes above: relayed to the same module, the prefix stripped alike.
     installWsForwarding(app, { forwards: forwarded, logger: app.log });

@@ -157,6 +157,12 @@ const schema = z.object({
    * concurrent-session quota and the queue.
    */
   RATE_LIMIT_NEW_SESSIONS: int(0, 1_000_000).default(600),
+  /** How long the answer to a POST with an `Idempotency-Key` is kept and answered again (docs/api-conventions.md, "Idempotency"). */
+  IDEMPOTENCY_TTL: duration.default(24 * 3_600_000),
+  /** A request holding a key this long without answering (its process died) no longer holds it: a retry runs again. */
+  IDEMPOTENCY_IN_FLIGHT_TIMEOUT: duration.default(5 * 60_000),
+  /** The largest answer kept for a repeat, in bytes; a larger one is recorded as done but not answered again. */
+  IDEMPOTENCY_MAX_ANSWER_BYTES: int(0, 64 * 1024 * 1024).default(1024 * 1024),
   /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */
   MAIL_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(20),
   /** Mails to one e-mail address per hour (password reset, invitations); 0 switches it off. */

@@ -37,6 +37,8 @@ export const ErrorCodes = {
   SCIM_TOO_MANY: { status: 400, error: 'Bad Request' },
   SCIM_UNIQUENESS: { status: 409, error: 'Conflict' },
   /** A webhook endpoint that is not an absolute http(s) URL, or a private address where they are refused. */
+  /** An `Idempotency-Key` header that is not 1–255 visible ASCII characters (docs/api-conventions.md, "Idempotency"). */
+  IDEMPOTENCY_KEY_INVALID: { status: 400, error: 'Bad Request' },
   INVALID_WEBHOOK_URL: { status: 400, error: 'Bad Request' },
   /** A webhook subscribed to an event name the platform does not send. */
   UNKNOWN_WEBHOOK_EVENT: { status: 400, error: 'Bad Request' },
@@ -118,6 +120,10 @@ export const ErrorCodes = {
   RESERVATION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   /** An automation session is watched, never driven, by the people it is shared with. */
   SESSION_VIEW_ONLY: { status: 409, error: 'Conflict' },
+  /** A request with this `Idempotency-Key` is still running: try again shortly (`Retry-After`). */
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, error: 'Conflict' },
+  /** The request with this `Idempotency-Key` was done, but its answer was too large to keep: it is not answered again. */
+  IDEMPOTENCY_ANSWER_NOT_KEPT: { status: 409, error: 'Conflict' },
   NAME_TAKEN: { status: 409, error: 'Conflict' },
   /** An e-mail domain another company has verified: it cannot be claimed, verified, listed by a provider or invited into. */
   DOMAIN_TAKEN: { status: 409, error: 'Conflict' },
@@ -158,6 +164,8 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   /** The uploaded bytes do not have the SHA-256 the client declared. */
+  /** An `Idempotency-Key` used before (within its time to live) for another request: another body, method or path. */
+  IDEMPOTENCY_KEY_REUSED: { status: 422, error: 'Unprocessable Entity' },
   CHECKSUM_MISMATCH: { status: 422, error: 'Unprocessable Entity' },
   /** A DEX file of an APK cannot be read (truncated, garbled, not DEX); the message says which and where. */
   DEX_UNREADABLE: { status: 422, error: 'Unprocessable Entity' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenPair } from '@qa-platform/client';
 import { loadConfig, saveConfig, withConfigLock, type DfctlConfig } from './config.js';
-import { CliError, EXIT, exitCodeOfStatus, isNetworkError, unreachable } from './errors.js';
+import { CliError, EXIT, exitCodeOfStatus, answerLost, isNetworkError, unreachable } from './errors.js';
 import { claimsOf, secondsLeft } from './jwt.js';
 
 /**
@@ -193,10 +193,18 @@ export class Api {
       try {
         res = await fetch(url, init);
       } catch (err) {
+        // A POST whose answer was lost (the connection dropped after it went out) is sent again with its key:
+        // the platform answers the first try's answer instead of doing it twice.
+        if (method === 'POST' && attempt < RETRIES && answerLost(err)) {
+          process.stderr.write(`dfctl: ${method} ${url.pathname} got no answer; trying again (${attempt + 1} of ${RETRIES})\n`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          continue;
+        }
         if (isNetworkError(err)) throw unreachable(server, err);
         throw err;
       }
-      if ((res.status !== 429 && res.status !== 503) || attempt >= RETRIES) break;
+      const inUse = method === 'POST' && res.status === 409 && (await res.clone().text()).includes('"IDEMPOTENCY_KEY_IN_USE"');
+      if ((res.status !== 429 && res.status !== 503 && !inUse) || attempt >= RETRIES) break;
       const wait = retryAfterSeconds(res.headers.get('retry-after'));
       if (wait > LONGEST_WAIT_S) break;
       await res.body?.cancel();

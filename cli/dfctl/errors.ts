@@ -53,3 +53,12 @@ export function isNetworkError(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return NETWORK_CODES.has(e?.code ?? '') || NETWORK_CODES.has(e?.cause?.code ?? '') || (err instanceof TypeError && err.message === 'fetch failed');
 }
+
+/** Codes that say a request never reached the server: nothing was done there. */
+const UNREACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a failed fetch may have reached the server and lost its answer (the connection dropped mid-way). */
+export function answerLost(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return isNetworkError(err) && !UNREACHED_CODES.has(e?.cause?.code ?? e?.code ?? '');
+}

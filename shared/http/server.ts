@@ -49,7 +49,13 @@ export interface HttpServerOptions {
   bodyLimit: number;
   trustProxy?: boolean;
   /** Serve `/openapi.json` and Swagger UI at `/docs`. */
-  openapi?: { title: string; version: string; description?: string };
+  openapi?: {
+    title: string;
+    version: string;
+    description?: string;
+    /** Adds what no route schema says to the generated document (a header every POST takes). */
+    complete?: (document: object) => void;
+  };
   /**
    * OpenAPI security requirements of one route, from its method and URL as registered; the schemes
    * they name are `securitySchemes`. Without it every operation asks for a bearer token.
@@ -188,7 +194,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
         security: [{ bearerAuth: [] }],
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => {
+        const document = jsonSchemaTransformObject(input);
+        options.openapi?.complete?.(document);
+        return document;
+      },
     });
     await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -84,6 +84,23 @@ describe('split deployment', () => {
     expect(r.body).toEqual({ value: { error: 'unknown error', message: expect.any(String), stacktrace: '', data: { code: 'UNAUTHORIZED' } } });
   });
 
+  it('honours an Idempotency-Key once, in the module that runs the handler: through the gateway and at the module alike', async () => {
+    const { token } = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body;
+    const key = `split-${Date.now()}`;
+    const upload = { name: 'split.apk', size: 10, contentType: 'application/vnd.android.package-archive' };
+    const send = (base: string, path: string) => http(base, 'POST', path, { token, headers: { 'idempotency-key': key }, body: upload });
+    const first = await send(gateway.url, '/df/api/files/presigned-upload');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await send(gateway.url, '/df/api/files/presigned-upload');
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.fileId]).toEqual([201, 'true', first.body.fileId]);
+    // The module's own server holds the key: the same request sent to it straight is the same request.
+    const direct = await send(df.url, '/api/files/presigned-upload');
+    expect([direct.status, direct.headers.get('idempotent-replayed'), direct.body.fileId]).toEqual([201, 'true', first.body.fileId]);
+    const other = await http(gateway.url, 'POST', '/df/api/files/presigned-upload', { token, headers: { 'idempotency-key': key }, body: { ...upload, size: 11 } });
+    expect([other.status, errorCode(other)]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
   it('a logout at the organization is honoured by every other service at once', async () => {
     const { token } = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body;
     expect((await http(gateway.url, 'POST', '/api/v1/auth/logout', { token })).status).toBe(204);
