@@ -73,7 +73,10 @@ describe("the session page's apps and files panes", { timeout: 240_000 }, () => 
   it('installs an APK chosen on this computer, lists it, and uninstalls it after a confirmation', async () => {
     const { page } = owner;
     // Android devices have an accessibility scan: the page offers an audit.
-    expect(await page.getByRole('toolbar', { name: 'Device controls' }).getByRole('button', { name: 'Run accessibility audit' }).count()).toBe(1);
+    // (The toolbar shows it once the device's capabilities are known: waited for, then counted.)
+    const audit = page.getByRole('toolbar', { name: 'Device controls' }).getByRole('button', { name: 'Run accessibility audit' });
+    await audit.first().waitFor();
+    expect(await audit.count()).toBe(1);
     await page.getByRole('tab', { name: 'Apps' }).click();
     const pane = page.getByRole('tabpanel');
     await pane.getByText('No app installed besides the system’s.').waitFor();
