@@ -1,5 +1,5 @@
 /*
- * What serving metrics costs the gateway (issue 49: under 3 % of its throughput): the same request as
+ * What serving metrics costs the gateway (the goal: under 3 % of its throughput): the same request as
  * the `http` step — `GET /df/api/client-config` behind the gateway of an embedded server — first on a
  * server with metrics off, then on one with `METRICS_PORT` set and `/metrics` scraped once a second
  * meanwhile (fifteen times Prometheus's default rate). Off runs first: Node's own collectors, once
