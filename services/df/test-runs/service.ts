@@ -335,7 +335,7 @@ export class TestRunService {
   private async send(runId: string, caller: Caller | null, command: TestRunCommand, actorId: number | string | null = caller?.userId ?? RUN_ACTOR): Promise<bigint | null> {
     const context = commandContext(this.deps.platform, { actorId, companyId: caller?.companyId ?? null, workspaceId: caller?.workspaceId ?? null });
     try {
-      const result = await this.runs.run(runId, command, context, { created: command.type === 'Queue', settle: false });
+      const result = await this.runs.run(runId, command, context, { settle: false });
       return result.position;
     } catch (err) {
       if (command.type !== 'Queue' && command.type !== 'Plan' && err instanceof AppError && LATE.has(err.code)) {
