@@ -138,8 +138,11 @@ export interface DebugCapability {
 export interface TestsCapability {
   /** Starts a run of the command's tests; answers its id. DEVICE_BUSY while another run goes on. */
   startInstrumentation?(command: Extract<AgentCommand, { op: 'instrumentStart' }>): RpcResult<'instrumentStart'>;
-  /** The run's events after `afterSeq`, whether it is over, and what it did not reach. NOT_FOUND for an unknown run. */
-  pollInstrumentation?(runId: string, afterSeq: number): RpcResult<'instrumentPoll'>;
+  /**
+   * The run's events after `afterSeq`, whether it is over, and what it did not reach; with nothing new
+   * yet, answered when news comes or after `waitMs`. NOT_FOUND for an unknown run.
+   */
+  pollInstrumentation?(runId: string, afterSeq: number, waitMs?: number): Promise<RpcResult<'instrumentPoll'>>;
   /** Stops the run (the app's process force-stopped); what had not finished is reported as not run. */
   stopInstrumentation?(runId: string): Promise<RpcResult<'instrumentStop'>>;
 }

@@ -120,7 +120,10 @@ export class DeviceWorker {
       void this.reply(msg, fail('UNKNOWN_DEVICE', `Device ${request.deviceId} is not on this worker`));
       return;
     }
-    this.tail = this.tail.then(() => this.run(msg, request));
+    // A long poll of a test run's events touches nothing of the device and may wait for news: it runs
+    // beside the queue, so the device's other commands (its screen, the session's release) never wait on it.
+    if (request.command.op === 'instrumentPoll') void this.run(msg, request);
+    else this.tail = this.tail.then(() => this.run(msg, request));
   }
 
   private async run(msg: BusMessage, request: RpcRequest): Promise<void> {

@@ -277,8 +277,8 @@ export class AndroidDevice implements DeviceDriver {
     return this.instrumentation.start(command);
   }
 
-  pollInstrumentation(runId: string, afterSeq: number): RpcResult<'instrumentPoll'> {
-    return this.instrumentation.poll(runId, afterSeq);
+  pollInstrumentation(runId: string, afterSeq: number, waitMs = 0): Promise<RpcResult<'instrumentPoll'>> {
+    return this.instrumentation.poll(runId, afterSeq, waitMs);
   }
 
   stopInstrumentation(runId: string): Promise<RpcResult<'instrumentStop'>> {

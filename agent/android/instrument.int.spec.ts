@@ -44,10 +44,17 @@ async function runToEnd(tests: { className: string; methodName: string }[], opti
     testTimeoutMs: 1_500,
     ...(options.clearPackageData ? { clearPackageData: true } : {}),
   });
-  return eventually(async () => {
-    const polled = driver.pollInstrumentation(runId, 0);
-    return polled.done ? polled : undefined;
-  }, { what: 'the run to end' });
+  return followToEnd(runId);
+}
+
+/** Long polls a run until it is over (each poll answers at the next event or the end), then reads it whole. */
+async function followToEnd(runId: string): Promise<RpcResult<'instrumentPoll'>> {
+  let afterSeq = 0;
+  for (;;) {
+    const polled = await driver.pollInstrumentation(runId, afterSeq, 10_000);
+    if (polled.done) return driver.pollInstrumentation(runId, 0);
+    afterSeq = polled.lastSeq;
+  }
 }
 
 const outcomes = (polled: RpcResult<'instrumentPoll'>) => polled.events.flatMap((e) => (e.kind === 'finished' ? [`${e.methodName}:${e.outcome}`] : []));
@@ -119,10 +126,13 @@ describe('instrumentation runs on Android', () => {
 
   it('stops a run on request, and the session’s release stops the one going on', { timeout: 30_000 }, async () => {
     const { runId } = driver.startInstrumentation({ op: 'instrumentStart', testPackage: suite.testPackage, runner: suite.runner, targetPackage: suite.targetPackage, tests: refs('hangsOnSpinner'), testTimeoutMs: 60_000 });
-    await eventually(async () => (driver.pollInstrumentation(runId, 0).events.length > 0 ? true : undefined), { what: 'the test to start' });
+    // A long poll answers with the first event as it comes.
+    expect((await driver.pollInstrumentation(runId, 0, 10_000)).events.map((e) => e.kind)).toEqual(['started']);
+    // With nothing new (the test hangs), it answers empty once its wait is over.
+    expect(await driver.pollInstrumentation(runId, 1, 200)).toMatchObject({ events: [], lastSeq: 1, done: false });
     expect(() => driver.startInstrumentation({ op: 'instrumentStart', testPackage: suite.testPackage, runner: suite.runner, targetPackage: suite.targetPackage, tests: refs('paysByCard'), testTimeoutMs: 5_000 })).toThrow(/going on/);
     expect(await driver.stopInstrumentation(runId)).toEqual({ runId, stopped: true });
-    const polled = await eventually(async () => (driver.pollInstrumentation(runId, 0).done ? driver.pollInstrumentation(runId, 0) : undefined), { what: 'the run to stop' });
+    const polled = await followToEnd(runId);
     expect(polled.failure).toBe('stopped');
     expect(polled.notRun).toEqual([]);
     expect(outcomes(polled)).toEqual(['hangsOnSpinner:errored']);

@@ -48,6 +48,8 @@ class InstrumentationRun {
   private stream: Duplex | null = null;
   private stopped = false;
   private steps: Promise<void> = Promise.resolve();
+  /** Long polls waiting for the next event or the run's end. */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly ctx: AndroidContext,
@@ -56,7 +58,23 @@ class InstrumentationRun {
     private readonly capture: () => Promise<Buffer>,
   ) {}
 
-  poll(afterSeq: number): RpcResult<'instrumentPoll'> {
+  /** The events after `afterSeq`; with none yet and the run going on, waits up to `waitMs` for one or the end. */
+  async poll(afterSeq: number, waitMs = 0): Promise<RpcResult<'instrumentPoll'>> {
+    if (waitMs > 0 && !this.done && this.seq <= afterSeq) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, waitMs);
+        this.waiters.add(wake);
+      });
+    }
+    return this.snapshot(afterSeq);
+  }
+
+  private snapshot(afterSeq: number): RpcResult<'instrumentPoll'> {
     return {
       events: this.events.filter((e) => e.seq > afterSeq),
       lastSeq: this.seq,
@@ -92,11 +110,17 @@ class InstrumentationRun {
       await this.steps;
       this.notRun = this.command.tests.filter((t) => !finished.has(key(t)));
       this.done = true;
+      this.wake();
     }
   }
 
   private push(event: Unnumbered<InstrumentationEvent>): void {
     this.events.push({ ...event, seq: ++this.seq } as InstrumentationEvent);
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const wake of [...this.waiters]) wake();
   }
 
   /**
@@ -229,8 +253,8 @@ export class AndroidInstrumentation {
     return { runId: run.id };
   }
 
-  poll(runId: string, afterSeq: number): RpcResult<'instrumentPoll'> {
-    return this.run(runId).poll(afterSeq);
+  poll(runId: string, afterSeq: number, waitMs = 0): Promise<RpcResult<'instrumentPoll'>> {
+    return this.run(runId).poll(afterSeq, waitMs);
   }
 
   async stop(runId: string): Promise<RpcResult<'instrumentStop'>> {

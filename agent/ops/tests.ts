@@ -7,6 +7,6 @@ import { handlers } from './types.js';
  */
 export const testOps = handlers({
   instrumentStart: { needs: { any: ['startInstrumentation'], what: 'instrumentation tests' }, run: ({ driver }, command) => driver.startInstrumentation!(command) },
-  instrumentPoll: { needs: { any: ['pollInstrumentation'], what: 'instrumentation tests' }, run: ({ driver }, command) => driver.pollInstrumentation!(command.runId, command.afterSeq ?? 0) },
+  instrumentPoll: { needs: { any: ['pollInstrumentation'], what: 'instrumentation tests' }, run: ({ driver }, command) => driver.pollInstrumentation!(command.runId, command.afterSeq ?? 0, command.waitMs ?? 0) },
   instrumentStop: { needs: { any: ['stopInstrumentation'], what: 'instrumentation tests' }, run: ({ driver }, command) => driver.stopInstrumentation!(command.runId) },
 });

@@ -227,7 +227,13 @@ export const AgentCommand = z.discriminatedUnion('op', [
     /** Lists the tests (`-e log true`) without running them. */
     listOnly: z.boolean().optional(),
   }),
-  z.object({ op: z.literal('instrumentPoll'), runId: id, afterSeq: z.number().int().nonnegative().optional() }),
+  z.object({
+    op: z.literal('instrumentPoll'),
+    runId: id,
+    afterSeq: z.number().int().nonnegative().optional(),
+    /** When there is nothing after `afterSeq` yet, how long to wait for news before answering (a long poll). */
+    waitMs: z.number().int().min(0).max(10_000).optional(),
+  }),
   z.object({ op: z.literal('instrumentStop'), runId: id }),
   /** A health reading now (the agent also reads on its own schedule and publishes `HealthReport`). */
   z.object({ op: z.literal('health') }),

@@ -8,8 +8,10 @@ import type { SessionPort } from '../core/session-port.js';
 import type { TestRunCommand } from './decide.js';
 import { isFinished, isLive, nextBatch, type TestRunRecord } from './state.js';
 
-/** How often a shard asks its device for news of the tests it runs. */
+/** How often a shard whose queue is empty looks for retries and moved tests; the least time between two polls that brought nothing. */
 export const POLL_MS = 250;
+/** How long one poll of the device waits for news of its tests (a long poll: news is answered as it comes). */
+const LONG_POLL_MS = 1_000;
 /** How long the agent has to answer one poll or start. */
 const COMMAND_TIMEOUT_MS = 30_000;
 /** The name the platform acts under in a run's events and its sessions' ends. */
@@ -135,7 +137,8 @@ export class ShardRunner {
     let afterSeq = 0;
     let anyStarted = false;
     for (;;) {
-      const poll = await this.sessions.deviceContent(session, { op: 'instrumentPoll', runId: agentRunId, afterSeq }, COMMAND_TIMEOUT_MS);
+      const asked = Date.now();
+      const poll = await this.sessions.deviceContent(session, { op: 'instrumentPoll', runId: agentRunId, afterSeq, waitMs: LONG_POLL_MS }, COMMAND_TIMEOUT_MS);
       let state: TestRunRecord | null = null;
       if (poll.events.length > 0) {
         anyStarted ||= poll.events.some((e) => e.kind === 'started');
@@ -158,7 +161,8 @@ export class ShardRunner {
         await this.sessions.deviceContent(session, { op: 'instrumentStop', runId: agentRunId }, COMMAND_TIMEOUT_MS).catch(() => undefined);
         return false;
       }
-      await sleep(POLL_MS);
+      // Nothing new at once: an agent that does not wait (an older one) is not asked again at once.
+      if (poll.events.length === 0 && Date.now() - asked < POLL_MS) await sleep(POLL_MS - (Date.now() - asked));
     }
   }
 
