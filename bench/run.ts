@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
@@ -38,6 +38,7 @@ import { formatWebConsole, measureWebConsole, type WebConsoleReport } from './we
 import { DRILL_DEFAULTS, formatDrill, runFailoverDrill, type DrillReport } from './failover-drill.js';
 import { runWriters, type WriterResult } from './writers.js';
 import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './group-commit.js';
+import { formatStartup, measureStartup, type StartupReport } from './startup.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
@@ -63,6 +64,8 @@ const SETTINGS = {
   webdriverFirst: { rounds: 3, sessions: 3 },
   // 300 passing tests over 10 adbd devices, durations 50 ms – 1.5 s (log-normal, median 380 ms, seeded);
   // batchSize null: the platform's default (20 tests per am instrument), not sent.
+  // `npm start` on an empty data directory, three restarts with nothing changed, one after a console change.
+  startup: { restarts: 3, idleSeconds: 10 },
   testRuns: { devices: 10, tests: 300, classes: 15, durations: { seed: 20_261_129, medianMs: 380, sigma: 0.75, minMs: 50, maxMs: 1_500 }, batchSize: null, pollMs: 50, testTimeoutSeconds: 10 },
 } as const;
 
@@ -89,8 +92,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -460,6 +463,7 @@ const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
 let metricsCost: MetricsCostReport | null = null;
 let testRuns: TestRunsReport | null = null;
+let startup: StartupReport | null = null;
 const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
 let groupCommit: GroupCommitRun[] = [];
@@ -567,6 +571,10 @@ try {
     step('test-runs', `device farm: a test run of ${t.tests} tests over ${t.devices} adbd test devices, twice (no history, then history), POST /df/api/test-runs → final state`);
     testRuns = await measureTestRuns({ ...t, durations: { ...t.durations } });
   }
+  if (steps.has('startup')) {
+    step('startup', 'startup: npm start on an empty data directory, restarts with nothing changed, one after a console change; /ready and RSS at rest');
+    startup = await measureStartup(SETTINGS.startup);
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -596,6 +604,7 @@ if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
 if (testRuns) process.stdout.write(`\n${formatTestRuns(testRuns, { ratioMax: TARGETS.testRunWallOverIdealMax, overheadPerTestMs: TARGETS.testRunOverheadPerTestMs })}`);
+if (startup) process.stdout.write(`\n${formatStartup(startup)}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -627,6 +636,7 @@ const results = {
   dfReports,
   webConsole,
   testRuns,
+  startup,
   drill,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,

@@ -1,0 +1,158 @@
+/*
+ * What a person running `npm start` waits for, and what the process holds at rest: the first start on
+ * an empty data directory (the embedded database created, the bootstrap administrator signed up), then
+ * restarts with nothing changed (the goal: `/ready` in under 5 s), each timed from the spawn of `npm
+ * start` to the first 200 of `/ready`; the resident memory of the process tree at rest after each start
+ * (the goal: under 300 MB), read from /proc once `/ready` answers and the process has idled; and a
+ * restart after a console source changed (its mtime), which must build the console again.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { num, phase } from './console.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** A source the console build watches: touching it must make the next start build the console again. */
+const CONSOLE_SOURCE = join(ROOT, 'console', 'index.html');
+
+export interface StartupOptions {
+  restarts: number;
+  /** How long a started process idles before its memory is read. */
+  idleSeconds: number;
+}
+
+export interface StartRun {
+  kind: 'first' | 'restart' | 'console changed';
+  readyMs: number;
+  rssMb: number;
+  consoleBuilt: boolean;
+}
+
+export interface StartupReport {
+  runs: StartRun[];
+  restartMedianMs: number;
+  restartMaxMs: number;
+  rssMedianMb: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** The resident memory of a process and all its descendants, in MB, from /proc. */
+function treeRssMb(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let kb = 0;
+  const visit = (p: number) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (match) kb += Number(match[1]);
+    } catch {
+      // gone meanwhile
+    }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return kb / 1024;
+}
+
+/** Spawns `npm start` and answers once `/ready` says 200, with the time that took and what it printed. */
+async function start(env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; readyMs: number; output: () => string }> {
+  const began = Date.now();
+  const child = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output.slice(-2_000)}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+    if (ok) return { child, readyMs: Date.now() - began, output: () => output };
+    if (Date.now() - began > 180_000) throw new Error(`not ready after 180 s:\n${output.slice(-2_000)}`);
+    await sleep(25);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  process.kill(-child.pid!, 'SIGTERM');
+  const forced = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(forced);
+}
+
+/** Starts `npm start` on a fresh data directory, then again and again with nothing changed, then after a console change. */
+export async function measureStartup(options: StartupOptions): Promise<StartupReport> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-startup-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_EMAIL: 'bench@example.test',
+    BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-1',
+    LOG_LEVEL: 'warn',
+  };
+  const kinds: StartRun['kind'][] = ['first', ...Array.from({ length: options.restarts }, () => 'restart' as const), 'console changed'];
+  const runs: StartRun[] = [];
+  const consoleTimes = statSync(CONSOLE_SOURCE);
+  try {
+    for (const kind of kinds) {
+      if (kind === 'console changed') utimesSync(CONSOLE_SOURCE, new Date(), new Date());
+      const ticker = phase(`${kind} start`);
+      const { child, readyMs, output } = await start(env, port);
+      try {
+        await sleep(options.idleSeconds * 1_000);
+        const rssMb = treeRssMb(child.pid!);
+        const consoleBuilt = output().includes('web console built');
+        runs.push({ kind, readyMs, rssMb, consoleBuilt });
+        ticker.done(`ready in ${num(readyMs / 1000, 2)} s, ${num(rssMb)} MB at rest${consoleBuilt ? ', console built' : ''}`);
+      } finally {
+        await stop(child);
+      }
+    }
+  } finally {
+    utimesSync(CONSOLE_SOURCE, consoleTimes.atime, consoleTimes.mtime);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const restarts = runs.filter((r) => r.kind === 'restart').map((r) => r.readyMs).sort((a, b) => a - b);
+  const rss = runs.map((r) => r.rssMb).sort((a, b) => a - b);
+  return {
+    runs,
+    restartMedianMs: restarts[Math.floor(restarts.length / 2)] ?? 0,
+    restartMaxMs: restarts.at(-1) ?? 0,
+    rssMedianMb: rss[Math.floor(rss.length / 2)] ?? 0,
+  };
+}
+
+export function formatStartup(report: StartupReport): string {
+  const lines = [
+    'Startup (`npm start`, embedded database)',
+    '| start | ready s | RSS at rest MB | console built |',
+    '|---|---|---|---|',
+    ...report.runs.map((r) => `| ${r.kind} | ${num(r.readyMs / 1000, 2)} | ${num(r.rssMb)} | ${r.consoleBuilt ? 'yes' : 'no'} |`),
+    `restart with nothing changed: median ${num(report.restartMedianMs / 1000, 2)} s, max ${num(report.restartMaxMs / 1000, 2)} s (goal < 5 s); RSS at rest median ${num(report.rssMedianMb)} MB (goal < 300 MB)`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
