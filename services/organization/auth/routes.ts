@@ -124,7 +124,7 @@ export async function authRoutes(
   r.post('/auth/signup', {
     schema: {
       tags,
-      summary: 'Register a company with its administrator (403 SIGNUP_DISABLED when the operator switched it off)',
+      summary: 'Register a company with its administrator (403 SIGNUP_DISABLED when the operator switched it off; 409 DOMAIN_TAKEN at an address of a domain a company verified)',
       security: [],
       body: z.object({
         email,

@@ -12,7 +12,7 @@ import {
 } from '#projections/org-directory/index.js';
 import type { Platform } from '../../platform.js';
 import { companyDecider, companyStream } from '../companies/index.js';
-import { enforcingIdentityProvider } from '../domains/index.js';
+import { enforcingIdentityProvider, refuseVerifiedAddress } from '../domains/index.js';
 import { MODULE_KEYS } from '#events/organization/modules.js';
 import { OrgNames } from '../claims/index.js';
 import { createBuiltInRoles } from '../roles/index.js';
@@ -236,12 +236,14 @@ export class AuthService {
 
   /**
    * Self-service sign-up: a company, its "Default" workspace with every module, and the caller as the
-   * company's administrator (docs/api-conventions.md).
+   * company's administrator (docs/api-conventions.md). Not at an address of a domain a company verified
+   * (409 DOMAIN_TAKEN): its people join that company.
    */
   async signup(
     input: { email: string; password: string; name: string; companyName: string },
     client: ClientInfo | null,
   ): Promise<{ pair: TokenPair; userId: number; companyId: number; workspaceId: number }> {
+    await refuseVerifiedAddress(this.platform.db, input.email.trim());
     const created = await this.createCompanyWithAdmin(input);
     const pair = await this.startSession({ userId: created.userId, companyId: created.companyId, workspaceId: created.workspaceId }, client);
     return { pair, ...created };

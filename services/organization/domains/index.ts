@@ -4,7 +4,7 @@ import type { DomainFeatureOptions } from './options.js';
 import { domainRoutes } from './routes.js';
 
 export { DomainService } from './service.js';
-export { enforcingIdentityProvider, offeredIdentityProviders, refuseAddressOfOthers, refuseDomainsOfOthers, requireOwnAddress } from './ownership.js';
+export { enforcingIdentityProvider, offeredIdentityProviders, refuseAddressOfOthers, refuseDomainsOfOthers, refuseVerifiedAddress, requireOwnAddress } from './ownership.js';
 export type { DomainFeatureOptions } from './options.js';
 
 /** A company's e-mail domains under `/api/v1/domains`: claimed, proven through DNS, released. */

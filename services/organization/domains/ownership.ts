@@ -35,6 +35,18 @@ export async function refuseAddressOfOthers(db: Sql, companyId: number, email: s
 }
 
 /**
+ * 409 DOMAIN_TAKEN when any company has verified the address's domain: its people join through that
+ * company (an invitation, its single sign-on), never by signing up a company of their own beside it, which
+ * would put an address the company answers for out of its reach (its "single sign-on required" included).
+ */
+export async function refuseVerifiedAddress(db: Sql, email: string): Promise<void> {
+  const domain = emailDomain(email);
+  if (domain && (await domainOwner(db, domain)) !== null) {
+    throw new AppError('DOMAIN_TAKEN', `${domain} is verified by a company on this installation: ask its administrator for an invitation, or sign in with its single sign-on`);
+  }
+}
+
+/**
  * 403 DOMAIN_NOT_OWNED unless the address's domain is verified by this company: an identity provider or a
  * directory (SCIM) acts only for the company's own addresses. The same answer whoever owns the domain and
  * whether the address has an account anywhere, so the refusal tells nothing about other companies.

@@ -167,6 +167,17 @@ describe('e-mail domains', () => {
     expect((await adminA.post('/users/invite', { email: `erin@${DOMAIN}`, roleIds: [] })).status).toBe(201);
   });
 
+  it("refuses a public sign-up at A's domain: nobody starts a company of their own beside the one that answers for the address", async () => {
+    const body = { email: `frank@${DOMAIN.toUpperCase()}`, password: 'a-long-password-1', name: 'Frank', companyName: 'Frank Ltd' };
+    const signedUp = await http(server.url, 'POST', '/api/v1/auth/signup', { body });
+    expect(signedUp.status).toBe(409);
+    expect(errorCode(signedUp)).toBe('DOMAIN_TAKEN');
+    // A sign-in at the address still meets A's enforcement.
+    const login = await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: body.email, password: body.password } });
+    expect(errorCode(login)).toBe('SSO_REQUIRED');
+    expect((await http(server.url, 'POST', '/api/v1/auth/signup', { body: { ...body, email: 'frank@unverified-elsewhere.test' } })).status).toBe(201);
+  });
+
   it('a released domain no longer enforces, and another company may then verify it', async () => {
     expect((await adminA.delete(`/domains/${DOMAIN}`)).status).toBe(204);
     expect((await adminA.get('/domains')).body).toEqual([]);
