@@ -310,17 +310,24 @@ export class TestRunService {
     if (position !== null) await this.deps.platform.readModels.waitFor(position, { names: READ_MODELS });
   }
 
-  /** Installs catalogued versions on a session's device, one after the other. */
+  /**
+   * Installs catalogued versions on a session's device in their order (the app, then its test APK); their
+   * bytes are staged on the device's host side by side first, so a second upload does not wait for the
+   * first install.
+   */
   private async install(caller: Caller, session: SessionRecord, versionIds: string[]): Promise<void> {
     const { db, blobs } = this.deps.platform;
-    for (const versionId of versionIds) {
-      const version = found(await findVersion(db, caller, versionId), 'App version not found');
-      const file = found(await findFile(db, caller, version.fileId), 'The version’s file is gone');
-      const blob = found(await blobs.get(file.blobKey), 'The version’s file is gone');
-      const staged = await this.deps.sessions.stageUpload(session, blob.stream, file.size);
-      if (staged.sha256 !== version.sha256) throw new AppError('CHECKSUM_MISMATCH', 'The bytes read from storage are not the version’s');
-      await this.deps.sessions.deviceContent(session, { op: 'installApp', stageId: staged.stageId }, INSTALL_TIMEOUT_MS);
-    }
+    const staged = await Promise.all(
+      versionIds.map(async (versionId) => {
+        const version = found(await findVersion(db, caller, versionId), 'App version not found');
+        const file = found(await findFile(db, caller, version.fileId), 'The version’s file is gone');
+        const blob = found(await blobs.get(file.blobKey), 'The version’s file is gone');
+        const stage = await this.deps.sessions.stageUpload(session, blob.stream, file.size);
+        if (stage.sha256 !== version.sha256) throw new AppError('CHECKSUM_MISMATCH', 'The bytes read from storage are not the version’s');
+        return stage;
+      }),
+    );
+    for (const stage of staged) await this.deps.sessions.deviceContent(session, { op: 'installApp', stageId: stage.stageId }, INSTALL_TIMEOUT_MS);
   }
 
   /** The run as its stream says now. */
