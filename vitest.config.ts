@@ -8,15 +8,9 @@ export default defineConfig({
   // (the AWS SDK's S3 client) is handed that one's ES build, whose extensionless imports Node cannot load.
   ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
   test: {
-    include: ['{shared,events,services,projections,agent,test}/**/*.spec.ts'],
     environment: 'node',
     pool: 'forks',
-    // One test file at a time on CI's 2-core machine (README, "Test it"): files are written to run side by
-    // side (they never share a port, database, Redis prefix, NATS server or adb server), but two at a time
-    // there gained little and loaded the machine enough to time out browser tests. `npm test --
-    // --maxWorkers=2` runs two for a run on a bigger machine.
-    maxWorkers: 1,
-    // The files run one after another in one worker that imports the modules once: a fresh process per file
+    // The files run one after another in a worker that imports the modules once: a fresh process per file
     // spent 274 s of a 1,931 s run importing them again (1,370 s in all without it, same tests passing). A
     // file therefore stops what it started and restores what it changed (README, "Test it"); `--isolate`
     // brings back a process per file.
@@ -29,5 +23,14 @@ export default defineConfig({
     reporters: ['default'],
     // Builds the console and dfctl once, then fails the run when it left the working tree changed (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
+    // Two groups, one after the other (README, "Test it"). First the unit and integration files, two at a
+    // time: each holds one program or database of its own and is mostly waiting on it. Then the end-to-end
+    // files one at a time on CI's 2-core machine: each already keeps both cores busy with its server,
+    // browsers and peers, and two at a time there gained little and loaded the machine enough to time out
+    // browser tests. `npm test -- --maxWorkers=2` runs two end-to-end files at a time on a bigger machine.
+    projects: [
+      { extends: true, test: { name: 'unit-int', include: ['{shared,events,services,projections,agent,test}/**/*.{unit,int}.spec.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'e2e', include: ['{shared,events,services,projections,agent,test}/**/*.e2e.spec.ts'], maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
