@@ -1,3 +1,4 @@
+import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -44,6 +45,10 @@ export function startSdk(config: TracingConfig, serviceName: string): Tracing {
     async shutdown() {
       setTracingActive(false);
       await provider.shutdown().catch(() => undefined);
+      // The API is the no-op one again (a process that measures tracing starts it again, differently).
+      trace.disable();
+      propagation.disable();
+      context.disable();
     },
   };
 }

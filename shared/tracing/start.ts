@@ -12,6 +12,15 @@ let started: Promise<Tracing> | null = null;
 export async function startTracing(env: Record<string, string | undefined>, serviceName: string): Promise<Tracing | null> {
   const config = loadTracingConfig(env);
   if (!config) return null;
-  started ??= import('./sdk.js').then(({ startSdk }) => startSdk(config, serviceName));
+  started ??= import('./sdk.js').then(({ startSdk }) => {
+    const tracing = startSdk(config, serviceName);
+    return {
+      ...tracing,
+      shutdown: async () => {
+        started = null;
+        await tracing.shutdown();
+      },
+    };
+  });
   return started;
 }
