@@ -143,6 +143,7 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     expect(lag.map((s) => s.metric.projection)).toContain('df-sessions');
     await samples('qa_sessions{job="qa-df", state="active"} >= 1');
     await samples('qa_devices{job="qa-df", platform="android"} >= 1');
+    await samples('qa_devices_health{job="qa-df", platform="android"} >= 1');
     await samples('qa_event_store_append_duration_seconds_count{job="qa-df", store="postgres", outcome="written"} > 0');
     await samples('qa_nats_request_duration_seconds_count{job="qa-df", outcome="ok"} > 0');
     // Node's own figures from every process, the agent's too.
@@ -189,7 +190,16 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
       const all = res.data.groups.flatMap((g) => g.rules);
       return all.length > 0 && all.every((r) => r.health === 'ok') ? all : undefined;
     }, { what: 'every alert rule evaluated without error' });
-    expect(rules.map((r) => r.name).sort()).toEqual(['QaDeviceHostLost', 'QaEventStoreAppendsFailing', 'QaHttpErrorRateHigh', 'QaProcessDown', 'QaProjectionLagging', 'QaWebhookBacklogGrowing']);
+    expect(rules.map((r) => r.name).sort()).toEqual([
+      'QaDeviceHostLost',
+      'QaDevicesQuarantined',
+      'QaEventStoreAppendsFailing',
+      'QaHttpErrorRateHigh',
+      'QaNatsLeafCertificateExpiring',
+      'QaProcessDown',
+      'QaProjectionLagging',
+      'QaWebhookBacklogGrowing',
+    ]);
     for (const r of rules) expect(await prometheus.query(r.query), r.name).toEqual([]);
   });
 
