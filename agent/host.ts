@@ -15,6 +15,7 @@ import { SimulatedProvider } from './simulated/provider.js';
 import { AndroidProvider } from './android/provider.js';
 import { IosProvider } from './ios/provider.js';
 import { DeviceWorker } from './worker.js';
+import { outsideTrace } from '#shared/tracing/index.js';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -273,7 +274,15 @@ export class AgentHost {
     }
   }
 
-  private async beat(): Promise<void> {
+  /**
+   * A heartbeat is nobody's request: it runs outside any trace, though the timer that calls it may have
+   * been set in one (a device's state changed by a traced command), so no trace carries on for ever.
+   */
+  private beat(): Promise<void> {
+    return outsideTrace(() => this.beatNow());
+  }
+
+  private async beatNow(): Promise<void> {
     if (this.stopped) return;
     this.beating = true;
     const { bus, config } = this.options;

@@ -3,6 +3,7 @@ import { natsHostInbox } from '#shared/wire/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import { ConfigError, loadConfig } from '#shared/config.js';
 import { createLogger } from '#shared/logger.js';
+import { startTracing, type Tracing } from '#shared/tracing/index.js';
 import { startMetricsServer, type MetricsServer } from '#shared/metrics/index.js';
 import { AgentHost } from './host.js';
 import { loadAgentConfig } from './config.js';
@@ -22,7 +23,18 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  let tracing: Tracing | null;
+  try {
+    tracing = await startTracing(process.env, 'qa-agent');
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   const logger = createLogger(config);
+  if (tracing) logger.info({ endpoint: tracing.config.url, protocol: tracing.config.protocol }, 'tracing to OTLP');
   if (!config.NATS_URL) {
     process.stderr.write('NATS_URL is required: a separate agent reaches the platform over NATS\n');
     process.exit(2);
@@ -65,6 +77,7 @@ async function main(): Promise<void> {
       .stop()
       .then(() => metrics?.close())
       .then(() => bus!.close())
+      .then(() => tracing?.shutdown())
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DriverError } from './provider.js';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 
 const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -30,6 +31,12 @@ export class W3cHttpClient {
 
   /** `value` of the server's answer; an error answer (or none) is a DriverError naming the server's message. */
   async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
+    // The device call (a WebDriverAgent or UiAutomator2 request): a leaf span of its trace, the path's ids as `{id}`.
+    const template = path.split('?')[0]!.replace(/\/[^/]*[0-9][^/]*/g, '/{id}');
+    return inChildSpan(`${this.server} ${method} ${template}`, { 'http.request.method': method, 'url.template': template }, () => this.exchange<T>(method, path, body, timeoutMs), SpanKind.CLIENT);
+  }
+
+  private async exchange<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, timeoutMs: number): Promise<T> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const socket = this.agent ? null : await this.open();
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {

@@ -16,6 +16,7 @@ import {
 } from '#shared/wire/index.js';
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 
 const LEASE_CHECK_MS = 1_000;
 
@@ -132,7 +133,8 @@ export class DeviceWorker {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new CommandTimeout()), request.timeoutMs);
     });
-    const work = this.execute(request);
+    // The command's span on the device, in the trace of the request that sent it (continued by the bus).
+    const work = inChildSpan(`device ${request.command.op}`, { 'device.command': request.command.op }, () => this.execute(request), SpanKind.INTERNAL);
     try {
       const data = await Promise.race([work, timeout]);
       await this.reply(msg, ok(data));

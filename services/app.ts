@@ -20,6 +20,7 @@ import { createTmtModule, type TmtModule } from './tmt/index.js';
 import { createHealthcheckModule, type HealthcheckModule } from './healthcheck/index.js';
 import { createAutorunnerModule, type AutorunnerModule } from './autorunner/index.js';
 import type { Platform } from './platform.js';
+import { traceHeaders } from '#shared/tracing/index.js';
 
 export const SERVICE_NAMES = ['gateway', 'organization', 'df', 'tmt', 'healthcheck', 'autorunner', 'projections'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -175,9 +176,11 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
         const path = pathOf(request.url);
         const query = request.url.slice(path.length);
         const target = new URL((f.strip ? path.slice(f.prefix.length) || '/' : path) + query, f.url).toString();
+        // The module's server span continues this one (W3C `traceparent`) when tracing is on.
+        const trace = traceHeaders();
         return reply.from(target, {
           // The module learns the address the client used (it writes URLs back to the client, e.g. /df/devtools).
-          rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-host': request.host, 'x-forwarded-proto': request.protocol }),
+          rewriteRequestHeaders: (_req, headers) => ({ ...headers, ...trace, 'x-request-id': request.id, 'x-forwarded-host': request.host, 'x-forwarded-proto': request.protocol }),
           onError: (r, { error }) => void r.send(forwardFailure(error as Error & { statusCode?: number })),
         });
       };

@@ -16,6 +16,7 @@ import { createMailer } from '#shared/mail/mailer.js';
 import { PublicAddress } from '#shared/public-address.js';
 import type { Platform, ReadModelWaiter } from './platform.js';
 import { checkpointWaiter } from './read-models.js';
+import { tracedEventStore } from '#shared/tracing/index.js';
 
 /**
  * Opens every adapter the configuration names: PGlite under DATA_DIR, the in-process bus and a
@@ -45,6 +46,8 @@ export async function openPlatform(
       });
     }
     closers.push(() => store.close());
+    // Each append a span of the trace it is made in, when tracing is on (the store itself otherwise).
+    store = tracedEventStore(store);
 
     let kv: KeyValueStore;
     if (config.REDIS_URL) kv = await connectRedisKv(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX });

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from '#shared/config.js';
 import { buildApp, SERVICE_NAMES, type ServiceName } from './app.js';
 import { createLogger } from '#shared/logger.js';
 import { startMetricsServer } from '#shared/metrics/index.js';
+import { startTracing, type Tracing } from '#shared/tracing/index.js';
 import { isLoopbackHost } from '#shared/public-address.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
@@ -220,6 +221,11 @@ export function appUrlMissing(config: Pick<Config, 'APP_URL' | 'NODE_ENV' | 'HOS
   return config.NODE_ENV === 'development' && !isLoopbackHost(config.HOST);
 }
 
+/** The process's `service.name` when `OTEL_SERVICE_NAME` gives none: `qa-gateway`, `qa-df`, `qa-organization+projections`, `qa-platform` for all. */
+export function processServiceName(services: readonly ServiceName[]): string {
+  return services.length === SERVICE_NAMES.length ? 'qa-platform' : `qa-${[...services].sort().join('+')}`;
+}
+
 /** How long past `SHUTDOWN_GRACE` the watchdog waits before it kills a process whose event loop is stuck. */
 const WATCHDOG_MARGIN_MS = 5_000;
 
@@ -244,7 +250,10 @@ function startWatchdog(ms: number): void {
  */
 export async function main(services?: ServiceName[]): Promise<RunningProcess | undefined> {
   let running: RunningProcess;
+  let tracing: Tracing | null = null;
   try {
+    // Before anything listens, so that every server of the process traces its requests.
+    tracing = await startTracing(process.env, processServiceName(services ?? [...parseServices(process.env.SERVICES?.trim() || 'all')]));
     running = await startProcess(process.env, services);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -254,6 +263,7 @@ export async function main(services?: ServiceName[]): Promise<RunningProcess | u
     throw err;
   }
   const { logger } = running;
+  if (tracing) logger.info({ endpoint: tracing.config.url, protocol: tracing.config.protocol, sampler: tracing.config.sampler }, 'tracing to OTLP');
   const graceMs = running.config.SHUTDOWN_GRACE;
   let shuttingDown = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -272,16 +282,19 @@ export async function main(services?: ServiceName[]): Promise<RunningProcess | u
     }, graceMs);
     deadline.unref();
     startWatchdog(graceMs + WATCHDOG_MARGIN_MS);
-    running.stop().then(
-      () => {
-        logger.info('shut down');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    running
+      .stop()
+      .then(() => tracing?.shutdown())
+      .then(
+        () => {
+          logger.info('shut down');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   // Kept for the whole life of the process (not `once`), so a second signal reaches `onSignal` too.
   process.on('SIGTERM', onSignal);

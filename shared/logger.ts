@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { logTraceFields, tracingActive } from './tracing/index.js';
 
 /**
  * Query parameters whose values are credentials in flight (an OpenID authorization code and state,
@@ -38,11 +39,16 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/** Creates the process logger: JSON lines, request ids, secrets redacted (headers, mail bodies, sign-in values in URLs). */
+/**
+ * Creates the process logger: JSON lines, request ids, secrets redacted (headers, mail bodies, sign-in
+ * values in URLs), and inside a traced request the trace's `trace_id` and `span_id` (shared/tracing).
+ */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
   return pino(
     {
       level: config.LOG_LEVEL,
+      // Only in a process that traces (started before its logger): otherwise no function runs per line.
+      ...(tracingActive() ? { mixin: logTraceFields } : {}),
       redact: {
         paths: [
           'req.headers.authorization',

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 
 // adbkit is CommonJS; loading it through `require` gives the same module under tsx, node and vitest.
 export const { Adb } = createRequire(import.meta.url)('@devicefarmer/adbkit') as typeof import('@devicefarmer/adbkit');
@@ -23,7 +24,9 @@ export async function readAll(stream: Duplex | Readable): Promise<Buffer> {
 
 /** Runs a shell command (`shell:` v1, as adbkit always does) and returns its output as text. */
 export async function shell(device: AdbDevice, command: string): Promise<string> {
-  return (await readAll(await device.shell(command))).toString('utf8');
+  // The device call: a leaf span of the trace it is part of, named by the command's first two words
+  // (`input tap`), never its arguments (text a user typed).
+  return inChildSpan(`adb shell ${command.split(' ', 2).join(' ')}`, {}, async () => (await readAll(await device.shell(command))).toString('utf8'), SpanKind.CLIENT);
 }
 
 /** Pushes a local file to the device and waits for the transfer to finish. */

@@ -2,6 +2,7 @@ import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:
 import type { Logger } from 'pino';
 import type { DeviceDriver } from '../provider.js';
 import type { AppiumServer } from './server.js';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 
 /** W3C WebDriver error codes with their HTTP status (https://www.w3.org/TR/webdriver2/#errors). */
 const W3C_STATUS = {
@@ -101,7 +102,9 @@ export class WebDriverRelay {
       }
       const url = await this.deps.appium.ensure();
       const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : await readBody(req);
-      await this.forward(res, method, `${url}${path}`, body);
+      // The device call of a WebDriver command: a leaf span of its trace when tracing is on.
+      const command = m[2] ? `/session/{id}${m[2].replace(/\/[^/]*[0-9][^/]*/g, '/{id}')}` : '/session/{id}';
+      await inChildSpan(`appium ${method} ${command}`, { 'http.request.method': method, 'url.template': command }, () => this.forward(res, method, `${url}${path}`, body), SpanKind.CLIENT);
       if (method === 'DELETE' && !m[2]) this.owners.delete(appiumSessionId);
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message, deviceId }, 'WebDriver relay failed');
@@ -129,12 +132,14 @@ export class WebDriverRelay {
     }
     const deviceCaps = await driver.webdriverCapabilities();
     const url = await this.deps.appium.ensure();
-    const answer = await fetch(`${url}/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify(mergeCapabilities(client, deviceCaps)),
-    });
-    const text = await answer.text();
+    const { answer, text } = await inChildSpan('appium POST /session', { 'http.request.method': 'POST', 'url.template': '/session' }, async () => {
+      const answer = await fetch(`${url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify(mergeCapabilities(client, deviceCaps)),
+      });
+      return { answer, text: await answer.text() };
+    }, SpanKind.CLIENT);
     if (answer.ok) {
       try {
         const parsed = JSON.parse(text) as { value?: { sessionId?: string } };

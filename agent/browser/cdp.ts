@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 
 /** A CDP error answer (`{error: {code, message}}`) or a lost connection. */
 export class CdpError extends Error {
@@ -62,6 +63,11 @@ export class CdpConnection {
 
   /** Sends a command and resolves with its result. */
   send<T = Record<string, unknown>>(method: string, params: object = {}, options: { sessionId?: string; timeoutMs?: number } = {}): Promise<T> {
+    // The device call of a browser device: a leaf span of its trace when tracing is on.
+    return inChildSpan(`cdp ${method}`, { 'rpc.system': 'cdp', 'rpc.method': method }, () => this.exchange<T>(method, params, options), SpanKind.CLIENT);
+  }
+
+  private exchange<T>(method: string, params: object, options: { sessionId?: string; timeoutMs?: number }): Promise<T> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { carriesTrace, contextFrom, inSpan, SpanKind } from '#shared/tracing/index.js';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -178,7 +179,15 @@ export class DataPlaneServer {
     return { route, rest: path.slice(route.prefix.length) + query, claims };
   }
 
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A request carrying a W3C `traceparent` (the hub's WebDriver command) is handled in a span continuing its trace. */
+  private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!carriesTrace(req.headers)) return this.handle(req, res);
+    const method = req.method ?? 'GET';
+    const prefix = /^\/[^/]*(?:\/[^/]*\/([A-Za-z0-9_-]+))?/.exec(req.url ?? '/')?.[1];
+    return inSpan(`data plane ${method}${prefix ? ` /${prefix}` : ''}`, { 'http.request.method': method }, () => this.handle(req, res), SpanKind.SERVER, contextFrom(req.headers));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let found: Awaited<ReturnType<DataPlaneServer['authorize']>>;
     try {
       found = await this.authorize(req);

@@ -368,6 +368,14 @@ export async function deviceCountsOfHosts(db: Sql, hostIds: readonly string[]): 
 }
 
 /** Devices by status and platform, for the `qa_devices` gauge. */
+/** Devices by the health state of their last reading (`unknown` before any) and platform, for the metrics. */
+export async function deviceCountsByHealth(db: Sql): Promise<{ health: string; platform: string; count: number }[]> {
+  const { rows } = await db.query<{ health: string; platform: string; n: unknown }>(
+    `SELECT coalesce(health_detail->>'state', 'unknown') AS health, platform, count(*) AS n FROM df_devices GROUP BY 1, 2`,
+  );
+  return rows.map((r) => ({ health: r.health, platform: r.platform, count: Number(r.n) }));
+}
+
 export async function deviceCountsByStatus(db: Sql): Promise<{ status: string; platform: string; count: number }[]> {
   const { rows } = await db.query<{ status: string; platform: string; n: unknown }>(`SELECT status, platform, count(*) AS n FROM df_devices GROUP BY status, platform`);
   return rows.map((r) => ({ status: r.status, platform: r.platform, count: Number(r.n) }));

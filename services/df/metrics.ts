@@ -1,4 +1,4 @@
-import { deviceCountsByStatus } from '#projections/df-devices/index.js';
+import { deviceCountsByHealth, deviceCountsByStatus } from '#projections/df-devices/index.js';
 import { sessionCountsByStatus } from '#projections/df-sessions/index.js';
 import type { Sql } from '#shared/db/index.js';
 import { qaMetrics } from '#shared/metrics/index.js';
@@ -14,8 +14,12 @@ export function readFleetGauges(db: Sql): () => void {
   const stopDevices = qaMetrics.devicesByState.use(async () =>
     (await deviceCountsByStatus(db)).map((r) => ({ labels: { state: r.status, platform: r.platform }, value: r.count })),
   );
+  const stopHealth = qaMetrics.devicesByHealth.use(async () =>
+    (await deviceCountsByHealth(db)).map((r) => ({ labels: { health: r.health, platform: r.platform }, value: r.count })),
+  );
   return () => {
     stopSessions();
     stopDevices();
+    stopHealth();
   };
 }

@@ -24,6 +24,7 @@ import type { BusMessage, DurableMessage, MessageBus } from './types.js';
 import { assertInStream, assertName, assertSubject, normalizeHeaders, streamSubjects, busDefaults, handlerRunner, replySubject } from './subjects.js';
 import type { DurableStreams, BusOptions } from './subjects.js';
 import { qaMetrics } from '../metrics/index.js';
+import { tracedBus } from '../tracing/index.js';
 
 export interface NatsBusOptions extends BusOptions {
   /** Connection name shown in the server's monitoring. */
@@ -365,7 +366,7 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
   };
   watchConnection(life, connectionListeners);
 
-  return {
+  return tracedBus<BusMessage, MessageBus>({
     kind: 'nats',
 
     get connected() {
@@ -393,5 +394,5 @@ export async function connectNatsBus(url: string, options: NatsBusOptions = {}):
       clearTimeout(timer);
       if (!nc.isClosed()) await nc.close();
     },
-  };
+  });
 }

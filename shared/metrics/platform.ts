@@ -75,6 +75,9 @@ export const sessionsByState = observedGauge('qa_sessions', 'Device sessions by 
 /** Devices of the installation by state and platform, read from the devices read model when scraped. */
 export const devicesByState = observedGauge('qa_devices', 'Devices by state and platform (from the devices read model).', ['state', 'platform']);
 
+/** Devices by the health state their host last reported (`quarantined`, `cooling`... `unknown` before any reading) and platform. */
+export const devicesByHealth = observedGauge('qa_devices_health', 'Devices by health state and platform (from the devices read model).', ['health', 'platform']);
+
 /** Requests a rate limit refused, by budget (address, user, credential, new sessions). */
 export const rateLimitRefusals = counter('qa_rate_limit_refusals_total', 'Requests refused by a rate limit (429), by budget.', ['budget']);
 

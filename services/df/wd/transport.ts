@@ -1,6 +1,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppError } from '#shared/errors.js';
+import { traceHeaders } from '#shared/tracing/index.js';
 import type { DataPlane, DataPlaneTarget } from '../core/data-plane.js';
 import { MAX_COMMAND_WAIT_MS } from './policy.js';
 
@@ -27,7 +28,8 @@ const COMMAND_TIMEOUT_MS = MAX_COMMAND_WAIT_MS + 60_000;
 /** One HTTP exchange with the data plane; the answer's body in full. */
 function exchange(url: string, method: string, token: string, body: string | undefined): Promise<WireAnswer> {
   const secure = url.startsWith('https:');
-  const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
+  // The agent's data plane continues the command's trace (W3C `traceparent`) when tracing is on.
+  const headers: Record<string, string | number> = { ...traceHeaders(), authorization: `Bearer ${token}` };
   if (body !== undefined) {
     headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = Buffer.byteLength(body);

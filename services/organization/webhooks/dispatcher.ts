@@ -21,6 +21,7 @@ import {
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
 import { signedHeaders, signingSecrets } from './signature.js';
+import { inSpan, markActiveSpan, SpanKind, traceHeaders } from '#shared/tracing/index.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
@@ -162,7 +163,12 @@ export class WebhookDispatcher {
     const hook = await findWebhook(db, d.webhookId);
     if (!hook) return;
     const at = this.platform.now();
-    const attempt = await this.post(hook, d, at);
+    // A span per attempt when tracing is on; the receiver gets its `traceparent` to continue it.
+    const attempt = await inSpan('webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1 }, async () => {
+      const made = await this.post(hook, d, at);
+      markActiveSpan(made.status === null ? {} : { 'http.response.status_code': made.status }, made.error);
+      return made;
+    }, SpanKind.CLIENT);
     const pause = config.WEBHOOK_RETRY_SCHEDULE[d.roundAttempts];
     const now = this.platform.now();
     const next =
@@ -184,7 +190,7 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...signedHeaders(signingSecrets(hook, at), d.id, at, d.body) };
+    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...traceHeaders(), ...signedHeaders(signingSecrets(hook, at), d.id, at, d.body) };
     const sent = await sendWebhook(hook.url, { headers, body: d.body, timeoutMs: config.WEBHOOK_TIMEOUT, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
     const request = { headers };
     if ('error' in sent) return done({ status: null, error: sent.error, request });

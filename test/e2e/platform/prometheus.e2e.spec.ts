@@ -8,7 +8,9 @@ import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
 import { connectNatsBus, type MessageBus } from '#shared/bus/index.js';
 import { natsHostInbox } from '#shared/wire/index.js';
+import { chromium } from 'playwright-core';
 import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
+import { CHROMIUM } from '#test/helpers/console-browser.js';
 import { freePort } from '#test/helpers/daemon.js';
 import { sharedDeployment } from '#test/helpers/deployment.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
@@ -28,6 +30,7 @@ const POOL = 'prometheus-test-shared-pool-token-0123456789';
 const TOKEN = 'prometheus-test-metrics-token-0123456789';
 const ALERTS = resolve(import.meta.dirname, '../../../deploy/observability/alerts.yml');
 const DASHBOARD = resolve(import.meta.dirname, '../../../deploy/observability/grafana-dashboard.json');
+const DOCS_IMAGE = resolve(import.meta.dirname, '../../../docs/images/prometheus-metrics.png');
 
 let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
 const servers: ChildServer[] = [];
@@ -143,6 +146,7 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     expect(lag.map((s) => s.metric.projection)).toContain('df-sessions');
     await samples('qa_sessions{job="qa-df", state="active"} >= 1');
     await samples('qa_devices{job="qa-df", platform="android"} >= 1');
+    await samples('qa_devices_health{job="qa-df", platform="android"} >= 1');
     await samples('qa_event_store_append_duration_seconds_count{job="qa-df", store="postgres", outcome="written"} > 0');
     await samples('qa_nats_request_duration_seconds_count{job="qa-df", outcome="ok"} > 0');
     // Node's own figures from every process, the agent's too.
@@ -189,7 +193,16 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
       const all = res.data.groups.flatMap((g) => g.rules);
       return all.length > 0 && all.every((r) => r.health === 'ok') ? all : undefined;
     }, { what: 'every alert rule evaluated without error' });
-    expect(rules.map((r) => r.name).sort()).toEqual(['QaDeviceHostLost', 'QaEventStoreAppendsFailing', 'QaHttpErrorRateHigh', 'QaProcessDown', 'QaProjectionLagging', 'QaWebhookBacklogGrowing']);
+    expect(rules.map((r) => r.name).sort()).toEqual([
+      'QaDeviceHostLost',
+      'QaDevicesQuarantined',
+      'QaEventStoreAppendsFailing',
+      'QaHttpErrorRateHigh',
+      'QaNatsLeafCertificateExpiring',
+      'QaProcessDown',
+      'QaProjectionLagging',
+      'QaWebhookBacklogGrowing',
+    ]);
     for (const r of rules) expect(await prometheus.query(r.query), r.name).toEqual([]);
   });
 
@@ -201,6 +214,23 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     for (const q of queries) results.set(q.title, (results.get(q.title) ?? 0) + (await prometheus.query(q.expr)).length);
     for (const title of ['Requests per second by job', 'Sessions by state', 'Devices by state and platform', 'p95 device command latency by kind', 'Projection lag', 'Event-store appends by outcome', 'Heap used by job']) {
       expect(results.get(title), title).toBeGreaterThan(0);
+    }
+  });
+
+  it("shows a platform metric in Prometheus's own UI, in a screenshot (into docs/images/ with WRITE_DOCS_SCREENSHOTS=1)", async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM });
+    const scratch = dataDir();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      const expr = 'sum by (job, kind, outcome) (qa_device_command_duration_seconds_count)';
+      await page.goto(`${prometheus.url}/classic/graph?g0.expr=${encodeURIComponent(expr)}&g0.tab=1`);
+      // The classic UI runs the query on load; its table lists the series the tap made.
+      await page.getByText('kind="tap"').first().waitFor({ timeout: 15_000 });
+      const path = process.env.WRITE_DOCS_SCREENSHOTS === '1' ? DOCS_IMAGE : join(scratch, 'prometheus-metrics.png');
+      const png = await page.screenshot({ path });
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    } finally {
+      await browser.close();
     }
   });
 

@@ -1,0 +1,201 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdbdPeer } from '#test/adbd/peer.js';
+import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
+import { sharedDeployment } from '#test/helpers/deployment.js';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '#test/helpers/otlp-receiver.js';
+import { http } from '#test/helpers/server.js';
+
+/**
+ * OpenTelemetry traces across a running installation of separate processes — the gateway, the
+ * organization module with the projections, the device module, and two device hosts' agents (an
+ * Android test device on adb; a device Appium's fake driver runs for WebDriver) — exporting to an OTLP
+ * receiver in this test, half of them in http/json and half in http/protobuf. A session start, a tap and a
+ * WebDriver command must each arrive as one trace with spans from the gateway, the device module and
+ * the agent, the agent's continuing the module's across NATS or the data plane, the device call a leaf.
+ */
+const ADMIN = { email: 'tracing-admin@example.com', password: 'tracing-password-1' };
+const POOL = 'tracing-test-shared-pool-token-0123456789';
+
+let deployment: Awaited<ReturnType<typeof sharedDeployment>>;
+let receiver: OtlpReceiver;
+let adb: AdbServer;
+let phone: AdbdPeer;
+let gateway: ChildServer;
+const servers: ChildServer[] = [];
+const agents: ChildProcess[] = [];
+const dirs: string[] = [];
+
+const otel = (protocol: 'http/json' | 'http/protobuf') => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+  OTEL_BSP_SCHEDULE_DELAY: '200',
+});
+
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qa-tracing-e2e-'));
+  dirs.push(dir);
+  return dir;
+};
+
+async function service(entry: string, env: Record<string, string>): Promise<ChildServer> {
+  const server = await startChildServer({ ...deployment.env, DATA_DIR: dataDir(), LOG_LEVEL: 'info', ...env }, { entry });
+  servers.push(server);
+  return server;
+}
+
+function agent(entry: string, env: Record<string, string>): void {
+  agents.push(
+    spawn(process.execPath, ['--import', 'tsx', entry], {
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', NATS_URL: deployment.env.NATS_URL!, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+}
+
+beforeAll(async () => {
+  [deployment, receiver] = await Promise.all([sharedDeployment(), startOtlpReceiver()]);
+  // Android 14 whose UiAutomator2 server dies at start: a tap goes through adb's `input`, one adb command.
+  let phonePort: number;
+  ({ peer: phone, port: phonePort } = await startPeer({ model: 'Traced Phone', release: '14', sdk: '34', width: 360, height: 640, uiautomator2Crashes: true }));
+  adb = await startAdbServer();
+  await adb.connect(phonePort);
+  const [organization, df] = await Promise.all([
+    service('services/main.ts', { SERVICES: 'organization,projections', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, ...otel('http/protobuf') }),
+    service('services/df/main.ts', { AGENT_ENABLED: 'false', DF_SHARED_POOL_TOKEN: POOL, ...otel('http/protobuf') }),
+  ]);
+  gateway = await service('services/gateway/main.ts', { ORGANIZATION_URL: organization.url, DF_URL: df.url, ...otel('http/json') });
+  agent('agent/main.ts', {
+    ...otel('http/json'),
+    AGENT_CONFIG: writeAgentConfig({ nodeName: 'tracing-node', hostToken: POOL, heartbeatMs: 300, android: { adbHost: '127.0.0.1', adbPort: adb.port }, devices: [] }),
+  });
+  agent('test/helpers/fake-wd-agent.ts', { ...otel('http/protobuf'), AGENT_HOST_TOKEN: POOL, FAKE_WD_HOST_ID: randomUUID(), FAKE_WD_DEVICE: 'Traced WD fake' });
+}, 120_000);
+
+afterAll(async () => {
+  for (const a of agents) {
+    if (a.exitCode !== null) continue;
+    a.kill('SIGTERM');
+    await new Promise((r) => a.once('exit', r));
+  }
+  for (const s of servers.reverse()) {
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
+  await adb?.stop();
+  await phone?.close();
+  await receiver?.close();
+  await deployment?.drop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}, 60_000);
+
+const SERVER = 2;
+
+/** The trace of the gateway request with id `requestId`, once `want` holds for its spans. */
+async function traceOf(requestId: string, want: (spans: ReceivedSpan[]) => boolean, what: string): Promise<ReceivedSpan[]> {
+  return eventually(
+    async () => {
+      const root = receiver.spans.find((s) => s.service === 'qa-gateway' && s.attributes['http.request.id'] === requestId);
+      if (!root) return undefined;
+      const spans = receiver.spans.filter((s) => s.traceId === root.traceId);
+      return want(spans) ? spans : undefined;
+    },
+    { what, timeoutMs: 30_000 },
+  );
+}
+
+/** Every span of a trace has its parent in it, but the root, which is the gateway's server span. */
+function expectConnected(spans: ReceivedSpan[]): void {
+  const ids = new Set(spans.map((s) => s.spanId));
+  const roots = spans.filter((s) => !ids.has(s.parentSpanId));
+  expect(roots.map((r) => `${r.service} ${r.name}`)).toEqual([`qa-gateway ${roots[0]!.name}`]);
+  expect(roots[0]!.parentSpanId).toBe('');
+  expect(roots[0]!.kind).toBe(SERVER);
+}
+
+const parentOf = (spans: ReceivedSpan[], span: ReceivedSpan) => spans.find((s) => s.spanId === span.parentSpanId);
+const isLeaf = (spans: ReceivedSpan[], span: ReceivedSpan) => !spans.some((s) => s.parentSpanId === span.spanId);
+
+/** The agent's first span continues the device module's NATS request: parent-linked across the bus. */
+function expectAcrossNats(spans: ReceivedSpan[]): void {
+  const processed = spans.filter((s) => s.service === 'qa-agent' && s.name.startsWith('nats process df.agent.*.device.*.rpc'));
+  expect(processed.length).toBeGreaterThan(0);
+  for (const p of processed) expect(parentOf(spans, p)).toMatchObject({ service: 'qa-df', name: 'nats request df.agent.*.device.*.rpc' });
+}
+
+describe('OpenTelemetry traces across separate processes', () => {
+  let token: string;
+  let sessionId: string;
+  const api = (method: string, path: string, requestId: string, body?: unknown) =>
+    http(gateway.url, method, `/df/api${path}`, { token, headers: { 'x-request-id': requestId }, ...(body !== undefined ? { body } : {}) });
+
+  it('a session start is one trace: gateway, device module, agent across NATS, adb commands as leaves', async () => {
+    token = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
+    expect(token).toBeTruthy();
+    const device = await eventually(async () => (await api('GET', '/devices?status=available&search=Traced%20Phone', 'list-devices')).body.content?.[0] as { id: string } | undefined, {
+      what: 'the Android test device',
+      timeoutMs: 45_000,
+    });
+    const created = await api('POST', '/sessions', 'trace-session-start', { deviceId: device.id, name: 'traced session' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-request-id')).toBe('trace-session-start');
+    sessionId = created.body.id as string;
+    await eventually(async () => ((await api('GET', `/sessions/${sessionId}`, 'poll-session')).body.status === 'active' ? true : undefined), { what: 'the session to start', timeoutMs: 30_000 });
+    const spans = await traceOf('trace-session-start', (all) => all.some((s) => s.service === 'qa-agent' && s.name.startsWith('adb shell')), 'the session start to reach the agent');
+    expectConnected(spans);
+    expect(new Set(spans.map((s) => s.service))).toEqual(expect.objectContaining(new Set(['qa-gateway', 'qa-df', 'qa-agent'])));
+    const moduleSpan = spans.find((s) => s.service === 'qa-df' && s.kind === SERVER && s.attributes['http.route'] !== undefined)!;
+    expect(moduleSpan).toMatchObject({ name: 'POST /api/sessions', attributes: { 'http.route': '/api/sessions', 'http.response.status_code': 201 } });
+    expect(parentOf(spans, moduleSpan)).toMatchObject({ service: 'qa-gateway', name: 'POST /df/*' });
+    expect(spans.some((s) => s.service === 'qa-df' && s.name.startsWith('event store append device-session'))).toBe(true);
+    expectAcrossNats(spans);
+    const adbCalls = spans.filter((s) => s.service === 'qa-agent' && s.name.startsWith('adb shell'));
+    for (const call of adbCalls) expect(isLeaf(spans, call), call.name).toBe(true);
+    // Both encodings arrived: the gateway and agent export JSON, the device module protobuf.
+    expect(new Set(spans.map((s) => s.encoding))).toEqual(new Set(['json', 'protobuf']));
+  }, 120_000);
+
+  it('a tap is one trace ending in the adb `input tap`, and a log line of the request carries its trace id', async () => {
+    expect((await api('POST', `/sessions/${sessionId}/device/control`, 'trace-tap', { action: 'tap', x: 30, y: 40 })).status).toBe(200);
+    const spans = await traceOf('trace-tap', (all) => all.some((s) => s.name === 'adb shell input tap'), 'the tap to reach adb');
+    expectConnected(spans);
+    expectAcrossNats(spans);
+    const tap = spans.find((s) => s.name === 'adb shell input tap')!;
+    expect(tap.service).toBe('qa-agent');
+    expect(isLeaf(spans, tap)).toBe(true);
+    expect(parentOf(spans, tap)).toMatchObject({ service: 'qa-agent', name: 'device control' });
+    const traceId = tap.traceId;
+    const logged = await gateway.waitForLog((l) => l.requestId === 'trace-tap' && l.trace_id === traceId, 15_000);
+    expect(logged.span_id).toMatch(/^[0-9a-f]{16}$/);
+  }, 60_000);
+
+  it('a WebDriver command through /df/wd is one trace: gateway, device module, the agent over the data plane, Appium as the leaf', async () => {
+    const wd = (method: string, path: string, requestId: string, body?: unknown) =>
+      http(gateway.url, method, `/df/wd${path}`, { token, headers: { 'x-request-id': requestId }, ...(body !== undefined ? { body } : {}) });
+    await eventually(async () => ((await http(gateway.url, 'GET', '/df/api/devices?status=available&search=Traced%20WD', { token })).body.content?.length === 1 ? true : undefined), {
+      what: 'the fake WebDriver device',
+      timeoutMs: 45_000,
+    });
+    const created = await wd('POST', '/session', 'trace-wd-new', { capabilities: { alwaysMatch: { platformName: 'Android', 'appium:deviceName': 'Traced WD fake' } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const wdSession = created.body.value.sessionId as string;
+    expect((await wd('GET', `/session/${wdSession}/source`, 'trace-wd-source')).status).toBe(200);
+    const spans = await traceOf('trace-wd-source', (all) => all.some((s) => s.service === 'qa-agent' && s.name.startsWith('appium GET')), 'the WebDriver command to reach Appium');
+    expectConnected(spans);
+    const appium = spans.find((s) => s.service === 'qa-agent' && s.name.startsWith('appium GET'))!;
+    expect(appium.name).toBe('appium GET /session/{id}/source');
+    expect(isLeaf(spans, appium)).toBe(true);
+    expect(parentOf(spans, parentOf(spans, appium)!)).toMatchObject({ service: 'qa-df' });
+    // The new session went to the agent over NATS (the device prepared) as well as the data plane.
+    const started = await traceOf('trace-wd-new', (all) => all.some((s) => s.service === 'qa-agent' && s.name === 'appium POST /session'), 'the new WebDriver session to reach Appium');
+    expectConnected(started);
+    expectAcrossNats(started);
+    expect((await wd('DELETE', `/session/${wdSession}`, 'trace-wd-delete')).status).toBe(200);
+  }, 90_000);
+});
