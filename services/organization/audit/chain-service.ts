@@ -15,10 +15,16 @@ export interface BundleHeader extends BundleHeaderLine {
 /** The chain a company's events form. */
 export const companyChain = (companyId: number) => `company:${companyId}`;
 
+const MAX_POSITION = 2n ** 63n - 1n;
+
 /** A range's bound as a query gives it: a position (digits) or an ISO 8601 time, never in the future. */
 export function parseBound(text: string | undefined, name: string, now: Date): Bound | undefined {
   if (text === undefined) return undefined;
-  if (/^\d{1,19}$/.test(text)) return { position: BigInt(text) };
+  if (/^\d+$/.test(text)) {
+    const position = BigInt(text);
+    if (position > MAX_POSITION) throw new AppError('VALIDATION_FAILED', `${name}: a position is at most ${MAX_POSITION}`);
+    return { position };
+  }
   const time = new Date(text);
   if (Number.isNaN(time.getTime())) throw new AppError('VALIDATION_FAILED', `${name}: a position (digits) or an ISO 8601 time`);
   if (time.getTime() > now.getTime()) throw new AppError('VALIDATION_FAILED', `${name}: ${text} is in the future`);

@@ -123,6 +123,7 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('the history chain on %s', (sto
     expect(future.body.code).toBe('VALIDATION_FAILED');
     expect((await admin.get('/audit/verify?from=20&to=10')).status).toBe(400);
     expect((await admin.get('/audit/verify?from=yesterday')).status).toBe(400);
+    expect((await admin.get('/audit/verify?from=99999999999999999999')).status).toBe(400);
   });
 
   it('fails at the event whose data an UPDATE changed, and only for that company', async () => {
