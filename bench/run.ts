@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
@@ -39,12 +39,14 @@ import { DRILL_DEFAULTS, formatDrill, runFailoverDrill, type DrillReport } from 
 import { runWriters, type WriterResult } from './writers.js';
 import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './group-commit.js';
 import { formatStartup, measureStartup, type StartupReport } from './startup.js';
+import { formatAuditChain, measureAuditChain, type AuditChainReport } from './audit-chain.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
   metrics: { connections: 50, durationSeconds: 10, warmupSeconds: 3 },
   appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
   groupCommit: { writers: 16, durationMs: 5_000, rounds: 2, settleMs: 10_000 },
+  auditChain: { backends: ['PGlite', 'PostgreSQL'] as const, writers: 16, companies: 8, durationMs: 5_000, rounds: 2 },
   v1Writes: { runs: [{ backend: 'PostgreSQL', groupCommit: false }, { backend: 'PostgreSQL', groupCommit: true }, { backend: 'PGlite', groupCommit: false }, { backend: 'PGlite', groupCommit: true }], connections: 100, durationSeconds: 10, warmupSeconds: 3 },
   // The target rate first; then a light load, to tell the runner's reaction time from its throughput.
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
@@ -74,6 +76,8 @@ const TARGETS = {
   latencyAddedMax: 0.25,
   throughputKeptMin: 0.7,
   appendsPerSecond: 10_000,
+  /** Appends with the history's chain against without it. */
+  auditChainSlowerPercentMax: 10,
   lagP99Ms: 100,
   lagAtEventsPerSecond: 10_000,
   v1WritesPerSecondPostgres: 1_500,
@@ -92,8 +96,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -467,6 +471,7 @@ let startup: StartupReport | null = null;
 const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
 let groupCommit: GroupCommitRun[] = [];
+let auditChain: AuditChainReport[] = [];
 const v1Writes: V1WritesReport[] = [];
 let failure: unknown;
 try {
@@ -575,6 +580,10 @@ try {
     step('startup', 'startup: npm start on an empty data directory, restarts with nothing changed, one after a console change; /ready and RSS at rest');
     startup = await measureStartup(SETTINGS.startup);
   }
+  if (steps.has('audit-chain')) {
+    step('audit-chain', "the history's chain: appends with it and without (16 writers, PGlite then PostgreSQL), then verification of what was written");
+    auditChain = await measureAuditChain(SETTINGS.auditChain);
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -605,6 +614,7 @@ if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
 if (testRuns) process.stdout.write(`\n${formatTestRuns(testRuns, { ratioMax: TARGETS.testRunWallOverIdealMax, overheadPerTestMs: TARGETS.testRunOverheadPerTestMs })}`);
 if (startup) process.stdout.write(`\n${formatStartup(startup)}`);
+if (auditChain.length > 0) process.stdout.write(`\n${formatAuditChain(auditChain, SETTINGS.auditChain, TARGETS.auditChainSlowerPercentMax)}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -619,6 +629,7 @@ const results = {
   metricsCost,
   appends,
   groupCommit,
+  auditChain,
   v1Writes,
   lags,
   rebuilds,

@@ -14,6 +14,8 @@ export interface WriterOptions {
   streamCategory: string;
   /** Total events/s to aim at; writers go flat out when absent or when they cannot keep up. */
   targetEventsPerSecond?: number;
+  /** Writers' events carry `metadata.companyId` 1..companies (writer by writer), so they form that many chains; absent: none. */
+  companies?: number;
   /** Called as each append resolves, with its event ids and `performance.now()` at that moment. */
   onAppended?: (ids: readonly string[], resolvedAt: number) => void;
 }
@@ -68,7 +70,7 @@ export async function runWriters(store: EventStore, options: WriterOptions): Pro
           id: randomUUID(),
           type: BENCH_EVENT_TYPE,
           payload: { writer: w, sequence: n * options.eventsPerAppend + i },
-          metadata: { occurredAt: new Date().toISOString(), correlationId: run },
+          metadata: { occurredAt: new Date().toISOString(), correlationId: run, ...(options.companies ? { companyId: (w % options.companies) + 1 } : {}) },
         });
       }
       const result = await store.append(

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sources = join(root, 'cli', 'dfctl');
+/** The one file of the platform dfctl takes: the history chain's verifier, free of the platform's code. */
+const SHARED = ['shared/audit/verify-chain.ts'];
 const out = join(root, 'dist', 'dfctl');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const bundle = join(out, 'dfctl.cjs');
@@ -24,7 +26,7 @@ function newest(path) {
 /** True when a file is missing or older than the sources, this script or the version. */
 export function dfctlStale() {
   if (!existsSync(bundle) || !existsSync(tarball)) return true;
-  const inputs = [sources, fileURLToPath(import.meta.url), join(root, 'package.json')];
+  const inputs = [sources, ...SHARED.map((f) => join(root, f)), fileURLToPath(import.meta.url), join(root, 'package.json')];
   return Math.max(...inputs.map(newest)) > Math.min(statSync(bundle).mtimeMs, statSync(tarball).mtimeMs);
 }
 
@@ -58,8 +60,9 @@ export async function buildDfctl({ force = false } = {}) {
     // dfctl is Node.js built-ins and ws only: an import of the platform's own code (shared/, services/)
     // or of another package would ship the server's insides or grow the client unnoticed. Its API types
     // come from clients/api as type-only imports, which leave nothing in the bundle. ws is found in
-    // whichever node_modules holds it (a git worktree's may link to another checkout's).
-    const foreign = Object.keys(result.metafile.inputs).filter((p) => !/^cli\/dfctl\//.test(p) && !/(^|\/)node_modules\/ws\//.test(p));
+    // whichever node_modules holds it (a git worktree's may link to another checkout's). SHARED names the
+    // platform's files it may take.
+    const foreign = Object.keys(result.metafile.inputs).filter((p) => !/^cli\/dfctl\//.test(p) && !SHARED.includes(p) && !/(^|\/)node_modules\/ws\//.test(p));
     if (foreign.length > 0) throw new Error(`dfctl may bundle only cli/dfctl and ws; it pulled in: ${foreign.join(', ')}`);
     chmodSync(built, 0o755);
     writeFileSync(

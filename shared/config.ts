@@ -163,6 +163,10 @@ const schema = z.object({
   IDEMPOTENCY_IN_FLIGHT_TIMEOUT: duration.default(5 * 60_000),
   /** The largest answer kept for a repeat, in bytes; a larger one is recorded as done but not answered again. */
   IDEMPOTENCY_MAX_ANSWER_BYTES: int(0, 64 * 1024 * 1024).default(1024 * 1024),
+  /** The history's chain: a signed checkpoint of a chain once it has moved on by this many events (docs/architecture.md, "The history's chain"). */
+  AUDIT_CHECKPOINT_EVENTS: int(1, 10_000_000).default(1000),
+  /** ... or once its last checkpoint is this old and it has moved at all (at least 1s). */
+  AUDIT_CHECKPOINT_INTERVAL: duration.refine((ms) => ms >= 1000, 'at least 1s').default(10 * 60_000),
   /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */
   MAIL_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(20),
   /** Mails to one e-mail address per hour (password reset, invitations); 0 switches it off. */

@@ -8,17 +8,18 @@ import { parseArgs, type ParsedArgs } from './args.js';
 import type { Command, Context } from './command.js';
 import { login, logout, whoami, workspace, workspaces } from './commands/auth.js';
 import { devices, end, logs, open, screenshot, sessions } from './commands/devices.js';
+import { audit } from './commands/audit.js';
 import { adb, devtools, forward, targets, usbmux } from './commands/tunnels.js';
 import { run } from './commands/run.js';
 import { upload } from './commands/upload.js';
 import { CliError, EXIT, usage } from './errors.js';
 import { printLine } from './output.js';
 
-const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, screenshot, upload, run, targets, adb, forward, devtools, usbmux];
+const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, screenshot, upload, run, targets, adb, forward, devtools, usbmux, audit];
 
 const EXIT_CODES = `Exit codes: 0 done, 1 API or other error, 2 usage error, 3 not signed in or sign-in refused,
 4 not found, 5 server unreachable; dfctl run: 0 every test passed, 1 tests failed, 2 the run could not
-complete. Errors go to stderr as "dfctl: <message> (<CODE>)".`;
+complete; dfctl audit verify: 0 intact, 1 broken. Errors go to stderr as "dfctl: <message> (<CODE>)".`;
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -10,7 +10,7 @@ import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
-import { auditFeature } from './audit/index.js';
+import { AuditChain, auditFeature } from './audit/index.js';
 import { AuthService, authFeature } from './auth/index.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { claimsFeature } from './claims/index.js';
@@ -51,6 +51,7 @@ export function createOrganizationModule(platform: Platform) {
   const identity = createIdentityProviders(platform, auth);
   const scim = new ScimService(platform, auth.revocations);
   const webhooks = new WebhookService(platform);
+  const auditChain = new AuditChain(platform);
   // A domain verified where a provider already enforces ends its people's password sessions (docs/modules/identity.md, "What enforcement ends").
   const domains = new DomainService(platform, async (companyId, ctx) => {
     await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId });
@@ -63,7 +64,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(rolesFeature, { platform }),
     feature(teamsFeature, { platform }),
     feature(workspacesFeature, { platform, auth }),
-    feature(auditFeature, { platform }),
+    feature(auditFeature, { platform, chain: auditChain }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),
@@ -92,15 +93,21 @@ export function createOrganizationModule(platform: Platform) {
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /**
      * Creates the bootstrap administrator once, when configured; seals identity provider secrets under
-     * the current key (in the background); starts sending webhooks.
+     * the current key (in the background); starts sending webhooks and signing the chain's checkpoints.
      */
     start: async () => {
       await bootstrapAdmin(platform, auth);
       identity.start();
       await webhooks.dispatcher.start();
+      await auditChain.start();
     },
-    /** Stops sending webhooks (what is due stays queued for the next start). */
-    stop: () => webhooks.dispatcher.stop(),
+    /** Stops sending webhooks (what is due stays queued for the next start) and signing checkpoints. */
+    stop: async () => {
+      await webhooks.dispatcher.stop();
+      await auditChain.stop();
+    },
+    /** The history's chain: signing keys, checkpoints, verification. */
+    auditChain,
     /** Every feature, under `/api/v1`. */
     routes: (app: FastifyInstance) => registerFeatures(app, features),
   };

@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { AppendResult, ExpectedRevision } from './types.js';
 import { qaMetrics } from '../metrics/index.js';
+import { CHAIN_OF_SQL } from './sql-chain.js';
 
 /*
  * Group commit.
@@ -65,7 +66,8 @@ function kindOf(expected: ExpectedRevision): 'no_stream' | 'stream_exists' | 'an
  * the append's first event within the group, e: events}. Each kind moves its streams in its own
  * data-modifying CTE; a stream is in one CTE at most, so they never touch the same row. Rows are locked
  * in stream order, which keeps two groups of different processes from locking each other crosswise in
- * the common case (the retry alone covers the rest).
+ * the common case (the retry alone covers the rest). The events are inserted ordered by their chain, so
+ * two groups also take the chains' head rows (sql-chain.ts) in the same order.
  */
 const GROUP_APPEND_SQL = `
   WITH input AS (
@@ -100,6 +102,7 @@ const GROUP_APPEND_SQL = `
          e.value->>'type', (e.value->>'version')::integer, e.value->'payload', e.value->'metadata'
   FROM advanced a JOIN input i ON i.stream_id = a.stream_id
   CROSS JOIN jsonb_array_elements(i.events) WITH ORDINALITY AS e
+  ORDER BY ${CHAIN_OF_SQL("e.value->'metadata'")}, i.o, e.ordinality
   RETURNING stream_id, position, revision`;
 
 /**

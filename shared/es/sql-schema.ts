@@ -1,4 +1,5 @@
 import type { Database } from '#shared/db/index.js';
+import { migrateSqlChain } from './sql-chain.js';
 
 /*
  * Global positions.
@@ -52,11 +53,15 @@ const MIGRATION = [
   `CREATE INDEX IF NOT EXISTS es_events_type_position ON es_events (type, position)`,
 ];
 
-/** Creates the event store's tables and indexes when they are missing; safe to run from many processes at once. */
+/**
+ * Creates the event store's tables and indexes when they are missing, and the history's chain
+ * (sql-chain.ts); safe to run from many processes at once.
+ */
 export async function migrateSqlEventStore(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     // CREATE ... IF NOT EXISTS still races with itself across sessions; one migrator at a time.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('es_migrate'))`);
     for (const statement of MIGRATION) await tx.query(statement);
+    await migrateSqlChain(tx);
   });
 }

@@ -63,7 +63,59 @@ function AuditFilters({ types, filters, onFilter, onExportError }: { types: Audi
   );
 }
 
-/** The audit history: filtered, paged, exported as CSV. */
+/** What `GET /api/v1/audit/verify` answers. */
+interface Verification {
+  ok: boolean;
+  events: number;
+  checkpoints: number;
+  firstBadPosition?: string;
+  reason?: string;
+}
+
+/** Verify history: the company's chain checked by the server, and the bundle an auditor checks offline with `dfctl audit verify`. */
+function VerifyHistory() {
+  const [result, setResult] = useState<Verification | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const verify = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(await api<Verification>('/api/v1/audit/verify'));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="stack" aria-labelledby="verify-history">
+      <h2 id="verify-history">Verify history</h2>
+      <p class="muted small">
+        Every event of the company is chained to the one before it by a SHA-256 hash, and the chain's head is signed at checkpoints. Verifying recomputes the chain;
+        the bundle (events, checkpoints, public keys) verifies offline with <code>dfctl audit verify FILE</code>.
+      </p>
+      <div class="row">
+        <button type="button" class="primary" disabled={busy} onClick={() => void verify()}>
+          {busy ? 'Verifying…' : 'Verify history'}
+        </button>
+        <button type="button" onClick={() => download('/api/v1/audit/bundle', 'audit-bundle.jsonl').catch(setError)}>
+          Download bundle
+        </button>
+      </div>
+      <ErrorNote error={error} />
+      {result ? (
+        <p role="status" class={result.ok ? '' : 'error'}>
+          {result.ok
+            ? `Intact: ${result.events} events and ${result.checkpoints} signed checkpoints verified.`
+            : `Broken at position ${result.firstBadPosition ?? 'unknown'}: ${result.reason ?? ''} (${result.events} events verified before it).`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** The audit history: filtered, paged, exported as CSV; and its chain verified. */
 export function Audit() {
   const [filters, setFilters] = useState<AuditFilter>({});
   const [page, setPage] = useState(0);
@@ -76,6 +128,7 @@ export function Audit() {
   });
   return (
     <div class="stack">
+      <VerifyHistory />
       <AuditFilters
         types={types.data}
         filters={filters}

@@ -6,6 +6,7 @@ import { AUDIT_EVENT_TYPES, AUDIT_RESOURCE_TYPES, AUDITED_EVENT_TYPES, listAudit
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { callerOf, intId, PageQuery, pageSchema } from '../http.js';
+import type { AuditChain } from './chain-service.js';
 
 const tags = ['Audit'];
 
@@ -103,6 +104,7 @@ async function* ndjsonLines(entries: AsyncIterable<AuditEntry>): AsyncGenerator<
 
 export interface AuditOptions {
   platform: Platform;
+  chain: AuditChain;
 }
 
 /** The audit history of the caller's company (AUDIT_READ): filtered pages, and streamed exports. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeAgentConfig } from '#test/helpers/df-farm.js';
@@ -9,7 +10,8 @@ import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn 
 /**
  * The audit history in the console: its event-type filter is a list of the audit's types in words,
  * filtering by one shows only those entries, and every entry names its resource (a session with its
- * device, a workspace) and the person a viewer disconnection cut off.
+ * device, a workspace) and the person a viewer disconnection cut off; "Verify history" checks the
+ * company's chain and downloads its bundle.
  */
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
@@ -104,5 +106,22 @@ describe('the audit history in the console', { timeout: 240_000 }, () => {
     expect(resource).toContain('About: Vera Viewer');
     expect(await row.getByRole('cell').nth(3).textContent()).toContain(admin.email);
     await expectAccessible(page, 'audit history filtered to a viewer disconnection');
+  });
+
+  it('verifies the history, downloads its bundle, and shows where a changed event breaks the chain', async () => {
+    const verify = page.getByRole('region', { name: 'Verify history' });
+    await verify.getByRole('button', { name: 'Verify history' }).click();
+    await expect.poll(() => verify.getByRole('status').textContent()).toMatch(/^Intact: \d+ events and \d+ signed checkpoints verified\.$/);
+    await expectAccessible(page, 'audit history with the verification result');
+    const [file] = await Promise.all([page.waitForEvent('download'), verify.getByRole('button', { name: 'Download bundle' }).click()]);
+    const bundle = readFileSync((await file.path())!, 'utf8').split('\n');
+    expect(JSON.parse(bundle[0]!)).toMatchObject({ format: 'qa-audit-bundle/1', chain: `company:${admin.companyId}` });
+    // An administrator with SQL access changes one event: the console names where the chain breaks.
+    const { db } = server.process.platform;
+    const target = (await db.query<{ p: string }>(`SELECT position::text AS p FROM es_events WHERE chain = $1 AND type = 'WorkspaceCreated' ORDER BY chain_seq LIMIT 1`, [`company:${admin.companyId}`])).rows[0]!.p;
+    await db.query(`UPDATE es_events SET payload = payload || '{"name": "Forged"}' WHERE position = $1::bigint`, [target]);
+    await verify.getByRole('button', { name: 'Verify history' }).click();
+    await expect.poll(() => verify.getByRole('status').textContent()).toContain(`Broken at position ${target}`);
+    await expectAccessible(page, 'audit history with a broken chain');
   });
 });

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainWalk, GENESIS } from '#shared/audit/verify-chain.js';
+import type { Database } from '#shared/db/index.js';
+import { openPgliteStore } from '#test/helpers/pglite.js';
+import { ENCODED_SQL, migrateSqlEventStore, type EventStore } from './index.js';
+
+/*
+ * The chain's migration on PGlite: events recorded without the chain (the triggers off, as before it
+ * existed) are chained by the next migration in position order, after which new appends continue the
+ * chains, and every chain verifies.
+ */
+
+let db: Database;
+let store: EventStore;
+let close: () => Promise<void>;
+
+const event = (companyId: number | null, n: number) => ({ type: 'Thing', payload: { n }, metadata: { companyId, occurredAt: '2026-01-01T00:00:00Z' } });
+
+async function walk(chain: string): Promise<ReturnType<ChainWalk['finish']>> {
+  const { rows } = await db.query<{ seq: string; position: string; hash: string; encoded: string }>(
+    `SELECT chain_seq::text AS seq, position::text AS position, encode(chain_hash, 'hex') AS hash, ${ENCODED_SQL('e', 'e.position')} AS encoded
+     FROM es_events e WHERE chain = $1 ORDER BY chain_seq`,
+    [chain],
+  );
+  const w = new ChainWalk(chain, { seq: 0, hash: GENESIS }, []);
+  for (const r of rows) w.event({ seq: Number(r.seq), position: r.position, hash: r.hash, encoded: r.encoded });
+  return w.finish();
+}
+
+beforeAll(async () => {
+  ({ db, store, close } = await openPgliteStore());
+});
+
+afterAll(async () => {
+  await close();
+});
+
+describe('the chain migration', () => {
+  it('chains events recorded before the chain in position order, and appends continue the chains', async () => {
+    await db.query(`ALTER TABLE es_events DISABLE TRIGGER USER`);
+    await store.append('old-a', [event(1, 1), event(2, 2), event(1, 3)], 'no_stream');
+    await store.append('old-b', [event(null, 4), event(1, 5)], 'no_stream');
+    await db.query(`ALTER TABLE es_events ENABLE TRIGGER USER`);
+    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE chain_hash IS NULL`)).rows[0]!.n).toBe(5);
+
+    await migrateSqlEventStore(db);
+    await store.append('new-a', [event(1, 6), event(2, 7)], 'no_stream');
+
+    const { rows } = await db.query<{ chain: string; seq: string; n: number }>(
+      `SELECT chain, chain_seq::text AS seq, (payload->>'n')::int AS n FROM es_events ORDER BY chain, chain_seq`,
+    );
+    expect(rows.map((r) => [r.chain, Number(r.seq), r.n])).toEqual([
+      ['company:1', 1, 1],
+      ['company:1', 2, 3],
+      ['company:1', 3, 5],
+      ['company:1', 4, 6],
+      ['company:2', 1, 2],
+      ['company:2', 2, 7],
+      ['installation', 1, 4],
+    ]);
+    for (const chain of ['company:1', 'company:2', 'installation']) expect(await walk(chain)).toMatchObject({ ok: true });
+    const heads = (await db.query<{ chain: string; seq: string }>(`SELECT chain, seq::text AS seq FROM es_chains ORDER BY chain`)).rows;
+    expect(heads).toEqual([
+      { chain: 'company:1', seq: '4' },
+      { chain: 'company:2', seq: '2' },
+      { chain: 'installation', seq: '1' },
+    ]);
+  });
+
+  it('notices an event changed after it was chained', async () => {
+    await db.query(`UPDATE es_events SET payload = '{"n": 99}' WHERE chain = 'company:1' AND chain_seq = 2`);
+    const position = (await db.query<{ p: string }>(`SELECT position::text AS p FROM es_events WHERE chain = 'company:1' AND chain_seq = 2`)).rows[0]!.p;
+    expect(await walk('company:1')).toMatchObject({ ok: false, firstBadPosition: position });
+  });
+});

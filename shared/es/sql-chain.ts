@@ -1,0 +1,132 @@
+import type { Sql } from '#shared/db/index.js';
+
+/*
+ * The history's chain.
+ *
+ * Every event belongs to one chain: its company's (`company:<id>`, from `metadata.companyId`) or, with no
+ * company, the installation's (`installation`). Within a chain the events are numbered 1, 2, 3 ...
+ * (`chain_seq`) and each carries `chain_hash = SHA-256(previous hash || canonical encoding)`, the first
+ * one's previous hash being 32 zero bytes. The canonical encoding is PostgreSQL's text of a JSON array:
+ *
+ *   [chain, position as text, stream, revision, event id, type, version, payload, metadata]
+ *
+ * jsonb's text output is deterministic (keys ordered, one spacing), so the database computes it, and a
+ * verifier that is handed that text (an export carries it as `encoded`) recomputes the hash from the
+ * bytes without knowing jsonb's rules; an export also reads the event from it.
+ *
+ * A BEFORE INSERT trigger numbers and hashes each event, under the row lock of its chain's head
+ * (`es_chains`), in the transaction that appends it: an append alone and a group commit alike. The head
+ * travels from event to event in a transaction-local setting and an AFTER INSERT statement trigger
+ * writes it back to its row (es_chain_link, es_chain_flush). Concurrent
+ * appends of one company therefore queue on that row for the rest of their transaction; the group
+ * statement inserts its events ordered by chain so that two groups take chain rows in the same order.
+ * Chain order is the order of `chain_seq`, which may differ from position order between concurrent
+ * transactions; the position is in the hash, so moving an event moves its hash too.
+ *
+ * Events recorded before the chain existed are chained by the migration, in position order, at the end
+ * of their chain (`migrateSqlChain`).
+ */
+
+/** The previous hash of a chain's first event. */
+export const GENESIS_HASH = Buffer.alloc(32);
+
+/** The chain an event belongs to, from its metadata (SQL over a row named `e`). */
+export const CHAIN_OF_SQL = (metadata: string) => `COALESCE('company:' || (${metadata}->>'companyId'), 'installation')`;
+
+/** The canonical encoding as text (SQL over an es_events row, or a trigger's NEW). */
+export const ENCODED_SQL = (e: string, position: string) =>
+  `jsonb_build_array(${e}.chain, (${position})::text, ${e}.stream_id, ${e}.revision, ${e}.event_id::text, ${e}.type, ${e}.version, ${e}.payload, ${e}.metadata)::text`;
+
+const GENESIS_SQL = `'\\x${GENESIS_HASH.toString('hex')}'::bytea`;
+
+const CHAIN_MIGRATION = [
+  `ALTER TABLE es_events ADD COLUMN IF NOT EXISTS chain text COLLATE "C"`,
+  `ALTER TABLE es_events ADD COLUMN IF NOT EXISTS chain_seq bigint`,
+  `ALTER TABLE es_events ADD COLUMN IF NOT EXISTS chain_hash bytea`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS es_events_chain_seq ON es_events (chain, chain_seq)`,
+  // A chain's head: its last event's number and hash (0 and zeros before its first).
+  `CREATE TABLE IF NOT EXISTS es_chains (
+     chain text COLLATE "C" PRIMARY KEY,
+     seq bigint NOT NULL,
+     head bytea NOT NULL
+   )`,
+  // Moves chain c on by one event encoded as `encoded`; answers its number and hash. The first time a
+  // transaction meets a chain it locks the head row (made if missing); after that the head is kept in a
+  // transaction-local setting, not written row by row (one UPDATE of a row per event would leave a chain
+  // of row versions that every later update of the transaction walks). es_chain_flush writes it back.
+  `CREATE OR REPLACE FUNCTION es_chain_link(c text, encoded text, OUT seq bigint, OUT head bytea) LANGUAGE plpgsql AS $$
+   DECLARE
+     state jsonb := COALESCE(NULLIF(current_setting('es.chain_heads', true), ''), '{}')::jsonb;
+     cur jsonb := state -> c;
+   BEGIN
+     IF cur IS NULL THEN
+       SELECT h.seq, h.head INTO seq, head FROM es_chains h WHERE h.chain = c FOR UPDATE;
+       IF NOT FOUND THEN
+         INSERT INTO es_chains (chain, seq, head) VALUES (c, 0, ${GENESIS_SQL}) ON CONFLICT (chain) DO NOTHING;
+         SELECT h.seq, h.head INTO seq, head FROM es_chains h WHERE h.chain = c FOR UPDATE;
+       END IF;
+     ELSE
+       seq := (cur ->> 0)::bigint;
+       head := decode(cur ->> 1, 'hex');
+     END IF;
+     seq := seq + 1;
+     head := sha256(head || convert_to(encoded, 'UTF8'));
+     PERFORM set_config('es.chain_heads', jsonb_set(state, ARRAY[c], jsonb_build_array(seq, encode(head, 'hex')))::text, true);
+   END $$`,
+  // Writes the heads this transaction moved back to their rows (locked by es_chain_link since).
+  `CREATE OR REPLACE FUNCTION es_chain_flush() RETURNS void LANGUAGE sql AS $$
+     UPDATE es_chains h SET seq = (j.value ->> 0)::bigint, head = decode(j.value ->> 1, 'hex')
+     FROM jsonb_each(COALESCE(NULLIF(current_setting('es.chain_heads', true), ''), '{}')::jsonb) AS j
+     WHERE h.chain = j.key AND h.seq <> (j.value ->> 0)::bigint
+   $$`,
+  `CREATE OR REPLACE FUNCTION es_chain_event() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     NEW.chain := ${CHAIN_OF_SQL('NEW.metadata')};
+     SELECT n.seq, n.head INTO NEW.chain_seq, NEW.chain_hash
+     FROM es_chain_link(NEW.chain, ${ENCODED_SQL('NEW', '(NEW.transaction_id::text::bigint << 16) | NEW.index_in_append')}) AS n;
+     RETURN NEW;
+   END $$`,
+  `CREATE OR REPLACE FUNCTION es_chain_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM es_chain_flush();
+     RETURN NULL;
+   END $$`,
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'es_events_chain' AND tgrelid = 'es_events'::regclass) THEN
+       CREATE TRIGGER es_events_chain BEFORE INSERT ON es_events FOR EACH ROW EXECUTE FUNCTION es_chain_event();
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'es_events_chain_heads' AND tgrelid = 'es_events'::regclass) THEN
+       CREATE TRIGGER es_events_chain_heads AFTER INSERT ON es_events FOR EACH STATEMENT EXECUTE FUNCTION es_chain_statement();
+     END IF;
+   END $$`,
+];
+
+/** Chains the unchained events (recorded before the chain existed) one by one, in position order. */
+const BACKFILL_FUNCTION = `CREATE OR REPLACE FUNCTION es_chain_backfill() RETURNS bigint LANGUAGE plpgsql AS $$
+   DECLARE p bigint; s bigint; h bytea; done bigint := 0;
+   BEGIN
+     FOR p IN SELECT position FROM es_events WHERE chain_hash IS NULL ORDER BY position LOOP
+       UPDATE es_events e SET chain = ${CHAIN_OF_SQL('e.metadata')} WHERE e.position = p;
+       SELECT n.seq, n.head INTO s, h FROM es_events e, es_chain_link(e.chain, ${ENCODED_SQL('e', 'e.position')}) AS n
+       WHERE e.position = p;
+       UPDATE es_events SET chain_seq = s, chain_hash = h WHERE position = p;
+       done := done + 1;
+     END LOOP;
+     PERFORM es_chain_flush();
+     RETURN done;
+   END $$`;
+
+/**
+ * Creates the chain's columns, table, functions and trigger, then chains the events recorded before it
+ * existed (those without a hash) in position order, at the end of their chains. Runs inside the store's
+ * migration, under its lock; the chain rows are locked meanwhile, so appends of upgraded processes wait
+ * rather than interleave. Answers how many events it chained.
+ */
+export async function migrateSqlChain(tx: Sql): Promise<number> {
+  for (const statement of [...CHAIN_MIGRATION, BACKFILL_FUNCTION]) await tx.query(statement);
+  const { rows } = await tx.query<{ n: string | number }>(`SELECT count(*) AS n FROM es_events WHERE chain_hash IS NULL`);
+  if (Number(rows[0]?.n ?? 0) === 0) return 0;
+  await tx.query(`LOCK TABLE es_chains IN EXCLUSIVE MODE`);
+  const { rows: done } = await tx.query<{ n: string | number }>(`SELECT es_chain_backfill() AS n`);
+  return Number(done[0]?.n ?? 0);
+}
