@@ -18,6 +18,7 @@ import type { CreateSessionInput, SessionPort } from '../core/session-port.js';
 import { SessionArtifacts } from './artifacts.js';
 import { DeviceChannel, type DeviceSession } from './channel.js';
 import type { SessionDeps } from './deps.js';
+import type { SessionHolders } from '../core/holders.js';
 import { SessionRecordings } from './recording.js';
 import { sessionActor, SessionWrites, type SessionActing } from './writes.js';
 
@@ -49,6 +50,11 @@ export class SessionService implements SessionPort {
 
   /** Whether a caller may open a session on a device now: one ordered list of checks (admission.ts). */
   private readonly admission: readonly AdmissionCheck[];
+
+  /** Who holds each session through a connection (viewers, WebDriver clients). */
+  get holders(): SessionHolders | undefined {
+    return this.deps.holders;
+  }
 
   /** Which devices the caller may see and use (docs/modules/device-testing.md, "Hosts"). */
   deviceScope(caller: Caller): DeviceScope {
@@ -178,6 +184,7 @@ export class SessionService implements SessionPort {
       await this.writes.settle(released.position);
     }
     await this.writes.settle(ended.position);
+    await this.deps.holders?.forget(session.id).catch(() => undefined);
   }
 
   /** Ends a session because of its device or host (not the user). */
