@@ -67,23 +67,28 @@ export class BusyWatchdog {
     const sessions = new Map((await sessionsByIds(this.deps.db, busy.map((b) => b.sessionId))).map((s) => [s.id, s]));
     const holders = await this.deps.holders.of(busy.map((b) => b.sessionId));
     const now = this.deps.now().getTime();
-    const acted: string[] = [];
-    for (const [i, { deviceId, sessionId }] of busy.entries()) {
+    const due = busy.flatMap(({ deviceId, sessionId }, i) => {
       const session = sessions.get(sessionId) ?? null;
       const verdict = unexplained(session, holders[i]!, now, 2 * this.deps.periodMs);
-      if (!verdict || !session) continue;
-      this.deps.logger.info({ sessionId: session.id, deviceId, ...verdict }, 'a busy device has no live holder: ending its session as abandoned');
-      if (verdict.why === 'no-live-holder') {
-        const detail = { event: 'abandoned', holder: verdict.holder, lastActivityAt: session.lastActivityAt };
-        await this.deps.sessions.recordActivity(session, { actor: WATCHDOG_ACTOR, companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail).catch(() => undefined);
-      }
-      try {
-        await this.deps.sessions.end(session, 'abandoned', WATCHDOG_ACTOR);
-        acted.push(session.id);
-      } catch (err) {
-        this.deps.logger.warn({ err, sessionId: session.id }, 'ending an abandoned session failed');
-      }
+      return verdict && session ? [{ deviceId, session, verdict }] : [];
+    });
+    // Each on its own device: ended side by side, so one slow end (a device slow to release) delays no other.
+    const ended = await Promise.all(due.map(({ deviceId, session, verdict }) => this.abandon(deviceId, session, verdict)));
+    return due.filter((_, i) => ended[i]).map(({ session }) => session.id);
+  }
+
+  private async abandon(deviceId: string, session: SessionRecord, verdict: NonNullable<Unexplained>): Promise<boolean> {
+    this.deps.logger.info({ sessionId: session.id, deviceId, ...verdict }, 'a busy device has no live holder: ending its session as abandoned');
+    if (verdict.why === 'no-live-holder') {
+      const detail = { event: 'abandoned', holder: verdict.holder, lastActivityAt: session.lastActivityAt };
+      await this.deps.sessions.recordActivity(session, { actor: WATCHDOG_ACTOR, companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail).catch(() => undefined);
     }
-    return acted;
+    try {
+      await this.deps.sessions.end(session, 'abandoned', WATCHDOG_ACTOR);
+      return true;
+    } catch (err) {
+      this.deps.logger.warn({ err, sessionId: session.id }, 'ending an abandoned session failed');
+      return false;
+    }
   }
 }
