@@ -113,7 +113,7 @@ function fleetDefaults(config: Platform['config']) {
  * first; the reservation commands and ticker and the fleet sweeper end and open sessions, so they
  * are built after.
  */
-function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub) {
+function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub, health: HealthService) {
   const { config } = platform;
   const holders = new SessionHolders(platform.kv, 2 * config.DF_WATCHDOG_PERIOD);
   holders.addSource(() => hub.watched());
@@ -133,6 +133,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
       typingBurstMs: config.DF_TYPING_BURST,
       sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
       holders,
+      resetFailed: (deviceId: string, reason: string) => health.quarantineAfterFailedReset(deviceId, reason),
     }),
   );
   const reservations = new ReservationService(
@@ -156,7 +157,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const devices = new DeviceCommands(platform.store);
   const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
-  const { fleet, gate, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub);
+  const health = new HealthService(platform);
+  const { fleet, gate, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health);
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
@@ -199,7 +201,6 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
     results: deps.testResults ?? null,
   });
-  const health = new HealthService(platform);
   return { devices, hub, fleet, gate, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health };
 }
 

@@ -31,6 +31,8 @@ export interface SessionDeps {
   typingBurstMs: number;
   /** Who holds each session through a connection (the busy-device watchdog reads it). */
   holders?: SessionHolders;
+  /** A device's reset to its baseline after a session failed (`reason`): quarantines it (device health). */
+  resetFailed?: (deviceId: string, reason: string) => Promise<void>;
   /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
   sharedPool?: boolean;
 }

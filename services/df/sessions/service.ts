@@ -177,9 +177,11 @@ export class SessionService implements SessionPort {
     const device = fold(deviceDecider, await this.deps.store.readStream(deviceStream(session.deviceId)));
     if (device.sessionId === session.id) {
       if (ended.events.length > 0) await this.artifacts.collectLogs(session, target, context);
-      await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch((err: unknown) =>
+      const answer = await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch((err: unknown) =>
         this.deps.logger.warn({ err: (err as Error).message, sessionId: session.id }, 'the agent did not confirm the release; the next prepare starts clean anyway'),
       );
+      // A device whose reset to its baseline failed is quarantined before it is given back: never handed out dirty.
+      if (answer?.resetFailed) await this.deps.resetFailed?.(session.deviceId, answer.resetFailed).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'quarantining a device whose reset failed failed'));
       const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: session.deviceId, sessionId: session.id }, context);
       await this.writes.settle(released.position);
     }
