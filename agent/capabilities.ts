@@ -39,6 +39,11 @@ export interface ScreencastOptions {
   maxHeight?: number;
 }
 
+/** What a release says beyond "done": a reset to the device's baseline that failed. */
+export interface ReleaseOutcome {
+  resetFailed?: string;
+}
+
 /**
  * What every device does: a session's life cycle. `prepare` gives a clean device (a fresh profile for a
  * browser); `release` tears the session's state down. A worker calls a driver one command at a time.
@@ -46,7 +51,8 @@ export interface ScreencastOptions {
 export interface LifecycleCapability {
   readonly info: DeviceInfo;
   prepare(onProgress: (step: string) => void): Promise<Screen>;
-  release(): Promise<void>;
+  /** Answers, where the device was reset to a baseline after the session and that failed, why (the service quarantines it). */
+  release(): Promise<void | ReleaseOutcome>;
   /** Called when the device breaks outside a command (a browser that crashed). */
   onBroken(listener: (reason: string) => void): void;
   close(): Promise<void>;

@@ -17,6 +17,7 @@ import {
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
 import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
+import type { ReleaseOutcome } from './capabilities.js';
 
 const LEASE_CHECK_MS = 1_000;
 
@@ -237,16 +238,17 @@ export class DeviceWorker {
     if (this.sessionId !== sessionId) return { sessionId };
     this.setState('releasing');
     this.clearLeases();
+    let outcome: void | ReleaseOutcome;
     try {
       await this.staging?.clear().catch(() => undefined);
-      await this.driver.release();
+      outcome = await this.driver.release();
     } finally {
       this.sessionId = null;
       this.setState('ready');
     }
     // Every session's end is a moment to look at the device's health (a hot or drained phone is held).
     void this.reportHealth();
-    return { sessionId };
+    return { sessionId, ...(outcome?.resetFailed ? { resetFailed: outcome.resetFailed } : {}) };
   }
 
   private async lease(sessionId: string, command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {

@@ -196,6 +196,11 @@ const schema = z.object({
   DF_TYPING_BURST: duration.default(2_000),
   /** Device farm: a session open this long is ended (`max-duration`), unless its workspace's session defaults say otherwise. */
   DF_SESSION_MAX_DURATION: duration.default(24 * 3_600_000),
+  /**
+   * Device farm: how often the busy-device watchdog checks that every busy device has a live holder
+   * (docs/modules/device-health.md, "Never busy for nothing"); a holder silent for two periods is gone.
+   */
+  DF_WATCHDOG_PERIOD: duration.refine((ms) => ms >= 250 && ms <= 600_000, 'between 250ms and 10m').default(30_000),
   /** Device farm: a host silent for this long has its devices marked offline and its sessions ended. */
   DF_HOST_TIMEOUT: duration.default(15_000),
   /**

@@ -16,6 +16,7 @@ import { parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 import { HEALTH_COMMAND, parseHealth } from './health.js';
+import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
 
 type Orientation = 'portrait' | 'landscape';
 
@@ -23,7 +24,7 @@ type Orientation = 'portrait' | 'landscape';
  * One Android device through the adb server (adbkit): screen through `screencap`, input through
  * `input`, apps through `pm`/`am`/`monkey`, files through the sync service, UI through `uiautomator
  * dump`, logs through `logcat`. A session leaves nothing behind: `release` force-stops what it
- * started, uninstalls what it installed, and removes what it pushed and its scratch folder.
+ * started, uninstalls what it installed, removes what it pushed and its scratch, resets its baseline.
  */
 export class AndroidDevice implements DeviceDriver {
   private readonly logRing = new LogRing();
@@ -35,6 +36,7 @@ export class AndroidDevice implements DeviceDriver {
   private readonly files: AndroidFiles;
   private readonly instrumentation: AndroidInstrumentation;
   private scratch: string | null = null;
+  private readonly baseline: DeviceBaseline;
   private logcat: Duplex | null = null;
   /** The screen capability: screenshots and the live screen (minicap, else screencap). */
   private readonly screenCapability: AndroidScreen;
@@ -58,6 +60,7 @@ export class AndroidDevice implements DeviceDriver {
     this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
     this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
     this.instrumentation = new AndroidInstrumentation(context, this.logRing, () => this.screenCapability.capture());
+    this.baseline = new DeviceBaseline(context.sh, (failure) => logger.warn({ serial, failure }, 'android reset to the baseline failed'));
   }
 
   /** Why each capability runs on a fallback now (screen, input, text), for the info's `reason`. */
@@ -93,6 +96,7 @@ export class AndroidDevice implements DeviceDriver {
     this.inputCapability.setRotation(0);
     onProgress('starting touch');
     await this.inputCapability.start();
+    await this.baseline.takeOnce();
     onProgress('noting installed apps');
     await this.apps.prepare();
     this.files.prepare();
@@ -104,7 +108,7 @@ export class AndroidDevice implements DeviceDriver {
     return this.screen();
   }
 
-  async release(): Promise<void> {
+  async release(): Promise<ReleaseOutcome> {
     this.prepared = false;
     this.stopLogcat();
     const problems: string[] = [];
@@ -128,6 +132,7 @@ export class AndroidDevice implements DeviceDriver {
     await attempt('going home', () => this.sh('input keyevent KEYCODE_HOME'));
     this.logRing.clear();
     if (problems.length > 0) this.logger.warn({ serial: this.serial, problems }, 'android release left something behind');
+    return this.baseline.reset();
   }
 
   async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {

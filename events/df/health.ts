@@ -49,7 +49,8 @@ export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
 /**
  * A device's health (`device-health-<deviceId>`) and a company's health rules (`df-health-rules-<companyId>`).
  * Samples themselves are not events (a module table keeps a bounded series); only a change of state is.
- * `cause` says what moved it: a sample, an administrator's maintenance or release, or a maintenance's end time.
+ * `cause` says what moved it: a sample, an administrator's maintenance or release, a maintenance's end time, or
+ * a clean-device reset after a session that failed (`reset-failed`: quarantined, the failure as its reason).
  */
 export const healthEvents = defineEvents({
   DeviceHealthChanged: z.object({
@@ -60,7 +61,7 @@ export const healthEvents = defineEvents({
     /** The state before; null for a device's first reading. */
     from: z.enum(HEALTH_STATES).nullable(),
     health: DeviceHealthRecord,
-    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released']),
+    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released', 'reset-failed']),
     /** While in maintenance: why and until when. */
     maintenance: z.object({ reason: z.string(), until: z.string() }).optional(),
   }),

@@ -36,6 +36,7 @@ export const SESSION_END_REASONS = [
   'device-disconnected',
   'device-error',
   'device-reset',
+  'abandoned',
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 

@@ -295,6 +295,12 @@ export async function platformOfDevice(db: Sql, deviceId: string): Promise<strin
   return r.rows[0]?.platform ?? null;
 }
 
+/** Every device held by a session now (its device and session ids): what the busy-device watchdog explains. */
+export async function busyDevices(db: Sql): Promise<{ deviceId: string; sessionId: string }[]> {
+  const r = await db.query<{ device_id: string; session_id: string }>(`SELECT device_id, session_id FROM df_devices WHERE session_id IS NOT NULL ORDER BY device_id`);
+  return r.rows.map((row) => ({ deviceId: String(row.device_id), sessionId: String(row.session_id) }));
+}
+
 /** Every device a host has had. */
 export async function devicesOfHost(db: Sql, hostId: string): Promise<DeviceRow[]> {
   const r = await db.query(`SELECT device_id, host_id, status, health, session_id, company_id FROM df_devices WHERE host_id = $1`, [hostId]);

@@ -271,6 +271,13 @@ export async function openSessionsOnDevices(db: Sql, deviceIds: readonly string[
   return r.rows.map(toRecord);
 }
 
+/** The sessions of the given ids this read model shows (any status). */
+export async function sessionsByIds(db: Sql, sessionIds: readonly string[]): Promise<SessionRecord[]> {
+  if (sessionIds.length === 0) return [];
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = ANY($1::text[])`, [sessionIds]);
+  return r.rows.map(toRecord);
+}
+
 /** The debug protocols a user holds on a session. */
 export async function debugGrantsOf(db: Sql, sessionId: string, userId: number): Promise<string[]> {
   const r = await db.query<{ protocol: string }>(`SELECT protocol FROM df_session_debug_grants WHERE session_id = $1 AND user_id = $2 ORDER BY protocol`, [sessionId, userId]);

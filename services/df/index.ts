@@ -25,7 +25,8 @@ import { DeviceCommands, devicesFeature } from './devices/index.js';
 import { devtoolsFeature } from './devtools/index.js';
 import { CatalogInstaller, filesFeature, FileService, TestApkListings } from './files/index.js';
 import { fleetFeature, FleetService, FleetSweeper } from './fleet/index.js';
-import { healthFeature, HealthService } from './health/index.js';
+import { SessionHolders } from './core/holders.js';
+import { BusyWatchdog, healthFeature, HealthService } from './health/index.js';
 import { HostEnrolments, HostRegistry, hostsFeature } from './hosts/index.js';
 import { apiKeyVerifier, keysFeature } from './keys/index.js';
 import { liveFeature, type TokenAuthenticator } from './live/index.js';
@@ -112,8 +113,10 @@ function fleetDefaults(config: Platform['config']) {
  * first; the reservation commands and ticker and the fleet sweeper end and open sessions, so they
  * are built after.
  */
-function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub) {
+function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub, health: HealthService) {
   const { config } = platform;
+  const holders = new SessionHolders(platform.kv, 2 * config.DF_WATCHDOG_PERIOD);
+  holders.addSource(() => hub.watched());
   const fleet = new FleetService(withPlatform(platform, { blobs: platform.blobs, ...fleetDefaults(config) }));
   const gate = new BookingGate(withPlatform(platform, {}));
   const sessions = new SessionService(
@@ -129,6 +132,8 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
       idleTimeoutMs: config.DF_SESSION_IDLE_TIMEOUT,
       typingBurstMs: config.DF_TYPING_BURST,
       sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
+      holders,
+      resetFailed: (deviceId: string, reason: string) => health.quarantineAfterFailedReset(deviceId, reason),
     }),
   );
   const reservations = new ReservationService(
@@ -143,7 +148,8 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
     }),
   );
   const sweeper = new FleetSweeper(withPlatform(platform, { fleet, sessions, maxSessionSeconds: fleetDefaults(config).defaultSession.maxSessionSeconds }));
-  return { fleet, gate, sessions, reservations, sweeper };
+  const watchdog = new BusyWatchdog(withPlatform(platform, { holders, sessions, periodMs: config.DF_WATCHDOG_PERIOD }));
+  return { fleet, gate, sessions, reservations, sweeper, watchdog };
 }
 
 /** The services of the device module, in the order they need each other (constructor injection only). */
@@ -151,7 +157,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const devices = new DeviceCommands(platform.store);
   const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
-  const { fleet, gate, sessions, reservations, sweeper } = buildSessionSide(platform, devices, hub);
+  const health = new HealthService(platform);
+  const { fleet, gate, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health);
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
@@ -194,8 +201,7 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
     results: deps.testResults ?? null,
   });
-  const health = new HealthService(platform);
-  return { devices, hub, fleet, gate, sessions, reservations, sweeper, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health };
+  return { devices, hub, fleet, gate, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health };
 }
 
 type DfServices = ReturnType<typeof buildServices>;
@@ -242,6 +248,8 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
     fleet: s.fleet,
     /** The sweeper of sessions past their workspace's limits; `fleetSweeper.sweep()` runs one sweep now (tests, operations). */
     fleetSweeper: s.sweeper,
+    /** The busy-device watchdog; `watchdog.check()` runs one check now (tests, operations). */
+    watchdog: s.watchdog,
     /** Tokens and addresses for reaching a session's device directly (the data plane): `/df/devtools`, `/df/wd`. */
     dataPlane: s.dataPlane,
     /** `X-Api-Key` verification for the gateway's access control. */
@@ -261,6 +269,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await s.operations.watch();
       s.files.start();
       s.sweeper.start(Math.max(250, Math.min(30_000, Math.floor(config.DF_SESSION_IDLE_TIMEOUT / 4))));
+      s.watchdog.start();
       s.testRuns.start();
       await s.health.start(5_000);
       stopGauges = readFleetGauges(platform.db);
@@ -274,6 +283,7 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       await s.operations.stop();
       await s.reservations.stop();
       await s.sweeper.stop();
+      await s.watchdog.stop();
       await s.hosts.stop();
       await s.sessions.stop();
       await s.hub.stop();

@@ -307,7 +307,8 @@ export type AccessibilityViolation = z.infer<typeof AccessibilityViolation>;
 /** What each operation answers inside an `ok` reply. */
 export const RpcResults = {
   prepare: z.object({ sessionId: z.string(), screen: Screen }),
-  release: z.object({ sessionId: z.string() }),
+  /** `resetFailed`: the device's reset to its baseline after the session failed, and why (the service quarantines it). */
+  release: z.object({ sessionId: z.string(), resetFailed: z.string().optional() }),
   screenshot: z.object({ contentType: z.enum(['image/png', 'image/jpeg']), base64: z.string(), width: z.number(), height: z.number() }),
   control: z.object({ url: z.string().optional(), orientation: z.enum(['portrait', 'landscape']).optional() }),
   logs: z.object({ entries: z.array(LogEntry), lastSeq: z.number().int().nonnegative() }),

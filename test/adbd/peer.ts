@@ -113,6 +113,8 @@ export class AdbdPeer {
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
+  /** Settings (`namespace/key`) the device keeps whatever it is told, as a device policy does: `settings put` and `delete` exit 0 and change nothing. */
+  readonly stuckSettings = new Set<string>();
   /** Battery, storage and thermal state the device reports (`dumpsys battery`, `df /data`, `dumpsys thermalservice`), scripted by the test. */
   readonly health = new PeerHealth();
   readonly properties: Record<string, string>;
@@ -168,6 +170,8 @@ export class AdbdPeer {
     this.settings.set('secure/default_input_method', LATIN_IME);
     this.settings.set('secure/enabled_input_methods', LATIN_IME);
     this.settings.set('global/airplane_mode_on', '0');
+    // The settings a clean device is reset to after each session (agent/android/baseline.ts).
+    for (const [k, v] of Object.entries({ 'global/window_animation_scale': '1.0', 'global/transition_animation_scale': '1.0', 'global/animator_duration_scale': '1.0', 'system/font_scale': '1.0', 'system/system_locales': 'en-US', 'global/wifi_on': '1', 'secure/location_mode': '3' })) this.settings.set(k, v);
     this.frame = this.blankFrame();
     this.log('I', 'PeerInit', 'device booted');
   }
@@ -953,7 +957,11 @@ export class AdbdPeer {
       return 0;
     }
     if (verb === 'put' && namespace && key && value !== undefined) {
-      this.putSetting(namespace, key, value);
+      if (!this.stuckSettings.has(`${namespace}/${key}`)) this.putSetting(namespace, key, value);
+      return 0;
+    }
+    if (verb === 'delete' && namespace && key) {
+      if (!this.stuckSettings.has(`${namespace}/${key}`)) this.settings.delete(`${namespace}/${key}`);
       return 0;
     }
     return 1;

@@ -110,6 +110,11 @@ export class ScreenHub {
     await this.stopIfIdle(live);
   }
 
+  /** The sessions with a viewer connected to this replica now (they have a live holder: the watchdog). */
+  watched(): string[] {
+    return [...this.sessions.entries()].filter(([, live]) => live.viewers.size > 0).map(([id]) => id);
+  }
+
   /**
    * Who watches a session now, one entry per user (oldest first): their strongest access, when their
    * first open connection came, and how many connections they have open.

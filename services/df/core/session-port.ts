@@ -1,3 +1,4 @@
+import type { SessionHolders } from './holders.js';
 import type { DeviceScope } from '#projections/df-devices/index.js';
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { SessionType } from '#events/df/devices.js';
@@ -29,6 +30,8 @@ export interface CreateSessionInput {
 export interface SessionPort {
   /** Which devices the caller may see and use (docs/modules/device-testing.md, "Hosts"). */
   deviceScope(caller: Caller): DeviceScope;
+  /** Who holds each session through a connection (viewers, WebDriver clients), for the busy-device watchdog. */
+  readonly holders?: SessionHolders;
   /** A session of the caller's workspace, or 404. */
   get(caller: Pick<Caller, 'companyId' | 'workspaceId'>, sessionId: string): Promise<SessionRecord>;
   /** Whether the session is open according to its own stream (the read model may lag). */

@@ -22,7 +22,9 @@ export type DeviceHealthCommand =
   | ({ type: 'StartMaintenance'; deviceId: string; reason: string; until: string; at: string } & HealthTenant)
   /** `latest`: the newest reading, which decides the state the device comes back in. */
   | ({ type: 'EndMaintenance'; deviceId: string; by: 'administrator' | 'end-time'; latest: HealthSample | null; rules: HealthRules; at: string } & HealthTenant)
-  | ({ type: 'ReleaseQuarantine'; deviceId: string; at: string } & HealthTenant);
+  | ({ type: 'ReleaseQuarantine'; deviceId: string; at: string } & HealthTenant)
+  /** The reset after a session failed (`reason`): the device is quarantined rather than handed out dirty. */
+  | ({ type: 'QuarantineAfterFailedReset'; deviceId: string; reason: string; at: string } & HealthTenant);
 
 const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ?? null;
 
@@ -64,6 +66,13 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, Of<'Device
       // Healthy until its next reading says otherwise (a battery that still fails quarantines it again).
       const health: DeviceHealthRecord = { ...state.health!, state: 'healthy', reasons: [], checkedAt: c.at };
       return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: 'quarantined', health, cause: 'quarantine-released' } }];
+    },
+    QuarantineAfterFailedReset: (c, state) => {
+      const reasons = [`reset after the session failed: ${c.reason}`.slice(0, 500)];
+      if (stateOf(state) === 'quarantined' && sameJson(state.health?.reasons, reasons)) return [];
+      const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons, checkedAt: c.at };
+      delete health.until;
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'reset-failed' } }];
     },
   },
 });

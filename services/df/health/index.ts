@@ -13,4 +13,5 @@ export const healthFeature = fp(
 );
 
 export { HealthService } from './service.js';
+export { BusyWatchdog, unexplained, WATCHDOG_ACTOR } from './watchdog.js';
 export { evaluate } from './rules.js';

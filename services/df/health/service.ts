@@ -172,6 +172,16 @@ export class HealthService {
     return this.current(scope, deviceId);
   }
 
+  /**
+   * Quarantines a device whose reset after a session failed (the agent's release said so): the system
+   * acts, before the device is given back, so no allocation hands it out dirty.
+   */
+  async quarantineAfterFailedReset(deviceId: string, reason: string): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    const tenant = { companyId: placement?.companyId ?? null, workspaceIds: placement?.workspaceIds ?? null };
+    await this.devices.run(deviceId, { type: 'QuarantineAfterFailedReset', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, { actorId: 'system:device-reset', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+  }
+
   private async tenantOf(scope: DeviceScope, deviceId: string): Promise<HealthTenant> {
     found(await findDevice(this.platform.db, scope, deviceId), 'Device not found');
     const placement = await placementOfDevice(this.platform.db, deviceId);

@@ -158,6 +158,8 @@ export class ViewerConnection {
     const name = await userName(platform.db, session.companyId, userId);
     const sender = new FrameSender(socket);
     socket.send(JSON.stringify({ type: 'hello', sessionId: this.sessionId, viewerId: this.viewerId, userId, access, canControl: access === 'control', screen: session.screen }));
+    // A viewer holds the session from now on: once no viewer is left and no command comes, the watchdog ends it.
+    await this.deps.sessions.holders?.claim(this.sessionId, 'viewer').catch(() => undefined);
     await hub.join({ hostId: session.hostId, deviceId: session.deviceId, sessionId: this.sessionId }, session.companyId, {
       id: this.viewerId,
       userId,

@@ -6,6 +6,7 @@ import type { EventStore } from '#shared/es/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import type { DeviceCommands } from '../devices/index.js';
 import type { ScreenHub } from '../core/screen-hub.js';
+import type { SessionHolders } from '../core/holders.js';
 import type { ReservationGate, SessionFleetHooks } from '../core/session-port.js';
 
 /** What the sessions service is built with; each of its parts (writes, device channel, artifacts, recording) takes what it uses. */
@@ -28,6 +29,10 @@ export interface SessionDeps {
   idleTimeoutMs: number;
   /** Typed text arriving within this long of the end of the previous text (same typist) joins its timeline entry (`DF_TYPING_BURST`). */
   typingBurstMs: number;
+  /** Who holds each session through a connection (the busy-device watchdog reads it). */
+  holders?: SessionHolders;
+  /** A device's reset to its baseline after a session failed (`reason`): quarantines it (device health). */
+  resetFailed?: (deviceId: string, reason: string) => Promise<void>;
   /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
   sharedPool?: boolean;
 }

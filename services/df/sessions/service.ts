@@ -18,6 +18,7 @@ import type { CreateSessionInput, SessionPort } from '../core/session-port.js';
 import { SessionArtifacts } from './artifacts.js';
 import { DeviceChannel, type DeviceSession } from './channel.js';
 import type { SessionDeps } from './deps.js';
+import type { SessionHolders } from '../core/holders.js';
 import { SessionRecordings } from './recording.js';
 import { sessionActor, SessionWrites, type SessionActing } from './writes.js';
 
@@ -49,6 +50,11 @@ export class SessionService implements SessionPort {
 
   /** Whether a caller may open a session on a device now: one ordered list of checks (admission.ts). */
   private readonly admission: readonly AdmissionCheck[];
+
+  /** Who holds each session through a connection (viewers, WebDriver clients). */
+  get holders(): SessionHolders | undefined {
+    return this.deps.holders;
+  }
 
   /** Which devices the caller may see and use (docs/modules/device-testing.md, "Hosts"). */
   deviceScope(caller: Caller): DeviceScope {
@@ -171,13 +177,16 @@ export class SessionService implements SessionPort {
     const device = fold(deviceDecider, await this.deps.store.readStream(deviceStream(session.deviceId)));
     if (device.sessionId === session.id) {
       if (ended.events.length > 0) await this.artifacts.collectLogs(session, target, context);
-      await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch((err: unknown) =>
+      const answer = await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch((err: unknown) =>
         this.deps.logger.warn({ err: (err as Error).message, sessionId: session.id }, 'the agent did not confirm the release; the next prepare starts clean anyway'),
       );
+      // A device whose reset to its baseline failed is quarantined before it is given back: never handed out dirty.
+      if (answer?.resetFailed) await this.deps.resetFailed?.(session.deviceId, answer.resetFailed).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'quarantining a device whose reset failed failed'));
       const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: session.deviceId, sessionId: session.id }, context);
       await this.writes.settle(released.position);
     }
     await this.writes.settle(ended.position);
+    await this.deps.holders?.forget(session.id).catch(() => undefined);
   }
 
   /** Ends a session because of its device or host (not the user). */

@@ -140,7 +140,7 @@ export class WebDriverHub {
       throw new WebDriverError('session not created', `The device's WebDriver server refused the session: ${typeof message === 'string' ? message.slice(0, 2_000) : `HTTP ${answer.status}`}`);
     }
     this.appiumIds.set(session.id, appiumId);
-    await this.deps.kv.set(mappingKey(session.id), appiumId, { ttlMs: MAPPING_TTL_MS });
+    await Promise.all([this.deps.kv.set(mappingKey(session.id), appiumId, { ttlMs: MAPPING_TTL_MS }), this.deps.sessions.holders?.claim(session.id, 'webdriver')]);
     const value = (parsed as { value: { capabilities?: Record<string, unknown> } }).value;
     const capabilities = { ...(value.capabilities ?? {}) };
     // BiDi is not relayed: without webSocketUrl the client stays on classic WebDriver.

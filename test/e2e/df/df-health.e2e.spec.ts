@@ -184,6 +184,39 @@ describe('device health', () => {
     expect(await hookSeen('device.recovered', (d) => d.from === 'quarantined')).toBeTruthy();
   });
 
+  it('puts the settings a session changed back to the baseline at its end, checked at the device; a reset that fails quarantines it', async () => {
+    const baseline = new Map(peer.settings);
+    const first = await openSession();
+    expectStatus(first, 201);
+    // The session changes animations, font scale, locale, airplane mode and Wi-Fi on the device.
+    const changed = { 'global/window_animation_scale': '0.0', 'global/animator_duration_scale': '0.0', 'system/font_scale': '1.3', 'system/system_locales': 'fr-FR', 'global/airplane_mode_on': '1', 'global/wifi_on': '0' };
+    for (const [k, v] of Object.entries(changed)) peer.settings.set(k, v);
+    peer.settings.set('global/time_zone', 'Europe/Paris');
+    const commandsBefore = peer.record.commands.length;
+    expectStatus(await api('DELETE', `/sessions/${first.body.id}`), 200);
+    for (const k of [...Object.keys(changed), 'global/time_zone']) expect(peer.settings.get(k), k).toBe(baseline.get(k));
+    const reset = peer.record.commands.slice(commandsBefore).filter((c) => c.startsWith('settings put') || c.startsWith('settings delete'));
+    expect(reset.join('; ')).toContain("settings put system font_scale '1.0'");
+    expect(reset.join('; ')).toContain('settings delete global time_zone');
+    expect((await healthOf())?.state).toBe('healthy');
+
+    // A device that keeps a setting whatever it is told is quarantined at the session's end, naming it, not handed out.
+    const second = await openSession();
+    expectStatus(second, 201);
+    peer.stuckSettings.add('system/font_scale');
+    peer.settings.set('system/font_scale', '2.0');
+    expectStatus(await api('DELETE', `/sessions/${second.body.id}`), 200);
+    const q = await healthBecomes('quarantined');
+    expect(q.reasons[0]).toContain('system/font_scale');
+    expect(await hookSeen('device.quarantined', (d) => d.cause === 'reset-failed')).toBeTruthy();
+    const refused = await openSession();
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('font_scale');
+    peer.stuckSettings.clear();
+    peer.settings.set('system/font_scale', baseline.get('system/font_scale')!);
+    expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`), 200);
+  });
+
   it('holds a device an administrator takes into maintenance, naming the reason, until the maintenance is ended', async () => {
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const started = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'replace the USB cable', until });

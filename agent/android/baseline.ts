@@ -1,0 +1,108 @@
+import type { ReleaseOutcome } from '../capabilities.js';
+
+export type { ReleaseOutcome };
+
+/**
+ * A clean device for every session: the settings a session may change, read when the device joins (one
+ * `adb shell`), and put back after each session (one more), then read again to prove it. A setting the
+ * device does not have (`null`) is deleted again if a session created it.
+ */
+export const BASELINE_SETTINGS = [
+  ['global', 'window_animation_scale'],
+  ['global', 'transition_animation_scale'],
+  ['global', 'animator_duration_scale'],
+  ['system', 'font_scale'],
+  ['system', 'system_locales'],
+  ['global', 'time_zone'],
+  ['system', 'screen_brightness'],
+  ['system', 'screen_brightness_mode'],
+  ['global', 'stay_on_while_plugged_in'],
+  ['global', 'airplane_mode_on'],
+  ['global', 'wifi_on'],
+  ['secure', 'location_mode'],
+] as const;
+
+/** `namespace/key` → value (`null`: the device has no such setting). */
+export type Baseline = Record<string, string | null>;
+
+const keyOf = ([namespace, key]: readonly [string, string]) => `${namespace}/${key}`;
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** The one shell command that reads every baseline setting, one line each, in order. */
+export const READ_BASELINE = BASELINE_SETTINGS.map(([namespace, key]) => `settings get ${namespace} ${key}`).join('; ');
+
+/** Parses what `READ_BASELINE` printed. */
+export function parseBaseline(output: string): Baseline {
+  const lines = output.replace(/\r/g, '').split('\n');
+  const baseline: Baseline = {};
+  BASELINE_SETTINGS.forEach((setting, i) => {
+    const line = (lines[i] ?? '').trim();
+    baseline[keyOf(setting)] = line === '' || line === 'null' ? null : line;
+  });
+  return baseline;
+}
+
+/** The settings of `now` that differ from `baseline`, as `namespace/key` names. */
+export function differences(baseline: Baseline, now: Baseline): string[] {
+  return Object.keys(baseline).filter((k) => (baseline[k] ?? null) !== (now[k] ?? null));
+}
+
+/** The one shell command that puts the changed settings back (and deletes those the device did not have). */
+export function restoreCommand(baseline: Baseline, changed: readonly string[]): string {
+  return changed
+    .map((name) => {
+      const [namespace, key] = name.split('/') as [string, string];
+      const value = baseline[name] ?? null;
+      return value === null ? `settings delete ${namespace} ${key}` : `settings put ${namespace} ${key} ${quote(value)}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Restores `baseline` through `sh` (one read, one write of what changed, one read to check); throws,
+ * naming every setting that did not come back, when the device kept any.
+ */
+export async function restoreBaseline(sh: (command: string) => Promise<string>, baseline: Baseline): Promise<string[]> {
+  const changed = differences(baseline, parseBaseline(await sh(READ_BASELINE)));
+  if (changed.length === 0) return [];
+  await sh(restoreCommand(baseline, changed));
+  const left = differences(baseline, parseBaseline(await sh(READ_BASELINE)));
+  if (left.length > 0) throw new Error(`settings not restored to the baseline: ${left.map((k) => `${k} (baseline ${baseline[k] ?? 'unset'})`).join(', ')}`);
+  return changed;
+}
+
+/**
+ * One device's baseline: taken before its first session (the device as it joined) or again on request,
+ * and put back at each session's end; a reset that fails is the release's `resetFailed`.
+ */
+export class DeviceBaseline {
+  private baseline: Baseline | null = null;
+
+  constructor(
+    private readonly sh: (command: string) => Promise<string>,
+    private readonly failed: (failure: string) => void,
+  ) {}
+
+  /** Takes the baseline unless it has one. */
+  async takeOnce(): Promise<void> {
+    if (!this.baseline) await this.retake();
+  }
+
+  /** Reads the settings again (one shell) and keeps them as what every session's end restores. */
+  async retake(): Promise<Baseline> {
+    this.baseline = parseBaseline(await this.sh(READ_BASELINE));
+    return this.baseline;
+  }
+
+  async reset(): Promise<ReleaseOutcome> {
+    if (!this.baseline) return {};
+    try {
+      await restoreBaseline(this.sh, this.baseline);
+      return {};
+    } catch (err) {
+      const failure = (err as Error).message.slice(0, 500);
+      this.failed(failure);
+      return { resetFailed: failure };
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { BASELINE_SETTINGS, differences, parseBaseline, READ_BASELINE, restoreBaseline, restoreCommand } from './baseline.js';
+
+const lines = (values: Record<string, string>) => BASELINE_SETTINGS.map(([n, k]) => values[`${n}/${k}`] ?? 'null').join('\n') + '\n';
+
+describe('the clean-device baseline', () => {
+  it('reads every setting in one shell, a missing one as unset', () => {
+    expect(READ_BASELINE.split('; ')).toHaveLength(BASELINE_SETTINGS.length);
+    const b = parseBaseline(lines({ 'system/font_scale': '1.0', 'global/airplane_mode_on': '0' }).replace(/\n/g, '\r\n'));
+    expect(b['system/font_scale']).toBe('1.0');
+    expect(b['global/airplane_mode_on']).toBe('0');
+    expect(b['global/time_zone']).toBeNull();
+  });
+
+  it('puts back what changed and deletes what the device did not have, quoting values', () => {
+    const base = parseBaseline(lines({ 'system/font_scale': '1.0', 'system/system_locales': "en-US" }));
+    const now = parseBaseline(lines({ 'system/font_scale': '1.3', 'system/system_locales': 'en-US', 'global/time_zone': 'Europe/Paris' }));
+    const changed = differences(base, now);
+    expect(changed.sort()).toEqual(['global/time_zone', 'system/font_scale']);
+    expect(restoreCommand(base, changed)).toBe("settings delete global time_zone; settings put system font_scale '1.0'");
+  });
+
+  it('fails naming each setting the device kept', async () => {
+    const base = parseBaseline(lines({ 'system/font_scale': '1.0' }));
+    const stuck = lines({ 'system/font_scale': '2.0' });
+    const sent: string[] = [];
+    const sh = async (command: string) => (sent.push(command), command === READ_BASELINE ? stuck : '');
+    await expect(restoreBaseline(sh, base)).rejects.toThrow('system/font_scale (baseline 1.0)');
+    expect(sent).toEqual([READ_BASELINE, "settings put system font_scale '1.0'", READ_BASELINE]);
+  });
+
+  it('sends nothing but one read when nothing changed', async () => {
+    const base = parseBaseline(lines({ 'system/font_scale': '1.0' }));
+    const sent: string[] = [];
+    expect(await restoreBaseline(async (c) => (sent.push(c), lines({ 'system/font_scale': '1.0' })), base)).toEqual([]);
+    expect(sent).toEqual([READ_BASELINE]);
+  });
+});

@@ -1,0 +1,101 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
+import { connectViewer, enrolHost, eventually } from '#test/helpers/df-farm.js';
+import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+
+/**
+ * Never busy for nothing: the busy-device watchdog, with a short period (`DF_WATCHDOG_PERIOD`), ends a
+ * session whose holder is gone — a WebDriver client that disappears without DELETE, a console viewer
+ * socket closed mid-session — as `abandoned`, gives the device back, and the audit names the watchdog.
+ * A session held by an open viewer stays open however long it is silent, and one no connection claimed
+ * (a REST client's) is left to the idle time-out. Every wait is a poll until a state, with a deadline.
+ */
+const PERIOD_MS = 500;
+let server: TestServer;
+let agent: AgentHost;
+let company: SignedUpCompany;
+let deviceId: string;
+
+const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: company.token, ...(body !== undefined ? { body } : {}) });
+const sessionOf = async (id: string) => (await api('GET', `/sessions/${id}`)).body as { status: string; endReason: string | null; lastActivityAt: string };
+/** Polls until the session's last command is `ms` old, checking at every poll that it is still active. */
+const silentFor = (id: string, ms: number) =>
+  eventually(async () => {
+    const s = await sessionOf(id);
+    expect(s.status).toBe('active');
+    return Date.now() - Date.parse(s.lastActivityAt) > ms ? true : undefined;
+  }, { what: `session ${id} silent for ${ms} ms` });
+const endedAs = (id: string) =>
+  eventually(async () => {
+    const s = await sessionOf(id);
+    return s.status === 'ended' ? s : undefined;
+  }, { what: `session ${id} to end`, timeoutMs: 20_000 });
+const deviceAvailable = () =>
+  eventually(async () => ((await api('GET', `/devices/${deviceId}`)).body.status === 'available' ? true : undefined), { what: 'the device to be available again', timeoutMs: 20_000 });
+const auditedEnd = async (sessionId: string) => {
+  const audit = await http(server.url, 'GET', `/api/v1/audit/events?sessionId=${sessionId}&size=50`, { token: company.token });
+  expect(audit.status).toBe(200);
+  return (audit.body.content as { eventType: string; actorName: string | null }[]).find((e) => e.eventType === 'DeviceSessionEnded');
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ AGENT_ENABLED: 'false', DF_WATCHDOG_PERIOD: `${PERIOD_MS}ms` });
+  company = await signUpCompany(server.url, 'watchdog');
+  const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, company.token, 'watchdog'), heartbeatMs: 300, devices: [] } });
+  agent = new AgentHost({ bus: server.process.platform.bus, config, logger: pino({ level: 'silent' }), providers: [new FakeWebDriverProvider({ hostId: config.hostId, devices: [{ name: 'Watched fake' }] })] });
+  await agent.start();
+  deviceId = await eventually(async () => {
+    const list = (await api('GET', '/devices')).body;
+    return list.totalElements === 1 && list.content[0].status === 'available' ? (list.content[0].id as string) : undefined;
+  }, { what: 'the device' });
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await server?.stop();
+});
+
+describe('the busy-device watchdog', () => {
+  it('ends a WebDriver session whose client disappeared without DELETE as abandoned, gives the device back, and the audit names the watchdog', { timeout: 60_000 }, async () => {
+    const created = await http(server.url, 'POST', '/df/wd/session', { token: company.token, body: { capabilities: { alwaysMatch: { 'df:deviceId': deviceId } } } });
+    expect(created.status).toBe(200);
+    const id = created.body.value.sessionId as string;
+    expect((await http(server.url, 'GET', `/df/wd/session/${id}/url`, { token: company.token })).status).toBe(200);
+    // The client goes away: no DELETE, no more commands.
+    expect((await endedAs(id)).endReason).toBe('abandoned');
+    await deviceAvailable();
+    await eventually(async () => ((await auditedEnd(id))?.actorName === 'watchdog' ? true : undefined), { what: 'the audited end' });
+    const after = await http(server.url, 'GET', `/df/wd/session/${id}/url`, { token: company.token });
+    expect(after.body.value.error).toBe('invalid session id');
+  });
+
+  it('keeps a session open while its viewer socket is open, and ends it as abandoned once the viewer closes', { timeout: 60_000 }, async () => {
+    const created = await api('POST', '/sessions', { deviceId, name: 'console tab' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${id}?access_token=${company.token}`);
+    await viewer.next((m) => m.type === 'hello');
+    // Silent but watched: it stays active until it has been silent for well past the watchdog's grace.
+    await silentFor(id, 4 * PERIOD_MS);
+    expect(await server.process.df!.watchdog.check()).toEqual([]);
+    expect((await sessionOf(id)).status).toBe('active');
+
+    viewer.socket.close();
+    expect((await endedAs(id)).endReason).toBe('abandoned');
+    await deviceAvailable();
+    expect((await auditedEnd(id))?.actorName).toBe('watchdog');
+  });
+
+  it('leaves a session no connection claimed (a REST client\'s) to the idle time-out', { timeout: 30_000 }, async () => {
+    const created = await api('POST', '/sessions', { deviceId, name: 'rest client' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await silentFor(id, 4 * PERIOD_MS);
+    expect(await server.process.df!.watchdog.check()).toEqual([]);
+    expect((await sessionOf(id)).status).toBe('active');
+    expect((await api('DELETE', `/sessions/${id}`)).status).toBe(200);
+  });
+});
