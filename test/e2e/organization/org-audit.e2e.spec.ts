@@ -128,7 +128,8 @@ describe('audit history', () => {
     expect((await exportOf('format=xml')).status).toBe(400);
   });
 
-  it('streams a history longer than one batch completely, each event once, newest first', async () => {
+  // One append of 1234 events, each chained by the store's trigger, then waited for as a read model.
+  it('streams a history longer than one batch completely, each event once, newest first', { timeout: 90_000 }, async () => {
     const { store } = server.process.platform;
     const many = Array.from({ length: 1234 }, (_, i) => ({
       type: 'TeamMemberAdded',
