@@ -22,11 +22,10 @@ export interface EncodedVideo {
   exitCode: number | null;
 }
 
-// A still screen sends no frames: the last one is fed again this often, so the encoder keeps producing
-// (and uploading) video while nothing moves, and the constant-rate filter repeats it in between.
-const REPEAT_LAST_MS = 500;
+// ffmpeg behind by more than this many bytes of frames (a starved host): frames are dropped, not queued.
+const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
-/** The ffmpeg arguments: JPEG frames on stdin (wall-clock timestamps), fragmented MP4 (H.264) on stdout. */
+/** The ffmpeg arguments: JPEG frames on stdin at the constant rate, fragmented MP4 (H.264) on stdout. */
 export function ffmpegArguments(settings: Pick<VideoSettings, 'preset' | 'maxSize' | 'fps'>): string[] {
   const long = settings.maxSize;
   // At most `maxSize` on the long side, aspect kept, both sides even (yuv420p needs it).
@@ -34,8 +33,8 @@ export function ffmpegArguments(settings: Pick<VideoSettings, 'preset' | 'maxSiz
   return [
     '-hide_banner', '-loglevel', 'error',
     '-probesize', '32', '-analyzeduration', '0', '-fflags', 'nobuffer',
-    '-f', 'image2pipe', '-c:v', 'mjpeg', '-use_wallclock_as_timestamps', '1', '-i', 'pipe:0',
-    '-vf', `${scale},fps=${settings.fps}`,
+    '-f', 'image2pipe', '-framerate', String(settings.fps), '-c:v', 'mjpeg', '-i', 'pipe:0',
+    '-vf', scale,
     '-c:v', 'libx264', '-preset', settings.preset, '-tune', 'zerolatency', '-pix_fmt', 'yuv420p',
     '-g', String(settings.fps), '-keyint_min', String(settings.fps),
     '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-flush_packets', '1',
@@ -44,10 +43,11 @@ export function ffmpegArguments(settings: Pick<VideoSettings, 'preset' | 'maxSiz
 }
 
 /**
- * A session's screen encoded where its frames are: JPEG frames go to ffmpeg (tied to the agent's life)
- * as they come, the fragmented MP4 it writes is cut into segments every `segmentMs` and handed to
- * `onSegment` one at a time, in order. A frame that comes while ffmpeg still digests the previous one
- * replaces the waiting one (the newest picture wins; nothing queues).
+ * A session's screen encoded where its frames are: from the first frame on, the picture shown is
+ * written to ffmpeg (tied to the agent's life) `fps` times a second of the clock, so the video's time
+ * is the frame count (a still screen repeats its last picture; a burst of changes keeps the newest),
+ * whatever ffmpeg's own pace. The fragmented MP4 it writes is cut into segments every `segmentMs` and
+ * handed to `onSegment` one at a time, in order.
  */
 export class VideoEncoder {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -57,13 +57,13 @@ export class VideoEncoder {
   private bytes = 0;
   private firstFrameAt: number | null = null;
   private lastFrame: Buffer | null = null;
-  private waiting: Buffer | null = null;
-  private writable = true;
+  /** Frame slots of the clock dealt with so far, and pictures written in them (the video's length in frames). */
+  private slots = 0;
+  private written = 0;
   private ending = false;
   private uploads: Promise<void> = Promise.resolve();
   private readonly cutTimer: NodeJS.Timeout;
-  private readonly repeatTimer: NodeJS.Timeout;
-  private lastWriteAt = 0;
+  private readonly tickTimer: NodeJS.Timeout;
   private stderr = '';
 
   constructor(
@@ -83,16 +83,8 @@ export class VideoEncoder {
     this.child.stdout.on('data', (chunk: Buffer) => this.buffered.push(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2_000)));
     this.child.stdin.on('error', () => undefined);
-    this.child.stdin.on('drain', () => {
-      this.writable = true;
-      const next = this.waiting;
-      this.waiting = null;
-      if (next) this.write(next);
-    });
     this.cutTimer = setInterval(() => this.cut(false), settings.segmentMs);
-    this.repeatTimer = setInterval(() => {
-      if (this.lastFrame && Date.now() - this.lastWriteAt >= REPEAT_LAST_MS) this.frame(this.lastFrame);
-    }, REPEAT_LAST_MS);
+    this.tickTimer = setInterval(() => this.catchUp(Date.now()), Math.floor(1000 / settings.fps));
   }
 
   /** The pid of ffmpeg (its process is tied to the agent's). */
@@ -105,16 +97,16 @@ export class VideoEncoder {
     return this.stderr.trim();
   }
 
-  /** A frame of the screen (JPEG), now. */
+  /** A frame of the screen (JPEG), now: the picture shown from now on. */
   frame(jpeg: Buffer): void {
     if (this.ending) return;
-    this.firstFrameAt ??= Date.now();
-    this.lastFrame = jpeg;
-    if (!this.writable) {
-      this.waiting = jpeg;
+    if (this.firstFrameAt === null) {
+      this.firstFrameAt = Date.now();
+      this.lastFrame = jpeg;
+      this.catchUp(this.firstFrameAt);
       return;
     }
-    this.write(jpeg);
+    this.lastFrame = jpeg;
   }
 
   /**
@@ -123,12 +115,9 @@ export class VideoEncoder {
    */
   async finish(): Promise<EncodedVideo> {
     if (!this.ending) {
-      if (this.lastFrame) {
-        this.waiting = null;
-        this.write(this.lastFrame);
-      }
+      this.catchUp(Date.now());
       this.ending = true;
-      clearInterval(this.repeatTimer);
+      clearInterval(this.tickTimer);
       this.child.stdin.end();
     }
     const exitCode = await this.exited;
@@ -141,20 +130,28 @@ export class VideoEncoder {
   /** Stops at once (ffmpeg killed): what was handed on so far is the video. */
   async abort(): Promise<void> {
     this.ending = true;
-    clearInterval(this.repeatTimer);
+    clearInterval(this.tickTimer);
     clearInterval(this.cutTimer);
     this.child.kill('SIGKILL');
     await this.exited;
     await this.uploads;
   }
 
-  private write(jpeg: Buffer): void {
-    this.lastWriteAt = Date.now();
-    this.writable = this.child.stdin.write(jpeg);
+  /** Writes the current picture as many times as the clock says are due since the first frame. */
+  private catchUp(now: number): void {
+    if (this.ending || this.firstFrameAt === null || !this.lastFrame) return;
+    const due = Math.floor(((now - this.firstFrameAt) * this.settings.fps) / 1000) + 1;
+    for (; this.slots < due; this.slots++) {
+      // ffmpeg far behind: the frame is skipped (the video gets shorter) rather than queued without end.
+      if (this.child.stdin.writableLength > MAX_QUEUED_BYTES) continue;
+      this.child.stdin.write(this.lastFrame);
+      this.written++;
+    }
   }
 
+  /** The video's length so far: the pictures written, at the constant rate. */
   private elapsed(): number {
-    return this.firstFrameAt === null ? 0 : Date.now() - this.firstFrameAt;
+    return Math.round((this.written * 1000) / this.settings.fps);
   }
 
   private cut(final: boolean): void {
