@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { hostIdOfToken } from '#shared/wire/index.js';
 import { ProfileConfig } from './browser/profiles.js';
+import { VideoSettings } from './video/settings.js';
 
 const BrowserDeviceConfig = ProfileConfig.extend({
   provider: z.literal('browser'),
@@ -142,6 +143,8 @@ export const AgentConfigFile = z.object({
         .default({ tunnel: 'auto', userspace: true, tunnelInfoPort: 60_105 }),
     })
     .optional(),
+  /** Session videos encoded on this host (ffmpeg): `AGENT_VIDEO_PRESET`, `AGENT_VIDEO_MAX_SIZE` and `AGENT_VIDEO_FPS` override it. */
+  video: VideoSettings.prefault({}),
   devices: z.array(AgentDeviceConfig).default([
     { provider: 'browser', name: 'Desktop Chromium', profile: 'desktop' },
     { provider: 'browser', name: 'Pixel 7 (emulated)', profile: 'pixel-7' },
@@ -164,7 +167,7 @@ export function stableUuid(...parts: string[]): string {
  * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
  * desktop and one phone browser device). `seed` makes the default host id unique per installation.
  */
-export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined }): AgentConfig {
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined; video?: Partial<Pick<VideoSettings, 'preset' | 'maxSize' | 'fps'>> }): AgentConfig {
   let raw: unknown = source.value ?? {};
   if (source.path) {
     if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);
@@ -176,6 +179,8 @@ export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile
   }
   if (source.hostToken && raw && typeof raw === 'object') raw = { ...raw, hostToken: source.hostToken };
   if (source.healthIntervalMs !== undefined && raw && typeof raw === 'object') raw = { ...raw, healthIntervalMs: source.healthIntervalMs };
+  const video = Object.fromEntries(Object.entries(source.video ?? {}).filter(([, v]) => v !== undefined));
+  if (Object.keys(video).length > 0 && raw && typeof raw === 'object') raw = { ...raw, video: { ...((raw as { video?: object }).video ?? {}), ...video } };
   if (raw && typeof raw === 'object' && 'companyId' in raw) {
     throw new Error('Agent config is invalid: companyId is no longer set by the host; enrol the host (POST /df/api/hosts) and set hostToken');
   }

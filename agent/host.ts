@@ -186,6 +186,7 @@ export class AgentHost {
       hostId: this.hostId,
       logger: this.options.logger,
       healthIntervalMs: this.options.config.healthIntervalMs,
+      video: this.options.config.video,
       onStateChange: () => {
         this.dataPlane?.revalidate();
         // A device that left its session drops its WebDriver sessions too.

@@ -18,6 +18,8 @@ import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler,
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
 import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 import type { ReleaseOutcome } from './capabilities.js';
+import { DeviceVideo } from './video/recorder.js';
+import type { VideoSettings } from './video/settings.js';
 
 const LEASE_CHECK_MS = 1_000;
 
@@ -40,11 +42,14 @@ export class DeviceWorker {
   private staging: StagingArea | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private readingHealth = false;
+  private readonly video: DeviceVideo;
+  private streaming = false;
 
   constructor(
     readonly driver: DeviceDriver,
-    private readonly deps: { bus: MessageBus; hostId: string; logger: Logger; onStateChange: () => void; healthIntervalMs?: number },
+    private readonly deps: { bus: MessageBus; hostId: string; logger: Logger; onStateChange: () => void; healthIntervalMs?: number; video?: VideoSettings },
   ) {
+    this.video = new DeviceVideo({ bus: deps.bus, hostId: deps.hostId, deviceId: () => this.deviceId, logger: deps.logger, settings: deps.video });
     driver.onBroken((reason) => {
       if (this.state !== 'in_session' && this.state !== 'preparing') return;
       this.deps.logger.warn({ deviceId: this.deviceId, reason }, 'device broke during a session');
@@ -102,6 +107,7 @@ export class DeviceWorker {
     await this.subscription?.unsubscribe();
     this.subscription = null;
     this.clearLeases();
+    await this.video.finish().catch(() => undefined);
     await this.driver.close().catch(() => undefined);
   }
 
@@ -186,11 +192,28 @@ export class DeviceWorker {
       sessionId,
       staging: () => (this.staging ??= new StagingArea(this.deviceId)),
       screencast: {
-        lease: (command) => this.lease(sessionId, command),
+        lease: (command) => this.lease(command),
         stop: async (consumerId) => {
           this.leases.delete(consumerId);
           if (this.leases.size === 0) await this.stopStreaming();
           return { streaming: this.leases.size > 0 };
+        },
+      },
+      video: {
+        start: async (recordingId) => {
+          await this.video.start(sessionId, recordingId);
+          try {
+            await this.ensureStreaming({ quality: 80 });
+          } catch (err) {
+            await this.video.finish().catch(() => undefined);
+            throw err;
+          }
+          return { recordingId, format: 'mp4' as const };
+        },
+        stop: async (recordingId) => {
+          const done = await this.video.finish(recordingId);
+          if (this.leases.size === 0) await this.stopStreaming();
+          return { recordingId, segments: done?.segments ?? 0, bytes: done?.bytes ?? 0, durationMs: done?.durationMs ?? 0 };
         },
       },
     };
@@ -238,6 +261,8 @@ export class DeviceWorker {
     if (this.sessionId !== sessionId) return { sessionId };
     this.setState('releasing');
     this.clearLeases();
+    await this.video.finish().catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'ending the session video failed'));
+    this.streaming = false;
     let outcome: void | ReleaseOutcome;
     try {
       await this.staging?.clear().catch(() => undefined);
@@ -251,22 +276,35 @@ export class DeviceWorker {
     return { sessionId, ...(outcome?.resetFailed ? { resetFailed: outcome.resetFailed } : {}) };
   }
 
-  private async lease(sessionId: string, command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
-    const wasStreaming = this.leases.size > 0;
+  private async lease(command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
     this.leases.set(command.consumerId, Date.now() + command.leaseMs);
     this.leaseTimer ??= setInterval(() => void this.expireLeases(), LEASE_CHECK_MS);
     this.leaseTimer.unref();
-    if (!wasStreaming) {
-      await this.driver.startScreencast(
-        { quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) },
-        async (frame) => {
-          this.frameSeq += 1;
-          const { data, headers } = encodeFrame({ sessionId, seq: this.frameSeq, capturedAt: frame.capturedAt, width: frame.width, height: frame.height, jpeg: frame.jpeg });
-          await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
-        },
-      );
-    }
+    await this.ensureStreaming({ quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) });
     return { streaming: true };
+  }
+
+  /**
+   * Starts the device's screen stream unless it runs: one stream for every viewer's lease and the
+   * session's video. A frame goes on the bus only while a lease asks for it, and to the video encoder
+   * only while a video runs.
+   */
+  private async ensureStreaming(options: { quality: number; maxWidth?: number; maxHeight?: number }): Promise<void> {
+    if (this.streaming) return;
+    this.streaming = true;
+    const sessionId = this.sessionId;
+    try {
+      await this.driver.startScreencast(options, async (frame) => {
+        if (this.video.active) this.video.frame(frame.jpeg);
+        if (this.leases.size === 0 || !sessionId) return;
+        this.frameSeq += 1;
+        const { data, headers } = encodeFrame({ sessionId, seq: this.frameSeq, capturedAt: frame.capturedAt, width: frame.width, height: frame.height, jpeg: frame.jpeg });
+        await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
+      });
+    } catch (err) {
+      this.streaming = false;
+      throw err;
+    }
   }
 
   private async expireLeases(): Promise<void> {
@@ -277,10 +315,14 @@ export class DeviceWorker {
     }
   }
 
+  /** Stops the screen stream once nobody leases it and no video records it. */
   private async stopStreaming(): Promise<void> {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     this.leaseTimer = null;
-    if (this.leases.size === 0) await this.driver.stopScreencast().catch(() => undefined);
+    if (this.leases.size === 0 && !this.video.active) {
+      this.streaming = false;
+      await this.driver.stopScreencast().catch(() => undefined);
+    }
   }
 
   private clearLeases(): void {

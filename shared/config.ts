@@ -240,6 +240,12 @@ const schema = z.object({
   AGENT_HOST_TOKEN: optionalString,
   /** How often the agent reads each device's health (`60s`, `500ms`); overrides `healthIntervalMs` of its config file. 500 ms to 1 h. */
   AGENT_HEALTH_INTERVAL: z.preprocess(emptyAsUnset, duration.refine((ms) => ms >= 500 && ms <= 3_600_000, 'between 500ms and 1h').optional()),
+  /** Session videos: libx264's preset on this host (`ultrafast` … `veryslow`; the faster, the less CPU); overrides the agent config's `video.preset`. */
+  AGENT_VIDEO_PRESET: z.preprocess(emptyAsUnset, z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional()),
+  /** Session videos: the long side at most, in pixels (120 to 4096; default 720); overrides `video.maxSize`. */
+  AGENT_VIDEO_MAX_SIZE: z.preprocess(emptyAsUnset, int(120, 4_096).optional()),
+  /** Session videos: frames a second of the constant-rate output (1 to 30; default 30); overrides `video.fps`. */
+  AGENT_VIDEO_FPS: z.preprocess(emptyAsUnset, int(1, 30).optional()),
   /** Where blobs (files, artifacts, recordings) are kept: `fs` under DATA_DIR/blobs, or an S3-compatible bucket. */
   BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
   /** S3 (BLOB_STORE=s3): the endpoint of an S3-compatible server; unset for AWS itself. */

@@ -92,6 +92,8 @@ export const ErrorCodes = {
   QUOTA_EXCEEDED: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
   ROUTE_NOT_FOUND: { status: 404, error: 'Not Found' },
+  /** The session has no stored video (none was recorded, or it was removed). */
+  VIDEO_NOT_FOUND: { status: 404, error: 'Not Found' },
   MOCK_ROUTE_NOT_MATCHED: { status: 404, error: 'Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
   CONFLICT: { status: 409, error: 'Conflict' },
@@ -162,6 +164,8 @@ export const ErrorCodes = {
   /** The request did not arrive (headers, or the whole request) within the server's time limit. */
   REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
+  /** A `Range` that the file cannot hold (it starts past its end); the answer's `Content-Range` names the size. */
+  RANGE_NOT_SATISFIABLE: { status: 416, error: 'Range Not Satisfiable' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type' },
   /** The uploaded bytes do not have the SHA-256 the client declared. */
   /** An `Idempotency-Key` used before (within its time to live) for another request: another body, method or path. */

@@ -13,6 +13,8 @@ describe('the agent operations table', () => {
       screenshot: null,
       screencast: null,
       stopScreencast: null,
+      startVideo: null,
+      stopVideo: null,
       control: null,
       logs: null,
       uiTree: null,

@@ -1,6 +1,6 @@
 import { handlers } from './types.js';
 
-/** The screen: still pictures, and the live stream leased by its viewers. */
+/** The screen: still pictures, the live stream leased by its viewers, and the session's video. */
 export const screenOps = handlers({
   screenshot: {
     run: async ({ driver }, command) => {
@@ -10,4 +10,6 @@ export const screenOps = handlers({
   },
   screencast: { run: ({ screencast }, command) => screencast.lease(command) },
   stopScreencast: { run: ({ screencast }, command) => screencast.stop(command.consumerId) },
+  startVideo: { run: ({ video }, command) => video.start(command.recordingId) },
+  stopVideo: { run: ({ video }, command) => video.stop(command.recordingId) },
 });

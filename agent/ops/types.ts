@@ -16,6 +16,11 @@ export interface OpContext {
     lease(command: CommandOf<'screencast'>): Promise<unknown>;
     stop(consumerId: string): Promise<unknown>;
   };
+  /** The session's video, encoded on the host from the same screen stream. */
+  video: {
+    start(recordingId: string): Promise<unknown>;
+    stop(recordingId: string): Promise<unknown>;
+  };
 }
 
 /** The optional driver methods (a capability a device may lack). */

@@ -88,7 +88,14 @@ export const sessionEvents = defineEvents({
     size: z.number(),
   }),
   DeviceSessionRecordingStarted: z.object({ ...session, recordingId: z.string() }),
-  DeviceSessionRecordingStopped: z.object({ ...session, recordingId: z.string(), frames: z.number().int(), artifactId: z.string().nullable() }),
+  DeviceSessionRecordingStopped: z.object({
+    ...session,
+    recordingId: z.string(),
+    frames: z.number().int(),
+    artifactId: z.string().nullable(),
+    /** The video the host encoded of it, stored as one file (absent: none was made). */
+    video: z.object({ format: z.literal('mp4'), durationMs: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
+  }),
   /** A user was given debug access to the session's device over these protocols. */
   DeviceSessionDebugAccessGranted: z.object({ ...session, userId: z.number().int(), protocols: z.array(DebugProtocolName) }),
   /** A user's debug access over these protocols ended (their open tunnels close). */

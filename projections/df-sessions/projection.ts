@@ -39,6 +39,10 @@ export const dfSessionsProjection: Projection = {
     -- Added later; no event before it sets them, so an existing table needs no rebuild.
     ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS outcome text;
     ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS outcome_reason text;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_recording_id text;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_format text;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_duration_ms bigint;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_bytes bigint;
     CREATE INDEX IF NOT EXISTS df_sessions_workspace ON df_sessions (workspace_id, started_at DESC);
     CREATE INDEX IF NOT EXISTS df_sessions_company_status ON df_sessions (company_id, status);
     CREATE INDEX IF NOT EXISTS df_sessions_device ON df_sessions (device_id, status);
@@ -137,6 +141,9 @@ export const dfSessionsProjection: Projection = {
     },
     DeviceSessionRecordingStopped: async (tx, { payload: p }, _at, recorded) => {
       await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [p.sessionId, p.frames, p.artifactId]);
+      if (p.video) {
+        await tx.query(`UPDATE df_sessions SET video_recording_id = $2, video_format = $3, video_duration_ms = $4, video_bytes = $5 WHERE session_id = $1`, [p.sessionId, p.recordingId, p.video.format, p.video.durationMs, p.video.bytes]);
+      }
       await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'stopped', frames: p.frames });
     },
     DeviceSessionDebugAccessGranted: async (tx, { payload: p }, at, recorded) => {

@@ -34,6 +34,8 @@ export interface SessionRecord extends SessionView {
   companyId: number;
   notes: string;
   recording: { recordingId: string | null; startedAt: string | null; frames: number | null; artifactId: string | null };
+  /** The session's latest stored video (of the recording `recordingId`), or null. */
+  video: { recordingId: string; format: 'mp4'; durationMs: number; bytes: number } | null;
 }
 
 export type SessionScope = WorkspaceScope;
@@ -60,7 +62,7 @@ export type SessionSort = keyof typeof SESSION_SORT_COLUMNS;
 
 const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.status, s.started_at, s.ready_at, s.ended_at, s.end_reason,
   s.outcome, s.outcome_reason, s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
-  s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id`;
+  s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id, s.video_recording_id, s.video_format, s.video_duration_ms, s.video_bytes`;
 
 const toRecord = (r: Row): SessionRecord => ({
   id: String(r.session_id),
@@ -90,11 +92,12 @@ const toRecord = (r: Row): SessionRecord => ({
     frames: numOrNull(r.recording_frames),
     artifactId: textOrNull(r.recording_artifact_id),
   },
+  video: r.video_recording_id ? { recordingId: String(r.video_recording_id), format: 'mp4', durationMs: Number(r.video_duration_ms), bytes: Number(r.video_bytes) } : null,
 });
 
 /** The public fields of a session record. */
 export function toSessionView(r: SessionRecord): SessionView {
-  const { hostId: _h, companyId: _c, notes: _n, recording: _r, ...view } = r;
+  const { hostId: _h, companyId: _c, notes: _n, recording: _r, video: _v, ...view } = r;
   return view;
 }
 

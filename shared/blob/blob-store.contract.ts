@@ -53,6 +53,9 @@ export function blobStoreContract(name: string, target: BlobContractTarget): voi
       const got = await store.get(key('users/7/image'));
       expect(got!.info.contentType).toBe('image/jpeg');
       expect(await text(got!.stream)).toBe('second!');
+      const part = await store.get(key('users/7/image'), { range: { start: 2, end: 4 } });
+      expect(part!.info.size).toBe(7);
+      expect(await text(part!.stream)).toBe('con');
       expect(await store.digest(key('users/7/image'))).toEqual({ size: 7, sha256: sha(Buffer.from('second!')) });
       expect(await store.usage(key('users'))).toBe(7);
       expect(await store.delete(key('users/7/image'))).toBe(true);

@@ -34,7 +34,7 @@ export function createFsBlobStore(root: string, options: { signer?: UrlSigner; n
     ...fsMultipart(files, objects.put),
     async serveSigned(request, hooks = {}) {
       const grant = await grants.check(request);
-      return grant.method === 'GET' ? serveSignedGet(objects, grant, hooks) : serveSignedPut(files, request, grant, hooks);
+      return grant.method === 'GET' ? serveSignedGet(objects, grant, hooks, request.range) : serveSignedPut(files, request, grant, hooks);
     },
   };
 }

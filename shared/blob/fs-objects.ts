@@ -17,7 +17,7 @@ export function fsObjects(files: FsLayout): Pick<BlobStore, 'put' | 'get' | 'sta
       await files.install(written.tmp, key, info);
       return info;
     },
-    async get(key) {
+    async get(key, getOptions) {
       const info = await readInfo(key);
       if (!info) return null;
       try {
@@ -25,7 +25,7 @@ export function fsObjects(files: FsLayout): Pick<BlobStore, 'put' | 'get' | 'sta
       } catch {
         return null;
       }
-      return { info, stream: createReadStream(dataPath(key)) };
+      return { info, stream: createReadStream(dataPath(key), getOptions?.range ? { start: getOptions.range.start, end: getOptions.range.end } : {}) };
     },
     stat: readInfo,
     async digest(key) {

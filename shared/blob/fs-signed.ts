@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { assertBlobKey, type BlobStore, BlobTooLargeError, NoSuchUploadError, type SignedRequest } from './types.js';
 import type { UrlSigner } from './url-signer.js';
 import { safeFileName } from './bytes.js';
+import { byteRange } from './range.js';
 import { type FsLayout, integrityFailed, UPLOAD_ID } from './fs-layout.js';
 
 /** Where the platform serves the URLs the file-system store signs (the df module's route, behind `/df`). */
@@ -19,6 +20,8 @@ export interface SignedBlobRequest {
   /** The declared `content-length`, when sent. */
   contentLength?: number | undefined;
   body: Readable | null;
+  /** A GET's `Range` header, when sent: answered with 206 and those bytes. */
+  range?: string | undefined;
 }
 
 /** The answer to a signed request. */
@@ -110,7 +113,7 @@ export function fsGrants(signer: UrlSigner | undefined, now: () => Date) {
 }
 
 /** A GET through a signed URL: checked against the bytes it was signed for, when it names them. */
-export async function serveSignedGet(store: Pick<BlobStore, 'verify' | 'get'>, grant: Grant, hooks: SignedBlobHooks): Promise<SignedBlobResponse> {
+export async function serveSignedGet(store: Pick<BlobStore, 'verify' | 'get' | 'stat'>, grant: Grant, hooks: SignedBlobHooks, rangeHeader?: string): Promise<SignedBlobResponse> {
   if (grant.sha256 !== undefined) {
     const state = await store.verify(grant.key, { size: Number(grant.size), sha256: grant.sha256 });
     if (state === 'missing') throw new AppError('NOT_FOUND', 'No such object');
@@ -119,15 +122,20 @@ export async function serveSignedGet(store: Pick<BlobStore, 'verify' | 'get'>, g
       throw integrityFailed(grant.key);
     }
   }
-  const blob = await store.get(grant.key);
+  const size = rangeHeader ? (await store.stat(grant.key))?.size : undefined;
+  const range = size === undefined ? null : byteRange(rangeHeader, size);
+  if (range === 'unsatisfiable') throw new AppError('RANGE_NOT_SATISFIABLE', `The object has ${size} bytes`, { headers: { 'content-range': `bytes */${size}` } });
+  const blob = await store.get(grant.key, range ? { range } : {});
   if (!blob) throw new AppError('NOT_FOUND', 'No such object');
   const headers: Record<string, string> = {
     'content-type': blob.info.contentType,
-    'content-length': String(blob.info.size),
+    'content-length': String(range ? range.end - range.start + 1 : blob.info.size),
+    'accept-ranges': 'bytes',
     'cache-control': 'private, no-store',
     'x-content-type-options': 'nosniff',
   };
   if (grant.filename) headers['content-disposition'] = `attachment; filename="${grant.filename}"`;
+  if (range) return { status: 206, headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${blob.info.size}` }, body: blob.stream };
   return { status: 200, headers, body: blob.stream };
 }
 

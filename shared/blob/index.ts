@@ -8,3 +8,4 @@ export async function openS3BlobStore(options: import('./s3-blob-store.js').S3Bl
   return createS3BlobStore(options);
 }
 export { signingKeyUrlSigner, type UrlSigner } from './url-signer.js';
+export { byteRange } from './range.js';

@@ -114,10 +114,13 @@ function s3Objects(bucket: S3Bucket): Pick<BlobStore, 'put' | 'get' | 'stat' | '
       await client.send(new PutObjectCommand({ Bucket, Key: k(key), Body: data, ContentType: putOptions.contentType, Metadata: { sha256 } }));
       return { key, size: data.length, contentType: putOptions.contentType, sha256, createdAt: new Date() };
     },
-    async get(key) {
+    async get(key, options) {
       try {
-        const r = await client.send(new GetObjectCommand({ Bucket, Key: k(key) }));
-        const info: BlobInfo = { key, size: Number(r.ContentLength ?? 0), contentType: r.ContentType ?? 'application/octet-stream', sha256: r.Metadata?.sha256 ?? '', createdAt: r.LastModified ?? new Date(0) };
+        const range = options?.range ? { Range: `bytes=${options.range.start}-${options.range.end}` } : {};
+        const r = await client.send(new GetObjectCommand({ Bucket, Key: k(key), ...range }));
+        // A ranged answer names the whole size after the slash of its Content-Range.
+        const whole = r.ContentRange ? Number(r.ContentRange.split('/')[1]) : Number.NaN;
+        const info: BlobInfo = { key, size: Number.isFinite(whole) ? whole : Number(r.ContentLength ?? 0), contentType: r.ContentType ?? 'application/octet-stream', sha256: r.Metadata?.sha256 ?? '', createdAt: r.LastModified ?? new Date(0) };
         return { info, stream: r.Body as Readable };
       } catch (err) {
         if (notFound(err)) return null;

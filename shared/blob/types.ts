@@ -37,8 +37,11 @@ export interface BlobStore {
   readonly kind: 'fs' | 's3';
   /** Stores the bytes under `key`, replacing what was there; resolves once durable. */
   put(key: string, data: Buffer | Readable, options: { contentType: string; maxBytes?: number }): Promise<BlobInfo>;
-  /** The bytes and info, or null when absent. */
-  get(key: string): Promise<{ info: BlobInfo; stream: Readable } | null>;
+  /**
+   * The bytes and info, or null when absent. With `range` (byte offsets, both inclusive, within the
+   * blob), the stream carries only those bytes; `info.size` stays the whole blob's.
+   */
+  get(key: string, options?: { range?: { start: number; end: number } }): Promise<{ info: BlobInfo; stream: Readable } | null>;
   stat(key: string): Promise<BlobInfo | null>;
   /** Size and SHA-256 of the stored bytes, reading them when the storage does not know the hash; null when absent. */
   digest(key: string): Promise<{ size: number; sha256: string } | null>;

@@ -197,6 +197,10 @@ export const AgentCommand = z.discriminatedUnion('op', [
     maxHeight: z.number().int().positive().optional(),
   }),
   z.object({ op: z.literal('stopScreencast'), consumerId: id }),
+  /** Starts encoding the session's screen into a video on the host (segments sent on `subjects.video`); a running one is kept. */
+  z.object({ op: z.literal('startVideo'), recordingId: id }),
+  /** Ends the video: ffmpeg closes it and the last segment is sent before the answer. */
+  z.object({ op: z.literal('stopVideo'), recordingId: id }),
   // Apps and files (devices that have them; others answer UNSUPPORTED).
   z.object({ op: z.literal('apps'), thirdPartyOnly: z.boolean().optional() }),
   z.object({ op: z.literal('installApp'), stageId }),
@@ -324,6 +328,8 @@ export const RpcResults = {
   }),
   screencast: z.object({ streaming: z.boolean() }),
   stopScreencast: z.object({ streaming: z.boolean() }),
+  startVideo: z.object({ recordingId: z.string(), format: z.literal('mp4') }),
+  stopVideo: z.object({ recordingId: z.string(), segments: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), durationMs: z.number().int().nonnegative() }),
   apps: z.object({ apps: z.array(z.object({ packageName: z.string(), system: z.boolean() })) }),
   installApp: z.object({ packageNames: z.array(z.string()) }),
   uninstallApp: z.object({ packageName: z.string(), uninstalled: z.boolean() }),

@@ -10,6 +10,7 @@
  * df.agent.<hostId>.health                   agent → service  one device's health reading (publish)
  * df.agent.<hostId>.device.<deviceId>.rpc    service → agent  one device's commands (request)
  * df.agent.<hostId>.device.<deviceId>.frames agent → service  screencast JPEG frames (publish)
+ * df.agent.<hostId>.device.<deviceId>.video  agent → service  a segment of a session's video (request)
  * df.agent.<hostId>.progress.<requestId>     agent → service  progress of a long request (publish)
  * df.service.hello                           service → agents a service (re)started: announce again
  * ```
@@ -38,6 +39,7 @@ export const subjects = {
   health: (hostId: string) => `${agent(hostId)}.health`,
   rpc: (hostId: string, deviceId: string) => `${device(hostId, deviceId)}.rpc`,
   frames: (hostId: string, deviceId: string) => `${device(hostId, deviceId)}.frames`,
+  video: (hostId: string, deviceId: string) => `${device(hostId, deviceId)}.video`,
   progress: (hostId: string, requestId: string) => `${agent(hostId)}.progress.${assertToken('request id', requestId)}`,
   serviceHello: () => 'df.service.hello',
   /** Subscription patterns of the service: every host at once. */
@@ -46,6 +48,7 @@ export const subjects = {
   anyDevices: () => 'df.agent.*.devices',
   anyBye: () => 'df.agent.*.bye',
   anyHealth: () => 'df.agent.*.health',
+  anyVideo: () => 'df.agent.*.device.*.video',
 } as const;
 
 /** The host id in a subject built by `subjects` (`df.agent.<hostId>....`). */

@@ -4,6 +4,7 @@ import type { RecordingStatus, Replay } from '@qa-platform/client';
 import { api } from '../api';
 import { Empty, ErrorNote, formatClock, Loading, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
+import { VideoReplay } from './session-video';
 
 const statusKey = (id: string) => ['recording-status', id];
 
@@ -74,12 +75,29 @@ function useFrameUrl(path: string | undefined) {
 /** A mark's name and tooltip: what happened and when ("Tap at 12:01:03", "Text typed (5 characters) at …"). */
 const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock(a.at)}`;
 
+/** The recording status with the session's stored video (the generated client type names it once regenerated). */
+type StatusWithVideo = RecordingStatus & { video?: { format: string; durationMs: number; bytes: number } | null };
+
+/** The Replay pane: the session's video with its timeline (when the host recorded one), then the recorded frames. */
+export function ReplayPanel({ id }: { id: string }) {
+  const status = useRecordingStatus(id);
+  const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
+  const video = (status.data as StatusWithVideo | undefined)?.video;
+  const last = q.data?.recordings.at(-1);
+  return (
+    <>
+      {video && last && q.data ? <VideoReplay id={id} startedAt={last.startedAt} durationMs={video.durationMs} activities={q.data.activities} /> : null}
+      <FrameReplay id={id} />
+    </>
+  );
+}
+
 /**
- * The Replay pane: the session's stopped recordings, one at a time — the frame, play/pause, a
+ * The recorded frames: the session's stopped recordings, one at a time — the frame, play/pause, a
  * scrubber over the frames with their times, and the activities as marks on the timeline that jump
  * to the first frame at or after them.
  */
-export function ReplayPanel({ id }: { id: string }) {
+function FrameReplay({ id }: { id: string }) {
   const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
   const [chosen, setChosen] = useState<string | null>(null);
   const [position, setPosition] = useState(0);

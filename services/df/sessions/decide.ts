@@ -51,7 +51,7 @@ export type SessionCommand =
   | { type: 'RecordTyping'; sessionId: string; activityId: string; detail: Record<string, unknown>; by: string; receivedAt: string; at: string; characters: number; windowMs: number }
   | { type: 'StoreArtifact'; sessionId: string; artifactId: string; artifactType: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
   | { type: 'StartRecording'; sessionId: string; recordingId: string }
-  | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null }
+  | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null; video?: { format: 'mp4'; durationMs: number; bytes: number } }
   | { type: 'GrantDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] }
   | { type: 'WithdrawDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] };
 
@@ -178,7 +178,7 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     StopRecording: (command, state) => {
       requireExisting(state);
       if (!state.recordingId) return [];
-      return [{ type: 'DeviceSessionRecordingStopped', payload: { sessionId: command.sessionId, recordingId: state.recordingId, frames: command.frames, artifactId: command.artifactId } }];
+      return [{ type: 'DeviceSessionRecordingStopped', payload: { sessionId: command.sessionId, recordingId: state.recordingId, frames: command.frames, artifactId: command.artifactId, ...(command.video ? { video: command.video } : {}) } }];
     },
   },
 });

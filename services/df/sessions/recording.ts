@@ -10,7 +10,20 @@ import { recordingPingSubject, recordingStopSubject, type RecordingManifest } fr
 import type { SessionArtifacts } from './artifacts.js';
 import { sessionDecider } from './decide.js';
 import type { SessionDeps } from './deps.js';
+import type { SessionVideos, StoredVideo } from './video.js';
 import type { SessionWrites } from './writes.js';
+
+/** A recording's state as `recording/status` answers it. */
+export interface RecordingStatus {
+  recording: boolean;
+  recordingId: string | null;
+  startedAt: string | null;
+  frames: number;
+  truncated: boolean;
+  lastArtifactId: string | null;
+  /** The session's stored video (its last recording's), or null. */
+  video: StoredVideo | null;
+}
 
 // Another replica that records a session answers a stop request within this time, or is gone.
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
@@ -21,9 +34,10 @@ const REMOTE_STOP_TIMEOUT_MS = 10_000;
  */
 export class SessionRecordings {
   constructor(
-    private readonly deps: Pick<SessionDeps, 'store' | 'bus' | 'hub' | 'fleet' | 'now'>,
+    private readonly deps: Pick<SessionDeps, 'store' | 'bus' | 'hub' | 'fleet' | 'now' | 'logger' | 'commandTimeoutMs'>,
     private readonly writes: SessionWrites,
     private readonly artifacts: SessionArtifacts,
+    private readonly videos: SessionVideos,
   ) {}
 
   /**
@@ -46,12 +60,14 @@ export class SessionRecordings {
     const owner = { companyId: session.companyId, workspaceId: session.workspaceId };
     try {
       await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), async () => {
-        await this.stopRecording({ id: session.id, ...owner }, 'system');
+        await this.stopRecording({ id: session.id, hostId: session.hostId, deviceId: session.deviceId, ...owner }, 'system');
       });
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
     await this.writes.runAs({ type: 'StartRecording', sessionId: session.id, recordingId }, caller);
+    // The host encodes the video from its own frames (its segments are taken by SessionVideos).
+    await this.videos.startOnHost(session, recordingId, this.deps.commandTimeoutMs);
     return recordingId;
   }
 
@@ -60,7 +76,7 @@ export class SessionRecordings {
    * it does the work; another replica asks it over the bus, and finishes the recording from the
    * manifest in the blob store itself when no replica has it any more (it stopped or crashed).
    */
-  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'>, actor: string | number): Promise<{ artifactId: string; frames: number } | null> {
+  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'> & Partial<Pick<SessionRecord, 'hostId' | 'deviceId'>>, actor: string | number): Promise<{ artifactId: string; frames: number; video: StoredVideo | null } | null> {
     const recording = await this.deps.hub.stopRecording(session.id);
     let finished: RecordingManifest | null = recording
       ? { recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, bytes: recording.bytes, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }
@@ -77,13 +93,17 @@ export class SessionRecordings {
       }
       finished = (await this.deps.hub.storedManifest(session.companyId, session.id, recordingId)) ?? { recordingId, startedAt: this.deps.now().toISOString(), truncated: false, bytes: 0, frames: [] };
     }
+    const video = await this.videos.finish(session, finished.recordingId).catch((err: unknown) => {
+      this.deps.logger.warn({ err, sessionId: session.id }, 'joining the video failed');
+      return null;
+    });
     const artifactId = randomUUID();
     const { bytes, ...kept } = finished;
     const manifest = Buffer.from(JSON.stringify({ recordingId: kept.recordingId, startedAt: kept.startedAt, truncated: kept.truncated, frames: kept.frames }));
     const caller = { actor, companyId: session.companyId, workspaceId: session.workspaceId };
     await this.artifacts.storeArtifact(session, caller, { artifactId, type: 'recording', name: `recording-${finished.recordingId}.json`, contentType: 'application/json', data: manifest, size: manifest.length + bytes });
-    await this.writes.runAs({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId }, caller);
-    return { artifactId, frames: finished.frames.length };
+    await this.writes.runAs({ type: 'StopRecording', sessionId: session.id, frames: finished.frames.length, artifactId, ...(video ? { video } : {}) }, caller);
+    return { artifactId, frames: finished.frames.length, video };
   }
 
   /**
@@ -105,15 +125,16 @@ export class SessionRecordings {
    * A recording whose replica is gone is finished here from what it stored, so it does not read as
    * running for ever.
    */
-  async recordingStatus(session: SessionRecord): Promise<{ recording: boolean; recordingId: string | null; startedAt: string | null; frames: number; truncated: boolean; lastArtifactId: string | null }> {
+  async recordingStatus(session: SessionRecord): Promise<RecordingStatus> {
     const live = this.deps.hub.recordingStatus(session.id);
-    const base = { lastArtifactId: session.recording.artifactId };
+    const video = session.video ? { format: session.video.format, durationMs: session.video.durationMs, bytes: session.video.bytes } : null;
+    const base = { lastArtifactId: session.recording.artifactId, video };
     if (live) return { recording: true, recordingId: live.recordingId, startedAt: live.startedAt, frames: live.frames, truncated: live.truncated, ...base };
     const recordingId = session.recording.recordingId;
     if (!recordingId) return { recording: false, recordingId: null, startedAt: null, frames: session.recording.frames ?? 0, truncated: false, ...base };
     if (!(await this.recorderAlive(session.id))) {
       const finished = await this.stopRecording(session, 'system');
-      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId };
+      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId, video: finished?.video ?? video };
     }
     const stored = await this.deps.hub.storedManifest(session.companyId, session.id, recordingId);
     return { recording: true, recordingId, startedAt: stored?.startedAt ?? session.recording.startedAt ?? null, frames: stored?.frames.length ?? 0, truncated: stored?.truncated ?? false, ...base };

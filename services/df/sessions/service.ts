@@ -20,6 +20,7 @@ import { DeviceChannel, type DeviceSession } from './channel.js';
 import type { SessionDeps } from './deps.js';
 import type { SessionHolders } from '../core/holders.js';
 import { SessionRecordings } from './recording.js';
+import { SessionVideos } from './video.js';
 import { sessionActor, SessionWrites, type SessionActing } from './writes.js';
 
 const STUCK_GRACE_MS = 30_000;
@@ -39,13 +40,15 @@ export class SessionService implements SessionPort {
   private readonly channel: DeviceChannel;
   private readonly artifacts: SessionArtifacts;
   private readonly recordings: SessionRecordings;
+  private readonly videos: SessionVideos;
 
   constructor(private readonly deps: SessionDeps) {
     this.admission = sessionAdmission({ db: deps.db, scope: (caller) => this.deviceScope(caller), reservations: deps.reservations, fleet: deps.fleet });
     this.writes = new SessionWrites(deps);
     this.channel = new DeviceChannel(deps, this.writes);
     this.artifacts = new SessionArtifacts(deps, this.writes, this.channel);
-    this.recordings = new SessionRecordings(deps, this.writes, this.artifacts);
+    this.videos = new SessionVideos(deps);
+    this.recordings = new SessionRecordings(deps, this.writes, this.artifacts, this.videos);
   }
 
   /** Whether a caller may open a session on a device now: one ordered list of checks (admission.ts). */
@@ -64,10 +67,12 @@ export class SessionService implements SessionPort {
   /** Starts the idle-session sweeper. */
   start(): void {
     this.idleSweeper.start(Math.max(250, Math.min(30_000, Math.floor(this.deps.idleTimeoutMs / 4))));
+    this.videos.start().catch((err: unknown) => this.deps.logger.error({ err }, 'taking video segments from the hosts failed to start'));
   }
 
-  stop(): Promise<void> {
-    return this.idleSweeper.stop();
+  async stop(): Promise<void> {
+    await this.videos.stop();
+    await this.idleSweeper.stop();
   }
 
   /**

@@ -131,6 +131,36 @@ describe('recording, replay and the inspector on the session page', { timeout: 2
     await expectAccessible(page, 'session replay');
   });
 
+  it('plays the session video beside its timeline: an entry seeks the video to its moment, and the entry shown follows the video', async () => {
+    const { page } = owner;
+    const status = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/recording/status`, { token: admin.token })).body;
+    expect(status.video).toMatchObject({ format: 'mp4', bytes: expect.any(Number) });
+    const replay = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/replay`, { token: admin.token })).body as {
+      recordings: { startedAt: string }[];
+      activities: { kind: string; at: string; detail: { action?: string } }[];
+    };
+    const startedAt = Date.parse(replay.recordings.at(-1)!.startedAt);
+    const taps = replay.activities.filter((a) => a.kind === 'control' && a.detail.action === 'tap');
+    const section = page.getByRole('region', { name: 'Video' });
+    const video = section.locator('video');
+    const time = () => video.evaluate((v) => (v as unknown as { currentTime: number }).currentTime);
+    await expect.poll(() => video.evaluate((v) => (v as unknown as { readyState: number }).readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const entries = section.getByRole('list', { name: 'Timeline of the video' }).getByRole('button', { name: /Tap$/ });
+    await expect.poll(() => entries.count()).toBe(2);
+
+    // Clicking the second tap seeks the video to that tap's time (within half a second), and marks it.
+    await entries.nth(1).click();
+    const want = (Date.parse(taps[1]!.at) - startedAt) / 1000;
+    await expect.poll(async () => Math.abs((await time()) - want) < 0.5, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => entries.nth(1).getAttribute('aria-current')).toBe('true');
+    // The entry shown follows the video: back before the second tap, the first one is marked.
+    await entries.nth(0).click();
+    await expect.poll(() => entries.nth(0).getAttribute('aria-current')).toBe('true');
+    expect(await entries.nth(1).getAttribute('aria-current')).toBeNull();
+    expect(await section.getByRole('link', { name: 'Download the video (MP4)' }).getAttribute('href')).toContain('/df/api/files/blobs/');
+    await expectAccessible(page, 'session video and its timeline');
+  });
+
   it('inspects the page: hovering shows an element, the tree is keyboard navigable, clicks do not tap', async () => {
     const { page } = owner;
     const before = await controlTaps();

@@ -23,6 +23,7 @@ export async function signedBlobRoutes(scope: FastifyInstance, opts: FileRoutesO
       query: request.query as Record<string, string>,
       contentLength: length === undefined ? undefined : Number(length),
       body: request.method === 'PUT' ? request.raw : null,
+      range: request.method === 'PUT' ? undefined : request.headers.range,
     }, {
       // A signed PUT writes only while its upload is open: never after the file was confirmed.
       beforeWrite: (key) => files.admitUploadWrite(key),

@@ -9,6 +9,7 @@ import { sessionListRoutes } from './lists.js';
 import type { SessionRoutesOptions } from './lookup.js';
 import { recordingRoutes } from './recording.js';
 import { singleSessionRoutes } from './session.js';
+import { videoRoutes } from './video.js';
 import { viewerRoutes } from './viewers.js';
 
 export { SessionSchema } from './schemas.js';
@@ -16,7 +17,7 @@ export { MAX_APP_BYTES, MAX_PUSH_BYTES, type DeviceContentRoutesOptions, type Se
 
 /** `/df/api/sessions`: sessions, their content, and device control (in this order in the OpenAPI document). */
 export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOptions): Promise<void> {
-  for (const routes of [sessionListRoutes, singleSessionRoutes, activityRoutes, artifactRoutes, recordingRoutes, deviceRoutes, viewerRoutes]) await app.register(routes, opts);
+  for (const routes of [sessionListRoutes, singleSessionRoutes, activityRoutes, artifactRoutes, recordingRoutes, videoRoutes, deviceRoutes, viewerRoutes]) await app.register(routes, opts);
 }
 
 /**

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Long session videos: the video end-to-end check (test/e2e/df/df-video.e2e.spec.ts) on a Chromium
+# device recorded for 2 and for 15 minutes (the same assertions: one H.264 MP4, duration within 1 s of
+# the recording, at least 24 frames a second, the frame at a chosen second, ranges, <video> seeking).
+# Usage: bash bench/video-length.sh [seconds...]   (default: 120 900)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for seconds in "${@:-120 900}"; do
+  for s in $seconds; do
+    echo "== a ${s} s session video"
+    VIDEO_RECORD_SECONDS="$s" npx vitest run test/e2e/df/df-video.e2e.spec.ts
+  done
+done
