@@ -39,6 +39,7 @@ describe('the metric catalog', () => {
     expect(names.map((m) => m.name).sort()).toEqual([
       'qa_device_command_duration_seconds',
       'qa_devices',
+      'qa_devices_health',
       'qa_event_store_append_duration_seconds',
       'qa_event_store_append_group_size',
       'qa_mails_total',

@@ -319,6 +319,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export of the company's chain (JSON lines: a header with the public keys, then events and checkpoints) that `dfctl audit verify` checks offline (AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Inclusive: a position in the event log (digits) or an ISO 8601 time, not in the future */
+                    from?: string;
+                    /** @description Inclusive: a position or an ISO 8601 time, not in the future; absent: up to the chain's head */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit/event-types": {
         parameters: {
             query?: never;
@@ -485,6 +524,119 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The installation's checkpoint signing keys, every one ever used (JWK set, Ed25519) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditSigningKeys"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verifies the company's chain of events between two bounds: hashes, order, signed checkpoints (AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Inclusive: a position in the event log (digits) or an ISO 8601 time, not in the future */
+                    from?: string;
+                    /** @description Inclusive: a position or an ISO 8601 time, not in the future; absent: up to the chain's head */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditVerification"];
+                    };
                 };
             };
         };
@@ -1013,7 +1165,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a company with its administrator (403 SIGNUP_DISABLED when the operator switched it off) */
+        /** Register a company with its administrator (403 SIGNUP_DISABLED when the operator switched it off; 409 DOMAIN_TAKEN at an address of a domain a company verified) */
         post: {
             parameters: {
                 query?: never;
@@ -14218,6 +14370,12 @@ export interface paths {
                             recordingId: string | null;
                             startedAt: string | null;
                             truncated: boolean;
+                            video: {
+                                bytes: number;
+                                durationMs: number;
+                                /** @enum {string} */
+                                format: "mp4";
+                            } | null;
                         };
                     };
                 };
@@ -14279,6 +14437,12 @@ export interface paths {
                             recordingId: string | null;
                             startedAt: string | null;
                             truncated: boolean;
+                            video: {
+                                bytes: number;
+                                durationMs: number;
+                                /** @enum {string} */
+                                format: "mp4";
+                            } | null;
                         };
                     };
                 };
@@ -14347,6 +14511,12 @@ export interface paths {
                             recordingId: string | null;
                             startedAt: string | null;
                             truncated: boolean;
+                            video: {
+                                bytes: number;
+                                durationMs: number;
+                                /** @enum {string} */
+                                format: "mp4";
+                            } | null;
                         };
                     };
                 };
@@ -14657,6 +14827,190 @@ export interface paths {
                         "application/json": {
                             root: components["schemas"]["UiNode"];
                             title: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's video (MP4, H.264); answers Range requests with 206 */
+        get: {
+            parameters: {
+                query?: {
+                    download?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The whole video */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "video/mp4": string;
+                    };
+                };
+                /** @description The asked bytes of the video */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "video/mp4": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/video/chapters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's timeline as WebVTT chapters of its video */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description WebVTT */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/vtt": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/video/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed, expiring link to the session's video (for a <video> element or a download; it answers Range requests) */
+        get: {
+            parameters: {
+                query?: {
+                    download?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            expiresAt: string;
                             url: string;
                         };
                     };
@@ -20816,6 +21170,54 @@ export interface components {
             label: string;
             resourceType: string;
             type: string;
+        };
+        AuditSigningKey: {
+            alg: string;
+            /** @constant */
+            crv: "Ed25519";
+            kid: string;
+            /** @constant */
+            kty: "OKP";
+            use: string;
+            x: string;
+        };
+        AuditSigningKeyInput: {
+            alg: string;
+            /** @constant */
+            crv: "Ed25519";
+            kid: string;
+            /** @constant */
+            kty: "OKP";
+            use: string;
+            x: string;
+        };
+        AuditSigningKeys: {
+            keys: components["schemas"]["AuditSigningKey"][];
+        };
+        AuditSigningKeysInput: {
+            keys: components["schemas"]["AuditSigningKeyInput"][];
+        };
+        AuditVerification: {
+            /** @description Signed checkpoints checked */
+            checkpoints: number;
+            /** @description Events checked */
+            events: number;
+            /** @description The position where the chain first breaks */
+            firstBadPosition?: string;
+            ok: boolean;
+            /** @description What is wrong there, in words */
+            reason?: string;
+        };
+        AuditVerificationInput: {
+            /** @description Signed checkpoints checked */
+            checkpoints: number;
+            /** @description Events checked */
+            events: number;
+            /** @description The position where the chain first breaks */
+            firstBadPosition?: string;
+            ok: boolean;
+            /** @description What is wrong there, in words */
+            reason?: string;
         };
         ClientPackage: {
             /** @description The tarball's file name */
