@@ -75,14 +75,12 @@ function useFrameUrl(path: string | undefined) {
 /** A mark's name and tooltip: what happened and when ("Tap at 12:01:03", "Text typed (5 characters) at …"). */
 const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock(a.at)}`;
 
-/** The recording status with the session's stored video (the generated client type names it once regenerated). */
-type StatusWithVideo = RecordingStatus & { video?: { format: string; durationMs: number; bytes: number } | null };
 
 /** The Replay pane: the session's video with its timeline (when the host recorded one), then the recorded frames. */
 export function ReplayPanel({ id }: { id: string }) {
   const status = useRecordingStatus(id);
   const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
-  const video = (status.data as StatusWithVideo | undefined)?.video;
+  const video = status.data?.video;
   const last = q.data?.recordings.at(-1);
   return (
     <>
