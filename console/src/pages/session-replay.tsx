@@ -75,7 +75,6 @@ function useFrameUrl(path: string | undefined) {
 /** A mark's name and tooltip: what happened and when ("Tap at 12:01:03", "Text typed (5 characters) at …"). */
 const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock(a.at)}`;
 
-
 /** The Replay pane: the session's video with its timeline (when the host recorded one), then the recorded frames. */
 export function ReplayPanel({ id }: { id: string }) {
   const status = useRecordingStatus(id);
