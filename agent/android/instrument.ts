@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { AgentCommand, InstrumentationEvent, RpcResult, TestOutcome, TestRef } from '#shared/wire/index.js';
+import { INSTRUMENTATION_LINK_LOST, type AgentCommand, type InstrumentationEvent, type RpcResult, type TestOutcome, type TestRef } from '#shared/wire/index.js';
 import { DriverError, type LogRing } from '../provider.js';
 import { shellQuote } from './adb.js';
 import type { AndroidContext } from './context.js';
@@ -220,10 +220,15 @@ class InstrumentationRun {
     parser.end();
     if (timer) clearTimeout(timer);
     this.stream = null;
-    if (current && !brokenOff) {
-      // The output ended with a test running and no crash reported: the process went away, or the run was stopped.
+    // Set by the output's events (closures), which the compiler does not follow.
+    const going = current as { ref: TestRef } | null;
+    if (going && !brokenOff) {
       brokenOff = true;
-      finish(this.stopped ? 'errored' : 'crashed', { message: this.stopped ? 'The run was stopped' : 'The output ended during the test' });
+      if (this.stopped) finish('errored', { message: 'The run was stopped' });
+      // The output ended with a test running and no crash reported (a crash is reported, as "Process
+      // crashed"): the link to the device went away, not the test. The test is left unfinished (not
+      // run) and the run says why, for the caller to run it elsewhere rather than count it failed.
+      else this.failure ??= `${INSTRUMENTATION_LINK_LOST} during ${going.ref.methodName}(${going.ref.className})`;
     }
     await this.steps;
     return !brokenOff && !this.stopped;

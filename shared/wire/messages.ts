@@ -245,6 +245,12 @@ export const AgentCommand = z.discriminatedUnion('op', [
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
 
+/**
+ * How an instrumentation run's `failure` begins when the link to the device ended with a test going on
+ * (no crash reported): that test is left unfinished, for the caller to run on another device.
+ */
+export const INSTRUMENTATION_LINK_LOST = 'The connection to the device ended';
+
 export const RpcRequest = z.object({
   protocol: z.literal(PROTOCOL_VERSION),
   requestId: id,

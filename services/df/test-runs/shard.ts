@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionRecord } from '#projections/df-sessions/index.js';
 import { AppError } from '#shared/errors.js';
-import type { RpcResult } from '#shared/wire/index.js';
+import { INSTRUMENTATION_LINK_LOST, type RpcResult } from '#shared/wire/index.js';
 import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { TestRunCommand } from './decide.js';
@@ -154,6 +154,9 @@ export class ShardRunner {
           await this.ctx.send({ type: 'Fail', reason: `RUNNER_NOT_FOUND: ${poll.failure}`.slice(0, 1_000) });
           return false;
         }
+        // The device went away mid-test: the shard ends infrastructure-failed and its tests, the one
+        // going on included, move to the other devices.
+        if (poll.failure?.startsWith(INSTRUMENTATION_LINK_LOST)) throw new AppError('DEVICE_UNREACHABLE', poll.failure);
         return true;
       }
       state ??= await this.ctx.load();
