@@ -97,14 +97,24 @@ afterAll(async () => {
 
 const SERVER = 2;
 
-/** The trace of the gateway request with id `requestId`, once `want` holds for its spans. */
+/** Whether every span but one has its parent among the spans received: each process exports on its own schedule. */
+const allParentsIn = (spans: ReceivedSpan[]) => {
+  const ids = new Set(spans.map((s) => s.spanId));
+  return spans.filter((s) => !ids.has(s.parentSpanId)).length === 1;
+};
+
+/**
+ * The trace of the gateway request with id `requestId`, once `want` holds for its spans and every
+ * process has exported its part (every span's parent is in, but the root's); a trace whose parts never
+ * join fails here, on the time-out.
+ */
 async function traceOf(requestId: string, want: (spans: ReceivedSpan[]) => boolean, what: string): Promise<ReceivedSpan[]> {
   return eventually(
     async () => {
       const root = receiver.spans.find((s) => s.service === 'qa-gateway' && s.attributes['http.request.id'] === requestId);
       if (!root) return undefined;
       const spans = receiver.spans.filter((s) => s.traceId === root.traceId);
-      return want(spans) ? spans : undefined;
+      return want(spans) && allParentsIn(spans) ? spans : undefined;
     },
     { what, timeoutMs: 30_000 },
   );
