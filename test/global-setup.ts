@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -64,11 +64,38 @@ export function buildWhatFilesShare(root: string): void {
   }
 }
 
+/** Free bytes a memory file system needs to be chosen for the run's temporary files. */
+const MEMORY_TMP_MIN_FREE = 4 * 1024 ** 3;
+
+/**
+ * The run's temporary files (each server's PGlite data directory copied from its template, browsers'
+ * profiles, staged apps) go to a folder of their own on the machine's memory file system, `/dev/shm`, when
+ * it has room and `TMPDIR` was not given: copying a 1,400-file data directory and removing it took 6.5 s
+ * and 2.5 s on CI's disk with Node's `cpSync`/`rmSync`, against 0.35 s and 0.1 s there, and every
+ * end-to-end file starts at least one server. Set before any worker starts, so every file and every
+ * program a test spawns inherits it; removed, with whatever a test left in it, when the run ends.
+ * Returns the folder made, or null when the run keeps the system's.
+ */
+export function useMemoryTmp(env: NodeJS.ProcessEnv = process.env, base = '/dev/shm'): string | null {
+  if (env.TMPDIR) return null;
+  try {
+    const fs = statfsSync(base);
+    if (fs.bavail * fs.bsize < MEMORY_TMP_MIN_FREE) return null;
+    const dir = mkdtempSync(join(base, 'qa-tests-'));
+    env.TMPDIR = dir;
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
 export default function setup(): () => void {
   const root = process.cwd();
   const before = treeState(root);
+  const tmp = useMemoryTmp();
   buildWhatFilesShare(root);
   return () => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
     if (!before) return;
     const after = treeState(root);
     if (!after) return;

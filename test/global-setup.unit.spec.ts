@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedPaths, treeState } from './global-setup.js';
+import { changedPaths, treeState, useMemoryTmp } from './global-setup.js';
 
 // The guard that fails a test run which wrote into the repository, on a git repository of its own.
 const repo = mkdtempSync(join(tmpdir(), 'tree-guard-'));
@@ -34,5 +34,26 @@ describe('the working-tree guard', () => {
 
   it('has nothing to compare outside a git repository', () => {
     expect(treeState(mkdtempSync(join(tmpdir(), 'no-git-')))).toBeNull();
+  });
+});
+
+describe('the run\'s temporary folder', () => {
+  it('is made on the memory file system when TMPDIR is not set, and TMPDIR names it', () => {
+    const base = mkdtempSync(join(tmpdir(), 'memory-base-'));
+    const env: NodeJS.ProcessEnv = {};
+    const dir = useMemoryTmp(env, base);
+    expect(dir).not.toBeNull();
+    expect(dir!.startsWith(join(base, 'qa-tests-'))).toBe(true);
+    expect(env.TMPDIR).toBe(dir);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('leaves a TMPDIR that was given, and a base that is not there, alone', () => {
+    const given: NodeJS.ProcessEnv = { TMPDIR: '/somewhere/else' };
+    expect(useMemoryTmp(given, tmpdir())).toBeNull();
+    expect(given.TMPDIR).toBe('/somewhere/else');
+    const none: NodeJS.ProcessEnv = {};
+    expect(useMemoryTmp(none, join(tmpdir(), 'no-such-base'))).toBeNull();
+    expect(none.TMPDIR).toBeUndefined();
   });
 });
