@@ -12,8 +12,7 @@ import { devtoolsRoute } from './data-plane/devtools-route.js';
 import { DataPlaneServer } from './data-plane/server.js';
 import type { DeviceDriver, DeviceProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/provider.js';
-import { AndroidProvider } from './android/provider.js';
-import { IosProvider } from './ios/provider.js';
+import { LazyProvider } from './lazy-provider.js';
 import { DeviceWorker } from './worker.js';
 import { outsideTrace } from '#shared/tracing/index.js';
 
@@ -44,8 +43,19 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
     providers.push(new BrowserProvider({ hostId: config.hostId, executable: config.chromiumPath, devices: browser, logger }));
   }
   if (simulated.length > 0) providers.push(new SimulatedProvider({ hostId: config.hostId, devices: simulated }));
-  if (config.android?.enabled) providers.push(new AndroidProvider({ hostId: config.hostId, adbHost: config.android.adbHost, adbPort: config.android.adbPort, adbBinary: config.android.adbBinary, uiautomator2: config.android.uiautomator2, logger }));
-  if (config.ios?.enabled) providers.push(new IosProvider({ hostId: config.hostId, usbmuxd: config.ios.usbmuxd, logger, wda: config.ios.wda, goIos: config.ios.goIos }));
+  const { android, ios } = config;
+  if (android?.enabled) {
+    providers.push(new LazyProvider('android', async () => {
+      const { AndroidProvider } = await import('./android/provider.js');
+      return new AndroidProvider({ hostId: config.hostId, adbHost: android.adbHost, adbPort: android.adbPort, adbBinary: android.adbBinary, uiautomator2: android.uiautomator2, logger });
+    }));
+  }
+  if (ios?.enabled) {
+    providers.push(new LazyProvider('ios', async () => {
+      const { IosProvider } = await import('./ios/provider.js');
+      return new IosProvider({ hostId: config.hostId, usbmuxd: ios.usbmuxd, logger, wda: ios.wda, goIos: ios.goIos });
+    }));
+  }
   return providers;
 }
 

@@ -6,7 +6,6 @@ import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
 import type { Config } from '#shared/config.js';
 import { openPglite, openPostgres, type Database } from '#shared/db/index.js';
-import { createKurrentEventStore } from '#shared/es-kurrent/index.js';
 import { createSqlEventStore, migrateSqlEventStore } from '#shared/es/index.js';
 import type { EventStore } from '#shared/es/index.js';
 import { connectRedisKv, createSqlKv, withLocalFallback } from '#shared/kv/index.js';
@@ -36,6 +35,8 @@ export async function openPlatform(
 
     let store: EventStore;
     if (config.EVENTSTORE_URL) {
+      // Loaded only here: its gRPC client costs a start about half a second and tens of megabytes.
+      const { createKurrentEventStore } = await import('#shared/es-kurrent/index.js');
       store = createKurrentEventStore(config.EVENTSTORE_URL);
     } else {
       await migrateSqlEventStore(db);
