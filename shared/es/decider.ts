@@ -1,5 +1,5 @@
 import { currentRequest } from '../request-context.js';
-import { traceHeaders } from '../tracing/spans.js';
+import { traceHeaders } from '../tracing/index.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './types.js';
