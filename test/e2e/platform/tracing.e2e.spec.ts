@@ -265,6 +265,15 @@ describe('OpenTelemetry traces across separate processes', () => {
     expect((await wd('DELETE', `/session/${wdSession}`, 'trace-wd-delete')).status).toBe(200);
   }, 90_000);
 
+  it('the observability route reports tracing on (sampler, protocol, service name; never the endpoint) and the trace id of its own request', async () => {
+    const res = await http(gateway.url, 'GET', '/api/v1/observability', { token, headers: { 'x-request-id': 'trace-observability' } });
+    expect(res.status).toBe(200);
+    expect(res.body.tracing).toEqual({ enabled: true, sampler: 'parentbased_always_on', ratio: 1, protocol: 'http/protobuf', serviceName: 'qa-organization+projections' });
+    expect(JSON.stringify(res.body)).not.toContain(receiver.endpoint.replace(/^http:\/\//, ''));
+    const spans = await traceOf('trace-observability', (all) => all.some((s) => s.name === 'GET /api/v1/observability'), 'the observability request’s trace');
+    expect(res.body.request).toEqual({ requestId: 'trace-observability', traceId: spans[0]!.traceId });
+  }, 30_000);
+
   it('a session’s end and the webhook delivery it causes are one trace: the delivery continues the request behind the event', async () => {
     const session = (await api('GET', `/sessions/${sessionId}`, 'trace-session-read')).body as { workspaceId: number };
     const hook = await http(gateway.url, 'POST', `/api/v1/workspaces/${session.workspaceId}/webhooks`, { token, body: { url: hooksUrl, events: ['session.ended'] } });
