@@ -16,7 +16,7 @@ import {
 } from '#shared/wire/index.js';
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
-import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
+import { inChildSpan, setIntervalOutsideTrace, SpanKind } from '#shared/tracing/index.js';
 import type { ReleaseOutcome } from './capabilities.js';
 import { DeviceVideo } from './video/recorder.js';
 import type { VideoSettings } from './video/settings.js';
@@ -73,7 +73,7 @@ export class DeviceWorker {
       this.enqueue(msg);
     });
     if (this.deps.healthIntervalMs && missingCapability(this.driver, 'health') === null) {
-      this.healthTimer = setInterval(() => void this.reportHealth(), this.deps.healthIntervalMs);
+      this.healthTimer = setIntervalOutsideTrace(() => void this.reportHealth(), this.deps.healthIntervalMs);
       this.healthTimer.unref();
       void this.reportHealth();
     }
@@ -278,7 +278,7 @@ export class DeviceWorker {
 
   private async lease(command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
     this.leases.set(command.consumerId, Date.now() + command.leaseMs);
-    this.leaseTimer ??= setInterval(() => void this.expireLeases(), LEASE_CHECK_MS);
+    this.leaseTimer ??= setIntervalOutsideTrace(() => void this.expireLeases(), LEASE_CHECK_MS);
     this.leaseTimer.unref();
     await this.ensureStreaming({ quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) });
     return { streaming: true };

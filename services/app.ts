@@ -184,8 +184,13 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
           onError: (r, { error }) => void r.send(forwardFailure(error as Error & { statusCode?: number })),
         });
       };
-      app.all(f.prefix, { schema: { hide: true }, config: { idempotency: false } }, handler);
-      app.all(`${f.prefix}/*`, { schema: { hide: true }, config: { idempotency: false } }, handler);
+      await app.register(async (scope) => {
+        // Any other body (a multipart upload, the bytes of a signed PUT) goes on as the stream it came as:
+        // without this the gateway refused it 415 before forwarding.
+        scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+        scope.all(f.prefix, { schema: { hide: true }, config: { idempotency: false } }, handler);
+        scope.all(`${f.prefix}/*`, { schema: { hide: true }, config: { idempotency: false } }, handler);
+      });
     }
     // WebSocket upgrades bypass the routes above: relayed to the same module, the prefix stripped alike.
     installWsForwarding(app, { forwards: forwarded, logger: app.log });

@@ -15,7 +15,7 @@ import { createMailer } from '#shared/mail/mailer.js';
 import { PublicAddress } from '#shared/public-address.js';
 import type { Platform, ReadModelWaiter } from './platform.js';
 import { checkpointWaiter } from './read-models.js';
-import { tracedEventStore } from '#shared/tracing/index.js';
+import { tracedBlobStore, tracedEventStore } from '#shared/tracing/index.js';
 
 /**
  * Opens every adapter the configuration names: PGlite under DATA_DIR, the in-process bus and a
@@ -91,7 +91,8 @@ export async function openPlatform(
       keys,
       tokens,
       mailer,
-      blobs: await openBlobStore(config, keys),
+      // Each call moving stored bytes a span of the trace it is made in, when tracing is on.
+      blobs: tracedBlobStore(await openBlobStore(config, keys)),
       readModels: options.readModels ?? checkpointWaiter(db),
       publicAddress: new PublicAddress(config.APP_URL, config.HOST, config.PORT),
       now: () => new Date(),

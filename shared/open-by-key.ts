@@ -1,3 +1,5 @@
+import { setIntervalOutsideTrace } from './tracing/index.js';
+
 const NONE: ReadonlySet<never> = new Set();
 
 /**
@@ -19,7 +21,7 @@ export class OpenByKey<T> {
     let set = this.open.get(key);
     if (!set) this.open.set(key, (set = new Set()));
     set.add(entry);
-    this.sweeper ??= setInterval(() => void this.sweep(), this.everyMs);
+    this.sweeper ??= setIntervalOutsideTrace(() => void this.sweep(), this.everyMs);
     this.sweeper.unref();
     return () => {
       set.delete(entry);

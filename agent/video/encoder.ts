@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { tiedToAgent } from '../child-tie.js';
 import type { VideoSettings } from './settings.js';
 
@@ -83,8 +84,8 @@ export class VideoEncoder {
     this.child.stdout.on('data', (chunk: Buffer) => this.buffered.push(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2_000)));
     this.child.stdin.on('error', () => undefined);
-    this.cutTimer = setInterval(() => this.cut(false), settings.segmentMs);
-    this.tickTimer = setInterval(() => this.catchUp(Date.now()), Math.floor(1000 / settings.fps));
+    this.cutTimer = setIntervalOutsideTrace(() => this.cut(false), settings.segmentMs);
+    this.tickTimer = setIntervalOutsideTrace(() => this.catchUp(Date.now()), Math.floor(1000 / settings.fps));
   }
 
   /** The pid of ffmpeg (its process is tied to the agent's). */

@@ -22,6 +22,7 @@ import { teamsFeature } from './teams/index.js';
 import { usersFeature } from './users/index.js';
 import { workspacesFeature } from './workspaces/index.js';
 import { DomainService, domainsFeature } from './domains/index.js';
+import { observabilityFeature } from './observability/index.js';
 import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
 import { ScimService, scimFeature, scimProtocolFeature } from './scim/index.js';
 import { orgScimProjection } from '#projections/org-scim/index.js';
@@ -70,6 +71,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(identityProvidersFeature, identity.options),
     feature(scimFeature, { platform, scim }),
     feature(webhooksFeature, { platform, webhooks }),
+    feature(observabilityFeature, { platform }),
   ];
   return {
     auth,

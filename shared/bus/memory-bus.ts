@@ -4,6 +4,7 @@ import type { BusMessage, BusSubscription, DurableMessage, MessageBus } from './
 import { assertInStream, assertName, assertSubject, normalizeHeaders, streamSubjects, subjectMatches, busDefaults, handlerRunner, replySubject } from './subjects.js';
 import type { DurableStreams, BusOptions } from './subjects.js';
 import { SubjectIndex } from './subject-index.js';
+import { tracedBus } from '../tracing/index.js';
 
 export type MemoryBusOptions = BusOptions;
 
@@ -287,6 +288,8 @@ function memoryDurable(life: MemoryBusLife, declared: DurableStreams, ackWaitMs:
 /**
  * An in-process bus with NATS semantics: wildcard subjects, queue groups (round robin), request/reply,
  * and durable streams kept in memory whose consumers resume after the last ack for the life of the bus.
+ * When the process traces, it carries W3C trace context in message headers as the NATS bus does
+ * (shared/tracing/bus.ts): a handler continues the trace of what was sent.
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   const { streams: declared, ackWaitMs, requestTimeoutMs, onError } = busDefaults(options);
@@ -300,7 +303,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
   };
   const core = memoryCore(life, requestTimeoutMs);
 
-  return {
+  return tracedBus<BusMessage, MessageBus>({
     kind: 'memory',
 
     // In-process: there is no connection to lose.
@@ -321,5 +324,5 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MessageBus {
       for (const stop of [...life.stoppers]) stop();
       core.failWaiting();
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { currentRequest } from '../request-context.js';
+import { traceHeaders } from '../tracing/index.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './types.js';
@@ -227,6 +228,9 @@ export function unwrittenStream<State>(decider: { initialState(): State }): () =
 export function eventMetadata(context: CommandContext): EventMetadata {
   // A command run while handling a request records where it came from (the audit shows it).
   const request = currentRequest();
+  // And, when this process traces, the trace it was made in: what the event causes later (a webhook
+  // delivery) continues that trace. Events of before, or of an untraced command, have none.
+  const { traceparent } = traceHeaders();
   return {
     actorId: context.actorId ?? null,
     companyId: context.companyId ?? null,
@@ -234,6 +238,7 @@ export function eventMetadata(context: CommandContext): EventMetadata {
     correlationId: context.correlationId ?? request?.requestId ?? randomUUID(),
     ...(request ? { clientAddress: request.clientAddress } : {}),
     ...(context.causationId ? { causationId: context.causationId } : {}),
+    ...(traceparent ? { traceparent } : {}),
     occurredAt: context.now.toISOString(),
   };
 }

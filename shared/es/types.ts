@@ -12,6 +12,11 @@ export interface EventMetadata {
   causationId?: string;
   /** ISO 8601 instant the command was accepted. */
   occurredAt: string;
+  /**
+   * The W3C `traceparent` of the trace the command ran in, when the process traced (docs/operations.md,
+   * "Tracing"); absent otherwise and on older events.
+   */
+  traceparent?: string;
   [key: string]: unknown;
 }
 

@@ -1,4 +1,4 @@
-import { carriesTrace, contextFrom, inSpan, SpanKind, traceHeaders, tracingActive } from './spans.js';
+import { carriesTrace, contextFrom, inSpan, outsideTrace, SpanKind, traceHeaders, tracingActive } from './spans.js';
 
 /** What of a message the bus's tracing reads (the bus's own `BusMessage`, which imports this module). */
 interface Message {
@@ -9,6 +9,8 @@ interface Message {
 
 /** The part of the message bus port (shared/bus) that carries trace context. */
 interface Bus<M extends Message> {
+  /** `nats`, or `memory` for the in-process bus of an embedded installation. */
+  readonly kind?: string;
   publish(subject: string, data: Uint8Array, headers?: Record<string, string>): Promise<void>;
   request(subject: string, data: Uint8Array, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<M>;
   subscribe(subject: string, handler: (msg: M) => void | Promise<void>, options?: { queue?: string }): Promise<unknown>;
@@ -33,24 +35,28 @@ function withTrace(headers: Record<string, string> | undefined): Record<string, 
  * requested inside a trace carries its `traceparent` (a request is a client span of its own), and a
  * handler given a message that carries one runs in a consumer span continuing it, so that whatever it
  * does (a device call, a reply, a log line) is in the sender's trace. Messages outside a trace (heartbeats)
- * carry nothing and start nothing. Off, `bus` itself is returned.
+ * carry nothing and their handlers run outside any trace: the in-process bus of an embedded installation
+ * (`kind: 'memory'`, spans named `bus …`) would otherwise run them in whatever context its delivery loop
+ * was started from. NATS's spans are named `nats …`. Off, `bus` itself is returned.
  */
 export function tracedBus<M extends Message, B extends Bus<M>>(bus: B): B {
   if (!tracingActive()) return bus;
+  const system = bus.kind === 'memory' ? 'memory' : 'nats';
+  const prefix = system === 'memory' ? 'bus' : 'nats';
   const traced = Object.create(bus) as B;
   return Object.assign(traced, {
     publish: (subject: string, data: Uint8Array, headers?: Record<string, string>) => bus.publish(subject, data, withTrace(headers)),
     request: (subject: string, data: Uint8Array, options: { timeoutMs?: number; headers?: Record<string, string> } = {}) =>
-      inSpan(`nats request ${subjectTemplate(subject)}`, { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' }, () =>
+      inSpan(`${prefix} request ${subjectTemplate(subject)}`, { 'messaging.system': system, 'messaging.destination.name': subject, 'messaging.operation.type': 'send' }, () =>
         bus.request(subject, data, { ...options, headers: withTrace(options.headers)! }),
       SpanKind.CLIENT),
     subscribe: (subject: string, handler: (msg: M) => void | Promise<void>, options?: { queue?: string }) =>
       bus.subscribe(
         subject,
         (msg: M) => {
-          if (!carriesTrace(msg.headers)) return handler(msg);
+          if (!carriesTrace(msg.headers)) return outsideTrace(() => handler(msg));
           const kind = msg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
-          return inSpan(`nats process ${subjectTemplate(msg.subject)}`, { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.operation.type': 'process' }, async () => handler(msg), kind, contextFrom(msg.headers));
+          return inSpan(`${prefix} process ${subjectTemplate(msg.subject)}`, { 'messaging.system': system, 'messaging.destination.name': msg.subject, 'messaging.operation.type': 'process' }, async () => handler(msg), kind, contextFrom(msg.headers));
         },
         options,
       ),

@@ -88,6 +88,15 @@ export function outsideTrace<T>(fn: () => T): T {
   return active ? context.with(ROOT_CONTEXT, fn) : fn();
 }
 
+/**
+ * `setInterval` whose ticks run outside any trace, wherever it is called: a timer set while a request's
+ * span is active (a sweeper started lazily, a lease renewal, a poller) would otherwise run every later
+ * tick inside that request's trace, which then never ends. Off, plain `setInterval`.
+ */
+export function setIntervalOutsideTrace(fn: () => void, everyMs: number): NodeJS.Timeout {
+  return outsideTrace(() => setInterval(fn, everyMs));
+}
+
 /** Runs `fn` with `span` active in `parent`. */
 export function withSpan<T>(parent: Context, span: Span, fn: () => T): T {
   return context.with(trace.setSpan(parent, span), fn);

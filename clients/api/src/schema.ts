@@ -2324,6 +2324,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/observability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the answering process serves metrics and exports traces, and this request’s id and trace id (USER_ADMIN_MANAGE); never a token, endpoint or header */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Observability"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/permissions": {
         parameters: {
             query?: never;
@@ -23028,6 +23082,68 @@ export interface components {
             scope: string;
             /** @constant */
             token_type: "Bearer";
+        };
+        Observability: {
+            /** @description docs/operations.md, "Metrics" */
+            metrics: {
+                /** @description METRICS_PORT: the port of their own where `/metrics` answers without a token (0: a free one picked at start); null when unset */
+                port: number | null;
+                /** @description Whether this process serves Prometheus metrics at all (METRICS_PORT or METRICS_TOKEN set) */
+                served: boolean;
+                /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
+                tokenProtected: boolean;
+            };
+            /** @description This very request, to find in the logs and the tracing backend */
+            request: {
+                /** @description This request’s id, as its `x-request-id` answer header and log lines carry it */
+                requestId: string;
+                /** @description The W3C trace id of this request, to look it up in the tracing backend; null when tracing is off or the request was not sampled */
+                traceId: string | null;
+            };
+            /** @description docs/operations.md, "Tracing" */
+            tracing: {
+                /** @description Whether this process exports OpenTelemetry traces (an OTLP endpoint set, not disabled) */
+                enabled: boolean;
+                /** @description The OTLP exporter’s protocol; null when off. The endpoint and its headers are never shown */
+                protocol: ("http/protobuf" | "http/json") | null;
+                /** @description The ratio of the `traceidratio` samplers (OTEL_TRACES_SAMPLER_ARG, default 1); null when off */
+                ratio: number | null;
+                /** @description OTEL_TRACES_SAMPLER; null when off */
+                sampler: string | null;
+                /** @description `service.name` of this process’s spans; null when off */
+                serviceName: string | null;
+            };
+        };
+        ObservabilityInput: {
+            /** @description docs/operations.md, "Metrics" */
+            metrics: {
+                /** @description METRICS_PORT: the port of their own where `/metrics` answers without a token (0: a free one picked at start); null when unset */
+                port: number | null;
+                /** @description Whether this process serves Prometheus metrics at all (METRICS_PORT or METRICS_TOKEN set) */
+                served: boolean;
+                /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
+                tokenProtected: boolean;
+            };
+            /** @description This very request, to find in the logs and the tracing backend */
+            request: {
+                /** @description This request’s id, as its `x-request-id` answer header and log lines carry it */
+                requestId: string;
+                /** @description The W3C trace id of this request, to look it up in the tracing backend; null when tracing is off or the request was not sampled */
+                traceId: string | null;
+            };
+            /** @description docs/operations.md, "Tracing" */
+            tracing: {
+                /** @description Whether this process exports OpenTelemetry traces (an OTLP endpoint set, not disabled) */
+                enabled: boolean;
+                /** @description The OTLP exporter’s protocol; null when off. The endpoint and its headers are never shown */
+                protocol: ("http/protobuf" | "http/json") | null;
+                /** @description The ratio of the `traceidratio` samplers (OTEL_TRACES_SAMPLER_ARG, default 1); null when off */
+                ratio: number | null;
+                /** @description OTEL_TRACES_SAMPLER; null when off */
+                sampler: string | null;
+                /** @description `service.name` of this process’s spans; null when off */
+                serviceName: string | null;
+            };
         };
         ProjectPage: {
             content: components["schemas"]["V1Project"][];

@@ -1,8 +1,10 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+
 /**
  * A job the device module runs every so often (the idle-session sweep, the limits sweep, the host
  * reaper, the booking ticker, the expired-upload sweep): one run at a time, so a tick that comes while
  * a run is under way is skipped; a run that fails is reported to `failed` and the next tick tries
- * again. The timer keeps no process alive.
+ * again. The timer keeps no process alive, and its runs belong to no trace (each may start its own).
  */
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;
@@ -14,7 +16,8 @@ export class PeriodicJob {
   ) {}
 
   start(everyMs: number): void {
-    this.timer = setInterval(() => {
+    // Outside any trace: a job started while a request was traced would otherwise tick inside it for ever.
+    this.timer = setIntervalOutsideTrace(() => {
       this.running ??= this.run()
         .catch(this.failed)
         .finally(() => (this.running = null));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BlobStore } from '#shared/blob/index.js';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { decodeFrame, requestDevice, subjects, type DeviceTarget, type Frame } from '#shared/wire/index.js';
 import { newRecording, RecordingWriter, recordingPingSubject, recordingStopSubject, unsubscribeRecording, type RecordedFrame, type Recording, type RecordingManifest } from './screen-recording.js';
 
@@ -290,7 +291,7 @@ export class ScreenHub {
         live.subscription = null;
         throw err;
       }
-      live.renew = setInterval(() => {
+      live.renew = setIntervalOutsideTrace(() => {
         this.lease(live).catch((err: unknown) => this.deps.logger.debug({ err, sessionId: target.sessionId }, 'screencast lease renewal failed'));
       }, LEASE_MS / 3);
       live.renew.unref();

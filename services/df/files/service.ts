@@ -20,6 +20,7 @@ import type { Database } from '#shared/db/index.js';
 import { commandContext, handleCommand, type CommandActor } from '#shared/es/index.js';
 import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
+import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { OperationService } from '../operations/index.js';
@@ -189,7 +190,8 @@ export class FileService {
     let meta: AppMetadata | null = null;
     if (claimsApp) {
       try {
-        meta = await readAppBuild(this.deps.blobs, file, digest.sha256, () => this.altered(file));
+        // A span of the upload's trace when tracing is on: reading the manifest and icon of the build.
+        meta = await inChildSpan('app build read', { 'df.file.id': file.id }, () => readAppBuild(this.deps.blobs, file, digest.sha256, () => this.altered(file)), SpanKind.INTERNAL);
       } catch (err) {
         if (err instanceof AppError && err.code === 'FILE_INTEGRITY_FAILED') throw err;
         return this.reject(caller, file, new AppError('UNSUPPORTED_MEDIA_TYPE', err instanceof NotAZipError ? `${file.name} is not an app build: not a zip archive` : `${file.name} is not a readable app build: ${(err as Error).message}`));

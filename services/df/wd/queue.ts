@@ -1,4 +1,5 @@
 import { qaMetrics } from '#shared/metrics/index.js';
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 
 /** Why a waiter left the queue without a device, for `qa_webdriver_queue_wait_seconds`; its caller gets `error`. */
 class QueueLeft {
@@ -150,7 +151,7 @@ export class DeviceQueue<T> {
 
   private ensurePoller(): void {
     if (this.poller || this.stopped) return;
-    this.poller = setInterval(() => this.notify(), POLL_MS);
+    this.poller = setIntervalOutsideTrace(() => this.notify(), POLL_MS);
     this.poller.unref();
   }
 }

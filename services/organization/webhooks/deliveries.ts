@@ -28,6 +28,8 @@ export const DELIVERIES_SCHEMA = `
     attempts jsonb NOT NULL DEFAULT '[]'::jsonb,
     UNIQUE (webhook_id, message_key)
   );
+  -- The W3C traceparent of what queued it (the request behind the event), when that was traced: each attempt's span continues it.
+  ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS traceparent text;
   CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_at) WHERE state = 'pending';
   CREATE INDEX IF NOT EXISTS webhook_deliveries_log ON webhook_deliveries (webhook_id, created_at DESC, id);
   CREATE TABLE IF NOT EXISTS webhook_dispatch (name text PRIMARY KEY, position text NOT NULL);`;
@@ -72,9 +74,12 @@ export interface Delivery {
 export interface DueDelivery {
   id: string;
   webhookId: number;
+  event: DeliveryEventName;
   body: string;
   /** Attempts since it was last (re)queued: which pause of the schedule comes next. */
   roundAttempts: number;
+  /** The trace that queued it (the request behind its event), for its attempts' spans; null when untraced. */
+  traceparent: string | null;
 }
 
 const deliveryOf = (r: Row): Delivery => ({
@@ -101,12 +106,12 @@ export async function setDispatchPosition(db: Sql, position: bigint): Promise<vo
 /** Queues one message for one endpoint, once (the same key again is ignored: null); its delivery's id. */
 export async function queueDelivery(
   db: Sql,
-  d: { webhookId: number; companyId: number; workspaceId: number; key: string; event: DeliveryEventName; body: string; subject: string | null; createdAt: Date; dueAt: Date },
+  d: { webhookId: number; companyId: number; workspaceId: number; key: string; event: DeliveryEventName; body: string; subject: string | null; createdAt: Date; dueAt: Date; traceparent?: string | undefined },
 ): Promise<string | null> {
   const r = await db.query<{ id: string }>(
-    `INSERT INTO webhook_deliveries (id, webhook_id, company_id, workspace_id, message_key, event, body, subject, created_at, state, next_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10) ON CONFLICT (webhook_id, message_key) DO NOTHING RETURNING id`,
-    [randomUUID(), d.webhookId, d.companyId, d.workspaceId, d.key, d.event, d.body, d.subject, d.createdAt, d.dueAt],
+    `INSERT INTO webhook_deliveries (id, webhook_id, company_id, workspace_id, message_key, event, body, subject, created_at, state, next_at, traceparent)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10,$11) ON CONFLICT (webhook_id, message_key) DO NOTHING RETURNING id`,
+    [randomUUID(), d.webhookId, d.companyId, d.workspaceId, d.key, d.event, d.body, d.subject, d.createdAt, d.dueAt, d.traceparent ?? null],
   );
   return r.rows[0] ? String(r.rows[0].id) : null;
 }
@@ -132,10 +137,10 @@ export async function claimDue(db: Sql, now: Date, leaseMs: number, limit: numbe
         WHERE d2.state = 'pending' AND d2.next_at <= $1 AND d2.webhook_id = ANY($4::integer[])
         ORDER BY d2.next_at LIMIT $3 FOR UPDATE OF d2 SKIP LOCKED) due
      WHERE d.id = due.id
-     RETURNING d.id, d.webhook_id, d.body, jsonb_array_length(d.attempts) - d.round_start AS round_attempts`,
+     RETURNING d.id, d.webhook_id, d.event, d.body, jsonb_array_length(d.attempts) - d.round_start AS round_attempts, d.traceparent`,
     [now, new Date(now.getTime() + leaseMs), limit, endpoints],
   );
-  return r.rows.map((row) => ({ id: String(row.id), webhookId: Number(row.webhook_id), body: String(row.body), roundAttempts: Number(row.round_attempts) }));
+  return r.rows.map((row) => ({ id: String(row.id), webhookId: Number(row.webhook_id), event: row.event as DeliveryEventName, body: String(row.body), roundAttempts: Number(row.round_attempts), traceparent: row.traceparent == null ? null : String(row.traceparent) }));
 }
 
 /** Records an attempt and what follows: delivered, failed, or the next attempt's time. */
@@ -169,11 +174,14 @@ export async function getDelivery(db: Sql, webhookId: number, id: string): Promi
   return r.rows[0] ? deliveryOf(r.rows[0]) : null;
 }
 
-/** Queues a delivery again, due now, with a fresh retry schedule; its earlier attempts stay in its log. */
-export async function requeueDelivery(db: Sql, webhookId: number, id: string, now: Date): Promise<boolean> {
+/**
+ * Queues a delivery again, due now, with a fresh retry schedule; its earlier attempts stay in its log.
+ * Its next attempts continue `traceparent` (the redelivery's request) when given.
+ */
+export async function requeueDelivery(db: Sql, webhookId: number, id: string, now: Date, traceparent?: string): Promise<boolean> {
   const r = await db.query(
-    `UPDATE webhook_deliveries SET state = 'pending', next_at = $3, finished_at = NULL, round_start = jsonb_array_length(attempts) WHERE webhook_id = $1 AND id = $2`,
-    [webhookId, id, now],
+    `UPDATE webhook_deliveries SET state = 'pending', next_at = $3, finished_at = NULL, round_start = jsonb_array_length(attempts), traceparent = COALESCE($4, traceparent) WHERE webhook_id = $1 AND id = $2`,
+    [webhookId, id, now, traceparent ?? null],
   );
   return r.rowCount > 0;
 }

@@ -21,7 +21,7 @@ import {
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
 import { signedHeaders, signingSecrets } from './signature.js';
-import { inSpan, markActiveSpan, SpanKind, traceHeaders } from '#shared/tracing/index.js';
+import { contextFrom, inSpan, markActiveSpan, outsideTrace, SpanKind, traceHeaders } from '#shared/tracing/index.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
@@ -91,7 +91,8 @@ export class WebhookDispatcher {
       this.again = true;
       return;
     }
-    this.sending = this.sendDue()
+    // Outside the trace of whoever woke it (a ping's request): each attempt joins its own delivery's trace.
+    this.sending = outsideTrace(() => this.sendDue())
       .catch((err: unknown) => this.platform.logger.warn({ err }, 'sending webhooks failed'))
       .finally(() => (this.sending = null));
   }
@@ -140,7 +141,18 @@ export class WebhookDispatcher {
       if (withdraw) await withdrawDeliveries(tx, withdraw);
       for (const { out, hook } of targets) {
         const body = messageBody(out.event, out.dueAt, out.data);
-        await queueDelivery(tx, { webhookId: hook.id, companyId: hook.companyId, workspaceId: hook.workspaceId, key: out.key, event: out.event, body, subject: out.subject, createdAt: new Date(event.metadata.occurredAt), dueAt: out.dueAt });
+        await queueDelivery(tx, {
+          webhookId: hook.id,
+          companyId: hook.companyId,
+          workspaceId: hook.workspaceId,
+          key: out.key,
+          event: out.event,
+          body,
+          subject: out.subject,
+          createdAt: new Date(event.metadata.occurredAt),
+          dueAt: out.dueAt,
+          traceparent: typeof event.metadata.traceparent === 'string' ? event.metadata.traceparent : undefined,
+        });
       }
       await setDispatchPosition(tx, event.position);
     });
@@ -163,12 +175,15 @@ export class WebhookDispatcher {
     const hook = await findWebhook(db, d.webhookId);
     if (!hook) return;
     const at = this.platform.now();
-    // A span per attempt when tracing is on; the receiver gets its `traceparent` to continue it.
-    const attempt = await inSpan('webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1 }, async () => {
+    // A span per attempt when tracing is on, in the trace of the request behind the delivery's event when
+    // that was traced (its `traceparent` kept with the event and the delivery); the receiver gets the
+    // attempt's own `traceparent` to continue it.
+    const parent = d.traceparent === null ? undefined : contextFrom({ traceparent: d.traceparent });
+    const attempt = await inSpan('webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1, 'webhook.event': d.event }, async () => {
       const made = await this.post(hook, d, at);
       markActiveSpan(made.status === null ? {} : { 'http.response.status_code': made.status }, made.error);
       return made;
-    }, SpanKind.CLIENT);
+    }, SpanKind.CLIENT, parent);
     const pause = config.WEBHOOK_RETRY_SCHEDULE[d.roundAttempts];
     const now = this.platform.now();
     const next =

@@ -13,6 +13,7 @@ import { getDelivery, listDeliveries, messageBody, queueDelivery, requeueDeliver
 import { WebhookDispatcher } from './dispatcher.js';
 import { checkedEndpointUrl } from './endpoint-url.js';
 import { newSecret } from './signature.js';
+import { traceHeaders } from '#shared/tracing/index.js';
 
 /** Whose webhooks: one workspace of one company. */
 export interface WebhookOwner {
@@ -127,6 +128,8 @@ export class WebhookService {
       subject: null,
       createdAt: now,
       dueAt: now,
+      // Its attempt continues this request's trace.
+      traceparent: traceHeaders().traceparent,
     });
     this.dispatcher.wake();
     return found(deliveryId === null ? null : await getDelivery(this.platform.db, hook.id, deliveryId), 'Delivery not found');
@@ -135,7 +138,7 @@ export class WebhookService {
   /** Sends a delivery again, now, with a fresh retry schedule; its log keeps every earlier attempt. */
   async redeliver(owner: WebhookOwner, id: number, deliveryId: string): Promise<Delivery> {
     const hook = await this.get(owner, id);
-    if (!(await requeueDelivery(this.platform.db, hook.id, deliveryId, this.platform.now()))) throw new AppError('NOT_FOUND', 'Delivery not found');
+    if (!(await requeueDelivery(this.platform.db, hook.id, deliveryId, this.platform.now(), traceHeaders().traceparent))) throw new AppError('NOT_FOUND', 'Delivery not found');
     this.dispatcher.wake();
     return found(await getDelivery(this.platform.db, hook.id, deliveryId), 'Delivery not found');
   }

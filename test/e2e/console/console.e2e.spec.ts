@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '#test/helpers/df-farm.js';
 import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
+import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 
 /**
@@ -336,6 +336,25 @@ describe('team and organization', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByRole('table', { name: 'Users' }).textContent()).toContain('Ivy Invitee');
   });
 
+  it('shows this installation’s observability to an administrator: metrics and tracing off here, and the page’s own request id', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    const answered = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/v1/observability');
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Observability' }).click();
+    const res = await answered;
+    expect(res.status()).toBe(200);
+    const requestId = res.headers()['x-request-id']!;
+    expect(requestId).toBeTruthy();
+    const facts = page.getByRole('definition');
+    await expect.poll(() => page.locator('main dl').textContent()).toContain(requestId);
+    const text = (await page.locator('main dl').textContent())!;
+    // This test server sets neither METRICS_PORT nor METRICS_TOKEN, nor an OTLP endpoint.
+    expect(text).toContain('Not served (neither METRICS_PORT nor METRICS_TOKEN is set)');
+    expect(text).toContain('Off (no OTLP endpoint set, or disabled)');
+    expect(text).toContain('none (tracing is off, or the request was not sampled)');
+    expect(await facts.count()).toBe(4);
+    await expectAccessible(page, 'observability');
+  });
+
   it('makes an API key whose value is shown once', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('form', { name: 'New API key' }).getByLabel('Name', { exact: true }).fill('CI key');
@@ -447,6 +466,21 @@ describe('team and organization', { timeout: 120_000 }, () => {
     }
     await p.goto(`${server.url}/org/audit`);
     await expect.poll(() => p.locator('main').textContent()).toContain('You do not hold the permission for this page.');
+    // Observability is for administrators (USER_ADMIN_MANAGE): neither the page nor its API route for her.
+    expect(perms).not.toContain('USER_ADMIN_MANAGE');
+    await p.goto(`${server.url}/org/observability`);
+    await expect.poll(() => p.locator('main').textContent()).toContain('You do not hold the permission for this page.');
+    const hers = (await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: watcher.email, password: 'member password 1' } })).body.token as string;
+    const refused = await http(server.url, 'GET', '/api/v1/observability', { token: hers });
+    expect(refused.status).toBe(403);
+    expect(errorCode(refused)).toBe('FORBIDDEN');
+    const mine = await http(server.url, 'GET', '/api/v1/observability', { token: (await signInToken()).token, headers: { 'x-request-id': 'observability-check' } });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual({
+      metrics: { served: false, port: null, tokenProtected: false },
+      tracing: { enabled: false, sampler: null, ratio: null, protocol: null, serviceName: null },
+      request: { requestId: 'observability-check', traceId: null },
+    });
     await viewer.close();
   });
 });

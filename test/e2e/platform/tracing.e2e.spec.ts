@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
-import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { startAdbServer, startPeer, testApk, type AdbServer } from '#test/helpers/adb.js';
+import { referenceApks } from '#test/helpers/apps.js';
 import { startChildServer, type ChildServer } from '#test/helpers/child-server.js';
 import { sharedDeployment } from '#test/helpers/deployment.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
@@ -19,6 +22,9 @@ import { http } from '#test/helpers/server.js';
  * receiver in this test, half of them in http/json and half in http/protobuf. A session start, a tap and a
  * WebDriver command must each arrive as one trace with spans from the gateway, the device module and
  * the agent, the agent's continuing the module's across NATS or the data plane, the device call a leaf.
+ * So must an app upload (installed into the session, or catalogued: the bytes stored, the build read,
+ * then installed from the catalogue), and a session's end with the webhook delivery it causes, sent by
+ * the organization module to a receiver on loopback in the request's trace.
  */
 const ADMIN = { email: 'tracing-admin@example.com', password: 'tracing-password-1' };
 const POOL = 'tracing-test-shared-pool-token-0123456789';
@@ -28,6 +34,9 @@ let receiver: OtlpReceiver;
 let adb: AdbServer;
 let phone: AdbdPeer;
 let gateway: ChildServer;
+let hooks: Server;
+let hooksUrl: string;
+const delivered: { headers: IncomingHttpHeaders; body: string }[] = [];
 const servers: ChildServer[] = [];
 const agents: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -61,6 +70,16 @@ function agent(entry: string, env: Record<string, string>): void {
 
 beforeAll(async () => {
   [deployment, receiver] = await Promise.all([sharedDeployment(), startOtlpReceiver()]);
+  hooks = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      delivered.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  hooksUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hooks`;
   // Android 14 whose UiAutomator2 server dies at start: a tap goes through adb's `input`, one adb command.
   let phonePort: number;
   ({ peer: phone, port: phonePort } = await startPeer({ model: 'Traced Phone', release: '14', sdk: '34', width: 360, height: 640, uiautomator2Crashes: true }));
@@ -91,6 +110,7 @@ afterAll(async () => {
   await adb?.stop();
   await phone?.close();
   await receiver?.close();
+  await new Promise((resolve) => hooks?.close(resolve));
   await deployment?.drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }, 60_000);
@@ -185,6 +205,42 @@ describe('OpenTelemetry traces across separate processes', () => {
     expect(logged.span_id).toMatch(/^[0-9a-f]{16}$/);
   }, 60_000);
 
+  it('an app upload is one trace: installed into the session (staged and installed over NATS), or stored, read and catalogued, then installed from the catalogue', async () => {
+    // Into the session: the bytes staged on the agent and installed with the package manager, in one request.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(testApk('com.example.traced', 4096))]), 'traced.apk');
+    const direct = await fetch(new URL(`/df/api/sessions/${sessionId}/apps/install`, gateway.url), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-upload-install' }, body: form });
+    expect(direct.status, await direct.clone().text()).toBe(201);
+    const installed = await traceOf('trace-upload-install', (all) => all.some((s) => s.service === 'qa-agent' && s.name === 'adb shell pm install'), 'the upload to reach the package manager');
+    expectConnected(installed);
+    expectAcrossNats(installed);
+    expect(installed.find((s) => s.service === 'qa-df' && s.kind === SERVER)).toMatchObject({ name: 'POST /api/sessions/:sessionId/apps/install' });
+    const agentOps = new Set(installed.filter((s) => s.service === 'qa-agent' && s.name.startsWith('device ')).map((s) => s.name));
+    expect(agentOps).toEqual(new Set(['device stageBegin', 'device stageChunk', 'device stageCommit', 'device installApp']));
+    expect(isLeaf(installed, installed.find((s) => s.name === 'adb shell pm install')!)).toBe(true);
+
+    // Into the catalogue: presigned, the bytes PUT, confirmed (stored, read as an app build, filed), installed from it.
+    const bytes = readFileSync(referenceApks().settingsOld);
+    const started = await api('POST', '/files/presigned-upload', 'trace-file-start', { name: 'settings.apk', size: bytes.length, contentType: 'application/vnd.android.package-archive' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const put = await fetch(started.body.url, { method: 'PUT', headers: { ...started.body.headers, 'x-request-id': 'trace-file-put' }, body: new Uint8Array(bytes) });
+    expect(put.status).toBe(200);
+    const confirmed = await api('POST', `/files/${started.body.fileId}/confirm`, 'trace-file-confirm');
+    expect(confirmed.body).toMatchObject({ status: 'ready', kind: 'app' });
+    const catalogued = await traceOf('trace-file-confirm', (all) => all.some((s) => s.name === 'event store append df-app') && all.some((s) => s.name === 'app build read'), 'the confirmation to catalogue the build');
+    expectConnected(catalogued);
+    const names = catalogued.filter((s) => s.service === 'qa-df').map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['POST /api/files/:fileId/confirm', 'blob promote', 'app build read', 'event store append df-file', 'event store append df-app']));
+    expect(parentOf(catalogued, catalogued.find((s) => s.name === 'app build read')!)).toMatchObject({ name: 'POST /api/files/:fileId/confirm' });
+    const fromCatalogue = await api('POST', `/sessions/${sessionId}/apps/install`, 'trace-file-install', { fileId: started.body.fileId });
+    expect(fromCatalogue.status, JSON.stringify(fromCatalogue.body)).toBe(202);
+    // The operation runs after the answer, in the request's trace: the bytes read from storage, staged, installed.
+    const operation = await traceOf('trace-file-install', (all) => all.some((s) => s.service === 'qa-agent' && s.name === 'adb shell pm install'), 'the catalogued build to reach the package manager');
+    expectConnected(operation);
+    expectAcrossNats(operation);
+    expect(operation.some((s) => s.service === 'qa-df' && s.name === 'blob get')).toBe(true);
+  }, 90_000);
+
   it('a WebDriver command through /df/wd is one trace: gateway, device module, the agent over the data plane, Appium as the leaf', async () => {
     const wd = (method: string, path: string, requestId: string, body?: unknown) =>
       http(gateway.url, method, `/df/wd${path}`, { token, headers: { 'x-request-id': requestId }, ...(body !== undefined ? { body } : {}) });
@@ -208,4 +264,31 @@ describe('OpenTelemetry traces across separate processes', () => {
     expectAcrossNats(started);
     expect((await wd('DELETE', `/session/${wdSession}`, 'trace-wd-delete')).status).toBe(200);
   }, 90_000);
+
+  it('the observability route reports tracing on (sampler, protocol, service name; never the endpoint) and the trace id of its own request', async () => {
+    const res = await http(gateway.url, 'GET', '/api/v1/observability', { token, headers: { 'x-request-id': 'trace-observability' } });
+    expect(res.status).toBe(200);
+    expect(res.body.tracing).toEqual({ enabled: true, sampler: 'parentbased_always_on', ratio: 1, protocol: 'http/protobuf', serviceName: 'qa-organization+projections' });
+    expect(JSON.stringify(res.body)).not.toContain(receiver.endpoint.replace(/^http:\/\//, ''));
+    const spans = await traceOf('trace-observability', (all) => all.some((s) => s.name === 'GET /api/v1/observability'), 'the observability request’s trace');
+    expect(res.body.request).toEqual({ requestId: 'trace-observability', traceId: spans[0]!.traceId });
+  }, 30_000);
+
+  it('a session’s end and the webhook delivery it causes are one trace: the delivery continues the request behind the event', async () => {
+    const session = (await api('GET', `/sessions/${sessionId}`, 'trace-session-read')).body as { workspaceId: number };
+    const hook = await http(gateway.url, 'POST', `/api/v1/workspaces/${session.workspaceId}/webhooks`, { token, body: { url: hooksUrl, events: ['session.ended'] } });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    expect((await api('DELETE', `/sessions/${sessionId}`, 'trace-session-end')).status).toBe(200);
+    const spans = await traceOf('trace-session-end', (all) => all.some((s) => s.name === 'webhook delivery'), 'the webhook delivery to join the request’s trace');
+    expectConnected(spans);
+    const delivery = spans.find((s) => s.name === 'webhook delivery')!;
+    expect(delivery).toMatchObject({ kind: 3, attributes: { 'webhook.event': 'session.ended', 'http.response.status_code': 204 } });
+    expect(delivery.service).not.toBe('qa-df');
+    // Its parent is the device module's handling of the request whose command appended the event behind it.
+    expect(parentOf(spans, delivery)).toMatchObject({ service: 'qa-df', name: 'DELETE /api/sessions/:sessionId' });
+    expect(spans.some((s) => s.service === 'qa-df' && s.name === 'event store append device-session')).toBe(true);
+    // The receiver got the attempt's own traceparent: the same trace.
+    const got = delivered.find((d) => d.body.includes(sessionId))!;
+    expect(got.headers.traceparent).toBe(`00-${delivery.traceId}-${delivery.spanId}-01`);
+  }, 60_000);
 });
