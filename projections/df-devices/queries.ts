@@ -386,3 +386,10 @@ export async function deviceCountsByStatus(db: Sql): Promise<{ status: string; p
   const { rows } = await db.query<{ status: string; platform: string; n: unknown }>(`SELECT status, platform, count(*) AS n FROM df_devices GROUP BY status, platform`);
   return rows.map((r) => ({ status: r.status, platform: r.platform, count: Number(r.n) }));
 }
+
+/** A device's name and model (no tenant check: for the service's own messages, e.g. the quarantine mail). */
+export async function labelOfDevice(db: Sql, deviceId: string): Promise<{ name: string; model: string } | null> {
+  const r = await db.query<{ name: string; model: string }>(`SELECT name, model FROM df_devices WHERE device_id = $1`, [deviceId]);
+  const row = r.rows[0];
+  return row ? { name: String(row.name), model: String(row.model ?? '') } : null;
+}

@@ -8,6 +8,7 @@ import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } fro
 import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
+import { QuarantineMailer } from './quarantine-mail.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
 
 /** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
@@ -45,6 +46,8 @@ export class HealthService {
   private subscription: BusSubscription | null = null;
   private readonly devices;
   private readonly rulesOf;
+  /** Mails the company's administrators when one of its devices is quarantined. */
+  private readonly mails: QuarantineMailer;
   private readonly sweeper = new PeriodicJob(
     () => this.sweep(),
     (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
@@ -53,6 +56,7 @@ export class HealthService {
   constructor(private readonly platform: Platform) {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
     this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
+    this.mails = new QuarantineMailer(platform);
     this.rulesOf = aggregate(deps, { decider: healthRulesDecider, stream: (id) => healthRulesStream(Number(id)), readModels: [] });
   }
 
@@ -70,10 +74,12 @@ export class HealthService {
     await this.ready();
     this.subscription = await this.platform.bus.subscribe(subjects.anyHealth(), (msg) => void this.onReport(msg), { queue: 'df-service' });
     this.sweeper.start(sweepEveryMs);
+    await this.mails.start();
   }
 
   async stop(): Promise<void> {
     await this.sweeper.stop();
+    await this.mails.stop();
     await this.subscription?.unsubscribe().catch(() => undefined);
     this.subscription = null;
   }

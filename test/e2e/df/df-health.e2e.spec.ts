@@ -5,8 +5,10 @@ import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js'
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 import { HealthReport, PROTOCOL_VERSION, encode, subjects } from '#shared/wire/index.js';
+import { QuarantineMailer } from '#services/df/health/index.js';
 
 /**
  * Device health end to end: an adbd test device behind Debian's adb, the server's in-process agent
@@ -24,6 +26,7 @@ let peer: AdbdPeer;
 let token: string;
 let deviceId: string;
 let receiver: Server;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 const hooks: { type: string; data: Record<string, unknown> }[] = [];
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
@@ -46,6 +49,10 @@ const readAgain = async (n = 2) => {
 };
 const openSession = () => api('POST', '/sessions', { deviceId, name: 'health e2e' });
 const wdSession = () => http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { 'df:deviceId': deviceId } } } });
+/** A mail's text with its quoted-printable soft breaks and escapes undone. */
+const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+/** The quarantine mails the administrator has received so far. */
+const quarantineMails = () => smtp.mails.filter((m) => m.to.includes(ADMIN.email)).map((m) => mailText(m.raw)).filter((t) => t.includes('Device quarantined'));
 const hookSeen = (type: string, match: (d: Record<string, unknown>) => boolean) =>
   eventually(async () => hooks.find((h) => h.type === type && match(h.data)), { what: `webhook ${type}`, timeoutMs: 20_000 });
 
@@ -61,6 +68,7 @@ describe('device health', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpListener();
     adb = await startAdbServer();
     const started = await startPeer({ model: 'Health Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
     peer = started.peer;
@@ -68,6 +76,7 @@ describe('device health', () => {
     server = await startTestServer({
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: smtp.url,
       AGENT_HEALTH_INTERVAL: '500ms',
       AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false }, devices: [] }),
     });
@@ -87,6 +96,7 @@ describe('device health', () => {
     await adb?.stop();
     await peer?.close();
     await new Promise((resolve) => receiver?.close(resolve));
+    await smtp?.stop();
   });
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
@@ -168,11 +178,26 @@ describe('device health', () => {
     peer.health.set({ batteryLevel: 80, charging: false });
   });
 
-  it('quarantines a failed battery until an administrator releases it, and says so by webhook', async () => {
+  it('quarantines a failed battery until an administrator releases it, and says so by webhook and by one mail to the administrators', async () => {
+    const mailsBefore = quarantineMails().length;
     peer.health.set({ batteryHealth: 4 });
     const q = await healthBecomes('quarantined');
     expect(q.reasons).toEqual(['battery health dead']);
     expect(await hookSeen('device.quarantined', (d) => d.state === 'quarantined')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails()[mailsBefore], { what: 'the quarantine mail to the administrator' });
+    expect(mail).toContain('Subject: Device quarantined: Health Phone');
+    expect(mail).toContain(deviceId);
+    expect(mail).toContain('- battery health dead');
+    expect(mail).toContain('cause: sample');
+    expect(mail).toContain(`/devices/${deviceId}`);
+    // A replay of the whole log (a mailer that lost its position) mails no quarantine a second time.
+    const { platform } = server.process;
+    await platform.db.query(`UPDATE df_health_mail_position SET position = '0'`);
+    const head = (await platform.store.readStream(`device-health-${deviceId}`)).at(-1)!.position;
+    const replay = new QuarantineMailer(platform);
+    await replay.start();
+    await eventually(async () => (BigInt((await platform.db.query<{ position: string }>(`SELECT position FROM df_health_mail_position`)).rows[0]!.position) >= head ? true : undefined), { what: 'the replay past the quarantine' });
+    await replay.stop();
     // The battery is replaced: readings alone never end a quarantine.
     peer.health.set({ batteryHealth: 2 });
     await readAgain();
@@ -182,6 +207,11 @@ describe('device health', () => {
     expectStatus(released, 200);
     expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
     expect(await hookSeen('device.recovered', (d) => d.from === 'quarantined')).toBeTruthy();
+    // One quarantine, one mail: the readings that came while it was held and the release sent no other.
+    expect(quarantineMails().length).toBe(mailsBefore + 1);
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
   });
 
   it('puts the settings a session changed back to the baseline at its end, checked at the device; a reset that fails quarantines it', async () => {
@@ -209,6 +239,8 @@ describe('device health', () => {
     const q = await healthBecomes('quarantined');
     expect(q.reasons[0]).toContain('system/font_scale');
     expect(await hookSeen('device.quarantined', (d) => d.cause === 'reset-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().find((t) => t.includes('cause: reset-failed')), { what: 'the mail of the quarantine after the failed reset' });
+    expect(mail).toContain('system/font_scale');
     const refused = await openSession();
     expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
     expect(refused.body.message).toContain('font_scale');
