@@ -8716,6 +8716,7 @@ export interface paths {
                     hubId?: string[];
                     isRealDevice?: "true" | "false";
                     model?: string[];
+                    needsAttention?: "true" | "false";
                     nodeName?: string[];
                     osVersion?: string[];
                     /** @description 0-based page */
@@ -9396,6 +9397,7 @@ export interface paths {
                     hubId?: string[];
                     isRealDevice?: "true" | "false";
                     model?: string[];
+                    needsAttention?: "true" | "false";
                     nodeName?: string[];
                     osVersion?: string[];
                     platform?: ("android" | "ios" | "web")[];

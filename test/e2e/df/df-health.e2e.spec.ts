@@ -4,6 +4,7 @@ import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
@@ -260,9 +261,28 @@ describe('device health', () => {
     // Readings go on but do not end it.
     await readAgain();
     expect((await healthOf())?.state).toBe('maintenance');
+    // The list's "needs attention" filter and `dfctl devices --unhealthy` show it, with its state and reason.
+    const attention = await api('GET', '/devices?needsAttention=true');
+    expect(attention.body.totalElements).toBe(1);
+    expect(attention.body.content[0]).toMatchObject({ id: deviceId, health: { state: 'maintenance' } });
+    expect((await api('GET', '/devices?needsAttention=false')).body.totalElements).toBe(0);
+    expectStatus(await api('GET', '/devices?needsAttention=maybe'), 400, 'VALIDATION_FAILED');
+    const dfctl = { DFCTL_CONFIG: freshDfctlConfig() };
+    const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env: dfctl });
+    expect(login.code, login.stderr).toBe(0);
+    const listed = await runDfctl(['devices', '--unhealthy'], { env: dfctl });
+    expect(listed.code, listed.stderr).toBe(0);
+    const [header, row, ...rest] = listed.stdout.trim().split('\n');
+    expect(header).toMatch(/^ID\s+NAME\s+PLATFORM\s+STATUS\s+HEALTH\s+CHECKED\s+REASONS\s+HOST/);
+    expect(rest).toEqual([]);
+    expect(row).toContain(deviceId);
+    expect(row).toMatch(/\bmaintenance\b.*replace the USB cable/);
     const ended = await api('DELETE', `/devices/${deviceId}/maintenance`);
     expectStatus(ended, 200);
     expect(ended.body.health.state).toBe('healthy');
+    const none = await runDfctl(['devices', '--unhealthy'], { env: dfctl });
+    expect(none.stdout.trim()).toBe('Every device is healthy.');
+    expect((await api('GET', '/devices?needsAttention=true')).body.totalElements).toBe(0);
     const audit = await eventually(async () => {
       const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
       const entries = (r.body.content ?? []) as { eventType: string; payload: { cause?: string } }[];
