@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/preact-query';
-import type { Device, DeviceHealthSamples } from '@qa-platform/client';
+import type { Device, DeviceHealthSamples, Page } from '@qa-platform/client';
 import { api } from '../api';
 import { ErrorNote, formatTime } from '../ui';
 
@@ -27,6 +27,25 @@ export function HealthBadge({ health }: { health: Device['health'] }) {
     <span class={`badge health-${health.state}`} title={health.reasons.join('; ')}>
       {STATE[health.state] ?? health.state}
     </span>
+  );
+}
+
+/**
+ * The grid's "Needs attention" filter: only the devices whose health is read and not healthy (held:
+ * cooling, charging, quarantined, in maintenance; or degraded), with how many there are under the
+ * grid's other filters.
+ */
+export function AttentionFilter({ checked, query, onChange }: { checked: boolean; query: Record<string, unknown>; onChange: (on: boolean) => void }) {
+  const count = useQuery({
+    queryKey: ['devices-attention', query],
+    queryFn: () => api<Page<Device>>('/df/api/devices', { query: { ...query, needsAttention: 'true', size: 1 } }),
+    refetchInterval: 10_000,
+  });
+  return (
+    <label class="check">
+      <input type="checkbox" name="needsAttention" checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} /> Needs attention{' '}
+      <span class="count">{count.data?.totalElements ?? '…'}</span>
+    </label>
   );
 }
 

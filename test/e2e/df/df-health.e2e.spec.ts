@@ -312,16 +312,28 @@ describe('device health', () => {
       const card = page.locator('.device-card', { hasText: 'Health Phone' });
       await card.getByText('In maintenance').waitFor();
       await expectAccessible(page, 'the device grid with a held device');
+      // "Needs attention" counts the device that is not healthy and shows only such devices.
+      const attention = page.getByRole('checkbox', { name: /Needs attention/ });
+      await page.locator('label', { has: attention }).getByText('1', { exact: true }).waitFor();
+      await attention.check();
+      await page.waitForURL(/needsAttention=true/);
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid filtered to devices that need attention');
       await page.goto(`${server.url}/devices/${deviceId}`);
       await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
       await page.getByText(/battery swap/).first().waitFor();
       await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
       expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
       await expectAccessible(page, "a held device's page with its health chart");
+      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+      await page.goto(`${server.url}/devices?needsAttention=true`);
+      await page.getByText('No device matches these filters.').waitFor();
+      await page.locator('label', { has: attention }).getByText('0', { exact: true }).waitFor();
+      expect(await attention.isChecked()).toBe(true);
       expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();
-      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+      if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     }
   });
 });
