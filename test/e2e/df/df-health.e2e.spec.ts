@@ -26,7 +26,9 @@ let adb: AdbServer;
 let peer: AdbdPeer;
 let token: string;
 let deviceId: string;
+let serial: string;
 let receiver: Server;
+let fragile: AdbdPeer | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 const hooks: { type: string; data: Record<string, unknown> }[] = [];
 
@@ -73,7 +75,7 @@ describe('device health', () => {
     adb = await startAdbServer();
     const started = await startPeer({ model: 'Health Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
     peer = started.peer;
-    await adb.connect(started.port);
+    serial = await adb.connect(started.port);
     server = await startTestServer({
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
@@ -98,6 +100,7 @@ describe('device health', () => {
     await peer?.close();
     await new Promise((resolve) => receiver?.close(resolve));
     await smtp?.stop();
+    await fragile?.close();
   });
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
@@ -335,5 +338,56 @@ describe('device health', () => {
       await browser.close();
       if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     }
+  });
+
+  type Mending = { step: string; attempt: number; result: string; error?: string; at: string };
+  const mendingOf = async (id: string): Promise<Mending[]> => (await api('GET', `/devices/${id}/health`)).body.mending;
+  const statusOf = async (id: string): Promise<string> => (await api('GET', `/devices/${id}`)).body.status;
+
+  it('mends a dropped link: the agent connects the device again, the step is recorded, shown and audited, and the device serves again', async () => {
+    const before = (await mendingOf(deviceId)).length;
+    // The adb server drops the device's link (as a network device's does when its connection breaks).
+    await adb.disconnect(serial);
+    const step = await eventually(async () => {
+      const m = await mendingOf(deviceId);
+      return m.length > before ? m[0] : undefined;
+    }, { what: 'the recorded reconnect step' });
+    expect(step).toMatchObject({ step: 'reconnect', attempt: 1, result: 'ok' });
+    await eventually(async () => ((await statusOf(deviceId)) === 'available' ? true : undefined), { what: 'the device available again' });
+    expect((await healthOf())?.state).toBe('healthy');
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
+      return ((r.body.content ?? []) as { eventType: string; actorId?: string; payload: { step?: string } }[]).find((e) => e.eventType === 'DeviceMendingStep');
+    }, { what: 'the mending step in the audit' });
+    expect(audit.payload.step).toBe('reconnect');
+  });
+
+  it('quarantines a device whose link cannot be mended after three failed steps, says so by webhook and mail, and an administrator releases it', async () => {
+    const started = await startPeer({ model: 'Fragile Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    fragile = started.peer;
+    const fragileSerial = await adb.connect(started.port);
+    const fragileId = await eventually(async () => ((await api('GET', '/devices?search=Fragile')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the fragile device', timeoutMs: 30_000 });
+    const mailsBefore = quarantineMails().length;
+    // Its link drops and the device is gone for good: every reconnect is refused.
+    await adb.disconnect(fragileSerial);
+    await fragile.close();
+    const q = await eventually(async () => {
+      const h = (await api('GET', `/devices/${fragileId}`)).body.health as Health | null;
+      return h?.state === 'quarantined' ? h : undefined;
+    }, { what: 'the fragile device quarantined', timeoutMs: 30_000 });
+    expect(q.reasons[0]).toMatch(/^mending failed 3 steps in a row, the last reconnect \(attempt 3\)/);
+    const steps = await mendingOf(fragileId);
+    expect(steps.map((m) => `${m.step}#${m.attempt}:${m.result}`)).toEqual(['reconnect#3:failed', 'reconnect#2:failed', 'reconnect#1:failed']);
+    expect(steps[0]!.error).toBeTruthy();
+    expect(await hookSeen('device.quarantined', (d) => d.deviceId === fragileId && d.cause === 'mending-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().slice(mailsBefore).find((t) => t.includes(fragileId)), { what: 'the mail of the mending quarantine' });
+    expect(mail).toContain('Device quarantined: Fragile Phone');
+    expect(mail).toContain('cause: mending-failed');
+    const released = await api('POST', `/devices/${fragileId}/release-quarantine`);
+    expectStatus(released, 200);
+    expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
   });
 });
