@@ -306,40 +306,6 @@ describe('device health', () => {
     expect(await hookSeen('device.recovered', (d) => d.from === 'maintenance' && d.cause === 'maintenance-ended')).toBeTruthy();
   });
 
-  it('shows a held device with its health badge in the grid, and its state, reasons and chart on its page, in Chromium, axe-clean', async () => {
-    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
-    const browser = await launchBrowser();
-    try {
-      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
-      await page.goto(`${server.url}/devices`);
-      const card = page.locator('.device-card', { hasText: 'Health Phone' });
-      await card.getByText('In maintenance').waitFor();
-      await expectAccessible(page, 'the device grid with a held device');
-      // "Needs attention" counts the device that is not healthy and shows only such devices.
-      const attention = page.getByRole('checkbox', { name: /Needs attention/ });
-      await page.locator('label', { has: attention }).getByText('1', { exact: true }).waitFor();
-      await attention.check();
-      await page.waitForURL(/needsAttention=true/);
-      await card.getByText('In maintenance').waitFor();
-      await expectAccessible(page, 'the device grid filtered to devices that need attention');
-      await page.goto(`${server.url}/devices/${deviceId}`);
-      await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
-      await page.getByText(/battery swap/).first().waitFor();
-      await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
-      expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
-      await expectAccessible(page, "a held device's page with its health chart");
-      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
-      await page.goto(`${server.url}/devices?needsAttention=true`);
-      await page.getByText('No device matches these filters.').waitFor();
-      await page.locator('label', { has: attention }).getByText('0', { exact: true }).waitFor();
-      expect(await attention.isChecked()).toBe(true);
-      expect(pageErrors).toEqual([]);
-    } finally {
-      await browser.close();
-      if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
-    }
-  });
-
   type Mending = { step: string; attempt: number; result: string; error?: string; at: string };
   const mendingOf = async (id: string): Promise<Mending[]> => (await api('GET', `/devices/${id}/health`)).body.mending;
   const statusOf = async (id: string): Promise<string> => (await api('GET', `/devices/${id}`)).body.status;
@@ -363,6 +329,43 @@ describe('device health', () => {
       return ((r.body.content ?? []) as { eventType: string; actorId?: string; payload: { step?: string } }[]).find((e) => e.eventType === 'DeviceMendingStep');
     }, { what: 'the mending step in the audit' });
     expect(audit.payload.step).toBe('reconnect');
+  });
+
+  it('shows a held device with its health badge in the grid, the "needs attention" filter, and its state, reasons, chart and mending history on its page, in Chromium, axe-clean', async () => {
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.goto(`${server.url}/devices`);
+      const card = page.locator('.device-card', { hasText: 'Health Phone' });
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid with a held device');
+      // "Needs attention" counts the device that is not healthy and shows only such devices.
+      const attention = page.getByRole('checkbox', { name: /Needs attention/ });
+      await page.locator('label', { has: attention }).getByText('1', { exact: true }).waitFor();
+      await attention.check();
+      await page.waitForURL(/needsAttention=true/);
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid filtered to devices that need attention');
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
+      await page.getByText(/battery swap/).first().waitFor();
+      await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      // The reconnect of the dropped link (the test before) in the device's mending history.
+      const history = page.getByRole('table', { name: 'Mending history' });
+      await history.getByRole('row', { name: /Reconnect the link 1 worked/ }).first().waitFor();
+      expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
+      await expectAccessible(page, "a held device's page with its health chart");
+      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+      await page.goto(`${server.url}/devices?needsAttention=true`);
+      await page.getByText('No device matches these filters.').waitFor();
+      await page.locator('label', { has: attention }).getByText('0', { exact: true }).waitFor();
+      expect(await attention.isChecked()).toBe(true);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+      if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+    }
   });
 
   it('quarantines a device whose link cannot be mended after three failed steps, says so by webhook and mail, and an administrator releases it', async () => {
