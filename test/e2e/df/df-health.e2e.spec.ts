@@ -123,10 +123,16 @@ describe('device health', () => {
     // Another host's word about this device (a scorching reading) is dropped: only its own host speaks for it.
     const forged = { checkedAt: new Date().toISOString(), battery: { level: 50, charging: false, temperatureC: 99 } };
     await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, sample: forged }));
+    // Nor can it fail mending steps on the device's behalf (three would quarantine it).
+    for (const attempt of [1, 2, 3]) {
+      const mending = { step: 'reconnect' as const, attempt, result: 'failed' as const, error: 'forged', at: new Date().toISOString() };
+      await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, mending }));
+    }
     await readAgain();
     expect((await healthOf())?.state).toBe('healthy');
     const series = await api('GET', `/devices/${deviceId}/health`);
     expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((x) => x.battery?.temperatureC === 99)).toBe(false);
+    expect(series.body.mending).toEqual([]);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
     expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
