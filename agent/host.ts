@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
-import { Bye, DevicesReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
+import { Bye, DevicesReport, HealthReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
 import { AppiumServer } from './appium/server.js';
 import { WebDriverRelay } from './appium/relay.js';
 import { webdriverRoute } from './appium/route.js';
@@ -163,6 +163,11 @@ export class AgentHost {
       await provider.start({
         added: (driver) => void this.addDevice(driver),
         removed: (deviceId) => void this.removeDevice(deviceId),
+        // Each mending step goes to the service as it ends, the way health readings go (it records it and decides on quarantine).
+        mending: (deviceId, mending) =>
+          void this.options.bus
+            .publish(subjects.health(this.hostId), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: this.hostId, deviceId, mending }))
+            .catch((err: unknown) => this.options.logger.warn({ err: (err as Error).message, deviceId }, 'a mending step could not be reported')),
       });
     }
     // Devices found so far start together; any that arrive from here on start themselves (addDevice).

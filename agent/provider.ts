@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LogEntry, RpcResult } from '#shared/wire/index.js';
+import type { LogEntry, MendingReport, RpcResult } from '#shared/wire/index.js';
 
 export {
   DEBUG_PROTOCOLS,
@@ -30,6 +30,8 @@ import type { DeviceDriver } from './capabilities.js';
 export interface DeviceListener {
   added(driver: DeviceDriver): void;
   removed(deviceId: string): void;
+  /** One mending step the provider ran on a device (reconnecting its lost link) and its result. */
+  mending?(deviceId: string, step: MendingReport): void;
 }
 
 /** A source of devices (browser, later Android through adb and iOS through usbmuxd). */

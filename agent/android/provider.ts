@@ -4,6 +4,7 @@ import { stableUuid } from '../config.js';
 import { Adb, type AdbClient } from './adb.js';
 import { describeAndroidDevice } from './describe.js';
 import { AndroidDevice } from './device.js';
+import { networkSerial, reconnect } from './mend.js';
 
 type Tracker = Awaited<ReturnType<AdbClient['trackDevices']>>;
 
@@ -27,6 +28,8 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
   readonly name = 'android';
   private readonly client: AdbClient;
   private tracker: Tracker | null = null;
+  /** Serials whose lost link is being mended. */
+  private readonly mending = new Set<string>();
 
   constructor(private readonly options: AndroidProviderOptions) {
     super(options.logger);
@@ -63,7 +66,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
     this.tracker = tracker;
     tracker.on('add', (d: { id: string; type: string }) => void this.changed(d.id, d.type));
     tracker.on('change', (d: { id: string; type: string }) => void this.changed(d.id, d.type));
-    tracker.on('remove', (d: { id: string }) => this.detach(d.id, 'the device was disconnected'));
+    tracker.on('remove', (d: { id: string }) => this.lost(d.id, 'the device was disconnected'));
     tracker.on('error', (err: Error) => this.options.logger.warn({ err: err.message }, 'adb device tracking failed'));
     tracker.on('end', () => {
       if (this.stopped || this.tracker !== tracker) return;
@@ -77,7 +80,32 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
 
   private async changed(serial: string, state: string): Promise<void> {
     if (state === 'device') await this.attach(serial);
+    else if (state === 'offline') this.lost(serial, 'the device is offline');
     else this.detach(serial, `the device is ${state}`);
+  }
+
+  /**
+   * A device whose link was lost is withdrawn; one adb reaches over the network is then mended: its
+   * link is connected again (`mend.ts`), each attempt reported to the service, which quarantines the
+   * device after three failed. A USB device comes back by itself when adb sees it again.
+   */
+  private lost(serial: string, reason: string): void {
+    const driver = this.devices.get(serial);
+    this.detach(serial, reason);
+    if (!driver || !networkSerial(serial) || this.mending.has(serial) || this.stopped) return;
+    const deviceId = driver.info.deviceId;
+    this.mending.add(serial);
+    void reconnect({
+      client: this.client,
+      serial,
+      stillLost: () => !this.stopped && !this.devices.has(serial),
+      report: (step) => {
+        this.options.logger.info({ serial, deviceId, ...step }, 'mending step');
+        this.listener?.mending?.(deviceId, step);
+      },
+    })
+      .catch((err: unknown) => this.options.logger.warn({ err: (err as Error).message, serial }, 'mending failed'))
+      .finally(() => this.mending.delete(serial));
   }
 
   private attach(serial: string): Promise<void> {

@@ -20,6 +20,15 @@ export function isHeldState(state: string | null | undefined): state is HeldHeal
 
 export { HealthSample } from '#shared/wire/index.js';
 
+/**
+ * The mending steps, in the order they are tried (docs/modules/device-health.md, "Mending"). Only
+ * `reconnect` is run today; the others are named so their events have their place.
+ */
+export const MENDING_STEPS = ['reconnect', 'restart-helpers', 'free-storage', 'reboot'] as const;
+export type MendingStep = (typeof MENDING_STEPS)[number];
+/** Failed mending steps in a row after which the device is quarantined (cause `mending-failed`). */
+export const MENDING_FAILURES_TO_QUARANTINE = 3;
+
 /** A company's thresholds; each bound is validated where it is set (`PUT /df/api/fleet/health-rules`). */
 export const HealthRules = z.object({
   /** Below this level and not charging: `charging` (held until it charges). */
@@ -50,7 +59,9 @@ export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
  * A device's health (`device-health-<deviceId>`) and a company's health rules (`df-health-rules-<companyId>`).
  * Samples themselves are not events (a module table keeps a bounded series); only a change of state is.
  * `cause` says what moved it: a sample, an administrator's maintenance or release, a maintenance's end time, or
- * a clean-device reset after a session that failed (`reset-failed`: quarantined, the failure as its reason).
+ * a clean-device reset after a session that failed (`reset-failed`: quarantined, the failure as its reason), or
+ * mending that failed `MENDING_FAILURES_TO_QUARANTINE` steps in a row (`mending-failed`). `DeviceMendingStep`:
+ * each mending step and its result.
  */
 export const healthEvents = defineEvents({
   DeviceHealthChanged: z.object({
@@ -61,9 +72,20 @@ export const healthEvents = defineEvents({
     /** The state before; null for a device's first reading. */
     from: z.enum(HEALTH_STATES).nullable(),
     health: DeviceHealthRecord,
-    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released', 'reset-failed']),
+    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released', 'reset-failed', 'mending-failed']),
     /** While in maintenance: why and until when. */
     maintenance: z.object({ reason: z.string(), until: z.string() }).optional(),
+  }),
+  /** One mending step the device's host ran (reconnecting its lost link, ...) and its result; `attempt` counts from 1 within a mending. */
+  DeviceMendingStep: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    workspaceIds: z.array(z.number().int()).nullable(),
+    step: z.enum(MENDING_STEPS),
+    attempt: z.number().int().min(1),
+    result: z.enum(['ok', 'failed', 'skipped']),
+    error: z.string().optional(),
+    at: z.string(),
   }),
   DfHealthRulesSet: HealthRules.extend({ companyId: z.number().int() }),
 });

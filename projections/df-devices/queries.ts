@@ -48,6 +48,8 @@ export interface DeviceFilters {
   nodeName?: string[];
   hubId?: string[];
   favorite?: boolean;
+  /** Only devices whose health is read and not `healthy` (true), or only those that are healthy or not read yet (false). */
+  needsAttention?: boolean;
 }
 
 export const DEVICE_SORT_COLUMNS = {
@@ -115,6 +117,7 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { exc
   if (f.excludeType && f.excludeType.length > 0) add((n) => `NOT (d.type = ANY(${n}::text[]))`, f.excludeType);
   if (f.isRealDevice !== undefined) add((n) => `d.is_real = ${n}`, f.isRealDevice);
   if (f.favorite !== undefined) add((n) => `coalesce(p.favorite, false) = ${n}`, f.favorite);
+  if (f.needsAttention !== undefined) clauses.push(`coalesce(d.health_detail->>'state', 'healthy') ${f.needsAttention ? '<>' : '='} 'healthy'`);
   return clauses.join(' AND ');
 }
 
@@ -201,7 +204,7 @@ export async function listDevices(
   let totalElements: number;
   if (!more && (rows.length > 0 || offset === 0)) {
     totalElements = offset + rows.length;
-  } else if (!filters.search && filters.favorite === undefined) {
+  } else if (!filters.search && filters.favorite === undefined && filters.needsAttention === undefined) {
     const gp: unknown[] = [];
     const gw = where(scope, filters, gp, { aliases: false });
     totalElements = Number((await db.query<{ n: unknown }>(`SELECT coalesce(sum(d.n), 0) AS n FROM df_device_groups d WHERE ${gw}`, gp)).rows[0]?.n ?? 0);
@@ -229,7 +232,8 @@ export async function listDevices(
  * siblings). Without a search or favorite filter the counts sum `df_device_groups`.
  */
 export async function deviceFacets(db: Sql, scope: Scope, filters: DeviceFilters): Promise<Record<Facet, { value: string; count: number }[]>> {
-  const grouped = !filters.search && filters.favorite === undefined;
+  // The groups do not keep health: a health filter counts the devices themselves.
+  const grouped = !filters.search && filters.favorite === undefined && filters.needsAttention === undefined;
   const entries = await Promise.all(
     (Object.keys(FACETS) as Facet[]).map(async (facet) => {
       const params: unknown[] = [];
@@ -385,4 +389,11 @@ export async function deviceCountsByHealth(db: Sql): Promise<{ health: string; p
 export async function deviceCountsByStatus(db: Sql): Promise<{ status: string; platform: string; count: number }[]> {
   const { rows } = await db.query<{ status: string; platform: string; n: unknown }>(`SELECT status, platform, count(*) AS n FROM df_devices GROUP BY status, platform`);
   return rows.map((r) => ({ status: r.status, platform: r.platform, count: Number(r.n) }));
+}
+
+/** A device's name and model (no tenant check: for the service's own messages, e.g. the quarantine mail). */
+export async function labelOfDevice(db: Sql, deviceId: string): Promise<{ name: string; model: string } | null> {
+  const r = await db.query<{ name: string; model: string }>(`SELECT name, model FROM df_devices WHERE device_id = $1`, [deviceId]);
+  const row = r.rows[0];
+  return row ? { name: String(row.name), model: String(row.model ?? '') } : null;
 }

@@ -86,6 +86,7 @@ const LABELS: Record<string, string> = {
   DfSessionDefaultsSet: 'Session defaults changed',
   DfQuotaPlanSet: 'Plan limits changed',
   DeviceHealthChanged: 'Device health changed',
+  DeviceMendingStep: 'Device mending step',
   DfHealthRulesSet: 'Device health rules changed',
   FileUploadStarted: 'File upload started',
   FileUploadAborted: 'File upload abandoned',

@@ -25,6 +25,16 @@ export const HealthSample = z.object({
 });
 export type HealthSample = z.infer<typeof HealthSample>;
 
-/** A device's health reading, published by its host (`df.agent.<hostId>.health`). */
-export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample });
+/** One mending step a host ran on a device (docs/modules/device-health.md, "Mending") and its result. */
+export const MendingReport = z.object({
+  step: z.enum(['reconnect', 'restart-helpers', 'free-storage', 'reboot']),
+  attempt: z.number().int().min(1).max(100),
+  result: z.enum(['ok', 'failed', 'skipped']),
+  error: z.string().max(500).optional(),
+  at: z.string().max(40),
+});
+export type MendingReport = z.infer<typeof MendingReport>;
+
+/** A device's health reading, or one mending step, published by its host (`df.agent.<hostId>.health`). */
+export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample.optional(), mending: MendingReport.optional() });
 export type HealthReport = z.infer<typeof HealthReport>;

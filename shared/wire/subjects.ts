@@ -7,7 +7,7 @@
  * df.agent.<hostId>.heartbeat                agent → service  liveness and device states (request)
  * df.agent.<hostId>.devices                  agent → service  the device set changed (publish)
  * df.agent.<hostId>.bye                      agent → service  orderly shutdown (publish)
- * df.agent.<hostId>.health                   agent → service  one device's health reading (publish)
+ * df.agent.<hostId>.health                   agent → service  one device's health reading or mending step (publish)
  * df.agent.<hostId>.device.<deviceId>.rpc    service → agent  one device's commands (request)
  * df.agent.<hostId>.device.<deviceId>.frames agent → service  screencast JPEG frames (publish)
  * df.agent.<hostId>.device.<deviceId>.video  agent → service  a segment of a session's video (request)

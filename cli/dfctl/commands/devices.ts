@@ -29,19 +29,30 @@ function listFlag(raw: string | undefined, name: string, allowed: readonly strin
 
 export const devices: Command = {
   name: 'devices',
-  summary: 'list the devices of the workspace',
-  usage: `dfctl devices [--platform android|ios|web] [--status available|in_use|reserved|offline|maintenance] [--search <text>]
+  summary: 'list the devices of the workspace (--unhealthy: those whose health needs attention)',
+  usage: `dfctl devices [--platform android|ios|web] [--status available|in_use|reserved|offline|maintenance] [--search <text>] [--unhealthy]
 
---platform and --status take one value or several separated by commas.`,
-  flags: { values: ['platform', 'status', 'search'] },
+--platform and --status take one value or several separated by commas. --unhealthy lists only the
+devices whose health is not healthy (cooling, charging, quarantined, in maintenance, degraded), with
+their health state and its reasons.`,
+  flags: { values: ['platform', 'status', 'search'], booleans: ['unhealthy'] },
   async run(ctx) {
     positionals(ctx.args, []);
+    const unhealthy = ctx.args.booleans.has('unhealthy');
     const list = await allPages<Device>(ctx.api(), '/df/api/devices', {
       platform: listFlag(ctx.args.values.get('platform'), 'platform', PLATFORMS),
       status: listFlag(ctx.args.values.get('status'), 'status', STATUSES),
       search: ctx.args.values.get('search'),
+      ...(unhealthy ? { needsAttention: 'true' } : {}),
     });
     if (ctx.json) return printJson(list);
+    if (unhealthy) {
+      return printTable(
+        ['ID', 'NAME', 'PLATFORM', 'STATUS', 'HEALTH', 'CHECKED', 'REASONS', 'HOST'],
+        list.map((d) => [d.id, d.alias ?? d.name, d.platform, d.status, d.health?.state ?? '', formatTime(d.health?.checkedAt), (d.health?.reasons ?? []).join('; '), d.nodeName]),
+        'Every device is healthy.',
+      );
+    }
     printTable(
       ['ID', 'NAME', 'PLATFORM', 'OS', 'MODEL', 'STATUS', 'HOST'],
       list.map((d) => [d.id, d.alias ?? d.name, d.platform, d.osVersion, d.model, d.status, d.nodeName]),

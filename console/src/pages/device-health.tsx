@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/preact-query';
-import type { Device, DeviceHealthSamples } from '@qa-platform/client';
+import type { Device, DeviceHealthSamples, Page } from '@qa-platform/client';
 import { api } from '../api';
 import { ErrorNote, formatTime } from '../ui';
 
 type Sample = DeviceHealthSamples['samples'][number];
+/** One mending step of the device's health answer (`mending`, newest first). */
+type MendingStep = { step: string; attempt: number; result: string; error?: string; at: string };
+type HealthAnswer = DeviceHealthSamples & { mending?: MendingStep[] };
 
 /** Each health state as a tester reads it. */
 const STATE: Record<string, string> = {
@@ -30,12 +33,31 @@ export function HealthBadge({ health }: { health: Device['health'] }) {
   );
 }
 
+/**
+ * The grid's "Needs attention" filter: only the devices whose health is read and not healthy (held:
+ * cooling, charging, quarantined, in maintenance; or degraded), with how many there are under the
+ * grid's other filters.
+ */
+export function AttentionFilter({ checked, query, onChange }: { checked: boolean; query: Record<string, unknown>; onChange: (on: boolean) => void }) {
+  const count = useQuery({
+    queryKey: ['devices-attention', query],
+    queryFn: () => api<Page<Device>>('/df/api/devices', { query: { ...query, needsAttention: 'true', size: 1 } }),
+    refetchInterval: 10_000,
+  });
+  return (
+    <label class="check">
+      <input type="checkbox" name="needsAttention" checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} /> Needs attention{' '}
+      <span class="count">{count.data?.totalElements ?? '…'}</span>
+    </label>
+  );
+}
+
 /** A device's health: its state and reasons, and its battery and temperature over the last hour. */
 export function DeviceHealthCard({ device }: { device: Device }) {
   const from = new Date(Date.now() - 3_600_000).toISOString();
   const series = useQuery({
     queryKey: ['device-health', device.id],
-    queryFn: () => api<DeviceHealthSamples>(`/df/api/devices/${device.id}/health?from=${encodeURIComponent(from)}`),
+    queryFn: () => api<HealthAnswer>(`/df/api/devices/${device.id}/health?from=${encodeURIComponent(from)}`),
     refetchInterval: 10_000,
   });
   const h = device.health;
@@ -83,7 +105,38 @@ export function DeviceHealthCard({ device }: { device: Device }) {
       )}
       <ErrorNote error={series.error} />
       {series.data && series.data.samples.length > 1 ? <HealthChart samples={series.data.samples} /> : null}
+      {series.data?.mending && series.data.mending.length > 0 ? <MendingHistory steps={series.data.mending} /> : null}
     </div>
+  );
+}
+
+/** Each mending step's name as a tester reads it. */
+const STEP: Record<string, string> = { reconnect: 'Reconnect the link', 'restart-helpers': 'Restart the helpers', 'free-storage': 'Free storage', reboot: 'Reboot' };
+
+/** The newest mending steps the device's host ran, newest first, each with its result. */
+function MendingHistory({ steps }: { steps: MendingStep[] }) {
+  return (
+    <table class="table">
+      <caption>Mending history</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Step</th>
+          <th scope="col">Attempt</th>
+          <th scope="col">Result</th>
+        </tr>
+      </thead>
+      <tbody>
+        {steps.map((m) => (
+          <tr>
+            <td>{formatTime(m.at)}</td>
+            <td>{STEP[m.step] ?? m.step}</td>
+            <td>{m.attempt}</td>
+            <td>{m.result === 'ok' ? 'worked' : m.result}{m.error ? `: ${m.error}` : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

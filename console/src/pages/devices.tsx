@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { OPEN_MARKS } from './open-marks';
-import { DeviceHealthCard, HealthBadge, isHeld } from './device-health';
+import { AttentionFilter, DeviceHealthCard, HealthBadge, isHeld } from './device-health';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -37,6 +37,7 @@ function useGridState() {
   const state = {
     search: query.get('search') ?? '',
     favorite: query.get('favorite') === 'true',
+    needsAttention: query.get('needsAttention') === 'true',
     sortBy: query.get('sortBy') ?? 'name',
     sortDir: (query.get('sortDir') ?? 'asc') as 'asc' | 'desc',
     page: Number(query.get('page') ?? 0),
@@ -47,6 +48,7 @@ function useGridState() {
     const q = new URLSearchParams();
     if (next.search) q.set('search', next.search);
     if (next.favorite) q.set('favorite', 'true');
+    if (next.needsAttention) q.set('needsAttention', 'true');
     if (next.sortBy !== 'name') q.set('sortBy', next.sortBy);
     if (next.sortDir !== 'asc') q.set('sortDir', next.sortDir);
     if (next.page) q.set('page', String(next.page));
@@ -85,7 +87,8 @@ export function DevicesPage() {
     const timer = setTimeout(() => applySearch(search), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search, JSON.stringify(state)]);
-  const filterQuery = { ...state.filters, search: state.search, favorite: state.favorite ? 'true' : undefined };
+  const otherFilters = { ...state.filters, search: state.search, favorite: state.favorite ? 'true' : undefined };
+  const filterQuery = { ...otherFilters, needsAttention: state.needsAttention ? 'true' : undefined };
   const devices = useQuery({
     queryKey: ['devices', filterQuery, state.sortBy, state.sortDir, state.page],
     queryFn: () => api<Page<Device>>('/df/api/devices', { query: { ...filterQuery, sortBy: state.sortBy, sortDir: state.sortDir, page: state.page, size: 24 } }),
@@ -137,6 +140,7 @@ export function DevicesPage() {
           <label class="check">
             <input type="checkbox" checked={state.favorite} onChange={(e) => set({ favorite: (e.target as HTMLInputElement).checked })} /> Favourites only
           </label>
+          <AttentionFilter checked={state.needsAttention} query={otherFilters} onChange={(needsAttention) => set({ needsAttention })} />
           {FACETS.map((f) => {
             const options = facets.data?.[f.key] ?? [];
             const chosen = state.filters[f.key] ?? [];

@@ -66,6 +66,8 @@ const Filters = {
   nodeName: multi(z.string().max(200)),
   hubId: multi(z.string().max(200)),
   favorite: queryBoolean,
+  /** true: only devices whose health is read and not healthy (held, degraded); false: only the others. */
+  needsAttention: queryBoolean,
 };
 
 const ListQuery = z.object({

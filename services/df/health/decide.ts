@@ -1,6 +1,7 @@
 import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import type { DeviceHealthRecord, HealthEvent, HealthRules, HealthSample, HealthState } from '#events/df/health.js';
+import { MENDING_FAILURES_TO_QUARANTINE, type DeviceHealthRecord, type HealthEvent, type HealthRules, type HealthSample, type HealthState } from '#events/df/health.js';
+import type { MendingReport } from '#shared/wire/index.js';
 import { sameJson } from '#shared/canonical.js';
 import { evaluate, recordOf } from './rules.js';
 
@@ -15,6 +16,8 @@ export interface HealthTenant {
 export interface DeviceHealthState {
   health: DeviceHealthRecord | null;
   maintenance: { reason: string; until: string } | null;
+  /** Mending steps failed in a row since the last that succeeded (or the last quarantine). */
+  failedMending: number;
 }
 
 export type DeviceHealthCommand =
@@ -24,7 +27,11 @@ export type DeviceHealthCommand =
   | ({ type: 'EndMaintenance'; deviceId: string; by: 'administrator' | 'end-time'; latest: HealthSample | null; rules: HealthRules; at: string } & HealthTenant)
   | ({ type: 'ReleaseQuarantine'; deviceId: string; at: string } & HealthTenant)
   /** The reset after a session failed (`reason`): the device is quarantined rather than handed out dirty. */
-  | ({ type: 'QuarantineAfterFailedReset'; deviceId: string; reason: string; at: string } & HealthTenant);
+  | ({ type: 'QuarantineAfterFailedReset'; deviceId: string; reason: string; at: string } & HealthTenant)
+  /** One mending step the device's host ran; the third failed in a row quarantines the device (`mending-failed`). */
+  | ({ type: 'RecordMendingStep'; deviceId: string; step: MendingReport; at: string } & HealthTenant);
+
+type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'>;
 
 const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ?? null;
 
@@ -33,10 +40,11 @@ const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ??
  * reasons change (the first reading is always recorded); an administrator takes it into maintenance
  * and out, and releases it from quarantine. A reading never moves a device out of maintenance.
  */
-export const deviceHealthDecider = defineDecider<DeviceHealthCommand, Of<'DeviceHealthChanged'>, DeviceHealthState>({
-  initialState: () => ({ health: null, maintenance: null }),
+export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChange, DeviceHealthState>({
+  initialState: () => ({ health: null, maintenance: null, failedMending: 0 }),
   evolve: {
-    DeviceHealthChanged: (_, { payload }) => ({ health: payload.health, maintenance: payload.maintenance ?? null }),
+    DeviceHealthChanged: (state, { payload }) => ({ health: payload.health, maintenance: payload.maintenance ?? null, failedMending: payload.health.state === 'quarantined' ? 0 : state.failedMending }),
+    DeviceMendingStep: (state, { payload }) => ({ ...state, failedMending: payload.result === 'failed' ? state.failedMending + 1 : payload.result === 'ok' ? 0 : state.failedMending }),
   },
   decide: {
     RecordHealthSample: (c, state) => {
@@ -73,6 +81,18 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, Of<'Device
       const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons, checkedAt: c.at };
       delete health.until;
       return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'reset-failed' } }];
+    },
+    RecordMendingStep: (c, state) => {
+      const { step, attempt, result, error } = c.step;
+      const tenant = { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds };
+      const recorded: HealthChange = { type: 'DeviceMendingStep', payload: { ...tenant, step, attempt, result, ...(error ? { error } : {}), at: c.at } };
+      const failed = result === 'failed' ? state.failedMending + 1 : 0;
+      // Already held by a quarantine: the steps are recorded, the quarantine stands as it is.
+      if (failed < MENDING_FAILURES_TO_QUARANTINE || stateOf(state) === 'quarantined') return [recorded];
+      const reasons = [`mending failed ${failed} steps in a row, the last ${step} (attempt ${attempt})${error ? `: ${error}` : ''}`.slice(0, 500)];
+      const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons, checkedAt: c.at };
+      delete health.until;
+      return [recorded, { type: 'DeviceHealthChanged', payload: { ...tenant, from: stateOf(state), health, cause: 'mending-failed' } }];
     },
   },
 });

@@ -55,7 +55,19 @@ describe('the health rule', () => {
 describe('device health decider', () => {
   it('records the first reading, then only changes of state or reasons', () => {
     const { events } = given(sample(reading()), sample(reading({}, { level: 70 })), sample(reading({}, { temperatureC: 45 })), sample(reading({}, { temperatureC: 46 })));
-    expect(events.map((e) => e.map((x) => `${x.payload.from}→${x.payload.health.state}`))).toEqual([['null→healthy'], [], ['healthy→cooling'], ['cooling→cooling']]);
+    expect(events.map((e) => e.map((x) => (x.type === 'DeviceHealthChanged' ? `${x.payload.from}→${x.payload.health.state}` : x.type)))).toEqual([['null→healthy'], [], ['healthy→cooling'], ['cooling→cooling']]);
+  });
+
+  it('records each mending step; three failed in a row quarantine the device (mending-failed), a step that works starts the count again', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const step = (attempt: number, result: 'ok' | 'failed'): DeviceHealthCommand => ({ type: 'RecordMendingStep', deviceId: 'd1', step: { step: 'reconnect', attempt, result, ...(result === 'failed' ? { error: 'connection refused' } : {}), at }, at, ...tenant });
+    const types = (e: ReturnType<typeof deviceHealthDecider.decide>[]) => e.map((x) => x.map((y) => (y.type === 'DeviceHealthChanged' ? `${y.payload.cause}:${y.payload.health.state}` : `${y.payload.step}:${y.payload.result}`)));
+    const mended = given(sample(reading()), step(1, 'failed'), step(2, 'failed'), step(3, 'ok'), step(1, 'failed'), step(2, 'failed'));
+    expect(types(mended.events).flat()).toEqual(['sample:healthy', 'reconnect:failed', 'reconnect:failed', 'reconnect:ok', 'reconnect:failed', 'reconnect:failed']);
+    expect(mended.state.health?.state).toBe('healthy');
+    const failed = given(sample(reading()), step(1, 'failed'), step(2, 'failed'), step(3, 'failed'), step(4, 'failed'));
+    expect(types(failed.events)).toEqual([['sample:healthy'], ['reconnect:failed'], ['reconnect:failed'], ['reconnect:failed', 'mending-failed:quarantined'], ['reconnect:failed']]);
+    expect(failed.state.health).toMatchObject({ state: 'quarantined', reasons: ['mending failed 3 steps in a row, the last reconnect (attempt 3): connection refused'] });
   });
 
   it('holds maintenance against readings, refuses an end time in the past, and ends it into the state the newest reading gives', () => {

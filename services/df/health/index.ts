@@ -15,3 +15,4 @@ export const healthFeature = fp(
 export { HealthService } from './service.js';
 export { BusyWatchdog, unexplained, WATCHDOG_ACTOR } from './watchdog.js';
 export { evaluate } from './rules.js';
+export { QuarantineMailer, entersQuarantine, quarantineMail } from './quarantine-mail.js';

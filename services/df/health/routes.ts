@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeviceHealthRecord, HealthRules, HealthSample } from '#events/df/health.js';
+import { DeviceHealthRecord, HealthRules, HealthSample, MENDING_STEPS } from '#events/df/health.js';
 import { AppError } from '#shared/errors.js';
 import { caller, idParam } from '../http.js';
 import type { HealthService } from './service.js';
@@ -17,6 +17,9 @@ const HealthView = z
     deviceId: z.string(),
     health: DeviceHealthRecord.nullable(),
     samples: z.array(HealthSample.meta({ id: 'DfHealthSample' })),
+    mending: z
+      .array(z.object({ step: z.enum(MENDING_STEPS), attempt: z.number().int(), result: z.enum(['ok', 'failed', 'skipped']), error: z.string().optional(), at: z.string() }))
+      .meta({ description: 'The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, each with its result' }),
   })
   .meta({ id: 'DfDeviceHealthSamples' });
 const Current = z.object({ deviceId: z.string(), health: DeviceHealthRecord.nullable() });

@@ -2,12 +2,13 @@ import type { BusMessage, BusSubscription } from '#shared/bus/index.js';
 import { applySchema } from '#shared/db/index.js';
 import { aggregate, callerActor, commandContext, fold, type CommandActor } from '#shared/es/index.js';
 import { found } from '#shared/errors.js';
-import { HealthReport, decode, hostIdOf, type HealthSample, subjects } from '#shared/wire/index.js';
-import { DEFAULT_HEALTH_RULES, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
+import { HealthReport, decode, hostIdOf, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
+import { DEFAULT_HEALTH_RULES, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
 import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
+import { QuarantineMailer } from './quarantine-mail.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
 
 /** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
@@ -30,7 +31,21 @@ export interface DeviceHealthView {
   deviceId: string;
   health: DeviceHealthRecord | null;
   samples: HealthSample[];
+  /** The newest mending steps (newest first, `MENDING_SHOWN` at most). */
+  mending: MendingEntry[];
 }
+
+/** One recorded mending step, as the device's health shows it. */
+export interface MendingEntry {
+  step: MendingStep;
+  attempt: number;
+  result: 'ok' | 'failed' | 'skipped';
+  error?: string;
+  at: string;
+}
+
+/** How many of its newest mending steps a device's health shows. */
+const MENDING_SHOWN = 20;
 
 /** Who acts when a host's reading moves a device: the agent of that host. */
 const agentActor = (hostId: string, companyId: number | null): CommandActor => ({ actorId: `agent:${hostId}`, ...(companyId !== null ? { companyId } : {}) });
@@ -45,6 +60,8 @@ export class HealthService {
   private subscription: BusSubscription | null = null;
   private readonly devices;
   private readonly rulesOf;
+  /** Mails the company's administrators when one of its devices is quarantined. */
+  private readonly mails: QuarantineMailer;
   private readonly sweeper = new PeriodicJob(
     () => this.sweep(),
     (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
@@ -53,6 +70,7 @@ export class HealthService {
   constructor(private readonly platform: Platform) {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
     this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
+    this.mails = new QuarantineMailer(platform);
     this.rulesOf = aggregate(deps, { decider: healthRulesDecider, stream: (id) => healthRulesStream(Number(id)), readModels: [] });
   }
 
@@ -70,10 +88,12 @@ export class HealthService {
     await this.ready();
     this.subscription = await this.platform.bus.subscribe(subjects.anyHealth(), (msg) => void this.onReport(msg), { queue: 'df-service' });
     this.sweeper.start(sweepEveryMs);
+    await this.mails.start();
   }
 
   async stop(): Promise<void> {
     await this.sweeper.stop();
+    await this.mails.stop();
     await this.subscription?.unsubscribe().catch(() => undefined);
     this.subscription = null;
   }
@@ -101,7 +121,20 @@ export class HealthService {
       this.platform.logger.warn({ subject: msg.subject, err: (err as Error).message }, 'invalid health report');
       return;
     }
-    await this.record(hostIdOf(msg.subject) ?? '', report.deviceId, report.sample).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a health reading failed'));
+    const hostId = hostIdOf(msg.subject) ?? '';
+    if (report.sample) await this.record(hostId, report.deviceId, report.sample).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a health reading failed'));
+    if (report.mending) await this.recordMending(hostId, report.deviceId, report.mending).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a mending step failed'));
+  }
+
+  /**
+   * One mending step a host ran on one of its devices (another host's word is dropped): recorded on the
+   * device's health; the third failed in a row quarantines it (`mending-failed`), which is mailed and heard by webhook.
+   */
+  async recordMending(hostId: string, deviceId: string, step: MendingReport): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement || placement.hostId !== hostId) return;
+    const command: DeviceHealthCommand = { type: 'RecordMendingStep', deviceId, step, at: this.platform.now().toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)));
   }
 
   /**
@@ -147,7 +180,14 @@ export class HealthService {
       [deviceId, range.from?.toISOString() ?? null, range.to?.toISOString() ?? null],
     );
     const samples = r.rows.map((row) => (typeof row.sample === 'string' ? JSON.parse(row.sample) : row.sample) as HealthSample);
-    return { deviceId, health: device.health, samples };
+    const mending: MendingEntry[] = [];
+    for (const e of (await this.platform.store.readStream(deviceHealthStream(deviceId))).reverse()) {
+      if (e.type !== 'DeviceMendingStep') continue;
+      const { step, attempt, result, error, at } = e.payload as MendingEntry;
+      mending.push({ step, attempt, result, ...(error ? { error } : {}), at });
+      if (mending.length >= MENDING_SHOWN) break;
+    }
+    return { deviceId, health: device.health, samples, mending };
   }
 
   /** Takes a device the caller may see into maintenance until `until`; 404 for a device they may not see. */

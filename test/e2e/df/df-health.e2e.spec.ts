@@ -4,9 +4,12 @@ import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 import { HealthReport, PROTOCOL_VERSION, encode, subjects } from '#shared/wire/index.js';
+import { QuarantineMailer } from '#services/df/health/index.js';
 
 /**
  * Device health end to end: an adbd test device behind Debian's adb, the server's in-process agent
@@ -23,7 +26,10 @@ let adb: AdbServer;
 let peer: AdbdPeer;
 let token: string;
 let deviceId: string;
+let serial: string;
 let receiver: Server;
+let fragile: AdbdPeer | undefined;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 const hooks: { type: string; data: Record<string, unknown> }[] = [];
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
@@ -46,6 +52,10 @@ const readAgain = async (n = 2) => {
 };
 const openSession = () => api('POST', '/sessions', { deviceId, name: 'health e2e' });
 const wdSession = () => http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { 'df:deviceId': deviceId } } } });
+/** A mail's text with its quoted-printable soft breaks and escapes undone. */
+const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+/** The quarantine mails the administrator has received so far. */
+const quarantineMails = () => smtp.mails.filter((m) => m.to.includes(ADMIN.email)).map((m) => mailText(m.raw)).filter((t) => t.includes('Device quarantined'));
 const hookSeen = (type: string, match: (d: Record<string, unknown>) => boolean) =>
   eventually(async () => hooks.find((h) => h.type === type && match(h.data)), { what: `webhook ${type}`, timeoutMs: 20_000 });
 
@@ -61,13 +71,15 @@ describe('device health', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpListener();
     adb = await startAdbServer();
     const started = await startPeer({ model: 'Health Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
     peer = started.peer;
-    await adb.connect(started.port);
+    serial = await adb.connect(started.port);
     server = await startTestServer({
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: smtp.url,
       AGENT_HEALTH_INTERVAL: '500ms',
       AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false }, devices: [] }),
     });
@@ -87,6 +99,8 @@ describe('device health', () => {
     await adb?.stop();
     await peer?.close();
     await new Promise((resolve) => receiver?.close(resolve));
+    await smtp?.stop();
+    await fragile?.close();
   });
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
@@ -109,10 +123,16 @@ describe('device health', () => {
     // Another host's word about this device (a scorching reading) is dropped: only its own host speaks for it.
     const forged = { checkedAt: new Date().toISOString(), battery: { level: 50, charging: false, temperatureC: 99 } };
     await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, sample: forged }));
+    // Nor can it fail mending steps on the device's behalf (three would quarantine it).
+    for (const attempt of [1, 2, 3]) {
+      const mending = { step: 'reconnect' as const, attempt, result: 'failed' as const, error: 'forged', at: new Date().toISOString() };
+      await server.process.platform.bus.publish(subjects.health('intruder-host'), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: 'intruder-host', deviceId, mending }));
+    }
     await readAgain();
     expect((await healthOf())?.state).toBe('healthy');
     const series = await api('GET', `/devices/${deviceId}/health`);
     expect((series.body.samples as { battery?: { temperatureC?: number } }[]).some((x) => x.battery?.temperatureC === 99)).toBe(false);
+    expect(series.body.mending).toEqual([]);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
     expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
@@ -168,11 +188,26 @@ describe('device health', () => {
     peer.health.set({ batteryLevel: 80, charging: false });
   });
 
-  it('quarantines a failed battery until an administrator releases it, and says so by webhook', async () => {
+  it('quarantines a failed battery until an administrator releases it, and says so by webhook and by one mail to the administrators', async () => {
+    const mailsBefore = quarantineMails().length;
     peer.health.set({ batteryHealth: 4 });
     const q = await healthBecomes('quarantined');
     expect(q.reasons).toEqual(['battery health dead']);
     expect(await hookSeen('device.quarantined', (d) => d.state === 'quarantined')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails()[mailsBefore], { what: 'the quarantine mail to the administrator' });
+    expect(mail).toContain('Subject: Device quarantined: Health Phone');
+    expect(mail).toContain(deviceId);
+    expect(mail).toContain('- battery health dead');
+    expect(mail).toContain('cause: sample');
+    expect(mail).toContain(`/devices/${deviceId}`);
+    // A replay of the whole log (a mailer that lost its position) mails no quarantine a second time.
+    const { platform } = server.process;
+    await platform.db.query(`UPDATE df_health_mail_position SET position = '0'`);
+    const head = (await platform.store.readStream(`device-health-${deviceId}`)).at(-1)!.position;
+    const replay = new QuarantineMailer(platform);
+    await replay.start();
+    await eventually(async () => (BigInt((await platform.db.query<{ position: string }>(`SELECT position FROM df_health_mail_position`)).rows[0]!.position) >= head ? true : undefined), { what: 'the replay past the quarantine' });
+    await replay.stop();
     // The battery is replaced: readings alone never end a quarantine.
     peer.health.set({ batteryHealth: 2 });
     await readAgain();
@@ -182,6 +217,11 @@ describe('device health', () => {
     expectStatus(released, 200);
     expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
     expect(await hookSeen('device.recovered', (d) => d.from === 'quarantined')).toBeTruthy();
+    // One quarantine, one mail: the readings that came while it was held and the release sent no other.
+    expect(quarantineMails().length).toBe(mailsBefore + 1);
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
   });
 
   it('puts the settings a session changed back to the baseline at its end, checked at the device; a reset that fails quarantines it', async () => {
@@ -209,6 +249,8 @@ describe('device health', () => {
     const q = await healthBecomes('quarantined');
     expect(q.reasons[0]).toContain('system/font_scale');
     expect(await hookSeen('device.quarantined', (d) => d.cause === 'reset-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().find((t) => t.includes('cause: reset-failed')), { what: 'the mail of the quarantine after the failed reset' });
+    expect(mail).toContain('system/font_scale');
     const refused = await openSession();
     expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
     expect(refused.body.message).toContain('font_scale');
@@ -228,9 +270,28 @@ describe('device health', () => {
     // Readings go on but do not end it.
     await readAgain();
     expect((await healthOf())?.state).toBe('maintenance');
+    // The list's "needs attention" filter and `dfctl devices --unhealthy` show it, with its state and reason.
+    const attention = await api('GET', '/devices?needsAttention=true');
+    expect(attention.body.totalElements).toBe(1);
+    expect(attention.body.content[0]).toMatchObject({ id: deviceId, health: { state: 'maintenance' } });
+    expect((await api('GET', '/devices?needsAttention=false')).body.totalElements).toBe(0);
+    expectStatus(await api('GET', '/devices?needsAttention=maybe'), 400, 'VALIDATION_FAILED');
+    const dfctl = { DFCTL_CONFIG: freshDfctlConfig() };
+    const login = await runDfctl(['login', '--server', server.url, '--email', ADMIN.email, '--password-stdin'], { input: ADMIN.password, env: dfctl });
+    expect(login.code, login.stderr).toBe(0);
+    const listed = await runDfctl(['devices', '--unhealthy'], { env: dfctl });
+    expect(listed.code, listed.stderr).toBe(0);
+    const [header, row, ...rest] = listed.stdout.trim().split('\n');
+    expect(header).toMatch(/^ID\s+NAME\s+PLATFORM\s+STATUS\s+HEALTH\s+CHECKED\s+REASONS\s+HOST/);
+    expect(rest).toEqual([]);
+    expect(row).toContain(deviceId);
+    expect(row).toMatch(/\bmaintenance\b.*replace the USB cable/);
     const ended = await api('DELETE', `/devices/${deviceId}/maintenance`);
     expectStatus(ended, 200);
     expect(ended.body.health.state).toBe('healthy');
+    const none = await runDfctl(['devices', '--unhealthy'], { env: dfctl });
+    expect(none.stdout.trim()).toBe('Every device is healthy.');
+    expect((await api('GET', '/devices?needsAttention=true')).body.totalElements).toBe(0);
     const audit = await eventually(async () => {
       const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
       const entries = (r.body.content ?? []) as { eventType: string; payload: { cause?: string } }[];
@@ -251,7 +312,32 @@ describe('device health', () => {
     expect(await hookSeen('device.recovered', (d) => d.from === 'maintenance' && d.cause === 'maintenance-ended')).toBeTruthy();
   });
 
-  it('shows a held device with its health badge in the grid, and its state, reasons and chart on its page, in Chromium, axe-clean', async () => {
+  type Mending = { step: string; attempt: number; result: string; error?: string; at: string };
+  const mendingOf = async (id: string): Promise<Mending[]> => (await api('GET', `/devices/${id}/health`)).body.mending;
+  const statusOf = async (id: string): Promise<string> => (await api('GET', `/devices/${id}`)).body.status;
+
+  it('mends a dropped link: the agent connects the device again, the step is recorded, shown and audited, and the device serves again', async () => {
+    const before = (await mendingOf(deviceId)).length;
+    // The adb server drops the device's link (as a network device's does when its connection breaks).
+    await adb.disconnect(serial);
+    const step = await eventually(async () => {
+      const m = await mendingOf(deviceId);
+      return m.length > before ? m[0] : undefined;
+    }, { what: 'the recorded reconnect step' });
+    expect(step).toMatchObject({ step: 'reconnect', attempt: 1, result: 'ok' });
+    await eventually(async () => ((await statusOf(deviceId)) === 'available' ? true : undefined), { what: 'the device available again' });
+    expect((await healthOf())?.state).toBe('healthy');
+    const opened = await openSession();
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
+      return ((r.body.content ?? []) as { eventType: string; actorId?: string; payload: { step?: string } }[]).find((e) => e.eventType === 'DeviceMendingStep');
+    }, { what: 'the mending step in the audit' });
+    expect(audit.payload.step).toBe('reconnect');
+  });
+
+  it('shows a held device with its health badge in the grid, the "needs attention" filter, and its state, reasons, chart and mending history on its page, in Chromium, axe-clean', async () => {
     expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
     const browser = await launchBrowser();
     try {
@@ -260,16 +346,57 @@ describe('device health', () => {
       const card = page.locator('.device-card', { hasText: 'Health Phone' });
       await card.getByText('In maintenance').waitFor();
       await expectAccessible(page, 'the device grid with a held device');
+      // "Needs attention" counts the device that is not healthy and shows only such devices.
+      const attention = page.getByRole('checkbox', { name: /Needs attention/ });
+      await page.locator('label', { has: attention }).getByText('1', { exact: true }).waitFor();
+      await attention.check();
+      await page.waitForURL(/needsAttention=true/);
+      await card.getByText('In maintenance').waitFor();
+      await expectAccessible(page, 'the device grid filtered to devices that need attention');
       await page.goto(`${server.url}/devices/${deviceId}`);
       await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
       await page.getByText(/battery swap/).first().waitFor();
       await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      // The reconnect of the dropped link (the test before) in the device's mending history.
+      const history = page.getByRole('table', { name: 'Mending history' });
+      await history.getByRole('row', { name: /Reconnect the link 1 worked/ }).first().waitFor();
       expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
       await expectAccessible(page, "a held device's page with its health chart");
+      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+      await page.goto(`${server.url}/devices?needsAttention=true`);
+      await page.getByText('No device matches these filters.').waitFor();
+      await page.locator('label', { has: attention }).getByText('0', { exact: true }).waitFor();
+      expect(await attention.isChecked()).toBe(true);
       expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();
-      expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+      if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     }
+  });
+
+  it('quarantines a device whose link cannot be mended after three failed steps, says so by webhook and mail, and an administrator releases it', async () => {
+    const started = await startPeer({ model: 'Fragile Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    fragile = started.peer;
+    const fragileSerial = await adb.connect(started.port);
+    const fragileId = await eventually(async () => ((await api('GET', '/devices?search=Fragile')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the fragile device', timeoutMs: 30_000 });
+    const mailsBefore = quarantineMails().length;
+    // Its link drops and the device is gone for good: every reconnect is refused.
+    await adb.disconnect(fragileSerial);
+    await fragile.close();
+    const q = await eventually(async () => {
+      const h = (await api('GET', `/devices/${fragileId}`)).body.health as Health | null;
+      return h?.state === 'quarantined' ? h : undefined;
+    }, { what: 'the fragile device quarantined', timeoutMs: 30_000 });
+    expect(q.reasons[0]).toMatch(/^mending failed 3 steps in a row, the last reconnect \(attempt 3\)/);
+    const steps = await mendingOf(fragileId);
+    expect(steps.map((m) => `${m.step}#${m.attempt}:${m.result}`)).toEqual(['reconnect#3:failed', 'reconnect#2:failed', 'reconnect#1:failed']);
+    expect(steps[0]!.error).toBeTruthy();
+    expect(await hookSeen('device.quarantined', (d) => d.deviceId === fragileId && d.cause === 'mending-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().slice(mailsBefore).find((t) => t.includes(fragileId)), { what: 'the mail of the mending quarantine' });
+    expect(mail).toContain('Device quarantined: Fragile Phone');
+    expect(mail).toContain('cause: mending-failed');
+    const released = await api('POST', `/devices/${fragileId}/release-quarantine`);
+    expectStatus(released, 200);
+    expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
   });
 });
