@@ -4,9 +4,7 @@ import { api } from '../api';
 import { ErrorNote, formatTime } from '../ui';
 
 type Sample = DeviceHealthSamples['samples'][number];
-/** One mending step of the device's health answer (`mending`, newest first). */
-type MendingStep = { step: string; attempt: number; result: string; error?: string; at: string };
-type HealthAnswer = DeviceHealthSamples & { mending?: MendingStep[] };
+type MendingStep = DeviceHealthSamples['mending'][number];
 
 /** Each health state as a tester reads it. */
 const STATE: Record<string, string> = {
@@ -57,7 +55,7 @@ export function DeviceHealthCard({ device }: { device: Device }) {
   const from = new Date(Date.now() - 3_600_000).toISOString();
   const series = useQuery({
     queryKey: ['device-health', device.id],
-    queryFn: () => api<HealthAnswer>(`/df/api/devices/${device.id}/health?from=${encodeURIComponent(from)}`),
+    queryFn: () => api<DeviceHealthSamples>(`/df/api/devices/${device.id}/health?from=${encodeURIComponent(from)}`),
     refetchInterval: 10_000,
   });
   const h = device.health;
