@@ -7,7 +7,7 @@
 // Inside the repository the packages resolve to their sources (the `qa-platform-source` export condition,
 // set in tsconfig.json, vitest.config.ts and the runners' NODE_OPTIONS), so nothing there waits for this build.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,9 +115,10 @@ export async function buildClients({ force = false } = {}) {
       if (name !== tarballName(pkg)) throw new Error(`npm pack named ${pkg.name}'s tarball ${name}, not ${tarballName(pkg)}`);
       packed.push(name);
     }
-    // Renamed into place one by one, so the server never reads half a file.
+    // Copied next to their place (the temporary folder may be on another file system, a tmpfs /tmp), then
+    // renamed into place one by one, so the server never reads half a file.
     for (const name of packed) {
-      renameSync(join(work, name), join(out, `${name}.tmp`));
+      copyFileSync(join(work, name), join(out, `${name}.tmp`));
       renameSync(join(out, `${name}.tmp`), join(out, name));
     }
     for (const name of readdirSync(out)) if (name.endsWith('.tgz') && !packed.includes(name)) rmSync(join(out, name));

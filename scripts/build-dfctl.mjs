@@ -3,7 +3,7 @@
 // `npm install` (prepare) and `npm start`, skipped when the build is newer than every source;
 // `--force` builds regardless. The server hands both out (GET /df/api/client-config/dfctl-manifest).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +90,8 @@ export async function buildDfctl({ force = false } = {}) {
     // Written next to each other, then renamed into place, so the server never reads half a file.
     writeFileSync(`${bundle}.tmp`, readFileSync(built));
     chmodSync(`${bundle}.tmp`, 0o755);
-    renameSync(join(work, packed), `${tarball}.tmp`);
+    // Copied, not renamed, out of the temporary folder: it may be on another file system (a tmpfs /tmp).
+    copyFileSync(join(work, packed), `${tarball}.tmp`);
     renameSync(`${bundle}.tmp`, bundle);
     renameSync(`${tarball}.tmp`, tarball);
     for (const name of readdirSync(out)) if (/^dfctl-.*\.tgz$/.test(name) && join(out, name) !== tarball) rmSync(join(out, name));
