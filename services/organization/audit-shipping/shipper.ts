@@ -125,8 +125,7 @@ export class AuditShipper {
         }
         const after = await lease(db, target.kind, this.owner, LEASE_MS);
         if (after !== null) {
-          const upTo = this.platform.readModels.positionOf?.('org-audit');
-          const items = await auditEntriesAfter(db, after, upTo ?? null, BATCH);
+          const items = await auditEntriesAfter(db, after, this.shippable(), BATCH);
           if (items.length > 0) {
             await target.send(items);
             written.push({ from: after, at: Date.now() });
@@ -146,6 +145,17 @@ export class AuditShipper {
       }
       if (wait > 0) await this.pause(wait);
     }
+  }
+
+  /**
+   * How far the history may be shipped: as far as both the audit's and the directory's read models have
+   * got when they run in this process (the directory names the actors and subjects, as in the export);
+   * elsewhere, whatever the audit's read model holds.
+   */
+  private shippable(): bigint | null {
+    const { readModels } = this.platform;
+    const positions = ['org-audit', 'org-directory'].map((name) => readModels.positionOf?.(name)).filter((p): p is bigint => p !== undefined);
+    return positions.length === 0 ? null : positions.reduce((a, b) => (a < b ? a : b));
   }
 
   private pause(ms: number): Promise<void> {
