@@ -167,6 +167,37 @@ const schema = z.object({
   AUDIT_CHECKPOINT_EVENTS: int(1, 10_000_000).default(1000),
   /** ... or once its last checkpoint is this old and it has moved at all (at least 1s). */
   AUDIT_CHECKPOINT_INTERVAL: duration.refine((ms) => ms >= 1000, 'at least 1s').default(10 * 60_000),
+  /**
+   * Shipping the audit history to a SIEM (docs/operations.md, "Shipping the audit history to a SIEM"):
+   * the installation's syslog receiver, `tls://host:port` (RFC 5424 messages, octet-counted, over TLS).
+   * Unset: no syslog shipping.
+   */
+  AUDIT_SYSLOG_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .trim()
+      .refine((v) => {
+        if (!URL.canParse(v)) return false;
+        const u = new URL(v);
+        return u.protocol === 'tls:' && u.hostname !== '' && u.port !== '' && (u.pathname === '' || u.pathname === '/') && !u.username && !u.password;
+      }, 'a URL tls://host:port (RFC 5425: syslog over TLS), without credentials or path')
+      .optional(),
+  ),
+  /** A PEM file of the certificate authorities the syslog receiver's certificate is checked against; unset: the system's. */
+  AUDIT_SYSLOG_CA: optionalString,
+  /** The installation's HTTP collector: each batch of audited events is POSTed as JSON lines. Unset: no HTTP shipping. */
+  AUDIT_HTTP_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .url()
+      .refine((v) => /^https?:$/.test(new URL(v).protocol) && !new URL(v).username && !new URL(v).password, 'an http:// or https:// URL without credentials (the token goes in AUDIT_HTTP_TOKEN)')
+      .optional(),
+  ),
+  /** The collector's token: sent as `Authorization: Splunk <token>` (splunk-hec) or `Bearer <token>` (jsonl). */
+  AUDIT_HTTP_TOKEN: optionalString,
+  /** What the HTTP collector is sent: `jsonl` (one export entry a line) or `splunk-hec` (Splunk's HTTP Event Collector shape). */
+  AUDIT_HTTP_FORMAT: z.preprocess(emptyAsUnset, z.enum(['jsonl', 'splunk-hec']).default('jsonl')),
   /** Per client address and hour: requests that send mail (password reset, invitations); 0 switches it off. */
   MAIL_MAX_PER_ADDRESS_PER_HOUR: int(0, 1_000_000).default(20),
   /** Mails to one e-mail address per hour (password reset, invitations); 0 switches it off. */

@@ -78,3 +78,20 @@ describe('DNS servers', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DNS_SERVERS: '127.0.0.1:53,300.0.0.1' })).toThrow(/DNS_SERVERS/);
   });
 });
+
+describe('audit shipping', () => {
+  it('is off when unset, and reads a tls:// syslog receiver and an HTTP collector', () => {
+    const off = loadConfig({ NODE_ENV: 'test', AUDIT_SYSLOG_URL: '' });
+    expect([off.AUDIT_SYSLOG_URL, off.AUDIT_HTTP_URL, off.AUDIT_HTTP_FORMAT]).toEqual([undefined, undefined, 'jsonl']);
+    const on = loadConfig({ NODE_ENV: 'test', AUDIT_SYSLOG_URL: 'tls://127.0.0.1:6514', AUDIT_HTTP_URL: 'http://127.0.0.1:8088/services/collector', AUDIT_HTTP_FORMAT: 'splunk-hec' });
+    expect([on.AUDIT_SYSLOG_URL, on.AUDIT_HTTP_URL, on.AUDIT_HTTP_FORMAT]).toEqual(['tls://127.0.0.1:6514', 'http://127.0.0.1:8088/services/collector', 'splunk-hec']);
+  });
+
+  it('refuses a syslog address that is not tls://host:port, or a bad collector, naming the variable', () => {
+    for (const bad of ['tcp://127.0.0.1:514', 'udp://127.0.0.1:514', '127.0.0.1:6514', 'not a url', 'tls://127.0.0.1', 'tls://u:p@127.0.0.1:6514']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', AUDIT_SYSLOG_URL: bad }), bad).toThrow(/AUDIT_SYSLOG_URL: a URL tls:\/\/host:port/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', AUDIT_HTTP_URL: 'ftp://127.0.0.1/x' })).toThrow(/AUDIT_HTTP_URL/);
+    expect(() => loadConfig({ NODE_ENV: 'test', AUDIT_HTTP_FORMAT: 'xml' })).toThrow(/AUDIT_HTTP_FORMAT/);
+  });
+});

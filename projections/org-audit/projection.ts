@@ -363,6 +363,7 @@ export const orgAuditProjection: Projection = {
     ALTER TABLE org_audit_events ADD COLUMN IF NOT EXISTS resource_name text;
     ALTER TABLE org_audit_events ADD COLUMN IF NOT EXISTS subject_user_id integer;
     CREATE INDEX IF NOT EXISTS org_audit_events_company ON org_audit_events (company_id, position DESC);
+    CREATE INDEX IF NOT EXISTS org_audit_events_position ON org_audit_events (position);
     CREATE INDEX IF NOT EXISTS org_audit_events_resource ON org_audit_events (company_id, resource_type, resource_id, position DESC);
     CREATE INDEX IF NOT EXISTS org_audit_events_device ON org_audit_events (company_id, device_id, position DESC) WHERE device_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS org_audit_events_session ON org_audit_events (company_id, session_id, position DESC) WHERE session_id IS NOT NULL;

@@ -133,3 +133,47 @@ export async function* streamAuditEvents(db: Sql, companyId: number, f: AuditFil
     before = String(r.rows[r.rows.length - 1]!.position);
   }
 }
+
+/** An audited event as the shipping to a SIEM sends it: the export's entry, its company and its place in the company's chain. */
+export interface ShippedAuditEntry {
+  companyId: number;
+  /** The event's number in its company's chain and the chain's hash there (hex); null for an event recorded before the chain. */
+  chainSeq: number | null;
+  chainHash: string | null;
+  entry: AuditEntry;
+}
+
+/**
+ * Every company's audited events after `after` (up to `upTo` when given), oldest first, at most `limit`:
+ * what the shipping to a SIEM follows. Each entry is the one the export gives for that event.
+ */
+export async function auditEntriesAfter(db: Sql, after: bigint, upTo: bigint | null, limit: number): Promise<ShippedAuditEntry[]> {
+  const values: unknown[] = [after.toString()];
+  let bound = '';
+  if (upTo !== null) {
+    values.push(upTo.toString());
+    bound = ` AND a.position <= $2`;
+  }
+  const r = await db.query<Record<string, unknown>>(
+    `SELECT ${columns}, a.company_id AS "companyId", e.chain_seq::text AS "chainSeq", encode(e.chain_hash, 'hex') AS "chainHash"
+     FROM ${FROM} LEFT JOIN es_events e ON e.position = a.position
+     WHERE a.position > $1${bound} ORDER BY a.position LIMIT ${Math.max(1, Math.floor(limit))}`,
+    values,
+  );
+  const out: ShippedAuditEntry[] = [];
+  for (const row of r.rows) {
+    const { companyId, chainSeq, chainHash, ...rest } = row;
+    const [entry] = await withNames(db, Number(companyId), [rest]);
+    out.push({ companyId: Number(companyId), chainSeq: chainSeq == null ? null : Number(chainSeq), chainHash: (chainHash as string | null) ?? null, entry: entry! });
+  }
+  return out;
+}
+
+/** How many audited events lie after `after`: every company's, or one company's. */
+export async function countAuditEventsAfter(db: Sql, after: bigint, companyId?: number): Promise<number> {
+  const r = await db.query<{ n: unknown }>(
+    `SELECT count(*) AS n FROM ${FROM} WHERE a.position > $1${companyId === undefined ? '' : ' AND a.company_id = $2'}`,
+    companyId === undefined ? [after.toString()] : [after.toString(), companyId],
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}

@@ -11,6 +11,7 @@ import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
 import { AuditChain, auditFeature } from './audit/index.js';
+import { AuditShipper, auditShippingFeature } from './audit-shipping/index.js';
 import { AuthService, authFeature } from './auth/index.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { claimsFeature } from './claims/index.js';
@@ -53,6 +54,7 @@ export function createOrganizationModule(platform: Platform) {
   const scim = new ScimService(platform, auth.revocations);
   const webhooks = new WebhookService(platform);
   const auditChain = new AuditChain(platform);
+  const auditShipper = new AuditShipper(platform);
   // A domain verified where a provider already enforces ends its people's password sessions (docs/modules/identity.md, "What enforcement ends").
   const domains = new DomainService(platform, async (companyId, ctx) => {
     await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId });
@@ -66,6 +68,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(teamsFeature, { platform }),
     feature(workspacesFeature, { platform, auth }),
     feature(auditFeature, { platform, chain: auditChain }),
+    feature(auditShippingFeature, { shipper: auditShipper }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),
@@ -95,16 +98,18 @@ export function createOrganizationModule(platform: Platform) {
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /**
      * Creates the bootstrap administrator once, when configured; seals identity provider secrets under
-     * the current key (in the background); starts sending webhooks and signing the chain's checkpoints.
+     * the current key (in the background); starts sending webhooks, signing the chain's checkpoints and shipping the audit history to the SIEM.
      */
     start: async () => {
       await bootstrapAdmin(platform, auth);
       identity.start();
       await webhooks.dispatcher.start();
       await auditChain.start();
+      await auditShipper.start();
     },
-    /** Stops sending webhooks (what is due stays queued for the next start) and signing checkpoints. */
+    /** Stops sending webhooks (what is due stays queued for the next start), signing checkpoints and shipping the audit history. */
     stop: async () => {
+      await auditShipper.stop();
       await webhooks.dispatcher.stop();
       await auditChain.stop();
     },

@@ -37,6 +37,8 @@ describe('the metric catalog', () => {
   it('names every platform metric qa_* with a help text', async () => {
     const names = Object.values(qaMetrics).map((m) => ('gauge' in m ? m.gauge : m) as unknown as { name: string; help: string });
     expect(names.map((m) => m.name).sort()).toEqual([
+      'qa_audit_shipping_backlog_events',
+      'qa_audit_shipping_failures_total',
       'qa_device_command_duration_seconds',
       'qa_devices',
       'qa_devices_health',

@@ -85,6 +85,10 @@ export const rateLimitRefusals = counter('qa_rate_limit_refusals_total', 'Reques
 export const webhookBacklog = observedGauge('qa_webhook_deliveries_pending', 'Webhook deliveries not yet delivered nor given up.', []);
 export const webhookFailures = counter('qa_webhook_delivery_failures_total', 'Webhook delivery attempts that failed, by whether the delivery will be retried or is given up.', ['final']);
 
+/** The shipping of the audit history to the installation's SIEM: events not yet shipped, and attempts that failed, by target kind (syslog, http). */
+export const auditShippingBacklog = observedGauge('qa_audit_shipping_backlog_events', 'Audited events not yet shipped to the SIEM, by target kind (syslog, http).', ['kind']);
+export const auditShippingFailures = counter('qa_audit_shipping_failures_total', 'Attempts to ship a batch of audited events to the SIEM that failed (and will be tried again), by target kind.', ['kind']);
+
 /** Screen frames delivered to viewers, and frames a slow viewer skipped: `rate()` of it is frames per second. */
 export const viewerFrames = counter('qa_viewer_frames_total', 'Screen frames delivered to viewers (sent), and frames skipped for a slow viewer (dropped).', ['outcome']);
 

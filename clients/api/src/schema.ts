@@ -589,6 +589,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit/shipping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the shipping of the audit history to the installation's SIEM stands, each target with the company's backlog; no targets when the operator set none (AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditShipping"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit/verify": {
         parameters: {
             query?: never;
@@ -21226,6 +21280,44 @@ export interface components {
             label: string;
             resourceType: string;
             type: string;
+        };
+        AuditShipping: {
+            targets: components["schemas"]["AuditShippingTarget"][];
+        };
+        AuditShippingInput: {
+            targets: components["schemas"]["AuditShippingTargetInput"][];
+        };
+        AuditShippingTarget: {
+            /** @description The caller's company's audited events not shipped yet */
+            backlog: number;
+            /** @description Where it ships to: host and port, never credentials */
+            host: string;
+            /**
+             * @description syslog: RFC 5424 over TLS; http: JSON lines to a collector
+             * @enum {string}
+             */
+            kind: "syslog" | "http";
+            /** @description Why the last attempt failed; null once a batch went */
+            lastError: string | null;
+            lastShippedAt: string | null;
+            /** @description Position in the event log of the last audited event the target acknowledged */
+            position: string;
+        };
+        AuditShippingTargetInput: {
+            /** @description The caller's company's audited events not shipped yet */
+            backlog: number;
+            /** @description Where it ships to: host and port, never credentials */
+            host: string;
+            /**
+             * @description syslog: RFC 5424 over TLS; http: JSON lines to a collector
+             * @enum {string}
+             */
+            kind: "syslog" | "http";
+            /** @description Why the last attempt failed; null once a batch went */
+            lastError: string | null;
+            lastShippedAt: string | null;
+            /** @description Position in the event log of the last audited event the target acknowledged */
+            position: string;
         };
         AuditSigningKey: {
             alg: string;

@@ -115,6 +115,30 @@ function VerifyHistory() {
   );
 }
 
+type ShippingTarget = { kind: 'syslog' | 'http'; host: string; position: string; backlog: number; lastError: string | null; lastShippedAt: string | null };
+
+/** One line on where the shipping of the history to the installation's SIEM stands (set by its operator). */
+function ShippingState() {
+  const shipping = useQuery({ queryKey: ['audit-shipping'], queryFn: () => api<{ targets: ShippingTarget[] }>('/api/v1/audit/shipping'), refetchInterval: 15_000 });
+  if (!shipping.data) return null;
+  const { targets } = shipping.data;
+  return (
+    <section aria-label="Shipping to the SIEM" class="muted small">
+      {targets.length === 0 ? (
+        <p>Not shipped to a SIEM: the installation's operator has set none.</p>
+      ) : (
+        targets.map((t) => (
+          <p>
+            Shipped to the SIEM ({t.kind === 'syslog' ? 'syslog over TLS' : 'HTTP collector'}, {t.host}): {t.backlog === 0 ? 'up to date' : `${t.backlog} ${t.backlog === 1 ? 'event' : 'events'} waiting`}
+            {t.lastShippedAt ? `, last shipped ${formatTime(t.lastShippedAt)}` : ''}
+            {t.lastError ? <span role="alert"> — failing: {t.lastError}</span> : null}
+          </p>
+        ))
+      )}
+    </section>
+  );
+}
+
 /** The audit history: filtered, paged, exported as CSV; and its chain verified. */
 export function Audit() {
   const [filters, setFilters] = useState<AuditFilter>({});
@@ -129,6 +153,7 @@ export function Audit() {
   return (
     <div class="stack">
       <VerifyHistory />
+      <ShippingState />
       <AuditFilters
         types={types.data}
         filters={filters}

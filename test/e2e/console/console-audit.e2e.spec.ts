@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeAgentConfig } from '#test/helpers/df-farm.js';
@@ -24,8 +25,14 @@ let deviceName: string;
 
 beforeAll(async () => {
   smtp = await startSmtpListener();
+  // A SIEM collector that is not there: the audit page says the shipping is failing and what waits.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const collectorPort = (closed.address() as { port: number }).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
   server = await startTestServer({
     SMTP_URL: smtp.url,
+    AUDIT_HTTP_URL: `http://127.0.0.1:${collectorPort}/collector`,
     AGENT_CONFIG: writeAgentConfig({ nodeName: 'audit-console-node', heartbeatMs: 500, devices: [{ provider: 'browser', name: 'Audit Pixel', profile: 'pixel-7', width: 360, height: 640, scale: 2 }] }),
   });
   // The first company of the server sees the in-process agent's device.
@@ -68,6 +75,8 @@ describe('the audit history in the console', { timeout: 240_000 }, () => {
     // Words, not the events' type names.
     expect(labels.filter((l) => /^[A-Z][a-z]+[A-Z]/.test(l))).toEqual([]);
     expect(await eventType.locator('optgroup[label="Device session viewer"] option').allTextContents()).toEqual(['Viewer joined', 'Viewer disconnected']);
+    const siem = page.getByRole('region', { name: 'Shipping to the SIEM' });
+    await expect.poll(() => siem.textContent(), { timeout: 20_000 }).toMatch(/Shipped to the SIEM \(HTTP collector, 127\.0\.0\.1:\d+\): \d+ events waiting.*failing: /);
     await expectAccessible(page, 'audit history with its filters');
     await filters.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'Workspace' });
     await expect.poll(() => eventType.locator('optgroup').count()).toBe(1);
