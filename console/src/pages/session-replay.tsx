@@ -41,7 +41,7 @@ export function RecordingIndicator({ id }: { id: string }) {
   if (!status.data?.recording) return null;
   return (
     <span class="badge recording" role="status">
-      ● Recording ({status.data.frames} frames)
+      ● Recording{status.data.frames > 0 ? ` (${status.data.frames} frames)` : ''}
     </span>
   );
 }
@@ -84,7 +84,8 @@ export function ReplayPanel({ id }: { id: string }) {
   return (
     <>
       {video && last && q.data ? <VideoReplay id={id} startedAt={last.startedAt} durationMs={video.durationMs} activities={q.data.activities} /> : null}
-      <FrameReplay id={id} />
+      {/* Frames are kept only by hosts that cannot encode a video (and by recordings from before videos). */}
+      {video && q.data?.recordings.every((r) => r.frames.length === 0) ? null : <FrameReplay id={id} />}
     </>
   );
 }

@@ -66,8 +66,17 @@ export class SessionRecordings {
       throw deviceFailure(err, 'command');
     }
     await this.writes.runAs({ type: 'StartRecording', sessionId: session.id, recordingId }, caller);
-    // The host encodes the video from its own frames (its segments are taken by SessionVideos).
-    await this.videos.startOnHost(session, recordingId, this.deps.commandTimeoutMs);
+    // The host encodes the video from its own frames (its segments are taken by SessionVideos); a host
+    // that cannot (no ffmpeg, videos off) says so, and only then do the screen's frames come over the
+    // bus to be kept as the recording.
+    if (!(await this.videos.startOnHost(session, recordingId, this.deps.commandTimeoutMs))) {
+      try {
+        await this.deps.hub.keepFrames(session.id, recordingId);
+      } catch (err) {
+        await this.stopRecording({ id: session.id, hostId: session.hostId, deviceId: session.deviceId, ...owner }, 'system').catch(() => undefined);
+        throw deviceFailure(err, 'command');
+      }
+    }
     return recordingId;
   }
 

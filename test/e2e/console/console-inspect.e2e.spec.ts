@@ -51,7 +51,8 @@ const controlTaps = async () => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // A host without videos: its recordings keep the screen's JPEG frames, which this file replays.
+  server = await startTestServer({ AGENT_VIDEO_ENABLED: 'false' });
   // The first company to sign up gets the in-process host's devices.
   admin = await signUpCompany(server.url, 'console-inspect');
   browser = await launchBrowser();

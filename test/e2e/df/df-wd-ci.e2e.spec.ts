@@ -18,6 +18,8 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   server = await startTestServer({
     DF_WD_QUEUE_TIMEOUT: '60s',
+    // A host without videos: its recordings keep the screen's JPEG frames, which this file replays.
+    AGENT_VIDEO_ENABLED: 'false',
     AGENT_CONFIG: writeAgentConfig({
       heartbeatMs: 500,
       devices: [
