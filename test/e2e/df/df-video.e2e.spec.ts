@@ -35,6 +35,8 @@ let nats: NatsServer;
 let adb: AdbServer;
 let phone: AdbdPeer;
 let agent: ChildProcess | null = null;
+/** The session whose host was killed: its video is the one the retention removes. */
+let killedSessionId = '';
 const HOST_TIMEOUT_MS = 3_000;
 const dir = mkdtempSync(join(tmpdir(), 'df-video-e2e-'));
 
@@ -248,5 +250,43 @@ describe('a session video on an Android device of a separate host', () => {
     expect(probe.codec).toBe('h264');
     expect(probe.durationS).toBeGreaterThanOrEqual(KILL_AFTER_S - 2);
     expect(await clockError(file, started.body.startedAt, KILL_AFTER_S - 3)).toBeLessThan(1);
+    killedSessionId = sessionId;
   }, 90_000);
+});
+
+describe("the workspace's video retention", () => {
+  it('removes videos older than videoRetentionDays on the platform clock: the session says so, the video is gone, the quota stops counting it', async () => {
+    expect(killedSessionId).toBeTruthy();
+    const before = (await api('GET', `/sessions/${killedSessionId}/recording/status`)).body.video;
+    expect(before).toMatchObject({ expired: false, expiredAt: null });
+    const usage = async () => (await api('GET', '/quotas')).body.usage.storageBytes as number;
+    const used = await usage();
+    expect(used).toBeGreaterThanOrEqual(before.bytes);
+
+    const defaults = (await api('GET', '/settings/session-defaults')).body;
+    expect(defaults.videoRetentionDays).toBeNull();
+    for (const bad of [0, 3_651, 1.5, 'x']) {
+      const refused = await api('PUT', '/settings/session-defaults', { ...defaults, videoRetentionDays: bad });
+      expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    }
+    const set = await api('PUT', '/settings/session-defaults', { ...defaults, videoRetentionDays: 2 });
+    expect([set.status, set.body.videoRetentionDays]).toEqual([200, 2]);
+
+    const realNow = server.process.platform.now;
+    server.process.platform.now = () => new Date(Date.now() + 3 * 86_400_000);
+    try {
+      const expired = await eventually(async () => {
+        const video = (await api('GET', `/sessions/${killedSessionId}/recording/status`)).body.video;
+        return video?.expired ? video : undefined;
+      }, { what: 'the video to expire', timeoutMs: 30_000 });
+      expect(expired).toMatchObject({ expired: true, expiredAt: expect.any(String), bytes: before.bytes, durationMs: before.durationMs });
+    } finally {
+      server.process.platform.now = realNow;
+    }
+    const gone = await api('GET', `/sessions/${killedSessionId}/video`);
+    expect([gone.status, gone.body.code]).toEqual([410, 'VIDEO_EXPIRED']);
+    expect(await usage()).toBeLessThanOrEqual(used - before.bytes);
+    const timeline = (await api('GET', `/sessions/${killedSessionId}/activities`)).body;
+    expect(JSON.stringify(timeline)).toContain('video-expired');
+  }, 60_000);
 });
