@@ -22,6 +22,8 @@ export interface EncodedVideo {
   exitCode: number | null;
 }
 
+// The recording's start said by the service is taken as the video's time 0 only this far back (clocks apart, a slow start).
+const MAX_START_LEAD_MS = 10_000;
 // ffmpeg behind by more than this many bytes of frames (a starved host): frames are dropped, not queued.
 const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
@@ -56,8 +58,8 @@ export class VideoEncoder {
   private buffered: Buffer[] = [];
   private seq = 0;
   private bytes = 0;
-  /** When the encoder started: the video's time 0. */
-  private readonly startedAt = Date.now();
+  /** The video's time 0: when the recording started (as the service says, if within the last 10 s), else the encoder's start. */
+  private readonly startedAt: number;
   private firstFrameAt: number | null = null;
   private lastFrame: Buffer | null = null;
   /** Frame slots of the clock dealt with so far, and pictures written in them (the video's length in frames). */
@@ -73,7 +75,10 @@ export class VideoEncoder {
     private readonly settings: VideoSettings,
     private readonly onSegment: (segment: VideoSegment) => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    startedAt?: number,
   ) {
+    const now = Date.now();
+    this.startedAt = startedAt !== undefined && startedAt <= now && startedAt >= now - MAX_START_LEAD_MS ? startedAt : now;
     const { command, args } = tiedToAgent(settings.ffmpegPath, ffmpegArguments(settings));
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {

@@ -56,10 +56,12 @@ export class SessionRecordings {
       await this.stopRecording(session, 'system');
     }
     const recordingId = randomUUID();
+    // The recording's start is the video's time 0 too (its chapters are placed from it).
+    const startedAt = this.deps.now();
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
     const owner = { companyId: session.companyId, workspaceId: session.workspaceId };
     try {
-      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), async () => {
+      await this.deps.hub.startRecording(target, session.companyId, recordingId, startedAt, async () => {
         await this.stopRecording({ id: session.id, hostId: session.hostId, deviceId: session.deviceId, ...owner }, 'system');
       });
     } catch (err) {
@@ -69,7 +71,7 @@ export class SessionRecordings {
     // The host encodes the video from its own frames (its segments are taken by SessionVideos); a host
     // that cannot (no ffmpeg, videos off) says so, and only then do the screen's frames come over the
     // bus to be kept as the recording.
-    if (!(await this.videos.startOnHost(session, recordingId, this.deps.commandTimeoutMs))) {
+    if (!(await this.videos.startOnHost(session, recordingId, startedAt, this.deps.commandTimeoutMs))) {
       try {
         await this.deps.hub.keepFrames(session.id, recordingId);
       } catch (err) {
