@@ -167,7 +167,7 @@ export function stableUuid(...parts: string[]): string {
  * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
  * desktop and one phone browser device). `seed` makes the default host id unique per installation.
  */
-export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined; video?: Partial<Pick<VideoSettings, 'preset' | 'maxSize' | 'fps'>> }): AgentConfig {
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined; video?: { [K in 'enabled' | 'preset' | 'maxSize' | 'fps']?: VideoSettings[K] | undefined } }): AgentConfig {
   let raw: unknown = source.value ?? {};
   if (source.path) {
     if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);

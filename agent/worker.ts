@@ -200,8 +200,8 @@ export class DeviceWorker {
         },
       },
       video: {
-        start: async (recordingId) => {
-          await this.video.start(sessionId, recordingId);
+        start: async (recordingId, startedAt) => {
+          await this.video.start(sessionId, recordingId, startedAt);
           try {
             await this.ensureStreaming({ quality: 80 });
           } catch (err) {

@@ -271,6 +271,8 @@ const schema = z.object({
   AGENT_HOST_TOKEN: optionalString,
   /** How often the agent reads each device's health (`60s`, `500ms`); overrides `healthIntervalMs` of its config file. 500 ms to 1 h. */
   AGENT_HEALTH_INTERVAL: z.preprocess(emptyAsUnset, duration.refine((ms) => ms >= 500 && ms <= 3_600_000, 'between 500ms and 1h').optional()),
+  /** Session videos on this host at all (`false`: its recordings keep JPEG frames instead); overrides the agent config's `video.enabled`. */
+  AGENT_VIDEO_ENABLED: z.preprocess(emptyAsUnset, optionalFlag),
   /** Session videos: libx264's preset on this host (`ultrafast` … `veryslow`; the faster, the less CPU); overrides the agent config's `video.preset`. */
   AGENT_VIDEO_PRESET: z.preprocess(emptyAsUnset, z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional()),
   /** Session videos: the long side at most, in pixels (120 to 4096; default 720); overrides `video.maxSize`. */

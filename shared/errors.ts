@@ -94,6 +94,7 @@ export const ErrorCodes = {
   ROUTE_NOT_FOUND: { status: 404, error: 'Not Found' },
   /** The session has no stored video (none was recorded, or it was removed). */
   VIDEO_NOT_FOUND: { status: 404, error: 'Not Found' },
+  VIDEO_EXPIRED: { status: 410, error: 'Gone' },
   MOCK_ROUTE_NOT_MATCHED: { status: 404, error: 'Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
   CONFLICT: { status: 409, error: 'Conflict' },

@@ -10,6 +10,6 @@ export const screenOps = handlers({
   },
   screencast: { run: ({ screencast }, command) => screencast.lease(command) },
   stopScreencast: { run: ({ screencast }, command) => screencast.stop(command.consumerId) },
-  startVideo: { run: ({ video }, command) => video.start(command.recordingId) },
+  startVideo: { run: ({ video }, command) => video.start(command.recordingId, command.startedAt) },
   stopVideo: { run: ({ video }, command) => video.stop(command.recordingId) },
 });

@@ -18,7 +18,7 @@ export interface OpContext {
   };
   /** The session's video, encoded on the host from the same screen stream. */
   video: {
-    start(recordingId: string): Promise<unknown>;
+    start(recordingId: string, startedAt?: number): Promise<unknown>;
     stop(recordingId: string): Promise<unknown>;
   };
 }

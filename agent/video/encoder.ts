@@ -23,6 +23,8 @@ export interface EncodedVideo {
   exitCode: number | null;
 }
 
+// The recording's start said by the service is taken as the video's time 0 only this far back (clocks apart, a slow start).
+const MAX_START_LEAD_MS = 10_000;
 // ffmpeg behind by more than this many bytes of frames (a starved host): frames are dropped, not queued.
 const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
@@ -44,10 +46,11 @@ export function ffmpegArguments(settings: Pick<VideoSettings, 'preset' | 'maxSiz
 }
 
 /**
- * A session's screen encoded where its frames are: from the first frame on, the picture shown is
- * written to ffmpeg (tied to the agent's life) `fps` times a second of the clock, so the video's time
- * is the frame count (a still screen repeats its last picture; a burst of changes keeps the newest),
- * whatever ffmpeg's own pace. The fragmented MP4 it writes is cut into segments every `segmentMs` and
+ * A session's screen encoded where its frames are: the picture shown is written to ffmpeg (tied to the
+ * agent's life) `fps` times a second of the clock, counted from the encoder's start, so the video's time
+ * is the frame count and the recording's (a still screen repeats its last picture; a burst of changes
+ * keeps the newest), whatever ffmpeg's own pace. A screen stream slow to start (minicap pushed and
+ * started, WDA's MJPEG connected) has its first picture stand for the time before it came. The fragmented MP4 it writes is cut into segments every `segmentMs` and
  * handed to `onSegment` one at a time, in order.
  */
 export class VideoEncoder {
@@ -56,6 +59,8 @@ export class VideoEncoder {
   private buffered: Buffer[] = [];
   private seq = 0;
   private bytes = 0;
+  /** The video's time 0: when the recording started (as the service says, if within the last 10 s), else the encoder's start. */
+  private readonly startedAt: number;
   private firstFrameAt: number | null = null;
   private lastFrame: Buffer | null = null;
   /** Frame slots of the clock dealt with so far, and pictures written in them (the video's length in frames). */
@@ -71,7 +76,10 @@ export class VideoEncoder {
     private readonly settings: VideoSettings,
     private readonly onSegment: (segment: VideoSegment) => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    startedAt?: number,
   ) {
+    const now = Date.now();
+    this.startedAt = startedAt !== undefined && startedAt <= now && startedAt >= now - MAX_START_LEAD_MS ? startedAt : now;
     const { command, args } = tiedToAgent(settings.ffmpegPath, ffmpegArguments(settings));
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {
@@ -102,9 +110,9 @@ export class VideoEncoder {
   frame(jpeg: Buffer): void {
     if (this.ending) return;
     if (this.firstFrameAt === null) {
-      this.firstFrameAt = Date.now();
+      this.firstFrameAt = this.startedAt;
       this.lastFrame = jpeg;
-      this.catchUp(this.firstFrameAt);
+      this.catchUp(Date.now());
       return;
     }
     this.lastFrame = jpeg;
@@ -138,7 +146,7 @@ export class VideoEncoder {
     await this.uploads;
   }
 
-  /** Writes the current picture as many times as the clock says are due since the first frame. */
+  /** Writes the current picture as many times as the clock says are due since the start (once a frame came). */
   private catchUp(now: number): void {
     if (this.ending || this.firstFrameAt === null || !this.lastFrame) return;
     const due = Math.floor(((now - this.firstFrameAt) * this.settings.fps) / 1000) + 1;

@@ -36,7 +36,7 @@ export class DeviceVideo {
   }
 
   /** Starts the session's video; the same recording running already is kept, another one is finished first. */
-  async start(sessionId: string, recordingId: string): Promise<void> {
+  async start(sessionId: string, recordingId: string, startedAt?: number): Promise<void> {
     const settings = this.deps.settings;
     if (!settings?.enabled) throw new DriverError('UNSUPPORTED', 'Videos are turned off on this host');
     if (!existsSync(settings.ffmpegPath)) throw new DriverError('UNSUPPORTED', `Videos need ffmpeg on the host (none at ${settings.ffmpegPath})`);
@@ -46,6 +46,7 @@ export class DeviceVideo {
       settings,
       (segment) => this.send(sessionId, recordingId, segment),
       (err) => this.deps.logger.warn({ err, sessionId, recordingId, ffmpeg: this.running?.encoder.diagnostics }, 'the session video had a failure'),
+      startedAt,
     );
     this.running = { sessionId, recordingId, encoder };
   }

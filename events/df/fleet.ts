@@ -12,6 +12,11 @@ export const SessionDefaults = z.object({
    */
   recordAutomation: z.boolean().default(true),
   screenshotFormat: z.enum(['png', 'jpeg']),
+  /**
+   * Session videos older than this many days (from when each was stored) are removed from the blob
+   * store; null (events from before it existed, a PUT without it): kept until the session is deleted.
+   */
+  videoRetentionDays: z.number().int().min(1).max(3_650).nullable().default(null),
 });
 export type SessionDefaults = z.output<typeof SessionDefaults>;
 

@@ -96,6 +96,11 @@ export const sessionEvents = defineEvents({
     /** The video the host encoded of it, stored as one file (absent: none was made). */
     video: z.object({ format: z.literal('mp4'), durationMs: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
   }),
+  /**
+   * The session's videos were removed from the blob store: older than the workspace's
+   * `videoRetentionDays` (the session keeps saying it had one, and when it went).
+   */
+  DeviceSessionVideoExpired: z.object({ ...session, retentionDays: z.number().int().positive() }),
   /** A user was given debug access to the session's device over these protocols. */
   DeviceSessionDebugAccessGranted: z.object({ ...session, userId: z.number().int(), protocols: z.array(DebugProtocolName) }),
   /** A user's debug access over these protocols ended (their open tunnels close). */

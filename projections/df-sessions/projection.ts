@@ -7,7 +7,8 @@ import { applyByType, type Projection } from '../types.js';
 /** Sessions, their activity timeline and their artifacts. */
 export const dfSessionsProjection: Projection = {
   name: 'df-sessions',
-  version: 1,
+  // 2: when a video was stored and when it expired.
+  version: 2,
   eventTypes: SESSION_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS df_sessions (
@@ -43,6 +44,8 @@ export const dfSessionsProjection: Projection = {
     ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_format text;
     ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_duration_ms bigint;
     ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_bytes bigint;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_stored_at timestamptz;
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS video_expired_at timestamptz;
     CREATE INDEX IF NOT EXISTS df_sessions_workspace ON df_sessions (workspace_id, started_at DESC);
     CREATE INDEX IF NOT EXISTS df_sessions_company_status ON df_sessions (company_id, status);
     CREATE INDEX IF NOT EXISTS df_sessions_device ON df_sessions (device_id, status);
@@ -139,12 +142,16 @@ export const dfSessionsProjection: Projection = {
       ]);
       await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'started', recordingId: p.recordingId });
     },
-    DeviceSessionRecordingStopped: async (tx, { payload: p }, _at, recorded) => {
+    DeviceSessionRecordingStopped: async (tx, { payload: p }, at, recorded) => {
       await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [p.sessionId, p.frames, p.artifactId]);
       if (p.video) {
-        await tx.query(`UPDATE df_sessions SET video_recording_id = $2, video_format = $3, video_duration_ms = $4, video_bytes = $5 WHERE session_id = $1`, [p.sessionId, p.recordingId, p.video.format, p.video.durationMs, p.video.bytes]);
+        await tx.query(`UPDATE df_sessions SET video_recording_id = $2, video_format = $3, video_duration_ms = $4, video_bytes = $5, video_stored_at = $6, video_expired_at = NULL WHERE session_id = $1`, [p.sessionId, p.recordingId, p.video.format, p.video.durationMs, p.video.bytes, at]);
       }
       await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'stopped', frames: p.frames });
+    },
+    DeviceSessionVideoExpired: async (tx, { payload: p }, at, recorded) => {
+      await tx.query(`UPDATE df_sessions SET video_expired_at = $2 WHERE session_id = $1`, [p.sessionId, at]);
+      await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'video-expired', retentionDays: p.retentionDays });
     },
     DeviceSessionDebugAccessGranted: async (tx, { payload: p }, at, recorded) => {
       for (const protocol of p.protocols) {

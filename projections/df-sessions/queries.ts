@@ -34,8 +34,8 @@ export interface SessionRecord extends SessionView {
   companyId: number;
   notes: string;
   recording: { recordingId: string | null; startedAt: string | null; frames: number | null; artifactId: string | null };
-  /** The session's latest stored video (of the recording `recordingId`), or null. */
-  video: { recordingId: string; format: 'mp4'; durationMs: number; bytes: number } | null;
+  /** The session's latest stored video (of the recording `recordingId`), or null; `expiredAt`: removed by the workspace's retention then. */
+  video: { recordingId: string; format: 'mp4'; durationMs: number; bytes: number; storedAt: string | null; expiredAt: string | null } | null;
 }
 
 export type SessionScope = WorkspaceScope;
@@ -62,7 +62,7 @@ export type SessionSort = keyof typeof SESSION_SORT_COLUMNS;
 
 const COLUMNS = `s.session_id, s.name, s.device_id, s.device_name, s.type, s.status, s.started_at, s.ready_at, s.ended_at, s.end_reason,
   s.outcome, s.outcome_reason, s.build_name, s.metadata, s.owner_id, s.workspace_id, s.last_activity_at, s.screen, s.host_id, s.company_id, s.notes,
-  s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id, s.video_recording_id, s.video_format, s.video_duration_ms, s.video_bytes`;
+  s.recording_id, s.recording_started_at, s.recording_frames, s.recording_artifact_id, s.video_recording_id, s.video_format, s.video_duration_ms, s.video_bytes, s.video_stored_at, s.video_expired_at`;
 
 const toRecord = (r: Row): SessionRecord => ({
   id: String(r.session_id),
@@ -92,7 +92,9 @@ const toRecord = (r: Row): SessionRecord => ({
     frames: numOrNull(r.recording_frames),
     artifactId: textOrNull(r.recording_artifact_id),
   },
-  video: r.video_recording_id ? { recordingId: String(r.video_recording_id), format: 'mp4', durationMs: Number(r.video_duration_ms), bytes: Number(r.video_bytes) } : null,
+  video: r.video_recording_id
+    ? { recordingId: String(r.video_recording_id), format: 'mp4', durationMs: Number(r.video_duration_ms), bytes: Number(r.video_bytes), storedAt: iso(r.video_stored_at), expiredAt: iso(r.video_expired_at) }
+    : null,
 });
 
 /** The public fields of a session record. */
@@ -375,4 +377,16 @@ export async function closedAndKnownSessions(db: Sql, sessionIds: readonly strin
 export async function sessionCountsByStatus(db: Sql): Promise<{ status: string; count: number }[]> {
   const { rows } = await db.query<{ status: string; n: unknown }>(`SELECT status, count(*) AS n FROM df_sessions WHERE NOT deleted GROUP BY status`);
   return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+}
+
+/**
+ * Sessions of a workspace whose video was stored before `before` and has not expired, oldest first (at
+ * most `limit`): what the video retention removes.
+ */
+export async function sessionsWithVideosBefore(db: Sql, workspaceId: number, before: Date, limit: number): Promise<{ sessionId: string; companyId: number }[]> {
+  const r = await db.query<{ session_id: unknown; company_id: unknown }>(
+    `SELECT session_id, company_id FROM df_sessions WHERE workspace_id = $1 AND video_stored_at < $2 AND video_expired_at IS NULL ORDER BY video_stored_at LIMIT $3`,
+    [workspaceId, before, limit],
+  );
+  return r.rows.map((row) => ({ sessionId: String(row.session_id), companyId: Number(row.company_id) }));
 }

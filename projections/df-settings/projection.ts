@@ -4,8 +4,8 @@ import { applyByType, type Projection } from '../types.js';
 /** Session defaults per workspace and plan limits per company (docs/modules/device-testing.md, "Quotas", "Session defaults"). */
 export const dfSettingsProjection: Projection = {
   name: 'df-settings',
-  // 2: recordAutomation.
-  version: 2,
+  // 2: recordAutomation. 3: videoRetentionDays.
+  version: 3,
   eventTypes: fleetEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS df_session_defaults (
@@ -19,6 +19,7 @@ export const dfSettingsProjection: Projection = {
       updated_by text
     );
     ALTER TABLE df_session_defaults ADD COLUMN IF NOT EXISTS record_automation boolean NOT NULL DEFAULT true;
+    ALTER TABLE df_session_defaults ADD COLUMN IF NOT EXISTS video_retention_days integer;
     CREATE TABLE IF NOT EXISTS df_quota_plans (
       company_id integer PRIMARY KEY,
       plan text NOT NULL,
@@ -30,11 +31,11 @@ export const dfSettingsProjection: Projection = {
     {
       DfSessionDefaultsSet: (tx, { payload: p }, at, recorded) =>
         tx.query(
-          `INSERT INTO df_session_defaults (workspace_id, company_id, idle_timeout_seconds, max_session_seconds, record_by_default, screenshot_format, updated_at, updated_by, record_automation)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
+          `INSERT INTO df_session_defaults (workspace_id, company_id, idle_timeout_seconds, max_session_seconds, record_by_default, screenshot_format, updated_at, updated_by, record_automation, video_retention_days)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
            ON CONFLICT (workspace_id) DO UPDATE SET idle_timeout_seconds = excluded.idle_timeout_seconds, max_session_seconds = excluded.max_session_seconds,
-             record_by_default = excluded.record_by_default, record_automation = excluded.record_automation, screenshot_format = excluded.screenshot_format, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-          [p.workspaceId, p.companyId, p.idleTimeoutSeconds, p.maxSessionSeconds, p.recordByDefault, p.screenshotFormat, at, recorded.metadata.actorId === null ? null : String(recorded.metadata.actorId), p.recordAutomation],
+             record_by_default = excluded.record_by_default, record_automation = excluded.record_automation, video_retention_days = excluded.video_retention_days, screenshot_format = excluded.screenshot_format, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+          [p.workspaceId, p.companyId, p.idleTimeoutSeconds, p.maxSessionSeconds, p.recordByDefault, p.screenshotFormat, at, recorded.metadata.actorId === null ? null : String(recorded.metadata.actorId), p.recordAutomation, p.videoRetentionDays ?? null],
         ),
       DfQuotaPlanSet: (tx, { payload: p }, at) =>
         tx.query(

@@ -56,6 +56,7 @@ const LABELS: Record<string, string> = {
   DeviceSessionOutcomeSet: 'Session outcome set',
   DeviceSessionRecordingStarted: 'Recording started',
   DeviceSessionRecordingStopped: 'Recording stopped',
+  DeviceSessionVideoExpired: 'Session video expired',
   DeviceSessionDebugAccessGranted: 'Debug access granted',
   DeviceSessionDebugAccessWithdrawn: 'Debug access withdrawn',
   HostEnrolled: 'Host enrolled',

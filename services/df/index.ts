@@ -103,6 +103,7 @@ function fleetDefaults(config: Platform['config']) {
       recordByDefault: false,
       recordAutomation: true,
       screenshotFormat: 'png' as const,
+      videoRetentionDays: null,
     },
   };
 }

@@ -198,7 +198,8 @@ export const AgentCommand = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('stopScreencast'), consumerId: id }),
   /** Starts encoding the session's screen into a video on the host (segments sent on `subjects.video`); a running one is kept. */
-  z.object({ op: z.literal('startVideo'), recordingId: id }),
+  /** `startedAt` (ms since the epoch): when the recording started, the video's time 0 (a host whose clock disagrees by more than 10 s uses its own now). */
+  z.object({ op: z.literal('startVideo'), recordingId: id, startedAt: z.number().int().nonnegative().optional() }),
   /** Ends the video: ffmpeg closes it and the last segment is sent before the answer. */
   z.object({ op: z.literal('stopVideo'), recordingId: id }),
   // Apps and files (devices that have them; others answer UNSUPPORTED).

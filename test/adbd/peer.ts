@@ -53,6 +53,8 @@ export interface PeerOptions {
   abi?: string;
   /** When true, minicap (binary and APK) dies at start as it does on a device it does not support. */
   minicapCrashes?: boolean;
+  /** When true, minicap paints the wall-clock time as colours (a recording's frames can be dated) instead of a moving bar. */
+  minicapClock?: boolean;
   /** When true, the UiAutomator2 server's instrumentation crashes at start. */
   uiautomator2Crashes?: boolean;
 }
@@ -507,7 +509,7 @@ export class AdbdPeer {
         this.minicapFrames.set(seq, frame);
         this.minicapFrames.delete(seq - 2_000);
         for (const w of this.frameWatchers) w(seq, frame);
-      });
+      }, this.options.minicapClock === true);
       this.minicap = daemon;
       this.minicapFrames.clear();
       this.daemons.set(pid, { stop: () => daemon.stop(), stream });

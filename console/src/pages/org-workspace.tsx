@@ -6,6 +6,7 @@ import { useSession } from '../session-context';
 import { Confirm, ErrorNote, Loading, useAction, withFields } from '../ui';
 import { useUsers } from './org-edit';
 import { WorkspaceMembers } from './workspace-members';
+import { WorkspaceRecording } from './workspace-recording';
 
 /** The modules a workspace can be entitled to (the API's list; ORGANIZATION is always there). */
 const MODULES: { key: string; label: string }[] = [
@@ -17,9 +18,11 @@ const MODULES: { key: string; label: string }[] = [
 
 /** A workspace's card: its modules, access grants, members and archiving, each with WORKSPACE_MANAGE. */
 export function WorkspaceCard({ ws }: { ws: Workspace }) {
-  const { can } = useSession();
+  const { can, auth } = useSession();
   const qc = useQueryClient();
   const canManage = can('WORKSPACE_MANAGE');
+  // The device-testing settings are read and set in the workspace signed in to.
+  const deviceSettings = ws.id === auth?.workspaceId && ws.modules.includes('DF') && can('df:session:read');
   const access = useQuery({ queryKey: ['workspace-access', ws.id], queryFn: () => api<WorkspaceAccess>(`/api/v1/workspaces/${ws.id}/access`) });
   const [confirming, setConfirming] = useState<string | null>(null);
   const action = useAction();
@@ -48,6 +51,7 @@ export function WorkspaceCard({ ws }: { ws: Workspace }) {
       <AccessList edit={edit} access={access} editable={editable} />
       {editable ? <GrantForm edit={edit} access={access.data} /> : null}
       <WorkspaceMembers ws={ws} />
+      {deviceSettings ? <WorkspaceRecording workspaceName={ws.name} /> : null}
     </article>
   );
 }

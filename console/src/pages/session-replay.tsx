@@ -41,7 +41,7 @@ export function RecordingIndicator({ id }: { id: string }) {
   if (!status.data?.recording) return null;
   return (
     <span class="badge recording" role="status">
-      ● Recording ({status.data.frames} frames)
+      ● Recording{status.data.frames > 0 ? ` (${status.data.frames} frames)` : ''}
     </span>
   );
 }
@@ -79,12 +79,14 @@ const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock
 export function ReplayPanel({ id }: { id: string }) {
   const status = useRecordingStatus(id);
   const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
-  const video = status.data?.video;
+  const video = status.data?.video as (RecordingStatus['video'] & { expired?: boolean; expiredAt?: string | null }) | undefined;
   const last = q.data?.recordings.at(-1);
+  if (video?.expired) return <Empty>The session's video was removed on {video.expiredAt ? formatClock(video.expiredAt) : 'its expiry'}: the workspace keeps videos for a limited time.</Empty>;
   return (
     <>
       {video && last && q.data ? <VideoReplay id={id} startedAt={last.startedAt} durationMs={video.durationMs} activities={q.data.activities} /> : null}
-      <FrameReplay id={id} />
+      {/* Frames are kept only by hosts that cannot encode a video (and by recordings from before videos). */}
+      {video && q.data?.recordings.every((r) => r.frames.length === 0) ? null : <FrameReplay id={id} />}
     </>
   );
 }

@@ -72,6 +72,8 @@ describe('screen hub recordings', () => {
     await bus.subscribe(subjects.rpc('h', 'd'), (msg) => void bus.respond(msg, ok({ streaming: true })));
     const target = { hostId: 'h', deviceId: 'd', sessionId: 's-r' };
     expect(await hub.startRecording(target, 1, 'rec-1', new Date())).toBe(true);
+    // The host cannot encode a video: the recording keeps the screen's frames.
+    await hub.keepFrames('s-r', 'rec-1');
     let seq = 0;
     const send = async (capturedAt: number, byte: number) => {
       const { data, headers } = encodeFrame({ sessionId: 's-r', seq: ++seq, capturedAt, width: 10, height: 10, jpeg: new Uint8Array([byte]) });

@@ -163,9 +163,10 @@ export class ScreenHub {
   }
 
   /**
-   * Starts keeping frames of the session; returns false when a recording runs already. Frames and a
-   * manifest (rewritten each second) go to the blob store, so every replica can report and finish
-   * the recording; `onRemoteStop` runs when another replica asks this one to stop it.
+   * Starts a recording of the session; returns false when one runs already. Its manifest (rewritten
+   * each second) goes to the blob store, so every replica can report and finish the recording;
+   * `onRemoteStop` runs when another replica asks this one to stop it. It keeps no frames: the device's
+   * host encodes the video itself, and `keepFrames` is asked for only when it cannot.
    */
   async startRecording(target: DeviceTarget, companyId: number, recordingId: string, now: Date, onRemoteStop?: () => Promise<void>): Promise<boolean> {
     const live = this.live(target, companyId);
@@ -173,7 +174,6 @@ export class ScreenHub {
     const recording = newRecording(recordingId, now);
     live.recording = recording;
     try {
-      await this.ensureStreaming(live);
       if (onRemoteStop) {
         recording.stopSubscription = await this.deps.bus.subscribe(recordingStopSubject(target.sessionId), (msg) => {
           if (live.recording !== recording) return;
@@ -193,6 +193,18 @@ export class ScreenHub {
       throw err;
     }
     return true;
+  }
+
+  /**
+   * Keeps the screen's JPEG frames (at most 5 a second) in the session's running recording: its host
+   * cannot encode a video, so the frames come over the bus as they do for viewers.
+   */
+  async keepFrames(sessionId: string, recordingId: string): Promise<void> {
+    const live = this.sessions.get(sessionId);
+    const recording = live?.recording;
+    if (!live || recording?.recordingId !== recordingId) return;
+    recording.keepFrames = true;
+    await this.ensureStreaming(live);
   }
 
   /** The manifest of a recording as last written to the blob store, or null. */

@@ -23,6 +23,11 @@ export interface Recording {
   pending: Frame | null;
   pendingTimer: NodeJS.Timeout | null;
   truncated: boolean;
+  /**
+   * Whether the screen's JPEG frames are kept: only when the device's host cannot encode a video (no
+   * ffmpeg), so the frames cross the bus for the recording only then.
+   */
+  keepFrames: boolean;
   writes: Promise<void>;
   /** Pending write of the manifest (frames so far) to the blob store. */
   flush: NodeJS.Timeout | null;
@@ -80,6 +85,7 @@ export function newRecording(recordingId: string, now: Date): Recording {
     pending: null,
     pendingTimer: null,
     truncated: false,
+    keepFrames: false,
     writes: Promise.resolve(),
     flush: null,
     stopSubscription: null,
@@ -127,7 +133,7 @@ export class RecordingWriter {
   /** A frame of the session: kept when a recording runs, at most 5 a second (the last of a burst kept when its turn comes). */
   offer(live: RecordingSite, frame: Frame): void {
     const r = live.recording;
-    if (!r || r.truncated) return;
+    if (!r || r.truncated || !r.keepFrames) return;
     const wait = RECORD_MIN_INTERVAL_MS - (frame.capturedAt - r.lastStoredAt);
     if (wait <= 0) {
       this.keepFrame(live, r, frame);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { quotaPlanDecider, sessionDefaultsDecider } from './decide.js';
 
-const defaults = { idleTimeoutSeconds: 600, maxSessionSeconds: 3600, recordByDefault: false, recordAutomation: true, screenshotFormat: 'png' as const };
+const defaults = { idleTimeoutSeconds: 600, maxSessionSeconds: 3600, recordByDefault: false, recordAutomation: true, screenshotFormat: 'png' as const, videoRetentionDays: null };
 
 describe('session defaults decider', () => {
   it('records a change, and nothing when the same defaults are set again', () => {

@@ -50,7 +50,7 @@ const ReservationRow = z.object({ period: z.string(), bookings: z.number(), book
 const Counts = z.array(z.object({ value: z.string(), count: z.number() }));
 const usageOf = z.object({ concurrentSessions: z.number(), sessionMinutesPerMonth: z.number(), reservationHoursPerMonth: z.number(), storageBytes: z.number(), apiKeys: z.number() });
 /** Session defaults as answered: the configuration's may lie outside what a PUT accepts (a 3 s idle time-out in a test set-up). */
-const SessionDefaultsView = z.object({ idleTimeoutSeconds: z.number().int(), maxSessionSeconds: z.number().int(), recordByDefault: z.boolean(), recordAutomation: z.boolean(), screenshotFormat: z.enum(['png', 'jpeg']) }).meta({ id: 'DfSessionDefaults' });
+const SessionDefaultsView = z.object({ idleTimeoutSeconds: z.number().int(), maxSessionSeconds: z.number().int(), recordByDefault: z.boolean(), recordAutomation: z.boolean(), screenshotFormat: z.enum(['png', 'jpeg']), videoRetentionDays: z.number().int().nullable() }).meta({ id: 'DfSessionDefaults' });
 const QuotasView = z.object({ plan: z.string(), limits: QuotaLimits, usage: usageOf }).meta({ id: 'DfQuotas' });
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading formula character is neutralised. */

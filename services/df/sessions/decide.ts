@@ -9,6 +9,8 @@ export interface SessionState {
   deleted: boolean;
   session: Requested | null;
   recordingId: string | null;
+  /** Whether a video of the session is stored (made and not expired). */
+  video: boolean;
   /** Debug protocols granted, by user. */
   debug: Record<number, DebugProtocolName[]>;
   /** The timeline's last entry when it is typed text that more text may extend. */
@@ -52,6 +54,7 @@ export type SessionCommand =
   | { type: 'StoreArtifact'; sessionId: string; artifactId: string; artifactType: ArtifactType; name: string; blobKey: string; contentType: string; size: number }
   | { type: 'StartRecording'; sessionId: string; recordingId: string }
   | { type: 'StopRecording'; sessionId: string; frames: number; artifactId: string | null; video?: { format: 'mp4'; durationMs: number; bytes: number } }
+  | { type: 'ExpireVideo'; sessionId: string; retentionDays: number }
   | { type: 'GrantDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] }
   | { type: 'WithdrawDebugAccess'; sessionId: string; userId: number; protocols: DebugProtocolName[] };
 
@@ -68,7 +71,7 @@ function requireActive(state: SessionState): void {
 
 /** One device session: starting → active → ended, or starting → failed; then it may be deleted. */
 export const sessionDecider = defineDecider<SessionCommand, SessionEvent, SessionState>({
-  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, debug: {}, typing: null, outcome: null }),
+  initialState: () => ({ status: null, deleted: false, session: null, recordingId: null, video: false, debug: {}, typing: null, outcome: null }),
 
   evolve: {
     DeviceSessionRequested: (state, event) => ({ ...state, status: 'starting', session: event.payload }),
@@ -80,7 +83,8 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
     DeviceSessionMetadataUpdated: (state, event) => state.session ? { ...state, session: { ...state.session, metadata: event.payload.metadata } } : state,
     // Any other entry on the timeline ends a burst of typing: text typed after it is a new entry.
     DeviceSessionRecordingStarted: (state, event) => ({ ...state, recordingId: event.payload.recordingId, typing: null }),
-    DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null, typing: null }),
+    DeviceSessionRecordingStopped: (state, event) => ({ ...state, recordingId: null, typing: null, video: state.video || event.payload.video !== undefined }),
+    DeviceSessionVideoExpired: (state) => ({ ...state, video: false }),
     DeviceSessionNotesUpdated: (state, event) => ({ ...state, typing: null }),
     DeviceSessionOutcomeSet: (state, { payload: p }) => ({ ...state, outcome: { outcome: p.outcome, reason: p.reason } }),
     DeviceSessionActivityRecorded: (state, { payload: p }) => ({ ...state, typing: p.typing ? { activityId: p.activityId, ...p.typing, detail: p.detail } : null }),
@@ -174,6 +178,10 @@ export const sessionDecider = defineDecider<SessionCommand, SessionEvent, Sessio
       const removed = [...new Set(command.protocols)].filter((p) => held.has(p));
       if (removed.length === 0) return [];
       return [{ type: 'DeviceSessionDebugAccessWithdrawn', payload: { sessionId: command.sessionId, userId: command.userId, protocols: removed } }];
+    },
+    ExpireVideo: (command, state) => {
+      if (state.status === null || !state.video) return [];
+      return [{ type: 'DeviceSessionVideoExpired', payload: { sessionId: command.sessionId, retentionDays: command.retentionDays } }];
     },
     StopRecording: (command, state) => {
       requireExisting(state);

@@ -86,6 +86,16 @@ describe('session decider', () => {
       .then([{ type: 'DeviceSessionRecordingStopped', payload: { sessionId, recordingId: 'r-1', frames: 12, artifactId: 'a-9' } }]);
   });
 
+  it('expires a stored video once, and nothing of a session without one', () => {
+    const recording: SessionEvent = { type: 'DeviceSessionRecordingStarted', payload: { sessionId, recordingId: 'r-1' } };
+    const withVideo: SessionEvent = { type: 'DeviceSessionRecordingStopped', payload: { sessionId, recordingId: 'r-1', frames: 0, artifactId: 'a-1', video: { format: 'mp4', durationMs: 5_000, bytes: 900 } } };
+    const withoutVideo: SessionEvent = { type: 'DeviceSessionRecordingStopped', payload: { sessionId, recordingId: 'r-1', frames: 4, artifactId: 'a-1' } };
+    const expired: SessionEvent = { type: 'DeviceSessionVideoExpired', payload: { sessionId, retentionDays: 7 } };
+    spec.given([requested, started, recording, withVideo]).when({ type: 'ExpireVideo', sessionId, retentionDays: 7 }).then([expired]);
+    spec.given([requested, started, recording, withVideo, expired]).when({ type: 'ExpireVideo', sessionId, retentionDays: 7 }).then([]);
+    spec.given([requested, started, recording, withoutVideo]).when({ type: 'ExpireVideo', sessionId, retentionDays: 7 }).then([]);
+  });
+
   it('joins a burst of typing into one entry, and starts a new one after a pause, another typist or another entry', () => {
     const base = { detail: { action: 'text', via: 'viewer', text: '[1 characters]' }, characters: 1, windowMs: 2_000 };
     const type = (activityId: string, by: string, at: string, characters = 1, receivedAt = at) => ({ type: 'RecordTyping' as const, sessionId, activityId, ...base, characters, by, receivedAt, at });

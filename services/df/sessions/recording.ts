@@ -21,8 +21,8 @@ export interface RecordingStatus {
   frames: number;
   truncated: boolean;
   lastArtifactId: string | null;
-  /** The session's stored video (its last recording's), or null. */
-  video: StoredVideo | null;
+  /** The session's stored video (its last recording's), or null; `expired`: removed by the workspace's video retention at `expiredAt`. */
+  video: (StoredVideo & { expired: boolean; expiredAt: string | null }) | null;
 }
 
 // Another replica that records a session answers a stop request within this time, or is gone.
@@ -56,18 +56,29 @@ export class SessionRecordings {
       await this.stopRecording(session, 'system');
     }
     const recordingId = randomUUID();
+    // The recording's start is the video's time 0 too (its chapters are placed from it).
+    const startedAt = this.deps.now();
     const target = { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id };
     const owner = { companyId: session.companyId, workspaceId: session.workspaceId };
     try {
-      await this.deps.hub.startRecording(target, session.companyId, recordingId, this.deps.now(), async () => {
+      await this.deps.hub.startRecording(target, session.companyId, recordingId, startedAt, async () => {
         await this.stopRecording({ id: session.id, hostId: session.hostId, deviceId: session.deviceId, ...owner }, 'system');
       });
     } catch (err) {
       throw deviceFailure(err, 'command');
     }
     await this.writes.runAs({ type: 'StartRecording', sessionId: session.id, recordingId }, caller);
-    // The host encodes the video from its own frames (its segments are taken by SessionVideos).
-    await this.videos.startOnHost(session, recordingId, this.deps.commandTimeoutMs);
+    // The host encodes the video from its own frames (its segments are taken by SessionVideos); a host
+    // that cannot (no ffmpeg, videos off) says so, and only then do the screen's frames come over the
+    // bus to be kept as the recording.
+    if (!(await this.videos.startOnHost(session, recordingId, startedAt, this.deps.commandTimeoutMs))) {
+      try {
+        await this.deps.hub.keepFrames(session.id, recordingId);
+      } catch (err) {
+        await this.stopRecording({ id: session.id, hostId: session.hostId, deviceId: session.deviceId, ...owner }, 'system').catch(() => undefined);
+        throw deviceFailure(err, 'command');
+      }
+    }
     return recordingId;
   }
 
@@ -127,14 +138,14 @@ export class SessionRecordings {
    */
   async recordingStatus(session: SessionRecord): Promise<RecordingStatus> {
     const live = this.deps.hub.recordingStatus(session.id);
-    const video = session.video ? { format: session.video.format, durationMs: session.video.durationMs, bytes: session.video.bytes } : null;
+    const video = session.video ? { format: session.video.format, durationMs: session.video.durationMs, bytes: session.video.bytes, expired: session.video.expiredAt !== null, expiredAt: session.video.expiredAt } : null;
     const base = { lastArtifactId: session.recording.artifactId, video };
     if (live) return { recording: true, recordingId: live.recordingId, startedAt: live.startedAt, frames: live.frames, truncated: live.truncated, ...base };
     const recordingId = session.recording.recordingId;
     if (!recordingId) return { recording: false, recordingId: null, startedAt: null, frames: session.recording.frames ?? 0, truncated: false, ...base };
     if (!(await this.recorderAlive(session.id))) {
       const finished = await this.stopRecording(session, 'system');
-      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId, video: finished?.video ?? video };
+      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId, video: finished?.video ? { ...finished.video, expired: false, expiredAt: null } : video };
     }
     const stored = await this.deps.hub.storedManifest(session.companyId, session.id, recordingId);
     return { recording: true, recordingId, startedAt: stored?.startedAt ?? session.recording.startedAt ?? null, frames: stored?.frames.length ?? 0, truncated: stored?.truncated ?? false, ...base };

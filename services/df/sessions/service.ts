@@ -11,6 +11,7 @@ import { sessionBlobFolder } from '../core/blob-keys.js';
 import type { Caller } from '../http.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { VideoRetention } from './video-retention.js';
 import { sessionDecider } from './decide.js';
 import { sessionStream, type SessionEndReason, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
 import { admit, sessionAdmission, type AdmissionCheck } from './admission.js';
@@ -41,6 +42,7 @@ export class SessionService implements SessionPort {
   private readonly artifacts: SessionArtifacts;
   private readonly recordings: SessionRecordings;
   private readonly videos: SessionVideos;
+  private readonly videoRetention: VideoRetention;
 
   constructor(private readonly deps: SessionDeps) {
     this.admission = sessionAdmission({ db: deps.db, scope: (caller) => this.deviceScope(caller), reservations: deps.reservations, fleet: deps.fleet });
@@ -48,6 +50,7 @@ export class SessionService implements SessionPort {
     this.channel = new DeviceChannel(deps, this.writes);
     this.artifacts = new SessionArtifacts(deps, this.writes, this.channel);
     this.videos = new SessionVideos(deps);
+    this.videoRetention = new VideoRetention(deps, this.writes);
     this.recordings = new SessionRecordings(deps, this.writes, this.artifacts, this.videos);
   }
 
@@ -68,10 +71,12 @@ export class SessionService implements SessionPort {
   start(): void {
     this.idleSweeper.start(Math.max(250, Math.min(30_000, Math.floor(this.deps.idleTimeoutMs / 4))));
     this.videos.start().catch((err: unknown) => this.deps.logger.error({ err }, 'taking video segments from the hosts failed to start'));
+    this.videoRetention.start();
   }
 
   async stop(): Promise<void> {
     await this.videos.stop();
+    await this.videoRetention.stop();
     await this.idleSweeper.stop();
   }
 

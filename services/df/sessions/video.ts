@@ -47,9 +47,9 @@ export class SessionVideos {
   }
 
   /** Asks the host to start encoding the recording; a host that cannot (no ffmpeg) answers why, and the recording goes on without video. */
-  async startOnHost(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId'>, recordingId: string, timeoutMs: number): Promise<boolean> {
+  async startOnHost(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId'>, recordingId: string, startedAt: Date, timeoutMs: number): Promise<boolean> {
     try {
-      await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, { op: 'startVideo', recordingId }, { timeoutMs });
+      await requestDevice(this.deps.bus, { hostId: session.hostId, deviceId: session.deviceId, sessionId: session.id }, { op: 'startVideo', recordingId, startedAt: startedAt.getTime() }, { timeoutMs });
       return true;
     } catch (err) {
       this.deps.logger.info({ err: (err as Error).message, sessionId: session.id }, 'the host records no video of this session');

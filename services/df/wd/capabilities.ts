@@ -26,7 +26,7 @@ export interface NewSessionRequest {
   build: string | null;
   name: string | null;
   queueTimeoutMs: number | null;
-  /** `df:record`: whether the session records its screen; null: the workspace's default. */
+  /** `df:recordVideo` (or `df:record`): whether the session records its screen (a video); null: the workspace's default (`recordAutomation`). */
   record: boolean | null;
   /** What goes to Appium: the client's capabilities without `df:*` and without `webSocketUrl`. */
   forwarded: { capabilities: { alwaysMatch: Caps; firstMatch: Caps[] } };
@@ -99,8 +99,12 @@ export function parseNewSession(body: unknown): NewSessionRequest {
   if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 3_600)) {
     throw new WebDriverError('invalid argument', 'df:queueTimeoutSeconds must be a number of seconds between 0 and 3600');
   }
-  const record = platformCaps['df:record'];
-  if (record !== undefined && typeof record !== 'boolean') throw new WebDriverError('invalid argument', 'df:record must be true or false');
+  // `df:recordVideo` and `df:record` say the same (a recording is the session's video where the host encodes one).
+  const [recordCap, recordVideo] = [platformCaps['df:record'], platformCaps['df:recordVideo']];
+  if (recordCap !== undefined && typeof recordCap !== 'boolean') throw new WebDriverError('invalid argument', 'df:record must be true or false');
+  if (recordVideo !== undefined && typeof recordVideo !== 'boolean') throw new WebDriverError('invalid argument', 'df:recordVideo must be true or false');
+  if (recordCap !== undefined && recordVideo !== undefined && recordCap !== recordVideo) throw new WebDriverError('invalid argument', 'df:record and df:recordVideo disagree');
+  const record = recordVideo ?? recordCap;
   return {
     requirements,
     record: record ?? null,

@@ -86,6 +86,13 @@ describe('capabilities', () => {
     expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:record': true } } }).record).toBe(true);
     expect(() => parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:record': 'no' } } })).toThrow('df:record must be true or false');
   });
+
+  it('reads df:recordVideo as df:record: a boolean, which must agree with df:record when both are given', () => {
+    expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:recordVideo': true } } }).record).toBe(true);
+    expect(parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:recordVideo': false, 'df:record': false } } }).record).toBe(false);
+    expect(() => parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:recordVideo': 1 } } })).toThrow('df:recordVideo must be true or false');
+    expect(() => parseNewSession({ capabilities: { alwaysMatch: { browserName: 'chrome', 'df:recordVideo': true, 'df:record': false } } })).toThrow('df:record and df:recordVideo disagree');
+  });
 });
 
 describe('policy', () => {

@@ -201,6 +201,22 @@ describe('editing the organization', { timeout: 240_000 }, () => {
     expect(await rolesHere()).toEqual([]);
   });
 
+  it("sets the signed-in workspace's session recording: automation recording and how long videos are kept", async () => {
+    const defaults = async () => (await fetch(`${server.url}/df/api/settings/session-defaults`, { headers: { authorization: `Bearer ${admin.token}` } })).json() as Promise<{ recordAutomation: boolean; videoRetentionDays: number | null }>;
+    expect(await defaults()).toMatchObject({ recordAutomation: true, videoRetentionDays: null });
+    await page.goto(`${server.url}/org/workspaces`);
+    const form = page.getByRole('article', { name: 'Workspace Default' }).getByRole('form', { name: 'Session recording of Default' });
+    await form.getByRole('checkbox', { name: /Record automation sessions/ }).uncheck();
+    await form.getByRole('spinbutton', { name: /Keep session videos for/ }).fill('30');
+    await form.getByRole('button', { name: 'Save the recording settings' }).click();
+    await form.getByRole('status').waitFor();
+    expect(await defaults()).toMatchObject({ recordAutomation: false, videoRetentionDays: 30 });
+    await expectAccessible(page, 'workspace session recording');
+    await form.getByRole('spinbutton', { name: /Keep session videos for/ }).fill('');
+    await form.getByRole('button', { name: 'Save the recording settings' }).click();
+    await expect.poll(async () => (await defaults()).videoRetentionDays).toBeNull();
+  });
+
   it('offers no editing to a person without the manage keys', async () => {
     await org.post('/teams', { name: 'Readers', description: '' });
     const v = await signedIn(browser, server.url, viewer.email, viewer.password);

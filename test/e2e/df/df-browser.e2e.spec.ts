@@ -20,6 +20,8 @@ beforeAll(async () => {
   server = await startTestServer({
     // The typing test sends its characters one after another: a loaded machine must not make a pause of them.
     DF_TYPING_BURST: '30s',
+    // A host without videos: its recordings keep the screen's JPEG frames, which this file replays.
+    AGENT_VIDEO_ENABLED: 'false',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     AGENT_CONFIG: writeAgentConfig({

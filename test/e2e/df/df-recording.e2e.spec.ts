@@ -29,6 +29,8 @@ beforeAll(async () => {
     ...shared,
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    // A host without videos: its recordings keep the screen's JPEG frames, which this file replays.
+    AGENT_VIDEO_ENABLED: 'false',
     AGENT_CONFIG: writeAgentConfig({ hostId: `rec-${randomBytes(3).toString('hex')}`, nodeName: 'rec-node', heartbeatMs: 300, devices: [{ provider: 'simulated', name: 'Rec sim', prepareMs: 50 }] }),
   });
   b = await startTestServer({ ...shared, AGENT_ENABLED: 'false' });

@@ -52,6 +52,8 @@ beforeAll(async () => {
   smtp = await startSmtpListener();
   server = await startTestServer({
     SMTP_URL: smtp.url,
+    // A host without videos: its recordings keep the screen's JPEG frames, which this file replays.
+    AGENT_VIDEO_ENABLED: 'false',
     AGENT_CONFIG: writeAgentConfig({ nodeName: 'content-node', heartbeatMs: 500, devices: [{ provider: 'browser', name: PHONE, profile: 'pixel-7', width: 360, height: 640, scale: 2 }] }),
   });
   company = await signUpCompany(server.url, 'content');

@@ -78,18 +78,19 @@ describe('browserName chrome on a farm with a desktop browser and an emulated ph
 });
 
 describe('evidence on failure', () => {
-  it('records an automation session that did not ask: once it ended, its replay holds the frames', { timeout: 120_000 }, async () => {
+  it('records an automation session that did not ask: once it ended, it has its video', { timeout: 120_000 }, async () => {
     const session = await open({ browserName: 'chrome' });
+    expect((await api('GET', `/sessions/${session.id}/recording/status`)).body.recording).toBe(true);
     expect((await wd('POST', `/session/${session.id}/url`, { url: 'data:text/html,<h1 style="font-size:90px">failed here</h1>' })).status).toBe(200);
-    await expect.poll(async () => (await api('GET', `/sessions/${session.id}/recording/status`)).body.frames, { timeout: 30_000 }).toBeGreaterThan(0);
     await end(session.id);
+    const status = (await api('GET', `/sessions/${session.id}/recording/status`)).body;
+    expect(status.video).toMatchObject({ format: 'mp4', bytes: expect.any(Number) });
+    expect(status.video.durationMs).toBeGreaterThan(0);
     const replay = await api('GET', `/sessions/${session.id}/replay`);
-    expect(replay.status).toBe(200);
     expect(replay.body.recordings).toHaveLength(1);
-    expect(replay.body.recordings[0].frames.length).toBeGreaterThan(0);
   });
 
-  it('records nothing for a session that says df:record false, and nothing once the workspace turns recordAutomation off', { timeout: 120_000 }, async () => {
+  it('records nothing for a session that says df:record false, nothing once the workspace turns recordAutomation off, and a video for df:recordVideo true', { timeout: 120_000 }, async () => {
     const optedOut = await open({ browserName: 'chrome', 'df:record': false });
     expect((await api('GET', `/sessions/${optedOut.id}/recording/status`)).body.recording).toBe(false);
     await end(optedOut.id);
@@ -102,5 +103,15 @@ describe('evidence on failure', () => {
     const quiet = await open({ browserName: 'chrome' });
     expect((await api('GET', `/sessions/${quiet.id}/recording/status`)).body.recording).toBe(false);
     await end(quiet.id);
+
+    // df:recordVideo asks for the video whatever the workspace's default; it must be a boolean, and agree with df:record.
+    const asked = await open({ browserName: 'chrome', 'df:recordVideo': true });
+    expect((await api('GET', `/sessions/${asked.id}/recording/status`)).body.recording).toBe(true);
+    await end(asked.id);
+    expect((await api('GET', `/sessions/${asked.id}/recording/status`)).body.video).toMatchObject({ format: 'mp4' });
+    for (const caps of [{ 'df:recordVideo': 'yes' }, { 'df:record': true, 'df:recordVideo': false }]) {
+      const refused = await wd('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'chrome', ...caps } } });
+      expect([refused.status, refused.body.value.error]).toEqual([400, 'invalid argument']);
+    }
   });
 });

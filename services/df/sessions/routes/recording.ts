@@ -15,8 +15,8 @@ const RecordingStatus = z.object({
   frames: z.number(),
   truncated: z.boolean(),
   lastArtifactId: z.string().nullable(),
-  /** The session's stored video (the last recording's), or null: `GET .../video` serves it. */
-  video: z.object({ format: z.literal('mp4'), durationMs: z.number(), bytes: z.number() }).nullable(),
+  /** The session's stored video (the last recording's), or null: `GET .../video` serves it; `expired`: the workspace's video retention removed it at `expiredAt`. */
+  video: z.object({ format: z.literal('mp4'), durationMs: z.number(), bytes: z.number(), expired: z.boolean(), expiredAt: z.string().nullable() }).nullable(),
 });
 
 /** `/df/api/sessions/{id}/recording|replay|storage`: screen recordings, their replay, and the storage a session takes. */

@@ -13,6 +13,11 @@ import { imageResponse, Params, tags } from './schemas.js';
 const LINK_TTL_MS = 3_600_000;
 
 const noVideo = () => new AppError('VIDEO_NOT_FOUND', 'This session has no video');
+/** The session had a video, which the workspace's retention removed (410 VIDEO_EXPIRED); else 404. */
+const stored = (video: { expiredAt: string | null } | null): void => {
+  if (!video) throw noVideo();
+  if (video.expiredAt) throw new AppError('VIDEO_EXPIRED', `The video expired at ${video.expiredAt} (the workspace's video retention)`);
+};
 
 /** `/df/api/sessions/{id}/video` and its chapters: the session's recorded video, content of the session. */
 export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptions): Promise<void> {
@@ -30,6 +35,7 @@ export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptio
     },
     handler: async (request, reply) => {
       const { session } = await content(request, request.params.sessionId);
+      stored(session.video);
       if (!session.video) throw noVideo();
       const key = videoFileKey(session.companyId, session.id, session.video.recordingId);
       const info = await platform.blobs.stat(key);
@@ -61,6 +67,7 @@ export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptio
     },
     handler: async (request) => {
       const { session } = await content(request, request.params.sessionId);
+      stored(session.video);
       if (!session.video) throw noVideo();
       const key = videoFileKey(session.companyId, session.id, session.video.recordingId);
       if (!(await platform.blobs.stat(key))) throw noVideo();
@@ -79,6 +86,7 @@ export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptio
     },
     handler: async (request, reply) => {
       const { session } = await content(request, request.params.sessionId);
+      stored(session.video);
       if (!session.video) throw noVideo();
       const activities = await listActivities(platform.db, session.id, { page: 0, size: 10_000 });
       const startedAt = session.recording.startedAt ?? session.startedAt;
