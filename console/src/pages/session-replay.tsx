@@ -79,7 +79,7 @@ const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock
 export function ReplayPanel({ id }: { id: string }) {
   const status = useRecordingStatus(id);
   const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
-  const video = status.data?.video as (RecordingStatus['video'] & { expired?: boolean; expiredAt?: string | null }) | undefined;
+  const video = status.data?.video;
   const last = q.data?.recordings.at(-1);
   if (video?.expired) return <Empty>The session's video was removed on {video.expiredAt ? formatClock(video.expiredAt) : 'its expiry'}: the workspace keeps videos for a limited time.</Empty>;
   return (

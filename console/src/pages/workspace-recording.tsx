@@ -5,7 +5,7 @@ import { api } from '../api';
 import { useSession } from '../session-context';
 import { ErrorNote, Loading, useAction, withFields } from '../ui';
 
-type SessionDefaults = Schemas['DfSessionDefaults'] & { videoRetentionDays: number | null };
+type SessionDefaults = Schemas['DfSessionDefaults'];
 
 /**
  * The device-testing recording settings of the workspace signed in to (its session defaults): whether
