@@ -17,7 +17,7 @@ import {
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
 import { inChildSpan, setIntervalOutsideTrace, SpanKind } from '#shared/tracing/index.js';
-import type { ReleaseOutcome } from './capabilities.js';
+import type { DriverFrame, ReleaseOutcome } from './capabilities.js';
 import { DeviceVideo } from './video/recorder.js';
 import type { VideoSettings } from './video/settings.js';
 
@@ -38,6 +38,8 @@ export class DeviceWorker {
   private readonly leases = new Map<string, number>();
   private leaseTimer: NodeJS.Timeout | null = null;
   private frameSeq = 0;
+  /** The stream's newest frame: a lease that joins a running stream gets it at once (a still screen sends no other). */
+  private lastFrame: DriverFrame | null = null;
   private stopped = false;
   private staging: StagingArea | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
@@ -263,6 +265,7 @@ export class DeviceWorker {
     this.clearLeases();
     await this.video.finish().catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'ending the session video failed'));
     this.streaming = false;
+    this.lastFrame = null;
     let outcome: void | ReleaseOutcome;
     try {
       await this.staging?.clear().catch(() => undefined);
@@ -277,10 +280,14 @@ export class DeviceWorker {
   }
 
   private async lease(command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
+    const joining = this.streaming && !this.leases.has(command.consumerId);
     this.leases.set(command.consumerId, Date.now() + command.leaseMs);
     this.leaseTimer ??= setIntervalOutsideTrace(() => void this.expireLeases(), LEASE_CHECK_MS);
     this.leaseTimer.unref();
     await this.ensureStreaming({ quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) });
+    // The stream ran already (for the session's video, or another viewer): a still screen sends no new
+    // frame, so the newest one goes out again for the viewer that just came.
+    if (joining && this.lastFrame) await this.publishFrame(this.lastFrame);
     return { streaming: true };
   }
 
@@ -295,16 +302,23 @@ export class DeviceWorker {
     const sessionId = this.sessionId;
     try {
       await this.driver.startScreencast(options, async (frame) => {
+        this.lastFrame = frame;
         if (this.video.active) this.video.frame(frame.jpeg);
         if (this.leases.size === 0 || !sessionId) return;
-        this.frameSeq += 1;
-        const { data, headers } = encodeFrame({ sessionId, seq: this.frameSeq, capturedAt: frame.capturedAt, width: frame.width, height: frame.height, jpeg: frame.jpeg });
-        await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
+        await this.publishFrame(frame, sessionId);
       });
     } catch (err) {
       this.streaming = false;
       throw err;
     }
+  }
+
+  /** Puts one frame of the session's screen on the bus, for the viewers' leases. */
+  private async publishFrame(frame: DriverFrame, sessionId = this.sessionId): Promise<void> {
+    if (!sessionId) return;
+    this.frameSeq += 1;
+    const { data, headers } = encodeFrame({ sessionId, seq: this.frameSeq, capturedAt: frame.capturedAt, width: frame.width, height: frame.height, jpeg: frame.jpeg });
+    await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
   }
 
   private async expireLeases(): Promise<void> {
@@ -321,6 +335,7 @@ export class DeviceWorker {
     this.leaseTimer = null;
     if (this.leases.size === 0 && !this.video.active) {
       this.streaming = false;
+      this.lastFrame = null;
       await this.driver.stopScreencast().catch(() => undefined);
     }
   }
