@@ -199,9 +199,9 @@ describe('session defaults', () => {
   it('are read, changed (audited) and taken by new sessions: recording, screenshot format, maximum length', async () => {
     const initial = await api('GET', '/settings/session-defaults');
     expectStatus(initial, 200);
-    expect(initial.body).toEqual({ idleTimeoutSeconds: 86_400, maxSessionSeconds: 86_400, recordByDefault: false, recordAutomation: true, screenshotFormat: 'png' });
+    expect(initial.body).toEqual({ idleTimeoutSeconds: 86_400, maxSessionSeconds: 86_400, recordByDefault: false, recordAutomation: true, screenshotFormat: 'png', videoRetentionDays: null });
     expectStatus(await api('PUT', '/settings/session-defaults', { ...initial.body, screenshotFormat: 'gif' }), 400);
-    const wanted = { idleTimeoutSeconds: 3_600, maxSessionSeconds: 600, recordByDefault: true, recordAutomation: false, screenshotFormat: 'jpeg' };
+    const wanted = { idleTimeoutSeconds: 3_600, maxSessionSeconds: 600, recordByDefault: true, recordAutomation: false, screenshotFormat: 'jpeg', videoRetentionDays: 30 };
     const put = await api('PUT', '/settings/session-defaults', wanted);
     expectStatus(put, 200);
     expect(put.body).toEqual(wanted);
