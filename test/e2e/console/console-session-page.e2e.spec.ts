@@ -33,7 +33,9 @@ const activities = async () => (await http(server.url, 'GET', `/df/api/sessions/
 const typed = async () => (await activities()).filter((a) => a.detail.action === 'text');
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // A host that cannot encode videos: its recordings keep the screen's frames, which the replay's frame
+  // player shows (a host with ffmpeg records a video instead: df-video and console-inspect).
+  server = await startTestServer({ AGENT_VIDEO_ENABLED: 'false' });
   // The first company to sign up gets the in-process host's devices: a desktop and a Pixel 7.
   admin = await signUpCompany(server.url, 'console-session-page');
   browser = await launchBrowser();
