@@ -4,9 +4,12 @@
  * /df/api/client-config` behind the gateway of an embedded server — first on a server with metrics and
  * tracing off, then with `METRICS_PORT` set and `/metrics` scraped once a second meanwhile (fifteen
  * times Prometheus's default rate), then with metrics on and tracing exported over OTLP/protobuf to a
- * local receiver at 10 % and at 100 % sampling. Off runs first: Node's own collectors, once started,
- * stay for the life of the bench process.
+ * local receiver at 10 % and at 100 % sampling. Each configuration runs in a process of its own (Node's
+ * collectors and the tracing SDK, once started, stay for the life of a process, and a process that has
+ * hosted servers before is slower), in rounds whose order turns each time; each round's figures are taken
+ * against that round's off run, and the report gives the median round.
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +27,24 @@ export interface MetricsCostOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Rounds of the four configurations, each round in another order. */
+  rounds: number;
 }
+
+/** One configuration: metrics off or on, and tracing's sampling ratio when it is on. */
+export interface MetricsConfig {
+  metrics: boolean;
+  ratio: number | null;
+}
+
+type Measured = LoadResult & { scrapes: number; otlpBytes: number };
 
 export interface MetricsCostReport {
   route: string;
   connections: number;
   durationSeconds: number;
+  /** Rounds measured; the figures are the round closest to the median, the ratios the medians. */
+  rounds: number;
   off: LoadResult;
   on: LoadResult & { scrapes: number };
   /** Throughput with metrics on as a share of off. */
@@ -79,38 +94,85 @@ async function measureOne(load: LoadGenerator, metrics: boolean, options: Metric
   }
 }
 
-/** The gateway's throughput with metrics off, then on (served and scraped). */
-export async function measureMetricsCost(options: MetricsCostOptions): Promise<MetricsCostReport> {
+/**
+ * One configuration measured in this process (the child `bench/metrics-cost-child.ts` runs): tracing
+ * started first, as a process does, when a ratio is given.
+ */
+export async function measureConfig(config: MetricsConfig, options: MetricsCostOptions): Promise<Measured> {
   const load = new LoadGenerator();
+  const sink = config.ratio === null ? null : await startSink();
+  const tracing = sink
+    ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench' }, 'qa-bench')
+    : null;
   try {
-    const off = await measureOne(load, false, options);
-    const on = await measureOne(load, true, options);
-    const traced: MetricsCostReport['traced'] = [];
-    for (const ratio of [0.1, 1]) {
-      const sink = await startSink();
-      // Started before the server, as a process does (its servers and logger see it on); stopped after.
-      const tracing = await startTracing(
-        { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio), OTEL_SERVICE_NAME: 'qa-bench' },
-        'qa-bench',
-      );
-      try {
-        const result = await measureOne(load, true, options, `tracing ${ratio * 100} %`);
-        await tracing!.shutdown();
-        traced.push({ ...result, ratio, otlpBytes: sink.bytes(), throughputKept: result.requestsPerSecond / off.requestsPerSecond });
-      } finally {
-        await tracing?.shutdown();
-        await sink.close();
-      }
-    }
-    return { route: ROUTE, connections: options.connections, durationSeconds: options.durationSeconds, off, on, throughputKept: on.requestsPerSecond / off.requestsPerSecond, traced };
+    const label = config.ratio === null ? `metrics ${config.metrics ? 'on ' : 'off'}` : `tracing ${config.ratio * 100} %`;
+    const result = await measureOne(load, config.metrics, options, label);
+    await tracing?.shutdown();
+    return { ...result, otlpBytes: sink?.bytes() ?? 0 };
   } finally {
+    await tracing?.shutdown();
+    await sink?.close();
     await load.close();
   }
 }
 
+/** Runs one configuration in a new process and answers what it measured. */
+function measureInChild(config: MetricsConfig, options: MetricsCostOptions): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./metrics-cost-child.ts', import.meta.url), [JSON.stringify({ config, options })], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    let answer: Measured | null = null;
+    child.once('message', (m: { result?: Measured; error?: string }) => {
+      if (m.result) answer = m.result;
+      else reject(new Error(`metrics cost: ${m.error}`));
+    });
+    child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`metrics cost child exited ${code} without a result`))));
+  });
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const CONFIGS: MetricsConfig[] = [
+  { metrics: false, ratio: null },
+  { metrics: true, ratio: null },
+  { metrics: true, ratio: 0.1 },
+  { metrics: true, ratio: 1 },
+];
+
+/**
+ * The gateway's throughput in each configuration, each in a process of its own, `rounds` times with the
+ * order turned by one each round; the round whose metrics-on figure is the median is reported, and every
+ * ratio is the median of the rounds' ratios against their own off run.
+ */
+export async function measureMetricsCost(options: MetricsCostOptions): Promise<MetricsCostReport> {
+  const rounds: Measured[][] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const order = CONFIGS.map((_, i) => (i + round) % CONFIGS.length);
+    const measured: Measured[] = [];
+    for (const i of order) measured[i] = await measureInChild(CONFIGS[i]!, options);
+    rounds.push(measured);
+  }
+  const kept = (i: number) => median(rounds.map((r) => r[i]!.requestsPerSecond / r[0]!.requestsPerSecond));
+  const onKept = kept(1);
+  const typical = rounds.reduce((best, r) => (Math.abs(r[1]!.requestsPerSecond / r[0]!.requestsPerSecond - onKept) < Math.abs(best[1]!.requestsPerSecond / best[0]!.requestsPerSecond - onKept) ? r : best));
+  return {
+    route: ROUTE,
+    connections: options.connections,
+    durationSeconds: options.durationSeconds,
+    rounds: options.rounds,
+    off: typical[0]!,
+    on: typical[1]!,
+    throughputKept: onKept,
+    traced: [2, 3].map((i) => ({ ...typical[i]!, ratio: CONFIGS[i]!.ratio!, throughputKept: kept(i) })),
+  };
+}
+
 export function formatMetricsCost(report: MetricsCostReport): string {
   const row = (name: string, r: LoadResult) => [name, num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2)];
-  return `Metrics cost: GET ${report.route} through the gateway, ${report.connections} connections, ${report.durationSeconds} s each\n${table(
+  return `Metrics cost: GET ${report.route} through the gateway, ${report.connections} connections, ${report.durationSeconds} s each, each in a process of its own; the median of ${report.rounds} rounds in turning order\n${table(
     ['metrics', 'req/s', 'p50 ms', 'p99 ms'],
     [
       row('off', report.off),
