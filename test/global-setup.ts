@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -82,6 +82,8 @@ export function useMemoryTmp(env: NodeJS.ProcessEnv = process.env, base = '/dev/
     const fs = statfsSync(base);
     if (fs.bavail * fs.bsize < MEMORY_TMP_MIN_FREE) return null;
     const dir = mkdtempSync(join(base, 'qa-tests-'));
+    // Open to every user as /tmp is (sticky): tests run servers as other users (PostgreSQL as postgres).
+    chmodSync(dir, 0o1777);
     env.TMPDIR = dir;
     return dir;
   } catch {

@@ -290,7 +290,8 @@ describe('multipart uploads', () => {
     } finally {
       server.process.platform.now = realNow;
     }
-    expect((await api('GET', `/files/${started.body.fileId}`)).status).toBe(404);
+    // The read model follows the abort: read until it has.
+    await expect.poll(async () => (await api('GET', `/files/${started.body.fileId}`)).status).toBe(404);
     // The bytes a signed URL puts wait at the upload key until confirmation moves them.
     expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'df', 'company-1', 'uploads', started.body.fileId))).toBe(false);
     expect(existsSync(join(server.dataDir, 'blobs', 'objects', 'df', 'company-1', 'files', started.body.fileId))).toBe(false);
