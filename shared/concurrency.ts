@@ -50,3 +50,29 @@ export class Slots {
     }
   }
 }
+
+/**
+ * Pauses a loop can be woken from before their time: new work came, or the process stops (a webhook
+ * dispatcher, a mailer or a shipper following the event log waits in one between its rounds).
+ */
+export class Pauses {
+  private readonly waiting = new Set<() => void>();
+
+  /** Resolves after `ms`, or at the next `wakeAll`, whichever is first. */
+  pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.waiting.add(wake);
+    });
+  }
+
+  /** Ends every pause under way. */
+  wakeAll(): void {
+    for (const wake of [...this.waiting]) wake();
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue, Slots } from './concurrency.js';
+import { KeyedQueue, Pauses, Slots } from './concurrency.js';
 
 /** A promise and the function that settles it, to hold work until the test lets it go. */
 function gate() {
@@ -79,5 +79,20 @@ describe('Slots', () => {
     const slots = new Slots(1);
     await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await slots.run(async () => 'next')).toBe('next');
+  });
+});
+
+describe('Pauses', () => {
+  it('ends a pause at its time, or every pause under way at once when woken', async () => {
+    const pauses = new Pauses();
+    const began = Date.now();
+    await pauses.pause(20);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(15);
+    let ended = 0;
+    const long = [pauses.pause(60_000).then(() => ended++), pauses.pause(60_000).then(() => ended++)];
+    expect(ended).toBe(0);
+    pauses.wakeAll();
+    await Promise.all(long);
+    expect(ended).toBe(2);
   });
 });

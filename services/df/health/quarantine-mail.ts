@@ -1,5 +1,6 @@
 import { companyAdministrators } from '#projections/org-directory/index.js';
 import { labelOfDevice } from '#projections/df-devices/index.js';
+import { Pauses } from '#shared/concurrency.js';
 import { applySchema, type Sql } from '#shared/db/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/index.js';
 import type { Platform } from '../../platform.js';
@@ -55,7 +56,7 @@ export class QuarantineMailer {
   private subscription: Subscription | null = null;
   private following: Promise<void> | null = null;
   private stopped = false;
-  private readonly pauses = new Set<() => void>();
+  private readonly pauses = new Pauses();
 
   constructor(private readonly platform: Platform) {}
 
@@ -69,7 +70,7 @@ export class QuarantineMailer {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const wake of this.pauses) wake();
+    this.pauses.wakeAll();
     await this.subscription?.close();
     await this.following;
   }
@@ -84,7 +85,7 @@ export class QuarantineMailer {
             break;
           } catch (err) {
             this.platform.logger.warn({ err, eventId: event.id }, 'the quarantine mail failed; trying again');
-            await this.pause(delay);
+            await this.pauses.pause(delay);
           }
         }
         if (this.stopped) return;
@@ -124,17 +125,6 @@ export class QuarantineMailer {
     return admins.length;
   }
 
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.pauses.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.pauses.add(wake);
-    });
-  }
 }
 
 async function position(db: Sql): Promise<bigint> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { auditEntriesAfter, countAuditEventsAfter } from '#projections/org-audit/index.js';
+import { Pauses } from '#shared/concurrency.js';
 import { qaMetrics } from '#shared/metrics/index.js';
 import type { Platform } from '../../platform.js';
 import { acknowledge, lease, migrateAuditShipping, recordError, release, rewind, targetState } from './store.js';
@@ -42,7 +43,7 @@ export class AuditShipper {
   readonly targets: ShippingTarget[] = [];
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   private readonly loops: Promise<void>[] = [];
-  private readonly wakers = new Set<() => void>();
+  private readonly pauses = new Pauses();
   private stopped = false;
   private stopBacklog: () => void = () => {};
   private migrated: Promise<void> | null = null;
@@ -81,7 +82,7 @@ export class AuditShipper {
 
   /** Ends the pauses of every loop (new events were recorded, or the process stops). */
   wake(): void {
-    for (const w of [...this.wakers]) w();
+    this.pauses.wakeAll();
   }
 
   /** Where each target stands; the backlog counts `companyId`'s events only. */
@@ -143,7 +144,7 @@ export class AuditShipper {
         wait = delay;
         delay = Math.min(delay * 2, LAST_RETRY_MS);
       }
-      if (wait > 0) await this.pause(wait);
+      if (wait > 0 && !this.stopped) await this.pauses.pause(wait);
     }
   }
 
@@ -156,18 +157,5 @@ export class AuditShipper {
     const { readModels } = this.platform;
     const positions = ['org-audit', 'org-directory'].map((name) => readModels.positionOf?.(name)).filter((p): p is bigint => p !== undefined);
     return positions.length === 0 ? null : positions.reduce((a, b) => (a < b ? a : b));
-  }
-
-  private pause(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
-    });
   }
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { projectionSchemaName } from '#projections/types.js';
+import { Pauses } from '#shared/concurrency.js';
 import { applySchema } from '#shared/db/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/index.js';
 import { qaMetrics } from '#shared/metrics/index.js';
@@ -48,7 +49,7 @@ export class WebhookDispatcher {
   private sending: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  private readonly pauses = new Set<() => void>();
+  private readonly pauses = new Pauses();
   private stopBacklog: () => void = () => {};
 
   constructor(private readonly deps: DispatcherDeps) {}
@@ -78,7 +79,7 @@ export class WebhookDispatcher {
     this.stopped = true;
     this.stopBacklog();
     if (this.poll) clearInterval(this.poll);
-    for (const wake of this.pauses) wake();
+    this.pauses.wakeAll();
     await this.subscription?.close();
     await this.intake;
     await this.sending;
@@ -122,7 +123,7 @@ export class WebhookDispatcher {
         return;
       } catch (err) {
         this.platform.logger.warn({ err, eventId: event.id, type: event.type }, 'queueing webhooks failed; trying again');
-        await this.pause(delay);
+        await this.pauses.pause(delay);
       }
     }
   }
@@ -211,17 +212,5 @@ export class WebhookDispatcher {
     if ('error' in sent) return done({ status: null, error: sent.error, request });
     const ok = sent.status >= 200 && sent.status < 300;
     return done({ status: sent.status, ...(ok ? {} : { error: `HTTP ${sent.status}` }), ...(sent.response ? { response: sent.response } : {}), request });
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.pauses.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.pauses.add(wake);
-    });
   }
 }
