@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './daemon.js';
 
 /** Debian's rsyslog (`apt-get install rsyslog rsyslog-openssl`): the daemon and its OpenSSL network stream driver. */
 const RSYSLOGD = ['/usr/sbin/rsyslogd', '/usr/local/sbin/rsyslogd'].find((p) => existsSync(p));
@@ -24,14 +25,6 @@ export interface TestSyslog {
   start(): Promise<void>;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });

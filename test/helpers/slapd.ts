@@ -1,10 +1,10 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
 import { eventually } from './df-farm.js';
+import { freePort } from './daemon.js';
 
 /** Where Debian's `slapd` package puts the server, its modules and schemas. */
 const SLAPD = ['/usr/sbin/slapd', '/usr/local/sbin/slapd'].find((p) => existsSync(p));
@@ -26,15 +26,6 @@ export interface TestDirectory {
   /** Removes an entry with `ldapdelete`. */
   remove(dn: string): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** A free loopback port: slapd cannot be told to listen on port 0 and say which port it got. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
