@@ -74,6 +74,11 @@ export class SessionService implements SessionPort {
     this.videoRetention.start();
   }
 
+  /** Runs one sweep of the workspaces' video retention now (tests, operations); the sweeper runs it every minute. */
+  sweepVideos(): Promise<void> {
+    return this.videoRetention.sweep();
+  }
+
   async stop(): Promise<void> {
     await this.videos.stop();
     await this.videoRetention.stop();

@@ -6,8 +6,11 @@ import type { SessionDeps } from './deps.js';
 import type { SessionWrites } from './writes.js';
 
 const DAY_MS = 86_400_000;
-/** How often the retention is applied; a video goes at most this long after its time is up. */
-export const VIDEO_RETENTION_SWEEP_MS = 5_000;
+/**
+ * How often the retention is applied: a video goes at most this long after its time is up, against a
+ * retention counted in days; each sweep reads the settings and the sessions on every replica.
+ */
+export const VIDEO_RETENTION_SWEEP_MS = 60_000;
 /** Sessions whose videos one sweep removes per workspace at most (the next sweep takes the rest). */
 const BATCH = 100;
 

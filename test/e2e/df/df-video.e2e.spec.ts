@@ -281,6 +281,8 @@ describe("the workspace's video retention", () => {
     const realNow = server.process.platform.now;
     server.process.platform.now = () => new Date(Date.now() + 3 * 86_400_000);
     try {
+      // One sweep now, as the sweeper runs it every minute.
+      await server.process.df!.sessions.sweepVideos();
       const expired = await eventually(async () => {
         const video = (await api('GET', `/sessions/${killedSessionId}/recording/status`)).body.video;
         return video?.expired ? video : undefined;
