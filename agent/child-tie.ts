@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as pause } from 'node:timers/promises';
 
 /**
  * Ties long-lived children to the agent's life. A child started through `setpriv --pdeathsig KILL`
@@ -23,13 +24,15 @@ export function processesWithArgument(prefix: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
-    let args: string[];
+    let line: string;
     try {
-      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      // Arguments are NUL-separated, except where a process rewrote its title as one space-separated
+      // string: Chromium's zygote-forked children (renderers, GPU, network service) do.
+      line = ` ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')}`;
     } catch {
       continue; // gone meanwhile, or not ours to read
     }
-    if (args.some((a) => a.startsWith(prefix))) found.push(pid);
+    if (line.includes(` ${prefix}`)) found.push(pid);
   }
   return found;
 }
@@ -45,4 +48,21 @@ export function killProcessesWithArgument(prefix: string): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * Kills every process whose command line names `prefix`, and looks again until a look finds none left: a
+ * process killed while it forked leaves a child the first look did not see, and one that was killed is
+ * still listed (and may still hold files open) until it has exited. Gives up after `timeoutMs` (a process
+ * stuck in the kernel); returns every pid killed.
+ */
+export async function killAllWithArgument(prefix: string, timeoutMs = 5_000): Promise<number[]> {
+  const killed = new Set<number>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = killProcessesWithArgument(prefix);
+    if (found.length === 0 || Date.now() > deadline) return [...killed, ...found.filter((pid) => !killed.has(pid))];
+    for (const pid of found) killed.add(pid);
+    await pause(20);
+  }
 }

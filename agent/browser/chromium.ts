@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killProcessesWithArgument, tiedToAgent } from '../child-tie.js';
+import { killAllWithArgument, tiedToAgent } from '../child-tie.js';
 
 /** A running headless Chromium with its own fresh profile directory. */
 export interface ChromiumProcess {
@@ -51,7 +51,7 @@ export function profileRootOf(hostId: string): string {
  * and deletes their profiles. Returns the pids killed.
  */
 export async function reapLeftoverBrowsers(profileRoot: string): Promise<number[]> {
-  const pids = killProcessesWithArgument(`--user-data-dir=${profileRoot}/`);
+  const pids = await killAllWithArgument(`--user-data-dir=${profileRoot}/`);
   const entries = await readdir(profileRoot).catch(() => [] as string[]);
   await Promise.all(entries.map((e) => rm(join(profileRoot, e), { recursive: true, force: true, maxRetries: 3 })));
   return pids;
