@@ -37,7 +37,8 @@ export interface MetricsConfig {
   ratio: number | null;
 }
 
-type Measured = LoadResult & { scrapes: number; otlpBytes: number };
+/** What one configuration measured; `cpuPerRequestUs` is the server process's CPU time (every thread, the load generator is another process) over the measured window, per request answered. */
+type Measured = LoadResult & { scrapes: number; otlpBytes: number; cpuPerRequestUs: number };
 
 export interface MetricsCostReport {
   route: string;
@@ -45,12 +46,15 @@ export interface MetricsCostReport {
   durationSeconds: number;
   /** Rounds measured; the figures are the round closest to the median, the ratios the medians. */
   rounds: number;
-  off: LoadResult;
-  on: LoadResult & { scrapes: number };
+  off: LoadResult & { cpuPerRequestUs: number };
+  on: LoadResult & { scrapes: number; cpuPerRequestUs: number };
   /** Throughput with metrics on as a share of off. */
   throughputKept: number;
+  /** The server's CPU per request with metrics on as a share of off (the median of the rounds' ratios). */
+  cpuRatio: number;
+  offCpuPerRequestUs: number;
   /** Metrics on and tracing at 10 % and at 100 % sampling, with the OTLP bytes the receiver got. */
-  traced: (LoadResult & { scrapes: number; ratio: number; otlpBytes: number; throughputKept: number })[];
+  traced: (LoadResult & { scrapes: number; ratio: number; otlpBytes: number; throughputKept: number; cpuPerRequestUs: number; cpuRatio: number })[];
 }
 
 /** A local OTLP/HTTP receiver that counts what it is sent (the bytes) and answers at once. */
@@ -68,7 +72,7 @@ async function startSink(): Promise<{ endpoint: string; bytes: () => number; clo
   };
 }
 
-async function measureOne(load: LoadGenerator, metrics: boolean, options: MetricsCostOptions, label = `metrics ${metrics ? 'on ' : 'off'}`): Promise<LoadResult & { scrapes: number }> {
+async function measureOne(load: LoadGenerator, metrics: boolean, options: MetricsCostOptions, label = `metrics ${metrics ? 'on ' : 'off'}`): Promise<LoadResult & { scrapes: number; cpuPerRequestUs: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-metrics-'));
   const server = await startBenchServer(dataDir, metrics ? { METRICS_PORT: '0' } : {});
   let scrapes = 0;
@@ -82,11 +86,14 @@ async function measureOne(load: LoadGenerator, metrics: boolean, options: Metric
       scraper = setInterval(() => void fetch(metricsUrl).then((r) => r.text()).then(() => scrapes++), 1_000);
     }
     const ticker = phase(`${label} ${options.connections} conn, ${options.durationSeconds} s`);
+    const cpuBefore = process.cpuUsage();
     const result = await load.run({ url, headers, connections: options.connections, durationSeconds: options.durationSeconds });
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerRequestUs = (cpu.user + cpu.system) / Math.max(1, result.ok + result.non2xx);
     const bad = result.non2xx + result.errors + result.timeouts;
-    ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms${metrics ? `, ${scrapes} scrapes` : ''}`);
+    ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms, server CPU ${num(cpuPerRequestUs)} µs/request${metrics ? `, ${scrapes} scrapes` : ''}`);
     if (bad > 0) throw new Error(`${label}: ${bad} failed requests`);
-    return { ...result, scrapes };
+    return { ...result, scrapes, cpuPerRequestUs };
   } finally {
     if (scraper) clearInterval(scraper);
     await server.stop();
@@ -156,6 +163,7 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
     rounds.push(measured);
   }
   const kept = (i: number) => median(rounds.map((r) => r[i]!.requestsPerSecond / r[0]!.requestsPerSecond));
+  const cpuRatio = (i: number) => median(rounds.map((r) => r[i]!.cpuPerRequestUs / r[0]!.cpuPerRequestUs));
   const onKept = kept(1);
   const typical = rounds.reduce((best, r) => (Math.abs(r[1]!.requestsPerSecond / r[0]!.requestsPerSecond - onKept) < Math.abs(best[1]!.requestsPerSecond / best[0]!.requestsPerSecond - onKept) ? r : best));
   return {
@@ -166,20 +174,22 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
     off: typical[0]!,
     on: typical[1]!,
     throughputKept: onKept,
-    traced: [2, 3].map((i) => ({ ...typical[i]!, ratio: CONFIGS[i]!.ratio!, throughputKept: kept(i) })),
+    cpuRatio: cpuRatio(1),
+    offCpuPerRequestUs: median(rounds.map((r) => r[0]!.cpuPerRequestUs)),
+    traced: [2, 3].map((i) => ({ ...typical[i]!, ratio: CONFIGS[i]!.ratio!, throughputKept: kept(i), cpuRatio: cpuRatio(i) })),
   };
 }
 
 export function formatMetricsCost(report: MetricsCostReport): string {
-  const row = (name: string, r: LoadResult) => [name, num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2)];
+  const row = (name: string, r: LoadResult & { cpuPerRequestUs: number }) => [name, num(r.requestsPerSecond), num(r.latency.p50, 2), num(r.latency.p99, 2), num(r.cpuPerRequestUs)];
   return `Metrics cost: GET ${report.route} through the gateway, ${report.connections} connections, ${report.durationSeconds} s each, each in a process of its own; the median of ${report.rounds} rounds in turning order\n${table(
-    ['metrics', 'req/s', 'p50 ms', 'p99 ms'],
+    ['metrics', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'],
     [
       row('off', report.off),
       row(`on (METRICS_PORT, ${report.on.scrapes} scrapes)`, report.on),
       ...report.traced.map((t) => row(`on, tracing at ${t.ratio * 100} % (${num(t.otlpBytes / 1024)} KiB of OTLP sent)`, t)),
     ],
-  )}\nthroughput kept with metrics on: ${num(report.throughputKept * 100, 1)} % (goal: over 97 %)\n${report.traced
-    .map((t) => `throughput kept with metrics on and tracing at ${t.ratio * 100} %: ${num(t.throughputKept * 100, 1)} %${t.ratio === 0.1 ? ' (goal: over 90 %)' : ''}\n`)
+  )}\nthroughput kept with metrics on: ${num(report.throughputKept * 100, 1)} % (goal: over 97 %); server CPU per request ${num(report.cpuRatio * 100, 1)} % of off's\n${report.traced
+    .map((t) => `throughput kept with metrics on and tracing at ${t.ratio * 100} %: ${num(t.throughputKept * 100, 1)} %${t.ratio === 0.1 ? ' (goal: over 90 %)' : ''}; server CPU per request ${num(t.cpuRatio * 100, 1)} % of off's\n`)
     .join('')}`;
 }
