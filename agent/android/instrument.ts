@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import { Pauses } from '#shared/concurrency.js';
 import { INSTRUMENTATION_LINK_LOST, type AgentCommand, type InstrumentationEvent, type RpcResult, type TestOutcome, type TestRef } from '#shared/wire/index.js';
 import { DriverError, type LogRing } from '../provider.js';
 import { shellQuote } from './adb.js';
@@ -49,7 +50,7 @@ class InstrumentationRun {
   private stopped = false;
   private steps: Promise<void> = Promise.resolve();
   /** Long polls waiting for the next event or the run's end. */
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Pauses();
 
   constructor(
     private readonly ctx: AndroidContext,
@@ -61,15 +62,7 @@ class InstrumentationRun {
   /** The events after `afterSeq`; with none yet and the run going on, waits up to `waitMs` for one or the end. */
   async poll(afterSeq: number, waitMs = 0): Promise<RpcResult<'instrumentPoll'>> {
     if (waitMs > 0 && !this.done && this.seq <= afterSeq) {
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          this.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, waitMs);
-        this.waiters.add(wake);
-      });
+      await this.waiters.pause(waitMs);
     }
     return this.snapshot(afterSeq);
   }
@@ -110,17 +103,13 @@ class InstrumentationRun {
       await this.steps;
       this.notRun = this.command.tests.filter((t) => !finished.has(key(t)));
       this.done = true;
-      this.wake();
+      this.waiters.wakeAll();
     }
   }
 
   private push(event: Unnumbered<InstrumentationEvent>): void {
     this.events.push({ ...event, seq: ++this.seq } as InstrumentationEvent);
-    this.wake();
-  }
-
-  private wake(): void {
-    for (const wake of [...this.waiters]) wake();
+    this.waiters.wakeAll();
   }
 
   /**

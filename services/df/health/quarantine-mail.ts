@@ -124,7 +124,6 @@ export class QuarantineMailer {
     this.platform.logger.info({ deviceId: p.deviceId, recipients: admins.length }, 'quarantine mailed to the administrators');
     return admins.length;
   }
-
 }
 
 async function position(db: Sql): Promise<bigint> {
