@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../errors.js';
-import { exposition, registry } from './registry.js';
-import { SeriesHistogram, type HistogramSeries } from './series-histogram.js';
+import { exposition, registry, seriesHistogram } from './registry.js';
+import type { HistogramSeries } from './series-histogram.js';
 
 /** OpenTelemetry's advised boundaries for `http.server.request.duration`, in seconds. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -13,17 +13,13 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 
 /** The methods named as themselves; any other is `_OTHER` (OpenTelemetry's rule), so a client cannot add label values. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
 
-const REQUEST_DURATION = 'http_server_request_duration_seconds';
 /** Every request passes here (twice behind the gateway), so its series are looked up once (series-histogram.ts). */
-const requestDuration =
-  (registry.getSingleMetric(REQUEST_DURATION) as unknown as SeriesHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'> | undefined) ??
-  new SeriesHistogram(
-    REQUEST_DURATION,
-    'Duration of HTTP server requests, by method, route template and status (OpenTelemetry http.server.request.duration).',
-    ['http_request_method', 'http_route', 'http_response_status_code'],
-    HTTP_BUCKETS,
-    registry,
-  );
+const requestDuration = seriesHistogram(
+  'http_server_request_duration_seconds',
+  'Duration of HTTP server requests, by method, route template and status (OpenTelemetry http.server.request.duration).',
+  ['http_request_method', 'http_route', 'http_response_status_code'],
+  HTTP_BUCKETS,
+);
 /** The hook's own index of those series, by a key it builds without objects: method, status, route template. */
 const seriesByKey = new Map<string, HistogramSeries>();
 

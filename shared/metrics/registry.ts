@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SeriesHistogram } from './series-histogram.js';
 
 /**
  * The process's one registry: every metric of every part running in this process (the HTTP server, the
@@ -23,6 +24,11 @@ const existing = <M>(name: string, kind: string): M | undefined => {
  */
 export function histogram<L extends string>(name: string, help: string, labelNames: Labels<L>, buckets: number[]): Histogram<L> {
   return existing<Histogram<L>>(name, 'Histogram') ?? new Histogram<L>({ name, help, labelNames: [...labelNames], buckets, registers: [registry] });
+}
+
+/** A histogram of this process whose series a hot path looks up once and keeps (series-histogram.ts), created once. */
+export function seriesHistogram<L extends string>(name: string, help: string, labelNames: Labels<L>, buckets: number[]): SeriesHistogram<L> {
+  return existing<SeriesHistogram<L>>(name, 'SeriesHistogram') ?? new SeriesHistogram<L>(name, help, labelNames, buckets, registry);
 }
 
 /** A counter of this process (names end in `_total`), created once. */
