@@ -52,7 +52,6 @@ export interface MetricsCostReport {
   throughputKept: number;
   /** The server's CPU per request with metrics on as a share of off (the median of the rounds' ratios). */
   cpuRatio: number;
-  offCpuPerRequestUs: number;
   /** Metrics on and tracing at 10 % and at 100 % sampling, with the OTLP bytes the receiver got. */
   traced: (LoadResult & { scrapes: number; ratio: number; otlpBytes: number; throughputKept: number; cpuPerRequestUs: number; cpuRatio: number })[];
 }
@@ -111,13 +110,12 @@ export async function measureConfig(config: MetricsConfig, options: MetricsCostO
   const tracing = sink
     ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench' }, 'qa-bench')
     : null;
+  const label = config.ratio === null ? `metrics ${config.metrics ? 'on ' : 'off'}` : `tracing ${config.ratio * 100} %`;
   try {
-    const label = config.ratio === null ? `metrics ${config.metrics ? 'on ' : 'off'}` : `tracing ${config.ratio * 100} %`;
-    const result = await measureOne(load, config.metrics, options, label);
-    await tracing?.shutdown();
+    const result = await measureOne(load, config.metrics, options, label).finally(() => tracing?.shutdown());
+    // Shut down first: the exporter sends what it still holds before the receiver's bytes are read.
     return { ...result, otlpBytes: sink?.bytes() ?? 0 };
   } finally {
-    await tracing?.shutdown();
     await sink?.close();
     await load.close();
   }
@@ -175,7 +173,6 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
     on: typical[1]!,
     throughputKept: onKept,
     cpuRatio: cpuRatio(1),
-    offCpuPerRequestUs: median(rounds.map((r) => r[0]!.cpuPerRequestUs)),
     traced: [2, 3].map((i) => ({ ...typical[i]!, ratio: CONFIGS[i]!.ratio!, throughputKept: kept(i), cpuRatio: cpuRatio(i) })),
   };
 }
