@@ -13,8 +13,8 @@ WORKDIR /app
 
 COPY package.json package-lock.json ./
 # `npm ci` builds the web console and dfctl (the prepare script) from these, into console/dist and
-# dist/dfctl.
-COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/build-clients.mjs scripts/
+# dist/dfctl; the server's bundle is built once the sources are in.
+COPY scripts/build-console.mjs scripts/build-dfctl.mjs scripts/build-clients.mjs scripts/build-server.mjs scripts/
 COPY console console
 COPY cli cli
 # node-pty (the agent's terminals) compiles its native module at install: the compilers are there for
@@ -23,15 +23,16 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && npm ci --omit=dev && npm cache clean --force \
     && apt-get purge -y python3 make g++ && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 
-# The source stays owned by root; the process may write only under DATA_DIR.
+# The source stays owned by root; the process may write only under DATA_DIR. The server runs compiled
+# (dist/server, `npm start`'s bundle); the agent from its TypeScript sources.
 COPY . .
-RUN mkdir -p /app/data && chown node:node /app/data
+RUN node scripts/build-server.mjs --force && mkdir -p /app/data && chown node:node /app/data
 
 USER node
 EXPOSE 8080
 
 # node itself (not npx) is the process, so SIGTERM reaches the application and it can drain.
-CMD ["node", "--import", "tsx", "services/main.ts"]
+CMD ["node", "dist/server/main.mjs"]
 
 
 FROM base AS agent

@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { ROOT } from './root.js';
 
 /** An empty variable counts as unset, so `FOO=` in a compose file or shell means "not configured". */
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -82,7 +83,7 @@ const schema = z.object({
   /** The web console's public address, the base of links in mails; unset: the address this process listens on. */
   APP_URL: optionalUrl,
   /** The built web console the gateway serves at `/` (`npm install` / `npm start` build it); absent: no console. */
-  CONSOLE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '..', 'console', 'dist')),
+  CONSOLE_DIR: z.string().min(1).default(join(ROOT, 'console', 'dist')),
   PLATFORM_DOMAIN: z
     .string()
     .trim()

@@ -49,13 +49,14 @@ export function changedPaths(before: TreeState, after: TreeState): string[] {
 
 /**
  * The builds that end-to-end files run before they start (the web console for the console files, dfctl
- * for the dfctl files, the client packages for their packaging file), made once here, before any file runs: files run in parallel, and two builds at
- * once would write into the same directory (console/dist, dist/dfctl, dist/clients) while a third file's server reads
+ * for the dfctl files, the client packages for their packaging file, the server's bundle for the file that
+ * runs `npm start`), made once here, before any file runs: files run in parallel, and two builds at
+ * once would write into the same directory (console/dist, dist/dfctl, dist/clients, dist/server) while a third file's server reads
  * it. Each build is skipped when it is newer than its sources, so the files' own calls then find nothing
  * to do. A build that fails is left for the files that need it to report.
  */
 export function buildWhatFilesShare(root: string): void {
-  for (const script of ['scripts/build-console.mjs', 'scripts/build-dfctl.mjs', 'scripts/build-clients.mjs']) {
+  for (const script of ['scripts/build-console.mjs', 'scripts/build-dfctl.mjs', 'scripts/build-clients.mjs', 'scripts/build-server.mjs']) {
     try {
       execFileSync(process.execPath, [script], { cwd: root, stdio: 'inherit' });
     } catch {

@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Sql } from '#shared/db/index.js';
 import { companyEvents, type CompanyEvent } from '#events/organization/companies.js';
 import { roleEvents, type RoleEvent } from '#events/organization/roles.js';
 import { teamEvents, type TeamEvent } from '#events/organization/teams.js';
 import { userEvents, type SignInEvent, type UserEvent } from '#events/organization/users.js';
 import { workspaceEvents, workspaceVisitEvents, type WorkspaceEvent, type WorkspaceVisitEvent } from '#events/organization/workspaces.js';
+import { ROOT } from '#shared/root.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Handled = CompanyEvent | UserEvent | WorkspaceEvent | WorkspaceVisitEvent | RoleEvent | TeamEvent | Extract<SignInEvent, { type: 'SignInSucceeded' }>;
 
-const schema = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
+const schema = readFileSync(join(ROOT, 'projections', 'org-directory', 'schema.sql'), 'utf8');
 
 const HANDLED = [
   ...companyEvents.types,

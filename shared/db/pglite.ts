@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { ROOT } from '../root.js';
 import { lockDataDir } from './data-dir-lock.js';
 import type { Database, Sql } from './types.js';
 
@@ -33,7 +33,7 @@ export interface PgliteOptions {
   sharedBuffers?: string;
 }
 
-const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
+const INITDB_SCRIPT = join(ROOT, 'shared', 'db', 'pglite-initdb.mjs');
 
 /**
  * Creates the data directory in a child process when it is new: PGlite's initdb grows the

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
+import { ROOT } from '#shared/root.js';
 import { readBuiltFile, type BuiltFile } from './built-files.js';
 
 /** The path under the module where the tarballs are served (`/df` is the gateway's prefix). */
@@ -73,10 +74,9 @@ export class ClientPackages {
 
 /** Where the repository's build puts the tarballs, and the packages' names and versions (their package.json). */
 export function defaultClientPackages(): ClientPackages {
-  const root = resolve(import.meta.dirname, '..', '..', '..');
   const packages = PACKAGE_DIRS.map((dir) => {
-    const { name, version } = JSON.parse(readFileSync(join(root, 'clients', dir, 'package.json'), 'utf8')) as { name: string; version: string };
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'clients', dir, 'package.json'), 'utf8')) as { name: string; version: string };
     return { name, version };
   });
-  return new ClientPackages(join(root, 'dist', 'clients'), packages);
+  return new ClientPackages(join(ROOT, 'dist', 'clients'), packages);
 }

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '#shared/errors.js';
 import { clientAddress } from '#shared/http/client-address.js';
+import { ROOT } from '#shared/root.js';
 import { readBuiltFile, sendBuiltFile, type BuiltFile } from './built-files.js';
 import { ClientPackages, defaultClientPackages, PACKAGE_DOWNLOADS, PackagesManifest } from './packages.js';
 
@@ -83,9 +84,8 @@ export class DfctlFiles {
 
 /** Where the repository's build puts dfctl, and the version it builds (the root package.json's). */
 export function defaultDfctlFiles(): DfctlFiles {
-  const root = resolve(import.meta.dirname, '..', '..', '..');
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  return new DfctlFiles(join(root, 'dist', 'dfctl'), version);
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return new DfctlFiles(join(ROOT, 'dist', 'dfctl'), version);
 }
 
 export interface ClientConfigOptions {

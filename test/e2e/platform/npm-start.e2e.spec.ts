@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,9 @@ describe('npm start', () => {
   it('stops the server gracefully when SIGTERM reaches the npm process', { timeout: 120_000 }, async () => {
     server = await startChildServer({ DATA_DIR: dataDir, AGENT_ENABLED: 'false' }, { viaNpm: true });
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    // npm's child is the server, run from the compiled bundle, not through a TypeScript loader.
+    const serverPid = Number(readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(' ').at(-1));
+    expect(readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0')).toEqual(['node', 'dist/server/main.mjs', '']);
     server.child.kill('SIGTERM');
     // The server itself logs the signal and its shutdown: it was the server, not only npm, that got it.
     await server.waitForLog((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM');
