@@ -4,8 +4,9 @@
  * restarts with nothing changed (the goal: `/ready` in under 5 s), each timed from the spawn of `npm
  * start` to the first 200 of `/ready`; the platform process's resident memory at rest after each start
  * (the goal: under 300 MB), read from /proc once `/ready` answers and the process has idled, with the
- * device host's own programs (Chromium, Appium) apart; and a
- * restart after a console source changed (its mtime), which must build the console again.
+ * device host's own programs (Chromium, Appium) apart; a restart after a console source changed (its
+ * mtime), which must build the console again; and one after a server source changed, which must build
+ * the server's bundle again (`npm start` runs the compiled server, dist/server/main.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -19,6 +20,8 @@ import { num, phase } from './console.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A source the console build watches: touching it must make the next start build the console again. */
 const CONSOLE_SOURCE = join(ROOT, 'console', 'index.html');
+/** A source the server's bundle is built from: touching it must make the next start build the bundle again. */
+const SERVER_SOURCE = join(ROOT, 'services', 'run.ts');
 
 export interface StartupOptions {
   restarts: number;
@@ -27,13 +30,14 @@ export interface StartupOptions {
 }
 
 export interface StartRun {
-  kind: 'first' | 'restart' | 'console changed';
+  kind: 'first' | 'restart' | 'console changed' | 'server changed';
   readyMs: number;
   /** The platform's Node process. */
   rssMb: number;
   /** The in-process device host's programs (Chromium, Appium), summed. */
   deviceProgramsMb: number;
   consoleBuilt: boolean;
+  serverBuilt: boolean;
 }
 
 export interface StartupReport {
@@ -68,14 +72,14 @@ function processes(): ProcessInfo[] {
 
 /**
  * The resident memory under `npm start`, in MB: the platform's own Node process (the one running
- * services/main.ts), and apart from it the programs its in-process device host started (the browser
+ * the compiled server, dist/server/main.mjs), and apart from it the programs its in-process device host started (the browser
  * devices' Chromium, the Appium server), whose RSS counts pages their processes share more than once.
  */
 function memoryOf(npmPid: number): { platformMb: number; deviceProgramsMb: number } {
   const all = processes();
   const below = (pid: number): ProcessInfo[] => all.filter((p) => p.ppid === pid).flatMap((p) => [p, ...below(p.pid)]);
   const tree = below(npmPid);
-  const platform = tree.find((p) => p.command.includes('services/main.ts'));
+  const platform = tree.find((p) => p.command.includes('dist/server/main.mjs'));
   if (!platform) return { platformMb: 0, deviceProgramsMb: 0 };
   const devices = below(platform.pid);
   return { platformMb: platform.rssKb / 1024, deviceProgramsMb: devices.reduce((sum, p) => sum + p.rssKb, 0) / 1024 };
@@ -119,26 +123,30 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
     BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-1',
     LOG_LEVEL: 'warn',
   };
-  const kinds: StartRun['kind'][] = ['first', ...Array.from({ length: options.restarts }, () => 'restart' as const), 'console changed'];
+  const kinds: StartRun['kind'][] = ['first', ...Array.from({ length: options.restarts }, () => 'restart' as const), 'console changed', 'server changed'];
   const runs: StartRun[] = [];
   const consoleTimes = statSync(CONSOLE_SOURCE);
+  const serverTimes = statSync(SERVER_SOURCE);
   try {
     for (const kind of kinds) {
       if (kind === 'console changed') utimesSync(CONSOLE_SOURCE, new Date(), new Date());
+      if (kind === 'server changed') utimesSync(SERVER_SOURCE, new Date(), new Date());
       const ticker = phase(`${kind} start`);
       const { child, readyMs, output } = await start(env, port);
       try {
         await sleep(options.idleSeconds * 1_000);
         const memory = memoryOf(child.pid!);
         const consoleBuilt = output().includes('web console built');
-        runs.push({ kind, readyMs, rssMb: memory.platformMb, deviceProgramsMb: memory.deviceProgramsMb, consoleBuilt });
-        ticker.done(`ready in ${num(readyMs / 1000, 2)} s, platform ${num(memory.platformMb)} MB at rest (device programs ${num(memory.deviceProgramsMb)} MB)${consoleBuilt ? ', console built' : ''}`);
+        const serverBuilt = output().includes('server built');
+        runs.push({ kind, readyMs, rssMb: memory.platformMb, deviceProgramsMb: memory.deviceProgramsMb, consoleBuilt, serverBuilt });
+        ticker.done(`ready in ${num(readyMs / 1000, 2)} s, platform ${num(memory.platformMb)} MB at rest (device programs ${num(memory.deviceProgramsMb)} MB)${consoleBuilt ? ', console built' : ''}${serverBuilt ? ', server built' : ''}`);
       } finally {
         await stop(child);
       }
     }
   } finally {
     utimesSync(CONSOLE_SOURCE, consoleTimes.atime, consoleTimes.mtime);
+    utimesSync(SERVER_SOURCE, serverTimes.atime, serverTimes.mtime);
     rmSync(dataDir, { recursive: true, force: true });
   }
   const restarts = runs.filter((r) => r.kind === 'restart').map((r) => r.readyMs).sort((a, b) => a - b);
@@ -154,9 +162,9 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
 export function formatStartup(report: StartupReport): string {
   const lines = [
     'Startup (`npm start`, embedded database)',
-    '| start | ready s | platform RSS at rest MB | device programs RSS MB | console built |',
-    '|---|---|---|---|---|',
-    ...report.runs.map((r) => `| ${r.kind} | ${num(r.readyMs / 1000, 2)} | ${num(r.rssMb)} | ${num(r.deviceProgramsMb)} | ${r.consoleBuilt ? 'yes' : 'no'} |`),
+    '| start | ready s | platform RSS at rest MB | device programs RSS MB | console built | server built |',
+    '|---|---|---|---|---|---|',
+    ...report.runs.map((r) => `| ${r.kind} | ${num(r.readyMs / 1000, 2)} | ${num(r.rssMb)} | ${num(r.deviceProgramsMb)} | ${r.consoleBuilt ? 'yes' : 'no'} | ${r.serverBuilt ? 'yes' : 'no'} |`),
     `restart with nothing changed: median ${num(report.restartMedianMs / 1000, 2)} s, max ${num(report.restartMaxMs / 1000, 2)} s (goal < 5 s); the platform's RSS at rest, median ${num(report.rssMedianMb)} MB (goal < 300 MB)`,
   ];
   return `${lines.join('\n')}\n`;
