@@ -7,13 +7,17 @@
  * local receiver at 10 % and at 100 % sampling. Each configuration runs in a process of its own (Node's
  * collectors and the tracing SDK, once started, stay for the life of a process, and a process that has
  * hosted servers before is slower), in rounds whose order turns each time; each round's figures are taken
- * against that round's off run, and the report gives the median round.
+ * against that round's off run, and the report gives the median round. A last round runs each
+ * configuration under the V8 profiler and reports the self time of the metrics code and of the tracing
+ * code as shares of the server thread's busy time: what the code costs, which the spread between processes
+ * of one configuration (as large as the effect measured) does not blur.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { startTracing } from '#shared/tracing/index.js';
 import { num, phase, table } from './console.js';
@@ -35,10 +39,45 @@ export interface MetricsCostOptions {
 export interface MetricsConfig {
   metrics: boolean;
   ratio: number | null;
+  /** Measured under the V8 profiler, for the code's shares (not for the throughput ratios). */
+  profile?: boolean;
+}
+
+/** Self time of the metrics code and of the tracing code, as shares of the profiled thread's busy time. */
+export interface CodeShares {
+  busyMs: number;
+  metrics: number;
+  tracing: number;
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const METRICS_CODE = (url: string) => url.includes('/prom-client/') || url.includes('/shared/metrics/');
+const TRACING_CODE = (url: string) => url.includes('/@opentelemetry/') || url.includes('/shared/tracing/');
+
+/** Each sample counted to the function it was in (self time); busy is every sample but the idle ones. */
+export function codeShares(profile: CpuProfile): CodeShares {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  let busy = 0;
+  let metrics = 0;
+  let tracing = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = frames.get(id)!;
+    if (frame.functionName === '(idle)') return;
+    const us = profile.timeDeltas[i] ?? 0;
+    busy += us;
+    if (METRICS_CODE(frame.url)) metrics += us;
+    else if (TRACING_CODE(frame.url)) tracing += us;
+  });
+  return { busyMs: busy / 1000, metrics: metrics / Math.max(1, busy), tracing: tracing / Math.max(1, busy) };
 }
 
 /** What one configuration measured; `cpuPerRequestUs` is the server process's CPU time (every thread, the load generator is another process) over the measured window, per request answered. */
-type Measured = LoadResult & { scrapes: number; otlpBytes: number; cpuPerRequestUs: number };
+type Measured = LoadResult & { scrapes: number; otlpBytes: number; cpuPerRequestUs: number; shares?: CodeShares };
 
 export interface MetricsCostReport {
   route: string;
@@ -54,6 +93,8 @@ export interface MetricsCostReport {
   cpuRatio: number;
   /** Metrics on and tracing at 10 % and at 100 % sampling, with the OTLP bytes the receiver got. */
   traced: (LoadResult & { scrapes: number; ratio: number; otlpBytes: number; throughputKept: number; cpuPerRequestUs: number; cpuRatio: number })[];
+  /** The profiled round: each configuration's code shares. */
+  profiled: { config: MetricsConfig; requestsPerSecond: number; shares: CodeShares }[];
 }
 
 /** A local OTLP/HTTP receiver that counts what it is sent (the bytes) and answers at once. */
@@ -71,29 +112,39 @@ async function startSink(): Promise<{ endpoint: string; bytes: () => number; clo
   };
 }
 
-async function measureOne(load: LoadGenerator, metrics: boolean, options: MetricsCostOptions, label = `metrics ${metrics ? 'on ' : 'off'}`): Promise<LoadResult & { scrapes: number; cpuPerRequestUs: number }> {
+async function measureOne(load: LoadGenerator, metrics: boolean, options: MetricsCostOptions, label = `metrics ${metrics ? 'on ' : 'off'}`, profile = false): Promise<LoadResult & { scrapes: number; cpuPerRequestUs: number; shares?: CodeShares }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-metrics-'));
   const server = await startBenchServer(dataDir, metrics ? { METRICS_PORT: '0' } : {});
   let scrapes = 0;
   let scraper: NodeJS.Timeout | null = null;
+  const profiler = profile ? new Session() : null;
   try {
     const headers = { authorization: `Bearer ${await signIn(server.url)}`, 'x-workspace-id': '1' };
     const url = `${server.url}${ROUTE}`;
     await load.run({ url, headers, connections: options.connections, durationSeconds: options.warmupSeconds });
     if (server.metricsUrl) {
       const metricsUrl = server.metricsUrl;
-      scraper = setInterval(() => void fetch(metricsUrl).then((r) => r.text()).then(() => scrapes++), 1_000);
+      // A scrape still in flight when the server stops is reset; only the ones answered are counted.
+      scraper = setInterval(() => void fetch(metricsUrl).then((r) => r.text()).then(() => scrapes++, () => undefined), 1_000);
     }
     const ticker = phase(`${label} ${options.connections} conn, ${options.durationSeconds} s`);
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const cpuBefore = process.cpuUsage();
     const result = await load.run({ url, headers, connections: options.connections, durationSeconds: options.durationSeconds });
     const cpu = process.cpuUsage(cpuBefore);
+    const shares = profiler ? codeShares(((await profiler.post('Profiler.stop')) as { profile: CpuProfile }).profile) : undefined;
     const cpuPerRequestUs = (cpu.user + cpu.system) / Math.max(1, result.ok + result.non2xx);
     const bad = result.non2xx + result.errors + result.timeouts;
-    ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms, server CPU ${num(cpuPerRequestUs)} µs/request${metrics ? `, ${scrapes} scrapes` : ''}`);
+    const shareText = shares ? `, profiled: metrics code ${num(shares.metrics * 100, 1)} %, tracing code ${num(shares.tracing * 100, 1)} % of ${num(shares.busyMs)} ms busy` : '';
+    ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms, server CPU ${num(cpuPerRequestUs)} µs/request${metrics ? `, ${scrapes} scrapes` : ''}${shareText}`);
     if (bad > 0) throw new Error(`${label}: ${bad} failed requests`);
-    return { ...result, scrapes, cpuPerRequestUs };
+    return { ...result, scrapes, cpuPerRequestUs, shares };
   } finally {
+    profiler?.disconnect();
     if (scraper) clearInterval(scraper);
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -112,7 +163,7 @@ export async function measureConfig(config: MetricsConfig, options: MetricsCostO
     : null;
   const label = config.ratio === null ? `metrics ${config.metrics ? 'on ' : 'off'}` : `tracing ${config.ratio * 100} %`;
   try {
-    const result = await measureOne(load, config.metrics, options, label).finally(() => tracing?.shutdown());
+    const result = await measureOne(load, config.metrics, options, config.profile ? `${label}, profiled` : label, config.profile).finally(() => tracing?.shutdown());
     // Shut down first: the exporter sends what it still holds before the receiver's bytes are read.
     return { ...result, otlpBytes: sink?.bytes() ?? 0 };
   } finally {
@@ -163,6 +214,11 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
   const kept = (i: number) => median(rounds.map((r) => r[i]!.requestsPerSecond / r[0]!.requestsPerSecond));
   const cpuRatio = (i: number) => median(rounds.map((r) => r[i]!.cpuPerRequestUs / r[0]!.cpuPerRequestUs));
   const onKept = kept(1);
+  const profiled = [];
+  for (const config of CONFIGS) {
+    const measured = await measureInChild({ ...config, profile: true }, options);
+    profiled.push({ config, requestsPerSecond: measured.requestsPerSecond, shares: measured.shares! });
+  }
   const typical = rounds.reduce((best, r) => (Math.abs(r[1]!.requestsPerSecond / r[0]!.requestsPerSecond - onKept) < Math.abs(best[1]!.requestsPerSecond / best[0]!.requestsPerSecond - onKept) ? r : best));
   return {
     route: ROUTE,
@@ -174,6 +230,7 @@ export async function measureMetricsCost(options: MetricsCostOptions): Promise<M
     throughputKept: onKept,
     cpuRatio: cpuRatio(1),
     traced: [2, 3].map((i) => ({ ...typical[i]!, ratio: CONFIGS[i]!.ratio!, throughputKept: kept(i), cpuRatio: cpuRatio(i) })),
+    profiled,
   };
 }
 
@@ -188,5 +245,19 @@ export function formatMetricsCost(report: MetricsCostReport): string {
     ],
   )}\nthroughput kept with metrics on: ${num(report.throughputKept * 100, 1)} % (goal: over 97 %); server CPU per request ${num(report.cpuRatio * 100, 1)} % of off's\n${report.traced
     .map((t) => `throughput kept with metrics on and tracing at ${t.ratio * 100} %: ${num(t.throughputKept * 100, 1)} %${t.ratio === 0.1 ? ' (goal: over 90 %)' : ''}; server CPU per request ${num(t.cpuRatio * 100, 1)} % of off's\n`)
-    .join('')}`;
+    .join('')}${formatProfiled(report)}`;
+}
+
+function formatProfiled(report: MetricsCostReport): string {
+  const name = (c: MetricsConfig) => (c.ratio !== null ? `on, tracing at ${c.ratio * 100} %` : c.metrics ? 'on' : 'off');
+  const rows = report.profiled.map((p) => [name(p.config), num(p.requestsPerSecond), num(p.shares.busyMs), `${num(p.shares.metrics * 100, 1)} %`, `${num(p.shares.tracing * 100, 1)} %`]);
+  const on = report.profiled.find((p) => p.config.metrics && p.config.ratio === null);
+  const traced = report.profiled.find((p) => p.config.ratio === 0.1);
+  // The code's own frames only: what it makes other code do (allocations the collector then sweeps,
+  // promise hooks of the context manager, the export's sockets) is not in them, so this is a lower bound.
+  const verdict = (share: number, goal: number) => `${num(share * 100, 1)} % of the thread's busy time in its own frames (the goal's ${goal} %: a lower bound of the cost, set it beside the CPU per request above)`;
+  return `\nProfiled round (the server thread under the V8 profiler; self time of the code as a share of the thread's busy time)\n${table(
+    ['metrics', 'req/s', 'busy ms', 'metrics code', 'tracing code'],
+    rows,
+  )}\n${on ? `metrics code, metrics on: ${verdict(on.shares.metrics, 3)}\n` : ''}${traced ? `metrics and tracing code, tracing at 10 %: ${verdict(traced.shares.metrics + traced.shares.tracing, 10)}\n` : ''}`;
 }
