@@ -68,3 +68,38 @@ export function runCli(command: string, args: string[], env: Record<string, stri
     child.once('close', (code) => resolve({ code, output }));
   });
 }
+
+/** One cue of a session's chapters (WebVTT), in milliseconds of the video. */
+export interface Cue { startMs: number; endMs: number; title: string }
+
+const cueTime = (stamp: string): number => {
+  const [h, m, s] = stamp.trim().split(':');
+  return Math.round(((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000);
+};
+
+/**
+ * Where a failed test is in its session's video, read through the API: the WebVTT chapters' cues
+ * titled after the test (its `test_started` first, then the event that ended it), the session's test
+ * events of that name with the time the platform recorded them, and the stored video's length.
+ */
+export async function testChapters(farm: ClientFarm, sessionId: string, testName: string): Promise<{ vtt: string; cues: Cue[]; events: { type: string; reportedAt: number }[]; durationMs: number }> {
+  const chapters = await farm.api<string>('GET', `/sessions/${sessionId}/video/chapters`);
+  if (chapters.status !== 200) throw new Error(`chapters: ${chapters.status} ${JSON.stringify(chapters.body)}`);
+  const vtt = chapters.body;
+  const cues: Cue[] = [];
+  for (const block of vtt.split('\n\n')) {
+    const lines = block.trim().split('\n');
+    const arrow = lines.findIndex((l) => l.includes(' --> '));
+    if (arrow < 0) continue;
+    const [from, to] = lines[arrow]!.split(' --> ');
+    cues.push({ startMs: cueTime(from!), endMs: cueTime(to!), title: lines.slice(arrow + 1).join('\n') });
+  }
+  const events = ((await farm.api('GET', `/automation/sessions/${sessionId}/test-events?size=100`)).body.content as { type: string; name: string; reportedAt: string }[])
+    .filter((e) => e.name === testName)
+    .map((e) => ({ type: e.type, reportedAt: Date.parse(e.reportedAt) }));
+  const durationMs = (await farm.api('GET', `/sessions/${sessionId}/recording/status`)).body.video.durationMs as number;
+  return { vtt, cues: cues.filter((c) => c.title === `custom: ${testName}`), events, durationMs };
+}
+
+/** A time in the video as the clients print it (`0:02.345`). */
+export const printedTime = (ms: number): string => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;

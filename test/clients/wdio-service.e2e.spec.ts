@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { http } from '#test/helpers/server.js';
-import { ROOT, runCli, startClientFarm, type ClientFarm } from './farm.js';
+import { printedTime, ROOT, runCli, startClientFarm, testChapters, type ClientFarm } from './farm.js';
 
 /**
  * `@qa-platform/wdio-service` with the real `wdio` CLI: a mocha suite of two spec files (one failing on
  * purpose, with a skipped test) runs against the started server's hub with a device API key; the
- * platform then holds a session per spec, named after its test, with its outcome and test events.
+ * platform then holds a session per spec, named after its test, with its outcome and test events; the
+ * failing spec's session recorded a video (the workspace's default for automation), whose link and the
+ * failed test's start in it the run prints, and whose chapters cover that test.
  */
 const CONFIG = 'test/clients/fixtures/wdio/wdio.conf.ts';
 const WDIO = join(ROOT, 'node_modules/.bin/wdio');
@@ -27,7 +29,7 @@ interface TestEvent { type: string; name: string; suite: string | null; error: {
 const eventsOf = async (id: string) => ((await farm.api('GET', `/automation/sessions/${id}/test-events?size=100`)).body.content as TestEvent[]).map((e) => ({ type: e.type, name: e.name, suite: e.suite, error: e.error?.message ?? null }));
 
 describe('the WebdriverIO service', () => {
-  it('runs a suite on the platform: a session per spec named after its test, outcomes, test events, and a replay link for the failure', { timeout: 600_000 }, async () => {
+  it('runs a suite on the platform: a session per spec named after its test, outcomes, test events, a replay link and the failed test\'s place in the video', { timeout: 600_000 }, async () => {
     const build = `wdio-${Date.now()}`;
     const run = await runCli(WDIO, ['run', CONFIG], { QA_PLATFORM_URL: farm.server.url, QA_PLATFORM_API_KEY: farm.apiKey, QA_PLATFORM_BUILD: build, QA_PLATFORM_DEVICE: 'Desktop (wdio)', SITE_URL: farm.site.url });
     // One spec failed, so the run did.
@@ -63,6 +65,27 @@ describe('the WebdriverIO service', () => {
     // The WebDriver commands went through the hub: the navigation is on the session's timeline.
     const timeline = (await farm.api('GET', `/sessions/${passed.id}/activities?size=200`)).body.content as { kind: string; detail: Record<string, unknown> }[];
     expect(timeline.some((a) => a.kind === 'navigation' && a.detail.via === 'webdriver' && a.detail.url === farm.site.url)).toBe(true);
+
+    // Once the failing spec's session ended: the failed test's video link and its start in the video; the link plays without a credential.
+    const printed = /\[qa-platform\] Search › finds a heading that is not there failed; video: (\S+) \(the test starts at (\d+:\d{2}\.\d{3}); the link is valid until /.exec(run.output);
+    expect(printed, run.output).not.toBeNull();
+    const [, link, startsAt] = printed!;
+    expect(link!.startsWith(`${farm.server.url}/`)).toBe(true);
+    const played = await fetch(link!, { headers: { range: 'bytes=0-7' } });
+    expect(played.status).toBe(206);
+    expect(played.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await played.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(run.output.match(/failed; video: /g)).toHaveLength(1);
+    // Its chapters: a cue at the test's start and one at its failure, as far apart as the platform recorded
+    // the two events (a navigation's cue between them), inside the video; the printed start is the first.
+    const chapters = await testChapters(farm, failed.id, 'finds a heading that is not there');
+    expect(chapters.cues, chapters.vtt).toHaveLength(2);
+    const [startCue, endCue] = [chapters.cues[0]!, chapters.cues[1]!];
+    expect(chapters.events.map((e) => e.type)).toEqual(['test_started', 'test_failed']);
+    expect(Math.abs(endCue.startMs - startCue.startMs - (chapters.events[1]!.reportedAt - chapters.events[0]!.reportedAt))).toBeLessThanOrEqual(2);
+    expect(startCue.endMs).toBeLessThanOrEqual(endCue.startMs);
+    expect(endCue.endMs).toBeLessThanOrEqual(chapters.durationMs);
+    expect(startsAt).toBe(printedTime(startCue.startMs));
   });
 
   it('stops the run before any session when the platform refuses the API key', { timeout: 120_000 }, async () => {

@@ -12,6 +12,7 @@ export type { components, paths } from './schema.js';
 export * from './runner.js';
 export { retryAfterSeconds, retryingFetch, type RetryPolicy } from './retry.js';
 export { SessionReport, type SessionReportOptions, type TestEvent } from './session-report.js';
+export * from './video.js';
 
 /** The named shapes of the document (`components.schemas`), as answers carry them. */
 export type Schemas = components['schemas'];

@@ -80,13 +80,26 @@ export async function runnerCall<T = unknown>(connection: RunnerConnection, meth
   const res = await send(new URL(path.replace(/^\//, ''), connection.base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null;
-  if (!res.ok) {
-    const w3c = (parsed?.value ?? {}) as { message?: unknown; data?: { code?: unknown } };
-    const code = [parsed?.code, w3c.data?.code].find((c): c is string => typeof c === 'string');
-    const message = [parsed?.message, w3c.message].find((m): m is string => typeof m === 'string') ?? (text || `HTTP ${res.status}`);
-    throw new QaPlatformApiError(res.status, code, `${method} ${path}: ${res.status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '), message);
-  }
+  if (!res.ok) throw refusal(method, path, res.status, text, parsed);
   return parsed as T;
+}
+
+/** The platform's refusal as an error: its code from its own error body or the WebDriver hub's W3C one (`value.data.code`). */
+function refusal(method: string, path: string, status: number, text: string, parsed: Record<string, unknown> | null): QaPlatformApiError {
+  const w3c = (parsed?.value ?? {}) as { message?: unknown; data?: { code?: unknown } };
+  const code = [parsed?.code, w3c.data?.code].find((c): c is string => typeof c === 'string');
+  const message = [parsed?.message, w3c.message].find((m): m is string => typeof m === 'string') ?? (text || `HTTP ${status}`);
+  return new QaPlatformApiError(status, code, `${method} ${path}: ${status} ${code ?? ''} ${message}`.replace(/\s+/g, ' '), message);
+}
+
+/** One call as the runner's credential whose answer is not JSON (a video, its chapters): the answer, read by the caller; a refusal throws as in `runnerCall`. */
+export async function runnerFetch(connection: RunnerConnection, method: string, path: string, accept: string): Promise<Response> {
+  const send = retryingFetch(undefined, connection.retry);
+  const res = await send(new URL(path.replace(/^\//, ''), connection.base), { method, headers: { ...connection.headers, accept: `${accept}, application/json` } });
+  if (res.ok) return res;
+  const text = await res.text();
+  const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : null;
+  throw refusal(method, path, res.status, text, parsed);
 }
 
 /** The console page of a session with its replay open (the link runners print for a failed test). */

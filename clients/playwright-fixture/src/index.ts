@@ -1,6 +1,7 @@
 import { test as base, chromium, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { replayLink, runnerCall, SessionReport, type TestEvent } from '@qa-platform/client';
-import { openSession, platformOf, type QaPlatformOptions } from './platform.js';
+import { writeFile } from 'node:fs/promises';
+import { parseChapters, replayLink, runnerCall, SessionReport, testInVideo, videoBytes, videoChaptersVtt, videoLink, videoTime, videoTrouble, waitForVideo, type TestEvent } from '@qa-platform/client';
+import { openSession, platformOf, type Platform, type QaPlatformOptions } from './platform.js';
 
 export { expect } from '@playwright/test';
 export { QaPlatformApiError } from '@qa-platform/client';
@@ -40,10 +41,38 @@ function ending(info: TestInfo): { event: TestEvent; outcome: { outcome: 'passed
 }
 
 /**
+ * A failed test's video, once its session ended: waits (at most `videoTimeoutMs`, added to the test's
+ * time-out) for the platform to store it, then prints its signed link and where the test starts in it
+ * (the session's chapters), downloads it into the test's output and attaches it (`video`, as
+ * Playwright's own recordings are) with its link (`video link`). A platform that is slow or refuses is
+ * said, never made the test's failure.
+ */
+async function attachVideo(platform: Platform, id: string, info: TestInfo, name: string): Promise<void> {
+  if (info.timeout > 0) info.setTimeout(info.timeout + platform.videoTimeoutMs + 30_000);
+  const waited = await waitForVideo(platform, id, { timeoutMs: platform.videoTimeoutMs });
+  if (!waited.video) {
+    console.log(`[qa-platform] ${name}: no video (${waited.why})`);
+    return;
+  }
+  try {
+    const link = await videoLink(platform, id);
+    const place = testInVideo(parseChapters(await videoChaptersVtt(platform, id)), info.title);
+    const at = place ? `the test starts at ${videoTime(place.startMs)}` : 'the test is not in its chapters';
+    console.log(`[qa-platform] ${name} failed; video: ${link.url} (${at}; the link is valid until ${link.expiresAt})`);
+    await info.attach('video link', { body: `${link.url}\n${at}; valid until ${link.expiresAt}\n`, contentType: 'text/plain' });
+    const path = info.outputPath('qa-platform-video.mp4');
+    await writeFile(path, await videoBytes(platform, id));
+    await info.attach('video', { path, contentType: 'video/mp4' });
+  } catch (err) {
+    console.log(`[qa-platform] ${name}: the video could not be fetched (${videoTrouble(err)}); see the replay`);
+  }
+}
+
+/**
  * Playwright Test's `test`, with `context` and `page` on a QA Platform browser device: each test opens
  * an automation session named after it, drives the device's Chromium over `/df/devtools`, reports its
- * start and end as test events, sets the session's outcome, ends the session, and prints the link to
- * its replay when it failed.
+ * start and end as test events, sets the session's outcome, ends the session, and when it failed prints
+ * the link to its replay and to its video, and attaches the video to the test's report.
  */
 export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }>({
   qaPlatform: [{}, { option: true }],
@@ -59,6 +88,7 @@ export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }
     // The test's events and outcome are queued and sent in order; trouble reaching the platform is said,
     // never made the test's own failure.
     const report = new SessionReport(platform, id);
+    let failed = false;
     try {
       const browser = await chromium.connectOverCDP(new URL(`df/devtools/${id}`, platform.base).toString(), { headers: platform.headers });
       const suite = path.slice(0, -1).join(' › ');
@@ -68,11 +98,14 @@ export const test = base.extend<QaPlatformTestOptions & { qaSession: QaSession }
       report.event(event);
       if (outcome) report.outcome(outcome.outcome, outcome.reason);
       for (const unsent of await report.settled()) console.warn(`[qa-platform] ${unsent}`);
-      if (outcome?.outcome === 'failed') console.log(`[qa-platform] ${path.join(' › ')} failed; replay: ${replayLink(platform, id)}`);
+      failed = outcome?.outcome === 'failed';
+      if (failed) console.log(`[qa-platform] ${path.join(' › ')} failed; replay: ${replayLink(platform, id)}`);
       await browser.close();
     } finally {
       await runnerCall(platform, 'DELETE', `/df/api/sessions/${id}`);
     }
+    // The video is whole once the session ended.
+    if (failed) await attachVideo(platform, id, info, path.join(' › '));
   },
 
   context: async ({ qaSession }, use) => {

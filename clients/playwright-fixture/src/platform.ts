@@ -14,19 +14,25 @@ export interface QaPlatformOptions {
   device?: { id?: string; search?: string };
   /** How long to wait for a free matching device (default 120 s). */
   deviceTimeoutMs?: number;
+  /** Whether each test's session records its screen as a video (`record` of the session); default the workspace's (automation sessions record unless it turned that off). */
+  record?: boolean;
+  /** How long, after a failed test's session ended, to wait for the platform to store its video before saying it is not there yet (default 60 s). */
+  videoTimeoutMs?: number;
 }
 
 export interface Platform extends RunnerConnection {
   build: string | undefined;
   device: { id?: string; search?: string };
   deviceTimeoutMs: number;
+  record: boolean | undefined;
+  videoTimeoutMs: number;
 }
 
 /** The options merged over the environment; throws naming what is missing. */
 export function platformOf(options: QaPlatformOptions, env: NodeJS.ProcessEnv = process.env): Platform {
   const named = env.QA_PLATFORM_DEVICE;
   const device = options.device ?? (named ? (/^[0-9a-f-]{36}$/i.test(named) ? { id: named } : { search: named }) : {});
-  return { ...runnerConnection(options, env), build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), device, deviceTimeoutMs: options.deviceTimeoutMs ?? 120_000 };
+  return { ...runnerConnection(options, env), build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), device, deviceTimeoutMs: options.deviceTimeoutMs ?? 120_000, record: options.record, videoTimeoutMs: options.videoTimeoutMs ?? 60_000 };
 }
 
 const RETRY = new Set(['DEVICE_BUSY', 'DEVICE_RESERVED', 'DEVICE_UNAVAILABLE', 'QUOTA_EXCEEDED']);
@@ -37,7 +43,7 @@ const RETRY = new Set(['DEVICE_BUSY', 'DEVICE_RESERVED', 'DEVICE_UNAVAILABLE', '
  */
 export async function openSession(platform: Platform, name: string): Promise<string> {
   const deadline = Date.now() + platform.deviceTimeoutMs;
-  const body = { name: name.slice(0, 200), type: 'automation', ...(platform.build ? { buildName: platform.build } : {}) };
+  const body = { name: name.slice(0, 200), type: 'automation', ...(platform.build ? { buildName: platform.build } : {}), ...(platform.record !== undefined ? { record: platform.record } : {}) };
   for (;;) {
     for (const deviceId of await candidates(platform)) {
       try {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { replayLink, SessionReport, type TestEvent } from '@qa-platform/client';
+import { parseChapters, replayLink, SessionReport, testInVideo, videoChaptersVtt, videoLink, videoTime, videoTrouble, waitForVideo, type TestEvent } from '@qa-platform/client';
 import { pointAtHub, type RunnerConfig } from './hub.js';
 import { prepareRun } from './launcher.js';
 import { QaPlatformTestEvents, type TestEventSink } from './reporter.js';
@@ -28,6 +28,12 @@ export default class QaPlatformService implements TestEventSink {
   private spec = 'wdio';
   private readonly tests: string[][] = [];
   private readonly failures: string[] = [];
+  /** How many test events of the session carried each name: a test's chapter is found by its name and this count. */
+  private readonly names = new Map<string, number>();
+  /** The test started last: its name and the count of same-named events before its start. */
+  private started: { name: string; occurrence: number } | null = null;
+  /** The failed tests, each with where its start is among the chapters of its name. */
+  private readonly failedTests: { title: string; name: string; occurrence: number }[] = [];
 
   constructor(options: QaPlatformOptions = {}) {
     this.settings = resolveSettings(options);
@@ -45,6 +51,7 @@ export default class QaPlatformService implements TestEventSink {
     const requested = capabilities as Capabilities;
     const caps = requested.alwaysMatch ?? requested;
     Object.assign(caps, this.settings.deviceCapabilities, { 'df:name': this.spec }, this.settings.build ? { 'df:build': this.settings.build } : {});
+    if (this.settings.recordVideo !== undefined) caps['df:recordVideo'] = this.settings.recordVideo;
     // With no reporter of the user's, the runner would add its default (dot): keep it.
     const reporters = config.reporters?.length ? config.reporters : ['dot'];
     config.reporters = [...reporters, [QaPlatformTestEvents, { sink: this }]];
@@ -60,7 +67,15 @@ export default class QaPlatformService implements TestEventSink {
   }
 
   testEvent(event: TestEvent): void {
-    if (event.type === 'test_failed') this.failures.push(`${event.name}: ${event.error?.message ?? 'failed'}`);
+    const before = this.names.get(event.name) ?? 0;
+    this.names.set(event.name, before + 1);
+    if (event.type === 'test_started') this.started = { name: event.name, occurrence: before };
+    if (event.type === 'test_failed') {
+      this.failures.push(`${event.name}: ${event.error?.message ?? 'failed'}`);
+      // A test failed in a hook was never started: its own event is the place.
+      const occurrence = this.started?.name === event.name ? this.started.occurrence : before;
+      this.failedTests.push({ title: [event.suite, event.name].filter(Boolean).join(' › '), name: event.name, occurrence });
+    }
     this.report?.event(event);
   }
 
@@ -74,6 +89,32 @@ export default class QaPlatformService implements TestEventSink {
     // What could not reach the platform is said here, at the end of the spec; the run goes on.
     for (const unsent of await report.settled()) console.warn(`[qa-platform] ${unsent}`);
     if (!passed && this.settings.replayLink) console.log(`[qa-platform] ${name} failed; replay: ${replayLink(this.settings, report.sessionId)}`);
+  }
+
+  /**
+   * Once the session ended (its video is whole): for each failed test, its video's signed link and the
+   * time its test starts there, from the session's chapters. A platform that is slow to store the video
+   * (more than `videoTimeoutMs`) or refuses is said; the run goes on.
+   */
+  async afterSession(): Promise<void> {
+    const report = this.report;
+    if (!report || this.failedTests.length === 0 || !this.settings.videoLink) return;
+    const waited = await waitForVideo(this.settings, report.sessionId, { timeoutMs: this.settings.videoTimeoutMs });
+    if (!waited.video) {
+      for (const failed of this.failedTests) console.log(`[qa-platform] ${failed.title}: no video (${waited.why})`);
+      return;
+    }
+    try {
+      const link = await videoLink(this.settings, report.sessionId);
+      const chapters = parseChapters(await videoChaptersVtt(this.settings, report.sessionId));
+      for (const failed of this.failedTests) {
+        const place = testInVideo(chapters, failed.name, failed.occurrence);
+        const at = place ? `the test starts at ${videoTime(place.startMs)}` : 'the test is not in its chapters';
+        console.log(`[qa-platform] ${failed.title} failed; video: ${link.url} (${at}; the link is valid until ${link.expiresAt})`);
+      }
+    } catch (err) {
+      console.log(`[qa-platform] the video of session ${report.sessionId} could not be fetched (${videoTrouble(err)}); see the replay`);
+    }
   }
 
   /** One test: its full title; several: the suites they are in; none: the spec file. */

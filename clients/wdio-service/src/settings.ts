@@ -18,12 +18,21 @@ export interface QaPlatformOptions {
   device?: { id?: string; name?: string; platform?: string; platformVersion?: string };
   /** Print the link to a failed session's replay (default true). */
   replayLink?: boolean;
+  /** Whether the sessions record their screen as a video (`df:recordVideo`); default the capabilities', else the workspace's (automation sessions record unless it turned that off). */
+  recordVideo?: boolean;
+  /** Print each failed test's video link and where it starts in the video, once the session ended (default true). */
+  videoLink?: boolean;
+  /** How long, after a failed spec's session ended, to wait for the platform to store its video before saying it is not there yet (default 60 s). */
+  videoTimeoutMs?: number;
 }
 
 export interface Settings extends RunnerConnection {
   build: string | undefined;
   deviceCapabilities: Record<string, string>;
+  recordVideo: boolean | undefined;
   replayLink: boolean;
+  videoLink: boolean;
+  videoTimeoutMs: number;
 }
 
 export { QaPlatformConfigError };
@@ -38,7 +47,7 @@ export function resolveSettings(options: QaPlatformOptions = {}, env: NodeJS.Pro
   if (device.platform) deviceCapabilities.platformName = device.platform;
   if (device.platformVersion) deviceCapabilities['appium:platformVersion'] = device.platformVersion;
   if (Object.keys(deviceCapabilities).length === 0 && env.QA_PLATFORM_DEVICE) deviceCapabilities['appium:udid'] = env.QA_PLATFORM_DEVICE;
-  return { ...connection, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), deviceCapabilities, replayLink: options.replayLink ?? true };
+  return { ...connection, build: options.build ?? (env.QA_PLATFORM_BUILD || undefined), deviceCapabilities, recordVideo: options.recordVideo, replayLink: options.replayLink ?? true, videoLink: options.videoLink ?? true, videoTimeoutMs: options.videoTimeoutMs ?? 60_000 };
 }
 
 /** The WebDriver connection options of the platform's hub (`/df/wd`). */
