@@ -64,7 +64,7 @@ export async function waitForVideo(connection: RunnerConnection, sessionId: stri
         ? { video: null, why: 'the session was recorded as frames, not as a video (its host does not encode videos); the replay shows them' }
         : { video: null, why: 'the session did not record its screen (ask for it with the recording option, or turn on recording of automation sessions in the workspace)' };
     }
-    if (Date.now() > deadline) return { video: null, why: `the platform had not stored it ${Math.round(timeoutMs / 1000)} s after the session ended; it may still come: see the replay` };
+    if (Date.now() > deadline) return { video: null, why: `the platform had not stored it ${timeoutMs / 1000} s after the session ended; it may still come: see the replay` };
     await wait(intervalMs);
   }
 }
@@ -112,7 +112,7 @@ export function parseChapters(vtt: string): Chapter[] {
     const [from, to] = lines[at]!.split('-->');
     const [startMs, endMs] = [time(from ?? ''), time((to ?? '').trim().split(/\s+/)[0] ?? '')];
     if (Number.isNaN(startMs) || Number.isNaN(endMs)) continue;
-    chapters.push({ startMs, endMs, title: lines.slice(at + 1).join('\n') });
+    chapters.push({ startMs, endMs, title: lines.slice(at + 1).join('\n').trim() });
   }
   return chapters;
 }
