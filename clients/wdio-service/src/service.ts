@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseChapters, replayLink, SessionReport, testInVideo, videoChaptersVtt, videoLink, videoTime, videoTrouble, waitForVideo, type TestEvent } from '@qa-platform/client';
+import { parseChapters, replayLink, SessionReport, testChapterTitle, testInVideo, videoChaptersVtt, videoLink, videoTime, videoTrouble, waitForVideo, type TestEvent } from '@qa-platform/client';
 import { pointAtHub, type RunnerConfig } from './hub.js';
 import { prepareRun } from './launcher.js';
 import { QaPlatformTestEvents, type TestEventSink } from './reporter.js';
@@ -28,7 +28,7 @@ export default class QaPlatformService implements TestEventSink {
   private spec = 'wdio';
   private readonly tests: string[][] = [];
   private readonly failures: string[] = [];
-  /** How many test events of the session carried each name: a test's chapter is found by its name and this count. */
+  /** How many test events of the session had each chapter title (their name, as the platform writes it): a test's chapter is found by its name and this count. */
   private readonly names = new Map<string, number>();
   /** The test started last: its name and the count of same-named events before its start. */
   private started: { name: string; occurrence: number } | null = null;
@@ -67,8 +67,9 @@ export default class QaPlatformService implements TestEventSink {
   }
 
   testEvent(event: TestEvent): void {
-    const before = this.names.get(event.name) ?? 0;
-    this.names.set(event.name, before + 1);
+    const title = testChapterTitle(event.name);
+    const before = this.names.get(title) ?? 0;
+    this.names.set(title, before + 1);
     if (event.type === 'test_started') this.started = { name: event.name, occurrence: before };
     if (event.type === 'test_failed') {
       this.failures.push(`${event.name}: ${event.error?.message ?? 'failed'}`);
