@@ -9,7 +9,8 @@ import { printedTime, ROOT, runCli, startClientFarm, testChapters, type ClientFa
  * purpose, with a skipped test) runs against the started server's hub with a device API key; the
  * platform then holds a session per spec, named after its test, with its outcome and test events; the
  * failing spec's session recorded a video (the workspace's default for automation), whose link and the
- * failed test's start in it the run prints, and whose chapters cover that test.
+ * failed test's start in it the run prints (and the service's reporter in its report), and whose
+ * chapters cover that test.
  */
 const CONFIG = 'test/clients/fixtures/wdio/wdio.conf.ts';
 const WDIO = join(ROOT, 'node_modules/.bin/wdio');
@@ -75,7 +76,13 @@ describe('the WebdriverIO service', () => {
     expect(played.status).toBe(206);
     expect(played.headers.get('content-type')).toBe('video/mp4');
     expect(Buffer.from(await played.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
-    expect(run.output.match(/failed; video: /g)).toHaveLength(1);
+    // The reporter's report at the end of the run says the same for the failing spec, and nothing for the passing one.
+    const report = run.output.slice(run.output.indexOf('"QaPlatformTestEvents" Reporter:'));
+    expect(report, run.output).toMatch(/^"QaPlatformTestEvents" Reporter:\n\[0-\d\] » test\/clients\/fixtures\/wdio\/specs\/search\.wdio\.ts\n/);
+    expect(report).toContain(`  Search › finds a heading that is not there failed; replay: ${farm.server.url}/sessions/${failed.id}?pane=replay\n`);
+    expect(report).toContain(`  Search › finds a heading that is not there failed; video: ${link} (the test starts at ${startsAt}; the link is valid until `);
+    expect(report).not.toContain('checkout.wdio.ts');
+    expect(run.output.match(/failed; video: /g)).toHaveLength(2);
     // Its chapters: a cue at the test's start and one at its failure, as far apart as the platform recorded
     // the two events (a navigation's cue between them), inside the video; the printed start is the first.
     const chapters = await testChapters(farm, failed.id, 'finds a heading that is not there');

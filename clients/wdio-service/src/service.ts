@@ -19,8 +19,9 @@ const specName = (specs: string[]): string => {
  * The service: one platform session per spec file (WebdriverIO's own session). It asks for the device,
  * names the session after the spec and then its test, reports every suite and test as a test event,
  * sets the session's outcome from the framework's result, and prints the replay's link when the spec
- * failed. Given as a class (`services: [[QaPlatformService, {}]]`) it is the launcher service too
- * (`onPrepare`).
+ * failed and, once the session ended, each failed test's video link — in the run's output and again
+ * in its reporter's report. Given as a class (`services: [[QaPlatformService, {}]]`) it is the
+ * launcher service too (`onPrepare`).
  */
 export default class QaPlatformService implements TestEventSink {
   private readonly settings: Settings;
@@ -34,6 +35,8 @@ export default class QaPlatformService implements TestEventSink {
   private started: { name: string; occurrence: number } | null = null;
   /** The failed tests, each with where its start is among the chapters of its name. */
   private readonly failedTests: { title: string; name: string; occurrence: number }[] = [];
+  /** The lines the reporter writes as the spec's report (replay and video links of what failed). */
+  private readonly reported: string[] = [];
 
   constructor(options: QaPlatformOptions = {}) {
     this.settings = resolveSettings(options);
@@ -89,7 +92,18 @@ export default class QaPlatformService implements TestEventSink {
     report.outcome(passed ? 'passed' : 'failed', passed ? undefined : (this.failures[0] ?? (result instanceof Error ? result.message : undefined)));
     // What could not reach the platform is said here, at the end of the spec; the run goes on.
     for (const unsent of await report.settled()) console.warn(`[qa-platform] ${unsent}`);
-    if (!passed && this.settings.replayLink) console.log(`[qa-platform] ${name} failed; replay: ${replayLink(this.settings, report.sessionId)}`);
+    if (!passed && this.settings.replayLink) this.say(`${name} failed; replay: ${replayLink(this.settings, report.sessionId)}`);
+  }
+
+  /** Printed now, and written again in the reporter's report at the spec's end. */
+  private say(line: string): void {
+    console.log(`[qa-platform] ${line}`);
+    this.reported.push(line);
+  }
+
+  reportLines(): string[] {
+    const lines = this.reported.splice(0);
+    return lines.length > 0 ? [`» ${this.spec}`, ...lines.map((l) => `  ${l}`)] : [];
   }
 
   /**
@@ -102,7 +116,7 @@ export default class QaPlatformService implements TestEventSink {
     if (!report || this.failedTests.length === 0 || !this.settings.videoLink) return;
     const waited = await waitForVideo(this.settings, report.sessionId, { timeoutMs: this.settings.videoTimeoutMs });
     if (!waited.video) {
-      for (const failed of this.failedTests) console.log(`[qa-platform] ${failed.title}: no video (${waited.why})`);
+      for (const failed of this.failedTests) this.say(`${failed.title}: no video (${waited.why})`);
       return;
     }
     try {
@@ -111,10 +125,10 @@ export default class QaPlatformService implements TestEventSink {
       for (const failed of this.failedTests) {
         const place = testInVideo(chapters, failed.name, failed.occurrence);
         const at = place ? `the test starts at ${videoTime(place.startMs)}` : 'the test is not in its chapters';
-        console.log(`[qa-platform] ${failed.title} failed; video: ${link.url} (${at}; the link is valid until ${link.expiresAt})`);
+        this.say(`${failed.title} failed; video: ${link.url} (${at}; the link is valid until ${link.expiresAt})`);
       }
     } catch (err) {
-      console.log(`[qa-platform] the video of session ${report.sessionId} could not be fetched (${videoTrouble(err)}); see the replay`);
+      this.say(`the video of session ${report.sessionId} could not be fetched (${videoTrouble(err)}); see the replay`);
     }
   }
 
