@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { AppHelper } from '#shared/wire/index.js';
-import type { ControlAction, DeviceInfo, HealthSample, RpcResult, Screen } from '#shared/wire/index.js';
+import type { ControlAction, DeviceInfo, HealthSample, MendingReport, RpcResult, Screen } from '#shared/wire/index.js';
 import type { AgentCommand } from '#shared/wire/index.js';
 
 /** The debug protocols of each platform: Android `adb`, `jdwp`, `tcp_forward`, `cdp`; iOS `usbmux`, `tcp_forward`, `lldb_rsp`, `webkit_inspector`, `cdp`. */
@@ -160,6 +160,11 @@ export interface TestsCapability {
 export interface HealthCapability {
   /** One reading; a signal the device does not report is left out. */
   readHealth?(): Promise<HealthSample>;
+  /**
+   * Mends a device that is there but unwell, outside any session (docs/modules/device-health.md,
+   * "Mending"): the steps in order, each told to `report` as it ends; answers them and whether it is well.
+   */
+  mend?(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>>;
 }
 
 /**

@@ -174,6 +174,8 @@ export class DeviceWorker {
         return this.prepare(request);
       case 'release':
         return this.release(request.sessionId);
+      case 'mend':
+        return this.mend(command);
       default:
         break;
     }
@@ -277,6 +279,18 @@ export class DeviceWorker {
     // Every session's end is a moment to look at the device's health (a hot or drained phone is held).
     void this.reportHealth();
     return { sessionId, ...(outcome?.resetFailed ? { resetFailed: outcome.resetFailed } : {}) };
+  }
+
+  /**
+   * Mends the device outside any session (the service asks when its readings say it is unwell): refused
+   * while the device is in a session or being set up. The answer carries each step in order, which the
+   * service records before it decides on a quarantine (one path, so the steps cannot overtake the
+   * decision). A session asked for meanwhile waits in the queue behind it.
+   */
+  private async mend(command: Extract<AgentCommand, { op: 'mend' }>): Promise<unknown> {
+    if (this.state !== 'ready') throw new WorkerRefusal('DEVICE_BUSY', `The device is ${this.state}${this.sessionId ? ` (session ${this.sessionId})` : ''}: it is not mended now`);
+    if (!this.driver.mend) throw new WorkerRefusal('UNSUPPORTED', 'This device does not support mending');
+    return this.driver.mend({ storageMinMb: command.storageMinMb, rebootAllowed: command.rebootAllowed }, (step) => this.deps.logger.info({ deviceId: this.deviceId, ...step }, 'mending step'));
   }
 
   private async lease(command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {

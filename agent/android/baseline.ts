@@ -5,7 +5,7 @@ export type { ReleaseOutcome };
 /**
  * A clean device for every session: the settings a session may change, read when the device joins (one
  * `adb shell`), and put back after each session (one more), then read again to prove it. A setting the
- * device does not have (`null`) is deleted again if a session created it.
+ * device does not have (`null`) is deleted again if a session created it. The clipboard is emptied too.
  */
 export const BASELINE_SETTINGS = [
   ['global', 'window_animation_scale'],
@@ -71,6 +71,28 @@ export async function restoreBaseline(sh: (command: string) => Promise<string>, 
   return changed;
 }
 
+/** Reads the clipboard's text (Android's clipboard service's shell command). */
+export const READ_CLIPBOARD = 'cmd clipboard get text';
+/** Leaves the clipboard empty. */
+export const CLEAR_CLIPBOARD = "cmd clipboard set text ''";
+/** What a device answers whose clipboard service has no shell command (older builds). */
+const NO_CLIPBOARD_COMMAND = /^(cmd: )?(unknown command|no shell command implementation|can't find service)/i;
+
+/**
+ * Empties the clipboard a session may have filled (a copied password, a token), then reads it again to
+ * prove it; throws when it still holds text. A device whose clipboard service answers no shell command
+ * is left as it is (answers false): nothing over adb can empty it there.
+ */
+export async function clearClipboard(sh: (command: string) => Promise<string>): Promise<boolean> {
+  const held = await sh(READ_CLIPBOARD);
+  if (NO_CLIPBOARD_COMMAND.test(held)) return false;
+  if (held.trim() === '') return true;
+  await sh(CLEAR_CLIPBOARD);
+  const left = (await sh(READ_CLIPBOARD)).trim();
+  if (left !== '') throw new Error(`clipboard not cleared: it still holds ${left.length} characters`);
+  return true;
+}
+
 /**
  * One device's baseline: taken before its first session (the device as it joined) or again on request,
  * and put back at each session's end; a reset that fails is the release's `resetFailed`.
@@ -98,6 +120,7 @@ export class DeviceBaseline {
     if (!this.baseline) return {};
     try {
       await restoreBaseline(this.sh, this.baseline);
+      await clearClipboard(this.sh);
       return {};
     } catch (err) {
       const failure = (err as Error).message.slice(0, 500);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASELINE_SETTINGS, differences, parseBaseline, READ_BASELINE, restoreBaseline, restoreCommand } from './baseline.js';
+import { BASELINE_SETTINGS, CLEAR_CLIPBOARD, clearClipboard, differences, parseBaseline, READ_BASELINE, READ_CLIPBOARD, restoreBaseline, restoreCommand } from './baseline.js';
 
 const lines = (values: Record<string, string>) => BASELINE_SETTINGS.map(([n, k]) => values[`${n}/${k}`] ?? 'null').join('\n') + '\n';
 
@@ -34,5 +34,20 @@ describe('the clean-device baseline', () => {
     const sent: string[] = [];
     expect(await restoreBaseline(async (c) => (sent.push(c), lines({ 'system/font_scale': '1.0' })), base)).toEqual([]);
     expect(sent).toEqual([READ_BASELINE]);
+  });
+
+  it('empties the clipboard and reads it again to prove it; fails when it still holds text; leaves a device without the shell command alone', async () => {
+    const sent: string[] = [];
+    let clip = 'one-time code 123456';
+    const sh = async (c: string) => (sent.push(c), c === READ_CLIPBOARD ? clip : c === CLEAR_CLIPBOARD ? ((clip = ''), '') : '');
+    expect(await clearClipboard(sh)).toBe(true);
+    expect(sent).toEqual([READ_CLIPBOARD, CLEAR_CLIPBOARD, READ_CLIPBOARD]);
+    const kept = async (c: string) => (c === READ_CLIPBOARD ? 'still here\n' : '');
+    await expect(clearClipboard(kept)).rejects.toThrow('clipboard not cleared: it still holds 10 characters');
+    expect(await clearClipboard(async () => "cmd: Can't find service: clipboard\n")).toBe(false);
+    sent.length = 0;
+    clip = '';
+    expect(await clearClipboard(sh)).toBe(true);
+    expect(sent).toEqual([READ_CLIPBOARD]);
   });
 });

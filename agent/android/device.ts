@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { AppHelper, AgentCommand } from '#shared/wire/index.js';
-import type { ControlAction, DeviceInfo, HealthSample, RpcResult, Screen } from '#shared/wire/index.js';
+import type { ControlAction, DeviceInfo, HealthSample, MendingReport, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
 import { AndroidApps, SCRATCH_ROOT } from './apps.js';
@@ -12,13 +12,15 @@ import { AndroidScreen, type ScreenPath } from './screen.js';
 import { AndroidInput, type InputPath, type TextPath } from './input.js';
 import { androidKeyCode } from './keys.js';
 import { parseLogcatLine } from './logcat.js';
-import { parseUiautomatorXml } from './ui-tree.js';
+import { dumpHierarchy, parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 import { HEALTH_COMMAND, parseHealth } from './health.js';
 import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
+import { mendSteps, removeLeftovers } from './mend.js';
 
 type Orientation = 'portrait' | 'landscape';
+
 
 /**
  * One Android device through the adb server (adbkit): screen through `screencap`, input through
@@ -191,7 +193,7 @@ export class AndroidDevice implements DeviceDriver {
 
   async uiTree(): Promise<RpcResult<'uiTree'>> {
     this.requirePrepared();
-    const xml = await this.dumpHierarchy();
+    const xml = await dumpHierarchy((command) => this.sh(command), this.scratch ?? SCRATCH_ROOT);
     const { root, packageName } = parseUiautomatorXml(xml, this.screen());
     return { url: packageName ? `android-app://${packageName}` : 'android-app://unknown', title: this.info.model, root };
   }
@@ -199,27 +201,11 @@ export class AndroidDevice implements DeviceDriver {
   /** Rules over the UI hierarchy and the screenshot (agent/android/accessibility.ts). */
   async accessibilityScan(): Promise<RpcResult<'accessibilityScan'>> {
     this.requirePrepared();
-    const xml = await this.dumpHierarchy();
+    const xml = await dumpHierarchy((command) => this.sh(command), this.scratch ?? SCRATCH_ROOT);
     const png = await this.capture();
     const density = Number((await this.sh('getprop ro.sf.lcd_density')).trim()) || Number(/(\d+)\s*$/.exec((await this.sh('wm density')).trim())?.[1]) || 160;
     const packageName = /package="([^"]+)"/.exec(xml)?.[1] ?? 'unknown';
     return { engine: ANDROID_ENGINE, url: `android-app://${packageName}`, title: this.info.model, scope: `android-app://${packageName}`, findings: androidFindings(xml, png, density).slice(0, 1_000) };
-  }
-
-  /** The `uiautomator dump` hierarchy as XML. */
-  private async dumpHierarchy(): Promise<string> {
-    let out = await this.sh('uiautomator dump /dev/tty');
-    if (!out.includes('<hierarchy')) {
-      // Some builds cannot write to the terminal; a file in the scratch folder always works.
-      const file = `${this.scratch ?? SCRATCH_ROOT}/window_dump.xml`;
-      await this.sh(`uiautomator dump ${shellQuote(file)}`);
-      out = await this.sh(`cat ${shellQuote(file)}`);
-      await this.sh(`rm -f ${shellQuote(file)}`);
-    }
-    const start = out.indexOf('<?xml') >= 0 ? out.indexOf('<?xml') : out.indexOf('<hierarchy');
-    const end = out.lastIndexOf('</hierarchy>');
-    if (start < 0 || end < 0) throw new DriverError('DEVICE_ERROR', `uiautomator gave no hierarchy: ${out.trim().slice(0, 200)}`);
-    return out.slice(start, end + '</hierarchy>'.length);
   }
 
   async startScreencast(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<void> {
@@ -266,6 +252,19 @@ export class AndroidDevice implements DeviceDriver {
   /** Battery, free storage on /data, airplane mode and thermal state, in one adb shell (`health.ts`). */
   async readHealth(): Promise<HealthSample> {
     return parseHealth(await this.sh(HEALTH_COMMAND), new Date());
+  }
+
+  /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed. */
+  mend(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
+    const restartHelpers = async () => {
+      // The touch path (minitouch, or the UiAutomator2 server's) stopped and started again; minicap proven by one start.
+      await this.inputCapability.stop();
+      await this.inputCapability.start();
+      await this.inputCapability.stop();
+      await this.screenCapability.restartFastPath();
+    };
+    const storageFreeMb = async () => (await this.readHealth()).storageFreeMb;
+    return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot: async () => void (await this.device.reboot()) }, { ...plan, report });
   }
 
   shellCommand(): { file: string; args: string[] } | null {

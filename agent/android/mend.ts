@@ -1,5 +1,6 @@
-import type { MendingReport } from '#shared/wire/index.js';
-import type { AdbClient } from './adb.js';
+import type { MendingReport, RpcResult } from '#shared/wire/index.js';
+import { shellQuote, type AdbClient } from './adb.js';
+import { SCRATCH_ROOT } from './apps.js';
 
 /** The pause before each reconnect attempt of a lost link: three attempts, each waiting longer. */
 export const RECONNECT_BACKOFF_MS = [500, 1_000, 2_000] as const;
@@ -57,4 +58,112 @@ async function listedAsDevice(client: AdbClient, serial: string): Promise<void> 
     if (Date.now() > deadline) throw new Error(`adb lists ${serial} as ${state ?? 'absent'} after connecting`);
     await new Promise((resolve) => setTimeout(resolve, 200).unref());
   }
+}
+
+/** The pause before each step of mending a device that is there but unwell: each step waits longer. */
+export const STEP_BACKOFF_MS = [500, 1_000, 2_000] as const;
+
+/** What mending does to a device that is there but unwell, each a step that throws why it failed. */
+export interface MendActions {
+  /** Stops the device-side helpers the platform runs and starts them again; throws why one did not come back. */
+  restartHelpers(): Promise<void>;
+  /** Removes what sessions and the platform left on the device. */
+  freeStorage(): Promise<void>;
+  /** Free megabytes on `/data` now (undefined: the device does not say). */
+  storageFreeMb(): Promise<number | undefined>;
+  /** `adb reboot`. */
+  reboot(): Promise<void>;
+}
+
+export interface MendOptions {
+  storageMinMb: number;
+  rebootAllowed: boolean;
+  report: (step: MendingReport) => void;
+  backoffMs?: readonly number[];
+}
+
+/**
+ * Mends a device that is there but unwell, gentlest step first, after a growing pause before each:
+ * its helpers restarted, then its storage freed, then — only where the company's rules allow it — a
+ * reboot (else the step is `skipped`). It stops at the first step after which the device is well
+ * (its helpers run and `storageMinMb` is free; an accepted reboot ends it, as the device goes away and
+ * the readings after it say the rest). Each step is reported as it ends; answers whether it is well
+ * and, if not, what is still wrong, for the service to quarantine it.
+ */
+export async function mendSteps(actions: MendActions, options: MendOptions): Promise<RpcResult<'mend'>> {
+  const pauses = options.backoffMs ?? STEP_BACKOFF_MS;
+  const steps: MendingReport[] = [];
+  const done = (step: MendingReport['step'], result: MendingReport['result'], error?: string) => {
+    const report: MendingReport = { step, attempt: 1, result, ...(error ? { error: error.slice(0, 500) } : {}), at: new Date().toISOString() };
+    steps.push(report);
+    options.report(report);
+  };
+  const pause = (i: number) => new Promise((resolve) => setTimeout(resolve, pauses[Math.min(i, pauses.length - 1)]).unref());
+  let helpers: string | null = null;
+  const lowStorage = async (): Promise<string | null> => {
+    const free = await storageOf(actions);
+    return free !== undefined && free < options.storageMinMb ? `storage ${free} MB free below ${options.storageMinMb} MB` : null;
+  };
+  const trouble = (low: string | null) => [helpers, low].filter((t): t is string => t !== null).join('; ');
+
+  await pause(0);
+  try {
+    await actions.restartHelpers();
+    done('restart-helpers', 'ok');
+  } catch (err) {
+    helpers = `helpers did not come back: ${messageOf(err)}`;
+    done('restart-helpers', 'failed', messageOf(err));
+  }
+  let low = await lowStorage();
+  if (!trouble(low)) return { mended: true, steps };
+
+  await pause(1);
+  try {
+    await actions.freeStorage();
+    low = await lowStorage();
+    if (low) done('free-storage', 'failed', `${low} after removing the platform's leftovers`);
+    else done('free-storage', 'ok');
+  } catch (err) {
+    done('free-storage', 'failed', messageOf(err));
+  }
+  const left = trouble(low);
+  if (!left) return { mended: true, steps };
+
+  await pause(2);
+  if (!options.rebootAllowed) {
+    done('reboot', 'skipped', "the company's health rules do not allow a reboot");
+    return { mended: false, steps, trouble: left.slice(0, 500) };
+  }
+  try {
+    await actions.reboot();
+    done('reboot', 'ok');
+    return { mended: true, steps };
+  } catch (err) {
+    done('reboot', 'failed', messageOf(err));
+    return { mended: false, steps, trouble: left.slice(0, 500) };
+  }
+}
+
+/** The free storage, or undefined where the device cannot say (a failed reading is no reason to mend). */
+async function storageOf(actions: MendActions): Promise<number | undefined> {
+  return actions.storageFreeMb().catch(() => undefined);
+}
+
+const messageOf = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
+
+/** What the platform puts in `/data/local/tmp` for a session: its scratch folder, an uploaded APK, a UI dump. */
+const LEFTOVER = /^(df-session-[A-Za-z0-9-]+|upload-[A-Za-z0-9-]+\.apk|window_dump\.xml)$/;
+
+/**
+ * Frees storage: removes what sessions and the platform left in `/data/local/tmp` (a session's scratch
+ * folder, an upload's APK, a UI dump) — left there by a release that did not finish (an agent that died).
+ * Only outside a session, so no session's own scratch is touched; throws when the removal failed.
+ */
+export async function removeLeftovers(sh: (command: string) => Promise<string>): Promise<void> {
+  const names = (await sh(`ls ${SCRATCH_ROOT}`)).replace(/\r/g, '').split('\n').map((n) => n.trim());
+  const leftovers = names.filter((n) => LEFTOVER.test(n)).map((n) => shellQuote(`${SCRATCH_ROOT}/${n}`));
+  if (leftovers.length === 0) return;
+  // adb's shell service carries no exit status back: the marker says the removal worked.
+  const out = await sh(`rm -rf ${leftovers.join(' ')} && echo removed`);
+  if (!/^removed$/m.test(out)) throw new Error(`the leftovers could not be removed: ${out.trim().slice(0, 300) || 'no answer'}`);
 }

@@ -74,6 +74,28 @@ export class AndroidScreen {
     await this.serially(() => removePushed(this.device, this.pushed));
   }
 
+  /**
+   * Mending (outside a session): stops the live screen's helpers, forgets why minicap was refused, and
+   * starts minicap once to prove the fast path is back, then stops it and removes what it pushed. Throws
+   * why it did not start (the live screen then goes on through screencap, as before).
+   */
+  restartFastPath(): Promise<void> {
+    return this.serially(async () => {
+      this.streaming = null;
+      await this.halt();
+      this.minicapRefused = null;
+      const reason = await this.startMinicap({ quality: 60 }, async () => undefined);
+      await this.halt();
+      await removePushed(this.device, this.pushed);
+      if (reason !== null) {
+        this.minicapRefused = reason;
+        this.onPath('screencap', reason);
+        throw new Error(`minicap did not start: ${reason}`);
+      }
+      this.onPath('minicap', null);
+    });
+  }
+
   /** The display turned (0 or 90 degrees): a running minicap restarts with the new projection. */
   setRotation(rotation: MinicapProjection['rotation']): Promise<void> {
     return this.serially(async () => {

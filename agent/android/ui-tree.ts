@@ -1,4 +1,6 @@
 import type { UiNode } from '#shared/wire/index.js';
+import { DriverError } from '../provider.js';
+import { shellQuote } from './adb.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const decode = (s: string) =>
@@ -62,4 +64,20 @@ export function parseUiautomatorXml(xml: string, screen: { width: number; height
     if (!selfClosing) stack.push(node);
   }
   return { root, packageName };
+}
+
+/** The `uiautomator dump` hierarchy as XML, through `sh`; `scratch`: a folder to dump to where the terminal cannot be written. */
+export async function dumpHierarchy(sh: (command: string) => Promise<string>, scratch: string): Promise<string> {
+  let out = await sh('uiautomator dump /dev/tty');
+  if (!out.includes('<hierarchy')) {
+    // Some builds cannot write to the terminal; a file in the scratch folder always works.
+    const file = `${scratch}/window_dump.xml`;
+    await sh(`uiautomator dump ${shellQuote(file)}`);
+    out = await sh(`cat ${shellQuote(file)}`);
+    await sh(`rm -f ${shellQuote(file)}`);
+  }
+  const start = out.indexOf('<?xml') >= 0 ? out.indexOf('<?xml') : out.indexOf('<hierarchy');
+  const end = out.lastIndexOf('</hierarchy>');
+  if (start < 0 || end < 0) throw new DriverError('DEVICE_ERROR', `uiautomator gave no hierarchy: ${out.trim().slice(0, 200)}`);
+  return out.slice(start, end + '</hierarchy>'.length);
 }

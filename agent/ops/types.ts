@@ -1,8 +1,8 @@
 import type { AgentCommand, DeviceOp } from '#shared/wire/index.js';
 import type { DeviceDriver, StagingArea } from '../provider.js';
 
-/** An operation of a device in session: every op but the lifecycle's own (`prepare`, `release`). */
-export type SessionOp = Exclude<DeviceOp, 'prepare' | 'release'>;
+/** An operation of a device in session: every op but the lifecycle's own (`prepare`, `release`) and mending (outside any session). */
+export type SessionOp = Exclude<DeviceOp, 'prepare' | 'release' | 'mend'>;
 export type CommandOf<Op extends DeviceOp> = Extract<AgentCommand, { op: Op }>;
 
 /** What an operation works with: the device's driver, its staging area, and the worker's screencast. */

@@ -21,8 +21,9 @@ export function isHeldState(state: string | null | undefined): state is HeldHeal
 export { HealthSample } from '#shared/wire/index.js';
 
 /**
- * The mending steps, in the order they are tried (docs/modules/device-health.md, "Mending"). Only
- * `reconnect` is run today; the others are named so their events have their place.
+ * The mending steps, in the order they are tried (docs/modules/device-health.md, "Mending"): a lost
+ * link is connected again; a device that is there but unwell has its helpers restarted, its storage
+ * freed and, where its company's rules allow it, is rebooted.
  */
 export const MENDING_STEPS = ['reconnect', 'restart-helpers', 'free-storage', 'reboot'] as const;
 export type MendingStep = (typeof MENDING_STEPS)[number];
@@ -37,11 +38,13 @@ export const HealthRules = z.object({
   temperatureMaxC: z.number().min(20).max(80),
   /** Below this free storage on `/data`: `degraded`. */
   storageMinMb: z.number().int().min(0).max(1_000_000),
+  /** Whether mending may reboot a device (the last step before a quarantine); a reboot ends whatever the device was doing, so only where the company allows it. */
+  rebootAllowed: z.boolean().default(false),
 });
 export type HealthRules = z.output<typeof HealthRules>;
 
 /** The rules of a company that set none. */
-export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500 };
+export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false };
 
 /** What the device record shows of its health (`health` of a device). */
 export const DeviceHealthRecord = z.object({
@@ -61,7 +64,8 @@ export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
  * `cause` says what moved it: a sample, an administrator's maintenance or release, a maintenance's end time, or
  * a clean-device reset after a session that failed (`reset-failed`: quarantined, the failure as its reason), or
  * mending that failed `MENDING_FAILURES_TO_QUARANTINE` steps in a row (`mending-failed`). `DeviceMendingStep`:
- * each mending step and its result.
+ * each mending step and its result; mending that ran out of steps with the device still unwell
+ * quarantines it too (`mending-failed`).
  */
 export const healthEvents = defineEvents({
   DeviceHealthChanged: z.object({

@@ -35,6 +35,12 @@ export const MendingReport = z.object({
 });
 export type MendingReport = z.infer<typeof MendingReport>;
 
+/** What the service asks of a host mending a device that is there but unwell (the `mend` operation): the company's rules it mends by. */
+export const MendPlan = z.object({ storageMinMb: z.number().int().min(0).max(1_000_000), rebootAllowed: z.boolean() });
+
+/** A mending's answer: each step run, in order; whether the device is well after them, else what is still wrong. */
+export const MendResult = z.object({ mended: z.boolean(), steps: z.array(MendingReport).max(10), trouble: z.string().max(500).optional() });
+
 /** A device's health reading, or one mending step, published by its host (`df.agent.<hostId>.health`). */
 export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample.optional(), mending: MendingReport.optional() });
 export type HealthReport = z.infer<typeof HealthReport>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROTOCOL_VERSION } from './subjects.js';
-import { HealthSample } from './health.js';
+import { HealthSample, MendPlan, MendResult } from './health.js';
 
 /**
  * Every message of the agent protocol as a zod schema. Both sides validate what they receive, so a
@@ -240,8 +240,9 @@ export const AgentCommand = z.discriminatedUnion('op', [
     waitMs: z.number().int().min(0).max(10_000).optional(),
   }),
   z.object({ op: z.literal('instrumentStop'), runId: id }),
-  /** A health reading now (the agent also reads on its own schedule and publishes `HealthReport`). */
+  /** A health reading now (the agent also reads on its own schedule); `mend`: mending a device that is there but unwell, outside any session. */
   z.object({ op: z.literal('health') }),
+  z.object({ op: z.literal('mend'), ...MendPlan.shape }),
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
@@ -366,6 +367,7 @@ export const RpcResults = {
   }),
   instrumentStop: z.object({ runId: z.string(), stopped: z.boolean() }),
   health: HealthSample,
+  mend: MendResult,
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 

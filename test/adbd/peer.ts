@@ -102,6 +102,8 @@ export interface PeerRecord {
   instrumentations: string[];
   /** Each `pm clear <package>`. */
   cleared: string[];
+  /** Each `adb reboot` the device accepted (its `reboot:` argument, empty for a plain reboot). */
+  reboots: string[];
 }
 
 const LATIN_IME = 'com.android.inputmethod.latin/.LatinIME';
@@ -111,12 +113,20 @@ const TEXT_COLOUR: [number, number, number] = [0xff, 0xc0, 0x00];
 
 /** The adbd-protocol test device. */
 export class AdbdPeer {
-  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [], pointerActions: [], instrumentations: [], cleared: [] };
+  readonly record: PeerRecord = { taps: [], swipes: [], texts: [], keys: [], installs: [], uninstalls: [], intents: [], forceStopped: [], launched: [], commands: [], jdwp: [], tcpConnections: [], minicapStarts: [], touch: [], pointerActions: [], instrumentations: [], cleared: [], reboots: [] };
   readonly files = new Map<string, FileEntry>();
   readonly packages = new Map<string, PackageEntry>();
   readonly settings = new Map<string, string>();
   /** Settings (`namespace/key`) the device keeps whatever it is told, as a device policy does: `settings put` and `delete` exit 0 and change nothing. */
   readonly stuckSettings = new Set<string>();
+  /**
+   * What the device refuses, as a device policy or a broken build does: a shell command whose words begin
+   * with one of these (`rm`, `cmd clipboard set`) prints `Permission denied` and exits 1; `reboot` refuses
+   * the `reboot:` service (adb answers FAIL).
+   */
+  readonly refused = new Set<string>();
+  /** The clipboard's text (`cmd clipboard get text` / `set text`); empty when nothing is on it. */
+  clipboard = '';
   /** Battery, storage and thermal state the device reports (`dumpsys battery`, `df /data`, `dumpsys thermalservice`), scripted by the test. */
   readonly health = new PeerHealth();
   readonly properties: Record<string, string>;
@@ -272,6 +282,13 @@ export class AdbdPeer {
       return (stream) => void this.runShell(line, stream);
     }
     if (destination === 'sync:') return (stream) => new SyncSession(this, stream);
+    if (destination.startsWith('reboot:')) {
+      if (this.refused.has('reboot')) return null;
+      // adbd acknowledges and the device goes down: here it records the reboot and closes the stream.
+      this.record.reboots.push(destination.slice('reboot:'.length));
+      this.log('I', 'ShutdownThread', 'Rebooting, reason: adb');
+      return (stream) => stream.close();
+    }
     if (destination === 'localabstract:minicap') return this.minicap ? (stream) => this.minicap?.serve(stream) : null;
     if (destination === 'localabstract:minitouch') return this.minitouch ? (stream) => this.minitouch?.serve(stream) : null;
     return null;
@@ -621,7 +638,14 @@ export class AdbdPeer {
   /** Runs one command; returns its exit status. */
   private exec(words: string[], io: { out: (s: string | Buffer) => void; err: (s: string) => void }): number {
     const [name, ...args] = words;
+    const line = words.join(' ');
+    if ([...this.refused].some((r) => line === r || line.startsWith(`${r} `))) {
+      io.err(`${name}: Permission denied\n`);
+      return 1;
+    }
     switch (name) {
+      case 'cmd':
+        return this.cmd(args, io);
       case 'echo':
         io.out(`${args.join(' ')}\n`);
         return 0;
@@ -950,6 +974,24 @@ export class AdbdPeer {
         io.err(`am: unknown command ${verb ?? ''}\n`);
         return 1;
     }
+  }
+
+  /** `cmd clipboard get text` and `cmd clipboard set text <text>` (the clipboard service's shell command). */
+  private cmd(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    if (args[0] !== 'clipboard') {
+      io.err(`cmd: Can't find service: ${args[0] ?? ''}\n`);
+      return 20;
+    }
+    if (args[1] === 'get' && args[2] === 'text') {
+      if (this.clipboard) io.out(`${this.clipboard}\n`);
+      return 0;
+    }
+    if (args[1] === 'set' && args[2] === 'text') {
+      this.clipboard = args.slice(3).join(' ');
+      return 0;
+    }
+    io.err(`Unknown command: ${args[1] ?? ''}\n`);
+    return 1;
   }
 
   private settingsCommand(args: string[], io: { out: (s: string) => void }): number {

@@ -29,7 +29,12 @@ export type DeviceHealthCommand =
   /** The reset after a session failed (`reason`): the device is quarantined rather than handed out dirty. */
   | ({ type: 'QuarantineAfterFailedReset'; deviceId: string; reason: string; at: string } & HealthTenant)
   /** One mending step the device's host ran; the third failed in a row quarantines the device (`mending-failed`). */
-  | ({ type: 'RecordMendingStep'; deviceId: string; step: MendingReport; at: string } & HealthTenant);
+  | ({ type: 'RecordMendingStep'; deviceId: string; step: MendingReport; at: string } & HealthTenant)
+  /**
+   * Mending ran out of steps and the device is still unwell (`reason`: what is wrong and the last step):
+   * quarantined as after three failed steps, even when fewer failed (a reboot the rules do not allow is skipped).
+   */
+  | ({ type: 'QuarantineAfterMending'; deviceId: string; reason: string; at: string } & HealthTenant);
 
 type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'>;
 
@@ -94,6 +99,13 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
       delete health.until;
       return [recorded, { type: 'DeviceHealthChanged', payload: { ...tenant, from: stateOf(state), health, cause: 'mending-failed' } }];
     },
+    QuarantineAfterMending: (c, state) => {
+      // Three failed steps quarantined it already (or something else did): that quarantine stands.
+      if (stateOf(state) === 'quarantined') return [];
+      const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons: [`mending did not mend it: ${c.reason}`.slice(0, 500)], checkedAt: c.at };
+      delete health.until;
+      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'mending-failed' } }];
+    },
   },
 });
 
@@ -101,7 +113,8 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
 export const healthRulesDecider = defineDecider<{ type: 'SetHealthRules'; companyId: number; rules: HealthRules }, Of<'DfHealthRulesSet'>, { rules: HealthRules | null }>({
   initialState: () => ({ rules: null }),
   evolve: {
-    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules }),
+    // Rules set before `rebootAllowed` existed allow no reboot.
+    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules: { ...rules, rebootAllowed: rules.rebootAllowed ?? false } }),
   },
   decide: {
     SetHealthRules: ({ companyId, rules }, state) => (state.rules && sameJson(state.rules, rules) ? [] : [{ type: 'DfHealthRulesSet', payload: { companyId, ...rules } }]),

@@ -4,7 +4,7 @@ import { usableDevices } from '../core/device-health.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
 import { evaluate } from './rules.js';
 
-const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 };
+const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false };
 const tenant = { companyId: 1, workspaceIds: null };
 const reading = (over: Partial<HealthSample> = {}, battery: Partial<NonNullable<HealthSample['battery']>> = {}): HealthSample => ({
   checkedAt: '2026-01-01T00:00:00.000Z',
@@ -70,6 +70,19 @@ describe('device health decider', () => {
     expect(failed.state.health).toMatchObject({ state: 'quarantined', reasons: ['mending failed 3 steps in a row, the last reconnect (attempt 3): connection refused'] });
   });
 
+  it('quarantines a device mending could not mend even when fewer than three steps failed, and leaves a standing quarantine as it is', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const step = (name: 'restart-helpers' | 'free-storage' | 'reboot', result: 'ok' | 'failed' | 'skipped'): DeviceHealthCommand => ({ type: 'RecordMendingStep', deviceId: 'd1', step: { step: name, attempt: 1, result, at }, at, ...tenant });
+    const exhausted: DeviceHealthCommand = { type: 'QuarantineAfterMending', deviceId: 'd1', reason: 'storage 100 MB free below 500 MB, the last step reboot skipped', at, ...tenant };
+    const { state, events } = given(sample(reading()), step('restart-helpers', 'ok'), step('free-storage', 'failed'), step('reboot', 'skipped'), exhausted);
+    expect(state.health).toMatchObject({ state: 'quarantined', reasons: ['mending did not mend it: storage 100 MB free below 500 MB, the last step reboot skipped'] });
+    expect(events[4]![0]!.payload).toMatchObject({ from: 'healthy', cause: 'mending-failed' });
+    // Three failed steps quarantined it already: the end of the mending adds nothing.
+    const three = given(sample(reading()), step('restart-helpers', 'failed'), step('free-storage', 'failed'), step('reboot', 'failed'), exhausted);
+    expect(three.state.health?.reasons[0]).toMatch(/^mending failed 3 steps in a row, the last reboot/);
+    expect(three.events[4]).toEqual([]);
+  });
+
   it('holds maintenance against readings, refuses an end time in the past, and ends it into the state the newest reading gives', () => {
     const at = '2026-01-01T00:00:00.000Z';
     expect(() => given({ type: 'StartMaintenance', deviceId: 'd1', reason: 'swap cable', until: '2025-12-31T00:00:00.000Z', at, ...tenant })).toThrow(expect.objectContaining({ code: 'MAINTENANCE_END_IN_PAST' }));
@@ -96,6 +109,11 @@ describe('health rules decider', () => {
     expect(first).toEqual([{ type: 'DfHealthRulesSet', payload: { companyId: 1, ...DEFAULT_HEALTH_RULES } }]);
     const state = first.reduce(healthRulesDecider.evolve, healthRulesDecider.initialState());
     expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...DEFAULT_HEALTH_RULES } }, state)).toEqual([]);
+  });
+
+  it('reads rules recorded before rebootAllowed existed as allowing no reboot', () => {
+    const old = { type: 'DfHealthRulesSet', payload: { companyId: 1, batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 } } as unknown as Parameters<typeof healthRulesDecider.evolve>[1];
+    expect(healthRulesDecider.evolve(healthRulesDecider.initialState(), old).rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false });
   });
 });
 

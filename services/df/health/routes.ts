@@ -10,7 +10,7 @@ const tags = ['Device testing: device health'];
 
 const HealthRulesBody = HealthRules.meta({
   id: 'DfHealthRules',
-  description: 'A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`.',
+  description: 'A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined.',
 });
 const HealthView = z
   .object({
@@ -19,7 +19,7 @@ const HealthView = z
     samples: z.array(HealthSample.meta({ id: 'DfHealthSample' })),
     mending: z
       .array(z.object({ step: z.enum(MENDING_STEPS), attempt: z.number().int(), result: z.enum(['ok', 'failed', 'skipped']), error: z.string().optional(), at: z.string() }))
-      .meta({ description: 'The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, each with its result' }),
+      .meta({ description: 'The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, restarting its helpers, freeing its storage, rebooting it, each with its result' }),
   })
   .meta({ id: 'DfDeviceHealthSamples' });
 const Current = z.object({ deviceId: z.string(), health: DeviceHealthRecord.nullable() });
@@ -44,7 +44,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { health: HealthS
     schema: {
       tags,
       summary: "Change the company's health thresholds (audited)",
-      description: 'A bound out of range is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.',
+      description: 'A bound out of range, or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.',
       body: HealthRulesBody,
       response: { 200: HealthRulesBody },
     },

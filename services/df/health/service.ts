@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { BusMessage, BusSubscription } from '#shared/bus/index.js';
 import { applySchema } from '#shared/db/index.js';
 import { aggregate, callerActor, commandContext, fold, type CommandActor } from '#shared/es/index.js';
 import { found } from '#shared/errors.js';
-import { HealthReport, decode, hostIdOf, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
-import { DEFAULT_HEALTH_RULES, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
+import { HealthReport, decode, hostIdOf, requestDevice, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
+import { DEFAULT_HEALTH_RULES, isHeldState, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
 import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
@@ -44,6 +45,11 @@ export interface MendingEntry {
   at: string;
 }
 
+/** A device mended once is not mended again by its readings for this long (an administrator's release of its quarantine lifts it). */
+export const MEND_AGAIN_AFTER_MS = 10 * 60_000;
+/** How long the service waits for a host to mend a device (its steps' pauses, minicap's start, a reboot's answer). */
+const MEND_TIMEOUT_MS = 120_000;
+
 /** How many of its newest mending steps a device's health shows. */
 const MENDING_SHOWN = 20;
 
@@ -62,6 +68,9 @@ export class HealthService {
   private readonly rulesOf;
   /** Mails the company's administrators when one of its devices is quarantined. */
   private readonly mails: QuarantineMailer;
+  /** Devices this replica is having mended now, and when each was last mended (readings come to one replica, a queue group). */
+  private readonly mendingNow = new Set<string>();
+  private readonly lastMended = new Map<string, number>();
   private readonly sweeper = new PeriodicJob(
     () => this.sweep(),
     (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
@@ -156,6 +165,43 @@ export class HealthService {
     const rules = await this.rules(placement.companyId);
     const command: DeviceHealthCommand = { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
     await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)), { settle: false });
+    if (sample.storageFreeMb !== undefined && sample.storageFreeMb < rules.storageMinMb) {
+      void this.mend(hostId, deviceId, tenant, rules).catch((err: unknown) => this.platform.logger.warn({ err, deviceId }, 'mending a device failed'));
+    }
+  }
+
+  /**
+   * Has the device's host mend it (free storage below the company's `storageMinMb`): its helpers
+   * restarted, its storage freed, a reboot where the rules allow it (the `mend` operation). Each step
+   * of the answer is recorded in order (the third failed in a row quarantines it); a mending that ran out
+   * of steps with the device still unwell quarantines it too. Not while the device is held (a quarantine
+   * waits for an administrator), not twice at once, and once per `MEND_AGAIN_AFTER_MS`; a device in a
+   * session refuses (`DEVICE_BUSY`) and a later reading asks again.
+   */
+  private async mend(hostId: string, deviceId: string, tenant: HealthTenant, rules: HealthRules): Promise<void> {
+    const last = this.lastMended.get(deviceId);
+    if (this.mendingNow.has(deviceId) || (last !== undefined && this.platform.now().getTime() - last < MEND_AGAIN_AFTER_MS)) return;
+    const state = fold(deviceHealthDecider, await this.platform.store.readStream(deviceHealthStream(deviceId)));
+    if (isHeldState(state.health?.state)) return;
+    this.mendingNow.add(deviceId);
+    try {
+      const target = { hostId, deviceId, sessionId: `mend-${randomUUID()}` };
+      const answer = await requestDevice(this.platform.bus, target, { op: 'mend', storageMinMb: rules.storageMinMb, rebootAllowed: rules.rebootAllowed }, { timeoutMs: MEND_TIMEOUT_MS }).catch((err: unknown) => {
+        // In a session or being set up: mended after it, when a reading still says so.
+        if ((err as { code?: string }).code === 'DEVICE_BUSY') return null;
+        throw err;
+      });
+      if (!answer) return;
+      this.lastMended.set(deviceId, this.platform.now().getTime());
+      for (const step of answer.steps) await this.recordMending(hostId, deviceId, step);
+      if (answer.mended) return;
+      const lastStep = answer.steps.at(-1);
+      const reason = `${answer.trouble ?? 'still unwell'}${lastStep ? `; the last step ${lastStep.step} ${lastStep.result}${lastStep.error ? ` (${lastStep.error})` : ''}` : ''}`;
+      const command: DeviceHealthCommand = { type: 'QuarantineAfterMending', deviceId, reason, at: this.platform.now().toISOString(), ...tenant };
+      await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+    } finally {
+      this.mendingNow.delete(deviceId);
+    }
   }
 
   /** A company's rules (the defaults until it sets its own). */
@@ -209,6 +255,8 @@ export class HealthService {
   async releaseQuarantine(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);
     await this.devices.run(deviceId, { type: 'ReleaseQuarantine', deviceId, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    // Released by an administrator (the device seen to): its readings may have it mended again at once.
+    this.lastMended.delete(deviceId);
     return this.current(scope, deviceId);
   }
 
