@@ -10637,7 +10637,7 @@ export interface paths {
         };
         /**
          * Change the company's health thresholds (audited)
-         * @description A bound out of range is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
+         * @description A bound out of range, or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
          */
         put: {
             parameters: {
@@ -22015,7 +22015,7 @@ export interface components {
                 storageFreeMb?: number;
                 until?: string;
             } | null;
-            /** @description The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, each with its result */
+            /** @description The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, restarting its helpers, freeing its storage, rebooting it, each with its result */
             mending: {
                 at: string;
                 attempt: number;
@@ -22042,7 +22042,7 @@ export interface components {
                 storageFreeMb?: number;
                 until?: string;
             } | null;
-            /** @description The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, each with its result */
+            /** @description The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, restarting its helpers, freeing its storage, rebooting it, each with its result */
             mending: {
                 at: string;
                 attempt: number;
@@ -22127,15 +22127,19 @@ export interface components {
             uploadedBy: number;
             versionId?: string;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined. */
         DfHealthRules: {
             batteryMinPercent: number;
+            /** @default false */
+            rebootAllowed: boolean;
             storageMinMb: number;
             temperatureMaxC: number;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded`. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined. */
         DfHealthRulesInput: {
             batteryMinPercent: number;
+            /** @default false */
+            rebootAllowed: boolean;
             storageMinMb: number;
             temperatureMaxC: number;
         };

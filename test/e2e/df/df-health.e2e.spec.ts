@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
-import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js';
+import { startAdbServer, startPeer, testApk, type AdbServer } from '#test/helpers/adb.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
@@ -29,6 +29,7 @@ let deviceId: string;
 let serial: string;
 let receiver: Server;
 let fragile: AdbdPeer | undefined;
+let mender: AdbdPeer | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 const hooks: { type: string; data: Record<string, unknown> }[] = [];
 
@@ -50,6 +51,14 @@ const readAgain = async (n = 2) => {
   const start = peer.health.readings;
   await eventually(async () => (peer.health.readings >= start + n ? true : undefined), { what: `${n} more health readings` });
 };
+/** A multipart upload through the started server (an APK to install, a file to push). */
+async function upload(path: string, file: { name: string; bytes: Buffer }, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const res = await fetch(new URL(`/df/api${path}`, server.url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: res.status, body: JSON.parse(await res.text()) as Record<string, unknown> };
+}
 const openSession = () => api('POST', '/sessions', { deviceId, name: 'health e2e' });
 const wdSession = () => http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { 'df:deviceId': deviceId } } } });
 /** A mail's text with its quoted-printable soft breaks and escapes undone. */
@@ -101,14 +110,17 @@ describe('device health', () => {
     await new Promise((resolve) => receiver?.close(resolve));
     await smtp?.stop();
     await fragile?.close();
+    await mender?.close();
   });
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
     const before = (await api('GET', '/fleet/health-rules')).body;
-    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500 });
-    for (const bad of [{ ...before, batteryMinPercent: 150 }, { ...before, temperatureMaxC: 5 }, { ...before, storageMinMb: -1 }, { batteryMinPercent: 20 }]) {
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false });
+    for (const bad of [{ ...before, batteryMinPercent: 150 }, { ...before, temperatureMaxC: 5 }, { ...before, storageMinMb: -1 }, { batteryMinPercent: 20 }, { ...before, rebootAllowed: 'yes' }, { ...before, rebootAllowed: 1 }]) {
       expectStatus(await api('PUT', '/fleet/health-rules', bad), 400, 'VALIDATION_FAILED');
     }
+    const notBoolean = await api('PUT', '/fleet/health-rules', { ...before, rebootAllowed: 'yes' });
+    expect(JSON.stringify(notBoolean.body.details)).toContain('rebootAllowed');
     expect((await api('GET', '/fleet/health-rules')).body).toEqual(before);
     const past = await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'cable', until: new Date(Date.now() - 60_000).toISOString() });
     expectStatus(past, 400, 'MAINTENANCE_END_IN_PAST');
@@ -135,7 +147,7 @@ describe('device health', () => {
     expect(series.body.mending).toEqual([]);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
-    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false });
     const audit = await eventually(async () => {
       const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health-rules&size=50', { token });
       return r.body.content?.length >= 1 ? r.body.content : undefined;
@@ -224,20 +236,31 @@ describe('device health', () => {
     expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
   });
 
-  it('puts the settings a session changed back to the baseline at its end, checked at the device; a reset that fails quarantines it', async () => {
+  it('puts the settings and the clipboard a session changed back to the baseline at its end and removes its app and file, checked at the device; a reset that fails quarantines it', async () => {
     const baseline = new Map(peer.settings);
     const first = await openSession();
     expectStatus(first, 201);
-    // The session changes animations, font scale, locale, airplane mode and Wi-Fi on the device.
+    // The session changes animations, font scale, locale, airplane mode, Wi-Fi and the clipboard on the device, installs an app and pushes a file.
     const changed = { 'global/window_animation_scale': '0.0', 'global/animator_duration_scale': '0.0', 'system/font_scale': '1.3', 'system/system_locales': 'fr-FR', 'global/airplane_mode_on': '1', 'global/wifi_on': '0' };
     for (const [k, v] of Object.entries(changed)) peer.settings.set(k, v);
     peer.settings.set('global/time_zone', 'Europe/Paris');
+    peer.clipboard = 'one-time code 482913';
+    const installed = await upload(`/sessions/${first.body.id}/apps/install`, { name: 'leftover.apk', bytes: testApk('com.example.leftover') });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    const pushed = await upload(`/sessions/${first.body.id}/files/push`, { name: 'notes.txt', bytes: Buffer.from('session notes') }, { path: '/sdcard/Download/notes.txt' });
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(201);
+    expect(peer.packages.has('com.example.leftover')).toBe(true);
+    expect(peer.files.has('/sdcard/Download/notes.txt')).toBe(true);
     const commandsBefore = peer.record.commands.length;
     expectStatus(await api('DELETE', `/sessions/${first.body.id}`), 200);
     for (const k of [...Object.keys(changed), 'global/time_zone']) expect(peer.settings.get(k), k).toBe(baseline.get(k));
     const reset = peer.record.commands.slice(commandsBefore).filter((c) => c.startsWith('settings put') || c.startsWith('settings delete'));
     expect(reset.join('; ')).toContain("settings put system font_scale '1.0'");
     expect(reset.join('; ')).toContain('settings delete global time_zone');
+    expect(peer.clipboard).toBe('');
+    expect(peer.record.commands.slice(commandsBefore)).toContain("cmd clipboard set text ''");
+    expect(peer.packages.has('com.example.leftover')).toBe(false);
+    expect(peer.files.has('/sdcard/Download/notes.txt')).toBe(false);
     expect((await healthOf())?.state).toBe('healthy');
 
     // A device that keeps a setting whatever it is told is quarantined at the session's end, naming it, not handed out.
@@ -257,6 +280,21 @@ describe('device health', () => {
     peer.stuckSettings.clear();
     peer.settings.set('system/font_scale', baseline.get('system/font_scale')!);
     expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`), 200);
+
+    // A clipboard the device will not empty fails the reset too: quarantined, naming it, not handed out.
+    const third = await openSession();
+    expectStatus(third, 201);
+    peer.clipboard = 'a copied password';
+    peer.refused.add('cmd clipboard set');
+    expectStatus(await api('DELETE', `/sessions/${third.body.id}`), 200);
+    const kept = await healthBecomes('quarantined');
+    expect(kept.reasons[0]).toBe('reset after the session failed: clipboard not cleared: it still holds 17 characters');
+    expect(peer.clipboard).toBe('a copied password');
+    expectStatus(await openSession(), 409, 'DEVICE_UNHEALTHY');
+    peer.refused.clear();
+    peer.clipboard = '';
+    expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`), 200);
+    expect((await api('GET', `/devices/${deviceId}`)).body.status).toBe('available');
   });
 
   it('holds a device an administrator takes into maintenance, naming the reason, until the maintenance is ended', async () => {
@@ -398,5 +436,75 @@ describe('device health', () => {
     const released = await api('POST', `/devices/${fragileId}/release-quarantine`);
     expectStatus(released, 200);
     expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
+  });
+
+  it('mends a device short of storage in steps — helpers restarted, leftovers removed, a reboot only where the rules allow it — and quarantines it when the steps run out, said by webhook and mail, until an administrator releases it', async () => {
+    const started = await startPeer({ model: 'Mender Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    mender = started.peer;
+    await adb.connect(started.port);
+    const menderId = await eventually(async () => ((await api('GET', '/devices?search=Mender')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the mender device', timeoutMs: 30_000 });
+    const healthOfMender = async () => (await api('GET', `/devices/${menderId}`)).body.health as Health | null;
+    const quarantinedAgain = (cause: RegExp) =>
+      eventually(async () => {
+        const h = await healthOfMender();
+        return h?.state === 'quarantined' && cause.test(h.reasons[0] ?? '') ? h : undefined;
+      }, { what: 'the mender device quarantined', timeoutMs: 30_000 });
+    const stepsOf = async () => (await mendingOf(menderId)).map((m) => `${m.step}:${m.result}`);
+    const mailsBefore = quarantineMails().length;
+    // What a session's release that never finished left behind, and a file that is not the platform's.
+    mender.mkdir('/data/local/tmp/df-session-dead0001');
+    mender.writeFile('/data/local/tmp/df-session-dead0001/shot.png', Buffer.alloc(4096));
+    mender.writeFile('/data/local/tmp/upload-1a2b3c4d.apk', Buffer.alloc(4096));
+    mender.writeFile('/data/local/tmp/someone-elses.txt', Buffer.from('keep me'));
+    expectStatus(await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false }), 200);
+
+    // 1. minicap no longer starts and the storage stays short whatever is removed; the rules allow no reboot.
+    mender.options.minicapCrashes = true;
+    mender.health.set({ dataFreeMb: 100 });
+    const ranOut = await quarantinedAgain(/^mending did not mend it: /);
+    expect(ranOut.reasons[0]).toContain('helpers did not come back: minicap did not start');
+    expect(ranOut.reasons[0]).toContain('storage 100 MB free below 500 MB; the last step reboot skipped');
+    expect(await stepsOf()).toEqual(['reboot:skipped', 'free-storage:failed', 'restart-helpers:failed']);
+    expect(mender.files.has('/data/local/tmp/df-session-dead0001')).toBe(false);
+    expect(mender.files.has('/data/local/tmp/df-session-dead0001/shot.png')).toBe(false);
+    expect(mender.files.has('/data/local/tmp/upload-1a2b3c4d.apk')).toBe(false);
+    expect(mender.files.get('/data/local/tmp/someone-elses.txt')?.data.toString()).toBe('keep me');
+    expect(mender.record.reboots).toEqual([]);
+    expect(await hookSeen('device.quarantined', (d) => d.deviceId === menderId && d.cause === 'mending-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().slice(mailsBefore).find((t) => t.includes(menderId)), { what: 'the mail of the quarantine after mending' });
+    expect(mail).toContain('Device quarantined: Mender Phone');
+    expect(mail).toContain('cause: mending-failed');
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', `/api/v1/audit/events?resourceType=device-health&size=100`, { token });
+      return ((r.body.content ?? []) as { eventType: string; payload: { deviceId?: string; step?: string } }[]).find((e) => e.eventType === 'DeviceMendingStep' && e.payload.deviceId === menderId && e.payload.step === 'free-storage');
+    }, { what: 'the free-storage step in the audit' });
+    expect(audit).toBeTruthy();
+
+    // 2. Now the rules allow a reboot, but the device refuses it: three failed steps in a row quarantine it.
+    expectStatus(await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true }), 200);
+    mender.refused.add('reboot');
+    const released = await api('POST', `/devices/${menderId}/release-quarantine`);
+    expectStatus(released, 200);
+    expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
+    const three = await quarantinedAgain(/^mending failed 3 steps in a row, the last reboot \(attempt 1\)/);
+    expect(three.reasons[0]).toBeTruthy();
+    expect((await stepsOf()).slice(0, 3)).toEqual(['reboot:failed', 'free-storage:failed', 'restart-helpers:failed']);
+    expect(mender.record.reboots).toEqual([]);
+    await eventually(async () => (quarantineMails().slice(mailsBefore).filter((t) => t.includes(menderId)).length >= 2 ? true : undefined), { what: 'the second mail' });
+
+    // 3. minicap starts again and the device accepts the reboot: mended, not quarantined; the peer answered `adb reboot`.
+    mender.options.minicapCrashes = false;
+    mender.refused.clear();
+    expectStatus(await api('POST', `/devices/${menderId}/release-quarantine`), 200);
+    await eventually(async () => ((await stepsOf())[0] === 'reboot:ok' ? true : undefined), { what: 'the accepted reboot recorded' });
+    expect((await stepsOf()).slice(0, 3)).toEqual(['reboot:ok', 'free-storage:failed', 'restart-helpers:ok']);
+    expect(mender.record.reboots).toEqual(['']);
+    // Its storage back (as a reboot that cleared caches gives), the device is healthy and serves a session.
+    mender.health.set({ dataFreeMb: 16_384 });
+    await eventually(async () => ((await healthOfMender())?.state === 'healthy' ? true : undefined), { what: 'the mender device healthy' });
+    expect((await api('GET', `/devices/${menderId}`)).body.status).toBe('available');
+    const session = await api('POST', '/sessions', { deviceId: menderId, name: 'after mending' });
+    expectStatus(session, 201);
+    expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
   });
 });
