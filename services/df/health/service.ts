@@ -187,8 +187,14 @@ export class HealthService {
     try {
       const target = { hostId, deviceId, sessionId: `mend-${randomUUID()}` };
       const answer = await requestDevice(this.platform.bus, target, { op: 'mend', storageMinMb: rules.storageMinMb, rebootAllowed: rules.rebootAllowed }, { timeoutMs: MEND_TIMEOUT_MS }).catch((err: unknown) => {
+        const code = (err as { code?: string }).code;
         // In a session or being set up: mended after it, when a reading still says so.
-        if ((err as { code?: string }).code === 'DEVICE_BUSY') return null;
+        if (code === 'DEVICE_BUSY') return null;
+        // A device its driver cannot mend (not Android): asked again only after the pause, not at every reading.
+        if (code === 'UNSUPPORTED') {
+          this.lastMended.set(deviceId, this.platform.now().getTime());
+          return null;
+        }
         throw err;
       });
       if (!answer) return;
