@@ -120,6 +120,8 @@ export const ErrorCodes = {
   DEVICE_NOT_IN_MAINTENANCE: { status: 409, error: 'Conflict' },
   DEVICE_NOT_QUARANTINED: { status: 409, error: 'Conflict' },
   MAINTENANCE_END_IN_PAST: { status: 400, error: 'Bad Request' },
+  /** A moment asked about (an access review's `at`) that has not come yet. */
+  AT_IN_FUTURE: { status: 400, error: 'Bad Request' },
   RESERVATION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   /** An automation session is watched, never driven, by the people it is shared with. */
   SESSION_VIEW_ONLY: { status: 409, error: 'Conflict' },

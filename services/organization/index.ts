@@ -10,6 +10,7 @@ import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
+import { accessReviewFeature } from './access-review/index.js';
 import { AuditChain, auditFeature } from './audit/index.js';
 import { AuditShipper, auditShippingFeature } from './audit-shipping/index.js';
 import { AuthService, authFeature } from './auth/index.js';
@@ -69,6 +70,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(workspacesFeature, { platform, auth }),
     feature(auditFeature, { platform, chain: auditChain }),
     feature(auditShippingFeature, { shipper: auditShipper }),
+    feature(accessReviewFeature, { platform }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),

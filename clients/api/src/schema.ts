@@ -3,6 +3,72 @@
 // file is generated again.
 
 export interface paths {
+    "/api/v1/access-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who held which roles, keys, team memberships and workspace grants in a workspace at a moment, rebuilt from the events (AUDIT_READ)
+         * @description Folded from the company's events up to `at`, not read from today's tables. JSON, or CSV with `format=csv` or `Accept: text/csv`. 400 `VALIDATION_FAILED` for an `at` that is not a time, 400 `AT_IN_FUTURE` for one in the future, 404 for a workspace of another company or one that did not exist then.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The moment reviewed, ISO 8601 (a date alone is its midnight UTC); absent: now. Not a time: 400 `VALIDATION_FAILED`; in the future: 400 `AT_IN_FUTURE` */
+                    at?: string;
+                    /** @description `csv` (or `Accept: text/csv`): one row per person and grant */
+                    format?: "json" | "csv";
+                    /** @description Adds who could use this key in the workspace at that moment, and through what */
+                    permissionKey?: "USER_READ" | "USER_INVITE" | "USER_MANAGE" | "USER_ADMIN_MANAGE" | "USER_PASSWORD_MANAGE" | "ROLE_READ" | "ROLE_MANAGE" | "TEAM_READ" | "TEAM_MANAGE" | "WORKSPACE_READ" | "WORKSPACE_CREATE" | "WORKSPACE_MANAGE" | "AUDIT_READ" | "API_KEY_MANAGE" | "TMT_READ" | "TMT_WRITE" | "TMT_DELETE" | "HEALTHCHECK_READ" | "HEALTHCHECK_MANAGE" | "AUTORUNNER_READ" | "AUTORUNNER_MANAGE" | "df:device:read" | "df:device:manage" | "df:session:read" | "df:session:create" | "df:session:manage" | "df:session:review" | "df:session:share" | "df:debug:use" | "df:app:install" | "df:file:manage" | "df:reservation:manage" | "df:accessibility:use" | "df:report:read" | "df:key:manage" | "df:settings:manage" | "df:host:manage" | "df:session:purge";
+                    /** @description A workspace of the caller's company (404 otherwise, and for one that did not exist at `at`) */
+                    workspaceId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReview"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -21187,6 +21253,160 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessReview: {
+            /** @description The moment reviewed */
+            at: string;
+            grants: {
+                teams: {
+                    id: number;
+                    memberIds: number[];
+                    name: string;
+                }[];
+                users: {
+                    email: string;
+                    id: number;
+                    name: string;
+                }[];
+            };
+            people: {
+                /** @description Empty: member roles held here, but no way in */
+                access: {
+                    teamId?: number;
+                    teamName?: string;
+                    /** @enum {string} */
+                    via: "admin" | "user" | "team";
+                }[];
+                email: string;
+                id: number;
+                isAdmin: boolean;
+                name: string;
+                /** @description The keys held in the workspace then */
+                permissions: string[];
+                roles: {
+                    builtIn: boolean;
+                    id: number;
+                    name: string;
+                    /** @description The keys the role gave at that moment */
+                    permissions: string[];
+                    /**
+                     * @description `company`: a role of the person everywhere; `workspace`: a member role in this workspace
+                     * @enum {string}
+                     */
+                    scope: "company" | "workspace";
+                }[];
+                /** @enum {string} */
+                status: "passive" | "active" | "deactivated";
+                teams: {
+                    id: number;
+                    name: string;
+                }[];
+            }[];
+            /** @description Active people who could use the key then */
+            permissionKey?: {
+                holders: {
+                    access: {
+                        teamId?: number;
+                        teamName?: string;
+                        /** @enum {string} */
+                        via: "admin" | "user" | "team";
+                    }[];
+                    email: string;
+                    name: string;
+                    through: {
+                        /** @enum {string} */
+                        kind: "admin" | "role";
+                        roleId?: number;
+                        roleName?: string;
+                        /** @enum {string} */
+                        scope?: "company" | "workspace";
+                    }[];
+                    userId: number;
+                }[];
+                key: string;
+            };
+            workspace: {
+                archived: boolean;
+                id: number;
+                name: string;
+            };
+        };
+        AccessReviewInput: {
+            /** @description The moment reviewed */
+            at: string;
+            grants: {
+                teams: {
+                    id: number;
+                    memberIds: number[];
+                    name: string;
+                }[];
+                users: {
+                    email: string;
+                    id: number;
+                    name: string;
+                }[];
+            };
+            people: {
+                /** @description Empty: member roles held here, but no way in */
+                access: {
+                    teamId?: number;
+                    teamName?: string;
+                    /** @enum {string} */
+                    via: "admin" | "user" | "team";
+                }[];
+                email: string;
+                id: number;
+                isAdmin: boolean;
+                name: string;
+                /** @description The keys held in the workspace then */
+                permissions: string[];
+                roles: {
+                    builtIn: boolean;
+                    id: number;
+                    name: string;
+                    /** @description The keys the role gave at that moment */
+                    permissions: string[];
+                    /**
+                     * @description `company`: a role of the person everywhere; `workspace`: a member role in this workspace
+                     * @enum {string}
+                     */
+                    scope: "company" | "workspace";
+                }[];
+                /** @enum {string} */
+                status: "passive" | "active" | "deactivated";
+                teams: {
+                    id: number;
+                    name: string;
+                }[];
+            }[];
+            /** @description Active people who could use the key then */
+            permissionKey?: {
+                holders: {
+                    access: {
+                        teamId?: number;
+                        teamName?: string;
+                        /** @enum {string} */
+                        via: "admin" | "user" | "team";
+                    }[];
+                    email: string;
+                    name: string;
+                    through: {
+                        /** @enum {string} */
+                        kind: "admin" | "role";
+                        roleId?: number;
+                        roleName?: string;
+                        /** @enum {string} */
+                        scope?: "company" | "workspace";
+                    }[];
+                    userId: number;
+                }[];
+                key: string;
+            };
+            workspace: {
+                archived: boolean;
+                id: number;
+                name: string;
+            };
+        };
         AuditEvent: {
             actorEmail: string | null;
             actorId: number | null;

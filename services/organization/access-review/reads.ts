@@ -1,0 +1,49 @@
+import type { Sql } from '#shared/db/index.js';
+import { AppError } from '#shared/errors.js';
+import { companyChain } from '../audit/index.js';
+import { ACCESS_EVENT_TYPES, applyAccessEvent, emptyAccessState, type AccessState } from './fold.js';
+import { reviewWorkspace, type AccessReview } from './review.js';
+
+/** Rows fetched a round trip: the company's history is read in one ordered pass, page by page. */
+const PAGE = 20_000;
+
+/**
+ * The company's state at `at`: its events of the access types whose time (`metadata.occurredAt`, the
+ * platform's clock when they were decided) is not after `at`, in the order of the company's chain, folded.
+ * One ordered read of the chain (its `(chain, chain_seq)` index), in keyset pages; no query per event.
+ */
+export async function accessStateAt(db: Sql, companyId: number, at: Date): Promise<AccessState> {
+  const state = emptyAccessState(companyId);
+  const chain = companyChain(companyId);
+  let after = '0';
+  for (;;) {
+    const { rows } = await db.query<{ seq: string; type: string; payload: Record<string, unknown> | string }>(
+      `SELECT chain_seq::text AS seq, type, payload FROM es_events
+        WHERE chain = $1 AND chain_seq > $2::bigint AND type = ANY($3::text[])
+          AND (metadata->>'occurredAt')::timestamptz <= $4::timestamptz
+        ORDER BY chain_seq LIMIT ${PAGE}`,
+      [chain, after, [...ACCESS_EVENT_TYPES], at.toISOString()],
+    );
+    for (const r of rows) applyAccessEvent(state, { type: r.type, payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload });
+    if (rows.length < PAGE) return state;
+    after = rows[rows.length - 1]!.seq;
+  }
+}
+
+/** `at` as a query gives it: absent is now; not a time is 400 VALIDATION_FAILED; later than now is 400 AT_IN_FUTURE. */
+export function reviewTime(text: string | undefined, now: Date): Date {
+  if (text === undefined) return now;
+  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) {
+    throw new AppError('VALIDATION_FAILED', 'at: an ISO 8601 time (2026-11-01T12:00:00Z) or a date', { details: [{ path: 'query.at', message: 'not an ISO 8601 time' }] });
+  }
+  if (at.getTime() > now.getTime()) throw new AppError('AT_IN_FUTURE', `at: ${text} is in the future (now is ${now.toISOString()})`, { details: [{ path: 'query.at', message: 'in the future' }] });
+  return at;
+}
+
+/** The review of a workspace of the company at `at`; 404 for a workspace that was not the company's then. */
+export async function accessReviewAt(db: Sql, companyId: number, workspaceId: number, at: Date, permissionKey?: string): Promise<AccessReview> {
+  const review = reviewWorkspace(await accessStateAt(db, companyId, at), workspaceId, permissionKey);
+  if (!review) throw new AppError('NOT_FOUND', 'Workspace not found (at that time)');
+  return review;
+}
