@@ -4,7 +4,7 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain,access-review` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
@@ -40,6 +40,7 @@ import { runWriters, type WriterResult } from './writers.js';
 import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './group-commit.js';
 import { formatStartup, measureStartup, type StartupReport } from './startup.js';
 import { formatAuditChain, measureAuditChain, type AuditChainReport } from './audit-chain.js';
+import { formatAccessReview, measureAccessReview, type AccessReviewBenchReport } from './access-review.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
@@ -47,6 +48,7 @@ const SETTINGS = {
   appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
   groupCommit: { writers: 16, durationMs: 5_000, rounds: 2, settleMs: 10_000 },
   auditChain: { backends: ['PGlite', 'PostgreSQL'] as const, writers: 16, companies: 8, durationMs: 5_000, rounds: 2 },
+  accessReview: { backends: ['PGlite', 'PostgreSQL'] as const, events: 100_000, users: 1_000, roles: 30, teams: 100, workspaces: 20, days: 100, batch: 50, runs: 6 },
   v1Writes: { runs: [{ backend: 'PostgreSQL', groupCommit: false }, { backend: 'PostgreSQL', groupCommit: true }, { backend: 'PGlite', groupCommit: false }, { backend: 'PGlite', groupCommit: true }], connections: 100, durationSeconds: 10, warmupSeconds: 3 },
   // The target rate first; then a light load, to tell the runner's reaction time from its throughput.
   lag: { writers: 16, durationMs: 10_000, targetEventsPerSecond: [10_000, 500], settleMs: 10_000 },
@@ -78,6 +80,8 @@ const TARGETS = {
   appendsPerSecond: 10_000,
   /** Appends with the history's chain against without it. */
   auditChainSlowerPercentMax: 10,
+  /** An access review as of a date over 100,000 events. */
+  accessReviewMs: 1_000,
   lagP99Ms: 100,
   lagAtEventsPerSecond: 10_000,
   v1WritesPerSecondPostgres: 1_500,
@@ -96,8 +100,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -472,6 +476,7 @@ const dfReports: ReportBenchReport[] = [];
 const opened: BenchStore[] = [];
 let groupCommit: GroupCommitRun[] = [];
 let auditChain: AuditChainReport[] = [];
+let accessReview: AccessReviewBenchReport[] = [];
 const v1Writes: V1WritesReport[] = [];
 let failure: unknown;
 try {
@@ -584,6 +589,10 @@ try {
     step('audit-chain', "the history's chain: appends with it and without (16 writers, PGlite then PostgreSQL), then verification of what was written");
     auditChain = await measureAuditChain(SETTINGS.auditChain);
   }
+  if (steps.has('access-review')) {
+    step('access-review', `access review as of a date over ${num(SETTINGS.accessReview.events)} events of one company (PGlite then PostgreSQL)`);
+    accessReview = await measureAccessReview(SETTINGS.accessReview);
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -615,6 +624,7 @@ if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
 if (testRuns) process.stdout.write(`\n${formatTestRuns(testRuns, { ratioMax: TARGETS.testRunWallOverIdealMax, overheadPerTestMs: TARGETS.testRunOverheadPerTestMs })}`);
 if (startup) process.stdout.write(`\n${formatStartup(startup)}`);
 if (auditChain.length > 0) process.stdout.write(`\n${formatAuditChain(auditChain, SETTINGS.auditChain, TARGETS.auditChainSlowerPercentMax)}`);
+if (accessReview.length > 0) process.stdout.write(`\n${formatAccessReview(accessReview, SETTINGS.accessReview, TARGETS.accessReviewMs)}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -630,6 +640,7 @@ const results = {
   appends,
   groupCommit,
   auditChain,
+  accessReview,
   v1Writes,
   lags,
   rebuilds,
