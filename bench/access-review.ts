@@ -5,7 +5,7 @@
  * that history (accessReviewAt: the company's chain read in order up to `at`, folded in memory), at a past
  * moment in the middle of the history and at its end (every event read), median of several runs.
  */
-import { accessReviewAt } from '#services/organization/access-review/index.js';
+import { AccessReviewSchema, accessReviewAt, reviewCsv } from '#services/organization/access-review/index.js';
 import type { NewEvent } from '#shared/es/index.js';
 import { note, num, phase, table } from './console.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
@@ -28,7 +28,7 @@ export interface AccessReviewBenchReport {
   events: number;
   seedSeconds: number;
   /** Where the review looks: the events its read folds, first (cold) run and median of the others, ms. */
-  moments: { label: string; eventsFolded: number; firstMs: number; medianMs: number; minMs: number; maxMs: number; people: number }[];
+  moments: { label: string; eventsFolded: number; firstMs: number; medianMs: number; minMs: number; maxMs: number; people: number; jsonMs: number; csvMs: number }[];
 }
 
 const COMPANY = 1;
@@ -122,17 +122,29 @@ async function seed(target: BenchStore, o: AccessReviewBenchOptions): Promise<Da
   return times;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 async function timeReview(target: BenchStore, at: Date, runs: number) {
   const ms: number[] = [];
+  const jsonMs: number[] = [];
+  const csvMs: number[] = [];
   let people = 0;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const review = await accessReviewAt(target.db, COMPANY, 1, at, 'TMT_WRITE');
     ms.push(performance.now() - started);
     people = review.people.length;
+    // What the route adds: the answer checked against its schema and written as JSON (the zod serializer), or as CSV.
+    const answer = { at: at.toISOString(), ...review };
+    const json = performance.now();
+    JSON.stringify(AccessReviewSchema.parse(answer));
+    const csv = performance.now();
+    reviewCsv(answer);
+    jsonMs.push(csv - json);
+    csvMs.push(performance.now() - csv);
   }
   const rest = ms.slice(1).sort((a, b) => a - b);
-  return { firstMs: ms[0]!, medianMs: rest[Math.floor(rest.length / 2)]!, minMs: rest[0]!, maxMs: rest[rest.length - 1]!, people };
+  return { firstMs: ms[0]!, medianMs: median(rest), minMs: rest[0]!, maxMs: rest[rest.length - 1]!, people, jsonMs: median(jsonMs.slice(1)), csvMs: median(csvMs.slice(1)) };
 }
 
 async function measureOne(name: BenchStore['name'], o: AccessReviewBenchOptions): Promise<AccessReviewBenchReport> {
@@ -165,9 +177,9 @@ export function formatAccessReview(reports: readonly AccessReviewBenchReport[], 
   return (
     `Access review as of a date — ${num(o.events)} access events of one company (${o.users} people, ${o.roles} roles, ${o.teams} teams, ${o.workspaces} workspaces, ${o.days} days), one workspace with a permission key, median of ${o.runs - 1} after a first run\n` +
     table(
-      ['store', 'moment', 'events folded', 'first, ms', 'median, ms', 'min–max, ms', 'people', 'met'],
+      ['store', 'moment', 'events folded', 'first, ms', 'median, ms', 'min–max, ms', 'people', 'met', 'JSON answer, ms', 'CSV, ms'],
       reports.flatMap((r) =>
-        r.moments.map((m) => [r.store, m.label, num(m.eventsFolded), num(m.firstMs), num(m.medianMs), `${num(m.minMs)}–${num(m.maxMs)}`, num(m.people), m.medianMs < goalMs ? 'yes' : 'no']),
+        r.moments.map((m) => [r.store, m.label, num(m.eventsFolded), num(m.firstMs), num(m.medianMs), `${num(m.minMs)}–${num(m.maxMs)}`, num(m.people), m.medianMs < goalMs ? 'yes' : 'no', num(m.jsonMs), num(m.csvMs)]),
       ),
     ) +
     '\n'

@@ -38,7 +38,10 @@ export function reviewCsv(review: AccessReview & { at: string }): string {
   for (const p of review.people) {
     if (holders && !holders.has(p.id)) continue;
     const person: Row = { at: review.at, workspaceId: review.workspace.id, userId: p.id, name: p.name, email: p.email, status: p.status };
-    for (const g of grantRows(p, only)) lines.push(CSV_COLUMNS.map((c) => csvCell({ ...person, ...g }[c])).join(','));
+    for (const g of grantRows(p, only)) {
+      const row: Row = { ...person, ...g };
+      lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(','));
+    }
   }
   return `${lines.join('\r\n')}\r\n`;
 }
