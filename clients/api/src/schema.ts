@@ -17,7 +17,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description The moment reviewed, ISO 8601 (a date alone is its midnight UTC); absent: now. Not a time: 400 `VALIDATION_FAILED`; in the future: 400 `AT_IN_FUTURE` */
+                    /** @description The moment reviewed: an ISO 8601 time with its zone (2026-11-01T12:00:00Z), or a date (its midnight UTC); absent: now. Anything else: 400 `VALIDATION_FAILED`; in the future: 400 `AT_IN_FUTURE` */
                     at?: string;
                     /** @description `csv` (or `Accept: text/csv`): one row per person and grant */
                     format?: "json" | "csv";

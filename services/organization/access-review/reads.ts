@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
 import { companyChain } from '../audit/index.js';
@@ -37,10 +38,16 @@ export async function accessStateAt(db: Sql, companyId: number, at: Date, pageSi
   }
 }
 
-/** `at` as a query gives it: absent is now; not a time is 400 VALIDATION_FAILED; later than now is 400 AT_IN_FUTURE. */
+const isoTime = z.iso.datetime({ offset: true });
+const isoDate = z.iso.date();
+
+/**
+ * `at` as a query gives it: an ISO 8601 time with its zone, or a date (its midnight UTC); absent is now.
+ * Anything else (a time without a zone, 2026-02-30) is 400 VALIDATION_FAILED; later than now 400 AT_IN_FUTURE.
+ */
 export function reviewTime(text: string | undefined, now: Date): Date {
   if (text === undefined) return now;
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
+  const at = isoTime.safeParse(text).success || isoDate.safeParse(text).success ? new Date(text) : new Date(Number.NaN);
   if (Number.isNaN(at.getTime())) {
     throw new AppError('VALIDATION_FAILED', 'at: an ISO 8601 time (2026-11-01T12:00:00Z) or a date', { details: [{ path: 'query.at', message: 'not an ISO 8601 time' }] });
   }

@@ -12,7 +12,7 @@ const tags = ['Audit'];
 
 const Query = z.object({
   workspaceId: intId.describe("A workspace of the caller's company (404 otherwise, and for one that did not exist at `at`)"),
-  at: z.string().trim().min(1).max(64).optional().describe('The moment reviewed, ISO 8601 (a date alone is its midnight UTC); absent: now. Not a time: 400 `VALIDATION_FAILED`; in the future: 400 `AT_IN_FUTURE`'),
+  at: z.string().trim().min(1).max(64).optional().describe('The moment reviewed: an ISO 8601 time with its zone (2026-11-01T12:00:00Z), or a date (its midnight UTC); absent: now. Anything else: 400 `VALIDATION_FAILED`; in the future: 400 `AT_IN_FUTURE`'),
   permissionKey: z
     .enum(ALL_PERMISSION_KEYS as [string, ...string[]])
     .optional()

@@ -285,9 +285,24 @@ describe('rebuilt from the events, not from today', () => {
   });
 });
 
+describe('the moment asked', () => {
+  it('takes a date alone as its midnight UTC, and a time with any zone', async () => {
+    const day = moments[2]!.toISOString().slice(0, 10);
+    const byDate = await review(`workspaceId=${ids.payments}&at=${day}`);
+    expect(byDate.status).toBe(200);
+    expect(byDate.body.at).toBe(`${day}T00:00:00.000Z`);
+    // The same instant written at +02:00: 14:00:00+02:00 is 12:00:00Z.
+    const instant = Math.floor(moments[1]!.getTime() / 1000) * 1000;
+    const written = `${new Date(instant + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+    const byZone = await review(`workspaceId=${ids.payments}&at=${encodeURIComponent(written)}`);
+    expect(byZone.status, JSON.stringify(byZone.body)).toBe(200);
+    expect(byZone.body.at).toBe(new Date(instant).toISOString());
+  });
+});
+
 describe('bad input', () => {
   it('an `at` that is not a time: 400 VALIDATION_FAILED naming it', async () => {
-    for (const bad of ['yesterday', '2026-13-45T00:00:00Z', '12345']) {
+    for (const bad of ['yesterday', '2026-13-45T00:00:00Z', '2026-02-30', '2026-11-01T12:00:00', '12345']) {
       const r = await review(`workspaceId=${ids.payments}&at=${encodeURIComponent(bad)}`);
       expect(r.status, bad).toBe(400);
       expect(errorCode(r)).toBe('VALIDATION_FAILED');
