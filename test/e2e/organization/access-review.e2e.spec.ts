@@ -285,6 +285,17 @@ describe('rebuilt from the events, not from today', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('declares the route with its query parameters and the AccessReview answer', async () => {
+    const doc = (await http(server.url, 'GET', '/openapi.json')).body;
+    const op = doc.paths['/api/v1/access-review']?.get;
+    expect(op?.summary).toMatch(/AUDIT_READ/);
+    expect(op.parameters.map((p: { name: string; required?: boolean }) => `${p.name}${p.required ? '!' : ''}`).sort()).toEqual(['at', 'format', 'permissionKey', 'workspaceId!']);
+    expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccessReview' });
+    expect(Object.keys(doc.components.schemas.AccessReview.properties)).toEqual(['at', 'workspace', 'people', 'grants', 'permissionKey']);
+  });
+});
+
 describe('the moment asked', () => {
   it('takes a date alone as its midnight UTC, and a time with any zone', async () => {
     const day = moments[2]!.toISOString().slice(0, 10);
