@@ -109,6 +109,19 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('on %s', (backend) => {
       for (const m of moments) for (const size of [1, 2, 3, 5]) expect(await people(m, size)).toEqual(await people(m));
     });
 
+    it('compares times written in another form (an offset, no milliseconds) as times, to the millisecond', async () => {
+      const write = (stream: string, type: string, payload: Record<string, unknown>, occurredAt: string) =>
+        spec.store.append(stream, [{ type, payload, metadata: { actorId: 1, companyId: 3, occurredAt } }], 'any');
+      await write('team-5', 'TeamCreated', { teamId: 5, companyId: 3, name: 'Late', description: '' }, '2026-04-01T10:20:00.000Z');
+      await write('workspace-30', 'WorkspaceCreated', { workspaceId: 30, companyId: 3, name: 'Z', description: '', settings: {}, modules: [] }, '2026-04-01T12:00:00+02:00');
+      await write('workspace-30', 'WorkspaceAccessGranted', { workspaceId: 30, grantee: { kind: 'team', teamId: 5 } }, '2026-04-01T10:30:00Z');
+      const grants = async (at: string) => reviewWorkspace(await accessStateAt(spec.db, 3, new Date(at)), 30)?.grants.teams.map((t) => t.id) ?? null;
+      expect(await grants('2026-04-01T09:59:59.999Z')).toBeNull();
+      expect(await grants('2026-04-01T10:00:00.000Z')).toEqual([]);
+      expect(await grants('2026-04-01T10:29:59.999Z')).toEqual([]);
+      expect(await grants('2026-04-01T10:30:00.000Z')).toEqual([5]);
+    });
+
     it('writes CSV cells quoted, and never as a formula', async () => {
       const review = reviewWorkspace(await accessStateAt(spec.db, 1, moments[0]!), 1)!;
       const lines = reviewCsv({ ...review, at: moments[0]!.toISOString() }).split('\r\n');

@@ -11,6 +11,16 @@ const PAGE = 50_000;
 type Page = { last: string | null; n: number; events: string | null };
 
 /**
+ * `metadata.occurredAt` not after `$4` (`at` as `toISOString()` writes it). The platform writes every
+ * `occurredAt` that way, and two such texts compare as their times do (byte-wise, `COLLATE "C"`), so
+ * those are compared as text; any other form is read as a time. Casting every event's time cost PGlite
+ * 150 ms per 50,000 events, the text comparison almost nothing.
+ */
+const NOT_AFTER = `(CASE WHEN metadata->>'occurredAt' LIKE '____-__-__T__:__:__.___Z'
+  THEN (metadata->>'occurredAt') COLLATE "C" <= $4::text COLLATE "C"
+  ELSE (metadata->>'occurredAt')::timestamptz <= $4::timestamptz END)`;
+
+/**
  * The company's state at `at`: its events of the access types whose time (`metadata.occurredAt`, the
  * platform's clock when they were decided) is not after `at`, in the order of the company's chain, folded.
  * One ordered read of the chain (its `(chain, chain_seq)` index), in keyset pages; no query per event.
@@ -25,8 +35,7 @@ export async function accessStateAt(db: Sql, companyId: number, at: Date, pageSi
     const { rows } = await db.query<Page>(
       `SELECT max(seq)::text AS last, count(*)::int AS n, json_agg(json_build_array(type, payload) ORDER BY seq)::text AS events
          FROM (SELECT chain_seq AS seq, type, payload FROM es_events
-                WHERE chain = $1 AND chain_seq > $2::bigint AND type = ANY($3::text[])
-                  AND (metadata->>'occurredAt')::timestamptz <= $4::timestamptz
+                WHERE chain = $1 AND chain_seq > $2::bigint AND type = ANY($3::text[]) AND ${NOT_AFTER}
                 ORDER BY chain_seq LIMIT $5::int) e`,
       [chain, after, [...ACCESS_EVENT_TYPES], at.toISOString(), pageSize],
     );
