@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 
@@ -103,3 +104,21 @@ export async function testChapters(farm: ClientFarm, sessionId: string, testName
 
 /** A time in the video as the clients print it (`0:02.345`). */
 export const printedTime = (ms: number): string => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
+
+/**
+ * The video line a runner printed for a failed test (`<title> failed; video: <link> (the test starts at
+ * <time>; ...)`), checked to be there and its link to play without a credential (a range of an MP4);
+ * answers the link and the printed start.
+ */
+export async function printedVideo(farm: ClientFarm, output: string, title: string): Promise<{ link: string; startsAt: string }> {
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const printed = new RegExp(`\\[qa-platform\\] ${escaped} failed; video: (\\S+) \\(the test starts at (\\d+:\\d{2}\\.\\d{3}); the link is valid until `).exec(output);
+  expect(printed, output).not.toBeNull();
+  const [, link, startsAt] = printed!;
+  expect(link!.startsWith(`${farm.server.url}/`)).toBe(true);
+  const played = await fetch(link!, { headers: { range: 'bytes=0-7' } });
+  expect(played.status).toBe(206);
+  expect(played.headers.get('content-type')).toBe('video/mp4');
+  expect(Buffer.from(await played.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+  return { link: link!, startsAt: startsAt! };
+}

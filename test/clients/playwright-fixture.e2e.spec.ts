@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeVideo } from '#test/helpers/video.js';
-import { printedTime, ROOT, runCli, startClientFarm, testChapters, type ClientFarm } from './farm.js';
+import { printedTime, printedVideo, ROOT, runCli, startClientFarm, testChapters, type ClientFarm } from './farm.js';
 
 /**
  * `@qa-platform/playwright-fixture` with the real `playwright test` CLI: three tests (one failing on
@@ -74,14 +74,7 @@ describe('the Playwright fixture', () => {
     expect((await farm.api('GET', `/devices/${farm.deviceId}`)).body.status).toBe('available');
 
     // The failed test's video: its signed link and the test's start in it are printed, and the link plays without a credential.
-    const printed = new RegExp(`\\[qa-platform\\] Search › finds a heading that is not there failed; video: (\\S+) \\(the test starts at (\\d+:\\d{2}\\.\\d{3}); the link is valid until `).exec(run.output);
-    expect(printed, run.output).not.toBeNull();
-    const [, link, startsAt] = printed!;
-    expect(link!.startsWith(`${farm.server.url}/`)).toBe(true);
-    const played = await fetch(link!, { headers: { range: 'bytes=0-7' } });
-    expect(played.status).toBe(206);
-    expect(played.headers.get('content-type')).toBe('video/mp4');
-    expect(Buffer.from(await played.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const { link, startsAt } = await printedVideo(farm, run.output, 'Search › finds a heading that is not there');
     expect(run.output).not.toContain(`no video`);
 
     // Its chapters (WebVTT through the API): a cue at the test's start and one at its failure, as far apart

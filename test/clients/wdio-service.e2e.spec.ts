@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { http } from '#test/helpers/server.js';
-import { printedTime, ROOT, runCli, startClientFarm, testChapters, type ClientFarm } from './farm.js';
+import { printedTime, printedVideo, ROOT, runCli, startClientFarm, testChapters, type ClientFarm } from './farm.js';
 
 /**
  * `@qa-platform/wdio-service` with the real `wdio` CLI: a mocha suite of two spec files (one failing on
@@ -68,14 +68,7 @@ describe('the WebdriverIO service', () => {
     expect(timeline.some((a) => a.kind === 'navigation' && a.detail.via === 'webdriver' && a.detail.url === farm.site.url)).toBe(true);
 
     // Once the failing spec's session ended: the failed test's video link and its start in the video; the link plays without a credential.
-    const printed = /\[qa-platform\] Search › finds a heading that is not there failed; video: (\S+) \(the test starts at (\d+:\d{2}\.\d{3}); the link is valid until /.exec(run.output);
-    expect(printed, run.output).not.toBeNull();
-    const [, link, startsAt] = printed!;
-    expect(link!.startsWith(`${farm.server.url}/`)).toBe(true);
-    const played = await fetch(link!, { headers: { range: 'bytes=0-7' } });
-    expect(played.status).toBe(206);
-    expect(played.headers.get('content-type')).toBe('video/mp4');
-    expect(Buffer.from(await played.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const { link, startsAt } = await printedVideo(farm, run.output, 'Search › finds a heading that is not there');
     // The reporter's report at the end of the run says the same for the failing spec, and nothing for the passing one.
     const report = run.output.slice(run.output.indexOf('"QaPlatformTestEvents" Reporter:'));
     expect(report, run.output).toMatch(/^"QaPlatformTestEvents" Reporter:\n\[0-\d\] » test\/clients\/fixtures\/wdio\/specs\/search\.wdio\.ts\n/);
