@@ -14,7 +14,7 @@ import { createLogger } from '#shared/logger.js';
 import { createMailer } from '#shared/mail/mailer.js';
 import { PublicAddress } from '#shared/public-address.js';
 import type { Platform, ReadModelWaiter } from './platform.js';
-import { checkpointWaiter } from './read-models.js';
+import { checkpointWaiter, settleTimeoutMs } from './read-models.js';
 import { tracedBlobStore, tracedEventStore } from '#shared/tracing/index.js';
 
 /**
@@ -93,7 +93,7 @@ export async function openPlatform(
       mailer,
       // Each call moving stored bytes a span of the trace it is made in, when tracing is on.
       blobs: tracedBlobStore(await openBlobStore(config, keys)),
-      readModels: options.readModels ?? checkpointWaiter(db),
+      readModels: options.readModels ?? checkpointWaiter(db, { timeoutMs: settleTimeoutMs(config.PROJECTIONS_LEASE_TTL) }),
       publicAddress: new PublicAddress(config.APP_URL, config.HOST, config.PORT),
       now: () => new Date(),
     };
