@@ -21,7 +21,7 @@
  * started is stopped and the database dropped at the end, also when it fails or is interrupted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -345,8 +345,12 @@ export interface DrillReport {
     acknowledged: number;
     lost: number;
     lostIds: string[];
-    /** Stored in the read model without an acknowledgement (answered 5xx or cut off, committed nonetheless). */
+    /** Stored in the read model without an acknowledgement (answered 5xx or cut off, committed nonetheless, and never acknowledged by a retry). */
     storedUnacknowledged: number;
+    /** Tries sent again with the same idempotency key after a 5xx or a cut-off answer. */
+    retried: number;
+    /** Writes stored more than once (their title twice): what a retry without a key would make. */
+    duplicates: number;
     /** Acknowledged writes whose first read did not find them: answered 404 (read-your-writes broken) or failed (counted among the errors). */
     notVisibleOnFirstRead: number;
     notFoundOnFirstRead: number;
@@ -543,10 +547,10 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
     if (login.status !== 200) throw new Error(`sign-in answered ${login.status}: ${await login.text()}`);
     const token = ((await login.json()) as { token: string }).token;
     const headers = { authorization: `Bearer ${token}` };
-    const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
       const r = await fetch(`${gatewayUrl}${path}`, {
         method,
-        headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...headers, ...extra, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
@@ -693,6 +697,7 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
     };
 
     let writeSeq = 0;
+    let retriedWrites = 0;
     /** Reads an acknowledged write back at once, and again every 50 ms until a read finds it. */
     const readBack = async (w: AckedWrite) => {
       for (let attempt = 0; !stopping && now() - w.ackedAt < 60_000; attempt++) {
@@ -707,17 +712,31 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
         await sleep(50);
       }
     };
+    /**
+     * Each write carries an idempotency key and, answered 5xx, cut off or told its first try still runs
+     * (409 `IDEMPOTENCY_KEY_IN_USE`), is sent again with the same key (as the typed client and dfctl do)
+     * until it is acknowledged: a write committed but not answered must
+     * not be stored twice. Each failed try is a client error of its window; the retries are counted.
+     */
     const writerLoop = async () => {
       while (!stopping) {
         const title = `drill case ${++writeSeq}`;
+        const key = randomUUID();
         const started = now();
-        const r = await call('POST', '/v1/test-cases', { title, projectId }).catch((err: unknown) => ({ status: 0, body: { code: errorName(err) } }));
-        if (r.status === 201) {
-          const w: AckedWrite = { id: r.body.data.id as string, title, ackedAt: now(), latencyMs: now() - started, visibleAfterMs: null };
-          acked.push(w);
-          running.push(readBack(w));
-        } else if (!stopping) {
+        for (let attempt = 0; ; attempt++) {
+          const r = await call('POST', '/v1/test-cases', { title, projectId }, { 'idempotency-key': key }).catch((err: unknown) => ({ status: 0, body: { code: errorName(err) } }));
+          if (r.status === 201) {
+            const w: AckedWrite = { id: r.body.data.id as string, title, ackedAt: now(), latencyMs: now() - started, visibleAfterMs: null };
+            acked.push(w);
+            running.push(readBack(w));
+            break;
+          }
+          if (stopping) break;
           record('write', `POST test case ${r.status} ${codeOf(r.body)}`.trim());
+          // 409 IDEMPOTENCY_KEY_IN_USE: the first try is still running there (waiting for its read model).
+          if (r.status !== 0 && r.status < 500 && codeOf(r.body) !== 'IDEMPOTENCY_KEY_IN_USE') break;
+          retriedWrites++;
+          await sleep(options.writePauseMs);
         }
         await sleep(options.writePauseMs);
       }
@@ -929,10 +948,14 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
     draining.done(`${acked.length} writes acknowledged`);
     const reading = begin('reading every acknowledged write back');
     const stored = new Map<string, string>();
+    const storedTitles = new Map<string, number>();
     for (let page = 1; ; page++) {
       const r = await call('GET', `/v1/test-cases?projectId=${projectId}&limit=100&page=${page}`);
       if (r.status !== 200) throw new Error(`GET /v1/test-cases answered ${r.status}: ${JSON.stringify(r.body)}`);
-      for (const c of r.body.data as { id: string; title: string }[]) stored.set(c.id, c.title);
+      for (const c of r.body.data as { id: string; title: string }[]) {
+        stored.set(c.id, c.title);
+        storedTitles.set(c.title, (storedTitles.get(c.title) ?? 0) + 1);
+      }
       if ((r.body.data as unknown[]).length < 100) break;
     }
     const lostIds: string[] = [];
@@ -946,7 +969,9 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
     const storedUnacknowledged = [...stored.keys()].filter((id) => !ackedIds.has(id)).length;
     let sessionsActiveAtEnd = 0;
     for (const s of sessions) if ((await call('GET', `/df/api/sessions/${s.id}`)).body.status === 'active') sessionsActiveAtEnd++;
-    reading.done(`${stored.size} stored, ${lostIds.length} acknowledged writes lost, ${storedUnacknowledged} stored without an acknowledgement; ${sessionsActiveAtEnd}/${sessions.length} sessions still active`);
+    // Every write has a title of its own: a title stored twice is a retried write stored twice.
+    const duplicates = [...storedTitles.values()].reduce((sum, n) => sum + n - 1, 0);
+    reading.done(`${stored.size} stored, ${lostIds.length} acknowledged writes lost, ${storedUnacknowledged} stored without an acknowledgement, ${duplicates} duplicates of ${retriedWrites} retries; ${sessionsActiveAtEnd}/${sessions.length} sessions still active`);
 
     const late = acked.filter((w) => w.visibleAfterMs !== 0);
     report = {
@@ -961,6 +986,8 @@ export async function runFailoverDrill(options: DrillOptions = DRILL_DEFAULTS): 
         lost: lostIds.length,
         lostIds,
         storedUnacknowledged,
+        retried: retriedWrites,
+        duplicates,
         notVisibleOnFirstRead: late.length,
         notFoundOnFirstRead: errors.filter((e) => e.what.startsWith('acknowledged test case not found')).length,
         visibleAfter: distribution(late.filter((w) => w.visibleAfterMs !== null).map((w) => w.visibleAfterMs!)),
@@ -1051,7 +1078,7 @@ export function formatDrill(r: DrillReport): string {
   const w = r.writes;
   lines.push(
     `Writes: ${num(w.acknowledged)} acknowledged (latency p50 ${num(w.latency.p50, 0)} ms, p99 ${num(w.latency.p99, 0)} ms, max ${num(w.latency.max, 0)} ms), ` +
-      `${w.lost} LOST; ${w.storedUnacknowledged} stored without an acknowledgement; ${w.notVisibleOnFirstRead} not found by the first read after their acknowledgement, of which ${w.notFoundOnFirstRead} answered 404` +
+      `${w.lost} LOST; ${w.storedUnacknowledged} stored without an acknowledgement; ${w.retried} retried with their key, ${w.duplicates} stored twice; ${w.notVisibleOnFirstRead} not found by the first read after their acknowledgement, of which ${w.notFoundOnFirstRead} answered 404` +
       (w.visibleAfter.count > 0 ? ` (found after p50 ${num(w.visibleAfter.p50, 0)} ms, max ${num(w.visibleAfter.max, 0)} ms)` : ''),
     `Sessions still active at the end: ${r.sessionsActiveAtEnd}/${r.options.sessions}. Start-up of the platform processes: ${num(r.startupSeconds, 1)} s.`,
   );
