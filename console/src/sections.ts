@@ -9,6 +9,7 @@ export const ORG_SECTIONS = [
   { path: '/org/identity-providers', label: 'Sign-in providers', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/provisioning', label: 'Provisioning (SCIM)', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
+  { path: '/org/access-review', label: 'Access review', key: 'AUDIT_READ' },
   { path: '/org/observability', label: 'Observability', key: 'USER_ADMIN_MANAGE' },
 ] as const;
 

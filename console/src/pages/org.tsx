@@ -15,6 +15,7 @@ import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
 import { ApiKeys } from './org-api-keys';
 import { Audit } from './org-audit';
+import { AccessReviewSection } from './org-access-review';
 import { ObservabilitySection } from './org-observability';
 import { RoleEditor, UserControls, useUsers } from './org-edit';
 import { TeamCard } from './org-team';
@@ -33,6 +34,7 @@ const SECTION_PAGES: Record<(typeof ORG_SECTIONS)[number]['path'], ComponentType
   '/org/identity-providers': IdentityProviders,
   '/org/provisioning': ScimProvisioning,
   '/org/audit': Audit,
+  '/org/access-review': AccessReviewSection,
   '/org/observability': ObservabilitySection,
 };
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeAgentConfig } from '#test/helpers/df-farm.js';
-import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { client, createActiveUser, signIn, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
@@ -12,7 +12,9 @@ import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn 
  * The audit history in the console: its event-type filter is a list of the audit's types in words,
  * filtering by one shows only those entries, and every entry names its resource (a session with its
  * device, a workspace) and the person a viewer disconnection cut off; "Verify history" checks the
- * company's chain and downloads its bundle.
+ * company's chain and downloads its bundle. The access review beside it shows who could enter a
+ * workspace at a moment of the past, who could use a key then, and downloads the same as CSV; a person
+ * without AUDIT_READ finds neither.
  */
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
@@ -22,6 +24,7 @@ let org: Client;
 let context: BrowserContext;
 let page: Page;
 let deviceName: string;
+let vera: { id: number; email: string; password: string };
 
 beforeAll(async () => {
   smtp = await startSmtpListener();
@@ -39,7 +42,7 @@ beforeAll(async () => {
   admin = await signUpCompany(server.url, 'console-audit');
   org = client(server.url, admin.token);
   const roles = (await org.get('/roles')).body as { id: number; name: string }[];
-  const vera = await createActiveUser(server.url, org, smtp.mails, { email: `vera-${process.pid}@audit.test`, name: 'Vera Viewer', roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
+  vera = await createActiveUser(server.url, org, smtp.mails, { email: `vera-${process.pid}@audit.test`, name: 'Vera Viewer', roleIds: [roles.find((r) => r.name === 'Viewer')!.id] });
   expect((await org.post('/workspaces', { name: 'Audited space' })).status).toBe(201);
   const deviceId = await availableDevice(server.url, admin.token);
   const df = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: admin.token, ...(body !== undefined ? { body } : {}) });
@@ -132,5 +135,119 @@ describe('the audit history in the console', { timeout: 240_000 }, () => {
     await verify.getByRole('button', { name: 'Verify history' }).click();
     await expect.poll(() => verify.getByRole('status').textContent()).toContain(`Broken at position ${target}`);
     await expectAccessible(page, 'audit history with a broken chain');
+  });
+});
+
+describe('the access review in the console', { timeout: 240_000 }, () => {
+  const HOUR = 3_600_000;
+  let rita: { id: number; email: string };
+  let workspaceId: number;
+  const form = () => page.getByRole('form', { name: 'Access review' });
+  /** A `datetime-local` value in the browser's zone, to the second. */
+  const localAt = (ms: number) =>
+    page.evaluate((t) => {
+      const d = new Date(t);
+      const p = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+    }, ms);
+  const review = async (at: number | 'now', permissionKey = '') => {
+    await form().getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Reviewed space' });
+    if (at === 'now') await form().getByRole('button', { name: 'Now' }).click();
+    else await form().getByLabel('As of').fill(await localAt(at));
+    await form().getByRole('combobox', { name: 'Permission key' }).selectOption(permissionKey);
+    await form().getByRole('button', { name: 'Review' }).click();
+  };
+
+  beforeAll(async () => {
+    // Two hours ago (the platform's clock set back): a workspace, a role with keys, Rita given the role
+    // and access to the workspace. Now: her access revoked.
+    const clock = server.process.platform.now;
+    server.process.platform.now = () => new Date(Date.now() - 2 * HOUR);
+    try {
+      const past = client(server.url, (await signIn(server.url, admin.email, admin.password)).body.token);
+      const role = await past.post('/roles', { name: 'Release checkers', permissions: ['TMT_READ', 'TMT_WRITE'] });
+      expect(role.status).toBe(201);
+      workspaceId = (await past.post('/workspaces', { name: 'Reviewed space' })).body.id;
+      rita = await createActiveUser(server.url, past, smtp.mails, { email: `rita-${process.pid}@audit.test`, name: 'Rita Reviewed', roleIds: [role.body.id] });
+      expect((await past.post(`/workspaces/${workspaceId}/access/users`, { userId: rita.id })).status).toBeLessThan(300);
+    } finally {
+      server.process.platform.now = clock;
+    }
+    const now = client(server.url, (await signIn(server.url, admin.email, admin.password)).body.token);
+    expect((await now.delete(`/workspaces/${workspaceId}/access/users/${rita.id}`)).status).toBeLessThan(300);
+    // Vera (a Viewer, without AUDIT_READ) may enter the company's first workspace.
+    expect((await now.post(`/workspaces/${admin.workspaceId}/access/users`, { userId: vera.id })).status).toBeLessThan(300);
+  });
+
+  it('shows who could enter a workspace an hour ago (a grant since revoked), and that they cannot now', async () => {
+    await page.goto(`${server.url}/org/audit`);
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Access review' }).click();
+    await page.waitForURL((u) => u.pathname === '/org/access-review');
+    await review(Date.now() - HOUR);
+    const people = page.getByRole('table', { name: 'People with access to Reviewed space' });
+    const rows = () => people.locator('tbody tr').allTextContents();
+    await expect.poll(async () => (await rows()).join('\n')).toContain('Rita Reviewed');
+    const row = people.getByRole('row').filter({ hasText: rita.email });
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('Granted to them');
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('Release checkers (company role)');
+    await row.getByRole('cell').nth(4).getByText('2 keys').click();
+    expect(await row.getByRole('cell').nth(4).textContent()).toContain('TMT_READ, TMT_WRITE');
+    await expectAccessible(page, 'access review an hour ago');
+
+    const result = page.locator('#access-review-result');
+    const before = await result.textContent();
+    await review('now');
+    // The answer for now has come when the moment named above the table has changed.
+    await expect.poll(async () => ((await result.count()) === 1 ? result.textContent() : before)).not.toBe(before);
+    expect(await page.locator('main').textContent()).not.toContain('Rita Reviewed');
+    // The browser offers no moment after now.
+    const at = form().getByLabel('As of');
+    await at.fill(await localAt(Date.now() + 24 * HOUR));
+    expect(await at.evaluate((el) => (el as unknown as { validity: { rangeOverflow: boolean } }).validity.rangeOverflow)).toBe(true);
+  });
+
+  it('names who could use a key then and through what, and downloads the review as CSV', async () => {
+    await review(Date.now() - HOUR, 'TMT_WRITE');
+    const holders = page.getByRole('table', { name: 'Who could use TMT_WRITE' });
+    const row = holders.getByRole('row').filter({ hasText: rita.email });
+    await row.waitFor();
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('Release checkers (company role)');
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('Granted to them');
+    await expectAccessible(page, 'access review of a permission key');
+
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^access-review-${workspaceId}-.+\\.csv$`));
+    const lines = readFileSync((await file.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toBe('at,workspaceId,userId,name,email,status,grant,grantId,grantName,via,permissions');
+    expect(lines.filter((l) => l.includes(rita.email)).map((l) => l.split(',')[6])).toEqual(expect.arrayContaining(['workspace-access', 'company-role']));
+  });
+
+  it("says so when the server's clock is behind the moment asked for", async () => {
+    const clock = server.process.platform.now;
+    server.process.platform.now = () => new Date(Date.now() - 10 * 60_000);
+    try {
+      await review(Date.now() - 60_000);
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('That moment is in the future');
+    } finally {
+      server.process.platform.now = clock;
+    }
+  });
+
+  it('is neither in the navigation nor open to a person without AUDIT_READ', async () => {
+    const v = await signedIn(browser, server.url, vera.email, vera.password);
+    try {
+      const perms = (await http(server.url, 'GET', '/api/v1/users/me/permissions', { token: (await signIn(server.url, vera.email, vera.password)).body.token })).body as string[];
+      expect(perms).not.toContain('AUDIT_READ');
+      await v.page.goto(`${server.url}/org/access-review`);
+      await expect.poll(() => v.page.locator('main').textContent()).toContain('You do not hold the permission for this page.');
+      // The organization's navigation, once her keys are known, names her pages but not this one.
+      const orgNav = v.page.getByRole('navigation', { name: 'Organization' });
+      await orgNav.getByRole('link', { name: 'Users' }).waitFor();
+      expect(await orgNav.getByRole('link', { name: 'Access review' }).count()).toBe(0);
+      expect(await v.page.getByRole('link', { name: 'Access review' }).count()).toBe(0);
+      expect(await v.page.getByRole('table').count()).toBe(0);
+    } finally {
+      await v.context.close();
+    }
   });
 });
