@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/preact-query';
-import type { Device, DeviceHealthSamples, Page } from '@qa-platform/client';
-import { api } from '../api';
-import { ErrorNote, formatTime } from '../ui';
+import { useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import type { Device, DeviceHealthSamples, Page, Schemas } from '@qa-platform/client';
+import { api, ApiError } from '../api';
+import { ErrorNote, formatTime, Loading, withFields } from '../ui';
 
 type Sample = DeviceHealthSamples['samples'][number];
 type MendingStep = DeviceHealthSamples['mending'][number];
@@ -171,5 +172,100 @@ function HealthChart({ samples }: { samples: Sample[] }) {
         <span class="key battery">Battery %</span> <span class="key temperature">Temperature °C</span> · {label}
       </figcaption>
     </figure>
+  );
+}
+
+type Rules = Schemas['DfHealthRules'];
+
+/** The rules' number fields: their names, words and bounds (the server's, shown as hints; the server decides). */
+const RULE_FIELDS = [
+  { name: 'batteryMinPercent', label: 'Lowest battery (%)', hint: 'Below it and not charging, a device is held until it charges. 0–100.', min: 0, max: 100, step: 1 },
+  { name: 'temperatureMaxC', label: 'Highest battery temperature (°C)', hint: 'Above it, a device is held until it cools down. 20–80.', min: 20, max: 80, step: 0.5 },
+  { name: 'storageMinMb', label: 'Least free storage (MB)', hint: 'Below it, a device is degraded and its storage is freed. 0–1,000,000.', min: 0, max: 1_000_000, step: 1 },
+] as const;
+
+/**
+ * The company's health rules (`GET`/`PUT /df/api/fleet/health-rules`), for whoever may change them
+ * (`df:settings:manage`): a refusal's messages are shown beside their fields, and nothing changes.
+ */
+export function HealthRulesForm() {
+  const qc = useQueryClient();
+  const rules = useQuery({ queryKey: ['health-rules'], queryFn: () => api<Rules>('/df/api/fleet/health-rules') });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const save = async (d: FormData) => {
+    setBusy(true);
+    setSaved(false);
+    setError(null);
+    setErrors({});
+    const number = (k: string) => (String(d.get(k) ?? '').trim() === '' ? null : Number(d.get(k)));
+    try {
+      const body = { batteryMinPercent: number('batteryMinPercent'), temperatureMaxC: number('temperatureMaxC'), storageMinMb: number('storageMinMb'), rebootAllowed: d.get('rebootAllowed') === 'on' };
+      qc.setQueryData(['health-rules'], await api<Rules>('/df/api/fleet/health-rules', { method: 'PUT', body }));
+      setSaved(true);
+    } catch (err) {
+      const byField = Object.fromEntries((err instanceof ApiError ? err.details : []).filter((x) => x.path).map((x) => [String(x.path).split('.').pop()!, x.message]));
+      setErrors(byField);
+      // A refusal not tied to a field is shown under the form.
+      if (Object.keys(byField).length === 0 || !(err instanceof ApiError && err.code === 'VALIDATION_FAILED')) setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details class="card health-rules">
+      <summary>Health rules</summary>
+      {rules.isLoading ? <Loading /> : null}
+      <ErrorNote error={rules.error} />
+      {rules.data ? (
+        <form class="stack" aria-label="Health rules" noValidate onSubmit={withFields((d) => save(d))} onInput={() => setSaved(false)}>
+          <p class="muted small">The company's thresholds for every device's health; a change applies from each device's next reading and is recorded in the audit history.</p>
+          {RULE_FIELDS.map((f) => (
+            <label class="field">
+              <span>{f.label}</span>
+              <input
+                type="number"
+                name={f.name}
+                min={f.min}
+                max={f.max}
+                step={f.step}
+                required
+                defaultValue={String(rules.data[f.name])}
+                aria-invalid={errors[f.name] ? true : undefined}
+                aria-describedby={`rule-${f.name}-hint${errors[f.name] ? ` rule-${f.name}-error` : ''}`}
+              />
+              <small class="muted" id={`rule-${f.name}-hint`}>
+                {f.hint}
+              </small>
+              {errors[f.name] ? (
+                <small class="error" id={`rule-${f.name}-error`}>
+                  {errors[f.name]}
+                </small>
+              ) : null}
+            </label>
+          ))}
+          <label class="check">
+            <input type="checkbox" name="rebootAllowed" defaultChecked={rules.data.rebootAllowed} /> Mending may reboot a device (ends whatever it was doing) before it is quarantined
+          </label>
+          {errors.rebootAllowed ? <small class="error">{errors.rebootAllowed}</small> : null}
+          <div class="row">
+            <button type="submit" class="primary" disabled={busy}>
+              {busy ? 'Saving…' : 'Save the health rules'}
+            </button>
+          </div>
+          {Object.keys(errors).length > 0 ? (
+            <p class="error" role="alert">
+              Not saved: {Object.keys(errors).length === 1 ? 'a value is' : 'some values are'} refused (beside {Object.keys(errors).length === 1 ? 'its field' : 'their fields'}); the rules are unchanged.
+            </p>
+          ) : null}
+          <ErrorNote error={error} />
+          <p class={saved ? 'ok' : undefined} role="status">
+            {saved ? 'Saved. The health rules apply from each device’s next reading.' : ''}
+          </p>
+        </form>
+      ) : null}
+    </details>
   );
 }

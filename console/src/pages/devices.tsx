@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { OPEN_MARKS } from './open-marks';
-import { AttentionFilter, DeviceHealthCard, HealthBadge, isHeld } from './device-health';
+import { AttentionFilter, DeviceHealthCard, HealthBadge, HealthRulesForm, isHeld } from './device-health';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -195,6 +195,7 @@ export function DevicesPage() {
             </ul>
           ) : null}
           {devices.data ? <Pager page={devices.data.page} totalPages={devices.data.totalPages} total={devices.data.totalElements} onPage={(page) => set({ page })} /> : null}
+          {can('df:settings:manage') ? <HealthRulesForm /> : null}
         </div>
       </div>
     </section>

@@ -14,7 +14,8 @@ import { availableDevice, expectAccessible, launchBrowser, pageErrors, signedIn 
  * device, a workspace) and the person a viewer disconnection cut off; "Verify history" checks the
  * company's chain and downloads its bundle. The access review beside it shows who could enter a
  * workspace at a moment of the past, who could use a key then, and downloads the same as CSV; a person
- * without AUDIT_READ finds neither.
+ * without AUDIT_READ finds neither. The company's device health rules (their changes audited) are set
+ * from the device grid: kept across a reload, and a value out of range refused beside its field.
  */
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
@@ -246,6 +247,68 @@ describe('the access review in the console', { timeout: 240_000 }, () => {
       expect(await orgNav.getByRole('link', { name: 'Access review' }).count()).toBe(0);
       expect(await v.page.getByRole('link', { name: 'Access review' }).count()).toBe(0);
       expect(await v.page.getByRole('table').count()).toBe(0);
+    } finally {
+      await v.context.close();
+    }
+  });
+});
+
+describe('the device health rules in the console', { timeout: 240_000 }, () => {
+  const rules = async () => (await http(server.url, 'GET', '/df/api/fleet/health-rules', { token: (await signIn(server.url, admin.email, admin.password)).body.token })).body;
+  const open = async () => {
+    await page.locator('summary', { hasText: 'Health rules' }).click();
+    return page.getByRole('form', { name: 'Health rules' });
+  };
+
+  it('changes the rules, rebootAllowed with them, and keeps them across a reload', async () => {
+    await page.goto(`${server.url}/devices`);
+    const form = await open();
+    expect(await form.getByRole('checkbox', { name: /Mending may reboot/ }).isChecked()).toBe(false);
+    await form.getByLabel('Lowest battery (%)').fill('22');
+    await form.getByLabel('Highest battery temperature (°C)').fill('41.5');
+    await form.getByLabel('Least free storage (MB)').fill('750');
+    await form.getByRole('checkbox', { name: /Mending may reboot/ }).check();
+    await form.getByRole('button', { name: 'Save the health rules' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true });
+    await expectAccessible(page, 'device grid with the health rules saved');
+
+    await page.reload();
+    const again = await open();
+    await expect.poll(() => again.getByLabel('Lowest battery (%)').inputValue()).toBe('22');
+    expect(await again.getByLabel('Highest battery temperature (°C)').inputValue()).toBe('41.5');
+    expect(await again.getByLabel('Least free storage (MB)').inputValue()).toBe('750');
+    expect(await again.getByRole('checkbox', { name: /Mending may reboot/ }).isChecked()).toBe(true);
+  });
+
+  it("shows the server's refusal of a value out of range beside its field, and changes nothing", async () => {
+    const form = page.getByRole('form', { name: 'Health rules' });
+    const battery = form.getByLabel('Lowest battery (%)');
+    await battery.fill('150');
+    await form.getByRole('checkbox', { name: /Mending may reboot/ }).uncheck();
+    await form.getByRole('button', { name: 'Save the health rules' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    const message = await form.locator('#rule-batteryMinPercent-error').textContent();
+    expect(message).toMatch(/100/);
+    expect(await battery.getAttribute('aria-invalid')).toBe('true');
+    expect(await battery.getAttribute('aria-describedby')).toContain('rule-batteryMinPercent-error');
+    expect(await form.locator('#rule-temperatureMaxC-error').count()).toBe(0);
+    expect(await form.getByRole('status').textContent()).toBe('');
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true });
+    await expectAccessible(page, 'health rules with a refused value');
+  });
+
+  it('offers no health rules to a person who may not change them', async () => {
+    const v = await signedIn(browser, server.url, vera.email, vera.password);
+    try {
+      const perms = (await http(server.url, 'GET', '/api/v1/users/me/permissions', { token: (await signIn(server.url, vera.email, vera.password)).body.token })).body as string[];
+      expect(perms).toContain('df:device:read');
+      expect(perms).not.toContain('df:settings:manage');
+      // Her keys are known once the main navigation is drawn; the grid is hers, the rules are not.
+      await v.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).waitFor();
+      await v.page.getByRole('list', { name: 'Devices' }).waitFor();
+      expect(await v.page.locator('summary', { hasText: 'Health rules' }).count()).toBe(0);
+      expect(await v.page.getByRole('form', { name: 'Health rules' }).count()).toBe(0);
     } finally {
       await v.context.close();
     }
