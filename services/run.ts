@@ -88,9 +88,8 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger, ...(leases ? { leases } : {}) });
       await runner.start();
     } else {
-      // Writes here wait for a runner elsewhere; long enough that one taking over a dead runner's leases answers them.
-      const { checkpointWaiter, settleTimeoutMs } = await import('./read-models.js');
-      platform.readModels = checkpointWaiter(platform.db, { timeoutMs: settleTimeoutMs(config.PROJECTIONS_LEASE_TTL) });
+      // Writes here wait for a runner elsewhere, through its takeover of a dead runner's leases (read-models.ts).
+      platform.readModels = await import('./read-models.js').then((m) => m.checkpointWaiter(platform.db, { timeoutMs: m.settleTimeoutMs(config.PROJECTIONS_LEASE_TTL) }));
     }
     const activeRunner = runner;
     const { app, organization, df, healthcheck } = await buildApp(platform, {
