@@ -6,6 +6,7 @@ import { deviceFacets } from '#projections/df-devices/index.js';
 import { getUser } from '#projections/org-directory/index.js';
 import { deviceUsageReport, listActivity, mostUsedDevices, reservationReport, sessionReport, sessionStats, type ReportQuery } from '#projections/df-reports/index.js';
 import { AppError } from '#shared/errors.js';
+import { csvCell, wantsCsv } from '#shared/http/csv.js';
 import { requirePrincipal } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { caller, multi, pageOf, paging } from '../http.js';
@@ -53,21 +54,12 @@ const usageOf = z.object({ concurrentSessions: z.number(), sessionMinutesPerMont
 const SessionDefaultsView = z.object({ idleTimeoutSeconds: z.number().int(), maxSessionSeconds: z.number().int(), recordByDefault: z.boolean(), recordAutomation: z.boolean(), screenshotFormat: z.enum(['png', 'jpeg']), videoRetentionDays: z.number().int().nullable() }).meta({ id: 'DfSessionDefaults' });
 const QuotasView = z.object({ plan: z.string(), limits: QuotaLimits, usage: usageOf }).meta({ id: 'DfQuotas' });
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading formula character is neutralised. */
-function csvField(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  let s = typeof v === 'number' ? String(v) : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 /** The rows as CSV: a header of the row fields, in the JSON answer's order, then one line per row. */
 export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  return [columns.join(','), ...rows.map((r) => columns.map((c) => csvField(r[c])).join(','))].join('\r\n') + '\r\n';
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
 }
 
-const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
-  format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? '') && !/application\/json/i.test(request.headers.accept ?? ''));
 
 /** The dashboard, the three reports, quotas (read; the company's administrators change them) and session defaults. */
 export async function fleetRoutes(app: FastifyInstance, opts: { platform: Platform; fleet: FleetService; sessions: SessionPort }) {

@@ -1,3 +1,4 @@
+import { csvCell } from '#shared/http/csv.js';
 import type { AccessPath, AccessReview, ReviewedPerson } from './review.js';
 
 /** The CSV's columns: the moment and workspace, the person, then one grant a row. */
@@ -5,13 +6,6 @@ export const CSV_COLUMNS = ['at', 'workspaceId', 'userId', 'name', 'email', 'sta
 
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string | number>>;
 
-/** One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; never read as a formula by a spreadsheet. */
-export function csvCell(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  let s = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 const accessRow = (a: AccessPath): Row =>
   a.via === 'admin' ? { grant: 'admin' } : a.via === 'user' ? { grant: 'workspace-access', via: 'user' } : { grant: 'workspace-access', via: 'team', grantId: a.teamId, grantName: a.teamName };

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { wantsCsv } from '#shared/http/csv.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { ALL_PERMISSION_KEYS } from '#shared/permissions.js';
 import type { Platform } from '../../platform.js';
@@ -70,8 +71,6 @@ export const AccessReviewSchema = z
   })
   .meta({ id: 'AccessReview' });
 
-const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
-  format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? '') && !/application\/json/i.test(request.headers.accept ?? ''));
 
 export interface AccessReviewOptions {
   platform: Platform;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUDIT_EVENT_TYPES, AUDIT_RESOURCE_TYPES, AUDITED_EVENT_TYPES, listAuditEvents, streamAuditEvents, type AuditEntry, type AuditFilter } from '#projections/org-audit/index.js';
+import { csvCell } from '#shared/http/csv.js';
 import { requirePermission } from '#shared/http/principal.js';
 import type { Platform } from '../../platform.js';
 import { callerOf, intId, PageQuery, pageSchema } from '../http.js';
@@ -85,13 +86,6 @@ const CSV_COLUMNS = [
   'subjectName',
   'subjectEmail',
 ] as const;
-
-/** One CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
-function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 async function* csvLines(entries: AsyncIterable<AuditEntry>): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
