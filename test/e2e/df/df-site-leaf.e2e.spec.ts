@@ -70,36 +70,49 @@ const untilNode = (nodeName: string, count: number, status: string) =>
     { what: `${count} devices of ${nodeName} ${status}`, timeoutMs: 20_000 },
   );
 
-/** A TCP relay on a port of its own to `target`: `cut()` closes it and every connection through it; `mend()` listens again. */
+/** A TCP relay on a port of its own to `target`: `cut()` closes every connection through it and refuses new ones; `mend()` lets them through again; `close()` gives the port back. */
 interface Relay {
   port: number;
   mend(): Promise<void>;
   cut(): Promise<void>;
+  close(): Promise<void>;
 }
 async function relay(target: number): Promise<Relay> {
   const port = await freePort();
   const sockets = new Set<Socket>();
-  let listening: Server | null = null;
+  // The port stays ours while the link is cut (closing it would let a file running beside this one take
+  // it before the mend): cut, every connection is closed at once, as a refused one would be.
+  let up = false;
+  let listening: Promise<Server> | null = null;
+  const serve = (): Promise<Server> =>
+    new Promise<Server>((resolve, reject) => {
+      const s = createServer((inbound) => {
+        if (!up) return void inbound.destroy();
+        const outbound = connect(target, '127.0.0.1');
+        for (const [from, to] of [[inbound, outbound], [outbound, inbound]] as const) {
+          sockets.add(from);
+          from.pipe(to);
+          from.on('error', () => to.destroy());
+          from.on('close', () => (sockets.delete(from), to.destroy()));
+        }
+      });
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => resolve(s));
+    });
   return {
     port,
-    mend: () =>
-      new Promise<void>((resolve, reject) => {
-        const s = createServer((inbound) => {
-          const outbound = connect(target, '127.0.0.1');
-          for (const [from, to] of [[inbound, outbound], [outbound, inbound]] as const) {
-            sockets.add(from);
-            from.pipe(to);
-            from.on('error', () => to.destroy());
-            from.on('close', () => (sockets.delete(from), to.destroy()));
-          }
-        });
-        s.once('error', reject);
-        s.listen(port, '127.0.0.1', () => resolve());
-        listening = s;
-      }),
+    mend: async () => {
+      listening ??= serve();
+      await listening;
+      up = true;
+    },
     cut: async () => {
-      const s = listening;
-      listening = null;
+      up = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    close: async () => {
+      up = false;
+      const s = await listening?.catch(() => null);
       const closed = s ? new Promise((resolve) => s.close(resolve)) : Promise.resolve();
       for (const socket of sockets) socket.destroy();
       await closed;
@@ -198,7 +211,7 @@ afterAll(async () => {
     child.kill();
     await exited;
   }
-  await link?.cut();
+  await link?.close();
   await database?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
