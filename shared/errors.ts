@@ -139,6 +139,12 @@ export const ErrorCodes = {
   INVALID_TRANSITION: { status: 409, error: 'Conflict' },
   SESSION_COMPLETED: { status: 409, error: 'Conflict' },
   AUDIT_COMPLETED: { status: 409, error: 'Conflict' },
+  /** An access review that is completed takes no further decision and is not completed again. */
+  ACCESS_REVIEW_COMPLETED: { status: 409, error: 'Conflict' },
+  /** Completing an access review while a grant of it has no keep or revoke decision; `details` name each. */
+  ACCESS_REVIEW_UNDECIDED: { status: 409, error: 'Conflict' },
+  /** A decision of the review changed while it was being completed: what was revoked stays so; complete it again. */
+  ACCESS_REVIEW_CHANGED: { status: 409, error: 'Conflict' },
   RUN_NOT_RUNNING: { status: 409, error: 'Conflict' },
   /** A revoked device host cannot be changed or used. */
   HOST_REVOKED: { status: 409, error: 'Conflict' },

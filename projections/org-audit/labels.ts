@@ -118,6 +118,9 @@ const LABELS: Record<string, string> = {
   WebhookDisabled: 'Webhook disabled after failed deliveries',
   WebhookDeleted: 'Webhook removed',
   WebhookSecretRotated: 'Webhook signing secret rotated',
+  AccessReviewStarted: 'Access review started',
+  AccessReviewItemDecided: 'Access review decision recorded',
+  AccessReviewCompleted: 'Access review completed',
 };
 for (const t of AUDITED_EVENT_TYPES) if (!LABELS[t]) throw new Error(`${t} has no audit label`);
 

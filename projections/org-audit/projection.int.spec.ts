@@ -51,6 +51,30 @@ describe('org-audit read model', () => {
     expect((await spec.rows('SELECT * FROM org_audit_events')).length).toBe(1);
   });
 
+  it('files an access review under the workspace it reviews, named by it; a decision is a record, not a change of the review', async () => {
+    const review = { streamId: 'access-review-3' };
+    const by = { companyId: 1, workspaceId: 4, actorId: 1 };
+    await spec.given(
+      { ...review, type: 'AccessReviewStarted', metadata: by, payload: { reviewId: 3, companyId: 1, workspaceId: 4, workspaceName: 'Payments', startedBy: 1, items: [{ itemId: 'admin-1', kind: 'admin', userId: 1 }, { itemId: 'workspace-user-7', kind: 'workspace-user', userId: 7 }] } },
+      { ...review, type: 'AccessReviewItemDecided', metadata: by, payload: { reviewId: 3, workspaceId: 4, itemId: 'admin-1', decision: 'keep', note: null, decidedBy: 1 } },
+      { ...review, type: 'AccessReviewItemDecided', metadata: by, payload: { reviewId: 3, workspaceId: 4, itemId: 'workspace-user-7', decision: 'revoke', note: 'left', decidedBy: 1 } },
+      {
+        ...review,
+        type: 'AccessReviewCompleted',
+        metadata: by,
+        payload: { reviewId: 3, workspaceId: 4, completedBy: 1, decisions: [{ itemId: 'admin-1', decision: 'keep' }, { itemId: 'workspace-user-7', decision: 'revoke' }], outcomes: [{ itemId: 'workspace-user-7', result: 'revoked' }] },
+      },
+    );
+    const page = await listAuditEvents(spec.db, 1, { resourceType: 'access-review', resourceId: '3' }, 0, 10);
+    expect(page.content.map((e) => [e.eventType, e.eventLabel, e.resourceName, e.workspaceId, e.changes])).toEqual([
+      ['AccessReviewCompleted', 'Access review completed', 'Access review of Payments', 4, null],
+      ['AccessReviewItemDecided', 'Access review decision recorded', 'Access review of Payments', 4, null],
+      ['AccessReviewItemDecided', 'Access review decision recorded', 'Access review of Payments', 4, null],
+      ['AccessReviewStarted', 'Access review started', 'Access review of Payments', 4, null],
+    ]);
+    expect(page.content[1]!.payload).toMatchObject({ itemId: 'workspace-user-7', decision: 'revoke', note: 'left' });
+  });
+
   it('files device testing under the device and the session, with the actor named, the client address and old and new values', async () => {
     await spec.db.query(`DELETE FROM org_users WHERE id = 7`);
     await spec.db.query(`INSERT INTO org_users (id, company_id, email, username, name, status, is_admin, role_ids, created_at) VALUES (7, 1, 'tess@example.com', 'tess', 'Tess Tester', 'active', false, '{}', now())`);

@@ -8,6 +8,7 @@ import { domainEvents } from '#events/organization/domains.js';
 import { identityProviderEvents } from '#events/organization/identity-providers.js';
 import { scimTokenEvents } from '#events/organization/scim.js';
 import { webhookEvents } from '#events/organization/webhooks.js';
+import { accessReviewEvents, type AccessReviewEvent } from '#events/organization/access-reviews.js';
 import { workspaceEvents } from '#events/organization/workspaces.js';
 import { accessibilityEvents } from '#events/df/accessibility.js';
 import type { DeviceEvent } from '#events/df/devices.js';
@@ -50,6 +51,10 @@ add('credential-approval', 'credentialId', credentialApprovalEvents.types);
 add('identity-provider', 'providerId', identityProviderEvents.types);
 add('scim-token', 'tokenId', scimTokenEvents.types);
 add('webhook', 'webhookId', webhookEvents.types);
+// Access reviews: started (the grants then), each keep or revoke decision (a record: a decision is about
+// one grant of the review, not a change of the review's fields), completed with each revocation's outcome.
+// The revocations are the grants' own events, audited as theirs.
+add('access-review', 'reviewId', accessReviewEvents.types);
 // Device testing: who opened, changed, recorded and ended sessions (WebDriver ones included), their
 // keys, hosts and bookings. A session's timeline (every input) and artifacts are its own record, not audit.
 const SESSION_CONTENT = new Set(['DeviceSessionActivityRecorded', 'DeviceSessionActivityExtended', 'DeviceSessionArtifactStored']);
@@ -73,6 +78,7 @@ RECORDS.add('DeviceClaimRefused');
 RECORDS.add('DeviceSessionDebugAccessGranted');
 RECORDS.add('DeviceSessionDebugAccessWithdrawn');
 for (const t of sharingEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
+RECORDS.add('AccessReviewItemDecided' satisfies AccessReviewEvent['type']);
 // A workspace's session defaults and the company's plan limits: who changed them, from what to what.
 add('device-session-defaults', 'workspaceId', ['DfSessionDefaultsSet'] satisfies FleetEvent['type'][]);
 add('device-quota-plan', 'companyId', ['DfQuotaPlanSet'] satisfies FleetEvent['type'][]);
@@ -151,7 +157,11 @@ async function foldResource(
  * the one it had. A user is called by their name once they have one, by their e-mail before.
  */
 function ownName(type: string, payload: Record<string, unknown>, had: string | null): string | null {
-  const given = text(payload.name) ?? (type === 'user' ? text((payload.changes as Record<string, unknown> | undefined)?.name) : null);
+  const given =
+    text(payload.name) ??
+    (type === 'user' ? text((payload.changes as Record<string, unknown> | undefined)?.name) : null) ??
+    // A review is named by the workspace it reviews, as that was called when it started.
+    (type === 'access-review' && text(payload.workspaceName) ? `Access review of ${text(payload.workspaceName)}` : null);
   if (given) return given;
   if (had) return had;
   return type === 'user' ? (text(payload.email) ?? text(payload.username)) : null;
@@ -253,6 +263,7 @@ async function resourceName(
       return deviceName(tx, companyId, p.deviceId);
     case 'email-domain':
       return resourceId;
+
     default:
       return own;
   }

@@ -27,4 +27,5 @@ export const AUDIT_RESOURCE_TYPES = [
   'identity-provider',
   'scim-token',
   'webhook',
+  'access-review',
 ] as const;

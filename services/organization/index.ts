@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { orgAccessReviewsProjection } from '#projections/org-access-reviews/index.js';
 import { orgAuditProjection } from '#projections/org-audit/index.js';
 import { orgCredentialsProjection } from '#projections/org-credentials/index.js';
 import { orgDirectoryProjection, findAccessibleWorkspace } from '#projections/org-directory/index.js';
@@ -10,7 +11,7 @@ import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import type { Projection } from '#projections/types.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import type { Platform } from '../platform.js';
-import { accessReviewFeature } from './access-review/index.js';
+import { AccessReviewService, accessReviewFeature } from './access-review/index.js';
 import { AuditChain, auditFeature } from './audit/index.js';
 import { AuditShipper, auditShippingFeature } from './audit-shipping/index.js';
 import { AuthService, authFeature } from './auth/index.js';
@@ -44,6 +45,7 @@ export const organizationProjections: readonly Projection[] = [
   orgIdentityProvidersProjection,
   orgScimProjection,
   orgWebhooksProjection,
+  orgAccessReviewsProjection,
 ];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
@@ -56,6 +58,7 @@ export function createOrganizationModule(platform: Platform) {
   const webhooks = new WebhookService(platform);
   const auditChain = new AuditChain(platform);
   const auditShipper = new AuditShipper(platform);
+  const accessReviews = new AccessReviewService(platform);
   // A domain verified where a provider already enforces ends its people's password sessions (docs/modules/identity.md, "What enforcement ends").
   const domains = new DomainService(platform, async (companyId, ctx) => {
     await auth.enforcement.endPasswordSessions(companyId, { actorId: typeof ctx.actorId === 'number' ? ctx.actorId : null, companyId });
@@ -70,7 +73,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(workspacesFeature, { platform, auth }),
     feature(auditFeature, { platform, chain: auditChain }),
     feature(auditShippingFeature, { shipper: auditShipper }),
-    feature(accessReviewFeature, { platform }),
+    feature(accessReviewFeature, { platform, reviews: accessReviews }),
     feature(credentialsFeature, { platform, credentials: credentialService }),
     feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),

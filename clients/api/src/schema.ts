@@ -69,6 +69,364 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/access-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's access reviews, newest first (AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page */
+                    page?: number;
+                    /** @description Page size, at most 200 */
+                    size?: number;
+                    /** @description Only the reviews of this workspace */
+                    workspaceId?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewPage"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a review of a workspace: its grants as the history folds them now, each to be marked keep or revoke (AUDIT_READ)
+         * @description 404 for a workspace that is not the caller's company's (or no longer exists).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewDetail"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/access-reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One access review with its grants and their decisions (AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewDetail"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/access-reviews/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a review: each grant marked revoke is revoked by its ordinary command, and the outcome of each is recorded (AUDIT_READ, and the key each revocation asks)
+         * @description 409 `ACCESS_REVIEW_UNDECIDED` (naming each grant in `details`) while a grant has no decision; 409 `ACCESS_REVIEW_COMPLETED` the second time; 403 without the key a revocation's own route asks (WORKSPACE_MANAGE in the workspace, TEAM_MANAGE, USER_MANAGE, USER_ADMIN_MANAGE); 409 `CONFLICT` for your own administrator, `WORKSPACE_ARCHIVED` for grants of an archived workspace. Refused, nothing changes. A grant gone since the start counts as done (`already-gone`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewDetail"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/access-reviews/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review as evidence: who started and completed it and when, the workspace, each grant with its decision, who decided it and when, the note and the revocation’s outcome (AUDIT_READ)
+         * @description JSON, or CSV (one row per grant) with `format=csv` or `Accept: text/csv`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "csv";
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewEvidence"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/access-reviews/{id}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark one grant of an open review keep or revoke, with a note; a later decision replaces it (AUDIT_READ)
+         * @description 409 `ACCESS_REVIEW_COMPLETED` once the review is completed; 404 for an item the review does not have; 409 `CONFLICT` for revoking your own administrator. Nothing is revoked until the review is completed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    itemId: string & (unknown & unknown);
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        decision: "keep" | "revoke";
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccessReviewItem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -493,13 +851,13 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionVideoExpired" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DeviceMendingStep" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "AccessReviewStarted" | "AccessReviewItemDecided" | "AccessReviewCompleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionVideoExpired" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DeviceMendingStep" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     /** @description 0-based page */
                     page?: number;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook" | "access-review";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Page size, at most 200 */
@@ -566,12 +924,12 @@ export interface paths {
                     /** @description Events about one device: its sessions and bookings */
                     deviceId?: string;
                     /** @description One of the audit's event types (`GET /audit/event-types` lists them with their labels) */
-                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionVideoExpired" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DeviceMendingStep" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
+                    eventType?: "CompanyRegistered" | "UserRegistered" | "UserPasswordChanged" | "UserInvited" | "UserReinvited" | "UserActivated" | "UserDeactivated" | "UserReactivated" | "UserUpdated" | "UserRolesReplaced" | "AdminGranted" | "AdminRevoked" | "UserProfileImageSet" | "UserProfileImageRemoved" | "UserDeleted" | "SignInSucceeded" | "SignInFailed" | "SignInSessionStarted" | "SignInSessionEnded" | "SignInSessionsEnded" | "RoleCreated" | "RoleUpdated" | "RoleDeleted" | "TeamCreated" | "TeamUpdated" | "TeamDeleted" | "TeamMemberAdded" | "TeamMemberRemoved" | "WorkspaceCreated" | "WorkspaceUpdated" | "WorkspaceArchived" | "WorkspaceUnarchived" | "WorkspaceDeleted" | "WorkspaceModulesChanged" | "WorkspaceAccessGranted" | "WorkspaceAccessRevoked" | "WorkspaceMemberRolesAssigned" | "WorkspaceMemberRoleRemoved" | "ApiKeyCreated" | "ApiKeyRevoked" | "ApiKeyRateLimitSet" | "OAuthClientCreated" | "OAuthClientDeleted" | "OAuthClientRateLimitSet" | "DomainClaimed" | "DomainVerified" | "DomainReleased" | "CredentialApproved" | "IdentityProviderCreated" | "IdentityProviderChanged" | "IdentityProviderDeleted" | "ScimTokenCreated" | "ScimTokenRevoked" | "WebhookCreated" | "WebhookChanged" | "WebhookDisabled" | "WebhookDeleted" | "WebhookSecretRotated" | "AccessReviewStarted" | "AccessReviewItemDecided" | "AccessReviewCompleted" | "DeviceSessionRequested" | "DeviceSessionStarted" | "DeviceSessionFailed" | "DeviceSessionEnded" | "DeviceSessionDeleted" | "DeviceSessionRenamed" | "DeviceSessionMetadataUpdated" | "DeviceSessionNotesUpdated" | "DeviceSessionOutcomeSet" | "DeviceSessionRecordingStarted" | "DeviceSessionRecordingStopped" | "DeviceSessionVideoExpired" | "DeviceSessionDebugAccessGranted" | "DeviceSessionDebugAccessWithdrawn" | "HostEnrolled" | "HostRenamed" | "HostRescoped" | "HostTokenRotated" | "HostRevoked" | "HostFirstConnected" | "DeviceMoved" | "DeviceClaimRefused" | "DfApiKeyCreated" | "DfApiKeyRevoked" | "DeviceReservationScheduled" | "DeviceReservationActivated" | "DeviceReservationRescheduled" | "DeviceReservationSessionOpened" | "DeviceReservationEnded" | "DeviceReservationCancelled" | "DeviceReservationExpired" | "DeviceSessionInvitationCreated" | "DeviceSessionInvitationRevoked" | "DeviceSessionInvitationAccepted" | "DeviceSessionViewerJoined" | "DeviceSessionViewerDisconnected" | "AccessibilityAuditStarted" | "AccessibilityScanRecorded" | "AccessibilityAuditCompleted" | "AccessibilityFindingTriaged" | "AccessibilityExportRequested" | "AccessibilityExportFinished" | "DfSessionDefaultsSet" | "DfQuotaPlanSet" | "DeviceHealthChanged" | "DeviceMendingStep" | "DfHealthRulesSet" | "FileUploadStarted" | "FileUploadAborted" | "FileConfirmed" | "FileRejected" | "FileCatalogued" | "FileDeleted" | "AppVersionAdded" | "AppVersionDeleted" | "AppDeleted" | "DeviceAppInstalled" | "DeviceAppUninstalled";
                     format?: "csv" | "ndjson";
                     /** @description Inclusive, ISO 8601 */
                     from?: string;
                     resourceId?: string;
-                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook";
+                    resourceType?: "company" | "user" | "role" | "team" | "workspace" | "api-key" | "oauth-client" | "device-session" | "device-host" | "device" | "device-api-key" | "device-reservation" | "device-session-share" | "device-session-viewer" | "accessibility-audit" | "device-session-defaults" | "device-quota-plan" | "device-health" | "device-health-rules" | "file" | "app" | "device-app-install" | "email-domain" | "credential-approval" | "identity-provider" | "scim-token" | "webhook" | "access-review";
                     /** @description Events about one device session: opened, shared, watched, ended, removed */
                     sessionId?: string;
                     /** @description Exclusive, ISO 8601 */
@@ -21330,6 +21688,168 @@ export interface components {
                 name: string;
             };
         };
+        AccessReviewDetail: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPerson"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            id: number;
+            /** @description The grants as they stood at the start, in order */
+            items: components["schemas"]["AccessReviewItem"][];
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPerson"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
+                name: string;
+            };
+        };
+        AccessReviewDetailInput: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPersonInput"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            id: number;
+            /** @description The grants as they stood at the start, in order */
+            items: components["schemas"]["AccessReviewItemInput"][];
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPersonInput"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
+                name: string;
+            };
+        };
+        AccessReviewEvidence: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPerson"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            exportedAt: string;
+            id: number;
+            items: {
+                decidedAt: string | null;
+                decidedBy: components["schemas"]["AccessReviewPerson"] | null;
+                /** @description Null until decided */
+                decision: ("keep" | "revoke") | null;
+                /** @description The grant in words */
+                grant: string;
+                /** @description Stable: made of what the grant is (`workspace-user-7`, `team-member-3-7`, `company-role-7-12`, ...) */
+                id: string;
+                /**
+                 * @description `workspace-user`/`workspace-team`: an access grant to the workspace; `team-member`: a membership of a team granted it; `workspace-role`: a member role here; `company-role`: a company role of someone who can enter; `admin`: company administrator
+                 * @enum {string}
+                 */
+                kind: "workspace-user" | "workspace-team" | "team-member" | "workspace-role" | "company-role" | "admin";
+                note: string | null;
+                /** @description Once completed, for a grant marked revoke: `revoked`, `already-gone` (revoked or removed since the start: done), or `failed` with the error code its command answered */
+                outcome: {
+                    code: string | null;
+                    message: string | null;
+                    /** @enum {string} */
+                    result: "revoked" | "already-gone" | "failed";
+                } | null;
+                role: {
+                    id: number;
+                    name: string;
+                    /** @description The keys it gave when the review started */
+                    permissions: string[];
+                } | null;
+                team: {
+                    id: number;
+                    name: string;
+                } | null;
+                user: {
+                    email: string;
+                    id: number;
+                    name: string;
+                } | null;
+            }[];
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPerson"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
+                name: string;
+            };
+        };
+        AccessReviewEvidenceInput: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPersonInput"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            exportedAt: string;
+            id: number;
+            items: {
+                decidedAt: string | null;
+                decidedBy: components["schemas"]["AccessReviewPersonInput"] | null;
+                /** @description Null until decided */
+                decision: ("keep" | "revoke") | null;
+                /** @description The grant in words */
+                grant: string;
+                /** @description Stable: made of what the grant is (`workspace-user-7`, `team-member-3-7`, `company-role-7-12`, ...) */
+                id: string;
+                /**
+                 * @description `workspace-user`/`workspace-team`: an access grant to the workspace; `team-member`: a membership of a team granted it; `workspace-role`: a member role here; `company-role`: a company role of someone who can enter; `admin`: company administrator
+                 * @enum {string}
+                 */
+                kind: "workspace-user" | "workspace-team" | "team-member" | "workspace-role" | "company-role" | "admin";
+                note: string | null;
+                /** @description Once completed, for a grant marked revoke: `revoked`, `already-gone` (revoked or removed since the start: done), or `failed` with the error code its command answered */
+                outcome: {
+                    code: string | null;
+                    message: string | null;
+                    /** @enum {string} */
+                    result: "revoked" | "already-gone" | "failed";
+                } | null;
+                role: {
+                    id: number;
+                    name: string;
+                    /** @description The keys it gave when the review started */
+                    permissions: string[];
+                } | null;
+                team: {
+                    id: number;
+                    name: string;
+                } | null;
+                user: {
+                    email: string;
+                    id: number;
+                    name: string;
+                } | null;
+            }[];
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPersonInput"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
+                name: string;
+            };
+        };
         AccessReviewInput: {
             /** @description The moment reviewed */
             at: string;
@@ -21404,6 +21924,144 @@ export interface components {
             workspace: {
                 archived: boolean;
                 id: number;
+                name: string;
+            };
+        };
+        AccessReviewItem: {
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["AccessReviewPerson"] | null;
+            /** @description Null until decided */
+            decision: ("keep" | "revoke") | null;
+            /** @description Stable: made of what the grant is (`workspace-user-7`, `team-member-3-7`, `company-role-7-12`, ...) */
+            id: string;
+            /**
+             * @description `workspace-user`/`workspace-team`: an access grant to the workspace; `team-member`: a membership of a team granted it; `workspace-role`: a member role here; `company-role`: a company role of someone who can enter; `admin`: company administrator
+             * @enum {string}
+             */
+            kind: "workspace-user" | "workspace-team" | "team-member" | "workspace-role" | "company-role" | "admin";
+            note: string | null;
+            /** @description Once completed, for a grant marked revoke: `revoked`, `already-gone` (revoked or removed since the start: done), or `failed` with the error code its command answered */
+            outcome: {
+                code: string | null;
+                message: string | null;
+                /** @enum {string} */
+                result: "revoked" | "already-gone" | "failed";
+            } | null;
+            role: {
+                id: number;
+                name: string;
+                /** @description The keys it gave when the review started */
+                permissions: string[];
+            } | null;
+            team: {
+                id: number;
+                name: string;
+            } | null;
+            user: {
+                email: string;
+                id: number;
+                name: string;
+            } | null;
+        };
+        AccessReviewItemInput: {
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["AccessReviewPersonInput"] | null;
+            /** @description Null until decided */
+            decision: ("keep" | "revoke") | null;
+            /** @description Stable: made of what the grant is (`workspace-user-7`, `team-member-3-7`, `company-role-7-12`, ...) */
+            id: string;
+            /**
+             * @description `workspace-user`/`workspace-team`: an access grant to the workspace; `team-member`: a membership of a team granted it; `workspace-role`: a member role here; `company-role`: a company role of someone who can enter; `admin`: company administrator
+             * @enum {string}
+             */
+            kind: "workspace-user" | "workspace-team" | "team-member" | "workspace-role" | "company-role" | "admin";
+            note: string | null;
+            /** @description Once completed, for a grant marked revoke: `revoked`, `already-gone` (revoked or removed since the start: done), or `failed` with the error code its command answered */
+            outcome: {
+                code: string | null;
+                message: string | null;
+                /** @enum {string} */
+                result: "revoked" | "already-gone" | "failed";
+            } | null;
+            role: {
+                id: number;
+                name: string;
+                /** @description The keys it gave when the review started */
+                permissions: string[];
+            } | null;
+            team: {
+                id: number;
+                name: string;
+            } | null;
+            user: {
+                email: string;
+                id: number;
+                name: string;
+            } | null;
+        };
+        AccessReviewPage: {
+            content: components["schemas"]["AccessReviewSummary"][];
+            page: number;
+            size: number;
+            totalElements: number;
+            totalPages: number;
+        };
+        AccessReviewPageInput: {
+            content: components["schemas"]["AccessReviewSummaryInput"][];
+            page: number;
+            size: number;
+            totalElements: number;
+            totalPages: number;
+        };
+        /** @description Who acted, named as the directory has them now (null for someone no longer of the company) */
+        AccessReviewPerson: {
+            email: string | null;
+            id: number;
+            name: string | null;
+        };
+        /** @description Who acted, named as the directory has them now (null for someone no longer of the company) */
+        AccessReviewPersonInput: {
+            email: string | null;
+            id: number;
+            name: string | null;
+        };
+        AccessReviewSummary: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPerson"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            id: number;
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPerson"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
+                name: string;
+            };
+        };
+        AccessReviewSummaryInput: {
+            completedAt: string | null;
+            completedBy: components["schemas"]["AccessReviewPersonInput"] | null;
+            counts: {
+                items: number;
+                keep: number;
+                revoke: number;
+                undecided: number;
+            };
+            id: number;
+            startedAt: string;
+            startedBy: components["schemas"]["AccessReviewPersonInput"];
+            /** @enum {string} */
+            status: "open" | "completed";
+            workspace: {
+                id: number;
+                /** @description As it was called when the review started */
                 name: string;
             };
         };

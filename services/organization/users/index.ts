@@ -29,7 +29,7 @@ export {
   type SignInEvent,
   type SignInFailureReason,
 } from '#events/organization/users.js';
-export { inviteUser, inviterOf, registerUser, updateUser, replaceRoles, deleteUser, setUserStatus, type Inviter, type NewPerson, type TokenRevocations, type UserOrigin } from './service.js';
+export { inviteUser, inviterOf, registerUser, updateUser, replaceRoles, setAdmin, deleteUser, setUserStatus, type Inviter, type NewPerson, type TokenRevocations, type UserOrigin } from './service.js';
 export { claimFreeUsername, USERNAME_PATTERN } from './usernames.js';
 export type { UsersOptions, UserTokenFlow } from './http.js';
 

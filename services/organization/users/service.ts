@@ -261,6 +261,11 @@ export async function replaceRoles(platform: Platform, ctx: CommandContext, user
   await userWrites(platform).users.run(user.id, { type: 'ReplaceRoles', companyId: user.companyId, roleIds }, ctx);
 }
 
+/** Grants or revokes company administrator (permission and self checks by the caller). */
+export async function setAdmin(platform: Platform, ctx: CommandContext, user: Pick<UserView, 'id' | 'companyId'>, isAdmin: boolean): Promise<void> {
+  await userWrites(platform).users.run(user.id, { type: 'SetAdmin', companyId: user.companyId, isAdmin }, ctx);
+}
+
 /**
  * Activates or deactivates a user of the caller's company (permission and self checks by the caller):
  * a deactivated user cannot sign in, and every token of theirs stops working at once.

@@ -10,6 +10,7 @@ import { workspaceRoutes } from './routes/workspaces.js';
 export { workspaceDecider, type WorkspaceCommand, type WorkspaceState, type LiveWorkspace } from './decide.js';
 export { workspaceStream, workspaceVisitStream, type WorkspaceEvent, type WorkspaceVisitEvent, type Grantee } from '#events/organization/workspaces.js';
 export type { WorkspacesOptions, WorkspaceTokenFlow } from './guards.js';
+export { WorkspaceWrites } from './service.js';
 
 /**
  * Workspaces: their life cycle, modules, access grants, members and member roles, and entering them

@@ -1,6 +1,6 @@
 import type { WorkspaceView } from '#projections/org-directory/index.js';
 import type { ModuleKey } from '#events/organization/modules.js';
-import { workspaceStream } from '#events/organization/workspaces.js';
+import { workspaceStream, type Grantee } from '#events/organization/workspaces.js';
 import type { CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
 import type { Platform } from '../../platform.js';
@@ -47,5 +47,15 @@ export class WorkspaceWrites {
     const result = await this.workspaces.run(ws.id, { type: 'DeleteWorkspace', companyId: ws.companyId }, ctx, { settle: false });
     await this.names.release(nameScope(ws.companyId), ws.name, ws.id, ctx);
     await this.workspaces.settle(result);
+  }
+
+  /** Ends a team's or user's access grant (404 when there is none; 409 WORKSPACE_ARCHIVED while archived). */
+  async revokeAccess(ws: Pick<WorkspaceView, 'id' | 'companyId'>, grantee: Grantee, ctx: CommandContext): Promise<void> {
+    await this.workspaces.run(ws.id, { type: 'RevokeAccess', companyId: ws.companyId, grantee }, ctx);
+  }
+
+  /** Takes one member role from a user in the workspace (404 when they do not hold it there). */
+  async removeMemberRole(ws: Pick<WorkspaceView, 'id' | 'companyId'>, userId: number, roleId: number, ctx: CommandContext): Promise<void> {
+    await this.workspaces.run(ws.id, { type: 'RemoveMemberRole', companyId: ws.companyId, userId, roleId }, ctx);
   }
 }

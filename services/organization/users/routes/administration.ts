@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { callerOf, IdParams, intId, requestActor, User } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { password, tags, userGuards, type UsersOptions } from '../http.js';
-import { setUserStatus } from '../service.js';
+import { replaceRoles, setAdmin, setUserStatus } from '../service.js';
 import { commandContext } from '#shared/es/index.js';
 
 /** What an administrator sets on a user: company roles, status, administrator, password. */
 export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
   const { platform, auth } = opts;
-  const { managed, notSelf, change, changePassword, userOr404 } = userGuards(opts);
+  const { managed, notSelf, changePassword, userOr404 } = userGuards(opts);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.put('/users/:id/roles', {
@@ -26,7 +26,8 @@ export async function administrationRoutes(app: FastifyInstance, opts: UsersOpti
       const user = await managed(request, request.params.id, 'USER_MANAGE');
       const roles = await requireRoles(platform.db, p.companyId, request.body.roleIds);
       assertMayGrantRoles(await request.permissions(), roles.filter((role) => !user.roleIds.includes(role.id)));
-      return change(request, user, { type: 'ReplaceRoles', companyId: p.companyId, roleIds: roles.map((x) => x.id) });
+      await replaceRoles(platform, commandContext(platform, requestActor(request)), user, roles.map((x) => x.id));
+      return userOr404(p.companyId, user.id);
     },
   });
 
@@ -59,7 +60,8 @@ export async function administrationRoutes(app: FastifyInstance, opts: UsersOpti
       const p = callerOf(request);
       const user = await managed(request, request.params.id, 'USER_ADMIN_MANAGE');
       if (!request.body.isAdmin) notSelf(request, user.id, 'revoke administrator from');
-      return change(request, user, { type: 'SetAdmin', companyId: p.companyId, isAdmin: request.body.isAdmin });
+      await setAdmin(platform, commandContext(platform, requestActor(request)), user, request.body.isAdmin);
+      return userOr404(p.companyId, user.id);
     },
   });
 

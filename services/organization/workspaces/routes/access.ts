@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { getTeam, getUser, workspaceAccess, type WorkspaceView } from '#projections/org-directory/index.js';
 import { AppError } from '#shared/errors.js';
 import type { Grantee } from '#events/organization/workspaces.js';
-import { callerOf, IdParams, intId } from '../../http.js';
+import { commandContext } from '#shared/es/index.js';
+import { callerOf, IdParams, intId, requestActor } from '../../http.js';
 import { tags, workspaceGuards, type WorkspacesOptions } from '../guards.js';
+import { WorkspaceWrites } from '../service.js';
 
 const Access = z
   .object({
@@ -27,6 +29,7 @@ interface GranteeKind<K extends string> {
 export async function accessRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { db } = opts.platform;
   const { workspaceOr404, requireKeyIn, change } = workspaceGuards(opts);
+  const writes = new WorkspaceWrites(opts.platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/workspaces/:id/access', {
@@ -45,7 +48,8 @@ export async function accessRoutes(app: FastifyInstance, opts: WorkspacesOptions
     const companyId = callerOf(request).companyId;
     if (grantee.kind === 'team' && !(await getTeam(db, companyId, grantee.teamId))) throw new AppError('NOT_FOUND', 'Team not found');
     if (grantee.kind === 'user' && !(await getUser(db, companyId, grantee.userId))) throw new AppError('NOT_FOUND', 'User not found');
-    await change(request, ws, { type: revoke ? 'RevokeAccess' : 'GrantAccess', companyId, grantee });
+    if (revoke) await writes.revokeAccess(ws, grantee, commandContext(opts.platform, requestActor(request)));
+    else await change(request, ws, { type: 'GrantAccess', companyId, grantee });
     return ws;
   };
 

@@ -3,9 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getUser, isWorkspaceMember, workspaceMembers } from '#projections/org-directory/index.js';
 import { AppError, found } from '#shared/errors.js';
-import { IdParams, intId, RoleRef } from '../../http.js';
+import { commandContext } from '#shared/es/index.js';
+import { IdParams, intId, requestActor, RoleRef } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { tags, workspaceGuards, type WorkspacesOptions } from '../guards.js';
+import { WorkspaceWrites } from '../service.js';
 
 const Member = z
   .object({
@@ -22,6 +24,7 @@ const Member = z
 export async function memberRoutes(app: FastifyInstance, opts: WorkspacesOptions): Promise<void> {
   const { db } = opts.platform;
   const { workspaceOr404, requireKeyIn, requireReadable, change } = workspaceGuards(opts);
+  const writes = new WorkspaceWrites(opts.platform);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/workspaces/:id/members', {
@@ -61,7 +64,7 @@ export async function memberRoutes(app: FastifyInstance, opts: WorkspacesOptions
       await requireKeyIn(request, ws, 'WORKSPACE_MANAGE');
       if (!(await getUser(db, ws.companyId, request.params.userId))) throw new AppError('NOT_FOUND', 'User not found');
       await requireRoles(db, ws.companyId, [request.params.roleId]);
-      await change(request, ws, { type: 'RemoveMemberRole', companyId: ws.companyId, userId: request.params.userId, roleId: request.params.roleId });
+      await writes.removeMemberRole(ws, request.params.userId, request.params.roleId, commandContext(opts.platform, requestActor(request)));
       return reply.code(204).send(null);
     },
   });

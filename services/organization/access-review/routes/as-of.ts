@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { wantsCsv } from '#shared/http/csv.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { ALL_PERMISSION_KEYS } from '#shared/permissions.js';
-import type { Platform } from '../../platform.js';
-import { callerOf, intId } from '../http.js';
-import { accessReviewAt, reviewTime } from './reads.js';
-import { reviewCsv } from './csv.js';
+import { callerOf, intId } from '../../http.js';
+import { accessReviewAt, reviewTime } from '../reads.js';
+import { reviewCsv } from '../csv.js';
+import type { AccessReviewOptions } from '../options.js';
 
 const tags = ['Audit'];
 
@@ -70,11 +70,6 @@ export const AccessReviewSchema = z
       .describe('Active people who could use the key then'),
   })
   .meta({ id: 'AccessReview' });
-
-
-export interface AccessReviewOptions {
-  platform: Platform;
-}
 
 /** `GET /access-review`: who held what in a workspace at a moment, folded from the company's events (AUDIT_READ). */
 export async function accessReviewRoutes(app: FastifyInstance, opts: AccessReviewOptions): Promise<void> {

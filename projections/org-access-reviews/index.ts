@@ -1,0 +1,2 @@
+export { orgAccessReviewsProjection } from './projection.js';
+export * from './queries.js';
