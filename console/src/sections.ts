@@ -10,6 +10,7 @@ export const ORG_SECTIONS = [
   { path: '/org/provisioning', label: 'Provisioning (SCIM)', key: 'USER_ADMIN_MANAGE' },
   { path: '/org/audit', label: 'Audit history', key: 'AUDIT_READ' },
   { path: '/org/access-review', label: 'Access review', key: 'AUDIT_READ' },
+  { path: '/org/access-reviews', label: 'Access reviews', key: 'AUDIT_READ' },
   { path: '/org/observability', label: 'Observability', key: 'USER_ADMIN_MANAGE' },
 ] as const;
 

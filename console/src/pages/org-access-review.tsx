@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import type { Schemas, Workspace } from '@qa-platform/client';
 import { api, ApiError, download } from '../api';
+import { Link } from '../router';
 import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, formatTime, Loading, withFields } from '../ui';
 
@@ -195,7 +196,8 @@ export function AccessReviewSection() {
   return (
     <div class="stack">
       <p class="muted small">
-        Who could enter a workspace at a moment, how, and with which teams, roles and permission keys: rebuilt from the company's history, not read from today's settings.
+        Who could enter a workspace at a moment, how, and with which teams, roles and permission keys: rebuilt from the company's history, not read from today's settings. To mark today's grants keep or
+        revoke and carry that out, start a review under <Link href="/org/access-reviews">Access reviews</Link>.
       </p>
       {workspaces.length > 0 ? (
         <ReviewForm

@@ -16,6 +16,7 @@ import { ScimProvisioning } from './org-scim';
 import { ApiKeys } from './org-api-keys';
 import { Audit } from './org-audit';
 import { AccessReviewSection } from './org-access-review';
+import { AccessReviewsSection } from './org-access-reviews';
 import { ObservabilitySection } from './org-observability';
 import { RoleEditor, UserControls, useUsers } from './org-edit';
 import { TeamCard } from './org-team';
@@ -35,6 +36,7 @@ const SECTION_PAGES: Record<(typeof ORG_SECTIONS)[number]['path'], ComponentType
   '/org/provisioning': ScimProvisioning,
   '/org/audit': Audit,
   '/org/access-review': AccessReviewSection,
+  '/org/access-reviews': AccessReviewsSection,
   '/org/observability': ObservabilitySection,
 };
 

@@ -182,7 +182,7 @@ describe('the access review in the console', { timeout: 240_000 }, () => {
 
   it('shows who could enter a workspace an hour ago (a grant since revoked), and that they cannot now', async () => {
     await page.goto(`${server.url}/org/audit`);
-    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Access review' }).click();
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Access review', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/org/access-review');
     await review(Date.now() - HOUR);
     const people = page.getByRole('table', { name: 'People with access to Reviewed space' });
