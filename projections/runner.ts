@@ -1,5 +1,5 @@
 import { applySchema } from '#shared/db/index.js';
-import type { Subscription } from '#shared/es/index.js';
+import { READ_MODEL_BEHIND, type Subscription } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { qaMetrics } from '#shared/metrics/index.js';
 import { CHECKPOINTS_DDL, toBigInt } from './checkpoints.js';
@@ -226,7 +226,7 @@ export class ProjectionRunner {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new AppError('SERVICE_UNAVAILABLE', 'Read model is behind; try again shortly')),
+        () => reject(new AppError('SERVICE_UNAVAILABLE', READ_MODEL_BEHIND)),
         timeoutMs,
       );
     });

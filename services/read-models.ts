@@ -1,5 +1,6 @@
 import type { Sql } from '#shared/db/index.js';
 import { AppError } from '#shared/errors.js';
+import { READ_MODEL_BEHIND } from '#shared/es/index.js';
 import type { ReadModelWaiter } from './platform.js';
 
 /** How long a write waits for its read model where nothing is failing over. */
@@ -33,7 +34,7 @@ export function checkpointWaiter(db: Sql, { timeoutMs = USUAL_WAIT_MS, pollMs = 
           [position.toString(), names],
         );
         if (Number(r.rows[0]?.behind ?? 0) === 0) return;
-        if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', 'Read model is behind; try again shortly');
+        if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', READ_MODEL_BEHIND);
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     },

@@ -9,6 +9,8 @@ export interface RequestContext {
   clientAddress: string;
   /** The steps timed while handling it (`timed`), answered as its `Server-Timing` header. */
   timings?: string[];
+  /** Set once an event it caused is committed (`noteCommitted`): from then on it has written something. */
+  committed?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -21,6 +23,16 @@ export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
 /** The context of the request being handled, if any (none in background work). */
 export function currentRequest(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * Records that the request being handled (if any) has committed an event: an answer that fails after
+ * this point (a 503 because the read models lag behind) is not a request that did nothing, and its
+ * idempotency key is kept rather than let go (shared/http/idempotency.ts).
+ */
+export function noteCommitted(): void {
+  const context = storage.getStore();
+  if (context) context.committed = true;
 }
 
 /**

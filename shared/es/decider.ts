@@ -1,4 +1,4 @@
-import { currentRequest } from '../request-context.js';
+import { currentRequest, noteCommitted } from '../request-context.js';
 import { traceHeaders } from '../tracing/index.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
@@ -270,6 +270,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     }));
     try {
       const result = await store.append(streamId, toAppend, revision === -1 ? 'no_stream' : revision);
+      noteCommitted();
       for (const e of events) state = decider.evolve(state, e);
       options.appended?.(state, result.nextExpectedRevision);
       return { events, state, revision: result.nextExpectedRevision, position: result.position };

@@ -9,3 +9,9 @@ export interface ReadModelWaiter {
    */
   version?(): bigint | undefined;
 }
+
+/**
+ * What a write whose read model stays behind past the wait is answered (503 `SERVICE_UNAVAILABLE`): it
+ * was saved, and sent again without the same `Idempotency-Key` it would be saved twice.
+ */
+export const READ_MODEL_BEHIND = 'The write was saved, but the read models have not caught up yet; it will show shortly. Do not send it again unless with the same Idempotency-Key';

@@ -4,11 +4,16 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '#shared/auth/index.js';
 import { openPglite, type Database } from '#shared/db/index.js';
+import { migrateCheckpoints } from '#projections/checkpoints.js';
+import { checkpointWaiter } from '#services/read-models.js';
+import { createSqlEventStore, migrateSqlEventStore } from '../es/postgres-event-store.js';
+import { handleCommand, type Decider } from '../es/decider.js';
 import { installIdempotency } from './idempotency.js';
 import { createHttpServer } from './server.js';
 
 // The idempotency hook on a real server and a real (PGlite) database, with routes that count their
-// runs: what is kept (2xx, 4xx), what is not (5xx: a retry runs again), an answer too large to keep,
+// runs: what is kept (2xx, 4xx), what is not (5xx: a retry runs again, unless a write was committed
+// first), an answer too large to keep,
 // text and multipart bodies, requests out of its reach, sealing, the in-flight timeout and the time to live.
 // The caller is set by a test hook in place of the access control (tested on its own).
 
@@ -35,6 +40,18 @@ beforeAll(async () => {
   app.post('/tmt/flaky', async () => {
     if (ran('flaky') === 1) throw new Error('broke');
     return { n: runs.flaky };
+  });
+  // A write committed, then a read model that stays behind past the wait: 503 after the commit.
+  await migrateSqlEventStore(db);
+  await migrateCheckpoints(db);
+  await db.query(`INSERT INTO projection_checkpoints (name, position, version) VALUES ('lagging', 0, 1)`);
+  const store = createSqlEventStore(db);
+  const noter: Decider<{ type: 'Note' }, { type: 'Noted'; payload: { n: number } }, null> = { initialState: () => null, evolve: (x) => x, decide: () => [{ type: 'Noted', payload: { n: 1 } }] };
+  app.post('/tmt/written', async () => {
+    ran('written');
+    const { position } = await handleCommand({ store, streamId: 'note-written', decider: noter, command: { type: 'Note' }, context: { now: new Date() }, load: async () => ({ state: null, revision: -1 }) });
+    await checkpointWaiter(db, { timeoutMs: 0, pollMs: 1 }).waitFor(position!);
+    return { n: runs.written };
   });
   app.post('/tmt/big', async () => ({ n: ran('big'), filler: 'x'.repeat(100) }));
   app.post('/tmt/slow', async () => {
@@ -91,6 +108,20 @@ describe('the idempotency hook', () => {
     const retry = await post('/tmt/flaky', 'k-5xx');
     expect([retry.statusCode, retry.json(), retry.headers['idempotent-replayed']]).toEqual([200, { n: 2 }, undefined]);
     expect((await post('/tmt/flaky', 'k-5xx')).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keeps the key of a request that failed after committing a write: the retry is 409 IDEMPOTENCY_ANSWER_NOT_KEPT, never a second write', async () => {
+    const first = await post('/tmt/written', 'k-written');
+    expect([first.statusCode, first.json().code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(first.json().message).toMatch(/saved/);
+    const retry = await post('/tmt/written', 'k-written');
+    expect([retry.statusCode, retry.json().code]).toEqual([409, 'IDEMPOTENCY_ANSWER_NOT_KEPT']);
+    expect(retry.json().message).toMatch(/write was saved.*status 503/);
+    expect(runs.written).toBe(1);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE stream_id = 'note-written'`);
+    expect(rows[0]!.n).toBe(1);
+    // A different request with the key is still told it is another one.
+    expect((await post('/tmt/written', 'k-written', { a: 2 })).json().code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('records an answer over the size limit as done, and refuses its repeat with 409 IDEMPOTENCY_ANSWER_NOT_KEPT', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '#shared/db/index.js';
 import { canonicalJson } from '../canonical.js';
 import { AppError } from '../errors.js';
+import { currentRequest, type RequestContext } from '../request-context.js';
 import type { ActiveWorkspace, Principal } from './principal.js';
 import { IdempotencyStore, type HeldKey } from './idempotency-store.js';
 
@@ -35,6 +36,21 @@ export interface IdempotencyOptions {
   gatewayPath?: (url: string) => string;
   /** How often rows past their time to live are deleted; 0: never (tests). */
   sweepIntervalMs?: number;
+}
+
+/** A key held by a request, with the request's context (which says whether it has committed a write). */
+type Held = HeldKey & { writes?: RequestContext };
+
+/** Why a request whose key was done cannot be answered again: its answer was not kept. */
+function notKept(status: number): AppError {
+  if (status >= 200 && status < 500) {
+    return new AppError('IDEMPOTENCY_ANSWER_NOT_KEPT', `The request with this Idempotency-Key was done (status ${status}), but its answer was too large to keep`);
+  }
+  const answered = status === 0 ? 'its client left before the answer' : `its answer (status ${status}) came before the read models had caught up`;
+  return new AppError(
+    'IDEMPOTENCY_ANSWER_NOT_KEPT',
+    `The request with this Idempotency-Key was done: its write was saved, but ${answered}, and that answer is not kept. Read the resource to see the result; sent again with a new key, it would be written twice`,
+  );
 }
 
 /** Whether a header's value is a usable key. */
@@ -96,7 +112,8 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
  * claims it and its 2xx or 4xx answer is kept; a repeat with the same request gets that answer again
  * (`Idempotent-Replayed: true`) without running the handler; another request with the key is 422
  * `IDEMPOTENCY_KEY_REUSED`; a repeat while the first runs is 409 `IDEMPOTENCY_KEY_IN_USE`. A 5xx lets
- * the key go. A route whose config says `idempotency: false` (the gateway's forwarding) is left to the
+ * the key go, unless the request had committed a write before it (then a repeat is 409
+ * `IDEMPOTENCY_ANSWER_NOT_KEPT`, never a second write). A route whose config says `idempotency: false` (the gateway's forwarding) is left to the
  * process it forwards to. A request without the header is not touched.
  */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
@@ -128,7 +145,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const fingerprint = requestFingerprint(request);
     const claim = await store.claim(scope, key, fingerprint, options.now());
     if (claim.kind === 'claimed') {
-      request.idempotencyKey = { scope, key, createdAt: claim.createdAt };
+      request.idempotencyKey = { scope, key, createdAt: claim.createdAt, writes: currentRequest() };
       return false;
     }
     if (claim.fingerprint !== fingerprint) {
@@ -137,9 +154,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     if (claim.kind === 'running') {
       throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; try again shortly', { headers: { 'retry-after': '1' } });
     }
-    if (claim.kind === 'not-kept') {
-      throw new AppError('IDEMPOTENCY_ANSWER_NOT_KEPT', `The request with this Idempotency-Key was done (status ${claim.status}), but its answer was too large to keep`);
-    }
+    if (claim.kind === 'not-kept') throw notKept(claim.status);
     let body: Buffer;
     try {
       body = Buffer.from(options.box.open(claim.body, context({ scope, key })), 'base64');
@@ -153,13 +168,18 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     return true;
   };
 
-  /** Keeps the answer of the request holding `held` (2xx, 4xx), or lets the key go (anything else). */
-  const keep = async (request: FastifyRequest, reply: FastifyReply, held: HeldKey, payload: unknown): Promise<void> => {
+  /**
+   * Keeps the answer of the request holding `held` (2xx, 4xx), or lets the key go (anything else) —
+   * unless the request had committed a write by then: its key is then kept as done, answer not kept, so
+   * that a retry does not write it twice (a 503 because the read models had not caught up, say).
+   */
+  const keep = async (request: FastifyRequest, reply: FastifyReply, held: Held, payload: unknown): Promise<void> => {
     const status = reply.statusCode;
     try {
       const kept = (status >= 200 && status < 300) || (status >= 400 && status < 500);
       const bytes = kept ? answerBytes(payload) : null;
-      if (!kept) await store.release(held);
+      if (!kept && held.writes?.committed) await store.completeUnkept(held, status);
+      else if (!kept) await store.release(held);
       else if (bytes === null || bytes.length > options.maxAnswerBytes) await store.completeUnkept(held, status);
       else await store.complete(held, { status, headers: keptHeaders(reply), body: options.box.seal(bytes.toString('base64'), context(held)) });
     } catch (err) {
@@ -175,13 +195,13 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     void keep(request, reply, held, payload).then(() => done(null, payload));
   });
 
-  // A request that ended without an answer (its client went away before one was sent) lets its key go.
+  // A request that ended without an answer (its client went away before one was sent) lets its key go,
+  // unless it had committed a write (then it is done, with no answer to give: status 0).
   app.addHook('onResponse', (request, _reply, done) => {
     const held = request.idempotencyKey;
     if (!held) return done();
     request.idempotencyKey = null;
-    store
-      .release(held)
+    (held.writes?.committed ? store.completeUnkept(held, 0) : store.release(held))
       .catch((err: unknown) => request.log.error({ err }, 'releasing an idempotency key failed'))
       .finally(() => done());
   });
@@ -221,7 +241,7 @@ export function documentIdempotencyKey(document: object, gatewayPath: (url: stri
 declare module 'fastify' {
   interface FastifyRequest {
     /** The idempotency key this request holds until its answer is kept (shared/http/idempotency.ts). */
-    idempotencyKey: HeldKey | null;
+    idempotencyKey: (HeldKey & { writes?: RequestContext }) | null;
   }
   interface FastifyContextConfig {
     /** `false`: this process does not honour `Idempotency-Key` on the route (the gateway's forwarding: the module does). */
