@@ -13,7 +13,7 @@
  * of one configuration (as large as the effect measured) does not blur.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -136,7 +136,10 @@ async function measureOne(load: LoadGenerator, metrics: boolean, options: Metric
     const cpuBefore = process.cpuUsage();
     const result = await load.run({ url, headers, connections: options.connections, durationSeconds: options.durationSeconds });
     const cpu = process.cpuUsage(cpuBefore);
-    const shares = profiler ? codeShares(((await profiler.post('Profiler.stop')) as { profile: CpuProfile }).profile) : undefined;
+    const profiled = profiler ? ((await profiler.post('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
+    // BENCH_PROFILE_DIR keeps the measured window's profile (`<label>.cpuprofile`), for a look at the frames.
+    if (profiled && process.env.BENCH_PROFILE_DIR) writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${label.replace(/[^\w.-]+/g, '-')}.cpuprofile`), JSON.stringify(profiled));
+    const shares = profiled ? codeShares(profiled) : undefined;
     const cpuPerRequestUs = (cpu.user + cpu.system) / Math.max(1, result.ok + result.non2xx);
     const bad = result.non2xx + result.errors + result.timeouts;
     const shareText = shares ? `, profiled: metrics code ${num(shares.metrics * 100, 1)} %, tracing code ${num(shares.tracing * 100, 1)} % of ${num(shares.busyMs)} ms busy` : '';

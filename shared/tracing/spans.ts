@@ -1,4 +1,5 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { randomBytes } from 'node:crypto';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 /**
  * Whether this process exports traces (`startTracing` ran with an endpoint). Off, every helper below
@@ -6,9 +7,83 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
  */
 let active = false;
 
+/**
+ * How this process decides a trace of its own (a request that carries no `traceparent`), as its
+ * `OTEL_TRACES_SAMPLER` says: `true` samples, `false` does not. `respectsParent`: whether a received
+ * `traceparent`'s sampled flag decides instead (the `parentbased_*` samplers).
+ */
+export interface RootDecision {
+  sampleRoot(): boolean;
+  respectsParent: boolean;
+}
+
+let decision: RootDecision = { sampleRoot: () => true, respectsParent: true };
+
 /** Called by `startTracing` / its shutdown only. */
-export function setTracingActive(on: boolean): void {
+export function setTracingActive(on: boolean, rootDecision?: RootDecision): void {
   active = on;
+  if (rootDecision) decision = rootDecision;
+}
+
+/**
+ * Set in the context a sampled request's span starts from, so that the SDK's sampler records what
+ * the request's own decision sampled (sdk.ts) instead of drawing again.
+ */
+export const DECIDED_SAMPLED = createContextKey('qa-platform decided sampled');
+
+/**
+ * The context of a request that is not sampled: a span context that records nothing, flagged not
+ * sampled, so that what the request sends on carries `traceparent` with the flag off (downstream does
+ * not sample it either) and what it calls makes no span at all (`inSpan` runs the function alone).
+ * No span object, no sampler call, no exporter work: the unsampled path's whole cost is this context.
+ */
+function unsampledContext(parent: Context, traceId?: string): Context {
+  const n = (unsampledCount = (unsampledCount + 1) % 0x1_0000_0000_0000).toString(16).padStart(16, '0');
+  return trace.setSpanContext(parent, { traceId: traceId ?? `${UNSAMPLED_PREFIX}${n}`, spanId: n, traceFlags: TraceFlags.NONE, isRemote: false });
+}
+
+/**
+ * Ids of this process's traces that are not sampled: a random half drawn at start and a count (unique
+ * without a random draw per request; nothing is recorded under them, they only travel downstream).
+ */
+const UNSAMPLED_PREFIX = randomBytes(8).toString('hex');
+let unsampledCount = 0;
+
+/** Whether `ctx` is inside a trace that is not sampled (its spans would record nothing). */
+function unsampled(ctx: Context): boolean {
+  const sc = trace.getSpanContext(ctx);
+  return sc !== undefined && (sc.traceFlags & TraceFlags.SAMPLED) === 0 && decision.respectsParent;
+}
+
+/** The active span when it belongs to a sampled trace (it may have ended: work a request left running). */
+function sampledActiveSpan(): Span | undefined {
+  const span = trace.getActiveSpan();
+  return span !== undefined && (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0 ? span : undefined;
+}
+
+/** A `traceparent` header's sampled flag, or `undefined` when it is not a valid version-00 header. */
+function sampledFlag(header: string | string[] | undefined): boolean | undefined {
+  if (typeof header !== 'string' || header.length !== 55 || header.charCodeAt(2) !== 45 /* - */ || header.charCodeAt(52) !== 45) return undefined;
+  const flags = Number.parseInt(header.slice(53), 16);
+  return Number.isNaN(flags) ? undefined : (flags & 1) === 1;
+}
+
+/**
+ * What a server that received `headers` does with the request's trace: `sampled` with the context its
+ * span starts from (the received trace's, or a root marked decided), or `unsampled` with the context
+ * the request runs in (no span). One decision per request, made before any span exists.
+ */
+export function requestTrace(headers: Record<string, string | string[] | undefined>): { sampled: boolean; parent: Context } {
+  const received = headers.traceparent;
+  const flag = decision.respectsParent ? sampledFlag(received) : undefined;
+  if (flag === false) return { sampled: false, parent: contextFrom(headers) };
+  if (flag === true) return { sampled: true, parent: contextFrom(headers) };
+  const parent = received === undefined || decision.respectsParent ? ROOT_CONTEXT : contextFrom(headers);
+  if (!decision.sampleRoot()) {
+    const traceId = trace.getSpanContext(parent)?.traceId;
+    return { sampled: false, parent: unsampledContext(parent, traceId) };
+  }
+  return { sampled: true, parent: parent.setValue(DECIDED_SAMPLED, true) };
 }
 
 export function tracingActive(): boolean {
@@ -29,7 +104,10 @@ export function failSpan(span: Span, err: unknown): void {
  */
 export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL, parent?: Context): Promise<T> {
   if (!active) return fn();
-  return tracer().startActiveSpan(name, { kind, attributes }, parent ?? context.active(), async (span) => {
+  const from = parent ?? context.active();
+  // Inside a trace that is not sampled, no span: the function runs in that trace's context.
+  if (unsampled(from)) return parent === undefined ? fn() : context.with(parent, fn);
+  return tracer().startActiveSpan(name, { kind, attributes }, from, async (span) => {
     try {
       return await fn();
     } catch (err) {
@@ -46,15 +124,16 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
  * health reading) starts no trace of its own. For the device calls, the leaves of a request's trace.
  */
 export function inChildSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.CLIENT): Promise<T> {
-  if (!active || trace.getActiveSpan() === undefined) return fn();
+  if (!active || sampledActiveSpan() === undefined) return fn();
   return inSpan(name, attributes, fn, kind);
 }
 
 /** Adds `attributes` to the active span, and marks it failed with `error` when given; nothing when off. */
 export function markActiveSpan(attributes: Attributes, error?: string): void {
   if (!active) return;
-  const span = trace.getActiveSpan();
-  span?.setAttributes(attributes);
+  const span = sampledActiveSpan();
+  if (!span) return;
+  span.setAttributes(attributes);
   if (error !== undefined) span?.setStatus({ code: SpanStatusCode.ERROR, message: error.slice(0, 200) });
 }
 
@@ -107,7 +186,8 @@ export function withSpan<T>(parent: Context, span: Span, fn: () => T): T {
  * into the object returned: a new one each time); nothing outside a trace or when off.
  */
 export function logTraceFields(): { trace_id?: string; span_id?: string } {
-  const span = active ? trace.getActiveSpan() : undefined;
+  // A trace that is not sampled has nothing to find by its id.
+  const span = active ? sampledActiveSpan() : undefined;
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
