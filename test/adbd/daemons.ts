@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { clockFrame, clockFrames } from '#test/helpers/video.js';
 
 /** What a daemon needs of an adb stream (the peer's streams are this). */
 export interface DaemonStream {
@@ -70,30 +71,6 @@ function patternFrames(width: number, height: number): Promise<Buffer[]> {
   return frames;
 }
 
-const clocks = new Map<string, Promise<Buffer[]>>();
-
-/**
- * JPEGs of the wall clock as a colour, encoded once per size: picture `10 * s + t` is the whole screen in
- * rgb(s * 25 + 12, t * 25 + 12, 128), where `s` is the second modulo 10 and `t` the tenth of a second
- * (what a test reads back from a recording's frame; the same colours as the Chromium clock page).
- */
-function clockFrames(width: number, height: number): Promise<Buffer[]> {
-  const key = `${width}x${height}`;
-  let frames = clocks.get(key);
-  if (!frames) {
-    frames = Promise.all(
-      Array.from({ length: 100 }, (_, i) => {
-        const pixels = Buffer.alloc(width * height * 3);
-        const colour = [Math.floor(i / 10) * 25 + 12, (i % 10) * 25 + 12, 128];
-        for (let p = 0; p < width * height; p++) pixels.set(colour, p * 3);
-        return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
-      }),
-    );
-    clocks.set(key, frames);
-  }
-  return frames;
-}
-
 /** A JPEG with a comment segment (FF FE) inserted after its start-of-image marker. */
 export function withComment(jpeg: Buffer, comment: string): Buffer {
   const text = Buffer.from(comment, 'latin1');
@@ -125,7 +102,7 @@ export class MinicapDaemon {
     readonly projection: Projection,
     readonly variant: 'bin' | 'apk',
     private readonly onSent: (seq: number, frame: Buffer) => void,
-    /** Paint the wall clock (see `clockFrames`) instead of the moving bar. */
+    /** Paint the wall clock (`clockFrames`, test/helpers/video.ts) instead of the moving bar. */
     private readonly clock = false,
   ) {}
 
@@ -167,7 +144,7 @@ export class MinicapDaemon {
       if (stream.backlog === 0) {
         this.seq += 1;
         const now = Date.now();
-        const picture = this.clock ? frames[Math.floor(now / 100) % 100]! : frames[this.seq % frames.length]!;
+        const picture = this.clock ? clockFrame(frames, now) : frames[this.seq % frames.length]!;
         const frame = withComment(picture, `df-seq=${this.seq};t=${(performance.timeOrigin + performance.now()).toFixed(3)}`);
         this.sent.set(this.seq, frame);
         this.sent.delete(this.seq - KEEP_FRAMES);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 
 const run = promisify(execFile);
 
@@ -32,4 +33,48 @@ export async function colourAt(path: string, second: number): Promise<{ r: numbe
 export async function solidJpeg(colour: string, width = 1280, height = 800): Promise<Buffer> {
   const { stdout } = await run('/usr/bin/ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:s=${width}x${height}`, '-frames:v', '1', '-c:v', 'mjpeg', '-f', 'image2pipe', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 22 });
   return stdout;
+}
+
+/*
+ * The wall clock as a colour, what the test devices' screens paint so that a frame of a recording can be
+ * dated: at time `t` the whole screen is rgb(s * 25 + 12, d * 25 + 12, 128), where `s` is the second
+ * modulo 10 and `d` the tenth of a second. The Chromium clock page (df-video.e2e.spec.ts) paints the
+ * same colours in the page; minicap (`test/adbd`, `minicapClock`) and WebDriverAgent's MJPEG server
+ * (`test/usbmuxd/wda.ts`, `clock`) send `clockFrame(…, Date.now())`.
+ */
+
+const clocks = new Map<string, Promise<Buffer[]>>();
+
+/** The 100 JPEGs of the clock at `width`×`height` (picture `10 * s + d`), encoded once per size. */
+export function clockFrames(width: number, height: number): Promise<Buffer[]> {
+  const key = `${width}x${height}`;
+  let frames = clocks.get(key);
+  if (!frames) {
+    frames = Promise.all(
+      Array.from({ length: 100 }, (_, i) => {
+        const pixels = Buffer.alloc(width * height * 3);
+        const colour = [Math.floor(i / 10) * 25 + 12, (i % 10) * 25 + 12, 128];
+        for (let p = 0; p < width * height; p++) pixels.set(colour, p * 3);
+        return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+      }),
+    );
+    clocks.set(key, frames);
+  }
+  return frames;
+}
+
+/** Of the clock's pictures (`clockFrames`), the one showing the wall-clock time `at` (ms since the epoch). */
+export const clockFrame = (frames: readonly Buffer[], at: number): Buffer => frames[Math.floor(at / 100) % 100]!;
+
+/** The wall-clock time (seconds modulo 10, to the tenth) a clock painted in the frame shown at `second` of the video. */
+export async function paintedTime(file: string, second: number): Promise<number> {
+  const { r, g } = await colourAt(file, second);
+  return Math.round((r - 12) / 25) + Math.round((g - 12) / 25) / 10;
+}
+
+/** How far (seconds, modulo 10) the clock shown `at` s into the video is from the recording's start (ISO time) plus `at`. */
+export async function clockError(file: string, startedAt: string, at: number): Promise<number> {
+  const expected = ((Date.parse(startedAt) + at * 1000) / 1000) % 10;
+  const apart = Math.abs((await paintedTime(file, at)) - expected);
+  return Math.min(apart, 10 - apart);
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import sharp from 'sharp';
+import { clockFrame, clockFrames } from '#test/helpers/video.js';
 import type { PeerDevice } from './peer.js';
 
 /**
@@ -10,7 +11,8 @@ import type { PeerDevice } from './peer.js';
  * endpoints the agent uses (`/status`, sessions, `/appium/settings`, W3C pointer `actions`, `/wda/keys`,
  * `/wda/homescreen`, `/wda/pressButton`, `/wda/lock`, orientation, `/url`, `/screenshot`, `/source`),
  * answering with a UI tree and recording what it was told; the MJPEG server sends a moving test
- * pattern at the frame rate the session set (30 a second unless told otherwise), in WDA's framing.
+ * pattern (or, with `clock`, the wall clock as colours) at the frame rate the session set (30 a second
+ * unless told otherwise), in WDA's framing.
  */
 
 /** An element of the UI tree, in points, as WDA's `/source?format=json` answers it. */
@@ -42,8 +44,13 @@ export interface WdaPeerOptions {
   /** What `/screenshot` answers (PNG). */
   screenshot: Buffer;
   bundleId?: string;
-  /** Pixels of the MJPEG test pattern (default 120x260). */
+  /** Pixels of the MJPEG frames (default 120x260). */
   frameSize?: { width: number; height: number };
+  /**
+   * Paint the wall clock (`clockFrames`, test/helpers/video.ts: the second and its tenth as colours) instead
+   * of the moving bar, so a recording's frame at a chosen second can be dated.
+   */
+  clock?: boolean;
 }
 
 const BOUNDARY = '--BoundaryString';
@@ -100,7 +107,8 @@ export class WdaPeer extends EventEmitter {
   }
 
   private async mjpeg(socket: Duplex): Promise<void> {
-    const frames = await this.testPattern();
+    const { width, height } = this.options.frameSize ?? { width: 120, height: 260 };
+    const frames = this.options.clock ? await clockFrames(width, height) : await this.testPattern();
     socket.on('error', () => undefined);
     // Like WDA, the stream starts once the client has sent its request.
     socket.once('data', () => {
@@ -108,22 +116,32 @@ export class WdaPeer extends EventEmitter {
       socket.write(`HTTP/1.0 200 OK\r\nServer: WDA MJPEG Server\r\nConnection: close\r\nMax-Age: 0\r\nExpires: 0\r\nCache-Control: no-cache, private\r\nPragma: no-cache\r\nContent-Type: multipart/x-mixed-replace; boundary=${BOUNDARY}\r\n\r\n`);
       let i = 0;
       let blocked = false;
+      let closed = false;
+      let timer: NodeJS.Timeout | null = null;
       const fps = Math.min(60, Math.max(1, Number(this.settings.mjpegServerFramerate ?? 30)));
-      const timer = setInterval(() => {
+      const interval = 1000 / fps;
+      // Each frame is due `interval` after the previous one was due, so the rate is the clock's, whatever a tick's delay.
+      let due = performance.now();
+      const tick = () => {
+        if (closed) return;
         // A client that does not keep up misses frames, as on the device.
-        if (blocked) return;
-        const index = i++ % frames.length;
-        const jpeg = frames[index]!;
-        this.framesSent += 1;
-        this.emit('frame', index, performance.now());
-        const ok = socket.write(Buffer.concat([Buffer.from(`${BOUNDARY}\r\nContent-type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]));
-        if (!ok) {
-          blocked = true;
-          socket.once('drain', () => (blocked = false));
+        if (!blocked) {
+          const jpeg = this.options.clock ? clockFrame(frames, Date.now()) : frames[i++ % frames.length]!;
+          this.framesSent += 1;
+          this.emit('frame', frames.indexOf(jpeg), performance.now());
+          const ok = socket.write(Buffer.concat([Buffer.from(`${BOUNDARY}\r\nContent-type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`), jpeg, Buffer.from('\r\n\r\n')]));
+          if (!ok) {
+            blocked = true;
+            socket.once('drain', () => (blocked = false));
+          }
         }
-      }, Math.round(1000 / fps));
+        due += interval;
+        timer = setTimeout(tick, Math.max(0, due - performance.now()));
+      };
+      tick();
       socket.on('close', () => {
-        clearInterval(timer);
+        closed = true;
+        if (timer) clearTimeout(timer);
         this.mjpegClients -= 1;
       });
     });

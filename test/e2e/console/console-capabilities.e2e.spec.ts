@@ -1,11 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { eventually } from '#test/helpers/df-farm.js';
 import { freePort } from '#test/helpers/adb.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { makePairingCertificates } from '#test/usbmuxd/certs.js';
+import { startIosFarm } from '#test/helpers/ios-farm.js';
+import { http, type TestServer } from '#test/helpers/server.js';
 import { testScreen } from '#test/usbmuxd/fixtures.js';
-import { PeerDevice, UsbmuxdPeer } from '#test/usbmuxd/peer.js';
+import { PeerDevice, type UsbmuxdPeer } from '#test/usbmuxd/peer.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 
 /**
@@ -26,20 +26,14 @@ const se = new PeerDevice({ udid: '00008030-000C0C0C0C0C0C0C', name: 'Console iP
 const devices = async (platform: string) => (await http(server.url, 'GET', `/df/api/devices?platform=${platform}`, { token })).body.content as { id: string; capabilities: Record<string, string> | null }[];
 
 beforeAll(async () => {
-  peer = new UsbmuxdPeer({ certs: await makePairingCertificates() });
-  await peer.start();
-  peer.attach(se);
-  server = await startTestServer({
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_CONFIG: writeAgentConfig({
-      nodeName: 'console-capabilities-node',
-      heartbeatMs: 500,
-      ios: { usbmuxd: peer.address, wda: { bundleId: 'com.example.WebDriverAgentRunner.xctrunner', startTimeoutMs: 10_000 }, goIos: { tunnel: 'off', tunnelInfoPort: await freePort() } },
-      devices: [{ provider: 'browser', name: 'Console Chromium', profile: 'desktop' }],
-    }),
-  });
-  token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+  ({ peer, server, token } = await startIosFarm({
+    admin: ADMIN,
+    devices: [se],
+    nodeName: 'console-capabilities-node',
+    wdaStartTimeoutMs: 10_000,
+    goIos: { tunnel: 'off', tunnelInfoPort: await freePort() },
+    agentDevices: [{ provider: 'browser', name: 'Console Chromium', profile: 'desktop' }],
+  }));
   const deviceId = await eventually(async () => (await devices('ios'))[0]?.id, { what: 'the iPhone', timeoutMs: 30_000 });
   const started = await http(server.url, 'POST', '/df/api/sessions', { token, body: { deviceId } });
   expect(started.status).toBe(201);

@@ -5,13 +5,13 @@ import { promisify } from 'node:util';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSocketStream, WebSocket } from 'ws';
-import { connectViewer, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { connectViewer, eventually } from '#test/helpers/df-farm.js';
 import { ensureDfctlBuilt, freshDfctlConfig, runDfctl, spawnDfctl } from '#test/helpers/dfctl.js';
-import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { makePairingCertificates } from '#test/usbmuxd/certs.js';
+import { startIosFarm, WDA_BUNDLE_ID } from '#test/helpers/ios-farm.js';
+import { http, type TestServer } from '#test/helpers/server.js';
 import { testIpa, testScreen } from '#test/usbmuxd/fixtures.js';
 import { freePort } from '#test/helpers/adb.js';
-import { PeerDevice, UsbmuxdPeer } from '#test/usbmuxd/peer.js';
+import { PeerDevice, type UsbmuxdPeer } from '#test/usbmuxd/peer.js';
 import { sampleTree, WdaPeer, type WdaAction } from '#test/usbmuxd/wda.js';
 
 /**
@@ -41,30 +41,19 @@ const phone = new PeerDevice({
 const ECHO_PORT = 7200;
 phone.tcpServices.set(ECHO_PORT, (socket: Duplex) => socket.pipe(socket));
 // iPhone 16: 1179x2556 pixels at scale 3, so 393x852 points.
-const wda = new WdaPeer({ size: { width: 393, height: 852, scale: 3 }, tree: sampleTree(393, 852), screenshot: screen, bundleId: 'com.example.WebDriverAgentRunner.xctrunner' });
+const wda = new WdaPeer({ size: { width: 393, height: 852, scale: 3 }, tree: sampleTree(393, 852), screenshot: screen, bundleId: WDA_BUNDLE_ID });
 wda.install(phone);
 const se = new PeerDevice({ udid: '00008030-000E5E5E5E5E5E5E', name: 'Farm iPhone SE', productType: 'iPhone14,6', productVersion: '16.7.10', deviceClass: 'iPhone', screenshot: testScreen(50, 90) });
 const tablet = new PeerDevice({ udid: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0', name: 'Farm iPad', productType: 'iPad14,1', productVersion: '17.2', deviceClass: 'iPad', screenshot: screen });
 
 beforeAll(async () => {
-  peer = new UsbmuxdPeer({ certs: await makePairingCertificates() });
-  await peer.start();
-  peer.attach(phone);
-  server = await startTestServer({
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    AGENT_CONFIG: writeAgentConfig({
-      nodeName: 'ios-node',
-      heartbeatMs: 500,
-      ios: {
-        usbmuxd: peer.address,
-        wda: { bundleId: 'com.example.WebDriverAgentRunner.xctrunner', startTimeoutMs: 30_000 },
-        goIos: { tunnel: 'auto', tunnelInfoPort: await freePort() },
-      },
-      devices: [{ provider: 'simulated', name: 'Simulated web', platform: 'web', type: 'desktop' }],
-    }),
-  });
-  token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+  ({ peer, server, token } = await startIosFarm({
+    admin: ADMIN,
+    devices: [phone],
+    nodeName: 'ios-node',
+    goIos: { tunnel: 'auto', tunnelInfoPort: await freePort() },
+    agentDevices: [{ provider: 'simulated', name: 'Simulated web', platform: 'web', type: 'desktop' }],
+  }));
   deviceId = await eventually(async () => {
     const r = await http(server.url, 'GET', '/df/api/devices?platform=ios', { token });
     return r.body.content?.[0]?.id as string | undefined;

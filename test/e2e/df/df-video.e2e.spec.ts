@@ -12,12 +12,12 @@ import { launchBrowser } from '#test/helpers/console-browser.js';
 import { startNatsServer, type NatsServer } from '#test/helpers/daemon.js';
 import { connectViewer, enrolHost, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
-import { colourAt, probeVideo } from '#test/helpers/video.js';
+import { clockError, probeVideo } from '#test/helpers/video.js';
 
 /**
  * A session's video end to end: the server's in-process agent records a Chromium device showing a page
  * that paints the wall-clock time as its background colour (red: the second modulo 10, green: the
- * tenth), ffmpeg on the host encodes it, the service stores it, and the API serves it whole, by
+ * tenth; `clockFrames` in test/helpers/video.ts), ffmpeg on the host encodes it, the service stores it, and the API serves it whole, by
  * ranges and through a signed link that Chromium's <video> plays and seeks. A second host, an agent
  * process of its own on this file's NATS, has an Android test device whose minicap paints the same
  * clock: its video is checked the same way, then the host is killed mid-recording and what it sent
@@ -84,19 +84,6 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token, ...(body !== undefined ? { body } : {}) });
-
-/** The wall-clock time (seconds modulo 10) the clock page painted in the frame shown at `second`. */
-async function paintedTime(file: string, second: number): Promise<number> {
-  const { r, g } = await colourAt(file, second);
-  return Math.round((r - 12) / 25) + Math.round((g - 12) / 25) / 10;
-}
-
-/** How far (seconds, modulo 10) the clock shown at `at` s into the video is from the recording's start plus `at`. */
-async function clockError(file: string, startedAt: string, at: number): Promise<number> {
-  const expected = ((Date.parse(startedAt) + at * 1000) / 1000) % 10;
-  const apart = Math.abs((await paintedTime(file, at)) - expected);
-  return Math.min(apart, 10 - apart);
-}
 
 /** The session's video, fetched whole and written to `name` in the test's folder. */
 async function download(sessionId: string, name: string): Promise<string> {
