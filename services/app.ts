@@ -14,7 +14,7 @@ import { cachedPermissionResolver, cachedWorkspaceResolver } from './gateway/wor
 import { installWsForwarding, type ForwardedPrefix } from './gateway/ws-forward.js';
 import { MODULE_ROUTES, moduleFor, pathOf, rewriteUrl, type ModuleName } from './gateway/policy.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
-import { createDfModule, type DfModule } from './df/index.js';
+import { createDfModule, deviceSessionsForResults, type DfModule } from './df/index.js';
 import { createOrganizationModule, type OrganizationModule, type RevocableToken } from './organization/index.js';
 import { createTmtModule, type TmtModule } from './tmt/index.js';
 import { createHealthcheckModule, type HealthcheckModule } from './healthcheck/index.js';
@@ -79,7 +79,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   let consoleServed = false;
   const organization = createOrganizationModule(platform);
   const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
-  const tmt = createTmtModule(platform, { organization });
+  const tmt = createTmtModule(platform, { organization, deviceSessions: deviceSessionsForResults(platform) });
   const df = createDfModule(platform, {
     testResults: tmt.testResults,
     resolveWorkspace: organization.resolveWorkspace,

@@ -118,6 +118,13 @@ export async function undeletedSessionById(db: Sql, sessionId: string): Promise<
   return oneOrNull(db, `SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = $1 AND NOT s.deleted`, [sessionId], toRecord);
 }
 
+/** Of the given ids, the sessions not removed, in any workspace (what the access rule looks up, several at once). */
+export async function undeletedSessionsByIds(db: Sql, sessionIds: readonly string[]): Promise<SessionRecord[]> {
+  if (sessionIds.length === 0) return [];
+  const r = await db.query(`SELECT ${COLUMNS} FROM df_sessions s WHERE s.session_id = ANY($1::text[]) AND NOT s.deleted`, [sessionIds]);
+  return r.rows.map(toRecord);
+}
+
 /** One page of the workspace's sessions. */
 export async function listSessions(
   db: Sql,

@@ -39,6 +39,7 @@ import { wdFeature } from './wd/index.js';
 import { readFleetGauges } from './metrics.js';
 
 export { liftAccessToken, type TokenAuthenticator } from './live/index.js';
+export { deviceSessionsForResults, type DeviceSessionsForResults, type DeviceSessionVideo, type ResultReader } from './sessions/index.js';
 
 /** The read models the device module owns. */
 export const dfProjections: readonly Projection[] = [

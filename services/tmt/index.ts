@@ -38,14 +38,14 @@ export const tmtProjections: readonly Projection[] = [
  * (the gateway strips nothing for `/tmt` and `/v1`).
  */
 export function createTmtModule(platform: Platform, deps: TmtDeps) {
-  const sessions = new TestSessionService(platform);
+  const sessions = new TestSessionService(platform, deps.deviceSessions);
   const imports = new JunitImportService(platform, sessions);
   // Kinds of pre-authorized downloads: the features owning the objects register theirs.
   const downloads = new DownloadKinds();
   const features = [
     feature(projectsFeature, { platform }),
     feature(testCasesFeature, { platform }),
-    feature(testSessionsFeature, { platform, sessions, downloads }),
+    feature(testSessionsFeature, { platform, sessions, downloads, deviceSessions: deps.deviceSessions }),
     feature(junitImportFeature, { imports }),
     feature(v1UsersFeature, { platform, deps }),
     feature(userGroupsFeature, { platform }),

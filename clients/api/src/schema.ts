@@ -21169,6 +21169,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The device session that ran the test; its video becomes the result's attachment. An id that is not a device session of the company is recorded as none */
+                        deviceSessionId?: string | null;
                         durationMs?: number | null;
                         notes?: string | null;
                         /** @enum {string} */
@@ -21176,6 +21178,8 @@ export interface paths {
                         /** Format: uuid */
                         testCaseId: string;
                     } | {
+                        /** @description The device session that ran the test; its video becomes the result's attachment. An id that is not a device session of the company is recorded as none */
+                        deviceSessionId?: string | null;
                         durationMs?: number | null;
                         notes?: string | null;
                         /** @enum {string} */
@@ -24690,7 +24694,7 @@ export interface components {
             matched: number;
             results: {
                 classname: string;
-                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out */
+                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out, when it is one of the company's (else null) */
                 deviceSessionId: string | null;
                 durationMs: number | null;
                 name: string;
@@ -24726,7 +24730,7 @@ export interface components {
             matched: number;
             results: {
                 classname: string;
-                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out */
+                /** @description The device session that ran the test, named by a df.session property or a replay link in system-out, when it is one of the company's (else null) */
                 deviceSessionId: string | null;
                 durationMs: number | null;
                 name: string;
@@ -24804,7 +24808,9 @@ export interface components {
             updatedAt: string;
         };
         V1TestResult: {
-            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report named one */
+            /** @description The device session's video, when it has one the reader may see */
+            attachments: components["schemas"]["V1TestResultAttachment"][];
+            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report, its test run or its poster named one of the company */
             deviceSessionId: string | null;
             durationMs: number | null;
             notes: string | null;
@@ -24819,8 +24825,46 @@ export interface components {
             /** @description The test's name as an imported report gave it; null for a result recorded on its own */
             title: string | null;
         };
+        V1TestResultAttachment: {
+            /** @constant */
+            contentType: "video/mp4";
+            deviceSessionId: string;
+            durationMs: number;
+            expiresAt: string;
+            /**
+             * @description The video of the device session that ran the test (the session's latest recording)
+             * @constant
+             */
+            kind: "device-session-video";
+            /** @description session-<id>.mp4 */
+            name: string;
+            /** @description Bytes */
+            size: number;
+            /** @description A signed link to the session's stored video, valid for an hour, answering Range requests (the same link as GET /df/api/sessions/{id}/video/link) */
+            url: string;
+        };
+        V1TestResultAttachmentInput: {
+            /** @constant */
+            contentType: "video/mp4";
+            deviceSessionId: string;
+            durationMs: number;
+            expiresAt: string;
+            /**
+             * @description The video of the device session that ran the test (the session's latest recording)
+             * @constant
+             */
+            kind: "device-session-video";
+            /** @description session-<id>.mp4 */
+            name: string;
+            /** @description Bytes */
+            size: number;
+            /** @description A signed link to the session's stored video, valid for an hour, answering Range requests (the same link as GET /df/api/sessions/{id}/video/link) */
+            url: string;
+        };
         V1TestResultInput: {
-            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report named one */
+            /** @description The device session's video, when it has one the reader may see */
+            attachments: components["schemas"]["V1TestResultAttachmentInput"][];
+            /** @description The device session that ran the test (its console page: /sessions/{id}), when its report, its test run or its poster named one of the company */
             deviceSessionId: string | null;
             durationMs: number | null;
             notes: string | null;

@@ -13,6 +13,17 @@ interface TestResult {
   title: string | null;
   /** The device session that ran the test, when its report named one. */
   deviceSessionId: string | null;
+  /** The device session's video, when the reader may see it: a signed link valid for an hour. */
+  attachments: ResultAttachment[];
+}
+
+interface ResultAttachment {
+  kind: 'device-session-video';
+  name: string;
+  contentType: string;
+  size: number;
+  durationMs: number;
+  url: string;
 }
 
 interface TestSession {
@@ -50,6 +61,23 @@ function DeviceSessionLink({ result, test }: { result: TestResult | undefined; t
   );
 }
 
+/** The result's video (the device session's recording), opened by its signed link. */
+function VideoLinks({ result, test }: { result: TestResult | undefined; test: string }) {
+  const videos = result?.attachments ?? [];
+  if (videos.length === 0) return <>—</>;
+  return (
+    <>
+      {videos.map((v) => (
+        <a key={v.url} href={v.url} type={v.contentType} target="_blank" rel="noopener noreferrer">
+          Video · {duration(v.durationMs)} · {megabytes(v.size)}
+          <span class="sr-only"> of {test}</span>
+        </a>
+      ))}
+    </>
+  );
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const duration = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** The workspace's test sessions, newest first, each linking to its page. */
@@ -165,6 +193,7 @@ export function TestSessionPage({ id }: { id: string }) {
             { header: 'Duration', cell: (c) => duration(results.get(c)?.durationMs ?? null) },
             { header: 'Notes', cell: (c) => results.get(c)?.notes?.split('\n')[0] ?? '' },
             { header: 'Device session', cell: (c) => <DeviceSessionLink result={results.get(c)} test={title(c)} /> },
+            { header: 'Video', cell: (c) => <VideoLinks result={results.get(c)} test={title(c)} /> },
           ]}
         />
       )}

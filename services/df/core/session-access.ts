@@ -42,7 +42,19 @@ export async function sessionViewerAccess(
   sessionId: string,
 ): Promise<SessionViewerAccess> {
   const session = await undeletedSessionById(db, sessionId);
-  if (!session || session.companyId !== user.companyId) throw new AppError('NOT_FOUND', 'Session not found');
+  if (!session) throw new AppError('NOT_FOUND', 'Session not found');
+  return accessToSession(db, user, workspace, keys, session);
+}
+
+/** {@link sessionViewerAccess} for a session already read (not removed): the rule itself, its refusals included. */
+export async function accessToSession(
+  db: Sql,
+  user: { userId: number; companyId: number },
+  workspace: { id: number; companyId: number } | null,
+  keys: ReadonlySet<string>,
+  session: SessionRecord,
+): Promise<SessionViewerAccess> {
+  if (session.companyId !== user.companyId) throw new AppError('NOT_FOUND', 'Session not found');
   const inWorkspace = workspace !== null && workspace.id === session.workspaceId && workspace.companyId === session.companyId;
   const owner = session.ownerId === user.userId;
   if (inWorkspace && owner && keys.has('df:session:create')) return { session, access: 'control', via: 'owner' };

@@ -27,3 +27,4 @@ export const sessionsFeature = fp(
 
 export { SessionService } from './service.js';
 export { SessionSchema } from './routes/index.js';
+export { deviceSessionsForResults, type DeviceSessionsForResults, type DeviceSessionVideo, type ResultReader } from './result-videos.js';

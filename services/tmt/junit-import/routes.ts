@@ -29,7 +29,7 @@ const JunitImport = z
         status: z.enum(['passed', 'failed', 'error', 'skipped']).describe("The testcase's JUnit outcome"),
         recordedStatus: z.enum(RESULT_STATUSES).describe('The result recorded in the session (an error is recorded as failed)'),
         durationMs: z.number().int().nullable(),
-        deviceSessionId: z.string().nullable().describe('The device session that ran the test, named by a df.session property or a replay link in system-out'),
+        deviceSessionId: z.string().nullable().describe('The device session that ran the test, named by a df.session property or a replay link in system-out, when it is one of the company\'s (else null)'),
       }),
     ),
   })

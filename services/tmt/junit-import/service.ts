@@ -24,7 +24,7 @@ export interface JunitResult {
   /** The result's status in the session (an `error` is recorded as `failed`). */
   recordedStatus: ResultStatus;
   durationMs: number | null;
-  /** The device session that ran the test, as the report names it. */
+  /** The device session that ran the test, as the report names it, when it is one of the company's. */
   deviceSessionId: string | null;
 }
 
@@ -151,14 +151,18 @@ export class JunitImportService {
     });
     // A second import (or a read) right after this one sees the cases it created.
     if (last !== null) await this.platform.readModels.waitFor(last, { names: ['tmt-test-cases'] });
-    const recorded: RecordedResult[] = cases.map((c, i) => ({
-      testCaseId: existing.get(titles[i]!) ?? createdIds.get(titles[i]!)!,
-      status: RECORDED[c.outcome],
-      notes: c.details,
-      durationMs: c.durationMs,
-      title: titles[i]!,
-      ...(c.deviceSessionId ? { deviceSessionId: c.deviceSessionId } : {}),
-    }));
+    // A device session the report names that is not one of the company's is recorded as none.
+    const recorded: RecordedResult[] = await this.sessions.ownDeviceSessions(
+      scope.companyId,
+      cases.map((c, i) => ({
+        testCaseId: existing.get(titles[i]!) ?? createdIds.get(titles[i]!)!,
+        status: RECORDED[c.outcome],
+        notes: c.details,
+        durationMs: c.durationMs,
+        title: titles[i]!,
+        ...(c.deviceSessionId ? { deviceSessionId: c.deviceSessionId } : {}),
+      })),
+    );
     return { recorded, createdIds };
   }
 
@@ -175,7 +179,7 @@ export class JunitImportService {
         status: c.outcome,
         recordedStatus: r.status,
         durationMs: c.durationMs,
-        deviceSessionId: c.deviceSessionId,
+        deviceSessionId: r.deviceSessionId ?? null,
       };
     });
     return {

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ResultStatus } from '#events/tmt/test-sessions.js';
 import type { Platform } from '../../platform.js';
 import type { DownloadKinds } from '../downloads/index.js';
+import type { TmtDeps } from '../deps.js';
 import type { TmtActor } from '../http.js';
 import { testSessionReportKind } from './report.js';
 import { testSessionRoutes } from './routes.js';
@@ -41,6 +42,8 @@ export interface TestSessionsFeatureOptions {
   sessions: TestSessionService;
   /** The module's download kinds: a session's report is handed out as a pre-authorized download link. */
   downloads: DownloadKinds;
+  /** The device sessions results name, and their videos (the results' attachments). */
+  deviceSessions: TmtDeps['deviceSessions'];
 }
 
 /** Test sessions of a project with their results (`/v1/test-sessions`), and their CSV report as a download kind. */

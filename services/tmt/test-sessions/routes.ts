@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,9 @@ import { currentResults, listTestSessions, resultHistory } from '#projections/tm
 import type { Platform } from '../../platform.js';
 import { ok, okList, tmtCaller, uuid, UuidParams, v1List, v1One, v1Paging } from '../http.js';
 import { RESULT_STATUSES, SESSION_STATUSES } from '#events/tmt/test-sessions.js';
-import { MAX_RESULTS_PER_BATCH, ResultInput, type TestSessionService } from './service.js';
+import type { TmtDeps } from '../deps.js';
+import { ResultAttachment, withAttachments } from './attachments.js';
+import { MAX_RESULTS_PER_BATCH, ResultInput, type TestSessionDetail as SessionWithResults, type TestSessionService } from './service.js';
 
 const tags = ['Test management: test sessions'];
 
@@ -21,7 +23,11 @@ export const Result = z
     recordedAt: z.string(),
     recordedBy: Actor,
     title: z.string().nullable().describe("The test's name as an imported report gave it; null for a result recorded on its own"),
-    deviceSessionId: z.string().nullable().describe('The device session that ran the test (its console page: /sessions/{id}), when its report named one'),
+    deviceSessionId: z
+      .string()
+      .nullable()
+      .describe('The device session that ran the test (its console page: /sessions/{id}), when its report, its test run or its poster named one of the company'),
+    attachments: z.array(ResultAttachment).describe("The device session's video, when it has one the reader may see"),
   })
   .meta({ id: 'V1TestResult' });
 
@@ -49,9 +55,11 @@ const bodyCheckedByHandler = (route: FastifyRouteSchemaDef<unknown>): FastifyVal
   route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as FastifyRouteSchemaDef<z.ZodType>);
 
 /** `/v1/test-sessions`: sessions, their status, and the results recorded in them. */
-export async function testSessionRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: TestSessionService }): Promise<void> {
-  const { platform, sessions } = opts;
+export async function testSessionRoutes(app: FastifyInstance, opts: { platform: Platform; sessions: TestSessionService; deviceSessions: TmtDeps['deviceSessions'] }): Promise<void> {
+  const { platform, sessions, deviceSessions } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The session as the request's reader sees its results (`withAttachments`). */
+  const shown = async (request: FastifyRequest, session: SessionWithResults) => ({ ...session, results: await withAttachments(request, deviceSessions, session.results) });
 
   r.get('/v1/test-sessions', {
     schema: {
@@ -73,7 +81,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_READ');
       await sessions.sessionOr404(scope, request.params.id);
-      return ok((await sessions.get(scope, request.params.id))!);
+      return ok(await shown(request, (await sessions.get(scope, request.params.id))!));
     },
   });
 
@@ -86,7 +94,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     },
     handler: async (request, reply) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      return reply.code(201).send(ok(await sessions.create(scope, request.body)));
+      return reply.code(201).send(ok(await shown(request, await sessions.create(scope, request.body))));
     },
   });
 
@@ -101,7 +109,7 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
     },
     handler: async (request) => {
       const scope = await tmtCaller(request, 'TMT_WRITE');
-      return ok(await sessions.update(scope, request.params.id, request.body));
+      return ok(await shown(request, await sessions.update(scope, request.params.id, request.body)));
     },
   });
 
@@ -136,10 +144,10 @@ export async function testSessionRoutes(app: FastifyInstance, opts: { platform: 
       const offset = (page - 1) * limit;
       if (request.query.history === 'true') {
         const { items, total } = await resultHistory(platform.db, session.id, { offset, limit });
-        return okList(items, { page, limit }, total);
+        return okList(await withAttachments(request, deviceSessions, items), { page, limit }, total);
       }
       const all = await currentResults(platform.db, session);
-      return okList(all.slice(offset, offset + limit), { page, limit }, all.length);
+      return okList(await withAttachments(request, deviceSessions, all.slice(offset, offset + limit)), { page, limit }, all.length);
     },
   });
 }

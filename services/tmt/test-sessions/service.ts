@@ -5,6 +5,7 @@ import { currentResults, findTestSession, type ResultView, type TestSessionView 
 import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import { projectOr404 } from '../projects/index.js';
+import type { TmtDeps } from '../deps.js';
 import { uuid, writeActor, type TmtScope, type TmtWriteScope } from '../http.js';
 import { RESULT_STATUSES, type RecordedResult, type SessionStatus } from '#events/tmt/test-sessions.js';
 import { aggregate } from '#shared/es/index.js';
@@ -42,6 +43,10 @@ export const ResultInput = z.object({
   status: z.enum(RESULT_STATUSES),
   notes: z.string().max(10_000).nullable().optional(),
   durationMs: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+  deviceSessionId: uuid
+    .nullable()
+    .optional()
+    .describe("The device session that ran the test; its video becomes the result's attachment. An id that is not a device session of the company is recorded as none"),
 });
 
 export type ResultInput = z.input<typeof ResultInput>;
@@ -69,7 +74,7 @@ export function parseResults(raw: unknown): RecordedResult[] {
       });
     }
     const r = parsed.data;
-    out.push({ testCaseId: r.testCaseId, status: r.status, notes: r.notes ?? null, durationMs: r.durationMs ?? null });
+    out.push({ testCaseId: r.testCaseId, status: r.status, notes: r.notes ?? null, durationMs: r.durationMs ?? null, ...(r.deviceSessionId ? { deviceSessionId: r.deviceSessionId.toLowerCase() } : {}) });
   }
   return out;
 }
@@ -81,8 +86,23 @@ export type TestSessionDetail = TestSessionView & { results: ResultView[] };
 export class TestSessionService {
   private readonly writes: ReturnType<typeof testSessionWrites>;
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    private readonly deviceSessions: Pick<TmtDeps['deviceSessions'], 'ofCompany'>,
+  ) {
     this.writes = testSessionWrites(platform);
+  }
+
+  /**
+   * The results without any `deviceSessionId` that is not a device session of the company (unknown,
+   * removed, another company's): such an id is recorded as none, so a result never points into
+   * another tenant and its answers do not tell another company's session from no session.
+   */
+  async ownDeviceSessions(companyId: number, results: RecordedResult[]): Promise<RecordedResult[]> {
+    const named = results.flatMap((r) => (r.deviceSessionId ? [r.deviceSessionId] : []));
+    if (named.length === 0) return results;
+    const own = await this.deviceSessions.ofCompany(companyId, named);
+    return results.map(({ deviceSessionId, ...r }) => (deviceSessionId && own.has(deviceSessionId) ? { ...r, deviceSessionId } : r));
   }
 
   async sessionOr404(scope: TmtScope, sessionId: string): Promise<TestSessionView> {
@@ -170,8 +190,8 @@ export class TestSessionService {
    * Callers that are not users (test engines) pass `{engineId}` as the actor.
    */
   async recordResults(scope: TmtWriteScope, sessionId: string, raw: unknown): Promise<{ recorded: number; position: bigint; status: SessionStatus }> {
-    const results = parseResults(raw);
     await this.sessionOr404(scope, sessionId);
+    const results = await this.ownDeviceSessions(scope.companyId, parseResults(raw));
     const result = await this.writes.run(sessionId, { type: 'RecordResults', results, recordedBy: scope.actor }, commandContext(this.platform, writeActor(scope)));
     return { recorded: results.length, position: result.position ?? 0n, status: result.state.status };
   }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, signUpCompany } from '#test/helpers/org-api.js';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 
 /**
@@ -11,6 +11,8 @@ import { errorCode, http, startTestServer, type JsonResponse, type TestServer } 
 let server: TestServer;
 let key: string;
 let otherKey: string;
+/** A device session of the first company (its reports name it). */
+let device: string;
 
 const call = (bearer: string, method: string, path: string, options: { body?: unknown; rawBody?: string } = {}): Promise<JsonResponse> =>
   http(server.url, method, path, { token: bearer, ...options, ...(options.rawBody !== undefined ? { headers: { 'content-type': 'application/xml' } } : {}) });
@@ -77,14 +79,21 @@ async function writeInParallel(sessionId: string, cases: string[], writers: numb
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const keyOf = async (name: string) => {
-    const company = await signUpCompany(server.url, name);
+  // One simulated device, the in-process host's, given to the first company that signs up.
+  server = await startTestServer({ AGENT_CONFIG: writeAgentConfig({ nodeName: 'ci-writers-node', devices: [{ provider: 'simulated', name: 'CI phone' }] }) });
+  const keyOf = async (company: SignedUpCompany) => {
     const r = await client(server.url, company.token).post('/api-keys', { name: 'CI', scopes: ['read', 'write'] });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.key as string;
   };
-  [key, otherKey] = await Promise.all([keyOf('ci-writers-a'), keyOf('ci-writers-b')]);
+  const company = await signUpCompany(server.url, 'ci-writers-a');
+  [key, otherKey] = await Promise.all([keyOf(company), signUpCompany(server.url, 'ci-writers-b').then(keyOf)]);
+  // The device session the reports name: a result keeps only a device session of its own company.
+  const df = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: company.token, ...(body !== undefined ? { body } : {}) });
+  const phone = await eventually(async () => (await df('GET', '/devices')).body.content?.[0] as { id: string } | undefined, { what: 'the simulated device', timeoutMs: 30_000 });
+  const opened = await df('POST', '/sessions', { deviceId: phone.id, name: 'CI' });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  device = opened.body.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -126,7 +135,6 @@ describe('JUnit import as CI uses it', () => {
   it('a shard imported again replaces its results (history not doubled); the last with close=true completes the session; titles, notes once and the device session kept', async () => {
     const project = await newProject('Closing');
     const session = await newSession(project);
-    const device = randomUUID();
     const failing = report('cart.spec.ts', [
       { name: 'cart › adds' },
       { name: 'cart › removes', failed: 'expected 1 to be 0', out: `[qa-platform] cart › removes failed; replay: ${server.url}/sessions/${device}?pane=replay\n` },
@@ -160,7 +168,6 @@ describe('JUnit import as CI uses it', () => {
 
   it('failure notes hold the message once; the device session shows on the result', async () => {
     const project = await newProject('Notes');
-    const device = randomUUID();
     const xml = report('pay.spec.ts', [{ name: 'pays', failed: 'expected 2 to be 3', out: `replay: ${server.url}/sessions/${device}?pane=replay` }]);
     const r = await call(key, 'POST', `/v1/projects/${project}/junit-imports?close=true`, { rawBody: xml });
     expect(r.status, JSON.stringify(r.body)).toBe(201);

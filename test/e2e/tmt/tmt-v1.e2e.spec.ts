@@ -4,6 +4,7 @@ import { rebuildProjection } from '#projections/runner.js';
 import { AppError } from '#shared/errors.js';
 import { createOrganizationModule } from '#services/organization/index.js';
 import { createTmtModule, tmtProjections } from '#services/tmt/index.js';
+import { deviceSessionsForResults } from '#services/df/index.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type JsonResponse, type TestServer, errorCode } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
@@ -370,7 +371,7 @@ describe('/v1/test-sessions', () => {
 
   it('records results for a principal that is not a user through the exported function, with the same errors', async () => {
     const { platform } = server.process;
-    const tmt = createTmtModule(platform, { organization: createOrganizationModule(platform) });
+    const tmt = createTmtModule(platform, { organization: createOrganizationModule(platform), deviceSessions: deviceSessionsForResults(platform) });
     const p = await newProject('ENGINE');
     const c = await newCase(p.id);
     const s = (await admin('POST', '/v1/test-sessions', { name: 'E', projectId: p.id, testCases: [c.id] })).body.data;

@@ -5,12 +5,10 @@ import { listActivities } from '#projections/df-sessions/index.js';
 import { byteRange } from '#shared/blob/index.js';
 import { AppError } from '#shared/errors.js';
 import { videoFileKey } from '../../core/blob-keys.js';
+import { signedVideoLink, videoFileName } from '../result-videos.js';
 import { chaptersVtt } from '../video-chapters.js';
 import { sessionLookup, type SessionRoutesOptions } from './lookup.js';
 import { imageResponse, Params, tags } from './schemas.js';
-
-/** How long a signed link to a video lasts. */
-const LINK_TTL_MS = 3_600_000;
 
 const noVideo = () => new AppError('VIDEO_NOT_FOUND', 'This session has no video');
 /** The session had a video, which the workspace's retention removed (410 VIDEO_EXPIRED); else 404. */
@@ -47,7 +45,7 @@ export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptio
       const blob = await platform.blobs.get(key, range ? { range } : {});
       if (!blob) throw noVideo();
       reply.header('content-type', 'video/mp4').header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
-      if (request.query.download === 'true') reply.header('content-disposition', `attachment; filename="session-${session.id}.mp4"`);
+      if (request.query.download === 'true') reply.header('content-disposition', `attachment; filename="${videoFileName(session.id)}"`);
       if (!range) return reply.header('content-length', String(info.size)).send(blob.stream);
       return reply
         .code(206)
@@ -69,11 +67,8 @@ export async function videoRoutes(app: FastifyInstance, opts: SessionRoutesOptio
       const { session } = await content(request, request.params.sessionId);
       stored(session.video);
       if (!session.video) throw noVideo();
-      const key = videoFileKey(session.companyId, session.id, session.video.recordingId);
-      if (!(await platform.blobs.stat(key))) throw noVideo();
-      const download = request.query.download === 'true' ? { fileName: `session-${session.id}.mp4` } : {};
-      const signed = await platform.blobs.presignGet(key, { expiresInMs: LINK_TTL_MS, ...download });
-      return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
+      if (!(await platform.blobs.stat(videoFileKey(session.companyId, session.id, session.video.recordingId)))) throw noVideo();
+      return signedVideoLink(platform.blobs, { id: session.id, companyId: session.companyId, video: session.video }, { download: request.query.download === 'true' });
     },
   });
 
