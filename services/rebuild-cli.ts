@@ -1,8 +1,8 @@
 import { ALL_PROJECTIONS } from './run.js';
 import { createLogger } from '#shared/logger.js';
 import { openPlatform } from './open-platform.js';
-import { ConfigError, loadConfig } from '#shared/config.js';
-import { DataDirLockedError } from '#shared/db/index.js';
+import { loadConfig } from '#shared/config.js';
+import { runOperatorCli } from './operator-cli.js';
 import { rebuildProjection } from '#projections/runner.js';
 
 /**
@@ -54,15 +54,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-      process.stderr.write(`${err.message}\n`);
-      if (err instanceof DataDirLockedError) process.stderr.write('Stop the platform first, then run the rebuild again.\n');
-      process.exit(2);
-    }
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runOperatorCli(main, 'Stop the platform first, then run the rebuild again.');

@@ -63,6 +63,15 @@ export class AuditSigningKeys {
     return rows.map((r) => r.public_jwk);
   }
 
+  /** Every key ever made, newest first: its id, when it was made and when it was retired (null: it signs now). */
+  async list(): Promise<{ keyId: string; createdAt: string; retiredAt: string | null }[]> {
+    const { rows } = await this.db.query<{ key_id: string; created_at: Date | string; retired_at: Date | string | null }>(
+      `SELECT key_id, created_at, retired_at FROM audit_signing_keys ORDER BY created_at DESC, key_id`,
+    );
+    const iso = (t: Date | string) => new Date(t).toISOString();
+    return rows.map((r) => ({ keyId: r.key_id, createdAt: iso(r.created_at), retiredAt: r.retired_at === null ? null : iso(r.retired_at) }));
+  }
+
   /** The key that signs now, made on first use. */
   async current(): Promise<ActiveKey> {
     const { keyId, key } = (await this.newest(this.db)) ?? (await this.db.transaction((tx) => this.create(tx)));

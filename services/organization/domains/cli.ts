@@ -1,13 +1,12 @@
 import { randomToken } from '#shared/auth/index.js';
-import { ConfigError, loadConfig } from '#shared/config.js';
-import { DataDirLockedError } from '#shared/db/index.js';
+import { loadConfig } from '#shared/config.js';
 import { aggregate } from '#shared/es/index.js';
 import { commandContext } from '#shared/es/index.js';
-import { AppError } from '#shared/errors.js';
 import { createLogger } from '#shared/logger.js';
 import { DOMAIN_NAME, domainStream } from '#events/organization/domains.js';
 import { listDomains, type DomainRow } from '#projections/org-domains/index.js';
 import { openPlatform } from '../../open-platform.js';
+import { runOperatorCli } from '../../operator-cli.js';
 import { companyStream } from '../companies/index.js';
 import { domainDecider } from './decide.js';
 
@@ -74,19 +73,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof AppError) {
-      process.stderr.write(`${err.code}: ${err.message}\n`);
-      process.exit(1);
-    }
-    if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-      process.stderr.write(`${err.message}\n`);
-      if (err instanceof DataDirLockedError) process.stderr.write('Stop the platform first, or use a PostgreSQL database (DATABASE_URL) that a running platform shares.\n');
-      process.exit(2);
-    }
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runOperatorCli(main, 'Stop the platform first, or use a PostgreSQL database (DATABASE_URL) that a running platform shares.');

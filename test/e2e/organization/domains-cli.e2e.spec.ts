@@ -1,29 +1,20 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
+import { runOperatorCli } from '#test/helpers/operator-cli.js';
 import { startTestServer, type TestServer } from '#test/helpers/server.js';
 
 /**
  * `npm run domains`: an operator verifies a company's domain without DNS, from a process of its own
  * sharing the running platform's PostgreSQL database, and lists domains.
  */
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 let database: { url: string; drop: () => Promise<void> };
 let server: TestServer;
 let company: SignedUpCompany;
 let other: SignedUpCompany;
 
 /** Runs the CLI as `npm run domains` does (tsx), with the platform's configuration; its exit code and output. */
-function domainsCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: database.url, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'services/organization/domains/cli.ts', ...args], { cwd: ROOT, env, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const domainsCli = (...args: string[]) => runOperatorCli('services/organization/domains/cli.ts', args, { DATABASE_URL: database.url, DATA_DIR: server.dataDir });
 
 beforeAll(async () => {
   database = await createTestDatabase('qa_domains_cli');
