@@ -53,6 +53,12 @@ function countsAsPostgres(pid: string, database: string | undefined): boolean {
   return database !== undefined && title.includes(` ${database} `);
 }
 
+/** CPU seconds (user and system, every thread) one process has used so far, or null when it is gone or off Linux. */
+export function processCpuSeconds(pid: number): number | null {
+  const p = processTicks(String(pid));
+  return p ? p.ticks / TICKS_PER_SECOND : null;
+}
+
 function snapshot(extraPids: readonly number[], database: string | undefined): Snapshot | null {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);

@@ -4,9 +4,12 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain,access-review` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain,access-review,health-reads` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
+ *
+ * `--only=health-reads` measures what reading Android devices' health costs (bench/health-reads.ts): 50
+ * adbd test devices by default, `--devices=N` for another number.
  *
  * `--only=drill` runs the failover drill (bench/failover-drill.ts; figures in docs/operations.md), which
  * is no part of a run without `--only`: it measures recovery, not speed, and takes the machine for
@@ -41,6 +44,7 @@ import { formatGroupCommit, measureGroupCommit, type GroupCommitRun } from './gr
 import { formatStartup, measureStartup, type StartupReport } from './startup.js';
 import { formatAuditChain, measureAuditChain, type AuditChainReport } from './audit-chain.js';
 import { formatAccessReview, measureAccessReview, type AccessReviewBenchReport } from './access-review.js';
+import { formatHealthReads, measureHealthReads, writeHealthReads, type HealthReadsReport } from './health-reads.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
@@ -70,6 +74,8 @@ const SETTINGS = {
   // batchSize null: the platform's default (20 tests per am instrument), not sent.
   // `npm start` on an empty data directory, three restarts with nothing changed, one after a console change.
   startup: { restarts: 3, idleSeconds: 10 },
+  // One agent over 50 adbd devices, reading every 5 s (a minute holds 12 readings of each), scaled to the default 60 s.
+  healthReads: { devices: 50, intervalMs: 5_000, warmupSeconds: 10, durationSeconds: 60 },
   testRuns: { devices: 10, tests: 300, classes: 15, durations: { seed: 20_261_129, medianMs: 380, sigma: 0.75, minMs: 50, maxMs: 1_500 }, batchSize: null, pollMs: 50, testTimeoutSeconds: 10 },
 } as const;
 
@@ -100,8 +106,8 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'health-reads' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'health-reads', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -143,6 +149,8 @@ const MEASURED_FILES = [
   'services/df/test-runs/service.ts',
   'services/df/test-runs/shard.ts',
   'agent/android/instrument.ts',
+  'agent/android/health.ts',
+  'agent/worker.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {
@@ -225,6 +233,12 @@ function testRunVerdicts(r: TestRunsReport | null): Verdict[] {
     { figure: `test run ${i + 1} (${run.basis}), ${r!.tests} tests on ${r!.devices} devices: wall ÷ ideal`, measured: num(run.ratio, 3), target: `≤ ${TARGETS.testRunWallOverIdealMax}`, met: run.ratio <= TARGETS.testRunWallOverIdealMax },
     { figure: `test run ${i + 1} (${run.basis}): platform overhead per test`, measured: `${num(run.overheadPerTestMs, 1)} ms`, target: `< ${TARGETS.testRunOverheadPerTestMs} ms`, met: run.overheadPerTestMs < TARGETS.testRunOverheadPerTestMs },
   ]);
+}
+
+/** The agent's health reads for 50 devices at the default interval, against their goal. */
+function healthReadsVerdicts(r: HealthReadsReport | null): Verdict[] {
+  if (!r) return [];
+  return [{ figure: `agent's health reads, 50 devices at the default ${r.defaultIntervalMs / 1000} s interval (measured with ${r.devices})`, measured: `${num(r.atDefault.agentReadsPercentFor50, 3)} % of a core`, target: `< ${r.goalPercentOfCore} % of a core`, met: r.atDefault.goalMet }];
 }
 
 interface Verdict {
@@ -466,6 +480,7 @@ let webdriverFirst: WebdriverFirstReport | null = null;
 let iosScreen: IosScreenReport | null = null;
 let webConsole: WebConsoleReport | null = null;
 let drill: DrillReport | null = null;
+let healthReads: HealthReadsReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
@@ -593,6 +608,15 @@ try {
     step('access-review', `access review as of a date over ${num(SETTINGS.accessReview.events)} events of one company (PGlite then PostgreSQL)`);
     accessReview = await measureAccessReview(SETTINGS.accessReview);
   }
+  if (steps.has('health-reads')) {
+    const given = process.argv.find((a) => a.startsWith('--devices='));
+    const devices = given ? Number(given.slice('--devices='.length)) : SETTINGS.healthReads.devices;
+    if (!Number.isInteger(devices) || devices < 1) throw new Error(`--devices must be a whole number of 1 or more, not ${given}`);
+    step('health-reads', `device health: the shell commands and CPU of reading ${devices} adbd test devices' health, one agent process`);
+    // BENCH_HEALTH_CPU_PROF=<folder> writes the reading agent's --cpu-prof there (it slows the agent: figures of such a run are not the cost).
+    healthReads = await measureHealthReads({ ...SETTINGS.healthReads, devices, profileDir: process.env.BENCH_HEALTH_CPU_PROF ?? null });
+    writeHealthReads(healthReads);
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -606,7 +630,7 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes), ...testRunVerdicts(testRuns)];
+const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes), ...testRunVerdicts(testRuns), ...healthReadsVerdicts(healthReads)];
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (groupCommit.length > 0) process.stdout.write(`\n${formatGroupCommit(groupCommit)}`);
 if (v1Writes.length > 0) process.stdout.write(`\n${formatV1Writes(v1Writes)}`);
@@ -625,6 +649,7 @@ if (testRuns) process.stdout.write(`\n${formatTestRuns(testRuns, { ratioMax: TAR
 if (startup) process.stdout.write(`\n${formatStartup(startup)}`);
 if (auditChain.length > 0) process.stdout.write(`\n${formatAuditChain(auditChain, SETTINGS.auditChain, TARGETS.auditChainSlowerPercentMax)}`);
 if (accessReview.length > 0) process.stdout.write(`\n${formatAccessReview(accessReview, SETTINGS.accessReview, TARGETS.accessReviewMs)}`);
+if (healthReads) process.stdout.write(`\n${formatHealthReads(healthReads)}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -659,6 +684,7 @@ const results = {
   webConsole,
   testRuns,
   startup,
+  healthReads,
   drill,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
