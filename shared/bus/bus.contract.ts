@@ -289,6 +289,21 @@ export function busContract(name: string, target: BusContractTarget): void {
         ]);
       });
 
+      it('stores a message’s headers with it and delivers them to a consumer that comes later', async () => {
+        const { stream, prefix, options } = durableSetup();
+        const bus = await open(options);
+        await bus.publishDurable(stream, `${prefix}.h`, bytes('with'), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-kind': 'note' });
+        await bus.publishDurable(stream, `${prefix}.h`, bytes('without'));
+        const inbox = new Received<DurableMessage>();
+        await bus.consumeDurable(stream, 'header-reader', async (m) => {
+          await m.ack();
+          inbox.push(m);
+        });
+        const [withHeaders, without] = await inbox.atLeast(2);
+        expect(withHeaders!.headers).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-kind': 'note' });
+        expect(without!.headers ?? {}).toEqual({});
+      });
+
       it('resumes after the last ack when the consumer is re-created after a restart, never repeating acked messages', async () => {
         const ackWaitMs = 250;
         const { stream, prefix, options } = durableSetup(ackWaitMs);

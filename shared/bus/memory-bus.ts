@@ -49,6 +49,7 @@ interface StoredMessage {
   seq: number;
   subject: string;
   data: Uint8Array;
+  headers?: Record<string, string>;
 }
 
 interface ConsumerState {
@@ -227,12 +228,13 @@ function memoryDurable(life: MemoryBusLife, declared: DurableStreams, ackWaitMs:
   }
 
   return {
-    async publishDurable(stream, subject, data) {
+    async publishDurable(stream, subject, data, headers) {
       life.assertOpen();
       assertInStream(declared, stream, subject);
       const state = streamState(stream);
       const seq = state.messages.length + 1;
-      state.messages.push({ seq, subject, data: data.slice() });
+      const kept = normalizeHeaders(headers);
+      state.messages.push({ seq, subject, data: data.slice(), ...(kept ? { headers: kept } : {}) });
       for (const consumer of state.consumers.values()) wakeAll(consumer);
       return { seq };
     },
@@ -264,6 +266,7 @@ function memoryDurable(life: MemoryBusLife, declared: DurableStreams, ackWaitMs:
           const msg: DurableMessage = {
             subject: stored.subject,
             data: stored.data.slice(),
+            ...(stored.headers ? { headers: { ...stored.headers } } : {}),
             seq: stored.seq,
             ack: async () => {
               own.pending.delete(stored.seq);

@@ -294,12 +294,13 @@ function natsDurable(life: NatsBusLife, declared: DurableStreams, ackWaitMs: num
   const js = jetstream(life.nc);
   const setup = jetStreamSetup(life.nc, declared, ackWaitMs);
   return {
-    async publishDurable(stream, subject, data) {
+    async publishDurable(stream, subject, data, headers) {
       life.assertOpen();
       assertInStream(declared, stream, subject);
+      const natsHeaders = toNatsHeaders(headers);
       const publishOnce = async (): Promise<{ seq: number }> => {
         await setup.ensureStream(stream);
-        const ack = await js.publish(subject, data, { expect: { streamName: stream } });
+        const ack = await js.publish(subject, data, { expect: { streamName: stream }, ...(natsHeaders ? { headers: natsHeaders } : {}) });
         return { seq: ack.seq };
       };
       try {

@@ -35,8 +35,8 @@ export interface MessageBus {
   request(subject: string, data: Uint8Array, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<BusMessage>;
   /** Answers a request received by a subscription handler. */
   respond(msg: BusMessage, data: Uint8Array, headers?: Record<string, string>): Promise<void>;
-  /** Publishes to a durable stream; resolves once the message is stored. */
-  publishDurable(stream: string, subject: string, data: Uint8Array): Promise<{ seq: number }>;
+  /** Publishes to a durable stream, headers stored with it; resolves once the message is stored. */
+  publishDurable(stream: string, subject: string, data: Uint8Array, headers?: Record<string, string>): Promise<{ seq: number }>;
   /**
    * Consumes a durable stream as the named durable consumer; delivery resumes after the last ack,
    * across restarts. Messages not acked are delivered again.

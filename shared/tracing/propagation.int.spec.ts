@@ -68,6 +68,27 @@ describe('trace context inside one process', () => {
     expect(byId(handled.parentSpanId)).toMatchObject({ name: 'bus process test.note', parentSpanId: publisher.spanId });
   });
 
+  it('a durable stream’s message carries it: its consumer, however much later, continues the publisher’s trace', async () => {
+    const durable = createMemoryBus({ streams: { TRACED: ['traced.>'] } });
+    try {
+      await inSpan('durable publisher', {}, () => durable.publishDurable('TRACED', 'traced.job', new Uint8Array([1])));
+      await durable.publishDurable('TRACED', 'traced.job', new Uint8Array([2]));
+      const seen: (string | undefined)[] = [];
+      await durable.consumeDurable('TRACED', 'worker', async (msg) => {
+        seen.push(trace.getActiveSpan()?.spanContext().traceId);
+        if (msg.data[0] === 1) await inSpan('durable handled', {}, async () => undefined);
+        await msg.ack();
+      });
+      await expect.poll(() => seen.length).toBe(2);
+      const publisher = await named('durable publisher');
+      expect(seen).toEqual([publisher.traceId, undefined]);
+      const handled = await named('durable handled');
+      expect(byId(handled.parentSpanId)).toMatchObject({ name: 'bus process traced.job', kind: 5, parentSpanId: publisher.spanId, traceId: publisher.traceId });
+    } finally {
+      await durable.close();
+    }
+  });
+
   it('a timer set inside a span ticks outside it: each tick’s span is the root of a trace of its own', async () => {
     let ticks = 0;
     let timer: NodeJS.Timeout | undefined;
