@@ -44,8 +44,11 @@ export class ProjectionLoop {
   set position(position: bigint) {
     if (position === this.at) return;
     this.at = position;
+    this.moves += 1n;
     this.moved();
   }
+  /** How many times the loop's position changed (rebuilds included): what a cache of its answers compares. */
+  moves = 0n;
   /** Head of the log the loop last found nothing new up to; its checkpoint covers at least this. */
   idleAt = 0n;
   private running = false;
@@ -218,7 +221,7 @@ export class ProjectionLoop {
     return false;
   }
 
-  /** Applies one batch; returns whether it applied any event. */
+  /** Applies one batch; returns whether there may be more to read at once (a full batch, an adopted checkpoint). */
   async step(): Promise<boolean> {
     const { store, db, leases } = this.options;
     const epoch = this.lease;
@@ -262,7 +265,9 @@ export class ProjectionLoop {
     }
     this.position = target;
     if (complete && head > this.idleAt) this.idleAt = head;
-    return events.length > 0;
+    // A batch shorter than a full one held every event up to the head: nothing is left to read until
+    // the doorbell rings again (a ring during this step is kept, and the loop does not sleep through it).
+    return events.length > 0 && !complete;
   }
 }
 

@@ -202,11 +202,16 @@ export class ProjectionRunner {
   }
 
   /**
-   * A number that changes whenever any projection of this runner moves (rebuilds included): what caches
-   * of read-model answers compare, once per request, without building every projection's status.
+   * A number that changes whenever any projection of this runner moves (rebuilds included), or, with
+   * `names`, whenever one of those moves: what caches of read-model answers compare, once per request,
+   * without building every projection's status. A cache of one read model's answers names it, so that
+   * writes to other read models (every `/v1` write moves the test-management ones) do not empty it.
    */
-  version(): bigint {
-    return this.moves;
+  version(names?: readonly string[]): bigint {
+    if (!names) return this.moves;
+    let sum = 0n;
+    for (const name of names) sum += this.loops.get(name)?.moves ?? 0n;
+    return sum;
   }
 
   /**

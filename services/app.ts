@@ -22,6 +22,9 @@ import { createAutorunnerModule, type AutorunnerModule } from './autorunner/inde
 import type { Platform } from './platform.js';
 import { traceHeaders } from '#shared/tracing/index.js';
 
+/** The read model the gateway's access checks read (users, roles, workspaces, grants, teams). */
+const DIRECTORY = ['org-directory'] as const;
+
 export const SERVICE_NAMES = ['gateway', 'organization', 'df', 'tmt', 'healthcheck', 'autorunner', 'projections'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
@@ -102,8 +105,9 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
   if (gateway) installCors(app, { platformDomain: config.PLATFORM_DOMAIN, allowLocalhost: config.NODE_ENV !== 'production' });
   const ownModule = gateway ? undefined : MODULE_ROUTES.find((r) => services.has(r.module as ServiceName));
   // Workspace access and permission keys follow the directory read model: dropped whenever this
-  // process's projections move, trusted for 2 s when another process runs them.
-  const accessCache = { ttlMs: 2000, version: () => platform.readModels.version?.() };
+  // process's `org-directory` moves (not at every write to another read model), trusted for 2 s when
+  // another process runs it.
+  const accessCache = { ttlMs: 2000, version: () => platform.readModels.version?.(DIRECTORY) };
   // Rate limits at the edge only (a module behind the gateway would count each request again). The
   // embedded mode is one process: its counters need not be durable, so they stay in memory. With Redis
   // they are shared, and counted in this process while Redis is away.

@@ -75,7 +75,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     readModels: {
       waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()),
       positionOf: (name) => runner?.positionOf(name),
-      version: () => runner?.version(),
+      version: (names?: readonly string[]) => runner?.version(names),
     },
   });
   try {

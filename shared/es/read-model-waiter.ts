@@ -4,10 +4,10 @@ export interface ReadModelWaiter {
   /** How far a projection run by this process has got; undefined when it runs elsewhere. */
   positionOf?(name: string): bigint | undefined;
   /**
-   * A number that changes whenever any projection of this process moves; undefined when they run
-   * elsewhere. Caches of read-model answers are dropped when it changes.
+   * A number that changes whenever any projection of this process moves — with `names`, any of those —;
+   * undefined when they run elsewhere. Caches of read-model answers are dropped when it changes.
    */
-  version?(): bigint | undefined;
+  version?(names?: readonly string[]): bigint | undefined;
 }
 
 /**
