@@ -363,6 +363,38 @@ describe('SQL event store on the PostgreSQL server', () => {
     }
   });
 
+  it('hearing its own NOTIFY back is no second wake-up: one read per append of its own, one per another store’s', async () => {
+    const other = openPostgres(url, { max: 2 });
+    const writer = createSqlEventStore(other);
+    const own = createSqlEventStore(db, { listenUrl: url, pollIntervalMs: 60_000 });
+    // Counts the pages its subscriber reads.
+    let reads = 0;
+    const pages = own as unknown as { readPage(...args: unknown[]): Promise<unknown> };
+    const readPage = pages.readPage.bind(own);
+    pages.readPage = (...args) => ((reads += 1), readPage(...args));
+    const prefix = `echo${Date.now()}-`;
+    const subscription = own.subscribe({ after: await own.headPosition(), filter: { streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      await untilListening(db);
+      const first = iterator.next();
+      await own.append(`${prefix}1`, [newEvent('OwnAppend')], 'no_stream');
+      expect(((await deadline(first, 10_000)).value as RecordedEvent).type).toBe('OwnAppend');
+      const afterOwn = reads;
+      // Notifications arrive in order: by the time the other store's has woken the subscriber, the echo
+      // of its own has been heard (and, before this store knew its own, read the log once more for nothing).
+      const second = iterator.next();
+      await writer.append(`${prefix}2`, [newEvent('OtherAppend')], 'no_stream');
+      expect(((await deadline(second, 10_000)).value as RecordedEvent).type).toBe('OtherAppend');
+      expect(reads - afterOwn).toBe(1);
+    } finally {
+      await subscription.close();
+      await own.close();
+      await writer.close();
+      await other.close();
+    }
+  });
+
   it('without a listener, a subscriber still sees other processes appends at its next poll', async () => {
     const { url: otherUrl, drop } = await createTestDatabase();
     const first = openPostgres(otherUrl, { max: 2 });

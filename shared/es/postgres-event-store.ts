@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '#shared/db/index.js';
 import { assertAppendable, WrongExpectedRevisionError } from './types.js';
 import type { AppendResult, EventFilter, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './types.js';
@@ -64,11 +65,13 @@ class SqlStore implements SqlEventStore {
     this.kind = db.dialect;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     // PGlite is one process's private database: the in-process signal reaches every subscriber.
+    // Its own appends wake its subscribers at once; their NOTIFY, heard back, is not a second wake-up.
+    const sender = randomUUID();
     this.listener =
       db.dialect === 'postgres' && options.listenUrl
-        ? new AppendListener(options.listenUrl, () => this.wake.notify())
+        ? new AppendListener(options.listenUrl, () => this.wake.notify(), sender)
         : undefined;
-    this.notifier = db.dialect === 'postgres' ? new AppendNotifier(db) : undefined;
+    this.notifier = db.dialect === 'postgres' ? new AppendNotifier(db, sender) : undefined;
     if (options.groupCommit ?? true) {
       this.groups = new GroupCommitter({
         // PGlite runs one statement at a time anyway: a second group in flight would only queue there.
