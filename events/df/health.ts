@@ -30,6 +30,14 @@ export type MendingStep = (typeof MENDING_STEPS)[number];
 /** Failed mending steps in a row after which the device is quarantined (cause `mending-failed`). */
 export const MENDING_FAILURES_TO_QUARANTINE = 3;
 
+/**
+ * How a session that ended without its runner's verdict counts as failed for its device
+ * (docs/modules/device-health.md, "Failed sessions in a row"): the device broke or lost the session, or
+ * the WebDriver session could not be created on it. A session that could not be prepared (`failed`)
+ * counts too; ends that say nothing of the device (its user, a time-out, a client gone, a host gone) do not.
+ */
+export const FAILING_END_REASONS = ['device-error', 'device-reset', 'webdriver-session-failed'] as const;
+
 /** A company's thresholds; each bound is validated where it is set (`PUT /df/api/fleet/health-rules`). */
 export const HealthRules = z.object({
   /** Below this level and not charging: `charging` (held until it charges). */
@@ -40,11 +48,13 @@ export const HealthRules = z.object({
   storageMinMb: z.number().int().min(0).max(1_000_000),
   /** Whether mending may reboot a device (the last step before a quarantine); a reboot ends whatever the device was doing, so only where the company allows it. */
   rebootAllowed: z.boolean().default(false),
+  /** After this many sessions in a row failed on a device, it is quarantined (cause `sessions-failed`); 0 (or left out): never. */
+  failedSessionsMax: z.number().int().min(0).max(100).default(0),
 });
 export type HealthRules = z.output<typeof HealthRules>;
 
 /** The rules of a company that set none. */
-export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false };
+export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 };
 
 /** What the device record shows of its health (`health` of a device). */
 export const DeviceHealthRecord = z.object({
@@ -65,7 +75,8 @@ export type DeviceHealthRecord = z.output<typeof DeviceHealthRecord>;
  * a clean-device reset after a session that failed (`reset-failed`: quarantined, the failure as its reason), or
  * mending that failed `MENDING_FAILURES_TO_QUARANTINE` steps in a row (`mending-failed`). `DeviceMendingStep`:
  * each mending step and its result; mending that ran out of steps with the device still unwell
- * quarantines it too (`mending-failed`).
+ * quarantines it too (`mending-failed`). `sessions-failed`: the company's `failedSessionsMax` sessions in a row
+ * failed on the device (quarantined, the count and the last failure as its reason).
  */
 export const healthEvents = defineEvents({
   DeviceHealthChanged: z.object({
@@ -76,7 +87,7 @@ export const healthEvents = defineEvents({
     /** The state before; null for a device's first reading. */
     from: z.enum(HEALTH_STATES).nullable(),
     health: DeviceHealthRecord,
-    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released', 'reset-failed', 'mending-failed']),
+    cause: z.enum(['sample', 'maintenance-started', 'maintenance-ended', 'quarantine-released', 'reset-failed', 'mending-failed', 'sessions-failed']),
     /** While in maintenance: why and until when. */
     maintenance: z.object({ reason: z.string(), until: z.string() }).optional(),
   }),

@@ -1,2 +1,3 @@
 export { dfSessionsProjection } from './projection.js';
 export * from './queries.js';
+export * from './verdicts.js';

@@ -14,6 +14,7 @@ import {
   webdriverActivities,
   workspacesWithActiveSessions,
 } from './queries.js';
+import { closedSessionVerdicts } from './verdicts.js';
 
 const S1 = 'sess-1';
 const scope = { companyId: 1, workspaceId: 1 };
@@ -142,5 +143,31 @@ describe('df-sessions read model', () => {
     expect(await testEventActivities(spec.db, S1, { page: 0, size: 10 }, ['test_started'])).toMatchObject({ rows: [{ activityId: 't1' }], total: 1 });
     expect((await testEventDetails(spec.db, S1)).map((d) => d.type)).toEqual(['test_started', 'test_passed']);
     expect(await webdriverActivities(spec.db, S1)).toEqual([{ activityId: 'w1', detail: { source: 'webdriver', command: 'findElement' } }]);
+  });
+
+  it('lists a device’s closed sessions that say something of it, newest first, after a time, as many as asked', async () => {
+    const session = (id: string, device: string) => ({ ...requested, payload: { ...requested.payload, sessionId: id, deviceId: device } });
+    const ended = (id: string, reason: string, when: string) => ({ type: 'DeviceSessionEnded', payload: { sessionId: id, reason }, ...at(when) });
+    await spec.given(
+      session('s1', 'dev-1'),
+      { type: 'DeviceSessionOutcomeSet', payload: { sessionId: 's1', outcome: 'failed', reason: 'first' } },
+      ended('s1', 'user', '2026-01-02T04:00:00.000Z'),
+      session('s2', 'dev-1'),
+      ended('s2', 'user', '2026-01-02T05:00:00.000Z'),
+      session('s3', 'dev-1'),
+      ended('s3', 'device-error', '2026-01-02T06:00:00.000Z'),
+      session('s4', 'dev-1'),
+      { type: 'DeviceSessionFailed', payload: { sessionId: 's4', code: 'DEVICE_ERROR', reason: 'minitouch did not start' }, ...at('2026-01-02T07:00:00.000Z') },
+      session('s5', 'dev-1'),
+      { type: 'DeviceSessionOutcomeSet', payload: { sessionId: 's5', outcome: 'passed', reason: null } },
+      session('s6', 'dev-2'),
+      ended('s6', 'device-error', '2026-01-02T08:00:00.000Z'),
+    );
+    const ids = async (since: string | null, limit: number) => (await closedSessionVerdicts(spec.db, 'dev-1', since, limit, ['device-error'])).map((v) => v.sessionId);
+    // s2 ended by its user without an outcome says nothing; s5 is still open; s6 is another device's.
+    expect(await ids(null, 10)).toEqual(['s4', 's3', 's1']);
+    expect(await ids(null, 2)).toEqual(['s4', 's3']);
+    expect(await ids('2026-01-02T05:30:00.000Z', 10)).toEqual(['s4', 's3']);
+    expect((await closedSessionVerdicts(spec.db, 'dev-1', null, 10, ['device-error']))[0]).toEqual({ sessionId: 's4', status: 'failed', endReason: 'minitouch did not start', outcome: null, outcomeReason: null, endedAt: '2026-01-02T07:00:00.000Z' });
   });
 });

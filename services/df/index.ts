@@ -136,6 +136,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
       sharedPool: config.DF_SHARED_POOL_TOKEN !== undefined,
       holders,
       resetFailed: (deviceId: string, reason: string) => health.quarantineAfterFailedReset(deviceId, reason),
+      sessionClosed: (deviceId: string) => health.sessionClosed(deviceId),
     }),
   );
   const reservations = new ReservationService(

@@ -63,6 +63,22 @@ export async function startPeer(options: PeerOptions = {}): Promise<{ peer: Adbd
   return { peer, port };
 }
 
+/** An adb server of the test's own with one test device connected to it (its serial); `stop` ends both. */
+export async function startConnectedPeer(options: PeerOptions = {}): Promise<{ adb: AdbServer; peer: AdbdPeer; serial: string; stop(): Promise<void> }> {
+  const adb = await startAdbServer();
+  const { peer, port } = await startPeer(options);
+  const serial = await adb.connect(port);
+  return {
+    adb,
+    peer,
+    serial,
+    async stop() {
+      await adb.stop();
+      await peer.close();
+    },
+  };
+}
+
 /**
  * A minimal APK for the test device: a zip whose stored `AndroidManifest.xml` names the package (the
  * peer's `pm install` reads it), padded with a stored `classes.dex` of `padding` bytes.

@@ -11061,7 +11061,7 @@ export interface paths {
         };
         /**
          * Change the company's health thresholds (audited)
-         * @description A bound out of range, or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
+         * @description A bound out of range (`failedSessionsMax` too: an integer 0–100), or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
          */
         put: {
             parameters: {
@@ -23009,17 +23009,21 @@ export interface components {
             uploadedBy: number;
             versionId?: string;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined. */
         DfHealthRules: {
             batteryMinPercent: number;
+            /** @default 0 */
+            failedSessionsMax: number;
             /** @default false */
             rebootAllowed: boolean;
             storageMinMb: number;
             temperatureMaxC: number;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined. */
         DfHealthRulesInput: {
             batteryMinPercent: number;
+            /** @default 0 */
+            failedSessionsMax: number;
             /** @default false */
             rebootAllowed: boolean;
             storageMinMb: number;

@@ -182,6 +182,7 @@ const RULE_FIELDS = [
   { name: 'batteryMinPercent', label: 'Lowest battery (%)', hint: 'Below it and not charging, a device is held until it charges. 0–100.', min: 0, max: 100, step: 1 },
   { name: 'temperatureMaxC', label: 'Highest battery temperature (°C)', hint: 'Above it, a device is held until it cools down. 20–80.', min: 20, max: 80, step: 0.5 },
   { name: 'storageMinMb', label: 'Least free storage (MB)', hint: 'Below it, a device is degraded and its storage is freed. 0–1,000,000.', min: 0, max: 1_000_000, step: 1 },
+  { name: 'failedSessionsMax', label: 'Failed sessions in a row before quarantine', hint: 'After that many sessions in a row failed on a device (its outcome failed, not prepared, or ended by the device), it is quarantined. 0 turns it off. 0–100.', min: 0, max: 100, step: 1 },
 ] as const;
 
 /**
@@ -202,7 +203,7 @@ export function HealthRulesForm() {
     setErrors({});
     const number = (k: string) => (String(d.get(k) ?? '').trim() === '' ? null : Number(d.get(k)));
     try {
-      const body = { batteryMinPercent: number('batteryMinPercent'), temperatureMaxC: number('temperatureMaxC'), storageMinMb: number('storageMinMb'), rebootAllowed: d.get('rebootAllowed') === 'on' };
+      const body = { batteryMinPercent: number('batteryMinPercent'), temperatureMaxC: number('temperatureMaxC'), storageMinMb: number('storageMinMb'), failedSessionsMax: number('failedSessionsMax'), rebootAllowed: d.get('rebootAllowed') === 'on' };
       qc.setQueryData(['health-rules'], await api<Rules>('/df/api/fleet/health-rules', { method: 'PUT', body }));
       setSaved(true);
     } catch (err) {

@@ -18,6 +18,11 @@ export interface DeviceHealthState {
   maintenance: { reason: string; until: string } | null;
   /** Mending steps failed in a row since the last that succeeded (or the last quarantine). */
   failedMending: number;
+  /**
+   * Since when its sessions count towards `failedSessionsMax`: the last release of a quarantine (an
+   * administrator saw to the device, so the sessions before it no longer count); null: every session.
+   */
+  sessionsCountFrom: string | null;
 }
 
 export type DeviceHealthCommand =
@@ -34,7 +39,9 @@ export type DeviceHealthCommand =
    * Mending ran out of steps and the device is still unwell (`reason`: what is wrong and the last step):
    * quarantined as after three failed steps, even when fewer failed (a reboot the rules do not allow is skipped).
    */
-  | ({ type: 'QuarantineAfterMending'; deviceId: string; reason: string; at: string } & HealthTenant);
+  | ({ type: 'QuarantineAfterMending'; deviceId: string; reason: string; at: string } & HealthTenant)
+  /** The company's `failedSessionsMax` sessions in a row failed on the device (`reason` says how many and the last failure). */
+  | ({ type: 'QuarantineAfterFailedSessions'; deviceId: string; reason: string; at: string } & HealthTenant);
 
 type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'>;
 
@@ -46,9 +53,14 @@ const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ??
  * and out, and releases it from quarantine. A reading never moves a device out of maintenance.
  */
 export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChange, DeviceHealthState>({
-  initialState: () => ({ health: null, maintenance: null, failedMending: 0 }),
+  initialState: () => ({ health: null, maintenance: null, failedMending: 0, sessionsCountFrom: null }),
   evolve: {
-    DeviceHealthChanged: (state, { payload }) => ({ health: payload.health, maintenance: payload.maintenance ?? null, failedMending: payload.health.state === 'quarantined' ? 0 : state.failedMending }),
+    DeviceHealthChanged: (state, { payload }) => ({
+      health: payload.health,
+      maintenance: payload.maintenance ?? null,
+      failedMending: payload.health.state === 'quarantined' ? 0 : state.failedMending,
+      sessionsCountFrom: payload.cause === 'quarantine-released' ? payload.health.checkedAt : state.sessionsCountFrom,
+    }),
     DeviceMendingStep: (state, { payload }) => ({ ...state, failedMending: payload.result === 'failed' ? state.failedMending + 1 : payload.result === 'ok' ? 0 : state.failedMending }),
   },
   decide: {
@@ -99,22 +111,29 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
       delete health.until;
       return [recorded, { type: 'DeviceHealthChanged', payload: { ...tenant, from: stateOf(state), health, cause: 'mending-failed' } }];
     },
-    QuarantineAfterMending: (c, state) => {
-      // Three failed steps quarantined it already (or something else did): that quarantine stands.
-      if (stateOf(state) === 'quarantined') return [];
-      const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons: [`mending did not mend it: ${c.reason}`.slice(0, 500)], checkedAt: c.at };
-      delete health.until;
-      return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause: 'mending-failed' } }];
-    },
+    QuarantineAfterMending: (c, state) => quarantine(c, state, `mending did not mend it: ${c.reason}`, 'mending-failed'),
+    // A standing quarantine (of any cause) stands as it is; a maintenance gives way, as to every quarantine.
+    QuarantineAfterFailedSessions: (c, state) => quarantine(c, state, c.reason, 'sessions-failed'),
   },
 });
+
+/**
+ * Quarantines the device for `reason` unless a quarantine holds it already (three failed mending steps,
+ * or anything else, quarantined it first: that quarantine stands).
+ */
+function quarantine(c: { deviceId: string; at: string } & HealthTenant, state: DeviceHealthState, reason: string, cause: 'mending-failed' | 'sessions-failed'): HealthChange[] {
+  if (stateOf(state) === 'quarantined') return [];
+  const health: DeviceHealthRecord = { ...(state.health ?? {}), state: 'quarantined', reasons: [reason.slice(0, 500)], checkedAt: c.at };
+  delete health.until;
+  return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause } }];
+}
 
 /** A company's health rules (`df-health-rules-<companyId>`): a change is recorded only when something differs. */
 export const healthRulesDecider = defineDecider<{ type: 'SetHealthRules'; companyId: number; rules: HealthRules }, Of<'DfHealthRulesSet'>, { rules: HealthRules | null }>({
   initialState: () => ({ rules: null }),
   evolve: {
-    // Rules set before `rebootAllowed` existed allow no reboot.
-    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules: { ...rules, rebootAllowed: rules.rebootAllowed ?? false } }),
+    // Rules set before `rebootAllowed` existed allow no reboot; before `failedSessionsMax`, failed sessions quarantine nothing.
+    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules: { ...rules, rebootAllowed: rules.rebootAllowed ?? false, failedSessionsMax: rules.failedSessionsMax ?? 0 } }),
   },
   decide: {
     SetHealthRules: ({ companyId, rules }, state) => (state.rules && sameJson(state.rules, rules) ? [] : [{ type: 'DfHealthRulesSet', payload: { companyId, ...rules } }]),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEALTH_RULES, type HealthSample } from '#events/df/health.js';
+import { DEFAULT_HEALTH_RULES, HealthRules, type HealthSample } from '#events/df/health.js';
 import { usableDevices } from '../core/device-health.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
 import { evaluate } from './rules.js';
 
-const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false };
+const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 };
 const tenant = { companyId: 1, workspaceIds: null };
 const reading = (over: Partial<HealthSample> = {}, battery: Partial<NonNullable<HealthSample['battery']>> = {}): HealthSample => ({
   checkedAt: '2026-01-01T00:00:00.000Z',
@@ -111,9 +111,25 @@ describe('health rules decider', () => {
     expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...DEFAULT_HEALTH_RULES } }, state)).toEqual([]);
   });
 
-  it('reads rules recorded before rebootAllowed existed as allowing no reboot', () => {
+  it('reads rules recorded before rebootAllowed existed as allowing no reboot, and before failedSessionsMax as quarantining for no failed session', () => {
     const old = { type: 'DfHealthRulesSet', payload: { companyId: 1, batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 } } as unknown as Parameters<typeof healthRulesDecider.evolve>[1];
-    expect(healthRulesDecider.evolve(healthRulesDecider.initialState(), old).rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false });
+    expect(healthRulesDecider.evolve(healthRulesDecider.initialState(), old).rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    const withReboot = { type: 'DfHealthRulesSet', payload: { companyId: 1, batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true } } as unknown as Parameters<typeof healthRulesDecider.evolve>[1];
+    const state = healthRulesDecider.evolve(healthRulesDecider.initialState(), withReboot);
+    expect(state.rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true, failedSessionsMax: 0 });
+    // The same rules set again with the new field at its default change nothing.
+    expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...state.rules!, failedSessionsMax: 0 } }, state)).toEqual([]);
+  });
+
+  it('takes failedSessionsMax 0–100 and defaults it to 0 (off); out of range or not an integer is refused naming the field', () => {
+    const base = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false };
+    expect(HealthRules.parse(base).failedSessionsMax).toBe(0);
+    expect(HealthRules.parse({ ...base, failedSessionsMax: 3 }).failedSessionsMax).toBe(3);
+    for (const bad of [-1, 101, 2.5, '3']) {
+      const r = HealthRules.safeParse({ ...base, failedSessionsMax: bad });
+      expect(r.success, String(bad)).toBe(false);
+      expect(r.error!.issues[0]!.path).toEqual(['failedSessionsMax']);
+    }
   });
 });
 

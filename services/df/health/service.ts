@@ -4,13 +4,15 @@ import { applySchema } from '#shared/db/index.js';
 import { aggregate, callerActor, commandContext, fold, type CommandActor } from '#shared/es/index.js';
 import { found } from '#shared/errors.js';
 import { HealthReport, decode, hostIdOf, requestDevice, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
-import { DEFAULT_HEALTH_RULES, isHeldState, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
+import { DEFAULT_HEALTH_RULES, FAILING_END_REASONS, isHeldState, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
 import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { closedSessionVerdicts } from '#projections/df-sessions/index.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import { QuarantineMailer } from './quarantine-mail.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
+import { failedInARow, failedSessionsReason } from './failed-sessions.js';
 
 /** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
 export const SAMPLES_KEPT = 1_440;
@@ -274,6 +276,25 @@ export class HealthService {
     const placement = await placementOfDevice(this.platform.db, deviceId);
     const tenant = { companyId: placement?.companyId ?? null, workspaceIds: placement?.workspaceIds ?? null };
     await this.devices.run(deviceId, { type: 'QuarantineAfterFailedReset', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, { actorId: 'system:device-reset', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+  }
+
+  /**
+   * A session on the device closed, or a closed one got its outcome: when the company counts failed
+   * sessions (`failedSessionsMax`) and that many in a row failed since the device's last release from
+   * quarantine, it is quarantined (`sessions-failed`, actor `system:failed-sessions`). The count is read
+   * from the sessions' read model each time, so it survives restarts and needs no memory here.
+   */
+  async sessionClosed(deviceId: string): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement) return;
+    const { failedSessionsMax: max } = await this.rules(placement.companyId);
+    if (!max) return;
+    const state = fold(deviceHealthDecider, await this.platform.store.readStream(deviceHealthStream(deviceId)));
+    if (state.health?.state === 'quarantined') return;
+    const run = failedInARow(await closedSessionVerdicts(this.platform.db, deviceId, state.sessionsCountFrom, max, FAILING_END_REASONS));
+    if (run.count < max) return;
+    const command: DeviceHealthCommand = { type: 'QuarantineAfterFailedSessions', deviceId, reason: failedSessionsReason(run.count, run.last), at: this.platform.now().toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:failed-sessions', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) }));
   }
 
   private async tenantOf(scope: DeviceScope, deviceId: string): Promise<HealthTenant> {

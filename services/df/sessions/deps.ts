@@ -33,6 +33,12 @@ export interface SessionDeps {
   holders?: SessionHolders;
   /** A device's reset to its baseline after a session failed (`reason`): quarantines it (device health). */
   resetFailed?: (deviceId: string, reason: string) => Promise<void>;
+  /**
+   * A session on the device closed (ended, or could not be prepared), or a session got its outcome:
+   * device health counts the device's failed sessions in a row (and may quarantine it). Called before the
+   * device is freed, once the sessions' read model shows the end.
+   */
+  sessionClosed?: (deviceId: string) => Promise<void>;
   /** Whether the operator's shared pool of hosts is on (its devices are seen by every company). */
   sharedPool?: boolean;
 }

@@ -147,7 +147,8 @@ export class SessionService implements SessionPort {
       const failure = deviceFailure(err, 'prepare');
       const code = err instanceof DeviceRequestError ? err.code : 'INTERNAL';
       this.deps.logger.warn({ err, sessionId, deviceId: device.id }, 'device preparation failed');
-      await this.writes.run({ type: 'MarkSessionFailed', sessionId, code, reason: (failure as Error).message }, commandContext(this.deps, sessionActor(caller)));
+      const failed = await this.writes.run({ type: 'MarkSessionFailed', sessionId, code, reason: (failure as Error).message }, commandContext(this.deps, sessionActor(caller)));
+      await this.closed(device.id, sessionId, failed.position);
       await requestDevice(this.deps.bus, target, { op: 'release' }, { timeoutMs: this.deps.commandTimeoutMs }).catch(() => undefined);
       const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: device.id, sessionId }, commandContext(this.deps, sessionActor(caller)));
       await this.writes.settle(released.position);
@@ -197,11 +198,20 @@ export class SessionService implements SessionPort {
       );
       // A device whose reset to its baseline failed is quarantined before it is given back: never handed out dirty.
       if (answer?.resetFailed) await this.deps.resetFailed?.(session.deviceId, answer.resetFailed).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'quarantining a device whose reset failed failed'));
+      // A device whose sessions keep failing is quarantined before it is given back too (its company's `failedSessionsMax`).
+      await this.closed(session.deviceId, session.id, ended.position);
       const released = await this.deps.devices.run({ type: 'ReleaseDevice', deviceId: session.deviceId, sessionId: session.id }, context);
       await this.writes.settle(released.position);
     }
     await this.writes.settle(ended.position);
     await this.deps.holders?.forget(session.id).catch(() => undefined);
+  }
+
+  /** Tells device health that a session on the device closed or got its outcome (it counts failed sessions in a row); never fails the caller. */
+  private async closed(deviceId: string, sessionId: string, position: bigint | null): Promise<void> {
+    if (!this.deps.sessionClosed) return;
+    await this.writes.settle(position);
+    await this.deps.sessionClosed(deviceId).catch((err: unknown) => this.deps.logger.warn({ err, sessionId }, 'counting the failed sessions of the device failed'));
   }
 
   /** Ends a session because of its device or host (not the user). */
@@ -227,9 +237,10 @@ export class SessionService implements SessionPort {
     await this.writes.settle(result.position);
   }
 
-  /** Renames, updates metadata or notes. */
-  update(session: SessionRecord, caller: Caller, change: Parameters<SessionWrites['update']>[2]): Promise<void> {
-    return this.writes.update(session, caller, change);
+  /** Renames, updates metadata, notes or the outcome (an outcome counts for the device's failed sessions in a row). */
+  async update(session: SessionRecord, caller: Caller, change: Parameters<SessionWrites['update']>[2]): Promise<void> {
+    await this.writes.update(session, caller, change);
+    if (change.outcome !== undefined) await this.closed(session.deviceId, session.id, null);
   }
 
   /** Gives a user debug access over `protocols`, or withdraws it; answers whether anything changed. */

@@ -267,10 +267,11 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     await form.getByLabel('Lowest battery (%)').fill('22');
     await form.getByLabel('Highest battery temperature (°C)').fill('41.5');
     await form.getByLabel('Least free storage (MB)').fill('750');
+    await form.getByLabel('Failed sessions in a row before quarantine').fill('3');
     await form.getByRole('checkbox', { name: /Mending may reboot/ }).check();
     await form.getByRole('button', { name: 'Save the health rules' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3 });
     await expectAccessible(page, 'device grid with the health rules saved');
 
     await page.reload();
@@ -278,6 +279,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     await expect.poll(() => again.getByLabel('Lowest battery (%)').inputValue()).toBe('22');
     expect(await again.getByLabel('Highest battery temperature (°C)').inputValue()).toBe('41.5');
     expect(await again.getByLabel('Least free storage (MB)').inputValue()).toBe('750');
+    expect(await again.getByLabel('Failed sessions in a row before quarantine').inputValue()).toBe('3');
     expect(await again.getByRole('checkbox', { name: /Mending may reboot/ }).isChecked()).toBe(true);
   });
 
@@ -294,7 +296,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     expect(await battery.getAttribute('aria-describedby')).toContain('rule-batteryMinPercent-error');
     expect(await form.locator('#rule-temperatureMaxC-error').count()).toBe(0);
     expect(await form.getByRole('status').textContent()).toBe('');
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3 });
     await expectAccessible(page, 'health rules with a refused value');
   });
 

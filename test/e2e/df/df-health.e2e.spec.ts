@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdbdPeer } from '#test/adbd/peer.js';
 import { startAdbServer, startPeer, testApk, type AdbServer } from '#test/helpers/adb.js';
@@ -8,6 +7,7 @@ import { freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
 import { HealthReport, PROTOCOL_VERSION, encode, subjects } from '#shared/wire/index.js';
 import { QuarantineMailer } from '#services/df/health/index.js';
 
@@ -27,11 +27,10 @@ let peer: AdbdPeer;
 let token: string;
 let deviceId: string;
 let serial: string;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let fragile: AdbdPeer | undefined;
 let mender: AdbdPeer | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
-const hooks: { type: string; data: Record<string, unknown> }[] = [];
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
 const expectStatus = (res: JsonResponse, status: number, code?: string) => {
@@ -65,21 +64,11 @@ const wdSession = () => http(server.url, 'POST', '/df/wd/session', { token, body
 const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 /** The quarantine mails the administrator has received so far. */
 const quarantineMails = () => smtp.mails.filter((m) => m.to.includes(ADMIN.email)).map((m) => mailText(m.raw)).filter((t) => t.includes('Device quarantined'));
-const hookSeen = (type: string, match: (d: Record<string, unknown>) => boolean) =>
-  eventually(async () => hooks.find((h) => h.type === type && match(h.data)), { what: `webhook ${type}`, timeoutMs: 20_000 });
+const hookSeen = (type: string, match: (d: Record<string, unknown>) => boolean) => receiver.seen(type, match);
 
 describe('device health', () => {
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const parsed = JSON.parse(body || '{}') as { type?: string; data?: Record<string, unknown> };
-        if (parsed.type) hooks.push({ type: parsed.type, data: parsed.data ?? {} });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startWebhookReceiver();
     smtp = await startSmtpListener();
     adb = await startAdbServer();
     const started = await startPeer({ model: 'Health Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
@@ -96,7 +85,7 @@ describe('device health', () => {
     const workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
     const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, {
       token,
-      body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`, events: ['device.health_changed', 'device.quarantined', 'device.recovered'] },
+      body: { url: receiver.url, events: ['device.health_changed', 'device.quarantined', 'device.recovered'] },
     });
     expectStatus(hook, 201);
     deviceId = await eventually(async () => ((await api('GET', '/devices?platform=android')).body.content as { id: string }[])[0]?.id, { what: 'the android device', timeoutMs: 60_000 });
@@ -107,7 +96,7 @@ describe('device health', () => {
     await server?.stop();
     await adb?.stop();
     await peer?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
     await smtp?.stop();
     await fragile?.close();
     await mender?.close();
@@ -115,7 +104,7 @@ describe('device health', () => {
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
     const before = (await api('GET', '/fleet/health-rules')).body;
-    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false });
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
     for (const bad of [{ ...before, batteryMinPercent: 150 }, { ...before, temperatureMaxC: 5 }, { ...before, storageMinMb: -1 }, { batteryMinPercent: 20 }, { ...before, rebootAllowed: 'yes' }, { ...before, rebootAllowed: 1 }]) {
       expectStatus(await api('PUT', '/fleet/health-rules', bad), 400, 'VALIDATION_FAILED');
     }
@@ -147,7 +136,7 @@ describe('device health', () => {
     expect(series.body.mending).toEqual([]);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
-    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false });
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
     const audit = await eventually(async () => {
       const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health-rules&size=50', { token });
       return r.body.content?.length >= 1 ? r.body.content : undefined;
@@ -452,7 +441,7 @@ describe('device health', () => {
       }, { what: 'the mender device quarantined', timeoutMs: 30_000 });
     const stepsOf = async () => (await mendingOf(menderId)).map((m) => `${m.step}:${m.result}`);
     // Released, its next reading (storage still short) may make it degraded at once: the webhook says the release happened.
-    const releases = () => hooks.filter((h) => h.type === 'device.recovered' && h.data.deviceId === menderId && h.data.from === 'quarantined' && h.data.cause === 'quarantine-released').length;
+    const releases = () => receiver.hooks.filter((h) => h.type === 'device.recovered' && h.data.deviceId === menderId && h.data.from === 'quarantined' && h.data.cause === 'quarantine-released').length;
     const release = async () => {
       const before = releases();
       expectStatus(await api('POST', `/devices/${menderId}/release-quarantine`), 200);

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectedPeer } from '#test/helpers/adb.js';
+import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { signUpCompany } from '#test/helpers/org-api.js';
+import { startSmtpListener } from '#test/helpers/smtp.js';
+import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
+import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
+
+/**
+ * Device health as an administrator runs it, end to end: the started server, its in-process agent and an
+ * adbd test device behind Debian's adb. A device whose sessions fail three in a row (the company's
+ * `failedSessionsMax`) is quarantined — the count read from the sessions' read model, so it survives a
+ * restart of the server on the same data directory — said by webhook and mail, refused to the next
+ * session naming why, and put back by an administrator's release. Every wait is a poll with a deadline.
+ */
+const ADMIN = { email: 'health-admin-ops@example.com', password: 'health-admin-password-1' };
+let dataDir: string;
+let env: Record<string, string>;
+let server: TestServer;
+let android: Awaited<ReturnType<typeof startConnectedPeer>>;
+let token: string;
+let deviceId: string;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+
+const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
+const expectStatus = (res: JsonResponse, status: number, code?: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  if (code) expect(res.body.code).toBe(code);
+};
+type Health = { state: string; reasons: string[] } | null;
+const healthOf = async (): Promise<Health> => (await api('GET', `/devices/${deviceId}`)).body.health;
+/** A mail's text with its quoted-printable soft breaks and escapes undone. */
+const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** Starts the server on the test's data directory (again, after a stop) and signs the administrator in. */
+async function start(): Promise<void> {
+  server = await startTestServer(env);
+  token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
+  deviceId = await eventually(async () => ((await api('GET', '/devices?platform=android')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, {
+    what: 'the android device available',
+    timeoutMs: 60_000,
+  });
+}
+
+/** Opens a session on the device, sets its outcome (before or after its end) and ends it. */
+async function session(outcome: 'passed' | 'failed' | null, reason: string | null, when: 'before-end' | 'after-end' = 'before-end'): Promise<void> {
+  const opened = await api('POST', '/sessions', { deviceId, name: `health admin ${outcome ?? 'unjudged'}` });
+  expectStatus(opened, 201);
+  const id = opened.body.id as string;
+  const judge = async () => expectStatus(await api('PUT', `/sessions/${id}/outcome`, { outcome, ...(reason ? { reason } : {}) }), 200);
+  if (outcome && when === 'before-end') await judge();
+  expectStatus(await api('DELETE', `/sessions/${id}`), 200);
+  if (outcome && when === 'after-end') await judge();
+}
+
+describe('device health: administration', () => {
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    smtp = await startSmtpListener();
+    android = await startConnectedPeer({ model: 'Admin Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    dataDir = mkdtempSync(join(tmpdir(), 'health-admin-'));
+    env = {
+      DATA_DIR: dataDir,
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: smtp.url,
+      AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-admin-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: android.adb.port, uiautomator2: false }, devices: [] }),
+    };
+    await start();
+    const workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
+    const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, { token, body: { url: receiver.url, events: ['device.quarantined', 'device.recovered'] } });
+    expectStatus(hook, 201);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await android?.stop();
+    await receiver?.close();
+    await smtp?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a failedSessionsMax out of range or not an integer (400 naming the field), changing nothing; 0 by default', async () => {
+    const before = (await api('GET', '/fleet/health-rules')).body;
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    for (const bad of [101, -1, 2.5, '3', null]) {
+      const refused = await api('PUT', '/fleet/health-rules', { ...before, failedSessionsMax: bad });
+      expectStatus(refused, 400, 'VALIDATION_FAILED');
+      expect(JSON.stringify(refused.body.details), String(bad)).toContain('failedSessionsMax');
+    }
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual(before);
+    // Another company cannot change this company's rules: its own are separate.
+    const other = await signUpCompany(server.url, 'health-admin-other');
+    expectStatus(await api('PUT', '/fleet/health-rules', { ...before, failedSessionsMax: 1 }, other.token), 200);
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual(before);
+    const set = await api('PUT', '/fleet/health-rules', { ...before, failedSessionsMax: 3 });
+    expectStatus(set, 200);
+    expect(set.body.failedSessionsMax).toBe(3);
+  });
+
+  it('quarantines the device after three sessions in a row failed — a passed one starts the count again, a restart forgets nothing — refuses the next session naming why, and an administrator releases it', async () => {
+    const mailsBefore = smtp.mails.length;
+    await session('failed', 'login button missing');
+    await session('passed', null);
+    await session('failed', 'cart total wrong');
+    // Ended by its user with no verdict: it neither counts nor breaks the run.
+    await session(null, null);
+    await session('failed', 'checkout timed out');
+    expect((await healthOf())?.state ?? 'unread').not.toBe('quarantined');
+
+    // The server stops and starts again on the same data: the two failures since the passed session are still counted.
+    const before = deviceId;
+    await server.stop();
+    await start();
+    expect(deviceId).toBe(before);
+    // The third, judged only after its end (a runner that learns its result late): the outcome quarantines the device.
+    await session('failed', 'payment declined', 'after-end');
+    const held = await eventually(async () => {
+      const h = await healthOf();
+      return h?.state === 'quarantined' ? h : undefined;
+    }, { what: 'the device quarantined' });
+    expect(held.reasons).toEqual(['3 sessions in a row failed; the last: outcome failed: payment declined']);
+    const hook = await receiver.seen('device.quarantined', (d) => d.deviceId === deviceId && d.cause === 'sessions-failed');
+    expect(hook.data.reasons).toEqual(held.reasons);
+    const mail = await eventually(async () => smtp.mails.slice(mailsBefore).map((m) => mailText(m.raw)).find((t) => t.includes('cause: sessions-failed')), { what: 'the quarantine mail' });
+    expect(mail).toContain('Subject: Device quarantined: Admin Phone');
+    expect(mail).toContain('- 3 sessions in a row failed; the last: outcome failed: payment declined');
+    const refused = await api('POST', '/sessions', { deviceId, name: 'after three failures' });
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('quarantined: 3 sessions in a row failed');
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health&size=100', { token });
+      return ((r.body.content ?? []) as { eventType: string; actorName: string | null; payload: { cause?: string } }[]).find((e) => e.payload?.cause === 'sessions-failed');
+    }, { what: 'the quarantine in the audit' });
+    expect(audit.actorName).toBe('system:failed-sessions');
+
+    const released = await api('POST', `/devices/${deviceId}/release-quarantine`);
+    expectStatus(released, 200);
+    expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
+    await receiver.seen('device.recovered', (d) => d.deviceId === deviceId && d.from === 'quarantined');
+    // The count starts again at the release: one more failed session does not quarantine it.
+    await session('failed', 'one more');
+    expect((await healthOf())?.state).not.toBe('quarantined');
+    expect(smtp.mails.slice(mailsBefore).filter((m) => mailText(m.raw).includes('cause: sessions-failed')).length).toBe(1);
+  });
+});
