@@ -35,6 +35,14 @@ export const reservationEvents = defineEvents({
   DeviceReservationCancelled: z.object(booking),
   /** The holder opened no session within the grace (`DF_RESERVATION_GRACE`), or its range passed unused. */
   DeviceReservationExpired: z.object(booking),
+  /**
+   * An administrator took the booking's device into maintenance for part of its range (until `until`,
+   * for `reason`): the booking is kept — the maintenance may end early — and carries this warning.
+   * Recorded again when the maintenance changes.
+   */
+  DeviceReservationMaintenanceConflict: z.object({ ...booking, reason: z.string(), until: instant }),
+  /** The maintenance that warned the booking ended, or no longer falls in its range: the warning is lifted. */
+  DeviceReservationMaintenanceConflictCleared: z.object(booking),
 });
 export type ReservationEvent = EventOf<typeof reservationEvents>;
 export const RESERVATION_EVENT_TYPES = reservationEvents.types;

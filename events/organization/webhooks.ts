@@ -3,7 +3,7 @@ import { defineEvents, type EventOf } from '#shared/es/index.js';
 
 /**
  * What a workspace's webhooks can be told, in the platform's words (docs/modules/webhooks.md):
- * a device session ended, a booking starts soon or ended, an accessibility export is ready, a test
+ * a device session ended, a booking starts soon, ended, or has its device in maintenance for part of it, an accessibility export is ready, a test
  * session finished, a test run finished, a health check went down or recovered, a device host was lost,
  * a device's health changed (and, among those changes, it was quarantined or recovered).
  */
@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_NAMES = [
   'session.ended',
   'reservation.starting',
   'reservation.ended',
+  'reservation.maintenance_conflict',
   'accessibility.export.ready',
   'test_session.finished',
   'test_run.finished',

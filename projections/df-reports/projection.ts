@@ -230,6 +230,9 @@ export const dfReportsProjection: Projection = {
     DeviceReservationEnded: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'ended', { reason: p.reason }),
     DeviceReservationCancelled: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'cancelled'),
     DeviceReservationExpired: (tx, { payload: p }, _at, recorded) => bookingClosed(tx, recorded, p.reservationId, 'expired'),
+    // A maintenance's warning changes nothing the reports count (the booking stands as it was).
+    DeviceReservationMaintenanceConflict: async () => undefined,
+    DeviceReservationMaintenanceConflictCleared: async () => undefined,
     DeviceConnected: async (tx, { payload: p }, at) => {
       if (p.status !== 'offline') await openPresence(tx, p.deviceId, at);
     },

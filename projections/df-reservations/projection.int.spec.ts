@@ -41,6 +41,17 @@ describe('df-reservations read model', () => {
     expect((await findReservation(spec.db, scope, R1))?.status).toBe('ended');
   });
 
+  it('given a maintenance warning, shows it with its reason, end and time, in the list too, and shows none once it is lifted', async () => {
+    await spec.given(scheduled(R1, '2026-02-01T10:00:00.000Z', '2026-02-01T11:00:00.000Z'), scheduled(R2, '2026-02-01T12:00:00.000Z', '2026-02-01T13:00:00.000Z'));
+    expect((await findReservation(spec.db, scope, R1))?.maintenanceConflict).toBeNull();
+    await spec.given({ type: 'DeviceReservationMaintenanceConflict', payload: { ...ref(R1), reason: 'battery swap', until: '2026-02-01T10:30:00.000Z' } });
+    const warned = { reason: 'battery swap', until: '2026-02-01T10:30:00.000Z', notedAt: SPEC_TIME };
+    expect(await findReservation(spec.db, scope, R1)).toMatchObject({ status: 'scheduled', maintenanceConflict: warned });
+    expect((await listReservations(spec.db, scope, {}, paging)).content.map((r) => r.maintenanceConflict)).toEqual([warned, null]);
+    await spec.given({ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(R1) });
+    expect((await findReservation(spec.db, scope, R1))?.maintenanceConflict).toBeNull();
+  });
+
   it('given cancelled and expired bookings, shows those states', async () => {
     await spec.given(
       scheduled(R1, '2026-02-01T10:00:00.000Z', '2026-02-01T11:00:00.000Z'),
@@ -71,7 +82,7 @@ describe('df-reservations read model', () => {
     const page = await listReservations(spec.db, scope, {}, { page: 1, size: 1, sortDir: 'asc' });
     expect(page).toMatchObject({ page: 1, size: 1, totalElements: 2, totalPages: 2 });
     expect(page.content.map((r) => r.id)).toEqual([R2]);
-    expect(Object.keys(page.content[0]!).sort()).toEqual(['createdAt', 'deviceId', 'endAt', 'id', 'note', 'startAt', 'status', 'userId', 'workspaceId']);
+    expect(Object.keys(page.content[0]!).sort()).toEqual(['createdAt', 'deviceId', 'endAt', 'id', 'maintenanceConflict', 'note', 'startAt', 'status', 'userId', 'workspaceId']);
   });
 
   it('answers the ticker: due, current and upcoming bookings', async () => {

@@ -26,6 +26,10 @@ export const dfReservationsProjection: Projection = {
       last_session_id text,
       end_reason text
     );
+    -- Added later; no event before them sets them, so an existing table needs no rebuild.
+    ALTER TABLE df_reservations ADD COLUMN IF NOT EXISTS maintenance_reason text;
+    ALTER TABLE df_reservations ADD COLUMN IF NOT EXISTS maintenance_until timestamptz;
+    ALTER TABLE df_reservations ADD COLUMN IF NOT EXISTS maintenance_noted_at timestamptz;
     CREATE INDEX IF NOT EXISTS df_reservations_workspace ON df_reservations (company_id, workspace_id, start_at);
     CREATE INDEX IF NOT EXISTS df_reservations_device ON df_reservations (device_id, start_at);
     CREATE INDEX IF NOT EXISTS df_reservations_open ON df_reservations (status, start_at) WHERE status IN ('scheduled', 'active');`,
@@ -47,6 +51,10 @@ export const dfReservationsProjection: Projection = {
       DeviceReservationEnded: (tx, e, at) => setStatus(tx, e.payload.reservationId, 'ended', at, e.payload.reason),
       DeviceReservationCancelled: (tx, e, at) => setStatus(tx, e.payload.reservationId, 'cancelled', at),
       DeviceReservationExpired: (tx, e, at) => setStatus(tx, e.payload.reservationId, 'expired', at),
+      DeviceReservationMaintenanceConflict: (tx, { payload: p }, at) =>
+        tx.query(`UPDATE df_reservations SET maintenance_reason = $2, maintenance_until = $3, maintenance_noted_at = $4, updated_at = $4 WHERE reservation_id = $1`, [p.reservationId, p.reason, p.until, at]),
+      DeviceReservationMaintenanceConflictCleared: (tx, e, at) =>
+        tx.query(`UPDATE df_reservations SET maintenance_reason = NULL, maintenance_until = NULL, maintenance_noted_at = NULL, updated_at = $2 WHERE reservation_id = $1`, [e.payload.reservationId, at]),
     },
     reservationEvents,
   ),

@@ -17,6 +17,8 @@ export interface ReservationView {
   status: ReservationStatus;
   note: string | null;
   createdAt: string;
+  /** The device goes into maintenance during the booking (it is kept, with this warning); null otherwise. */
+  maintenanceConflict: { reason: string; until: string; notedAt: string } | null;
 }
 
 /** A reservation with what the service needs besides the view. */
@@ -44,6 +46,7 @@ const toRecord = (r: Row): ReservationRecord => ({
   status: String(r.status) as ReservationStatus,
   note: textOrNull(r.note),
   createdAt: iso(r.created_at),
+  maintenanceConflict: r.maintenance_until ? { reason: String(r.maintenance_reason), until: iso(r.maintenance_until), notedAt: iso(r.maintenance_noted_at) } : null,
   companyId: Number(r.company_id),
   lastSessionId: textOrNull(r.last_session_id),
 });

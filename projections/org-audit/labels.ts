@@ -73,6 +73,8 @@ const LABELS: Record<string, string> = {
   DeviceReservationEnded: 'Booking ended',
   DeviceReservationCancelled: 'Booking cancelled',
   DeviceReservationExpired: 'Booking expired',
+  DeviceReservationMaintenanceConflict: 'Booking warned of a maintenance',
+  DeviceReservationMaintenanceConflictCleared: 'Booking maintenance warning lifted',
   DeviceSessionInvitationCreated: 'Session shared',
   DeviceSessionInvitationRevoked: 'Session share revoked',
   DeviceSessionInvitationAccepted: 'Session share accepted',

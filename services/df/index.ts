@@ -115,12 +115,11 @@ function fleetDefaults(config: Platform['config']) {
  * first; the reservation commands and ticker and the fleet sweeper end and open sessions, so they
  * are built after.
  */
-function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub, health: HealthService) {
+function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: ScreenHub, health: HealthService, gate: BookingGate) {
   const { config } = platform;
   const holders = new SessionHolders(platform.kv, 2 * config.DF_WATCHDOG_PERIOD);
   holders.addSource(() => hub.watched());
   const fleet = new FleetService(withPlatform(platform, { blobs: platform.blobs, ...fleetDefaults(config) }));
-  const gate = new BookingGate(withPlatform(platform, {}));
   const sessions = new SessionService(
     withPlatform(platform, {
       bus: platform.bus,
@@ -152,7 +151,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
   );
   const sweeper = new FleetSweeper(withPlatform(platform, { fleet, sessions, maxSessionSeconds: fleetDefaults(config).defaultSession.maxSessionSeconds }));
   const watchdog = new BusyWatchdog(withPlatform(platform, { holders, sessions, periodMs: config.DF_WATCHDOG_PERIOD }));
-  return { fleet, gate, sessions, reservations, sweeper, watchdog };
+  return { fleet, sessions, reservations, sweeper, watchdog };
 }
 
 /** The services of the device module, in the order they need each other (constructor injection only). */
@@ -160,8 +159,10 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
   const { config } = platform;
   const devices = new DeviceCommands(platform.store);
   const hub = new ScreenHub({ bus: platform.bus, blobs: platform.blobs, logger: platform.logger, commandTimeoutMs: config.DF_COMMAND_TIMEOUT });
-  const health = new HealthService(platform);
-  const { fleet, gate, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health);
+  // The booking gate needs nothing else: device health tells bookings through it when a maintenance falls in them.
+  const gate = new BookingGate(withPlatform(platform, {}));
+  const health = new HealthService(platform, { bookings: gate });
+  const { fleet, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health, gate);
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);

@@ -124,6 +124,25 @@ function BookingList(props: {
   );
 }
 
+/**
+ * A booking's note, and the warning of a maintenance of its device that falls in it: the booking stands
+ * (the maintenance may end early), but while the maintenance lasts no session opens on the device.
+ */
+function BookingNote({ booking }: { booking: Reservation }) {
+  const m = booking.maintenanceConflict;
+  return (
+    <>
+      {booking.note ?? ''}
+      {m ? (
+        <p class="warn">
+          <span class="badge maintenance">In maintenance</span> The device is in maintenance until {formatTime(m.until)} ({m.reason}). The booking stands, but no session opens on the device
+          until the maintenance ends.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 function BookingTable({ rows, label, nameOf, run }: { rows: Reservation[]; label: string; nameOf: (id: string) => string; run: (fn: () => Promise<unknown>) => Promise<unknown> }) {
   const { me } = useSession();
   return (
@@ -136,7 +155,7 @@ function BookingTable({ rows, label, nameOf, run }: { rows: Reservation[]; label
         { header: 'From', class: 'nowrap', cell: (r) => formatTime(r.startAt) },
         { header: 'Until', class: 'nowrap', cell: (r) => formatTime(r.endAt) },
         { header: 'Status', cell: (r) => <span class={`badge ${r.status}`}>{r.status}</span> },
-        { header: 'Note', cell: (r) => r.note ?? '' },
+        { header: 'Note', cell: (r) => <BookingNote booking={r} /> },
         {
           header: 'Actions',
           hiddenHeader: true,

@@ -10,6 +10,7 @@ const EVENTS = [
   ['session.ended', 'A device session ended'],
   ['reservation.starting', 'A booking starts soon'],
   ['reservation.ended', 'A booking ended'],
+  ['reservation.maintenance_conflict', 'A booked device goes into maintenance'],
   ['accessibility.export.ready', 'An accessibility export is ready'],
   ['test_session.finished', 'A test session finished'],
   ['test_run.finished', 'A test run finished'],

@@ -55,6 +55,15 @@ const MEND_TIMEOUT_MS = 120_000;
 /** How many of its newest mending steps a device's health shows. */
 const MENDING_SHOWN = 20;
 
+/**
+ * What a maintenance tells the device's bookings (the module wires the booking gate here): a booking whose
+ * range the maintenance overlaps is warned and kept; the warnings are lifted when the maintenance ends.
+ */
+export interface MaintenanceBookings {
+  maintenanceStarted(deviceId: string, companyId: number, maintenance: { reason: string; until: string }, actor: CommandActor): Promise<unknown>;
+  maintenanceEnded(deviceId: string, actor: CommandActor): Promise<unknown>;
+}
+
 /** Who acts when a host's reading moves a device: the agent of that host. */
 const agentActor = (hostId: string, companyId: number | null): CommandActor => ({ actorId: `agent:${hostId}`, ...(companyId !== null ? { companyId } : {}) });
 
@@ -78,7 +87,10 @@ export class HealthService {
     (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
   );
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    private readonly options: { bookings?: MaintenanceBookings } = {},
+  ) {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
     this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
     this.mails = new QuarantineMailer(platform);
@@ -117,10 +129,16 @@ export class HealthService {
       if (!placement) continue;
       const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(placement.companyId)]);
       const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+      const actor = { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) };
       // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
-      await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) })).catch((err: unknown) => {
-        if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
-      });
+      const ended = await this.devices.run(deviceId, command, commandContext(this.platform, actor)).then(
+        () => true,
+        (err: unknown) => {
+          if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
+          return false;
+        },
+      );
+      if (ended) await this.options.bookings?.maintenanceEnded(deviceId, actor);
     }
   }
 
@@ -244,10 +262,15 @@ export class HealthService {
     return { deviceId, health: device.health, samples, mending };
   }
 
-  /** Takes a device the caller may see into maintenance until `until`; 404 for a device they may not see. */
+  /**
+   * Takes a device the caller may see into maintenance until `until`; 404 for a device they may not see.
+   * Then its company's bookings that the maintenance overlaps are told (kept, with a warning): also when
+   * the same maintenance is asked again, so a request repeated after a failure tells whoever was missed.
+   */
   async startMaintenance(caller: Caller, scope: DeviceScope, deviceId: string, input: { reason: string; until: string }): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);
     await this.devices.run(deviceId, { type: 'StartMaintenance', deviceId, reason: input.reason, until: input.until, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    await this.options.bookings?.maintenanceStarted(deviceId, tenant.companyId!, { reason: input.reason, until: new Date(input.until).toISOString() }, callerActor(caller));
     return this.current(scope, deviceId);
   }
 
@@ -256,6 +279,7 @@ export class HealthService {
     const tenant = await this.tenantOf(scope, deviceId);
     const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(tenant.companyId)]);
     await this.devices.run(deviceId, { type: 'EndMaintenance', deviceId, by: 'administrator', latest, rules, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    await this.options.bookings?.maintenanceEnded(deviceId, callerActor(caller));
     return this.current(scope, deviceId);
   }
 

@@ -15,6 +15,8 @@ export interface Booking {
   status: ReservationStatus;
   /** Whether the holder opened a session during it (then it does not expire). */
   used: boolean;
+  /** A maintenance of its device that falls in its range (kept, with this warning), or null. */
+  maintenance: { reason: string; until: string } | null;
 }
 
 /** Every booking of one device, by id. */
@@ -35,14 +37,22 @@ function checkRange(startAt: string, endAt: string): void {
 }
 
 export type ReservationCommand =
-  | ({ type: 'Reserve'; now: string } & Omit<Booking, 'status' | 'used'>)
+  | ({ type: 'Reserve'; now: string } & Omit<Booking, 'status' | 'used' | 'maintenance'>)
   | { type: 'Reschedule'; reservationId: string; startAt?: string; endAt?: string; note?: string | null; now: string }
   /** DELETE: a scheduled booking is cancelled, an active one ended. */
   | { type: 'Cancel'; reservationId: string }
   | { type: 'End'; reservationId: string }
   | { type: 'RecordSessionOpened'; reservationId: string; sessionId: string; now: string }
   /** The ticker's step for one booking: activate, end at its end, expire without a session after the grace. */
-  | { type: 'Advance'; reservationId: string; now: string; graceMs: number };
+  | { type: 'Advance'; reservationId: string; now: string; graceMs: number }
+  /**
+   * The device went into maintenance (or its maintenance changed) until `until`: every open booking of
+   * the device's company whose range overlaps [now, until] is warned; one warned before that no longer
+   * overlaps is cleared. Another company's bookings (a shared device) are left alone.
+   */
+  | { type: 'NoteMaintenance'; deviceId: string; companyId: number; reason: string; until: string; now: string }
+  /** The device's maintenance ended: the open bookings it warned are cleared. */
+  | { type: 'ClearMaintenance'; deviceId: string };
 
 export const isOpen = (b: Pick<Booking, 'status'>) => b.status === 'scheduled' || b.status === 'active';
 const overlaps = (a: { startAt: string; endAt: string }, b: { startAt: string; endAt: string }) => ms(a.startAt) < ms(b.endAt) && ms(b.startAt) < ms(a.endAt);
@@ -106,6 +116,7 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
           note: p.note,
           status: 'scheduled',
           used: false,
+          maintenance: null,
         },
       },
     }),
@@ -115,6 +126,8 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
     DeviceReservationEnded: (state, e) => update(state, e.payload.reservationId, { status: 'ended' }),
     DeviceReservationCancelled: (state, e) => update(state, e.payload.reservationId, { status: 'cancelled' }),
     DeviceReservationExpired: (state, e) => update(state, e.payload.reservationId, { status: 'expired' }),
+    DeviceReservationMaintenanceConflict: (state, { payload: p }) => update(state, p.reservationId, { maintenance: { reason: p.reason, until: p.until } }),
+    DeviceReservationMaintenanceConflictCleared: (state, e) => update(state, e.payload.reservationId, { maintenance: null }),
   },
 
   decide: {
@@ -183,5 +196,19 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       if (!b.used && now >= ms(b.startAt) + c.graceMs) return [{ type: 'DeviceReservationExpired', payload: ref(b) }];
       return [];
     },
+    NoteMaintenance: (c, state) => {
+      const window = { startAt: c.now, endAt: c.until };
+      return Object.values(state.bookings)
+        .filter((b) => isOpen(b) && b.companyId === c.companyId)
+        .flatMap((b): ReservationEvent[] => {
+          if (!overlaps(b, window)) return b.maintenance ? [{ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(b) }] : [];
+          if (b.maintenance?.reason === c.reason && b.maintenance.until === c.until) return [];
+          return [{ type: 'DeviceReservationMaintenanceConflict', payload: { ...ref(b), reason: c.reason, until: c.until } }];
+        });
+    },
+    ClearMaintenance: (_c, state) =>
+      Object.values(state.bookings)
+        .filter((b) => isOpen(b) && b.maintenance)
+        .map((b): ReservationEvent => ({ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(b) })),
   },
 });

@@ -104,4 +104,33 @@ describe('reservation decider', () => {
     expect(bookingAt(state, new Date(at(60)))?.reservationId).toBe('r-1');
     expect(bookingAt(state, new Date(at(120)))).toBeNull();
   });
+
+  describe('a maintenance of the device', () => {
+    const note = (untilMinutes: number, reason = 'battery swap', companyId = 1) => ({ type: 'NoteMaintenance' as const, deviceId: 'd-1', companyId, reason, until: at(untilMinutes), now: NOW });
+    const conflict = (id: string, untilMinutes: number, reason = 'battery swap'): ReservationEvent => ({ type: 'DeviceReservationMaintenanceConflict', payload: { ...ref(id), reason, until: at(untilMinutes) } });
+    const cleared = (id: string): ReservationEvent => ({ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(id) });
+    const other = (id: string, from: number, to: number): ReservationEvent => ({ type: 'DeviceReservationScheduled', payload: { reservationId: id, ...who, companyId: 2, workspaceId: 9, startAt: at(from), endAt: at(to), note: null } });
+    const bookings = [scheduled('r-now', -30, 30), activated('r-now'), scheduled('r-in', 60, 120), scheduled('r-after', 240, 300), scheduled('r-closed', 130, 140), { type: 'DeviceReservationCancelled', payload: ref('r-closed') } as ReservationEvent];
+
+    it('warns every open booking of the company whose range overlaps [now, until], keeping it; not one after it, not a closed one, not another company’s', () => {
+      spec.given(bookings).when(note(180)).then([conflict('r-now', 180), conflict('r-in', 180)]);
+      spec.given([...bookings, other('r-theirs', 60, 120)]).when(note(180)).then([conflict('r-now', 180), conflict('r-in', 180)]);
+      spec.given([...bookings, other('r-theirs', 60, 120)]).when(note(180, 'battery swap', 2)).then([conflict('r-theirs', 180)]);
+      // A booking that starts when the maintenance ends is not in it.
+      spec.given([scheduled('r-1', 180, 240)]).when(note(180)).then([]);
+    });
+
+    it('says it again only when the maintenance changes, lifts the warning of a booking it no longer touches, and lifts them all when it ends', () => {
+      const told = [...bookings, conflict('r-now', 180), conflict('r-in', 180)];
+      spec.given(told).when(note(180)).then([]);
+      spec.given(told).when(note(180, 'new cable')).then([conflict('r-now', 180, 'new cable'), conflict('r-in', 180, 'new cable')]);
+      // Ending sooner: the booking from 60 to 120 is no longer in it.
+      spec.given(told).when(note(45)).then([conflict('r-now', 45), cleared('r-in')]);
+      spec.given(told).when({ type: 'ClearMaintenance', deviceId: 'd-1' }).then([cleared('r-now'), cleared('r-in')]);
+      spec.given(bookings).when({ type: 'ClearMaintenance', deviceId: 'd-1' }).then([]);
+      const state = told.reduce(reservationDecider.evolve, reservationDecider.initialState());
+      expect(state.bookings['r-in']).toMatchObject({ status: 'scheduled', maintenance: { reason: 'battery swap', until: at(180) } });
+      expect(state.bookings['r-after']!.maintenance).toBeNull();
+    });
+  });
 });

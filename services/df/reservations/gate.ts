@@ -55,6 +55,24 @@ export class BookingGate implements ReservationGate {
     await this.settle(result.position);
   }
 
+  /**
+   * An administrator took the device into maintenance until `until` (or changed it): every open booking
+   * of the device's company whose range overlaps [now, until] is told (`DeviceReservationMaintenanceConflict`:
+   * kept, with the warning); one told before that it no longer touches is cleared. Answers how many were told.
+   */
+  async maintenanceStarted(deviceId: string, companyId: number, maintenance: { reason: string; until: string }, actor: CommandActor): Promise<number> {
+    const command: ReservationCommand = { type: 'NoteMaintenance', deviceId, companyId, reason: maintenance.reason, until: maintenance.until, now: this.deps.now().toISOString() };
+    const result = await this.run(deviceId, command, commandContext(this.deps, actor));
+    await this.settle(result.position);
+    return result.events.filter((e) => e.type === 'DeviceReservationMaintenanceConflict').length;
+  }
+
+  /** The device's maintenance ended (by an administrator or its end time): the warnings it left on open bookings are lifted. */
+  async maintenanceEnded(deviceId: string, actor: CommandActor): Promise<void> {
+    const result = await this.run(deviceId, { type: 'ClearMaintenance', deviceId }, commandContext(this.deps, actor));
+    await this.settle(result.position);
+  }
+
   async blocking(caller: Caller, deviceId: string): Promise<BlockingBooking | null> {
     const booking = bookingAt(await this.bookings(deviceId), this.deps.now());
     return booking && booking.userId !== caller.userId ? bookingFacts(booking) : null;

@@ -24,6 +24,13 @@ export const ReservationSchema = z
     status: z.enum(RESERVATION_STATUSES),
     note: z.string().nullable(),
     createdAt: z.string(),
+    maintenanceConflict: z
+      .object({ reason: z.string(), until: z.string(), notedAt: z.string() })
+      .nullable()
+      .meta({
+        description:
+          'An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. Null when no maintenance falls in its range (lifted when the maintenance ends).',
+      }),
   })
   .meta({ id: 'DfReservation' });
 

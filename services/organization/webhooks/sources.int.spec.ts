@@ -86,6 +86,19 @@ describe('webhook sources', () => {
     expect(cancelled).toEqual({ deliver: [], withdraw: 'r1' });
   });
 
+  it('a maintenance in a booking: reservation.maintenance_conflict to its workspace, naming the booker, its range as moved, the reason and the end', async () => {
+    const booking = { reservationId: 'r5', deviceId: 'd5', userId: 9, companyId: 1, workspaceId: 3, startAt: '2026-03-02T12:00:00.000Z', endAt: '2026-03-02T13:00:00.000Z', note: null };
+    await given('device-bookings-d5', { type: 'DeviceReservationScheduled', payload: booking }, { type: 'DeviceReservationRescheduled', payload: { reservationId: 'r5', deviceId: 'd5', startAt: '2026-03-02T12:00:00.000Z', endAt: '2026-03-02T14:00:00.000Z', note: null } });
+    const told = await given('device-bookings-d5', { type: 'DeviceReservationMaintenanceConflict', payload: { reservationId: 'r5', deviceId: 'd5', reason: 'battery swap', until: '2026-03-02T12:30:00.000Z' } });
+    const consequence = await consequenceOf(store, told);
+    expect(consequence.withdraw).toBeNull();
+    expect(consequence.deliver).toMatchObject([
+      { event: 'reservation.maintenance_conflict', companyId: 1, workspaceIds: [3], data: { reservationId: 'r5', deviceId: 'd5', userId: 9, startAt: '2026-03-02T12:00:00.000Z', endAt: '2026-03-02T14:00:00.000Z', reason: 'battery swap', until: '2026-03-02T12:30:00.000Z', workspaceId: 3 } },
+    ]);
+    // Lifting the warning sends nothing.
+    expect(await consequenceOf(store, await given('device-bookings-d5', { type: 'DeviceReservationMaintenanceConflictCleared', payload: { reservationId: 'r5', deviceId: 'd5' } }))).toEqual({ deliver: [], withdraw: null });
+  });
+
   it('a health check down and recovered, named as it is called by then', async () => {
     const created = { checkId: 'c1', name: 'Nightly', description: '', intervalSeconds: 60, graceSeconds: 0, tags: [], tokenHash: 'h', tokenPrefix: 'p', createdBy: 7, companyId: 1, workspaceId: 6 };
     await given('hc-check-c1', { type: 'HealthCheckCreated', payload: created }, { type: 'HealthCheckUpdated', payload: { checkId: 'c1', name: 'Nightly build', description: '', intervalSeconds: 60, graceSeconds: 0, tags: [] } });

@@ -154,6 +154,15 @@ async function reservationOver(store: EventStore, event: RecordedEvent): Promise
   return { ...toWorkspace(event, 'reservation.ended', b, data), withdraw: reservationId };
 }
 
+/** A maintenance of its device falls in a booking (kept, with a warning): its workspace hears of it, naming the booker. */
+async function reservationMaintenance(store: EventStore, event: RecordedEvent): Promise<Consequence> {
+  const b = await booking(store, event);
+  if (!b) return none;
+  const p = event.payload as Payload;
+  const data = { reservationId: p.reservationId, deviceId: b.deviceId, userId: b.userId, startAt: b.startAt, endAt: b.endAt, reason: p.reason, until: p.until };
+  return toWorkspace(event, 'reservation.maintenance_conflict', b, data);
+}
+
 async function healthCheck(store: EventStore, event: RecordedEvent, name: 'healthcheck.down' | 'healthcheck.recovered'): Promise<Consequence> {
   const p = event.payload as Payload;
   const stream = await store.readStream(healthCheckStream(str(p.checkId)));
@@ -208,6 +217,7 @@ const SOURCES: Record<string, (store: EventStore, event: RecordedEvent) => Promi
   DeviceReservationEnded: reservationOver,
   DeviceReservationCancelled: reservationOver,
   DeviceReservationExpired: reservationOver,
+  DeviceReservationMaintenanceConflict: reservationMaintenance,
   AccessibilityExportFinished: async (store, event) => {
     const p = event.payload as Payload;
     const o = await first(store, accessibilityAuditStream(str(p.auditId)));

@@ -196,3 +196,36 @@ describe('the booking form for a person in New York', { timeout: 120_000 }, () =
     }
   });
 });
+
+describe('a booking a maintenance of its device falls in', { timeout: 120_000 }, () => {
+  it('shows the warning with the maintenance’s end and reason in the booking list, axe-clean, and none once the maintenance ends', async () => {
+    const hour = 3_600_000;
+    const booked = await http(server.url, 'POST', '/df/api/reservations', {
+      token: admin.token,
+      body: { deviceId, startAt: new Date(Date.now() + hour).toISOString(), endAt: new Date(Date.now() + 2 * hour).toISOString(), note: 'during the update' },
+    });
+    expect(booked.status).toBe(201);
+    const until = new Date(Date.now() + 3 * hour);
+    const started = await http(server.url, 'POST', `/df/api/devices/${deviceId}/maintenance`, { token: admin.token, body: { reason: 'firmware update', until: until.toISOString() } });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    try {
+      await page.goto(`${server.url}/reservations?deviceId=${deviceId}`);
+      const mine = page.getByRole('table', { name: 'My bookings' });
+      const row = mine.getByRole('row').filter({ hasText: 'during the update' });
+      const warning = row.getByText(/The device is in maintenance until .* \(firmware update\)\. The booking stands/);
+      await warning.waitFor();
+      // Tokyo's wall clock (the page's zone), not the instant as the API sends it.
+      expect(await warning.textContent()).not.toContain(until.toISOString());
+      // Only the booking the maintenance falls in is warned.
+      expect(await mine.getByRole('row').filter({ hasText: 'release check' }).getByText(/in maintenance/).count()).toBe(0);
+      await expectAccessible(page, 'the booking list with a maintenance warning');
+    } finally {
+      expect((await http(server.url, 'DELETE', `/df/api/devices/${deviceId}/maintenance`, { token: admin.token })).status).toBe(200);
+    }
+    await page.reload();
+    const row = page.getByRole('table', { name: 'My bookings' }).getByRole('row').filter({ hasText: 'during the update' });
+    await row.waitFor();
+    expect(await row.getByText(/in maintenance/).count()).toBe(0);
+    expect((await http(server.url, 'DELETE', `/df/api/reservations/${booked.body.id}`, { token: admin.token })).status).toBe(200);
+  });
+});

@@ -14,7 +14,9 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * adbd test device behind Debian's adb. A device whose sessions fail three in a row (the company's
  * `failedSessionsMax`) is quarantined — the count read from the sessions' read model, so it survives a
  * restart of the server on the same data directory — said by webhook and mail, refused to the next
- * session naming why, and put back by an administrator's release. Every wait is a poll with a deadline.
+ * session naming why, and put back by an administrator's release. A maintenance tells the bookings of the
+ * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends.
+ * Every wait is a poll with a deadline.
  */
 const ADMIN = { email: 'health-admin-ops@example.com', password: 'health-admin-password-1' };
 let dataDir: string;
@@ -72,7 +74,7 @@ describe('device health: administration', () => {
     };
     await start();
     const workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
-    const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, { token, body: { url: receiver.url, events: ['device.quarantined', 'device.recovered'] } });
+    const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, { token, body: { url: receiver.url, events: ['device.quarantined', 'device.recovered', 'reservation.maintenance_conflict'] } });
     expectStatus(hook, 201);
   }, 180_000);
 
@@ -146,5 +148,39 @@ describe('device health: administration', () => {
     await session('failed', 'one more');
     expect((await healthOf())?.state).not.toBe('quarantined');
     expect(smtp.mails.slice(mailsBefore).filter((m) => mailText(m.raw).includes('cause: sessions-failed')).length).toBe(1);
+  });
+
+  it('tells the bookings a maintenance falls in — kept, with a warning, heard by webhook — not one after it nor another company, and lifts the warning when it ends', async () => {
+    const hour = 3_600_000;
+    const book = async (fromHours: number, toHours: number, note: string) => {
+      const made = await api('POST', '/reservations', { deviceId, startAt: new Date(Date.now() + fromHours * hour).toISOString(), endAt: new Date(Date.now() + toHours * hour).toISOString(), note });
+      expectStatus(made, 201);
+      return made.body as { id: string; userId: number; startAt: string; endAt: string };
+    };
+    const inside = await book(1, 2, 'release check');
+    const after = await book(5, 6, 'nightly');
+    const until = new Date(Date.now() + 3 * hour).toISOString();
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'replace the battery', until }), 200);
+
+    const hook = await receiver.seen('reservation.maintenance_conflict', (d) => d.reservationId === inside.id);
+    expect(hook.data).toEqual({ reservationId: inside.id, deviceId, userId: inside.userId, startAt: inside.startAt, endAt: inside.endAt, reason: 'replace the battery', until, workspaceId: expect.any(Number) });
+    const told = (await api('GET', `/reservations/${inside.id}`)).body;
+    expect(told).toMatchObject({ status: 'scheduled', maintenanceConflict: { reason: 'replace the battery', until } });
+    expect((await api('GET', `/reservations/${after.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
+    // The device's booking stream says it once, of the booking inside the maintenance only.
+    const stream = await server.process.platform.store.readStream(`device-bookings-${deviceId}`);
+    expect(stream.filter((e) => e.type === 'DeviceReservationMaintenanceConflict').map((e) => (e.payload as { reservationId: string }).reservationId)).toEqual([inside.id]);
+    expect(receiver.hooks.filter((h) => h.type === 'reservation.maintenance_conflict' && h.data.reservationId === after.id)).toEqual([]);
+    // Another company sees neither the booking nor its warning.
+    const other = await signUpCompany(server.url, 'health-admin-bookings');
+    expectStatus(await api('GET', `/reservations/${inside.id}`, undefined, other.token), 404, 'NOT_FOUND');
+    // The same maintenance asked again tells nobody twice.
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'replace the battery', until }), 200);
+    expect((await server.process.platform.store.readStream(`device-bookings-${deviceId}`)).filter((e) => e.type === 'DeviceReservationMaintenanceConflict')).toHaveLength(1);
+
+    // Ended early: the warning is lifted, the booking stands.
+    expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+    expect((await api('GET', `/reservations/${inside.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
+    for (const id of [inside.id, after.id]) expectStatus(await api('DELETE', `/reservations/${id}`), 200);
   });
 });

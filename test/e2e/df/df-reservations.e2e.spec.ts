@@ -103,7 +103,7 @@ describe('booking', () => {
     expect(lost).toHaveLength(19);
     const winner = won[0]!.body;
     expect(winner).toMatchObject({ deviceId: device, status: 'scheduled', workspaceId: a.workspaceId });
-    expect(Object.keys(winner).sort()).toEqual(['createdAt', 'deviceId', 'endAt', 'id', 'note', 'startAt', 'status', 'userId', 'workspaceId']);
+    expect(Object.keys(winner).sort()).toEqual(['createdAt', 'deviceId', 'endAt', 'id', 'maintenanceConflict', 'note', 'startAt', 'status', 'userId', 'workspaceId']);
     for (const r of lost) {
       expect(errorCode(r)).toBe('RESERVATION_OVERLAP');
       expect(r.body.details[0]).toMatchObject({ reservationId: winner.id, startAt: winner.startAt, endAt: winner.endAt, userId: winner.userId });
