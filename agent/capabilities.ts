@@ -168,8 +168,17 @@ export interface HealthCapability {
 }
 
 /**
+ * The clean device's baseline (the settings every session's end puts back): optional. A device without it
+ * answers `UNSUPPORTED` to an administrator who asks to re-take it.
+ */
+export interface BaselineCapability {
+  /** Reads the settings now and keeps them as the baseline; answers what it keeps. Outside any session. */
+  retakeBaseline?(): Promise<RpcResult<'retakeBaseline'>>;
+}
+
+/**
  * One device as a provider drives it: the capabilities every device has (life cycle, screen, input,
- * logs, UI) and the optional ones (automation endpoints, apps, files, debugging, tests, health), whose methods a
+ * logs, UI) and the optional ones (automation endpoints, apps, files, debugging, tests, health, baseline), whose methods a
  * device may lack — the agent's operation table (`agent/ops/`) answers UNSUPPORTED for those in one place.
  */
 export type DeviceDriver = LifecycleCapability &
@@ -182,5 +191,6 @@ export type DeviceDriver = LifecycleCapability &
   FilesCapability &
   DebugCapability &
   TestsCapability &
-  HealthCapability;
+  HealthCapability &
+  BaselineCapability;
 

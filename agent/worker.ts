@@ -179,10 +179,13 @@ export class DeviceWorker {
       default:
         break;
     }
-    if (this.state !== 'in_session' || this.sessionId !== request.sessionId) {
+    const handler = OPS[command.op] as OpHandler<SessionOp> | undefined;
+    if (handler?.outsideSession) {
+      // The device's own, not a session's: never while a session holds it or it is being set up or released.
+      if (this.state !== 'ready') throw new WorkerRefusal('DEVICE_BUSY', `The device is ${this.state}${this.sessionId ? ` (session ${this.sessionId})` : ''}`);
+    } else if (this.state !== 'in_session' || this.sessionId !== request.sessionId) {
       throw new WorkerRefusal('NOT_PREPARED', `The device is not in session ${request.sessionId}`);
     }
-    const handler = OPS[command.op] as OpHandler<SessionOp> | undefined;
     if (!handler) throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${command.op}`);
     // The one place a missing capability is said: before anything of the device is touched.
     const missing = missingCapability(this.driver, command.op);

@@ -11,7 +11,7 @@ import { AndroidFiles } from './files.js';
 import { AndroidScreen, type ScreenPath } from './screen.js';
 import { AndroidInput, type InputPath, type TextPath } from './input.js';
 import { androidKeyCode } from './keys.js';
-import { parseLogcatLine } from './logcat.js';
+import { followLogcat } from './logcat.js';
 import { dumpHierarchy, parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
@@ -254,6 +254,11 @@ export class AndroidDevice implements DeviceDriver {
     return parseHealth(await this.sh(HEALTH_COMMAND), new Date());
   }
 
+  /** Reads the settings again (one shell) and keeps them as the baseline every session's end restores (`baseline.ts`). */
+  async retakeBaseline(): Promise<RpcResult<'retakeBaseline'>> {
+    return { settings: await this.baseline.retake() };
+  }
+
   /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed. */
   mend(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
     const restartHelpers = async () => {
@@ -374,21 +379,7 @@ export class AndroidDevice implements DeviceDriver {
 
   private async startLogcat(): Promise<void> {
     this.stopLogcat();
-    await this.sh('logcat -c').catch(() => undefined);
-    const stream = await this.device.shell('logcat -v threadtime');
-    this.logcat = stream;
-    let rest = '';
-    stream.on('data', (chunk: Buffer) => {
-      const text = rest + chunk.toString('utf8');
-      const lines = text.split(/\r?\n/);
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        const entry = parseLogcatLine(line);
-        if (entry) this.logRing.push(entry.level, entry.source, entry.text, entry.at);
-        else if (line.trim() && !line.startsWith('---------')) this.logRing.push('info', 'logcat', line);
-      }
-    });
-    stream.on('error', () => undefined);
+    this.logcat = await followLogcat(this.device, (c) => this.sh(c), (level, source, text, at) => this.logRing.push(level, source, text, at));
   }
 
   private stopLogcat(): void {

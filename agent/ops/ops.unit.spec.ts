@@ -36,6 +36,7 @@ describe('the agent operations table', () => {
       instrumentPoll: 'This device does not support instrumentation tests',
       instrumentStop: 'This device does not support instrumentation tests',
       health: 'This device does not support health readings',
+      retakeBaseline: 'This device does not support a settings baseline',
     });
   });
 
@@ -45,5 +46,10 @@ describe('the agent operations table', () => {
     expect(missingCapability(withMethods('installApp'), 'pushFile')).toBe('This device does not support files');
     expect(missingCapability(withMethods('accessibilityScan'), 'accessibilityScan')).toBeNull();
     expect(missingCapability(withMethods('readHealth'), 'health')).toBeNull();
+    expect(missingCapability(withMethods('retakeBaseline'), 'retakeBaseline')).toBeNull();
+  });
+
+  it('marks the ops that act on the device itself, outside any session: the baseline’s re-take only', () => {
+    expect(ops.filter((op) => OPS[op].outsideSession)).toEqual(['retakeBaseline']);
   });
 });

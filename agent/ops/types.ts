@@ -1,7 +1,11 @@
 import type { AgentCommand, DeviceOp } from '#shared/wire/index.js';
 import type { DeviceDriver, StagingArea } from '../provider.js';
 
-/** An operation of a device in session: every op but the lifecycle's own (`prepare`, `release`) and mending (outside any session). */
+/**
+ * An operation of the table: every op but the lifecycle's own (`prepare`, `release`) and mending. Most act
+ * on a device in session; those marked `outsideSession` act on the device itself and run only while no
+ * session holds it.
+ */
 export type SessionOp = Exclude<DeviceOp, 'prepare' | 'release' | 'mend'>;
 export type CommandOf<Op extends DeviceOp> = Extract<AgentCommand, { op: Op }>;
 
@@ -35,6 +39,8 @@ export interface OpHandler<Op extends SessionOp> {
    * ("This device does not support <what>") before anything is touched — the one place that says so.
    */
   needs?: { any: readonly Capability[]; what: string };
+  /** It acts on the device itself, not for a session: run only while the device is ready (no session, none being set up or released), else `DEVICE_BUSY`. */
+  outsideSession?: true;
   run(ctx: OpContext, command: CommandOf<Op>): unknown;
 }
 

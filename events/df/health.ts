@@ -102,6 +102,17 @@ export const healthEvents = defineEvents({
     error: z.string().optional(),
     at: z.string(),
   }),
+  /**
+   * An administrator had the device's settings baseline re-taken (what every session's end restores,
+   * `agent/android/baseline.ts`): the settings its host read then, `namespace/key` → value (null: unset).
+   */
+  DeviceBaselineRetaken: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    workspaceIds: z.array(z.number().int()).nullable(),
+    settings: z.record(z.string(), z.string().nullable()),
+    at: z.string(),
+  }),
   DfHealthRulesSet: HealthRules.extend({ companyId: z.number().int() }),
 });
 export type HealthEvent = EventOf<typeof healthEvents>;

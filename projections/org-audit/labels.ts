@@ -90,6 +90,7 @@ const LABELS: Record<string, string> = {
   DfQuotaPlanSet: 'Plan limits changed',
   DeviceHealthChanged: 'Device health changed',
   DeviceMendingStep: 'Device mending step',
+  DeviceBaselineRetaken: 'Device baseline re-taken',
   DfHealthRulesSet: 'Device health rules changed',
   FileUploadStarted: 'File upload started',
   FileUploadAborted: 'File upload abandoned',

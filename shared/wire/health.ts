@@ -44,3 +44,6 @@ export const MendResult = z.object({ mended: z.boolean(), steps: z.array(Mending
 /** A device's health reading, or one mending step, published by its host (`df.agent.<hostId>.health`). */
 export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample.optional(), mending: MendingReport.optional() });
 export type HealthReport = z.infer<typeof HealthReport>;
+
+/** What an administrator's re-take of a device's settings baseline keeps: `namespace/key` → value (null: the device has no such setting). */
+export const BaselineSettings = z.object({ settings: z.record(z.string(), z.string().nullable()) });

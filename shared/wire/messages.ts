@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PROTOCOL_VERSION } from './subjects.js';
-import { HealthSample, MendPlan, MendResult } from './health.js';
+import { BaselineSettings, HealthSample, MendPlan, MendResult } from './health.js';
+import { InstrumentationEvent, JavaName, TestRef } from './instrumentation.js';
+
+export { InstrumentationEvent, TestOutcome, TestRef } from './instrumentation.js';
 
 /**
  * Every message of the agent protocol as a zod schema. Both sides validate what they receive, so a
@@ -149,34 +152,6 @@ export const PackageName = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[
 export const AppHelper = z.enum(['play-store', 'settings', 'app-settings', 'launch-app', 'developer-options', 'wifi-settings']);
 export type AppHelper = z.infer<typeof AppHelper>;
 const stageId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
-/** A Java class or member name (`com.example.LoginTest`, `Outer$Inner`). */
-const JavaName = z.string().max(500).regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, 'a Java name');
-/** One test: its class and method (a parameterised test's method may read `name[0]`). */
-export const TestRef = z.object({ className: JavaName, methodName: z.string().max(255).regex(/^[A-Za-z_$][\w$]*(\[[\w ,.=-]*\])?$/, 'a test method name') });
-export type TestRef = z.infer<typeof TestRef>;
-/** How one test ended on the device: the runner's outcomes, and the two the agent decides (a hang, a crash). */
-export const TestOutcome = z.enum(['passed', 'failed', 'errored', 'ignored', 'assumption', 'timedOut', 'crashed']);
-export type TestOutcome = z.infer<typeof TestOutcome>;
-/** What happened in an instrumentation run, numbered so a reader asks for what came after. */
-export const InstrumentationEvent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('started'), seq: z.number().int(), className: z.string(), methodName: z.string(), at: z.string() }),
-  z.object({
-    kind: z.literal('finished'),
-    seq: z.number().int(),
-    className: z.string(),
-    methodName: z.string(),
-    at: z.string(),
-    outcome: TestOutcome,
-    durationMs: z.number().nonnegative(),
-    message: z.string().optional(),
-    stack: z.string().optional(),
-    /** The device log between the test's start and end. */
-    logcat: z.array(z.string()),
-    /** A failed test's screen, captured as its failure was reported (a PNG, base64); absent when none could be taken. */
-    screenshot: z.string().optional(),
-  }),
-]);
-export type InstrumentationEvent = z.infer<typeof InstrumentationEvent>;
 
 export const AgentCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('prepare') }),
@@ -243,6 +218,8 @@ export const AgentCommand = z.discriminatedUnion('op', [
   /** A health reading now (the agent also reads on its own schedule); `mend`: mending a device that is there but unwell, outside any session. */
   z.object({ op: z.literal('health') }),
   z.object({ op: z.literal('mend'), ...MendPlan.shape }),
+  /** An administrator re-takes the device's settings baseline (what every session's end restores): outside any session. */
+  z.object({ op: z.literal('retakeBaseline') }),
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
@@ -368,6 +345,7 @@ export const RpcResults = {
   instrumentStop: z.object({ runId: z.string(), stopped: z.boolean() }),
   health: HealthSample,
   mend: MendResult,
+  retakeBaseline: BaselineSettings,
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 

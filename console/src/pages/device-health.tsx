@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import type { Device, DeviceHealthSamples, Page, Schemas } from '@qa-platform/client';
 import { api, ApiError } from '../api';
-import { ErrorNote, formatTime, Loading, withFields } from '../ui';
+import { useSession } from '../session-context';
+import { ConfirmButton, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 
 type Sample = DeviceHealthSamples['samples'][number];
 type MendingStep = DeviceHealthSamples['mending'][number];
@@ -105,7 +106,51 @@ export function DeviceHealthCard({ device }: { device: Device }) {
       <ErrorNote error={series.error} />
       {series.data && series.data.samples.length > 1 ? <HealthChart samples={series.data.samples} /> : null}
       {series.data?.mending && series.data.mending.length > 0 ? <MendingHistory steps={series.data.mending} /> : null}
+      <BaselineRetake deviceId={device.id} platform={device.platform} retakenAt={series.data?.baselineRetakenAt ?? null} onDone={() => series.refetch()} />
     </div>
+  );
+}
+
+/**
+ * The device's settings baseline (what every session's end puts back, Android devices): when it was last
+ * re-taken, and for whoever may manage devices (`df:device:manage`) the button that makes the device's
+ * settings now its baseline (`POST /df/api/devices/{id}/baseline`; refused while a session holds it).
+ */
+function BaselineRetake(props: { deviceId: string; platform: string; retakenAt: string | null; onDone: () => Promise<unknown> }) {
+  const { can } = useSession();
+  const action = useAction();
+  const [taken, setTaken] = useState<string | null>(null);
+  if (props.platform !== 'android') return null;
+  return (
+    <section class="stack" aria-label="Settings baseline">
+      <h3>Settings baseline</h3>
+      <p class="muted small">
+        Every session's end puts animations, font scale, locale, time zone, brightness, radios and location back to it.{' '}
+        {props.retakenAt ? `Last re-taken ${formatTime(props.retakenAt)}.` : 'It is the device as it joined.'}
+      </p>
+      {can('df:device:manage') ? (
+        <div class="row">
+          <ConfirmButton
+            label="Re-take the baseline"
+            question="Make the device's settings now its baseline?"
+            yes="Re-take it"
+            onYes={() =>
+              action.run(async () => {
+                const made = await api<{ settings: Record<string, string | null>; at: string }>(`/df/api/devices/${props.deviceId}/baseline`, { method: 'POST' });
+                setTaken(`Baseline re-taken ${formatTime(made.at)}: ${Object.keys(made.settings).length} settings kept.`);
+                await props.onDone();
+              })
+            }
+          >
+            Re-take the baseline
+          </ConfirmButton>
+        </div>
+      ) : null}
+      <ErrorNote error={action.error} />
+      <p class={taken ? 'ok' : undefined} role="status">
+        {taken ?? ''}
+      </p>
+    </section>
   );
 }
 

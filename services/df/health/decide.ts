@@ -41,9 +41,11 @@ export type DeviceHealthCommand =
    */
   | ({ type: 'QuarantineAfterMending'; deviceId: string; reason: string; at: string } & HealthTenant)
   /** The company's `failedSessionsMax` sessions in a row failed on the device (`reason` says how many and the last failure). */
-  | ({ type: 'QuarantineAfterFailedSessions'; deviceId: string; reason: string; at: string } & HealthTenant);
+  | ({ type: 'QuarantineAfterFailedSessions'; deviceId: string; reason: string; at: string } & HealthTenant)
+  /** An administrator had the device's settings baseline re-taken; `settings`: what its host read. */
+  | ({ type: 'RecordBaselineRetaken'; deviceId: string; settings: Record<string, string | null>; at: string } & HealthTenant);
 
-type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'>;
+type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'> | Of<'DeviceBaselineRetaken'>;
 
 const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ?? null;
 
@@ -62,6 +64,8 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
       sessionsCountFrom: payload.cause === 'quarantine-released' ? payload.health.checkedAt : state.sessionsCountFrom,
     }),
     DeviceMendingStep: (state, { payload }) => ({ ...state, failedMending: payload.result === 'failed' ? state.failedMending + 1 : payload.result === 'ok' ? 0 : state.failedMending }),
+    // A record of who re-took the baseline and what it holds; the device's health stays as it is.
+    DeviceBaselineRetaken: (state) => state,
   },
   decide: {
     RecordHealthSample: (c, state) => {
@@ -114,6 +118,7 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
     QuarantineAfterMending: (c, state) => quarantine(c, state, `mending did not mend it: ${c.reason}`, 'mending-failed'),
     // A standing quarantine (of any cause) stands as it is; a maintenance gives way, as to every quarantine.
     QuarantineAfterFailedSessions: (c, state) => quarantine(c, state, c.reason, 'sessions-failed'),
+    RecordBaselineRetaken: (c) => [{ type: 'DeviceBaselineRetaken', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, settings: c.settings, at: c.at } }],
   },
 });
 

@@ -61,7 +61,7 @@ describe('device health decider', () => {
   it('records each mending step; three failed in a row quarantine the device (mending-failed), a step that works starts the count again', () => {
     const at = '2026-01-01T00:00:00.000Z';
     const step = (attempt: number, result: 'ok' | 'failed'): DeviceHealthCommand => ({ type: 'RecordMendingStep', deviceId: 'd1', step: { step: 'reconnect', attempt, result, ...(result === 'failed' ? { error: 'connection refused' } : {}), at }, at, ...tenant });
-    const types = (e: ReturnType<typeof deviceHealthDecider.decide>[]) => e.map((x) => x.map((y) => (y.type === 'DeviceHealthChanged' ? `${y.payload.cause}:${y.payload.health.state}` : `${y.payload.step}:${y.payload.result}`)));
+    const types = (e: ReturnType<typeof deviceHealthDecider.decide>[]) => e.map((x) => x.map((y) => (y.type === 'DeviceHealthChanged' ? `${y.payload.cause}:${y.payload.health.state}` : y.type === 'DeviceMendingStep' ? `${y.payload.step}:${y.payload.result}` : y.type)));
     const mended = given(sample(reading()), step(1, 'failed'), step(2, 'failed'), step(3, 'ok'), step(1, 'failed'), step(2, 'failed'));
     expect(types(mended.events).flat()).toEqual(['sample:healthy', 'reconnect:failed', 'reconnect:failed', 'reconnect:ok', 'reconnect:failed', 'reconnect:failed']);
     expect(mended.state.health?.state).toBe('healthy');
@@ -92,6 +92,15 @@ describe('device health decider', () => {
     const ended = deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: reading({}, { temperatureC: 50 }), rules, at, ...tenant }, state);
     expect(ended[0]!.payload).toMatchObject({ from: 'maintenance', cause: 'maintenance-ended', health: { state: 'cooling' } });
     expect(() => deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: null, rules, at, ...tenant }, deviceHealthDecider.initialState())).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_IN_MAINTENANCE' }));
+  });
+
+  it('records a re-taken baseline with what it holds, whatever the device’s health, and changes nothing of its health', () => {
+    const retaken: DeviceHealthCommand = { type: 'RecordBaselineRetaken', deviceId: 'd1', settings: { 'system/font_scale': '1.0', 'global/time_zone': null }, at: '2026-01-01T00:00:00.000Z', ...tenant };
+    const { state, events } = given(sample(reading({}, { temperatureC: 50 })), retaken, retaken);
+    expect(events[1]).toEqual([{ type: 'DeviceBaselineRetaken', payload: { deviceId: 'd1', ...tenant, settings: { 'system/font_scale': '1.0', 'global/time_zone': null }, at: '2026-01-01T00:00:00.000Z' } }]);
+    // Each re-take is its own record (who asked, when).
+    expect(events[2]).toHaveLength(1);
+    expect(state.health?.state).toBe('cooling');
   });
 
   it('releases a quarantined device only by an administrator', () => {

@@ -4,7 +4,7 @@ import { healthRoutes } from './routes.js';
 /** The feature's options: those of its routes. */
 export type HealthFeatureOptions = Parameters<typeof healthRoutes>[1];
 
-/** Device health (`/df/api/fleet/health-rules`, `/df/api/devices/{id}/health`, maintenance, quarantine release). */
+/** Device health (`/df/api/fleet/health-rules`, `/df/api/devices/{id}/health`, maintenance, quarantine release, the baseline's re-take). */
 export const healthFeature = fp(
   async (app, opts: HealthFeatureOptions) => {
     await app.register(healthRoutes, opts);

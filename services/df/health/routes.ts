@@ -20,9 +20,17 @@ const HealthView = z
     mending: z
       .array(z.object({ step: z.enum(MENDING_STEPS), attempt: z.number().int(), result: z.enum(['ok', 'failed', 'skipped']), error: z.string().optional(), at: z.string() }))
       .meta({ description: 'The newest mending steps its host ran (newest first, 20 at most): reconnecting a lost link, restarting its helpers, freeing its storage, rebooting it, each with its result' }),
+    baselineRetakenAt: z.string().nullable().meta({ description: 'When an administrator last had its settings baseline re-taken (`POST /df/api/devices/{id}/baseline`); null: never, the baseline is the device as it joined' }),
   })
   .meta({ id: 'DfDeviceHealthSamples' });
 const Current = z.object({ deviceId: z.string(), health: DeviceHealthRecord.nullable() });
+const Baseline = z
+  .object({
+    deviceId: z.string(),
+    settings: z.record(z.string(), z.string().nullable()).meta({ description: 'The baseline now kept: `namespace/key` → value (null: the device has no such setting, and a session that sets it has it deleted again)' }),
+    at: z.string(),
+  })
+  .meta({ id: 'DfDeviceBaseline' });
 const Params = z.object({ deviceId: idParam });
 const Range = z.object({ from: z.iso.datetime({ offset: true }).optional(), to: z.iso.datetime({ offset: true }).optional() });
 const MaintenanceBody = z.object({
@@ -30,7 +38,7 @@ const MaintenanceBody = z.object({
   until: z.iso.datetime({ offset: true }).meta({ description: 'When the maintenance ends by itself; must be in the future (else 400 `MAINTENANCE_END_IN_PAST`)' }),
 });
 
-/** `/df/api/fleet/health-rules`, `/df/api/devices/{id}/health`, maintenance and quarantine release. */
+/** `/df/api/fleet/health-rules`, `/df/api/devices/{id}/health`, maintenance, quarantine release and the baseline's re-take. */
 export async function healthRoutes(app: FastifyInstance, opts: { health: HealthService; sharedPool: boolean }): Promise<void> {
   const { health, sharedPool } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -88,6 +96,21 @@ export async function healthRoutes(app: FastifyInstance, opts: { health: HealthS
     handler: async (request) => {
       const c = await caller(request, 'df:device:manage');
       return { deviceId: request.params.deviceId, health: await health.endMaintenance(c, c, request.params.deviceId) };
+    },
+  });
+
+  r.post('/api/devices/:deviceId/baseline', {
+    schema: {
+      tags,
+      summary: "Re-take a device's settings baseline (what every session's end puts back) from its settings now (audited)",
+      description:
+        'The device as it is now becomes its clean state: animations, font scale, locale, time zone, brightness, stay-awake, radios and location (docs/modules/device-health.md, "A clean device for every session"). 404 for a device not of the caller’s company; 409 `DEVICE_BUSY` while a session holds it or is being set up; 409 `DEVICE_OFFLINE` while it is away; 409 `DEVICE_UNSUPPORTED` for a device whose driver keeps no baseline (browser and iOS devices).',
+      params: Params,
+      response: { 200: Baseline },
+    },
+    handler: async (request) => {
+      const c = await caller(request, 'df:device:manage');
+      return health.retakeBaseline(c, c, request.params.deviceId);
     },
   });
 

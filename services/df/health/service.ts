@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { BusMessage, BusSubscription } from '#shared/bus/index.js';
 import { applySchema } from '#shared/db/index.js';
 import { aggregate, callerActor, commandContext, fold, type CommandActor } from '#shared/es/index.js';
-import { found } from '#shared/errors.js';
+import { AppError, found } from '#shared/errors.js';
 import { HealthReport, decode, hostIdOf, requestDevice, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
 import { DEFAULT_HEALTH_RULES, FAILING_END_REASONS, isHeldState, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
-import { findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { deviceRow, findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import { closedSessionVerdicts } from '#projections/df-sessions/index.js';
+import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
@@ -36,6 +37,8 @@ export interface DeviceHealthView {
   samples: HealthSample[];
   /** The newest mending steps (newest first, `MENDING_SHOWN` at most). */
   mending: MendingEntry[];
+  /** When an administrator last had its settings baseline re-taken; null: never (it is the device as it joined). */
+  baselineRetakenAt: string | null;
 }
 
 /** One recorded mending step, as the device's health shows it. */
@@ -253,13 +256,14 @@ export class HealthService {
     );
     const samples = r.rows.map((row) => (typeof row.sample === 'string' ? JSON.parse(row.sample) : row.sample) as HealthSample);
     const mending: MendingEntry[] = [];
+    let baselineRetakenAt: string | null = null;
     for (const e of (await this.platform.store.readStream(deviceHealthStream(deviceId))).reverse()) {
-      if (e.type !== 'DeviceMendingStep') continue;
+      if (e.type === 'DeviceBaselineRetaken') baselineRetakenAt ??= (e.payload as { at: string }).at;
+      if (e.type !== 'DeviceMendingStep' || mending.length >= MENDING_SHOWN) continue;
       const { step, attempt, result, error, at } = e.payload as MendingEntry;
       mending.push({ step, attempt, result, ...(error ? { error } : {}), at });
-      if (mending.length >= MENDING_SHOWN) break;
     }
-    return { deviceId, health: device.health, samples, mending };
+    return { deviceId, health: device.health, samples, mending, baselineRetakenAt };
   }
 
   /**
@@ -300,6 +304,28 @@ export class HealthService {
     const placement = await placementOfDevice(this.platform.db, deviceId);
     const tenant = { companyId: placement?.companyId ?? null, workspaceIds: placement?.workspaceIds ?? null };
     await this.devices.run(deviceId, { type: 'QuarantineAfterFailedReset', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, { actorId: 'system:device-reset', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+  }
+
+  /**
+   * An administrator has the device's settings baseline re-taken (what every session's end restores): its
+   * host reads the settings now (`retakeBaseline`, outside any session) and keeps them; recorded as
+   * `DeviceBaselineRetaken` (who, when, what). 404 for a device not of the caller's company; 409
+   * `DEVICE_OFFLINE` while it is away; 409 `DEVICE_BUSY` while a session holds it (the read model says so
+   * first, the device itself when a session came meanwhile); 409 `DEVICE_UNSUPPORTED` for a device whose
+   * driver keeps no baseline (browsers, iOS).
+   */
+  async retakeBaseline(caller: Caller, scope: DeviceScope, deviceId: string): Promise<{ deviceId: string; settings: Record<string, string | null>; at: string }> {
+    const tenant = await this.tenantOf(scope, deviceId);
+    const row = (await deviceRow(this.platform.db, deviceId))!;
+    if (row.sessionId) throw new AppError('DEVICE_BUSY', `The device is in session ${row.sessionId}: its baseline is re-taken only outside any session`);
+    if (row.status === 'offline') throw new AppError('DEVICE_OFFLINE', 'The device is offline: its baseline is re-taken once it is back');
+    const target = { hostId: row.hostId, deviceId, sessionId: `baseline-${randomUUID()}` };
+    const answer = await requestDevice(this.platform.bus, target, { op: 'retakeBaseline' }, { timeoutMs: this.platform.config.DF_COMMAND_TIMEOUT }).catch((err: unknown) => {
+      throw deviceFailure(err, 'command');
+    });
+    const at = this.platform.now().toISOString();
+    await this.devices.run(deviceId, { type: 'RecordBaselineRetaken', deviceId, settings: answer.settings, at, ...tenant }, commandContext(this.platform, callerActor(caller)));
+    return { deviceId, settings: answer.settings, at };
   }
 
   /**

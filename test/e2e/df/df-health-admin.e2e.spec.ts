@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentHost, loadAgentConfig } from '#agent/index.js';
+import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
 import { startConnectedPeer } from '#test/helpers/adb.js';
-import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
+import { enrolHost, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { signUpCompany } from '#test/helpers/org-api.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
@@ -16,6 +20,8 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * restart of the server on the same data directory — said by webhook and mail, refused to the next
  * session naming why, and put back by an administrator's release. A maintenance tells the bookings of the
  * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends.
+ * An administrator re-takes a device's settings baseline — from the API and from the console's device
+ * page (Chromium, axe) — and the next session's end puts the new one back at the device.
  * Every wait is a poll with a deadline.
  */
 const ADMIN = { email: 'health-admin-ops@example.com', password: 'health-admin-password-1' };
@@ -182,5 +188,82 @@ describe('device health: administration', () => {
     expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     expect((await api('GET', `/reservations/${inside.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
     for (const id of [inside.id, after.id]) expectStatus(await api('DELETE', `/reservations/${id}`), 200);
+  });
+
+  it("re-takes the device's baseline on an administrator's word: the next session's end puts the new one back at the device; refused in a session, to another company and where the driver keeps none", async () => {
+    const { peer } = android;
+    const other = await signUpCompany(server.url, 'health-admin-baseline');
+    expectStatus(await api('POST', `/devices/${deviceId}/baseline`, undefined, other.token), 404, 'NOT_FOUND');
+    const busy = await api('POST', '/sessions', { deviceId, name: 'holding the device' });
+    expectStatus(busy, 201);
+    const refused = await api('POST', `/devices/${deviceId}/baseline`);
+    expectStatus(refused, 409, 'DEVICE_BUSY');
+    expect(refused.body.message).toContain(busy.body.id);
+    expectStatus(await api('DELETE', `/sessions/${busy.body.id}`), 200);
+
+    // Set up by hand between sessions (a larger font and another zone for this device), then made its baseline.
+    peer.settings.set('system/font_scale', '1.15');
+    peer.settings.set('global/time_zone', 'Europe/Berlin');
+    const retaken = await api('POST', `/devices/${deviceId}/baseline`);
+    expectStatus(retaken, 200);
+    expect(retaken.body).toMatchObject({ deviceId, settings: { 'system/font_scale': '1.15', 'global/time_zone': 'Europe/Berlin' } });
+    expect((await api('GET', `/devices/${deviceId}/health`)).body.baselineRetakenAt).toBe(retaken.body.at);
+    const audit = await eventually(async () => {
+      const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health&size=100', { token });
+      return ((r.body.content ?? []) as { eventType: string; actorName: string | null; payload: { settings?: Record<string, string | null> } }[]).find((e) => e.eventType === 'DeviceBaselineRetaken');
+    }, { what: 'the re-take in the audit' });
+    expect(audit.payload.settings?.['system/font_scale']).toBe('1.15');
+    expect(audit.actorName).not.toBeNull();
+
+    // A session changes both; its end puts back the new baseline, not the old one.
+    const session = await api('POST', '/sessions', { deviceId, name: 'after the re-take' });
+    expectStatus(session, 201);
+    peer.settings.set('system/font_scale', '2.0');
+    peer.settings.set('global/time_zone', 'Asia/Tokyo');
+    const before = peer.record.commands.length;
+    expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
+    expect(peer.settings.get('system/font_scale')).toBe('1.15');
+    expect(peer.settings.get('global/time_zone')).toBe('Europe/Berlin');
+    expect(peer.record.commands.slice(before).join('; ')).toContain("settings put system font_scale '1.15'");
+
+    // A device whose driver keeps no baseline (a WebDriver device of another host of the company) says so.
+    const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, token, 'baseline-less'), heartbeatMs: 300, devices: [] } });
+    const agent = new AgentHost({ bus: server.process.platform.bus, config, logger: pino({ level: 'silent' }), providers: [new FakeWebDriverProvider({ hostId: config.hostId, devices: [{ name: 'Baseline-less fake' }] })] });
+    await agent.start();
+    try {
+      const fakeId = await eventually(async () => ((await api('GET', '/devices?search=Baseline-less')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the WebDriver device' });
+      const unsupported = await api('POST', `/devices/${fakeId}/baseline`);
+      expectStatus(unsupported, 409, 'DEVICE_UNSUPPORTED');
+      expect(unsupported.body.message).toContain('a settings baseline');
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it("re-takes the baseline from the device's page in the console, which says when, in Chromium, axe-clean", async () => {
+    const { peer } = android;
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      const baseline = page.getByRole('region', { name: 'Settings baseline' });
+      await baseline.getByText(/Last re-taken/).waitFor();
+      await expectAccessible(page, "the device's page with its settings baseline");
+      peer.settings.set('system/font_scale', '1.3');
+      await baseline.getByRole('button', { name: 'Re-take the baseline' }).click();
+      await baseline.getByRole('group', { name: 'Re-take the baseline' }).getByRole('button', { name: 'Re-take it' }).click();
+      await baseline.getByRole('status').filter({ hasText: /Baseline re-taken .*: 12 settings kept\./ }).waitFor();
+      await expectAccessible(page, 'the settings baseline re-taken');
+      expect((await api('GET', `/devices/${deviceId}/health`)).body.baselineRetakenAt).not.toBeNull();
+      // The next session's end puts back what the console made the baseline.
+      const session = await api('POST', '/sessions', { deviceId, name: 'after the console re-take' });
+      expectStatus(session, 201);
+      peer.settings.set('system/font_scale', '1.0');
+      expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
+      expect(peer.settings.get('system/font_scale')).toBe('1.3');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
