@@ -159,6 +159,34 @@ function describeGroupCommit(name: string, open: () => Database): void {
 describeGroupCommit('PGlite', () => memory);
 
 describe('SQL event store on PGlite', () => {
+  it('an append of this process wakes only the subscribers its streams and types may concern', async () => {
+    const store = createSqlEventStore(memory, { pollIntervalMs: 60_000 });
+    let reads = 0;
+    const pages = store as unknown as { readPage(...args: unknown[]): Promise<unknown> };
+    const readPage = pages.readPage.bind(store);
+    pages.readPage = (...args) => ((reads += 1), readPage(...args));
+    const prefix = `typed${Date.now()}-`;
+    const subscription = store.subscribe({ after: await store.headPosition(), filter: { eventTypes: ['Wanted'], streamPrefixes: [prefix] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      const first = iterator.next();
+      await store.append(`${prefix}1`, [newEvent('Wanted', { n: 1 })], 'no_stream');
+      expect(((await deadline(first, 10_000)).value as RecordedEvent).payload).toEqual({ n: 1 });
+      const afterFirst = reads;
+      const second = iterator.next();
+      // Neither another type on its streams, nor its type on another stream, is worth a read.
+      await store.append(`${prefix}1`, [newEvent('Unwanted')], 0);
+      await store.append(`other${Date.now()}`, [newEvent('Wanted')], 'no_stream');
+      await store.append(`${prefix}2`, [newEvent('Unwanted'), newEvent('Wanted', { n: 2 })], 'no_stream');
+      expect(((await deadline(second, 10_000)).value as RecordedEvent).payload).toEqual({ n: 2 });
+      // One read: the page holding the second event, after the one append that could concern it.
+      expect(reads - afterFirst).toBe(1);
+    } finally {
+      await subscription.close();
+      await store.close();
+    }
+  });
+
   it('refuses an append of more than 65,535 events with an error that says so', async () => {
     const store = createSqlEventStore(memory);
     const events = Array.from({ length: MAX_EVENTS_PER_APPEND + 1 }, () => newEvent('BulkLoaded'));

@@ -39,6 +39,8 @@ export interface GroupMember {
   /** The events, already serialised as a JSON array (the same text the single-append statement takes). */
   events: string;
   count: number;
+  /** The events' types (what a subscriber's filter is asked about). */
+  types: readonly string[];
 }
 
 /** The outcome of one member: written, or refused because its expected revision did not hold. */
@@ -149,8 +151,8 @@ export interface GroupCommitterOptions {
   write(members: readonly GroupMember[]): Promise<MemberOutcome[]>;
   /** Writes one append alone, when its group failed as a whole. */
   writeAlone(member: GroupMember): Promise<MemberOutcome>;
-  /** Called once per group that wrote anything. */
-  onWritten(): void;
+  /** Called once per group that wrote anything, with the members it wrote. */
+  onWritten(written: readonly GroupMember[]): void;
 }
 
 /**
@@ -239,22 +241,27 @@ export class GroupCommitter {
       }
       // Nothing of the group was committed: each append tries again alone and fails, if it does, alone.
       this.stats.retriedAlone++;
+      const written: GroupMember[] = [];
       await Promise.all(
         group.map((p) =>
           this.options.writeAlone(p.member).then(
-            (outcome) => p.resolve(outcome),
+            (outcome) => {
+              if ('written' in outcome) written.push(p.member);
+              p.resolve(outcome);
+            },
             (e: unknown) => p.reject(e),
           ),
         ),
       );
-      this.options.onWritten();
+      if (written.length > 0) this.options.onWritten(written);
       return;
     }
     this.stats.groups++;
     this.stats.appends += group.length;
     this.stats.largestGroup = Math.max(this.stats.largestGroup, group.length);
     qaMetrics.eventStoreGroupSize.observe(group.length);
-    if (outcomes.some((o) => 'written' in o)) this.options.onWritten();
+    const written = group.filter((_, i) => 'written' in (outcomes[i] as MemberOutcome)).map((p) => p.member);
+    if (written.length > 0) this.options.onWritten(written);
     group.forEach((p, i) => p.resolve(outcomes[i] as MemberOutcome));
   }
 }

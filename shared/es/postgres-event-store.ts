@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '#shared/db/index.js';
 import { assertAppendable, WrongExpectedRevisionError } from './types.js';
 import type { AppendResult, EventFilter, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './types.js';
-import { appendGroup, GroupCommitter, type GroupCommitStats, type MemberOutcome } from './group-commit.js';
+import { appendGroup, GroupCommitter, type GroupCommitStats, type GroupMember, type MemberOutcome } from './group-commit.js';
 import { appendAlone, currentRevision, groupMember } from './sql-append.js';
 import { readHeadPosition, readLogPage, readStreamEvents, type LogPage } from './sql-reads.js';
 import { MAX_EVENTS_PER_APPEND } from './sql-schema.js';
@@ -79,7 +79,7 @@ class SqlStore implements SqlEventStore {
         maxEvents: MAX_EVENTS_PER_APPEND,
         write: (members) => appendGroup(db, members),
         writeAlone: (member) => appendAlone(db, member),
-        onWritten: () => this.announceAppend(),
+        onWritten: (written) => this.announceAppend(written),
       });
     }
   }
@@ -97,7 +97,7 @@ class SqlStore implements SqlEventStore {
         outcome = await this.groups.append(member);
       } else {
         outcome = await appendAlone(this.db, member);
-        if ('written' in outcome) this.announceAppend();
+        if ('written' in outcome) this.announceAppend([member]);
       }
     } catch (err) {
       took('error');
@@ -113,9 +113,12 @@ class SqlStore implements SqlEventStore {
     return this.groups?.stats;
   }
 
-  /** Wakes local subscribers, and (on a server) other processes' through one coalesced NOTIFY. */
-  private announceAppend(): void {
-    this.wake.notify();
+  /**
+   * Wakes the local subscribers the appends may concern (their streams and types are known here), and
+   * (on a server) other processes' through one coalesced NOTIFY.
+   */
+  private announceAppend(written: readonly GroupMember[]): void {
+    this.wake.notify({ streams: written.map((m) => m.streamId), types: written.flatMap((m) => m.types) });
     this.notifier?.notify();
   }
 

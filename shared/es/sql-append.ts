@@ -23,6 +23,7 @@ export function groupMember(streamId: string, events: readonly NewEvent[], expec
     streamId,
     expected,
     count: events.length,
+    types: [...new Set(events.map((e) => e.type))],
     events: JSON.stringify(
       events.map((e) => ({
         id: e.id ?? randomUUID(),

@@ -2,7 +2,7 @@ import { isUnavailable } from '#shared/errors.js';
 import { DEFAULT_BATCH_SIZE, SingleUseSubscription } from './types.js';
 import type { EventFilter, RecordedEvent, SubscribeOptions } from './types.js';
 import type { LogPage } from './sql-reads.js';
-import type { WakeSignal } from './sql-wake.js';
+import type { WakeSignal, WakeWatch } from './sql-wake.js';
 
 const MIN_RETRY_MS = 5;
 
@@ -18,15 +18,17 @@ export interface PageReader {
 export class SqlSubscription extends SingleUseSubscription {
   private readonly abort = new AbortController();
   private reading: Promise<unknown> | undefined;
+  private readonly wake: WakeWatch;
 
   constructor(
     private readonly store: PageReader,
-    private readonly wake: WakeSignal,
+    signal: WakeSignal,
     private readonly pollIntervalMs: number,
     private readonly options: SubscribeOptions,
     private readonly onClose: (s: SqlSubscription) => void,
   ) {
     super();
+    this.wake = signal.watch(options.filter);
   }
 
   protected async *run(): AsyncGenerator<RecordedEvent> {
@@ -75,12 +77,14 @@ export class SqlSubscription extends SingleUseSubscription {
       }
     } finally {
       this.abort.abort();
+      this.wake.close();
       this.onClose(this);
     }
   }
 
   async close(): Promise<void> {
     this.abort.abort();
+    this.wake.close();
     this.onClose(this);
     // Lets a read in flight finish, so the owner can close the database right after.
     await this.reading?.catch(() => {});

@@ -1,19 +1,42 @@
 import pg from 'pg';
 import type { Sql } from '#shared/db/index.js';
+import type { EventFilter } from './types.js';
 
 const NOTIFY_CHANNEL = 'es_events_appended';
 
-/** Wakes waiting subscribers; `version` lets a reader notice a wake-up that came while it was reading. */
-export class WakeSignal {
+/** What an append of this process wrote: its streams and its events' types. */
+export interface Appended {
+  streams: readonly string[];
+  types: readonly string[];
+}
+
+/** Whether `appended` may hold an event `filter` matches (conservative: any stream, any type). */
+function mayMatch(filter: EventFilter | undefined, appended: Appended): boolean {
+  const { eventTypes, streamPrefixes } = filter ?? {};
+  if (eventTypes && !appended.types.some((t) => eventTypes.includes(t))) return false;
+  if (streamPrefixes && !appended.streams.some((s) => streamPrefixes.some((p) => s.startsWith(p)))) return false;
+  return true;
+}
+
+/**
+ * One subscriber's doorbell: rung by every wake-up that may concern its filter; `version` lets it notice a
+ * ring that came while it was reading.
+ */
+export class WakeWatch {
   version = 0;
   private readonly waiters = new Set<() => void>();
 
-  notify(): void {
+  constructor(
+    readonly filter: EventFilter | undefined,
+    private readonly release: (watch: WakeWatch) => void,
+  ) {}
+
+  ring(): void {
     this.version++;
     for (const wake of [...this.waiters]) wake();
   }
 
-  /** Resolves on the next `notify`, after `timeoutMs`, or when `abort` fires, whichever is first. */
+  /** Resolves on the next ring, after `timeoutMs`, or when `abort` fires, whichever is first. */
   wait(timeoutMs: number, abort: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (abort.aborted) return resolve();
@@ -27,6 +50,29 @@ export class WakeSignal {
       this.waiters.add(done);
       abort.addEventListener('abort', done, { once: true });
     });
+  }
+
+  close(): void {
+    this.release(this);
+  }
+}
+
+/**
+ * Wakes waiting subscribers. An append of this process says what it wrote, and rings only the
+ * subscribers whose filter it may concern (a subscriber of webhook sources reads nothing for a test
+ * case's append); a wake-up from elsewhere (another process's NOTIFY) says nothing and rings them all.
+ */
+export class WakeSignal {
+  private readonly watches = new Set<WakeWatch>();
+
+  watch(filter: EventFilter | undefined): WakeWatch {
+    const watch = new WakeWatch(filter, (w) => this.watches.delete(w));
+    this.watches.add(watch);
+    return watch;
+  }
+
+  notify(appended?: Appended): void {
+    for (const watch of this.watches) if (!appended || mayMatch(watch.filter, appended)) watch.ring();
   }
 }
 
