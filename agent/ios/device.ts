@@ -1,13 +1,14 @@
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { SyslogService } from 'appium-ios-device/build/lib/syslog/index.js';
-import type { ControlAction, DeviceInfo, RpcResult, Screen } from '#shared/wire/index.js';
+import type { ControlAction, DeviceInfo, HealthSample, RpcResult, Screen } from '#shared/wire/index.js';
 import { LogRing, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
 import { IosApps } from './apps.js';
 import { IosContext } from './context.js';
 import { IosDebug } from './debug.js';
 import { IosFiles } from './files.js';
 import type { GoIos } from './go-ios.js';
+import { readIosHealth } from './health.js';
 import { IosInput } from './input.js';
 import { iosModel } from './models.js';
 import { IosScreen } from './screen.js';
@@ -40,7 +41,8 @@ export const DEFAULT_WDA: WdaConfig = { port: 8100, mjpegPort: 9100, startTimeou
 /**
  * One iOS device behind usbmuxd, made of one part per capability: the screen (`screen.ts`: WDA's MJPEG,
  * instruments or screenshotr), input and the UI tree (`input.ts`, WebDriverAgent), apps (`apps.ts`),
- * files in app containers (`files.ts`), debugging (`debug.ts`); the device log (syslog_relay) is here.
+ * files in app containers (`files.ts`), debugging (`debug.ts`), health readings (`health.ts`); the device
+ * log (syslog_relay) is here.
  * Without WebDriverAgent the device is view-only: input and the UI tree answer UNSUPPORTED saying why,
  * and the session log says it too. A session leaves nothing behind: `release` uninstalls the apps it
  * installed and removes the files it created.
@@ -177,6 +179,11 @@ export class IosDevice implements DeviceDriver {
 
   openDebugStream(protocol: DebugProtocol, target: string | undefined): Promise<Duplex> {
     return this.debug.open(protocol, target);
+  }
+
+  /** One health reading: battery, storage and iOS version in one lockdown session, and whether WDA answers (`health.ts`). */
+  readHealth(): Promise<HealthSample> {
+    return readIosHealth(this.ctx, this.wda);
   }
 
   onBroken(listener: (reason: string) => void): void {

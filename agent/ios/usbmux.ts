@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { build, parse } from 'plist';
 import { Usbmux, getDefaultSocket } from 'appium-ios-device/build/lib/usbmux/index.js';
@@ -36,9 +37,26 @@ const TIMEOUT_MS = 10_000;
 export class UsbmuxClient {
   constructor(readonly address: UsbmuxAddress) {}
 
-  /** A fresh connection to usbmuxd. */
+  /**
+   * A fresh connection to usbmuxd. It always has an error listener: appium-ios-device listens for errors
+   * only while it connects, so a reset in the middle of a request (usbmuxd gone, a device unplugged)
+   * would otherwise be an uncaught error that ends the agent; the request itself fails or times out.
+   */
   async socket(): Promise<Socket> {
-    return (await getDefaultSocket({ ...this.address, timeout: TIMEOUT_MS })) as unknown as Socket;
+    const socket = (await getDefaultSocket({ ...this.address, timeout: TIMEOUT_MS })) as unknown as Socket;
+    socket.on('error', () => undefined);
+    return socket;
+  }
+
+  /** A fresh connection handed to an appium-ios-device call; destroyed at once when the call fails (appium-ios-device only ends it). */
+  private async through<T>(use: (socket: Socket) => Promise<T>): Promise<T> {
+    const socket = await this.socket();
+    try {
+      return await use(socket);
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
   }
 
   async listDevices(): Promise<UsbmuxDevice[]> {
@@ -53,9 +71,34 @@ export class UsbmuxClient {
 
   /** Every lockdown value of the default domain, read inside a paired session (a device answers less without one). */
   async values(udid: string): Promise<Record<string, unknown>> {
-    const lockdown = await startLockdownSession(udid, await this.socket());
+    const lockdown = await this.through((socket) => startLockdownSession(udid, socket));
     try {
       return (await lockdown.getValue({}, TIMEOUT_MS)) as Record<string, unknown>;
+    } finally {
+      lockdown.close();
+    }
+  }
+
+  /**
+   * Several lockdown queries (a domain, a key of it, or both) answered inside **one** paired session, in
+   * order; a query the device refuses (`MissingValue`, a domain it does not have) answers undefined, the
+   * others still answered. A session that cannot start, or a device that stops answering, throws.
+   */
+  async valuesOf(udid: string, queries: { Domain?: string; Key?: string }[]): Promise<unknown[]> {
+    const lockdown = await this.through((socket) => startLockdownSession(udid, socket));
+    try {
+      answerOnce(lockdown);
+      const out: unknown[] = [];
+      for (const query of queries) {
+        out.push(
+          await lockdown.getValue(query, TIMEOUT_MS).catch((err: Error) => {
+            // appium-ios-device's word for an answer without a value (lockdown's `Error`); anything else is no answer at all.
+            if (err.message.startsWith('Unexpected data received')) return undefined;
+            throw err;
+          }),
+        );
+      }
+      return out;
     } finally {
       lockdown.close();
     }
@@ -66,7 +109,7 @@ export class UsbmuxClient {
    * it). Refusals (`InvalidService`, a missing developer disk image) throw with lockdown's error.
    */
   async startService(udid: string, service: string): Promise<Socket | TLSSocket> {
-    const lockdown = await startLockdownSession(udid, await this.socket());
+    const lockdown = await this.through((socket) => startLockdownSession(udid, socket));
     let started: { Port?: number; EnableServiceSSL?: boolean };
     try {
       started = (await lockdown.startService(service, TIMEOUT_MS)) as { Port?: number; EnableServiceSSL?: boolean };
@@ -74,12 +117,12 @@ export class UsbmuxClient {
       lockdown.close();
     }
     if (!started.Port) throw new Error(`${service}: lockdown answered no port`);
-    return started.EnableServiceSSL ? ((await connectPortSSL(udid, started.Port, await this.socket())) as TLSSocket) : await this.connectPort(udid, started.Port);
+    return started.EnableServiceSSL ? ((await this.through((socket) => connectPortSSL(udid, started.Port!, socket))) as TLSSocket) : await this.connectPort(udid, started.Port);
   }
 
   /** A byte stream to a TCP port on the device; refused when nothing listens there. */
   async connectPort(udid: string, port: number): Promise<Socket> {
-    const socket = (await connectPort(udid, port, await this.socket())) as Socket;
+    const socket = (await this.through((raw) => connectPort(udid, port, raw))) as Socket;
     // appium-ios-device unpipes its usbmux decoder on Connect, which leaves the socket paused for good;
     // it flows again once someone reads it (a 'data' listener alone would not resume it).
     const onListener = (event: string | symbol) => {
@@ -144,6 +187,20 @@ export class UsbmuxClient {
     });
     return { close: () => socket.destroy() };
   }
+}
+
+/**
+ * appium-ios-device (3.1) pipes a lockdown connection's frame splitter into its plist decoder a second
+ * time when the session turns to TLS, so every answer inside the session is queued twice and a second
+ * request would be answered with the first one's copy. One of the two pipes is taken away — only when
+ * there are two, so a library that no longer does it is left as it is.
+ */
+function answerOnce(lockdown: unknown): void {
+  const service = (lockdown as { _plistService?: { _splitter?: Readable; _decoder?: Writable } })._plistService;
+  const splitter = service?._splitter;
+  const decoder = service?._decoder;
+  const pipes = (splitter as { _readableState?: { pipes?: unknown[] } } | undefined)?._readableState?.pipes;
+  if (splitter && decoder && Array.isArray(pipes) && pipes.filter((p) => p === decoder).length > 1) splitter.unpipe(decoder);
 }
 
 /** One usbmuxd request: 16-byte little-endian header (length, version 1, type 8 = plist, tag) and an XML plist. */

@@ -89,14 +89,21 @@ export class Wda {
     this.runner = null;
   }
 
-  private async answers(): Promise<boolean> {
+  /** Whether WDA answers its `/status` now (also a health signal), and why not when it does not. */
+  async probe(): Promise<{ answering: boolean; reason?: string }> {
     try {
       const status = await this.client.call<{ ready?: boolean; state?: string }>('GET', '/status', undefined, PROBE_TIMEOUT_MS);
-      return status?.ready !== false;
+      if (status?.ready === false) return { answering: false, reason: `WebDriverAgent answers on device port ${this.config.port} but is not ready${status.state ? ` (${status.state.slice(0, 100)})` : ''}` };
+      return { answering: true };
     } catch (err) {
-      this.reason = `WebDriverAgent does not answer on device port ${this.config.port} (${(err as Error).message.slice(0, 200)})`;
-      return false;
+      return { answering: false, reason: `WebDriverAgent does not answer on device port ${this.config.port} (${(err as Error).message.slice(0, 200)})` };
     }
+  }
+
+  private async answers(): Promise<boolean> {
+    const probe = await this.probe();
+    if (!probe.answering) this.reason = probe.reason ?? null;
+    return probe.answering;
   }
 
   private async launch(onProgress: (step: string) => void): Promise<boolean> {

@@ -21,6 +21,10 @@ export const HealthSample = z.object({
   /** Android's thermal status (0 none … 6 shutdown), where the device reports it. */
   thermalStatus: z.number().int().min(0).max(6).optional(),
   airplaneMode: z.boolean().optional(),
+  /** The operating system's version as the device gives it at this reading (iOS: lockdown's `ProductVersion`). */
+  osVersion: z.string().max(64).optional(),
+  /** Whether the device's WebDriverAgent answered its `/status` at this reading (iOS), and why not when it did not. */
+  wda: z.object({ answering: z.boolean(), reason: z.string().max(500).optional() }).optional(),
   checkedAt: z.string().max(40),
 });
 export type HealthSample = z.infer<typeof HealthSample>;

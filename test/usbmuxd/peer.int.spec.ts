@@ -15,7 +15,7 @@ import { sampleTree, WdaPeer } from './wda.js';
 /**
  * The test usbmuxd and its devices, judged by clients no one here wrote: Debian's libimobiledevice
  * tools (`idevice_id`, `ideviceinfo`, `idevicescreenshot`, `idevicesyslog`), run as subprocesses with
- * `USBMUXD_SOCKET_ADDRESS` pointing at the peer.
+ * `USBMUXD_SOCKET_ADDRESS` pointing at the peer; go-ios as a second judge.
  */
 const run = promisify(execFile);
 let peer: UsbmuxdPeer;
@@ -79,6 +79,25 @@ describe('usbmuxd peer under libimobiledevice', () => {
     expect(all).toContain('DeviceClass: iPhone');
   });
 
+  it('ideviceinfo -q answers the battery and disk-usage domains inside the session, as the test scripts them and after it changes them', async () => {
+    const battery = async () => Object.fromEntries((await tool('ideviceinfo', '-u', phone.udid, '-q', 'com.apple.mobile.battery')).trim().split('\n').map((l) => l.split(': ')));
+    expect(await battery()).toEqual({ BatteryCurrentCapacity: '87', BatteryIsCharging: 'true', ExternalChargeCapable: 'true', ExternalConnected: 'true', FullyCharged: 'false', GasGaugeCapability: 'true', HasBattery: 'true' });
+    const disk = (await tool('ideviceinfo', '-u', phone.udid, '-q', 'com.apple.disk_usage')).trim().split('\n');
+    expect(disk).toContain(`AmountDataAvailable: ${42 * 1024 ** 3}`);
+    expect(disk).toContain(`TotalDataAvailable: ${42 * 1024 ** 3 + 200 * 1024 ** 2}`);
+    expect(disk).toContain(`TotalDataCapacity: ${110 * 1024 ** 3}`);
+    Object.assign(phone.health, { batteryLevel: 9, charging: false, externalConnected: false, dataFreeBytes: 300 * 1024 ** 2 });
+    try {
+      expect(await battery()).toMatchObject({ BatteryCurrentCapacity: '9', BatteryIsCharging: 'false', ExternalConnected: 'false' });
+      expect((await tool('ideviceinfo', '-u', phone.udid, '-q', 'com.apple.disk_usage', '-k', 'AmountDataAvailable')).trim()).toBe(String(300 * 1024 ** 2));
+      // Outside a session (-s) the device keeps these domains to itself.
+      expect((await tool('ideviceinfo', '-u', phone.udid, '-s', '-q', 'com.apple.mobile.battery')).trim()).toBe('');
+      expect(phone.record.getValues.filter((g) => g.domain === 'com.apple.mobile.battery').map((g) => g.inSession)).toEqual([true, true, false]);
+    } finally {
+      Object.assign(phone.health, { batteryLevel: 87, charging: true, externalConnected: true, dataFreeBytes: 42 * 1024 ** 3 });
+    }
+  });
+
   it('idevicescreenshot saves the PNG screenshotr sends', async () => {
     const file = join(work, 'shot.png');
     const out = await tool('idevicescreenshot', '-u', phone.udid, file);
@@ -132,6 +151,17 @@ describe('usbmuxd peer under go-ios', () => {
     const before = phone.record.sessions;
     expect(await goIos('info', `--udid=${phone.udid}`)).toMatchObject({ DeviceName: 'QA iPhone', ProductType: 'iPhone15,2', ProductVersion: '17.4.1', UniqueDeviceID: phone.udid, DeviceClass: 'iPhone' });
     expect(phone.record.sessions).toBeGreaterThan(before);
+  });
+
+  it('ios batterycheck and ios lockdown get --domain read the battery and the storage the test scripts', async () => {
+    expect(await goIos('batterycheck', `--udid=${phone.udid}`)).toEqual({ BatteryCurrentCapacity: 87, BatteryIsCharging: true, ExternalChargeCapable: true, ExternalConnected: true, FullyCharged: false, GasGaugeCapability: true, HasBattery: true });
+    expect(await goIos('lockdown', 'get', `--udid=${phone.udid}`, '--domain=com.apple.disk_usage')).toMatchObject({ AmountDataAvailable: 42 * 1024 ** 3, AmountDataReserved: 200 * 1024 ** 2, TotalDataCapacity: 110 * 1024 ** 3 });
+    phone.health.batteryLevel = 14;
+    try {
+      expect(await goIos('lockdown', 'get', 'BatteryCurrentCapacity', `--udid=${phone.udid}`, '--domain=com.apple.mobile.battery')).toBe(14);
+    } finally {
+      phone.health.batteryLevel = 87;
+    }
   });
 
   it('ios apps lists the user apps through installation_proxy, --all the system ones too', async () => {

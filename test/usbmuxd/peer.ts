@@ -7,11 +7,13 @@ import { AfcServer, type AfcFileSystem } from './afc.js';
 import type { PairingCertificates } from './certs.js';
 import { asDict, decodePlist, encodePlist, isBinaryPlist, LengthFramer, lengthFrame, type PlistDict, type PlistValue } from './codec.js';
 import { bundleIdOfIpa } from './ipa.js';
+import { defaultPeerHealth, domainValues, SESSION_DOMAINS, type PeerHealth } from './lockdown-domains.js';
 
 /**
  * The device side of usbmuxd and lockdownd, over TCP on loopback (what `USBMUXD_SOCKET_ADDRESS`
  * selects): usbmuxd's plist protocol (ListDevices, Listen with Attached/Detached, Connect, ReadPairRecord,
- * ReadBUID), lockdown on device port 62078 (QueryType, GetValue, StartSession with TLS, StartService,
+ * ReadBUID), lockdown on device port 62078 (QueryType, GetValue of the default domain and of the battery and
+ * disk-usage domains, whose values the test scripts, StartSession with TLS, StartService,
  * StopSession, Goodbye), and the services a session starts: syslog_relay, screenshotr (DeviceLink),
  * installation_proxy, afc, webinspector. Plain TCP services (an echo server) sit on other device ports.
  * It answers libimobiledevice's tools (XML plists) and appium-ios-device (binary plists) alike.
@@ -46,6 +48,8 @@ export interface PeerDeviceOptions {
   apps?: PeerApp[];
   /** Pages Safari announces through the web inspector. */
   safariPages?: PeerPage[];
+  /** The battery and storage lockdown answers (`lockdown-domains.ts`; changed at run time through `device.health`). */
+  health?: Partial<PeerHealth>;
 }
 
 interface WebInspectorClient {
@@ -65,7 +69,11 @@ export class PeerDevice extends EventEmitter {
     uninstalls: [] as string[],
     screenshots: 0,
     sessions: 0,
+    /** Every GetValue: its domain and key (null when left out) and whether it came inside a session. */
+    getValues: [] as { domain: string | null; key: string | null; inSession: boolean }[],
   };
+  /** The battery and storage the device answers; the test changes them at any time. */
+  readonly health: PeerHealth;
   private readonly syslogClients = new Set<Socket | TLSSocket>();
   /** App containers (what house_arrest vends), by bundle id. */
   readonly containers = new Map<string, AfcFileSystem>();
@@ -75,6 +83,7 @@ export class PeerDevice extends EventEmitter {
   constructor(readonly options: PeerDeviceOptions) {
     super();
     this.udid = options.udid;
+    this.health = { ...defaultPeerHealth(), ...options.health };
     for (const app of options.apps ?? []) this.addApp(app);
   }
 
@@ -334,16 +343,25 @@ export class UsbmuxdPeer {
           answer({ Type: 'com.apple.mobile.lockdown' });
           return;
         case 'GetValue': {
+          const domain = typeof request.Domain === 'string' ? request.Domain : null;
+          const key = typeof request.Key === 'string' ? request.Key : null;
+          device.record.getValues.push({ domain, key, inSession: session !== null });
           const values = device.values();
-          if (request.Domain !== undefined && request.Domain !== null) {
-            answer({ Domain: request.Domain, ...(request.Key ? { Key: request.Key } : {}), Value: {} });
+          if (domain !== null) {
+            if (SESSION_DOMAINS.has(domain) && !session) {
+              answer({ Domain: domain, ...(key ? { Key: key } : {}), Error: 'NoRunningSession' });
+              return;
+            }
+            const inDomain = domainValues(device.health, domain);
+            const value = inDomain && key ? inDomain[key] : inDomain;
+            if (value === null || value === undefined) answer({ Domain: domain, ...(key ? { Key: key } : {}), Error: 'MissingValue' });
+            else answer({ Domain: domain, ...(key ? { Key: key } : {}), Value: value });
             return;
           }
-          if (request.Key === undefined || request.Key === null) {
+          if (key === null) {
             answer({ Value: values });
             return;
           }
-          const key = String(request.Key);
           if (values[key] === undefined) answer({ Key: key, Error: 'MissingValue' });
           else answer({ Key: key, Value: values[key]! });
           return;

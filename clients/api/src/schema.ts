@@ -23121,8 +23121,13 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            osVersion?: string;
             storageFreeMb?: number;
             thermalStatus?: number;
+            wda?: {
+                answering: boolean;
+                reason?: string;
+            };
         };
         DfHealthSampleInput: {
             airplaneMode?: boolean;
@@ -23134,8 +23139,13 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            osVersion?: string;
             storageFreeMb?: number;
             thermalStatus?: number;
+            wda?: {
+                answering: boolean;
+                reason?: string;
+            };
         };
         DfHost: {
             createdAt: string;
