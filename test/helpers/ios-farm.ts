@@ -22,11 +22,14 @@ export async function startIosFarm(options: {
   goIos?: NonNullable<AgentConfigFile['ios']>['goIos'];
   /** The agent's browser and simulated devices (none unless told). */
   agentDevices?: AgentConfigFile['devices'];
+  /** More of the server's environment (`AGENT_HEALTH_INTERVAL`, say). */
+  env?: Record<string, string>;
 }): Promise<{ peer: UsbmuxdPeer; server: TestServer; token: string }> {
   const peer = new UsbmuxdPeer({ certs: await makePairingCertificates() });
   await peer.start();
   for (const device of options.devices) peer.attach(device);
   const server = await startTestServer({
+    ...options.env,
     BOOTSTRAP_ADMIN_EMAIL: options.admin.email,
     BOOTSTRAP_ADMIN_PASSWORD: options.admin.password,
     AGENT_CONFIG: writeAgentConfig({

@@ -52,7 +52,29 @@ export function AttentionFilter({ checked, query, onChange }: { checked: boolean
   );
 }
 
-/** A device's health: its state and reasons, and its battery and temperature over the last hour. */
+/** What the newest reading says of the device's OS version and its WebDriverAgent (iOS), where it says it. */
+function LatestReading({ sample, platform }: { sample: Sample | undefined; platform: string }) {
+  if (!sample) return null;
+  const wda = sample.wda;
+  return (
+    <>
+      {sample.osVersion ? (
+        <>
+          <dt>{platform === 'ios' ? 'iOS version' : 'OS version'}</dt>
+          <dd>{sample.osVersion}</dd>
+        </>
+      ) : null}
+      {wda ? (
+        <>
+          <dt>WebDriverAgent</dt>
+          <dd>{wda.answering ? 'Answering' : `Not answering${wda.reason ? `: ${wda.reason}` : ''}`}</dd>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** A device's health: its state and reasons, its newest reading, and its battery and temperature over the last hour. */
 export function DeviceHealthCard({ device }: { device: Device }) {
   const from = new Date(Date.now() - 3_600_000).toISOString();
   const series = useQuery({
@@ -97,6 +119,7 @@ export function DeviceHealthCard({ device }: { device: Device }) {
               <dd>{h.storageFreeMb} MB</dd>
             </>
           ) : null}
+          <LatestReading sample={series.data?.samples.at(-1)} platform={device.platform} />
           <dt>Checked</dt>
           <dd>{formatTime(h.checkedAt)}</dd>
         </dl>
@@ -184,7 +207,7 @@ function MendingHistory({ steps }: { steps: MendingStep[] }) {
   );
 }
 
-/** Battery level (%) and temperature (°C) of the readings as two plain SVG lines on one 0–100 scale. */
+/** Battery level (%) and temperature (°C) of the readings as two plain SVG lines on one 0–100 scale (the battery alone where no reading has a temperature). */
 function HealthChart({ samples }: { samples: Sample[] }) {
   const width = 480;
   const height = 140;
@@ -199,7 +222,11 @@ function HealthChart({ samples }: { samples: Sample[] }) {
       .map((s) => `${x(s).toFixed(1)},${y(value(s)!).toFixed(1)}`)
       .join(' ');
   const last = samples[samples.length - 1]!;
-  const label = `Battery and temperature over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: battery ${last.battery?.level ?? 'unknown'} %, ${last.battery?.temperatureC ?? 'unknown'} °C`;
+  // A device that gives no temperature (an iPhone over lockdown) has a battery line only.
+  const hot = samples.some((s) => s.battery?.temperatureC !== undefined);
+  const label = hot
+    ? `Battery and temperature over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: battery ${last.battery?.level ?? 'unknown'} %, ${last.battery?.temperatureC ?? 'unknown'} °C`
+    : `Battery over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: ${last.battery?.level ?? 'unknown'} %`;
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
@@ -211,10 +238,10 @@ function HealthChart({ samples }: { samples: Sample[] }) {
           0
         </text>
         <polyline points={line((s) => s.battery?.level)} class="line battery" />
-        <polyline points={line((s) => s.battery?.temperatureC)} class="line temperature" />
+        {hot ? <polyline points={line((s) => s.battery?.temperatureC)} class="line temperature" /> : null}
       </svg>
       <figcaption class="muted small">
-        <span class="key battery">Battery %</span> <span class="key temperature">Temperature °C</span> · {label}
+        <span class="key battery">Battery %</span> {hot ? <span class="key temperature">Temperature °C</span> : null} · {label}
       </figcaption>
     </figure>
   );
