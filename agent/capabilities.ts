@@ -154,8 +154,9 @@ export interface TestsCapability {
 }
 
 /**
- * Health signals (battery, temperature, free storage, thermal state, airplane mode): optional. Read by
- * the worker on the agent's schedule (`healthIntervalMs`) and at each session's end, and on request.
+ * Health signals (battery, temperature, free storage, thermal state, airplane mode; on iOS the version and
+ * whether WebDriverAgent answers): optional. Read by the worker on the agent's schedule
+ * (`healthIntervalMs`) and at each session's end, and on request.
  */
 export interface HealthCapability {
   /** One reading; a signal the device does not report is left out. */
