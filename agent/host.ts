@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { BusSubscription, MessageBus } from '#shared/bus/index.js';
 import { Bye, DevicesReport, HealthReport, Heartbeat, Hello, HostAck, PROTOCOL_VERSION, Reply, decode, encode, subjects } from '#shared/wire/index.js';
+import { androidSdkHome } from './appium/android-sdk.js';
 import { AppiumServer } from './appium/server.js';
 import { WebDriverRelay } from './appium/relay.js';
 import { webdriverRoute } from './appium/route.js';
@@ -118,7 +119,8 @@ export class AgentHost {
     this.dataPlane?.addRoute(devtoolsRoute((deviceId) => this.workers.get(deviceId)?.driver));
     this.dataPlane?.addRoute(debugRoute((deviceId) => this.workers.get(deviceId)?.driver, options.logger.child({ component: 'debug' })));
     const appium = options.config.appium;
-    this.appium = this.dataPlane && appium?.enabled ? new AppiumServer({ logger: options.logger, port: appium.port, home: appium.home }) : null;
+    const sdk = options.config.android?.enabled ? androidSdkHome(options.config.android.adbBinary) : null;
+    this.appium = this.dataPlane && appium?.enabled ? new AppiumServer({ logger: options.logger, port: appium.port, home: appium.home, env: sdk ? { ANDROID_HOME: sdk } : {} }) : null;
     this.webdriver = this.appium ? new WebDriverRelay({ appium: this.appium, driverOf: (deviceId) => this.workers.get(deviceId)?.driver, logger: options.logger }) : null;
     if (this.webdriver) this.dataPlane?.addRoute(webdriverRoute(this.webdriver));
   }

@@ -85,3 +85,15 @@ export async function pngToJpeg(png: Buffer, quality: number, max: { width?: num
   const { data, info } = await image.jpeg({ quality: Math.max(1, Math.min(100, Math.round(quality))) }).toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * A device's WebDriver capabilities for Appium's UiAutomator2 driver: the device by its serial, and the
+ * adb server that knows it — its port (the driver's own default is 5037) and, when it is not on this
+ * machine, its host.
+ */
+export function uiautomator2Capabilities(serial: string, adbServer: { host: string; port: number } | null): Record<string, unknown> {
+  const remote = adbServer && !LOOPBACK_HOSTS.has(adbServer.host) ? { 'appium:remoteAdbHost': adbServer.host } : {};
+  return { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': serial, ...(adbServer ? { 'appium:adbPort': adbServer.port } : {}), ...remote };
+}

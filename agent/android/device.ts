@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AppHelper, AgentCommand } from '#shared/wire/index.js';
 import type { ControlAction, DeviceInfo, HealthSample, MendingReport, RpcResult, Screen } from '#shared/wire/index.js';
 import { DriverError, LogRing, unknownAction, type DebugProtocol, type DebugTarget, type DeviceDriver, type DriverFrame, type ScreencastOptions, type Screenshot } from '../provider.js';
-import { freeLocalPort, shell, shellQuote, type AdbDevice } from './adb.js';
+import { freeLocalPort, shell, shellQuote, uiautomator2Capabilities, type AdbDevice } from './adb.js';
 import { AndroidApps, SCRATCH_ROOT } from './apps.js';
 import { AndroidInstrumentation } from './instrument.js';
 import { AndroidFiles } from './files.js';
@@ -20,7 +20,6 @@ import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
 import { mendSteps, removeLeftovers } from './mend.js';
 
 type Orientation = 'portrait' | 'landscape';
-
 
 /**
  * One Android device through the adb server (adbkit): screen through `screencap`, input through
@@ -46,6 +45,7 @@ export class AndroidDevice implements DeviceDriver {
   private readonly inputCapability: AndroidInput;
   private devtoolsPort: number | null = null;
   private readonly debug: AndroidDebug | null;
+  private readonly adbServer: { host: string; port: number } | null;
 
   constructor(
     readonly info: DeviceInfo,
@@ -56,6 +56,7 @@ export class AndroidDevice implements DeviceDriver {
     touch: { uiautomator2: boolean } = { uiautomator2: true },
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
+    this.adbServer = debug ? { host: debug.adbHost, port: debug.adbPort } : null;
     const context = { device, sh: (command: string) => this.sh(command), requirePrepared: () => this.requirePrepared() };
     this.apps = new AndroidApps(context);
     this.files = new AndroidFiles(context);
@@ -277,7 +278,7 @@ export class AndroidDevice implements DeviceDriver {
   }
 
   async webdriverCapabilities(): Promise<Record<string, unknown>> {
-    return { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': this.serial };
+    return uiautomator2Capabilities(this.serial, this.adbServer);
   }
 
   // ---- instrumentation tests -------------------------------------------------------------------------

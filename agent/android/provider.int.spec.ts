@@ -57,7 +57,8 @@ describe('AndroidProvider', () => {
       screen: { width: 400, height: 800, scale: 1 },
     });
     expect(driver.serial).toBe(serial);
-    expect(await driver.webdriverCapabilities()).toEqual({ platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': serial });
+    // Appium's UiAutomator2 driver is told the agent's adb server (its port is not the driver's default 5037).
+    expect(await driver.webdriverCapabilities()).toEqual({ platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:udid': serial, 'appium:adbPort': adb.port });
   });
 
   it('prepares the device, screenshots its framebuffer and taps where asked', { timeout: 60_000 }, async () => {

@@ -21,6 +21,8 @@ export interface AppiumServerOptions {
   home?: string | undefined;
   /** How long the server may take to answer `/status`. */
   startTimeoutMs?: number;
+  /** Variables added to the server's environment (`ANDROID_HOME` for the UiAutomator2 driver). */
+  env?: Record<string, string>;
 }
 
 /** A free TCP port on the loopback interface (the OS picks it). */
@@ -99,7 +101,7 @@ export class AppiumServer {
     const started = tiedToAgent(process.execPath, args);
     const child = spawn(started.command, started.args, {
       cwd: home,
-      env: { ...process.env, APPIUM_HOME: home, APPIUM_SKIP_CHROMEDRIVER_INSTALL: '1', NO_UPDATE_NOTIFIER: '1' },
+      env: { ...process.env, ...this.options.env, APPIUM_HOME: home, APPIUM_SKIP_CHROMEDRIVER_INSTALL: '1', NO_UPDATE_NOTIFIER: '1' },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -73,6 +73,9 @@ export interface PackageEntry {
   name: string;
   path: string;
   system: boolean;
+  /** The installed APK's `versionCode` and `versionName`, where its manifest has them. */
+  versionCode?: number;
+  versionName?: string;
 }
 
 /** What the device was told, in order. */
@@ -769,6 +772,8 @@ export class AdbdPeer {
         return 0;
       }
       case 'dumpsys':
+        if (args[0] === 'package' && args[1]) return this.dumpsysPackage(args[1], io);
+        return this.health.exec(name, args, io);
       case 'df':
         return this.health.exec(name, args, io);
       case 'cat': {
@@ -883,9 +888,16 @@ export class AdbdPeer {
     const [verb, ...rest] = args;
     switch (verb) {
       case 'list': {
+        if (rest[0] === 'instrumentation') {
+          for (const [test, target, runner] of this.instrumentations()) io.out(`instrumentation:${test}/${runner} (target=${target})\n`);
+          return 0;
+        }
         if (rest[0] !== 'packages') return 1;
         const thirdParty = rest.includes('-3');
-        for (const p of [...this.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) if (!thirdParty || !p.system) io.out(`package:${p.name}\n`);
+        const withCode = rest.includes('--show-versioncode');
+        for (const p of [...this.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+          if (!thirdParty || !p.system) io.out(`package:${p.name}${withCode ? ` versionCode:${p.versionCode ?? 0}` : ''}\n`);
+        }
         return 0;
       }
       case 'path': {
@@ -902,7 +914,8 @@ export class AdbdPeer {
           io.out(`Failure [INSTALL_FAILED_INVALID_URI]\n`);
           return 1;
         }
-        const packageName = apkPackageName(file.data);
+        const manifest = apkManifest(file.data);
+        const packageName = manifest?.packageName;
         if (!packageName) {
           io.out('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse]\n');
           return 1;
@@ -911,7 +924,7 @@ export class AdbdPeer {
           io.out(`Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${packageName} without first uninstalling.]\n`);
           return 1;
         }
-        this.packages.set(packageName, { name: packageName, path: `/data/app/${packageName}-1/base.apk`, system: false });
+        this.packages.set(packageName, { name: packageName, path: `/data/app/${packageName}-1/base.apk`, system: false, ...manifest.version });
         this.record.installs.push({ path, packageName, replace, size: file.data.length, sha256: createHash('sha256').update(file.data).digest('hex') });
         this.log('I', 'PackageManager', `installed ${packageName}`);
         io.out('Success\n');
@@ -977,7 +990,30 @@ export class AdbdPeer {
   }
 
   /** `cmd clipboard get text` and `cmd clipboard set text <text>` (the clipboard service's shell command). */
+  /** The instrumentations `pm list instrumentation` lists: [test package, target package, runner] of each installed test APK. */
+  private instrumentations(): [string, string, string][] {
+    const found: [string, string, string][] = [];
+    if (this.packages.has(UIA2_TEST_PACKAGE)) found.push([UIA2_TEST_PACKAGE, UIA2_SERVER_PACKAGE, 'androidx.test.runner.AndroidJUnitRunner']);
+    for (const suite of this.suites.values()) if (this.packages.has(suite.testPackage)) found.push([suite.testPackage, suite.targetPackage, suite.runner]);
+    return found;
+  }
+
+  /** `dumpsys package <name>`: an installed package's section, with its version where its APK gave one. */
+  private dumpsysPackage(name: string, io: { out: (s: string) => void }): number {
+    const p = this.packages.get(name);
+    if (!p) {
+      io.out(`Unable to find package: ${name}\n`);
+      return 0;
+    }
+    const version = p.versionCode !== undefined ? [`    versionCode=${p.versionCode} minSdk=26 targetSdk=${this.properties['ro.build.version.sdk'] ?? '34'}`] : [];
+    const versionName = p.versionName !== undefined ? [`    versionName=${p.versionName}`] : [];
+    io.out([`Packages:`, `  Package [${p.name}] (${createHash('sha1').update(p.name).digest('hex').slice(0, 7)}):`, `    codePath=${posix.dirname(p.path)}`, ...version, ...versionName, ''].join('\n'));
+    return 0;
+  }
+
   private cmd(args: string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+    // `cmd package …` is the package manager's own shell command, as `pm` is.
+    if (args[0] === 'package') return this.pm(args.slice(1), io);
     if (args[0] !== 'clipboard') {
       io.err(`cmd: Can't find service: ${args[0] ?? ''}\n`);
       return 20;
@@ -1042,25 +1078,32 @@ export class AdbdPeer {
 }
 
 /**
- * The package a device's package manager would read from an APK: a real one's binary
- * `AndroidManifest.xml` (found through the zip's central directory and inflated), or a test APK's
- * manifest kept as text in a stored entry.
+ * What a device's package manager would read from an APK: its package name and, where the manifest has
+ * them, `versionCode` and `versionName` — from a real one's binary `AndroidManifest.xml` (found through
+ * the zip's central directory and inflated), or a test APK's manifest kept as text in a stored entry.
+ * Null when it is no APK.
  */
-export function apkPackageName(bytes: Buffer): string | null {
+export function apkManifest(bytes: Buffer): { packageName: string; version: Pick<PackageEntry, 'versionCode' | 'versionName'> } | null {
   if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) return null;
   const manifest = zipEntry(bytes, 'AndroidManifest.xml');
   if (manifest && manifest.readUInt16LE(0) === 0x0003) {
     try {
-      const element = parseBinaryXml(manifest);
-      const name = element.attributes.find((a) => a.name === 'package')?.value;
-      return typeof name === 'string' ? name : null;
+      const attributes = parseBinaryXml(manifest).attributes;
+      const value = (name: string) => attributes.find((a) => a.name === name)?.value;
+      const [name, code, versionName] = [value('package'), value('versionCode'), value('versionName')];
+      if (typeof name !== 'string') return null;
+      return { packageName: name, version: { ...(typeof code === 'number' ? { versionCode: code } : {}), ...(typeof versionName === 'string' ? { versionName } : {}) } };
     } catch {
       return null;
     }
   }
   const text = bytes.toString('latin1');
   if (!text.includes('AndroidManifest.xml')) return null;
-  return /package="([A-Za-z][\w]*(?:\.[A-Za-z][\w]*)+)"/.exec(text)?.[1] ?? null;
+  const name = /package="([A-Za-z][\w]*(?:\.[A-Za-z][\w]*)+)"/.exec(text)?.[1];
+  if (!name) return null;
+  const code = /versionCode="(\d+)"/.exec(text)?.[1];
+  const versionName = /versionName="([^"]+)"/.exec(text)?.[1];
+  return { packageName: name, version: { ...(code ? { versionCode: Number(code) } : {}), ...(versionName ? { versionName } : {}) } };
 }
 
 /** One entry of an in-memory zip, by its central directory (stored or deflated), or null. */
