@@ -1,23 +1,28 @@
 /*
- * `npx tsx bench/watchdog-soak.ts -- [--minutes 30] [--devices 20] [--period-ms 2000]`: the busy-device
- * watchdog under random client deaths. The server (embedded database) with a device host on its bus
- * holding `--devices` fake WebDriver devices; as many clients as devices, each in a loop: open a
- * WebDriver session or a session with a viewer socket, send a few commands with pauses shorter than the
- * watchdog's grace, then either end cleanly or die (vanish without DELETE, or drop the viewer socket).
+ * `npx tsx bench/watchdog-soak.ts -- [--minutes 30] [--devices 20] [--period-ms 2000] [--fake]`: the
+ * busy-device watchdog under random client deaths. `--devices` adbd test devices behind Debian's adb
+ * server, attached to the started server's agent as the Android end-to-end specs attach them, WebDriver
+ * through the agent's Appium and its UiAutomator2 driver (bench/watchdog-soak-rig.ts; `--fake`: fake
+ * WebDriver devices on a device host instead). As many clients as devices, each in a loop: open a
+ * WebDriver session (`POST /df/wd/session`) or a session with a viewer socket (`POST /df/api/sessions`,
+ * then `/df/ws/sessions/{id}`, as a console tab does), send a few commands (W3C taps; taps over the
+ * socket) with pauses shorter than the watchdog's grace, then either end cleanly or die: vanish without
+ * `DELETE`, or drop the viewer socket without ending (a closed tab). A viewer also stays silent for
+ * longer than the grace before it ends or dies: its open socket alone must keep the session.
+ *
  * Every second the soak counts, from the device read model, the devices busy with a session whose
  * client is dead, and how long each has been so; a device busy for a dead client for longer than three
- * periods plus the time a session's end takes (`--slack-ms`, 5 s) is a violation. Prints a line every
- * minute and a summary, and writes bench/results/watchdog-soak.json.
+ * periods plus the time a session's end takes (`--slack-ms`, 5 s) is a violation (one per device per
+ * second). After the load it reads how each dead client's session ended (the watchdog's is
+ * `abandoned`). Prints a line every minute and a summary, writes bench/results/watchdog-soak.json, and
+ * exits 1 on a violation.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import pino from 'pino';
 import { WebSocket } from 'ws';
-import { AgentHost, loadAgentConfig } from '#agent/index.js';
-import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
 import { busyDevices } from '#projections/df-devices/index.js';
-import { enrolHost } from '#test/helpers/df-farm.js';
-import { signUpCompany } from '#test/helpers/org-api.js';
-import { http, startTestServer } from '#test/helpers/server.js';
+import { sessionsByIds } from '#projections/df-sessions/index.js';
+import { http } from '#test/helpers/server.js';
+import { loadAverage, startFakeRig, startPeerRig, type SoakRig } from './watchdog-soak-rig.js';
 
 const numberArg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,119 +32,222 @@ const MINUTES = numberArg('minutes', 30);
 const DEVICES = numberArg('devices', 20);
 const PERIOD_MS = numberArg('period-ms', 2_000);
 const SLACK_MS = numberArg('slack-ms', 5_000);
+const LIMIT_MS = 3 * PERIOD_MS + SLACK_MS;
+const FAKE = process.argv.includes('--fake');
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 
-/** Each session a client opened: when its client died (null while alive or after a clean end). */
-const sessions = new Map<string, { diedAt: number | null; via: 'webdriver' | 'viewer' }>();
-const tally = { opened: 0, cleanEnds: 0, deaths: 0, refused: 0, violations: 0, worstBusyAfterDeathMs: 0, samples: 0, deadBusyAtEnd: 0 };
+/** Each session a client opened: when its client died (null while alive or after a clean end), and when the counter first saw its device free after that. */
+const sessions = new Map<string, { diedAt: number | null; freedAt: number | null; via: 'webdriver' | 'viewer' }>();
+const tally = {
+  opened: 0,
+  openedWebdriver: 0,
+  openedViewer: 0,
+  cleanEnds: 0,
+  deaths: 0,
+  /** No device free (the WebDriver queue timed out, no available device for a viewer). */
+  refused: 0,
+  /** A session's opening or a command that failed otherwise, with the first few messages. */
+  failures: 0,
+  violations: 0,
+  worstBusyAfterDeathMs: 0,
+  samples: 0,
+  deadBusyAtEnd: 0,
+};
+const failureSamples: string[] = [];
 
-async function main() {
-  const server = await startTestServer({ AGENT_ENABLED: 'false', DF_WATCHDOG_PERIOD: `${PERIOD_MS}ms`, DF_WD_QUEUE_TIMEOUT: '5s' });
-  const company = await signUpCompany(server.url, 'soak');
-  const token = company.token;
-  const config = loadAgentConfig({ value: { hostToken: await enrolHost(server.url, token, 'soak'), heartbeatMs: 1_000, devices: [] } });
-  const agent = new AgentHost({
-    bus: server.process.platform.bus,
-    config,
-    logger: pino({ level: 'silent' }),
-    providers: [new FakeWebDriverProvider({ hostId: config.hostId, devices: Array.from({ length: DEVICES }, (_, i) => ({ name: `Soak ${i + 1}` })) })],
-  });
-  await agent.start();
-  for (;;) {
-    const list = (await http(server.url, 'GET', '/df/api/devices?size=100', { token })).body;
-    if (list.totalElements === DEVICES) break;
-    await pause(200);
-  }
-  const until = Date.now() + MINUTES * 60_000;
-  const clients = Array.from({ length: DEVICES }, () => client(server.url, token, until));
-  const counter = count(server.process.platform.db, until);
-  await Promise.all([...clients, counter]);
-  await agent.stop();
-  await server.stop();
-  const summary = { minutes: MINUTES, devices: DEVICES, periodMs: PERIOD_MS, slackMs: SLACK_MS, ...tally };
-  console.log(JSON.stringify(summary));
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/watchdog-soak.json', JSON.stringify(summary, null, 2));
+function failed(what: string): void {
+  tally.failures++;
+  if (failureSamples.length < 10) failureSamples.push(what.slice(0, 300));
 }
 
-/** Every second: devices busy for a dead client, and for how long. */
-async function count(db: Parameters<typeof busyDevices>[0], until: number): Promise<void> {
+async function main() {
+  const load = { start: loadAverage(), end: [] as number[] };
+  const rig = FAKE ? await startFakeRig({ devices: DEVICES, periodMs: PERIOD_MS }) : await startPeerRig({ devices: DEVICES, periodMs: PERIOD_MS });
+  console.log(`${new Date().toISOString()} ${DEVICES} ${rig.kind === 'peers' ? 'adbd test devices' : 'fake WebDriver devices'} available; ${MINUTES} min of clients, watchdog period ${PERIOD_MS} ms, limit ${LIMIT_MS} ms`);
+  const until = Date.now() + MINUTES * 60_000;
+  const clients = Array.from({ length: DEVICES }, () => client(rig, until));
+  const counter = count(rig.db, until);
+  await Promise.all([...clients, counter]);
+  const deadEnds = await endsOfDeaths(rig.db);
+  const received = rig.received();
+  await rig.stop();
+  load.end = loadAverage();
+  const freed = [...sessions.values()].flatMap((s) => (s.diedAt !== null && s.freedAt !== null ? [s.freedAt - s.diedAt] : [])).sort((a, b) => a - b);
+  const at = (q: number) => (freed.length ? freed[Math.min(freed.length - 1, Math.floor(q * freed.length))]! : null);
+  const summary = {
+    devices: DEVICES,
+    deviceKind: rig.kind,
+    minutes: MINUTES,
+    periodMs: PERIOD_MS,
+    slackMs: SLACK_MS,
+    limitMs: LIMIT_MS,
+    ...tally,
+    freedAfterDeathMs: { count: freed.length, p50: at(0.5), p95: at(0.95), max: freed.at(-1) ?? null },
+    deadEnds,
+    received,
+    failureSamples,
+    loadAverage: load,
+  };
+  console.log(JSON.stringify(summary));
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/watchdog-soak.json', `${JSON.stringify({ finishedAt: new Date().toISOString(), ...summary }, null, 2)}\n`);
+}
+
+/** Every second: devices busy for a dead client, and for how long; a dead client's device seen free is noted once. */
+async function count(db: SoakRig['db'], until: number): Promise<void> {
   let nextLine = Date.now() + 60_000;
-  while (Date.now() < until + 3 * PERIOD_MS + SLACK_MS) {
+  while (Date.now() < until + LIMIT_MS) {
     const now = Date.now();
     tally.samples++;
     let deadBusy = 0;
+    const busy = new Set<string>();
     for (const { sessionId } of await busyDevices(db)) {
+      busy.add(sessionId);
       const diedAt = sessions.get(sessionId)?.diedAt;
       if (diedAt == null) continue;
       deadBusy++;
       tally.worstBusyAfterDeathMs = Math.max(tally.worstBusyAfterDeathMs, now - diedAt);
-      if (now - diedAt > 3 * PERIOD_MS + SLACK_MS) tally.violations++;
+      if (now - diedAt > LIMIT_MS) tally.violations++;
     }
+    for (const [id, s] of sessions) if (s.diedAt !== null && s.freedAt === null && !busy.has(id)) s.freedAt = now;
     tally.deadBusyAtEnd = deadBusy;
     if (now > nextLine) {
       nextLine += 60_000;
-      console.log(`${new Date().toISOString()} opened ${tally.opened}, clean ${tally.cleanEnds}, deaths ${tally.deaths}, busy for a dead client now ${deadBusy}, worst ${tally.worstBusyAfterDeathMs} ms, violations ${tally.violations}`);
+      console.log(`${new Date().toISOString()} opened ${tally.opened}, clean ${tally.cleanEnds}, deaths ${tally.deaths}, refused ${tally.refused}, failures ${tally.failures}, busy for a dead client now ${deadBusy}, worst ${tally.worstBusyAfterDeathMs} ms, violations ${tally.violations}, load ${loadAverage().join(' ')}`);
     }
     await pause(1_000);
   }
 }
 
+function track(id: string, via: 'webdriver' | 'viewer') {
+  const entry = { diedAt: null as number | null, freedAt: null as number | null, via };
+  sessions.set(id, entry);
+  tally.opened++;
+  if (via === 'webdriver') tally.openedWebdriver++;
+  else tally.openedViewer++;
+  return entry;
+}
+function die(entry: { diedAt: number | null }) {
+  entry.diedAt = Date.now();
+  tally.deaths++;
+}
+
+/** How the sessions of dead clients ended, by end reason (`open` for one still open). */
+async function endsOfDeaths(db: SoakRig['db']): Promise<Record<string, number>> {
+  const dead = [...sessions].filter(([, s]) => s.diedAt !== null).map(([id]) => id);
+  const ends: Record<string, number> = {};
+  for (const record of await sessionsByIds(db, dead)) {
+    const reason = record.endReason ?? 'open';
+    ends[reason] = (ends[reason] ?? 0) + 1;
+  }
+  return ends;
+}
+
 /** One client: sessions one after another until `until`, each ending cleanly or by the client's death. */
-async function client(base: string, token: string, until: number): Promise<void> {
+async function client(rig: SoakRig, until: number): Promise<void> {
   while (Date.now() < until) {
     const dies = Math.random() < 0.5;
     try {
-      if (Math.random() < 0.5) await webdriverClient(base, token, dies);
-      else await viewerClient(base, token, dies);
-    } catch {
-      tally.refused++;
+      if (Math.random() < 0.5) await webdriverClient(rig, dies);
+      else await viewerClient(rig, dies);
+    } catch (err) {
+      if ((err as Error).message === 'no device') tally.refused++;
+      else failed((err as Error).message);
       await pause(500);
     }
   }
 }
 
-async function webdriverClient(base: string, token: string, dies: boolean): Promise<void> {
-  const created = await http(base, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { platformName: 'android' } } } });
-  if (created.status !== 200) throw new Error('no device');
+async function webdriverClient(rig: SoakRig, dies: boolean): Promise<void> {
+  const created = await http(rig.url, 'POST', '/df/wd/session', { token: rig.token, body: rig.newSession });
+  if (created.status !== 200) {
+    const value = created.body?.value as { error?: string; message?: string; data?: { code?: string } } | undefined;
+    // The queue timed out: every device was busy for as long as the client waits.
+    if (/became free within/.test(value?.message ?? '')) throw new Error('no device');
+    throw new Error(`webdriver new session ${created.status}: ${value?.error ?? ''} ${value?.message ?? ''}`);
+  }
   const id = created.body.value.sessionId as string;
-  sessions.set(id, { diedAt: null, via: 'webdriver' });
-  tally.opened++;
+  const entry = track(id, 'webdriver');
   for (let i = random(1, 6); i > 0; i--) {
-    await http(base, 'GET', `/df/wd/session/${id}/url`, { token });
+    const status = await rig.command(id);
+    if (status !== 200) failed(`webdriver command ${status}`);
     await pause(random(100, PERIOD_MS));
   }
-  if (dies) {
-    sessions.get(id)!.diedAt = Date.now();
-    tally.deaths++;
-    return;
-  }
-  await http(base, 'DELETE', `/df/wd/session/${id}`, { token });
+  if (dies) return die(entry);
+  await http(rig.url, 'DELETE', `/df/wd/session/${id}`, { token: rig.token });
   tally.cleanEnds++;
 }
 
-async function viewerClient(base: string, token: string, dies: boolean): Promise<void> {
-  const free = (await http(base, 'GET', '/df/api/devices?size=100', { token })).body.content.filter((d: { status: string }) => d.status === 'available');
-  if (free.length === 0) throw new Error('no device');
-  const created = await http(base, 'POST', '/df/api/sessions', { token, body: { deviceId: free[random(0, free.length)].id, name: 'soak viewer' } });
-  if (created.status !== 201) throw new Error('refused');
-  const id = created.body.id as string;
-  sessions.set(id, { diedAt: null, via: 'viewer' });
-  tally.opened++;
-  const socket = new WebSocket(`${base.replace('http', 'ws')}/df/ws/sessions/${id}?access_token=${token}`);
+/** A viewer's socket: resolves with the first message (`hello`), and sends taps each awaited until acknowledged. */
+function viewerSocket(rig: SoakRig, sessionId: string): Promise<{ socket: WebSocket; tap: () => Promise<void> }> {
+  const socket = new WebSocket(`${rig.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${rig.token}`);
+  const waiting = new Map<string, (answer: { type: string; message?: string }) => void>();
+  let seq = 0;
   socket.on('error', () => undefined);
-  await new Promise((resolve) => socket.once('message', resolve));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the viewer socket did not say hello within 30 s')), 30_000);
+    socket.once('close', () => reject(new Error('the viewer socket closed before its hello')));
+    socket.on('message', (data, binary) => {
+      if (binary) return;
+      const message = JSON.parse(data.toString()) as { type: string; id?: string; message?: string };
+      if (message.type === 'hello') {
+        clearTimeout(timer);
+        resolve({
+          socket,
+          tap: () =>
+            new Promise<void>((done, fail) => {
+              const id = `tap-${++seq}`;
+              const deadline = setTimeout(() => fail(new Error('a tap was not acknowledged within 30 s')), 30_000);
+              waiting.set(id, (answer) => {
+                clearTimeout(deadline);
+                if (answer.type === 'ack') done();
+                else fail(new Error(`a tap was refused: ${answer.message ?? answer.type}`));
+              });
+              socket.send(JSON.stringify({ type: 'input', id, action: { action: 'tap', x: random(0, 360), y: random(0, 640) } }));
+            }),
+        });
+      }
+      if ((message.type === 'ack' || message.type === 'error') && message.id) {
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      }
+    });
+  });
+}
+
+async function viewerClient(rig: SoakRig, dies: boolean): Promise<void> {
+  const free = (await http(rig.url, 'GET', '/df/api/devices?size=100', { token: rig.token })).body.content.filter((d: { status: string }) => d.status === 'available');
+  if (free.length === 0) throw new Error('no device');
+  const created = await http(rig.url, 'POST', '/df/api/sessions', { token: rig.token, body: { deviceId: free[random(0, free.length)].id, name: 'soak viewer' } });
+  // Another client took the device between the list and the request.
+  if (created.status === 409) throw new Error('no device');
+  if (created.status !== 201) throw new Error(`session ${created.status}: ${created.body?.code ?? ''} ${created.body?.message ?? ''}`);
+  const id = created.body.id as string;
+  const entry = track(id, 'viewer');
+  let viewer: Awaited<ReturnType<typeof viewerSocket>>;
+  try {
+    viewer = await viewerSocket(rig, id);
+  } catch (err) {
+    // No socket: nothing holds the session, so the client ends it.
+    await http(rig.url, 'DELETE', `/df/api/sessions/${id}`, { token: rig.token });
+    tally.cleanEnds++;
+    throw err;
+  }
+  if (rig.viewerTaps) {
+    for (let i = random(1, 6); i > 0; i--) {
+      await viewer.tap().catch((err: unknown) => failed((err as Error).message));
+      await pause(random(100, PERIOD_MS));
+    }
+  }
   // Watched but silent for longer than the grace: the viewer alone must keep it.
   await pause(random(PERIOD_MS, 4 * PERIOD_MS));
   if (dies) {
-    socket.terminate();
-    sessions.get(id)!.diedAt = Date.now();
-    tally.deaths++;
-    return;
+    viewer.socket.terminate();
+    return die(entry);
   }
-  socket.close();
-  await http(base, 'DELETE', `/df/api/sessions/${id}`, { token });
+  viewer.socket.close();
+  await http(rig.url, 'DELETE', `/df/api/sessions/${id}`, { token: rig.token });
   tally.cleanEnds++;
 }
 
