@@ -43,12 +43,18 @@ export function unexplained(session: SessionRecord | null, holder: HolderState, 
  * holders are written as present, then every busy device is checked to be explained by an open session
  * with a live holder; a session without one ends `abandoned` (its device released, the end recorded
  * and audited as the watchdog's), and a device still held by a closed session is given back.
+ *
+ * A period's check starts the ends it finds due and does not wait for them: an end takes as long as its
+ * device's release (its log collected, its reset), and a check that waited would hold back the next
+ * one, and so every client death in the meantime. A session whose end is under way is not ended again.
  */
 export class BusyWatchdog {
   private readonly job = new PeriodicJob(
-    () => this.check().then(() => undefined),
+    () => this.sweep().then(() => undefined),
     (err) => this.deps.logger.warn({ err }, 'the busy-device watchdog failed'),
   );
+  /** The ends under way, by session: each answers whether it ended its session. */
+  private readonly ending = new Map<string, Promise<boolean>>();
 
   constructor(private readonly deps: BusyWatchdogDeps) {}
 
@@ -56,25 +62,37 @@ export class BusyWatchdog {
     this.job.start(this.deps.periodMs);
   }
 
-  stop(): Promise<void> {
-    return this.job.stop();
+  /** No check after this call; resolves once the check and the ends under way have finished. */
+  async stop(): Promise<void> {
+    await this.job.stop();
+    await Promise.all(this.ending.values());
   }
 
-  /** One check now; answers the sessions it ended or whose device it gave back. */
+  /** One check now; answers, once their ends are done, the sessions it ended or whose device it gave back. */
   async check(): Promise<string[]> {
+    const started = await this.sweep();
+    const ended = await Promise.all(started.map(({ done }) => done));
+    return started.filter((_, i) => ended[i]).map(({ sessionId }) => sessionId);
+  }
+
+  /** Finds the busy devices not explained and starts ending their sessions (each on its own, side by side); does not wait for the ends. */
+  private async sweep(): Promise<{ sessionId: string; done: Promise<boolean> }[]> {
     await this.deps.holders.publish();
     const busy = await busyDevices(this.deps.db);
     const sessions = new Map((await sessionsByIds(this.deps.db, busy.map((b) => b.sessionId))).map((s) => [s.id, s]));
     const holders = await this.deps.holders.of(busy.map((b) => b.sessionId));
     const now = this.deps.now().getTime();
     const due = busy.flatMap(({ deviceId, sessionId }, i) => {
+      if (this.ending.has(sessionId)) return [];
       const session = sessions.get(sessionId) ?? null;
       const verdict = unexplained(session, holders[i]!, now, 2 * this.deps.periodMs);
       return verdict && session ? [{ deviceId, session, verdict }] : [];
     });
-    // Each on its own device: ended side by side, so one slow end (a device slow to release) delays no other.
-    const ended = await Promise.all(due.map(({ deviceId, session, verdict }) => this.abandon(deviceId, session, verdict)));
-    return due.filter((_, i) => ended[i]).map(({ session }) => session.id);
+    return due.map(({ deviceId, session, verdict }) => {
+      const done = this.abandon(deviceId, session, verdict).finally(() => this.ending.delete(session.id));
+      this.ending.set(session.id, done);
+      return { sessionId: session.id, done };
+    });
   }
 
   private async abandon(deviceId: string, session: SessionRecord, verdict: NonNullable<Unexplained>): Promise<boolean> {
