@@ -73,8 +73,7 @@ async function main() {
   const received = rig.received();
   await rig.stop();
   load.end = loadAverage();
-  const freed = [...sessions.values()].flatMap((s) => (s.diedAt !== null && s.freedAt !== null ? [s.freedAt - s.diedAt] : [])).sort((a, b) => a - b);
-  const at = (q: number) => (freed.length ? freed[Math.min(freed.length - 1, Math.floor(q * freed.length))]! : null);
+  const freed = [...sessions.values()].flatMap((s) => (s.diedAt !== null && s.freedAt !== null ? [s.freedAt - s.diedAt] : []));
   const summary = {
     devices: DEVICES,
     deviceKind: rig.kind,
@@ -83,7 +82,7 @@ async function main() {
     slackMs: SLACK_MS,
     limitMs: LIMIT_MS,
     ...tally,
-    freedAfterDeathMs: { count: freed.length, p50: at(0.5), p95: at(0.95), max: freed.at(-1) ?? null },
+    freedAfterDeathMs: spread(freed),
     deadEnds,
     received,
     failureSamples,
@@ -133,15 +132,33 @@ function die(entry: { diedAt: number | null }) {
   tally.deaths++;
 }
 
-/** How the sessions of dead clients ended, by end reason (`open` for one still open). */
-async function endsOfDeaths(db: SoakRig['db']): Promise<Record<string, number>> {
+/** The 50th and 95th percentiles and the largest of some durations (ms), and how many. */
+function spread(values: number[]): { count: number; p50: number | null; p95: number | null; max: number | null } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
+  return { count: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? null };
+}
+
+/**
+ * How the sessions of dead clients ended, by end reason (`open` for one still open), and the two parts
+ * of the time their devices stayed busy: from the death to the end recorded (the watchdog's grace and
+ * check), and from the end recorded to the device seen free (the end's log collection and release).
+ */
+async function endsOfDeaths(db: SoakRig['db']) {
   const dead = [...sessions].filter(([, s]) => s.diedAt !== null).map(([id]) => id);
-  const ends: Record<string, number> = {};
+  const reasons: Record<string, number> = {};
+  const toEnd: number[] = [];
+  const endToFree: number[] = [];
   for (const record of await sessionsByIds(db, dead)) {
     const reason = record.endReason ?? 'open';
-    ends[reason] = (ends[reason] ?? 0) + 1;
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+    const s = sessions.get(record.id)!;
+    if (!record.endedAt) continue;
+    const endedAt = Date.parse(record.endedAt);
+    toEnd.push(endedAt - s.diedAt!);
+    if (s.freedAt !== null) endToFree.push(s.freedAt - endedAt);
   }
-  return ends;
+  return { reasons, deathToEndMs: spread(toEnd), endToFreeMs: spread(endToFree) };
 }
 
 /** One client: sessions one after another until `until`, each ending cleanly or by the client's death. */
