@@ -4,12 +4,16 @@
  * farm's live screen (frames) and device list. Prints progress and a table, and writes every figure
  * to bench/results/latest.json.
  *
- * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain,access-review,health-reads` runs a subset. Lag and rebuild use the
+ * `npm run bench -- --only=http,metrics,appends,group-commit,v1-writes,lag,rebuild,frames,android,device-list,devtools,debug-tunnel,webdriver,webdriver-first,ios-screen,test-cases,results,uploads,df-reports,console,test-runs,startup,audit-chain,access-review,health-reads,video` runs a subset. Lag and rebuild use the
  * PostgreSQL database the appends step filled; run without it, the rebuild step first tops the log
  * up (unmeasured) to its minimum.
  *
  * `--only=health-reads` measures what reading Android devices' health costs (bench/health-reads.ts): 50
  * adbd test devices by default, `--devices=N` for another number.
+ *
+ * `--only=video` measures what recording a session's video costs the device host (bench/video-cpu.ts):
+ * one and four sessions with screens changing at 30 frames/s, not recorded and recorded at 720p, per
+ * recorded session against the goal of under 15 % of one core.
  *
  * `--only=drill` runs the failover drill (bench/failover-drill.ts; figures in docs/operations.md), which
  * is no part of a run without `--only`: it measures recovery, not speed, and takes the machine for
@@ -45,6 +49,7 @@ import { formatStartup, measureStartup, type StartupReport } from './startup.js'
 import { formatAuditChain, measureAuditChain, type AuditChainReport } from './audit-chain.js';
 import { formatAccessReview, measureAccessReview, type AccessReviewBenchReport } from './access-review.js';
 import { formatHealthReads, measureHealthReads, writeHealthReads, type HealthReadsReport } from './health-reads.js';
+import { formatVideoCpu, measureVideoCpu, type VideoCpuReport } from './video-cpu.js';
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3 },
@@ -76,6 +81,9 @@ const SETTINGS = {
   startup: { restarts: 3, idleSeconds: 10 },
   // One agent over 50 adbd devices, reading every 5 s (a minute holds 12 readings of each), scaled to the default 60 s.
   healthReads: { devices: 50, intervalMs: 5_000, warmupSeconds: 10, durationSeconds: 60 },
+  // One and four sessions side by side, a 1280×720 screen changing on every frame at 30 frames/s, not recorded
+  // then recorded: at 720p (maxSize 1280) for the goal, and at the host's default size (720 px long side).
+  video: { sessions: [1, 4], screen: { width: 1280, height: 720 }, fps: 30, preset: 'ultrafast', sizes: [{ label: '720p', maxSize: 1280 }, { label: 'default (720 px long side)', maxSize: 720 }], warmupSeconds: 3, durationSeconds: 20 },
   testRuns: { devices: 10, tests: 300, classes: 15, durations: { seed: 20_261_129, medianMs: 380, sigma: 0.75, minMs: 50, maxMs: 1_500 }, batchSize: null, pollMs: 50, testTimeoutSeconds: 10 },
 } as const;
 
@@ -101,13 +109,15 @@ const TARGETS = {
   webdriverFirstSessionMs: 1_500,
   testRunWallOverIdealMax: 1.15,
   testRunOverheadPerTestMs: 50,
+  /** Host CPU of a recorded session at 720p/30 fps beyond the same session not recorded, % of one core. */
+  videoPercentPerSessionMax: 15,
 } as const;
 
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'health-reads' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'health-reads', 'drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'health-reads' | 'video' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'health-reads', 'video', 'drill'];
 /** Steps run only when named in `--only`: the failover drill. */
 const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
 
@@ -151,6 +161,8 @@ const MEASURED_FILES = [
   'agent/android/instrument.ts',
   'agent/android/health.ts',
   'agent/worker.ts',
+  'agent/video/encoder.ts',
+  'agent/video/settings.ts',
 ];
 
 function codeState(): { commit: string | null; uncommittedFiles: number | null; sha256: Record<string, string> } {
@@ -239,6 +251,17 @@ function testRunVerdicts(r: TestRunsReport | null): Verdict[] {
 function healthReadsVerdicts(r: HealthReadsReport | null): Verdict[] {
   if (!r) return [];
   return [{ figure: `agent's health reads, 50 devices at the default ${r.defaultIntervalMs / 1000} s interval (measured with ${r.devices})`, measured: `${num(r.atDefault.agentReadsPercentFor50, 3)} % of a core`, target: `< ${r.goalPercentOfCore} % of a core`, met: r.atDefault.goalMet }];
+}
+
+/** A recorded session's host CPU at 720p beyond the same session not recorded, for one and four sessions; other sizes reported. */
+function videoVerdicts(r: VideoCpuReport | null): Verdict[] {
+  const judged = SETTINGS.video.sizes[0].label;
+  return (r?.perRecordedSession ?? []).map((p) => ({
+    figure: `session video, ${p.size}, 30 fps, ${p.sessions} session(s) side by side: host CPU per recorded session beyond not recorded`,
+    measured: `${num(p.percentOfCore, 1)} % of a core`,
+    target: p.size === judged ? `< ${TARGETS.videoPercentPerSessionMax} % of a core` : 'none (reported)',
+    met: p.size === judged ? p.percentOfCore < TARGETS.videoPercentPerSessionMax : null,
+  }));
 }
 
 interface Verdict {
@@ -481,6 +504,7 @@ let iosScreen: IosScreenReport | null = null;
 let webConsole: WebConsoleReport | null = null;
 let drill: DrillReport | null = null;
 let healthReads: HealthReadsReport | null = null;
+let video: VideoCpuReport | null = null;
 const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
@@ -617,6 +641,10 @@ try {
     healthReads = await measureHealthReads({ ...SETTINGS.healthReads, devices, profileDir: process.env.BENCH_HEALTH_CPU_PROF ?? null });
     writeHealthReads(healthReads);
   }
+  if (steps.has('video')) {
+    step('video', "session videos: the device host's CPU for one and four sessions at 30 frames/s, not recorded and recorded (720p, and the default size)");
+    video = await measureVideoCpu(SETTINGS.video);
+  }
   if (steps.has('drill')) {
     step('drill', 'failover drill: HAProxy, two of every process, a NATS cluster; a gateway, a df replica, the leased projections runner and a NATS node killed in turn');
     drill = await runFailoverDrill(DRILL_DEFAULTS);
@@ -630,7 +658,7 @@ try {
 }
 
 const totalSeconds = (performance.now() - started) / 1000;
-const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes), ...testRunVerdicts(testRuns), ...healthReadsVerdicts(healthReads)];
+const list = [...verdicts(http, appends, lags, rebuilds, frames, devices, { devtools, webdriver, webdriverFirst, debugTunnel }), ...writeVerdicts(groupCommit, v1Writes), ...testRunVerdicts(testRuns), ...healthReadsVerdicts(healthReads), ...videoVerdicts(video)];
 process.stdout.write(`\n${report(http, appends, lags, rebuilds, frames, devices, list)}`);
 if (groupCommit.length > 0) process.stdout.write(`\n${formatGroupCommit(groupCommit)}`);
 if (v1Writes.length > 0) process.stdout.write(`\n${formatV1Writes(v1Writes)}`);
@@ -650,6 +678,7 @@ if (startup) process.stdout.write(`\n${formatStartup(startup)}`);
 if (auditChain.length > 0) process.stdout.write(`\n${formatAuditChain(auditChain, SETTINGS.auditChain, TARGETS.auditChainSlowerPercentMax)}`);
 if (accessReview.length > 0) process.stdout.write(`\n${formatAccessReview(accessReview, SETTINGS.accessReview, TARGETS.accessReviewMs)}`);
 if (healthReads) process.stdout.write(`\n${formatHealthReads(healthReads)}`);
+if (video) process.stdout.write(`\n${formatVideoCpu(video, SETTINGS.video)}`);
 if (drill) process.stdout.write(`\n${formatDrill(drill)}`);
 // An acknowledged write the drill could not read back fails the run.
 if (drill && drill.writes.lost > 0) process.exitCode = 1;
@@ -685,6 +714,7 @@ const results = {
   testRuns,
   startup,
   healthReads,
+  video,
   drill,
   verdicts: list,
   error: failure ? String(failure instanceof Error ? (failure.stack ?? failure.message) : failure) : null,
