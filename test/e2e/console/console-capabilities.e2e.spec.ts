@@ -76,7 +76,8 @@ describe("a device's capabilities in the console", { timeout: 120_000 }, () => {
     const { page } = owner;
     const [iphone] = await devices('ios');
     await page.goto(`${server.url}/devices/${iphone!.id}`);
-    const facts = page.locator('dl.facts');
+    // The device's facts (an iPhone's page also has its health card's).
+    const facts = page.locator('dl.facts').filter({ hasText: 'screenshots (screenshotr)' });
     await facts.getByText('screenshots (screenshotr)').waitFor();
     await facts.getByText('none: view only').waitFor();
     expect(await facts.textContent()).toContain('testmanagerd');
