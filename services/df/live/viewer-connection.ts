@@ -86,7 +86,10 @@ export class ViewerConnection {
 
   /** Signs the viewer in and serves it; a refusal closes the socket with its code. */
   start(): void {
-    this.open().catch((err: unknown) => {
+    this.open().catch(async (err: unknown) => {
+      // A viewer that got into the screen hub before joining failed (its screen would not start) leaves
+      // it: left there, it would hold the session for the watchdog with no socket behind it.
+      await this.deps.hub.leave(this.sessionId, this.viewerId).catch(() => undefined);
       if (err instanceof AppError) closeWith(this.socket, err);
       else {
         this.request.log.warn({ err, sessionId: this.sessionId }, 'viewer connection failed');

@@ -46,6 +46,14 @@ class HeldReleaseDevice extends FakeWebDriverDevice {
 }
 let held: HeldReleaseDevice;
 
+/** A fake WebDriver device whose screen never starts: a viewer's joining fails. */
+class NoScreenDevice extends FakeWebDriverDevice {
+  override async startScreencast(): Promise<void> {
+    throw new Error('the screen stream would not start');
+  }
+}
+let noScreenId: string;
+
 const api = (method: string, path: string, body?: unknown) => http(server.url, method, `/df/api${path}`, { token: company.token, ...(body !== undefined ? { body } : {}) });
 const sessionOf = async (id: string) => (await api('GET', `/sessions/${id}`)).body as { status: string; endReason: string | null; lastActivityAt: string };
 /** Polls until the session's last command is `ms` old, checking at every poll that it is still active. */
@@ -82,12 +90,21 @@ beforeAll(async () => {
   writeFileSync(appPath, FAKE_APP_XML);
   heldId = stableUuid(config.hostId, 'fake-webdriver', 'Slow to release');
   held = new HeldReleaseDevice({ deviceId: heldId, name: 'Slow to release', platform: 'android', osVersion: '14', model: 'Fake phone', manufacturer: 'Appium', type: 'phone', isRealDevice: false, provider: 'fake-webdriver', screen: { width: 1080, height: 1920, scale: 1 } }, appPath);
-  const heldProvider = { name: 'held-release', start: async (listener: { added: (d: HeldReleaseDevice) => void }) => listener.added(held), stop: async () => undefined };
+  noScreenId = stableUuid(config.hostId, 'fake-webdriver', 'No screen');
+  const noScreen = new NoScreenDevice({ ...held.info, deviceId: noScreenId, name: 'No screen' }, appPath);
+  const heldProvider = {
+    name: 'held-release',
+    start: async (listener: { added: (d: FakeWebDriverDevice) => void }) => {
+      listener.added(held);
+      listener.added(noScreen);
+    },
+    stop: async () => undefined,
+  };
   agent = new AgentHost({ bus: server.process.platform.bus, config, logger: pino({ level: 'silent' }), providers: [new FakeWebDriverProvider({ hostId: config.hostId, devices: [{ name: 'Watched fake' }] }), heldProvider] });
   await agent.start();
   deviceId = await eventually(async () => {
     const list = (await api('GET', '/devices')).body as { totalElements: number; content: { id: string; name: string; status: string }[] };
-    return list.totalElements === 2 && list.content.every((d) => d.status === 'available') ? list.content.find((d) => d.name === 'Watched fake')?.id : undefined;
+    return list.totalElements === 3 && list.content.every((d) => d.status === 'available') ? list.content.find((d) => d.name === 'Watched fake')?.id : undefined;
   }, { what: 'the devices' });
 }, 120_000);
 
@@ -158,5 +175,18 @@ describe('the busy-device watchdog', () => {
     expect(await deviceStatus(heldId)).toBe('in_use');
     held.letGo();
     await deviceAvailable(heldId);
+  });
+
+  it('ends as abandoned a session whose only viewer failed to join (its screen would not start)', { timeout: 60_000 }, async () => {
+    const created = await api('POST', '/sessions', { deviceId: noScreenId, name: 'tab without a screen' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const viewer = connectViewer(`${server.url.replace('http', 'ws')}/df/ws/sessions/${id}?access_token=${company.token}`);
+    await viewer.next((m) => m.type === 'hello');
+    // Joining the screen fails, and the socket is told so.
+    expect((await viewer.next((m) => m.type === 'error')).code).toEqual(expect.any(String));
+    // Nothing holds the session now: the failed viewer must not stay in the screen hub vouching for it.
+    expect((await endedAs(id)).endReason).toBe('abandoned');
+    await deviceAvailable(noScreenId);
   });
 });
