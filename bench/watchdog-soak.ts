@@ -13,9 +13,12 @@
  * Every second the soak counts, from the device read model, the devices busy with a session whose
  * client is dead, and how long each has been so; a device busy for a dead client for longer than three
  * periods plus the time a session's end takes (`--slack-ms`, 5 s) is a violation (one per device per
- * second). After the load it reads how each dead client's session ended (the watchdog's is
- * `abandoned`). Prints a line every minute and a summary, writes bench/results/watchdog-soak.json, and
- * exits 1 on a violation.
+ * second). The count goes on until the limit has passed after the last client's last session. Then it
+ * reads how each dead client's session ended (the watchdog's is `abandoned`) and splits the time its
+ * device stayed busy into death → end recorded and end → device free. A session the platform ended
+ * while its client was alive (the server closed a viewer's socket, a WebDriver command answered 404)
+ * is counted apart, with its end reason: a watchdog's `abandoned` there would be a false one. Prints a
+ * line every minute and a summary, writes bench/results/watchdog-soak.json, and exits 1 on a violation.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
@@ -38,7 +41,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 
 /** Each session a client opened: when its client died (null while alive or after a clean end), and when the counter first saw its device free after that. */
-const sessions = new Map<string, { diedAt: number | null; freedAt: number | null; via: 'webdriver' | 'viewer' }>();
+const sessions = new Map<string, { diedAt: number | null; freedAt: number | null; via: 'webdriver' | 'viewer'; endedUnder?: boolean }>();
 const tally = {
   opened: 0,
   openedWebdriver: 0,
@@ -49,6 +52,8 @@ const tally = {
   refused: 0,
   /** A session's opening or a command that failed otherwise, with the first few messages. */
   failures: 0,
+  /** Sessions ended under a client still alive: a viewer's socket closed by the server, a WebDriver command answered 404. */
+  endedUnderLiveClient: 0,
   violations: 0,
   worstBusyAfterDeathMs: 0,
   samples: 0,
@@ -66,9 +71,11 @@ async function main() {
   const rig = FAKE ? await startFakeRig({ devices: DEVICES, periodMs: PERIOD_MS }) : await startPeerRig({ devices: DEVICES, periodMs: PERIOD_MS });
   console.log(`${new Date().toISOString()} ${DEVICES} ${rig.kind === 'peers' ? 'adbd test devices' : 'fake WebDriver devices'} available; ${MINUTES} min of clients, watchdog period ${PERIOD_MS} ms, limit ${LIMIT_MS} ms`);
   const until = Date.now() + MINUTES * 60_000;
-  const clients = Array.from({ length: DEVICES }, () => client(rig, until));
-  const counter = count(rig.db, until);
-  await Promise.all([...clients, counter]);
+  // The counter goes on until the limit after the last client's last session (a death just before then is watched to the limit too).
+  const done = { at: null as number | null };
+  const clients = Promise.all(Array.from({ length: DEVICES }, () => client(rig, until))).then(() => void (done.at = Date.now()));
+  const counter = count(rig.db, done);
+  await Promise.all([clients, counter]);
   const deadEnds = await endsOfDeaths(rig.db);
   const received = rig.received();
   await rig.stop();
@@ -94,9 +101,9 @@ async function main() {
 }
 
 /** Every second: devices busy for a dead client, and for how long; a dead client's device seen free is noted once. */
-async function count(db: SoakRig['db'], until: number): Promise<void> {
+async function count(db: SoakRig['db'], done: { at: number | null }): Promise<void> {
   let nextLine = Date.now() + 60_000;
-  while (Date.now() < until + LIMIT_MS) {
+  while (done.at === null || Date.now() < done.at + LIMIT_MS) {
     const now = Date.now();
     tally.samples++;
     let deadBusy = 0;
@@ -120,12 +127,18 @@ async function count(db: SoakRig['db'], until: number): Promise<void> {
 }
 
 function track(id: string, via: 'webdriver' | 'viewer') {
-  const entry = { diedAt: null as number | null, freedAt: null as number | null, via };
+  const entry: { diedAt: number | null; freedAt: number | null; via: typeof via; endedUnder?: boolean } = { diedAt: null, freedAt: null, via };
   sessions.set(id, entry);
   tally.opened++;
   if (via === 'webdriver') tally.openedWebdriver++;
   else tally.openedViewer++;
   return entry;
+}
+/** The platform ended the session while its client was alive; the client stops there (neither a clean end nor a death). */
+function endedUnder(entry: { endedUnder?: boolean }, what: string) {
+  entry.endedUnder = true;
+  tally.endedUnderLiveClient++;
+  failed(what);
 }
 function die(entry: { diedAt: number | null }) {
   entry.diedAt = Date.now();
@@ -146,6 +159,12 @@ function spread(values: number[]): { count: number; p50: number | null; p95: num
  */
 async function endsOfDeaths(db: SoakRig['db']) {
   const dead = [...sessions].filter(([, s]) => s.diedAt !== null).map(([id]) => id);
+  // And how the sessions ended under a live client ended (the watchdog's would be a false `abandoned`).
+  const underLive: Record<string, number> = {};
+  for (const record of await sessionsByIds(db, [...sessions].filter(([, s]) => s.endedUnder).map(([id]) => id))) {
+    const reason = record.endReason ?? 'open';
+    underLive[reason] = (underLive[reason] ?? 0) + 1;
+  }
   const reasons: Record<string, number> = {};
   const toEnd: number[] = [];
   const endToFree: number[] = [];
@@ -158,7 +177,7 @@ async function endsOfDeaths(db: SoakRig['db']) {
     toEnd.push(endedAt - s.diedAt!);
     if (s.freedAt !== null) endToFree.push(s.freedAt - endedAt);
   }
-  return { reasons, deathToEndMs: spread(toEnd), endToFreeMs: spread(endToFree) };
+  return { reasons, deathToEndMs: spread(toEnd), endToFreeMs: spread(endToFree), endedUnderLiveClientReasons: underLive };
 }
 
 /** One client: sessions one after another until `until`, each ending cleanly or by the client's death. */
@@ -188,6 +207,7 @@ async function webdriverClient(rig: SoakRig, dies: boolean): Promise<void> {
   const entry = track(id, 'webdriver');
   for (let i = random(1, 6); i > 0; i--) {
     const status = await rig.command(id);
+    if (status === 404) return endedUnder(entry, `webdriver session ${id}: a command answered 404 (invalid session id)`);
     if (status !== 200) failed(`webdriver command ${status}`);
     await pause(random(100, PERIOD_MS));
   }
@@ -196,12 +216,28 @@ async function webdriverClient(rig: SoakRig, dies: boolean): Promise<void> {
   tally.cleanEnds++;
 }
 
-/** A viewer's socket: resolves with the first message (`hello`), and sends taps each awaited until acknowledged. */
-function viewerSocket(rig: SoakRig, sessionId: string): Promise<{ socket: WebSocket; tap: () => Promise<void> }> {
+interface Viewer {
+  socket: WebSocket;
+  tap: () => Promise<void>;
+  /** How the server closed the socket (code and reason), or null while it is open or the client closed it. */
+  closedByServer: () => string | null;
+  /** Closes (or with `terminate`, drops) the socket from the client's side. */
+  leave: (how: 'close' | 'terminate') => void;
+}
+
+/** A viewer's socket: resolves with the first message (`hello`), and sends taps each awaited until acknowledged (or the socket's close). */
+function viewerSocket(rig: SoakRig, sessionId: string): Promise<Viewer> {
   const socket = new WebSocket(`${rig.url.replace('http', 'ws')}/df/ws/sessions/${sessionId}?access_token=${rig.token}`);
   const waiting = new Map<string, (answer: { type: string; message?: string }) => void>();
   let seq = 0;
+  let leaving = false;
+  let serverClose: string | null = null;
   socket.on('error', () => undefined);
+  socket.on('close', (code, reason) => {
+    if (!leaving) serverClose = `${code} ${reason.toString()}`;
+    for (const answer of waiting.values()) answer({ type: 'closed', message: `the socket closed (${code} ${reason.toString()})` });
+    waiting.clear();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the viewer socket did not say hello within 30 s')), 30_000);
     socket.once('close', () => reject(new Error('the viewer socket closed before its hello')));
@@ -212,6 +248,12 @@ function viewerSocket(rig: SoakRig, sessionId: string): Promise<{ socket: WebSoc
         clearTimeout(timer);
         resolve({
           socket,
+          closedByServer: () => serverClose,
+          leave: (how) => {
+            leaving = true;
+            if (how === 'close') socket.close();
+            else socket.terminate();
+          },
           tap: () =>
             new Promise<void>((done, fail) => {
               const id = `tap-${++seq}`;
@@ -242,7 +284,7 @@ async function viewerClient(rig: SoakRig, dies: boolean): Promise<void> {
   if (created.status !== 201) throw new Error(`session ${created.status}: ${created.body?.code ?? ''} ${created.body?.message ?? ''}`);
   const id = created.body.id as string;
   const entry = track(id, 'viewer');
-  let viewer: Awaited<ReturnType<typeof viewerSocket>>;
+  let viewer: Viewer;
   try {
     viewer = await viewerSocket(rig, id);
   } catch (err) {
@@ -252,18 +294,20 @@ async function viewerClient(rig: SoakRig, dies: boolean): Promise<void> {
     throw err;
   }
   if (rig.viewerTaps) {
-    for (let i = random(1, 6); i > 0; i--) {
-      await viewer.tap().catch((err: unknown) => failed((err as Error).message));
+    for (let i = random(1, 6); i > 0 && !viewer.closedByServer(); i--) {
+      await viewer.tap().catch((err: unknown) => viewer.closedByServer() || failed((err as Error).message));
       await pause(random(100, PERIOD_MS));
     }
   }
   // Watched but silent for longer than the grace: the viewer alone must keep it.
-  await pause(random(PERIOD_MS, 4 * PERIOD_MS));
+  if (!viewer.closedByServer()) await pause(random(PERIOD_MS, 4 * PERIOD_MS));
+  const closed = viewer.closedByServer();
+  if (closed) return endedUnder(entry, `viewer session ${id}: the server closed the socket (${closed})`);
   if (dies) {
-    viewer.socket.terminate();
+    viewer.leave('terminate');
     return die(entry);
   }
-  viewer.socket.close();
+  viewer.leave('close');
   await http(rig.url, 'DELETE', `/df/api/sessions/${id}`, { token: rig.token });
   tally.cleanEnds++;
 }
