@@ -39,7 +39,7 @@ export interface IdempotencyOptions {
 }
 
 /** A key held by a request, with the request's context (which says whether it has committed a write). */
-type Held = HeldKey & { writes?: RequestContext };
+export type Held = HeldKey & { writes?: RequestContext };
 
 /** Why a request whose key was done cannot be answered again: its answer was not kept. */
 function notKept(status: number): AppError {
@@ -241,7 +241,7 @@ export function documentIdempotencyKey(document: object, gatewayPath: (url: stri
 declare module 'fastify' {
   interface FastifyRequest {
     /** The idempotency key this request holds until its answer is kept (shared/http/idempotency.ts). */
-    idempotencyKey: (HeldKey & { writes?: RequestContext }) | null;
+    idempotencyKey: Held | null;
   }
   interface FastifyContextConfig {
     /** `false`: this process does not honour `Idempotency-Key` on the route (the gateway's forwarding: the module does). */
