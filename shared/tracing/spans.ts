@@ -38,7 +38,7 @@ export const DECIDED_SAMPLED = createContextKey('qa-platform decided sampled');
  * No span object, no sampler call, no exporter work: the unsampled path's whole cost is this context.
  */
 function unsampledContext(parent: Context, traceId?: string): Context {
-  const n = (unsampledCount = (unsampledCount + 1) % 0x1_0000_0000_0000).toString(16).padStart(16, '0');
+  const n = (unsampledCount = (unsampledCount % 0xffff_ffff_ffff) + 1).toString(16).padStart(16, '0');
   return trace.setSpanContext(parent, { traceId: traceId ?? `${UNSAMPLED_PREFIX}${n}`, spanId: n, traceFlags: TraceFlags.NONE, isRemote: false });
 }
 
