@@ -4,6 +4,7 @@ import type { Device, DeviceHealthSamples, Page, Schemas } from '@qa-platform/cl
 import { api, ApiError } from '../api';
 import { useSession } from '../session-context';
 import { ConfirmButton, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
+import { MaintenanceControls } from './device-maintenance';
 
 type Sample = DeviceHealthSamples['samples'][number];
 type MendingStep = DeviceHealthSamples['mending'][number];
@@ -129,6 +130,7 @@ export function DeviceHealthCard({ device }: { device: Device }) {
       <ErrorNote error={series.error} />
       {series.data && series.data.samples.length > 1 ? <HealthChart samples={series.data.samples} /> : null}
       {series.data?.mending && series.data.mending.length > 0 ? <MendingHistory steps={series.data.mending} /> : null}
+      <MaintenanceControls device={device} />
       <BaselineRetake deviceId={device.id} platform={device.platform} retakenAt={series.data?.baselineRetakenAt ?? null} onDone={() => series.refetch()} />
     </div>
   );

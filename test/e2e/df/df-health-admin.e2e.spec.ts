@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
 import { startConnectedPeer } from '#test/helpers/adb.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { enrolHost, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
-import { signUpCompany } from '#test/helpers/org-api.js';
+import { client, createActiveUser, signUpCompany } from '#test/helpers/org-api.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
 import { http, startTestServer, type JsonResponse, type TestServer } from '#test/helpers/server.js';
 import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
@@ -21,7 +22,9 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * session naming why, and put back by an administrator's release. A maintenance tells the bookings of the
  * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends.
  * An administrator re-takes a device's settings baseline — from the API and from the console's device
- * page (Chromium, axe) — and the next session's end puts the new one back at the device.
+ * page (Chromium, axe) — and the next session's end puts the new one back at the device. From the same
+ * page an administrator starts and ends a maintenance (a past end refused beside its field) and releases a
+ * quarantined device; someone who may not manage devices sees none of it.
  * Every wait is a poll with a deadline.
  */
 const ADMIN = { email: 'health-admin-ops@example.com', password: 'health-admin-password-1' };
@@ -33,6 +36,7 @@ let token: string;
 let deviceId: string;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let workspaceId: number;
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
 const expectStatus = (res: JsonResponse, status: number, code?: string) => {
@@ -43,6 +47,14 @@ type Health = { state: string; reasons: string[] } | null;
 const healthOf = async (): Promise<Health> => (await api('GET', `/devices/${deviceId}`)).body.health;
 /** A mail's text with its quoted-printable soft breaks and escapes undone. */
 const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** A `datetime-local` value `offsetMs` from now in the browser's own zone (what a person types). */
+const browserLocal = (page: Page, offsetMs: number) =>
+  page.evaluate((offset) => {
+    const d = new Date(Date.now() + offset);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  }, offsetMs);
 
 /** Starts the server on the test's data directory (again, after a stop) and signs the administrator in. */
 async function start(): Promise<void> {
@@ -79,7 +91,7 @@ describe('device health: administration', () => {
       AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-admin-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: android.adb.port, uiautomator2: false }, devices: [] }),
     };
     await start();
-    const workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
+    workspaceId = (await http(server.url, 'GET', '/api/v1/workspaces/accessible', { token })).body[0].id as number;
     const hook = await http(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/webhooks`, { token, body: { url: receiver.url, events: ['device.quarantined', 'device.recovered', 'reservation.maintenance_conflict'] } });
     expectStatus(hook, 201);
   }, 180_000);
@@ -262,6 +274,88 @@ describe('device health: administration', () => {
       expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
       expect(peer.settings.get('system/font_scale')).toBe('1.3');
       expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("starts and ends a maintenance from the device's page — a past end refused beside its field — and releases a quarantined device there, in Chromium, axe-clean in each state", async () => {
+    const browser = await launchBrowser();
+    const rules = (await api('GET', '/fleet/health-rules')).body;
+    try {
+      const { page } = await signedIn(browser, server.url, ADMIN.email, ADMIN.password);
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      const maintenance = page.getByRole('region', { name: 'Maintenance' });
+      const form = maintenance.getByRole('form', { name: 'Start maintenance' });
+      await form.waitFor();
+      await expectAccessible(page, "the device's page with the maintenance form");
+
+      // An end in the past (the browser's own zone): refused beside its field, nothing changes.
+      await form.getByLabel('Reason').fill('swap the USB cable');
+      await form.getByLabel('Until').fill(await browserLocal(page, -3_600_000));
+      await form.getByRole('button', { name: 'Start maintenance' }).click();
+      await form.locator('#maintenance-until-error').filter({ hasText: 'Until: must be in the future' }).waitFor();
+      await form.getByRole('alert').filter({ hasText: 'Not started' }).waitFor();
+      expect(await form.getByLabel('Until').getAttribute('aria-invalid')).toBe('true');
+      expect((await healthOf())?.state).not.toBe('maintenance');
+      await expectAccessible(page, 'the maintenance form with its end refused');
+
+      // Two hours ahead: the device is in maintenance, said on the page and by the API.
+      await form.getByLabel('Until').fill(await browserLocal(page, 2 * 3_600_000));
+      await form.getByRole('button', { name: 'Start maintenance' }).click();
+      await maintenance.getByRole('status').filter({ hasText: /Maintenance started: the device is held until / }).waitFor();
+      await maintenance.getByText(/^In maintenance until /).waitFor();
+      await page.locator('.card .badge.health-maintenance', { hasText: 'In maintenance' }).waitFor();
+      const held = await healthOf();
+      expect(held).toMatchObject({ state: 'maintenance', reasons: [expect.stringContaining('swap the USB cable')] });
+      expect(await form.count()).toBe(0);
+      await expectAccessible(page, 'the device in maintenance');
+
+      await maintenance.getByRole('button', { name: 'End maintenance' }).click();
+      await maintenance.getByRole('status').filter({ hasText: /Maintenance ended: the device is / }).waitFor();
+      await form.waitFor();
+      expect((await healthOf())?.state).not.toBe('maintenance');
+      expect(await page.locator('.badge.health-maintenance').count()).toBe(0);
+      await expectAccessible(page, 'the maintenance ended');
+
+      // Quarantined as the failed-sessions rule does it (one failure is enough here), then released from the page.
+      expectStatus(await api('PUT', '/fleet/health-rules', { ...rules, failedSessionsMax: 1 }), 200);
+      await session('failed', 'console quarantine');
+      await eventually(async () => ((await healthOf())?.state === 'quarantined' ? true : undefined), { what: 'the device quarantined' });
+      await maintenance.getByRole('button', { name: 'Release from quarantine' }).waitFor();
+      expect(await form.count()).toBe(0);
+      await expectAccessible(page, 'the device quarantined');
+      await maintenance.getByRole('button', { name: 'Release from quarantine' }).click();
+      await maintenance.getByRole('group', { name: 'Release from quarantine' }).getByRole('button', { name: 'Release it' }).click();
+      await maintenance.getByRole('status').filter({ hasText: 'Released from quarantine: the device is healthy.' }).waitFor();
+      expect((await healthOf())?.state).toBe('healthy');
+      await receiver.seen('device.recovered', (d) => d.deviceId === deviceId && d.from === 'quarantined' && d.cause === 'quarantine-released');
+      await form.waitFor();
+      await expectAccessible(page, 'the device released from quarantine');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+      expectStatus(await api('PUT', '/fleet/health-rules', rules), 200);
+    }
+  });
+
+  it("shows no maintenance or release controls to someone who may only read devices; the API refuses them (403)", async () => {
+    const admin = client(server.url, token);
+    const role = await admin.post('/roles', { name: 'Device reader', permissions: ['df:device:read'] });
+    expect(role.status).toBe(201);
+    const reader = await createActiveUser(server.url, admin, smtp.mails, { email: `health-reader-${process.pid}@example.com`, roleIds: [role.body.id] });
+    expect((await admin.post(`/workspaces/${workspaceId}/access/users`, { userId: reader.id })).status).toBeLessThan(300);
+    const refused = await http(server.url, 'POST', `/df/api/devices/${deviceId}/maintenance`, { token: reader.token, headers: { 'x-workspace-id': String(workspaceId) }, body: { reason: 'not mine', until: new Date(Date.now() + 3_600_000).toISOString() } });
+    expectStatus(refused, 403, 'FORBIDDEN');
+    expect((await healthOf())?.state).not.toBe('maintenance');
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedIn(browser, server.url, reader.email, reader.password);
+      await page.goto(`${server.url}/devices/${deviceId}`);
+      await page.getByRole('heading', { name: 'Health' }).waitFor();
+      expect(await page.getByRole('region', { name: 'Maintenance' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /maintenance|quarantine/i }).count()).toBe(0);
+      await expectAccessible(page, "the device's page of a reader");
     } finally {
       await browser.close();
     }
