@@ -143,6 +143,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
       gate,
       sessions,
       quota: fleet,
+      maintenance: health,
       hub,
       kv: platform.kv,
       graceMs: config.DF_RESERVATION_GRACE,

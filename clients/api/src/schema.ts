@@ -12208,7 +12208,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Book a device for a time range */
+        /**
+         * Book a device for a time range
+         * @description Made into a maintenance of the device under way, the booking is kept and answered with its `maintenanceConflict` (and the `reservation.maintenance_conflict` webhook). 404 for a device the caller may not see.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -12315,7 +12318,10 @@ export interface paths {
                 };
             };
         };
-        /** Change the range or note of a reservation */
+        /**
+         * Change the range or note of a reservation
+         * @description Moved into a maintenance of the device under way, it is told (`maintenanceConflict`, the `reservation.maintenance_conflict` webhook); moved out of it, the warning is lifted.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -23292,7 +23298,7 @@ export interface components {
             deviceId: string;
             endAt: string;
             id: string;
-            /** @description An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. Null when no maintenance falls in its range (lifted when the maintenance ends). */
+            /** @description An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. A booking made or moved into a maintenance under way is told the same way at once. Null when no maintenance falls in its range (lifted when the maintenance ends or the booking is moved out of it). */
             maintenanceConflict: {
                 notedAt: string;
                 reason: string;
@@ -23310,7 +23316,7 @@ export interface components {
             deviceId: string;
             endAt: string;
             id: string;
-            /** @description An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. Null when no maintenance falls in its range (lifted when the maintenance ends). */
+            /** @description An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. A booking made or moved into a maintenance under way is told the same way at once. Null when no maintenance falls in its range (lifted when the maintenance ends or the booking is moved out of it). */
             maintenanceConflict: {
                 notedAt: string;
                 reason: string;

@@ -278,6 +278,17 @@ export class HealthService {
     return this.current(scope, deviceId);
   }
 
+  /**
+   * The maintenance under way on a device, with its company, or null: what a booking made or moved into it is
+   * told (the reservation service reads it; `until` as the maintenance's start told the bookings already there).
+   */
+  async maintenanceOf(deviceId: string): Promise<{ companyId: number; reason: string; until: string } | null> {
+    const state = fold(deviceHealthDecider, await this.platform.store.readStream(deviceHealthStream(deviceId)));
+    if (state.health?.state !== 'maintenance' || !state.maintenance) return null;
+    const companyId = (await placementOfDevice(this.platform.db, deviceId))?.companyId ?? null;
+    return companyId === null ? null : { companyId, reason: state.maintenance.reason, until: new Date(state.maintenance.until).toISOString() };
+  }
+
   /** Ends a device's maintenance: it comes back in the state its newest reading gives. */
   async endMaintenance(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);

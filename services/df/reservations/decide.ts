@@ -19,6 +19,13 @@ export interface Booking {
   maintenance: { reason: string; until: string } | null;
 }
 
+/** A maintenance under way on a device: its company (only that company's bookings are told), why, and until when. */
+export interface DeviceMaintenance {
+  companyId: number;
+  reason: string;
+  until: string;
+}
+
 /** Every booking of one device, by id. */
 export interface BookingsState {
   bookings: Record<string, Booking>;
@@ -37,8 +44,10 @@ function checkRange(startAt: string, endAt: string): void {
 }
 
 export type ReservationCommand =
-  | ({ type: 'Reserve'; now: string } & Omit<Booking, 'status' | 'used' | 'maintenance'>)
-  | { type: 'Reschedule'; reservationId: string; startAt?: string; endAt?: string; note?: string | null; now: string }
+  /** `maintenance`: the device's maintenance under way (absent or null: none); a booking made into it is told at once. */
+  | ({ type: 'Reserve'; now: string; maintenance?: DeviceMaintenance | null } & Omit<Booking, 'status' | 'used' | 'maintenance'>)
+  /** `maintenance` as in Reserve: a booking moved into it is told, one moved out of it (or told of one no longer under way) has its warning lifted. */
+  | { type: 'Reschedule'; reservationId: string; startAt?: string; endAt?: string; note?: string | null; now: string; maintenance?: DeviceMaintenance | null }
   /** DELETE: a scheduled booking is cancelled, an active one ended. */
   | { type: 'Cancel'; reservationId: string }
   | { type: 'End'; reservationId: string }
@@ -89,6 +98,19 @@ function existing(state: BookingsState, reservationId: string): Booking {
 }
 
 const ref = (b: Booking) => ({ reservationId: b.reservationId, deviceId: b.deviceId });
+
+/**
+ * What a maintenance under way (or none) says of one open booking at `now` — the one rule for a maintenance's
+ * start and change and for a booking made or moved: told (kept, with the warning) when its range overlaps
+ * [now, until]; its warning lifted when it no longer does or none is under way; nothing when it was told of
+ * this very maintenance already. Another company's booking (a shared device) is left alone.
+ */
+function maintenanceNotice(b: Booking, m: DeviceMaintenance | null, now: string): ReservationEvent[] {
+  if (m && m.companyId !== b.companyId) return [];
+  if (!m || ms(m.until) <= ms(now) || !overlaps(b, { startAt: now, endAt: m.until })) return b.maintenance ? [{ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(b) }] : [];
+  if (b.maintenance?.reason === m.reason && b.maintenance.until === m.until) return [];
+  return [{ type: 'DeviceReservationMaintenanceConflict', payload: { ...ref(b), reason: m.reason, until: m.until } }];
+}
 const update = (state: BookingsState, id: string, change: Partial<Booking>): BookingsState => {
   const b = state.bookings[id];
   return b ? { bookings: { ...state.bookings, [id]: { ...b, ...change } } } : state;
@@ -135,9 +157,10 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       if (state.bookings[c.reservationId]) throw new AppError('ALREADY_EXISTS', 'Reservation already exists');
       checkRange(c.startAt, c.endAt);
       refuseOverlap(state, c);
-      const { type: _type, now, ...payload } = c;
+      const { type: _type, now, maintenance, ...payload } = c;
       const events: ReservationEvent[] = [{ type: 'DeviceReservationScheduled', payload }];
       if (ms(c.startAt) <= ms(now) + START_AT_ONCE_MS) events.push({ type: 'DeviceReservationActivated', payload: { reservationId: c.reservationId, deviceId: c.deviceId } });
+      events.push(...maintenanceNotice({ ...payload, status: 'scheduled', used: false, maintenance: null }, maintenance ?? null, now));
       return events;
     },
     Reschedule: (c, state) => {
@@ -156,6 +179,7 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       refuseOverlap(state, { startAt, endAt }, b.reservationId);
       const events: ReservationEvent[] = [{ type: 'DeviceReservationRescheduled', payload: { ...ref(b), startAt, endAt, note } }];
       if (b.status === 'scheduled' && ms(startAt) <= ms(c.now) + START_AT_ONCE_MS) events.push({ type: 'DeviceReservationActivated', payload: ref(b) });
+      events.push(...maintenanceNotice({ ...b, startAt, endAt }, c.maintenance ?? null, c.now));
       return events;
     },
     Cancel: (c, state) => {
@@ -197,14 +221,10 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       return [];
     },
     NoteMaintenance: (c, state) => {
-      const window = { startAt: c.now, endAt: c.until };
+      const maintenance = { companyId: c.companyId, reason: c.reason, until: c.until };
       return Object.values(state.bookings)
         .filter((b) => isOpen(b) && b.companyId === c.companyId)
-        .flatMap((b): ReservationEvent[] => {
-          if (!overlaps(b, window)) return b.maintenance ? [{ type: 'DeviceReservationMaintenanceConflictCleared', payload: ref(b) }] : [];
-          if (b.maintenance?.reason === c.reason && b.maintenance.until === c.until) return [];
-          return [{ type: 'DeviceReservationMaintenanceConflict', payload: { ...ref(b), reason: c.reason, until: c.until } }];
-        });
+        .flatMap((b) => maintenanceNotice(b, maintenance, c.now));
     },
     ClearMaintenance: (_c, state) =>
       Object.values(state.bookings)

@@ -132,5 +132,30 @@ describe('reservation decider', () => {
       expect(state.bookings['r-in']).toMatchObject({ status: 'scheduled', maintenance: { reason: 'battery swap', until: at(180) } });
       expect(state.bookings['r-after']!.maintenance).toBeNull();
     });
+
+    describe('under way when a booking is made or moved', () => {
+      const running = (untilMinutes: number, companyId = 1) => ({ companyId, reason: 'battery swap', until: at(untilMinutes) });
+      const rescheduled = (id: string, from: number, to: number): ReservationEvent => ({ type: 'DeviceReservationRescheduled', payload: { ...ref(id), startAt: at(from), endAt: at(to), note: null } });
+
+      it('tells a booking made into it, kept, as its start told the bookings already there; not one after it, nor one of another company', () => {
+        spec.given([]).when({ ...reserve('r-1', 60, 120), maintenance: running(180) }).then([scheduled('r-1', 60, 120), conflict('r-1', 180)]);
+        spec.given([]).when({ ...reserve('r-1', 0, 30), maintenance: running(180) }).then([scheduled('r-1', 0, 30), activated('r-1'), conflict('r-1', 180)]);
+        spec.given([]).when({ ...reserve('r-1', 180, 240), maintenance: running(180) }).then([scheduled('r-1', 180, 240)]);
+        spec.given([]).when({ ...reserve('r-1', 60, 120), maintenance: running(180, 2) }).then([scheduled('r-1', 60, 120)]);
+        // An end already passed (the sweep not there yet) is no maintenance under way.
+        spec.given([]).when({ ...reserve('r-1', 0, 30), maintenance: running(-1) }).then([scheduled('r-1', 0, 30), activated('r-1')]);
+        spec.given([]).when({ ...reserve('r-1', 60, 120), maintenance: null }).then([scheduled('r-1', 60, 120)]);
+      });
+
+      it('tells a booking moved into it, lifts the warning of one moved out of it (or of a maintenance no longer under way), and says nothing again of one still in it', () => {
+        const later = [scheduled('r-1', 240, 300)];
+        spec.given(later).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(60), endAt: at(120), now: NOW, maintenance: running(180) }).then([rescheduled('r-1', 60, 120), conflict('r-1', 180)]);
+        const told = [scheduled('r-1', 60, 120), conflict('r-1', 180)];
+        spec.given(told).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(240), endAt: at(300), now: NOW, maintenance: running(180) }).then([rescheduled('r-1', 240, 300), cleared('r-1')]);
+        spec.given(told).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(90), endAt: at(150), now: NOW, maintenance: running(180) }).then([rescheduled('r-1', 90, 150)]);
+        spec.given(told).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(90), endAt: at(150), now: NOW, maintenance: null }).then([rescheduled('r-1', 90, 150), cleared('r-1')]);
+        spec.given(later).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(60), endAt: at(120), now: NOW }).then([rescheduled('r-1', 60, 120)]);
+      });
+    });
   });
 });

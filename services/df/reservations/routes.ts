@@ -29,7 +29,7 @@ export const ReservationSchema = z
       .nullable()
       .meta({
         description:
-          'An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. Null when no maintenance falls in its range (lifted when the maintenance ends).',
+          'An administrator took the device into maintenance for part of the booking (`POST /df/api/devices/{id}/maintenance`): why, until when, and when the booking was told. The booking is kept (the maintenance may end early); while the maintenance lasts, sessions on the device are refused with 409 `DEVICE_UNHEALTHY`. A booking made or moved into a maintenance under way is told the same way at once. Null when no maintenance falls in its range (lifted when the maintenance ends or the booking is moved out of it).',
       }),
   })
   .meta({ id: 'DfReservation' });
@@ -39,6 +39,9 @@ const Instant = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
 const Note = z.string().trim().max(2_000).nullable();
 const tags = ['Device testing: reservations'];
 const Params = z.object({ reservationId: idParam });
+const MADE_IN_MAINTENANCE =
+  'Made into a maintenance of the device under way, the booking is kept and answered with its `maintenanceConflict` (and the `reservation.maintenance_conflict` webhook). 404 for a device the caller may not see.';
+const MOVED_IN_MAINTENANCE = 'Moved into a maintenance of the device under way, it is told (`maintenanceConflict`, the `reservation.maintenance_conflict` webhook); moved out of it, the warning is lifted.';
 
 /**
  * `/df/api/reservations`: device bookings. Reading needs `df:device:read` (a booking is part of a
@@ -127,7 +130,7 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
   });
 
   r.post('/api/reservations', {
-    schema: { tags, summary: 'Book a device for a time range', body: CreateBody, response: { 201: ReservationSchema } },
+    schema: { tags, summary: 'Book a device for a time range', description: MADE_IN_MAINTENANCE, body: CreateBody, response: { 201: ReservationSchema } },
     handler: async (request, reply) => {
       const c = await caller(request, 'df:reservation:manage');
       const reservation = await namingHolders(request, c, () => reservations.create(c, request.body));
@@ -146,7 +149,7 @@ export async function reservationRoutes(app: FastifyInstance, opts: { platform: 
   });
 
   r.put('/api/reservations/:reservationId', {
-    schema: { tags, summary: 'Change the range or note of a reservation', params: Params, body: UpdateBody, response: { 200: ReservationSchema } },
+    schema: { tags, summary: 'Change the range or note of a reservation', description: MOVED_IN_MAINTENANCE, params: Params, body: UpdateBody, response: { 200: ReservationSchema } },
     handler: async (request) => {
       const { c, reservation } = await changeable(request, request.params.reservationId);
       return namingHolders(request, c, () => reservations.update(c, reservation, request.body));

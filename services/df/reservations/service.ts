@@ -11,7 +11,7 @@ import { PeriodicJob } from '../core/periodic.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
-import type { ReservationCommand } from './decide.js';
+import type { DeviceMaintenance, ReservationCommand } from './decide.js';
 import { bookingActor, type BookingGate } from './gate.js';
 import type { SessionEndReason } from '#events/df/sessions.js';
 
@@ -31,6 +31,11 @@ export interface ReservationInput {
 export interface ReservationQuota {
   /** 403 QUOTA_EXCEEDED when the booking (in place of `replacing`, when rescheduled) would pass the month's reserved hours. */
   checkReservation(companyId: number, startAt: Date, endAt: Date, replacing?: { startAt: string; endAt: string }): Promise<void>;
+}
+
+/** The maintenance under way on a device, or null (device health plugs in here): a booking made or moved into it is told. */
+export interface MaintenanceSource {
+  maintenanceOf(deviceId: string): Promise<DeviceMaintenance | null>;
 }
 
 export interface ReservationChange {
@@ -63,6 +68,8 @@ export class ReservationService {
       sessions: SessionPort;
       /** Plan limits, when the module has them. */
       quota: ReservationQuota | null;
+      /** The device's maintenance under way, read as a booking is made or moved (the warning its start gives). */
+      maintenance: MaintenanceSource;
       hub: ScreenHub;
       /** Shared by the replicas: which of them writes a warning on a session's timeline (once for all). */
       kv: KeyValueStore;
@@ -116,7 +123,11 @@ export class ReservationService {
     return found(await findReservation(this.deps.db, caller, reservationId), 'Reservation not found');
   }
 
-  /** Books a device; 409 RESERVATION_OVERLAP naming the booking in the way. One starting within the minute starts at once. */
+  /**
+   * Books a device; 409 RESERVATION_OVERLAP naming the booking in the way. One starting within the minute
+   * starts at once. One made into the device's maintenance under way is kept and told, as the maintenance's
+   * start tells the bookings already there.
+   */
   async create(caller: Caller, input: ReservationInput): Promise<ReservationView> {
     const device = found(await findDevice(this.deps.db, caller, input.deviceId), 'Device not found');
     const now = this.deps.now();
@@ -124,6 +135,7 @@ export class ReservationService {
     const startAt = input.startAt.getTime() < now.getTime() ? now : input.startAt;
     const reservationId = randomUUID();
     await this.deps.quota?.checkReservation(caller.companyId, startAt, input.endAt);
+    const maintenance = await this.deps.maintenance.maintenanceOf(device.id);
     const result = await this.run(
       device.id,
       {
@@ -137,6 +149,7 @@ export class ReservationService {
         endAt: input.endAt.toISOString(),
         note: input.note ?? null,
         now: now.toISOString(),
+        maintenance,
       },
       commandContext(this.deps, bookingActor(caller.userId, caller)),
     );
@@ -145,11 +158,12 @@ export class ReservationService {
     return this.view(caller, reservationId);
   }
 
-  /** Changes the range or note (the overlap rule applies again). */
+  /** Changes the range or note (the overlap rule applies again); moved into the device's maintenance under way it is told, moved out its warning is lifted. */
   async update(caller: Caller, reservation: ReservationRecord, change: ReservationChange): Promise<ReservationView> {
     if (change.startAt || change.endAt) {
       await this.deps.quota?.checkReservation(caller.companyId, change.startAt ?? new Date(reservation.startAt), change.endAt ?? new Date(reservation.endAt), reservation);
     }
+    const maintenance = await this.deps.maintenance.maintenanceOf(reservation.deviceId);
     const result = await this.run(
       reservation.deviceId,
       {
@@ -159,6 +173,7 @@ export class ReservationService {
         ...(change.endAt ? { endAt: change.endAt.toISOString() } : {}),
         ...(change.note !== undefined ? { note: change.note } : {}),
         now: this.deps.now().toISOString(),
+        maintenance,
       },
       commandContext(this.deps, bookingActor(caller.userId, reservation)),
     );

@@ -20,7 +20,8 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * `failedSessionsMax`) is quarantined — the count read from the sessions' read model, so it survives a
  * restart of the server on the same data directory — said by webhook and mail, refused to the next
  * session naming why, and put back by an administrator's release. A maintenance tells the bookings of the
- * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends.
+ * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends;
+ * so is a booking made or moved into it while it is under way, and moved out its warning is lifted.
  * An administrator re-takes a device's settings baseline — from the API and from the console's device
  * page (Chromium, axe) — and the next session's end puts the new one back at the device. From the same
  * page an administrator starts and ends a maintenance (a past end refused beside its field) and releases a
@@ -200,6 +201,55 @@ describe('device health: administration', () => {
     expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     expect((await api('GET', `/reservations/${inside.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
     for (const id of [inside.id, after.id]) expectStatus(await api('DELETE', `/reservations/${id}`), 200);
+  });
+
+  it('tells a booking made or moved into a maintenance under way — kept, with the warning, heard by webhook — lifts it when the booking moves out, and a booking of another company’s device is 404', async () => {
+    const hour = 3_600_000;
+    const range = (fromHours: number, toHours: number) => ({ startAt: new Date(Date.now() + fromHours * hour).toISOString(), endAt: new Date(Date.now() + toHours * hour).toISOString() });
+    const until = new Date(Date.now() + 3 * hour).toISOString();
+    const warning = { reason: 'firmware flashing', until };
+    expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, warning), 200);
+    const conflicts = () => server.process.platform.store.readStream(`device-bookings-${deviceId}`);
+
+    // Made into it: the answer carries the warning, the booking stands, its workspace hears of it.
+    const inside = await api('POST', '/reservations', { deviceId, ...range(1, 2), note: 'made inside' });
+    expectStatus(inside, 201);
+    expect(inside.body).toMatchObject({ status: 'scheduled', maintenanceConflict: warning });
+    const heard = await receiver.seen('reservation.maintenance_conflict', (d) => d.reservationId === inside.body.id);
+    expect(heard.data).toEqual({ reservationId: inside.body.id, deviceId, userId: inside.body.userId, startAt: inside.body.startAt, endAt: inside.body.endAt, reason: warning.reason, until, workspaceId: expect.any(Number) });
+    // Made after it: not told.
+    const later = await api('POST', '/reservations', { deviceId, ...range(5, 6), note: 'made after' });
+    expectStatus(later, 201);
+    expect(later.body.maintenanceConflict).toBeNull();
+
+    // Moved into it: told, in the answer and by webhook.
+    const movedIn = await api('PUT', `/reservations/${later.body.id}`, range(2.5, 3.5));
+    expectStatus(movedIn, 200);
+    expect(movedIn.body).toMatchObject({ status: 'scheduled', maintenanceConflict: warning });
+    expect((await receiver.seen('reservation.maintenance_conflict', (d) => d.reservationId === later.body.id)).data).toMatchObject({ startAt: movedIn.body.startAt, endAt: movedIn.body.endAt, reason: warning.reason, until });
+    // Moved out of it: the warning lifted, the booking stands; a change of its note alone says nothing again.
+    const movedOut = await api('PUT', `/reservations/${inside.body.id}`, range(4, 4.5));
+    expectStatus(movedOut, 200);
+    expect(movedOut.body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
+    expect((await api('GET', `/reservations/${inside.body.id}`)).body.maintenanceConflict).toBeNull();
+    expectStatus(await api('PUT', `/reservations/${later.body.id}`, { note: 'still inside' }), 200);
+    const events = (await conflicts()).filter((e) => [inside.body.id, later.body.id].includes((e.payload as { reservationId: string }).reservationId));
+    expect(events.filter((e) => e.type.startsWith('DeviceReservationMaintenanceConflict')).map((e) => [e.type, (e.payload as { reservationId: string }).reservationId])).toEqual([
+      ['DeviceReservationMaintenanceConflict', inside.body.id],
+      ['DeviceReservationMaintenanceConflict', later.body.id],
+      ['DeviceReservationMaintenanceConflictCleared', inside.body.id],
+    ]);
+
+    // Another company cannot book this device, nor move this company's booking: neither exists for it.
+    const other = await signUpCompany(server.url, 'health-admin-booking-other');
+    expectStatus(await api('POST', '/reservations', { deviceId, ...range(1, 2), note: 'not ours' }, other.token), 404, 'NOT_FOUND');
+    expectStatus(await api('PUT', `/reservations/${later.body.id}`, range(7, 8), other.token), 404, 'NOT_FOUND');
+    expect((await api('GET', `/reservations/${later.body.id}`)).body).toMatchObject({ startAt: movedIn.body.startAt, maintenanceConflict: warning });
+
+    // The maintenance's end lifts what is left; the bookings stand.
+    expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
+    expect((await api('GET', `/reservations/${later.body.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
+    for (const id of [inside.body.id, later.body.id]) expectStatus(await api('DELETE', `/reservations/${id}`), 200);
   });
 
   it("re-takes the device's baseline on an administrator's word: the next session's end puts the new one back at the device; refused in a session, to another company and where the driver keeps none", async () => {
