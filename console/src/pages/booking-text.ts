@@ -1,3 +1,4 @@
+import type { Reservation } from '@qa-platform/client';
 import { api, ApiError } from '../api';
 
 /**
@@ -45,9 +46,9 @@ export function bookingRefusal(err: unknown): unknown {
 }
 
 /** Books a device; a refusal comes back in the person's words (bookingRefusal). */
-export async function bookDevice(body: { deviceId: string; startAt: Date; endAt: Date; note: string | null }): Promise<{ id: string; startAt: string; endAt: string }> {
+export async function bookDevice(body: { deviceId: string; startAt: Date; endAt: Date; note: string | null }): Promise<Reservation> {
   try {
-    return await api<{ id: string; startAt: string; endAt: string }>('/df/api/reservations', {
+    return await api<Reservation>('/df/api/reservations', {
       method: 'POST',
       body: { deviceId: body.deviceId, startAt: body.startAt.toISOString(), endAt: body.endAt.toISOString(), note: body.note },
     });
@@ -56,5 +57,12 @@ export async function bookDevice(body: { deviceId: string; startAt: Date; endAt:
   }
 }
 
-/** The confirmation of a booking made, naming the device and its time. */
-export const bookedText = (deviceName: string, booking: { startAt: string; endAt: string }) => `Booked ${deviceName} for ${formatRange(booking.startAt, booking.endAt)}.`;
+/**
+ * The confirmation of a booking made, naming the device and its time; made into a maintenance of the device
+ * under way, it says so (the booking stands, with the warning the booking lists show too).
+ */
+export function bookedText(deviceName: string, booking: Pick<Reservation, 'startAt' | 'endAt' | 'maintenanceConflict'>): string {
+  const m = booking.maintenanceConflict;
+  const warning = m ? ` The device is in maintenance until ${when.format(new Date(m.until))} (${zoneName()} time; ${m.reason}): the booking stands, but no session opens on it until the maintenance ends.` : '';
+  return `Booked ${deviceName} for ${formatRange(booking.startAt, booking.endAt)}.${warning}`;
+}

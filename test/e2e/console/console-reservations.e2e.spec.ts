@@ -228,4 +228,30 @@ describe('a booking a maintenance of its device falls in', { timeout: 120_000 },
     expect(await row.getByText(/in maintenance/).count()).toBe(0);
     expect((await http(server.url, 'DELETE', `/df/api/reservations/${booked.body.id}`, { token: admin.token })).status).toBe(200);
   });
+
+  it('says so when a booking is made into a maintenance under way: the confirmation and the list warn, axe-clean', async () => {
+    const until = new Date(Date.now() + 3 * 3_600_000);
+    const started = await http(server.url, 'POST', `/df/api/devices/${deviceId}/maintenance`, { token: admin.token, body: { reason: 'screen replacement', until: until.toISOString() } });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    let made: { id: string } | undefined;
+    try {
+      await page.goto(`${server.url}/reservations?deviceId=${deviceId}`);
+      const form = page.getByRole('form', { name: 'Book a device' });
+      // The form's own start (the next full hour) for an hour: inside the maintenance.
+      await form.getByLabel('Note').fill('booked into the repair');
+      await form.getByRole('button', { name: 'Book' }).click();
+      const confirmation = page.getByRole('status').filter({ hasText: /^Booked / });
+      await confirmation.waitFor();
+      expect(await confirmation.textContent()).toMatch(/The device is in maintenance until .*\(Asia\/Tokyo time; screen replacement\): the booking stands/);
+      const row = page.getByRole('table', { name: 'My bookings' }).getByRole('row').filter({ hasText: 'booked into the repair' });
+      await row.getByText(/The device is in maintenance until .* \(screen replacement\)\. The booking stands/).waitFor();
+      await expectAccessible(page, 'a booking made into a maintenance, confirmed with its warning');
+      const mine = await http(server.url, 'GET', `/df/api/reservations?deviceId=${deviceId}&status=scheduled&size=100`, { token: admin.token });
+      made = (mine.body.content as { id: string; note: string; maintenanceConflict: unknown }[]).find((r) => r.note === 'booked into the repair');
+      expect(made).toMatchObject({ maintenanceConflict: { reason: 'screen replacement', until: until.toISOString() } });
+    } finally {
+      expect((await http(server.url, 'DELETE', `/df/api/devices/${deviceId}/maintenance`, { token: admin.token })).status).toBe(200);
+      if (made) expect((await http(server.url, 'DELETE', `/df/api/reservations/${made.id}`, { token: admin.token })).status).toBe(200);
+    }
+  });
 });
