@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type SpanOptions } from '@opentelemetry/api';
 
 /**
  * Whether this process exports traces (`startTracing` ran with an endpoint). Off, every helper below
@@ -107,7 +107,12 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
   const from = parent ?? context.active();
   // Inside a trace that is not sampled, no span: the function runs in that trace's context.
   if (unsampled(from)) return parent === undefined ? fn() : context.with(parent, fn);
-  return tracer().startActiveSpan(name, { kind, attributes }, from, async (span) => {
+  return runSpan(name, { kind, attributes }, from, fn);
+}
+
+/** `fn` in a new active span started from `from`, ended when `fn` settles and failed when it throws. */
+function runSpan<T>(name: string, options: SpanOptions, from: Context, fn: () => Promise<T>): Promise<T> {
+  return tracer().startActiveSpan(name, options, from, async (span) => {
     try {
       return await fn();
     } catch (err) {
@@ -117,6 +122,18 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
       span.end();
     }
   });
+}
+
+/**
+ * Runs `fn` in a span continuing the trace recorded as `traceparent` (an event's `metadata.traceparent`, a
+ * webhook delivery's): what reacts to a recorded fact joins the trace of the request behind it, and what
+ * it appends records that trace in turn (`eventMetadata`). A trace recorded not sampled runs `fn` in it
+ * without a span (as `inSpan`); none recorded (an event of before, or of untraced work), `fn` runs in a
+ * trace of its own, never in the caller's. Off, only `fn`.
+ */
+export function inTraceOf<T>(traceparent: unknown, name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  if (!active) return fn();
+  return inSpan(name, attributes, fn, kind, typeof traceparent === 'string' ? contextFrom({ traceparent }) : ROOT_CONTEXT);
 }
 
 /**

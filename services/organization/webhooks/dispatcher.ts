@@ -22,7 +22,7 @@ import {
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
 import { signedHeaders, signingSecrets } from './signature.js';
-import { contextFrom, inSpan, markActiveSpan, outsideTrace, SpanKind, traceHeaders } from '#shared/tracing/index.js';
+import { inTraceOf, markActiveSpan, outsideTrace, SpanKind, traceHeaders } from '#shared/tracing/index.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
 /** Most deliveries sent at once by one process. */
@@ -179,12 +179,11 @@ export class WebhookDispatcher {
     // A span per attempt when tracing is on, in the trace of the request behind the delivery's event when
     // that was traced (its `traceparent` kept with the event and the delivery); the receiver gets the
     // attempt's own `traceparent` to continue it.
-    const parent = d.traceparent === null ? undefined : contextFrom({ traceparent: d.traceparent });
-    const attempt = await inSpan('webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1, 'webhook.event': d.event }, async () => {
+    const attempt = await inTraceOf(d.traceparent, 'webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1, 'webhook.event': d.event }, async () => {
       const made = await this.post(hook, d, at);
       markActiveSpan(made.status === null ? {} : { 'http.response.status_code': made.status }, made.error);
       return made;
-    }, SpanKind.CLIENT, parent);
+    }, SpanKind.CLIENT);
     const pause = config.WEBHOOK_RETRY_SCHEDULE[d.roundAttempts];
     const now = this.platform.now();
     const next =
@@ -198,7 +197,10 @@ export class WebhookDispatcher {
     this.platform.logger.info({ webhookId: hook.id, deliveryId: d.id, status: attempt.status, state: next.state, error: attempt.error }, 'webhook attempt');
     if (next.state === 'failed' && (await lastDeliveriesFailed(db, hook.id, config.WEBHOOK_DISABLE_AFTER_FAILURES))) {
       const n = config.WEBHOOK_DISABLE_AFTER_FAILURES;
-      await this.deps.onFailing(hook, `The last ${n} ${n === 1 ? 'delivery' : 'deliveries'} failed after every retry (last error: ${attempt.error})`);
+      // A reaction to the delivery's failure: in its trace, so the event that disables the endpoint records it.
+      await inTraceOf(d.traceparent, 'webhook disable', { 'webhook.id': hook.id }, () =>
+        this.deps.onFailing(hook, `The last ${n} ${n === 1 ? 'delivery' : 'deliveries'} failed after every retry (last error: ${attempt.error})`),
+      );
     }
   }
 
