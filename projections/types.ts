@@ -1,7 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { DomainEvent } from '#shared/es/index.js';
 import type { RecordedEvent } from '#shared/es/index.js';
-import { inSpan, tracingActive } from '#shared/tracing/index.js';
+import { inLinkedSpan, tracingActive } from '#shared/tracing/index.js';
 
 /**
  * A read model: the events it handles, the SQL tables it owns, and how one event changes its rows.
@@ -29,12 +29,18 @@ export interface Projection {
 /** Applies events in order, through `applyBatch` when the projection has one. */
 export async function applyAll(projection: Projection, tx: Sql, events: readonly RecordedEvent[]): Promise<void> {
   if (events.length === 0) return;
-  // Each batch applied is a span when tracing is on (shared/tracing); off, only the apply runs.
+  // Each batch applied is a span when tracing is on (shared/tracing), a trace of its own linked to the
+  // traces its events were appended in (at most MAX_SPAN_LINKS); off, only the apply runs.
   if (tracingActive()) {
     const attributes = { 'projection.name': projection.name, 'projection.events': events.length, 'es.position.first': String(events[0]!.position), 'es.position.last': String(events.at(-1)!.position) };
-    return inSpan(`projection apply ${projection.name}`, attributes, () => applyEvents(projection, tx, events));
+    return inLinkedSpan(`projection apply ${projection.name}`, attributes, traceparentsOf(events), () => applyEvents(projection, tx, events));
   }
   return applyEvents(projection, tx, events);
+}
+
+/** Each event's recorded `traceparent` (none on events of before and of untraced work), in log order. */
+function* traceparentsOf(events: readonly RecordedEvent[]): Generator<unknown> {
+  for (const e of events) yield e.metadata.traceparent;
 }
 
 async function applyEvents(projection: Projection, tx: Sql, events: readonly RecordedEvent[]): Promise<void> {

@@ -1,7 +1,7 @@
 export { loadTracingConfig, type TracingConfig } from './config.js';
 export { startTracing, tracingState } from './start.js';
 export type { Tracing } from './sdk.js';
-export { carriesTrace, contextFrom, failSpan, inChildSpan, inSpan, inTraceOf, logTraceFields, markActiveSpan, outsideTrace, setIntervalOutsideTrace, SpanKind, startSpan, traceHeaders, tracingActive, withSpan } from './spans.js';
+export { carriesTrace, contextFrom, failSpan, inChildSpan, inLinkedSpan, inSpan, inTraceOf, logTraceFields, MAX_SPAN_LINKS, markActiveSpan, outsideTrace, setIntervalOutsideTrace, SpanKind, startSpan, traceHeaders, tracingActive, withSpan } from './spans.js';
 export { installHttpTracing } from './http.js';
 export { tracedBus } from './bus.js';
 export { tracedEventStore } from './event-store.js';

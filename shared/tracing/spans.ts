@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type SpanOptions } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api';
 
 /**
  * Whether this process exports traces (`startTracing` ran with an endpoint). Off, every helper below
@@ -134,6 +134,48 @@ function runSpan<T>(name: string, options: SpanOptions, from: Context, fn: () =>
 export function inTraceOf<T>(traceparent: unknown, name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   if (!active) return fn();
   return inSpan(name, attributes, fn, kind, typeof traceparent === 'string' ? contextFrom({ traceparent }) : ROOT_CONTEXT);
+}
+
+/**
+ * Most links one span carries (`inLinkedSpan`): a batch of 500 events appended by 500 sampled requests
+ * links the first 32 of those traces, in the order given.
+ */
+export const MAX_SPAN_LINKS = 32;
+
+/** Links to the sampled traces among `traceparents` (each once, at most `MAX_SPAN_LINKS`), and how many sampled ones were left out. */
+function sampledLinks(traceparents: Iterable<unknown>): { links: Link[]; unlinked: number } {
+  const seen = new Set<string>();
+  const links: Link[] = [];
+  let unlinked = 0;
+  for (const traceparent of traceparents) {
+    // A trace not sampled recorded nothing to go to; a repeated one (the events of one command) is one link.
+    if (typeof traceparent !== 'string' || sampledFlag(traceparent) !== true || seen.has(traceparent)) continue;
+    seen.add(traceparent);
+    if (links.length === MAX_SPAN_LINKS) {
+      unlinked += 1;
+      continue;
+    }
+    const spanContext = trace.getSpanContext(contextFrom({ traceparent }));
+    if (spanContext) links.push({ context: spanContext });
+  }
+  return { links, unlinked };
+}
+
+/**
+ * Runs `fn` in a span of a trace of its own, linked to the sampled traces among `traceparents` (the
+ * events a projection batch applies: a trace viewer goes from each write to the work it caused), at
+ * most `MAX_SPAN_LINKS` of them. Decided before any span exists, as a request is: recorded when one of
+ * those traces was sampled (under a `parentbased_*` sampler, as a child of it would be), else by the
+ * sampler's root draw; not recorded, `fn` runs alone, with no span at all. Off, only `fn`.
+ */
+export function inLinkedSpan<T>(name: string, attributes: Attributes, traceparents: Iterable<unknown>, fn: () => Promise<T>): Promise<T> {
+  if (!active) return fn();
+  // Under a `parentbased_*` sampler the links decide first; under the others only the root draw does.
+  const linked = decision.respectsParent ? sampledLinks(traceparents) : null;
+  if (!linked?.links.length && !decision.sampleRoot()) return fn();
+  const { links, unlinked } = linked ?? sampledLinks(traceparents);
+  const all = unlinked > 0 ? { ...attributes, 'links.unlinked': unlinked } : attributes;
+  return runSpan(name, { kind: SpanKind.INTERNAL, attributes: all, links }, ROOT_CONTEXT.setValue(DECIDED_SAMPLED, true), fn);
 }
 
 /**

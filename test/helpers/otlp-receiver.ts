@@ -15,6 +15,8 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   /** 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /** The span contexts it links to (other traces' spans), in order. */
+  links: { traceId: string; spanId: string }[];
   /** How it arrived. */
   encoding: 'json' | 'protobuf';
 }
@@ -110,6 +112,7 @@ function decodeProtobuf(body: Uint8Array): ReceivedSpan[] {
           service,
           attributes: attributesOf(s, 9),
           statusCode: Number(all(status, 3)[0] ?? 0),
+          links: all(s, 13).map((b) => fieldsOf(b as Uint8Array)).map((l) => ({ traceId: hex(bytesOf(l, 1)), spanId: hex(bytesOf(l, 2)) })),
           encoding: 'protobuf',
         });
       }
@@ -132,6 +135,7 @@ interface JsonSpan {
   kind?: number;
   attributes?: JsonKeyValue[];
   status?: { code?: number };
+  links?: { traceId: string; spanId: string }[];
 }
 
 /** OTLP/JSON ids are hex; a base64 one (protobuf's JSON mapping) is turned to hex. */
@@ -153,6 +157,7 @@ function decodeJson(body: Uint8Array): ReceivedSpan[] {
         service,
         attributes: jsonAttributes(s.attributes),
         statusCode: s.status?.code ?? 0,
+        links: (s.links ?? []).map((l) => ({ traceId: idOf(l.traceId), spanId: idOf(l.spanId) })),
         encoding: 'json' as const,
       })),
     );
