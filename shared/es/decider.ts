@@ -224,12 +224,17 @@ export function unwrittenStream<State>(decider: { initialState(): State }): () =
   return async () => ({ state: decider.initialState(), revision: -1 });
 }
 
-/** Builds the metadata every event of a command carries. */
+/**
+ * Builds the metadata every event of a command carries: the one place every append path (`handleCommand`,
+ * the coalescing writer, the direct appends of records without a decider) takes it from, so the one place
+ * an event's trace is recorded.
+ */
 export function eventMetadata(context: CommandContext): EventMetadata {
   // A command run while handling a request records where it came from (the audit shows it).
   const request = currentRequest();
-  // And, when this process traces, the trace it was made in: what the event causes later (a webhook
-  // delivery) continues that trace. Events of before, or of an untraced command, have none.
+  // And, when this process traces, the trace it was made in (the active span's; flagged off in a trace
+  // not sampled): what the event causes later (a webhook delivery, a reaction: `inTraceOf`) continues that
+  // trace. Events of before, or made outside any span, have none.
   const { traceparent } = traceHeaders();
   return {
     actorId: context.actorId ?? null,
