@@ -290,5 +290,13 @@ describe('OpenTelemetry traces across separate processes', () => {
     // The receiver got the attempt's own traceparent: the same trace.
     const got = delivered.find((d) => d.body.includes(sessionId))!;
     expect(got.headers.traceparent).toBe(`00-${delivery.traceId}-${delivery.spanId}-01`);
+    // The read model's batch that applied the end (in the projections' process) is a trace of its own, linked to that span.
+    const command = parentOf(spans, delivery)!;
+    const batch = await eventually(async () => receiver.spans.find((s) => s.name === 'projection apply df-sessions' && s.links.some((l) => l.traceId === command.traceId && l.spanId === command.spanId)), {
+      what: 'the df-sessions batch linked to the request that ended the session',
+      timeoutMs: 15_000,
+    });
+    expect(batch).toMatchObject({ service: 'qa-organization+projections', parentSpanId: '' });
+    expect(batch.traceId).not.toBe(command.traceId);
   }, 60_000);
 });
