@@ -4,6 +4,7 @@ import { dfDevicesProjection } from '#projections/df-devices/index.js';
 import { projectionSpec, type ProjectionSpec } from '#projections/testing.js';
 import type { SessionEndReason } from '#events/df/sessions.js';
 import { createMemoryKv } from '#shared/kv/index.js';
+import { SessionHolders } from '../core/holders.js';
 import type { SessionPort } from '../core/session-port.js';
 import { WebDriverHub } from './hub.js';
 import type { WebDriverTransport } from './transport.js';
@@ -11,8 +12,9 @@ import type { WebDriverTransport } from './transport.js';
 /**
  * How the WebDriver hub ends the platform session it opened for a request, when the request does not
  * get its WebDriver session: the device's WebDriver server fails it (`webdriver-session-failed`), or the
- * client goes away while the device is being taken (`webdriver-request-abandoned`). The devices are the
- * read model's, on PGlite; the sessions port and the transport are the test's.
+ * client goes away while the device is being taken (`webdriver-request-abandoned`); and how it keeps a
+ * session's client counted as present to the busy-device watchdog while a command of it is under way. The
+ * devices are the read model's, on PGlite; the sessions port and the transport are the test's.
  */
 let devices: ProjectionSpec;
 beforeAll(async () => {
@@ -33,7 +35,7 @@ const caller = { userId: 7, companyId: 1, workspaceId: 1 };
 const request = { capabilities: { alwaysMatch: { platformName: 'android', 'df:deviceId': 'd-1' } } };
 
 /** A sessions port that opens a session when `opening` lets it, says when it was asked to (`asked`), and keeps how each session ended. */
-function sessionsPort(opening: Promise<void> = Promise.resolve()) {
+function sessionsPort(opening: Promise<void> = Promise.resolve(), holders?: SessionHolders) {
   const ends: { sessionId: string; reason: SessionEndReason }[] = [];
   let created = 0;
   let wasAsked!: () => void;
@@ -51,6 +53,7 @@ function sessionsPort(opening: Promise<void> = Promise.resolve()) {
     isOpen: async () => true,
     recordActivity: async () => {},
     recordActivities: async () => {},
+    holders,
   };
   return { port: port as unknown as SessionPort, ends, asked };
 }
@@ -98,5 +101,41 @@ describe('the WebDriver hub ends the platform session it opened', () => {
     open();
     await expect.poll(() => ends).toEqual([{ sessionId: 's-1', reason: 'webdriver-request-abandoned' }]);
     expect(sent).toBe(0);
+  });
+});
+
+describe('a WebDriver client waiting on a long command', () => {
+  it('is present to the watchdog while the command is under way, and no longer once it is answered', async () => {
+    const kv = createMemoryKv();
+    const holders = new SessionHolders(kv, 60_000);
+    const { port } = sessionsPort(Promise.resolve(), holders);
+    let answer!: () => void;
+    let commandSent!: () => void;
+    const sent = new Promise<void>((resolve) => (commandSent = resolve));
+    const appium: WebDriverTransport['send'] = async (_id, method, path) => {
+      if (method === 'POST' && path === '/session') return { status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify({ value: { sessionId: 'appium-1', capabilities: {} } })) };
+      // An implicit wait, a long script: the device answers when the test says so.
+      commandSent();
+      await new Promise<void>((resolve) => (answer = resolve));
+      return { status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify({ value: 'https://example.test/' })) };
+    };
+    const wd = hub(port, appium);
+    await wd.newSession(caller, request);
+    const session = await port.get(caller, 's-1');
+    // The claim at the session's start counts as present for its time to live: forget it, as that time running out would.
+    await kv.delete('df:holder:present:s-1');
+    expect(await holders.of(['s-1'])).toEqual([{ claimedBy: 'webdriver', present: false }]);
+
+    const command = wd.command(caller, session as never, 'GET', '/url', undefined, async () => true);
+    await sent;
+    await holders.publish();
+    expect(await holders.of(['s-1'])).toEqual([{ claimedBy: 'webdriver', present: true }]);
+
+    answer();
+    expect((await command).status).toBe(200);
+    await kv.delete('df:holder:present:s-1');
+    await holders.publish();
+    expect(await holders.of(['s-1'])).toEqual([{ claimedBy: 'webdriver', present: false }]);
+    await wd.stop();
   });
 });

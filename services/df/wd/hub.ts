@@ -9,6 +9,7 @@ import { heldReason, usableDevices } from '../core/device-health.js';
 import { matchesAny, parseNewSession, type NewSessionRequest } from './capabilities.js';
 import { decide, REWRITERS } from './policy.js';
 import { DeviceQueue } from './queue.js';
+import { CommandsInFlight } from './in-flight.js';
 import type { WebDriverTransport, WireAnswer } from './transport.js';
 import { invalidSession, isAppError, WebDriverError } from './w3c.js';
 import { argumentsOf, commandOf, metricNameOf, outcomeOf, type CommandEntry, type Outcome } from './command-log.js';
@@ -47,10 +48,7 @@ interface Acquired {
   platform: DeviceView['platform'];
 }
 
-/**
- * `platformName` of a device whose WebDriver server answers none (chromedriver attached to a running
- * browser answers `""`): browser devices are Chromium on the agent's Linux host.
- */
+/** `platformName` of a device whose WebDriver server answers none (an attached chromedriver's `""`): browsers run on Linux hosts. */
 const PLATFORM_NAMES: Record<string, string> = { web: 'linux', android: 'android', ios: 'ios' };
 
 /** Command log entries of a session not yet on its timeline, and the write under way. */
@@ -77,11 +75,13 @@ export class WebDriverHub {
   private readonly appiumIds = new Map<string, string>();
   /** Command log entries waiting to be written, per session. */
   private readonly logs = new Map<string, PendingLog>();
+  private readonly inFlight = new CommandsInFlight();
   private readonly touchEveryMs: number;
 
   constructor(private readonly deps: WebDriverHubDeps) {
     this.touchEveryMs = Math.max(1_000, Math.min(60_000, Math.floor(deps.idleTimeoutMs / 10)));
     this.queue.onAbandoned = (acquired) => void this.endPlatformSession(acquired.session.id, acquired.caller, 'webdriver-request-abandoned');
+    deps.sessions.holders?.addSource(() => this.inFlight.sessions());
   }
 
   /** Requests of a company waiting for a device. */
@@ -287,7 +287,7 @@ export class WebDriverHub {
     const text = payload === undefined || method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(payload).replaceAll(session.id, appiumId);
     let answer: WireAnswer;
     try {
-      answer = await this.deps.transport.send(session.id, method, `/session/${encodeURIComponent(appiumId)}${rest}`, text);
+      answer = await this.inFlight.around(session.id, () => this.deps.transport.send(session.id, method, `/session/${encodeURIComponent(appiumId)}${rest}`, text));
     } catch (err) {
       if (isAppError(err, 'SESSION_NOT_ACTIVE', 'NOT_FOUND')) {
         this.dropLog(session.id);
