@@ -88,6 +88,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     resolveWorkspace: organization.resolveWorkspace,
     credentialHeld: (key) => organization.auth.enforcement.holds(key),
     permissionsOf: organization.permissionsOf,
+    auditChain: organization.auditChain,
     // A viewer's token from its first WebSocket message passes the same checks as a bearer header.
     authenticate: async (token, workspaceId) => {
       const found = await authenticateToken(tokenChecks, token, workspaceId === null ? undefined : String(workspaceId));

@@ -23,6 +23,7 @@ import { clientConfigFeature } from './client-config/index.js';
 import { debugFeature, DebugService } from './debug/index.js';
 import { DeviceCommands, devicesFeature } from './devices/index.js';
 import { devtoolsFeature } from './devtools/index.js';
+import { evidenceFeature, SessionEvidenceBuilder, type EvidenceSigner } from './evidence/index.js';
 import { CatalogInstaller, filesFeature, FileService, TestApkListings } from './files/index.js';
 import { fleetFeature, FleetService, FleetSweeper } from './fleet/index.js';
 import { SessionHolders } from './core/holders.js';
@@ -70,6 +71,8 @@ export interface DfModuleDeps {
   credentialHeld?: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>;
   /** Test management, where test runs file their results. */
   testResults?: TestResultsPort;
+  /** The history's chain: the audit signing key and the chained events a session's evidence carries. */
+  auditChain: EvidenceSigner;
 }
 
 /** One feature of the module: its plugin and the options it is registered with, typed together. */
@@ -206,7 +209,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
     results: deps.testResults ?? null,
   });
-  return { devices, hub, fleet, gate, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health };
+  const evidence = new SessionEvidenceBuilder({ db: platform.db, blobs: platform.blobs, now: () => platform.now(), signer: deps.auditChain });
+  return { devices, hub, fleet, gate, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health, evidence };
 }
 
 type DfServices = ReturnType<typeof buildServices>;
@@ -219,6 +223,7 @@ function featureList(platform: Platform, deps: DfModuleDeps, s: DfServices): Fea
     feature(devicesFeature, { platform, devices: s.devices }),
     feature(sharingFeature, { platform, sessions: s.sessions, sharing: s.sharing }),
     feature(sessionsFeature, { platform, sessions: s.sessions, hub: s.hub, sharing: s.sharing, installFromCatalog: (c, session, what) => s.installer.start(c, session, what) }),
+    feature(evidenceFeature, { platform, evidence: s.evidence }),
     feature(reservationsFeature, { platform, reservations: s.reservations }),
     feature(operationsFeature, { operations: s.operations }),
     feature(filesFeature, { platform, files: s.files }),

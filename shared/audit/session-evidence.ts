@@ -50,9 +50,11 @@ export interface EvidenceManifest {
   workspaceId: number;
   exportedAt: string;
   session: Record<string, unknown>;
-  timeline: unknown[];
-  webdriverLog: unknown[];
+  timeline: object[];
+  webdriverLog: object[];
   artifacts: EvidenceArtifact[];
+  /** Artifacts whose bytes are gone (a video the workspace's retention removed), and why: not hashed. */
+  unavailable?: { id: string; type: string; name: string; reason: string }[];
   events: EvidenceEvent[];
 }
 

@@ -13988,6 +13988,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/df/api/sessions/{sessionId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's evidence: its record, timeline, WebDriver command log, artifacts by SHA-256 and chained events, signed with the audit key (content access and AUDIT_READ) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description One JSON document (qa-session-evidence/1) that `dfctl audit verify` checks offline */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DfSessionEvidence"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/df/api/sessions/{sessionId}/files": {
         parameters: {
             query?: never;
@@ -23426,6 +23482,134 @@ export interface components {
             /** @enum {string} */
             screenshotFormat: "png" | "jpeg";
             videoRetentionDays: number | null;
+        };
+        DfSessionEvidence: {
+            /** @constant */
+            format: "qa-session-evidence/1";
+            keys: {
+                keys: {
+                    [key: string]: unknown;
+                }[];
+            };
+            manifest: {
+                artifacts: {
+                    contentType: string;
+                    createdAt: string;
+                    /** @description The API path that answers its bytes */
+                    download: string;
+                    /** @description The name to save it under, unique within the manifest */
+                    fileName: string;
+                    id: string;
+                    name: string;
+                    /** @description SHA-256 of the stored bytes, hex */
+                    sha256: string;
+                    size: number;
+                    /** @description screenshot, log, recording or video */
+                    type: string;
+                }[];
+                companyId: number;
+                events: {
+                    chain: string;
+                    /** @description The canonical encoding the hash covers, as in the audit bundle */
+                    encoded: string;
+                    hash: string;
+                    position: string;
+                    /** @description The hash of the chain's event before it: hash = SHA-256(previousHash ‖ encoded) */
+                    previousHash: string;
+                    seq: number;
+                }[];
+                exportedAt: string;
+                /** @constant */
+                format: "qa-session-evidence/1";
+                session: {
+                    [key: string]: unknown;
+                };
+                sessionId: string;
+                timeline: {
+                    [key: string]: unknown;
+                }[];
+                unavailable?: {
+                    id: string;
+                    name: string;
+                    reason: string;
+                    type: string;
+                }[];
+                webdriverLog: {
+                    [key: string]: unknown;
+                }[];
+                workspaceId: number;
+            };
+            signature: {
+                /** @constant */
+                alg: "EdDSA";
+                keyId: string;
+                /** @description Ed25519 over the canonical encoding of `manifest`, base64url */
+                value: string;
+            };
+        };
+        DfSessionEvidenceInput: {
+            /** @constant */
+            format: "qa-session-evidence/1";
+            keys: {
+                keys: {
+                    [key: string]: unknown;
+                }[];
+            };
+            manifest: {
+                artifacts: {
+                    contentType: string;
+                    createdAt: string;
+                    /** @description The API path that answers its bytes */
+                    download: string;
+                    /** @description The name to save it under, unique within the manifest */
+                    fileName: string;
+                    id: string;
+                    name: string;
+                    /** @description SHA-256 of the stored bytes, hex */
+                    sha256: string;
+                    size: number;
+                    /** @description screenshot, log, recording or video */
+                    type: string;
+                }[];
+                companyId: number;
+                events: {
+                    chain: string;
+                    /** @description The canonical encoding the hash covers, as in the audit bundle */
+                    encoded: string;
+                    hash: string;
+                    position: string;
+                    /** @description The hash of the chain's event before it: hash = SHA-256(previousHash ‖ encoded) */
+                    previousHash: string;
+                    seq: number;
+                }[];
+                exportedAt: string;
+                /** @constant */
+                format: "qa-session-evidence/1";
+                session: {
+                    [key: string]: unknown;
+                };
+                sessionId: string;
+                timeline: {
+                    [key: string]: unknown;
+                }[];
+                unavailable?: {
+                    id: string;
+                    name: string;
+                    reason: string;
+                    type: string;
+                }[];
+                webdriverLog: {
+                    [key: string]: unknown;
+                }[];
+                workspaceId: number;
+            };
+            signature: {
+                /** @constant */
+                alg: "EdDSA";
+                keyId: string;
+                /** @description Ed25519 over the canonical encoding of `manifest`, base64url */
+                value: string;
+            };
         };
         DfSessionInput: {
             buildName: string | null;

@@ -27,4 +27,5 @@ export const sessionsFeature = fp(
 
 export { SessionService } from './service.js';
 export { SessionSchema } from './routes/index.js';
+export { videoFileName } from './result-videos.js';
 export { deviceSessionsForResults, type DeviceSessionsForResults, type DeviceSessionVideo, type ResultReader } from './result-videos.js';

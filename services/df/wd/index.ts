@@ -10,3 +10,4 @@ export const wdFeature = fp(
 );
 
 export type { WebDriverRoutesOptions as WdFeatureOptions } from './routes/index.js';
+export { sessionCommandLog, type CommandLogEntry } from './command-log-read.js';

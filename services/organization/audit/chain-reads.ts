@@ -1,6 +1,7 @@
 import type { Sql } from '#shared/db/index.js';
 import type { ChainEvent, Checkpoint } from '#shared/audit/verify-chain.js';
 import { GENESIS } from '#shared/audit/verify-chain.js';
+import type { EvidenceEvent } from '#shared/audit/session-evidence.js';
 import { ENCODED_SQL } from '#shared/es/index.js';
 
 /** What walks a chain: its events and checkpoints in chain order. */
@@ -99,4 +100,23 @@ const checkpointOf = (chain: string, r: CheckpointRow): Checkpoint => ({
 export async function chainHeadSeq(db: Sql, chain: string): Promise<number> {
   const { rows } = await db.query<{ seq: string }>(`SELECT seq::text AS seq FROM es_chains WHERE chain = $1`, [chain]);
   return rows[0] ? Number(rows[0].seq) : 0;
+}
+
+type StreamEventRow = EventRow & { chain: string; previous: string | null };
+
+/**
+ * Every chained event of these streams, in log order, each with its chain, number, hash, encoding and
+ * the hash of the event before it in its chain (zeros before the first): what a session's evidence carries.
+ */
+export async function streamsChainEvents(db: Sql, streams: readonly string[]): Promise<EvidenceEvent[]> {
+  if (streams.length === 0) return [];
+  const { rows } = await db.query<StreamEventRow>(
+    `SELECT e.chain, e.chain_seq::text AS seq, e.position::text AS position, encode(e.chain_hash, 'hex') AS hash,
+            CASE WHEN e.chain_seq = 1 THEN $2 ELSE encode(p.chain_hash, 'hex') END AS previous,
+            ${ENCODED_SQL('e', 'e.position')} AS encoded
+     FROM es_events e LEFT JOIN es_events p ON p.chain = e.chain AND p.chain_seq = e.chain_seq - 1
+     WHERE e.stream_id = ANY($1::text[]) AND e.chain IS NOT NULL ORDER BY e.position`,
+    [streams, GENESIS],
+  );
+  return rows.map((r) => ({ chain: r.chain, seq: Number(r.seq), position: r.position, hash: r.hash ?? '', previousHash: r.previous ?? '', encoded: r.encoded }));
 }

@@ -1,8 +1,9 @@
 import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
-import { ChainWalk, type BundleHeaderLine, type VerifyResult } from '#shared/audit/verify-chain.js';
+import { ChainWalk, type AuditPublicKey, type BundleHeaderLine, type VerifyResult } from '#shared/audit/verify-chain.js';
 import type { Platform } from '../../platform.js';
-import { anchorOf, chainHeadSeq, chainItems, seqRange, type Bound, type ChainItem } from './chain-reads.js';
+import type { EvidenceEvent } from '#shared/audit/session-evidence.js';
+import { anchorOf, chainHeadSeq, chainItems, seqRange, streamsChainEvents, type Bound, type ChainItem } from './chain-reads.js';
 import { Checkpointer } from './checkpoints.js';
 import { AuditSigningKeys, migrateAuditChain } from './signing-keys.js';
 
@@ -100,6 +101,25 @@ export class AuditChain {
       walk.fail(walk.head.position ?? undefined, `the chain's head is further than its last event ${walk.head.seq}: events are missing at the end`);
     }
     return walk.finish();
+  }
+
+  /** Signs a statement (a session's evidence) with the installation's current key: the key's id and the signature, base64url. */
+  async sign(message: Buffer): Promise<{ keyId: string; signature: string }> {
+    await this.ready();
+    const key = await this.keys.current();
+    return { keyId: key.keyId, signature: key.sign(message) };
+  }
+
+  /** Every signing key ever used, newest first (the key set `GET /api/v1/audit/keys` answers). */
+  async publicKeys(): Promise<AuditPublicKey[]> {
+    await this.ready();
+    return this.keys.publicKeys();
+  }
+
+  /** The chained events of these streams, in log order, each with the hash before it in its chain. */
+  async streamEvents(streams: readonly string[]): Promise<EvidenceEvent[]> {
+    await this.ready();
+    return streamsChainEvents(this.platform.db, streams);
   }
 
   /** An export of a company's chain between two bounds, line by line (JSON lines). */

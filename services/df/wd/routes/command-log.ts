@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { webdriverActivities } from '#projections/df-sessions/index.js';
 import type { Platform } from '../../../platform.js';
 import { idParam, queryBoolean } from '../../http.js';
 import { sessionContent } from '../../core/session-access.js';
 import { textLine, type CommandEntry } from '../command-log.js';
+import { sessionCommandLog } from '../command-log-read.js';
 import type { WebDriverHub } from '../hub.js';
 
 const tags = ['Device testing: WebDriver'];
@@ -28,29 +28,6 @@ const LogEntry = z
     message: z.string().optional(),
   })
   .meta({ id: 'WebDriverCommand' });
-
-/** Every WebDriver command of a session, in the order they started, from its timeline. */
-async function commandLog(db: Platform['db'], sessionId: string): Promise<z.output<typeof LogEntry>[]> {
-  const entries = (await webdriverActivities(db, sessionId)).map(({ activityId, detail }) => ({ id: activityId, detail: detail as Partial<CommandEntry> }));
-  // Replicas write their bursts independently: the start of each command orders them.
-  entries.sort((a, b) => String(a.detail.startedAt ?? '').localeCompare(String(b.detail.startedAt ?? '')));
-  return entries.map(({ id, detail: d }, i) => ({
-    n: i + 1,
-    activityId: id,
-    startedAt: String(d.startedAt ?? ''),
-    command: String(d.command ?? ''),
-    method: String(d.method ?? ''),
-    path: String(d.path ?? ''),
-    element: d.element ?? null,
-    args: d.args ?? null,
-    durationMs: Number(d.durationMs ?? 0),
-    outcome: d.outcome === 'error' ? 'error' : 'success',
-    status: Number(d.status ?? 0),
-    ...(d.result !== undefined ? { result: d.result } : {}),
-    ...(d.error !== undefined ? { error: d.error } : {}),
-    ...(d.message !== undefined ? { message: d.message } : {}),
-  }));
-}
 
 /**
  * `GET /df/api/sessions/{id}/webdriver-log`: the session's WebDriver command log, as JSON or as text
@@ -79,7 +56,7 @@ export function webdriverLogRoute(app: FastifyInstance, platform: Platform, hub:
       // Commands written by this or another replica reach the read model shortly after.
       const head = await platform.store.headPosition();
       await platform.readModels.waitFor(head, { names: ['df-sessions'] });
-      const commands = await commandLog(platform.db, session.id);
+      const commands = await sessionCommandLog(platform.db, session.id);
       const failed = commands.filter((e) => e.outcome === 'error').length;
       const { format, download } = request.query;
       reply.header('cache-control', 'no-store');
