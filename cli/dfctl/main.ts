@@ -9,13 +9,14 @@ import type { Command, Context } from './command.js';
 import { login, logout, whoami, workspace, workspaces } from './commands/auth.js';
 import { devices, end, logs, open, screenshot, sessions } from './commands/devices.js';
 import { audit } from './commands/audit.js';
+import { evidence } from './commands/evidence.js';
 import { adb, devtools, forward, targets, usbmux } from './commands/tunnels.js';
 import { run } from './commands/run.js';
 import { upload } from './commands/upload.js';
 import { CliError, EXIT, usage } from './errors.js';
 import { printLine } from './output.js';
 
-const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, screenshot, upload, run, targets, adb, forward, devtools, usbmux, audit];
+const COMMANDS: readonly Command[] = [login, logout, whoami, workspaces, workspace, devices, sessions, open, end, logs, screenshot, upload, run, targets, adb, forward, devtools, usbmux, evidence, audit];
 
 const EXIT_CODES = `Exit codes: 0 done, 1 API or other error, 2 usage error, 3 not signed in or sign-in refused,
 4 not found, 5 server unreachable; dfctl run: 0 every test passed, 1 tests failed, 2 the run could not
