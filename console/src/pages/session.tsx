@@ -94,6 +94,7 @@ export function SessionPage({ id }: { id: string }) {
         </span>
         <RecordingIndicator id={id} />
         {control ? <Link href={`/sessions/${id}/debug`}>Debug</Link> : null}
+        {ended && content.isSuccess && can('AUDIT_READ') ? <EvidenceButton id={id} onError={setActionError} /> : null}
       </div>
       <div class="session-layout">
         <div class="screen-col">
@@ -251,6 +252,25 @@ function LiveScreen(props: {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The session's signed evidence (its record, timeline, command log, artifacts by SHA-256, chained events),
+ * for whoever may see its content and holds AUDIT_READ, once it ended: `dfctl audit verify` checks it.
+ */
+function EvidenceButton({ id, onError }: { id: string; onError: (err: unknown) => void }) {
+  const [busy, setBusy] = useState(false);
+  const save = () => {
+    setBusy(true);
+    download(`/df/api/sessions/${id}/evidence`, `session-evidence-${id}.json`)
+      .catch(onError)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <button type="button" disabled={busy} title="A signed file that dfctl audit verify checks offline" onClick={save}>
+      {busy ? 'Preparing evidence…' : 'Download evidence'}
+    </button>
   );
 }
 

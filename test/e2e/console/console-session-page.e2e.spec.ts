@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyEvidence } from '#shared/audit/session-evidence.js';
 import { eventually } from '#test/helpers/df-farm.js';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -10,7 +12,8 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/hel
  * page of our own, a data: address), and Debian's Chromium driving the console in a 1280×800 window.
  * The phone's screen is drawn at a readable size; a typed word is one activity entry; the replay's
  * marks say what happened; an accessibility audit starts from the page, shows its progress and links
- * to its report; ending the session asks inline and the header says it ended.
+ * to its report; ending the session asks inline and the header says it ended; the ended session's
+ * signed evidence is offered and downloads as a document that verifies.
  */
 let server: TestServer;
 let browser: Browser;
@@ -255,6 +258,8 @@ describe('the session page', { timeout: 240_000 }, () => {
     const { page } = owner;
     const header = page.locator('.title-row');
     expect(await header.textContent()).toContain('in control');
+    // An open session has no evidence yet (the API answers 409 SESSION_OPEN): nothing offers it.
+    expect(await page.getByRole('button', { name: 'Download evidence' }).count()).toBe(0);
     await page.getByRole('button', { name: 'End session' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm ending the session' });
     await confirm.waitFor();
@@ -280,6 +285,18 @@ describe('the session page', { timeout: 240_000 }, () => {
     expect((await http(server.url, 'GET', `/df/api/sessions/${sessionId}`, { token: admin.token })).body.status).toBe('ended');
     expect(await page.getByRole('toolbar', { name: 'Device controls' }).count()).toBe(0);
     await expectAccessible(page, 'an ended session');
+  });
+
+  it("offers the ended session's signed evidence to download, which verifies offline", async () => {
+    const { page } = owner;
+    const button = page.getByRole('button', { name: 'Download evidence' });
+    await button.waitFor();
+    await expectAccessible(page, 'an ended session with its evidence offered');
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(file.suggestedFilename()).toBe(`session-evidence-${sessionId}.json`);
+    const evidence = JSON.parse(readFileSync((await file.path())!, 'utf8')) as { manifest: { sessionId: string } };
+    expect(evidence.manifest.sessionId).toBe(sessionId);
+    expect(await verifyEvidence(evidence)).toMatchObject({ ok: true, sessionId });
   });
 
   it('shows the test outcome a runner set, and opens the replay from the link runners print', async () => {

@@ -175,7 +175,7 @@ describe("a session's evidence", { timeout: 120_000 }, () => {
     cpSync(files, altered, { recursive: true });
     const shot = evidence.manifest.artifacts.find((a) => a.type === 'screenshot')!;
     const bytes = readFileSync(join(altered, shot.fileName));
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
     writeFileSync(join(altered, shot.fileName), bytes);
     const run = await verify(file, '--files', altered);
     expect(run.code).toBe(1);
