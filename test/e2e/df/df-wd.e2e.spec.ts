@@ -154,6 +154,11 @@ describe('WebdriverIO through /df/wd', () => {
     const ended = await api('GET', `/sessions/${sessionId}/webdriver-log`);
     expect(ended.body).toMatchObject({ status: 'ended', total, failed: 1 });
     expect(JSON.stringify(ended.body)).not.toContain('hunter2');
+    // The session's evidence carries the same command log, and nowhere the typed text (its events neither).
+    const evidence = await api('GET', `/sessions/${sessionId}/evidence`);
+    expect(evidence.status).toBe(200);
+    expect(evidence.body.manifest.webdriverLog).toEqual(ended.body.commands);
+    expect(JSON.stringify(evidence.body)).not.toContain('hunter2');
     expect(JSON.stringify((await api('GET', `/sessions/${sessionId}/activities?size=200`)).body)).not.toContain('hunter2');
     expect(await deviceStatus()).toBe('available');
   });
