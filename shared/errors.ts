@@ -111,6 +111,8 @@ export const ErrorCodes = {
   SESSION_NOT_ACTIVE: { status: 409, error: 'Conflict' },
   /** Removing (purging) a session that has not ended. */
   SESSION_OPEN: { status: 409, error: 'Conflict' },
+  /** The installation's event store (KurrentDB) keeps no chain of the history: verification, export and evidence cannot be given. */
+  AUDIT_CHAIN_UNAVAILABLE: { status: 501, error: 'Not Implemented' },
   /** A device booking overlaps another open booking of the device; `details` name it (range and holder). */
   RESERVATION_OVERLAP: { status: 409, error: 'Conflict' },
   /** The device is booked by someone else right now; `details` name the booking. */

@@ -56,13 +56,21 @@ export class AuditChain {
     });
   }
 
-  /** Creates the tables (once per process). */
+  /**
+   * Creates the tables (once per process). On the KurrentDB store, whose events carry no chain, every use
+   * is refused with 501 `AUDIT_CHAIN_UNAVAILABLE` instead of failing on columns that are not there.
+   */
   ready(): Promise<void> {
+    if (this.platform.config.EVENTSTORE_URL) {
+      return Promise.reject(new AppError('AUDIT_CHAIN_UNAVAILABLE', "This installation's event store (KurrentDB) keeps no chain of the history: it cannot be verified, exported or signed"));
+    }
     this.migrated ??= migrateAuditChain(this.platform.db);
     return this.migrated;
   }
 
   async start(): Promise<void> {
+    // KurrentDB's events carry no chain: nothing to checkpoint.
+    if (this.platform.config.EVENTSTORE_URL) return;
     await this.ready();
     this.checkpoints.start((err) => this.platform.logger.warn({ err }, 'audit checkpoint pass failed'));
   }

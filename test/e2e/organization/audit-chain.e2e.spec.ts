@@ -126,6 +126,16 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('the history chain on %s', (sto
     expect((await admin.get('/audit/verify?from=99999999999999999999')).status).toBe(400);
   });
 
+  it('on a KurrentDB store, whose events carry no chain, refuses verification, export and signing with 501 AUDIT_CHAIN_UNAVAILABLE', async () => {
+    // Only the configuration says KurrentDB: the refusal comes before anything is asked of a store.
+    const platform = server.process.platform;
+    const kurrent = new AuditChain({ ...platform, config: { ...platform.config, EVENTSTORE_URL: 'esdb://127.0.0.1:1?tls=false' } } as typeof platform);
+    await expect(kurrent.start()).resolves.toBeUndefined();
+    for (const use of [() => kurrent.verify(company.companyId), () => kurrent.bundle(company.companyId), () => kurrent.sign(Buffer.from('x')), () => kurrent.streamEvents(['s'])]) {
+      await expect(use()).rejects.toMatchObject({ code: 'AUDIT_CHAIN_UNAVAILABLE', statusCode: 501 });
+    }
+  });
+
   it('fails at the event whose data an UPDATE changed, and only for that company', async () => {
     const { seq } = (await db.query<{ seq: string }>(`SELECT seq::text AS seq FROM es_chains WHERE chain = $1`, [chain])).rows[0]!;
     const target = Math.floor(Number(seq) * 0.8);
