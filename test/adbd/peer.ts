@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { parseBinaryXml } from '#shared/apps/index.js';
@@ -31,6 +31,9 @@ const A_AUTH = 0x48545541;
 const A_VERSION = 0x01000000;
 const MAX_PAYLOAD = 256 * 1024;
 const SYNC_DATA_MAX = 64 * 1024;
+
+/** The kernel's id of the boot the device is in: a new one at each boot (read to tell a reboot happened). */
+export const BOOT_ID_PATH = '/proc/sys/kernel/random/boot_id';
 
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
@@ -158,6 +161,11 @@ export class AdbdPeer {
   private readonly frameWatchers = new Set<(seq: number, frame: Buffer) => void>();
   private readonly touchWatchers = new Set<(line: string) => void>();
   private readonly commandWatchers = new Set<(line: string) => void>();
+  /** The loopback port it listens on (the same again when it comes back from a reboot). */
+  private port = 0;
+  /** Taken down by `adb reboot` and not back yet (`comeBack`): it has no connection and accepts none. */
+  down = false;
+  private readonly downWatchers = new Set<() => void>();
 
   constructor(readonly options: PeerOptions = {}) {
     this.physical = { width: options.width ?? 360, height: options.height ?? 640 };
@@ -187,6 +195,8 @@ export class AdbdPeer {
     this.settings.set('global/airplane_mode_on', '0');
     // The settings a clean device is reset to after each session (agent/android/baseline.ts).
     for (const [k, v] of Object.entries({ 'global/window_animation_scale': '1.0', 'global/transition_animation_scale': '1.0', 'global/animator_duration_scale': '1.0', 'system/font_scale': '1.0', 'system/system_locales': 'en-US', 'global/wifi_on': '1', 'secure/location_mode': '3' })) this.settings.set(k, v);
+    this.mkdir(posix.dirname(BOOT_ID_PATH));
+    this.writeFile(BOOT_ID_PATH, Buffer.from(`${randomUUID()}\n`));
     this.frame = this.blankFrame();
     this.log('I', 'PeerInit', 'device booted');
   }
@@ -212,7 +222,48 @@ export class AdbdPeer {
       server.listen(port, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    return typeof address === 'object' && address ? address.port : 0;
+    this.port = typeof address === 'object' && address ? address.port : 0;
+    return this.port;
+  }
+
+  /**
+   * What `adb reboot` does to the device: its connections end (the adb server sees the transport go) and
+   * it accepts none until the test brings it back (`comeBack`); what ran on it stops, its clipboard empties.
+   */
+  private goDown(): void {
+    this.down = true;
+    for (const pid of [...this.daemons.keys()]) this.endDaemon(pid);
+    this.clipboard = '';
+    this.server?.close();
+    this.server = null;
+    // Ended, not destroyed: what was written before (the reboot stream's close) still reaches the adb server.
+    for (const s of this.sockets) s.end(() => s.destroy());
+    for (const w of [...this.downWatchers]) w();
+  }
+
+  /** Resolves once an `adb reboot` has taken the device down (at once while it is down). */
+  wentDown(): Promise<void> {
+    if (this.down) return Promise.resolve();
+    return new Promise((resolve) => {
+      const w = () => {
+        this.downWatchers.delete(w);
+        resolve();
+      };
+      this.downWatchers.add(w);
+    });
+  }
+
+  /**
+   * The rebooted device is back: it listens on its port again (the adb server reconnects it), in a new boot
+   * (a new boot id), and still booting — the first `getprop sys.boot_completed` answers 0, the next ones 1.
+   */
+  async comeBack(): Promise<void> {
+    if (!this.down) throw new Error('the device is not down');
+    this.writeFile(BOOT_ID_PATH, Buffer.from(`${randomUUID()}\n`));
+    this.properties['sys.boot_completed'] = '0';
+    this.down = false;
+    await this.start(this.port);
+    this.log('I', 'PeerInit', 'device booted');
   }
 
   async close(): Promise<void> {
@@ -287,10 +338,13 @@ export class AdbdPeer {
     if (destination === 'sync:') return (stream) => new SyncSession(this, stream);
     if (destination.startsWith('reboot:')) {
       if (this.refused.has('reboot')) return null;
-      // adbd acknowledges and the device goes down: here it records the reboot and closes the stream.
+      // adbd acknowledges and the device goes down: it records the reboot, closes the stream and drops its connections.
       this.record.reboots.push(destination.slice('reboot:'.length));
       this.log('I', 'ShutdownThread', 'Rebooting, reason: adb');
-      return (stream) => stream.close();
+      return (stream) => {
+        stream.close();
+        this.goDown();
+      };
     }
     if (destination === 'localabstract:minicap') return this.minicap ? (stream) => this.minicap?.serve(stream) : null;
     if (destination === 'localabstract:minitouch') return this.minitouch ? (stream) => this.minitouch?.serve(stream) : null;
@@ -670,6 +724,8 @@ export class AdbdPeer {
       case 'getprop': {
         if (args[0]) {
           io.out(`${this.properties[args[0]] ?? ''}\n`);
+          // Back from a reboot, the device finishes booting once it has said it has not.
+          if (args[0] === 'sys.boot_completed') this.properties[args[0]] = '1';
           return 0;
         }
         for (const [k, v] of Object.entries(this.properties).sort()) io.out(`[${k}]: [${v}]\n`);
@@ -1165,7 +1221,7 @@ class Transport {
   }
 
   send(command: number, arg0: number, arg1: number, payload: Buffer = Buffer.alloc(0)): void {
-    if (this.socket.destroyed) return;
+    if (this.socket.destroyed || this.socket.writableEnded) return;
     this.socket.write(Buffer.concat([header(command, arg0, arg1, payload), payload]));
   }
 
@@ -1174,6 +1230,8 @@ class Transport {
   }
 
   private drain(): void {
+    // A device going down (a reboot) answers nothing more on the connections it is ending.
+    if (this.socket.writableEnded) this.buffer = Buffer.alloc(0);
     while (this.buffer.length >= 24) {
       const length = this.buffer.readUInt32LE(12);
       if (this.buffer.length < 24 + length) return;
