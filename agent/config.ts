@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { hostIdOfToken } from '#shared/wire/index.js';
 import { ProfileConfig } from './browser/profiles.js';
 import { VideoSettings } from './video/settings.js';
+import { REBOOT_WAIT_DEFAULT_MS, REBOOT_WAIT_MAX_MS, REBOOT_WAIT_MIN_MS } from './android/reboot.js';
 
 const BrowserDeviceConfig = ProfileConfig.extend({
   provider: z.literal('browser'),
@@ -95,6 +96,11 @@ export const AgentConfigFile = z.object({
        * `false` keeps such phones on `input` (one finger), e.g. where a device policy forbids test packages.
        */
       uiautomator2: z.boolean().default(true),
+      /**
+       * How long mending waits for a device it rebooted to be back on the adb server and done booting
+       * before the step fails (1 s to 4 min; `AGENT_REBOOT_WAIT` overrides it).
+       */
+      rebootWaitMs: z.number().int().min(REBOOT_WAIT_MIN_MS).max(REBOOT_WAIT_MAX_MS).default(REBOOT_WAIT_DEFAULT_MS),
     })
     .optional(),
   /**
@@ -167,7 +173,7 @@ export function stableUuid(...parts: string[]): string {
  * Parses an agent configuration: the given object, or the JSON file at `path`, or the defaults (one
  * desktop and one phone browser device). `seed` makes the default host id unique per installation.
  */
-export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined; video?: { [K in 'enabled' | 'preset' | 'maxSize' | 'fps']?: VideoSettings[K] | undefined } }): AgentConfig {
+export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile; seed?: string; hostToken?: string | undefined; healthIntervalMs?: number | undefined; rebootWaitMs?: number | undefined; video?: { [K in 'enabled' | 'preset' | 'maxSize' | 'fps']?: VideoSettings[K] | undefined } }): AgentConfig {
   let raw: unknown = source.value ?? {};
   if (source.path) {
     if (!existsSync(source.path)) throw new Error(`AGENT_CONFIG: no file at ${source.path}`);
@@ -179,6 +185,8 @@ export function loadAgentConfig(source: { path?: string; value?: AgentConfigFile
   }
   if (source.hostToken && raw && typeof raw === 'object') raw = { ...raw, hostToken: source.hostToken };
   if (source.healthIntervalMs !== undefined && raw && typeof raw === 'object') raw = { ...raw, healthIntervalMs: source.healthIntervalMs };
+  const android = raw && typeof raw === 'object' ? (raw as { android?: unknown }).android : undefined;
+  if (source.rebootWaitMs !== undefined && android && typeof android === 'object') raw = { ...(raw as object), android: { ...android, rebootWaitMs: source.rebootWaitMs } };
   const video = Object.fromEntries(Object.entries(source.video ?? {}).filter(([, v]) => v !== undefined));
   if (Object.keys(video).length > 0 && raw && typeof raw === 'object') raw = { ...raw, video: { ...((raw as { video?: object }).video ?? {}), ...video } };
   if (raw && typeof raw === 'object' && 'companyId' in raw) {

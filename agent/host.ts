@@ -48,7 +48,7 @@ export function providersFor(config: AgentConfig, logger: Logger): DeviceProvide
   if (android?.enabled) {
     providers.push(new LazyProvider('android', async () => {
       const { AndroidProvider } = await import('./android/provider.js');
-      return new AndroidProvider({ hostId: config.hostId, adbHost: android.adbHost, adbPort: android.adbPort, adbBinary: android.adbBinary, uiautomator2: android.uiautomator2, logger });
+      return new AndroidProvider({ hostId: config.hostId, adbHost: android.adbHost, adbPort: android.adbPort, adbBinary: android.adbBinary, uiautomator2: android.uiautomator2, rebootWaitMs: android.rebootWaitMs, logger });
     }));
   }
   if (ios?.enabled) {

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     process.stderr.write('NATS_URL is required: a separate agent reaches the platform over NATS\n');
     process.exit(2);
   }
-  const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: 'standalone', hostToken: config.AGENT_HOST_TOKEN, healthIntervalMs: config.AGENT_HEALTH_INTERVAL, video: { enabled: config.AGENT_VIDEO_ENABLED, preset: config.AGENT_VIDEO_PRESET, maxSize: config.AGENT_VIDEO_MAX_SIZE, fps: config.AGENT_VIDEO_FPS } });
+  const agentConfig = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: 'standalone', hostToken: config.AGENT_HOST_TOKEN, healthIntervalMs: config.AGENT_HEALTH_INTERVAL, rebootWaitMs: config.AGENT_REBOOT_WAIT, video: { enabled: config.AGENT_VIDEO_ENABLED, preset: config.AGENT_VIDEO_PRESET, maxSize: config.AGENT_VIDEO_MAX_SIZE, fps: config.AGENT_VIDEO_FPS } });
   let bus: MessageBus | null = null;
   for (let attempt = 1; !bus; attempt++) {
     try {

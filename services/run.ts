@@ -124,7 +124,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     if (selected.has('df') && config.AGENT_ENABLED) {
       // The in-process agent talks to the service over this process's bus, exactly as a remote one would,
       // and is enrolled like one: with its config's token, or else by this process into the installation's company.
-      const loaded = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: config.dataDir, hostToken: config.AGENT_HOST_TOKEN, healthIntervalMs: config.AGENT_HEALTH_INTERVAL, video: { enabled: config.AGENT_VIDEO_ENABLED, preset: config.AGENT_VIDEO_PRESET, maxSize: config.AGENT_VIDEO_MAX_SIZE, fps: config.AGENT_VIDEO_FPS } });
+      const loaded = loadAgentConfig({ ...(config.AGENT_CONFIG ? { path: config.AGENT_CONFIG } : {}), seed: config.dataDir, hostToken: config.AGENT_HOST_TOKEN, healthIntervalMs: config.AGENT_HEALTH_INTERVAL, rebootWaitMs: config.AGENT_REBOOT_WAIT, video: { enabled: config.AGENT_VIDEO_ENABLED, preset: config.AGENT_VIDEO_PRESET, maxSize: config.AGENT_VIDEO_MAX_SIZE, fps: config.AGENT_VIDEO_FPS } });
       const selfEnrolled = loaded.hostToken === undefined;
       const agentConfig = selfEnrolled ? { ...loaded, hostId: stableUuid('in-process-host', loaded.hostId) } : loaded;
       const running = new AgentHost({ bus: platform.bus, config: agentConfig, logger: logger.child({ component: 'agent' }), awaitToken: selfEnrolled });

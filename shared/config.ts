@@ -272,6 +272,8 @@ const schema = z.object({
   AGENT_HOST_TOKEN: optionalString,
   /** How often the agent reads each device's health (`60s`, `500ms`); overrides `healthIntervalMs` of its config file. 500 ms to 1 h. */
   AGENT_HEALTH_INTERVAL: z.preprocess(emptyAsUnset, duration.refine((ms) => ms >= 500 && ms <= 3_600_000, 'between 500ms and 1h').optional()),
+  /** How long mending waits for a device it rebooted to come back and finish booting (`3m`, `20s`); overrides `android.rebootWaitMs` of its config file. 1 s to 4 min. */
+  AGENT_REBOOT_WAIT: z.preprocess(emptyAsUnset, duration.refine((ms) => ms >= 1_000 && ms <= 240_000, 'between 1s and 4m').optional()),
   /** Session videos on this host at all (`false`: its recordings keep JPEG frames instead); overrides the agent config's `video.enabled`. */
   AGENT_VIDEO_ENABLED: z.preprocess(emptyAsUnset, optionalFlag),
   /** Session videos: libx264's preset on this host (`ultrafast` … `veryslow`; the faster, the less CPU); overrides the agent config's `video.preset`. */

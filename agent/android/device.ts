@@ -18,6 +18,7 @@ import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 import { HEALTH_COMMAND, parseHealth } from './health.js';
 import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
 import { mendSteps, removeLeftovers } from './mend.js';
+import { rebootAndWait, type RebootHooks } from './reboot.js';
 
 type Orientation = 'portrait' | 'landscape';
 
@@ -54,6 +55,8 @@ export class AndroidDevice implements DeviceDriver {
     private readonly logger: Logger,
     debug?: Omit<AndroidDebugOptions, 'logger'>,
     touch: { uiautomator2: boolean } = { uiautomator2: true },
+    /** How a reboot of mending is waited out (the provider's watch of the device); without it a reboot is refused. */
+    private readonly rebootHooks?: RebootHooks,
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
     this.adbServer = debug ? { host: debug.adbHost, port: debug.adbPort } : null;
@@ -260,7 +263,7 @@ export class AndroidDevice implements DeviceDriver {
     return { settings: await this.baseline.retake() };
   }
 
-  /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed. */
+  /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed, waited out (`reboot.ts`). */
   mend(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
     const restartHelpers = async () => {
       // The touch path (minitouch, or the UiAutomator2 server's) stopped and started again; minicap proven by one start.
@@ -270,7 +273,12 @@ export class AndroidDevice implements DeviceDriver {
       await this.screenCapability.restartFastPath();
     };
     const storageFreeMb = async () => (await this.readHealth()).storageFreeMb;
-    return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot: async () => void (await this.device.reboot()) }, { ...plan, report });
+    const hooks = this.rebootHooks;
+    const reboot = async () => {
+      if (!hooks) throw new Error('the agent cannot follow this device through a reboot');
+      await rebootAndWait(async () => void (await this.device.reboot()), (c) => this.sh(c), hooks);
+    };
+    return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot }, { ...plan, report });
   }
 
   shellCommand(): { file: string; args: string[] } | null {

@@ -71,7 +71,7 @@ export interface MendActions {
   freeStorage(): Promise<void>;
   /** Free megabytes on `/data` now (undefined: the device does not say). */
   storageFreeMb(): Promise<number | undefined>;
-  /** `adb reboot`. */
+  /** `adb reboot`, then waits until the device is back and done booting; throws why it is not (`reboot.ts`). */
   reboot(): Promise<void>;
 }
 
@@ -85,10 +85,11 @@ export interface MendOptions {
 /**
  * Mends a device that is there but unwell, gentlest step first, after a growing pause before each:
  * its helpers restarted, then its storage freed, then — only where the company's rules allow it — a
- * reboot (else the step is `skipped`). It stops at the first step after which the device is well
- * (its helpers run and `storageMinMb` is free; an accepted reboot ends it, as the device goes away and
- * the readings after it say the rest). Each step is reported as it ends; answers whether it is well
- * and, if not, what is still wrong, for the service to quarantine it.
+ * reboot (else the step is `skipped`), waited out until the device is back and booted, then checked
+ * again (its helpers, where they had failed, and a fresh reading of its storage). It stops at the
+ * first step after which the device is well (its helpers run and `storageMinMb` is free). Each step is
+ * reported as it ends; answers whether it is well and, if not, what is still wrong, for the service to
+ * quarantine it.
  */
 export async function mendSteps(actions: MendActions, options: MendOptions): Promise<RpcResult<'mend'>> {
   const pauses = options.backoffMs ?? STEP_BACKOFF_MS;
@@ -136,12 +137,35 @@ export async function mendSteps(actions: MendActions, options: MendOptions): Pro
   }
   try {
     await actions.reboot();
-    done('reboot', 'ok');
-    return { mended: true, steps };
   } catch (err) {
     done('reboot', 'failed', messageOf(err));
     return { mended: false, steps, trouble: left.slice(0, 500) };
   }
+  const after = await afterReboot(actions, options.storageMinMb, helpers !== null);
+  if (after) {
+    done('reboot', 'failed', `came back but ${after}`);
+    return { mended: false, steps, trouble: after.slice(0, 500) };
+  }
+  done('reboot', 'ok');
+  return { mended: true, steps };
+}
+
+/**
+ * What is still wrong with a device back from its reboot, or null when it is well: its helpers started
+ * again where they had not come back before it, and a fresh reading of its storage (one that fails says so).
+ */
+async function afterReboot(actions: MendActions, storageMinMb: number, helpersFailed: boolean): Promise<string | null> {
+  const trouble: string[] = [];
+  if (helpersFailed) {
+    await actions.restartHelpers().catch((err: unknown) => trouble.push(`helpers did not come back: ${messageOf(err)}`));
+  }
+  try {
+    const free = await actions.storageFreeMb();
+    if (free !== undefined && free < storageMinMb) trouble.push(`storage ${free} MB free below ${storageMinMb} MB`);
+  } catch (err) {
+    trouble.push(`its health could not be read: ${messageOf(err)}`);
+  }
+  return trouble.length > 0 ? trouble.join('; ') : null;
 }
 
 /** The free storage, or undefined where the device cannot say (a failed reading is no reason to mend). */

@@ -5,6 +5,7 @@ import { Adb, type AdbClient } from './adb.js';
 import { describeAndroidDevice } from './describe.js';
 import { AndroidDevice } from './device.js';
 import { networkSerial, reconnect } from './mend.js';
+import { REBOOT_WAIT_DEFAULT_MS, type RebootWatch } from './reboot.js';
 
 type Tracker = Awaited<ReturnType<AdbClient['trackDevices']>>;
 
@@ -16,6 +17,8 @@ export interface AndroidProviderOptions {
   adbBinary?: string;
   /** Touch through the UiAutomator2 server where minitouch cannot run (default true). */
   uiautomator2?: boolean;
+  /** How long mending waits for a rebooted device to come back and finish booting (default `REBOOT_WAIT_DEFAULT_MS`). */
+  rebootWaitMs?: number;
   logger: Logger;
 }
 
@@ -30,6 +33,8 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
   private tracker: Tracker | null = null;
   /** Serials whose lost link is being mended. */
   private readonly mending = new Set<string>();
+  /** Serials rebooted by their mending, each with who waits for its next change: kept attached meanwhile. */
+  private readonly rebooting = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: AndroidProviderOptions) {
     super(options.logger);
@@ -66,7 +71,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
     this.tracker = tracker;
     tracker.on('add', (d: { id: string; type: string }) => void this.changed(d.id, d.type));
     tracker.on('change', (d: { id: string; type: string }) => void this.changed(d.id, d.type));
-    tracker.on('remove', (d: { id: string }) => this.lost(d.id, 'the device was disconnected'));
+    tracker.on('remove', (d: { id: string }) => this.rebootChanged(d.id) || this.lost(d.id, 'the device was disconnected'));
     tracker.on('error', (err: Error) => this.options.logger.warn({ err: err.message }, 'adb device tracking failed'));
     tracker.on('end', () => {
       if (this.stopped || this.tracker !== tracker) return;
@@ -79,6 +84,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
   }
 
   private async changed(serial: string, state: string): Promise<void> {
+    if (this.rebootChanged(serial)) return;
     if (state === 'device') await this.attach(serial);
     else if (state === 'offline') this.lost(serial, 'the device is offline');
     else this.detach(serial, `the device is ${state}`);
@@ -108,6 +114,48 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
       .finally(() => this.mending.delete(serial));
   }
 
+  /** A change of a device its mending is rebooting: whoever waits for it looks again; nothing else happens. */
+  private rebootChanged(serial: string): boolean {
+    const waiting = this.rebooting.get(serial);
+    if (!waiting) return false;
+    for (const wake of [...waiting]) wake();
+    return true;
+  }
+
+  /**
+   * Follows a device its mending reboots (`reboot.ts`): while the watch is open, the device going away
+   * and coming back neither withdraws it nor mends its link (its worker waits the reboot out, and a
+   * session asked for meanwhile waits behind it); once it ends, a device adb does not list as `device`
+   * is withdrawn (its link is not mended: the mending that rebooted it failed, and the service decides).
+   */
+  private rebootWatch(serial: string): RebootWatch {
+    const waiting = new Set<() => void>();
+    this.rebooting.set(serial, waiting);
+    const state = async () => (await this.client.listDevices()).find((d: { id: string; type: string }) => d.id === serial)?.type;
+    return {
+      state,
+      changed: (ms) =>
+        new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            waiting.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, ms);
+          timer.unref();
+          waiting.add(wake);
+        }),
+      end: async () => {
+        if (this.rebooting.get(serial) !== waiting) return;
+        this.rebooting.delete(serial);
+        const now = await state().catch(() => undefined);
+        if (now !== 'device') this.detach(serial, `the device did not come back from a reboot (${now ?? 'not listed'})`);
+        // Withdrawn meanwhile (the adb server went away and came back): offered again as at any attach.
+        else if (!this.devices.has(serial)) await this.attach(serial);
+      },
+    };
+  }
+
   private attach(serial: string): Promise<void> {
     return this.attachOnce(
       serial,
@@ -120,7 +168,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
             adbHost: this.options.adbHost,
             adbPort: this.options.adbPort,
             adbBinary: this.options.adbBinary ?? 'adb',
-          }, { uiautomator2: this.options.uiautomator2 ?? true });
+          }, { uiautomator2: this.options.uiautomator2 ?? true }, { waitMs: this.options.rebootWaitMs ?? REBOOT_WAIT_DEFAULT_MS, watch: () => this.rebootWatch(serial) });
       },
       { serial },
       'android device could not be described; it is not offered',

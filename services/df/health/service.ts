@@ -52,8 +52,11 @@ export interface MendingEntry {
 
 /** A device mended once is not mended again by its readings for this long (an administrator's release of its quarantine lifts it). */
 export const MEND_AGAIN_AFTER_MS = 10 * 60_000;
-/** How long the service waits for a host to mend a device (its steps' pauses, minicap's start, a reboot's answer). */
-const MEND_TIMEOUT_MS = 120_000;
+/**
+ * How long the service waits for a host to mend a device: its steps' pauses, minicap's start, and a
+ * reboot waited out (the agent's `rebootWaitMs`, 4 minutes at most) — the protocol's longest request.
+ */
+const MEND_TIMEOUT_MS = 300_000;
 
 /** How many of its newest mending steps a device's health shows. */
 const MENDING_SHOWN = 20;
