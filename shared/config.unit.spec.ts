@@ -95,3 +95,15 @@ describe('audit shipping', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', AUDIT_HTTP_FORMAT: 'xml' })).toThrow(/AUDIT_HTTP_FORMAT/);
   });
 });
+
+describe('AGENT_REBOOT_WAIT', () => {
+  it('is unset unless given (the agent config decides), and reads a duration between 1 s and 4 min', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).AGENT_REBOOT_WAIT).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', AGENT_REBOOT_WAIT: '90s' }).AGENT_REBOOT_WAIT).toBe(90_000);
+    expect(loadConfig({ NODE_ENV: 'test', AGENT_REBOOT_WAIT: '4m' }).AGENT_REBOOT_WAIT).toBe(240_000);
+  });
+
+  it('refuses a wait out of its bounds or not a duration, naming the variable', () => {
+    for (const bad of ['500ms', '5m', 'long']) expect(() => loadConfig({ NODE_ENV: 'test', AGENT_REBOOT_WAIT: bad })).toThrow(/AGENT_REBOOT_WAIT/);
+  });
+});

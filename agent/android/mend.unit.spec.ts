@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MendingReport } from '#shared/wire/index.js';
 import { mendSteps, type MendActions } from './mend.js';
+import { NotBack, parseBootProbe, spoken } from './reboot.js';
 
 /** Actions that record their calls; `fail` names those that throw, `freeMb` the storage each reading says in turn. */
 function actions(fail: string[], freeMb: number[]): MendActions & { calls: string[] } {
@@ -46,9 +47,54 @@ describe('mending a device that is there but unwell', () => {
     expect(a.calls).toEqual(['restart-helpers', 'free-storage', 'reboot']);
   });
 
-  it('ends with an accepted reboot (the device goes away; its readings say the rest)', async () => {
-    const r = await mendSteps(actions(['free-storage'], [100]), { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
+  it('calls a reboot mended only when the device came back well: its storage read again, its helpers started again where they had failed', async () => {
+    const a = actions(['free-storage'], [100, 900]);
+    const r = await mendSteps(a, { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
     expect(summary(r.steps)).toEqual(['restart-helpers:ok', 'free-storage:failed', 'reboot:ok']);
     expect(r.mended).toBe(true);
+    expect(a.calls).toEqual(['restart-helpers', 'free-storage', 'reboot']);
+    const still = await mendSteps(actions([], [100]), { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
+    expect(summary(still.steps)).toEqual(['restart-helpers:ok', 'free-storage:failed', 'reboot:failed']);
+    expect(still.steps[2]!.error).toBe('came back but storage 100 MB free below 500 MB');
+    expect(still.mended).toBe(false);
+    expect(still.trouble).toBe('storage 100 MB free below 500 MB');
+    const helpers = actions(['restart-helpers'], [100, 100, 900]);
+    const broken = await mendSteps(helpers, { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
+    expect(helpers.calls).toEqual(['restart-helpers', 'free-storage', 'reboot', 'restart-helpers']);
+    expect(broken.steps[2]!.error).toBe('came back but helpers did not come back: restart-helpers refused');
+  });
+
+  it('says why a reboot failed when the device is not back, and what is still wrong', async () => {
+    const a = actions([], [100]);
+    a.reboot = async () => {
+      throw new NotBack('did not come back within 3 s (adb lists it offline)');
+    };
+    const r = await mendSteps(a, { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
+    expect(summary(r.steps)).toEqual(['restart-helpers:ok', 'free-storage:failed', 'reboot:failed']);
+    expect(r.steps[2]!.error).toBe('did not come back within 3 s (adb lists it offline)');
+    expect(r.trouble).toBe('storage 100 MB free below 500 MB');
+  });
+
+  it('fails a reboot whose device came back but cannot be read', async () => {
+    const a = actions([], [100]);
+    let readings = 0;
+    a.storageFreeMb = async () => {
+      if (++readings > 2) throw new Error('device offline');
+      return 100;
+    };
+    const r = await mendSteps(a, { storageMinMb: 500, rebootAllowed: true, report: () => undefined, backoffMs: noPause });
+    expect(r.steps[2]!.error).toBe('came back but its health could not be read: device offline');
+    expect(r.mended).toBe(false);
+  });
+});
+
+describe('the boot a rebooted device is in', () => {
+  it('reads the boot id and sys.boot_completed from one answer, and says a wait as the step does', () => {
+    expect(parseBootProbe('5a3c1f2e-9b7d-4e21-8c6a-0f1e2d3c4b5a\r\n1\r\n')).toEqual({ bootId: '5a3c1f2e-9b7d-4e21-8c6a-0f1e2d3c4b5a', completed: true });
+    expect(parseBootProbe('5a3c1f2e-9b7d-4e21-8c6a-0f1e2d3c4b5a\n0\n')).toEqual({ bootId: '5a3c1f2e-9b7d-4e21-8c6a-0f1e2d3c4b5a', completed: false });
+    expect(parseBootProbe('cat: /proc/sys/kernel/random/boot_id: Permission denied\n\n')).toEqual({ bootId: null, completed: false });
+    expect(spoken(3_000)).toBe('3 s');
+    expect(spoken(180_000)).toBe('3 min');
+    expect(spoken(150_000)).toBe('2.5 min');
   });
 });

@@ -30,6 +30,7 @@ let serial: string;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let fragile: AdbdPeer | undefined;
 let mender: AdbdPeer | undefined;
+let sleeper: AdbdPeer | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 
 const api = (method: string, path: string, body?: unknown, as = token) => http(server.url, method, `/df/api${path}`, { token: as, ...(body !== undefined ? { body } : {}) });
@@ -79,6 +80,8 @@ describe('device health', () => {
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
       SMTP_URL: smtp.url,
       AGENT_HEALTH_INTERVAL: '500ms',
+      // A reboot of mending is waited out this long (the adb server connects a network device again every few seconds).
+      AGENT_REBOOT_WAIT: '20s',
       AGENT_CONFIG: writeAgentConfig({ nodeName: 'health-node', heartbeatMs: 500, startAhead: false, appium: { enabled: false }, android: { adbHost: '127.0.0.1', adbPort: adb.port, uiautomator2: false }, devices: [] }),
     });
     token = (await http(server.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token;
@@ -100,6 +103,7 @@ describe('device health', () => {
     await smtp?.stop();
     await fragile?.close();
     await mender?.close();
+    await sleeper?.close();
   });
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
@@ -428,7 +432,7 @@ describe('device health', () => {
     expect(released.body.health).toMatchObject({ state: 'healthy', reasons: [] });
   });
 
-  it('mends a device short of storage in steps — helpers restarted, leftovers removed, a reboot only where the rules allow it — and quarantines it when the steps run out, said by webhook and mail, until an administrator releases it', async () => {
+  it('mends a device short of storage in steps — helpers restarted, leftovers removed, a reboot only where the rules allow it, waited out until the device is back — and quarantines it when the steps run out, said by webhook and mail, until an administrator releases it', { timeout: 120_000 }, async () => {
     const started = await startPeer({ model: 'Mender Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
     mender = started.peer;
     await adb.connect(started.port);
@@ -487,19 +491,52 @@ describe('device health', () => {
     expect(mender.record.reboots).toEqual([]);
     await eventually(async () => (quarantineMails().slice(mailsBefore).filter((t) => t.includes(menderId)).length >= 2 ? true : undefined), { what: 'the second mail' });
 
-    // 3. minicap starts again and the device accepts the reboot: mended, not quarantined; the peer answered `adb reboot`.
+    // 3. minicap starts again and the device accepts the reboot: it goes down (its connection ends), and the
+    // step waits for it. It comes back with its storage freed (as a reboot that cleared caches gives), booting
+    // (`sys.boot_completed` 0, then 1): the step is ok only now, the device mended and given back.
     mender.options.minicapCrashes = false;
     mender.refused.clear();
     await release();
-    await eventually(async () => ((await stepsOf())[0] === 'reboot:ok' ? true : undefined), { what: 'the accepted reboot recorded' });
-    expect((await stepsOf()).slice(0, 3)).toEqual(['reboot:ok', 'free-storage:failed', 'restart-helpers:ok']);
+    await mender.wentDown();
     expect(mender.record.reboots).toEqual(['']);
-    // Its storage back (as a reboot that cleared caches gives), the device is healthy and serves a session.
+    expect((await stepsOf())[0]).not.toBe('reboot:ok');
     mender.health.set({ dataFreeMb: 16_384 });
+    await mender.comeBack();
+    await eventually(async () => ((await stepsOf())[0] === 'reboot:ok' ? true : undefined), { what: 'the reboot recorded once the device is back' });
+    expect((await stepsOf()).slice(0, 3)).toEqual(['reboot:ok', 'free-storage:failed', 'restart-helpers:ok']);
+    expect(mender.properties['sys.boot_completed']).toBe('1');
     await eventually(async () => ((await healthOfMender())?.state === 'healthy' ? true : undefined), { what: 'the mender device healthy' });
     expect((await api('GET', `/devices/${menderId}`)).body.status).toBe('available');
     const session = await api('POST', '/sessions', { deviceId: menderId, name: 'after mending' });
     expectStatus(session, 201);
     expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
+  });
+  it('quarantines a device that does not come back from its reboot within the agent\'s wait, the step saying so, by webhook and mail', { timeout: 120_000 }, async () => {
+    const started = await startPeer({ model: 'Sleeper Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
+    sleeper = started.peer;
+    await adb.connect(started.port);
+    const sleeperId = await eventually(async () => ((await api('GET', '/devices?search=Sleeper')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the sleeper device', timeoutMs: 30_000 });
+    expectStatus(await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true }), 200);
+    const mailsBefore = quarantineMails().length;
+    sleeper.health.set({ dataFreeMb: 100 });
+    await sleeper.wentDown();
+    // It never comes back: the step fails when the agent's wait (AGENT_REBOOT_WAIT) ends, and the mending with it.
+    const quarantined = await eventually(async () => {
+      const h = (await api('GET', `/devices/${sleeperId}`)).body.health as Health | null;
+      return h?.state === 'quarantined' ? h : undefined;
+    }, { what: 'the sleeper device quarantined', timeoutMs: 60_000 });
+    expect(quarantined.reasons[0]).toMatch(/^mending did not mend it: storage 100 MB free below 500 MB; the last step reboot failed \(did not come back within 20 s \(adb (lists it offline|does not list it)\)\)$/);
+    const steps = await mendingOf(sleeperId);
+    expect(steps.slice(0, 3).map((m) => `${m.step}:${m.result}`)).toEqual(['reboot:failed', 'free-storage:failed', 'restart-helpers:ok']);
+    expect(steps[0]!.error).toMatch(/^did not come back within 20 s/);
+    expect(sleeper.record.reboots).toEqual(['']);
+    expect(await hookSeen('device.quarantined', (d) => d.deviceId === sleeperId && d.cause === 'mending-failed')).toBeTruthy();
+    const mail = await eventually(async () => quarantineMails().slice(mailsBefore).find((t) => t.includes(sleeperId)), { what: 'the mail of the quarantine' });
+    expect(mail).toContain('did not come back within 20 s');
+    // The agent withdrew it once the wait was over (offline), and the quarantine refuses it to a session.
+    await eventually(async () => ((await statusOf(sleeperId)) === 'offline' ? true : undefined), { what: 'the sleeper device offline' });
+    const refused = await api('POST', '/sessions', { deviceId: sleeperId, name: 'never back' });
+    expectStatus(refused, 409, 'DEVICE_UNHEALTHY');
+    expect(refused.body.message).toContain('did not come back within 20 s');
   });
 });
