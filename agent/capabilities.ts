@@ -175,6 +175,8 @@ export interface HealthCapability {
 export interface BaselineCapability {
   /** Reads the settings now and keeps them as the baseline; answers what it keeps. Outside any session. */
   retakeBaseline?(): Promise<RpcResult<'retakeBaseline'>>;
+  /** Keeps the given settings as the baseline (the one an administrator re-took, given back after a restart); answers what it keeps. */
+  setBaseline?(settings: Record<string, string | null>): Promise<RpcResult<'setBaseline'>>;
 }
 
 /**

@@ -183,7 +183,7 @@ export class DeviceWorker {
     if (handler?.outsideSession) {
       // The device's own, not a session's: never while a session holds it or it is being set up or released.
       if (this.state !== 'ready') throw new WorkerRefusal('DEVICE_BUSY', `The device is ${this.state}${this.sessionId ? ` (session ${this.sessionId})` : ''}`);
-    } else if (this.state !== 'in_session' || this.sessionId !== request.sessionId) {
+    } else if (!handler?.anyState && (this.state !== 'in_session' || this.sessionId !== request.sessionId)) {
       throw new WorkerRefusal('NOT_PREPARED', `The device is not in session ${request.sessionId}`);
     }
     if (!handler) throw new WorkerRefusal('BAD_REQUEST', `Unknown op ${command.op}`);

@@ -105,9 +105,25 @@ export class DeviceBaseline {
     private readonly failed: (failure: string) => void,
   ) {}
 
+  /** The baseline kept now (null: none taken yet), for diagnostics. */
+  get settings(): Readonly<Baseline> | null {
+    return this.baseline;
+  }
+
   /** Takes the baseline unless it has one. */
   async takeOnce(): Promise<void> {
     if (!this.baseline) await this.retake();
+  }
+
+  /**
+   * Keeps `settings` as the baseline (an administrator's, given back by the service), never read from the
+   * device; a setting it does not name (a baseline recorded before the setting was kept) is read now.
+   */
+  async adopt(settings: Baseline): Promise<Baseline> {
+    const names = BASELINE_SETTINGS.map(keyOf);
+    const now = names.every((k) => k in settings) ? {} : parseBaseline(await this.sh(READ_BASELINE));
+    this.baseline = Object.fromEntries(names.map((k) => [k, k in settings ? (settings[k] ?? null) : (now[k] ?? null)]));
+    return this.baseline;
   }
 
   /** Reads the settings again (one shell) and keeps them as what every session's end restores. */

@@ -18,7 +18,7 @@ import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
 import { HEALTH_COMMAND, parseHealth } from './health.js';
 import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
 import { mendSteps, removeLeftovers } from './mend.js';
-import { rebootAndWait, type RebootHooks } from './reboot.js';
+import { rebootStep, type RebootHooks } from './reboot.js';
 
 type Orientation = 'portrait' | 'landscape';
 
@@ -38,7 +38,7 @@ export class AndroidDevice implements DeviceDriver {
   private readonly files: AndroidFiles;
   private readonly instrumentation: AndroidInstrumentation;
   private scratch: string | null = null;
-  private readonly baseline: DeviceBaseline;
+  readonly baseline: DeviceBaseline;
   private logcat: Duplex | null = null;
   /** The screen capability: screenshots and the live screen (minicap, else screencap). */
   private readonly screenCapability: AndroidScreen;
@@ -263,6 +263,11 @@ export class AndroidDevice implements DeviceDriver {
     return { settings: await this.baseline.retake() };
   }
 
+  /** Keeps the baseline an administrator re-took, given back by the service as the device joins (`baseline.ts`). */
+  async setBaseline(settings: Record<string, string | null>): Promise<RpcResult<'setBaseline'>> {
+    return { settings: await this.baseline.adopt(settings) };
+  }
+
   /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed, waited out (`reboot.ts`). */
   mend(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
     const restartHelpers = async () => {
@@ -273,11 +278,7 @@ export class AndroidDevice implements DeviceDriver {
       await this.screenCapability.restartFastPath();
     };
     const storageFreeMb = async () => (await this.readHealth()).storageFreeMb;
-    const hooks = this.rebootHooks;
-    const reboot = async () => {
-      if (!hooks) throw new Error('the agent cannot follow this device through a reboot');
-      await rebootAndWait(async () => void (await this.device.reboot()), (c) => this.sh(c), hooks);
-    };
+    const reboot = rebootStep(() => this.device.reboot(), (c) => this.sh(c), this.rebootHooks);
     return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot }, { ...plan, report });
   }
 

@@ -33,6 +33,14 @@ export interface RebootHooks {
   watch(): RebootWatch;
 }
 
+/** The reboot step of a driver: waited out with the provider's hooks; refused without them. */
+export function rebootStep(reboot: () => Promise<unknown>, sh: (command: string) => Promise<string>, hooks: RebootHooks | undefined): () => Promise<void> {
+  return async () => {
+    if (!hooks) throw new Error('the agent cannot follow this device through a reboot');
+    await rebootAndWait(async () => void (await reboot()), sh, hooks);
+  };
+}
+
 /** Why a rebooted device is not back: said in the mending step (`did not come back within 3 s (adb lists it offline)`). */
 export class NotBack extends Error {}
 

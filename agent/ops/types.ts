@@ -41,6 +41,8 @@ export interface OpHandler<Op extends SessionOp> {
   needs?: { any: readonly Capability[]; what: string };
   /** It acts on the device itself, not for a session: run only while the device is ready (no session, none being set up or released), else `DEVICE_BUSY`. */
   outsideSession?: true;
+  /** It acts on the device itself whatever it is doing (in a session or not): it changes nothing a session sees. */
+  anyState?: true;
   run(ctx: OpContext, command: CommandOf<Op>): unknown;
 }
 

@@ -220,6 +220,11 @@ export const AgentCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('mend'), ...MendPlan.shape }),
   /** An administrator re-takes the device's settings baseline (what every session's end restores): outside any session. */
   z.object({ op: z.literal('retakeBaseline') }),
+  /**
+   * The service gives the device the baseline an administrator re-took, as its device joins (the agent's
+   * memory of it does not outlive a restart): kept instead of one read from the device; in any state.
+   */
+  z.object({ op: z.literal('setBaseline'), ...BaselineSettings.shape }),
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type DeviceOp = AgentCommand['op'];
@@ -346,6 +351,7 @@ export const RpcResults = {
   health: HealthSample,
   mend: MendResult,
   retakeBaseline: BaselineSettings,
+  setBaseline: BaselineSettings,
 } satisfies Record<DeviceOp, z.ZodType>;
 export type RpcResult<Op extends DeviceOp> = z.infer<(typeof RpcResults)[Op]>;
 
