@@ -200,6 +200,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     hostTimeoutMs: config.DF_HOST_TIMEOUT,
     reconnectGraceMs: config.DF_HOST_RECONNECT_GRACE,
     clock: platform,
+    // The baseline an administrator re-took lives in the agent's memory: a device that joins gets it back.
+    joined: (hostId, deviceIds) => void health.devicesJoined(hostId, deviceIds),
   });
   const listings = new TestApkListings({ db: platform.db, blobs: platform.blobs, logger: platform.logger });
   const testRuns = new TestRunService({

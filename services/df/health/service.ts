@@ -14,6 +14,7 @@ import type { Caller } from '../http.js';
 import { QuarantineMailer } from './quarantine-mail.js';
 import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
 import { failedInARow, failedSessionsReason } from './failed-sessions.js';
+import { giveBackBaselines } from './baselines.js';
 
 /** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
 export const SAMPLES_KEPT = 1_440;
@@ -340,6 +341,11 @@ export class HealthService {
     const at = this.platform.now().toISOString();
     await this.devices.run(deviceId, { type: 'RecordBaselineRetaken', deviceId, settings: answer.settings, at, ...tenant }, commandContext(this.platform, callerActor(caller)));
     return { deviceId, settings: answer.settings, at };
+  }
+
+  /** Devices that joined their host: each is given back the baseline an administrator re-took of it, if any (`baselines.ts`). */
+  devicesJoined(hostId: string, deviceIds: readonly string[]): Promise<number> {
+    return giveBackBaselines(this.platform, hostId, deviceIds);
   }
 
   /**

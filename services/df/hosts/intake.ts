@@ -16,8 +16,8 @@ const QUEUE = 'df-service';
 export interface HostWork {
   /** Runs the host's work after its earlier work; never rejects. */
   serially(hostId: string, work: () => Promise<void>): Promise<void>;
-  /** Records the devices the host has (throws when writing fails; the host announces itself again). */
-  reconcileInventory(placement: DevicePlacement, devices: readonly DeviceInfo[]): Promise<void>;
+  /** Records the devices the host has (throws when writing fails; the host announces itself again); `hello`: its agent (re)started or announced itself again. */
+  reconcileInventory(placement: DevicePlacement, devices: readonly DeviceInfo[], options: { hello: boolean }): Promise<void>;
   /** Reconciles the workers' states; answers the devices whose state is not settled yet (not to be remembered). */
   reconcileStates(hostId: string, states: readonly WorkerState[], options: { reconnect: boolean; receivedAt: number }): Promise<Set<string>>;
   /** The host stopped: its devices go offline and their sessions end. */
@@ -121,7 +121,7 @@ export class HostIntake {
     await this.deps.bus.respond(msg, ok({ known: true, ...(this.deps.dataPlaneKeys ? { dataPlaneKeys: this.deps.dataPlaneKeys } : {}) }));
     const placement: DevicePlacement = { hostId, nodeName: hello.nodeName, hubId: hello.hubId, companyId: verdict.companyId, workspaceIds: verdict.workspaceIds };
     void work.serially(hostId, async () => {
-      await this.announced(placement, hello.devices, hello.states, receivedAt);
+      await this.announced(placement, hello.devices, hello.states, receivedAt, true);
       this.deps.logger.info({ hostId, devices: hello.devices.length }, 'agent announced');
     });
   }
@@ -172,15 +172,15 @@ export class HostIntake {
       const verdict = await this.deps.enrolments.scopeOf(report.hostId);
       if (!verdict) return;
       const placement: DevicePlacement = { hostId: report.hostId, nodeName: where.nodeName, hubId: where.hubId, ...verdict };
-      await this.announced(placement, report.devices, report.states, receivedAt);
+      await this.announced(placement, report.devices, report.states, receivedAt, false);
     });
   }
 
   /** The devices a hello or a report lists, then their states; only the settled states are remembered. */
-  private async announced(placement: DevicePlacement, devices: readonly DeviceInfo[], states: readonly WorkerState[], receivedAt: number): Promise<void> {
+  private async announced(placement: DevicePlacement, devices: readonly DeviceInfo[], states: readonly WorkerState[], receivedAt: number, hello: boolean): Promise<void> {
     const { hostId } = placement;
     try {
-      await this.deps.work.reconcileInventory(placement, devices);
+      await this.deps.work.reconcileInventory(placement, devices, { hello });
     } catch (err) {
       // The host is asked to announce itself again at its next heartbeat.
       this.deps.memory.announceAgain.add(hostId);

@@ -69,6 +69,11 @@ export class HostRegistry {
       clock: { now(): Date };
       /** Public keys (JWKS) of data-plane tokens, handed to every agent that says hello. */
       dataPlaneKeys?: { keys: readonly object[] };
+      /**
+       * Devices that joined their host's agent, once recorded: every device of a hello (the agent started,
+       * or announced itself again), and the devices a report adds or brings back. Not awaited.
+       */
+      joined?: (hostId: string, deviceIds: string[]) => void;
     },
   ) {
     this.liveness = new HostLiveness({
@@ -155,7 +160,7 @@ export class HostRegistry {
    * left as it is: the device decider refuses the claim (recorded once per claiming host), and the
    * host's states of it are not remembered.
    */
-  async reconcileInventory(placement: DevicePlacement, devices: readonly DeviceInfo[]): Promise<void> {
+  async reconcileInventory(placement: DevicePlacement, devices: readonly DeviceInfo[], options: { hello: boolean } = { hello: false }): Promise<void> {
     const { hostId } = placement;
     const rows = new Map((await inventoryOfHost(this.deps.db, hostId)).map((r) => [r.deviceId, r]));
     const lastBatch = (await this.deps.devices.store.readStream(deviceHostStream(hostId))).at(-1);
@@ -167,6 +172,9 @@ export class HostRegistry {
     await Promise.all(connects.map((a) => this.connectSlots.run(async () => (await this.connect(a, context)) || refused.add(a.deviceId))));
     await this.perform(hostId, actions.filter((a): a is OtherAction => a.kind !== 'connect'), context, new Set());
     this.memory.setRefused(hostId, refused);
+    const came = options.hello ? devices.map((d) => d.deviceId) : [...connects.map((a) => a.deviceId), ...actions.flatMap((a) => (a.kind === 'reconnect' ? a.deviceIds : []))];
+    const joined = came.filter((id) => !refused.has(id));
+    if (joined.length > 0) this.deps.joined?.(hostId, joined);
   }
 
   /** Connects a device; false when another host owns it (refused). */
