@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASELINE_SETTINGS, CLEAR_CLIPBOARD, clearClipboard, differences, parseBaseline, READ_BASELINE, READ_CLIPBOARD, restoreBaseline, restoreCommand } from './baseline.js';
+import { BASELINE_SETTINGS, CLEAR_CLIPBOARD, clearClipboard, DeviceBaseline, differences, parseBaseline, READ_BASELINE, READ_CLIPBOARD, restoreBaseline, restoreCommand } from './baseline.js';
 
 const lines = (values: Record<string, string>) => BASELINE_SETTINGS.map(([n, k]) => values[`${n}/${k}`] ?? 'null').join('\n') + '\n';
 
@@ -18,6 +18,24 @@ describe('the clean-device baseline', () => {
     const changed = differences(base, now);
     expect(changed.sort()).toEqual(['global/time_zone', 'system/font_scale']);
     expect(restoreCommand(base, changed)).toBe("settings delete global time_zone; settings put system font_scale '1.0'");
+  });
+
+  it('keeps a baseline it is given instead of taking one, reading only a setting it does not name', async () => {
+    const sent: string[] = [];
+    const device = lines({ 'system/font_scale': '1.0', 'global/time_zone': 'UTC' });
+    const sh = async (command: string) => (sent.push(command), command === READ_BASELINE ? device : '');
+    const kept = new DeviceBaseline(sh, () => undefined);
+    const given = parseBaseline(lines({ 'system/font_scale': '1.25', 'global/time_zone': 'Europe/Berlin' }));
+    expect(await kept.adopt(given)).toEqual(given);
+    await kept.takeOnce();
+    expect(sent).toEqual([]);
+    expect(kept.settings?.['system/font_scale']).toBe('1.25');
+    const older = new DeviceBaseline(sh, () => undefined);
+    const { 'global/time_zone': _zone, ...withoutZone } = given;
+    const adopted = await older.adopt(withoutZone);
+    expect(adopted['global/time_zone']).toBe('UTC');
+    expect(adopted['system/font_scale']).toBe('1.25');
+    expect(sent).toEqual([READ_BASELINE]);
   });
 
   it('fails naming each setting the device kept', async () => {

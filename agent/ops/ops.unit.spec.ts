@@ -37,6 +37,7 @@ describe('the agent operations table', () => {
       instrumentStop: 'This device does not support instrumentation tests',
       health: 'This device does not support health readings',
       retakeBaseline: 'This device does not support a settings baseline',
+      setBaseline: 'This device does not support a settings baseline',
     });
   });
 
@@ -51,5 +52,10 @@ describe('the agent operations table', () => {
 
   it('marks the ops that act on the device itself, outside any session: the baseline’s re-take only', () => {
     expect(ops.filter((op) => OPS[op].outsideSession)).toEqual(['retakeBaseline']);
+  });
+
+  it('marks the ops that act on the device itself in any state: the recorded baseline given back only', () => {
+    expect(ops.filter((op) => OPS[op].anyState)).toEqual(['setBaseline']);
+    expect(missingCapability(withMethods('setBaseline'), 'setBaseline')).toBeNull();
   });
 });

@@ -58,8 +58,9 @@ class FailingOnce extends DeviceCommands {
 const POOL_TOKEN = 'registry-test-pool-token-0123456789abcdef';
 
 /** A registry on its own in-process bus; the test's sessions are none, so nothing is ended or released. */
-function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCommands): HostRegistry {
+function registryWith(bus: ReturnType<typeof createMemoryBus>, devices: DeviceCommands, joined?: (hostId: string, deviceIds: string[]) => void): HostRegistry {
   return new HostRegistry({
+    ...(joined ? { joined } : {}),
     bus,
     kv: createMemoryKv(),
     db,
@@ -124,6 +125,35 @@ describe('host registry', () => {
       await vi.waitFor(() => expect(registry.stats.heartbeats).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 10 });
       // Every beat restated what the hello said: none needed reconciling.
       expect(registry.stats.unchangedHeartbeats).toBe(registry.stats.heartbeats);
+    } finally {
+      await agent.stop();
+      await registry.stop();
+      await bus.close();
+    }
+  });
+  it('says which devices joined: every device of a hello, and of a report only those it adds or brings back', async () => {
+    const bus = createMemoryBus();
+    const joined: string[][] = [];
+    const registry = registryWith(bus, new DeviceCommands(store), (hostId, ids) => joined.push([hostId, ...[...ids].sort()]));
+    await registry.start();
+    const config = loadAgentConfig({ value: { hostToken: POOL_TOKEN, hostId: 'joined-host', nodeName: 'joined-node', heartbeatMs: 100, devices: [1, 2].map((i) => ({ provider: 'simulated' as const, name: `Joined ${i}` })) } });
+    const agent = new AgentHost({ bus, logger: pino({ level: 'silent' }), config });
+    await agent.start();
+    try {
+      await vi.waitFor(() => expect(joined).toHaveLength(1), { timeout: 10_000, interval: 20 });
+      const ids = agent.deviceIds().sort();
+      expect(joined[0]).toEqual(['joined-host', ...ids]);
+      const infos = ids.map((id) => agent.driverOf(id)!.info);
+      const placement = { hostId: 'joined-host', nodeName: 'joined-node', hubId: 'local', companyId: null, workspaceIds: null };
+      // A report of the same devices: none joined.
+      await registry.reconcileInventory(placement, infos, { hello: false });
+      expect(joined).toHaveLength(1);
+      // One leaves and comes back in the next report; a hello again names both.
+      await registry.reconcileInventory(placement, infos.slice(0, 1), { hello: false });
+      await registry.reconcileInventory(placement, infos, { hello: false });
+      expect(joined.slice(1)).toEqual([['joined-host', ids[1]!]]);
+      await registry.reconcileInventory(placement, infos, { hello: true });
+      expect(joined.slice(2)).toEqual([['joined-host', ...ids]]);
     } finally {
       await agent.stop();
       await registry.stop();

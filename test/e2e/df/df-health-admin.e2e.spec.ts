@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
 import { FakeWebDriverProvider } from '#agent/appium/fake-provider.js';
+import type { AndroidDevice } from '#agent/android/device.js';
 import { startConnectedPeer } from '#test/helpers/adb.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
 import { enrolHost, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
@@ -23,7 +24,8 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends;
  * so is a booking made or moved into it while it is under way, and moved out its warning is lifted.
  * An administrator re-takes a device's settings baseline — from the API and from the console's device
- * page (Chromium, axe) — and the next session's end puts the new one back at the device. From the same
+ * page (Chromium, axe) — and the next session's end puts the new one back at the device, also after the
+ * agent restarted (the service gives it back the recorded baseline as the device joins). From the same
  * page an administrator starts and ends a maintenance (a past end refused beside its field) and releases a
  * quarantined device; someone who may not manage devices sees none of it.
  * Every wait is a poll with a deadline.
@@ -300,6 +302,32 @@ describe('device health: administration', () => {
     } finally {
       await agent.stop();
     }
+  });
+
+  it("gives the device back its re-taken baseline when the agent restarts: a session's end puts back the administrator's, not the device as the agent found it", async () => {
+    const { peer } = android;
+    peer.settings.set('system/font_scale', '1.25');
+    const retaken = await api('POST', `/devices/${deviceId}/baseline`);
+    expectStatus(retaken, 200);
+    expect(retaken.body.settings['system/font_scale']).toBe('1.25');
+    // Changed by hand after the re-take: the device as the restarted agent finds it (the baseline it would take itself).
+    peer.settings.set('system/font_scale', '1.0');
+    const before = deviceId;
+    await server.stop();
+    await start();
+    expect(deviceId).toBe(before);
+    // The restarted agent's memory of the baseline is what the service gave it back as the device joined.
+    const driver = () => server.process.agent?.driverOf(deviceId) as AndroidDevice | undefined;
+    await eventually(async () => (driver()?.baseline.settings?.['system/font_scale'] === '1.25' ? true : undefined), { what: 'the re-taken baseline given back to the restarted agent' });
+    const session = await api('POST', '/sessions', { deviceId, name: 'after the agent restarted' });
+    expectStatus(session, 201);
+    peer.settings.set('system/font_scale', '2.0');
+    const commands = peer.record.commands.length;
+    expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
+    expect(peer.settings.get('system/font_scale')).toBe('1.25');
+    expect(peer.record.commands.slice(commands).join('; ')).toContain("settings put system font_scale '1.25'");
+    // Nothing else of the recorded baseline was lost either (the zone re-taken before the restart).
+    expect(peer.settings.get('global/time_zone')).toBe(retaken.body.settings['global/time_zone']);
   });
 
   it("re-takes the baseline from the device's page in the console, which says when, in Chromium, axe-clean", async () => {
