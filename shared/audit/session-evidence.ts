@@ -1,4 +1,5 @@
-import { createPublicKey, verify as verifySignature } from 'node:crypto';
+import { verify as verifySignature } from 'node:crypto';
+import { KeyRing } from './key-ring.js';
 import { ChainWalk, type AuditPublicKey, type ChainEvent } from './verify-chain.js';
 
 /*
@@ -153,12 +154,12 @@ function eventFault(events: readonly EvidenceEvent[]): { checked: number; reason
   return { checked, reason: null };
 }
 
-function signatureHolds(doc: SessionEvidence): string | null {
-  const jwk = doc.keys.keys.find((k) => k.kid === doc.signature.keyId);
-  if (!jwk) return `the signature's key ${doc.signature.keyId} is not among the evidence's public keys`;
+function signatureHolds(doc: SessionEvidence, pinned: readonly AuditPublicKey[] | undefined): string | null {
+  const found = new KeyRing(doc.keys.keys, pinned).lookup(doc.signature.keyId);
+  if ('missing' in found) return `the signature's key ${doc.signature.keyId} is not among the evidence's public keys`;
+  if ('fault' in found) return `the signature's ${found.fault}`;
   try {
-    const key = createPublicKey({ key: jwk, format: 'jwk' });
-    if (verifySignature(null, evidenceMessage(doc.manifest), key, Buffer.from(doc.signature.value, 'base64url'))) return null;
+    if (verifySignature(null, evidenceMessage(doc.manifest), found.key, Buffer.from(doc.signature.value, 'base64url'))) return null;
   } catch {
     // A key or signature that does not load verifies nothing.
   }
@@ -168,11 +169,11 @@ function signatureHolds(doc: SessionEvidence): string | null {
 /**
  * Checks a session's evidence offline: its shape; every event's hash recomputed from its encoded text
  * (SHA-256 of the previous hash and the encoding, and the encoding naming its chain and position); the
- * signature over the manifest with the key the document names among its public keys; and, given
- * `files`, each artifact's SHA-256 against the file saved under its `fileName` (a missing file fails).
- * Stops at the first fault and names it.
+ * signature over the manifest with the key the document names among its public keys (given `pinned`
+ * keys, with the pinned key of that id only: key-ring.ts); and, given `files`, each artifact's SHA-256
+ * against the file saved under its `fileName` (a missing file fails). Stops at the first fault and names it.
  */
-export async function verifyEvidence(doc: unknown, files?: FileHasher): Promise<EvidenceResult> {
+export async function verifyEvidence(doc: unknown, files?: FileHasher, pinned?: readonly AuditPublicKey[]): Promise<EvidenceResult> {
   const shape = shapeFault(doc);
   const sessionId = isObject(doc) && isObject(doc.manifest) && typeof doc.manifest.sessionId === 'string' ? doc.manifest.sessionId : null;
   const base = { ok: false, sessionId, events: 0, keyId: null, artifacts: 0, files: 0 };
@@ -182,7 +183,7 @@ export async function verifyEvidence(doc: unknown, files?: FileHasher): Promise<
   const events = eventFault(manifest.events);
   const counted = { ...base, events: events.checked, artifacts: manifest.artifacts.length };
   if (events.reason) return { ...counted, failed: 'event', reason: events.reason };
-  const signature = signatureHolds(evidence);
+  const signature = signatureHolds(evidence, pinned);
   if (signature) return { ...counted, failed: 'signature', reason: signature };
   const signed = { ...counted, keyId: evidence.signature.keyId };
   if (!files) return { ...signed, ok: true };

@@ -129,3 +129,46 @@ describe('verifying a session evidence offline', () => {
     expect(await verifyEvidence(doc)).toMatchObject({ ok: false, failed: 'format', reason: expect.stringContaining('safe file name') });
   });
 });
+
+describe('verifying a session evidence against pinned keys', () => {
+  /** The evidence with a changed manifest, re-signed with a fresh key carried under `kid` in place of the real one. */
+  function resigned(doc: SessionEvidence, kid: string): SessionEvidence {
+    const forged = reparsed(doc);
+    (forged.manifest.session as { name: string }).name = 'Forged';
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    forged.keys.keys = [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'EdDSA', use: 'sig' } as AuditPublicKey];
+    forged.signature = { alg: 'EdDSA', keyId: kid, value: sign(null, evidenceMessage(forged.manifest), privateKey).toString('base64url') };
+    return forged;
+  }
+
+  it('holds with the real key pinned', async () => {
+    const { doc } = signedEvidence();
+    expect(await verifyEvidence(doc, undefined, doc.keys.keys)).toMatchObject({ ok: true, keyId: 'audit-test' });
+  });
+
+  it('passes a re-signed evidence with its key substituted when not pinned, and names the key when the real one is', async () => {
+    const { doc } = signedEvidence();
+    const sameId = resigned(doc, 'audit-test');
+    expect(await verifyEvidence(sameId)).toMatchObject({ ok: true });
+    expect(await verifyEvidence(sameId, undefined, doc.keys.keys)).toMatchObject({
+      ok: false,
+      failed: 'signature',
+      reason: "the signature's key audit-test in the file differs from the pinned key of that id",
+    });
+    const otherId = resigned(doc, 'audit-attacker');
+    expect(await verifyEvidence(otherId)).toMatchObject({ ok: true });
+    expect(await verifyEvidence(otherId, undefined, doc.keys.keys)).toMatchObject({
+      ok: false,
+      failed: 'signature',
+      reason: "the signature's key audit-attacker is not among the pinned keys",
+    });
+  });
+
+  it('checks with the pinned key even when the file carries no key of that id', async () => {
+    const { doc } = signedEvidence();
+    const bare = reparsed(doc);
+    bare.keys.keys = [];
+    expect(await verifyEvidence(bare)).toMatchObject({ ok: false, failed: 'signature' });
+    expect(await verifyEvidence(bare, undefined, doc.keys.keys)).toMatchObject({ ok: true, keyId: 'audit-test' });
+  });
+});

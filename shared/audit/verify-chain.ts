@@ -1,4 +1,7 @@
-import { createHash, createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
+import { createHash, verify as verifySignature } from 'node:crypto';
+import { KeyRing, type AuditPublicKey } from './key-ring.js';
+
+export type { AuditPublicKey } from './key-ring.js';
 
 /*
  * Verification of the history's chain, with nothing but Node.js: the server runs it over the database,
@@ -8,8 +11,8 @@ import { createHash, createPublicKey, verify as verifySignature, type JsonWebKey
  * An event is checked by hashing the previous hash and the bytes of its canonical encoding (the text the
  * database hashed, which the event carries as `encoded`): SHA-256(previous || encoded) must be its hash,
  * its number must follow the previous one's, and the encoding must name its chain and position. A
- * checkpoint is checked by its signature (Ed25519, a key of the set by its id) and by the hash the walk
- * computed at its number, which must be the head it signed.
+ * checkpoint is checked by its signature (Ed25519, a key of the set by its id, or of the pinned set:
+ * key-ring.ts) and by the hash the walk computed at its number, which must be the head it signed.
  */
 
 /** One event of a chain as verification takes it. */
@@ -34,11 +37,6 @@ export interface Checkpoint {
   keyId: string;
   /** Ed25519 over `checkpointMessage`, base64url. */
   signature: string;
-}
-
-/** An Ed25519 public key as the key set publishes it. */
-export interface AuditPublicKey extends JsonWebKey {
-  kid: string;
 }
 
 export interface VerifyResult {
@@ -75,7 +73,7 @@ export class ChainWalk {
   private hash: string;
   private lastPosition: string | null = null;
   private readonly hashes = new Map<number, { hash: string; position: string }>();
-  private readonly keys = new Map<string, ReturnType<typeof createPublicKey>>();
+  private readonly keys: KeyRing;
   private fault: { position: string | undefined; reason: string } | null = null;
   events = 0;
   checkpoints = 0;
@@ -83,17 +81,12 @@ export class ChainWalk {
   constructor(
     private readonly chain: string,
     anchor: { seq: number; hash: string },
-    keys: readonly AuditPublicKey[],
+    keys: readonly AuditPublicKey[] | KeyRing,
   ) {
     this.seq = anchor.seq;
     this.hash = anchor.hash;
-    for (const k of keys) {
-      try {
-        this.keys.set(k.kid, createPublicKey({ key: k, format: 'jwk' }));
-      } catch {
-        // A key that does not load verifies nothing; its checkpoints fail by name below.
-      }
-    }
+    // A key that does not load verifies nothing; its checkpoints fail by name below.
+    this.keys = keys instanceof KeyRing ? keys : new KeyRing(keys);
   }
 
   get failed(): boolean {
@@ -118,8 +111,10 @@ export class ChainWalk {
 
   checkpoint(c: Checkpoint): void {
     if (this.fault) return;
-    const key = this.keys.get(c.keyId);
-    if (!key) return this.fail(c.position, `checkpoint at ${c.seq} is signed by key ${c.keyId}, which the key set does not hold`);
+    const found = this.keys.lookup(c.keyId);
+    if ('missing' in found) return this.fail(c.position, `checkpoint at ${c.seq} is signed by key ${c.keyId}, which the key set does not hold`);
+    if ('fault' in found) return this.fail(c.position, `checkpoint at ${c.seq}: ${found.fault}`);
+    const { key } = found;
     let valid = false;
     try {
       valid = c.chain === this.chain && verifySignature(null, checkpointMessage(c), key, Buffer.from(c.signature, 'base64url'));
@@ -195,9 +190,10 @@ function headerOf(line: string | undefined): BundleHeaderLine {
 /**
  * Verifies an export bundle (JSON lines: the header with the public keys, then `{event}` and
  * `{checkpoint}` items in chain order) without the server. A line that does not read is skipped and
- * named; the chain then breaks at the next event, whose position is reported.
+ * named; the chain then breaks at the next event, whose position is reported. Given `pinned` keys,
+ * checkpoints are checked with those only (key-ring.ts), not with the keys the header carries.
  */
-export async function verifyBundle(lines: AsyncIterable<string> | Iterable<string>): Promise<VerifyResult> {
+export async function verifyBundle(lines: AsyncIterable<string> | Iterable<string>, pinned?: readonly AuditPublicKey[]): Promise<VerifyResult> {
   let walk: ChainWalk | null = null;
   let unreadable: string | null = null;
   let n = 0;
@@ -205,7 +201,7 @@ export async function verifyBundle(lines: AsyncIterable<string> | Iterable<strin
     n++;
     if (walk === null) {
       const header = headerOf(line);
-      walk = new ChainWalk(header.chain, header.anchor, header.keys.keys);
+      walk = new ChainWalk(header.chain, header.anchor, new KeyRing(header.keys.keys, pinned));
       continue;
     }
     if (line.trim() === '') continue;
