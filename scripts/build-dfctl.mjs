@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sources = join(root, 'cli', 'dfctl');
 /** The files of the platform dfctl takes: the history chain's verifier and a session evidence's, free of the platform's code. */
-const SHARED = ['shared/audit/verify-chain.ts', 'shared/audit/session-evidence.ts'];
+const SHARED = ['shared/audit/verify-chain.ts', 'shared/audit/session-evidence.ts', 'shared/audit/key-ring.ts'];
 const out = join(root, 'dist', 'dfctl');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const bundle = join(out, 'dfctl.cjs');

@@ -26,7 +26,7 @@ export const LAYERS = {
   // dfctl ships as one bundle of its own code, Node.js and ws (scripts/build-dfctl.mjs refuses more);
   // it takes the API's types from the typed client (type-only imports, which the bundle drops).
   // It also takes the chain's verifier and a session evidence's, which are free of the platform's code (Node.js only).
-  cli: { folders: [], files: ['shared/audit/verify-chain.ts', 'shared/audit/session-evidence.ts'], packages: ['ws', '@qa-platform/client'] },
+  cli: { folders: [], files: ['shared/audit/verify-chain.ts', 'shared/audit/session-evidence.ts', 'shared/audit/key-ring.ts'], packages: ['ws', '@qa-platform/client'] },
   // A browser bundle: no Node.js built-in anywhere in what it loads, and of the rest of the repository
   // only the files named here, which must themselves stay free of the platform's code.
   console: { dir: 'console/src', folders: [], files: ['cli/dfctl/debug-commands.ts'], builtins: false },

@@ -6,6 +6,8 @@ export interface FlagSpec {
   values?: readonly string[];
   /** Flags that are on or off (`--json`). */
   booleans?: readonly string[];
+  /** One-letter spellings of flags above (`o` for `output`: `-o FILE` is `--output FILE`). */
+  short?: Readonly<Record<string, string>>;
 }
 
 export interface ParsedArgs {
@@ -15,7 +17,7 @@ export interface ParsedArgs {
 }
 
 /** Flags every command takes. */
-export const GLOBAL_FLAGS: Required<FlagSpec> = { values: ['server'], booleans: ['json', 'help'] };
+export const GLOBAL_FLAGS: Required<Omit<FlagSpec, 'short'>> = { values: ['server'], booleans: ['json', 'help'] };
 
 /**
  * Splits argv into positionals and flags, refusing unknown flags (a typo must not be silently
@@ -26,7 +28,9 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const booleans = new Set([...(spec.booleans ?? []), ...GLOBAL_FLAGS.booleans]);
   const out: ParsedArgs = { positionals: [], values: new Map(), booleans: new Set() };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const letter = /^-([A-Za-z])$/.exec(argv[i]!)?.[1];
+    const long = letter === undefined ? undefined : spec.short?.[letter];
+    const arg = long === undefined ? argv[i]! : `--${long}`;
     if (arg === '--') {
       out.positionals.push(...argv.slice(i + 1));
       break;

@@ -6,6 +6,7 @@ import { positionals } from '../args.js';
 import type { Command } from '../command.js';
 import { CliError, EXIT, usage } from '../errors.js';
 import { printJson, printLine } from '../output.js';
+import { keysStatement, type PinnedKeys } from './audit-keys.js';
 
 /** The SHA-256 (hex) of `dir/fileName`, or null when there is no such file. */
 function hashIn(dir: string) {
@@ -21,16 +22,18 @@ function hashIn(dir: string) {
 /** Whether a parsed document says it is a session's evidence. */
 export const isEvidence = (doc: unknown): boolean => typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === EVIDENCE_FORMAT;
 
-/** `dfctl audit verify FILE [--files DIR]` for a session's evidence: prints what held or what failed first; exit 0 or 1. */
-export async function verifyEvidenceFile(path: string, filesDir: string | undefined, json: boolean): Promise<number> {
+/** `dfctl audit verify FILE [--files DIR] [--keys FILE]` for a session's evidence: prints what held or what failed first, and whose keys; exit 0 or 1. */
+export async function verifyEvidenceFile(path: string, filesDir: string | undefined, pinned: PinnedKeys | undefined, json: boolean): Promise<number> {
   if (filesDir !== undefined && !(existsSync(filesDir) && statSync(filesDir).isDirectory())) throw usage(`--files ${filesDir} is not a folder`);
   const doc: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  const result: EvidenceResult = await verifyEvidence(doc, filesDir === undefined ? undefined : hashIn(filesDir));
-  if (json) printJson(result);
+  const result: EvidenceResult = await verifyEvidence(doc, filesDir === undefined ? undefined : hashIn(filesDir), pinned?.keys);
+  const keys = keysStatement(pinned);
+  if (json) printJson({ ...result, keys: keys.json });
   else if (result.ok) {
     const files = filesDir === undefined ? 'files not checked (--files DIR checks them)' : `${result.files} of ${result.artifacts} files match`;
     printLine(`intact: session ${result.sessionId ?? ''}: ${result.events} events, manifest signed by ${result.keyId ?? ''}, ${files}`);
   } else printLine(`BROKEN (${result.failed ?? 'unknown'}): ${result.reason ?? ''}`);
+  if (!json) printLine(keys.line);
   return result.ok ? EXIT.OK : EXIT.ERROR;
 }
 
@@ -44,7 +47,7 @@ Downloads the session's evidence (GET /df/api/sessions/{id}/evidence: its record
 command log, artifacts by SHA-256 and its events in the history's chain, signed with the installation's
 audit key) to FILE (default session-evidence-<sessionId>.json), as the server sent it. --files DIR also
 saves every artifact it lists (screenshots, logs, recordings, the video) in DIR under its fileName.
-Check both offline with: dfctl audit verify FILE --files DIR. Needs access to the session's content and
+Check both offline with: dfctl audit verify FILE --files DIR --keys KEYS (KEYS: dfctl audit keys -o KEYS). Needs access to the session's content and
 the AUDIT_READ permission; an open session is refused (SESSION_OPEN).`,
   flags: { values: ['output', 'files'] },
   async run(ctx) {

@@ -1,8 +1,9 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvidence } from '#shared/audit/session-evidence.js';
+import { evidenceMessage, type SessionEvidence } from '#shared/audit/session-evidence.js';
 import { eventually, startTestSite, writeAgentConfig, type TestSite } from '#test/helpers/df-farm.js';
 import { ensureDfctlBuilt, freshDfctlConfig, runDfctl } from '#test/helpers/dfctl.js';
 import { client, createActiveUser, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
@@ -134,7 +135,44 @@ describe("a session's evidence", { timeout: 120_000 }, () => {
     const run = await verify(file, '--files', files);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`intact: session ${sessionId}: ${evidence.manifest.events.length} events, manifest signed by ${evidence.signature.keyId}, 2 of 2 files match\n`);
+    expect(run.stdout).toBe(
+      `intact: session ${sessionId}: ${evidence.manifest.events.length} events, manifest signed by ${evidence.signature.keyId}, 2 of 2 files match\n` +
+        "keys: taken from the file itself, not pinned (--keys FILE checks against the installation's published keys)\n",
+    );
+  });
+
+  it('pins the published keys saved by dfctl audit keys: the evidence holds, one re-signed with another key of the same id is named', async () => {
+    const keysFile = join(dir, 'keys.json');
+    const saved = await runDfctl(['audit', 'keys', '-o', keysFile], { env: dfctlEnv });
+    expect(saved.stderr).toBe('');
+    expect(saved.code).toBe(0);
+    const published = (await admin.get('/audit/keys')).body as { keys: { kid: string }[] };
+    expect(JSON.parse(readFileSync(keysFile, 'utf8'))).toEqual(published);
+    expect(saved.stdout).toBe(`Wrote ${keysFile} (${published.keys.length} ${published.keys.length === 1 ? 'key' : 'keys'}: ${published.keys.map((k) => k.kid).join(', ')}).\n`);
+
+    const genuine = await verify(file, '--files', files, '--keys', keysFile);
+    expect(genuine.code).toBe(0);
+    expect(genuine.stdout).toContain(`manifest signed by ${evidence.signature.keyId}, 2 of 2 files match\nkeys: pinned, ${published.keys.length} from ${keysFile}\n`);
+
+    const kid = evidence.signature.keyId;
+    const path = forged('resigned', (doc) => {
+      (doc.manifest.session as { name: string }).name = 'Another run';
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      doc.keys.keys = [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'EdDSA', use: 'sig' }];
+      doc.signature.value = sign(null, evidenceMessage(doc.manifest), privateKey).toString('base64url');
+    });
+    const trusting = await verify(path);
+    expect(trusting.code).toBe(0);
+    expect(trusting.stdout).toContain('keys: taken from the file itself');
+    const pinned = await verify(path, '--keys', keysFile);
+    expect(pinned.code).toBe(1);
+    expect(pinned.stdout).toBe(`BROKEN (signature): the signature's key ${kid} in the file differs from the pinned key of that id\nkeys: pinned, ${published.keys.length} from ${keysFile}\n`);
+
+    writeFileSync(join(dir, 'not-json.json'), 'keys');
+    const refused = await verify(file, '--keys', join(dir, 'not-json.json'));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not JSON');
+    expect(refused.stderr).toContain('(NOT_A_KEY_SET)');
   });
 
   it('fails naming the signature when one byte of the manifest changes', async () => {
@@ -167,7 +205,8 @@ describe("a session's evidence", { timeout: 120_000 }, () => {
     });
     const run = await verify(path);
     expect(run.code).toBe(1);
-    expect(run.stdout).toBe(`BROKEN (event): event ${target.seq} of company:${company.companyId} (position ${target.position}): event ${target.seq} does not match its hash (altered, moved or forged)\n`);
+    expect(run.stdout).toMatch(/^BROKEN \(event\): .*\nkeys: taken from the file itself/);
+    expect(run.stdout.split('\n')[0]).toBe(`BROKEN (event): event ${target.seq} of company:${company.companyId} (position ${target.position}): event ${target.seq} does not match its hash (altered, moved or forged)`);
   });
 
   it('fails naming the file whose bytes changed', async () => {
@@ -179,7 +218,7 @@ describe("a session's evidence", { timeout: 120_000 }, () => {
     writeFileSync(join(altered, shot.fileName), bytes);
     const run = await verify(file, '--files', altered);
     expect(run.code).toBe(1);
-    expect(run.stdout).toBe(`BROKEN (file): file ${shot.fileName} (screenshot ${shot.id}) does not match its SHA-256 in the manifest\n`);
+    expect(run.stdout.split('\n')[0]).toBe(`BROKEN (file): file ${shot.fileName} (screenshot ${shot.id}) does not match its SHA-256 in the manifest`);
   });
 
   it("is 404 to another company and for an unknown session; 403 without AUDIT_READ or without the session's content", async () => {

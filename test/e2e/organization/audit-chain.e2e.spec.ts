@@ -1,9 +1,11 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#shared/db/index.js';
 import { AuditChain } from '#services/organization/audit/index.js';
+import { checkpointMessage, nextHash, type Checkpoint } from '#shared/audit/verify-chain.js';
 import { ensureDfctlBuilt, runDfctl } from '#test/helpers/dfctl.js';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
@@ -21,6 +23,29 @@ const ROUNDS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'audit-chain-'));
 
 beforeAll(() => ensureDfctlBuilt(), 120_000);
+
+/**
+ * The bundle forged end to end: one event's name changed, every hash after it recomputed, every
+ * checkpoint re-signed over its new head with a fresh key carried as `kid`, the header's keys replaced.
+ */
+function resigned(text: string, kid: string): { text: string; firstCheckpoint: Checkpoint } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const [head, ...items] = text.trim().split('\n').map((l) => JSON.parse(l));
+  head.keys = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'EdDSA', use: 'sig' }] };
+  let hash = head.anchor.hash as string;
+  let forged = false;
+  for (const item of items) {
+    if (item.event) {
+      if (!forged && (item.event.encoded as string).includes('renamed')) [item.event.encoded, forged] = [(item.event.encoded as string).replace('renamed', 'Renamed'), true];
+      item.event.hash = hash = nextHash(hash, item.event.encoded);
+    } else {
+      const c = { ...item.checkpoint, head: hash, keyId: kid };
+      item.checkpoint = { ...c, signature: sign(null, checkpointMessage(c), privateKey).toString('base64url') };
+    }
+  }
+  expect(forged).toBe(true);
+  return { text: [head, ...items].map((l) => JSON.stringify(l)).join('\n'), firstCheckpoint: items.find((i) => i.checkpoint).checkpoint };
+}
 
 describe.each(['PGlite', 'PostgreSQL'] as const)('the history chain on %s', (store) => {
   let database: { url: string; drop: () => Promise<void> } | undefined;
@@ -98,6 +123,35 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('the history chain on %s', (sto
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^intact: \d+ events, [2-9]\d* signed checkpoints verified/);
+    expect(run.stdout).toContain('\nkeys: taken from the file itself, not pinned');
+  });
+
+  it('pins the published keys (--keys): the bundle verifies with them, one re-signed with another key is named', async () => {
+    const published = await fetch(new URL('/api/v1/audit/keys', server.url), { headers: { authorization: `Bearer ${company.token}` } });
+    expect(published.status).toBe(200);
+    const keysFile = join(dir, `${store}-keys.json`);
+    writeFileSync(keysFile, await published.text());
+    const genuine = await runDfctl(['audit', 'verify', bundleFile, '--keys', keysFile]);
+    expect(genuine.stderr).toBe('');
+    expect(genuine.code).toBe(0);
+    expect(genuine.stdout).toMatch(new RegExp(`^intact: \\d+ events, [2-9]\\d* signed checkpoints verified\nkeys: pinned, 2 from ${keysFile}\n$`));
+
+    const { text, firstCheckpoint } = resigned(readFileSync(bundleFile, 'utf8'), 'audit-attacker');
+    const forged = join(dir, `${store}-resigned.jsonl`);
+    writeFileSync(forged, text);
+    const trusting = await runDfctl(['audit', 'verify', forged]);
+    expect(trusting.code).toBe(0);
+    expect(trusting.stdout).toContain('keys: taken from the file itself');
+    const pinned = await runDfctl(['audit', 'verify', forged, '--keys', keysFile]);
+    expect(pinned.code).toBe(1);
+    expect(pinned.stdout).toContain(`BROKEN at position ${firstCheckpoint.position}: checkpoint at ${firstCheckpoint.seq}: key audit-attacker is not among the pinned keys`);
+
+    const junk = join(dir, 'not-keys.json');
+    writeFileSync(junk, '{"keys": "audit-1"}');
+    const refused = await runDfctl(['audit', 'verify', bundleFile, '--keys', junk]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('NOT_A_KEY_SET');
   });
 
   it('names the first bad position when one byte of the bundle changes', async () => {
