@@ -93,7 +93,8 @@ function VerifyHistory() {
       <h2 id="verify-history">Verify history</h2>
       <p class="muted small">
         Every event of the company is chained to the one before it by a SHA-256 hash, and the chain's head is signed at checkpoints. Verifying recomputes the chain;
-        the bundle (events, checkpoints, public keys) verifies offline with <code>dfctl audit verify FILE</code>.
+        the bundle (events, checkpoints, public keys) verifies offline with <code>dfctl audit verify FILE</code>. Save the signing keys beforehand and check with{' '}
+        <code>--keys audit-keys.json</code> to trust only the installation's published keys, not those a file carries.
       </p>
       <div class="row">
         <button type="button" class="primary" disabled={busy} onClick={() => void verify()}>
@@ -101,6 +102,9 @@ function VerifyHistory() {
         </button>
         <button type="button" onClick={() => download('/api/v1/audit/bundle', 'audit-bundle.jsonl').catch(setError)}>
           Download bundle
+        </button>
+        <button type="button" onClick={() => download('/api/v1/audit/keys', 'audit-keys.json').catch(setError)}>
+          Download signing keys
         </button>
       </div>
       <ErrorNote error={error} />

@@ -121,7 +121,7 @@ describe('the audit history in the console', { timeout: 240_000 }, () => {
     await expectAccessible(page, 'audit history filtered to a viewer disconnection');
   });
 
-  it('verifies the history, downloads its bundle, and shows where a changed event breaks the chain', async () => {
+  it('verifies the history, downloads its bundle and the signing keys to pin, and shows where a changed event breaks the chain', async () => {
     const verify = page.getByRole('region', { name: 'Verify history' });
     await verify.getByRole('button', { name: 'Verify history' }).click();
     await expect.poll(() => verify.getByRole('status').textContent()).toMatch(/^Intact: \d+ events and \d+ signed checkpoints verified\.$/);
@@ -129,6 +129,13 @@ describe('the audit history in the console', { timeout: 240_000 }, () => {
     const [file] = await Promise.all([page.waitForEvent('download'), verify.getByRole('button', { name: 'Download bundle' }).click()]);
     const bundle = readFileSync((await file.path())!, 'utf8').split('\n');
     expect(JSON.parse(bundle[0]!)).toMatchObject({ format: 'qa-audit-bundle/1', chain: `company:${admin.companyId}` });
+    // The signing keys to pin (dfctl audit verify --keys): the published set, holding the keys the bundle carries.
+    const [keysFile] = await Promise.all([page.waitForEvent('download'), verify.getByRole('button', { name: 'Download signing keys' }).click()]);
+    expect(keysFile.suggestedFilename()).toBe('audit-keys.json');
+    const keys = JSON.parse(readFileSync((await keysFile.path())!, 'utf8')) as { keys: { kid: string; kty: string; crv: string }[] };
+    expect(keys.keys.length).toBeGreaterThan(0);
+    for (const k of keys.keys) expect(k).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+    expect(keys.keys.map((k) => k.kid).sort()).toEqual((JSON.parse(bundle[0]!).keys.keys as { kid: string }[]).map((k) => k.kid).sort());
     // An administrator with SQL access changes one event: the console names where the chain breaks.
     const { db } = server.process.platform;
     const target = (await db.query<{ p: string }>(`SELECT position::text AS p FROM es_events WHERE chain = $1 AND type = 'WorkspaceCreated' ORDER BY chain_seq LIMIT 1`, [`company:${admin.companyId}`])).rows[0]!.p;
