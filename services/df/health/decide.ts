@@ -133,6 +133,19 @@ function quarantine(c: { deviceId: string; at: string } & HealthTenant, state: D
   return [{ type: 'DeviceHealthChanged', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, from: stateOf(state), health, cause } }];
 }
 
+/**
+ * Whether what a command decided ends a maintenance: the device left `maintenance` — its end (by an
+ * administrator or its end time) or a quarantine, which gives no way to a maintenance but takes its place.
+ * The bookings it warned are told then (`MaintenanceBookings.maintenanceEnded`).
+ */
+export function endsMaintenance(events: readonly { type: string; payload: unknown }[]): boolean {
+  return events.some((e) => {
+    if (e.type !== 'DeviceHealthChanged') return false;
+    const p = e.payload as Of<'DeviceHealthChanged'>['payload'];
+    return p.from === 'maintenance' && p.health.state !== 'maintenance';
+  });
+}
+
 /** A company's health rules (`df-health-rules-<companyId>`): a change is recorded only when something differs. */
 export const healthRulesDecider = defineDecider<{ type: 'SetHealthRules'; companyId: number; rules: HealthRules }, Of<'DfHealthRulesSet'>, { rules: HealthRules | null }>({
   initialState: () => ({ rules: null }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEALTH_RULES, HealthRules, type HealthSample } from '#events/df/health.js';
 import { usableDevices } from '../core/device-health.js';
-import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
+import { deviceHealthDecider, endsMaintenance, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
 import { evaluate } from './rules.js';
 
 const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 };
@@ -92,6 +92,36 @@ describe('device health decider', () => {
     const ended = deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: reading({}, { temperatureC: 50 }), rules, at, ...tenant }, state);
     expect(ended[0]!.payload).toMatchObject({ from: 'maintenance', cause: 'maintenance-ended', health: { state: 'cooling' } });
     expect(() => deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'administrator', latest: null, rules, at, ...tenant }, deviceHealthDecider.initialState())).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_IN_MAINTENANCE' }));
+  });
+
+  it('ends a maintenance by its end or by any quarantine taking its place — what lifts its bookings’ warnings — and by nothing else', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const start: DeviceHealthCommand = { type: 'StartMaintenance', deviceId: 'd1', reason: 'swap cable', until: '2026-01-02T00:00:00.000Z', at, ...tenant };
+    const failedStep = (attempt: number): DeviceHealthCommand => ({ type: 'RecordMendingStep', deviceId: 'd1', step: { step: 'reconnect', attempt, result: 'failed', error: 'refused', at }, at, ...tenant });
+    const quarantines: DeviceHealthCommand[] = [
+      { type: 'QuarantineAfterFailedReset', deviceId: 'd1', reason: 'wipe failed', at, ...tenant },
+      { type: 'QuarantineAfterFailedSessions', deviceId: 'd1', reason: '3 sessions in a row failed', at, ...tenant },
+      { type: 'QuarantineAfterMending', deviceId: 'd1', reason: 'still unwell', at, ...tenant },
+    ];
+    for (const quarantine of quarantines) {
+      const { state, events } = given(sample(reading()), start, quarantine);
+      expect(state, quarantine.type).toMatchObject({ health: { state: 'quarantined' }, maintenance: null });
+      expect(state.health?.until, quarantine.type).toBeUndefined();
+      expect(events[2]![0]!.payload, quarantine.type).toMatchObject({ from: 'maintenance' });
+      expect(endsMaintenance(events[2]!), quarantine.type).toBe(true);
+      // The same quarantine of a device not in maintenance ends none.
+      expect(endsMaintenance(given(sample(reading()), quarantine).events[1]!), quarantine.type).toBe(false);
+    }
+    const mended = given(sample(reading()), start, failedStep(1), failedStep(2), failedStep(3));
+    expect(mended.state.health?.state).toBe('quarantined');
+    expect(mended.events.slice(2, 4).map(endsMaintenance)).toEqual([false, false]);
+    expect(endsMaintenance(mended.events[4]!)).toBe(true);
+    const held = given(sample(reading()), start);
+    expect(endsMaintenance(held.events[1]!)).toBe(false);
+    expect(endsMaintenance(deviceHealthDecider.decide({ type: 'EndMaintenance', deviceId: 'd1', by: 'end-time', latest: reading(), rules, at, ...tenant }, held.state))).toBe(true);
+    // Changed while under way, or read meanwhile: it goes on.
+    expect(endsMaintenance(deviceHealthDecider.decide({ ...start, reason: 'new cable' } as DeviceHealthCommand, held.state))).toBe(false);
+    expect(endsMaintenance(deviceHealthDecider.decide(sample(reading({}, { temperatureC: 50 })), held.state))).toBe(false);
   });
 
   it('records a re-taken baseline with what it holds, whatever the device’s health, and changes nothing of its health', () => {

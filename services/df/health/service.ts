@@ -12,7 +12,7 @@ import { PeriodicJob } from '../core/periodic.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import { QuarantineMailer } from './quarantine-mail.js';
-import { deviceHealthDecider, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
+import { deviceHealthDecider, endsMaintenance, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
 import { failedInARow, failedSessionsReason } from './failed-sessions.js';
 import { giveBackBaselines } from './baselines.js';
 
@@ -64,7 +64,8 @@ const MENDING_SHOWN = 20;
 
 /**
  * What a maintenance tells the device's bookings (the module wires the booking gate here): a booking whose
- * range the maintenance overlaps is warned and kept; the warnings are lifted when the maintenance ends.
+ * range the maintenance overlaps is warned and kept; the warnings are lifted when the maintenance ends (its
+ * end, or a quarantine that takes its place).
  */
 export interface MaintenanceBookings {
   maintenanceStarted(deviceId: string, companyId: number, maintenance: { reason: string; until: string }, actor: CommandActor): Promise<unknown>;
@@ -138,14 +139,9 @@ export class HealthService {
       const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
       const actor = { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) };
       // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
-      const ended = await this.devices.run(deviceId, command, commandContext(this.platform, actor)).then(
-        () => true,
-        (err: unknown) => {
-          if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
-          return false;
-        },
-      );
-      if (ended) await this.options.bookings?.maintenanceEnded(deviceId, actor);
+      await this.run(deviceId, command, actor).catch((err: unknown) => {
+        if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
+      });
     }
   }
 
@@ -170,7 +166,7 @@ export class HealthService {
     const placement = await placementOfDevice(this.platform.db, deviceId);
     if (!placement || placement.hostId !== hostId) return;
     const command: DeviceHealthCommand = { type: 'RecordMendingStep', deviceId, step, at: this.platform.now().toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
-    await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)));
+    await this.run(deviceId, command, agentActor(hostId, placement.companyId));
   }
 
   /**
@@ -191,7 +187,7 @@ export class HealthService {
     const tenant: HealthTenant = { companyId: placement.companyId, workspaceIds: placement.workspaceIds };
     const rules = await this.rules(placement.companyId);
     const command: DeviceHealthCommand = { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
-    await this.devices.run(deviceId, command, commandContext(this.platform, agentActor(hostId, placement.companyId)), { settle: false });
+    await this.run(deviceId, command, agentActor(hostId, placement.companyId), { settle: false });
     if (sample.storageFreeMb !== undefined && sample.storageFreeMb < rules.storageMinMb) {
       void this.mend(hostId, deviceId, tenant, rules).catch((err: unknown) => this.platform.logger.warn({ err, deviceId }, 'mending a device failed'));
     }
@@ -231,7 +227,7 @@ export class HealthService {
       const lastStep = answer.steps.at(-1);
       const reason = `${answer.trouble ?? 'still unwell'}${lastStep ? `; the last step ${lastStep.step} ${lastStep.result}${lastStep.error ? ` (${lastStep.error})` : ''}` : ''}`;
       const command: DeviceHealthCommand = { type: 'QuarantineAfterMending', deviceId, reason, at: this.platform.now().toISOString(), ...tenant };
-      await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+      await this.run(deviceId, command, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) });
     } finally {
       this.mendingNow.delete(deviceId);
     }
@@ -277,7 +273,7 @@ export class HealthService {
    */
   async startMaintenance(caller: Caller, scope: DeviceScope, deviceId: string, input: { reason: string; until: string }): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);
-    await this.devices.run(deviceId, { type: 'StartMaintenance', deviceId, reason: input.reason, until: input.until, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    await this.run(deviceId, { type: 'StartMaintenance', deviceId, reason: input.reason, until: input.until, at: this.platform.now().toISOString(), ...tenant }, callerActor(caller));
     await this.options.bookings?.maintenanceStarted(deviceId, tenant.companyId!, { reason: input.reason, until: new Date(input.until).toISOString() }, callerActor(caller));
     return this.current(scope, deviceId);
   }
@@ -297,15 +293,14 @@ export class HealthService {
   async endMaintenance(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);
     const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(tenant.companyId)]);
-    await this.devices.run(deviceId, { type: 'EndMaintenance', deviceId, by: 'administrator', latest, rules, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
-    await this.options.bookings?.maintenanceEnded(deviceId, callerActor(caller));
+    await this.run(deviceId, { type: 'EndMaintenance', deviceId, by: 'administrator', latest, rules, at: this.platform.now().toISOString(), ...tenant }, callerActor(caller));
     return this.current(scope, deviceId);
   }
 
   /** Releases a quarantined device: healthy until its next reading says otherwise. */
   async releaseQuarantine(caller: Caller, scope: DeviceScope, deviceId: string): Promise<DeviceHealthRecord | null> {
     const tenant = await this.tenantOf(scope, deviceId);
-    await this.devices.run(deviceId, { type: 'ReleaseQuarantine', deviceId, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, callerActor(caller)));
+    await this.run(deviceId, { type: 'ReleaseQuarantine', deviceId, at: this.platform.now().toISOString(), ...tenant }, callerActor(caller));
     // Released by an administrator (the device seen to): its readings may have it mended again at once.
     this.lastMended.delete(deviceId);
     return this.current(scope, deviceId);
@@ -318,7 +313,7 @@ export class HealthService {
   async quarantineAfterFailedReset(deviceId: string, reason: string): Promise<void> {
     const placement = await placementOfDevice(this.platform.db, deviceId);
     const tenant = { companyId: placement?.companyId ?? null, workspaceIds: placement?.workspaceIds ?? null };
-    await this.devices.run(deviceId, { type: 'QuarantineAfterFailedReset', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, { actorId: 'system:device-reset', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }));
+    await this.run(deviceId, { type: 'QuarantineAfterFailedReset', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, { actorId: 'system:device-reset', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) });
   }
 
   /**
@@ -339,7 +334,7 @@ export class HealthService {
       throw deviceFailure(err, 'command');
     });
     const at = this.platform.now().toISOString();
-    await this.devices.run(deviceId, { type: 'RecordBaselineRetaken', deviceId, settings: answer.settings, at, ...tenant }, commandContext(this.platform, callerActor(caller)));
+    await this.run(deviceId, { type: 'RecordBaselineRetaken', deviceId, settings: answer.settings, at, ...tenant }, callerActor(caller));
     return { deviceId, settings: answer.settings, at };
   }
 
@@ -364,7 +359,16 @@ export class HealthService {
     const run = failedInARow(await closedSessionVerdicts(this.platform.db, deviceId, state.sessionsCountFrom, max, FAILING_END_REASONS));
     if (run.count < max) return;
     const command: DeviceHealthCommand = { type: 'QuarantineAfterFailedSessions', deviceId, reason: failedSessionsReason(run.count, run.last), at: this.platform.now().toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
-    await this.devices.run(deviceId, command, commandContext(this.platform, { actorId: 'system:failed-sessions', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) }));
+    await this.run(deviceId, command, { actorId: 'system:failed-sessions', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) });
+  }
+
+  /**
+   * Runs a command on the device's health. When it ended a maintenance — its end, or a quarantine taking its
+   * place — the bookings the maintenance warned have their warnings lifted, whatever ended it.
+   */
+  private async run(deviceId: string, command: DeviceHealthCommand, actor: CommandActor, options?: { settle?: boolean }): Promise<void> {
+    const result = await this.devices.run(deviceId, command, commandContext(this.platform, actor), options);
+    if (endsMaintenance(result.events)) await this.options.bookings?.maintenanceEnded(deviceId, actor);
   }
 
   private async tenantOf(scope: DeviceScope, deviceId: string): Promise<HealthTenant> {

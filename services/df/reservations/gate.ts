@@ -67,7 +67,7 @@ export class BookingGate implements ReservationGate {
     return result.events.filter((e) => e.type === 'DeviceReservationMaintenanceConflict').length;
   }
 
-  /** The device's maintenance ended (by an administrator or its end time): the warnings it left on open bookings are lifted. */
+  /** The device's maintenance ended (by an administrator, its end time, or a quarantine in its place): the warnings it left on open bookings are lifted. */
   async maintenanceEnded(deviceId: string, actor: CommandActor): Promise<void> {
     const result = await this.run(deviceId, { type: 'ClearMaintenance', deviceId }, commandContext(this.deps, actor));
     await this.settle(result.position);
