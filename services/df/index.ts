@@ -32,7 +32,7 @@ import { HostEnrolments, HostRegistry, hostsFeature } from './hosts/index.js';
 import { apiKeyVerifier, keysFeature } from './keys/index.js';
 import { liveFeature, type TokenAuthenticator } from './live/index.js';
 import { OperationService, operationsFeature } from './operations/index.js';
-import { BookingGate, reservationsFeature, ReservationService } from './reservations/index.js';
+import { BookingGate, MaintenanceConflictMailer, reservationsFeature, ReservationService } from './reservations/index.js';
 import { SessionService, sessionsFeature } from './sessions/index.js';
 import { sharingFeature, SharingService } from './sharing/index.js';
 import { TestRunService, testRunsFeature, type TestResultsPort } from './test-runs/index.js';
@@ -166,6 +166,8 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
   // The booking gate needs nothing else: device health tells bookings through it when a maintenance falls in them.
   const gate = new BookingGate(withPlatform(platform, {}));
   const health = new HealthService(platform, { bookings: gate });
+  // Mails a booker the maintenance that falls in their booking (it follows the event log).
+  const bookingMails = new MaintenanceConflictMailer(platform);
   const { fleet, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health, gate);
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
@@ -212,7 +214,7 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     results: deps.testResults ?? null,
   });
   const evidence = new SessionEvidenceBuilder({ db: platform.db, blobs: platform.blobs, now: () => platform.now(), signer: deps.auditChain });
-  return { devices, hub, fleet, gate, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health, evidence };
+  return { devices, hub, fleet, gate, bookingMails, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health, evidence };
 }
 
 type DfServices = ReturnType<typeof buildServices>;
@@ -284,10 +286,12 @@ export function createDfModule(platform: Platform, deps: DfModuleDeps) {
       s.watchdog.start();
       s.testRuns.start();
       await s.health.start(5_000);
+      await s.bookingMails.start();
       stopGauges = readFleetGauges(platform.db);
     },
     async stop(): Promise<void> {
       stopGauges();
+      await s.bookingMails.stop();
       await s.health.stop();
       await s.testRuns.stop();
       await s.accessibility.stop();

@@ -14,3 +14,4 @@ export const reservationsFeature = fp(
 
 export { BookingGate } from './gate.js';
 export { ReservationService } from './service.js';
+export { MaintenanceConflictMailer, maintenanceConflictMail } from './maintenance-mail.js';
