@@ -21,8 +21,9 @@ import { startWebhookReceiver } from '#test/helpers/webhook-receiver.js';
  * `failedSessionsMax`) is quarantined — the count read from the sessions' read model, so it survives a
  * restart of the server on the same data directory — said by webhook and mail, refused to the next
  * session naming why, and put back by an administrator's release. A maintenance tells the bookings of the
- * device it falls in (webhook, and the booking's warning), keeps them, and lifts the warning when it ends;
- * so is a booking made or moved into it while it is under way, and moved out its warning is lifted.
+ * device it falls in (webhook, the booking's warning, a mail to its holder), keeps them, and lifts the
+ * warning when it ends — also when a quarantine takes its place; so is a booking made or moved into it
+ * while it is under way, and moved out its warning is lifted.
  * An administrator re-takes a device's settings baseline — from the API and from the console's device
  * page (Chromium, axe) — and the next session's end puts the new one back at the device, also after the
  * agent restarted (the service gives it back the recorded baseline as the device joins). From the same
@@ -171,8 +172,10 @@ describe('device health: administration', () => {
     expect(smtp.mails.slice(mailsBefore).filter((m) => mailText(m.raw).includes('cause: sessions-failed')).length).toBe(1);
   });
 
-  it('tells the bookings a maintenance falls in — kept, with a warning, heard by webhook — not one after it nor another company, and lifts the warning when it ends', async () => {
+  it('tells the bookings a maintenance falls in — kept, with a warning, heard by webhook, its holder mailed once — not one after it nor another company, and lifts the warning when it ends', async () => {
     const hour = 3_600_000;
+    const mailsBefore = smtp.mails.length;
+    const bookingMails = (id: string) => smtp.mails.slice(mailsBefore).filter((m) => m.to.includes(ADMIN.email)).map((m) => mailText(m.raw)).filter((t) => t.includes(`your booking ${id} `));
     const book = async (fromHours: number, toHours: number, note: string) => {
       const made = await api('POST', '/reservations', { deviceId, startAt: new Date(Date.now() + fromHours * hour).toISOString(), endAt: new Date(Date.now() + toHours * hour).toISOString(), note });
       expectStatus(made, 201);
@@ -188,6 +191,12 @@ describe('device health: administration', () => {
     const told = (await api('GET', `/reservations/${inside.id}`)).body;
     expect(told).toMatchObject({ status: 'scheduled', maintenanceConflict: { reason: 'replace the battery', until } });
     expect((await api('GET', `/reservations/${after.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
+    // Its holder (the administrator booked it) is mailed: the device, the booking's range, why, until when, and where to see it.
+    const mail = await eventually(async () => bookingMails(inside.id)[0], { what: 'the mail to the booker' });
+    expect(mail).toContain('Subject: Maintenance in your booking of Admin Phone');
+    expect(mail).toContain(`is in maintenance until ${until}, which falls in your booking ${inside.id} from ${inside.startAt} to ${inside.endAt}`);
+    expect(mail).toContain('Why: replace the battery');
+    expect(mail).toContain(`${server.url}/reservations?deviceId=${deviceId}`);
     // The device's booking stream says it once, of the booking inside the maintenance only.
     const stream = await server.process.platform.store.readStream(`device-bookings-${deviceId}`);
     expect(stream.filter((e) => e.type === 'DeviceReservationMaintenanceConflict').map((e) => (e.payload as { reservationId: string }).reservationId)).toEqual([inside.id]);
@@ -203,6 +212,9 @@ describe('device health: administration', () => {
     expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     expect((await api('GET', `/reservations/${inside.id}`)).body).toMatchObject({ status: 'scheduled', maintenanceConflict: null });
     for (const id of [inside.id, after.id]) expectStatus(await api('DELETE', `/reservations/${id}`), 200);
+    // One mail for the one maintenance, though it was asked twice; none for the booking after it.
+    expect(bookingMails(inside.id)).toHaveLength(1);
+    expect(bookingMails(after.id)).toEqual([]);
   });
 
   it('tells a booking made or moved into a maintenance under way — kept, with the warning, heard by webhook — lifts it when the booking moves out, and a booking of another company’s device is 404', async () => {
@@ -436,6 +448,43 @@ describe('device health: administration', () => {
       await expectAccessible(page, "the device's page of a reader");
     } finally {
       await browser.close();
+    }
+  });
+
+  it('lifts the warning of the bookings a maintenance told when a quarantine takes its place (a failed session judged during it)', async () => {
+    const hour = 3_600_000;
+    const rules = (await api('GET', '/fleet/health-rules')).body;
+    // A session ended unjudged before the maintenance: it neither counts nor quarantines.
+    expectStatus(await api('PUT', '/fleet/health-rules', { ...rules, failedSessionsMax: 1 }), 200);
+    const opened = await api('POST', '/sessions', { deviceId, name: 'judged in the maintenance' });
+    expectStatus(opened, 201);
+    expectStatus(await api('DELETE', `/sessions/${opened.body.id}`), 200);
+    try {
+      const made = await api('POST', '/reservations', { deviceId, startAt: new Date(Date.now() + hour).toISOString(), endAt: new Date(Date.now() + 2 * hour).toISOString(), note: 'warned, then quarantined' });
+      expectStatus(made, 201);
+      const warning = { reason: 'reseat the SIM', until: new Date(Date.now() + 3 * hour).toISOString() };
+      expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, warning), 200);
+      expect((await api('GET', `/reservations/${made.body.id}`)).body.maintenanceConflict).toMatchObject(warning);
+
+      // Its runner judges it failed only now: the device is quarantined, and the maintenance ends with it.
+      expectStatus(await api('PUT', `/sessions/${opened.body.id}/outcome`, { outcome: 'failed', reason: 'late verdict' }), 200);
+      await receiver.seen('device.quarantined', (d) => d.deviceId === deviceId && d.from === 'maintenance' && d.cause === 'sessions-failed');
+      const lifted = await eventually(async () => {
+        const r = (await api('GET', `/reservations/${made.body.id}`)).body;
+        return r.maintenanceConflict === null ? r : undefined;
+      }, { what: "the booking's warning lifted" });
+      expect(lifted.status).toBe('scheduled');
+      expect((await healthOf())?.state).toBe('quarantined');
+      const stream = await server.process.platform.store.readStream(`device-bookings-${deviceId}`);
+      expect(stream.filter((e) => (e.payload as { reservationId?: string }).reservationId === made.body.id).map((e) => e.type)).toEqual([
+        'DeviceReservationScheduled',
+        'DeviceReservationMaintenanceConflict',
+        'DeviceReservationMaintenanceConflictCleared',
+      ]);
+      expectStatus(await api('DELETE', `/reservations/${made.body.id}`), 200);
+    } finally {
+      if ((await healthOf())?.state === 'quarantined') expectStatus(await api('POST', `/devices/${deviceId}/release-quarantine`), 200);
+      expectStatus(await api('PUT', '/fleet/health-rules', rules), 200);
     }
   });
 });
