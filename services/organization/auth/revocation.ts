@@ -50,8 +50,12 @@ export interface RevocationRecord {
   sessionEnded(sid: string): Promise<boolean>;
   /** The sessions that ended at or after `since`, and when. */
   endedSince(since: Date): Promise<{ sid: string; endedAt: Date }[]>;
-  /** Resolves once the record holds every event appended so far. */
-  caughtUp(): Promise<void>;
+  /**
+   * Resolves once the record holds every event appended so far, and the one at `position` when given (the
+   * revocation's own event: "so far" is the log's safe head, which an older transaction still open holds
+   * below an event just committed).
+   */
+  caughtUp(position?: bigint): Promise<void>;
 }
 
 export interface RevocationOptions {
@@ -106,15 +110,15 @@ export class AccessRevocations {
   /**
    * Rejects every access token of a sign-in session from now on: no token of it can be minted after
    * its refresh family ends, so the marker lives as long as the last one minted could. Called after
-   * the session's end is recorded.
+   * the session's end is recorded, with the position of its event.
    */
-  async endSession(sid: string): Promise<void> {
-    await this.write(() => this.kv.set(sessionEndedKey(sid), '1', { ttlMs: this.accessTtlMs + SLACK_MS }));
+  async endSession(sid: string, recordedAt?: bigint): Promise<void> {
+    await this.write(() => this.kv.set(sessionEndedKey(sid), '1', { ttlMs: this.accessTtlMs + SLACK_MS }), recordedAt);
   }
 
-  /** Rejects every token of the user issued before `at`. Called after the event that ends their sessions. */
-  async revokeUserTokensBefore(userId: number, at: Date): Promise<void> {
-    await this.write(() => this.kv.set(validAfterKey(userId), String(at.getTime()), { ttlMs: this.longestTtlMs + SLACK_MS }));
+  /** Rejects every token of the user issued before `at`. Called after the event that ends their sessions (with its position, when known). */
+  async revokeUserTokensBefore(userId: number, at: Date, recordedAt?: bigint): Promise<void> {
+    await this.write(() => this.kv.set(validAfterKey(userId), String(at.getTime()), { ttlMs: this.longestTtlMs + SLACK_MS }), recordedAt);
   }
 
   /** Whether something of the user issued at `issuedAtMs` predates a revocation of all their tokens. */
@@ -182,9 +186,10 @@ export class AccessRevocations {
 
   /**
    * Writes a revocation to the cache, then waits until the durable record has it too (the caller
-   * appended its event first), so that once the revocation is answered no loss of the cache can undo it.
+   * appended its event first, at `recordedAt`), so that once the revocation is answered no loss of the
+   * cache can undo it.
    */
-  private async write(operation: () => Promise<unknown>): Promise<void> {
+  private async write(operation: () => Promise<unknown>, recordedAt?: bigint): Promise<void> {
     if (!this.record) {
       await operation();
       return;
@@ -194,7 +199,7 @@ export class AccessRevocations {
     } catch (err) {
       this.unreachable(err);
     }
-    await this.record.caughtUp();
+    await this.record.caughtUp(recordedAt);
   }
 
   private unreachable(err: unknown): void {

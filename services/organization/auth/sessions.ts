@@ -83,11 +83,12 @@ export class SignInSessions {
    * The event comes first: it is the revocation; the key-value store only caches it.
    */
   async end(session: { sessionId: string; userId: number | null }, reason: SignInSessionEndReason, actor: SessionActor): Promise<void> {
+    let recordedAt: bigint | undefined;
     if (session.userId !== null) {
       const event = { type: 'SignInSessionEnded', payload: { userId: session.userId, signInSessionId: session.sessionId, reason } } satisfies SignInEvent;
-      await this.record(session.userId, [{ ...event, metadata: this.metadata(actor) }]);
+      recordedAt = await this.record(session.userId, [{ ...event, metadata: this.metadata(actor) }]);
     }
-    await this.revocations.endSession(session.sessionId);
+    await this.revocations.endSession(session.sessionId, recordedAt);
     // A refresh checks the session's end too, so a family left behind by an unreachable store refreshes nothing.
     await this.refreshTokens.revokeFamily(session.sessionId).catch((err: unknown) => {
       if (session.userId === null) throw err;
@@ -103,8 +104,8 @@ export class SignInSessions {
   async endAll(userId: number, actor: SessionActor): Promise<void> {
     const at = this.platform.now();
     const event = { type: 'SignInSessionsEnded', payload: { userId, reason: 'signed_out_everywhere' } } satisfies SignInEvent;
-    await this.record(userId, [{ ...event, metadata: this.metadata(actor) }]);
-    await this.revocations.revokeUserTokensBefore(userId, at);
+    const recordedAt = await this.record(userId, [{ ...event, metadata: this.metadata(actor) }]);
+    await this.revocations.revokeUserTokensBefore(userId, at, recordedAt);
   }
 
   /** Ends a session after its refresh token was used twice, filing it under its user's company. */
@@ -162,6 +163,9 @@ export function signInSessionRecord(platform: Platform): RevocationRecord {
   return {
     sessionEnded: (sid) => signInSessionEnded(platform.db, sid),
     endedSince: (since) => signInSessionsEndedSince(platform.db, since),
-    caughtUp: async () => platform.readModels.waitFor(await platform.store.headPosition(), { names: [SIGN_IN_SESSIONS_READ_MODEL] }),
+    caughtUp: async (position) => {
+      const head = await platform.store.headPosition();
+      await platform.readModels.waitFor(position !== undefined && position > head ? position : head, { names: [SIGN_IN_SESSIONS_READ_MODEL] });
+    },
   };
 }

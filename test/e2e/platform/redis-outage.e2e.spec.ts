@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, redisServer, REDIS_SERVER_AVAILABLE, type Daemon } from '#test/helpers/daemon.js';
 import { eventually } from '#test/helpers/df-farm.js';
@@ -105,6 +106,39 @@ describe.skipIf(!REDIS_SERVER_AVAILABLE)('the platform while Redis fails or lose
     expect(refreshed.status).toBe(401);
     expect(errorCode(refreshed)).toBe('REFRESH_TOKEN_INVALID');
     expect((await me(fresh.token)).status).toBe(200);
+  });
+
+  it('answers a logout only once the event record holds it, even while an older transaction holds the log\'s safe head below it', { timeout: 60_000 }, async () => {
+    const session = await newSession();
+    const sid = (JSON.parse(Buffer.from(session.token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string }).sid;
+    // An older transaction with an id, left open: the log's safe head stays below every event appended meanwhile.
+    const older = new pg.Client({ connectionString: database.url });
+    await older.connect();
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      let answered = false;
+      const logout = http(server.url, 'POST', '/api/v1/auth/logout', { token: session.token }).then((r) => {
+        answered = r.status === 204;
+        return r;
+      });
+      // The session's end is committed (and, before its answer, written to the cache) ...
+      await eventually(async () => {
+        const { rows } = await older.query(`SELECT 1 FROM es_events WHERE type = 'SignInSessionEnded' AND payload->>'signInSessionId' = $1`, [sid]);
+        return rows.length === 1 ? true : undefined;
+      }, { what: 'the session end committed' });
+      // ... and then the cache loses everything. A token accepted now must be one whose logout was not answered yet.
+      const flush = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true });
+      await flush.connect();
+      await flush.flushall().finally(() => flush.disconnect());
+      const meanwhile = await me(session.token);
+      if (meanwhile.status === 200) expect(answered, 'the logout was answered before the record held it').toBe(false);
+      await older.query('COMMIT');
+      expect([204, 503]).toContain((await logout).status);
+    } finally {
+      await older.end();
+    }
+    await eventually(async () => (errorCode(await me(session.token)) === 'TOKEN_REVOKED' ? true : undefined), { what: 'the logged-out token refused' });
   });
 
   it('serves reads and writes with a valid token while Redis is down, refuses logged-out tokens, says it is degraded, and recovers', { timeout: 120_000 }, async () => {
