@@ -7,18 +7,30 @@ import type { Platform } from '../../platform.js';
  * One kind of mail sent for events of the log (a quarantine, a maintenance in a booking): what it follows,
  * where it keeps its position and its claims, and how it sends. The tables are its own: a position table
  * `(name text PRIMARY KEY, position text)` and a claim table `(event_id text PRIMARY KEY, <subject> text,
- * recipients integer, sent_at timestamptz)`, both created by `schema`.
+ * recipients integer, sent_at timestamptz)`, both created under the schema name `schemaName`.
  */
 export interface EventMail {
   /** Its name in the logs ("the quarantine mail"). */
   what: string;
-  schema: { name: string; sql: string };
+  schemaName: string;
   tables: { position: string; positionName: string; claims: string; subjectColumn: string };
   eventTypes: string[];
   /** What the event is mailed about (its claim's subject), or null: it is not mailed. */
   subjectOf(event: RecordedEvent): string | null;
   /** Sends the event's mail; how many were mailed. */
   send(event: RecordedEvent): Promise<number>;
+}
+
+/** The DDL of a mail's position and claim tables. */
+function mailTables(t: EventMail['tables']): string {
+  return `
+  CREATE TABLE IF NOT EXISTS ${t.position} (name text PRIMARY KEY, position text NOT NULL);
+  CREATE TABLE IF NOT EXISTS ${t.claims} (
+    event_id text PRIMARY KEY,
+    ${t.subjectColumn} text NOT NULL,
+    recipients integer NOT NULL DEFAULT 0,
+    sent_at timestamptz NOT NULL
+  );`;
 }
 
 /**
@@ -43,7 +55,7 @@ export class EventMailer {
   async start(): Promise<void> {
     const { db, store } = this.platform;
     const { position, positionName } = this.mail.tables;
-    await applySchema(db, this.mail.schema.name, this.mail.schema.sql);
+    await applySchema(db, this.mail.schemaName, mailTables(this.mail.tables));
     await db.query(`INSERT INTO ${position} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [positionName, (await store.headPosition()).toString()]);
     const r = await db.query<{ position: string }>(`SELECT position FROM ${position} WHERE name = $1`, [positionName]);
     this.stopped = false;

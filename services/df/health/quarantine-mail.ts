@@ -3,19 +3,6 @@ import { labelOfDevice } from '#projections/df-devices/index.js';
 import type { Platform } from '../../platform.js';
 import { EventMailer, type EventMail } from '../core/event-mail.js';
 
-/**
- * The mails' own tables: the position this reactor has followed the log to, and one row per quarantine
- * it mailed (its event's id), which makes the mail once per quarantine whatever replays it.
- */
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS df_health_mail_position (name text PRIMARY KEY, position text NOT NULL);
-  CREATE TABLE IF NOT EXISTS df_health_mails (
-    event_id text PRIMARY KEY,
-    device_id text NOT NULL,
-    recipients integer NOT NULL DEFAULT 0,
-    sent_at timestamptz NOT NULL
-  );`;
-
 interface Changed {
   deviceId: string;
   companyId: number | null;
@@ -44,7 +31,7 @@ export function quarantineMail(p: Changed, label: { name: string; model: string 
 /** Mails a quarantine to the device's company's administrators (`EventMailer` follows the log and claims each once). */
 const QUARANTINE_MAIL = (platform: Platform): EventMail => ({
   what: 'the quarantine mail',
-  schema: { name: 'df_health_mails', sql: SCHEMA },
+  schemaName: 'df_health_mails',
   tables: { position: 'df_health_mail_position', positionName: 'quarantine', claims: 'df_health_mails', subjectColumn: 'device_id' },
   eventTypes: ['DeviceHealthChanged'],
   subjectOf: (event) => (entersQuarantine(event.payload as Changed) ? (event.payload as Changed).deviceId : null),

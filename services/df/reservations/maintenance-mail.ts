@@ -6,16 +6,6 @@ import type { Platform } from '../../platform.js';
 import { EventMailer, type EventMail } from '../core/event-mail.js';
 import { reservationDecider, type Booking } from './decide.js';
 
-/** The mails' own tables: the position followed to, and one row per maintenance told to a booking (its event's id). */
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS df_reservation_mail_position (name text PRIMARY KEY, position text NOT NULL);
-  CREATE TABLE IF NOT EXISTS df_reservation_mails (
-    event_id text PRIMARY KEY,
-    reservation_id text NOT NULL,
-    recipients integer NOT NULL DEFAULT 0,
-    sent_at timestamptz NOT NULL
-  );`;
-
 interface Conflict {
   reservationId: string;
   deviceId: string;
@@ -68,7 +58,7 @@ export class MaintenanceConflictMailer extends EventMailer {
   constructor(platform: Platform) {
     const mail: EventMail = {
       what: 'the maintenance-in-a-booking mail',
-      schema: { name: 'df_reservation_mails', sql: SCHEMA },
+      schemaName: 'df_reservation_mails',
       tables: { position: 'df_reservation_mail_position', positionName: 'maintenance-conflict', claims: 'df_reservation_mails', subjectColumn: 'reservation_id' },
       eventTypes: ['DeviceReservationMaintenanceConflict'],
       subjectOf: (event) => (event.payload as Conflict).reservationId,

@@ -3,22 +3,7 @@ import type { Sql } from '#shared/db/index.js';
 import type { CommandEntry } from './command-log.js';
 
 /** One command of a session's WebDriver command log, as `GET .../webdriver-log` and a session's evidence answer it. */
-export interface CommandLogEntry {
-  n: number;
-  activityId: string;
-  startedAt: string;
-  command: string;
-  method: string;
-  path: string;
-  element: string | null;
-  args: Record<string, unknown> | null;
-  durationMs: number;
-  outcome: 'success' | 'error';
-  status: number;
-  result?: unknown;
-  error?: string;
-  message?: string;
-}
+export type CommandLogEntry = { n: number; activityId: string } & Omit<CommandEntry, 'source'>;
 
 /** Every WebDriver command of a session, in the order they started, from its timeline. */
 export async function sessionCommandLog(db: Sql, sessionId: string): Promise<CommandLogEntry[]> {
