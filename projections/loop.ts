@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { applySchema, type Database } from '#shared/db/index.js';
 import type { EventStore } from '#shared/es/index.js';
+import { personalDataOf } from '#shared/pii/index.js';
 import { batchTarget, lockCheckpoint, moveCheckpoint, resetProjection, storedCheckpoint, toBigInt } from './checkpoints.js';
 import type { ProjectionLeases } from './leases.js';
 import { applyAll, projectionSchemaName, type Projection } from './types.js';
@@ -204,6 +205,8 @@ export class ProjectionLoop {
   /** Someone else (a rebuild, another replica) moved the checkpoint: continue from theirs. */
   private adopt(stored: bigint): void {
     this.options.logger?.info({ projection: this.projection.name, from: String(stored) }, 'checkpoint moved elsewhere');
+    // A rebuild may follow an erasure made in another process: keys kept here are read again.
+    personalDataOf(this.options.store)?.keys.forget();
     this.position = stored;
     this.idleAt = 0n;
   }

@@ -16,6 +16,12 @@ export interface Projection {
   schema: string;
   /** Its tables, emptied on rebuild. */
   tables: readonly string[];
+  /**
+   * Whether its rows keep personal data read from events' metadata (a client's address). Those that
+   * handle event types with personal fields (events/personal-data.ts) keep it anyway; both kinds are
+   * rebuilt when a person is erased.
+   */
+  keepsPersonalData?: boolean;
   /** Bump when `apply` or `schema` changes meaning: the runner then rebuilds from zero on start. */
   version: number;
   apply(tx: Sql, event: RecordedEvent): Promise<void>;

@@ -1,3 +1,5 @@
+import { ALL_PROJECTIONS } from './all-projections.js';
+import { personalReadModels } from './personal-read-models.js';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '#shared/http/server.js';
@@ -80,7 +82,7 @@ export async function buildApp(platform: Platform, options: BuildAppOptions): Pr
     ...(gateway ? { rewriteUrl: (url: string) => rewriteUrl(url), notFound: consoleFallback(() => consoleServed) } : {}),
   });
   let consoleServed = false;
-  const organization = createOrganizationModule(platform);
+  const organization = createOrganizationModule(platform, { personalReadModels: personalReadModels(platform, ALL_PROJECTIONS) });
   const tokenChecks = { tokens: platform.tokens, isRevoked: (t: RevocableToken) => organization.auth.revocations.isRevoked(t), resolveWorkspace: organization.resolveWorkspace };
   const tmt = createTmtModule(platform, { organization, deviceSessions: deviceSessionsForResults(platform) });
   const df = createDfModule(platform, {

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createTokenService, loadSigningKeys } from '#shared/auth/index.js';
+import { createTokenService, loadSecretBox, loadSigningKeys } from '#shared/auth/index.js';
+import { PERSONAL_DATA } from '#events/personal-data.js';
+import { migratePersonKeys, PersonalData, PersonKeys, sealingEventStore } from '#shared/pii/index.js';
 import { createFsBlobStore, openS3BlobStore, signingKeyUrlSigner, type BlobStore } from '#shared/blob/index.js';
 import { connectNatsBus, createMemoryBus } from '#shared/bus/index.js';
 import type { MessageBus } from '#shared/bus/index.js';
@@ -47,6 +49,10 @@ export async function openPlatform(
       });
     }
     closers.push(() => store.close());
+    // Personal data sealed with its person's key on the way in, opened (or read as erased) on the way out.
+    const personKeys = new PersonKeys(db, loadSecretBox({ key: config.SECRETS_KEY, previousKeys: config.SECRETS_PREVIOUS_KEYS, dataDir: config.DATA_DIR }));
+    await migratePersonKeys(db, () => store.headPosition());
+    store = sealingEventStore(store, new PersonalData(personKeys, PERSONAL_DATA));
     // Each append a span of the trace it is made in, when tracing is on (the store itself otherwise).
     store = tracedEventStore(store);
 

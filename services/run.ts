@@ -14,15 +14,11 @@ import { isLoopbackHost } from '#shared/public-address.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
 import { enrolLocalHost } from './local-host.js';
-import { dfProjections, type DfModule } from './df/index.js';
-import { organizationProjections } from './organization/index.js';
-import { tmtProjections } from './tmt/index.js';
-import { healthcheckProjections } from './healthcheck/index.js';
-import { autorunnerProjections } from './autorunner/index.js';
+import type { DfModule } from './df/index.js';
+import { ALL_PROJECTIONS } from './all-projections.js';
 import type { Platform } from './platform.js';
 
-/** Every read model of the platform, run by the `projections` service. */
-export const ALL_PROJECTIONS = [...organizationProjections, ...dfProjections, ...tmtProjections, ...healthcheckProjections, ...autorunnerProjections];
+export { ALL_PROJECTIONS };
 
 export function parseServices(value: string): Set<ServiceName> {
   if (value.trim() === 'all') return new Set(SERVICE_NAMES);

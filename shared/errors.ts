@@ -113,6 +113,8 @@ export const ErrorCodes = {
   SESSION_OPEN: { status: 409, error: 'Conflict' },
   /** The installation's event store (KurrentDB) keeps no chain of the history: verification, export and evidence cannot be given. */
   AUDIT_CHAIN_UNAVAILABLE: { status: 501, error: 'Not Implemented' },
+  /** Erasing a person while events recorded before personal data was sealed may still hold it in clear (`npm run pii:migrate`). */
+  PII_MIGRATION_PENDING: { status: 409, error: 'Conflict' },
   /** A device booking overlaps another open booking of the device; `details` name it (range and holder). */
   RESERVATION_OVERLAP: { status: 409, error: 'Conflict' },
   /** The device is booked by someone else right now; `details` name the booking. */

@@ -45,6 +45,8 @@ export const userEvents = defineEvents({
   UserProfileImageSet: z.object({ userId: id, image: profileImage }),
   UserProfileImageRemoved: user,
   UserDeleted: z.object({ userId: id, email: z.string(), username: z.string() }),
+  // The deleted user's personal data erased: their key destroyed, so their fields read as an erased person's (shared/pii).
+  UserErased: user,
 });
 export type UserEvent = EventOf<typeof userEvents>;
 export const userStream = (userId: number): string => `user-${userId}`;

@@ -16,6 +16,7 @@ const LABELS: Record<string, string> = {
   UserProfileImageSet: 'Profile picture set',
   UserProfileImageRemoved: 'Profile picture removed',
   UserDeleted: 'User deleted',
+  UserErased: 'Personal data erased',
   SignInSucceeded: 'Signed in',
   SignInFailed: 'Sign-in failed',
   SignInSessionStarted: 'Sign-in session started',

@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import type { RecordedEvent } from '#shared/es/index.js';
 import { companyEvents } from '#events/organization/companies.js';
 import { apiKeyEvents, credentialApprovalEvents, oauthClientEvents } from '#events/organization/credentials.js';
@@ -345,12 +346,15 @@ async function audit(tx: Sql, recorded: RecordedEvent, eventType: string): Promi
       subjectId,
     ],
   );
+  // An erased person's entries name them so: the directory no longer knows them.
+  if (eventType === 'UserErased') await tx.query(`UPDATE org_audit_events SET actor_label = $3 WHERE company_id = $1 AND actor_id = $2`, [companyId, intOrNull(payload.userId), erasedValue('name', '')]);
 }
 
 /** The audit history of each company: who did what to which resource, when, newest first on read. */
 export const orgAuditProjection: Projection = {
   name: 'org-audit',
-  version: 5,
+  version: 6,
+  keepsPersonalData: true,
   eventTypes: AUDIT_APPLIED_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS org_audit_events (

@@ -134,6 +134,8 @@ export const orgDirectoryProjection: Projection = {
       await tx.query('DELETE FROM org_workspace_visits WHERE user_id = $1', [id]);
       await tx.query('DELETE FROM org_users WHERE id = $1', [id]);
     },
+    // The user's row went with UserDeleted; what an erasure changes is how their sealed fields read.
+    UserErased: async () => {},
     SignInSucceeded: async (tx, event, at) => {
       await tx.query('UPDATE org_users SET last_sign_in_at = GREATEST(last_sign_in_at, $2::timestamptz) WHERE id = $1', [
         event.payload.userId,

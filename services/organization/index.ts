@@ -1,3 +1,4 @@
+import type { PersonalReadModels } from './users/erase.js';
 import type { FastifyInstance } from 'fastify';
 import { orgAccessReviewsProjection } from '#projections/org-access-reviews/index.js';
 import { orgAuditProjection } from '#projections/org-audit/index.js';
@@ -49,7 +50,14 @@ export const organizationProjections: readonly Projection[] = [
 ];
 
 /** The organization module: its routes under `/api/v1`, and what the gateway asks of it. */
-export function createOrganizationModule(platform: Platform) {
+export type { PersonalReadModels } from './users/erase.js';
+
+export interface OrganizationModuleOptions {
+  /** The read models an erasure rebuilds (services/personal-read-models.ts); without it none are. */
+  personalReadModels?: PersonalReadModels;
+}
+
+export function createOrganizationModule(platform: Platform, options: OrganizationModuleOptions = {}) {
   const auth = new AuthService(platform);
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
   const credentialService = new CredentialService(platform, (c) => auth.enforcement.holds(c));
@@ -67,7 +75,7 @@ export function createOrganizationModule(platform: Platform) {
     feature(companiesFeature, {}),
     feature(claimsFeature, {}),
     feature(authFeature, { platform, auth, directorySignIn: identity.directorySignIn }),
-    feature(usersFeature, { platform, auth }),
+    feature(usersFeature, { platform, auth, ...(options.personalReadModels ? { personalReadModels: options.personalReadModels } : {}) }),
     feature(rolesFeature, { platform }),
     feature(teamsFeature, { platform }),
     feature(workspacesFeature, { platform, auth }),

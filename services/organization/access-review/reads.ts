@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '#shared/db/index.js';
+import type { PersonalData } from '#shared/pii/index.js';
 import { AppError } from '#shared/errors.js';
 import { companyChain } from '../audit/index.js';
 import { ACCESS_EVENT_TYPES, applyAccessEvent, emptyAccessState, type AccessState } from './fold.js';
@@ -27,7 +28,7 @@ const NOT_AFTER = `(CASE WHEN metadata->>'occurredAt' LIKE '____-__-__T__:__:__.
  * Each page comes back as one JSON text (`json_agg`) parsed at once: a row per event costs PGlite more
  * than twice as much.
  */
-export async function accessStateAt(db: Sql, companyId: number, at: Date, pageSize = PAGE): Promise<AccessState> {
+export async function accessStateAt(db: Sql, companyId: number, at: Date, pageSize = PAGE, data?: PersonalData): Promise<AccessState> {
   const state = emptyAccessState(companyId);
   const chain = companyChain(companyId);
   let after = '0';
@@ -41,7 +42,9 @@ export async function accessStateAt(db: Sql, companyId: number, at: Date, pageSi
     );
     const page = rows[0];
     if (!page || page.events === null || page.last === null) return state;
-    for (const [type, payload] of JSON.parse(page.events) as [string, Record<string, unknown>][]) applyAccessEvent(state, { type, payload });
+    const events = (JSON.parse(page.events) as [string, Record<string, unknown>][]).map(([type, payload]) => ({ type, payload, metadata: { occurredAt: '' } }));
+    // Names and addresses are stored sealed (shared/pii): opened here, or read as an erased person's.
+    for (const e of data ? await data.open(events) : events) applyAccessEvent(state, e);
     if (Number(page.n) < pageSize) return state;
     after = page.last;
   }
@@ -65,8 +68,8 @@ export function reviewTime(text: string | undefined, now: Date): Date {
 }
 
 /** The review of a workspace of the company at `at`; 404 for a workspace that was not the company's then. */
-export async function accessReviewAt(db: Sql, companyId: number, workspaceId: number, at: Date, permissionKey?: string): Promise<AccessReview> {
-  const review = reviewWorkspace(await accessStateAt(db, companyId, at), workspaceId, permissionKey);
+export async function accessReviewAt(db: Sql, companyId: number, workspaceId: number, at: Date, permissionKey?: string, data?: PersonalData): Promise<AccessReview> {
+  const review = reviewWorkspace(await accessStateAt(db, companyId, at, PAGE, data), workspaceId, permissionKey);
   if (!review) throw new AppError('NOT_FOUND', 'Workspace not found (at that time)');
   return review;
 }

@@ -1,3 +1,4 @@
+import { personalDataOf } from '#shared/pii/index.js';
 import { accessReviewStream, type AccessReviewDecision, type AccessReviewItem, type AccessReviewOutcome } from '#events/organization/access-reviews.js';
 import { getAccessReview, listAccessReviews, type AccessReviewItemView, type AccessReviewRecord, type AccessReviewSummary } from '#projections/org-access-reviews/index.js';
 import { getWorkspace } from '#projections/org-directory/index.js';
@@ -60,7 +61,7 @@ export class AccessReviewService {
 
   /** Starts a review of a workspace of the caller's company (404 otherwise): its grants as the history folds them at the command's time. */
   async start(reviewer: Reviewer, workspaceId: number, ctx: CommandContext): Promise<AccessReviewRecord> {
-    const review = await accessReviewAt(this.platform.db, reviewer.companyId, workspaceId, ctx.now);
+    const review = await accessReviewAt(this.platform.db, reviewer.companyId, workspaceId, ctx.now, undefined, personalDataOf(this.platform.store));
     const reviewId = await allocateId(this.platform.db, 'access_review');
     const command = {
       type: 'StartAccessReview',
@@ -103,7 +104,7 @@ export class AccessReviewService {
     const undecided = review.items.filter((i) => i.decision === null).map((i) => i.id);
     if (undecided.length > 0) throw undecidedError(undecided);
     const where = { companyId, workspaceId: review.workspace.id };
-    const now = await accessStateAt(this.platform.db, companyId, ctx.now);
+    const now = await accessStateAt(this.platform.db, companyId, ctx.now, undefined, personalDataOf(this.platform.store));
     const revoke = review.items.filter((i) => i.decision === 'revoke');
     const held = revoke.filter((i) => stillHeld(now, where.workspaceId, grantOf(i)));
     await this.refuseWhatTheRoutesRefuse(reviewer, review, held);

@@ -22,7 +22,8 @@ export type UserCommand =
   | { type: 'SetProfileImage'; companyId: number; image: ProfileImage }
   | { type: 'RemoveProfileImage'; companyId: number }
   | { type: 'ChangePassword'; companyId?: number; passwordHash: string; reason: Payload<'UserPasswordChanged'>['reason'] }
-  | { type: 'DeleteUser'; companyId: number };
+  | { type: 'DeleteUser'; companyId: number }
+  | { type: 'EraseUser'; companyId: number };
 
 export type UserStatus = 'passive' | 'active' | 'deactivated';
 
@@ -44,7 +45,8 @@ export interface LiveUser {
   invitation: { invitedBy: number; workspaceIds: number[] } | null;
 }
 
-export type UserState = { status: 'none' } | LiveUser | { status: 'deleted'; userId: number };
+/** A deleted user: whose company they were of (absent in states folded before it was kept) and whether they are erased. */
+export type UserState = { status: 'none' } | LiveUser | { status: 'deleted'; userId: number; companyId?: number; erased?: boolean };
 
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
@@ -78,7 +80,8 @@ export const userDecider = defineDecider<UserCommand, UserEvent, UserState>({
       const invitation = { invitedBy: p.invitedBy, workspaceIds: p.workspaceIds ?? [] };
       return { ...newUser(p), status: 'passive', name: '', passwordHash: null, isAdmin: false, roleIds: p.roleIds, invitation };
     },
-    UserDeleted: (_state, event) => ({ status: 'deleted', userId: event.payload.userId }),
+    UserDeleted: (state, event) => ({ status: 'deleted', userId: event.payload.userId, ...(isLive(state) ? { companyId: state.companyId } : {}), erased: false }),
+    UserErased: (state) => (state.status === 'deleted' ? { ...state, erased: true } : state),
     UserPasswordChanged: whileLive((state, event) => ({ ...state, passwordHash: event.payload.passwordHash })),
     UserReinvited: whileLive((state, event) => {
       const workspaceIds = event.payload.workspaceIds ?? state.invitation?.workspaceIds ?? [];
@@ -155,6 +158,11 @@ export const userDecider = defineDecider<UserCommand, UserEvent, UserState>({
     DeleteUser: (command, state) => {
       const user = live(state, command.companyId);
       return [{ type: 'UserDeleted', payload: { userId: user.userId, email: user.email, username: user.username } }];
+    },
+    // Only a deleted user's data is erased (the caller deletes first); erasing again records nothing.
+    EraseUser: (command, state) => {
+      if (state.status !== 'deleted' || state.companyId !== command.companyId) throw new AppError('NOT_FOUND', 'User not found');
+      return state.erased ? [] : [{ type: 'UserErased', payload: { userId: state.userId } }];
     },
   },
 });

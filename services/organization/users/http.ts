@@ -1,3 +1,4 @@
+import type { PersonalReadModels } from './erase.js';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { getUser, type UserView } from '#projections/org-directory/index.js';
@@ -38,6 +39,8 @@ export interface UserTokenFlow {
 export interface UsersOptions {
   platform: Platform;
   auth: UserTokenFlow;
+  /** Rebuilt after an erasure (services/personal-read-models.ts). */
+  personalReadModels?: PersonalReadModels;
 }
 
 export const tags = ['Users'];

@@ -27,7 +27,7 @@ export const inviteKey = (hash: string) => `org:invite:${hash}`;
 const liveInviteKey = (userId: number) => `org:invite-live:${userId}`;
 
 /** The users' write side: each user, the claim of each e-mail address, and the names (usernames) users hold. */
-function userWrites(platform: Platform) {
+export function userWrites(platform: Platform) {
   return {
     users: orgAggregate(platform, userDecider, userStream),
     // A claim is not read back: what follows it is.

@@ -1,3 +1,4 @@
+import { personalDataOf } from '#shared/pii/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,7 +90,7 @@ export async function accessReviewRoutes(app: FastifyInstance, opts: AccessRevie
       await requirePermission(request, 'AUDIT_READ');
       const { workspaceId, permissionKey, format } = request.query;
       const at = reviewTime(request.query.at, platform.now());
-      const review = await accessReviewAt(platform.db, callerOf(request).companyId, workspaceId, at, permissionKey);
+      const review = await accessReviewAt(platform.db, callerOf(request).companyId, workspaceId, at, permissionKey, personalDataOf(platform.store));
       const answer = { at: at.toISOString(), ...review };
       reply.header('cache-control', 'no-store');
       if (!wantsCsv(request, format)) return answer;

@@ -5,7 +5,17 @@ import { callerOf, IdParams, intId, requestActor, User } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import { password, tags, userGuards, type UsersOptions } from '../http.js';
 import { replaceRoles, setAdmin, setUserStatus } from '../service.js';
+import { eraseUser } from '../erase.js';
+import { requirePermission } from '#shared/http/principal.js';
 import { commandContext } from '#shared/es/index.js';
+
+const Erasure = z
+  .object({
+    userId: z.number().int(),
+    erasedAt: z.string().describe('When the person was erased (the first time, when erased before)'),
+    readModels: z.enum(['done', 'rebuilding']).describe('Whether the read models that keep personal data are rebuilt yet'),
+  })
+  .meta({ id: 'Erasure' });
 
 /** What an administrator sets on a user: company roles, status, administrator, password. */
 export async function administrationRoutes(app: FastifyInstance, opts: UsersOptions): Promise<void> {
@@ -62,6 +72,24 @@ export async function administrationRoutes(app: FastifyInstance, opts: UsersOpti
       if (!request.body.isAdmin) notSelf(request, user.id, 'revoke administrator from');
       await setAdmin(platform, commandContext(platform, requestActor(request)), user, request.body.isAdmin);
       return userOr404(p.companyId, user.id);
+    },
+  });
+
+  r.post('/users/:id/erase', {
+    schema: {
+      tags,
+      summary:
+        "Erase a person: delete the user if still there, destroy the key their personal data in events is sealed with (names, addresses, notes then read as an erased person's everywhere), and rebuild the read models that keep it; 202 when those are still rebuilding (USER_MANAGE)",
+      params: IdParams,
+      response: { 200: Erasure, 202: Erasure },
+    },
+    handler: async (request, reply) => {
+      const p = callerOf(request);
+      await requirePermission(request, 'USER_MANAGE');
+      notSelf(request, request.params.id, 'erase');
+      const ctx = commandContext(platform, requestActor(request));
+      const erased = await eraseUser(platform, auth.revocations, ctx, { companyId: p.companyId, userId: request.params.id }, opts.personalReadModels);
+      return reply.code(erased.readModels === 'done' ? 200 : 202).send(erased);
     },
   });
 

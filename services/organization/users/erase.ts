@@ -1,0 +1,53 @@
+import { AppError } from '#shared/errors.js';
+import type { CommandContext } from '#shared/es/index.js';
+import { migrationPendingThrough, personalDataOf, userPerson } from '#shared/pii/index.js';
+import type { Platform } from '../../platform.js';
+import { getUser } from '#projections/org-directory/index.js';
+import { deleteUser, userWrites, type TokenRevocations } from './service.js';
+
+/**
+ * The read models that keep personal data, rebuilt after an erasure so that they hold the erased
+ * person's placeholders: `done` once they have caught up with the log, `rebuilding` when they had not
+ * within the wait (they go on in the background).
+ */
+export interface PersonalReadModels {
+  rebuild(): Promise<'done' | 'rebuilding'>;
+}
+
+export interface Erasure {
+  userId: number;
+  /** The erasure's time (the first one's, when the person was erased before). */
+  erasedAt: string;
+  readModels: 'done' | 'rebuilding';
+}
+
+/**
+ * Erases a person of the caller's company (permission and self checks by the caller): a user still there
+ * is deleted first (tokens end, address and username freed); `UserErased` is recorded on their stream;
+ * their key is destroyed, so every sealed name, address and note of theirs reads as an erased person's
+ * ever after; the read models that keep personal data are rebuilt. Erasing again changes nothing.
+ * Refused (409 PII_MIGRATION_PENDING) while events from before sealing may hold personal data in clear.
+ */
+export async function eraseUser(
+  platform: Platform,
+  revocations: TokenRevocations,
+  ctx: CommandContext,
+  target: { companyId: number; userId: number },
+  readModels: PersonalReadModels | undefined,
+): Promise<Erasure> {
+  const data = personalDataOf(platform.store);
+  if (!data) throw new Error('The event store does not seal personal data (services/open-platform.ts)');
+  if ((await migrationPendingThrough(platform.db)) !== null) {
+    throw new AppError('PII_MIGRATION_PENDING', 'Events recorded before personal data was sealed still hold it in clear: run `npm run pii:migrate` first (docs/operations.md, "Erasing a person")');
+  }
+  const present = await getUser(platform.db, target.companyId, target.userId);
+  if (present) await deleteUser(platform, revocations, ctx, present);
+  const { users } = userWrites(platform);
+  const result = await users.run(target.userId, { type: 'EraseUser', companyId: target.companyId }, ctx, { settle: false });
+  const by = ctx.actorId === null || ctx.actorId === undefined ? 'system' : `user:${String(ctx.actorId)}`;
+  await data.keys.erase(userPerson(target.userId), target.companyId, by, ctx.now);
+  await users.settle(result);
+  const state = readModels ? await readModels.rebuild() : 'done';
+  const erasedAt = (await data.keys.erasedAt(userPerson(target.userId))) ?? ctx.now;
+  return { userId: target.userId, erasedAt: erasedAt.toISOString(), readModels: state };
+}
