@@ -52,6 +52,7 @@ export async function openPlatform(
     // Personal data sealed with its person's key on the way in, opened (or read as erased) on the way out.
     const personKeys = new PersonKeys(db, loadSecretBox({ key: config.SECRETS_KEY, previousKeys: config.SECRETS_PREVIOUS_KEYS, dataDir: config.DATA_DIR }));
     await migratePersonKeys(db, () => store.headPosition());
+    await personKeys.sealAgain();
     store = sealingEventStore(store, new PersonalData(personKeys, PERSONAL_DATA));
     // Each append a span of the trace it is made in, when tracing is on (the store itself otherwise).
     store = tracedEventStore(store);

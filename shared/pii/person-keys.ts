@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from '#shared/auth/index.js';
+import { SealedValueError, type SecretBox } from '#shared/auth/index.js';
 import { applySchema, type Database, type Sql } from '#shared/db/index.js';
 
 /*
@@ -101,8 +101,44 @@ export class PersonKeys {
       `SELECT subject, sealed_key FROM pii_keys WHERE subject = ANY($1::text[])`,
       [[...new Set(subjects)]],
     );
-    for (const r of rows) found.set(r.subject, r.sealed_key === null ? 'erased' : Buffer.from(this.box.open(r.sealed_key, context(r.subject)), 'base64'));
+    for (const r of rows) found.set(r.subject, r.sealed_key === null ? 'erased' : this.unsealed(r.subject, r.sealed_key));
     return found;
+  }
+
+  /**
+   * A stored key opened with the installation's keys. One none of them opens (SECRETS_KEY lost, not
+   * kept among SECRETS_PREVIOUS_KEYS during a rotation) reads as erased: nobody can read that data again.
+   */
+  private unsealed(subject: string, sealed: string): PersonKey {
+    try {
+      return Buffer.from(this.box.open(sealed, context(subject)), 'base64');
+    } catch (err) {
+      if (err instanceof SealedValueError) return 'erased';
+      throw err;
+    }
+  }
+
+  /**
+   * Seals again, under the current secrets key, every person key sealed under an older one (a rotation
+   * of SECRETS_KEY: docs/operations.md, "Secrets at rest"); answers how many. Keys no configured key opens stay as they are.
+   */
+  async sealAgain(): Promise<number> {
+    const { rows } = await this.db.query<{ subject: string; sealed_key: string }>(
+      `SELECT subject, sealed_key FROM pii_keys WHERE sealed_key IS NOT NULL AND sealed_key NOT LIKE $1`,
+      [`sealed:v1:${this.box.currentKeyId}:%`],
+    );
+    let done = 0;
+    for (const r of rows) {
+      const key = this.unsealed(r.subject, r.sealed_key);
+      if (key === 'erased') continue;
+      const { rowCount } = await this.db.query(`UPDATE pii_keys SET sealed_key = $3 WHERE subject = $1 AND sealed_key = $2`, [
+        r.subject,
+        r.sealed_key,
+        this.box.seal(key.toString('base64'), context(r.subject)),
+      ]);
+      done += rowCount;
+    }
+    return done;
   }
 
   /**
