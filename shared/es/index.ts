@@ -17,4 +17,4 @@ export * from './read-model-waiter.js';
 export * from './record-state.js';
 export * from './revocable-key-decider.js';
 export * from './state-cache.js';
-export { ENCODED_SQL } from './sql-chain.js';
+export { ENCODED_SQL, rechainFrom } from './sql-chain.js';

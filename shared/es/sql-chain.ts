@@ -130,3 +130,31 @@ export async function migrateSqlChain(tx: Sql): Promise<number> {
   const { rows: done } = await tx.query<{ n: string | number }>(`SELECT es_chain_backfill() AS n`);
   return Number(done[0]?.n ?? 0);
 }
+
+/**
+ * Hashes chain `chain` again from its event `fromSeq` on, in chain order, after the stored bytes of
+ * events from there on were rewritten (the personal data migration, `npm run pii:migrate`), and moves
+ * its head. Run in the transaction that rewrote them, with the chain's head row locked; answers the old
+ * and the new head.
+ */
+export async function rechainFrom(tx: Sql, chain: string, fromSeq: number): Promise<{ oldHead: string; newHead: string; events: number }> {
+  const { rows } = await tx.query<{ old_head: string; new_head: string; n: string | number }>(
+    `WITH RECURSIVE prev AS (
+       SELECT COALESCE((SELECT chain_hash FROM es_events WHERE chain = $1 AND chain_seq = $2::bigint - 1), ${GENESIS_SQL}) AS h
+     ), walk AS (
+       SELECT e.chain_seq AS seq, e.position, sha256((SELECT h FROM prev) || convert_to(${ENCODED_SQL('e', 'e.position')}, 'UTF8')) AS h
+         FROM es_events e WHERE e.chain = $1 AND e.chain_seq = $2::bigint
+       UNION ALL
+       SELECT e.chain_seq, e.position, sha256(w.h || convert_to(${ENCODED_SQL('e', 'e.position')}, 'UTF8'))
+         FROM walk w JOIN es_events e ON e.chain = $1 AND e.chain_seq = w.seq + 1
+     ), moved AS (
+       UPDATE es_events e SET chain_hash = w.h FROM walk w WHERE e.position = w.position RETURNING w.seq, w.h
+     ), last AS (SELECT h FROM moved ORDER BY seq DESC LIMIT 1)
+     SELECT encode((SELECT head FROM es_chains WHERE chain = $1), 'hex') AS old_head, encode((SELECT h FROM last), 'hex') AS new_head,
+            (SELECT count(*) FROM moved) AS n`,
+    [chain, fromSeq],
+  );
+  const r = rows[0]!;
+  await tx.query(`UPDATE es_chains SET head = decode($2, 'hex') WHERE chain = $1`, [chain, r.new_head]);
+  return { oldHead: r.old_head, newHead: r.new_head, events: Number(r.n) };
+}
