@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 /** Times in the person's own zone and language. */
@@ -208,9 +208,10 @@ export function Confirm(props: { label: string; question?: string; yes: string; 
       setBusy(false);
     }
   };
+  const question = useId(); // The group is described by its question, read out with the group's name.
   return (
-    <span role="group" aria-label={props.label} class="row confirm">
-      {props.question ? <span>{props.question}</span> : null}
+    <span role="group" aria-label={props.label} aria-describedby={props.question ? question : undefined} class="row confirm">
+      {props.question ? <span id={question}>{props.question}</span> : null}
       <button type="button" class="danger" disabled={busy} aria-busy={busy} onClick={() => void yes()}>
         {props.yes}
       </button>

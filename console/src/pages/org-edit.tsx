@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import type { Page, Role, User } from '@qa-platform/client';
+import type { Answer, Page, Role, User } from '@qa-platform/client';
 import { api } from '../api';
 import { Confirm, ConfirmButton, ErrorNote, Field, useAction, useActionThen, withFields } from '../ui';
 
@@ -75,12 +75,26 @@ export function RoleEditor({ role, catalog }: { role: Role; catalog: { key: stri
   );
 }
 
+type Erasure = Answer<'/api/v1/users/{id}/erase', 'post'>;
+
+/** What erasing a person does, asked before it is done. */
+const ERASE_QUESTION =
+  'Erase for good? This deletes the account and erases their name, e-mail address, sign-in addresses and notes; it cannot be undone. The history stays verifiable: its entries then name an erased person.';
+
 /**
  * A user's row controls for someone with USER_MANAGE: replace the user's company roles (the API adds
- * only roles whose keys the editor holds), and deactivate (after a confirmation; their tokens stop
- * at once) or reactivate. Not offered on one's own row: the API refuses changing one's own status.
+ * only roles whose keys the editor holds), deactivate (after a confirmation; their tokens stop
+ * at once) or reactivate, and erase their personal data (after a confirmation; `onErased` is told what
+ * to say, as the row goes with the user). Status and erasure are not offered on one's own row: the API
+ * refuses both for oneself.
  */
-export function UserControls({ user, roles, self }: { user: { id: number; name: string; status: string; roles: { id: number }[] }; roles: { id: number; name: string }[] | undefined; self: boolean }) {
+export function UserControls(props: {
+  user: { id: number; name: string; status: string; roles: { id: number }[] };
+  roles: { id: number; name: string }[] | undefined;
+  self: boolean;
+  onErased: (said: string) => void;
+}) {
+  const { user, roles, self } = props;
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -122,6 +136,23 @@ export function UserControls({ user, roles, self }: { user: { id: number; name: 
           <button type="button" aria-label={`Deactivate ${user.name}`} onClick={() => setConfirming(true)}>
             Deactivate
           </button>
+        )}
+        {self ? null : (
+          <ConfirmButton
+            label={`Confirm erasing the personal data of ${user.name}`}
+            question={ERASE_QUESTION}
+            yes="Yes, erase for good"
+            buttonLabel={`Erase personal data of ${user.name}`}
+            onYes={() => action.run(async () => {
+              const erased = await api<Erasure>(`/api/v1/users/${user.id}/erase`, { method: 'POST' });
+              const rebuilding = erased.readModels === 'rebuilding' ? ' Lists and reports are still being rebuilt: they may show it for a moment.' : '';
+              props.onErased(`Personal data of ${user.name} erased.${rebuilding}`);
+              // Names change wherever the person was named (teams, audit, reviews): every list is read again.
+              await qc.invalidateQueries();
+            })}
+          >
+            Erase personal data
+          </ConfirmButton>
         )}
       </div>
       {editing && roles ? (

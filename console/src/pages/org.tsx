@@ -86,6 +86,7 @@ function Users() {
   const all = useQuery({ queryKey: ['workspaces', 'to-grant'], queryFn: () => api<Workspace[]>('/api/v1/workspaces'), enabled: can('WORKSPACE_READ') });
   const grantable = (all.data ?? accessible).filter((w) => !w.archived);
   const [invited, setInvited] = useState('');
+  const [erased, setErased] = useState('');
   return (
     <div class="stack">
       {can('USER_INVITE') ? (
@@ -141,6 +142,9 @@ function Users() {
         <button type="submit">Search</button>
       </form>
       <ErrorNote error={users.error} />
+      <p class={erased ? 'ok' : undefined} role="status">
+        {erased}
+      </p>
       {users.isLoading ? <Loading /> : null}
       {users.data ? (
         users.data.content.length === 0 ? (
@@ -156,7 +160,7 @@ function Users() {
               { header: 'Roles', cell: (u) => u.roles.map((r) => r.name).join(', ') || '—' },
               { header: 'Last sign-in', cell: (u) => formatTime(u.lastSignInAt) },
               ...(can('USER_MANAGE')
-                ? [{ header: 'Changes', hiddenHeader: true, cell: (u: User) => <UserControls user={u} roles={roles.data} self={u.id === me?.id} /> }]
+                ? [{ header: 'Changes', hiddenHeader: true, cell: (u: User) => <UserControls user={u} roles={roles.data} self={u.id === me?.id} onErased={setErased} /> }]
                 : []),
             ]}
             rowKey={(u) => u.id}
