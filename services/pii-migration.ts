@@ -58,6 +58,8 @@ export async function migratePersonalData(db: Database, data: PersonalData, onPr
     await tx.query(SUPERSEDED_DDL);
     // Appends take their chain's row FOR UPDATE: they wait until this commits.
     await tx.query(`LOCK TABLE es_chains IN EXCLUSIVE MODE`);
+    // Keys made in this transaction: PGlite's one connection is held by it.
+    const sealing = data.within(tx);
     const firstRewritten = new Map<string, number>();
     let after = 0n;
     let read = 0;
@@ -70,7 +72,7 @@ export async function migratePersonalData(db: Database, data: PersonalData, onPr
       );
       if (rows.length === 0) break;
       const events = rows.map((r) => ({ type: r.type, payload: r.payload, metadata: r.metadata }));
-      const sealedEvents = await data.seal(events);
+      const sealedEvents = await sealing.seal(events);
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
         const next = sealedEvents[i]!;

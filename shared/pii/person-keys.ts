@@ -62,6 +62,11 @@ export class PersonKeys {
     private readonly box: SecretBox,
   ) {}
 
+  /** The same keys read and made through `sql` (a transaction: PGlite has one connection, which it holds). */
+  within(sql: Sql): PersonKeys {
+    return new PersonKeys(sql, this.box);
+  }
+
   /** The key to seal a person's data with: made on first use; `erased` for an erased person. */
   async forSealing(subject: string, companyId: number | null): Promise<PersonKey> {
     const known = this.sealing.get(subject);

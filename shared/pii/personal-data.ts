@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Sql } from '#shared/db/index.js';
 import type { EventMetadata, NewEvent } from '#shared/es/index.js';
 import type { PersonKey, PersonKeys } from './person-keys.js';
 
@@ -83,16 +84,23 @@ function openValue(sealed: string, person: string, key: PersonKey | undefined, k
 
 type Visit = (value: unknown, kind: PersonalKind) => unknown;
 
-/** Calls `visit` on the value at `path` (dots; `*` for each element of an array) and stores what it answers. */
+/**
+ * Calls `visit` on the value at `path` (dots; `*` for each element of an array) and stores what it
+ * answers, copying only what changes: a node whose values all stay is returned as it is.
+ */
 function walk(node: unknown, segments: readonly string[], kind: PersonalKind, visit: Visit): unknown {
   if (segments.length === 0) return visit(node, kind);
   if (node === null || typeof node !== 'object') return node;
   const [head, ...rest] = segments as [string, ...string[]];
-  if (head === '*') return Array.isArray(node) ? node.map((el) => walk(el, rest, kind, visit)) : node;
+  if (head === '*') {
+    if (!Array.isArray(node)) return node;
+    const next = node.map((el) => walk(el, rest, kind, visit));
+    return next.every((el, i) => el === node[i]) ? node : next;
+  }
   if (Array.isArray(node) || !Object.hasOwn(node, head)) return node;
-  const copy = { ...(node as Record<string, unknown>) };
-  copy[head] = walk(copy[head], rest, kind, visit);
-  return copy;
+  const child = (node as Record<string, unknown>)[head];
+  const next = walk(child, rest, kind, visit);
+  return next === child ? node : { ...(node as Record<string, unknown>), [head]: next };
 }
 
 interface EventLike {
@@ -111,6 +119,11 @@ export class PersonalData {
     this.paths = new Map(
       Object.entries(rules.byType).map(([type, f]) => [type, { person: f.person, fields: Object.entries(f.fields).map(([p, k]) => [p.split('.'), k]), onlyWhen: f.onlyWhen }]),
     );
+  }
+
+  /** The same sealing with its keys read and made through `sql` (a transaction). */
+  within(sql: Sql): PersonalData {
+    return new PersonalData(this.keys.within(sql), this.rules);
   }
 
   /** Whether events of this type may hold personal data in their payload. */
@@ -146,7 +159,7 @@ export class PersonalData {
       }
       const actor = this.personOf(e, 'actor');
       const metaFields = Object.entries(this.rules.metadata).filter(([f]) => typeof metadata[f] === 'string');
-      if (actor && metaFields.length > 0) {
+      if (actor && metaFields.some(([f]) => sealedPerson(metadata[f]) === null)) {
         const key = await this.keys.forSealing(actor, e.metadata.companyId ?? null);
         metadata = { ...metadata };
         for (const [field, kind] of metaFields) metadata[field] = this.sealOne(metadata[field], actor, key, kind);

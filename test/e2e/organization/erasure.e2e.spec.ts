@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#shared/db/index.js';
 import { client, createActiveUser, signIn, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
+import { tablesHolding } from '#test/helpers/db-search.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
 import { http, errorCode, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
@@ -25,20 +26,7 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
   let person: { id: number; email: string };
   let before: string;
 
-  /** Every table of the database (every schema but the system's) whose rows, as text, hold `needle`, with how many. */
-  async function tablesHolding(needle: string): Promise<Record<string, number>> {
-    const { rows: tables } = await db.query<{ s: string; t: string }>(
-      `SELECT table_schema AS s, table_name AS t FROM information_schema.tables
-        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-    );
-    expect(tables.length).toBeGreaterThan(40);
-    const found: Record<string, number> = {};
-    for (const { s, t } of tables) {
-      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${s}"."${t}" x WHERE x::text ILIKE $1`, [`%${needle}%`]);
-      if (rows[0]!.n > 0) found[`${s}.${t}`] = rows[0]!.n;
-    }
-    return found;
-  }
+  const tablesHoldingHere = (needle: string) => tablesHolding(db, needle);
 
   beforeAll(async () => {
     if (store === 'PostgreSQL') database = await createTestDatabase('qa_erasure');
@@ -69,7 +57,7 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     const sealed = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE type = 'UserInvited' AND payload->>'email' LIKE 'pii:v1:user:' || $1 || ':%'`, [String(person.id)]);
     expect(sealed.rows[0]!.n).toBe(1);
     // The read models hold the values (the search below would find them).
-    expect(Object.keys(await tablesHolding(MARK))).toEqual(expect.arrayContaining(['public.org_users']));
+    expect(Object.keys(await tablesHoldingHere(MARK))).toEqual(expect.arrayContaining(['public.org_users']));
     expect((await admin.get(`/users/${person.id}`)).body).toMatchObject({ name: `Zelda ${MARK}`, email: person.email });
   });
 
@@ -86,8 +74,8 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     const erased = await admin.post(`/users/${person.id}/erase`);
     expect(erased.status).toBe(200);
     expect(erased.body).toMatchObject({ userId: person.id, readModels: 'done' });
-    expect(await tablesHolding(MARK)).toEqual({});
-    expect(await tablesHolding('+44 20 7946')).toEqual({});
+    expect(await tablesHoldingHere(MARK)).toEqual({});
+    expect(await tablesHoldingHere('+44 20 7946')).toEqual({});
     const key = await db.query<{ sealed_key: string | null; erased_by: string }>(`SELECT sealed_key, erased_by FROM pii_keys WHERE subject = $1`, [`user:${person.id}`]);
     expect(key.rows).toEqual([{ sealed_key: null, erased_by: `user:${company.userId}` }]);
 
