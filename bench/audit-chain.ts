@@ -2,9 +2,13 @@
  * The history's chain: appends with the chain (the trigger that numbers and hashes each event under its
  * chain's head row) against the same store with the trigger disabled, taking turns within one run so
  * both see the same load; then verification of the chains written, in events per second (hashing the
- * database's canonical encoding again and checking the order, as GET /api/v1/audit/verify does).
+ * database's canonical encoding again and checking the order, as GET /api/v1/audit/verify does). A third
+ * arm seals each event's client address under its actor's key (shared/pii), as the platform's store does.
  */
+import { randomBytes } from 'node:crypto';
 import { ChainWalk, GENESIS } from '#shared/audit/verify-chain.js';
+import { SecretBox } from '#shared/auth/index.js';
+import { migratePersonKeys, PersonalData, PersonKeys, sealingEventStore } from '#shared/pii/index.js';
 import { chainItems } from '#services/organization/audit/chain-reads.js';
 import { migrateAuditChain } from '#services/organization/audit/signing-keys.js';
 import { note, num, phase, table } from './console.js';
@@ -27,9 +31,13 @@ export interface AuditChainReport {
   withChain: number;
   /** How much slower with the chain, in per cent of the rate without (negative: faster). */
   slowerPercent: number;
+  /** With the chain and each event's client address sealed under its actor's key (shared/pii), events/s. */
+  withChainSealed: number;
+  /** How much slower sealing makes the chained appends, in per cent. */
+  sealingPercent: number;
   verifiedEvents: number;
   verifyEventsPerSecond: number;
-  runs: { chain: boolean; round: number; load: WriterResult }[];
+  runs: { chain: boolean; sealed: boolean; round: number; load: WriterResult }[];
 }
 
 async function verifyAll(target: BenchStore): Promise<{ events: number; seconds: number }> {
@@ -50,27 +58,34 @@ async function measureOne(name: BenchStore['name'], options: AuditChainOptions):
   const target = await (name === 'PostgreSQL' ? openPostgresStore() : openPgliteStore());
   try {
     await migrateAuditChain(target.db);
+    await migratePersonKeys(target.db, () => target.store.headPosition());
+    // Sealing as the platform does it: each event's client address under its actor's key.
+    const sealing = sealingEventStore(target.store, new PersonalData(new PersonKeys(target.db, new SecretBox(randomBytes(32))), { byType: {}, metadata: { clientAddress: 'address' } }));
     const runs: AuditChainReport['runs'] = [];
     for (let round = 1; round <= options.rounds; round++) {
-      for (const chain of [false, true]) {
+      for (const [chain, sealed] of [[false, false], [true, false], [true, true]] as const) {
         await target.db.query(`ALTER TABLE es_events ${chain ? "ENABLE" : "DISABLE"} TRIGGER USER`);
-        const ticker = phase(`${name}, round ${round}, chain ${chain ? 'on' : 'off'}`);
-        const load = await runWriters(target.store, { writers: options.writers, eventsPerAppend: 1, durationMs: options.durationMs, streamCategory: `bench-chain${round}${chain ? 'on' : 'off'}`, companies: options.companies });
+        const ticker = phase(`${name}, round ${round}, chain ${chain ? 'on' : 'off'}${sealed ? ', sealed' : ''}`);
+        const category = `bench-chain${round}${chain ? 'on' : 'off'}${sealed ? 'sealed' : ''}`;
+        const load = await runWriters(sealed ? sealing : target.store, { writers: options.writers, eventsPerAppend: 1, durationMs: options.durationMs, streamCategory: category, companies: options.companies, actors: true });
         ticker.done(`${num(load.eventsPerSecond)} events/s`);
-        runs.push({ chain, round, load });
+        runs.push({ chain, sealed, round, load });
       }
     }
     // The events written with the trigger off are not chained: leave them out of verification.
     await target.db.query(`DELETE FROM es_events WHERE chain_hash IS NULL`);
     const verified = await verifyAll(target);
-    const best = (chain: boolean) => Math.max(...runs.filter((r) => r.chain === chain).map((r) => r.load.eventsPerSecond));
-    const withoutChain = best(false);
-    const withChain = best(true);
+    const best = (chain: boolean, sealed: boolean) => Math.max(...runs.filter((r) => r.chain === chain && r.sealed === sealed).map((r) => r.load.eventsPerSecond));
+    const withoutChain = best(false, false);
+    const withChain = best(true, false);
+    const withChainSealed = best(true, true);
     return {
       store: name,
       withoutChain,
       withChain,
       slowerPercent: ((withoutChain - withChain) / withoutChain) * 100,
+      withChainSealed,
+      sealingPercent: ((withChain - withChainSealed) / withChain) * 100,
       verifiedEvents: verified.events,
       verifyEventsPerSecond: verified.events / verified.seconds,
       runs,
@@ -91,8 +106,18 @@ export function formatAuditChain(reports: readonly AuditChainReport[], options: 
   return (
     `The history's chain — ${options.writers} writers × 1 event, ${options.companies} companies (chains), ${options.durationMs / 1000} s per run, best of ${options.rounds}\n` +
     table(
-      ['store', 'without chain, events/s', 'with chain, events/s', 'slower', 'met', 'verified events', 'verification, events/s'],
-      reports.map((r) => [r.store, num(r.withoutChain), num(r.withChain), `${num(r.slowerPercent, 1)} %`, r.slowerPercent < targetPercent ? 'yes' : 'no', num(r.verifiedEvents), num(r.verifyEventsPerSecond)]),
+      ['store', 'without chain, events/s', 'with chain, events/s', 'slower', 'met', 'chain + sealed address, events/s', 'sealing costs', 'verified events', 'verification, events/s'],
+      reports.map((r) => [
+        r.store,
+        num(r.withoutChain),
+        num(r.withChain),
+        `${num(r.slowerPercent, 1)} %`,
+        r.slowerPercent < targetPercent ? 'yes' : 'no',
+        num(r.withChainSealed),
+        `${num(r.sealingPercent, 1)} %`,
+        num(r.verifiedEvents),
+        num(r.verifyEventsPerSecond),
+      ]),
     ) +
     '\n'
   );

@@ -16,6 +16,8 @@ export interface WriterOptions {
   targetEventsPerSecond?: number;
   /** Writers' events carry `metadata.companyId` 1..companies (writer by writer), so they form that many chains; absent: none. */
   companies?: number;
+  /** Writers' events carry an actor (the writer, as user `w + 1`) and a client's address, as a request's events do. */
+  actors?: boolean;
   /** Called as each append resolves, with its event ids and `performance.now()` at that moment. */
   onAppended?: (ids: readonly string[], resolvedAt: number) => void;
 }
@@ -70,7 +72,12 @@ export async function runWriters(store: EventStore, options: WriterOptions): Pro
           id: randomUUID(),
           type: BENCH_EVENT_TYPE,
           payload: { writer: w, sequence: n * options.eventsPerAppend + i },
-          metadata: { occurredAt: new Date().toISOString(), correlationId: run, ...(options.companies ? { companyId: (w % options.companies) + 1 } : {}) },
+          metadata: {
+            occurredAt: new Date().toISOString(),
+            correlationId: run,
+            ...(options.companies ? { companyId: (w % options.companies) + 1 } : {}),
+            ...(options.actors ? { actorId: w + 1, clientAddress: `10.0.${w}.1` } : {}),
+          },
         });
       }
       const result = await store.append(
