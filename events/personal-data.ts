@@ -6,8 +6,9 @@ import type { PersonalDataRules, PersonalFields, PersonalKind } from '#shared/pi
  * destroys the key, after which the field reads as its placeholder ("Erased person").
  *
  * A field is named by its path in the payload (`changes.name`; `results.*.notes` for each element of an
- * array). Its person is the user the payload names (`userId`, a claim's `ownerId`) or the event's actor
- * (`metadata.actorId`), for free text a person typed. Besides these, every event's `metadata.clientAddress` is its actor's.
+ * array). Its person is the user the payload names (`userId`, a claim's `ownerId`), the event's actor
+ * (`metadata.actorId`), for free text a person typed, or the `userId` beside the field (`holder`: each
+ * grant of a review is its own person's). Besides these, every event's `metadata.clientAddress` is its actor's.
  */
 
 const ofUser = (fields: Record<string, PersonalKind>): PersonalFields => ({ person: 'userId', fields });
@@ -28,6 +29,8 @@ export const PERSONAL_FIELDS: Readonly<Record<string, PersonalFields>> = {
   SignInSucceeded: ofUser({ address: 'address', userAgent: 'agent' }),
   SignInFailed: ofUser({ address: 'address', userAgent: 'agent' }),
   SignInSessionStarted: ofUser({ address: 'address', userAgent: 'agent' }),
+  // the names each reviewed grant's person had when the review started
+  AccessReviewStarted: { person: 'holder', fields: { 'items.*.userName': 'name', 'items.*.userEmail': 'email' } },
   // free text a person typed
   AccessReviewItemDecided: ofActor({ note: 'text' }),
   DeviceSessionNotesUpdated: ofActor({ notes: 'text' }),

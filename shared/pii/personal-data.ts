@@ -15,8 +15,11 @@ export type PersonalKind = 'name' | 'email' | 'username' | 'address' | 'agent' |
 
 /** The personal fields of one event type (see events/personal-data.ts). */
 export interface PersonalFields {
-  /** Whose the fields are: the user id in the payload's `userId` or `ownerId`, or the event's actor. */
-  person: 'userId' | 'ownerId' | 'actor';
+  /**
+   * Whose the fields are: the user id in the payload's `userId` or `ownerId`, the event's actor, or the
+   * `userId` of the object that holds each field (`holder`: an array of grants, each of its person).
+   */
+  person: 'userId' | 'ownerId' | 'actor' | 'holder';
   fields: Readonly<Record<string, PersonalKind>>;
   /** Only events whose payload field has this value hold personal data (a claimed name that is a username). */
   onlyWhen?: { field: string; equals: string };
@@ -60,6 +63,12 @@ export function erasedValue(kind: PersonalKind, person: string): string {
 /** The person of a user id (`user:<id>`). */
 export const userPerson = (userId: number): string => `user:${userId}`;
 
+/** The person of a user id as an event holds it (a number, or digits); null for anything else. */
+function personOfId(id: unknown): string | null {
+  const n = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? userPerson(n) : null;
+}
+
 function sealValue(plain: string, person: string, key: Buffer): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -82,14 +91,14 @@ function openValue(sealed: string, person: string, key: PersonKey | undefined, k
   }
 }
 
-type Visit = (value: unknown, kind: PersonalKind) => unknown;
+/** Called with a personal value, its kind and the object that holds it. */
+type Visit = (value: unknown, kind: PersonalKind, holder: Record<string, unknown>) => unknown;
 
 /**
  * Calls `visit` on the value at `path` (dots; `*` for each element of an array) and stores what it
  * answers, copying only what changes: a node whose values all stay is returned as it is.
  */
 function walk(node: unknown, segments: readonly string[], kind: PersonalKind, visit: Visit): unknown {
-  if (segments.length === 0) return visit(node, kind);
   if (node === null || typeof node !== 'object') return node;
   const [head, ...rest] = segments as [string, ...string[]];
   if (head === '*') {
@@ -98,9 +107,10 @@ function walk(node: unknown, segments: readonly string[], kind: PersonalKind, vi
     return next.every((el, i) => el === node[i]) ? node : next;
   }
   if (Array.isArray(node) || !Object.hasOwn(node, head)) return node;
-  const child = (node as Record<string, unknown>)[head];
-  const next = walk(child, rest, kind, visit);
-  return next === child ? node : { ...(node as Record<string, unknown>), [head]: next };
+  const holder = node as Record<string, unknown>;
+  const child = holder[head];
+  const next = rest.length === 0 ? visit(child, kind, holder) : walk(child, rest, kind, visit);
+  return next === child ? node : { ...holder, [head]: next };
 }
 
 interface EventLike {
@@ -138,11 +148,10 @@ export class PersonalData {
     return (e.payload as Record<string, unknown> | null)?.[rule.onlyWhen.field] === rule.onlyWhen.equals ? rule : undefined;
   }
 
-  /** The person whose fields these are, from the payload or the actor; null when there is none. */
+  /** The person whose fields these are, from the payload or the actor; null when there is none (or it is each field's holder's). */
   private personOf(event: EventLike, person: PersonalFields['person']): string | null {
-    const id = person === 'actor' ? event.metadata.actorId : (event.payload as Record<string, unknown> | null)?.[person];
-    const n = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
-    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? userPerson(n) : null;
+    if (person === 'holder') return null;
+    return personOfId(person === 'actor' ? event.metadata.actorId : (event.payload as Record<string, unknown> | null)?.[person]);
   }
 
   /** The events with each personal value sealed under its person's key (an erased person's as its placeholder). */
@@ -152,10 +161,27 @@ export class PersonalData {
       let payload = e.payload;
       let metadata = e.metadata;
       const rule = this.ruleOf(e);
-      const owner = rule ? this.personOf(e, rule.person) : null;
-      if (rule && owner) {
-        const key = await this.keys.forSealing(owner, e.metadata.companyId ?? null);
-        for (const [segments, kind] of rule.fields) payload = walk(payload, segments, kind, (v, k) => this.sealOne(v, owner, key, k));
+      if (rule) {
+        const owner = this.personOf(e, rule.person);
+        const whose = (holder: Record<string, unknown>) => (rule.person === 'holder' ? personOfId(holder.userId) : owner);
+        // First whose keys are needed, then each value sealed under its person's.
+        const keys = new Map<string, PersonKey>();
+        const needed = new Set<string>();
+        for (const [segments, kind] of rule.fields) {
+          walk(payload, segments, kind, (v, _k, holder) => {
+            const p = whose(holder);
+            if (p && typeof v === 'string' && sealedPerson(v) === null) needed.add(p);
+            return v;
+          });
+        }
+        for (const p of needed) keys.set(p, await this.keys.forSealing(p, e.metadata.companyId ?? null));
+        for (const [segments, kind] of rule.fields) {
+          payload = walk(payload, segments, kind, (v, k, holder) => {
+            const p = whose(holder);
+            const key = p ? keys.get(p) : undefined;
+            return p && key ? this.sealOne(v, p, key, k) : v;
+          });
+        }
       }
       const actor = this.personOf(e, 'actor');
       const metaFields = Object.entries(this.rules.metadata).filter(([f]) => typeof metadata[f] === 'string');
@@ -200,7 +226,7 @@ export class PersonalData {
     let metadata = e.metadata;
     for (const [field, kind] of Object.entries(this.rules.metadata)) {
       if (!Object.hasOwn(metadata, field)) continue;
-      const next = visit(metadata[field], kind);
+      const next = visit(metadata[field], kind, metadata);
       if (next !== metadata[field]) metadata = { ...metadata, [field]: next };
     }
     return payload === e.payload && metadata === e.metadata ? e : { ...e, payload, metadata };

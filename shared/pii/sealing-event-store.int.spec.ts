@@ -17,6 +17,7 @@ const RULES: PersonalDataRules = {
     Registered: { person: 'userId', fields: { name: 'name', email: 'email' } },
     Results: { person: 'actor', fields: { 'results.*.notes': 'text' } },
     Claimed: { person: 'ownerId', fields: { name: 'username' }, onlyWhen: { field: 'scope', equals: 'username' } },
+    Reviewed: { person: 'holder', fields: { 'items.*.userName': 'name' } },
   },
   metadata: { clientAddress: 'address' },
 };
@@ -67,6 +68,9 @@ describe('the sealing event store', () => {
   it('seals each element of an array path, and a claim only in the scope where it is personal', async () => {
     await store.append('run-1', [{ type: 'Results', payload: { results: [{ id: 'a', notes: 'flaky on Tuesdays' }, { id: 'b', notes: null }] }, metadata: meta(7) }], 'any');
     await store.append('claim-1', [{ type: 'Claimed', payload: { scope: 'username', name: 'ada', ownerId: 7 }, metadata: meta() }], 'any');
+    await store.append('review-1', [{ type: 'Reviewed', payload: { items: [{ userId: 7, userName: 'Ada Lovelace' }, { userId: 9, userName: 'Alan Turing' }, { teamName: 'Payments' }] }, metadata: meta() }], 'any');
+    const [review] = await stored('review-1');
+    expect(review!.payload).toMatchObject({ items: [{ userName: expect.stringMatching(/^pii:v1:user:7:/) }, { userName: expect.stringMatching(/^pii:v1:user:9:/) }, { teamName: 'Payments' }] });
     await store.append('claim-2', [{ type: 'Claimed', payload: { scope: 'team-name:1', name: 'Payments', ownerId: 3 }, metadata: meta() }], 'any');
     const [run] = await stored('run-1');
     expect(JSON.stringify(run)).not.toContain('Tuesdays');
@@ -86,6 +90,8 @@ describe('the sealing event store', () => {
     expect(read!.metadata.clientAddress).toBe('erased');
     expect((await store.readStream('run-1'))[0]!.payload).toMatchObject({ results: [{ notes: '[erased]' }, { notes: null }] });
     expect((await store.readStream('claim-1'))[0]!.payload).toMatchObject({ name: 'erased-user-7' });
+    // Of a review's grants, only the erased person's name goes.
+    expect((await store.readStream('review-1'))[0]!.payload).toEqual({ items: [{ userId: 7, userName: 'Erased person' }, { userId: 9, userName: 'Alan Turing' }, { teamName: 'Payments' }] });
     // A late event about them keeps only the placeholder.
     await store.append('user-7', [{ type: 'Registered', payload: { userId: 7, name: 'Ada again', email: 'x@example.test' }, metadata: meta(1) }], 'any');
     expect(JSON.stringify((await stored('user-7'))[1])).not.toContain('Ada again');
@@ -97,8 +103,8 @@ describe('the sealing event store', () => {
     const keyB = randomBytes(32);
     const rotated = new SecretBox(keyB, [keyA]);
     const again = new PersonKeys(db, rotated);
-    // Persons 1 (an actor above) and 8; 7 is erased.
-    expect(await again.sealAgain()).toBe(2);
+    // Persons 1 (an actor above), 8 and 9; 7 is erased.
+    expect(await again.sealAgain()).toBe(3);
     expect(await again.sealAgain()).toBe(0);
     const afterRotation = sealingEventStore(spec.store, new PersonalData(new PersonKeys(db, new SecretBox(keyB)), RULES));
     expect((await afterRotation.readStream('user-8'))[0]!.payload).toMatchObject({ name: 'Grace Hopper' });

@@ -25,6 +25,7 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
   let db: Database;
   let person: { id: number; email: string };
   let before: string;
+  let reviewId: number;
 
   const tablesHoldingHere = (needle: string) => tablesHolding(db, needle);
 
@@ -42,6 +43,11 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     const login = await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password: 'zelda password 1' }, headers: { 'user-agent': `${MARK}Browser/1.0` } });
     expect(login.status).toBe(200);
     expect((await admin.put(`/users/${person.id}`, { title: `Chief ${MARK} Officer`, phone: '+44 20 7946 0000' })).status).toBe(200);
+    // A review of the workspace keeps the names its grants had when it started.
+    const review = await admin.post('/access-reviews', { workspaceId: company.workspaceId });
+    expect(review.status).toBe(201);
+    expect(JSON.stringify(review.body)).toContain(`Zelda ${MARK}`);
+    reviewId = review.body.id;
     before = new Date().toISOString();
   }, 120_000);
 
@@ -96,6 +102,9 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     expect(audit.map((e) => e.eventType)).toContain('UserErased');
     const review = (await admin.get(`/access-review?workspaceId=${company.workspaceId}&at=${encodeURIComponent(before)}`)).body;
     expect(JSON.stringify(review)).toContain('Erased person');
+    const started = (await admin.get(`/access-reviews/${reviewId}`)).body;
+    expect(JSON.stringify(started)).toContain('Erased person');
+    expect(JSON.stringify(started)).not.toContain(MARK);
 
     const again = await admin.post(`/users/${person.id}/erase`);
     expect(again.status).toBe(200);
