@@ -29,6 +29,8 @@ export const PERSONAL_FIELDS: Readonly<Record<string, PersonalFields>> = {
   SignInSucceeded: ofUser({ address: 'address', userAgent: 'agent' }),
   SignInFailed: ofUser({ address: 'address', userAgent: 'agent' }),
   SignInSessionStarted: ofUser({ address: 'address', userAgent: 'agent' }),
+  // a device session shared with a coworker: their address
+  DeviceSessionInvitationCreated: ofUser({ email: 'email' }),
   // the names each reviewed grant's person had when the review started
   AccessReviewStarted: { person: 'holder', fields: { 'items.*.userName': 'name', 'items.*.userEmail': 'email' } },
   // free text a person typed
