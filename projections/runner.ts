@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { applySchema } from '#shared/db/index.js';
 import { READ_MODEL_BEHIND, type Subscription } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
@@ -69,7 +70,7 @@ export class ProjectionRunner {
     this.startDoorbell();
     this.stopLag = qaMetrics.projectionLagSeconds.use(() => this.lag());
     const every = this.options.idlePollMs ?? 1000;
-    this.poller = setInterval(() => {
+    this.poller = setIntervalOutsideTrace(() => {
       this.polling ??= this.poll()
         .catch((err: unknown) => this.options.logger?.warn({ err }, 'projection poll failed'))
         .finally(() => (this.polling = null));
@@ -96,7 +97,7 @@ export class ProjectionRunner {
   /** Takes the free leases, then renews them three times per lease time. */
   private async startLeases(leases: ProjectionLeases): Promise<void> {
     await this.renewLeases(leases);
-    this.leaser = setInterval(() => {
+    this.leaser = setIntervalOutsideTrace(() => {
       this.renewing ??= this.renewLeases(leases)
         .catch((err: unknown) => {
           this.options.logger?.warn({ err }, 'projection lease renewal failed');

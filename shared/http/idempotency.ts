@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '#shared/db/index.js';
@@ -208,7 +209,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
 
   const every = options.sweepIntervalMs ?? 3_600_000;
   if (every > 0) {
-    const sweeper = setInterval(() => {
+    const sweeper = setIntervalOutsideTrace(() => {
       store.sweep(options.now()).catch((err: unknown) => app.log.warn({ err }, 'sweeping idempotency keys failed'));
     }, every);
     sweeper.unref();

@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { KeyedQueue } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from './types.js';
@@ -71,7 +72,7 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
   }
 
   let sweeping: Promise<void> = Promise.resolve();
-  const sweeper = setInterval(() => {
+  const sweeper = setIntervalOutsideTrace(() => {
     sweeping = (async () => {
       const now = Date.now();
       // A row rewritten meanwhile carries its new expiry, so the condition spares it.

@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { operationStream } from '#events/df/operations.js';
@@ -128,8 +129,8 @@ export class OperationService {
   async watch(): Promise<void> {
     await this.deps.kv.set(runnerKey(this.runner), '1', { ttlMs: RUNNER_TTL_MS });
     this.timers.push(
-      setInterval(() => void this.deps.kv.set(runnerKey(this.runner), '1', { ttlMs: RUNNER_TTL_MS }).catch((err: unknown) => this.deps.logger.warn({ err }, 'renewing the operation runner failed')), RENEW_MS),
-      setInterval(() => void this.reap(), REAP_MS),
+      setIntervalOutsideTrace(() => void this.deps.kv.set(runnerKey(this.runner), '1', { ttlMs: RUNNER_TTL_MS }).catch((err: unknown) => this.deps.logger.warn({ err }, 'renewing the operation runner failed')), RENEW_MS),
+      setIntervalOutsideTrace(() => void this.reap(), REAP_MS),
     );
     for (const t of this.timers) t.unref();
     void this.reap();

@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import type { Database } from '#shared/db/index.js';
 import { checkpointMessage } from '#shared/audit/verify-chain.js';
 import type { AuditSigningKeys } from './signing-keys.js';
@@ -39,7 +40,7 @@ export class Checkpointer {
 
   start(onError: (err: unknown) => void): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.pass().catch(onError), Math.min(this.options.everyMs, 5_000));
+    this.timer = setIntervalOutsideTrace(() => void this.pass().catch(onError), Math.min(this.options.everyMs, 5_000));
     this.timer.unref();
   }
 

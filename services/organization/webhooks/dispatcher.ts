@@ -1,3 +1,4 @@
+import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { performance } from 'node:perf_hooks';
 import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { projectionSchemaName } from '#projections/types.js';
@@ -69,7 +70,7 @@ export class WebhookDispatcher {
     const after = (await dispatchPosition(db))!;
     this.intake = this.follow(after);
     const every = Math.max(20, Math.min(1000, ...config.WEBHOOK_RETRY_SCHEDULE));
-    this.poll = setInterval(() => this.wake(), every);
+    this.poll = setIntervalOutsideTrace(() => this.wake(), every);
     this.poll.unref();
     this.wake();
     this.stopBacklog = qaMetrics.webhookBacklog.use(async () => [{ labels: {}, value: await pendingDeliveries(db) }]);
