@@ -52,7 +52,10 @@ export async function openPlatform(
     // Personal data sealed with its person's key on the way in, opened (or read as erased) on the way out.
     const personKeys = new PersonKeys(db, loadSecretBox({ key: config.SECRETS_KEY, previousKeys: config.SECRETS_PREVIOUS_KEYS, dataDir: config.DATA_DIR }));
     await migratePersonKeys(db, () => store.headPosition());
-    await personKeys.sealAgain();
+    const resealed = await personKeys.sealAgain();
+    if (resealed.unopened > 0) {
+      logger.error({ unopened: resealed.unopened }, 'person keys sealed under a key this process does not have: their data cannot be read until every process runs with the same SECRETS_KEY');
+    }
     store = sealingEventStore(store, new PersonalData(personKeys, PERSONAL_DATA));
     // Each append a span of the trace it is made in, when tracing is on (the store itself otherwise).
     store = tracedEventStore(store);

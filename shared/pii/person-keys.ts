@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SealedValueError, type SecretBox } from '#shared/auth/index.js';
 import { applySchema, type Database, type Sql } from '#shared/db/index.js';
+import { AppError } from '#shared/errors.js';
 
 /*
  * The keys of persons' data: one random AES-256 key per person (`user:<id>`), kept in `pii_keys` sealed
@@ -111,39 +112,51 @@ export class PersonKeys {
   }
 
   /**
-   * A stored key opened with the installation's keys. One none of them opens (SECRETS_KEY lost, not
-   * kept among SECRETS_PREVIOUS_KEYS during a rotation) reads as erased: nobody can read that data again.
+   * A stored key opened with the installation's keys. One none of them opens is refused (503), never read
+   * as erased: a process started with another SECRETS_KEY than the rest would otherwise write placeholders
+   * into the read models it builds.
    */
-  private unsealed(subject: string, sealed: string): PersonKey {
+  private unsealed(subject: string, sealed: string): Buffer {
     try {
       return Buffer.from(this.box.open(sealed, context(subject)), 'base64');
     } catch (err) {
-      if (err instanceof SealedValueError) return 'erased';
-      throw err;
+      if (!(err instanceof SealedValueError)) throw err;
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `Personal data cannot be opened: the key of ${subject} is sealed under a key this process does not have (every process needs the same SECRETS_KEY; docs/operations.md, "Secrets at rest")`,
+        { cause: err },
+      );
     }
   }
 
   /**
    * Seals again, under the current secrets key, every person key sealed under an older one (a rotation
-   * of SECRETS_KEY: docs/operations.md, "Secrets at rest"); answers how many. Keys no configured key opens stay as they are.
+   * of SECRETS_KEY: docs/operations.md, "Secrets at rest"); answers how many, and how many no configured
+   * key opens (they stay as they are).
    */
-  async sealAgain(): Promise<number> {
+  async sealAgain(): Promise<{ sealed: number; unopened: number }> {
     const { rows } = await this.db.query<{ subject: string; sealed_key: string }>(
       `SELECT subject, sealed_key FROM pii_keys WHERE sealed_key IS NOT NULL AND sealed_key NOT LIKE $1`,
       [`sealed:v1:${this.box.currentKeyId}:%`],
     );
-    let done = 0;
+    let sealed = 0;
+    let unopened = 0;
     for (const r of rows) {
-      const key = this.unsealed(r.subject, r.sealed_key);
-      if (key === 'erased') continue;
+      let key: Buffer;
+      try {
+        key = this.unsealed(r.subject, r.sealed_key);
+      } catch {
+        unopened++;
+        continue;
+      }
       const { rowCount } = await this.db.query(`UPDATE pii_keys SET sealed_key = $3 WHERE subject = $1 AND sealed_key = $2`, [
         r.subject,
         r.sealed_key,
         this.box.seal(key.toString('base64'), context(r.subject)),
       ]);
-      done += rowCount;
+      sealed += rowCount;
     }
-    return done;
+    return { sealed, unopened };
   }
 
   /**

@@ -98,17 +98,20 @@ describe('the sealing event store', () => {
     expect((await keys.erasedAt('user:7'))?.toISOString()).toBe('2026-11-30T11:00:00.000Z');
   });
 
-  it('seals the person keys again under a new installation key, and reads a key no configured key opens as erased', async () => {
+  it('seals the person keys again under a new installation key, and refuses (503) to read with a key no configured key opens', async () => {
     await store.append('user-8', [{ type: 'Registered', payload: { userId: 8, name: 'Grace Hopper', email: 'grace@example.test' }, metadata: meta(8) }], 'no_stream');
     const keyB = randomBytes(32);
     const rotated = new SecretBox(keyB, [keyA]);
     const again = new PersonKeys(db, rotated);
     // Persons 1 (an actor above), 8 and 9; 7 is erased.
-    expect(await again.sealAgain()).toBe(3);
-    expect(await again.sealAgain()).toBe(0);
+    expect(await again.sealAgain()).toEqual({ sealed: 3, unopened: 0 });
+    expect(await again.sealAgain()).toEqual({ sealed: 0, unopened: 0 });
     const afterRotation = sealingEventStore(spec.store, new PersonalData(new PersonKeys(db, new SecretBox(keyB)), RULES));
     expect((await afterRotation.readStream('user-8'))[0]!.payload).toMatchObject({ name: 'Grace Hopper' });
-    const lost = sealingEventStore(spec.store, new PersonalData(new PersonKeys(db, new SecretBox(randomBytes(32))), RULES));
-    expect((await lost.readStream('user-8'))[0]!.payload).toMatchObject({ name: 'Erased person' });
+    // A process with another key: never placeholders in what it reads (or builds), a refusal naming the cause.
+    const stranger = new PersonKeys(db, new SecretBox(randomBytes(32)));
+    const lost = sealingEventStore(spec.store, new PersonalData(stranger, RULES));
+    await expect(lost.readStream('user-8')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('SECRETS_KEY') });
+    expect(await stranger.sealAgain()).toEqual({ sealed: 0, unopened: 3 });
   });
 });

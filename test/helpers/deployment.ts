@@ -26,6 +26,8 @@ export async function sharedDeployment(): Promise<{ env: Record<string, string>;
       REDIS_KEY_PREFIX: `qa-test-${randomBytes(4).toString('hex')}:`,
       NATS_URL: nats.url,
       JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      // One sealing key for every process, as for the signing key: each has a data directory of its own.
+      SECRETS_KEY: randomBytes(32).toString('base64'),
     },
     drop: async () => {
       await nats.stop();
