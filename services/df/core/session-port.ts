@@ -2,7 +2,7 @@ import type { SessionHolders } from './holders.js';
 import type { DeviceScope } from '#projections/df-devices/index.js';
 import type { SessionRecord, SessionView } from '#projections/df-sessions/index.js';
 import type { SessionType } from '#events/df/devices.js';
-import type { ActivityKind, DebugProtocolName, SessionEndReason } from '#events/df/sessions.js';
+import type { ActivityKind, DebugProtocolName, SessionEndReason, SessionOutcome } from '#events/df/sessions.js';
 import type { ControlAction, AgentCommand, DeviceOp, RpcResult } from '#shared/wire/index.js';
 import type { Caller } from '../http.js';
 
@@ -38,6 +38,11 @@ export interface SessionPort {
   isOpen(sessionId: string): Promise<boolean>;
   /** Allocates the device and prepares it; answers once the session is active (or refuses). */
   create(caller: Caller, input: CreateSessionInput): Promise<SessionView>;
+  /**
+   * Sets the session's test outcome as `PUT /df/api/sessions/{id}/outcome` does, also after its end; the
+   * outcome counts for its device's failed sessions in a row. The same outcome again changes nothing.
+   */
+  update(session: SessionRecord, caller: SessionActor, change: { outcome: { outcome: SessionOutcome; reason: string | null } }): Promise<void>;
   /** Ends a session (recording, logs, release of the device); safe to repeat. */
   end(session: Pick<SessionRecord, 'id' | 'hostId' | 'deviceId' | 'companyId' | 'workspaceId'>, reason: SessionEndReason, actor: string | number): Promise<void>;
   /** Sends one command to the session's device. */

@@ -238,7 +238,7 @@ export class SessionService implements SessionPort {
   }
 
   /** Renames, updates metadata, notes or the outcome (an outcome counts for the device's failed sessions in a row). */
-  async update(session: SessionRecord, caller: Caller, change: Parameters<SessionWrites['update']>[2]): Promise<void> {
+  async update(session: SessionRecord, caller: SessionActing, change: Parameters<SessionWrites['update']>[2]): Promise<void> {
     await this.writes.update(session, caller, change);
     if (change.outcome !== undefined) await this.closed(session.deviceId, session.id, null);
   }

@@ -43,7 +43,7 @@ export class SessionWrites {
   /** Renames, updates metadata or notes. */
   async update(
     session: SessionRecord,
-    caller: Caller,
+    caller: SessionActing,
     change: { name?: string; metadata?: Record<string, unknown>; notes?: string; outcome?: { outcome: SessionOutcome; reason: string | null } },
   ): Promise<void> {
     const commands: (SessionCommand & { sessionId: string })[] = [

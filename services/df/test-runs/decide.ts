@@ -202,12 +202,12 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       projectId: p.projectId,
     }),
     TestRunPlanned: (s, { payload: p }) => {
-      const shards = Object.fromEntries(p.shards.map((shard) => [shard.deviceId, { deviceId: shard.deviceId, state: 'planned' as const, queue: [], running: null, startedAt: null }]));
+      const shards = Object.fromEntries(p.shards.map((shard) => [shard.deviceId, { deviceId: shard.deviceId, state: 'planned' as const, queue: [], running: null, startedAt: null, sessionId: null, endReason: null }]));
       const tests = { ...s.tests };
       for (const t of p.shards.flatMap((shard) => shard.tests)) if (tests[testKey(t)]) tests[testKey(t)] = { ...tests[testKey(t)]!, plannedMs: t.plannedMs };
       return enqueue({ ...s, basis: p.basis, shards, tests }, p.shards);
     },
-    TestRunShardStarted: (s, { payload: p }) => ({ ...withShard(s, p.deviceId, () => ({ state: 'running', startedAt: p.startedAt })), status: 'running', startedAt: s.startedAt ?? p.startedAt }),
+    TestRunShardStarted: (s, { payload: p }) => ({ ...withShard(s, p.deviceId, () => ({ state: 'running', startedAt: p.startedAt, sessionId: p.sessionId })), status: 'running', startedAt: s.startedAt ?? p.startedAt }),
     TestStarted: (s, { payload: p }) => {
       const key = testKey(p);
       const started = withShard(s, p.deviceId, (shard) => ({ running: { key, attempt: p.attempt, startedAt: p.startedAt }, queue: shard.queue.filter((k, i) => k !== key || i !== shard.queue.indexOf(key)) }));
@@ -231,7 +231,7 @@ export const testRunDecider = defineDecider<TestRunCommand, TestRunEvent, TestRu
       const running = s.shards[p.deviceId]?.running;
       // An attempt cut short by its device failing is not the test's: it is given back.
       const givenBack = running && p.state === 'infrastructure-failed' ? withTest(s, running.key, (t) => ({ starts: t.starts - 1 })) : s;
-      return withShard(givenBack, p.deviceId, () => ({ state: p.state, queue: [], running: null }));
+      return withShard(givenBack, p.deviceId, () => ({ state: p.state, queue: [], running: null, endReason: p.reason }));
     },
     TestsReplanned: (s, { payload: p }) => enqueue(withShard(s, p.fromDeviceId, () => ({ queue: [] })), p.shards),
     TestRunFinished: (s, { payload: p }) => ({ ...s, status: p.state }),

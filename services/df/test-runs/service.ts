@@ -15,7 +15,7 @@ import { testRunDecider, type TestRunCommand } from './decide.js';
 import { chooseDevices, type DeviceSelector } from './devices.js';
 import { testHistory } from './history.js';
 import { planShards, resolveStrategy, selectTests, testKey, type TestId } from './plan.js';
-import { RUN_ACTOR, ShardRunner, type ShardContext } from './shard.js';
+import { judgeShardSession, RUN_ACTOR, ShardRunner, type ShardContext } from './shard.js';
 import { isFinished, isLive, type TestRunRecord } from './state.js';
 
 const READ_MODELS = ['df-test-runs'];
@@ -138,9 +138,22 @@ export class TestRunService {
         if (isFinished(state) || !isLive(shard) || going.has(shard.deviceId)) continue;
         const reason = `The shard's runner stopped without ending it on device ${shard.deviceId}`;
         await this.send(runId, null, { type: 'EndShard', deviceId: shard.deviceId, state: 'infrastructure-failed', reason, now: this.deps.platform.now().toISOString() });
+        await this.judgeLate(runId, shard.deviceId);
       }
       await this.send(runId, null, { type: 'Finish', now: this.deps.platform.now().toISOString() });
     }
+  }
+
+  /**
+   * A shard ended after its runner stopped: its device session (ended by then) is judged now, and the
+   * outcome still counts for its device's failed sessions in a row (a late outcome is counted too).
+   */
+  private async judgeLate(runId: string, deviceId: string): Promise<void> {
+    const state = await this.load(runId);
+    const sessionId = state.shards[deviceId]?.sessionId;
+    if (!sessionId) return;
+    const session = await this.deps.sessions.get(state, sessionId).catch(() => null);
+    if (session) await judgeShardSession(this.deps.sessions, session, state.shards[deviceId]).catch((err: unknown) => this.deps.platform.logger.warn({ err, runId, sessionId }, "judging a shard's session failed"));
   }
 
   /** Marks (again) that this process runs a run. */

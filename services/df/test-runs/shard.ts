@@ -6,7 +6,7 @@ import { INSTRUMENTATION_LINK_LOST, type RpcResult } from '#shared/wire/index.js
 import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
 import type { TestRunCommand } from './decide.js';
-import { isFinished, isLive, nextBatch, type TestRunRecord } from './state.js';
+import { isFinished, isLive, nextBatch, type ShardRecord, type TestRunRecord } from './state.js';
 
 /** How often a shard whose queue is empty looks for retries and moved tests; the least time between two polls that brought nothing. */
 export const POLL_MS = 250;
@@ -71,6 +71,27 @@ export function finishCommand(deviceId: string, e: Extract<InstrumentationEvent,
   };
 }
 
+/**
+ * What a shard's end says of the device session it ran in (docs/modules/device-health.md, "Failed
+ * sessions in a row"): a shard whose device or host failed (`infrastructure-failed`) failed; one that
+ * completed passed, whatever its tests did (a failing test is the app's fault, not the device's); a
+ * cancelled or live shard says nothing.
+ */
+export function shardSessionOutcome(shard: Pick<ShardRecord, 'state' | 'endReason'> | undefined): { outcome: 'passed' | 'failed'; reason: string } | null {
+  if (shard?.state === 'completed') return { outcome: 'passed', reason: 'run shard: completed' };
+  if (shard?.state === 'infrastructure-failed') return { outcome: 'failed', reason: `run shard: ${shard.endReason ?? 'its device failed'}`.slice(0, 2_000) };
+  return null;
+}
+
+/**
+ * Sets the outcome a shard's end gives its device session, as `PUT /df/api/sessions/{id}/outcome` does
+ * (the same outcome again changes nothing); nothing for a shard whose end says nothing.
+ */
+export async function judgeShardSession(sessions: SessionPort, session: SessionRecord, shard: Pick<ShardRecord, 'state' | 'endReason'> | undefined): Promise<void> {
+  const outcome = shardSessionOutcome(shard);
+  if (outcome) await sessions.update(session, { actor: RUN_ACTOR, companyId: session.companyId, workspaceId: session.workspaceId }, { outcome });
+}
+
 const shardLive = (s: TestRunRecord, deviceId: string) => !isFinished(s) && Boolean(s.shards[deviceId] && isLive(s.shards[deviceId]));
 
 /**
@@ -104,6 +125,13 @@ export class ShardRunner {
     } catch (err) {
       await this.lost(`${(await this.sessions.isOpen(this.session.id).catch(() => false)) ? 'The device failed' : 'The session ended'}: ${messageOf(err)}`);
     } finally {
+      // The shard's end judges its session before the session ends: the device's failed sessions in a
+      // row are counted as the session closes, so the outcome must be there by then.
+      const session = this.session;
+      await this.ctx
+        .load()
+        .then((state) => judgeShardSession(this.sessions, session, state.shards[this.deviceId]))
+        .catch(() => undefined);
       await this.sessions.end(this.session, 'test-run-finished', RUN_ACTOR).catch(() => undefined);
     }
   }

@@ -32,6 +32,10 @@ export interface ShardRecord {
   queue: string[];
   running: RunningTest | null;
   startedAt: string | null;
+  /** The device session the shard runs in, once started (none when its runner had none). */
+  sessionId: string | null;
+  /** Why it ended, when it said (an `infrastructure-failed` shard's device or host failure). */
+  endReason: string | null;
 }
 
 export interface TestRunRecord {
