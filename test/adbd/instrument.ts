@@ -4,9 +4,9 @@
  * status protocol (`INSTRUMENTATION_STATUS: key=value`, `INSTRUMENTATION_STATUS_CODE: 1 | 0 | -2 | -3 |
  * -4`, then `INSTRUMENTATION_RESULT` and `INSTRUMENTATION_CODE`), with the runner's own logcat lines
  * (`TestRunner: started: …`, `finished: …`) and the test's own. A script says what each test does:
- * pass, fail with a stack, crash the process, hang until stopped, fail once and then pass (flaky: the
- * attempts are counted on the suite, which every device of a farm shares), be ignored, or fail an
- * assumption. The runner's arguments are honoured: `-e class`, `-e notClass`, `-e package`,
+ * pass, fail with a stack, crash the process, hang until stopped, break the link to the device mid-test
+ * (the output just ends), fail once and then pass (flaky: the attempts are counted on the suite, which
+ * every device of a farm shares), be ignored, or fail an assumption. The runner's arguments are honoured: `-e class`, `-e notClass`, `-e package`,
  * `-e annotation`, `-e notAnnotation`, `-e numShards`/`-e shardIndex` (AndroidJUnitRunner's sharding
  * by the description's hash) and `-e log true` (list without running).
  */
@@ -17,6 +17,8 @@ export type ScriptedOutcome =
   | { kind: 'fail'; message: string }
   | { kind: 'crash' }
   | { kind: 'hang' }
+  /** The link to the device breaks while it runs: the output ends with the test going on and no crash said. */
+  | { kind: 'cut' }
   /** Fails its first `failures` attempts (default 1) across all devices, then passes. */
   | { kind: 'flaky'; failures?: number; message?: string }
   | { kind: 'ignored' }
@@ -148,6 +150,7 @@ export function runInstrumentation(suite: ScriptedSuite, words: string[], host: 
       timer = null;
       if (stopped) return;
       const outcome = test.outcome;
+      if (outcome.kind === 'cut') return host.close();
       if (outcome.kind === 'crash') {
         for (const line of ['FATAL EXCEPTION: main', `Process: ${suite.targetPackage}`, `java.lang.IllegalStateException: crashed in ${description(test)}`]) host.log('E', 'AndroidRuntime', line);
         host.write('INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n');
