@@ -68,6 +68,11 @@ export class PersonKeys {
     return new PersonKeys(sql, this.box);
   }
 
+  /** The key this process keeps for sealing a person's data, if it has one (no query, no await). */
+  keptForSealing(subject: string): PersonKey | undefined {
+    return this.sealing.get(subject);
+  }
+
   /** The key to seal a person's data with: made on first use; `erased` for an erased person. */
   async forSealing(subject: string, companyId: number | null): Promise<PersonKey> {
     const known = this.sealing.get(subject);

@@ -174,7 +174,7 @@ export class PersonalData {
             return v;
           });
         }
-        for (const p of needed) keys.set(p, await this.keys.forSealing(p, e.metadata.companyId ?? null));
+        for (const p of needed) keys.set(p, this.keys.keptForSealing(p) ?? (await this.keys.forSealing(p, e.metadata.companyId ?? null)));
         for (const [segments, kind] of rule.fields) {
           payload = walk(payload, segments, kind, (v, k, holder) => {
             const p = whose(holder);
@@ -186,7 +186,8 @@ export class PersonalData {
       const actor = this.personOf(e, 'actor');
       const metaFields = Object.entries(this.rules.metadata).filter(([f]) => typeof metadata[f] === 'string');
       if (actor && metaFields.some(([f]) => sealedPerson(metadata[f]) === null)) {
-        const key = await this.keys.forSealing(actor, e.metadata.companyId ?? null);
+        // A kept key seals without an await: this runs for nearly every event appended.
+        const key = this.keys.keptForSealing(actor) ?? (await this.keys.forSealing(actor, e.metadata.companyId ?? null));
         metadata = { ...metadata };
         for (const [field, kind] of metaFields) metadata[field] = this.sealOne(metadata[field], actor, key, kind);
       }
