@@ -26,6 +26,10 @@ export async function resetProjection(db: Database, projection: Projection): Pro
   await applySchema(db, 'projection_checkpoints', CHECKPOINTS_DDL);
   await applySchema(db, projectionSchemaName(projection), projection.schema);
   await db.transaction(async (tx) => {
+    // The checkpoint's row first: a runner's batch under way (it holds the row) commits before the rows
+    // are deleted, so the deletion sees what it wrote. Deleting first left those rows in place (the
+    // DELETE's snapshot did not hold them), and a replay's ON CONFLICT DO NOTHING then kept them.
+    await lockCheckpoint(tx, projection.name);
     for (const table of projection.tables) await tx.query(`DELETE FROM ${table}`);
     await tx.query(
       `INSERT INTO projection_checkpoints (name, position, version) VALUES ($1, 0, $2)

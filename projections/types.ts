@@ -22,6 +22,13 @@ export interface Projection {
    * rebuilt when a person is erased.
    */
   keepsPersonalData?: boolean;
+  /**
+   * Rewrites in place what its rows keep of a person just erased, instead of the rebuild an erasure
+   * otherwise gives a read model that keeps personal data (so it keeps answering meanwhile). Called once
+   * the read model has applied every event read before the person's key was destroyed, in a transaction
+   * holding its checkpoint row.
+   */
+  erasePerson?(tx: Sql, userId: number): Promise<void>;
   /** Bump when `apply` or `schema` changes meaning: the runner then rebuilds from zero on start. */
   version: number;
   apply(tx: Sql, event: RecordedEvent): Promise<void>;

@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import { reservationEvents, type ReservationEvent } from '#events/df/reservations.js';
 import type { Sql } from '#shared/db/index.js';
 import { applyByType, type Projection } from '../types.js';
@@ -10,6 +11,10 @@ export const dfReservationsProjection: Projection = {
   name: 'df-reservations',
   version: 1,
   eventTypes: reservationEvents.types,
+  // An erased person's bookings keep their device and times; their notes go.
+  erasePerson: async (tx, userId) => {
+    await tx.query(`UPDATE df_reservations SET note = $2 WHERE user_id = $1 AND note IS NOT NULL`, [userId, erasedValue('text', '')]);
+  },
   schema: `
     CREATE TABLE IF NOT EXISTS df_reservations (
       reservation_id text PRIMARY KEY,

@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import { SHARING_EVENT_TYPES, sharingEvents, type SharingEvent } from '#events/df/sharing.js';
 import { applyByType, type Projection } from '../types.js';
 
@@ -9,6 +10,10 @@ export const dfSessionSharingProjection: Projection = {
   name: 'df-session-sharing',
   version: 1,
   eventTypes: SHARING_EVENT_TYPES,
+  // Invitations of an erased coworker keep who may do what; their address goes.
+  erasePerson: async (tx, userId) => {
+    await tx.query(`UPDATE df_session_invitations SET email = $2 WHERE user_id = $1 AND email IS NOT NULL`, [userId, erasedValue('email', `user:${userId}`)]);
+  },
   schema: `
     CREATE TABLE IF NOT EXISTS df_session_invitations (
       invitation_id text PRIMARY KEY,

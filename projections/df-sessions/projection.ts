@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import type { SessionEvent } from '#events/df/sessions.js';
 import { SESSION_EVENT_TYPES } from '#events/df/sessions.js';
 import type { Sql } from '#shared/db/index.js';
@@ -8,7 +9,7 @@ import { applyByType, type Projection } from '../types.js';
 export const dfSessionsProjection: Projection = {
   name: 'df-sessions',
   // 2: when a video was stored and when it expired.
-  version: 2,
+  version: 3,
   eventTypes: SESSION_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS df_sessions (
@@ -49,6 +50,8 @@ export const dfSessionsProjection: Projection = {
     CREATE INDEX IF NOT EXISTS df_sessions_workspace ON df_sessions (workspace_id, started_at DESC);
     CREATE INDEX IF NOT EXISTS df_sessions_company_status ON df_sessions (company_id, status);
     CREATE INDEX IF NOT EXISTS df_sessions_device ON df_sessions (device_id, status);
+    -- Version 3: who wrote the notes last (an erasure rewrites theirs).
+    ALTER TABLE df_sessions ADD COLUMN IF NOT EXISTS notes_by integer;
     CREATE TABLE IF NOT EXISTS df_session_activities (
       event_id uuid PRIMARY KEY,
       session_id text NOT NULL,
@@ -79,6 +82,10 @@ export const dfSessionsProjection: Projection = {
       PRIMARY KEY (session_id, user_id, protocol)
     );`,
   tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts', 'df_session_debug_grants'],
+  // Notes an erased person wrote last read as erased; the sessions stay.
+  erasePerson: async (tx, userId) => {
+    await tx.query(`UPDATE df_sessions SET notes = $2 WHERE notes_by = $1`, [userId, erasedValue('text', '')]);
+  },
   apply: applyByType<SessionEvent>({
     DeviceSessionRequested: async (tx, { payload: p }, at, recorded) => {
       const id = p.sessionId;
@@ -116,7 +123,8 @@ export const dfSessionsProjection: Projection = {
     DeviceSessionOutcomeSet: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET outcome = $2, outcome_reason = $3 WHERE session_id = $1`, [p.sessionId, p.outcome, p.reason]),
     DeviceSessionMetadataUpdated: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET metadata = $2 WHERE session_id = $1`, [p.sessionId, JSON.stringify(p.metadata)]),
     DeviceSessionNotesUpdated: async (tx, { payload: p }, _at, recorded) => {
-      await tx.query(`UPDATE df_sessions SET notes = $2 WHERE session_id = $1`, [p.sessionId, p.notes]);
+      const by = Number(recorded.metadata.actorId);
+      await tx.query(`UPDATE df_sessions SET notes = $2, notes_by = $3 WHERE session_id = $1`, [p.sessionId, p.notes, Number.isSafeInteger(by) ? by : null]);
       await activity(tx, recorded, p.sessionId, recorded.id, 'note', { length: p.notes.length });
     },
     DeviceSessionActivityRecorded: async (tx, { payload: p }, at, recorded) => {

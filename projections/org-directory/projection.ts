@@ -44,6 +44,8 @@ export const orgDirectoryProjection: Projection = {
   name: 'org-directory',
   version: 2,
   eventTypes: HANDLED,
+  // An erased person was deleted first, and a deletion removes every row of theirs here.
+  erasePerson: async () => {},
   schema,
   tables: [
     'org_workspace_visits',

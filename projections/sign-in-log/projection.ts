@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import type { SignInEvent } from '#events/organization/users.js';
 import type { Sql } from '#shared/db/index.js';
 import type { RecordedEvent } from '#shared/es/index.js';
@@ -29,6 +30,10 @@ export const signInLogProjection: Projection = {
     ALTER TABLE org_sign_in_log ADD COLUMN IF NOT EXISTS provider jsonb;
     CREATE INDEX IF NOT EXISTS org_sign_in_log_user ON org_sign_in_log (user_id, at DESC);`,
   tables: ['org_sign_in_log'],
+  // An erased person's attempts keep their times and outcomes; where from and with what goes.
+  erasePerson: async (tx, userId) => {
+    await tx.query(`UPDATE org_sign_in_log SET address = $2, user_agent = $2 WHERE user_id = $1`, [userId, erasedValue('address', '')]);
+  },
   apply: applyByType<Handled>({
     SignInSucceeded: (tx, { payload: p }, at, recorded) => attempt(tx, recorded, at, p, { success: true, reason: null }),
     SignInFailed: (tx, { payload: p }, at, recorded) => attempt(tx, recorded, at, p, { success: false, reason: p.reason }),

@@ -1,3 +1,4 @@
+import { erasedValue } from '#shared/pii/index.js';
 import type { SignInEvent, UserEvent } from '#events/organization/users.js';
 import { applyByType, type Projection } from '../types.js';
 
@@ -52,6 +53,12 @@ export const signInSessionsProjection: Projection = {
       last_address text
     );`,
   tables: ['org_sign_in_sessions'],
+  // An erased person's sessions keep their times; where from and with what goes, and the addresses their
+  // requests were last seen from (kept beside the sessions by the auth service) go with them.
+  erasePerson: async (tx, userId) => {
+    await tx.query(`UPDATE org_sign_in_sessions SET address = $2, user_agent = $2 WHERE user_id = $1`, [userId, erasedValue('address', '')]);
+    await tx.query(`DELETE FROM org_sign_in_session_usage WHERE session_id IN (SELECT session_id FROM org_sign_in_sessions WHERE user_id = $1)`, [userId]);
+  },
   apply: applyByType<Handled>({
     SignInSessionStarted: async (tx, event, at, recorded) => {
       const p = event.payload;

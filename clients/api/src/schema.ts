@@ -24131,20 +24131,28 @@ export interface components {
             /** @description When the person was erased (the first time, when erased before) */
             erasedAt: string;
             /**
-             * @description Whether the read models that keep personal data are rebuilt yet
+             * @description Whether the read models that keep personal data hold the placeholders yet
              * @enum {string}
              */
             readModels: "done" | "rebuilding";
+            /** @description Read models emptied and replayed */
+            rebuilt: string[];
+            /** @description Read models whose rows of the person were rewritten in place (they kept answering) */
+            rewritten: string[];
             userId: number;
         };
         ErasureInput: {
             /** @description When the person was erased (the first time, when erased before) */
             erasedAt: string;
             /**
-             * @description Whether the read models that keep personal data are rebuilt yet
+             * @description Whether the read models that keep personal data hold the placeholders yet
              * @enum {string}
              */
             readModels: "done" | "rebuilding";
+            /** @description Read models emptied and replayed */
+            rebuilt: string[];
+            /** @description Read models whose rows of the person were rewritten in place (they kept answering) */
+            rewritten: string[];
             userId: number;
         };
         ErrorResponse: {

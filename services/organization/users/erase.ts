@@ -6,12 +6,12 @@ import { getUser } from '#projections/org-directory/index.js';
 import { deleteUser, userWrites, type TokenRevocations } from './service.js';
 
 /**
- * The read models that keep personal data, rebuilt after an erasure so that they hold the erased
- * person's placeholders: `done` once they have caught up with the log, `rebuilding` when they had not
- * within the wait (they go on in the background).
+ * The read models that keep personal data, made to hold the erased person's placeholders after an
+ * erasure (rewritten in place, or rebuilt): `done` once they have, `rebuilding` when they had not within
+ * the wait (they go on in the background).
  */
 export interface PersonalReadModels {
-  rebuild(): Promise<'done' | 'rebuilding'>;
+  rebuild(userId: number): Promise<{ state: 'done' | 'rebuilding'; rewritten: string[]; rebuilt: string[] }>;
 }
 
 export interface Erasure {
@@ -19,6 +19,9 @@ export interface Erasure {
   /** The erasure's time (the first one's, when the person was erased before). */
   erasedAt: string;
   readModels: 'done' | 'rebuilding';
+  /** Read models whose rows of the person were rewritten in place, and read models rebuilt. */
+  rewritten: string[];
+  rebuilt: string[];
 }
 
 /**
@@ -47,7 +50,7 @@ export async function eraseUser(
   const by = ctx.actorId === null || ctx.actorId === undefined ? 'system' : `user:${String(ctx.actorId)}`;
   await data.keys.erase(userPerson(target.userId), target.companyId, by, ctx.now);
   await users.settle(result);
-  const state = readModels ? await readModels.rebuild() : 'done';
+  const models = readModels ? await readModels.rebuild(target.userId) : { state: 'done' as const, rewritten: [], rebuilt: [] };
   const erasedAt = (await data.keys.erasedAt(userPerson(target.userId))) ?? ctx.now;
-  return { userId: target.userId, erasedAt: erasedAt.toISOString(), readModels: state };
+  return { userId: target.userId, erasedAt: erasedAt.toISOString(), readModels: models.state, rewritten: models.rewritten, rebuilt: models.rebuilt };
 }

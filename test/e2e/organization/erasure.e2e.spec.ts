@@ -28,6 +28,8 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
   let reviewId: number;
 
   const tablesHoldingHere = (needle: string) => tablesHolding(db, needle);
+  const usageRows = async (userId: number) =>
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM org_sign_in_session_usage u JOIN org_sign_in_sessions s USING (session_id) WHERE s.user_id = $1`, [userId])).rows[0]!.n;
 
   beforeAll(async () => {
     if (store === 'PostgreSQL') database = await createTestDatabase('qa_erasure');
@@ -42,6 +44,8 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     // A sign-in from a browser whose name only this person uses, a profile edit, a grant an access review writes about.
     const login = await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password: 'zelda password 1' }, headers: { 'user-agent': `${MARK}Browser/1.0` } });
     expect(login.status).toBe(200);
+    // A request of theirs: the address it came from is kept beside their sign-in session.
+    expect((await http(server.url, 'GET', '/api/v1/users/me', { token: login.body.token })).status).toBe(200);
     expect((await admin.put(`/users/${person.id}`, { title: `Chief ${MARK} Officer`, phone: '+44 20 7946 0000' })).status).toBe(200);
     // A review of the workspace keeps the names its grants had when it started.
     const review = await admin.post('/access-reviews', { workspaceId: company.workspaceId });
@@ -65,6 +69,7 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     // The read models hold the values (the search below would find them).
     expect(Object.keys(await tablesHoldingHere(MARK))).toEqual(expect.arrayContaining(['public.org_users']));
     expect((await admin.get(`/users/${person.id}`)).body).toMatchObject({ name: `Zelda ${MARK}`, email: person.email });
+    await expect.poll(() => usageRows(person.id), { timeout: 10_000 }).toBeGreaterThan(0);
   });
 
   it('refuses bad erasures: oneself, another company\'s person, nobody', async () => {
@@ -80,6 +85,12 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     const erased = await admin.post(`/users/${person.id}/erase`);
     expect(erased.status).toBe(200);
     expect(erased.body).toMatchObject({ userId: person.id, readModels: 'done' });
+    // The read models every request leans on (users, sign-in sessions, device sessions, bookings) are
+    // rewritten in place, never emptied; the audit history and the reports are rebuilt.
+    expect(erased.body.rewritten).toEqual(expect.arrayContaining(['org-directory', 'sign-in-sessions', 'sign-in-log', 'df-sessions', 'df-reservations', 'df-session-sharing']));
+    expect(erased.body.rebuilt).toEqual(expect.arrayContaining(['org-audit', 'org-access-reviews']));
+    expect(erased.body.rebuilt).not.toContain('org-directory');
+    expect(await usageRows(person.id)).toBe(0);
     expect(await tablesHoldingHere(MARK)).toEqual({});
     expect(await tablesHoldingHere('+44 20 7946')).toEqual({});
     const key = await db.query<{ sealed_key: string | null; erased_by: string }>(`SELECT sealed_key, erased_by FROM pii_keys WHERE subject = $1`, [`user:${person.id}`]);

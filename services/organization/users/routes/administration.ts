@@ -13,7 +13,9 @@ const Erasure = z
   .object({
     userId: z.number().int(),
     erasedAt: z.string().describe('When the person was erased (the first time, when erased before)'),
-    readModels: z.enum(['done', 'rebuilding']).describe('Whether the read models that keep personal data are rebuilt yet'),
+    readModels: z.enum(['done', 'rebuilding']).describe('Whether the read models that keep personal data hold the placeholders yet'),
+    rewritten: z.array(z.string()).describe('Read models whose rows of the person were rewritten in place (they kept answering)'),
+    rebuilt: z.array(z.string()).describe('Read models emptied and replayed'),
   })
   .meta({ id: 'Erasure' });
 
