@@ -5,6 +5,7 @@ import { api, ApiError } from '../api';
 import { useSession } from '../session-context';
 import { ConfirmButton, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { MaintenanceControls } from './device-maintenance';
+import { HealthChart, StorageChart } from './health-charts';
 
 type Sample = DeviceHealthSamples['samples'][number];
 type MendingStep = DeviceHealthSamples['mending'][number];
@@ -75,7 +76,7 @@ function LatestReading({ sample, platform }: { sample: Sample | undefined; platf
   );
 }
 
-/** A device's health: its state and reasons, its newest reading, and its battery and temperature over the last hour. */
+/** A device's health: its state and reasons, its newest reading, and its battery and temperature and its free storage over the last hour. */
 export function DeviceHealthCard({ device }: { device: Device }) {
   const from = new Date(Date.now() - 3_600_000).toISOString();
   const series = useQuery({
@@ -129,6 +130,7 @@ export function DeviceHealthCard({ device }: { device: Device }) {
       )}
       <ErrorNote error={series.error} />
       {series.data && series.data.samples.length > 1 ? <HealthChart samples={series.data.samples} /> : null}
+      {series.data ? <StorageChart samples={series.data.samples} /> : null}
       {series.data?.mending && series.data.mending.length > 0 ? <MendingHistory steps={series.data.mending} /> : null}
       <MaintenanceControls device={device} />
       <BaselineRetake deviceId={device.id} platform={device.platform} retakenAt={series.data?.baselineRetakenAt ?? null} onDone={() => series.refetch()} />
@@ -206,46 +208,6 @@ function MendingHistory({ steps }: { steps: MendingStep[] }) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** Battery level (%) and temperature (°C) of the readings as two plain SVG lines on one 0–100 scale (the battery alone where no reading has a temperature). */
-function HealthChart({ samples }: { samples: Sample[] }) {
-  const width = 480;
-  const height = 140;
-  const pad = { left: 28, bottom: 18, top: 8, right: 8 };
-  const t0 = Date.parse(samples[0]!.checkedAt);
-  const span = Math.max(1, Date.parse(samples[samples.length - 1]!.checkedAt) - t0);
-  const x = (s: Sample) => pad.left + ((Date.parse(s.checkedAt) - t0) / span) * (width - pad.left - pad.right);
-  const y = (v: number) => pad.top + (height - pad.top - pad.bottom) * (1 - Math.max(0, Math.min(100, v)) / 100);
-  const line = (value: (s: Sample) => number | undefined) =>
-    samples
-      .filter((s) => value(s) !== undefined)
-      .map((s) => `${x(s).toFixed(1)},${y(value(s)!).toFixed(1)}`)
-      .join(' ');
-  const last = samples[samples.length - 1]!;
-  // A device that gives no temperature (an iPhone over lockdown) has a battery line only.
-  const hot = samples.some((s) => s.battery?.temperatureC !== undefined);
-  const label = hot
-    ? `Battery and temperature over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: battery ${last.battery?.level ?? 'unknown'} %, ${last.battery?.temperatureC ?? 'unknown'} °C`
-    : `Battery over ${samples.length} readings since ${formatTime(samples[0]!.checkedAt)}; last: ${last.battery?.level ?? 'unknown'} %`;
-  return (
-    <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
-        <line x1={pad.left} x2={width - pad.right} y1={y(0)} y2={y(0)} class="axis" />
-        <text x={pad.left - 4} y={y(100) + 4} text-anchor="end" class="tick">
-          100
-        </text>
-        <text x={pad.left - 4} y={y(0)} text-anchor="end" class="tick">
-          0
-        </text>
-        <polyline points={line((s) => s.battery?.level)} class="line battery" />
-        {hot ? <polyline points={line((s) => s.battery?.temperatureC)} class="line temperature" /> : null}
-      </svg>
-      <figcaption class="muted small">
-        <span class="key battery">Battery %</span> {hot ? <span class="key temperature">Temperature °C</span> : null} · {label}
-      </figcaption>
-    </figure>
   );
 }
 

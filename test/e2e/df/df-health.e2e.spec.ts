@@ -369,7 +369,7 @@ describe('device health', () => {
     expect(audit.payload.step).toBe('reconnect');
   });
 
-  it('shows a held device with its health badge in the grid, the "needs attention" filter, and its state, reasons, chart and mending history on its page, in Chromium, axe-clean', async () => {
+  it('shows a held device with its health badge in the grid, the "needs attention" filter, and its state, reasons, charts (battery and temperature, free storage) and mending history on its page, in Chromium, axe-clean', async () => {
     expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
     const browser = await launchBrowser();
     try {
@@ -385,15 +385,23 @@ describe('device health', () => {
       await page.waitForURL(/needsAttention=true/);
       await card.getByText('In maintenance').waitFor();
       await expectAccessible(page, 'the device grid filtered to devices that need attention');
+      // The storage drops from 16,384 MB to 12,288 MB: the chart's scale stays the largest seen, its label says the last.
+      peer.health.set({ dataFreeMb: 12_288 });
+      await readAgain();
       await page.goto(`${server.url}/devices/${deviceId}`);
       await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
       await page.getByText(/battery swap/).first().waitFor();
       await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
+      // Every reading of the peer has its free storage (`df /data`), drawn in GB on a 0–20 GB scale (16 GB the largest).
+      const storage = page.getByRole('img', { name: /^Free storage over \d+ readings since .+; last: 12 GB \(12288 MB\) free$/ });
+      await storage.waitFor();
+      expect(await storage.locator('text.tick').allTextContents()).toEqual(['20 GB', '0']);
+      await page.locator('figcaption', { hasText: 'Free storage GB' }).waitFor();
       // The reconnect of the dropped link (the test before) in the device's mending history.
       const history = page.getByRole('table', { name: 'Mending history' });
       await history.getByRole('row', { name: /Reconnect the link 1 worked/ }).first().waitFor();
       expect(await page.getByRole('button', { name: 'Start a session' }).isDisabled()).toBe(true);
-      await expectAccessible(page, "a held device's page with its health chart");
+      await expectAccessible(page, "a held device's page with its health and storage charts");
       expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
       await page.goto(`${server.url}/devices?needsAttention=true`);
       await page.getByText('No device matches these filters.').waitFor();
@@ -402,6 +410,7 @@ describe('device health', () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();
+      peer.health.set({ dataFreeMb: 16_384 });
       if ((await healthOf())?.state === 'maintenance') expectStatus(await api('DELETE', `/devices/${deviceId}/maintenance`), 200);
     }
   });
