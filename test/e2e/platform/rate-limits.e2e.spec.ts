@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { createTestDatabase } from '#test/helpers/postgres.js';
@@ -14,11 +14,13 @@ let first: TestServer;
 let second: TestServer;
 let company: SignedUpCompany;
 
-/** Replicas sign with one key, so each accepts the other's tokens. */
+/** Replicas sign with one key, so each accepts the other's tokens, and seal with one, so each reads the other's personal data. */
 const JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const SECRETS_KEY = randomBytes(32).toString('base64');
 
 const env = (prefix: string, limits: Record<string, string>) => ({
   JWT_PRIVATE_KEY,
+  SECRETS_KEY,
   DATABASE_URL: database.url,
   REDIS_URL: 'redis://127.0.0.1:6379',
   REDIS_KEY_PREFIX: prefix,
