@@ -13,14 +13,9 @@ import { migrationPendingThrough } from '#shared/pii/index.js';
  * the record of what was rewritten, not deleted), and the caller signs fresh ones at once.
  */
 
+/** A superseded checkpoint: the checkpoint's own columns (es_checkpoints), when and why it was set aside. */
 const SUPERSEDED_DDL = `CREATE TABLE IF NOT EXISTS es_checkpoints_superseded (
-  chain text COLLATE "C" NOT NULL,
-  seq bigint NOT NULL,
-  position bigint NOT NULL,
-  head bytea NOT NULL,
-  at text NOT NULL,
-  key_id text NOT NULL,
-  signature text NOT NULL,
+  LIKE es_checkpoints,
   superseded_at timestamptz NOT NULL,
   reason text NOT NULL,
   PRIMARY KEY (chain, seq, superseded_at)

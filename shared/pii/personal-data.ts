@@ -121,6 +121,8 @@ interface EventLike {
 
 export class PersonalData {
   private readonly paths: Map<string, { person: PersonalFields['person']; fields: [string[], PersonalKind][]; onlyWhen: PersonalFields['onlyWhen'] }>;
+  /** The metadata fields of every event, listed once (every read visits them). */
+  private readonly metadataFields: readonly [string, PersonalKind][];
 
   constructor(
     readonly keys: PersonKeys,
@@ -129,6 +131,7 @@ export class PersonalData {
     this.paths = new Map(
       Object.entries(rules.byType).map(([type, f]) => [type, { person: f.person, fields: Object.entries(f.fields).map(([p, k]) => [p.split('.'), k]), onlyWhen: f.onlyWhen }]),
     );
+    this.metadataFields = Object.entries(rules.metadata);
   }
 
   /** The same sealing with its keys read and made through `sql` (a transaction). */
@@ -184,7 +187,7 @@ export class PersonalData {
         }
       }
       const actor = this.personOf(e, 'actor');
-      const metaFields = Object.entries(this.rules.metadata).filter(([f]) => typeof metadata[f] === 'string');
+      const metaFields = this.metadataFields.filter(([f]) => typeof metadata[f] === 'string');
       if (actor && metaFields.some(([f]) => sealedPerson(metadata[f]) === null)) {
         // A kept key seals without an await: this runs for nearly every event appended.
         const key = this.keys.keptForSealing(actor) ?? (await this.keys.forSealing(actor, e.metadata.companyId ?? null));
@@ -225,7 +228,7 @@ export class PersonalData {
     const rule = this.ruleOf(e);
     if (rule) for (const [segments, kind] of rule.fields) payload = walk(payload, segments, kind, visit);
     let metadata = e.metadata;
-    for (const [field, kind] of Object.entries(this.rules.metadata)) {
+    for (const [field, kind] of this.metadataFields) {
       if (!Object.hasOwn(metadata, field)) continue;
       const next = visit(metadata[field], kind, metadata);
       if (next !== metadata[field]) metadata = { ...metadata, [field]: next };
