@@ -89,8 +89,10 @@ export const deviceDecider = defineDecider<DeviceCommand, DeviceEvent | DeviceHo
         throw new AppError('NOT_FOUND', 'Device not found');
       }
       if (state.sessionId === command.sessionId) return [];
-      if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is already in a session');
+      // Offline first: a device whose host left is offline even while the release of the session it
+      // was in is still on its way (ending the session and releasing the device are two appends).
       if (!state.online) throw new AppError('DEVICE_OFFLINE', 'The device is offline');
+      if (state.sessionId) throw new AppError('DEVICE_BUSY', 'The device is already in a session');
       if (state.health === 'broken') throw new AppError('DEVICE_UNAVAILABLE', 'The device is in maintenance');
       const { type: _type, ...payload } = command;
       return [{ type: 'DeviceAllocated', payload: { ...payload, status: 'in_use' } }];
