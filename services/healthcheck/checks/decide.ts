@@ -11,6 +11,11 @@ export interface HealthCheckState {
   deleted: boolean;
   /** Since when the check is down; null unless down. */
   downSince: string | null;
+  /**
+   * The newest heartbeat the stream's events name (the one a check went up, recovered or went down on).
+   * A heartbeat not newer than it was already decided on: applying it again changes nothing.
+   */
+  lastHeartbeatAt: string | null;
 }
 
 export type HealthCheckCommand =
@@ -33,7 +38,18 @@ function liveCheck(state: HealthCheckState): Created {
   return state.check;
 }
 
-const up = (state: HealthCheckState): HealthCheckState => ({ ...state, status: 'up', downSince: null });
+const up = (state: HealthCheckState, event: { payload: { heartbeatAt: string } }): HealthCheckState => ({
+  ...state,
+  status: 'up',
+  downSince: null,
+  lastHeartbeatAt: later(state.lastHeartbeatAt, event.payload.heartbeatAt),
+});
+
+/** The later of two ISO times (null: none). */
+const later = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a);
+
+/** Whether a heartbeat at `at` was already decided on (it is not newer than the newest the events name). */
+const alreadyDecided = (state: HealthCheckState, at: string): boolean => state.lastHeartbeatAt !== null && !(Date.parse(at) > Date.parse(state.lastHeartbeatAt));
 
 /**
  * A health check. Heartbeats themselves are not events (they are stored in a bounded table); only
@@ -43,7 +59,7 @@ const up = (state: HealthCheckState): HealthCheckState => ({ ...state, status: '
  * racing on one check append the event once (the loser's retry finds it already applied).
  */
 export const healthCheckDecider = defineDecider<HealthCheckCommand, HealthCheckEvent, HealthCheckState>({
-  initialState: () => ({ check: null, status: 'new', deleted: false, downSince: null }),
+  initialState: () => ({ check: null, status: 'new', deleted: false, downSince: null, lastHeartbeatAt: null }),
   evolve: {
     HealthCheckCreated: (state, event) => ({ ...state, check: event.payload, status: 'new' }),
     HealthCheckUpdated: (state, event) => {
@@ -58,7 +74,12 @@ export const healthCheckDecider = defineDecider<HealthCheckCommand, HealthCheckE
     HealthCheckDeleted: (state) => ({ ...state, deleted: true }),
     HealthCheckWentUp: up,
     HealthCheckRecovered: up,
-    HealthCheckWentDown: (state, event) => ({ ...state, status: 'down', downSince: event.payload.reason === 'overdue' ? event.payload.deadline : event.payload.lastHeartbeatAt }),
+    HealthCheckWentDown: (state, event) => ({
+      ...state,
+      status: 'down',
+      downSince: event.payload.reason === 'overdue' ? event.payload.deadline : event.payload.lastHeartbeatAt,
+      lastHeartbeatAt: later(state.lastHeartbeatAt, event.payload.lastHeartbeatAt),
+    }),
   },
   decide: {
     CreateHealthCheck: (command, state) => healthCheckEvents.checked([firstEvent(state.check, 'Health check', 'HealthCheckCreated', command)]),
@@ -106,16 +127,21 @@ export const healthCheckDecider = defineDecider<HealthCheckCommand, HealthCheckE
         ]);
       }
       if (state.status === 'new') return healthCheckEvents.checked([{ type: 'HealthCheckWentUp', payload: { checkId, heartbeatAt: command.at } }]);
+      // The heartbeat the check went down on (or one before it), applied again by a reaper that read a
+      // stale read model, does not bring it back: only a newer one does.
+      if (state.status === 'down' && alreadyDecided(state, command.at)) return [];
       if (state.status === 'down') return healthCheckEvents.checked([{ type: 'HealthCheckRecovered', payload: { checkId, heartbeatAt: command.at, downSince: state.downSince } }]);
       return [];
     },
     MarkOverdue: ({ checkId, lastHeartbeatAt, now }, state) => {
       const check = liveCheck(state);
       if (state.status !== 'up') return [];
-      const deadline = Date.parse(lastHeartbeatAt) + (check.intervalSeconds + check.graceSeconds) * 1000;
+      // A reaper's candidate may be older than the heartbeat the check last recovered on: the newer counts.
+      const last = later(lastHeartbeatAt, state.lastHeartbeatAt) ?? lastHeartbeatAt;
+      const deadline = Date.parse(last) + (check.intervalSeconds + check.graceSeconds) * 1000;
       if (!(deadline < Date.parse(now))) return [];
       return healthCheckEvents.checked([
-        { type: 'HealthCheckWentDown', payload: { checkId, reason: 'overdue', lastHeartbeatAt, deadline: new Date(deadline).toISOString(), message: null } },
+        { type: 'HealthCheckWentDown', payload: { checkId, reason: 'overdue', lastHeartbeatAt: last, deadline: new Date(deadline).toISOString(), message: null } },
       ]);
     },
   },

@@ -56,6 +56,22 @@ describe('health check decider', () => {
           },
         ]);
     });
+    it('given a check down on its last heartbeat, when that heartbeat (or an older one) is applied again, then it stays down', () => {
+      // A reaper that read a stale read model re-applies the heartbeat the check went overdue on.
+      spec.given([created, wentUp, overdue]).when(beat('2030-01-01T00:00:00.000Z')).then([]);
+      spec.given([created, wentUp, overdue]).when(beat('2029-12-31T23:59:59.000Z')).then([]);
+    });
+    it('given a check down on a reported failure, when an up heartbeat older than the failure is applied, then it stays down', () => {
+      const failed: HealthCheckEvent = {
+        type: 'HealthCheckWentDown',
+        payload: { checkId, reason: 'failure-reported', lastHeartbeatAt: '2030-01-01T00:00:20.000Z', deadline: null, message: 'disk full' },
+      };
+      spec.given([created, wentUp, failed]).when(beat('2030-01-01T00:00:10.000Z')).then([]);
+      spec
+        .given([created, wentUp, failed])
+        .when(beat('2030-01-01T00:00:21.000Z'))
+        .then([{ type: 'HealthCheckRecovered', payload: { checkId, heartbeatAt: '2030-01-01T00:00:21.000Z', downSince: '2030-01-01T00:00:20.000Z' } }]);
+    });
     it('given a down check, when a fail heartbeat arrives, then nothing is appended', () => {
       spec.given([created, wentUp, overdue]).when(beat('2030-01-01T00:05:00.000Z', 'fail')).then([]);
     });
@@ -80,6 +96,20 @@ describe('health check decider', () => {
     });
     it('given a check already down, when a second replica asks, then nothing is appended (idempotent)', () => {
       spec.given([created, wentUp, overdue]).when(markOverdue('2030-01-01T00:10:00.000Z')).then([]);
+    });
+    it('given a check that recovered on a newer heartbeat, when a reaper asks with the older one it read, then the newer one counts', () => {
+      const recovered: HealthCheckEvent = { type: 'HealthCheckRecovered', payload: { checkId, heartbeatAt: '2030-01-01T00:05:00.000Z', downSince: '2030-01-01T00:01:30.000Z' } };
+      // Past the old heartbeat's deadline, before the new one's: nothing.
+      spec.given([created, wentUp, overdue, recovered]).when(markOverdue('2030-01-01T00:06:00.000Z')).then([]);
+      spec
+        .given([created, wentUp, overdue, recovered])
+        .when(markOverdue('2030-01-01T00:06:30.001Z'))
+        .then([
+          {
+            type: 'HealthCheckWentDown',
+            payload: { checkId, reason: 'overdue', lastHeartbeatAt: '2030-01-01T00:05:00.000Z', deadline: '2030-01-01T00:06:30.000Z', message: null },
+          },
+        ]);
     });
     it('given a new check that never had a heartbeat, when the reaper asks, then it stays new', () => {
       spec.given([created]).when(markOverdue('2030-01-01T10:00:00.000Z')).then([]);
