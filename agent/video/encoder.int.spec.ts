@@ -35,7 +35,8 @@ describe('the session video encoder (ffmpeg)', () => {
     const file = join(dir, 'whole.mp4');
     writeFileSync(file, Buffer.concat(segments.map((s) => s.data)));
     const probe = await probeVideo(file);
-    expect(probe).toMatchObject({ codec: 'h264', width: 720, height: 450 });
+    // The JPEGs' full range is kept and declared, not converted to the limited range frame by frame.
+    expect(probe).toMatchObject({ codec: 'h264', width: 720, height: 450, colorRange: 'pc' });
     expect(probe.avgFps).toBeGreaterThanOrEqual(29);
     expect(Math.abs(probe.durationS * 1000 - done.durationMs)).toBeLessThan(1_000);
     const first = await colourAt(file, 0.2);

@@ -31,14 +31,18 @@ const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 /** The ffmpeg arguments: JPEG frames on stdin at the constant rate, fragmented MP4 (H.264) on stdout. */
 export function ffmpegArguments(settings: Pick<VideoSettings, 'preset' | 'maxSize' | 'fps'>): string[] {
   const long = settings.maxSize;
-  // At most `maxSize` on the long side, aspect kept, both sides even (yuv420p needs it).
-  const scale = `scale='if(gte(iw,ih),trunc(min(${long},iw)/2)*2,-2)':'if(gte(iw,ih),-2,trunc(min(${long},ih)/2)*2)'`;
+  // At most `maxSize` on the long side, aspect kept, both sides even (4:2:0 needs it). The frames are
+  // JPEGs, whose samples use the full range (0–255): the video keeps it and says so (`-color_range pc`)
+  // rather than converting every pixel to the limited range (16–235) of television, which cost about a
+  // quarter of the encoder's CPU (docs/performance.md, "Session videos"). Browsers and players honour
+  // the flag.
+  const scale = `scale='if(gte(iw,ih),trunc(min(${long},iw)/2)*2,-2)':'if(gte(iw,ih),-2,trunc(min(${long},ih)/2)*2)':out_range=full,format=yuv420p`;
   return [
     '-hide_banner', '-loglevel', 'error',
     '-probesize', '32', '-analyzeduration', '0', '-fflags', 'nobuffer',
     '-f', 'image2pipe', '-framerate', String(settings.fps), '-c:v', 'mjpeg', '-i', 'pipe:0',
     '-vf', scale,
-    '-c:v', 'libx264', '-preset', settings.preset, '-tune', 'zerolatency', '-pix_fmt', 'yuv420p',
+    '-c:v', 'libx264', '-preset', settings.preset, '-tune', 'zerolatency', '-color_range', 'pc',
     '-g', String(settings.fps), '-keyint_min', String(settings.fps),
     '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-flush_packets', '1',
     '-f', 'mp4', 'pipe:1',

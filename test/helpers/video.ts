@@ -5,13 +5,15 @@ import sharp from 'sharp';
 const run = promisify(execFile);
 
 /** What ffprobe reads of a video file: its first video stream and the container's duration. */
-export async function probeVideo(path: string): Promise<{ codec: string; width: number; height: number; durationS: number; frames: number; avgFps: number }> {
-  const { stdout } = await run('/usr/bin/ffprobe', ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,nb_read_packets,avg_frame_rate:format=duration', '-of', 'json', path]);
-  const parsed = JSON.parse(stdout) as { streams: { codec_name: string; width: number; height: number; nb_read_packets: string; avg_frame_rate: string }[]; format: { duration: string } };
+export async function probeVideo(
+  path: string,
+): Promise<{ codec: string; width: number; height: number; durationS: number; frames: number; avgFps: number; colorRange: string | undefined }> {
+  const { stdout } = await run('/usr/bin/ffprobe', ['-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,nb_read_packets,avg_frame_rate,color_range:format=duration', '-of', 'json', path]);
+  const parsed = JSON.parse(stdout) as { streams: { codec_name: string; width: number; height: number; nb_read_packets: string; avg_frame_rate: string; color_range?: string }[]; format: { duration: string } };
   const stream = parsed.streams[0]!;
   const durationS = Number(parsed.format.duration);
   const frames = Number(stream.nb_read_packets);
-  return { codec: stream.codec_name, width: stream.width, height: stream.height, durationS, frames, avgFps: durationS > 0 ? frames / durationS : 0 };
+  return { codec: stream.codec_name, width: stream.width, height: stream.height, durationS, frames, avgFps: durationS > 0 ? frames / durationS : 0, colorRange: stream.color_range };
 }
 
 /** The average colour (0–255 each) of the frame shown at `second`, decoded by ffmpeg to raw RGB. */
