@@ -33,4 +33,6 @@ export interface Platform {
   /** Where links in mails and answers point: APP_URL, else the address this process listens on. */
   publicAddress: PublicAddress;
   now: () => Date;
+  /** This process's id in the installation's list of processes (shared/processes/registry.ts), once it has recorded itself. */
+  processId?: string;
 }

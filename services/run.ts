@@ -11,6 +11,7 @@ import { createLogger } from '#shared/logger.js';
 import { startMetricsServer } from '#shared/metrics/index.js';
 import { startTracing, type Tracing } from '#shared/tracing/index.js';
 import { isLoopbackHost } from '#shared/public-address.js';
+import { observabilityOf, ProcessRegistry } from '#shared/processes/registry.js';
 import { openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
 import { enrolLocalHost } from './local-host.js';
@@ -145,8 +146,8 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     platform.publicAddress.listeningOn(config.HOST, port);
-    // Last of what may fail, so that a failed start leaves no metrics listener behind.
-    const metrics = config.METRICS_PORT !== undefined ? await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT }) : null;
+    // Last of what may fail (a failed start leaves no metrics listener behind), then the process is listed.
+    const { metrics, registry } = await startReporting(platform, [...selected]);
     logger.info({ url, services: [...selected], ...(metrics ? { metrics: metrics.url } : {}) }, 'listening');
     if (appUrlMissing(config)) {
       logger.warn(
@@ -155,7 +156,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       );
     }
     let stopping: Promise<void> | null = null;
-    const extraParts: { name: string; stop: () => Promise<void> }[] = [];
+    const extraParts: { name: string; stop: () => Promise<void> }[] = [{ name: 'the installation’s list of processes', stop: () => registry.stop() }];
     const inProgress = new Set<string>();
     /** Stops one named part, remembering it while it runs; a part that fails is logged and the rest go on. */
     const part = async (name: string, stop: (() => Promise<void>) | undefined): Promise<void> => {
@@ -203,6 +204,27 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     await agent?.stop().catch(() => {});
     await runner?.stop().catch(() => {});
     await platform.close();
+    throw err;
+  }
+}
+
+/**
+ * Starts the metrics listener (when `METRICS_PORT` is set), then records this process in the
+ * installation's list (the observability page shows every process of a split deployment): its services
+ * and how it serves metrics, with the port its listener really took. A failure leaves no listener open.
+ */
+async function startReporting(platform: Platform, services: string[]) {
+  const { config } = platform;
+  const metrics = config.METRICS_PORT !== undefined ? await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT }) : null;
+  try {
+    const observability = observabilityOf(config);
+    if (metrics) observability.metrics.port = Number(new URL(metrics.url).port);
+    const registry = new ProcessRegistry(platform.db, { services, observability }, (err) => platform.logger.warn({ err }, 'renewing this process in the list of processes failed'));
+    await registry.start();
+    platform.processId = registry.instanceId;
+    return { metrics, registry };
+  } catch (err) {
+    await metrics?.close();
     throw err;
   }
 }

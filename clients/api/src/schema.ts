@@ -24497,6 +24497,40 @@ export interface components {
                 /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
                 tokenProtected: boolean;
             };
+            /** @description Every process of the installation heard of within the last 45 s, the longest running first (docs/operations.md, "Every process") */
+            processes: {
+                /** @description A random id the process took at start (never its host name or address) */
+                instanceId: string;
+                /** @description docs/operations.md, "Metrics" */
+                metrics: {
+                    /** @description METRICS_PORT: the port of their own where `/metrics` answers without a token (0: a free one picked at start); null when unset */
+                    port: number | null;
+                    /** @description Whether this process serves Prometheus metrics at all (METRICS_PORT or METRICS_TOKEN set) */
+                    served: boolean;
+                    /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
+                    tokenProtected: boolean;
+                };
+                /** @description When it last said it is there (every 15 s; a process not heard of for 45 s is left out) */
+                seenAt: string;
+                /** @description The services it runs (`SERVICES`): every one of them for a process that runs all */
+                services: string[];
+                startedAt: string;
+                /** @description Whether it is the process answering this request */
+                thisProcess: boolean;
+                /** @description docs/operations.md, "Tracing" */
+                tracing: {
+                    /** @description Whether this process exports OpenTelemetry traces (an OTLP endpoint set, not disabled) */
+                    enabled: boolean;
+                    /** @description The OTLP exporter’s protocol; null when off. The endpoint and its headers are never shown */
+                    protocol: ("http/protobuf" | "http/json") | null;
+                    /** @description The ratio of the `traceidratio` samplers (OTEL_TRACES_SAMPLER_ARG, default 1); null when off */
+                    ratio: number | null;
+                    /** @description OTEL_TRACES_SAMPLER; null when off */
+                    sampler: string | null;
+                    /** @description `service.name` of this process’s spans; null when off */
+                    serviceName: string | null;
+                };
+            }[];
             /** @description This very request, to find in the logs and the tracing backend */
             request: {
                 /** @description This request’s id, as its `x-request-id` answer header and log lines carry it */
@@ -24528,6 +24562,40 @@ export interface components {
                 /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
                 tokenProtected: boolean;
             };
+            /** @description Every process of the installation heard of within the last 45 s, the longest running first (docs/operations.md, "Every process") */
+            processes: {
+                /** @description A random id the process took at start (never its host name or address) */
+                instanceId: string;
+                /** @description docs/operations.md, "Metrics" */
+                metrics: {
+                    /** @description METRICS_PORT: the port of their own where `/metrics` answers without a token (0: a free one picked at start); null when unset */
+                    port: number | null;
+                    /** @description Whether this process serves Prometheus metrics at all (METRICS_PORT or METRICS_TOKEN set) */
+                    served: boolean;
+                    /** @description METRICS_TOKEN is set: `/metrics` on the process’s own port answers to that bearer token only (the token is never shown) */
+                    tokenProtected: boolean;
+                };
+                /** @description When it last said it is there (every 15 s; a process not heard of for 45 s is left out) */
+                seenAt: string;
+                /** @description The services it runs (`SERVICES`): every one of them for a process that runs all */
+                services: string[];
+                startedAt: string;
+                /** @description Whether it is the process answering this request */
+                thisProcess: boolean;
+                /** @description docs/operations.md, "Tracing" */
+                tracing: {
+                    /** @description Whether this process exports OpenTelemetry traces (an OTLP endpoint set, not disabled) */
+                    enabled: boolean;
+                    /** @description The OTLP exporter’s protocol; null when off. The endpoint and its headers are never shown */
+                    protocol: ("http/protobuf" | "http/json") | null;
+                    /** @description The ratio of the `traceidratio` samplers (OTEL_TRACES_SAMPLER_ARG, default 1); null when off */
+                    ratio: number | null;
+                    /** @description OTEL_TRACES_SAMPLER; null when off */
+                    sampler: string | null;
+                    /** @description `service.name` of this process’s spans; null when off */
+                    serviceName: string | null;
+                };
+            }[];
             /** @description This very request, to find in the logs and the tracing backend */
             request: {
                 /** @description This request’s id, as its `x-request-id` answer header and log lines carry it */

@@ -1,11 +1,23 @@
 import { useQuery } from '@tanstack/preact-query';
 import { api } from '../api';
-import { ErrorNote, Loading } from '../ui';
+import { ErrorNote, formatTime, Loading } from '../ui';
 
 /** `GET /api/v1/observability`: how the answering process serves metrics and exports traces, and that request's ids. */
-interface Observability {
+interface ProcessSetup {
   metrics: { served: boolean; port: number | null; tokenProtected: boolean };
   tracing: { enabled: boolean; sampler: string | null; ratio: number | null; protocol: 'http/protobuf' | 'http/json' | null; serviceName: string | null };
+}
+
+interface ProcessEntry extends ProcessSetup {
+  instanceId: string;
+  services: string[];
+  thisProcess: boolean;
+  startedAt: string;
+  seenAt: string;
+}
+
+interface Observability extends ProcessSetup {
+  processes: ProcessEntry[];
   request: { requestId: string; traceId: string | null };
 }
 
@@ -28,12 +40,12 @@ export function ObservabilitySection() {
   const state = useQuery({ queryKey: ['observability'], queryFn: () => api<Observability>('/api/v1/observability'), staleTime: 0 });
   if (state.isPending) return <Loading />;
   if (state.error) return <ErrorNote error={state.error} />;
-  const { metrics, tracing, request } = state.data!;
+  const { metrics, tracing, request, processes } = state.data!;
   return (
     <div class="stack">
       <p class="muted">
-        How the service answering this page reports on itself. In a split deployment each process is configured on its own: this is the
-        organization service’s. Tokens, endpoints and their headers are never shown.
+        How the service answering this page reports on itself, then every process of the installation: in a split deployment each one is
+        configured on its own. Tokens, endpoints, host names and headers are never shown.
       </p>
       <dl class="facts" aria-label="Observability">
         <dt>Metrics</dt>
@@ -60,11 +72,58 @@ export function ObservabilitySection() {
         <dt>Its trace id</dt>
         <dd>{request.traceId ? <code>{request.traceId}</code> : <span class="muted">none (tracing is off, or the request was not sampled)</span>}</dd>
       </dl>
+      <Processes processes={processes} />
       <div class="row">
         <button type="button" disabled={state.isFetching} onClick={() => void state.refetch()}>
           Check again
         </button>
       </div>
     </div>
+  );
+}
+
+/** The tracing of one process in a few words. */
+function tracingText(t: ProcessSetup['tracing']): string {
+  if (!t.enabled) return 'Off';
+  const ratio = t.sampler?.endsWith('traceidratio') ? ` at ${t.ratio}` : '';
+  return `${t.sampler ?? 'on'}${ratio}, ${t.protocol}, as ${t.serviceName}`;
+}
+
+/** The services a process runs, as a person reads them. */
+const servicesText = (services: string[]) => services.join(', ');
+
+/**
+ * Every process of the installation heard of within the last 45 s (a split deployment has one per
+ * module, the gateway and the projections runner), each with how it serves metrics and exports traces.
+ */
+function Processes({ processes }: { processes: ProcessEntry[] }) {
+  if (processes.length === 0) return null;
+  return (
+    <table class="table">
+      <caption>Processes of this installation ({processes.length})</caption>
+      <thead>
+        <tr>
+          <th scope="col">Services</th>
+          <th scope="col">Metrics</th>
+          <th scope="col">Tracing</th>
+          <th scope="col">Started</th>
+          <th scope="col">Last heard of</th>
+        </tr>
+      </thead>
+      <tbody>
+        {processes.map((p) => (
+          <tr key={p.instanceId}>
+            <td>
+              {servicesText(p.services)}
+              {p.thisProcess ? <span class="muted"> (answered this page)</span> : null}
+            </td>
+            <td>{metricsText(p.metrics)}</td>
+            <td>{tracingText(p.tracing)}</td>
+            <td>{formatTime(p.startedAt)}</td>
+            <td>{formatTime(p.seenAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

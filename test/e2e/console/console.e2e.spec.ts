@@ -7,6 +7,7 @@ import { startTestSite, type TestSite } from '#test/helpers/df-farm.js';
 import { client, createActiveUser, signUpCompany, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { startSmtpListener } from '#test/helpers/smtp.js';
+import { SERVICE_NAMES } from '#services/app.js';
 
 /**
  * The web console end to end: the real server (its in-process host with two Chromium browser
@@ -352,6 +353,13 @@ describe('team and organization', { timeout: 120_000 }, () => {
     expect(text).toContain('Off (no OTLP endpoint set, or disabled)');
     expect(text).toContain('none (tracing is off, or the request was not sampled)');
     expect(await facts.count()).toBe(4);
+    // Every process of the installation: here the one test server runs every service and answered the page.
+    const processes = page.getByRole('table', { name: /Processes of this installation/ });
+    await expect.poll(() => processes.getByRole('row').count()).toBe(2);
+    const row = (await processes.getByRole('row').nth(1).textContent())!;
+    expect(row).toContain('df, gateway');
+    expect(row).toContain('(answered this page)');
+    expect(row).toContain('Not served');
     await expectAccessible(page, 'observability');
   });
 
@@ -476,9 +484,10 @@ describe('team and organization', { timeout: 120_000 }, () => {
     expect(errorCode(refused)).toBe('FORBIDDEN');
     const mine = await http(server.url, 'GET', '/api/v1/observability', { token: (await signInToken()).token, headers: { 'x-request-id': 'observability-check' } });
     expect(mine.status).toBe(200);
+    const off = { metrics: { served: false, port: null, tokenProtected: false }, tracing: { enabled: false, sampler: null, ratio: null, protocol: null, serviceName: null } };
     expect(mine.body).toEqual({
-      metrics: { served: false, port: null, tokenProtected: false },
-      tracing: { enabled: false, sampler: null, ratio: null, protocol: null, serviceName: null },
+      ...off,
+      processes: [{ ...off, instanceId: server.process.platform.processId, services: [...SERVICE_NAMES].sort(), thisProcess: true, startedAt: expect.any(String), seenAt: expect.any(String) }],
       request: { requestId: 'observability-check', traceId: null },
     });
     await viewer.close();

@@ -241,3 +241,36 @@ describe.skipIf(!prometheusInstalled)('Prometheus against a running installation
     expect(lost).toHaveLength(1);
   });
 });
+
+describe('the observability page of a split deployment', () => {
+  type Listed = { services: string[]; thisProcess: boolean; metrics: { served: boolean; port: number | null; tokenProtected: boolean }; tracing: { enabled: boolean } };
+  const listed = async (): Promise<Listed[]> => {
+    const token = (await http(gateway.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.token as string;
+    const r = await http(gateway.url, 'GET', '/api/v1/observability', { token });
+    expect(r.status).toBe(200);
+    return r.body.processes as Listed[];
+  };
+  const portOf = (job: string) => Number(targets.find((t) => t.job === job)!.address.split(':')[1]);
+
+  it('lists every process with how it serves metrics, the organization service marked as the one answering; a process that stops leaves the list', async () => {
+    const processes = await listed();
+    const byServices = new Map(processes.map((p) => [p.services.join('+'), p]));
+    expect([...byServices.keys()].sort()).toEqual(['df', 'gateway', 'organization', 'projections']);
+    for (const [services, job] of [['projections', 'qa-projections'], ['organization', 'qa-organization'], ['df', 'qa-df']] as const) {
+      expect(byServices.get(services)!.metrics, services).toEqual({ served: true, port: portOf(job), tokenProtected: false });
+    }
+    expect(byServices.get('gateway')!.metrics).toEqual({ served: true, port: null, tokenProtected: true });
+    expect(processes.filter((p) => p.thisProcess).map((p) => p.services)).toEqual([['organization']]);
+    expect(processes.every((p) => p.tracing.enabled === false)).toBe(true);
+
+    // The projections runner stops (SIGTERM: its clean stop removes its row), and the page no longer lists it.
+    const projections = servers[0]!;
+    projections.child.kill('SIGTERM');
+    await projections.exited;
+    const after = await eventually(async () => {
+      const now = await listed();
+      return now.length === 3 ? now : undefined;
+    }, { what: 'the stopped process to leave the list' });
+    expect(after.map((p) => p.services.join('+')).sort()).toEqual(['df', 'gateway', 'organization']);
+  });
+});
