@@ -46,7 +46,7 @@ export interface RevocableKeyRoutes<Create extends string, Revoke extends string
    */
   hold?: {
     held(key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }): Promise<boolean>;
-    kind: 'df-api-key';
+    kind: 'df-api-key' | 'hc-api-key';
   };
 }
 

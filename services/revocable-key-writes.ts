@@ -19,7 +19,7 @@ export function revocableKeyWrites<Create extends string, Revoke extends string>
       await keys.run(keyId, command, commandContext(platform, callerActor(c)));
     },
     /** Records an administrator's approval of a key held by single sign-on. */
-    approve: async (c: WorkspaceCaller, key: { id: string; createdBy: number }, kind: 'df-api-key'): Promise<void> => {
+    approve: async (c: WorkspaceCaller, key: { id: string; createdBy: number }, kind: 'df-api-key' | 'hc-api-key'): Promise<void> => {
       await approvals.run(key.id, { type: 'ApproveCredential', credentialId: key.id, kind, userId: key.createdBy, approvedBy: c.userId }, commandContext(platform, callerActor(c)));
     },
   };

@@ -31,11 +31,13 @@ export function createHealthcheckModule(platform: Platform, deps: { organization
     schemaReady = null;
     throw err;
   }));
-  const features = [feature(keysFeature, { platform }), feature(checksFeature, { platform, checks, pulses })];
+  // Keys made from a password sign-in wait for approval where the company requires single sign-on.
+  const held = (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => deps.organization.auth.enforcement.holds(key);
+  const features = [feature(keysFeature, { platform, held }), feature(checksFeature, { platform, checks, pulses })];
   return {
     /** `X-API-KEY` for the gateway's access control. */
     credentials: [
-      { header: 'x-api-key', paths: API_KEY_PATHS, label: 'health-check API key', verify: healthcheckApiKeyVerifier(platform, deps.organization.resolveWorkspace) },
+      { header: 'x-api-key', paths: API_KEY_PATHS, label: 'health-check API key', verify: healthcheckApiKeyVerifier(platform, deps.organization.resolveWorkspace, held) },
     ] as HeaderCredential[],
     /** Creates the heartbeat and sample tables and starts the reaper. */
     async start(): Promise<void> {

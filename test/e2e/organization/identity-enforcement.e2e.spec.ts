@@ -9,7 +9,7 @@ import { expectAccessible, launchBrowser, openPage, VIEWPORT } from '#test/helpe
 /**
  * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password
  * sessions of the company's people at the enforced domain, and every credential they made from a
- * password sign-in — a /v1 API key, an OAuth client, a device key — until an administrator approves it;
+ * password sign-in — a /v1 API key, an OAuth client, a device key, a health-check key — until an administrator approves it;
  * a credential made while signed in through the provider keeps working.
  */
 let server: TestServer;
@@ -20,7 +20,7 @@ const email = 'boss@enforced.test';
 const password = 'correct horse battery';
 let pair: { token: string; refreshToken: string };
 let workspaceId: number;
-const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '' };
+const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '', hcKey: '', hcKeyId: '' };
 
 /** Plays the browser through the provider back to the console's `/sso`, and exchanges the code. */
 async function signInThroughProvider(): Promise<{ token: string; refreshToken: string }> {
@@ -32,6 +32,8 @@ async function signInThroughProvider(): Promise<{ token: string; refreshToken: s
 
 const v1 = (bearer: string) => http(server.url, 'GET', '/v1/projects', { token: bearer });
 const df = (key: string) => http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': key } });
+const hc = (key: string) => http(server.url, 'GET', '/healthcheck/api/v1/checks', { headers: { 'x-api-key': key } });
+const inWorkspace = (token: string) => ({ token, headers: { 'x-workspace-id': String(workspaceId) } });
 const oauthToken = async () =>
   http(server.url, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: made.clientId, client_secret: made.clientSecret } });
 
@@ -57,6 +59,10 @@ beforeAll(async () => {
   expect(dfKey.status).toBe(201);
   made.dfKey = dfKey.body.key;
   made.dfKeyId = dfKey.body.id;
+  const hcKey = await http(server.url, 'POST', '/healthcheck/api/v1/api-keys', { ...inWorkspace(pair.token), body: { name: 'cron' } });
+  expect(hcKey.status).toBe(201);
+  made.hcKey = hcKey.body.key;
+  made.hcKeyId = hcKey.body.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -73,6 +79,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect(token.status).toBe(200);
     expect((await v1(token.body.access_token)).status).toBe(200);
     expect((await df(made.dfKey)).status).toBe(200);
+    expect((await hc(made.hcKey)).status).toBe(200);
   });
 
   it('when the company verifies the domain its provider enforces: password sessions end, refresh is refused, credentials are held', async () => {
@@ -103,7 +110,7 @@ describe('single sign-on required ends the old ways in', () => {
     // A password sign-in is refused.
     expect(errorCode(await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password } }))).toBe('SSO_REQUIRED');
     // Every credential made from the password sign-in is held.
-    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey)]) {
+    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey), await hc(made.hcKey)]) {
       expect(res.status, JSON.stringify(res.body)).toBe(403);
       expect(errorCode(res)).toBe('CREDENTIAL_NEEDS_APPROVAL');
     }
@@ -123,6 +130,8 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await admin.get('/oauth-clients')).body.find((c: { id: string }) => c.id === made.clientRecordId)).toMatchObject({ needsApproval: true });
     const dfKeys = await http(server.url, 'GET', '/df/api/keys', { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
     expect(dfKeys.body.content.find((k: { id: string }) => k.id === made.dfKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
+    const hcKeys = await http(server.url, 'GET', '/healthcheck/api/v1/api-keys', inWorkspace(sso.token));
+    expect(hcKeys.body.content.find((k: { id: string }) => k.id === made.hcKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
 
     const fresh = await admin.post('/api-keys', { name: 'made through SSO', scopes: ['read'] });
     expect(fresh.status).toBe(201);
@@ -134,9 +143,13 @@ describe('single sign-on required ends the old ways in', () => {
     const dfApproved = await http(server.url, 'POST', `/df/api/keys/${made.dfKeyId}/approve`, { token: sso.token, headers: { 'x-workspace-id': String(workspaceId) } });
     expect(dfApproved.status, JSON.stringify(dfApproved.body)).toBe(200);
     expect((await df(made.dfKey)).status).toBe(200);
+    const hcApproved = await http(server.url, 'POST', `/healthcheck/api/v1/api-keys/${made.hcKeyId}/approve`, inWorkspace(sso.token));
+    expect(hcApproved.status, JSON.stringify(hcApproved.body)).toBe(200);
+    expect(hcApproved.body).toMatchObject({ id: made.hcKeyId, needsApproval: false });
+    expect((await hc(made.hcKey)).status).toBe(200);
     // Each approval is in the audit history.
     const audit = await admin.get('/audit/events?eventType=CredentialApproved');
-    expect(audit.body.content.map((e: { resourceId: string }) => e.resourceId).sort()).toEqual([made.clientRecordId, made.dfKeyId].sort());
+    expect(audit.body.content.map((e: { resourceId: string }) => e.resourceId).sort()).toEqual([made.clientRecordId, made.dfKeyId, made.hcKeyId].sort());
     // Only the company's administrators approve; another company's ids are 404.
     const stranger = await http(server.url, 'POST', '/api/v1/auth/signup', { body: { email: 'other@elsewhere.test', password, name: 'Other', companyName: 'Elsewhere' } });
     expect((await client(server.url, stranger.body.token).post(`/api-keys/${made.apiKeyId}/approve`)).status).toBe(404);
