@@ -15,7 +15,7 @@ import { followLogcat } from './logcat.js';
 import { dumpHierarchy, parseUiautomatorXml } from './ui-tree.js';
 import { ANDROID_ENGINE, androidFindings } from './accessibility.js';
 import { AndroidDebug, type AndroidDebugOptions } from './debug.js';
-import { HEALTH_COMMAND, parseHealth } from './health.js';
+import { readAndroidHealth } from './health.js';
 import { DeviceBaseline, type ReleaseOutcome } from './baseline.js';
 import { mendSteps, removeLeftovers } from './mend.js';
 import { rebootStep, type RebootHooks } from './reboot.js';
@@ -57,6 +57,8 @@ export class AndroidDevice implements DeviceDriver {
     touch: { uiautomator2: boolean } = { uiautomator2: true },
     /** How a reboot of mending is waited out (the provider's watch of the device); without it a reboot is refused. */
     private readonly rebootHooks?: RebootHooks,
+    /** How many times this device's link went away and came back since the agent started (the provider counts). */
+    private readonly linkReconnects: () => number = () => 0,
   ) {
     this.debug = debug ? new AndroidDebug(serial, device, { ...debug, logger }) : null;
     this.adbServer = debug ? { host: debug.adbHost, port: debug.adbPort } : null;
@@ -130,10 +132,8 @@ export class AndroidDevice implements DeviceDriver {
     await attempt('stopping the instrumentation tests', () => this.instrumentation.release());
     await this.apps.release(attempt);
     await this.files.release(attempt);
-    if (this.scratch) {
-      const scratch = this.scratch;
-      await attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`));
-    }
+    const scratch = this.scratch;
+    if (scratch) await attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`));
     this.scratch = null;
     await attempt('going home', () => this.sh('input keyevent KEYCODE_HOME'));
     this.logRing.clear();
@@ -253,9 +253,9 @@ export class AndroidDevice implements DeviceDriver {
     return this.debug.open(protocol, target);
   }
 
-  /** Battery, free storage on /data, airplane mode and thermal state, in one adb shell (`health.ts`). */
+  /** Battery, storage, airplane mode, thermal state, memory, Wi-Fi, lock screen, uptime in one adb shell (`health.ts`). */
   async readHealth(): Promise<HealthSample> {
-    return parseHealth(await this.sh(HEALTH_COMMAND), new Date());
+    return readAndroidHealth((command) => this.sh(command), this.linkReconnects());
   }
 
   /** Reads the settings again (one shell) and keeps them as the baseline every session's end restores (`baseline.ts`). */

@@ -1,13 +1,29 @@
 import type { HealthSample } from '#shared/wire/index.js';
+import { parseMemory, parseScreenLocked, parseUptime, parseWifi } from './health-signals.js';
 
 /** Separates the answers of the one shell command a reading takes. */
 const MARK = '__df_health__';
 
 /**
- * The one shell command of a health reading: four cheap reads in one adb shell (`dumpsys battery`, `df`
- * of `/data`, the airplane-mode setting, `dumpsys thermalservice` where the device has it).
+ * The one shell command of a health reading: cheap reads in one adb shell — `dumpsys battery`, `df` of
+ * `/data`, the airplane-mode setting, `dumpsys thermalservice` where the device has it, `/proc/meminfo`,
+ * `/proc/uptime`, the Wi-Fi setting and the Wi-Fi interface's IPv4 address (`ip`, else the older
+ * `ifconfig`), `dumpsys window policy` (the lock screen) and `df` of `/sdcard`. Each answers in its own
+ * part, so one a device lacks leaves only its signal out; the reads added after the first four send
+ * their errors to /dev/null (adb's shell mixes them into the answer).
  */
-export const HEALTH_COMMAND = ['dumpsys battery', 'df /data', 'settings get global airplane_mode_on', 'dumpsys thermalservice'].join(`; echo ${MARK}; `);
+export const HEALTH_COMMAND = [
+  'dumpsys battery',
+  'df /data',
+  'settings get global airplane_mode_on',
+  'dumpsys thermalservice',
+  'cat /proc/meminfo 2>/dev/null',
+  'cat /proc/uptime 2>/dev/null',
+  'settings get global wifi_on',
+  'ip -4 addr show wlan0 2>/dev/null || ifconfig wlan0 2>/dev/null',
+  'dumpsys window policy 2>/dev/null',
+  'df /sdcard 2>/dev/null',
+].join(`; echo ${MARK}; `);
 
 const BATTERY_HEALTH: Record<string, NonNullable<NonNullable<HealthSample['battery']>['health']>> = {
   '1': 'unknown',
@@ -85,7 +101,7 @@ export function parseThermalStatus(text: string): number | undefined {
 
 /** A reading from the answer of `HEALTH_COMMAND`, stamped `at`. */
 export function parseHealth(output: string, at: Date): HealthSample {
-  const [battery = '', df = '', airplane = '', thermal = ''] = output.split(MARK);
+  const [battery = '', df = '', airplane = '', thermal = '', meminfo = '', uptime = '', wifiOn = '', wlan = '', policy = '', sdcard = ''] = output.split(MARK);
   const sample: HealthSample = { checkedAt: at.toISOString() };
   const b = parseBattery(battery);
   if (b) sample.battery = b;
@@ -95,5 +111,27 @@ export function parseHealth(output: string, at: Date): HealthSample {
   if (flag === '0' || flag === '1') sample.airplaneMode = flag === '1';
   const status = parseThermalStatus(thermal);
   if (status !== undefined) sample.thermalStatus = status;
+  const sdcardFree = parseDfFreeMb(sdcard);
+  const shown = {
+    memory: parseMemory(meminfo),
+    wifi: parseWifi(wifiOn, wlan),
+    screenLocked: parseScreenLocked(policy),
+    uptimeS: parseUptime(uptime),
+    sdcardFreeMb: sdcardFree !== free ? sdcardFree : undefined,
+  };
+  for (const [key, value] of Object.entries(shown)) if (value !== undefined) Object.assign(sample, { [key]: value });
   return sample;
+}
+
+/**
+ * One reading through `sh` (the device's adb shell): the answer parsed, with what the agent measures
+ * itself — how long the shell command took (`lastCommandMs`) and how many times the device's link went
+ * away and came back since the agent started (`linkReconnects`, counted by the provider).
+ */
+export async function readAndroidHealth(sh: (command: string) => Promise<string>, linkReconnects: number): Promise<HealthSample> {
+  const started = performance.now();
+  const output = await sh(HEALTH_COMMAND);
+  // Bounded as the wire's schema bounds them: a value past it would lose the whole reading.
+  const lastCommandMs = Math.min(3_600_000, Math.max(0, Math.round(performance.now() - started)));
+  return { ...parseHealth(output, new Date()), lastCommandMs, linkReconnects: Math.min(1_000_000, linkReconnects) };
 }

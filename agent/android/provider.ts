@@ -35,6 +35,10 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
   private readonly mending = new Set<string>();
   /** Serials rebooted by their mending, each with who waits for its next change: kept attached meanwhile. */
   private readonly rebooting = new Map<string, Set<() => void>>();
+  /** Serials whose link went away (offline or removed) while they were offered, until they come back. */
+  private readonly away = new Set<string>();
+  /** How many times each serial's link went away and came back since the provider started (the readings' `linkReconnects`). */
+  private readonly reconnects = new Map<string, number>();
 
   constructor(private readonly options: AndroidProviderOptions) {
     super(options.logger);
@@ -97,6 +101,7 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
    */
   private lost(serial: string, reason: string): void {
     const driver = this.devices.get(serial);
+    if (driver) this.away.add(serial);
     this.detach(serial, reason);
     if (!driver || !networkSerial(serial) || this.mending.has(serial) || this.stopped) return;
     const deviceId = driver.info.deviceId;
@@ -162,13 +167,15 @@ export class AndroidProvider extends AttachedDeviceProvider<string, AndroidDevic
       async () => {
         const adbDevice = this.client.getDevice(serial);
         const info = await describeAndroidDevice(adbDevice, serial, stableUuid(this.options.hostId, 'android', serial));
-        return () =>
-          new AndroidDevice(info, serial, adbDevice, this.options.logger, {
+        return () => {
+          if (this.away.delete(serial)) this.reconnects.set(serial, (this.reconnects.get(serial) ?? 0) + 1);
+          return new AndroidDevice(info, serial, adbDevice, this.options.logger, {
             client: this.client,
             adbHost: this.options.adbHost,
             adbPort: this.options.adbPort,
             adbBinary: this.options.adbBinary ?? 'adb',
-          }, { uiautomator2: this.options.uiautomator2 ?? true }, { waitMs: this.options.rebootWaitMs ?? REBOOT_WAIT_DEFAULT_MS, watch: () => this.rebootWatch(serial) });
+          }, { uiautomator2: this.options.uiautomator2 ?? true }, { waitMs: this.options.rebootWaitMs ?? REBOOT_WAIT_DEFAULT_MS, watch: () => this.rebootWatch(serial) }, () => this.reconnects.get(serial) ?? 0);
+        };
       },
       { serial },
       'android device could not be described; it is not offered',

@@ -25,6 +25,20 @@ export const HealthSample = z.object({
   osVersion: z.string().max(64).optional(),
   /** Whether the device's WebDriverAgent answered its `/status` at this reading (iOS), and why not when it did not. */
   wda: z.object({ answering: z.boolean(), reason: z.string().max(500).optional() }).optional(),
+  /** Memory in megabytes (Android: `MemTotal` and, where the kernel gives it, `MemAvailable` of `/proc/meminfo`). */
+  memory: z.object({ totalMb: z.number().int().min(0).max(16_777_216), availableMb: z.number().int().min(0).max(16_777_216).optional() }).optional(),
+  /** Whether Wi-Fi is switched on, and whether it is connected (its interface holds an IPv4 address). */
+  wifi: z.object({ on: z.boolean(), connected: z.boolean() }).optional(),
+  /** Whether the lock screen (keyguard) is showing. */
+  screenLocked: z.boolean().optional(),
+  /** Seconds since the device booted. */
+  uptimeS: z.number().int().min(0).max(3_153_600_000).optional(),
+  /** Free megabytes of `/sdcard`, only where it differs from the free storage of `/data`. */
+  sdcardFreeMb: z.number().int().min(0).max(1_073_741_824).optional(),
+  /** How long this reading's device command took, in milliseconds, as the agent measured it. */
+  lastCommandMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** How many times the device's link (adb transport) went away and came back since its agent started. */
+  linkReconnects: z.number().int().min(0).max(1_000_000).optional(),
   checkedAt: z.string().max(40),
 });
 export type HealthSample = z.infer<typeof HealthSample>;
