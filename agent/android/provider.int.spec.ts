@@ -110,11 +110,36 @@ describe('AndroidProvider', () => {
     expect([...peer.files.keys()].some((p) => p.startsWith('/data/local/tmp/df-session-'))).toBe(false);
   });
 
+  it('reads the health signals the device gives in one shell, with what the agent measures itself', { timeout: 60_000 }, async () => {
+    peer.health.set({ memTotalMb: 5_632, memAvailableMb: 2_048, uptimeS: 3 * 86_400 + 4 * 3_600, keyguardShowing: true, wifiConnected: true, sdcardFreeMb: null });
+    const before = peer.record.commands.length;
+    const first = await driver.readHealth();
+    expect(peer.record.commands.length - before).toBe(1);
+    expect(first).toMatchObject({ memory: { totalMb: 5_632, availableMb: 2_048 }, wifi: { on: true, connected: true }, screenLocked: true, linkReconnects: 0 });
+    expect(first.uptimeS).toBeGreaterThanOrEqual(3 * 86_400 + 4 * 3_600);
+    expect(first.lastCommandMs).toEqual(expect.any(Number));
+    // /sdcard is /data's emulated storage here: not repeated.
+    expect(first).not.toHaveProperty('sdcardFreeMb');
+    peer.health.set({ keyguardShowing: false, wifiConnected: false, sdcardFreeMb: 900 });
+    expect(await driver.readHealth()).toMatchObject({ wifi: { on: true, connected: false }, screenLocked: false, sdcardFreeMb: 900 });
+    peer.settings.set('global/wifi_on', '0');
+    peer.health.set({ wifiConnected: true });
+    expect((await driver.readHealth()).wifi).toEqual({ on: false, connected: false });
+    peer.settings.set('global/wifi_on', '1');
+  });
+
   it('withdraws the device when it is disconnected', { timeout: 60_000 }, async () => {
     expect(removed).toEqual([]);
     await adb.disconnect(serial);
     await eventually(async () => (removed.length === 1 ? true : undefined), { what: 'the device to be removed' });
     expect(removed).toEqual([driver.info.deviceId]);
     expect(provider.serials()).toEqual([]);
+  });
+
+  it('counts the link coming back in the readings of the device offered again', { timeout: 60_000 }, async () => {
+    await adb.connect(peerPort);
+    const again = (await eventually(async () => added[1], { what: 'the device to be added again' })) as AndroidDevice;
+    expect(again.info.deviceId).toBe(driver.info.deviceId);
+    expect((await again.readHealth()).linkReconnects).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { parseBinaryXml } from '#shared/apps/index.js';
 import { posix } from 'node:path';
-import { PeerHealth } from './health.js';
+import { HEALTH_FILES, PeerHealth } from './health.js';
 import { encodePng, type RgbImage } from './png.js';
 import { runInstrumentation, type ScriptedSuite } from './instrument.js';
 import { parseShellLine, type SimpleCommand } from './shell-words.js';
@@ -133,8 +133,8 @@ export class AdbdPeer {
   readonly refused = new Set<string>();
   /** The clipboard's text (`cmd clipboard get text` / `set text`); empty when nothing is on it. */
   clipboard = '';
-  /** Battery, storage and thermal state the device reports (`dumpsys battery`, `df /data`, `dumpsys thermalservice`), scripted by the test. */
-  readonly health = new PeerHealth();
+  /** Battery, storage, thermal state, memory, uptime, Wi-Fi link and lock screen the device reports (`health.ts`), scripted by the test; Wi-Fi is on while `global/wifi_on` says so. */
+  readonly health = new PeerHealth(() => ['1', '2'].includes(this.settings.get('global/wifi_on') ?? '0'));
   readonly properties: Record<string, string>;
   /** Processes that accept a debugger (JDWP): pid → process name (its package). */
   readonly jdwpProcesses = new Map<number, string>();
@@ -831,8 +831,10 @@ export class AdbdPeer {
         if (args[0] === 'package' && args[1]) return this.dumpsysPackage(args[1], io);
         return this.health.exec(name, args, io);
       case 'df':
+      case 'ip':
         return this.health.exec(name, args, io);
       case 'cat': {
+        if (args.length > 0 && args.every((path) => HEALTH_FILES.includes(path))) return this.health.exec(name, args, io);
         for (const path of args) {
           const entry = this.files.get(path);
           if (!entry || entry.type !== 'file') {
