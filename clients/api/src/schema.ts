@@ -23347,12 +23347,25 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            lastCommandMs?: number;
+            linkReconnects?: number;
+            memory?: {
+                availableMb?: number;
+                totalMb: number;
+            };
             osVersion?: string;
+            screenLocked?: boolean;
+            sdcardFreeMb?: number;
             storageFreeMb?: number;
             thermalStatus?: number;
+            uptimeS?: number;
             wda?: {
                 answering: boolean;
                 reason?: string;
+            };
+            wifi?: {
+                connected: boolean;
+                on: boolean;
             };
         };
         DfHealthSampleInput: {
@@ -23365,12 +23378,25 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            lastCommandMs?: number;
+            linkReconnects?: number;
+            memory?: {
+                availableMb?: number;
+                totalMb: number;
+            };
             osVersion?: string;
+            screenLocked?: boolean;
+            sdcardFreeMb?: number;
             storageFreeMb?: number;
             thermalStatus?: number;
+            uptimeS?: number;
             wda?: {
                 answering: boolean;
                 reason?: string;
+            };
+            wifi?: {
+                connected: boolean;
+                on: boolean;
             };
         };
         DfHost: {
