@@ -6,6 +6,7 @@ import { useSession } from '../session-context';
 import { ConfirmButton, ErrorNote, formatTime, Loading, useAction, withFields } from '../ui';
 import { MaintenanceControls } from './device-maintenance';
 import { HealthChart, StorageChart } from './health-charts';
+import { LatestReading } from './device-health-reading';
 
 type Sample = DeviceHealthSamples['samples'][number];
 type MendingStep = DeviceHealthSamples['mending'][number];
@@ -51,28 +52,6 @@ export function AttentionFilter({ checked, query, onChange }: { checked: boolean
       <input type="checkbox" name="needsAttention" checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} /> Needs attention{' '}
       <span class="count">{count.data?.totalElements ?? '…'}</span>
     </label>
-  );
-}
-
-/** What the newest reading says of the device's OS version and its WebDriverAgent (iOS), where it says it. */
-function LatestReading({ sample, platform }: { sample: Sample | undefined; platform: string }) {
-  if (!sample) return null;
-  const wda = sample.wda;
-  return (
-    <>
-      {sample.osVersion ? (
-        <>
-          <dt>{platform === 'ios' ? 'iOS version' : 'OS version'}</dt>
-          <dd>{sample.osVersion}</dd>
-        </>
-      ) : null}
-      {wda ? (
-        <>
-          <dt>WebDriverAgent</dt>
-          <dd>{wda.answering ? 'Answering' : `Not answering${wda.reason ? `: ${wda.reason}` : ''}`}</dd>
-        </>
-      ) : null}
-    </>
   );
 }
 

@@ -369,6 +369,24 @@ describe('device health', () => {
     expect(audit.payload.step).toBe('reconnect');
   });
 
+  it('carries the signals shown, not judged, from the device to the health API: memory, Wi-Fi, lock screen, uptime, /sdcard, the reading\'s time and the link reconnect', async () => {
+    peer.health.set({ memTotalMb: 5_632, memAvailableMb: 2_048, uptimeS: 3 * 86_400 + 4 * 3_600, keyguardShowing: true, wifiConnected: false, sdcardFreeMb: 700 });
+    type Signals = { memory?: unknown; wifi?: unknown; screenLocked?: boolean; uptimeS?: number; sdcardFreeMb?: number; lastCommandMs?: number; linkReconnects?: number };
+    const latest = await eventually(async () => {
+      const samples = (await api('GET', `/devices/${deviceId}/health`)).body.samples as Signals[];
+      const last = samples.at(-1);
+      return last?.screenLocked === true && last.sdcardFreeMb === 700 ? last : undefined;
+    }, { what: 'a reading with the lock screen showing' });
+    expect(latest).toMatchObject({ memory: { totalMb: 5_632, availableMb: 2_048 }, wifi: { on: true, connected: false }, screenLocked: true, sdcardFreeMb: 700 });
+    expect(latest.uptimeS).toBeGreaterThanOrEqual(3 * 86_400 + 4 * 3_600);
+    expect(latest.lastCommandMs).toEqual(expect.any(Number));
+    // The link the test before dropped came back once since the agent started.
+    expect(latest.linkReconnects).toBe(1);
+    // Shown, not judged: a locked screen and Wi-Fi without a connection leave the device healthy.
+    expect((await healthOf())?.state).toBe('healthy');
+    peer.health.set({ keyguardShowing: false, wifiConnected: true, sdcardFreeMb: null });
+  });
+
   it('shows a held device with its health badge in the grid, the "needs attention" filter, and its state, reasons, charts (battery and temperature, free storage) and mending history on its page, in Chromium, axe-clean', async () => {
     expectStatus(await api('POST', `/devices/${deviceId}/maintenance`, { reason: 'battery swap', until: new Date(Date.now() + 3_600_000).toISOString() }), 200);
     const browser = await launchBrowser();
@@ -391,6 +409,12 @@ describe('device health', () => {
       await page.goto(`${server.url}/devices/${deviceId}`);
       await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
       await page.getByText(/battery swap/).first().waitFor();
+      // The newest reading's signals shown beside the state (the peer booted 3 days and 4 hours ago, the test before).
+      const facts = page.locator('dl.facts');
+      await facts.locator('dt:text-is("Up for") + dd', { hasText: '3 d 4 h' }).waitFor();
+      await facts.locator('dt:text-is("Memory") + dd', { hasText: '2048 MB available of 5632 MB' }).waitFor();
+      await facts.locator('dt:text-is("Wi-Fi") + dd', { hasText: 'On, connected' }).waitFor();
+      await facts.locator('dt:text-is("Link reconnects") + dd', { hasText: '1 since the agent started' }).waitFor();
       await page.getByRole('img', { name: /Battery and temperature over \d+ readings/ }).waitFor();
       // Every reading of the peer has its free storage (`df /data`), drawn in GB on a 0–20 GB scale (16 GB the largest).
       const storage = page.getByRole('img', { name: /^Free storage over \d+ readings since .+; last: 12 GB \(12288 MB\) free$/ });
