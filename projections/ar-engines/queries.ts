@@ -17,6 +17,8 @@ export interface EngineView {
   tokenRotatedAt: string | null;
   revokedAt: string | null;
   revoked: boolean;
+  /** How the maker of its current token was signed in. */
+  signIn: 'password' | 'sso';
 }
 
 const toView = (r: Row): EngineView => ({
@@ -30,6 +32,7 @@ const toView = (r: Row): EngineView => ({
   tokenRotatedAt: iso(r.token_rotated_at),
   revokedAt: iso(r.revoked_at),
   revoked: r.revoked_at !== null && r.revoked_at !== undefined,
+  signIn: r.sign_in === 'sso' ? 'sso' : 'password',
 });
 
 /** Engines of the workspace, oldest first. */
@@ -46,12 +49,13 @@ export async function findEngine(db: Sql, scope: Scope, engineId: string): Promi
 export async function activeEngineByTokenHash(
   db: Sql,
   tokenHash: string,
-): Promise<{ engineId: string; registeredBy: number; companyId: number; workspaceId: number; createdAt: Date } | null> {
-  return oneOrNull(db, `SELECT engine_id, registered_by, company_id, workspace_id, created_at FROM ar_engines WHERE token_hash = $1 AND revoked_at IS NULL`, [tokenHash], (row) => ({
+): Promise<{ engineId: string; registeredBy: number; companyId: number; workspaceId: number; createdAt: Date; signIn: 'password' | 'sso' } | null> {
+  return oneOrNull(db, `SELECT engine_id, registered_by, company_id, workspace_id, created_at, sign_in FROM ar_engines WHERE token_hash = $1 AND revoked_at IS NULL`, [tokenHash], (row) => ({
     engineId: String(row.engine_id),
     registeredBy: Number(row.registered_by),
     companyId: Number(row.company_id),
     workspaceId: Number(row.workspace_id),
     createdAt: new Date(row.created_at as string),
+    signIn: row.sign_in === 'sso' ? ('sso' as const) : ('password' as const),
   }));
 }

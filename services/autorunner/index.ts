@@ -23,11 +23,13 @@ const ENGINE_TOKEN_PATHS = [/^\/autorunner\/api\/v1(\/.*)?$/];
 /** Test engines (`/autorunner/api/v1/**`): engines, engine tokens, runs and their results. */
 export function createAutorunnerModule(platform: Platform, deps: { organization: OrganizationModule; tmt: TmtModule }) {
   const sessions: TestSessionSink = deps.tmt.testSessions;
-  const features = [feature(enginesFeature, { platform }), feature(runsFeature, { platform, sessions })];
+  // Engines whose token was made from a password sign-in wait for approval where the company requires single sign-on.
+  const held = (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => deps.organization.auth.enforcement.holds(key);
+  const features = [feature(enginesFeature, { platform, held }), feature(runsFeature, { platform, sessions })];
   return {
     /** `X-Engine-Token` for the gateway's access control. */
     credentials: [
-      { header: 'x-engine-token', paths: ENGINE_TOKEN_PATHS, label: 'engine token', verify: engineTokenVerifier(platform, deps.organization.resolveWorkspace) },
+      { header: 'x-engine-token', paths: ENGINE_TOKEN_PATHS, label: 'engine token', verify: engineTokenVerifier(platform, deps.organization.resolveWorkspace, held) },
     ] as HeaderCredential[],
     routes: async (app: FastifyInstance) => {
       // An engine acts only in the workspace it was registered in: naming another one is a token of

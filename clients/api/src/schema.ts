@@ -7388,9 +7388,16 @@ export interface paths {
                             id: string;
                             labels: string[];
                             name: string;
+                            /** @description Its token was made from a password sign-in while its company requires single sign-on: refused until an administrator approves the engine */
+                            needsApproval: boolean;
                             registeredBy: number;
                             revoked: boolean;
                             revokedAt: string | null;
+                            /**
+                             * @description How the maker of its current token was signed in when they made it
+                             * @enum {string}
+                             */
+                            signIn: "password" | "sso";
                             token: string;
                             tokenPrefix: string;
                             tokenRotatedAt: string | null;
@@ -7500,6 +7507,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/autorunner/api/v1/engines/{engineId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let an engine whose token was made from a password sign-in work again where the company requires single sign-on; needs AUTORUNNER_MANAGE and USER_ADMIN_MANAGE */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    engineId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestEngine"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/autorunner/api/v1/engines/{engineId}/token/rotate": {
         parameters: {
             query?: never;
@@ -7550,9 +7613,16 @@ export interface paths {
                             id: string;
                             labels: string[];
                             name: string;
+                            /** @description Its token was made from a password sign-in while its company requires single sign-on: refused until an administrator approves the engine */
+                            needsApproval: boolean;
                             registeredBy: number;
                             revoked: boolean;
                             revokedAt: string | null;
+                            /**
+                             * @description How the maker of its current token was signed in when they made it
+                             * @enum {string}
+                             */
+                            signIn: "password" | "sso";
                             token: string;
                             tokenPrefix: string;
                             tokenRotatedAt: string | null;
@@ -24920,9 +24990,16 @@ export interface components {
             id: string;
             labels: string[];
             name: string;
+            /** @description Its token was made from a password sign-in while its company requires single sign-on: refused until an administrator approves the engine */
+            needsApproval: boolean;
             registeredBy: number;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How the maker of its current token was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             tokenPrefix: string;
             tokenRotatedAt: string | null;
             workspaceId: number;
@@ -24932,9 +25009,16 @@ export interface components {
             id: string;
             labels: string[];
             name: string;
+            /** @description Its token was made from a password sign-in while its company requires single sign-on: refused until an administrator approves the engine */
+            needsApproval: boolean;
             registeredBy: number;
             revoked: boolean;
             revokedAt: string | null;
+            /**
+             * @description How the maker of its current token was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
             tokenPrefix: string;
             tokenRotatedAt: string | null;
             workspaceId: number;

@@ -10,6 +10,7 @@ import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, Page
 import { WebhooksSection } from './webhooks';
 import { ClientPackages } from './client-packages';
 import { DeviceKeys, OAuthClients } from './credentials';
+import { HealthCheckKeys, TestEngines } from './module-credentials';
 import { Domains } from './org-domains';
 import { IdentityProviders } from './org-identity';
 import { ScimProvisioning } from './org-scim';
@@ -50,6 +51,8 @@ export function OrgPage({ path }: { path: string }) {
         <ApiKeys />
         <OAuthClients />
         <DeviceKeys />
+        <HealthCheckKeys />
+        <TestEngines />
         <ClientPackages />
       </>
     );

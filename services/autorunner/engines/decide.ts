@@ -11,7 +11,7 @@ export interface EngineState {
 
 export type EngineCommand =
   | ({ type: 'RegisterEngine' } & Registered)
-  | { type: 'RotateEngineToken'; engineId: string; tokenHash: string; tokenPrefix: string }
+  | { type: 'RotateEngineToken'; engineId: string; tokenHash: string; tokenPrefix: string; signIn: 'password' | 'sso' }
   | { type: 'RevokeEngine'; engineId: string };
 
 /** A test engine: registered once; its token rotated while it lives; revoked for good (again changes nothing). */
@@ -27,7 +27,7 @@ export const engineDecider = defineDecider<EngineCommand, EngineEvent, EngineSta
     RotateEngineToken: (command, state) => {
       if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');
       if (state.revoked) throw new AppError('CONFLICT', 'A revoked engine gets no new token; register a new engine');
-      return engineEvents.checked([{ type: 'EngineTokenRotated', payload: { engineId: command.engineId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix } }]);
+      return engineEvents.checked([{ type: 'EngineTokenRotated', payload: { engineId: command.engineId, tokenHash: command.tokenHash, tokenPrefix: command.tokenPrefix, signIn: command.signIn } }]);
     },
     RevokeEngine: (command, state) => {
       if (!state.engine) throw new AppError('NOT_FOUND', 'Engine not found');

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activeEngineByTokenHash, findEngine, listEngines } from '#projections/ar-engines/index.js';
+import { activeEngineByTokenHash, findEngine, listEngines, type EngineView } from '#projections/ar-engines/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { found } from '#shared/errors.js';
+import { forbidden, found } from '#shared/errors.js';
+import { credentialNeedsApproval } from '#shared/http/key-verifier.js';
 import type { ActiveWorkspace, Principal } from '#shared/http/principal.js';
 import { pageSchema } from '#shared/paging.js';
 import type { Platform } from '../../platform.js';
+import { signInMethodOf } from '../../sign-in-method.js';
 import { idParam, markEngine, paging, userCaller } from '../http.js';
 import { engineWrites } from './service.js';
 
@@ -25,8 +27,15 @@ const Engine = z
     tokenRotatedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
     revoked: z.boolean(),
+    signIn: z.enum(['password', 'sso']).describe('How the maker of its current token was signed in when they made it'),
+    needsApproval: z
+      .boolean()
+      .describe('Its token was made from a password sign-in while its company requires single sign-on: refused until an administrator approves the engine'),
   })
   .meta({ id: 'TestEngine' });
+
+/** Whether an engine's token waits for an administrator's approval (docs/modules/identity.md, "What enforcement ends"). */
+export type EngineHeld = (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean>;
 
 const tags = ['Test engines'];
 const Params = z.object({ engineId: idParam });
@@ -38,16 +47,20 @@ function newEngineToken() {
 
 /**
  * Verifies an `X-Engine-Token`: a live engine acts in the workspace it was registered in, on behalf
- * of the user who registered it and only while that user can still enter that workspace.
+ * of the user who registered it and only while that user can still enter that workspace — and, where
+ * its company requires single sign-on, only once approved if its token was made from a password sign-in
+ * (403 CREDENTIAL_NEEDS_APPROVAL).
  */
 export function engineTokenVerifier(
   platform: Platform,
   resolveWorkspace: (user: { userId: number; companyId: number }, workspaceId: number) => Promise<ActiveWorkspace | null>,
+  held?: EngineHeld,
 ) {
   return async (token: string): Promise<{ principal: Principal; workspace: ActiveWorkspace } | null> => {
     if (!token.startsWith(ENGINE_TOKEN_PREFIX) || token.length > 200) return null;
     const found = await activeEngineByTokenHash(platform.db, hashToken(token));
     if (!found) return null;
+    if (await held?.({ credentialId: found.engineId, userId: found.registeredBy, signIn: found.signIn })) throw credentialNeedsApproval();
     const workspace = await resolveWorkspace({ userId: found.registeredBy, companyId: found.companyId }, found.workspaceId);
     if (!workspace) return null;
     const principal = markEngine(
@@ -69,17 +82,21 @@ export function engineTokenVerifier(
 }
 
 /** `/autorunner/api/v1/engines`: register (the token is shown once), list, read, rotate and revoke engines. */
-export async function engineRoutes(app: FastifyInstance, opts: { platform: Platform }): Promise<void> {
+export async function engineRoutes(app: FastifyInstance, opts: { platform: Platform; held?: EngineHeld }): Promise<void> {
   const { platform } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { run } = engineWrites(platform);
+  const { run, approve } = engineWrites(platform);
+  const withHold = async (e: EngineView) => ({ ...e, needsApproval: opts.held ? await opts.held({ credentialId: e.id, userId: e.registeredBy, signIn: e.signIn }) : false });
   const existing = async (c: { companyId: number; workspaceId: number }, engineId: string) => {
-    return found(await findEngine(platform.db, c, engineId), 'Engine not found');
+    return withHold(found(await findEngine(platform.db, c, engineId), 'Engine not found'));
   };
 
   r.get('/autorunner/api/v1/engines', {
     schema: { tags, summary: 'Test engines of the workspace (never their tokens)', querystring: z.object(paging), response: { 200: pageSchema(Engine) } },
-    handler: async (request) => listEngines(platform.db, await userCaller(request, 'AUTORUNNER_READ'), request.query),
+    handler: async (request) => {
+      const page = await listEngines(platform.db, await userCaller(request, 'AUTORUNNER_READ'), request.query);
+      return { ...page, content: await Promise.all(page.content.map(withHold)) };
+    },
   });
 
   r.post('/autorunner/api/v1/engines', {
@@ -103,6 +120,7 @@ export async function engineRoutes(app: FastifyInstance, opts: { platform: Platf
         registeredBy: c.userId,
         companyId: c.companyId,
         workspaceId: c.workspaceId,
+        signIn: await signInMethodOf(platform, request),
       });
       reply.code(201).header('cache-control', 'no-store');
       return { ...(await existing(c, engineId)), token };
@@ -120,9 +138,26 @@ export async function engineRoutes(app: FastifyInstance, opts: { platform: Platf
       const c = await userCaller(request, 'AUTORUNNER_MANAGE');
       const found = await existing(c, request.params.engineId);
       const { token, tokenHash, tokenPrefix } = newEngineToken();
-      await run(c, found.id, { type: 'RotateEngineToken', engineId: found.id, tokenHash, tokenPrefix });
+      await run(c, found.id, { type: 'RotateEngineToken', engineId: found.id, tokenHash, tokenPrefix, signIn: await signInMethodOf(platform, request) });
       reply.header('cache-control', 'no-store');
       return { ...(await existing(c, found.id)), token };
+    },
+  });
+
+  r.post('/autorunner/api/v1/engines/:engineId/approve', {
+    schema: {
+      tags,
+      summary:
+        'Let an engine whose token was made from a password sign-in work again where the company requires single sign-on; needs AUTORUNNER_MANAGE and USER_ADMIN_MANAGE',
+      params: Params,
+      response: { 200: Engine },
+    },
+    handler: async (request) => {
+      const c = await userCaller(request, 'AUTORUNNER_MANAGE');
+      if (!(await request.permissions()).has('USER_ADMIN_MANAGE')) throw forbidden('Approving an engine needs USER_ADMIN_MANAGE');
+      const engine = await existing(c, request.params.engineId);
+      await approve(c, { id: engine.id, createdBy: engine.registeredBy });
+      return existing(c, engine.id);
     },
   });
 

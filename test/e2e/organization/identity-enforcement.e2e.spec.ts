@@ -9,7 +9,8 @@ import { expectAccessible, launchBrowser, openPage, VIEWPORT } from '#test/helpe
 /**
  * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password
  * sessions of the company's people at the enforced domain, and every credential they made from a
- * password sign-in — a /v1 API key, an OAuth client, a device key, a health-check key — until an administrator approves it;
+ * password sign-in — a /v1 API key, an OAuth client, a device key, a health-check key, a test engine's token — until an
+ * administrator approves it;
  * a credential made while signed in through the provider keeps working.
  */
 let server: TestServer;
@@ -20,7 +21,7 @@ const email = 'boss@enforced.test';
 const password = 'correct horse battery';
 let pair: { token: string; refreshToken: string };
 let workspaceId: number;
-const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '', hcKey: '', hcKeyId: '' };
+const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '', hcKey: '', hcKeyId: '', engineToken: '', engineId: '' };
 
 /** Plays the browser through the provider back to the console's `/sso`, and exchanges the code. */
 async function signInThroughProvider(): Promise<{ token: string; refreshToken: string }> {
@@ -33,6 +34,7 @@ async function signInThroughProvider(): Promise<{ token: string; refreshToken: s
 const v1 = (bearer: string) => http(server.url, 'GET', '/v1/projects', { token: bearer });
 const df = (key: string) => http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': key } });
 const hc = (key: string) => http(server.url, 'GET', '/healthcheck/api/v1/checks', { headers: { 'x-api-key': key } });
+const engine = (token: string) => http(server.url, 'GET', '/autorunner/api/v1/runs', { headers: { 'x-engine-token': token } });
 const inWorkspace = (token: string) => ({ token, headers: { 'x-workspace-id': String(workspaceId) } });
 const oauthToken = async () =>
   http(server.url, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: made.clientId, client_secret: made.clientSecret } });
@@ -63,6 +65,11 @@ beforeAll(async () => {
   expect(hcKey.status).toBe(201);
   made.hcKey = hcKey.body.key;
   made.hcKeyId = hcKey.body.id;
+  const registered = await http(server.url, 'POST', '/autorunner/api/v1/engines', { ...inWorkspace(pair.token), body: { name: 'CI engine' } });
+  expect(registered.status).toBe(201);
+  expect(registered.body).toMatchObject({ signIn: 'password', needsApproval: false });
+  made.engineToken = registered.body.token;
+  made.engineId = registered.body.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -80,6 +87,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await v1(token.body.access_token)).status).toBe(200);
     expect((await df(made.dfKey)).status).toBe(200);
     expect((await hc(made.hcKey)).status).toBe(200);
+    expect((await engine(made.engineToken)).status).toBe(200);
   });
 
   it('when the company verifies the domain its provider enforces: password sessions end, refresh is refused, credentials are held', async () => {
@@ -110,7 +118,7 @@ describe('single sign-on required ends the old ways in', () => {
     // A password sign-in is refused.
     expect(errorCode(await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password } }))).toBe('SSO_REQUIRED');
     // Every credential made from the password sign-in is held.
-    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey), await hc(made.hcKey)]) {
+    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey), await hc(made.hcKey), await engine(made.engineToken)]) {
       expect(res.status, JSON.stringify(res.body)).toBe(403);
       expect(errorCode(res)).toBe('CREDENTIAL_NEEDS_APPROVAL');
     }
@@ -132,6 +140,12 @@ describe('single sign-on required ends the old ways in', () => {
     expect(dfKeys.body.content.find((k: { id: string }) => k.id === made.dfKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
     const hcKeys = await http(server.url, 'GET', '/healthcheck/api/v1/api-keys', inWorkspace(sso.token));
     expect(hcKeys.body.content.find((k: { id: string }) => k.id === made.hcKeyId)).toMatchObject({ signIn: 'password', needsApproval: true });
+    const engines = await http(server.url, 'GET', '/autorunner/api/v1/engines', inWorkspace(sso.token));
+    expect(engines.body.content.find((e: { id: string }) => e.id === made.engineId)).toMatchObject({ signIn: 'password', needsApproval: true });
+    // A token rotated through the provider is made from a single sign-on: it works without an approval.
+    const other = await http(server.url, 'POST', '/autorunner/api/v1/engines', { ...inWorkspace(sso.token), body: { name: 'made through SSO' } });
+    expect(other.body).toMatchObject({ signIn: 'sso', needsApproval: false });
+    expect((await engine(other.body.token)).status).toBe(200);
 
     const fresh = await admin.post('/api-keys', { name: 'made through SSO', scopes: ['read'] });
     expect(fresh.status).toBe(201);
@@ -156,7 +170,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await v1(made.apiKey)).status).toBe(403);
   });
 
-  it('in the console, the API keys page marks the held key "needs approval", and an administrator approves it', { timeout: 180_000 }, async () => {
+  it('in the console, the API keys page marks the held key and test engine "needs approval", and an administrator approves them', { timeout: 180_000 }, async () => {
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ viewport: VIEWPORT });
@@ -174,6 +188,18 @@ describe('single sign-on required ends the old ways in', () => {
       await row.getByRole('button', { name: 'Approve CI' }).click();
       await expect.poll(() => row.textContent()).toContain('works');
       expect((await v1(made.apiKey)).status).toBe(200);
+      // The test engine whose token was made from the password sign-in, beside the one made through the provider.
+      const engines = page.getByRole('table', { name: 'Test engines' });
+      const held = engines.getByRole('row').filter({ hasText: 'CI engine' });
+      await expect.poll(() => held.textContent()).toContain('needs approval');
+      expect(await engines.getByRole('row').filter({ hasText: 'made through SSO' }).textContent()).toContain('works');
+      await expect.poll(() => page.getByRole('table', { name: 'Health-check keys' }).textContent()).toContain('cron');
+      await expectAccessible(page, 'API keys with a held test engine');
+      await held.getByRole('button', { name: 'Approve CI engine' }).click();
+      await expect.poll(() => held.textContent()).toContain('works');
+      expect((await engine(made.engineToken)).status).toBe(200);
+      const approved = await http(server.url, 'GET', `/autorunner/api/v1/engines/${made.engineId}`, inWorkspace((await signInThroughProvider()).token));
+      expect(approved.body).toMatchObject({ needsApproval: false, signIn: 'password' });
     } finally {
       await browser.close();
     }
