@@ -16,7 +16,7 @@ import {
 } from '#shared/wire/index.js';
 import { missingCapability, OPS, type CommandOf, type OpContext, type OpHandler, type SessionOp } from './ops/index.js';
 import { DriverError, StagingArea, type DeviceDriver } from './provider.js';
-import { inChildSpan, setIntervalOutsideTrace, SpanKind } from '#shared/tracing/index.js';
+import { inChildSpan, inTick, setIntervalOutsideTrace, SpanKind, UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { DriverFrame, ReleaseOutcome } from './capabilities.js';
 import { DeviceVideo } from './video/recorder.js';
 import type { VideoSettings } from './video/settings.js';
@@ -75,25 +75,29 @@ export class DeviceWorker {
       this.enqueue(msg);
     });
     if (this.deps.healthIntervalMs && missingCapability(this.driver, 'health') === null) {
-      this.healthTimer = setIntervalOutsideTrace(() => void this.reportHealth(), this.deps.healthIntervalMs);
+      const reading = () => void inTick('agent.health-reading', (tick) => this.reportHealth(tick), { 'device.id': this.deviceId });
+      this.healthTimer = setIntervalOutsideTrace(reading, this.deps.healthIntervalMs);
       this.healthTimer.unref();
-      void this.reportHealth();
+      reading();
     }
   }
 
   /**
-   * Reads the device's health and publishes it to the service (`HealthReport`): on the schedule and at
-   * each session's end. Skipped while a session is being prepared or released (the device is busy being
-   * set up) and while a reading is under way; a failed reading is logged, never thrown.
+   * Reads the device's health and publishes it to the service (`HealthReport`): on the schedule (each a
+   * trace of its own, `agent.health-reading`) and at each session's end. Skipped while a session is being
+   * prepared or released and while a reading is under way; a failed reading is logged, never thrown.
    */
-  async reportHealth(): Promise<void> {
+  async reportHealth(tick: Tick = UNTRACED): Promise<void> {
     if (this.stopped || this.readingHealth || this.state === 'preparing' || this.state === 'releasing' || !this.driver.readHealth) return;
+    const readHealth = this.driver.readHealth.bind(this.driver);
     this.readingHealth = true;
     try {
-      const sample = await this.driver.readHealth();
-      if (this.stopped) return;
-      const data = encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: this.deps.hostId, deviceId: this.deviceId, sample });
-      await this.deps.bus.publish(subjects.health(this.deps.hostId), data);
+      await tick.work(async () => {
+        const sample = await readHealth();
+        if (this.stopped) return;
+        const data = encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: this.deps.hostId, deviceId: this.deviceId, sample });
+        await this.deps.bus.publish(subjects.health(this.deps.hostId), data);
+      });
     } catch (err) {
       this.deps.logger.debug({ err: (err as Error).message, deviceId: this.deviceId }, 'health reading failed');
     } finally {
@@ -302,7 +306,7 @@ export class DeviceWorker {
   private async lease(command: Extract<AgentCommand, { op: 'screencast' }>): Promise<unknown> {
     const joining = this.streaming && !this.leases.has(command.consumerId);
     this.leases.set(command.consumerId, Date.now() + command.leaseMs);
-    this.leaseTimer ??= setIntervalOutsideTrace(() => void this.expireLeases(), LEASE_CHECK_MS);
+    this.leaseTimer ??= setIntervalOutsideTrace(() => void inTick('agent.lease-expiry', (tick) => this.expireLeases(tick), { 'device.id': this.deviceId }), LEASE_CHECK_MS);
     this.leaseTimer.unref();
     await this.ensureStreaming({ quality: command.quality ?? 60, ...(command.maxWidth ? { maxWidth: command.maxWidth } : {}), ...(command.maxHeight ? { maxHeight: command.maxHeight } : {}) });
     // The stream ran already (for the session's video, or another viewer): a still screen sends no new
@@ -341,11 +345,12 @@ export class DeviceWorker {
     await this.deps.bus.publish(subjects.frames(this.deps.hostId, this.deviceId), data, headers);
   }
 
-  private async expireLeases(): Promise<void> {
+  /** Drops the viewers' leases that ran out; the last gone, the screen stream stops (a span when any went: `agent.lease-expiry`). */
+  private async expireLeases(tick: Tick): Promise<void> {
     const now = Date.now();
-    for (const [consumer, expiresAt] of this.leases) if (expiresAt <= now) this.leases.delete(consumer);
+    for (const [consumer, expiresAt] of this.leases) if (expiresAt <= now && this.leases.delete(consumer)) tick.count('leases.expired');
     if (this.leases.size === 0) {
-      this.tail = this.tail.then(() => this.stopStreaming());
+      this.tail = this.tail.then(() => tick.work(() => this.stopStreaming()));
     }
   }
 

@@ -1,4 +1,4 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '#shared/db/index.js';
@@ -210,7 +210,8 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   const every = options.sweepIntervalMs ?? 3_600_000;
   if (every > 0) {
     const sweeper = setIntervalOutsideTrace(() => {
-      store.sweep(options.now()).catch((err: unknown) => app.log.warn({ err }, 'sweeping idempotency keys failed'));
+      // One DELETE finds and removes what expired: a sweep that removed rows is a span, after the fact.
+      inTick('idempotency.sweep', async (tick) => tick.count('rows.removed', await store.sweep(options.now()))).catch((err: unknown) => app.log.warn({ err }, 'sweeping idempotency keys failed'));
     }, every);
     sweeper.unref();
     app.addHook('onClose', async () => clearInterval(sweeper));

@@ -65,11 +65,13 @@ export class EntryMap {
     return entry?.expiresAt == null ? null : entry.expiresAt - now;
   }
 
-  /** Drops every expired entry, so keys nobody reads again do not stay in memory. */
-  sweep(now = Date.now()): void {
+  /** Drops every expired entry, so keys nobody reads again do not stay in memory; answers how many. */
+  sweep(now = Date.now()): number {
+    let removed = 0;
     for (const [key, entry] of this.entries) {
-      if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
+      if (entry.expiresAt !== null && entry.expiresAt <= now && this.entries.delete(key)) removed += 1;
     }
+    return removed;
   }
 
   clear(): void {

@@ -1,4 +1,4 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import type { KeyValueStore } from './types.js';
 import { checkStep, checkTtl, copyReads, EntryMap, incremented, OpenState } from './entries.js';
 
@@ -10,7 +10,7 @@ export interface MemoryKvOptions {
 /** An in-process key-value store with time-to-live; every operation is synchronous inside, so atomic. */
 export function createMemoryKv(options: MemoryKvOptions = {}): KeyValueStore {
   const entries = new EntryMap();
-  const sweeper = setIntervalOutsideTrace(() => entries.sweep(), options.sweepIntervalMs ?? 30_000);
+  const sweeper = setIntervalOutsideTrace(() => void inTick('kv.sweep', async (tick) => tick.count('entries.removed', entries.sweep())), options.sweepIntervalMs ?? 30_000);
   // The sweep is housekeeping; it must not keep the process alive.
   sweeper.unref();
   const state = new OpenState();

@@ -1,4 +1,4 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { KeyedQueue } from '#shared/concurrency.js';
 import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from './types.js';
@@ -73,12 +73,13 @@ export async function createSqlKv(db: Database, options: SqlKvOptions = {}): Pro
 
   let sweeping: Promise<void> = Promise.resolve();
   const sweeper = setIntervalOutsideTrace(() => {
-    sweeping = (async () => {
+    sweeping = inTick('kv.sweep', async (tick) => {
       const now = Date.now();
       // A row rewritten meanwhile carries its new expiry, so the condition spares it.
-      await db.query('DELETE FROM kv_entries WHERE expires_at <= $1', [new Date(now)]);
+      const { rowCount } = await db.query('DELETE FROM kv_entries WHERE expires_at <= $1', [new Date(now)]);
+      tick.count('rows.removed', rowCount);
       entries.sweep(now);
-    })().catch(onError);
+    }).catch(onError);
   }, options.sweepIntervalMs ?? 60_000);
   // The sweep is housekeeping; it must not keep the process alive.
   sweeper.unref();

@@ -137,6 +137,18 @@ export function inTraceOf<T>(traceparent: unknown, name: string, attributes: Att
 }
 
 /**
+ * Where a timer tick's work runs, decided as a request without a `traceparent` is (the sampler's root
+ * draw, before any span exists): recorded, a new root span `name` started at `startTime` and the context
+ * it is active in; not recorded, no span and a context that says so (what the work calls makes none).
+ */
+export function tickRoot(name: string, attributes: Attributes, startTime: number): { context: Context; span?: Span } {
+  if (!decision.sampleRoot()) return { context: unsampledContext(ROOT_CONTEXT) };
+  const decided = ROOT_CONTEXT.setValue(DECIDED_SAMPLED, true);
+  const span = tracer().startSpan(name, { kind: SpanKind.INTERNAL, attributes, startTime }, decided);
+  return { context: trace.setSpan(decided, span), span };
+}
+
+/**
  * Most links one span carries (`inLinkedSpan`): a batch of 500 events appended by 500 sampled requests
  * links the first 32 of those traces, in the order given.
  */
@@ -224,6 +236,14 @@ export function carriesTrace(headers: Record<string, unknown> | undefined): bool
 /** Runs `fn` outside any trace (background work whose timer was set inside one); only `fn` when off. */
 export function outsideTrace<T>(fn: () => T): T {
   return active ? context.with(ROOT_CONTEXT, fn) : fn();
+}
+
+/**
+ * `fn` bound to the trace active now, wherever it is called later: a request's retry that a timer runs
+ * (a WebDriver request waiting for a device) stays in that request's trace. Off, `fn` itself.
+ */
+export function boundToTrace<F extends (...args: never[]) => unknown>(fn: F): F {
+  return active ? context.bind(context.active(), fn) : fn;
 }
 
 /**

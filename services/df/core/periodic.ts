@@ -1,24 +1,27 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace, type Tick } from '#shared/tracing/index.js';
 
 /**
  * A job the device module runs every so often (the idle-session sweep, the limits sweep, the host
  * reaper, the booking ticker, the expired-upload sweep): one run at a time, so a tick that comes while
  * a run is under way is skipped; a run that fails is reported to `failed` and the next tick tries
- * again. The timer keeps no process alive, and its runs belong to no trace (each may start its own).
+ * again. The timer keeps no process alive, and its runs belong to no trace: a run that finds work does
+ * it through its `tick` (`tick.work`, `tick.count`), which makes the run the root span
+ * `df.periodic <name>` of a trace of its own; a run that finds nothing makes no span.
  */
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly run: () => Promise<void>,
+    private readonly name: string,
+    private readonly run: (tick: Tick) => Promise<void>,
     private readonly failed: (err: unknown) => void,
   ) {}
 
   start(everyMs: number): void {
     // Outside any trace: a job started while a request was traced would otherwise tick inside it for ever.
     this.timer = setIntervalOutsideTrace(() => {
-      this.running ??= this.run()
+      this.running ??= inTick(`df.periodic ${this.name}`, this.run)
         .catch(this.failed)
         .finally(() => (this.running = null));
     }, everyMs);

@@ -20,7 +20,7 @@ import type { Database } from '#shared/db/index.js';
 import { commandContext, handleCommand, type CommandActor } from '#shared/es/index.js';
 import type { EventStore } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import { inChildSpan, SpanKind } from '#shared/tracing/index.js';
+import { inChildSpan, SpanKind, UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { ReadModelWaiter } from '../../platform.js';
 import { PeriodicJob } from '../core/periodic.js';
 import type { OperationService } from '../operations/index.js';
@@ -40,7 +40,8 @@ const APP_CONTENT_TYPES = new Set(['application/vnd.android.package-archive', 'a
  */
 export class FileService {
   private readonly sweeper = new PeriodicJob(
-    () => this.sweep().then(() => undefined),
+    'expired-uploads',
+    (tick) => this.sweep(tick).then(() => undefined),
     (err) => this.deps.logger.warn({ err }, 'sweeping expired uploads failed'),
   );
 
@@ -353,16 +354,19 @@ export class FileService {
   }
 
   /** Aborts uploads never confirmed in time (their parts and bytes deleted). */
-  async sweep(): Promise<number> {
+  async sweep(tick: Tick = UNTRACED): Promise<number> {
     let swept = 0;
     for (const file of await expiredUploads(this.deps.db, this.deps.now())) {
-      try {
-        await this.deleteBytes(file);
-        await this.file({ type: 'AbortUpload', fileId: file.id, reason: 'expired' }, { actor: 'system', companyId: file.companyId, workspaceId: file.workspaceId });
-        swept += 1;
-      } catch (err) {
-        this.deps.logger.warn({ err, fileId: file.id }, 'cleaning up an expired upload failed');
-      }
+      await tick.work(async () => {
+        try {
+          await this.deleteBytes(file);
+          await this.file({ type: 'AbortUpload', fileId: file.id, reason: 'expired' }, { actor: 'system', companyId: file.companyId, workspaceId: file.workspaceId });
+          swept += 1;
+          tick.count('uploads.aborted');
+        } catch (err) {
+          this.deps.logger.warn({ err, fileId: file.id }, 'cleaning up an expired upload failed');
+        }
+      });
     }
     return swept;
   }

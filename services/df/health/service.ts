@@ -9,6 +9,7 @@ import { deviceRow, findDevice, maintenancesOver, placementOfDevice, type Device
 import { closedSessionVerdicts } from '#projections/df-sessions/index.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import { QuarantineMailer } from './quarantine-mail.js';
@@ -91,7 +92,8 @@ export class HealthService {
   private readonly mendingNow = new Set<string>();
   private readonly lastMended = new Map<string, number>();
   private readonly sweeper = new PeriodicJob(
-    () => this.sweep(),
+    'maintenance-ends',
+    (tick) => this.sweep(tick),
     (err) => this.platform.logger.warn({ err }, 'the maintenance sweep failed'),
   );
 
@@ -130,19 +132,24 @@ export class HealthService {
   }
 
   /** Ends every maintenance past its end time: each device comes back in the state its newest reading gives. */
-  async sweep(): Promise<void> {
+  async sweep(tick: Tick = UNTRACED): Promise<void> {
     const now = this.platform.now();
-    for (const deviceId of await maintenancesOver(this.platform.db, now)) {
-      const placement = await placementOfDevice(this.platform.db, deviceId);
-      if (!placement) continue;
-      const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(placement.companyId)]);
-      const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
-      const actor = { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) };
-      // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
-      await this.run(deviceId, command, actor).catch((err: unknown) => {
-        if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
-      });
-    }
+    const over = await maintenancesOver(this.platform.db, now);
+    tick.count('maintenances.over', over.length);
+    for (const deviceId of over) await tick.work(() => this.endMaintenanceOver(deviceId, now));
+  }
+
+  /** Ends the maintenance of `deviceId`, over at `now`. */
+  private async endMaintenanceOver(deviceId: string, now: Date): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement) return;
+    const [latest, rules] = await Promise.all([this.latest(deviceId), this.rules(placement.companyId)]);
+    const command: DeviceHealthCommand = { type: 'EndMaintenance', deviceId, by: 'end-time', latest, rules, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    const actor = { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) };
+    // Ended meanwhile by an administrator (or another replica's sweep): nothing to do.
+    await this.run(deviceId, command, actor).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== 'DEVICE_NOT_IN_MAINTENANCE') throw err;
+    });
   }
 
   private async onReport(msg: BusMessage): Promise<void> {

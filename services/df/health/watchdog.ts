@@ -4,6 +4,7 @@ import { sessionsByIds, type SessionRecord } from '#projections/df-sessions/inde
 import type { Database } from '#shared/db/index.js';
 import type { HolderState, SessionHolders } from '../core/holders.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { SessionPort } from '../core/session-port.js';
 
 /** Who the watchdog's ends are recorded as (the session's end event and the audit name it). */
@@ -50,7 +51,8 @@ export function unexplained(session: SessionRecord | null, holder: HolderState, 
  */
 export class BusyWatchdog {
   private readonly job = new PeriodicJob(
-    () => this.sweep().then(() => undefined),
+    'busy-watchdog',
+    (tick) => this.sweep(tick).then(() => undefined),
     (err) => this.deps.logger.warn({ err }, 'the busy-device watchdog failed'),
   );
   /** The ends under way, by session: each answers whether it ended its session. */
@@ -76,7 +78,7 @@ export class BusyWatchdog {
   }
 
   /** Finds the busy devices not explained and starts ending their sessions (each on its own, side by side); does not wait for the ends. */
-  private async sweep(): Promise<{ sessionId: string; done: Promise<boolean> }[]> {
+  private async sweep(tick: Tick = UNTRACED): Promise<{ sessionId: string; done: Promise<boolean> }[]> {
     await this.deps.holders.publish();
     const busy = await busyDevices(this.deps.db);
     const sessions = new Map((await sessionsByIds(this.deps.db, busy.map((b) => b.sessionId))).map((s) => [s.id, s]));
@@ -88,8 +90,10 @@ export class BusyWatchdog {
       const verdict = unexplained(session, holders[i]!, now, 2 * this.deps.periodMs);
       return verdict && session ? [{ deviceId, session, verdict }] : [];
     });
+    tick.count('sessions.abandoned', due.length);
     return due.map(({ deviceId, session, verdict }) => {
-      const done = this.abandon(deviceId, session, verdict).finally(() => this.ending.delete(session.id));
+      // In the tick's span, which may end first: the ends are not waited for.
+      const done = tick.work(() => this.abandon(deviceId, session, verdict)).finally(() => this.ending.delete(session.id));
       this.ending.set(session.id, done);
       return { sessionId: session.id, done };
     });

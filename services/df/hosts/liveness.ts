@@ -5,6 +5,7 @@ import type { Database } from '#shared/db/index.js';
 import type { KeyValueStore } from '#shared/kv/index.js';
 import { subjects } from '#shared/wire/index.js';
 import { PeriodicJob } from '../core/periodic.js';
+import type { Tick } from '#shared/tracing/index.js';
 
 const hostKey = (hostId: string) => `df:host:${hostId}`;
 
@@ -40,7 +41,8 @@ export interface HostLivenessDeps {
  */
 export class HostLiveness {
   private readonly reaper = new PeriodicJob(
-    () => this.reap(),
+    'host-reaper',
+    (tick) => this.reap(tick),
     (err) => this.deps.logger.warn({ err }, 'host reaper failed'),
   );
   /**
@@ -117,14 +119,17 @@ export class HostLiveness {
   }
 
   /** Hands the hosts whose liveness key expired to `lost`. */
-  private async reap(): Promise<void> {
+  private async reap(tick: Tick): Promise<void> {
     // Silence heard through a bus that is down says nothing about the hosts.
     if (!this.deps.bus.connected || this.now() < this.quietUntil) return;
     for (const hostId of await hostsWithOnlineDevices(this.deps.db)) {
       if ((await this.deps.kv.get(hostKey(hostId))) !== null) continue;
       if (!this.deps.bus.connected || this.now() < this.quietUntil) return;
-      this.deps.logger.warn({ hostId }, 'host missed its heartbeats; its devices go offline');
-      await this.deps.lost(hostId);
+      tick.count('hosts.lost');
+      await tick.work(async () => {
+        this.deps.logger.warn({ hostId }, 'host missed its heartbeats; its devices go offline');
+        await this.deps.lost(hostId);
+      });
     }
   }
 }

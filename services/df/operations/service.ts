@@ -1,4 +1,4 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { operationStream } from '#events/df/operations.js';
@@ -142,25 +142,29 @@ export class OperationService {
    */
   async reap(): Promise<void> {
     if (this.reaping) return this.reaping;
-    this.reaping = (async () => {
+    // A reap that fails operations is a span (`operations.reap`); one that finds none lost makes none.
+    this.reaping = inTick('operations.reap', async (tick) => {
       try {
         const now = this.deps.now().getTime();
         for (const op of await openOperations(this.deps.db)) {
           if (this.jobs.has(op.id)) continue;
           const lost = op.runner ? (await this.deps.kv.get(runnerKey(op.runner))) === null : now - Date.parse(op.createdAt) > PENDING_GRACE_MS;
           if (!lost) continue;
-          this.deps.logger.warn({ operationId: op.id, type: op.type, runner: op.runner }, 'failing an operation whose process died');
-          await this.run(
-            { type: 'FailOperation', operationId: op.id, error: { code: 'RUNNER_LOST', message: 'The process running this operation stopped before it finished' } },
-            commandContext(this.deps, this.actor({ actor: 'system', companyId: op.companyId, workspaceId: op.workspaceId })),
-          );
+          tick.count('operations.failed');
+          await tick.work(async () => {
+            this.deps.logger.warn({ operationId: op.id, type: op.type, runner: op.runner }, 'failing an operation whose process died');
+            await this.run(
+              { type: 'FailOperation', operationId: op.id, error: { code: 'RUNNER_LOST', message: 'The process running this operation stopped before it finished' } },
+              commandContext(this.deps, this.actor({ actor: 'system', companyId: op.companyId, workspaceId: op.workspaceId })),
+            );
+          });
         }
       } catch (err) {
         this.deps.logger.warn({ err }, 'reaping operations failed');
       } finally {
         this.reaping = null;
       }
-    })();
+    });
     return this.reaping;
   }
 

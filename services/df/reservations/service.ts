@@ -8,6 +8,7 @@ import { commandContext, type CommandContext } from '#shared/es/index.js';
 import type { KeyValueStore } from '#shared/kv/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { ScreenHub } from '../core/screen-hub.js';
 import type { Caller } from '../http.js';
 import type { SessionPort } from '../core/session-port.js';
@@ -52,7 +53,8 @@ export interface ReservationChange {
  */
 export class ReservationService {
   private readonly ticker = new PeriodicJob(
-    () => this.step(),
+    'reservations',
+    (tick) => this.step(tick),
     (err) => this.deps.logger.warn({ err }, 'reservation tick failed'),
   );
   private ticking: Promise<void> = Promise.resolve();
@@ -96,8 +98,8 @@ export class ReservationService {
    * `reserved`) and warns sessions a booking is about to take the device from. Steps run one at a time;
    * the ticker calls it, and so can tests and operators.
    */
-  step(): Promise<void> {
-    const run = this.ticking.catch(() => undefined).then(() => this.tick());
+  step(tick: Tick = UNTRACED): Promise<void> {
+    const run = this.ticking.catch(() => undefined).then(() => this.tick(tick));
     this.ticking = run;
     return run;
   }
@@ -217,7 +219,7 @@ export class ReservationService {
 
   // The ticker.
 
-  private async tick(): Promise<void> {
+  private async tick(tick: Tick): Promise<void> {
     const now = this.deps.now();
     let position: bigint | null = null;
     // A holder already on the device when the booking began (a session opened before its start) uses it.
@@ -225,7 +227,8 @@ export class ReservationService {
       if (r.lastSessionId) continue;
       const own = (await openSessionsOnDevices(this.deps.db, [r.deviceId])).find((s) => s.ownerId === r.userId);
       if (!own) continue;
-      const result = await this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, commandContext(this.deps, bookingActor('system', r))).catch((err: unknown) => {
+      tick.count('reservations.opened');
+      const result = await tick.work(() => this.run(r.deviceId, { type: 'RecordSessionOpened', reservationId: r.id, sessionId: own.id, now: now.toISOString() }, commandContext(this.deps, bookingActor('system', r)))).catch((err: unknown) => {
         this.deps.logger.warn({ err, reservationId: r.id }, 'recording the holder\'s session failed');
         return null;
       });
@@ -235,7 +238,8 @@ export class ReservationService {
     const over: ReservationRecord[] = [];
     for (const r of await dueReservations(this.deps.db, now, this.deps.graceMs)) {
       try {
-        const result = await this.run(r.deviceId, { type: 'Advance', reservationId: r.id, now: now.toISOString(), graceMs: this.deps.graceMs }, commandContext(this.deps, bookingActor('system', r)));
+        tick.count('reservations.advanced');
+        const result = await tick.work(() => this.run(r.deviceId, { type: 'Advance', reservationId: r.id, now: now.toISOString(), graceMs: this.deps.graceMs }, commandContext(this.deps, bookingActor('system', r))));
         position = result.position ?? position;
         if (result.events.some((e) => e.type === 'DeviceReservationEnded')) over.push(r);
       } catch (err) {
@@ -243,25 +247,28 @@ export class ReservationService {
       }
     }
     await this.settle(position);
-    for (const r of over) await this.release(r);
-    for (const r of await currentReservations(this.deps.db, now)) await this.enforce(r);
-    await this.warn(now);
+    for (const r of over) await this.release(r, tick);
+    for (const r of await currentReservations(this.deps.db, now)) await this.enforce(r, tick);
+    await this.warn(now, tick);
   }
 
   /** Ends other users' sessions on a device a booking holds (reason `reserved`). */
-  private async enforce(reservation: ReservationRecord): Promise<void> {
-    await this.endSessions(reservation, (s) => s.ownerId !== reservation.userId, SESSION_END_REASONS.reserved);
+  private async enforce(reservation: ReservationRecord, tick: Tick = UNTRACED): Promise<void> {
+    await this.endSessions(reservation, (s) => s.ownerId !== reservation.userId, SESSION_END_REASONS.reserved, tick);
   }
 
   /** Ends the holder's sessions on the device when the booking is over, so the device is free at once. */
-  private async release(reservation: ReservationRecord): Promise<void> {
-    await this.endSessions(reservation, (s) => s.ownerId === reservation.userId, SESSION_END_REASONS.bookingOver);
+  private async release(reservation: ReservationRecord, tick: Tick = UNTRACED): Promise<void> {
+    await this.endSessions(reservation, (s) => s.ownerId === reservation.userId, SESSION_END_REASONS.bookingOver, tick);
   }
 
-  private async endSessions(reservation: ReservationRecord, which: (s: SessionRecord) => boolean, reason: SessionEndReason): Promise<void> {
+  private async endSessions(reservation: ReservationRecord, which: (s: SessionRecord) => boolean, reason: SessionEndReason, tick: Tick): Promise<void> {
     for (const session of (await openSessionsOnDevices(this.deps.db, [reservation.deviceId])).filter(which)) {
-      this.deps.logger.info({ sessionId: session.id, reservationId: reservation.id, reason }, 'ending a session for a reservation');
-      await this.deps.sessions.end(session, reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending a session for a reservation failed'));
+      tick.count('sessions.ended');
+      await tick.work(async () => {
+        this.deps.logger.info({ sessionId: session.id, reservationId: reservation.id, reason }, 'ending a session for a reservation');
+        await this.deps.sessions.end(session, reason, 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending a session for a reservation failed'));
+      });
     }
   }
 
@@ -271,27 +278,33 @@ export class ReservationService {
    * across their restarts): the replica that first claims `df:reservation-warned:<booking>:<session>`
    * in the key-value store writes it.
    */
-  private async warn(now: Date): Promise<void> {
+  private async warn(now: Date, tick: Tick): Promise<void> {
     if (this.warned.size > 10_000) this.warned.clear();
     for (const r of await upcomingReservations(this.deps.db, now, new Date(now.getTime() + WARN_BEFORE_MS))) {
       for (const session of await openSessionsOnDevices(this.deps.db, [r.deviceId])) {
         const key = `${r.id}:${session.id}`;
         if (session.ownerId === r.userId || session.status !== 'active' || this.warned.has(key)) continue;
         this.warned.add(key);
-        const message = `The device is reserved from ${r.startAt} to ${r.endAt}; this session ends at ${r.startAt}`;
-        const detail = { event: 'reservation-upcoming', reservationId: r.id, startAt: r.startAt, endAt: r.endAt, message };
-        // Kept until a while after the booking's start, when the session has ended (reason `reserved`).
-        const ttlMs = Math.max(60_000, new Date(r.startAt).getTime() - now.getTime() + WARN_BEFORE_MS);
-        const first = await this.deps.kv.setIfAbsent(`df:reservation-warned:${key}`, '1', { ttlMs }).catch((err: unknown) => {
-          this.deps.logger.warn({ err, sessionId: session.id }, 'claiming the reservation warning failed; this replica writes it');
-          return true;
-        });
-        if (first)
-          await this.deps.sessions
-            .recordActivity(session, { actor: 'system', companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail)
-            .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the reservation warning failed'));
-        this.deps.hub.notify(session.id, { type: 'reservation', ...detail });
+        tick.count('sessions.warned');
+        await tick.work(() => this.warnSession(r, session, key, now));
       }
     }
+  }
+
+  /** Tells `session` of booking `r` (its viewers here; its timeline once for all replicas). */
+  private async warnSession(r: ReservationRecord, session: SessionRecord, key: string, now: Date): Promise<void> {
+    const message = `The device is reserved from ${r.startAt} to ${r.endAt}; this session ends at ${r.startAt}`;
+    const detail = { event: 'reservation-upcoming', reservationId: r.id, startAt: r.startAt, endAt: r.endAt, message };
+    // Kept until a while after the booking's start, when the session has ended (reason `reserved`).
+    const ttlMs = Math.max(60_000, new Date(r.startAt).getTime() - now.getTime() + WARN_BEFORE_MS);
+    const first = await this.deps.kv.setIfAbsent(`df:reservation-warned:${key}`, '1', { ttlMs }).catch((err: unknown) => {
+      this.deps.logger.warn({ err, sessionId: session.id }, 'claiming the reservation warning failed; this replica writes it');
+      return true;
+    });
+    if (first)
+      await this.deps.sessions
+        .recordActivity(session, { actor: 'system', companyId: session.companyId, workspaceId: session.workspaceId }, 'lifecycle', detail)
+        .catch((err: unknown) => this.deps.logger.debug({ err, sessionId: session.id }, 'recording the reservation warning failed'));
+    this.deps.hub.notify(session.id, { type: 'reservation', ...detail });
   }
 }

@@ -11,6 +11,7 @@ import { sessionBlobFolder } from '../core/blob-keys.js';
 import type { Caller } from '../http.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
+import type { Tick } from '#shared/tracing/index.js';
 import { VideoRetention } from './video-retention.js';
 import { sessionDecider } from './decide.js';
 import { sessionStream, type SessionEndReason, type ActivityKind, type ArtifactType, type DebugProtocolName } from '#events/df/sessions.js';
@@ -34,7 +35,8 @@ const STUCK_GRACE_MS = 30_000;
  */
 export class SessionService implements SessionPort {
   private readonly idleSweeper = new PeriodicJob(
-    () => this.sweepIdle(),
+    'idle-sessions',
+    (tick) => this.sweepIdle(tick),
     (err) => this.deps.logger.warn({ err }, 'idle sweep failed'),
   );
   private readonly writes: SessionWrites;
@@ -317,7 +319,7 @@ export class SessionService implements SessionPort {
     return this.recordings.recordingStatus(session);
   }
 
-  private async sweepIdle(): Promise<void> {
+  private async sweepIdle(tick: Tick): Promise<void> {
     const now = this.deps.now().getTime();
     for (const session of await idleSessions(this.deps.db, new Date(now - this.deps.idleTimeoutMs))) {
       // A session still being prepared is not idle; its creation answers either way.
@@ -325,13 +327,17 @@ export class SessionService implements SessionPort {
       // A workspace may keep its sessions longer than the module's default (its session defaults).
       const idleMs = this.deps.fleet ? await this.deps.fleet.idleTimeoutMs(session.workspaceId) : this.deps.idleTimeoutMs;
       if (Date.parse(session.lastActivityAt) > now - idleMs) continue;
-      this.deps.logger.info({ sessionId: session.id }, 'ending an idle session');
-      await this.end(session, 'idle-timeout', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an idle session failed'));
+      tick.count('sessions.idle');
+      await tick.work(async () => {
+        this.deps.logger.info({ sessionId: session.id }, 'ending an idle session');
+        await this.end(session, 'idle-timeout', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an idle session failed'));
+      });
     }
     // A session left `starting` far past the prepare time-out lost its creator (a crash mid-create).
     for (const session of await idleSessions(this.deps.db, new Date(now - this.deps.prepareTimeoutMs - STUCK_GRACE_MS))) {
       if (session.status !== 'starting') continue;
-      await this.end(session, 'prepare-abandoned', 'system').catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an abandoned session failed'));
+      tick.count('sessions.abandoned');
+      await tick.work(() => this.end(session, 'prepare-abandoned', 'system')).catch((err: unknown) => this.deps.logger.warn({ err, sessionId: session.id }, 'ending an abandoned session failed'));
     }
   }
 }

@@ -2,6 +2,7 @@ import { sessionById, sessionsWithVideosBefore } from '#projections/df-sessions/
 import { videoRetentions } from '#projections/df-settings/index.js';
 import { sessionBlobFolder } from '../core/blob-keys.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { SessionDeps } from './deps.js';
 import type { SessionWrites } from './writes.js';
 
@@ -22,7 +23,8 @@ const BATCH = 100;
  */
 export class VideoRetention {
   private readonly job = new PeriodicJob(
-    () => this.sweep(),
+    'video-retention',
+    (tick) => this.sweep(tick),
     (err) => this.deps.logger.warn({ err }, 'the video retention sweep failed'),
   );
 
@@ -40,15 +42,18 @@ export class VideoRetention {
   }
 
   /** Removes the videos whose time is up, in every workspace that limits it. */
-  async sweep(): Promise<void> {
+  async sweep(tick: Tick = UNTRACED): Promise<void> {
     const now = this.deps.now().getTime();
     for (const { workspaceId, days } of await videoRetentions(this.deps.db)) {
       for (const { sessionId, companyId } of await sessionsWithVideosBefore(this.deps.db, workspaceId, new Date(now - days * DAY_MS), BATCH)) {
         // A recording under way writes into the same folder: its session waits for a later sweep.
         if ((await sessionById(this.deps.db, sessionId))?.recording.recordingId) continue;
-        await this.deps.blobs.deleteFolder(`${sessionBlobFolder(companyId, sessionId)}/videos`);
-        await this.writes.runAs({ type: 'ExpireVideo', sessionId, retentionDays: days }, { actor: 'system', companyId, workspaceId });
-        this.deps.logger.info({ sessionId, days }, 'a session video expired');
+        tick.count('videos.expired');
+        await tick.work(async () => {
+          await this.deps.blobs.deleteFolder(`${sessionBlobFolder(companyId, sessionId)}/videos`);
+          await this.writes.runAs({ type: 'ExpireVideo', sessionId, retentionDays: days }, { actor: 'system', companyId, workspaceId });
+          this.deps.logger.info({ sessionId, days }, 'a session video expired');
+        });
       }
     }
   }

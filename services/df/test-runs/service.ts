@@ -10,6 +10,7 @@ import { AppError, found } from '#shared/errors.js';
 import type { Platform } from '../../platform.js';
 import type { Caller } from '../http.js';
 import { PeriodicJob } from '../core/periodic.js';
+import { UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { SessionPort } from '../core/session-port.js';
 import { testRunDecider, type TestRunCommand } from './decide.js';
 import { chooseDevices, type DeviceSelector } from './devices.js';
@@ -106,7 +107,8 @@ export class TestRunService {
       timed: false,
     });
     this.sweeper = new PeriodicJob(
-      () => this.sweep(),
+      'test-runs',
+      (tick) => this.sweep(tick),
       (err) => deps.platform.logger.warn({ err }, 'test run sweep failed'),
     );
   }
@@ -128,20 +130,25 @@ export class TestRunService {
    * report its own end) ends `infrastructure-failed` and its tests move; then `Finish` (run time-outs,
    * tests never reported, a run with nothing left).
    */
-  async sweep(): Promise<void> {
+  async sweep(tick: Tick = UNTRACED): Promise<void> {
     for (const runId of [...this.active.keys()]) await this.hold(runId);
-    await this.endOrphans();
-    for (const runId of [...this.active.keys()]) {
-      const state = await this.load(runId);
-      const going = this.runners.get(runId) ?? new Set<string>();
-      for (const shard of Object.values(state.shards)) {
-        if (isFinished(state) || !isLive(shard) || going.has(shard.deviceId)) continue;
-        const reason = `The shard's runner stopped without ending it on device ${shard.deviceId}`;
-        await this.send(runId, null, { type: 'EndShard', deviceId: shard.deviceId, state: 'infrastructure-failed', reason, now: this.deps.platform.now().toISOString() });
-        await this.judgeLate(runId, shard.deviceId);
-      }
-      await this.send(runId, null, { type: 'Finish', now: this.deps.platform.now().toISOString() });
+    await this.endOrphans(tick);
+    const runs = [...this.active.keys()];
+    tick.count('runs.checked', runs.length);
+    for (const runId of runs) await tick.work(() => this.check(runId));
+  }
+
+  /** Ends the live shards of `runId` whose runner stopped, then `Finish`. */
+  private async check(runId: string): Promise<void> {
+    const state = await this.load(runId);
+    const going = this.runners.get(runId) ?? new Set<string>();
+    for (const shard of Object.values(state.shards)) {
+      if (isFinished(state) || !isLive(shard) || going.has(shard.deviceId)) continue;
+      const reason = `The shard's runner stopped without ending it on device ${shard.deviceId}`;
+      await this.send(runId, null, { type: 'EndShard', deviceId: shard.deviceId, state: 'infrastructure-failed', reason, now: this.deps.platform.now().toISOString() });
+      await this.judgeLate(runId, shard.deviceId);
     }
+    await this.send(runId, null, { type: 'Finish', now: this.deps.platform.now().toISOString() });
   }
 
   /**
@@ -166,19 +173,25 @@ export class TestRunService {
    * error, their devices' sessions are ended so the devices are available again, and their results
    * are filed as for any ended run.
    */
-  private async endOrphans(): Promise<void> {
-    const { kv, logger } = this.deps.platform;
+  private async endOrphans(tick: Tick): Promise<void> {
+    const { kv } = this.deps.platform;
     for (const run of await unfinishedTestRuns(this.deps.platform.db)) {
       if (this.active.has(run.runId) || (await kv.get(holderKey(run.runId))) !== null) continue;
-      const caller: Caller = { userId: run.userId, companyId: run.companyId, workspaceId: run.workspaceId };
-      logger.warn({ runId: run.runId }, 'a test run was left by a process that stopped: it ends in error');
-      await this.send(run.runId, caller, { type: 'Fail', reason: 'The device service running it stopped before it ended; its devices were given back', now: this.deps.platform.now().toISOString() }, RUN_ACTOR);
-      for (const sessionId of run.sessionIds) {
-        const session = await this.deps.sessions.get(caller, sessionId).catch(() => null);
-        if (session) await this.deps.sessions.end(session, 'test-run-finished', RUN_ACTOR).catch((err: unknown) => logger.warn({ err, sessionId }, 'a session of an orphaned test run could not be ended'));
-      }
-      await this.fileResults(run.runId, caller, run.name ?? run.runId);
+      tick.count('runs.orphaned');
+      await tick.work(() => this.endOrphan(run));
     }
+  }
+
+  /** Fails a run left by a process that stopped, ends its sessions and files its results. */
+  private async endOrphan(run: Awaited<ReturnType<typeof unfinishedTestRuns>>[number]): Promise<void> {
+    const { logger } = this.deps.platform, caller: Caller = { userId: run.userId, companyId: run.companyId, workspaceId: run.workspaceId };
+    logger.warn({ runId: run.runId }, 'a test run was left by a process that stopped: it ends in error');
+    await this.send(run.runId, caller, { type: 'Fail', reason: 'The device service running it stopped before it ended; its devices were given back', now: this.deps.platform.now().toISOString() }, RUN_ACTOR);
+    for (const sessionId of run.sessionIds) {
+      const session = await this.deps.sessions.get(caller, sessionId).catch(() => null);
+      if (session) await this.deps.sessions.end(session, 'test-run-finished', RUN_ACTOR).catch((err: unknown) => logger.warn({ err, sessionId }, 'a session of an orphaned test run could not be ended'));
+    }
+    await this.fileResults(run.runId, caller, run.name ?? run.runId);
   }
 
   /**

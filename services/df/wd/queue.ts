@@ -1,5 +1,5 @@
 import { qaMetrics } from '#shared/metrics/index.js';
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { boundToTrace, setIntervalOutsideTrace } from '#shared/tracing/index.js';
 
 /** Why a waiter left the queue without a device, for `qa_webdriver_queue_wait_seconds`; its caller gets `error`. */
 class QueueLeft {
@@ -53,7 +53,8 @@ export class DeviceQueue<T> {
     const waited = (outcome: string) => qaMetrics.webdriverQueueWait.observe({ outcome }, (performance.now() - started) / 1000);
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
-        attempt,
+        // Whoever runs it (another waiter's pump, the poller), the attempt is in its own request's trace.
+        attempt: boundToTrace(attempt),
         resolve: (value) => {
           waited('acquired');
           resolve(value);

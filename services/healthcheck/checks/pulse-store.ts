@@ -216,9 +216,11 @@ function reaperQueries(db: Database) {
     },
 
     /** Drops heartbeats and samples received before `before`. */
-    async prune(before: Date): Promise<void> {
-      await db.query(`DELETE FROM hc_heartbeats WHERE received_at < $1`, [before.toISOString()]);
-      await db.query(`DELETE FROM hc_metric_samples WHERE received_at < $1`, [before.toISOString()]);
+    /** Deletes heartbeats and samples received before `before`; answers how many rows went. */
+    async prune(before: Date): Promise<number> {
+      const heartbeats = await db.query(`DELETE FROM hc_heartbeats WHERE received_at < $1`, [before.toISOString()]);
+      const samples = await db.query(`DELETE FROM hc_metric_samples WHERE received_at < $1`, [before.toISOString()]);
+      return heartbeats.rowCount + samples.rowCount;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Platform } from '../../platform.js';
 import type { PulseStore } from './pulse-store.js';
 import type { CheckService } from './service.js';
 import { commandContext } from '#shared/es/index.js';
+import { inTick, outsideTrace, UNTRACED, type Tick } from '#shared/tracing/index.js';
 
 const BATCH = 200;
 
@@ -19,51 +20,62 @@ export function createReaper(platform: Platform, deps: { checks: CheckService; p
   let stopped = true;
   let lastPrune = 0;
 
-  async function reapOnce(): Promise<void> {
+  /**
+   * One pass; run by the timer, a pass that does something is a span (`healthcheck.reap`, with the checks
+   * marked down, the heartbeats applied and the rows pruned), one that finds nothing makes none.
+   */
+  async function reapOnce(tick: Tick = UNTRACED): Promise<void> {
     const now = platform.now();
     // The pass's one time: its commands and their events all carry it.
     const at = { now: () => now };
     for (const c of await pulses.overdueCandidates(now, BATCH)) {
-      const context = commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId });
-      const result = await checks.execute(c.checkId, { type: 'MarkOverdue', checkId: c.checkId, lastHeartbeatAt: c.lastHeartbeatAt, now: now.toISOString() }, context, {
-        wait: false,
+      await tick.work(async () => {
+        const context = commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId });
+        const result = await checks.execute(c.checkId, { type: 'MarkOverdue', checkId: c.checkId, lastHeartbeatAt: c.lastHeartbeatAt, now: now.toISOString() }, context, {
+          wait: false,
+        });
+        if (result.events.length === 0) return;
+        tick.count('checks.overdue');
+        // A heartbeat that landed between the candidate query and the append must not leave it down.
+        const last = await pulses.lastHeartbeat(c.checkId);
+        if (last && last.status === 'up' && last.at > c.lastHeartbeatAt) {
+          await checks.execute(c.checkId, { type: 'RecordHeartbeat', checkId: c.checkId, at: last.at, status: 'up', message: null }, context, { wait: false });
+        }
       });
-      if (result.events.length === 0) continue;
-      // A heartbeat that landed between the candidate query and the append must not leave it down.
-      const last = await pulses.lastHeartbeat(c.checkId);
-      if (last && last.status === 'up' && last.at > c.lastHeartbeatAt) {
-        await checks.execute(c.checkId, { type: 'RecordHeartbeat', checkId: c.checkId, at: last.at, status: 'up', message: null }, context, { wait: false });
-      }
     }
     for (const c of await pulses.unappliedHeartbeats(BATCH)) {
-      await checks.execute(
-        c.checkId,
-        { type: 'RecordHeartbeat', checkId: c.checkId, at: c.lastHeartbeatAt, status: 'up', message: null },
-        commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId }),
-        { wait: false },
+      tick.count('heartbeats.applied');
+      await tick.work(() =>
+        checks.execute(
+          c.checkId,
+          { type: 'RecordHeartbeat', checkId: c.checkId, at: c.lastHeartbeatAt, status: 'up', message: null },
+          commandContext(at, { companyId: c.companyId, workspaceId: c.workspaceId }),
+          { wait: false },
+        ),
       );
     }
     if (now.getTime() - lastPrune >= 60_000) {
       lastPrune = now.getTime();
-      await pulses.prune(new Date(now.getTime() - platform.config.HEALTHCHECK_RETENTION));
+      tick.count('rows.pruned', await pulses.prune(new Date(now.getTime() - platform.config.HEALTHCHECK_RETENTION)));
     }
   }
 
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = reapOnce()
+    // Outside any trace: a reaper started while a request was traced would otherwise tick inside it for ever.
+    timer = outsideTrace(() => setTimeout(() => {
+      running = inTick('healthcheck.reap', reapOnce)
         .catch((err: unknown) => logger.warn({ err }, 'health-check reaper pass failed'))
         .finally(() => {
           running = null;
           schedule();
         });
-    }, platform.config.HEALTHCHECK_REAPER_INTERVAL);
+    }, platform.config.HEALTHCHECK_REAPER_INTERVAL));
     timer.unref();
   };
 
   return {
-    reapOnce,
+    reapOnce: () => reapOnce(),
     start(): void {
       if (!stopped) return;
       stopped = false;

@@ -1,4 +1,4 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
+import { inTick, setIntervalOutsideTrace, UNTRACED, type Tick } from '#shared/tracing/index.js';
 import type { Database } from '#shared/db/index.js';
 import { checkpointMessage } from '#shared/audit/verify-chain.js';
 import type { AuditSigningKeys } from './signing-keys.js';
@@ -40,7 +40,8 @@ export class Checkpointer {
 
   start(onError: (err: unknown) => void): void {
     if (this.timer) return;
-    this.timer = setIntervalOutsideTrace(() => void this.pass().catch(onError), Math.min(this.options.everyMs, 5_000));
+    // A pass that signs checkpoints is a span (`audit.checkpoint`); one that finds none due makes none.
+    this.timer = setIntervalOutsideTrace(() => void inTick('audit.checkpoint', (tick) => this.pass(false, tick)).catch(onError), Math.min(this.options.everyMs, 5_000));
     this.timer.unref();
   }
 
@@ -51,14 +52,14 @@ export class Checkpointer {
   }
 
   /** One pass (one at a time in this process); answers how many checkpoints it signed. */
-  pass(force = false): Promise<number> {
-    this.running ??= this.signDue(force).finally(() => {
+  pass(force = false, tick: Tick = UNTRACED): Promise<number> {
+    this.running ??= this.signDue(force, tick).finally(() => {
       this.running = null;
     });
     return this.running;
   }
 
-  private async signDue(force: boolean): Promise<number> {
+  private async signDue(force: boolean, tick: Tick): Promise<number> {
     const { rows } = await this.db.query<HeadRow>(
       `SELECT h.chain, h.seq::text AS seq, encode(h.head, 'hex') AS head, e.position::text AS position,
               c.seq::text AS last_seq, c.at AS last_at
@@ -68,6 +69,12 @@ export class Checkpointer {
     const now = this.options.now();
     const due = rows.filter((r) => force ? r.last_seq === null || Number(r.seq) > Number(r.last_seq) : this.isDue(r, now));
     if (due.length === 0) return 0;
+    tick.count('audit.checkpoints', due.length);
+    await tick.work(() => this.sign(due, now));
+    return due.length;
+  }
+
+  private async sign(due: HeadRow[], now: Date): Promise<void> {
     const key = await this.keys.current();
     for (const r of due) {
       const checkpoint = { chain: r.chain, seq: Number(r.seq), position: r.position, head: r.head, at: now.toISOString(), keyId: key.keyId };
@@ -77,7 +84,6 @@ export class Checkpointer {
         [r.chain, checkpoint.seq, r.position, r.head, checkpoint.at, key.keyId, key.sign(checkpointMessage(checkpoint))],
       );
     }
-    return due.length;
   }
 
   private isDue(r: HeadRow, now: Date): boolean {

@@ -1,4 +1,3 @@
-import { setIntervalOutsideTrace } from '#shared/tracing/index.js';
 import { performance } from 'node:perf_hooks';
 import { findWebhook, orgWebhooksProjection, webhooksFor, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { projectionSchemaName } from '#projections/types.js';
@@ -23,8 +22,16 @@ import {
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
 import { signedHeaders, signingSecrets } from './signature.js';
-import { inTraceOf, markActiveSpan, outsideTrace, SpanKind, traceHeaders } from '#shared/tracing/index.js';
+import { inSpan, inTick, inTraceOf, markActiveSpan, outsideTrace, setIntervalOutsideTrace, SpanKind, traceHeaders, type Attributes } from '#shared/tracing/index.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
+
+/**
+ * Runs `fn` in a span continuing the trace recorded with delivery `d` (the request behind its event);
+ * a delivery that recorded none (an untraced event's) is a child of the sending round's span.
+ */
+function inDeliveryTrace<T>(d: DueDelivery, name: string, attributes: Attributes, fn: () => Promise<T>, kind?: SpanKind): Promise<T> {
+  return d.traceparent === null ? inSpan(name, attributes, fn, kind) : inTraceOf(d.traceparent, name, attributes, fn, kind);
+}
 
 /** Most deliveries sent at once by one process. */
 const BATCH = 20;
@@ -161,13 +168,21 @@ export class WebhookDispatcher {
     if (targets.length > 0) this.wake();
   }
 
+  /**
+   * Rounds of claiming what is due and sending it; a round that claimed deliveries is a span
+   * (`webhooks.dispatch`, with how many), one that found none makes none.
+   */
   private async sendDue(): Promise<void> {
     const { config } = this.platform;
     do {
       this.again = false;
-      const due = await claimDue(this.platform.db, this.platform.now(), config.WEBHOOK_TIMEOUT + 30_000, BATCH);
-      await Promise.all(due.map((d) => this.attempt(d)));
-      if (due.length === BATCH) this.again = true;
+      await inTick('webhooks.dispatch', async (tick) => {
+        const due = await claimDue(this.platform.db, this.platform.now(), config.WEBHOOK_TIMEOUT + 30_000, BATCH);
+        if (due.length === 0) return;
+        tick.count('webhook.deliveries', due.length);
+        await tick.work(() => Promise.all(due.map((d) => this.attempt(d))));
+        if (due.length === BATCH) this.again = true;
+      });
     } while (this.again && !this.stopped);
   }
 
@@ -178,9 +193,9 @@ export class WebhookDispatcher {
     if (!hook) return;
     const at = this.platform.now();
     // A span per attempt when tracing is on, in the trace of the request behind the delivery's event when
-    // that was traced (its `traceparent` kept with the event and the delivery); the receiver gets the
-    // attempt's own `traceparent` to continue it.
-    const attempt = await inTraceOf(d.traceparent, 'webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1, 'webhook.event': d.event }, async () => {
+    // that was traced (its `traceparent` kept with the event and the delivery), else in the sending
+    // round's; the receiver gets the attempt's own `traceparent` to continue it.
+    const attempt = await inDeliveryTrace(d, 'webhook delivery', { 'webhook.id': hook.id, 'webhook.delivery.id': d.id, 'webhook.attempt': d.roundAttempts + 1, 'webhook.event': d.event }, async () => {
       const made = await this.post(hook, d, at);
       markActiveSpan(made.status === null ? {} : { 'http.response.status_code': made.status }, made.error);
       return made;
@@ -199,7 +214,7 @@ export class WebhookDispatcher {
     if (next.state === 'failed' && (await lastDeliveriesFailed(db, hook.id, config.WEBHOOK_DISABLE_AFTER_FAILURES))) {
       const n = config.WEBHOOK_DISABLE_AFTER_FAILURES;
       // A reaction to the delivery's failure: in its trace, so the event that disables the endpoint records it.
-      await inTraceOf(d.traceparent, 'webhook disable', { 'webhook.id': hook.id }, () =>
+      await inDeliveryTrace(d, 'webhook disable', { 'webhook.id': hook.id }, () =>
         this.deps.onFailing(hook, `The last ${n} ${n === 1 ? 'delivery' : 'deliveries'} failed after every retry (last error: ${attempt.error})`),
       );
     }
