@@ -3,12 +3,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver } from '#test/helpers/otlp-receiver.js';
 import { createMemoryBus, type MessageBus } from '../bus/index.js';
-import { inChildSpan, inSpan, installHttpTracing, logTraceFields, startTracing, traceHeaders, tracedBus, type Tracing } from './index.js';
+import { inChildSpan, inSpan, inTick, installHttpTracing, logTraceFields, startTracing, traceHeaders, tracedBus, type Tracing } from './index.js';
 
 /**
- * A request that is not sampled (here every trace of its own: `parentbased_traceidratio` at 0) takes
- * the short path: no span of any kind, only a context whose `traceparent` (flag off) travels on, so
- * that nothing downstream samples it either. A received sampled `traceparent` is still continued.
+ * A request that is not sampled (here every trace of its own: `parentbased_traceidratio` at 0), or a
+ * timer's tick that found work, takes the short path: no span of any kind, only a context whose
+ * `traceparent` (flag off) travels on, so that nothing downstream samples it either. A received
+ * sampled `traceparent` is still continued.
  */
 let receiver: OtlpReceiver;
 let tracing: Tracing | null;
@@ -97,6 +98,25 @@ describe('a request that is not sampled', () => {
     await probe('first');
     await probe('second');
     expect(seen.get('first')!.sent.traceparent!.slice(3, 35)).not.toBe(seen.get('second')!.sent.traceparent!.slice(3, 35));
+  });
+});
+
+describe('a timer’s tick that is not sampled', () => {
+  it('makes no span for itself or what its work calls, and what its work sends on is flagged not sampled', async () => {
+    seen.set('tick', { sent: {}, logged: {} });
+    const sent = await inTick('unsampled.sweep', async (tick) => {
+      tick.count('rows.removed', 2);
+      return tick.work(async () => {
+        await inSpan('tick inner', {}, () => inChildSpan('tick leaf', {}, async () => undefined));
+        await bus.request('test.probe', new TextEncoder().encode('tick'));
+        return { headers: traceHeaders(), logged: logTraceFields() };
+      });
+    });
+    sampledTraces.add(await afterASampledRequest('marker-3'));
+    expect(sent.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    expect(sent.logged).toEqual({});
+    expect(seen.get('tick')!.handledHeaders?.traceparent).toMatch(new RegExp(`^00-${sent.headers.traceparent!.slice(3, 35)}-[0-9a-f]{16}-00$`));
+    expect(receiver.spans.filter((s) => !sampledTraces.has(s.traceId))).toEqual([]);
   });
 });
 

@@ -17,7 +17,9 @@ import { WebhookService } from './service.js';
 /**
  * A reaction to an event continues the event's trace: a device's health change appended inside a traced
  * command is delivered to an endpoint that fails, and the endpoint disabled because of it (an event the
- * dispatcher causes) records that same trace. Real dispatcher, read model and event store (PGlite).
+ * dispatcher causes) records that same trace. The dispatcher's round that sends a delivery is a trace of
+ * its own (`webhooks.dispatch`), where the attempts of untraced events' deliveries go; its idle rounds
+ * make no span. Real dispatcher, read model and event store (PGlite).
  */
 let receiver: OtlpReceiver;
 let tracing: Tracing | null;
@@ -27,6 +29,8 @@ let runner: ProjectionRunner;
 let service: WebhookService;
 let endpoint: Server;
 const heard: (string | undefined)[] = [];
+/** The dispatcher's rounds so far (each claims what is due: most find nothing). */
+let rounds = 0;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
@@ -44,7 +48,17 @@ beforeAll(async () => {
   runner = new ProjectionRunner({ store, db, projections: [orgWebhooksProjection], idlePollMs: 50 });
   await runner.start();
   const config = { WEBHOOK_RETRY_SCHEDULE: [], WEBHOOK_TIMEOUT: 5_000, WEBHOOK_ALLOW_PRIVATE_URLS: true, WEBHOOK_DISABLE_AFTER_FAILURES: 1 };
-  const platform = { db, store, readModels: runner, config, logger: pino({ level: 'silent' }), now: () => new Date() } as unknown as Platform;
+  // The dispatcher's database counts its rounds of looking for due deliveries, so that the test knows idle ones ran.
+  const counted = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'query') return Reflect.get(target, property, target) as unknown;
+      return (text: string, params?: unknown[]) => {
+        if (text.startsWith('SELECT DISTINCT webhook_id FROM webhook_deliveries')) rounds += 1;
+        return target.query(text, params);
+      };
+    },
+  });
+  const platform = { db: counted, store, readModels: runner, config, logger: pino({ level: 'silent' }), now: () => new Date() } as unknown as Platform;
   service = new WebhookService(platform);
   await service.dispatcher.start();
 });
@@ -79,5 +93,31 @@ describe('a webhook endpoint disabled because of an event', () => {
     const reaction = receiver.spans.find((s) => s.name === 'webhook disable')!;
     expect(reaction).toMatchObject({ traceId: command.traceId, parentSpanId: command.spanId, spanId: traceparent.slice(36, 52) });
     expect(receiver.spans.find((s) => s.name === 'webhook delivery')).toMatchObject({ traceId: command.traceId, parentSpanId: command.spanId });
+    // The round that sent it is a trace of its own; the attempt stays in the trace of the command behind its event.
+    expect(receiver.spans.filter((s) => s.name === 'webhooks.dispatch')).toEqual([expect.objectContaining({ parentSpanId: '', attributes: { 'webhook.deliveries': 1 } })]);
+    expect(receiver.spans.find((s) => s.name === 'webhooks.dispatch')!.traceId).not.toBe(command.traceId);
+  });
+
+  it('is disabled, for an event appended outside any trace, in the trace of the dispatcher’s round; rounds that find nothing make no span', async () => {
+    const { port } = endpoint.address() as AddressInfo;
+    const hook = await service.create({ companyId: 1, workspaceId: 2, userId: 3 }, { url: `http://127.0.0.1:${port}/untraced`, events: ['device.health_changed'], enabled: true }, commandContext({ now: () => new Date() }, { actorId: 3, companyId: 1, workspaceId: 2 }));
+    const payload = { deviceId: 'd2', companyId: 1, workspaceIds: [2], from: 'healthy', health: { state: 'degraded', reasons: ['storage'], checkedAt: new Date().toISOString() }, cause: 'sample' };
+    await store.append('device-health-d2', [{ type: 'DeviceHealthChanged', payload, metadata: eventMetadata(commandContext({ now: () => new Date() }, { companyId: 1 })) }], 'any');
+    await expect.poll(async () => (await store.readStream(webhookStream(hook.id))).some((e) => e.type === 'WebhookDisabled'), { message: 'the endpoint disabled' }).toBe(true);
+    await expect.poll(() => receiver.spans.filter((s) => s.name === 'webhooks.dispatch').length).toBe(2);
+    const round = receiver.spans.filter((s) => s.name === 'webhooks.dispatch')[1]!;
+    expect(round).toMatchObject({ parentSpanId: '', statusCode: 0, attributes: { 'webhook.deliveries': 1 } });
+    // The attempt and the disabling are the round's children; the disabling's append is the disabling's.
+    await expect.poll(() => receiver.spans.filter((s) => s.traceId === round.traceId).map((s) => s.name).sort()).toEqual(['event store append webhook', 'webhook delivery', 'webhook disable', 'webhooks.dispatch']);
+    const inRound = (name: string) => receiver.spans.find((s) => s.traceId === round.traceId && s.name === name)!;
+    expect(inRound('webhook delivery').parentSpanId).toBe(round.spanId);
+    expect(inRound('webhook disable').parentSpanId).toBe(round.spanId);
+    expect(inRound('event store append webhook').parentSpanId).toBe(inRound('webhook disable').spanId);
+    // Two more rounds, with nothing due; then a span ended after them has arrived (spans leave in the order they end).
+    const after = rounds;
+    await expect.poll(() => rounds, { timeout: 5_000 }).toBeGreaterThanOrEqual(after + 2);
+    await inSpan('after the rounds', {}, async () => undefined);
+    await expect.poll(() => receiver.spans.some((s) => s.name === 'after the rounds')).toBe(true);
+    expect(receiver.spans.filter((s) => s.name === 'webhooks.dispatch')).toHaveLength(2);
   });
 });
