@@ -11,17 +11,20 @@ import { inTick, setIntervalOutsideTrace, type Tick } from '#shared/tracing/inde
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private readonly spanName: string;
 
   constructor(
-    private readonly name: string,
+    name: string,
     private readonly run: (tick: Tick) => Promise<void>,
     private readonly failed: (err: unknown) => void,
-  ) {}
+  ) {
+    this.spanName = `df.periodic ${name}`;
+  }
 
   start(everyMs: number): void {
     // Outside any trace: a job started while a request was traced would otherwise tick inside it for ever.
     this.timer = setIntervalOutsideTrace(() => {
-      this.running ??= inTick(`df.periodic ${this.name}`, this.run)
+      this.running ??= inTick(this.spanName, this.run)
         .catch(this.failed)
         .finally(() => (this.running = null));
     }, everyMs);
