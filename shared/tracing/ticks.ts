@@ -26,7 +26,7 @@ export const UNTRACED: Tick = Object.freeze({
 class TracedTick implements Tick {
   private readonly startedAt = Date.now();
   private root: { context: Context; span?: Span } | null = null;
-  private readonly counts = new Map<string, number>();
+  private counts: Map<string, number> | null = null;
 
   constructor(
     private readonly name: string,
@@ -43,6 +43,7 @@ class TracedTick implements Tick {
 
   count(attribute: string, n = 1): void {
     if (n === 0) return;
+    this.counts ??= new Map();
     const total = (this.counts.get(attribute) ?? 0) + n;
     this.counts.set(attribute, total);
     this.begin().span?.setAttribute(attribute, total);
