@@ -24,7 +24,9 @@ import { http } from '#test/helpers/server.js';
  * the agent, the agent's continuing the module's across NATS or the data plane, the device call a leaf.
  * So must an app upload (installed into the session, or catalogued: the bytes stored, the build read,
  * then installed from the catalogue), and a session's end with the webhook delivery it causes, sent by
- * the organization module to a receiver on loopback in the request's trace.
+ * the organization module to a receiver on loopback in the request's trace. Timer ticks with work are
+ * traces of their own: the dispatcher's round that sent that delivery, and an agent's health reading
+ * (its adb calls, and the device module's handling of the report, continuing it across NATS).
  */
 const ADMIN = { email: 'tracing-admin@example.com', password: 'tracing-password-1' };
 const POOL = 'tracing-test-shared-pool-token-0123456789';
@@ -298,5 +300,27 @@ describe('OpenTelemetry traces across separate processes', () => {
     });
     expect(batch).toMatchObject({ service: 'qa-organization+projections', parentSpanId: '' });
     expect(batch.traceId).not.toBe(command.traceId);
+    // The dispatcher's round that sent it is a trace of its own too (the attempt stays in the request's).
+    const round = await eventually(async () => receiver.spans.find((s) => s.name === 'webhooks.dispatch'), { what: 'the dispatcher’s round', timeoutMs: 15_000 });
+    expect(round).toMatchObject({ service: 'qa-organization+projections', parentSpanId: '', attributes: { 'webhook.deliveries': 1 } });
+    expect(round.traceId).not.toBe(delivery.traceId);
+  }, 60_000);
+
+  it('an agent’s scheduled health reading is a trace of its own: its adb calls, and the device module handling its report', async () => {
+    const spans = await eventually(
+      async () => {
+        for (const reading of receiver.spans.filter((s) => s.service === 'qa-agent' && s.name === 'agent.health-reading')) {
+          const mine = receiver.spans.filter((s) => s.traceId === reading.traceId);
+          if (mine.some((s) => s.service === 'qa-df' && s.name.endsWith('.health')) && mine.some((s) => s.name.startsWith('adb shell'))) return mine;
+        }
+        return undefined;
+      },
+      { what: 'a health reading traced from the agent to the device module', timeoutMs: 30_000 },
+    );
+    const reading = spans.find((s) => s.name === 'agent.health-reading')!;
+    expect(reading).toMatchObject({ parentSpanId: '', attributes: { 'device.id': expect.any(String) } });
+    for (const call of spans.filter((s) => s.name.startsWith('adb shell'))) expect(call).toMatchObject({ service: 'qa-agent', parentSpanId: reading.spanId });
+    const handled = spans.find((s) => s.service === 'qa-df' && s.name.endsWith('.health'))!;
+    expect(handled).toMatchObject({ name: 'nats process df.agent.*.health', kind: 5, parentSpanId: reading.spanId });
   }, 60_000);
 });
