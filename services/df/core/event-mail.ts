@@ -1,6 +1,7 @@
 import { Pauses } from '#shared/concurrency.js';
 import { applySchema } from '#shared/db/index.js';
 import type { RecordedEvent, Subscription } from '#shared/es/index.js';
+import { inTraceOf } from '#shared/tracing/index.js';
 import type { Platform } from '../../platform.js';
 
 /**
@@ -39,7 +40,7 @@ function mailTables(t: EventMail['tables']): string {
  * so a replay, a restart or a second replica never mails it twice. A mail that cannot be sent (the SMTP
  * server away) frees its claim and is tried again with a growing pause (0.2 s doubling to 30 s), the
  * position held until it is sent; a process that dies between the claim and the send loses that one mail
- * (at most once).
+ * (at most once). Each send is a span (`mail <name>`) in the trace of the event's request.
  */
 export class EventMailer {
   private subscription: Subscription | null = null;
@@ -98,7 +99,9 @@ export class EventMailer {
       const claimed = await db.query(`INSERT INTO ${claims} (event_id, ${subjectColumn}, sent_at) VALUES ($1, $2, $3) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`, [event.id, subject, this.platform.now().toISOString()]);
       if (claimed.rows.length > 0) {
         try {
-          const sent = await this.mail.send(event);
+          // In the trace of the request that caused the event (a root span of its own when it recorded none),
+          // so that the mail, its look-ups and its log lines are found from that request.
+          const sent = await inTraceOf(event.metadata.traceparent, `mail ${this.mail.tables.positionName}`, { 'event.type': event.type, 'event.id': event.id }, () => this.mail.send(event));
           await db.query(`UPDATE ${claims} SET recipients = $2 WHERE event_id = $1`, [event.id, sent]);
         } catch (err) {
           await db.query(`DELETE FROM ${claims} WHERE event_id = $1`, [event.id]);
