@@ -26,6 +26,8 @@ import { clockError, probeVideo } from '#test/helpers/video.js';
 const ADMIN = { email: 'farm-video@example.com', password: 'farm-password-v' };
 // `VIDEO_RECORD_SECONDS` makes the same check a long run (bench/video-length.sh: 2 and 15 minutes).
 const RECORD_MS = Number(process.env.VIDEO_RECORD_SECONDS ?? 15) * 1000;
+// `VIDEO_KILL_SECONDS` kills the Android case's host that long into its recording (the issue's figure is 60 s).
+const KILL_AFTER_S = Number(process.env.VIDEO_KILL_SECONDS ?? 12);
 let server: TestServer;
 let site: Server;
 let siteUrl: string;
@@ -220,9 +222,9 @@ describe('a session video on an Android device of a separate host', () => {
     expect(await clockError(file, started.body.startedAt, 5)).toBeLessThan(1);
   }, 90_000);
 
-  // The issue's figure is a host killed after 60 s leaving at least 50 s: the same path, shorter.
+  // The issue's figure is a host killed after 60 s leaving at least 50 s: the same path, shorter unless
+  // VIDEO_KILL_SECONDS says 60 (bench/video-length.sh).
   it('keeps what a host killed mid-recording sent: the session ends with a playable video of all but its last seconds', async () => {
-    const KILL_AFTER_S = 12;
     const sessionId = (await api('POST', '/sessions', { deviceId, name: 'host killed' })).body.id as string;
     const started = await api('POST', `/sessions/${sessionId}/recording/start`);
     expect(started.body.recording).toBe(true);
@@ -244,7 +246,7 @@ describe('a session video on an Android device of a separate host', () => {
     expect(probe.durationS).toBeGreaterThanOrEqual(KILL_AFTER_S - 2);
     expect(await clockError(file, started.body.startedAt, KILL_AFTER_S - 3)).toBeLessThan(1);
     killedSessionId = sessionId;
-  }, 90_000);
+  }, 90_000 + KILL_AFTER_S * 1000);
 });
 
 describe("the workspace's video retention", () => {
