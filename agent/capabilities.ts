@@ -165,7 +165,7 @@ export interface HealthCapability {
    * Mends a device that is there but unwell, outside any session (docs/modules/device-health.md,
    * "Mending"): the steps in order, each told to `report` as it ends; answers them and whether it is well.
    */
-  mend?(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>>;
+  mend?(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>>;
 }
 
 /**

@@ -297,7 +297,7 @@ export class DeviceWorker {
   private async mend(command: Extract<AgentCommand, { op: 'mend' }>): Promise<unknown> {
     if (this.state !== 'ready') throw new WorkerRefusal('DEVICE_BUSY', `The device is ${this.state}${this.sessionId ? ` (session ${this.sessionId})` : ''}: it is not mended now`);
     if (!this.driver.mend) throw new WorkerRefusal('UNSUPPORTED', 'This device does not support mending');
-    const answer = await this.driver.mend({ storageMinMb: command.storageMinMb, rebootAllowed: command.rebootAllowed }, (step) => this.deps.logger.info({ deviceId: this.deviceId, ...step }, 'mending step'));
+    const answer = await this.driver.mend({ storageMinMb: command.storageMinMb, rebootAllowed: command.rebootAllowed, ...(command.helpersOnly ? { helpersOnly: true } : {}) }, (step) => this.deps.logger.info({ deviceId: this.deviceId, ...step }, 'mending step'));
     // The device as mending left it (back from a reboot, its storage freed) goes to the service at once.
     void this.reportHealth();
     return answer;

@@ -8,8 +8,9 @@ import { freeLocalPort, shell, shellQuote, uiautomator2Capabilities, type AdbDev
 import { AndroidApps, SCRATCH_ROOT } from './apps.js';
 import { AndroidInstrumentation } from './instrument.js';
 import { AndroidFiles } from './files.js';
-import { AndroidScreen, type ScreenPath } from './screen.js';
-import { AndroidInput, type InputPath, type TextPath } from './input.js';
+import { AndroidScreen } from './screen.js';
+import { AndroidInput } from './input.js';
+import { DevicePaths } from './fast-paths.js';
 import { androidKeyCode } from './keys.js';
 import { followLogcat } from './logcat.js';
 import { dumpHierarchy, parseUiautomatorXml } from './ui-tree.js';
@@ -47,6 +48,8 @@ export class AndroidDevice implements DeviceDriver {
   private devtoolsPort: number | null = null;
   private readonly debug: AndroidDebug | null;
   private readonly adbServer: { host: string; port: number } | null;
+  /** Which path each capability takes, and the fast paths' state (`fast-paths.ts`). */
+  private readonly paths: DevicePaths;
 
   constructor(
     readonly info: DeviceInfo,
@@ -65,31 +68,11 @@ export class AndroidDevice implements DeviceDriver {
     const context = { device, sh: (command: string) => this.sh(command), requirePrepared: () => this.requirePrepared() };
     this.apps = new AndroidApps(context);
     this.files = new AndroidFiles(context);
-    this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason) => this.notePath('screen', path, reason));
-    this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason) => this.notePath(kind, path, reason), touch);
+    this.paths = new DevicePaths(info, this.logRing);
+    this.screenCapability = new AndroidScreen(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (path, reason, fast) => this.paths.note('screen', path, reason, fast));
+    this.inputCapability = new AndroidInput(device, serial, logger, { width: info.screen.width, height: info.screen.height }, (kind, path, reason, fast) => this.paths.note(kind, path, reason, fast), touch);
     this.instrumentation = new AndroidInstrumentation(context, this.logRing, () => this.screenCapability.capture());
     this.baseline = new DeviceBaseline(context.sh, (failure) => logger.warn({ serial, failure }, 'android reset to the baseline failed'));
-  }
-
-  /** Why each capability runs on a fallback now (screen, input, text), for the info's `reason`. */
-  private readonly fallbacks = new Map<string, string>();
-
-  /**
-   * Records which path a capability takes in the device's info (`capabilities`, which the host's
-   * heartbeat carries to the service), and says why a faster one is not used: in the info's reason, and
-   * once in the device log.
-   */
-  private notePath(kind: 'screen' | 'input' | 'text', path: ScreenPath | InputPath | TextPath, reason: string | null): void {
-    const capabilities = { ...this.info.capabilities, [kind]: path };
-    if (reason) {
-      const note = `${kind}: ${path} (${reason})`.slice(0, 500);
-      if (this.fallbacks.get(kind) !== note) this.logRing.push('warn', 'agent', note);
-      this.fallbacks.set(kind, note);
-    } else this.fallbacks.delete(kind);
-    const why = [...this.fallbacks.values()].join('; ').slice(0, 500);
-    if (why) capabilities.reason = why;
-    else delete capabilities.reason;
-    this.info.capabilities = capabilities as DeviceInfo['capabilities'];
   }
 
   async prepare(onProgress: (step: string) => void): Promise<Screen> {
@@ -253,9 +236,11 @@ export class AndroidDevice implements DeviceDriver {
     return this.debug.open(protocol, target);
   }
 
-  /** Battery, storage, airplane mode, thermal state, memory, Wi-Fi, lock screen, uptime in one adb shell (`health.ts`). */
+  /** Battery, storage, airplane mode, thermal state, memory, Wi-Fi, lock screen, uptime in one adb shell (`health.ts`); the fast paths as last known. */
   async readHealth(): Promise<HealthSample> {
-    return readAndroidHealth((command) => this.sh(command), this.linkReconnects());
+    const sample = await readAndroidHealth((command) => this.sh(command), this.linkReconnects());
+    const fastPaths = this.paths.reading();
+    return fastPaths ? { ...sample, fastPaths } : sample;
   }
 
   /** Reads the settings again (one shell) and keeps them as the baseline every session's end restores (`baseline.ts`). */
@@ -269,7 +254,7 @@ export class AndroidDevice implements DeviceDriver {
   }
 
   /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed, waited out (`reboot.ts`). */
-  mend(plan: { storageMinMb: number; rebootAllowed: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
+  mend(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
     const restartHelpers = async () => {
       // The touch path (minitouch, or the UiAutomator2 server's) stopped and started again; minicap proven by one start.
       await this.inputCapability.stop();

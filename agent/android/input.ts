@@ -5,6 +5,7 @@ import { DEVICE_TMP, deviceBuild, packageFile, removePushed } from './daemon.js'
 import { line, Minitouch, minitouchBinary, toNatural, type Point } from './minitouch.js';
 import { UiAutomator2Touch, uiautomator2Refusal } from './uiautomator2.js';
 import { encodeImapUtf7 } from './utf7.js';
+import type { FastPathNote } from './fast-paths.js';
 
 export type InputPath = 'minitouch' | 'agent' | 'input';
 export type TextPath = 'ime' | 'input';
@@ -23,7 +24,8 @@ export function inputTextArgument(text: string): string {
  * (before Android 10, without root), else through the UiAutomator2 server (Android 8 and later; started
  * at the session's first gesture, which `input` serves meanwhile), else through `input` commands; text of printable ASCII through
  * `input text`, any other text through io.appium.settings' Unicode input method, switched in for the
- * session and restored by `stop`. `onPath` hears which path each takes and why a faster one is not used.
+ * session and restored by `stop`. `onPath` hears which path each takes, why a faster one is not used, and
+ * what that says of the touch's fast path (`up`, `down`, `unavailable`; null: not known yet).
  */
 export class AndroidInput {
   private rotation: 0 | 90 | 180 | 270 = 0;
@@ -40,7 +42,7 @@ export class AndroidInput {
     private readonly serial: string,
     private readonly logger: Logger,
     private readonly natural: { width: number; height: number },
-    private readonly onPath: (kind: 'input' | 'text', path: InputPath | TextPath, reason: string | null) => void,
+    private readonly onPath: (kind: 'input' | 'text', path: InputPath | TextPath, reason: string | null, fast?: FastPathNote) => void,
     private readonly options: { uiautomator2: boolean } = { uiautomator2: true },
   ) {}
 
@@ -55,7 +57,7 @@ export class AndroidInput {
     } else {
       try {
         this.minitouch = await Minitouch.start(this.device, this.pushed, binary, this.natural);
-        this.onPath('input', 'minitouch', null);
+        this.onPath('input', 'minitouch', null, 'up');
         return;
       } catch (err) {
         noMinitouch = `minitouch did not start: ${(err as Error).message}`;
@@ -63,7 +65,8 @@ export class AndroidInput {
     }
     const refusal = this.options.uiautomator2 ? uiautomator2Refusal(build) : "touch through the UiAutomator2 server is off in the agent's config";
     if (refusal) {
-      this.onPath('input', 'input', `${noMinitouch}; ${refusal}`.slice(0, 300));
+      // Neither path for this device is unavailable; a minitouch that should have started is down.
+      this.onPath('input', 'input', `${noMinitouch}; ${refusal}`.slice(0, 300), binary ? 'down' : 'unavailable');
       return;
     }
     // The server takes seconds to start on a phone: not on the way to the session's first frame. The
@@ -173,7 +176,7 @@ export class AndroidInput {
     if (!minitouch) return false;
     if (!minitouch.alive) {
       this.minitouch = null;
-      this.onPath('input', 'input', 'minitouch stopped');
+      this.onPath('input', 'input', 'minitouch stopped', 'down');
       return false;
     }
     await minitouch.gesture(
@@ -194,7 +197,7 @@ export class AndroidInput {
     if (agent.state !== 'running') return false;
     if (!agent.touch.alive) {
       this.agentTouch = { state: 'off' };
-      this.onPath('input', 'input', 'the UiAutomator2 server stopped');
+      this.onPath('input', 'input', 'the UiAutomator2 server stopped', 'down');
       return false;
     }
     await agent.touch.gesture(paths, durationMs);
@@ -210,10 +213,11 @@ export class AndroidInput {
         return null;
       }
       this.agentTouch = { state: 'running', touch };
+      this.onPath('input', 'agent', null, 'up');
       return touch;
     } catch (err) {
       if (this.agentTouch.state === 'starting') this.agentTouch = { state: 'off' };
-      this.onPath('input', 'input', `the UiAutomator2 server did not start: ${(err as Error).message}`.slice(0, 300));
+      this.onPath('input', 'input', `the UiAutomator2 server did not start: ${(err as Error).message}`.slice(0, 300), 'down');
       this.logger.warn({ serial: this.serial, err }, 'touch through the UiAutomator2 server is not available');
       return null;
     }

@@ -78,6 +78,8 @@ export interface MendActions {
 export interface MendOptions {
   storageMinMb: number;
   rebootAllowed: boolean;
+  /** Only a fast path is down: the helpers are restarted and nothing more is tried (its storage is not read). */
+  helpersOnly?: boolean;
   report: (step: MendingReport) => void;
   backoffMs?: readonly number[];
 }
@@ -89,7 +91,7 @@ export interface MendOptions {
  * again (its helpers, where they had failed, and a fresh reading of its storage). It stops at the
  * first step after which the device is well (its helpers run and `storageMinMb` is free). Each step is
  * reported as it ends; answers whether it is well and, if not, what is still wrong, for the service to
- * quarantine it.
+ * quarantine it. `helpersOnly` (a fast path down, storage fine) stops after the helpers' restart.
  */
 export async function mendSteps(actions: MendActions, options: MendOptions): Promise<RpcResult<'mend'>> {
   const pauses = options.backoffMs ?? STEP_BACKOFF_MS;
@@ -115,6 +117,7 @@ export async function mendSteps(actions: MendActions, options: MendOptions): Pro
     helpers = `helpers did not come back: ${messageOf(err)}`;
     done('restart-helpers', 'failed', messageOf(err));
   }
+  if (options.helpersOnly) return helpers === null ? { mended: true, steps } : { mended: false, steps, trouble: helpers.slice(0, 500) };
   let low = await lowStorage();
   if (!trouble(low)) return { mended: true, steps };
 

@@ -33,6 +33,18 @@ describe('mending a device that is there but unwell', () => {
     expect(a.calls).toEqual(['restart-helpers', 'free-storage']);
   });
 
+  it('restarts only the helpers for a fast path down, and says why when they did not come back, never reading storage or rebooting', async () => {
+    const well = actions([], [100]);
+    const ok = await mendSteps(well, { storageMinMb: 500, rebootAllowed: true, helpersOnly: true, report: () => undefined, backoffMs: noPause });
+    expect(ok).toEqual({ mended: true, steps: [expect.objectContaining({ step: 'restart-helpers', result: 'ok' })] });
+    expect(well.calls).toEqual(['restart-helpers']);
+    const broken = actions(['restart-helpers'], [100]);
+    const failed = await mendSteps(broken, { storageMinMb: 500, rebootAllowed: true, helpersOnly: true, report: () => undefined, backoffMs: noPause });
+    expect(summary(failed.steps)).toEqual(['restart-helpers:failed']);
+    expect(failed).toMatchObject({ mended: false, trouble: 'helpers did not come back: restart-helpers refused' });
+    expect(broken.calls).toEqual(['restart-helpers']);
+  });
+
   it('goes on to a reboot only where the rules allow it, and says what is still wrong', async () => {
     const skipped = await mendSteps(actions(['restart-helpers'], [100]), { storageMinMb: 500, rebootAllowed: false, report: () => undefined, backoffMs: noPause });
     expect(summary(skipped.steps)).toEqual(['restart-helpers:failed', 'free-storage:failed', 'reboot:skipped']);

@@ -4,6 +4,7 @@ import { DriverError, type DriverFrame, type ScreencastOptions, type Screenshot 
 import { pngSize, pngToJpeg, readAll, type AdbDevice } from './adb.js';
 import { deviceBuild, removePushed } from './daemon.js';
 import { jpegSize, Minicap, minicapVariants, projectionFor, type MinicapProjection } from './minicap.js';
+import type { FastPathNote } from './fast-paths.js';
 
 /** Least time between two screencap frames: screencap is slow and busies the phone. */
 const FRAME_INTERVAL_MS = 100;
@@ -13,13 +14,16 @@ export type ScreenPath = 'minicap' | 'screencap';
 /**
  * The screen of an Android device: screenshots through `screencap`, the live screen through minicap
  * (its JPEGs handed on as they come, never decoded) or, where minicap cannot start, repeated
- * `screencap` PNGs turned into JPEG. `onPath` hears which path the live screen takes and why.
+ * `screencap` PNGs turned into JPEG. `onPath` hears which path the live screen takes, why, and what that
+ * says of minicap: `up`, `down` (it failed to start or died) or `unavailable` (none for the device's ABI and SDK).
  */
 export class AndroidScreen {
   private rotation: MinicapProjection['rotation'] = 0;
   private minicap: Minicap | null = null;
   /** Why minicap is not used on this device (set once it failed), or null while it may be tried. */
   private minicapRefused: string | null = null;
+  /** Whether the refusal is that the device cannot have minicap (no build for its ABI and SDK). */
+  private minicapUnavailable = false;
   private streaming: { options: ScreencastOptions; onFrame: (frame: DriverFrame) => Promise<void> } | null = null;
   private readonly pushed = new Map<string, string>();
   private readonly screencast = new PngScreencast(() => this.capture(), FRAME_INTERVAL_MS, (err) => this.logger.debug({ err, serial: this.serial }, 'screencast frame failed'));
@@ -32,7 +36,7 @@ export class AndroidScreen {
     private readonly logger: Logger,
     /** The natural (portrait) size of the display in pixels. */
     private readonly natural: { width: number; height: number },
-    private readonly onPath: (path: ScreenPath, reason: string | null) => void,
+    private readonly onPath: (path: ScreenPath, reason: string | null, fast: FastPathNote) => void,
   ) {}
 
   /** A `screencap` PNG. */
@@ -77,7 +81,8 @@ export class AndroidScreen {
   /**
    * Mending (outside a session): stops the live screen's helpers, forgets why minicap was refused, and
    * starts minicap once to prove the fast path is back, then stops it and removes what it pushed. Throws
-   * why it did not start (the live screen then goes on through screencap, as before).
+   * why it did not start (the live screen then goes on through screencap, as before); a device that
+   * cannot have minicap (none for its ABI and SDK) has nothing to restart and does not fail for it.
    */
   restartFastPath(): Promise<void> {
     return this.serially(async () => {
@@ -89,10 +94,11 @@ export class AndroidScreen {
       await removePushed(this.device, this.pushed);
       if (reason !== null) {
         this.minicapRefused = reason;
-        this.onPath('screencap', reason);
+        this.onPath('screencap', reason, this.minicapUnavailable ? 'unavailable' : 'down');
+        if (this.minicapUnavailable) return;
         throw new Error(`minicap did not start: ${reason}`);
       }
-      this.onPath('minicap', null);
+      this.onPath('minicap', null, 'up');
     });
   }
 
@@ -120,13 +126,13 @@ export class AndroidScreen {
     if (this.minicapRefused === null) {
       const reason = await this.startMinicap(streaming.options, streaming.onFrame);
       if (reason === null) {
-        this.onPath('minicap', null);
+        this.onPath('minicap', null, 'up');
         return;
       }
       this.minicapRefused = reason;
       this.logger.info({ serial: this.serial, reason }, 'minicap did not start; the live screen uses screencap');
     }
-    this.onPath('screencap', this.minicapRefused);
+    this.onPath('screencap', this.minicapRefused, this.minicapUnavailable ? 'unavailable' : 'down');
     await this.screencast.start('Android', streaming.options, streaming.onFrame);
   }
 
@@ -134,6 +140,7 @@ export class AndroidScreen {
   private async startMinicap(options: ScreencastOptions, onFrame: (frame: DriverFrame) => Promise<void>): Promise<string | null> {
     const build = await deviceBuild(this.device);
     const variants = minicapVariants(build);
+    this.minicapUnavailable = variants.length === 0;
     if (variants.length === 0) return `no minicap for ABI ${build.abis.join('/') || 'unknown'} and SDK ${build.sdk}`;
     const projection = projectionFor(this.natural, this.rotation, { ...(options.maxWidth ? { width: options.maxWidth } : {}), ...(options.maxHeight ? { height: options.maxHeight } : {}) });
     const failures: string[] = [];

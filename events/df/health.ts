@@ -50,11 +50,13 @@ export const HealthRules = z.object({
   rebootAllowed: z.boolean().default(false),
   /** After this many sessions in a row failed on a device, it is quarantined (cause `sessions-failed`); 0 (or left out): never. */
   failedSessionsMax: z.number().int().min(0).max(100).default(0),
+  /** Whether a fast path down (minicap, the touch path) makes a device `degraded` and has it mended; left out: true. */
+  fastPathDownDegrades: z.boolean().default(true),
 });
 export type HealthRules = z.output<typeof HealthRules>;
 
 /** The rules of a company that set none. */
-export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 };
+export const DEFAULT_HEALTH_RULES: HealthRules = { batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true };
 
 /** What the device record shows of its health (`health` of a device). */
 export const DeviceHealthRecord = z.object({

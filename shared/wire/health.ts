@@ -4,6 +4,14 @@ import { PROTOCOL_VERSION } from './subjects.js';
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 
 /**
+ * A fast path's state as its driver last knew it (docs/modules/device-health.md, "Fast paths"): `up`
+ * (it worked at its last start or use), `down` (the device should have it but it failed to start or
+ * died, `reason` says why) or `unavailable` (the device cannot have it: no build for its ABI or SDK).
+ */
+export const FastPathState = z.object({ state: z.enum(['up', 'down', 'unavailable']), reason: z.string().max(300).optional() });
+export type FastPathState = z.infer<typeof FastPathState>;
+
+/**
  * One reading of a device's health signals (docs/modules/device-health.md); every signal is optional, as
  * a device may lack it. Read by the agent on a schedule and at each session's end.
  */
@@ -39,6 +47,8 @@ export const HealthSample = z.object({
   lastCommandMs: z.number().int().min(0).max(3_600_000).optional(),
   /** How many times the device's link (adb transport) went away and came back since its agent started. */
   linkReconnects: z.number().int().min(0).max(1_000_000).optional(),
+  /** The fast paths the driver has tried (Android: `screen`, minicap; `touch`, minitouch or the UiAutomator2 server's), each as it last knew it; a path not tried yet is left out. */
+  fastPaths: z.object({ screen: FastPathState.optional(), touch: FastPathState.optional() }).optional(),
   checkedAt: z.string().max(40),
 });
 export type HealthSample = z.infer<typeof HealthSample>;
@@ -54,7 +64,12 @@ export const MendingReport = z.object({
 export type MendingReport = z.infer<typeof MendingReport>;
 
 /** What the service asks of a host mending a device that is there but unwell (the `mend` operation): the company's rules it mends by. */
-export const MendPlan = z.object({ storageMinMb: z.number().int().min(0).max(1_000_000), rebootAllowed: z.boolean() });
+export const MendPlan = z.object({
+  storageMinMb: z.number().int().min(0).max(1_000_000),
+  rebootAllowed: z.boolean(),
+  /** Only a fast path is down (storage is fine): its helpers are restarted and nothing more is tried. */
+  helpersOnly: z.boolean().optional(),
+});
 
 /** A mending's answer: each step run, in order; whether the device is well after them, else what is still wrong. */
 export const MendResult = z.object({ mended: z.boolean(), steps: z.array(MendingReport).max(10), trouble: z.string().max(500).optional() });

@@ -25,7 +25,7 @@ export {
   type DeviceOp,
   type RpcResult,
 } from './messages.js';
-export { HealthReport, HealthSample, MendingReport } from './health.js';
+export { FastPathState, HealthReport, HealthSample, MendingReport } from './health.js';
 export { WireError, decode, decodeFrame, encode, encodeFrame, fail, ok, type Frame } from './codec.js';
 export { HOST_TOKEN_PREFIX, hostIdOfToken, hostToken, hostTokenPrefix } from './host-token.js';
 export { DeviceRequestError, requestDevice, type DeviceTarget } from './rpc-client.js';

@@ -11261,7 +11261,7 @@ export interface paths {
         };
         /**
          * Change the company's health thresholds (audited)
-         * @description A bound out of range (`failedSessionsMax` too: an integer 0–100), or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
+         * @description A bound out of range (`failedSessionsMax` too: an integer 0–100), or a `rebootAllowed` or `fastPathDownDegrades` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.
          */
         put: {
             parameters: {
@@ -23387,21 +23387,25 @@ export interface components {
             uploadedBy: number;
             versionId?: string;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined; `fastPathDownDegrades` (a boolean, default true) makes a device whose reading says a fast path is `down` (minicap, the touch path) `degraded`, never held, and has its helpers restarted. */
         DfHealthRules: {
             batteryMinPercent: number;
             /** @default 0 */
             failedSessionsMax: number;
+            /** @default true */
+            fastPathDownDegrades: boolean;
             /** @default false */
             rebootAllowed: boolean;
             storageMinMb: number;
             temperatureMaxC: number;
         };
-        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined. */
+        /** @description A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined; `fastPathDownDegrades` (a boolean, default true) makes a device whose reading says a fast path is `down` (minicap, the touch path) `degraded`, never held, and has its helpers restarted. */
         DfHealthRulesInput: {
             batteryMinPercent: number;
             /** @default 0 */
             failedSessionsMax: number;
+            /** @default true */
+            fastPathDownDegrades: boolean;
             /** @default false */
             rebootAllowed: boolean;
             storageMinMb: number;
@@ -23417,6 +23421,18 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            fastPaths?: {
+                screen?: {
+                    reason?: string;
+                    /** @enum {string} */
+                    state: "up" | "down" | "unavailable";
+                };
+                touch?: {
+                    reason?: string;
+                    /** @enum {string} */
+                    state: "up" | "down" | "unavailable";
+                };
+            };
             lastCommandMs?: number;
             linkReconnects?: number;
             memory?: {
@@ -23448,6 +23464,18 @@ export interface components {
                 temperatureC?: number;
             };
             checkedAt: string;
+            fastPaths?: {
+                screen?: {
+                    reason?: string;
+                    /** @enum {string} */
+                    state: "up" | "down" | "unavailable";
+                };
+                touch?: {
+                    reason?: string;
+                    /** @enum {string} */
+                    state: "up" | "down" | "unavailable";
+                };
+            };
             lastCommandMs?: number;
             linkReconnects?: number;
             memory?: {

@@ -25,14 +25,22 @@ function Fact({ term, shown, children }: { term: string; shown: boolean; childre
   );
 }
 
+/** A fast path's state as the card says it: `Up`, `Down: why`, `Not available on this device: why`. */
+export function fastPathText(path: { state: 'up' | 'down' | 'unavailable'; reason?: string | undefined }): string {
+  const why = path.reason ? `: ${path.reason}` : '';
+  if (path.state === 'up') return 'Up';
+  return path.state === 'down' ? `Down${why}` : `Not available on this device${why}`;
+}
+
 /**
  * What the newest reading says besides the state's signals — shown, not judged: the OS version and
  * WebDriverAgent (iOS), memory, Wi-Fi, the lock screen, uptime, `/sdcard` where it is not `/data`, how long
- * the reading's command took and how many times the device's link came back; each only where it was read.
+ * the reading's command took and how many times the device's link came back, and the fast paths' state
+ * (the screen's minicap and the touch path, `down` judged by the rules); each only where it was read.
  */
 export function LatestReading({ sample, platform }: { sample: Sample | undefined; platform: string }) {
   if (!sample) return null;
-  const { wda, memory, wifi } = sample;
+  const { wda, memory, wifi, fastPaths } = sample;
   return (
     <>
       <Fact term={platform === 'ios' ? 'iOS version' : 'OS version'} shown={Boolean(sample.osVersion)}>
@@ -40,6 +48,12 @@ export function LatestReading({ sample, platform }: { sample: Sample | undefined
       </Fact>
       <Fact term="WebDriverAgent" shown={wda !== undefined}>
         {wda?.answering ? 'Answering' : `Not answering${wda?.reason ? `: ${wda.reason}` : ''}`}
+      </Fact>
+      <Fact term="Screen fast path" shown={fastPaths?.screen !== undefined}>
+        {fastPaths?.screen ? fastPathText(fastPaths.screen) : null}
+      </Fact>
+      <Fact term="Touch fast path" shown={fastPaths?.touch !== undefined}>
+        {fastPaths?.touch ? fastPathText(fastPaths.touch) : null}
       </Fact>
       <Fact term="Memory" shown={memory !== undefined}>
         {memory?.availableMb !== undefined ? `${memory.availableMb} MB available of ${memory.totalMb} MB` : `${memory?.totalMb} MB`}

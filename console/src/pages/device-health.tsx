@@ -218,7 +218,7 @@ export function HealthRulesForm() {
     setErrors({});
     const number = (k: string) => (String(d.get(k) ?? '').trim() === '' ? null : Number(d.get(k)));
     try {
-      const body = { batteryMinPercent: number('batteryMinPercent'), temperatureMaxC: number('temperatureMaxC'), storageMinMb: number('storageMinMb'), failedSessionsMax: number('failedSessionsMax'), rebootAllowed: d.get('rebootAllowed') === 'on' };
+      const body = { batteryMinPercent: number('batteryMinPercent'), temperatureMaxC: number('temperatureMaxC'), storageMinMb: number('storageMinMb'), failedSessionsMax: number('failedSessionsMax'), rebootAllowed: d.get('rebootAllowed') === 'on', fastPathDownDegrades: d.get('fastPathDownDegrades') === 'on' };
       qc.setQueryData(['health-rules'], await api<Rules>('/df/api/fleet/health-rules', { method: 'PUT', body }));
       setSaved(true);
     } catch (err) {
@@ -266,6 +266,10 @@ export function HealthRulesForm() {
             <input type="checkbox" name="rebootAllowed" defaultChecked={rules.data.rebootAllowed} /> Mending may reboot a device (ends whatever it was doing) before it is quarantined
           </label>
           {errors.rebootAllowed ? <small class="error">{errors.rebootAllowed}</small> : null}
+          <label class="check">
+            <input type="checkbox" name="fastPathDownDegrades" defaultChecked={rules.data.fastPathDownDegrades} /> A fast path down (minicap, the touch path) makes a device degraded and has its helpers restarted
+          </label>
+          {errors.fastPathDownDegrades ? <small class="error">{errors.fastPathDownDegrades}</small> : null}
           <div class="row">
             <button type="submit" class="primary" disabled={busy}>
               {busy ? 'Saving…' : 'Save the health rules'}

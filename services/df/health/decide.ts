@@ -150,8 +150,10 @@ export function endsMaintenance(events: readonly { type: string; payload: unknow
 export const healthRulesDecider = defineDecider<{ type: 'SetHealthRules'; companyId: number; rules: HealthRules }, Of<'DfHealthRulesSet'>, { rules: HealthRules | null }>({
   initialState: () => ({ rules: null }),
   evolve: {
-    // Rules set before `rebootAllowed` existed allow no reboot; before `failedSessionsMax`, failed sessions quarantine nothing.
-    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({ rules: { ...rules, rebootAllowed: rules.rebootAllowed ?? false, failedSessionsMax: rules.failedSessionsMax ?? 0 } }),
+    // Rules set before `rebootAllowed` existed allow no reboot; before `failedSessionsMax`, failed sessions quarantine nothing; before `fastPathDownDegrades`, a fast path down degrades.
+    DfHealthRulesSet: (_, { payload: { companyId: _c, ...rules } }) => ({
+      rules: { ...rules, rebootAllowed: rules.rebootAllowed ?? false, failedSessionsMax: rules.failedSessionsMax ?? 0, fastPathDownDegrades: rules.fastPathDownDegrades ?? true },
+    }),
   },
   decide: {
     SetHealthRules: ({ companyId, rules }, state) => (state.rules && sameJson(state.rules, rules) ? [] : [{ type: 'DfHealthRulesSet', payload: { companyId, ...rules } }]),

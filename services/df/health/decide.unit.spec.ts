@@ -3,8 +3,9 @@ import { DEFAULT_HEALTH_RULES, HealthRules, type HealthSample } from '#events/df
 import { usableDevices } from '../core/device-health.js';
 import { deviceHealthDecider, endsMaintenance, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
 import { evaluate } from './rules.js';
+import { mendingWanted } from './mending.js';
 
-const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 };
+const rules = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true };
 const tenant = { companyId: 1, workspaceIds: null };
 const reading = (over: Partial<HealthSample> = {}, battery: Partial<NonNullable<HealthSample['battery']>> = {}): HealthSample => ({
   checkedAt: '2026-01-01T00:00:00.000Z',
@@ -46,6 +47,30 @@ describe('the health rule', () => {
     expect(evaluate(reading({ storageFreeMb: 100, airplaneMode: true }), rules, null)).toEqual({ state: 'degraded', reasons: ['storage 100 MB free below 500 MB', 'airplane mode on'] });
   });
 
+  it('degrades a device whose fast path is down, naming the path and why, never holds it, and judges neither an unavailable path nor one the rules leave alone', () => {
+    const down = reading({ fastPaths: { screen: { state: 'down', reason: 'minicap apk: Segmentation fault' }, touch: { state: 'up' } } });
+    expect(evaluate(down, rules, 'healthy')).toEqual({ state: 'degraded', reasons: ['screen fast path down: minicap apk: Segmentation fault'] });
+    expect(evaluate(reading({ fastPaths: { screen: { state: 'down' }, touch: { state: 'down', reason: 'minitouch stopped' } } }), rules, 'healthy').reasons).toEqual(['screen fast path down', 'touch fast path down: minitouch stopped']);
+    // Behind the held states, with the other warnings.
+    expect(evaluate({ ...down, storageFreeMb: 100 }, rules, 'healthy').reasons).toEqual(['storage 100 MB free below 500 MB', 'screen fast path down: minicap apk: Segmentation fault']);
+    expect(evaluate({ ...down, battery: { level: 5, charging: false } }, rules, 'healthy').state).toBe('charging');
+    // Up again: healthy.
+    expect(evaluate(reading({ fastPaths: { screen: { state: 'up' } } }), rules, 'degraded')).toEqual({ state: 'healthy', reasons: [] });
+    const unavailable = reading({ fastPaths: { screen: { state: 'unavailable', reason: 'no minicap for ABI mips and SDK 30' }, touch: { state: 'unavailable' } } });
+    expect(evaluate(unavailable, rules, 'healthy')).toEqual({ state: 'healthy', reasons: [] });
+    expect(evaluate(down, { ...rules, fastPathDownDegrades: false }, 'healthy')).toEqual({ state: 'healthy', reasons: [] });
+  });
+
+  it('asks for mending: every step for short storage, only the helpers for a fast path down, nothing for an unavailable path or one the rules leave alone', () => {
+    const down = { screen: { state: 'down' as const, reason: 'minicap stopped' } };
+    expect(mendingWanted(reading({ fastPaths: down }), rules)).toEqual({ helpersOnly: true });
+    expect(mendingWanted(reading({ fastPaths: down, storageFreeMb: 100 }), rules)).toEqual({ helpersOnly: false });
+    expect(mendingWanted(reading({ storageFreeMb: 100 }), { ...rules, fastPathDownDegrades: false })).toEqual({ helpersOnly: false });
+    expect(mendingWanted(reading({ fastPaths: down }), { ...rules, fastPathDownDegrades: false })).toBeNull();
+    expect(mendingWanted(reading({ fastPaths: { screen: { state: 'unavailable' }, touch: { state: 'up' } } }), rules)).toBeNull();
+    expect(mendingWanted(reading(), rules)).toBeNull();
+  });
+
   it('quarantines a failed battery, and keeps a quarantined device so whatever it reads', () => {
     expect(evaluate(reading({}, { health: 'dead' }), rules, 'healthy').state).toBe('quarantined');
     expect(evaluate(reading(), rules, 'quarantined').state).toBe('quarantined');
@@ -53,6 +78,14 @@ describe('the health rule', () => {
 });
 
 describe('device health decider', () => {
+  it('moves a healthy device to degraded while its screen fast path is down, once, and back to healthy when it is up again', () => {
+    const down = reading({ fastPaths: { screen: { state: 'down', reason: 'minicap exited' } } });
+    const { state, events } = given(sample(reading()), sample(down), sample(down), sample(reading({ fastPaths: { screen: { state: 'up' } } })));
+    expect(events.map((e) => e.map((x) => (x.type === 'DeviceHealthChanged' ? `${x.payload.from}→${x.payload.health.state}` : x.type)))).toEqual([['null→healthy'], ['healthy→degraded'], [], ['degraded→healthy']]);
+    expect(events[1]![0]!.payload).toMatchObject({ cause: 'sample', health: { reasons: ['screen fast path down: minicap exited'] } });
+    expect(state.health?.state).toBe('healthy');
+  });
+
   it('records the first reading, then only changes of state or reasons', () => {
     const { events } = given(sample(reading()), sample(reading({}, { level: 70 })), sample(reading({}, { temperatureC: 45 })), sample(reading({}, { temperatureC: 46 })));
     expect(events.map((e) => e.map((x) => (x.type === 'DeviceHealthChanged' ? `${x.payload.from}→${x.payload.health.state}` : x.type)))).toEqual([['null→healthy'], [], ['healthy→cooling'], ['cooling→cooling']]);
@@ -152,12 +185,23 @@ describe('health rules decider', () => {
 
   it('reads rules recorded before rebootAllowed existed as allowing no reboot, and before failedSessionsMax as quarantining for no failed session', () => {
     const old = { type: 'DfHealthRulesSet', payload: { companyId: 1, batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 } } as unknown as Parameters<typeof healthRulesDecider.evolve>[1];
-    expect(healthRulesDecider.evolve(healthRulesDecider.initialState(), old).rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    expect(healthRulesDecider.evolve(healthRulesDecider.initialState(), old).rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true });
     const withReboot = { type: 'DfHealthRulesSet', payload: { companyId: 1, batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true } } as unknown as Parameters<typeof healthRulesDecider.evolve>[1];
     const state = healthRulesDecider.evolve(healthRulesDecider.initialState(), withReboot);
-    expect(state.rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true, failedSessionsMax: 0 });
+    expect(state.rules).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true, failedSessionsMax: 0, fastPathDownDegrades: true });
     // The same rules set again with the new field at its default change nothing.
-    expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...state.rules!, failedSessionsMax: 0 } }, state)).toEqual([]);
+    expect(healthRulesDecider.decide({ type: 'SetHealthRules', companyId: 1, rules: { ...state.rules!, failedSessionsMax: 0, fastPathDownDegrades: true } }, state)).toEqual([]);
+  });
+
+  it('takes fastPathDownDegrades as a boolean, true when left out; anything else is refused naming the field', () => {
+    const base = { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 };
+    expect(HealthRules.parse(base).fastPathDownDegrades).toBe(true);
+    expect(HealthRules.parse({ ...base, fastPathDownDegrades: false }).fastPathDownDegrades).toBe(false);
+    for (const bad of ['false', 0, null]) {
+      const r = HealthRules.safeParse({ ...base, fastPathDownDegrades: bad });
+      expect(r.success, String(bad)).toBe(false);
+      expect(r.error!.issues[0]!.path).toEqual(['fastPathDownDegrades']);
+    }
   });
 
   it('takes failedSessionsMax 0–100 and defaults it to 0 (off); out of range or not an integer is refused naming the field', () => {

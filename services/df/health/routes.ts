@@ -10,7 +10,7 @@ const tags = ['Device testing: device health'];
 
 const HealthRulesBody = HealthRules.meta({
   id: 'DfHealthRules',
-  description: 'A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined.',
+  description: 'A company’s health thresholds: battery below `batteryMinPercent` (0–100) and not charging holds a device `charging`; battery above `temperatureMaxC` (20–80) holds it `cooling`; free storage below `storageMinMb` (0–1,000,000) makes it `degraded` and has it mended; `rebootAllowed` (a boolean, default false) lets mending reboot it before it is quarantined; after `failedSessionsMax` (0–100, default 0: off) sessions in a row failed on a device (its runner set the outcome `failed`, it could not be prepared, or it ended `device-error`, `device-reset` or `webdriver-session-failed`; a `passed` one starts the count again) it is quarantined; `fastPathDownDegrades` (a boolean, default true) makes a device whose reading says a fast path is `down` (minicap, the touch path) `degraded`, never held, and has its helpers restarted.',
 });
 const HealthView = z
   .object({
@@ -52,7 +52,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { health: HealthS
     schema: {
       tags,
       summary: "Change the company's health thresholds (audited)",
-      description: 'A bound out of range (`failedSessionsMax` too: an integer 0–100), or a `rebootAllowed` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.',
+      description: 'A bound out of range (`failedSessionsMax` too: an integer 0–100), or a `rebootAllowed` or `fastPathDownDegrades` that is not a boolean, is refused with 400 `VALIDATION_FAILED` naming the field, and nothing changes.',
       body: HealthRulesBody,
       response: { 200: HealthRulesBody },
     },

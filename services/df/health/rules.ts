@@ -18,7 +18,8 @@ export interface Verdict {
  * reasons for it. Held states come first in this order: quarantined (a failed battery), cooling (hot
  * battery or a severe thermal status; released only `COOLING_MARGIN_C` below the limit), charging (low
  * battery not charging; released once it charges or is above the limit); then degraded (low storage,
- * airplane mode on); else healthy. A quarantined device stays so whatever it reads: only an
+ * airplane mode on, a fast path down where the rules say so — never held: the slow path still works; a
+ * path the device cannot have, `unavailable`, is never judged); else healthy. A quarantined device stays so whatever it reads: only an
  * administrator's release ends it. Maintenance is an administrator's and never comes from a reading.
  */
 export function evaluate(sample: HealthSample, rules: HealthRules, current: HealthState | null): Verdict {
@@ -35,10 +36,21 @@ export function evaluate(sample: HealthSample, rules: HealthRules, current: Heal
   if (b && !b.charging && b.level < rules.batteryMinPercent) held.push({ state: 'charging', reason: `battery ${b.level} % below ${rules.batteryMinPercent} % and not charging` });
   if (sample.storageFreeMb !== undefined && sample.storageFreeMb < rules.storageMinMb) warned.push(`storage ${sample.storageFreeMb} MB free below ${rules.storageMinMb} MB`);
   if (sample.airplaneMode) warned.push('airplane mode on');
+  if (rules.fastPathDownDegrades) warned.push(...fastPathsDown(sample).map((p) => `${p.path} fast path down${p.reason ? `: ${p.reason}` : ''}`));
   const order: Verdict['state'][] = ['quarantined', 'cooling', 'charging'];
   const first = order.find((s) => held.some((h) => h.state === s));
   if (first) return { state: first, reasons: [...held.map((h) => h.reason), ...warned] };
   return warned.length > 0 ? { state: 'degraded', reasons: warned } : { state: 'healthy', reasons: [] };
+}
+
+/** The fast paths a reading says are down (`unavailable` ones are not: the device cannot have them), each with why. */
+export function fastPathsDown(sample: HealthSample): { path: 'screen' | 'touch'; reason?: string }[] {
+  const down: { path: 'screen' | 'touch'; reason?: string }[] = [];
+  for (const path of ['screen', 'touch'] as const) {
+    const p = sample.fastPaths?.[path];
+    if (p?.state === 'down') down.push({ path, ...(p.reason ? { reason: p.reason } : {}) });
+  }
+  return down;
 }
 
 /** The health a device record shows after a reading. */

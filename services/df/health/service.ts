@@ -16,6 +16,7 @@ import { QuarantineMailer } from './quarantine-mail.js';
 import { deviceHealthDecider, endsMaintenance, healthRulesDecider, type DeviceHealthCommand, type HealthTenant } from './decide.js';
 import { failedInARow, failedSessionsReason } from './failed-sessions.js';
 import { giveBackBaselines } from './baselines.js';
+import { DeviceMending } from './mending.js';
 
 /** How many readings a device keeps (a day at the default minute; older ones are trimmed at each insert). */
 export const SAMPLES_KEPT = 1_440;
@@ -52,14 +53,6 @@ export interface MendingEntry {
   at: string;
 }
 
-/** A device mended once is not mended again by its readings for this long (an administrator's release of its quarantine lifts it). */
-export const MEND_AGAIN_AFTER_MS = 10 * 60_000;
-/**
- * How long the service waits for a host to mend a device: its steps' pauses, minicap's start, and a
- * reboot waited out (the agent's `rebootWaitMs`, 4 minutes at most) — the protocol's longest request.
- */
-const MEND_TIMEOUT_MS = 300_000;
-
 /** How many of its newest mending steps a device's health shows. */
 const MENDING_SHOWN = 20;
 
@@ -88,9 +81,8 @@ export class HealthService {
   private readonly rulesOf;
   /** Mails the company's administrators when one of its devices is quarantined. */
   private readonly mails: QuarantineMailer;
-  /** Devices this replica is having mended now, and when each was last mended (readings come to one replica, a queue group). */
-  private readonly mendingNow = new Set<string>();
-  private readonly lastMended = new Map<string, number>();
+  /** Has unwell devices mended (`mending.ts`). */
+  private readonly mending: DeviceMending;
   private readonly sweeper = new PeriodicJob(
     'maintenance-ends',
     (tick) => this.sweep(tick),
@@ -104,6 +96,11 @@ export class HealthService {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
     this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
     this.mails = new QuarantineMailer(platform);
+    this.mending = new DeviceMending(platform, {
+      recordStep: (hostId, deviceId, step) => this.recordMending(hostId, deviceId, step),
+      quarantine: (deviceId, reason, tenant) =>
+        this.run(deviceId, { type: 'QuarantineAfterMending', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }),
+    });
     this.rulesOf = aggregate(deps, { decider: healthRulesDecider, stream: (id) => healthRulesStream(Number(id)), readModels: [] });
   }
 
@@ -195,49 +192,7 @@ export class HealthService {
     const rules = await this.rules(placement.companyId);
     const command: DeviceHealthCommand = { type: 'RecordHealthSample', deviceId, sample, rules, ...tenant };
     await this.run(deviceId, command, agentActor(hostId, placement.companyId), { settle: false });
-    if (sample.storageFreeMb !== undefined && sample.storageFreeMb < rules.storageMinMb) {
-      void this.mend(hostId, deviceId, tenant, rules).catch((err: unknown) => this.platform.logger.warn({ err, deviceId }, 'mending a device failed'));
-    }
-  }
-
-  /**
-   * Has the device's host mend it (free storage below the company's `storageMinMb`): its helpers
-   * restarted, its storage freed, a reboot where the rules allow it (the `mend` operation). Each step
-   * of the answer is recorded in order (the third failed in a row quarantines it); a mending that ran out
-   * of steps with the device still unwell quarantines it too. Not while the device is held (a quarantine
-   * waits for an administrator), not twice at once, and once per `MEND_AGAIN_AFTER_MS`; a device in a
-   * session refuses (`DEVICE_BUSY`) and a later reading asks again.
-   */
-  private async mend(hostId: string, deviceId: string, tenant: HealthTenant, rules: HealthRules): Promise<void> {
-    const last = this.lastMended.get(deviceId);
-    if (this.mendingNow.has(deviceId) || (last !== undefined && this.platform.now().getTime() - last < MEND_AGAIN_AFTER_MS)) return;
-    const state = fold(deviceHealthDecider, await this.platform.store.readStream(deviceHealthStream(deviceId)));
-    if (isHeldState(state.health?.state)) return;
-    this.mendingNow.add(deviceId);
-    try {
-      const target = { hostId, deviceId, sessionId: `mend-${randomUUID()}` };
-      const answer = await requestDevice(this.platform.bus, target, { op: 'mend', storageMinMb: rules.storageMinMb, rebootAllowed: rules.rebootAllowed }, { timeoutMs: MEND_TIMEOUT_MS }).catch((err: unknown) => {
-        const code = (err as { code?: string }).code;
-        // In a session or being set up: mended after it, when a reading still says so.
-        if (code === 'DEVICE_BUSY') return null;
-        // A device its driver cannot mend (not Android): asked again only after the pause, not at every reading.
-        if (code === 'UNSUPPORTED') {
-          this.lastMended.set(deviceId, this.platform.now().getTime());
-          return null;
-        }
-        throw err;
-      });
-      if (!answer) return;
-      this.lastMended.set(deviceId, this.platform.now().getTime());
-      for (const step of answer.steps) await this.recordMending(hostId, deviceId, step);
-      if (answer.mended) return;
-      const lastStep = answer.steps.at(-1);
-      const reason = `${answer.trouble ?? 'still unwell'}${lastStep ? `; the last step ${lastStep.step} ${lastStep.result}${lastStep.error ? ` (${lastStep.error})` : ''}` : ''}`;
-      const command: DeviceHealthCommand = { type: 'QuarantineAfterMending', deviceId, reason, at: this.platform.now().toISOString(), ...tenant };
-      await this.run(deviceId, command, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) });
-    } finally {
-      this.mendingNow.delete(deviceId);
-    }
+    this.mending.afterReading(hostId, deviceId, tenant, sample, rules);
   }
 
   /** A company's rules (the defaults until it sets its own). */
@@ -309,7 +264,7 @@ export class HealthService {
     const tenant = await this.tenantOf(scope, deviceId);
     await this.run(deviceId, { type: 'ReleaseQuarantine', deviceId, at: this.platform.now().toISOString(), ...tenant }, callerActor(caller));
     // Released by an administrator (the device seen to): its readings may have it mended again at once.
-    this.lastMended.delete(deviceId);
+    this.mending.released(deviceId);
     return this.current(scope, deviceId);
   }
 

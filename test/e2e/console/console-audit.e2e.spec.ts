@@ -282,7 +282,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     await form.getByRole('checkbox', { name: /Mending may reboot/ }).check();
     await form.getByRole('button', { name: 'Save the health rules' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3 });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: true });
     await expectAccessible(page, 'device grid with the health rules saved');
 
     await page.reload();
@@ -307,7 +307,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     expect(await battery.getAttribute('aria-describedby')).toContain('rule-batteryMinPercent-error');
     expect(await form.locator('#rule-temperatureMaxC-error').count()).toBe(0);
     expect(await form.getByRole('status').textContent()).toBe('');
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3 });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: true });
     await expectAccessible(page, 'health rules with a refused value');
   });
 

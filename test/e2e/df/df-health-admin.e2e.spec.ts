@@ -110,7 +110,7 @@ describe('device health: administration', () => {
 
   it('refuses a failedSessionsMax out of range or not an integer (400 naming the field), changing nothing; 0 by default', async () => {
     const before = (await api('GET', '/fleet/health-rules')).body;
-    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true });
     for (const bad of [101, -1, 2.5, '3', null]) {
       const refused = await api('PUT', '/fleet/health-rules', { ...before, failedSessionsMax: bad });
       expectStatus(refused, 400, 'VALIDATION_FAILED');

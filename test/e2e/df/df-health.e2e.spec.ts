@@ -108,7 +108,7 @@ describe('device health', () => {
 
   it('refuses thresholds out of range, a maintenance in the past and another company’s device, changing nothing', async () => {
     const before = (await api('GET', '/fleet/health-rules')).body;
-    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    expect(before).toEqual({ batteryMinPercent: 15, temperatureMaxC: 45, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true });
     for (const bad of [{ ...before, batteryMinPercent: 150 }, { ...before, temperatureMaxC: 5 }, { ...before, storageMinMb: -1 }, { batteryMinPercent: 20 }, { ...before, rebootAllowed: 'yes' }, { ...before, rebootAllowed: 1 }]) {
       expectStatus(await api('PUT', '/fleet/health-rules', bad), 400, 'VALIDATION_FAILED');
     }
@@ -140,7 +140,7 @@ describe('device health', () => {
     expect(series.body.mending).toEqual([]);
     const set = await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500 });
     expectStatus(set, 200);
-    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0 });
+    expect((await api('GET', '/fleet/health-rules')).body).toEqual({ batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: false, failedSessionsMax: 0, fastPathDownDegrades: true });
     const audit = await eventually(async () => {
       const r = await http(server.url, 'GET', '/api/v1/audit/events?resourceType=device-health-rules&size=50', { token });
       return r.body.content?.length >= 1 ? r.body.content : undefined;
