@@ -271,7 +271,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     return page.getByRole('form', { name: 'Health rules' });
   };
 
-  it('changes the rules, rebootAllowed with them, and keeps them across a reload', async () => {
+  it('changes the rules, rebootAllowed and the fast-path rule with them, and keeps them across a reload', async () => {
     await page.goto(`${server.url}/devices`);
     const form = await open();
     expect(await form.getByRole('checkbox', { name: /Mending may reboot/ }).isChecked()).toBe(false);
@@ -280,9 +280,12 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     await form.getByLabel('Least free storage (MB)').fill('750');
     await form.getByLabel('Failed sessions in a row before quarantine').fill('3');
     await form.getByRole('checkbox', { name: /Mending may reboot/ }).check();
+    const fastPaths = form.getByRole('checkbox', { name: /A fast path down/ });
+    expect(await fastPaths.isChecked()).toBe(true);
+    await fastPaths.uncheck();
     await form.getByRole('button', { name: 'Save the health rules' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: true });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: false });
     await expectAccessible(page, 'device grid with the health rules saved');
 
     await page.reload();
@@ -292,6 +295,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     expect(await again.getByLabel('Least free storage (MB)').inputValue()).toBe('750');
     expect(await again.getByLabel('Failed sessions in a row before quarantine').inputValue()).toBe('3');
     expect(await again.getByRole('checkbox', { name: /Mending may reboot/ }).isChecked()).toBe(true);
+    expect(await again.getByRole('checkbox', { name: /A fast path down/ }).isChecked()).toBe(false);
   });
 
   it("shows the server's refusal of a value out of range beside its field, and changes nothing", async () => {
@@ -307,7 +311,7 @@ describe('the device health rules in the console', { timeout: 240_000 }, () => {
     expect(await battery.getAttribute('aria-describedby')).toContain('rule-batteryMinPercent-error');
     expect(await form.locator('#rule-temperatureMaxC-error').count()).toBe(0);
     expect(await form.getByRole('status').textContent()).toBe('');
-    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: true });
+    expect(await rules()).toEqual({ batteryMinPercent: 22, temperatureMaxC: 41.5, storageMinMb: 750, rebootAllowed: true, failedSessionsMax: 3, fastPathDownDegrades: false });
     await expectAccessible(page, 'health rules with a refused value');
   });
 
