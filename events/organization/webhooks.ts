@@ -29,8 +29,9 @@ const events = z.array(z.enum(WEBHOOK_EVENT_NAMES));
 
 /**
  * Events of the `webhook-<id>` stream: one endpoint of a workspace. The signing secret is part of its
- * creation (and of each rotation) because every delivery signs with it; the audit redacts it, the API
- * shows it only once.
+ * creation (and of each rotation) because every delivery signs with it, sealed under `SECRETS_KEY`
+ * (`sealed:v1:...`, bound to the webhook and the field: docs/operations.md, "Secrets at rest"); events
+ * recorded before sealing carry it as it was (`whsec_...`). The audit redacts it, the API shows it only once.
  */
 export const webhookEvents = defineEvents({
   WebhookCreated: z.object({ webhookId: id, companyId: id, workspaceId: id, url: z.string(), events, enabled: z.boolean(), secret: z.string(), createdBy: id }),
@@ -43,6 +44,12 @@ export const webhookEvents = defineEvents({
    * so receivers can move to the new one without missing a delivery. The audit redacts the secret.
    */
   WebhookSecretRotated: z.object({ webhookId: id, secret: z.string(), overlapEndsAt: z.string() }),
+  /**
+   * The same secrets sealed again under the current key (after a key rotation, or sealed for the first
+   * time when recorded before sealing): an event of the platform itself, made at start-up. `previousSecret`
+   * is the replaced secret, sealed again while it still signs, null when it no longer does (dropped).
+   */
+  WebhookSecretResealed: z.object({ webhookId: id, secret: z.string(), previousSecret: z.string().nullable() }),
 });
 export type WebhookEvent = EventOf<typeof webhookEvents>;
 export const webhookStream = (webhookId: number): string => `webhook-${webhookId}`;

@@ -122,6 +122,7 @@ const LABELS: Record<string, string> = {
   WebhookDisabled: 'Webhook disabled after failed deliveries',
   WebhookDeleted: 'Webhook removed',
   WebhookSecretRotated: 'Webhook signing secret rotated',
+  WebhookSecretResealed: 'Webhook signing secret sealed under a new key',
   AccessReviewStarted: 'Access review started',
   AccessReviewItemDecided: 'Access review decision recorded',
   AccessReviewCompleted: 'Access review completed',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionSpec, SPEC_TIME, type ProjectionSpec } from '../testing.js';
 import { orgWebhooksProjection } from './projection.js';
-import { findWebhook, getWebhook, listWebhooks, webhooksFor } from './queries.js';
+import { allLiveWebhooks, findWebhook, getWebhook, listWebhooks, webhooksFor } from './queries.js';
 
 const created = (webhookId: number, workspaceId: number, events: string[], companyId = 1) => ({
   type: 'WebhookCreated',
@@ -33,6 +33,16 @@ describe('org-webhooks read model', () => {
     expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'whsec_2', previousSecret: 'whsec_1', previousSecretUntil: '2026-03-02T10:00:00.000Z' });
     await spec.given(rotated('whsec_3', '2026-03-03T10:00:00.000Z'));
     expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'whsec_3', previousSecret: 'whsec_2', previousSecretUntil: '2026-03-03T10:00:00.000Z' });
+  });
+
+  it('given the secrets sealed again, both are replaced as the event carries them; the end of the overlap stays', async () => {
+    const rotated = { type: 'WebhookSecretRotated', payload: { webhookId: 1, secret: 'whsec_2', overlapEndsAt: '2026-03-02T10:00:00.000Z' } };
+    const resealed = (secret: string, previousSecret: string | null) => ({ type: 'WebhookSecretResealed', payload: { webhookId: 1, secret, previousSecret } });
+    await spec.given(created(1, 10, ['session.ended']), rotated, resealed('sealed:v1:k2:two', 'sealed:v1:k2:one'));
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'sealed:v1:k2:two', previousSecret: 'sealed:v1:k2:one', previousSecretUntil: '2026-03-02T10:00:00.000Z' });
+    await spec.given(resealed('sealed:v1:k3:two', null));
+    expect(await getWebhook(spec.db, 1, 10, 1)).toMatchObject({ secret: 'sealed:v1:k3:two', previousSecret: null });
+    expect(JSON.stringify(await allLiveWebhooks(spec.db))).not.toContain('whsec_');
   });
 
   it('given a change, a disabling and an enabling, the row follows; a disabled or deleted endpoint hears nothing', async () => {

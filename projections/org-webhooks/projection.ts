@@ -2,8 +2,8 @@ import { webhookEvents, type WebhookEvent } from '#events/organization/webhooks.
 import { applyByType, type Projection } from '../types.js';
 
 /**
- * Each workspace's webhook endpoints with their signing secrets (the dispatcher signs with them; the
- * routes show a secret only in the answer that created it). The delivery log is not here: it is the
+ * Each workspace's webhook endpoints with their signing secrets, sealed as the events carry them (the
+ * dispatcher opens them to sign; the routes show a secret only in the answer that created it). The delivery log is not here: it is the
  * dispatcher's own table (docs/modules/webhooks.md, "Why deliveries are not events").
  */
 export const orgWebhooksProjection: Projection = {
@@ -54,6 +54,10 @@ export const orgWebhooksProjection: Projection = {
       // one's); applied again, the secret is already the new one and nothing changes.
       WebhookSecretRotated: async (tx, { payload: p }) => {
         await tx.query(`UPDATE org_webhooks SET previous_secret = secret, previous_secret_until = $3, secret = $2 WHERE id = $1 AND secret <> $2`, [p.webhookId, p.secret, p.overlapEndsAt]);
+      },
+      // Sealed again under the current key: the same secrets, the replaced one null once it no longer signs.
+      WebhookSecretResealed: async (tx, { payload: p }) => {
+        await tx.query(`UPDATE org_webhooks SET secret = $2, previous_secret = $3 WHERE id = $1`, [p.webhookId, p.secret, p.previousSecret]);
       },
       WebhookDeleted: async (tx, { payload: p }, at) => {
         await tx.query(`UPDATE org_webhooks SET deleted_at = coalesce(deleted_at, $2) WHERE id = $1`, [p.webhookId, at]);

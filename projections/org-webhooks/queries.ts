@@ -2,7 +2,10 @@ import type { Sql } from '#shared/db/index.js';
 import { iso, type Row } from '#shared/db/index.js';
 import type { WebhookEventName } from '#events/organization/webhooks.js';
 
-/** A webhook endpoint as the read model holds it (with its secret: never sent to a client after its creation). */
+/**
+ * A webhook endpoint as the read model holds it, with its secrets as the events carry them: sealed
+ * (`sealed:v1:...`), or clear when recorded before sealing. Never sent to a client.
+ */
 export interface WebhookRow {
   id: number;
   companyId: number;
@@ -46,6 +49,12 @@ export async function listWebhooks(db: Sql, companyId: number, workspaceId: numb
 export async function getWebhook(db: Sql, companyId: number, workspaceId: number, id: number): Promise<WebhookRow | null> {
   const r = await db.query<Row>(`SELECT * FROM org_webhooks WHERE company_id = $1 AND workspace_id = $2 AND id = $3 AND ${LIVE}`, [companyId, workspaceId, id]);
   return r.rows[0] ? rowOf(r.rows[0]) : null;
+}
+
+/** Every endpoint not deleted, of every tenant, by id: sealing their secrets again under a new key at start-up. */
+export async function allLiveWebhooks(db: Sql): Promise<WebhookRow[]> {
+  const r = await db.query<Row>(`SELECT * FROM org_webhooks WHERE ${LIVE} ORDER BY id`);
+  return r.rows.map(rowOf);
 }
 
 /** One endpoint by id alone, deleted or not: the dispatcher, which only knows the ids it stored. */

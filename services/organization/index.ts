@@ -30,7 +30,7 @@ import { observabilityFeature } from './observability/index.js';
 import { createIdentityProviders, identityProvidersFeature } from './identity-providers/index.js';
 import { ScimService, scimFeature, scimProtocolFeature } from './scim/index.js';
 import { orgScimProjection } from '#projections/org-scim/index.js';
-import { WebhookService, webhooksFeature } from './webhooks/index.js';
+import { createWebhooks, webhooksFeature } from './webhooks/index.js';
 
 export { AuthService, AccessRevocations, type RevocableToken } from './auth/index.js';
 export { MODULE_KEYS, type ModuleKey } from '#events/organization/modules.js';
@@ -63,7 +63,7 @@ export function createOrganizationModule(platform: Platform, options: Organizati
   const credentialService = new CredentialService(platform, (c) => auth.enforcement.holds(c));
   const identity = createIdentityProviders(platform, auth);
   const scim = new ScimService(platform, auth.revocations);
-  const webhooks = new WebhookService(platform);
+  const webhooks = createWebhooks(platform);
   const auditChain = new AuditChain(platform);
   const auditShipper = new AuditShipper(platform);
   const accessReviews = new AccessReviewService(platform);
@@ -86,7 +86,7 @@ export function createOrganizationModule(platform: Platform, options: Organizati
     feature(domainsFeature, { platform, domains }),
     feature(identityProvidersFeature, identity.options),
     feature(scimFeature, { platform, scim }),
-    feature(webhooksFeature, { platform, webhooks }),
+    feature(webhooksFeature, { platform, webhooks: webhooks.service }),
     feature(observabilityFeature, { platform }),
   ];
   return {
@@ -110,20 +110,20 @@ export function createOrganizationModule(platform: Platform, options: Organizati
     /** The caller's permission keys in a workspace. */
     permissionsOf: (principal: Principal, workspace: ActiveWorkspace | null) => permissionsOf(platform.db, principal, workspace),
     /**
-     * Creates the bootstrap administrator once, when configured; seals identity provider secrets under
-     * the current key (in the background); starts sending webhooks, signing the chain's checkpoints and shipping the audit history to the SIEM.
+     * Creates the bootstrap administrator once, when configured; seals identity provider and webhook
+     * secrets under the current key (in the background); starts sending webhooks, signing the chain's checkpoints and shipping the audit history to the SIEM.
      */
     start: async () => {
       await bootstrapAdmin(platform, auth);
       identity.start();
-      await webhooks.dispatcher.start();
+      await webhooks.start();
       await auditChain.start();
       await auditShipper.start();
     },
     /** Stops sending webhooks (what is due stays queued for the next start), signing checkpoints and shipping the audit history. */
     stop: async () => {
       await auditShipper.stop();
-      await webhooks.dispatcher.stop();
+      await webhooks.stop();
       await auditChain.stop();
     },
     /** The history's chain: signing keys, checkpoints, verification. */

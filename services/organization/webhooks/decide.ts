@@ -20,11 +20,19 @@ export type WebhookCommand =
   | ({ type: 'ChangeWebhook'; changes: WebhookChanges } & Owner)
   | { type: 'DisableWebhook'; reason: string }
   | ({ type: 'DeleteWebhook' } & Owner)
-  | ({ type: 'RotateWebhookSecret'; secret: string; overlapEndsAt: string } & Owner);
+  | ({ type: 'RotateWebhookSecret'; secret: string; overlapEndsAt: string } & Owner)
+  /** The platform's: the secrets as `was` (the stored values it read) sealed again; nothing when they changed since. */
+  | { type: 'ResealWebhookSecret'; was: Secrets; secret: string; previousSecret: string | null };
+
+/** The endpoint's stored (sealed) secrets: the one in use, and the one a rotation replaced. */
+interface Secrets {
+  secret: string;
+  previousSecret: string | null;
+}
 
 export type WebhookState =
   | { status: 'none' }
-  | ({ status: 'active'; disabledReason: string | null } & Omit<Created, 'secret'>)
+  | ({ status: 'active'; disabledReason: string | null } & Created & Secrets)
   | { status: 'deleted' };
 
 function live(state: WebhookState, owner: Owner) {
@@ -36,12 +44,13 @@ function live(state: WebhookState, owner: Owner) {
 export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, WebhookState>({
   initialState: () => ({ status: 'none' }),
   evolve: {
-    WebhookCreated: (_state, { payload: { secret: _secret, ...webhook } }) => ({ status: 'active', disabledReason: null, ...webhook }),
+    WebhookCreated: (_state, { payload }) => ({ status: 'active', disabledReason: null, previousSecret: null, ...payload }),
     WebhookChanged: (state, { payload: { webhookId: _id, ...changes } }) =>
       state.status === 'active' ? { ...state, ...changes, disabledReason: changes.enabled ? null : state.disabledReason } : state,
     WebhookDisabled: (state, { payload }) => (state.status === 'active' ? { ...state, enabled: false, disabledReason: payload.reason } : state),
     WebhookDeleted: () => ({ status: 'deleted' }),
-    WebhookSecretRotated: (state) => state,
+    WebhookSecretRotated: (state, { payload }) => (state.status === 'active' ? { ...state, previousSecret: state.secret, secret: payload.secret } : state),
+    WebhookSecretResealed: (state, { payload }) => (state.status === 'active' ? { ...state, secret: payload.secret, previousSecret: payload.previousSecret } : state),
   },
   decide: {
     CreateWebhook: (command, state) => {
@@ -63,6 +72,11 @@ export const webhookDecider = defineDecider<WebhookCommand, WebhookEvent, Webhoo
     RotateWebhookSecret: (command, state) => {
       const hook = live(state, command);
       return [{ type: 'WebhookSecretRotated', payload: { webhookId: hook.webhookId, secret: command.secret, overlapEndsAt: command.overlapEndsAt } }];
+    },
+    // A rotation between reading the secrets and sealing them again wins: its secret is not overwritten.
+    ResealWebhookSecret: (command, state) => {
+      if (state.status !== 'active' || state.secret !== command.was.secret || state.previousSecret !== command.was.previousSecret) return [];
+      return [{ type: 'WebhookSecretResealed', payload: { webhookId: state.webhookId, secret: command.secret, previousSecret: command.previousSecret } }];
     },
     DeleteWebhook: (command, state) => {
       const hook = live(state, command);

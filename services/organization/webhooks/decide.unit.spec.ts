@@ -36,6 +36,19 @@ describe('webhook decider', () => {
     spec.given([]).when(rotate).thenRefused('NOT_FOUND');
   });
 
+  it('seals its secrets again as they were read; not after a rotation since, nor once deleted', () => {
+    const rotated = { type: 'WebhookSecretRotated' as const, payload: { webhookId: 7, secret: 'sealed:v1:k1:BBBB', overlapEndsAt: '2026-03-02T10:00:00.000Z' } };
+    const reseal = { type: 'ResealWebhookSecret' as const, was: { secret: 'sealed:v1:k1:BBBB', previousSecret: 'whsec_AAAA' }, secret: 'sealed:v1:k2:BBBB', previousSecret: 'sealed:v1:k2:AAAA' };
+    const resealed = { type: 'WebhookSecretResealed' as const, payload: { webhookId: 7, secret: 'sealed:v1:k2:BBBB', previousSecret: 'sealed:v1:k2:AAAA' } };
+    spec.given([created, rotated]).when(reseal).then([resealed]);
+    // Read before a rotation that came first: its secret stays.
+    spec.given([created, rotated, { ...rotated, payload: { ...rotated.payload, secret: 'sealed:v1:k2:CCCC' } }]).when(reseal).then([]);
+    // Sealed again already (by another process): nothing more.
+    spec.given([created, rotated, resealed]).when(reseal).then([]);
+    spec.given([created]).when({ ...reseal, was: { secret: 'whsec_AAAA', previousSecret: null }, previousSecret: null }).then([{ ...resealed, payload: { ...resealed.payload, previousSecret: null } }]);
+    spec.given([created, rotated, { type: 'WebhookDeleted', payload: { webhookId: 7, url: webhook.url } }]).when(reseal).then([]);
+  });
+
   it("is deleted with its URL; another workspace's or company's, or a deleted one, is not found", () => {
     const deleted = { type: 'WebhookDeleted' as const, payload: { webhookId: 7, url: webhook.url } };
     spec.given([created]).when({ type: 'DeleteWebhook', ...owner }).then([deleted]);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
@@ -7,6 +8,7 @@ import { webhookStream } from '#events/organization/webhooks.js';
 import { orgDirectoryProjection } from '#projections/org-directory/index.js';
 import { orgWebhooksProjection } from '#projections/org-webhooks/index.js';
 import { ProjectionRunner } from '#projections/runner.js';
+import { SecretBox } from '#shared/auth/index.js';
 import { openPglite, type Database } from '#shared/db/index.js';
 import { commandContext, createSqlEventStore, eventMetadata, migrateSqlEventStore, type EventStore, type RecordedEvent } from '#shared/es/index.js';
 import { inSpan, startTracing, tracedEventStore, type Tracing } from '#shared/tracing/index.js';
@@ -59,7 +61,7 @@ beforeAll(async () => {
     },
   });
   const platform = { db: counted, store, readModels: runner, config, logger: pino({ level: 'silent' }), now: () => new Date() } as unknown as Platform;
-  service = new WebhookService(platform);
+  service = new WebhookService(platform, new SecretBox(randomBytes(32)));
   await service.dispatcher.start();
 });
 
@@ -77,7 +79,7 @@ describe('a webhook endpoint disabled because of an event', () => {
   it('is disabled in the trace of the command behind the event: its event records that trace, under a span whose parent is the command’s', async () => {
     const { port } = endpoint.address() as AddressInfo;
     const owner = { companyId: 1, workspaceId: 2, userId: 3 };
-    const hook = await service.create(owner, { url: `http://127.0.0.1:${port}/hook`, events: ['device.health_changed'], enabled: true }, commandContext({ now: () => new Date() }, { actorId: 3, companyId: 1, workspaceId: 2 }));
+    const { hook } = await service.create(owner, { url: `http://127.0.0.1:${port}/hook`, events: ['device.health_changed'], enabled: true }, commandContext({ now: () => new Date() }, { actorId: 3, companyId: 1, workspaceId: 2 }));
     const command = await inSpan('health command', {}, async () => {
       const payload = { deviceId: 'd1', companyId: 1, workspaceIds: [2], from: 'healthy', health: { state: 'degraded', reasons: ['battery'], checkedAt: new Date().toISOString() }, cause: 'sample' };
       await store.append('device-health-d1', [{ type: 'DeviceHealthChanged', payload, metadata: eventMetadata(commandContext({ now: () => new Date() }, { companyId: 1 })) }], 'any');
@@ -100,7 +102,7 @@ describe('a webhook endpoint disabled because of an event', () => {
 
   it('is disabled, for an event appended outside any trace, in the trace of the dispatcher’s round; rounds that find nothing make no span', async () => {
     const { port } = endpoint.address() as AddressInfo;
-    const hook = await service.create({ companyId: 1, workspaceId: 2, userId: 3 }, { url: `http://127.0.0.1:${port}/untraced`, events: ['device.health_changed'], enabled: true }, commandContext({ now: () => new Date() }, { actorId: 3, companyId: 1, workspaceId: 2 }));
+    const { hook } = await service.create({ companyId: 1, workspaceId: 2, userId: 3 }, { url: `http://127.0.0.1:${port}/untraced`, events: ['device.health_changed'], enabled: true }, commandContext({ now: () => new Date() }, { actorId: 3, companyId: 1, workspaceId: 2 }));
     const payload = { deviceId: 'd2', companyId: 1, workspaceIds: [2], from: 'healthy', health: { state: 'degraded', reasons: ['storage'], checkedAt: new Date().toISOString() }, cause: 'sample' };
     await store.append('device-health-d2', [{ type: 'DeviceHealthChanged', payload, metadata: eventMetadata(commandContext({ now: () => new Date() }, { companyId: 1 })) }], 'any');
     await expect.poll(async () => (await store.readStream(webhookStream(hook.id))).some((e) => e.type === 'WebhookDisabled'), { message: 'the endpoint disabled' }).toBe(true);

@@ -21,7 +21,8 @@ import {
   type DueDelivery,
 } from './deliveries.js';
 import { sendWebhook } from './send.js';
-import { signedHeaders, signingSecrets } from './signature.js';
+import { signedHeaders } from './signature.js';
+import type { WebhookSecrets } from './secrets.js';
 import { inSpan, inTick, inTraceOf, markActiveSpan, outsideTrace, setIntervalOutsideTrace, SpanKind, traceHeaders, type Attributes } from '#shared/tracing/index.js';
 import { consequenceOf, SOURCE_EVENT_TYPES, type Outgoing } from './sources.js';
 
@@ -38,6 +39,8 @@ const BATCH = 20;
 
 export interface DispatcherDeps {
   platform: Platform;
+  /** Opens an endpoint's sealed secrets to sign an attempt. */
+  secrets: WebhookSecrets;
   /** An endpoint whose last deliveries all failed: disable it and tell its owner. */
   onFailing: (webhook: WebhookRow, reason: string) => Promise<void>;
 }
@@ -47,8 +50,9 @@ export interface DispatcherDeps {
  * the event types webhooks follow, from its own position in the log; each event's messages are
  * queued in the same transaction that moves that position (the row is locked, so of two processes
  * one queues and the other sees the position moved). Sending: due deliveries are claimed with
- * `SKIP LOCKED`, signed, POSTed with a timeout, and each attempt recorded; a failed one waits the
- * next pause of `WEBHOOK_RETRY_SCHEDULE`, and after the last it is failed.
+ * `SKIP LOCKED`, signed (the endpoint's sealed secrets opened only for that), POSTed with a timeout,
+ * and each attempt recorded; a failed one waits the next pause of `WEBHOOK_RETRY_SCHEDULE`, and after
+ * the last it is failed. An endpoint whose secret does not open sends nothing: the attempt fails, saying why.
  */
 export class WebhookDispatcher {
   private subscription: Subscription | null = null;
@@ -224,7 +228,11 @@ export class WebhookDispatcher {
     const { config } = this.platform;
     const started = performance.now();
     const done = (fields: Omit<Attempt, 'at' | 'durationMs'>): Attempt => ({ at: at.toISOString(), durationMs: Math.round(performance.now() - started), ...fields });
-    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...traceHeaders(), ...signedHeaders(signingSecrets(hook, at), d.id, at, d.body) };
+    const signing = this.deps.secrets.signing(hook, at);
+    // Nothing goes out unsigned: a secret sealed under a key this installation lacks fails the attempt, saying why.
+    if ('error' in signing) return done({ status: null, error: signing.error });
+    if (signing.unopened) this.platform.logger.warn({ webhookId: hook.id, deliveryId: d.id }, signing.unopened);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'qa-platform-webhooks/1', ...traceHeaders(), ...signedHeaders(signing.secrets, d.id, at, d.body) };
     const sent = await sendWebhook(hook.url, { headers, body: d.body, timeoutMs: config.WEBHOOK_TIMEOUT, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
     const request = { headers };
     if ('error' in sent) return done({ status: null, error: sent.error, request });

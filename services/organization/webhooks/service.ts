@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { getUser, getWorkspace } from '#projections/org-directory/index.js';
-import { getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
+import { allLiveWebhooks, getWebhook, listWebhooks, type WebhookRow } from '#projections/org-webhooks/index.js';
 import { WEBHOOK_EVENT_NAMES, webhookStream, type WebhookEventName } from '#events/organization/webhooks.js';
+import type { SecretBox } from '#shared/auth/index.js';
 import { AppError, found } from '#shared/errors.js';
 import { commandContext, type CommandContext } from '#shared/es/index.js';
 import { allocateId } from '#shared/ids.js';
@@ -13,6 +14,7 @@ import { getDelivery, listDeliveries, messageBody, queueDelivery, requeueDeliver
 import { WebhookDispatcher } from './dispatcher.js';
 import { checkedEndpointUrl } from './endpoint-url.js';
 import { newSecret } from './signature.js';
+import { WebhookSecrets } from './secrets.js';
 import { traceHeaders } from '#shared/tracing/index.js';
 
 /** Whose webhooks: one workspace of one company. */
@@ -21,7 +23,10 @@ export interface WebhookOwner {
   workspaceId: number;
 }
 
-/** An endpoint as the API shows it: the secret only in the answer that created it. */
+/**
+ * An endpoint as the API shows it: the secret only in the answer that created it (or rotated it), and
+ * whether its secret must be rotated (sealed under a key this installation no longer has).
+ */
 export interface WebhookView {
   id: number;
   url: string;
@@ -31,17 +36,20 @@ export interface WebhookView {
   disabledReason?: string;
   secret?: string;
   previousSecretExpiresAt?: string;
+  secretMustBeRotated?: true;
 }
 
-export const viewOf = (w: WebhookRow, withSecret = false): WebhookView => ({
+/** `secret`: the new secret in clear, for the answer that made it; `opens`: whether the stored one opens. */
+export const viewOf = (w: WebhookRow, { secret, opens = true }: { secret?: string | undefined; opens?: boolean } = {}): WebhookView => ({
   id: w.id,
   url: w.url,
   events: w.events,
   enabled: w.enabled,
   createdAt: w.createdAt,
   ...(w.disabledReason ? { disabledReason: w.disabledReason } : {}),
-  ...(withSecret ? { secret: w.secret } : {}),
+  ...(secret !== undefined ? { secret } : {}),
   ...(w.previousSecretUntil ? { previousSecretExpiresAt: w.previousSecretUntil } : {}),
+  ...(opens ? {} : { secretMustBeRotated: true as const }),
 });
 
 /** Event names checked against the catalog (400 `UNKNOWN_WEBHOOK_EVENT`), without repeats, in the catalog's order. */
@@ -52,14 +60,28 @@ function checkedEvents(events: readonly string[]): WebhookEventName[] {
   return WEBHOOK_EVENT_NAMES.filter((e) => events.includes(e));
 }
 
-/** The write side of webhooks: endpoints (events on `webhook-<id>`), their delivery log, redelivery, and the dispatcher's lifetime. */
+/**
+ * The write side of webhooks: endpoints (events on `webhook-<id>`), their delivery log, redelivery, and
+ * the dispatcher's lifetime. Signing secrets are sealed (`SecretBox`) before they go into an event;
+ * the dispatcher opens them to sign.
+ */
 export class WebhookService {
   private readonly webhooks;
+  private readonly secrets: WebhookSecrets;
   readonly dispatcher: WebhookDispatcher;
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    box: SecretBox,
+  ) {
     this.webhooks = orgAggregate(platform, webhookDecider, webhookStream, ['org-webhooks']);
-    this.dispatcher = new WebhookDispatcher({ platform, onFailing: (hook, reason) => this.disable(hook, reason) });
+    this.secrets = new WebhookSecrets(box);
+    this.dispatcher = new WebhookDispatcher({ platform, secrets: this.secrets, onFailing: (hook, reason) => this.disable(hook, reason) });
+  }
+
+  /** The endpoint as the API shows it; `secret`, the new one in clear, only in the answer that made it. */
+  view(hook: WebhookRow, secret?: string): WebhookView {
+    return viewOf(hook, { secret, opens: this.secrets.opens(hook) });
   }
 
   list(owner: WebhookOwner): Promise<WebhookRow[]> {
@@ -70,13 +92,15 @@ export class WebhookService {
     return found(await getWebhook(this.platform.db, owner.companyId, owner.workspaceId, id), 'Webhook not found');
   }
 
-  async create(owner: WebhookOwner & { userId: number }, input: { url: string; events: string[]; enabled: boolean }, ctx: CommandContext): Promise<WebhookRow> {
+  /** A new endpoint, and its signing secret in clear: the event and the read model keep it sealed. */
+  async create(owner: WebhookOwner & { userId: number }, input: { url: string; events: string[]; enabled: boolean }, ctx: CommandContext): Promise<{ hook: WebhookRow; secret: string }> {
     const url = checkedEndpointUrl(input.url, this.platform.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const events = checkedEvents(input.events);
     const webhookId = await allocateId(this.platform.db, 'webhook');
-    const webhook = { webhookId, companyId: owner.companyId, workspaceId: owner.workspaceId, url, events, enabled: input.enabled, secret: newSecret(), createdBy: owner.userId };
+    const secret = newSecret();
+    const webhook = { webhookId, companyId: owner.companyId, workspaceId: owner.workspaceId, url, events, enabled: input.enabled, secret: this.secrets.seal(webhookId, secret), createdBy: owner.userId };
     await this.webhooks.run(webhookId, { type: 'CreateWebhook', webhook }, ctx);
-    return this.get(owner, webhookId);
+    return { hook: await this.get(owner, webhookId), secret };
   }
 
   async change(owner: WebhookOwner, id: number, input: { url?: string | undefined; events?: string[] | undefined; enabled?: boolean | undefined }, ctx: CommandContext): Promise<WebhookRow> {
@@ -96,12 +120,37 @@ export class WebhookService {
 
   /**
    * A new signing secret for the endpoint; the one it replaces signs beside it for `overlapSeconds`
-   * more (from now), so receivers holding either verify every attempt until then.
+   * more (from now), so receivers holding either verify every attempt until then. The old secret is
+   * not needed (one sealed under a lost key is replaced all the same). Answers the new secret in clear.
    */
-  async rotateSecret(owner: WebhookOwner, id: number, overlapSeconds: number, ctx: CommandContext): Promise<WebhookRow> {
+  async rotateSecret(owner: WebhookOwner, id: number, overlapSeconds: number, ctx: CommandContext): Promise<{ hook: WebhookRow; secret: string }> {
     const overlapEndsAt = new Date(this.platform.now().getTime() + overlapSeconds * 1000).toISOString();
-    await this.webhooks.run(id, { type: 'RotateWebhookSecret', ...owner, secret: newSecret(), overlapEndsAt }, ctx);
-    return this.get(owner, id);
+    const secret = newSecret();
+    await this.webhooks.run(id, { type: 'RotateWebhookSecret', ...owner, secret: this.secrets.seal(id, secret), overlapEndsAt }, ctx);
+    return { hook: await this.get(owner, id), secret };
+  }
+
+  /**
+   * Seals again, under the current key, the secrets of every endpoint sealed under an older key or
+   * recorded before sealing existed (a key rotation, an older installation): the secret in use and the
+   * replaced one while it still signs (`WebhookSecrets.resealed`). Run at start-up; each is a
+   * `WebhookSecretResealed` of the platform itself. A secret no configured key opens is logged and
+   * left for a rotation. The number sealed again.
+   */
+  async resealSecrets(): Promise<number> {
+    const { db, readModels, store } = this.platform;
+    await readModels.waitFor(await store.headPosition(), { names: ['org-webhooks'] });
+    let count = 0;
+    for (const hook of await allLiveWebhooks(db)) {
+      const sealed = this.secrets.resealed(hook, this.platform.now(), (field) =>
+        this.platform.logger.error({ webhookId: hook.id, field }, 'a webhook signing secret does not open: set SECRETS_PREVIOUS_KEYS, or rotate the secret'),
+      );
+      if (!sealed) continue;
+      const ctx = commandContext(this.platform, { companyId: hook.companyId, workspaceId: hook.workspaceId });
+      const result = await this.webhooks.run(hook.id, { type: 'ResealWebhookSecret', was: { secret: hook.secret, previousSecret: hook.previousSecret }, ...sealed }, ctx);
+      if (result.events.length > 0) count++;
+    }
+    return count;
   }
 
   /** A page of the endpoint's delivery log, newest first. */

@@ -18,8 +18,3 @@ export function signedHeaders(secrets: string | readonly string[], id: string, a
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': (typeof secrets === 'string' ? [secrets] : secrets).map(sign).join(' ') };
 }
 
-/** The secrets an endpoint signs with at `at`: its own, and the one it replaced while their overlap lasts. */
-export function signingSecrets(hook: { secret: string; previousSecret: string | null; previousSecretUntil: string | null }, at: Date): string[] {
-  const overlapping = hook.previousSecret !== null && hook.previousSecretUntil !== null && at.getTime() < Date.parse(hook.previousSecretUntil);
-  return overlapping ? [hook.secret, hook.previousSecret!] : [hook.secret];
-}

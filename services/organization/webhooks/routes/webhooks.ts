@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '#events/organization/webhooks.js';
 import { IdParams, intId, requestActor } from '../../http.js';
 import type { WebhookFeatureOptions } from '../options.js';
-import { viewOf } from '../service.js';
 import { tags, webhookOwner } from './guard.js';
 import { commandContext } from '#shared/es/index.js';
 
@@ -26,6 +25,10 @@ export const Webhook = z
       .string()
       .optional()
       .describe('After a rotation: until when the secret it replaced signs too (each attempt carries both signatures until then)'),
+    secretMustBeRotated: z
+      .literal(true)
+      .optional()
+      .describe('Its signing secret was sealed under a key this installation no longer has: every delivery fails until the secret is rotated'),
   })
   .meta({ id: 'Webhook' });
 
@@ -42,7 +45,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
 
   r.get('/workspaces/:id/webhooks', {
     schema: { tags, summary: "The workspace's webhooks (WORKSPACE_MANAGE)", params: IdParams, response: { 200: z.array(Webhook) } },
-    handler: async (request) => (await webhooks.list(await webhookOwner(platform, request, request.params.id))).map((w) => viewOf(w)),
+    handler: async (request) => (await webhooks.list(await webhookOwner(platform, request, request.params.id))).map((w) => webhooks.view(w)),
   });
 
   r.post('/workspaces/:id/webhooks', {
@@ -55,13 +58,14 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request, reply) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return reply.code(201).send(viewOf(await webhooks.create(owner, request.body, commandContext(platform, requestActor(request))), true));
+      const { hook, secret } = await webhooks.create(owner, request.body, commandContext(platform, requestActor(request)));
+      return reply.code(201).send(webhooks.view(hook, secret));
     },
   });
 
   r.get('/workspaces/:id/webhooks/:hookId', {
     schema: { tags, summary: 'One webhook (WORKSPACE_MANAGE)', params: HookParams, response: { 200: Webhook } },
-    handler: async (request) => viewOf(await webhooks.get(await webhookOwner(platform, request, request.params.id), request.params.hookId)),
+    handler: async (request) => webhooks.view(await webhooks.get(await webhookOwner(platform, request, request.params.id), request.params.hookId)),
   });
 
   r.patch('/workspaces/:id/webhooks/:hookId', {
@@ -74,7 +78,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return viewOf(await webhooks.change(owner, request.params.hookId, request.body, commandContext(platform, requestActor(request))));
+      return webhooks.view(await webhooks.change(owner, request.params.hookId, request.body, commandContext(platform, requestActor(request))));
     },
   });
 
@@ -98,7 +102,8 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookFeatureOp
     },
     handler: async (request) => {
       const owner = await webhookOwner(platform, request, request.params.id);
-      return viewOf(await webhooks.rotateSecret(owner, request.params.hookId, request.body.overlapSeconds, commandContext(platform, requestActor(request))), true);
+      const { hook, secret } = await webhooks.rotateSecret(owner, request.params.hookId, request.body.overlapSeconds, commandContext(platform, requestActor(request)));
+      return webhooks.view(hook, secret);
     },
   });
 
