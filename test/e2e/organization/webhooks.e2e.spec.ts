@@ -1,6 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookStream } from '#events/organization/webhooks.js';
+import { SecretBox, secretsKeyFilePath } from '#shared/auth/index.js';
+import { commandContext, eventMetadata } from '#shared/es/index.js';
+import { tablesHolding } from '#test/helpers/db-search.js';
 import { eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { errorCode, http, startTestServer, type TestServer } from '#test/helpers/server.js';
@@ -12,7 +18,10 @@ import { startSmtpListener } from '#test/helpers/smtp.js';
  * `standardwebhooks` package); a receiver answering 500 sees every retry of a short schedule, the
  * delivery log shows each attempt, redelivery sends again, an endpoint that keeps failing is disabled
  * and its creator mailed; another workspace's and another company's endpoints hear nothing; bad input
- * and other tenants' ids are refused with stable codes.
+ * and other tenants' ids are refused with stable codes. Signing secrets are sealed at rest: no table
+ * (events included) holds one in clear after a creation or a rotation; a restart with a new
+ * SECRETS_KEY (the old one in SECRETS_PREVIOUS_KEYS) seals them again and deliveries still verify; a
+ * restart without a key that opens them fails deliveries, saying the secret must be rotated.
  */
 interface Received {
   path: string;
@@ -21,6 +30,8 @@ interface Received {
 }
 
 let server: TestServer;
+/** The data directory the server restarts on (its own until the first restart). */
+let dataDir = '';
 let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
 let receiver: Server;
 let receiverUrl: string;
@@ -54,6 +65,21 @@ const deliveriesOf = async (ws: number, hookId: number) => {
   };
 };
 
+const baseEnv = () => ({ SMTP_URL: smtp.url, WEBHOOK_RETRY_SCHEDULE: '100ms,300ms', WEBHOOK_DISABLE_AFTER_FAILURES: '2', WEBHOOK_TIMEOUT: '5s' });
+
+/** Where the database holds this text (events, read models, every table): none of it should be a secret. */
+const tablesWith = (text: string) => tablesHolding(server.process.platform.db, text);
+
+/** Stops the server keeping its data and starts it again on them with `env`; signs company A and B in again. */
+async function restart(env: Record<string, string>): Promise<void> {
+  dataDir = server.dataDir;
+  await server.process.stop();
+  server = await startTestServer({ ...baseEnv(), AGENT_ENABLED: 'false', DATA_DIR: dataDir, ...env });
+  const login = async (c: SignedUpCompany) => (await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: c.email, password: c.password } })).body.token as string;
+  orgA = client(server.url, await login(a));
+  orgB = client(server.url, await login(b));
+}
+
 beforeAll(async () => {
   smtp = await startSmtpListener();
   receiver = createServer((req, res) => {
@@ -68,10 +94,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   server = await startTestServer({
-    SMTP_URL: smtp.url,
-    WEBHOOK_RETRY_SCHEDULE: '100ms,300ms',
-    WEBHOOK_DISABLE_AFTER_FAILURES: '2',
-    WEBHOOK_TIMEOUT: '5s',
+    ...baseEnv(),
     DF_SESSION_IDLE_TIMEOUT: '1d',
     AGENT_CONFIG: writeAgentConfig({
       nodeName: 'webhooks-node',
@@ -91,6 +114,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await smtp?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
 });
@@ -125,6 +149,9 @@ describe('webhooks', () => {
     expect(listed.body.map((h: { id: number }) => h.id)).toEqual([okHook.id]);
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     expect((await orgA.get(`${hooksOf(a.workspaceId)}/${okHook.id}`)).body.secret).toBeUndefined();
+    // Sealed at rest: neither the event nor the read model (nor any other table) holds it in clear.
+    expect(await tablesWith(okHook.secret.slice('whsec_'.length))).toEqual({});
+    expect(await tablesWith('whsec_')).toEqual({});
 
     const ws = await orgA.post('/workspaces', { name: `Hooks elsewhere ${process.pid}` });
     expect(ws.status, JSON.stringify(ws.body)).toBe(201);
@@ -326,6 +353,82 @@ describe('webhooks', () => {
     for (const secret of [first, second, third]) expect(text).not.toContain(secret.slice('whsec_'.length));
     expect(text).toContain('[redacted]');
     expect(text).toContain(rotated.body.previousSecretExpiresAt);
+    for (const secret of [first, second, third]) expect(await tablesWith(secret.slice('whsec_'.length))).toEqual({});
+    expect(await tablesWith('whsec_')).toEqual({});
+  });
+
+  it('restarted with a new SECRETS_KEY and the old one in SECRETS_PREVIOUS_KEYS, seals every secret again under the new key and still delivers, both signatures during an overlap', { timeout: 120_000 }, async () => {
+    const hookPath = `${hooksOf(a.workspaceId)}/${okHook.id}`;
+    const rotated = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 3600 });
+    expect(rotated.status).toBe(200);
+    const [replaced, current] = [okHook.secret, rotated.body.secret as string];
+    okHook.secret = current;
+    const oldKey = readFileSync(secretsKeyFilePath(server.dataDir), 'utf8').trim();
+    const newKey = randomBytes(32).toString('base64');
+    await restart({ SECRETS_KEY: newKey, SECRETS_PREVIOUS_KEYS: oldKey });
+
+    const newKeyId = new SecretBox(Buffer.from(newKey, 'base64')).currentKeyId;
+    const stored = async (id: number) =>
+      (await server.process.platform.db.query<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM org_webhooks WHERE id = $1', [id])).rows[0]!;
+    // Sealed again in the background of the start: both secrets of the endpoint in its overlap, and the other endpoints'.
+    await eventually(async () => {
+      const row = await stored(okHook.id);
+      return SecretBox.keyIdOf(row.secret) === newKeyId && SecretBox.keyIdOf(row.previous_secret ?? '') === newKeyId ? row : undefined;
+    }, { what: 'the secrets sealed under the new key', timeoutMs: 30_000 });
+    await eventually(async () => (SecretBox.keyIdOf((await stored(failHook.id)).secret) === newKeyId ? true : undefined), { what: "the other endpoint's secret sealed under the new key" });
+    // An event of the platform itself: no actor, the secrets redacted in the audit.
+    const audit = await eventually(async () => {
+      const res = await orgA.get('/audit/events?eventType=WebhookSecretResealed&size=50');
+      return (res.body.content as { resourceId: string; actorId: number | null }[]).some((e) => e.resourceId === String(okHook.id)) ? res.body : undefined;
+    }, { what: 'the re-sealing audited' });
+    const entry = (audit.content as { resourceId: string; actorId: number | null; payload: Record<string, unknown> }[]).find((e) => e.resourceId === String(okHook.id))!;
+    expect(entry.actorId).toBeNull();
+    expect(entry.payload).toMatchObject({ secret: '[redacted]', previousSecret: '[redacted]' });
+    expect(JSON.stringify(audit)).not.toContain('sealed:v1:');
+
+    const ping = await orgA.post(`${hookPath}/ping`);
+    expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+    const got = await eventually(async () => received.find((r) => r.headers['webhook-id'] === ping.body.id), { what: 'the ping after the restart' });
+    expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [current, replaced]) expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
+    for (const secret of [current, replaced]) expect(await tablesWith(secret.slice('whsec_'.length))).toEqual({});
+  });
+
+  it('with a secret no configured key opens, the endpoint says it must be rotated, deliveries fail saying why and send nothing; a rotation mends it', { timeout: 60_000 }, async () => {
+    const hookPath = `${hooksOf(a.workspaceId)}/${okHook.id}`;
+    // A rotation recorded by a process with another SECRETS_KEY (a replica started with the wrong one, or
+    // a key lost since): this installation's keys do not open its secret. Every other secret stays readable.
+    const { store } = server.process.platform;
+    const foreign = new SecretBox(randomBytes(32)).seal(`whsec_${randomBytes(32).toString('base64')}`, `webhook:${okHook.id}:secret`);
+    const ctx = commandContext({ now: () => new Date() }, { companyId: a.companyId, workspaceId: a.workspaceId });
+    const payload = { webhookId: okHook.id, secret: foreign, overlapEndsAt: new Date().toISOString() };
+    await store.append(webhookStream(okHook.id), [{ type: 'WebhookSecretRotated', payload, metadata: eventMetadata(ctx) }], 'any');
+    await server.process.platform.readModels.waitFor(await store.headPosition(), { names: ['org-webhooks'] });
+    expect((await orgA.get(hookPath)).body).toMatchObject({ id: okHook.id, secretMustBeRotated: true });
+    expect((await orgA.get(hooksOf(a.workspaceId))).body.find((h: { id: number }) => h.id === okHook.id).secretMustBeRotated).toBe(true);
+
+    const ping = await orgA.post(`${hookPath}/ping`);
+    expect(ping.status, JSON.stringify(ping.body)).toBe(202);
+    const failed = await eventually(async () => {
+      const d = (await deliveriesOf(a.workspaceId, okHook.id)).content.find((x) => x.id === ping.body.id);
+      return d?.state === 'failed' ? d : undefined;
+    }, { what: 'the ping failed' });
+    expect(failed.attempts).toHaveLength(3);
+    for (const attempt of failed.attempts) {
+      expect(attempt).toMatchObject({ status: null, error: expect.stringContaining('rotate the secret') });
+      expect(attempt.request).toBeUndefined();
+    }
+    expect(received.filter((r) => r.headers['webhook-id'] === ping.body.id)).toEqual([]);
+
+    // The secret it replaces is not needed.
+    const rotated = await orgA.post(`${hookPath}/rotate-secret`, { overlapSeconds: 0 });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.secretMustBeRotated).toBeUndefined();
+    okHook.secret = rotated.body.secret;
+    expect((await orgA.get(hookPath)).body.secretMustBeRotated).toBeUndefined();
+    const again = await orgA.post(`${hookPath}/ping`);
+    const got = await eventually(async () => received.find((r) => r.headers['webhook-id'] === again.body.id), { what: 'the ping after the rotation' });
+    expect(new Webhook(okHook.secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
   });
 
   it('changes events, refuses an unknown one on change, and deletes', async () => {
