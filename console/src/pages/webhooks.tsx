@@ -28,6 +28,8 @@ interface Webhook {
   disabledReason?: string;
   secret?: string;
   previousSecretExpiresAt?: string;
+  /** Sealed under a key this installation no longer has: every delivery fails until it is rotated. */
+  secretMustBeRotated?: true;
 }
 interface Attempt {
   at: string;
@@ -230,6 +232,8 @@ function WebhookTable(props: { ws: number; hooks: Webhook[]; open: number | null
                     await props.reload();
                   }}
                 />
+              ) : h.secretMustBeRotated ? (
+                <span class="warn">Must be rotated: it was sealed under a key this installation no longer has, and every delivery fails until then</span>
               ) : h.previousSecretExpiresAt && Date.parse(h.previousSecretExpiresAt) > Date.now() ? (
                 `Rotated; the old one signs too until ${formatTime(h.previousSecretExpiresAt)}`
               ) : (

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { webhookStream } from '#events/organization/webhooks.js';
+import { SecretBox } from '#shared/auth/index.js';
+import { commandContext, eventMetadata } from '#shared/es/index.js';
 import { client, signUpCompany, type Client, type SignedUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/helpers/console-browser.js';
@@ -10,7 +14,7 @@ import { expectAccessible, launchBrowser, pageErrors, signedIn } from '#test/hel
  * The Webhooks page of the console in Chromium, checked with axe: add an endpoint (its secret shown
  * once), change its events, disable and enable it, remove it; a delivery's attempts listed with the
  * request each sent, and sent again; a ping; the secret rotated (the new one shown once, copied, and
- * the old one's expiry). Every change is read back through the API, and each delivery is a real POST to a receiver
+ * the old one's expiry); a secret no configured key opens shown as one that must be rotated, until it is. Every change is read back through the API, and each delivery is a real POST to a receiver
  * on loopback (a test session of the test-management module finished, the event that causes it).
  */
 let server: TestServer;
@@ -155,6 +159,27 @@ describe('the Webhooks page', { timeout: 180_000 }, () => {
     const next = received[before + 1]!;
     expect(String(next.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(new Webhook(secret).verify(next.body, next.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
+  });
+
+  it('says a secret no configured key opens must be rotated, until it is', async () => {
+    // A rotation recorded by a process with another SECRETS_KEY: this installation cannot open its secret.
+    const [hook] = (await org.get(`/workspaces/${admin.workspaceId}/webhooks`)).body as { id: number }[];
+    const { store, readModels } = server.process.platform;
+    const foreign = new SecretBox(randomBytes(32)).seal(`whsec_${randomBytes(32).toString('base64')}`, `webhook:${hook!.id}:secret`);
+    const ctx = commandContext({ now: () => new Date() }, { companyId: admin.companyId, workspaceId: admin.workspaceId });
+    await store.append(webhookStream(hook!.id), [{ type: 'WebhookSecretRotated', payload: { webhookId: hook!.id, secret: foreign, overlapEndsAt: new Date().toISOString() }, metadata: eventMetadata(ctx) }], 'any');
+    await readModels.waitFor(await store.headPosition(), { names: ['org-webhooks'] });
+
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: receiverUrl });
+    await row.getByText(/Must be rotated/).waitFor();
+    await expectAccessible(page, 'webhooks, a secret that must be rotated');
+    await row.getByRole('button', { name: `Rotate secret of ${receiverUrl}` }).click();
+    const form = page.getByRole('form', { name: `Rotate the secret of ${receiverUrl}` });
+    await form.getByRole('button', { name: 'Rotate the secret' }).click();
+    expect((await page.getByLabel('Rotated webhook secret').textContent())!.trim()).toMatch(/^whsec_/);
+    await expect.poll(() => row.getByText(/Must be rotated/).count()).toBe(0);
+    expect(((await org.get(`/workspaces/${admin.workspaceId}/webhooks`)).body as { secretMustBeRotated?: boolean }[])[0]!.secretMustBeRotated).toBeUndefined();
   });
 
   it('removes a webhook after a confirmation', async () => {
