@@ -65,14 +65,15 @@ export class AndroidApps {
 
   /** Force-stops what the session started, uninstalls what it installed. */
   async release(attempt: (what: string, work: () => Promise<unknown>) => Promise<void>): Promise<void> {
-    for (const pkg of this.started) await attempt(`force-stop ${pkg}`, () => this.ctx.sh(`am force-stop ${pkg}`));
+    const started = [...this.started];
     this.started.clear();
+    await Promise.all(started.map((pkg) => attempt(`force-stop ${pkg}`, () => this.ctx.sh(`am force-stop ${pkg}`))));
     if (this.baseline.size === 0) return;
     await attempt('uninstalling session apps', async () => {
-      for (const pkg of await this.packages(false)) {
-        // The helper with the Unicode input method stays, as any helper the farm keeps on a device.
-        if (!this.baseline.has(pkg) && !HELPER_PACKAGES.has(pkg)) await this.ctx.sh(`pm uninstall ${pkg}`);
-      }
+      // The helper with the Unicode input method stays, as any helper the farm keeps on a device.
+      const added = (await this.packages(false)).filter((pkg) => !this.baseline.has(pkg) && !HELPER_PACKAGES.has(pkg));
+      const failed = (await Promise.allSettled(added.map((pkg) => this.ctx.sh(`pm uninstall ${pkg}`)))).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     });
   }
 

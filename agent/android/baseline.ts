@@ -134,14 +134,12 @@ export class DeviceBaseline {
 
   async reset(): Promise<ReleaseOutcome> {
     if (!this.baseline) return {};
-    try {
-      await restoreBaseline(this.sh, this.baseline);
-      await clearClipboard(this.sh);
-      return {};
-    } catch (err) {
-      const failure = (err as Error).message.slice(0, 500);
-      this.failed(failure);
-      return { resetFailed: failure };
-    }
+    // The settings and the clipboard side by side (each reads, writes and reads again); either failing fails the reset.
+    const failures = (await Promise.allSettled([restoreBaseline(this.sh, this.baseline), clearClipboard(this.sh)]))
+      .flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    if (failures.length === 0) return {};
+    const failure = failures.join('; ').slice(0, 500);
+    this.failed(failure);
+    return { resetFailed: failure };
   }
 }

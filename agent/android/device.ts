@@ -110,18 +110,23 @@ export class AndroidDevice implements DeviceDriver {
         problems.push(`${what}: ${(err as Error).message}`);
       }
     };
-    await attempt('stopping the live screen', () => this.screenCapability.release());
-    await attempt('stopping touch and restoring the input method', () => this.inputCapability.stop());
-    await attempt('stopping the instrumentation tests', () => this.instrumentation.release());
-    await this.apps.release(attempt);
-    await this.files.release(attempt);
     const scratch = this.scratch;
-    if (scratch) await attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`));
     this.scratch = null;
-    await attempt('going home', () => this.sh('input keyevent KEYCODE_HOME'));
+    // Side by side: each part stops its own helper or removes its own things, and one after another their
+    // adb shells added up to seconds on a loaded host (the device waits for its end that long).
+    await Promise.all([
+      attempt('stopping the live screen', () => this.screenCapability.release()),
+      attempt('stopping touch and restoring the input method', () => this.inputCapability.stop()),
+      attempt('stopping the instrumentation tests', () => this.instrumentation.release()),
+      this.apps.release(attempt),
+      this.files.release(attempt),
+      scratch ? attempt('removing the scratch folder', () => this.sh(`rm -rf ${shellQuote(scratch)}`)) : undefined,
+    ]);
+    // Then the device as the next session must find it: home, its settings and clipboard as its baseline.
+    const [, outcome] = await Promise.all([attempt('going home', () => this.sh('input keyevent KEYCODE_HOME')), this.baseline.reset()]);
     this.logRing.clear();
     if (problems.length > 0) this.logger.warn({ serial: this.serial, problems }, 'android release left something behind');
-    return this.baseline.reset();
+    return outcome;
   }
 
   async screenshot(format: 'png' | 'jpeg', quality?: number): Promise<Screenshot> {

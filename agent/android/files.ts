@@ -25,8 +25,9 @@ export class AndroidFiles {
   }
 
   async release(attempt: (what: string, work: () => Promise<unknown>) => Promise<void>): Promise<void> {
-    for (const path of this.pushed) await attempt(`removing ${path}`, () => this.ctx.sh(`rm -rf ${shellQuote(path)}`));
+    const pushed = [...this.pushed];
     this.pushed.clear();
+    await Promise.all(pushed.map((path) => attempt(`removing ${path}`, () => this.ctx.sh(`rm -rf ${shellQuote(path)}`))));
   }
 
   async push(localPath: string, devicePath: string): Promise<RpcResult<'pushFile'>> {
