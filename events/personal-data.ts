@@ -36,8 +36,9 @@ export const PERSONAL_FIELDS: Readonly<Record<string, PersonalFields>> = {
   // free text a person typed
   AccessReviewItemDecided: ofActor({ note: 'text' }),
   DeviceSessionNotesUpdated: ofActor({ notes: 'text' }),
-  DeviceReservationScheduled: ofActor({ note: 'text' }),
-  DeviceReservationRescheduled: ofActor({ note: 'text' }),
+  // a booking's note is its holder's, whoever wrote or moved it (an administrator moving a booking carries its note)
+  DeviceReservationScheduled: ofUser({ note: 'text' }),
+  DeviceReservationRescheduled: ofUser({ note: 'text' }),
   TestResultsRecorded: ofActor({ 'results.*.notes': 'text' }),
   RunResultsReported: ofActor({ 'results.*.notes': 'text' }),
 };

@@ -27,7 +27,8 @@ export const reservationEvents = defineEvents({
   }),
   /** Its range began (or it was booked to start at once): the device is the holder's. */
   DeviceReservationActivated: z.object(booking),
-  DeviceReservationRescheduled: z.object({ ...booking, startAt: instant, endAt: instant, note: z.string().nullable() }),
+  /** `userId`: the booking's holder, whose its note is whoever moved it (absent in events recorded before it was kept). */
+  DeviceReservationRescheduled: z.object({ ...booking, userId: z.number().int().optional(), startAt: instant, endAt: instant, note: z.string().nullable() }),
   /** The holder opened a session on the device during the booking (it no longer expires). */
   DeviceReservationSessionOpened: z.object({ ...booking, sessionId: z.string() }),
   /** `reason`: `user` (ended or cancelled while active), `time` (its end came). */

@@ -177,7 +177,7 @@ export const reservationDecider = defineDecider<ReservationCommand, ReservationE
       if (ms(endAt) <= ms(c.now)) throw new AppError('VALIDATION_FAILED', 'endAt must be in the future', { details: [{ path: 'endAt', message: 'must be in the future' }] });
       if (startAt === b.startAt && endAt === b.endAt && note === b.note) return [];
       refuseOverlap(state, { startAt, endAt }, b.reservationId);
-      const events: ReservationEvent[] = [{ type: 'DeviceReservationRescheduled', payload: { ...ref(b), startAt, endAt, note } }];
+      const events: ReservationEvent[] = [{ type: 'DeviceReservationRescheduled', payload: { ...ref(b), userId: b.userId, startAt, endAt, note } }];
       if (b.status === 'scheduled' && ms(startAt) <= ms(c.now) + START_AT_ONCE_MS) events.push({ type: 'DeviceReservationActivated', payload: ref(b) });
       events.push(...maintenanceNotice({ ...b, startAt, endAt }, c.maintenance ?? null, c.now));
       return events;

@@ -45,18 +45,18 @@ describe('reservation decider', () => {
 
   it('reschedules an open booking under the same overlap rule; an active one keeps its start', () => {
     const two = [scheduled('r-1', 60, 120), scheduled('r-2', 180, 240, 8)];
-    spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', endAt: at(150), now: NOW }).then([{ type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(60), endAt: at(150), note: null } }]);
+    spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', endAt: at(150), now: NOW }).then([{ type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), userId: 7, startAt: at(60), endAt: at(150), note: null } }]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', endAt: at(200), now: NOW }).thenRefused('RESERVATION_OVERLAP');
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(130), now: NOW }).thenRefused('VALIDATION_FAILED');
-    spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', note: 'x', now: NOW }).then([{ type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(60), endAt: at(120), note: 'x' } }]);
+    spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', note: 'x', now: NOW }).then([{ type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), userId: 7, startAt: at(60), endAt: at(120), note: 'x' } }]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(60), now: NOW }).then([]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(-5), now: NOW }).thenRefused('VALIDATION_FAILED');
     // A booking that has begun may be sent back with its own start (in the past by now).
     spec.given([scheduled('r-1', -30, 60), activated('r-1')]).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(-30), note: 'n', now: NOW }).then([
-      { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(-30), endAt: at(60), note: 'n' } },
+      { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), userId: 7, startAt: at(-30), endAt: at(60), note: 'n' } },
     ]);
     spec.given(two).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(0), now: NOW }).then([
-      { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), startAt: at(0), endAt: at(120), note: null } },
+      { type: 'DeviceReservationRescheduled', payload: { ...ref('r-1'), userId: 7, startAt: at(0), endAt: at(120), note: null } },
       activated('r-1'),
     ]);
     spec.given([scheduled('r-1', 0, 60), activated('r-1')]).when({ type: 'Reschedule', reservationId: 'r-1', startAt: at(5), now: NOW }).thenRefused('INVALID_TRANSITION');
@@ -135,7 +135,7 @@ describe('reservation decider', () => {
 
     describe('under way when a booking is made or moved', () => {
       const running = (untilMinutes: number, companyId = 1) => ({ companyId, reason: 'battery swap', until: at(untilMinutes) });
-      const rescheduled = (id: string, from: number, to: number): ReservationEvent => ({ type: 'DeviceReservationRescheduled', payload: { ...ref(id), startAt: at(from), endAt: at(to), note: null } });
+      const rescheduled = (id: string, from: number, to: number): ReservationEvent => ({ type: 'DeviceReservationRescheduled', payload: { ...ref(id), userId: 7, startAt: at(from), endAt: at(to), note: null } });
 
       it('tells a booking made into it, kept, as its start told the bookings already there; not one after it, nor one of another company', () => {
         spec.given([]).when({ ...reserve('r-1', 60, 120), maintenance: running(180) }).then([scheduled('r-1', 60, 120), conflict('r-1', 180)]);
