@@ -83,7 +83,7 @@ export const apiKeyStream = (keyId: string) => `api-key-${keyId}`;
 export const oauthClientStream = (id: string) => `oauth-client-${id}`;
 
 /** The kinds of credential an administrator approves where single sign-on is required. */
-export const APPROVABLE_CREDENTIALS = ['api-key', 'oauth-client', 'df-api-key', 'hc-api-key', 'engine'] as const;
+export const APPROVABLE_CREDENTIALS = ['api-key', 'oauth-client', 'df-api-key', 'hc-api-key', 'engine', 'scim-token'] as const;
 export type ApprovableCredential = (typeof APPROVABLE_CREDENTIALS)[number];
 
 /**

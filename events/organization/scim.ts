@@ -17,6 +17,8 @@ export const scimTokenEvents = defineEvents({
     createdBy: z.number().int().positive(),
     /** Company roles every user this token provisions is given. */
     roleIds: z.array(z.number().int().positive()).default([]),
+    /** How its creator was signed in when they made it (tokens recorded before it was kept count as `password`). */
+    signIn: z.enum(['password', 'sso']).optional(),
   }),
   ScimTokenRevoked: z.object({ tokenId: z.uuid(), revokedBy: z.number().int().positive() }),
 });

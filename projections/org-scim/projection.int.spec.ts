@@ -11,17 +11,19 @@ beforeEach(() => spec.reset());
 const T1 = '00000000-0000-4000-8000-000000000001';
 const T2 = '00000000-0000-4000-8000-000000000002';
 const hash = (c: string) => c.repeat(64);
-const created = (tokenId: string, companyId: number, h: string, name = 'Okta') => ({
+/** A token as recorded before its creator's sign-in method was kept (`signIn` absent: a password sign-in), or with it. */
+const created = (tokenId: string, companyId: number, h: string, name = 'Okta', signIn?: 'password' | 'sso') => ({
   type: 'ScimTokenCreated',
-  payload: { tokenId, companyId, name, tokenHash: h, prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4] },
+  payload: { tokenId, companyId, name, tokenHash: h, prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4], ...(signIn ? { signIn } : {}) },
 });
 const LATER = '2027-01-01T00:00:00.000Z';
 
 describe('org-scim read model', () => {
   it('given a token created, lists it for its company without its hash and resolves the hash to the company and roles it provisions', async () => {
-    await spec.given(created(T1, 1, hash('a')), created(T2, 2, hash('b'), 'Entra'));
-    expect(await listScimTokens(spec.db, 1)).toEqual([{ id: T1, name: 'Okta', prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4], createdAt: SPEC_TIME, revokedAt: null }]);
-    expect(await activeScimToken(spec.db, hash('a'))).toEqual({ tokenId: T1, companyId: 1, roleIds: [3, 4] });
+    await spec.given(created(T1, 1, hash('a')), created(T2, 2, hash('b'), 'Entra', 'sso'));
+    expect(await listScimTokens(spec.db, 1)).toEqual([{ id: T1, name: 'Okta', prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4], createdAt: SPEC_TIME, revokedAt: null, signIn: 'password' }]);
+    expect(await activeScimToken(spec.db, hash('a'))).toEqual({ tokenId: T1, companyId: 1, roleIds: [3, 4], createdBy: 7, signIn: 'password' });
+    expect(await activeScimToken(spec.db, hash('b'))).toMatchObject({ tokenId: T2, signIn: 'sso' });
     // Another company's token is not found through this one.
     expect(await findScimToken(spec.db, 1, T2)).toBeNull();
     expect(await findScimToken(spec.db, 2, T2)).toMatchObject({ name: 'Entra' });
@@ -41,7 +43,7 @@ describe('org-scim read model', () => {
   it('given the same events replayed, the rows are the same', async () => {
     const events = await spec.given(created(T1, 1, hash('a')), { type: 'ScimTokenRevoked', payload: { tokenId: T1, revokedBy: 7 } });
     await spec.replay(events);
-    expect(await listScimTokens(spec.db, 1)).toEqual([{ id: T1, name: 'Okta', prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4], createdAt: SPEC_TIME, revokedAt: SPEC_TIME }]);
+    expect(await listScimTokens(spec.db, 1)).toEqual([{ id: T1, name: 'Okta', prefix: 'scim_ab', createdBy: 7, roleIds: [3, 4], createdAt: SPEC_TIME, revokedAt: SPEC_TIME, signIn: 'password' }]);
   });
 
   it('refuses a payload its contract does not allow', async () => {

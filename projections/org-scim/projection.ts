@@ -7,7 +7,7 @@ import { applyByType, type Projection } from '../types.js';
  */
 export const orgScimProjection: Projection = {
   name: 'org-scim',
-  version: 1,
+  version: 2,
   eventTypes: scimTokenEvents.types,
   schema: `
     CREATE TABLE IF NOT EXISTS org_scim_tokens (
@@ -20,17 +20,19 @@ export const orgScimProjection: Projection = {
       role_ids integer[] NOT NULL,
       created_at timestamptz NOT NULL,
       revoked_at timestamptz,
-      revoked_by integer
+      revoked_by integer,
+      sign_in text NOT NULL DEFAULT 'password'
     );
+    ALTER TABLE org_scim_tokens ADD COLUMN IF NOT EXISTS sign_in text NOT NULL DEFAULT 'password';
     CREATE INDEX IF NOT EXISTS org_scim_tokens_company ON org_scim_tokens (company_id, created_at);`,
   tables: ['org_scim_tokens'],
   apply: applyByType<ScimTokenEvent>(
     {
       ScimTokenCreated: async (tx, { payload: p }, at) => {
         await tx.query(
-          `INSERT INTO org_scim_tokens (token_id, token_hash, prefix, name, company_id, created_by, role_ids, created_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (token_id) DO NOTHING`,
-          [p.tokenId, p.tokenHash, p.prefix, p.name, p.companyId, p.createdBy, p.roleIds, at],
+          `INSERT INTO org_scim_tokens (token_id, token_hash, prefix, name, company_id, created_by, role_ids, created_at, sign_in)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT (token_id) DO NOTHING`,
+          [p.tokenId, p.tokenHash, p.prefix, p.name, p.companyId, p.createdBy, p.roleIds, at, p.signIn ?? 'password'],
         );
       },
       ScimTokenRevoked: async (tx, { payload: p }, at) => {

@@ -11,6 +11,8 @@ export interface ScimTokenView {
   roleIds: number[];
   createdAt: string;
   revokedAt: string | null;
+  /** How its creator was signed in when they made it. */
+  signIn: 'password' | 'sso';
 }
 
 /** An integer[] column (an array, or PostgreSQL's `{1,2}` text on some paths). */
@@ -24,6 +26,7 @@ const view = (r: Row): ScimTokenView => ({
   roleIds: intArray(r.role_ids),
   createdAt: iso(r.created_at),
   revokedAt: isoOrNull(r.revoked_at),
+  signIn: r.sign_in === 'sso' ? 'sso' : 'password',
 });
 
 /** The company's SCIM tokens (revoked ones too), oldest first. */
@@ -39,8 +42,13 @@ export async function findScimToken(db: Sql, companyId: number, tokenId: string)
 }
 
 /** The company a live token with this hash provisions, or null. */
-export async function activeScimToken(db: Sql, tokenHash: string): Promise<{ tokenId: string; companyId: number; roleIds: number[] } | null> {
-  const r = await db.query(`SELECT token_id, company_id, role_ids FROM org_scim_tokens WHERE token_hash = $1 AND revoked_at IS NULL`, [tokenHash]);
+export async function activeScimToken(
+  db: Sql,
+  tokenHash: string,
+): Promise<{ tokenId: string; companyId: number; roleIds: number[]; createdBy: number; signIn: 'password' | 'sso' } | null> {
+  const r = await db.query(`SELECT token_id, company_id, role_ids, created_by, sign_in FROM org_scim_tokens WHERE token_hash = $1 AND revoked_at IS NULL`, [tokenHash]);
   const row = r.rows[0];
-  return row ? { tokenId: String(row.token_id), companyId: Number(row.company_id), roleIds: intArray(row.role_ids) } : null;
+  return row
+    ? { tokenId: String(row.token_id), companyId: Number(row.company_id), roleIds: intArray(row.role_ids), createdBy: Number(row.created_by), signIn: row.sign_in === 'sso' ? 'sso' : 'password' }
+    : null;
 }

@@ -62,7 +62,7 @@ export function createOrganizationModule(platform: Platform, options: Organizati
   const resolveWorkspace = (user: { userId: number; companyId: number }, workspaceId: number) => findAccessibleWorkspace(platform.db, user, workspaceId);
   const credentialService = new CredentialService(platform, (c) => auth.enforcement.holds(c));
   const identity = createIdentityProviders(platform, auth);
-  const scim = new ScimService(platform, auth.revocations);
+  const scim = new ScimService(platform, auth.revocations, (c) => auth.enforcement.holds(c));
   const webhooks = createWebhooks(platform);
   const auditChain = new AuditChain(platform);
   const auditShipper = new AuditShipper(platform);

@@ -3,7 +3,7 @@ import type { Decider, DomainEvent } from './decider.js';
 /** What an approval records: which credential, of which kind and owner, and who approved it. */
 export interface CredentialApproval {
   credentialId: string;
-  kind: 'api-key' | 'oauth-client' | 'df-api-key' | 'hc-api-key' | 'engine';
+  kind: 'api-key' | 'oauth-client' | 'df-api-key' | 'hc-api-key' | 'engine' | 'scim-token';
   userId: number;
   approvedBy: number;
 }

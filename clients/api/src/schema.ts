@@ -3430,11 +3430,18 @@ export interface paths {
                             createdBy: number;
                             id: string;
                             name: string;
+                            /** @description Made from a password sign-in while the company requires single sign-on: refused until an administrator approves it */
+                            needsApproval: boolean;
                             /** @description The first characters of the token, to recognise it */
                             prefix: string;
                             revokedAt: string | null;
                             /** @description Company roles every user it provisions is given */
                             roleIds: number[];
+                            /**
+                             * @description How its creator was signed in when they made it
+                             * @enum {string}
+                             */
+                            signIn: "password" | "sso";
                             /** @description The token itself (`scim_...`): shown in this answer only */
                             token: string;
                         };
@@ -3497,6 +3504,65 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scim-tokens/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a SCIM token made from a password sign-in work again where the company requires single sign-on (USER_ADMIN_MANAGE) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Names this request (1–255 visible ASCII characters): a repeat with the same body within 24 h is answered the first answer again (`Idempotent-Replayed: true`); see docs/api-conventions.md, "Idempotency" */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ScimToken"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -24884,22 +24950,36 @@ export interface components {
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while the company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description The first characters of the token, to recognise it */
             prefix: string;
             revokedAt: string | null;
             /** @description Company roles every user it provisions is given */
             roleIds: number[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
         };
         ScimTokenInput: {
             createdAt: string;
             createdBy: number;
             id: string;
             name: string;
+            /** @description Made from a password sign-in while the company requires single sign-on: refused until an administrator approves it */
+            needsApproval: boolean;
             /** @description The first characters of the token, to recognise it */
             prefix: string;
             revokedAt: string | null;
             /** @description Company roles every user it provisions is given */
             roleIds: number[];
+            /**
+             * @description How its creator was signed in when they made it
+             * @enum {string}
+             */
+            signIn: "password" | "sso";
         };
         SignInPage: {
             content: {

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, ErrorNote, Field, FormCard, QueryTable, ShownOnce, useActionThen } from '../ui';
+import { HoldBadge } from './credentials';
 
 /** A SCIM token as the API lists it: never its value. */
 interface ScimToken {
@@ -11,6 +12,8 @@ interface ScimToken {
   roleIds: number[];
   createdAt: string;
   revokedAt: string | null;
+  /** Made from a password sign-in while the company requires single sign-on: refused until approved. */
+  needsApproval: boolean;
   token?: string;
 }
 
@@ -23,8 +26,15 @@ function RevokeToken({ token, onDone }: { token: ScimToken; onDone: () => Promis
   const action = useActionThen(onDone);
   if (token.revokedAt) return <span class="muted">revoked</span>;
   const revoke = () => action.run(() => api(`/api/v1/scim-tokens/${token.id}`, { method: 'DELETE' }));
+  const approve = () => action.run(() => api(`/api/v1/scim-tokens/${token.id}/approve`, { method: 'POST' }));
   return (
     <>
+      <HoldBadge needsApproval={token.needsApproval} />{' '}
+      {token.needsApproval ? (
+        <button type="button" aria-label={`Approve ${token.name}`} onClick={() => void approve()}>
+          Approve
+        </button>
+      ) : null}{' '}
       <ConfirmButton label={`Confirm revoking ${token.name}`} question="Revoke? The directory stops provisioning at once." yes="Yes, revoke" onYes={revoke} buttonLabel={`Revoke ${token.name}`}>
         Revoke
       </ConfirmButton>

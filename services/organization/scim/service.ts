@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { getUser, getUserByEmail, listTeams, listUsers, type TeamView, type UserView } from '#projections/org-directory/index.js';
 import { activeScimToken, findScimToken, type ScimTokenView } from '#projections/org-scim/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { aggregate } from '#shared/es/index.js';
+import { aggregate, credentialApprovalDecider } from '#shared/es/index.js';
+import { credentialNeedsApproval } from '#shared/http/key-verifier.js';
 import type { CommandContext } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
+import { credentialApprovalStream } from '#events/organization/credentials.js';
 import type { Platform } from '../../platform.js';
 import { requireOwnAddress } from '../domains/index.js';
 import { TeamService } from '../teams/index.js';
@@ -34,21 +36,31 @@ export class ScimService {
   private readonly tokens;
   private readonly teams: TeamService;
 
+  private readonly approvals;
+
   constructor(
     private readonly platform: Platform,
     private readonly revocations: TokenRevocations,
+    /** Whether a token waits for an administrator's approval (single sign-on required: docs/modules/identity.md, "What enforcement ends"). */
+    private readonly held: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean> = async () => false,
   ) {
     this.tokens = aggregate(platform, { decider: scimTokenDecider, stream: scimTokenStream, readModels: ['org-scim'] });
+    this.approvals = aggregate(platform, { decider: credentialApprovalDecider, stream: credentialApprovalStream, readModels: ['org-credentials'] });
     this.teams = new TeamService(platform);
   }
 
   // ------------------------------------------------------------------------------------------ tokens
 
   /** A new token for the company; its value is answered once and never stored. */
-  async createToken(companyId: number, createdBy: number, input: { name: string; roleIds: number[] }, ctx: CommandContext): Promise<{ token: string; view: ScimTokenView }> {
+  async createToken(
+    companyId: number,
+    createdBy: number,
+    input: { name: string; roleIds: number[]; signIn: 'password' | 'sso' },
+    ctx: CommandContext,
+  ): Promise<{ token: string; view: ScimTokenView }> {
     const token = `${SCIM_TOKEN_PREFIX}${randomToken(32)}`;
     const tokenId = randomUUID();
-    const command = { type: 'CreateScimToken', tokenId, companyId, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 13), createdBy, roleIds: input.roleIds } as const;
+    const command = { type: 'CreateScimToken', tokenId, companyId, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 13), createdBy, roleIds: input.roleIds, signIn: input.signIn } as const;
     await this.tokens.run(tokenId, command, ctx);
     return { token, view: (await findScimToken(this.platform.db, companyId, tokenId))! };
   }
@@ -63,7 +75,18 @@ export class ScimService {
     const m = /^Bearer\s+(scim_[A-Za-z0-9_-]{20,100})\s*$/i.exec(authorization ?? '');
     const found = m ? await activeScimToken(this.platform.db, hashToken(m[1]!)) : null;
     if (!found) throw new ScimError(401, 'A valid SCIM token is required (Authorization: Bearer scim_...)');
+    if (await this.held({ credentialId: found.tokenId, userId: found.createdBy, signIn: found.signIn })) throw credentialNeedsApproval();
     return found;
+  }
+
+  /** Whether the token waits for an administrator's approval. */
+  needsApproval(token: ScimTokenView): Promise<boolean> {
+    return this.held({ credentialId: token.id, userId: token.createdBy, signIn: token.signIn });
+  }
+
+  /** Records an administrator's approval of a token single sign-on holds. */
+  async approveToken(token: ScimTokenView, approvedBy: number, ctx: CommandContext): Promise<void> {
+    await this.approvals.run(token.id, { type: 'ApproveCredential', credentialId: token.id, kind: 'scim-token', userId: token.createdBy, approvedBy }, ctx);
   }
 
   // ------------------------------------------------------------------------------------------- users

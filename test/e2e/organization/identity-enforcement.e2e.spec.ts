@@ -9,8 +9,8 @@ import { expectAccessible, launchBrowser, openPage, VIEWPORT } from '#test/helpe
 /**
  * What "single sign-on required" ends (docs/modules/identity.md, "What enforcement ends"): the password
  * sessions of the company's people at the enforced domain, and every credential they made from a
- * password sign-in — a /v1 API key, an OAuth client, a device key, a health-check key, a test engine's token — until an
- * administrator approves it;
+ * password sign-in — a /v1 API key, an OAuth client, a device key, a health-check key, a test engine's token, a SCIM
+ * token — until an administrator approves it;
  * a credential made while signed in through the provider keeps working.
  */
 let server: TestServer;
@@ -21,7 +21,7 @@ const email = 'boss@enforced.test';
 const password = 'correct horse battery';
 let pair: { token: string; refreshToken: string };
 let workspaceId: number;
-const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '', hcKey: '', hcKeyId: '', engineToken: '', engineId: '' };
+const made = { apiKey: '', apiKeyId: '', clientId: '', clientSecret: '', clientRecordId: '', dfKey: '', dfKeyId: '', hcKey: '', hcKeyId: '', engineToken: '', engineId: '', scimToken: '', scimTokenId: '' };
 
 /** Plays the browser through the provider back to the console's `/sso`, and exchanges the code. */
 async function signInThroughProvider(): Promise<{ token: string; refreshToken: string }> {
@@ -35,6 +35,7 @@ const v1 = (bearer: string) => http(server.url, 'GET', '/v1/projects', { token: 
 const df = (key: string) => http(server.url, 'GET', '/df/api/devices', { headers: { 'x-api-key': key } });
 const hc = (key: string) => http(server.url, 'GET', '/healthcheck/api/v1/checks', { headers: { 'x-api-key': key } });
 const engine = (token: string) => http(server.url, 'GET', '/autorunner/api/v1/runs', { headers: { 'x-engine-token': token } });
+const scim = (token: string) => http(server.url, 'GET', '/scim/v2/Users?count=1', { token });
 const inWorkspace = (token: string) => ({ token, headers: { 'x-workspace-id': String(workspaceId) } });
 const oauthToken = async () =>
   http(server.url, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: made.clientId, client_secret: made.clientSecret } });
@@ -70,6 +71,11 @@ beforeAll(async () => {
   expect(registered.body).toMatchObject({ signIn: 'password', needsApproval: false });
   made.engineToken = registered.body.token;
   made.engineId = registered.body.id;
+  const scimToken = await admin.post('/scim-tokens', { name: 'Directory' });
+  expect(scimToken.status).toBe(201);
+  expect(scimToken.body).toMatchObject({ signIn: 'password', needsApproval: false });
+  made.scimToken = scimToken.body.token;
+  made.scimTokenId = scimToken.body.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -88,6 +94,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await df(made.dfKey)).status).toBe(200);
     expect((await hc(made.hcKey)).status).toBe(200);
     expect((await engine(made.engineToken)).status).toBe(200);
+    expect((await scim(made.scimToken)).status).toBe(200);
   });
 
   it('when the company verifies the domain its provider enforces: password sessions end, refresh is refused, credentials are held', async () => {
@@ -118,7 +125,7 @@ describe('single sign-on required ends the old ways in', () => {
     // A password sign-in is refused.
     expect(errorCode(await http(server.url, 'POST', '/api/v1/auth/login', { body: { username: email, password } }))).toBe('SSO_REQUIRED');
     // Every credential made from the password sign-in is held.
-    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey), await hc(made.hcKey), await engine(made.engineToken)]) {
+    for (const res of [await v1(made.apiKey), await v1(oauthBefore), await df(made.dfKey), await hc(made.hcKey), await engine(made.engineToken), await scim(made.scimToken)]) {
       expect(res.status, JSON.stringify(res.body)).toBe(403);
       expect(errorCode(res)).toBe('CREDENTIAL_NEEDS_APPROVAL');
     }
@@ -161,6 +168,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect(hcApproved.status, JSON.stringify(hcApproved.body)).toBe(200);
     expect(hcApproved.body).toMatchObject({ id: made.hcKeyId, needsApproval: false });
     expect((await hc(made.hcKey)).status).toBe(200);
+    expect((await admin.get('/scim-tokens')).body.find((t: { id: string }) => t.id === made.scimTokenId)).toMatchObject({ signIn: 'password', needsApproval: true });
     // Each approval is in the audit history.
     const audit = await admin.get('/audit/events?eventType=CredentialApproved');
     expect(audit.body.content.map((e: { resourceId: string }) => e.resourceId).sort()).toEqual([made.clientRecordId, made.dfKeyId, made.hcKeyId].sort());
@@ -170,7 +178,7 @@ describe('single sign-on required ends the old ways in', () => {
     expect((await v1(made.apiKey)).status).toBe(403);
   });
 
-  it('in the console, the API keys page marks the held key and test engine "needs approval", and an administrator approves them', { timeout: 180_000 }, async () => {
+  it('in the console, the API keys and provisioning pages mark the held key, test engine and SCIM token "needs approval", and an administrator approves them', { timeout: 180_000 }, async () => {
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ viewport: VIEWPORT });
@@ -200,6 +208,14 @@ describe('single sign-on required ends the old ways in', () => {
       expect((await engine(made.engineToken)).status).toBe(200);
       const approved = await http(server.url, 'GET', `/autorunner/api/v1/engines/${made.engineId}`, inWorkspace((await signInThroughProvider()).token));
       expect(approved.body).toMatchObject({ needsApproval: false, signIn: 'password' });
+      // The SCIM token made from the password sign-in, on the provisioning page.
+      await page.goto(`${server.url}/org/provisioning`);
+      const scimRow = page.getByRole('table', { name: 'SCIM tokens' }).getByRole('row').filter({ hasText: 'Directory' });
+      await expect.poll(() => scimRow.textContent()).toContain('needs approval');
+      await expectAccessible(page, 'SCIM tokens with a held token');
+      await scimRow.getByRole('button', { name: 'Approve Directory' }).click();
+      await expect.poll(() => scimRow.textContent()).toContain('works');
+      expect((await scim(made.scimToken)).status).toBe(200);
     } finally {
       await browser.close();
     }

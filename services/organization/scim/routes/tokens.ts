@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listScimTokens } from '#projections/org-scim/index.js';
+import { findScimToken, listScimTokens } from '#projections/org-scim/index.js';
+import { found } from '#shared/errors.js';
 import { requirePermission } from '#shared/http/principal.js';
 import { callerOf, intId, requestActor } from '../../http.js';
 import { assertMayGrantRoles, requireRoles } from '../../roles/index.js';
 import type { ScimFeatureOptions } from '../options.js';
 import { commandContext } from '#shared/es/index.js';
+import { signInMethodOf } from '../../../sign-in-method.js';
 
 const tags = ['SCIM provisioning'];
 
@@ -19,6 +21,8 @@ const ScimToken = z
     createdBy: z.number().int(),
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
+    signIn: z.enum(['password', 'sso']).describe('How its creator was signed in when they made it'),
+    needsApproval: z.boolean().describe('Made from a password sign-in while the company requires single sign-on: refused until an administrator approves it'),
   })
   .meta({ id: 'ScimToken' });
 
@@ -33,7 +37,8 @@ export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOpt
     schema: { tags, summary: "The company's SCIM tokens, revoked ones too (USER_ADMIN_MANAGE)", response: { 200: z.array(ScimToken) } },
     handler: async (request) => {
       await requirePermission(request, 'USER_ADMIN_MANAGE');
-      return listScimTokens(platform.db, callerOf(request).companyId);
+      const tokens = await listScimTokens(platform.db, callerOf(request).companyId);
+      return Promise.all(tokens.map(async (t) => ({ ...t, needsApproval: await scim.needsApproval(t) })));
     },
   });
 
@@ -49,8 +54,25 @@ export async function scimTokenRoutes(app: FastifyInstance, opts: ScimFeatureOpt
       const p = callerOf(request);
       // The roles a token hands out are roles the administrator could grant themselves.
       assertMayGrantRoles(await request.permissions(), await requireRoles(platform.db, p.companyId, request.body.roleIds));
-      const { token, view } = await scim.createToken(p.companyId, p.userId, request.body, commandContext(platform, requestActor(request)));
-      return reply.code(201).send({ ...view, token });
+      const signIn = await signInMethodOf(platform, request);
+      const { token, view } = await scim.createToken(p.companyId, p.userId, { ...request.body, signIn }, commandContext(platform, requestActor(request)));
+      return reply.code(201).send({ ...view, needsApproval: await scim.needsApproval(view), token });
+    },
+  });
+
+  r.post('/scim-tokens/:id/approve', {
+    schema: {
+      tags,
+      summary: 'Let a SCIM token made from a password sign-in work again where the company requires single sign-on (USER_ADMIN_MANAGE)',
+      params: z.object({ id: z.uuid() }),
+      response: { 200: ScimToken },
+    },
+    handler: async (request) => {
+      await requirePermission(request, 'USER_ADMIN_MANAGE');
+      const p = callerOf(request);
+      const token = found(await findScimToken(platform.db, p.companyId, request.params.id), 'SCIM token not found');
+      await scim.approveToken(token, p.userId, commandContext(platform, requestActor(request)));
+      return { ...token, needsApproval: await scim.needsApproval(token) };
     },
   });
 
