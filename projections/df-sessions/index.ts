@@ -1,3 +1,4 @@
 export { dfSessionsProjection } from './projection.js';
 export * from './queries.js';
 export * from './verdicts.js';
+export * from './videos.js';

@@ -15,6 +15,7 @@ import {
   workspacesWithActiveSessions,
 } from './queries.js';
 import { closedSessionVerdicts } from './verdicts.js';
+import { sessionVideos } from './videos.js';
 
 const S1 = 'sess-1';
 const scope = { companyId: 1, workspaceId: 1 };
@@ -96,6 +97,33 @@ describe('df-sessions read model', () => {
     await spec.given({ type: 'DeviceSessionDeleted', payload: { sessionId: S1 } });
     expect(await findSession(spec.db, scope, S1)).toBeNull();
     expect((await listSessions(spec.db, scope, {}, paging)).totalElements).toBe(0);
+  });
+
+  it('given a session recorded three times, two of them into videos, lists both videos from their recordings’ starts; an expiry marks both, a deletion drops them', async () => {
+    const recorded = (id: string, from: string, to: string, video?: { durationMs: number; bytes: number }) => [
+      { type: 'DeviceSessionRecordingStarted', payload: { sessionId: S1, recordingId: id }, ...at(from) },
+      { type: 'DeviceSessionRecordingStopped', payload: { sessionId: S1, recordingId: id, frames: 0, artifactId: null, ...(video ? { video: { format: 'mp4', ...video } } : {}) }, ...at(to) },
+    ];
+    await spec.given(
+      requested,
+      started,
+      ...recorded('r1', '2026-01-02T03:05:00.000Z', '2026-01-02T03:06:00.000Z', { durationMs: 60_000, bytes: 1_000 }),
+      ...recorded('r2', '2026-01-02T03:07:00.000Z', '2026-01-02T03:07:30.000Z'),
+      ...recorded('r3', '2026-01-02T03:08:00.000Z', '2026-01-02T03:10:00.000Z', { durationMs: 120_000, bytes: 2_000 }),
+    );
+    expect(await sessionVideos(spec.db, S1)).toEqual([
+      { recordingId: 'r1', startedAt: '2026-01-02T03:05:00.000Z', format: 'mp4', durationMs: 60_000, bytes: 1_000, storedAt: '2026-01-02T03:06:00.000Z', expiredAt: null },
+      { recordingId: 'r3', startedAt: '2026-01-02T03:08:00.000Z', format: 'mp4', durationMs: 120_000, bytes: 2_000, storedAt: '2026-01-02T03:10:00.000Z', expiredAt: null },
+    ]);
+    // The session's video is still the latest one.
+    expect((await sessionById(spec.db, S1))?.video).toMatchObject({ recordingId: 'r3', durationMs: 120_000 });
+    await spec.given({ type: 'DeviceSessionVideoExpired', payload: { sessionId: S1, retentionDays: 2 }, ...at('2026-01-05T00:00:00.000Z') });
+    expect((await sessionVideos(spec.db, S1)).map((v) => [v.recordingId, v.expiredAt])).toEqual([
+      ['r1', '2026-01-05T00:00:00.000Z'],
+      ['r3', '2026-01-05T00:00:00.000Z'],
+    ]);
+    await spec.given({ type: 'DeviceSessionDeleted', payload: { sessionId: S1 } });
+    expect(await sessionVideos(spec.db, S1)).toEqual([]);
   });
 
   it('given a failed start, the session is failed with the reason on its timeline', async () => {

@@ -8,8 +8,8 @@ import { applyByType, type Projection } from '../types.js';
 /** Sessions, their activity timeline and their artifacts. */
 export const dfSessionsProjection: Projection = {
   name: 'df-sessions',
-  // 2: when a video was stored and when it expired.
-  version: 3,
+  // 2: when a video was stored and when it expired. 4: every recording's video (df_session_videos).
+  version: 4,
   eventTypes: SESSION_EVENT_TYPES,
   schema: `
     CREATE TABLE IF NOT EXISTS df_sessions (
@@ -74,6 +74,18 @@ export const dfSessionsProjection: Projection = {
       created_at timestamptz NOT NULL
     );
     CREATE INDEX IF NOT EXISTS df_session_artifacts_session ON df_session_artifacts (session_id, created_at);
+    -- Version 4: one row per recording that produced a video, from when the recording started.
+    CREATE TABLE IF NOT EXISTS df_session_videos (
+      session_id text NOT NULL,
+      recording_id text NOT NULL,
+      started_at timestamptz NOT NULL,
+      format text NOT NULL,
+      duration_ms bigint NOT NULL,
+      bytes bigint NOT NULL,
+      stored_at timestamptz NOT NULL,
+      expired_at timestamptz,
+      PRIMARY KEY (session_id, recording_id)
+    );
     CREATE TABLE IF NOT EXISTS df_session_debug_grants (
       session_id text NOT NULL,
       user_id integer NOT NULL,
@@ -81,7 +93,7 @@ export const dfSessionsProjection: Projection = {
       granted_at timestamptz NOT NULL,
       PRIMARY KEY (session_id, user_id, protocol)
     );`,
-  tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts', 'df_session_debug_grants'],
+  tables: ['df_sessions', 'df_session_activities', 'df_session_artifacts', 'df_session_videos', 'df_session_debug_grants'],
   // Notes an erased person wrote last read as erased; the sessions stay.
   erasePerson: async (tx, userId) => {
     await tx.query(`UPDATE df_sessions SET notes = $2 WHERE notes_by = $1`, [userId, erasedValue('text', '')]);
@@ -117,6 +129,7 @@ export const dfSessionsProjection: Projection = {
       await tx.query(`UPDATE df_sessions SET deleted = true WHERE session_id = $1`, [id]);
       await tx.query(`DELETE FROM df_session_activities WHERE session_id = $1`, [id]);
       await tx.query(`DELETE FROM df_session_artifacts WHERE session_id = $1`, [id]);
+      await tx.query(`DELETE FROM df_session_videos WHERE session_id = $1`, [id]);
       await tx.query(`DELETE FROM df_session_debug_grants WHERE session_id = $1`, [id]);
     },
     DeviceSessionRenamed: (tx, { payload: p }) => tx.query(`UPDATE df_sessions SET name = $2 WHERE session_id = $1`, [p.sessionId, p.name]),
@@ -154,11 +167,20 @@ export const dfSessionsProjection: Projection = {
       await tx.query(`UPDATE df_sessions SET recording_id = NULL, recording_frames = $2, recording_artifact_id = $3 WHERE session_id = $1`, [p.sessionId, p.frames, p.artifactId]);
       if (p.video) {
         await tx.query(`UPDATE df_sessions SET video_recording_id = $2, video_format = $3, video_duration_ms = $4, video_bytes = $5, video_stored_at = $6, video_expired_at = NULL WHERE session_id = $1`, [p.sessionId, p.recordingId, p.video.format, p.video.durationMs, p.video.bytes, at]);
+        // The recording started at the session's last RecordingStarted (one recording runs at a time).
+        await tx.query(
+          `INSERT INTO df_session_videos (session_id, recording_id, started_at, format, duration_ms, bytes, stored_at)
+           SELECT session_id, $2, coalesce(recording_started_at, started_at), $3, $4, $5, $6 FROM df_sessions WHERE session_id = $1
+           ON CONFLICT (session_id, recording_id) DO NOTHING`,
+          [p.sessionId, p.recordingId, p.video.format, p.video.durationMs, p.video.bytes, at],
+        );
       }
       await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'stopped', frames: p.frames });
     },
     DeviceSessionVideoExpired: async (tx, { payload: p }, at, recorded) => {
       await tx.query(`UPDATE df_sessions SET video_expired_at = $2 WHERE session_id = $1`, [p.sessionId, at]);
+      // The retention removes the session's whole videos folder: every recording's video went.
+      await tx.query(`UPDATE df_session_videos SET expired_at = $2 WHERE session_id = $1 AND expired_at IS NULL`, [p.sessionId, at]);
       await activity(tx, recorded, p.sessionId, recorded.id, 'recording', { event: 'video-expired', retentionDays: p.retentionDays });
     },
     DeviceSessionDebugAccessGranted: async (tx, { payload: p }, at, recorded) => {

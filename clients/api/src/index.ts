@@ -73,6 +73,7 @@ export type SessionLogEntry = Answer<'/df/api/sessions/{sessionId}/logs'>['entri
 export type RecordingStatus = Answer<'/df/api/sessions/{sessionId}/recording/status'>;
 export type Replay = Answer<'/df/api/sessions/{sessionId}/replay'>;
 export type ReplayFrame = Replay['recordings'][number]['frames'][number];
+export type SessionVideo = Schemas['DfSessionVideo'];
 export type DebugTarget = Schemas['DfDebugTarget'];
 export type DebugCapabilities = Schemas['DfDebugCapabilities'];
 export type Host = Schemas['DfHost'];

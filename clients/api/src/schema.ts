@@ -15716,7 +15716,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session's video (MP4, H.264); answers Range requests with 206 */
+        /** The session's video (its latest recording's; MP4, H.264); answers Range requests with 206 */
         get: {
             parameters: {
                 query?: {
@@ -15783,7 +15783,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session's timeline as WebVTT chapters of its video */
+        /** The session's timeline as WebVTT chapters of its video (its latest) */
         get: {
             parameters: {
                 query?: never;
@@ -15839,7 +15839,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A signed, expiring link to the session's video (for a <video> element or a download; it answers Range requests) */
+        /** A signed, expiring link to the session's video (its latest; for a <video> element or a download; it answers Range requests) */
         get: {
             parameters: {
                 query?: {
@@ -15847,6 +15847,252 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            expiresAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/videos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's videos, one per recording that produced one, oldest first (the last is what `.../video` serves) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sessionId: string;
+                            videos: components["schemas"]["DfSessionVideo"][];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/videos/{recordingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One recording's video (MP4, H.264); answers Range requests with 206 */
+        get: {
+            parameters: {
+                query?: {
+                    download?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    recordingId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The whole video */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "video/mp4": string;
+                    };
+                };
+                /** @description The asked bytes of the video */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "video/mp4": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/videos/{recordingId}/chapters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's timeline as WebVTT chapters of one recording's video, placed from that recording's start */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    recordingId: string;
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description WebVTT */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/vtt": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/df/api/sessions/{sessionId}/videos/{recordingId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed, expiring link to one recording's video (it answers Range requests) */
+        get: {
+            parameters: {
+                query?: {
+                    download?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    recordingId: string;
                     sessionId: string;
                 };
                 cookie?: never;
@@ -24064,6 +24310,32 @@ export interface components {
             running: number;
             sessions: number;
             totalMinutes: number;
+        };
+        DfSessionVideo: {
+            bytes: number;
+            durationMs: number;
+            /** @description The workspace's video retention removed it (at `expiredAt`): its routes answer 410 VIDEO_EXPIRED */
+            expired: boolean;
+            expiredAt: string | null;
+            /** @constant */
+            format: "mp4";
+            recordingId: string;
+            /** @description The recording's start: the video's first moment */
+            startedAt: string;
+            storedAt: string;
+        };
+        DfSessionVideoInput: {
+            bytes: number;
+            durationMs: number;
+            /** @description The workspace's video retention removed it (at `expiredAt`): its routes answer 410 VIDEO_EXPIRED */
+            expired: boolean;
+            expiredAt: string | null;
+            /** @constant */
+            format: "mp4";
+            recordingId: string;
+            /** @description The recording's start: the video's first moment */
+            startedAt: string;
+            storedAt: string;
         };
         DfSessionViewer: {
             /** @enum {string} */

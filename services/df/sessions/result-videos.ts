@@ -8,8 +8,8 @@ import { accessToSession } from '../core/session-access.js';
 /** How long a signed link to a session's video lasts. */
 const LINK_TTL_MS = 3_600_000;
 
-/** The name a session's video is offered under. */
-export const videoFileName = (sessionId: string): string => `session-${sessionId}.mp4`;
+/** The name a session's video is offered under (its latest; `number`: the session's `number`th video, from 1). */
+export const videoFileName = (sessionId: string, number?: number): string => `session-${sessionId}${number === undefined ? '' : `-${number}`}.mp4`;
 
 /**
  * A signed, expiring link to the session's stored video, for a `<video>` element (`download`: offered
@@ -18,10 +18,10 @@ export const videoFileName = (sessionId: string): string => `session-${sessionId
 export async function signedVideoLink(
   blobs: Pick<BlobStore, 'presignGet'>,
   session: Pick<SessionRecord, 'id' | 'companyId'> & { video: { recordingId: string } },
-  options: { download?: boolean } = {},
+  options: { download?: boolean; fileName?: string } = {},
 ): Promise<{ url: string; expiresAt: string }> {
   const key = videoFileKey(session.companyId, session.id, session.video.recordingId);
-  const signed = await blobs.presignGet(key, { expiresInMs: LINK_TTL_MS, ...(options.download ? { fileName: videoFileName(session.id) } : {}) });
+  const signed = await blobs.presignGet(key, { expiresInMs: LINK_TTL_MS, ...(options.download ? { fileName: options.fileName ?? videoFileName(session.id) } : {}) });
   return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
 }
 
