@@ -11,6 +11,7 @@ import { startAdbServer, startPeer, type AdbServer } from '#test/helpers/adb.js'
 import { launchBrowser } from '#test/helpers/console-browser.js';
 import { startNatsServer, type NatsServer } from '#test/helpers/daemon.js';
 import { connectViewer, enrolHost, eventually, writeAgentConfig } from '#test/helpers/df-farm.js';
+import { signUpCompany } from '#test/helpers/org-api.js';
 import { http, startTestServer, type TestServer } from '#test/helpers/server.js';
 import { clockError, probeVideo } from '#test/helpers/video.js';
 
@@ -18,7 +19,8 @@ import { clockError, probeVideo } from '#test/helpers/video.js';
  * A session's video end to end: the server's in-process agent records a Chromium device showing a page
  * that paints the wall-clock time as its background colour (red: the second modulo 10, green: the
  * tenth; `clockFrames` in test/helpers/video.ts), ffmpeg on the host encodes it, the service stores it, and the API serves it whole, by
- * ranges and through a signed link that Chromium's <video> plays and seeks. A second host, an agent
+ * ranges and through a signed link that Chromium's <video> plays and seeks; a session recorded twice
+ * has both videos listed and served, each with its own chapters. A second host, an agent
  * process of its own on this file's NATS, has an Android test device whose minicap paints the same
  * clock: its video is checked the same way, then the host is killed mid-recording and what it sent
  * is the session's video.
@@ -177,6 +179,85 @@ describe('a session video on a Chromium device', () => {
   }, 240_000 + RECORD_MS * 2);
 });
 
+/** Where a cue titled `title` starts in a WebVTT text, in ms; undefined when there is none. */
+function cueStartMs(vtt: string, title: string): number | undefined {
+  const lines = vtt.split('\n');
+  const i = lines.indexOf(title);
+  const m = i > 0 ? /^(\d\d):(\d\d):(\d\d)\.(\d{3}) --> /.exec(lines[i - 1]!) : null;
+  return m ? ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number(m[4]) : undefined;
+}
+
+describe('a session recorded twice', () => {
+  it("lists both recordings' videos and serves each by ranges with its own chapters; the latest stays the session's video; another company and an unknown recording get 404", async () => {
+    const device = await eventually(async () => (await api('GET', '/devices?status=available')).body.content[0] as { id: string } | undefined, { what: 'the device', timeoutMs: 60_000 });
+    const sessionId = (await api('POST', '/sessions', { deviceId: device.id, name: 'recorded twice' })).body.id as string;
+    onTestFinished(async () => void (await api('DELETE', `/sessions/${sessionId}`)));
+    expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'openUrl', url: siteUrl })).status).toBe(200);
+    expect((await api('GET', `/sessions/${sessionId}/videos`)).body).toEqual({ sessionId, videos: [] });
+    // Two recordings of the clock page, each with a step of its own on the timeline half-way.
+    for (const step of ['in the first', 'in the second']) {
+      expect((await api('POST', `/sessions/${sessionId}/recording/start`)).body.recording).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect((await api('POST', `/sessions/${sessionId}/activity`, { message: step, detail: { name: step } })).status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect((await api('POST', `/sessions/${sessionId}/recording/stop`)).body.video).toMatchObject({ format: 'mp4' });
+    }
+    const listed = await api('GET', `/sessions/${sessionId}/videos`);
+    expect(listed.status).toBe(200);
+    const videos = listed.body.videos as { recordingId: string; startedAt: string; durationMs: number; bytes: number; expired: boolean; expiredAt: string | null }[];
+    expect(videos).toHaveLength(2);
+    expect(videos.map((v) => [v.expired, v.expiredAt])).toEqual([[false, null], [false, null]]);
+    expect(Date.parse(videos[0]!.startedAt)).toBeLessThan(Date.parse(videos[1]!.startedAt));
+    const status = (await api('GET', `/sessions/${sessionId}/recording/status`)).body.video;
+    expect(status).toMatchObject({ bytes: videos[1]!.bytes, durationMs: videos[1]!.durationMs });
+    const steps = ((await api('GET', `/sessions/${sessionId}/activities?kind=custom`)).body.content as { at: string; detail: { name: string } }[]).map((a) => [a.detail.name, Date.parse(a.at)] as const);
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}/df/api/sessions/${sessionId}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+
+    const served: Buffer[] = [];
+    for (const [i, video] of videos.entries()) {
+      const path = `/videos/${video.recordingId}`;
+      const whole = await get(`${path}?download=true`);
+      expect([whole.status, whole.headers.get('content-type'), whole.headers.get('accept-ranges')]).toEqual([200, 'video/mp4', 'bytes']);
+      expect(whole.headers.get('content-disposition')).toBe(`attachment; filename="session-${sessionId}-${i + 1}.mp4"`);
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      expect(bytes.length).toBe(video.bytes);
+      served.push(bytes);
+      const file = join(dir, `twice-${i + 1}.mp4`);
+      writeFileSync(file, bytes);
+      expect(Math.abs((await probeVideo(file)).durationS * 1000 - video.durationMs)).toBeLessThan(1_000);
+      const part = await get(path, { range: 'bytes=100-199' });
+      expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 100-199/${bytes.length}`]);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+      expect((await get(path, { range: `bytes=${bytes.length}-` })).status).toBe(416);
+      // Its signed link answers ranges of the same bytes.
+      const link = (await api('GET', `/sessions/${sessionId}${path}/link`)).body as { url: string };
+      const linked = await fetch(new URL(link.url, server.url), { headers: { range: 'bytes=0-99' } });
+      expect(linked.status).toBe(206);
+      expect(Buffer.from(await linked.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
+      // Its chapters hold its own step, placed from its own recording's start, and not the other's.
+      const chapters = await get(`${path}/chapters`);
+      expect(chapters.headers.get('content-type')).toMatch(/^text\/vtt/);
+      const vtt = await chapters.text();
+      const [own, other] = i === 0 ? [steps[0]!, steps[1]!] : [steps[1]!, steps[0]!];
+      expect(cueStartMs(vtt, `custom: ${own[0]}`)).toBe(own[1] - Date.parse(video.startedAt));
+      expect(cueStartMs(vtt, `custom: ${other[0]}`)).toBeUndefined();
+    }
+    expect(served[0]!.equals(served[1]!)).toBe(false);
+    // `.../video` is still the latest recording's.
+    expect(Buffer.from(await (await get('/video')).arrayBuffer()).equals(served[1]!)).toBe(true);
+    expect(await (await get('/video/chapters')).text()).toBe(await (await get(`/videos/${videos[1]!.recordingId}/chapters`)).text());
+
+    for (const path of ['/videos/no-such-recording', '/videos/no-such-recording/link', '/videos/no-such-recording/chapters']) {
+      const unknown = await api('GET', `/sessions/${sessionId}${path}`);
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'VIDEO_NOT_FOUND']);
+    }
+    const other = await signUpCompany(server.url, 'video-other');
+    for (const path of ['/videos', `/videos/${videos[0]!.recordingId}`, `/videos/${videos[0]!.recordingId}/link`, `/videos/${videos[0]!.recordingId}/chapters`]) {
+      expect((await http(server.url, 'GET', `/df/api/sessions/${sessionId}${path}`, { token: other.token })).status).toBe(404);
+    }
+  }, 120_000);
+});
+
 describe('a session video on an Android device of a separate host', () => {
   let deviceId: string;
 
@@ -282,6 +363,11 @@ describe("the workspace's video retention", () => {
     }
     const gone = await api('GET', `/sessions/${killedSessionId}/video`);
     expect([gone.status, gone.body.code]).toEqual([410, 'VIDEO_EXPIRED']);
+    // The list of its videos says so too, and the recording's own route answers the same.
+    const listed = (await api('GET', `/sessions/${killedSessionId}/videos`)).body.videos as { recordingId: string; expired: boolean; expiredAt: string | null }[];
+    expect(listed).toEqual([expect.objectContaining({ expired: true, expiredAt: expect.any(String), bytes: before.bytes })]);
+    const goneToo = await api('GET', `/sessions/${killedSessionId}/videos/${listed[0]!.recordingId}/link`);
+    expect([goneToo.status, goneToo.body.code]).toEqual([410, 'VIDEO_EXPIRED']);
     expect(await usage()).toBeLessThanOrEqual(used - before.bytes);
     const timeline = (await api('GET', `/sessions/${killedSessionId}/activities`)).body;
     expect(JSON.stringify(timeline)).toContain('video-expired');
