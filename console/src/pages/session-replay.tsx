@@ -4,7 +4,7 @@ import type { RecordingStatus, Replay } from '@qa-platform/client';
 import { api } from '../api';
 import { Empty, ErrorNote, formatClock, Loading, useAction } from '../ui';
 import { describeActivity, type ActivityEntry } from './activity-label';
-import { VideoReplay } from './session-video';
+import { SessionVideos } from './session-video';
 
 const statusKey = (id: string) => ['recording-status', id];
 
@@ -22,8 +22,8 @@ export function RecordingButtons({ id }: { id: string }) {
     action.run(async () => {
       const next = await api<RecordingStatus>(`/df/api/sessions/${id}/recording/${recording ? 'stop' : 'start'}`, { method: 'POST' });
       qc.setQueryData(statusKey(id), next);
-      // A stopped recording is a new replay.
-      if (!next.recording) await qc.invalidateQueries({ queryKey: ['replay', id] });
+      // A stopped recording is a new replay (and maybe a new video).
+      if (!next.recording) await Promise.all([qc.invalidateQueries({ queryKey: ['replay', id] }), qc.invalidateQueries({ queryKey: ['videos', id] })]);
     });
   return (
     <>
@@ -75,16 +75,15 @@ function useFrameUrl(path: string | undefined) {
 /** A mark's name and tooltip: what happened and when ("Tap at 12:01:03", "Text typed (5 characters) at …"). */
 const markLabel = (a: ActivityEntry) => `${describeActivity(a)} at ${formatClock(a.at)}`;
 
-/** The Replay pane: the session's video with its timeline (when the host recorded one), then the recorded frames. */
+/** The Replay pane: the session's videos with their timeline (when the host recorded them), then the recorded frames. */
 export function ReplayPanel({ id }: { id: string }) {
   const status = useRecordingStatus(id);
   const q = useQuery({ queryKey: ['replay', id], queryFn: () => api<Replay>(`/df/api/sessions/${id}/replay`) });
   const video = status.data?.video;
-  const last = q.data?.recordings.at(-1);
   if (video?.expired) return <Empty>The session's video was removed on {video.expiredAt ? formatClock(video.expiredAt) : 'its expiry'}: the workspace keeps videos for a limited time.</Empty>;
   return (
     <>
-      {video && last && q.data ? <VideoReplay id={id} startedAt={last.startedAt} durationMs={video.durationMs} activities={q.data.activities} /> : null}
+      {video && q.data ? <SessionVideos id={id} replay={q.data} latestBytes={video.bytes} /> : null}
       {/* Frames are kept only by hosts that cannot encode a video (and by recordings from before videos). */}
       {video && q.data?.recordings.every((r) => r.frames.length === 0) ? null : <FrameReplay id={id} />}
     </>

@@ -133,6 +133,50 @@ describe('recording, replay and the inspector on the session page', { timeout: 2
     await expectAccessible(page, 'session video and its timeline');
   });
 
+  it('records the session again: the replay offers both recordings, the latest shown, and the chosen one plays beside its own timeline', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recording' }).waitFor();
+    const b = await buttonBounds();
+    const tapped = await http(server.url, 'POST', `/df/api/sessions/${sessionId}/device/control`, { token: admin.token, body: { action: 'tap', x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) } });
+    expect(tapped.status).toBe(200);
+    await expect.poll(controlTaps, { timeout: 60_000 }).toBe(3);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('button', { name: 'Start recording' }).waitFor();
+
+    const videos = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/videos`, { token: admin.token })).body.videos as { recordingId: string }[];
+    expect(videos).toHaveLength(2);
+    const section = page.getByRole('region', { name: 'Video' });
+    const chooser = section.getByRole('combobox', { name: 'Recording' });
+    await chooser.waitFor();
+    expect(await chooser.locator('option').allTextContents()).toEqual([expect.stringMatching(/^Recording 1 — .+, \d+ s$/), expect.stringMatching(/^Recording 2 — .+, \d+ s$/)]);
+    const video = section.locator('video');
+    const source = async () => decodeURIComponent((await video.getAttribute('src')) ?? '');
+    const entries = section.getByRole('list', { name: 'Timeline of the video' }).getByRole('button', { name: /Tap$/ });
+    // The latest is shown by default, beside its one tap.
+    expect(await chooser.inputValue()).toBe(videos[1]!.recordingId);
+    await expect.poll(source).toContain(`/videos/${videos[1]!.recordingId}/`);
+    await expect.poll(() => entries.count()).toBe(1);
+    await expectAccessible(page, 'session replay of a session recorded twice');
+
+    // The first one, chosen, plays beside its own timeline: its two taps, placed from its start.
+    await chooser.selectOption(videos[0]!.recordingId);
+    await expect.poll(source).toContain(`/videos/${videos[0]!.recordingId}/`);
+    await expect.poll(() => entries.count()).toBe(2);
+    const replay = (await http(server.url, 'GET', `/df/api/sessions/${sessionId}/replay`, { token: admin.token })).body as {
+      recordings: { recordingId: string; startedAt: string }[];
+      activities: { kind: string; at: string; detail: { action?: string } }[];
+    };
+    const startedAt = Date.parse(replay.recordings.find((r) => r.recordingId === videos[0]!.recordingId)!.startedAt);
+    const taps = replay.activities.filter((a) => a.kind === 'control' && a.detail.action === 'tap');
+    await expect.poll(() => video.evaluate((v) => (v as unknown as { readyState: number }).readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    await entries.nth(1).click();
+    const want = (Date.parse(taps[1]!.at) - startedAt) / 1000;
+    await expect.poll(async () => Math.abs((await video.evaluate((v) => (v as unknown as { currentTime: number }).currentTime)) - want) < 0.5, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => entries.nth(1).getAttribute('aria-current')).toBe('true');
+    await expectAccessible(page, 'the first recording of the session chosen');
+  });
+
   it('inspects the page: hovering shows an element, the tree is keyboard navigable, clicks do not tap', async () => {
     const { page } = owner;
     const before = await controlTaps();
