@@ -163,9 +163,10 @@ export interface HealthCapability {
   readHealth?(): Promise<HealthSample>;
   /**
    * Mends a device that is there but unwell, outside any session (docs/modules/device-health.md,
-   * "Mending"): the steps in order, each told to `report` as it ends; answers them and whether it is well.
+   * "Mending"): the steps in order, each told to `begin` as it starts and to `report` as it ends; answers
+   * them and whether it is well.
    */
-  mend?(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>>;
+  mend?(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void, begin?: (step: MendingReport['step']) => void): Promise<RpcResult<'mend'>>;
 }
 
 /**

@@ -259,7 +259,7 @@ export class AndroidDevice implements DeviceDriver {
   }
 
   /** Mends the device outside a session (`mend.ts`): its helpers restarted, its storage freed, `adb reboot` where allowed, waited out (`reboot.ts`). */
-  mend(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void): Promise<RpcResult<'mend'>> {
+  mend(plan: { storageMinMb: number; rebootAllowed: boolean; helpersOnly?: boolean }, report: (step: MendingReport) => void, begin?: (step: MendingReport['step']) => void): Promise<RpcResult<'mend'>> {
     const restartHelpers = async () => {
       // The touch path (minitouch, or the UiAutomator2 server's) stopped and started again; minicap proven by one start.
       await this.inputCapability.stop();
@@ -269,7 +269,7 @@ export class AndroidDevice implements DeviceDriver {
     };
     const storageFreeMb = async () => (await this.readHealth()).storageFreeMb;
     const reboot = rebootStep(() => this.device.reboot(), (c) => this.sh(c), this.rebootHooks);
-    return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot }, { ...plan, report });
+    return mendSteps({ restartHelpers, freeStorage: () => removeLeftovers((c) => this.sh(c)), storageFreeMb, reboot }, { ...plan, report, ...(begin ? { begin } : {}) });
   }
 
   shellCommand(): { file: string; args: string[] } | null {

@@ -81,6 +81,8 @@ export interface MendOptions {
   /** Only a fast path is down: the helpers are restarted and nothing more is tried (its storage is not read). */
   helpersOnly?: boolean;
   report: (step: MendingReport) => void;
+  /** Each step as it begins (after its pause): the service shows it while it runs. */
+  begin?: (step: MendingReport['step']) => void;
   backoffMs?: readonly number[];
 }
 
@@ -109,7 +111,9 @@ export async function mendSteps(actions: MendActions, options: MendOptions): Pro
   };
   const trouble = (low: string | null) => [helpers, low].filter((t): t is string => t !== null).join('; ');
 
+  const begin = (step: MendingReport['step']) => options.begin?.(step);
   await pause(0);
+  begin('restart-helpers');
   try {
     await actions.restartHelpers();
     done('restart-helpers', 'ok');
@@ -122,6 +126,7 @@ export async function mendSteps(actions: MendActions, options: MendOptions): Pro
   if (!trouble(low)) return { mended: true, steps };
 
   await pause(1);
+  begin('free-storage');
   try {
     await actions.freeStorage();
     low = await lowStorage();
@@ -138,6 +143,7 @@ export async function mendSteps(actions: MendActions, options: MendOptions): Pro
     done('reboot', 'skipped', "the company's health rules do not allow a reboot");
     return { mended: false, steps, trouble: left.slice(0, 500) };
   }
+  begin('reboot');
   try {
     await actions.reboot();
   } catch (err) {

@@ -27,6 +27,14 @@ export { HealthSample } from '#shared/wire/index.js';
  */
 export const MENDING_STEPS = ['reconnect', 'restart-helpers', 'free-storage', 'reboot'] as const;
 export type MendingStep = (typeof MENDING_STEPS)[number];
+/** How a mending under way ended (`DeviceMendingEnded`). */
+export const MENDING_OUTCOMES = ['mended', 'not-mended', 'refused', 'failed', 'timed-out'] as const;
+export type MendingOutcome = (typeof MENDING_OUTCOMES)[number];
+
+/** A mending under way, as the device read model and API show it: since when, until when at most, and the step begun last (null: none said yet). */
+export const DeviceMendingRecord = z.object({ since: z.string(), until: z.string(), step: z.enum(MENDING_STEPS).nullable() });
+export type DeviceMendingRecord = z.output<typeof DeviceMendingRecord>;
+
 /** Failed mending steps in a row after which the device is quarantined (cause `mending-failed`). */
 export const MENDING_FAILURES_TO_QUARANTINE = 3;
 
@@ -102,6 +110,40 @@ export const healthEvents = defineEvents({
     attempt: z.number().int().min(1),
     result: z.enum(['ok', 'failed', 'skipped']),
     error: z.string().optional(),
+    at: z.string(),
+  }),
+  /**
+   * The service asked the device's host to mend it (docs/modules/device-health.md, "Mending"): from now
+   * until `DeviceMendingEnded`, or `until` (the request's time-out) when no end was recorded, the device is
+   * `mending` and no allocation hands it out.
+   */
+  DeviceMendingStarted: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    workspaceIds: z.array(z.number().int()).nullable(),
+    /** Only the helpers are restarted (a fast path down, storage fine). */
+    helpersOnly: z.boolean(),
+    at: z.string(),
+    until: z.string(),
+  }),
+  /** The host began a step of the mending under way (`rebooting` while its reboot is waited out). */
+  DeviceMendingStepBegun: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    workspaceIds: z.array(z.number().int()).nullable(),
+    step: z.enum(MENDING_STEPS),
+    at: z.string(),
+  }),
+  /**
+   * The mending under way is over: the host answered (`mended`, `not-mended`), refused (`refused`: in a
+   * session, or a driver that cannot mend), failed to answer (`failed`), or its time-out passed (`timed-out`,
+   * also when the process that asked is gone).
+   */
+  DeviceMendingEnded: z.object({
+    deviceId: z.string(),
+    companyId: z.number().int().nullable(),
+    workspaceIds: z.array(z.number().int()).nullable(),
+    outcome: z.enum(MENDING_OUTCOMES),
     at: z.string(),
   }),
   /**

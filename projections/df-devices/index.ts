@@ -1,2 +1,3 @@
 export { dfDevicesProjection } from './projection.js';
 export * from './queries.js';
+export * from './health.js';

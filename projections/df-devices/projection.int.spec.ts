@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionSpec, type ProjectionSpec } from '../testing.js';
 import { dfDevicesProjection } from './projection.js';
-import { deviceFacets, deviceRow, findDevice, listDevices, maintenancesOver } from './queries.js';
+import { deviceFacets, deviceRow, findDevice, listDevices } from './queries.js';
+import { maintenancesOver, mendingsOver } from './health.js';
 
 const facts = (name: string, platform = 'android', osVersion = '14') => ({
   name, platform, osVersion, model: 'Pixel 7', manufacturer: 'Google', type: 'phone', isRealDevice: true, provider: 'adb', screen: { width: 1080, height: 2400, scale: 1 },

@@ -7,7 +7,10 @@ import type { Sql } from '#shared/db/index.js';
 import { applyByType, type Projection } from '../types.js';
 
 type Holding = Extract<ReservationEvent, { type: (typeof HOLDING_EVENTS)[number] }>;
-type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }> | Holding | Extract<HealthEvent, { type: 'DeviceHealthChanged' }>;
+type Handled = DeviceEvent | DeviceHostEvent | DevicePreferenceEvent | Extract<HostEvent, { type: 'HostRescoped' }> | Holding | Extract<HealthEvent, { type: (typeof HEALTH_EVENTS)[number] }>;
+
+/** The health events the device list shows: its health's changes and the mending under way. */
+const HEALTH_EVENTS = ['DeviceHealthChanged', 'DeviceMendingStarted', 'DeviceMendingStepBegun', 'DeviceMendingEnded'] as const satisfies readonly HealthEvent['type'][];
 
 /** The booking events that change which booking holds a device. */
 const HOLDING_EVENTS = ['DeviceReservationActivated', 'DeviceReservationEnded', 'DeviceReservationCancelled', 'DeviceReservationExpired'] as const satisfies readonly ReservationEvent['type'][];
@@ -77,10 +80,12 @@ const SORT_INDEXES = [
   .join('');
 
 /**
- * The status a device shows, given the status its own events give it: an available device that a
- * booking holds now is `reserved` (to everyone: the holder's sessions make it `in_use` as usual).
+ * The status a device shows, given the status its own events give it: an available device being mended
+ * is `mending` (docs/modules/device-health.md, "Mending"); one that a booking holds now is `reserved` (to
+ * everyone: the holder's sessions make it `in_use` as usual).
  */
-const heldStatus = (status: string, reservation = 'reservation_id') => `CASE WHEN ${status} = 'available' AND ${reservation} IS NOT NULL THEN 'reserved' ELSE ${status} END`;
+const heldStatus = (status: string, reservation = 'reservation_id', mending = 'mending') =>
+  `CASE WHEN ${status} = 'available' AND ${mending} IS NOT NULL THEN 'mending' WHEN ${status} = 'available' AND ${reservation} IS NOT NULL THEN 'reserved' ELSE ${status} END`;
 
 /** Devices as the list shows them, and each user's aliases and favorites. */
 /**
@@ -128,7 +133,7 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
        ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, platform = excluded.platform, os_version = excluded.os_version,
          model = excluded.model, manufacturer = excluded.manufacturer, type = excluded.type, is_real = excluded.is_real,
          provider = excluded.provider, screen = excluded.screen, host_id = excluded.host_id, node_name = excluded.node_name,
-         hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = ${heldStatus('excluded.status', 'df_devices.reservation_id')},
+         hub_id = excluded.hub_id, company_id = excluded.company_id, workspace_ids = excluded.workspace_ids, status = ${heldStatus('excluded.status', 'df_devices.reservation_id', 'df_devices.mending')},
          last_seen_at = excluded.last_seen_at, connected_at = excluded.connected_at, capabilities = excluded.capabilities`,
       [
         ids,
@@ -159,7 +164,7 @@ async function connectMany(tx: Sql, run: readonly Connected[]): Promise<void> {
 export const dfDevicesProjection: Projection = {
   name: 'df-devices',
   version: 5,
-  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped', ...HOLDING_EVENTS, 'DeviceHealthChanged'],
+  eventTypes: [...DEVICE_EVENT_TYPES, ...DEVICE_HOST_EVENT_TYPES, ...DEVICE_PREFERENCE_EVENT_TYPES, 'HostRescoped', ...HOLDING_EVENTS, ...HEALTH_EVENTS],
   schema: `
     CREATE TABLE IF NOT EXISTS df_devices (
       device_id text PRIMARY KEY,
@@ -190,6 +195,8 @@ export const dfDevicesProjection: Projection = {
     ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS capabilities jsonb;
     -- the device's health as its last change left it ({state, reasons, battery, storageFreeMb, checkedAt}), null until read
     ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS health_detail jsonb;
+    -- the mending under way ({since, until, step}), null when none: an available device shows mending
+    ALTER TABLE df_devices ADD COLUMN IF NOT EXISTS mending jsonb;
     CREATE INDEX IF NOT EXISTS df_devices_host ON df_devices (host_id);
     CREATE INDEX IF NOT EXISTS df_devices_status ON df_devices (status);
     CREATE INDEX IF NOT EXISTS df_devices_name ON df_devices (name, device_id);
@@ -283,7 +290,7 @@ export const dfDevicesProjection: Projection = {
       // The status each device has once online again (statusOf in the device decider).
       await changing(tx, 'device_id = ANY($1::text[])', [ids], () =>
         tx.query(
-          `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' WHEN reservation_id IS NOT NULL THEN 'reserved' ELSE 'available' END,
+          `UPDATE df_devices SET status = CASE WHEN health = 'broken' THEN 'maintenance' WHEN session_id IS NOT NULL THEN 'in_use' WHEN mending IS NOT NULL THEN 'mending' WHEN reservation_id IS NOT NULL THEN 'reserved' ELSE 'available' END,
              last_seen_at = $2, connected_at = $2 WHERE device_id = ANY($1::text[])`,
           [ids, at],
         ),
@@ -296,6 +303,19 @@ export const dfDevicesProjection: Projection = {
     DeviceReservationExpired: (tx, event) => release(tx, event.payload.deviceId, event.payload.reservationId),
     // Health is no filter column: the row's groups do not move.
     DeviceHealthChanged: (tx, event) => tx.query(`UPDATE df_devices SET health_detail = $2::jsonb WHERE device_id = $1`, [event.payload.deviceId, JSON.stringify(event.payload.health)]),
+    // A mending under way: an idle device (available, or held by a booking) shows `mending` until it ends.
+    DeviceMendingStarted: async (tx, event) => {
+      const mending = JSON.stringify({ since: event.payload.at, until: event.payload.until, step: null });
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET mending = $2::jsonb, status = CASE WHEN status IN ('available', 'reserved') THEN 'mending' ELSE status END WHERE device_id = $1`, [event.payload.deviceId, mending]),
+      );
+    },
+    DeviceMendingStepBegun: (tx, event) => tx.query(`UPDATE df_devices SET mending = jsonb_set(mending, '{step}', to_jsonb($2::text)) WHERE device_id = $1 AND mending IS NOT NULL`, [event.payload.deviceId, event.payload.step]),
+    DeviceMendingEnded: async (tx, event) => {
+      await changing(tx, 'device_id = $1', [event.payload.deviceId], () =>
+        tx.query(`UPDATE df_devices SET mending = NULL, status = CASE WHEN status = 'mending' THEN CASE WHEN reservation_id IS NOT NULL THEN 'reserved' ELSE 'available' END ELSE status END WHERE device_id = $1`, [event.payload.deviceId]),
+      );
+    },
     // A re-scoped host moves its devices to the workspaces it serves now.
     HostRescoped: async (tx, event) => {
       const ws = event.payload.workspaceIds;

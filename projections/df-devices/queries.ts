@@ -2,7 +2,7 @@ import type { Page } from '#shared/paging.js';
 import type { Sql } from '#shared/db/index.js';
 import { type Row, json, numOrNull, textOrNull } from '#shared/db/index.js';
 import type { DeviceCapabilities } from '#shared/wire/index.js';
-import type { DeviceHealthRecord } from '#events/df/health.js';
+import type { DeviceHealthRecord, DeviceMendingRecord } from '#events/df/health.js';
 import { containing } from '../queries.js';
 
 /** What a device is, as its host reported it. */
@@ -33,6 +33,8 @@ export interface DeviceView extends Omit<DeviceFactsRecord, 'capabilities'> {
   sessionType: string | null;
   /** Its health as last changed (docs/modules/device-health.md); null until its first reading. */
   health: DeviceHealthRecord | null;
+  /** The mending under way (its status `mending` while it is not in a session or offline); null: none. */
+  mending: DeviceMendingRecord | null;
 }
 
 export interface DeviceFilters {
@@ -125,7 +127,7 @@ function where(scope: Scope, f: DeviceFilters, params: unknown[], options: { exc
 const prefsJoin = (n: string) => `LEFT JOIN df_device_prefs p ON p.device_id = d.device_id AND p.user_id = ${n}`;
 
 const COLUMNS = `d.device_id, d.name, d.platform, d.os_version, d.model, d.manufacturer, d.type, d.is_real, d.status,
-  d.node_name, d.hub_id, d.last_seen_at, d.provider, d.screen, d.session_type, d.capabilities, d.health_detail`;
+  d.node_name, d.hub_id, d.last_seen_at, d.provider, d.screen, d.session_type, d.capabilities, d.health_detail, d.mending`;
 
 const SELECT = `SELECT ${COLUMNS}, p.alias, coalesce(p.favorite, false) AS favorite`;
 
@@ -153,6 +155,7 @@ function toView(r: Row, now: Date): DeviceView {
     sessionType: textOrNull(r.session_type),
     capabilities: r.capabilities === null || r.capabilities === undefined ? null : json<DeviceCapabilities>(r.capabilities),
     health: r.health_detail === null || r.health_detail === undefined ? null : json<DeviceHealthRecord>(r.health_detail),
+    mending: r.mending === null || r.mending === undefined ? null : json<DeviceMendingRecord>(r.mending),
   };
 }
 
@@ -282,15 +285,6 @@ export async function placementOfDevice(db: Sql, deviceId: string): Promise<{ ho
   const r = await db.query<{ host_id: string; company_id: number | null; workspace_ids: number[] | null }>(`SELECT host_id, company_id, workspace_ids FROM df_devices WHERE device_id = $1`, [deviceId]);
   const row = r.rows[0];
   return row ? { hostId: row.host_id, companyId: row.company_id, workspaceIds: row.workspace_ids } : null;
-}
-
-/** Devices whose maintenance ended by its end time at `now` (no tenant check: for the health sweep). */
-export async function maintenancesOver(db: Sql, now: Date): Promise<string[]> {
-  const r = await db.query<{ device_id: string }>(
-    `SELECT device_id FROM df_devices WHERE health_detail->>'state' = 'maintenance' AND (health_detail->>'until')::timestamptz <= $1 ORDER BY device_id LIMIT 500`,
-    [now.toISOString()],
-  );
-  return r.rows.map((row) => row.device_id);
 }
 
 /** A device's platform (`android`, `ios`, `web`), or null for a device the farm has never seen. */

@@ -86,7 +86,7 @@ add('device-quota-plan', 'companyId', ['DfQuotaPlanSet'] satisfies FleetEvent['t
 for (const t of fleetEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 // A device's health moved (by a reading, an administrator's maintenance or release, a maintenance's end),
 // its baseline was re-taken, and the company's health rules changed: who, from what to what.
-add('device-health', 'deviceId', ['DeviceHealthChanged', 'DeviceMendingStep', 'DeviceBaselineRetaken'] satisfies HealthEvent['type'][]);
+add('device-health', 'deviceId', ['DeviceHealthChanged', 'DeviceMendingStarted', 'DeviceMendingStepBegun', 'DeviceMendingStep', 'DeviceMendingEnded', 'DeviceBaselineRetaken'] satisfies HealthEvent['type'][]);
 add('device-health-rules', 'companyId', ['DfHealthRulesSet'] satisfies HealthEvent['type'][]);
 for (const t of healthEvents.types) if (!RESOURCE_OF[t]) throw new Error(`${t} is not audited`);
 // Files uploaded (started, confirmed, rejected, aborted, deleted) and the app catalog (versions filed, deleted).

@@ -74,8 +74,22 @@ export const MendPlan = z.object({
 /** A mending's answer: each step run, in order; whether the device is well after them, else what is still wrong. */
 export const MendResult = z.object({ mended: z.boolean(), steps: z.array(MendingReport).max(10), trouble: z.string().max(500).optional() });
 
-/** A device's health reading, or one mending step, published by its host (`df.agent.<hostId>.health`). */
-export const HealthReport = z.object({ protocol: z.literal(PROTOCOL_VERSION), hostId: id, deviceId: id, sample: HealthSample.optional(), mending: MendingReport.optional() });
+/** A mending step the host begins (the device shows it while it runs: `reboot` while the reboot is waited out). */
+export const MendingStepBegun = z.object({ step: MendingReport.shape.step, at: z.string().max(40) });
+export type MendingStepBegun = z.infer<typeof MendingStepBegun>;
+
+/**
+ * A device's health reading, one mending step ended (`mending`), or one begun (`mendingStep`), published by
+ * its host (`df.agent.<hostId>.health`). A service that does not know `mendingStep` drops it and reads the rest.
+ */
+export const HealthReport = z.object({
+  protocol: z.literal(PROTOCOL_VERSION),
+  hostId: id,
+  deviceId: id,
+  sample: HealthSample.optional(),
+  mending: MendingReport.optional(),
+  mendingStep: MendingStepBegun.optional(),
+});
 export type HealthReport = z.infer<typeof HealthReport>;
 
 /** What an administrator's re-take of a device's settings baseline keeps: `namespace/key` → value (null: the device has no such setting). */

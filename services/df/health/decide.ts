@@ -1,6 +1,6 @@
 import { defineDecider } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
-import { MENDING_FAILURES_TO_QUARANTINE, type DeviceHealthRecord, type HealthEvent, type HealthRules, type HealthSample, type HealthState } from '#events/df/health.js';
+import { MENDING_FAILURES_TO_QUARANTINE, type DeviceHealthRecord, type DeviceMendingRecord, type MendingOutcome, type MendingStep, type HealthEvent, type HealthRules, type HealthSample, type HealthState } from '#events/df/health.js';
 import type { MendingReport } from '#shared/wire/index.js';
 import { sameJson } from '#shared/canonical.js';
 import { evaluate, recordOf } from './rules.js';
@@ -23,6 +23,8 @@ export interface DeviceHealthState {
    * administrator saw to the device, so the sessions before it no longer count); null: every session.
    */
   sessionsCountFrom: string | null;
+  /** The mending under way (from its start until its end, or its `until` when none was recorded); null: none. */
+  mending: DeviceMendingRecord | null;
 }
 
 export type DeviceHealthCommand =
@@ -42,10 +44,20 @@ export type DeviceHealthCommand =
   | ({ type: 'QuarantineAfterMending'; deviceId: string; reason: string; at: string } & HealthTenant)
   /** The company's `failedSessionsMax` sessions in a row failed on the device (`reason` says how many and the last failure). */
   | ({ type: 'QuarantineAfterFailedSessions'; deviceId: string; reason: string; at: string } & HealthTenant)
+  /**
+   * The service asks the host to mend the device (`helpersOnly`: the helpers' restart only), at most until
+   * `until`. Nothing is decided while another mending is under way (not over by its `until`): the caller
+   * asks nothing then. One whose `until` passed with no end recorded is ended `timed-out` first.
+   */
+  | ({ type: 'StartMending'; deviceId: string; helpersOnly: boolean; at: string; until: string } & HealthTenant)
+  /** The host began a step of the mending under way; nothing when none is. */
+  | ({ type: 'BeginMendingStep'; deviceId: string; step: MendingStep; at: string } & HealthTenant)
+  /** The mending under way is over (`overOnly`: only when its `until` is past at `at`, the sweep's end of one whose asker is gone); nothing when none is. */
+  | ({ type: 'EndMending'; deviceId: string; outcome: MendingOutcome; at: string; overOnly?: boolean } & HealthTenant)
   /** An administrator had the device's settings baseline re-taken; `settings`: what its host read. */
   | ({ type: 'RecordBaselineRetaken'; deviceId: string; settings: Record<string, string | null>; at: string } & HealthTenant);
 
-type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'> | Of<'DeviceBaselineRetaken'>;
+type HealthChange = Of<'DeviceHealthChanged'> | Of<'DeviceMendingStep'> | Of<'DeviceBaselineRetaken'> | Of<'DeviceMendingStarted'> | Of<'DeviceMendingStepBegun'> | Of<'DeviceMendingEnded'>;
 
 const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ?? null;
 
@@ -55,9 +67,10 @@ const stateOf = (s: DeviceHealthState): HealthState | null => s.health?.state ??
  * and out, and releases it from quarantine. A reading never moves a device out of maintenance.
  */
 export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChange, DeviceHealthState>({
-  initialState: () => ({ health: null, maintenance: null, failedMending: 0, sessionsCountFrom: null }),
+  initialState: () => ({ health: null, maintenance: null, failedMending: 0, sessionsCountFrom: null, mending: null }),
   evolve: {
     DeviceHealthChanged: (state, { payload }) => ({
+      ...state,
       health: payload.health,
       maintenance: payload.maintenance ?? null,
       failedMending: payload.health.state === 'quarantined' ? 0 : state.failedMending,
@@ -66,6 +79,9 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
     DeviceMendingStep: (state, { payload }) => ({ ...state, failedMending: payload.result === 'failed' ? state.failedMending + 1 : payload.result === 'ok' ? 0 : state.failedMending }),
     // A record of who re-took the baseline and what it holds; the device's health stays as it is.
     DeviceBaselineRetaken: (state) => state,
+    DeviceMendingStarted: (state, { payload }) => ({ ...state, mending: { since: payload.at, until: payload.until, step: null } }),
+    DeviceMendingStepBegun: (state, { payload }) => (state.mending ? { ...state, mending: { ...state.mending, step: payload.step } } : state),
+    DeviceMendingEnded: (state) => ({ ...state, mending: null }),
   },
   decide: {
     RecordHealthSample: (c, state) => {
@@ -118,6 +134,22 @@ export const deviceHealthDecider = defineDecider<DeviceHealthCommand, HealthChan
     QuarantineAfterMending: (c, state) => quarantine(c, state, `mending did not mend it: ${c.reason}`, 'mending-failed'),
     // A standing quarantine (of any cause) stands as it is; a maintenance gives way, as to every quarantine.
     QuarantineAfterFailedSessions: (c, state) => quarantine(c, state, c.reason, 'sessions-failed'),
+    StartMending: (c, state) => {
+      const tenant = { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds };
+      const under = state.mending;
+      if (under && Date.parse(under.until) > Date.parse(c.at)) return [];
+      const started: HealthChange = { type: 'DeviceMendingStarted', payload: { ...tenant, helpersOnly: c.helpersOnly, at: c.at, until: c.until } };
+      // A mending whose asker never recorded its end (a process that stopped) is over at its time-out.
+      return under ? [{ type: 'DeviceMendingEnded', payload: { ...tenant, outcome: 'timed-out', at: under.until } }, started] : [started];
+    },
+    BeginMendingStep: (c, state) => {
+      if (!state.mending || state.mending.step === c.step) return [];
+      return [{ type: 'DeviceMendingStepBegun', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, step: c.step, at: c.at } }];
+    },
+    EndMending: (c, state) => {
+      if (!state.mending || (c.overOnly && Date.parse(state.mending.until) > Date.parse(c.at))) return [];
+      return [{ type: 'DeviceMendingEnded', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, outcome: c.outcome, at: c.at } }];
+    },
     RecordBaselineRetaken: (c) => [{ type: 'DeviceBaselineRetaken', payload: { deviceId: c.deviceId, companyId: c.companyId, workspaceIds: c.workspaceIds, settings: c.settings, at: c.at } }],
   },
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fold } from '#shared/es/index.js';
 import { requestDevice, type MendingReport } from '#shared/wire/index.js';
-import { deviceHealthStream, isHeldState, type HealthRules, type HealthSample } from '#events/df/health.js';
+import { deviceHealthStream, isHeldState, type HealthRules, type HealthSample, type MendingOutcome } from '#events/df/health.js';
 import type { Platform } from '../../platform.js';
 import { deviceHealthDecider, type HealthTenant } from './decide.js';
 import { fastPathsDown } from './rules.js';
@@ -12,10 +12,15 @@ export const MEND_AGAIN_AFTER_MS = 10 * 60_000;
  * How long the service waits for a host to mend a device: its steps' pauses, minicap's start, and a
  * reboot waited out (the agent's `rebootWaitMs`, 4 minutes at most) — the protocol's longest request.
  */
-const MEND_TIMEOUT_MS = 300_000;
+export const MEND_TIMEOUT_MS = 300_000;
+/** A mending under way is over at the latest this long after its start (the request's time-out and a margin), whoever recorded no end. */
+export const MENDING_OVER_AFTER_MS = MEND_TIMEOUT_MS + 5_000;
 
-/** What mending writes through the health service: each step, and the quarantine of a device mending did not mend. */
+/** What mending writes through the health service: its start and end, each step, and the quarantine of a device mending did not mend. */
 export interface MendingHooks {
+  /** Records the mending's start (the device `mending` until its end); false when another is under way (nothing is asked then). */
+  start(deviceId: string, tenant: HealthTenant, helpersOnly: boolean, until: string): Promise<boolean>;
+  end(deviceId: string, tenant: HealthTenant, outcome: MendingOutcome): Promise<void>;
   recordStep(hostId: string, deviceId: string, step: MendingReport): Promise<void>;
   quarantine(deviceId: string, reason: string, tenant: HealthTenant): Promise<void>;
 }
@@ -35,7 +40,9 @@ export function mendingWanted(sample: HealthSample, rules: HealthRules): { helpe
  * steps with the device still unwell quarantines it too — one for a fast path leaves it `degraded` (its
  * slow path works), to be tried again after the pause. Not while the device is held (a quarantine waits
  * for an administrator), not twice at once, and once per `MEND_AGAIN_AFTER_MS`; a device in a session
- * refuses (`DEVICE_BUSY`) and a later reading asks again.
+ * refuses (`DEVICE_BUSY`) and a later reading asks again. From the decision to the host's answer (or its
+ * time-out) the device is `mending`: its start and end are events (`DeviceMendingStarted`, `DeviceMendingEnded`),
+ * so every replica, and this one after a restart, sees it; one whose end was never recorded is over at its `until`.
  */
 export class DeviceMending {
   /** Devices this replica is having mended now, and when each was last mended (readings come to one replica, a queue group). */
@@ -65,7 +72,13 @@ export class DeviceMending {
     const state = fold(deviceHealthDecider, await this.platform.store.readStream(deviceHealthStream(deviceId)));
     if (isHeldState(state.health?.state)) return;
     this.now.add(deviceId);
+    let outcome: MendingOutcome = 'failed';
+    let started = false;
     try {
+      const until = new Date(this.platform.now().getTime() + MENDING_OVER_AFTER_MS).toISOString();
+      // Another replica's mending under way (its start recorded): nothing is asked twice.
+      started = await this.hooks.start(deviceId, tenant, helpersOnly, until);
+      if (!started) return;
       const target = { hostId, deviceId, sessionId: `mend-${randomUUID()}` };
       const plan = { op: 'mend' as const, storageMinMb: rules.storageMinMb, rebootAllowed: rules.rebootAllowed, ...(helpersOnly ? { helpersOnly } : {}) };
       const answer = await requestDevice(this.platform.bus, target, plan, { timeoutMs: MEND_TIMEOUT_MS }).catch((err: unknown) => {
@@ -77,10 +90,15 @@ export class DeviceMending {
           this.last.set(deviceId, this.platform.now().getTime());
           return null;
         }
+        if (code === 'TIMEOUT') outcome = 'timed-out';
         throw err;
       });
-      if (!answer) return;
+      if (!answer) {
+        outcome = 'refused';
+        return;
+      }
       this.last.set(deviceId, this.platform.now().getTime());
+      outcome = answer.mended ? 'mended' : 'not-mended';
       for (const step of answer.steps) await this.hooks.recordStep(hostId, deviceId, step);
       // A fast path that did not come back holds nothing: the device stays degraded, its slow path serving.
       if (answer.mended || helpersOnly) return;
@@ -88,6 +106,8 @@ export class DeviceMending {
       const reason = `${answer.trouble ?? 'still unwell'}${lastStep ? `; the last step ${lastStep.step} ${lastStep.result}${lastStep.error ? ` (${lastStep.error})` : ''}` : ''}`;
       await this.hooks.quarantine(deviceId, reason, tenant);
     } finally {
+      // The end is recorded whatever happened: a failure to record it leaves the sweep to end it at its `until`.
+      if (started) await this.hooks.end(deviceId, tenant, outcome).catch((err: unknown) => this.platform.logger.warn({ err, deviceId }, 'recording the end of a mending failed'));
       this.now.delete(deviceId);
     }
   }

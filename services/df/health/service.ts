@@ -5,7 +5,7 @@ import { aggregate, callerActor, commandContext, fold, type CommandActor } from 
 import { AppError, found } from '#shared/errors.js';
 import { HealthReport, decode, hostIdOf, requestDevice, type HealthSample, type MendingReport, subjects } from '#shared/wire/index.js';
 import { DEFAULT_HEALTH_RULES, FAILING_END_REASONS, isHeldState, type MendingStep, deviceHealthStream, healthRulesStream, type DeviceHealthRecord, type HealthRules } from '#events/df/health.js';
-import { deviceRow, findDevice, maintenancesOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
+import { deviceRow, findDevice, maintenancesOver, mendingsOver, placementOfDevice, type DeviceScope } from '#projections/df-devices/index.js';
 import { closedSessionVerdicts } from '#projections/df-sessions/index.js';
 import { deviceFailure } from '../core/device-errors.js';
 import { PeriodicJob } from '../core/periodic.js';
@@ -96,7 +96,13 @@ export class HealthService {
     const deps = { store: platform.store, get readModels() { return platform.readModels; } };
     this.devices = aggregate(deps, { decider: deviceHealthDecider, stream: deviceHealthStream, readModels: ['df-devices'], oneAtATime: true });
     this.mails = new QuarantineMailer(platform);
+    const systemMending = (tenant: HealthTenant): CommandActor => ({ actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) });
     this.mending = new DeviceMending(platform, {
+      start: async (deviceId, tenant, helpersOnly, until) => {
+        const result = await this.devices.run(deviceId, { type: 'StartMending', deviceId, helpersOnly, until, at: this.platform.now().toISOString(), ...tenant }, commandContext(this.platform, systemMending(tenant)));
+        return result.events.some((e) => e.type === 'DeviceMendingStarted');
+      },
+      end: (deviceId, tenant, outcome) => this.run(deviceId, { type: 'EndMending', deviceId, outcome, at: this.platform.now().toISOString(), ...tenant }, systemMending(tenant)),
       recordStep: (hostId, deviceId, step) => this.recordMending(hostId, deviceId, step),
       quarantine: (deviceId, reason, tenant) =>
         this.run(deviceId, { type: 'QuarantineAfterMending', deviceId, reason, at: this.platform.now().toISOString(), ...tenant }, { actorId: 'system:device-mending', ...(tenant.companyId !== null ? { companyId: tenant.companyId } : {}) }),
@@ -128,12 +134,27 @@ export class HealthService {
     this.subscription = null;
   }
 
-  /** Ends every maintenance past its end time: each device comes back in the state its newest reading gives. */
+  /**
+   * Ends every maintenance past its end time (each device comes back in the state its newest reading
+   * gives), and every mending past its `until` with no end recorded (`timed-out`: the process that asked
+   * stopped), so no device stays `mending` after a restart.
+   */
   async sweep(tick: Tick = UNTRACED): Promise<void> {
     const now = this.platform.now();
     const over = await maintenancesOver(this.platform.db, now);
     tick.count('maintenances.over', over.length);
     for (const deviceId of over) await tick.work(() => this.endMaintenanceOver(deviceId, now));
+    const mendings = await mendingsOver(this.platform.db, now);
+    tick.count('mendings.over', mendings.length);
+    for (const deviceId of mendings) await tick.work(() => this.endMendingOver(deviceId, now));
+  }
+
+  /** Ends the mending of `deviceId` whose `until` passed at `now` with no end recorded. */
+  private async endMendingOver(deviceId: string, now: Date): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement) return;
+    const command: DeviceHealthCommand = { type: 'EndMending', deviceId, outcome: 'timed-out', overOnly: true, at: now.toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    await this.run(deviceId, command, { actorId: 'system:health-sweep', ...(placement.companyId !== null ? { companyId: placement.companyId } : {}) });
   }
 
   /** Ends the maintenance of `deviceId`, over at `now`. */
@@ -160,6 +181,15 @@ export class HealthService {
     const hostId = hostIdOf(msg.subject) ?? '';
     if (report.sample) await this.record(hostId, report.deviceId, report.sample).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a health reading failed'));
     if (report.mending) await this.recordMending(hostId, report.deviceId, report.mending).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a mending step failed'));
+    if (report.mendingStep) await this.recordStepBegun(hostId, report.deviceId, report.mendingStep.step).catch((err: unknown) => this.platform.logger.warn({ err, deviceId: report.deviceId }, 'recording a mending step begun failed'));
+  }
+
+  /** A host began a step of the mending under way on one of its devices (shown: `mending`, `reboot`); nothing when none is under way. */
+  async recordStepBegun(hostId: string, deviceId: string, step: MendingStep): Promise<void> {
+    const placement = await placementOfDevice(this.platform.db, deviceId);
+    if (!placement || placement.hostId !== hostId) return;
+    const command: DeviceHealthCommand = { type: 'BeginMendingStep', deviceId, step, at: this.platform.now().toISOString(), companyId: placement.companyId, workspaceIds: placement.workspaceIds };
+    await this.run(deviceId, command, agentActor(hostId, placement.companyId));
   }
 
   /**
