@@ -291,17 +291,15 @@ export class DeviceWorker {
   /**
    * Mends the device outside any session (the service asks when its readings say it is unwell): refused
    * while the device is in a session or being set up. The answer carries each step in order, which the
-   * service records before it decides on a quarantine (one path, so the steps cannot overtake the
-   * decision); each step begun goes to the service as it starts (the device shows `mending — rebooting`).
-   * A session asked for meanwhile waits in the queue behind it.
+   * service records before it decides on a quarantine (one path: the steps cannot overtake the decision);
+   * each step begun is published as it starts. A session asked for meanwhile waits behind it.
    */
   private async mend(command: Extract<AgentCommand, { op: 'mend' }>): Promise<unknown> {
     if (this.state !== 'ready') throw new WorkerRefusal('DEVICE_BUSY', `The device is ${this.state}${this.sessionId ? ` (session ${this.sessionId})` : ''}: it is not mended now`);
     if (!this.driver.mend) throw new WorkerRefusal('UNSUPPORTED', 'This device does not support mending');
     const begin = (step: NonNullable<HealthReport['mendingStep']>['step']) => void this.deps.bus.publish(subjects.health(this.deps.hostId), encode(HealthReport, { protocol: PROTOCOL_VERSION, hostId: this.deps.hostId, deviceId: this.deviceId, mendingStep: { step, at: new Date().toISOString() } })).catch(() => undefined);
     const answer = await this.driver.mend({ storageMinMb: command.storageMinMb, rebootAllowed: command.rebootAllowed, ...(command.helpersOnly ? { helpersOnly: true } : {}) }, (step) => this.deps.logger.info({ deviceId: this.deviceId, ...step }, 'mending step'), begin);
-    // The device as mending left it (back from a reboot, its storage freed) goes to the service at once.
-    void this.reportHealth();
+    void this.reportHealth(); // the device as mending left it (back from a reboot, its storage freed), at once
     return answer;
   }
 

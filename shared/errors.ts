@@ -121,6 +121,8 @@ export const ErrorCodes = {
   DEVICE_RESERVED: { status: 409, error: 'Conflict' },
   /** The device is held by its health (cooling, charging, quarantined, maintenance); the message names why. */
   DEVICE_UNHEALTHY: { status: 409, error: 'Conflict' },
+  /** The device is being mended (its helpers restarted, its storage freed, a reboot); `details` name the step under way and until when at most. */
+  DEVICE_MENDING: { status: 409, error: 'Conflict' },
   DEVICE_NOT_IN_MAINTENANCE: { status: 409, error: 'Conflict' },
   DEVICE_NOT_QUARANTINED: { status: 409, error: 'Conflict' },
   MAINTENANCE_END_IN_PAST: { status: 400, error: 'Bad Request' },

@@ -45,6 +45,24 @@ describe('mending a device that is there but unwell', () => {
     expect(broken.calls).toEqual(['restart-helpers']);
   });
 
+  it('tells each step as it begins, before it runs, and never a reboot the rules skip', async () => {
+    const a = actions(['restart-helpers', 'free-storage', 'reboot'], [100]);
+    const told: string[] = [];
+    const run = (name: 'restartHelpers' | 'freeStorage' | 'reboot') => {
+      const real = a[name];
+      a[name] = async () => {
+        told.push(`ran ${name}`);
+        await real();
+      };
+    };
+    (['restartHelpers', 'freeStorage', 'reboot'] as const).forEach(run);
+    await mendSteps(a, { storageMinMb: 500, rebootAllowed: true, report: () => undefined, begin: (step) => told.push(`begun ${step}`), backoffMs: noPause });
+    expect(told).toEqual(['begun restart-helpers', 'ran restartHelpers', 'begun free-storage', 'ran freeStorage', 'begun reboot', 'ran reboot']);
+    const skipped: string[] = [];
+    await mendSteps(actions(['restart-helpers'], [100]), { storageMinMb: 500, rebootAllowed: false, report: () => undefined, begin: (step) => skipped.push(step), backoffMs: noPause });
+    expect(skipped).toEqual(['restart-helpers', 'free-storage']);
+  });
+
   it('goes on to a reboot only where the rules allow it, and says what is still wrong', async () => {
     const skipped = await mendSteps(actions(['restart-helpers'], [100]), { storageMinMb: 500, rebootAllowed: false, report: () => undefined, backoffMs: noPause });
     expect(summary(skipped.steps)).toEqual(['restart-helpers:failed', 'free-storage:failed', 'reboot:skipped']);

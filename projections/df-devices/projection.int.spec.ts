@@ -133,4 +133,28 @@ describe('df-devices read model', () => {
     expect((await deviceRow(spec.db, 'a'))?.status).toBe('available');
     expect(await groupTotal()).toBe(2);
   });
+  it('given a mending under way, an idle device shows mending with the step begun, stays mending through a host lost and back, and is available (or reserved) again at its end', async () => {
+    const tenant = { companyId: 1, workspaceIds: null };
+    const started = (deviceId: string, until: string) => ({ type: 'DeviceMendingStarted', payload: { deviceId, ...tenant, helpersOnly: false, at: '2026-01-02T03:00:00.000Z', until } });
+    await spec.given(connected('a', 1), connected('b', 1), started('a', '2026-01-02T03:06:00.000Z'));
+    expect(await findDevice(spec.db, user1, 'a', NOW)).toMatchObject({ status: 'mending', mending: { since: '2026-01-02T03:00:00.000Z', until: '2026-01-02T03:06:00.000Z', step: null } });
+    await spec.given({ type: 'DeviceMendingStepBegun', payload: { deviceId: 'a', ...tenant, step: 'reboot', at: '2026-01-02T03:01:00.000Z' } });
+    expect((await findDevice(spec.db, user1, 'a', NOW))?.mending?.step).toBe('reboot');
+    expect((await listDevices(spec.db, user1, { status: ['mending'] }, paging, NOW)).content.map((d) => d.id)).toEqual(['a']);
+    expect((await deviceFacets(spec.db, user1, {})).status).toEqual(expect.arrayContaining([{ value: 'mending', count: 1 }, { value: 'available', count: 1 }]));
+    await spec.given(
+      { type: 'HostDevicesDisconnected', payload: { hostId: 'h1', deviceIds: ['a'], reason: 'lost', status: 'offline' } },
+      { type: 'HostDevicesReconnected', payload: { hostId: 'h1', deviceIds: ['a'] } },
+      { type: 'DeviceReservationActivated', payload: { reservationId: 'r1', deviceId: 'a' } },
+    );
+    expect((await deviceRow(spec.db, 'a'))?.status).toBe('mending');
+    // One whose until passed with no end recorded is the sweep's to end; the other is not over yet.
+    await spec.given(started('b', '2026-01-02T03:04:00.000Z'));
+    expect(await mendingsOver(spec.db, NOW)).toEqual(['b']);
+    await spec.given({ type: 'DeviceMendingEnded', payload: { deviceId: 'a', ...tenant, outcome: 'mended', at: '2026-01-02T03:02:00.000Z' } });
+    expect(await findDevice(spec.db, user1, 'a', NOW)).toMatchObject({ status: 'reserved', mending: null });
+    await spec.given({ type: 'DeviceMendingEnded', payload: { deviceId: 'b', ...tenant, outcome: 'timed-out', at: '2026-01-02T03:04:00.000Z' } });
+    expect(await findDevice(spec.db, user1, 'b', NOW)).toMatchObject({ status: 'available', mending: null });
+    expect(await groupTotal()).toBe(2);
+  });
 });

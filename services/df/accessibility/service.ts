@@ -15,7 +15,7 @@ import { EXPORT_TYPES, renderCsv, renderHtml, renderJson, type ExportContent } f
 
 const READ_MODELS = ['df-accessibility'];
 /** Why a device could not be taken for a URL audit: another one may be free. */
-const TAKEN = new Set(['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY']);
+const TAKEN = new Set(['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY', 'DEVICE_MENDING']);
 /** A scan runs axe-core over a whole page, or dumps and measures an Android screen: longer than a tap. */
 const SCAN_TIMEOUT_MS = 90_000;
 

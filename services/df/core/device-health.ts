@@ -1,4 +1,4 @@
-import { isHeldState, type DeviceHealthRecord } from '#events/df/health.js';
+import { isHeldState, type DeviceHealthRecord, type DeviceMendingRecord } from '#events/df/health.js';
 import { AppError } from '#shared/errors.js';
 
 /** What allocation needs to know of a device's health. */
@@ -6,6 +6,8 @@ export interface WithHealth {
   id: string;
   name?: string;
   health: DeviceHealthRecord | null;
+  /** The mending under way, as the device read model shows it (null or left out: none). */
+  mending?: DeviceMendingRecord | null;
 }
 
 /** Why a device is held now (its state and reasons), or null when it may be used. */
@@ -27,6 +29,28 @@ export function requireUsable(device: WithHealth): void {
   const reason = heldReason(device);
   if (reason) throw unhealthyError(device, reason);
 }
+
+/** The mending under way on the device at `now`, or null: one past its `until` is over (the sweep records its end). */
+export function mendingOf(device: WithHealth, now = new Date()): DeviceMendingRecord | null {
+  const m = device.mending;
+  return m && Date.parse(m.until) > now.getTime() ? m : null;
+}
+
+/**
+ * Refuses a device being mended with 409 `DEVICE_MENDING`, naming the step under way (a session asked for
+ * it would wait behind the mending, a reboot among it, in the device's queue): asked again once it ends.
+ */
+export function requireNotMending(device: WithHealth, now = new Date()): void {
+  const m = mendingOf(device, now);
+  if (!m) return;
+  const step = m.step ? ` (${MENDING_STEP_WORDS[m.step]})` : '';
+  throw new AppError('DEVICE_MENDING', `Device ${device.name ?? device.id} is being mended${step}: it is available again once the mending ends, at the latest ${m.until}`, {
+    details: [{ path: 'deviceId', message: `being mended${step}`, deviceId: device.id, step: m.step, since: m.since, until: m.until }],
+  });
+}
+
+/** How a mending step under way is said (`mending — rebooting`). */
+export const MENDING_STEP_WORDS = { reconnect: 'reconnecting', 'restart-helpers': 'restarting helpers', 'free-storage': 'freeing storage', reboot: 'rebooting' } as const;
 
 /**
  * The one rule every allocation path shares (sessions, WebDriver, test runs, bookings' sessions): the

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEVICE_SORT_COLUMNS, deviceFacets, findDevice, listDevices, type DeviceFilters, type DeviceScope } from '#projections/df-devices/index.js';
 import { found } from '#shared/errors.js';
 import { INPUT_PATHS, SCREEN_PATHS } from '#shared/wire/index.js';
-import { DeviceHealthRecord } from '#events/df/health.js';
+import { DeviceHealthRecord, DeviceMendingRecord } from '#events/df/health.js';
 import type { Platform } from '../../platform.js';
 import type { PermissionKey } from '#shared/permissions.js';
 import { caller as workspaceCaller, idParam, multi, pageOf, paging, queryBoolean } from '../http.js';
@@ -22,7 +22,7 @@ export const DeviceSchema = z
     manufacturer: z.string(),
     type: z.string(),
     isRealDevice: z.boolean(),
-    status: z.string(),
+    status: z.string().meta({ description: '`available`, `in_use`, `reserved`, `mending` (being mended: refused with 409 `DEVICE_MENDING` until it ends; `mending` says the step), `offline`, `maintenance`' }),
     nodeName: z.string(),
     hubId: z.string(),
     favorite: z.boolean(),
@@ -47,10 +47,15 @@ export const DeviceSchema = z
       description:
         'The device health as its last change left it: `cooling`, `charging`, `quarantined` and `maintenance` hold it out of use (409 `DEVICE_UNHEALTHY`), `degraded` warns; battery and storage are those of the reading that changed it (the readings: `GET /df/api/devices/{id}/health`). Null until its first reading.',
     }),
+    mending: DeviceMendingRecord.nullable().meta({
+      id: 'DfDeviceMending',
+      description:
+        'The mending under way (docs/modules/device-health.md, "Mending"): since when, until when at the latest, and the step begun last (`reboot` while it reboots; null before the host said one). While it lasts the device is `mending` and every allocation leaves it (409 `DEVICE_MENDING` when asked for by id; a WebDriver request waits for it). Null: none.',
+    }),
   })
   .meta({ id: 'DfDevice' });
 
-const STATUS = z.enum(['available', 'in_use', 'reserved', 'offline', 'maintenance']);
+const STATUS = z.enum(['available', 'in_use', 'reserved', 'mending', 'offline', 'maintenance']);
 const TYPE = z.enum(['phone', 'tablet', 'tv', 'watch', 'desktop']);
 
 const Filters = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEALTH_RULES, HealthRules, type HealthSample } from '#events/df/health.js';
-import { usableDevices } from '../core/device-health.js';
+import { requireNotMending, usableDevices } from '../core/device-health.js';
 import { deviceHealthDecider, endsMaintenance, healthRulesDecider, type DeviceHealthCommand, type DeviceHealthState } from './decide.js';
 import { evaluate } from './rules.js';
 import { mendingWanted } from './mending.js';
@@ -223,5 +223,55 @@ describe('allocation skips held devices', () => {
     expect(usableDevices([hot, fine, { id: 'c', health: null }]).map((d) => d.id)).toEqual(['b', 'c']);
     expect(usableDevices([])).toEqual([]);
     expect(() => usableDevices([hot])).toThrow(expect.objectContaining({ code: 'DEVICE_UNHEALTHY', message: 'Device Hot is held by its health (cooling: battery temperature 50.0 °C above 40 °C)' }));
+  });
+});
+
+describe('a mending under way', () => {
+  const T0 = '2026-01-01T00:00:00.000Z';
+  const UNTIL = '2026-01-01T00:05:05.000Z';
+  const start = (at = T0, until = UNTIL): DeviceHealthCommand => ({ type: 'StartMending', deviceId: 'd1', helpersOnly: false, at, until, ...tenant });
+  const begin = (step: 'reboot' | 'free-storage', at = '2026-01-01T00:00:10.000Z'): DeviceHealthCommand => ({ type: 'BeginMendingStep', deviceId: 'd1', step, at, ...tenant });
+  const end = (at: string, over?: boolean): DeviceHealthCommand => ({ type: 'EndMending', deviceId: 'd1', outcome: over ? 'timed-out' : 'mended', at, ...(over ? { overOnly: true } : {}), ...tenant });
+  const types = (events: { type: string }[]) => events.map((e) => e.type);
+
+  it('is started, shows the step begun last, and is over at its end; the health state is untouched', () => {
+    const { state, events } = given(sample(reading({ storageFreeMb: 100 })), start(), begin('free-storage'), begin('reboot'));
+    expect(types(events[1]!)).toEqual(['DeviceMendingStarted']);
+    expect(state.mending).toEqual({ since: T0, until: UNTIL, step: 'reboot' });
+    expect(state.health?.state).toBe('degraded');
+    const ended = deviceHealthDecider.decide(end('2026-01-01T00:01:00.000Z'), state);
+    expect(ended).toEqual([{ type: 'DeviceMendingEnded', payload: { deviceId: 'd1', ...tenant, outcome: 'mended', at: '2026-01-01T00:01:00.000Z' } }]);
+    expect(ended.reduce(deviceHealthDecider.evolve, state).mending).toBeNull();
+  });
+
+  it('is not started twice while one is under way, and a step or an end without one under way records nothing', () => {
+    const { events } = given(start(), start('2026-01-01T00:01:00.000Z'));
+    expect(events[1]).toEqual([]);
+    expect(given(begin('reboot')).events[0]).toEqual([]);
+    expect(given(end('2026-01-01T00:01:00.000Z')).events[0]).toEqual([]);
+  });
+
+  it('whose asker never recorded its end is over at its until: the sweep ends it then and not before, and a new start ends it first', () => {
+    expect(given(start(), end('2026-01-01T00:05:00.000Z', true)).events[1]).toEqual([]);
+    expect(types(given(start(), end(UNTIL, true)).events[1]!)).toEqual(['DeviceMendingEnded']);
+    const again = given(start(), start('2026-01-01T00:06:00.000Z', '2026-01-01T00:11:05.000Z'));
+    expect(again.events[1]!.map((e) => [e.type, (e.payload as { outcome?: string }).outcome ?? null, (e.payload as { at: string }).at])).toEqual([
+      ['DeviceMendingEnded', 'timed-out', UNTIL],
+      ['DeviceMendingStarted', null, '2026-01-01T00:06:00.000Z'],
+    ]);
+    expect(again.state.mending?.since).toBe('2026-01-01T00:06:00.000Z');
+  });
+
+  it('refuses a device being mended with DEVICE_MENDING naming the step, and not once its until passed', () => {
+    const device = { id: 'd1', name: 'Pixel', health: null, mending: { since: T0, until: UNTIL, step: 'reboot' as const } };
+    let refusal: unknown;
+    try {
+      requireNotMending(device, new Date('2026-01-01T00:01:00.000Z'));
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({ code: 'DEVICE_MENDING', message: expect.stringContaining('being mended (rebooting)'), details: [{ step: 'reboot', until: UNTIL }] });
+    expect(() => requireNotMending(device, new Date(UNTIL))).not.toThrow();
+    expect(() => requireNotMending({ ...device, mending: null })).not.toThrow();
   });
 });

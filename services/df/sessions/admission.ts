@@ -4,7 +4,7 @@ import { found } from '#shared/errors.js';
 import { timed } from '#shared/request-context.js';
 import type { Caller } from '../http.js';
 import type { ReservationGate, SessionFleetHooks } from '../core/session-port.js';
-import { requireUsable } from '../core/device-health.js';
+import { requireNotMending, requireUsable } from '../core/device-health.js';
 
 /** A session about to be opened: who asks, on which device, under which id. */
 export interface AdmissionRequest {
@@ -87,7 +87,7 @@ export interface SessionAdmissionDeps {
 
 /**
  * Whether a caller may open a session on a device now, in one ordered list: the device is one the caller
- * may see (else 404), its health does not hold it (409 `DEVICE_UNHEALTHY`), no one else holds a booking of it now (409 `DEVICE_RESERVED`), and the company's
+ * may see (else 404), its health does not hold it (409 `DEVICE_UNHEALTHY`) and it is not being mended (409 `DEVICE_MENDING`), no one else holds a booking of it now (409 `DEVICE_RESERVED`), and the company's
  * plan has a slot (403 `QUOTA_EXCEEDED`; the slot is given back when the session does not open).
  */
 export function sessionAdmission(deps: SessionAdmissionDeps): AdmissionCheck[] {
@@ -97,11 +97,12 @@ export function sessionAdmission(deps: SessionAdmissionDeps): AdmissionCheck[] {
       admit: async ({ caller, deviceId }) => ({ device: found(await findDevice(deps.db, deps.scope(caller), deviceId), 'Device not found') }),
     },
     {
-      // A device its health holds (cooling, charging, quarantined, maintenance) is refused, naming why.
+      // A device its health holds (cooling, charging, quarantined, maintenance) is refused, naming why; so is one being mended (409 DEVICE_MENDING).
       name: 'health',
       admit: async ({ caller, deviceId }) => {
         const device = await findDevice(deps.db, deps.scope(caller), deviceId);
         if (device) requireUsable(device);
+        if (device) requireNotMending(device);
         return null;
       },
     },

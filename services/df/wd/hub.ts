@@ -26,7 +26,7 @@ const LOG_FLUSH_MS = 200;
 /** A burst this long is written at once. */
 const LOG_BATCH = 100;
 /** Device failures that mean "try the next device" while taking one. */
-const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY'];
+const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY', 'DEVICE_MENDING'];
 
 export interface WebDriverHubDeps {
   db: Database;
