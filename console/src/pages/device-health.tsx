@@ -26,6 +26,23 @@ export function isHeld(health: Device['health']): boolean {
   return health !== null && ['cooling', 'charging', 'quarantined', 'maintenance'].includes(health.state);
 }
 
+/** How a mending step under way is said (`Mending — rebooting`). */
+const MENDING_STEP: Record<string, string> = { reconnect: 'reconnecting', 'restart-helpers': 'restarting helpers', 'free-storage': 'freeing storage', reboot: 'rebooting' };
+
+/**
+ * The device's status as a badge; while a mending is under way `Mending — rebooting` (the step when the
+ * host said it): no session, WebDriver request or test run gets the device until it ends.
+ */
+export function StatusBadge({ device }: { device: Pick<Device, 'status'> & { mending?: { step: string | null } | null } }) {
+  if (device.status !== 'mending') return <span class={`badge ${device.status}`}>{device.status.replace(/_/g, ' ')}</span>;
+  const step = device.mending?.step ? MENDING_STEP[device.mending.step] : undefined;
+  return (
+    <span class="badge mending" title="Being mended: available again once the mending ends">
+      {step ? `Mending — ${step}` : 'Mending'}
+    </span>
+  );
+}
+
 /** A badge for a device whose health is not `healthy` (nothing for a healthy device or one not read yet). */
 export function HealthBadge({ health }: { health: Device['health'] }) {
   if (!health || health.state === 'healthy') return null;

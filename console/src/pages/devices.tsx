@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Device, DeviceFilterOptions as Facets, Page } from '@qa-platform/client';
 import { OPEN_MARKS } from './open-marks';
-import { AttentionFilter, DeviceHealthCard, HealthBadge, HealthRulesForm, isHeld } from './device-health';
+import { AttentionFilter, DeviceHealthCard, HealthBadge, HealthRulesForm, isHeld, StatusBadge } from './device-health';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session-context';
@@ -240,7 +240,7 @@ function DeviceCard({ device: d }: { device: Device }) {
         {label(d.type)} · {d.nodeName}
       </div>
       <span class="badges">
-        <span class={`badge ${d.status}`}>{label(d.status)}</span>
+        <StatusBadge device={d} />
         <HealthBadge health={d.health} />
       </span>
     </li>
@@ -324,7 +324,7 @@ export function DeviceDetailPage({ id }: { id: string }) {
       </p>
       <div class="title-row">
         <h1>{d.alias ?? d.name}</h1>
-        <span class={`badge ${d.status}`}>{label(d.status)}</span>
+        <StatusBadge device={d} />
         <HealthBadge health={d.health} />
         <button type="button" class="star" aria-pressed={d.favorite} aria-label="Favourite" onClick={() => favorite.mutate(d)}>
           {d.favorite ? '★' : '☆'}
