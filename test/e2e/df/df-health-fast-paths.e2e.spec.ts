@@ -136,6 +136,8 @@ describe('fast paths as a health signal', () => {
     const degraded = (await api('GET', `/devices/${stubbornId}`)).body.health as Health;
     expect(degraded.state).toBe('degraded');
     expect(degraded.reasons).toEqual([expect.stringMatching(/^screen fast path down: minicap/)]);
+    // The mending's end is recorded after its step: the device is `available` again (no longer `mending`) once it is.
+    await eventually(async () => ((await api('GET', `/devices/${stubbornId}`)).body.status === 'available' ? true : undefined), { what: 'the stubborn device available after its mending' });
     const session = await api('POST', '/sessions', { deviceId: stubbornId, name: 'while degraded' });
     expectStatus(session, 201);
     expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);

@@ -546,6 +546,10 @@ describe('device health', () => {
       const refused = await api('POST', '/sessions', { deviceId: menderId, name: 'during the reboot' });
       expectStatus(refused, 409, 'DEVICE_MENDING');
       expect(refused.body.message).toContain('being mended (rebooting)');
+      // A WebDriver request for it is not refused at once (as for a held device): it waits in the queue, here until its own time-out.
+      const queued = await http(server.url, 'POST', '/df/wd/session', { token, body: { capabilities: { alwaysMatch: { 'df:deviceId': menderId, 'df:queueTimeoutSeconds': 1 } } } });
+      expect(queued.body.value).toMatchObject({ error: 'session not created' });
+      expect(queued.body.value.message).toMatch(/^No matching device became free within 1 s/);
       expect((await stepsOf())[0]).not.toBe('reboot:ok');
       await page.goto(`${server.url}/devices?search=Mender`);
       await page.locator('.device-card', { hasText: 'Mender Phone' }).getByText('Mending — rebooting').waitFor();
