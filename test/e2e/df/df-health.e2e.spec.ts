@@ -583,15 +583,29 @@ describe('device health', () => {
     expectStatus(session, 201);
     expectStatus(await api('DELETE', `/sessions/${session.body.id}`), 200);
   });
-  it('quarantines a device that does not come back from its reboot within the agent\'s wait, the step saying so, by webhook and mail', { timeout: 120_000 }, async () => {
+  it('ends a mending past its time-out with no answer from the host (the device no longer mending), and quarantines a device that does not come back from its reboot within the agent\'s wait, the step saying so, by webhook and mail', { timeout: 120_000 }, async () => {
     const started = await startPeer({ model: 'Sleeper Phone', manufacturer: 'PeerWorks', release: '14', width: 360, height: 640 });
     sleeper = started.peer;
     await adb.connect(started.port);
     const sleeperId = await eventually(async () => ((await api('GET', '/devices?search=Sleeper')).body.content as { id: string; status: string }[]).find((d) => d.status === 'available')?.id, { what: 'the sleeper device', timeoutMs: 30_000 });
     expectStatus(await api('PUT', '/fleet/health-rules', { batteryMinPercent: 20, temperatureMaxC: 40, storageMinMb: 500, rebootAllowed: true }), 200);
     const mailsBefore = quarantineMails().length;
-    sleeper.health.set({ dataFreeMb: 100 });
-    await sleeper.wentDown();
+    // The service's clock is 6 minutes behind while it decides to mend: once it is right again the mending's
+    // until (its 5-minute time-out) is past with no answer from the host — as for a process that asked and
+    // stopped — and the sweep ends it timed-out: the device is no longer listed mending.
+    const realNow = server.process.platform.now;
+    server.process.platform.now = () => new Date(Date.now() - 6 * 60_000);
+    try {
+      sleeper.health.set({ dataFreeMb: 100 });
+      await sleeper.wentDown();
+      await eventually(async () => ((await statusOf(sleeperId)) === 'mending' ? true : undefined), { what: 'the sleeper device mending' });
+    } finally {
+      server.process.platform.now = realNow;
+    }
+    await eventually(async () => ((await api('GET', `/devices/${sleeperId}`)).body.mending === null ? true : undefined), { what: 'the mending over at its time-out' });
+    expect(await statusOf(sleeperId)).not.toBe('mending');
+    const ended = (await server.process.platform.store.readStream(`device-health-${sleeperId}`)).filter((e) => e.type === 'DeviceMendingEnded');
+    expect(ended.map((e) => (e.payload as { outcome: string }).outcome)).toEqual(['timed-out']);
     // It never comes back: the step fails when the agent's wait (AGENT_REBOOT_WAIT) ends, and the mending with it.
     const quarantined = await eventually(async () => {
       const h = (await api('GET', `/devices/${sleeperId}`)).body.health as Health | null;
