@@ -32,4 +32,12 @@ describe('the devices a test run takes', () => {
     });
     await expect(chooseDevices(spec.db, scope, { platform: 'android', models: ['Galaxy'] }, null)).rejects.toMatchObject({ code: 'NO_MATCHING_DEVICES' });
   });
+  it('never takes a device being mended, and takes it again once the mending ended', async () => {
+    await spec.reset();
+    const tenant = { companyId: 1, workspaceIds: null };
+    await spec.given(connected('m-mending'), connected('n-fine'), { type: 'DeviceMendingStarted', payload: { deviceId: 'm-mending', ...tenant, helpersOnly: false, at: '2026-01-01T00:00:00.000Z', until: '2026-01-01T00:05:05.000Z' } });
+    expect(await chooseDevices(spec.db, scope, { platform: 'android' }, null)).toEqual(['n-fine']);
+    await spec.given({ type: 'DeviceMendingEnded', payload: { deviceId: 'm-mending', ...tenant, outcome: 'mended', at: '2026-01-01T00:01:00.000Z' } });
+    expect(await chooseDevices(spec.db, scope, { platform: 'android' }, null)).toEqual(['m-mending', 'n-fine']);
+  });
 });
