@@ -156,7 +156,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       );
     }
     let stopping: Promise<void> | null = null;
-    const extraParts: { name: string; stop: () => Promise<void> }[] = [{ name: 'the installation’s list of processes', stop: () => registry.stop() }];
+    const extraParts: { name: string; stop: () => Promise<void> }[] = [];
     const inProgress = new Set<string>();
     /** Stops one named part, remembering it while it runs; a part that fails is logged and the rest go on. */
     const part = async (name: string, stop: (() => Promise<void>) | undefined): Promise<void> => {
@@ -191,7 +191,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
           await part('health checks', healthcheckStarted ? () => healthcheckStarted!.stop() : undefined);
           await part('device agent (browsers, Appium, workers)', agent ? () => agent!.stop() : undefined);
           await part('projections', activeRunner ? () => activeRunner.stop() : undefined);
-          await part('adapters (database, event store, bus, key-value store, blobs)', () => platform.close());
+          await part('adapters (database, event store, bus, key-value store, blobs)', () => registry.stop().catch(() => undefined).then(() => platform.close()));
         })()),
       stoppingParts: () => [...inProgress],
       addPart: (name, stop) => void extraParts.push({ name, stop }),
