@@ -51,6 +51,12 @@ export interface RunningProcess {
   stoppingParts(): string[];
   /** Adds a part stopped first by `stop` (before the listener closes), under `name`. */
   addPart(name: string, stop: () => Promise<void>): void;
+  /**
+   * Logs the "listening" line (its address, services and metrics address) that process managers and
+   * tests wait for: `main` says it only once its signal handlers are in place, so a SIGTERM sent on it
+   * always finds them (before, one sent at once could meet the default action and kill the process).
+   */
+  announce(): void;
 }
 
 /**
@@ -148,7 +154,6 @@ export async function startProcess(env: Record<string, string | undefined> = pro
     platform.publicAddress.listeningOn(config.HOST, port);
     // Last of what may fail (a failed start leaves no metrics listener behind), then the process is listed.
     const { metrics, registry } = await startReporting(platform, [...selected]);
-    logger.info({ url, services: [...selected], ...(metrics ? { metrics: metrics.url } : {}) }, 'listening');
     if (appUrlMissing(config)) {
       logger.warn(
         { publicUrl: platform.publicAddress.base },
@@ -195,6 +200,7 @@ export async function startProcess(env: Record<string, string | undefined> = pro
         })()),
       stoppingParts: () => [...inProgress],
       addPart: (name, stop) => void extraParts.push({ name, stop }),
+      announce: () => logger.info({ url, services: [...selected], ...(metrics ? { metrics: metrics.url } : {}) }, 'listening'),
     };
   } catch (err) {
     enrolling.abort();
@@ -317,5 +323,6 @@ export async function main(services?: ServiceName[]): Promise<RunningProcess | u
   // Kept for the whole life of the process (not `once`), so a second signal reaches `onSignal` too.
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  running.announce();
   return running;
 }
