@@ -6,7 +6,6 @@ import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, ShownOnce, type Column } from '../ui';
 
 type OAuthClient = Schemas['OAuthClient'];
-type DeviceKey = Schemas['DfApiKey'];
 
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
@@ -113,54 +112,6 @@ export function OAuthClients() {
             { header: 'Created', cell: (c) => formatTime(c.createdAt) },
             { header: 'Status', cell: (c) => <HoldBadge needsApproval={c.needsApproval} /> },
             credentialActionsColumn({ path: '/api/v1/oauth-clients', queryKey: 'oauth-clients', removeLabel: 'Delete', onError: setError }),
-          ]}
-        />
-      ) : null}
-    </section>
-  );
-}
-
-/** Device keys (`dfk_`, `X-Api-Key`) of the workspace: what runners of the device API use. */
-export function DeviceKeys() {
-  const qc = useQueryClient();
-  const manages = useSession().can('df:key:manage');
-  const keys = useQuery({
-    queryKey: ['device-keys'],
-    enabled: manages,
-    queryFn: async () => (await api<{ content: DeviceKey[] }>('/df/api/keys', { query: { page: 0, size: 100 } })).content.filter((k) => !k.revoked),
-  });
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  if (!manages) return null;
-  return (
-    <section class="stack" aria-labelledby="device-keys-title">
-      <h2 id="device-keys-title">Device keys</h2>
-      <p class="muted" style="margin-top:0">
-        Keys sent as <code>X-Api-Key</code> to the device API and the WebDriver hub. An API key with the <code>devices</code> scope does the same and more.
-      </p>
-      <FormCard
-        title="New device key" heading="h3" label="New device key" class="row" submit="Create the device key"
-        after={created ? <ShownOnce label="New device key value" value={created.key}>The device key <strong>{created.name}</strong>, shown only now: copy it.</ShownOnce> : null}
-        onSubmit={async (d) => {
-          setCreated(await api<{ name: string; key: string }>('/df/api/keys', { method: 'POST', body: { name: text(d, 'name') } }));
-          await qc.invalidateQueries({ queryKey: ['device-keys'] });
-        }}
-      >
-        <Field label="Device key name" name="name" required />
-      </FormCard>
-      <ErrorNote error={keys.error ?? error} />
-      {keys.isLoading ? <Loading /> : null}
-      {keys.data && keys.data.length === 0 ? <Empty>No device key yet.</Empty> : null}
-      {keys.data && keys.data.length > 0 ? (
-        <DataTable
-          caption="Device keys"
-          rows={keys.data}
-          columns={[
-            { header: 'Name', cell: (k) => k.name },
-            { header: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
-            { header: 'Created', cell: (k) => formatTime(k.createdAt) },
-            { header: 'Status', cell: (k) => <HoldBadge needsApproval={k.needsApproval} /> },
-            credentialActionsColumn({ path: '/df/api/keys', queryKey: 'device-keys', removeLabel: 'Revoke', onError: setError }),
           ]}
         />
       ) : null}

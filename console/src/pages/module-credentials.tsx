@@ -6,6 +6,7 @@ import { useSession } from '../session-context';
 import { DataTable, Empty, ErrorNote, Field, formatTime, FormCard, Loading, ShownOnce } from '../ui';
 import { credentialActionsColumn, HoldBadge } from './credentials';
 
+type DeviceKey = Schemas['DfApiKey'];
 type HealthCheckKey = Schemas['HealthcheckApiKey'];
 type TestEngine = Schemas['TestEngine'];
 
@@ -24,7 +25,7 @@ interface ModuleCredentialsOptions {
   title: string;
   /** The singular, as in "New health-check key". */
   one: string;
-  permission: 'HEALTHCHECK_MANAGE' | 'AUTORUNNER_MANAGE';
+  permission: 'df:key:manage' | 'HEALTHCHECK_MANAGE' | 'AUTORUNNER_MANAGE';
   path: string;
   description: preact.ComponentChildren;
   list(): Promise<Credential[]>;
@@ -34,7 +35,7 @@ interface ModuleCredentialsOptions {
 const text = (d: FormData, k: string) => String(d.get(k) ?? '').trim();
 
 /**
- * A module's credentials of the workspace (health-check keys, test engines): made here, the value shown
+ * A module's credentials of the workspace (device keys, health-check keys, test engines): made here, the value shown
  * once; held ones (made from a password sign-in where single sign-on is required) marked and approved
  * by a company administrator; revoked.
  */
@@ -79,6 +80,22 @@ function ModuleCredentials(o: ModuleCredentialsOptions) {
         />
       ) : null}
     </section>
+  );
+}
+
+/** Device keys (`dfk_`, `X-Api-Key`) of the workspace: what runners of the device API use. */
+export function DeviceKeys() {
+  const path = '/df/api/keys';
+  return (
+    <ModuleCredentials
+      id="device-keys" title="Device keys" one="device key" permission="df:key:manage" path={path}
+      description={<>Keys sent as <code>X-Api-Key</code> to the device API and the WebDriver hub. An API key with the <code>devices</code> scope does the same and more.</>}
+      list={async () => (await api<{ content: DeviceKey[] }>(path, { query: { page: 0, size: 100 } })).content.filter((k) => !k.revoked)}
+      create={async (name) => {
+        const made = await api<{ name: string; key: string }>(path, { method: 'POST', body: { name } });
+        return { name: made.name, value: made.key };
+      }}
+    />
   );
 }
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { getUser, getUserByEmail, listTeams, listUsers, type TeamView, type UserView } from '#projections/org-directory/index.js';
 import { activeScimToken, findScimToken, type ScimTokenView } from '#projections/org-scim/index.js';
 import { hashToken, randomToken } from '#shared/auth/index.js';
-import { aggregate, credentialApprovalDecider } from '#shared/es/index.js';
+import { aggregate } from '#shared/es/index.js';
 import { credentialNeedsApproval } from '#shared/http/key-verifier.js';
 import type { CommandContext } from '#shared/es/index.js';
 import { AppError } from '#shared/errors.js';
 import { scimTokenStream } from '#events/organization/scim.js';
-import { credentialApprovalStream } from '#events/organization/credentials.js';
 import type { Platform } from '../../platform.js';
+import { credentialApprovals } from '../../credential-approvals.js';
 import { requireOwnAddress } from '../domains/index.js';
 import { TeamService } from '../teams/index.js';
 import { deleteUser, registerUser, setUserStatus, updateUser, type TokenRevocations } from '../users/index.js';
@@ -36,7 +36,7 @@ export class ScimService {
   private readonly tokens;
   private readonly teams: TeamService;
 
-  private readonly approvals;
+  private readonly approveCredential;
 
   constructor(
     private readonly platform: Platform,
@@ -45,7 +45,7 @@ export class ScimService {
     private readonly held: (key: { credentialId: string; userId: number; signIn: 'password' | 'sso' }) => Promise<boolean> = async () => false,
   ) {
     this.tokens = aggregate(platform, { decider: scimTokenDecider, stream: scimTokenStream, readModels: ['org-scim'] });
-    this.approvals = aggregate(platform, { decider: credentialApprovalDecider, stream: credentialApprovalStream, readModels: ['org-credentials'] });
+    this.approveCredential = credentialApprovals(platform);
     this.teams = new TeamService(platform);
   }
 
@@ -86,7 +86,7 @@ export class ScimService {
 
   /** Records an administrator's approval of a token single sign-on holds. */
   async approveToken(token: ScimTokenView, approvedBy: number, ctx: CommandContext): Promise<void> {
-    await this.approvals.run(token.id, { type: 'ApproveCredential', credentialId: token.id, kind: 'scim-token', userId: token.createdBy, approvedBy }, ctx);
+    await this.approveCredential({ credentialId: token.id, kind: 'scim-token', userId: token.createdBy }, approvedBy, ctx);
   }
 
   // ------------------------------------------------------------------------------------------- users
