@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentHost, loadAgentConfig } from '#agent/index.js';
-import { dfDevicesProjection, devicesOfHost } from '#projections/df-devices/index.js';
+import { dfDevicesProjection, devicesOfHost, inventoryOfHost } from '#projections/df-devices/index.js';
 import { dfSessionsProjection } from '#projections/df-sessions/index.js';
 import { ProjectionRunner } from '#projections/runner.js';
 import { createMemoryBus } from '#shared/bus/index.js';
@@ -145,6 +145,8 @@ describe('host registry', () => {
       expect(joined[0]).toEqual(['joined-host', ...ids]);
       const infos = ids.map((id) => agent.driverOf(id)!.info);
       const placement = { hostId: 'joined-host', nodeName: 'joined-node', hubId: 'local', companyId: null, workspaceIds: null };
+      // The hello's devices in the read model the registry reconciles against (before, a report could find them not there yet).
+      await vi.waitFor(async () => expect((await inventoryOfHost(db, 'joined-host')).filter((r) => r.status !== 'offline').map((r) => r.deviceId).sort()).toEqual(ids), { timeout: 10_000, interval: 20 });
       // A report of the same devices: none joined.
       await registry.reconcileInventory(placement, infos, { hello: false });
       expect(joined).toHaveLength(1);
