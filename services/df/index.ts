@@ -155,7 +155,7 @@ function buildSessionSide(platform: Platform, devices: DeviceCommands, hub: Scre
   );
   const sweeper = new FleetSweeper(withPlatform(platform, { fleet, sessions, maxSessionSeconds: fleetDefaults(config).defaultSession.maxSessionSeconds }));
   const watchdog = new BusyWatchdog(withPlatform(platform, { holders, sessions, periodMs: config.DF_WATCHDOG_PERIOD }));
-  return { fleet, sessions, reservations, sweeper, watchdog };
+  return { fleet, sessions, reservations, sweeper, watchdog, holders };
 }
 
 /** The services of the device module, in the order they need each other (constructor injection only). */
@@ -168,7 +168,7 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
   const health = new HealthService(platform, { bookings: gate });
   // Mails a booker the maintenance that falls in their booking (it follows the event log).
   const bookingMails = new MaintenanceConflictMailer(platform);
-  const { fleet, sessions, reservations, sweeper, watchdog } = buildSessionSide(platform, devices, hub, health, gate);
+  const { fleet, sessions, reservations, sweeper, watchdog, holders } = buildSessionSide(platform, devices, hub, health, gate);
   const enrolments = new HostEnrolments({ store: platform.store, sharedPoolToken: config.DF_SHARED_POOL_TOKEN });
   const sharing = new SharingService(platform, hub);
   const accessibility = new AccessibilityService(platform, sessions);
@@ -212,6 +212,7 @@ function buildServices(platform: Platform, deps: DfModuleDeps) {
     listTests: (scope, versionId) => listings.of(scope, versionId),
     concurrentSessionLimit: async (companyId) => (await fleet.plan(companyId)).limits.concurrentSessions,
     results: deps.testResults ?? null,
+    holders,
   });
   const evidence = new SessionEvidenceBuilder({ db: platform.db, blobs: platform.blobs, now: () => platform.now(), signer: deps.auditChain });
   return { devices, hub, fleet, gate, bookingMails, sessions, reservations, sweeper, watchdog, enrolments, sharing, accessibility, dataPlane, debug, operations, files, installer, hosts, testRuns, health, evidence };

@@ -3,7 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ScriptedSuite } from '../adbd/instrument.js';
+import type { AdbdPeer } from '../adbd/peer.js';
 import { encodeBinaryXml, type XmlNode } from './axml.js';
+import { catalogued } from './catalog.js';
+import { http } from './server.js';
 import { zipOf } from './zip.js';
 
 const run = promisify(execFile);
@@ -47,4 +51,32 @@ export async function fixtureTestApk(options: { pkg?: string; targetPackage?: st
   const pkg = options.pkg ?? 'com.example.app.test';
   const manifest = testManifest(pkg, options.instrumentation === false ? undefined : { runner: 'androidx.test.runner.AndroidJUnitRunner', targetPackage: options.targetPackage ?? 'com.example.app' });
   return zipOf([['AndroidManifest.xml', manifest], ...[...dex].map(([name, bytes]) => [name, bytes] as const)]);
+}
+
+/** A run's builds catalogued and its first runnable test scripted to hang on the device (the others pass). */
+export interface HangingSuite {
+  appVersionId: string;
+  testVersionId: string;
+  hung: { className: string; methodName: string };
+}
+
+/**
+ * Catalogues the fixture app (package `pkg`) and its instrumentation test APK through `baseUrl`, and
+ * scripts the adbd peer's instrumentation so that the first runnable test of the listing hangs and every
+ * other passes: a run of `hung.className` stays on its device until something ends it.
+ */
+export async function catalogueHangingSuite(baseUrl: string, token: string, peer: AdbdPeer, pkg = 'com.example.app'): Promise<HangingSuite> {
+  const dex = await assembleFixtureDex();
+  const app = (await catalogued(baseUrl, token, 'app.apk', zipOf([['AndroidManifest.xml', testManifest(pkg)], ['classes.dex', dex.get('classes.dex')!]]))).versionId;
+  const tests = (await catalogued(baseUrl, token, 'app-androidTest.apk', await fixtureTestApk())).versionId;
+  const listing = (await http(baseUrl, 'GET', `/df/api/files/app-versions/${tests}/tests`, { token })).body as { runner: string; targetPackage: string; tests: { className: string; methodName: string; ignored: boolean }[] };
+  const hung = listing.tests.find((t) => !t.ignored)!;
+  const suite: ScriptedSuite = {
+    testPackage: `${pkg}.test`,
+    runner: listing.runner,
+    targetPackage: listing.targetPackage,
+    tests: listing.tests.map((t) => ({ className: t.className, methodName: t.methodName, outcome: t === hung ? { kind: 'hang' } : { kind: 'pass' }, durationMs: 50 })),
+  };
+  peer.scriptSuite(suite);
+  return { appVersionId: app, testVersionId: tests, hung: { className: hung.className, methodName: hung.methodName } };
 }

@@ -1,7 +1,10 @@
 import type { KeyValueStore } from '#shared/kv/index.js';
 
-/** Who holds a session through a connection the service can see end: a console viewer or a WebDriver client. */
-export type HolderKind = 'viewer' | 'webdriver';
+/**
+ * Who holds a session through something the service can see end: a console viewer, a WebDriver client,
+ * or a test run's shard (the process that runs it).
+ */
+export type HolderKind = 'viewer' | 'webdriver' | 'run-shard';
 
 /** What the watchdog knows of a session's holder: the kind that claimed it (null: none did) and whether one is present now. */
 export interface HolderState {

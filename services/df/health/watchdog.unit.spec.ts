@@ -12,6 +12,8 @@ describe('what the busy-device watchdog finds unexplained', () => {
   it('an active session a connection claimed, with none present and no command for longer than the grace', () => {
     expect(unexplained(session({ lastActivityAt: ago(GRACE + 1) }), gone, NOW, GRACE)).toEqual({ why: 'no-live-holder', holder: 'viewer' });
     expect(unexplained(session({ lastActivityAt: ago(GRACE + 1) }), { claimedBy: 'webdriver', present: false }, NOW, GRACE)).toEqual({ why: 'no-live-holder', holder: 'webdriver' });
+    // A test run's shard whose process died: nothing vouches for its session any more.
+    expect(unexplained(session({ lastActivityAt: ago(GRACE + 1) }), { claimedBy: 'run-shard', present: false }, NOW, GRACE)).toEqual({ why: 'no-live-holder', holder: 'run-shard' });
   });
 
   it('not while a holder is present, a command came within the grace, or no connection ever claimed it', () => {

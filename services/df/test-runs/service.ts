@@ -17,6 +17,7 @@ import { chooseDevices, type DeviceSelector } from './devices.js';
 import { testHistory } from './history.js';
 import { planShards, resolveStrategy, selectTests, testKey, type TestId } from './plan.js';
 import { judgeShardSession, RUN_ACTOR, ShardRunner, type ShardContext } from './shard.js';
+import { RunMarks, ShardHolders } from './holders.js';
 import { isFinished, isLive, type TestRunRecord } from './state.js';
 
 const READ_MODELS = ['df-test-runs'];
@@ -34,6 +35,8 @@ export interface TestRunServiceDeps {
   concurrentSessionLimit(companyId: number): Promise<number | null>;
   /** Test management, where a run naming a project files its results; null: not in this installation. */
   results: TestResultsPort | null;
+  /** The sessions' holders the busy-device watchdog reads: shards vouch for their sessions there (absent: none vouch). */
+  holders?: ConstructorParameters<typeof ShardHolders>[0];
 }
 
 /** One result of a run's test for test management: one per attempt (its device session named), as a JUnit case. */
@@ -68,12 +71,6 @@ export interface CreateTestRunInput {
 const LATE = new Set(['INVALID_TRANSITION', 'NOT_FOUND']);
 /** Runs whose folded state this process keeps (the runs under way, and a few more). */
 const CACHED_RUNS = 64;
-/**
- * How long the mark that a process runs a run lasts unless its sweeper renews it (every 2 s). A run
- * without one was left by a process that stopped without ending it: any process's sweeper ends it.
- */
-const HOLDER_TTL_MS = 15_000;
-const holderKey = (runId: string) => `df:test-run:holder:${runId}`;
 
 /**
  * Test runs in this process: creating one (validation, queue, plan), running its shards on their
@@ -93,11 +90,13 @@ export class TestRunService {
    */
   private readonly runs: Aggregate<TestRunCommand, TestRunEvent, TestRunRecord>;
   private readonly states: ReturnType<typeof cachedStates<TestRunEvent, TestRunRecord>>;
-  /** This process, as the holder of the runs it runs. */
-  private readonly instance = randomUUID();
+  private readonly marks: RunMarks;
+  private readonly shardHolders: ShardHolders;
 
   constructor(private readonly deps: TestRunServiceDeps) {
     this.states = cachedStates(testRunDecider, testRunStream, CACHED_RUNS);
+    this.marks = new RunMarks(deps.platform.kv);
+    this.shardHolders = new ShardHolders(deps.holders ?? null);
     this.runs = aggregate(deps.platform, {
       decider: { ...testRunDecider, decide: (c: TestRunCommand, s) => testRunEvents.checked(testRunDecider.decide(c, s)) },
       stream: testRunStream,
@@ -131,7 +130,7 @@ export class TestRunService {
    * tests never reported, a run with nothing left).
    */
   async sweep(tick: Tick = UNTRACED): Promise<void> {
-    for (const runId of [...this.active.keys()]) await this.hold(runId);
+    for (const runId of [...this.active.keys()]) await this.marks.mark(runId);
     await this.endOrphans(tick);
     const runs = [...this.active.keys()];
     tick.count('runs.checked', runs.length);
@@ -163,20 +162,14 @@ export class TestRunService {
     if (session) await judgeShardSession(this.deps.sessions, session, state.shards[deviceId]).catch((err: unknown) => this.deps.platform.logger.warn({ err, runId, sessionId }, "judging a shard's session failed"));
   }
 
-  /** Marks (again) that this process runs a run. */
-  private hold(runId: string): Promise<void> {
-    return this.deps.platform.kv.set(holderKey(runId), this.instance, { ttlMs: HOLDER_TTL_MS });
-  }
-
   /**
    * Runs no process holds (the one that ran them stopped without ending them: a crash, a kill) end in
    * error, their devices' sessions are ended so the devices are available again, and their results
    * are filed as for any ended run.
    */
   private async endOrphans(tick: Tick): Promise<void> {
-    const { kv } = this.deps.platform;
     for (const run of await unfinishedTestRuns(this.deps.platform.db)) {
-      if (this.active.has(run.runId) || (await kv.get(holderKey(run.runId))) !== null) continue;
+      if (this.active.has(run.runId) || (await this.marks.held(run.runId))) continue;
       tick.count('runs.orphaned');
       await tick.work(() => this.endOrphan(run));
     }
@@ -189,7 +182,7 @@ export class TestRunService {
     await this.send(run.runId, caller, { type: 'Fail', reason: 'The device service running it stopped before it ended; its devices were given back', now: this.deps.platform.now().toISOString() }, RUN_ACTOR);
     for (const sessionId of run.sessionIds) {
       const session = await this.deps.sessions.get(caller, sessionId).catch(() => null);
-      if (session) await this.deps.sessions.end(session, 'test-run-finished', RUN_ACTOR).catch((err: unknown) => logger.warn({ err, sessionId }, 'a session of an orphaned test run could not be ended'));
+      if (session) await this.deps.sessions.end(session, 'abandoned', RUN_ACTOR).catch((err: unknown) => logger.warn({ err, sessionId }, 'a session of an orphaned test run could not be ended'));
     }
     await this.fileResults(run.runId, caller, run.name ?? run.runId);
   }
@@ -218,7 +211,7 @@ export class TestRunService {
     const history = await testHistory(db, caller, testApp.identifier);
     const runId = randomUUID();
     const now = this.deps.platform.now().toISOString();
-    await this.hold(runId);
+    await this.marks.mark(runId);
     await this.send(runId, caller, {
       type: 'Queue',
       runId,
@@ -283,6 +276,7 @@ export class TestRunService {
       instrumentation,
       install: (session) => this.install(caller, session, versions),
       load: () => this.load(runId),
+      holder: this.shardHolders,
       send: async (command) => {
         await this.send(runId, caller, { ...command, now: this.deps.platform.now().toISOString() } as TestRunCommand, RUN_ACTOR);
         return this.load(runId);
@@ -307,7 +301,7 @@ export class TestRunService {
       .finally(() => {
         this.active.delete(runId);
         this.runners.delete(runId);
-        void this.deps.platform.kv.delete(holderKey(runId)).catch(() => undefined);
+        void this.marks.forget(runId).catch(() => undefined);
       });
     this.active.set(runId, job);
   }

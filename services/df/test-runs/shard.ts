@@ -30,6 +30,8 @@ export interface ShardContext {
   install(session: SessionRecord): Promise<void>;
   /** The run as its stream says now. */
   load(): Promise<TestRunRecord>;
+  /** Vouches for the shard's session to the busy-device watchdog while the shard runs here (`ShardHolders`). */
+  holder: { hold(sessionId: string): Promise<void>; letGo(sessionId: string): void };
   /** Sends a command to the run; a refusal of a late report (the test moved, the run ended) is answered null. */
   send(command: Command): Promise<TestRunRecord | null>;
   /**
@@ -119,6 +121,7 @@ export class ShardRunner {
       return;
     }
     try {
+      await this.ctx.holder.hold(this.session.id);
       await this.ctx.send({ type: 'StartShard', deviceId: this.deviceId, sessionId: this.session.id });
       await this.ctx.install(this.session);
       await this.work(this.session);
@@ -133,6 +136,7 @@ export class ShardRunner {
         .then((state) => judgeShardSession(this.sessions, session, state.shards[this.deviceId]))
         .catch(() => undefined);
       await this.sessions.end(this.session, 'test-run-finished', RUN_ACTOR).catch(() => undefined);
+      this.ctx.holder.letGo(this.session.id);
     }
   }
 

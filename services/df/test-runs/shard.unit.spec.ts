@@ -65,6 +65,10 @@ function harness(poll: Poll, hooks: { onStart?: (send: (c: TestRunCommand) => vo
     instrumentation: { testPackage: 'com.acme.test', runner: 'androidx.test.runner.AndroidJUnitRunner', targetPackage: 'com.acme' },
     install: async () => undefined,
     load: async () => state,
+    holder: {
+      hold: async (id) => void calls.push(`hold ${id}`),
+      letGo: (id) => void calls.push(`let go ${id}`),
+    },
     send: async (command) => apply({ ...command, now: now() } as TestRunCommand),
     sendAll: async (commands) => {
       for (const command of commands) apply({ ...command, now: now() } as TestRunCommand);
@@ -92,7 +96,7 @@ describe("a shard's end judges its device session", () => {
     const h = harness({ events: [started(1, TESTS[0]!)], lastSeq: 1, done: true, notRun: [], failure: cut });
     await h.run();
     expect(h.state().shards[DEVICE]).toMatchObject({ state: 'infrastructure-failed', sessionId: 's-1', endReason: `The device failed: DEVICE_UNREACHABLE: ${cut}` });
-    expect(h.calls).toEqual([`outcome failed (run shard: The device failed: DEVICE_UNREACHABLE: ${cut}) on s-1 by ${RUN_ACTOR}`, 'end s-1: test-run-finished']);
+    expect(h.calls).toEqual(['hold s-1', `outcome failed (run shard: The device failed: DEVICE_UNREACHABLE: ${cut}) on s-1 by ${RUN_ACTOR}`, 'end s-1: test-run-finished', 'let go s-1']);
   });
 
   it('completed: outcome passed even though one of its tests failed (the app, not the device), set before the session ends', async () => {
@@ -100,14 +104,14 @@ describe("a shard's end judges its device session", () => {
     await h.run();
     expect(h.state().status).toBe('failed');
     expect(h.state().shards[DEVICE]!.state).toBe('completed');
-    expect(h.calls).toEqual([`outcome passed (run shard: completed) on s-1 by ${RUN_ACTOR}`, 'end s-1: test-run-finished']);
+    expect(h.calls).toEqual(['hold s-1', `outcome passed (run shard: completed) on s-1 by ${RUN_ACTOR}`, 'end s-1: test-run-finished', 'let go s-1']);
   });
 
   it('cancelled: no outcome, the session only ends', async () => {
     const h = harness({ events: [], lastSeq: 0, done: true, notRun: [] }, { onStart: (send) => send({ type: 'Cancel', reason: 'Cancelled by user 7', now: new Date(T0 + 60_000).toISOString() }) });
     await h.run();
     expect(h.state().shards[DEVICE]!.state).toBe('cancelled');
-    expect(h.calls).toEqual(['end s-1: test-run-finished']);
+    expect(h.calls).toEqual(['hold s-1', 'end s-1: test-run-finished', 'let go s-1']);
   });
 
   it('says nothing of a live shard, and cuts a long reason to what an outcome may hold', () => {
