@@ -114,7 +114,9 @@ async function startSink(): Promise<{ endpoint: string; bytes: () => number; clo
 
 async function measureOne(load: LoadGenerator, metrics: boolean, options: MetricsCostOptions, label = `metrics ${metrics ? 'on ' : 'off'}`, profile = false): Promise<LoadResult & { scrapes: number; cpuPerRequestUs: number; shares?: CodeShares }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-metrics-'));
-  const server = await startBenchServer(dataDir, metrics ? { METRICS_PORT: '0' } : {});
+  // No device host: its browser devices (two Chromiums starting, then their health readings) would run
+  // in the measured seconds of one process and not another's, the spread this step is to see through.
+  const server = await startBenchServer(dataDir, { AGENT_ENABLED: 'false', ...(metrics ? { METRICS_PORT: '0' } : {}) });
   let scrapes = 0;
   let scraper: NodeJS.Timeout | null = null;
   const profiler = profile ? new Session() : null;
