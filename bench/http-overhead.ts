@@ -19,6 +19,8 @@ export interface HttpOverheadOptions {
   connections: readonly number[];
   durationSeconds: number;
   warmupSeconds: number;
+  /** Pairs of runs at the headline connection count, the order turned in each (baseline first, then gateway first, ...). */
+  pairs: number;
 }
 
 /** One autocannon run and who used the CPU meanwhile. */
@@ -29,6 +31,8 @@ export interface MeasuredLoad extends LoadResult {
 /** The plain route and the gateway route at one connection count. */
 export interface HttpComparison {
   connections: number;
+  /** Which pair of runs at this connection count (1, 2, ...); a pair's two runs were measured one right after the other. */
+  pair: number;
   durationSeconds: number;
   baseline: MeasuredLoad;
   gateway: MeasuredLoad;
@@ -80,6 +84,20 @@ async function sameBody(baselineUrl: string, gatewayUrl: string, headers: Record
 
 const ratio = (value: number, base: number) => value / base;
 
+/** One pair's figures: the gateway's against the baseline's of the same pair. */
+function compare(connections: number, pair: number, durationSeconds: number, baseline: MeasuredLoad, gateway: MeasuredLoad): HttpComparison {
+  return {
+    connections,
+    pair,
+    durationSeconds,
+    baseline,
+    gateway,
+    throughputKept: ratio(gateway.requestsPerSecond, baseline.requestsPerSecond),
+    p50Added: ratio(gateway.latency.p50, baseline.latency.p50) - 1,
+    p99Added: ratio(gateway.latency.p99, baseline.latency.p99) - 1,
+  };
+}
+
 /**
  * Gateway overhead: a bare Fastify route against `GET /df/api/client-config` behind the gateway of a
  * started server (embedded mode), loaded alike by autocannon running in a child process.
@@ -91,7 +109,9 @@ export async function measureHttpOverhead(options: HttpOverheadOptions): Promise
   const load = new LoadGenerator();
   try {
     const starting = phase('starting the server (embedded: PGlite in a temporary DATA_DIR)');
-    server = await startBenchServer(dataDir);
+    // No device host: its browser devices (two Chromiums starting, then read for their health) would take
+    // CPU in some runs and not others, on the cores the two servers and the load generator share.
+    server = await startBenchServer(dataDir, { AGENT_ENABLED: 'false' });
     starting.done(server.url);
     baseline = await startBaseline();
     const token = await signIn(server.url);
@@ -119,17 +139,15 @@ export async function measureHttpOverhead(options: HttpOverheadOptions): Promise
     for (const side of ['baseline', 'gateway'] as const) await runOnce(side, options.connections[0]!, options.warmupSeconds, 'warm-up ');
     const comparisons: HttpComparison[] = [];
     for (const connections of options.connections) {
-      const b = await runOnce('baseline', connections, options.durationSeconds, 'measure ');
-      const g = await runOnce('gateway', connections, options.durationSeconds, 'measure ');
-      comparisons.push({
-        connections,
-        durationSeconds: options.durationSeconds,
-        baseline: b,
-        gateway: g,
-        throughputKept: ratio(g.requestsPerSecond, b.requestsPerSecond),
-        p50Added: ratio(g.latency.p50, b.latency.p50) - 1,
-        p99Added: ratio(g.latency.p99, b.latency.p99) - 1,
-      });
+      const pairs = connections === options.connections[0] ? options.pairs : 1;
+      for (let pair = 1; pair <= pairs; pair++) {
+        // Alternating which side goes first: a machine that slows or speeds up during the step moves both
+        // sides of some pairs one way and of others the other way, instead of every gateway run one way.
+        const order = pair % 2 === 1 ? (['baseline', 'gateway'] as const) : (['gateway', 'baseline'] as const);
+        const runs: Partial<Record<'baseline' | 'gateway', MeasuredLoad>> = {};
+        for (const side of order) runs[side] = await runOnce(side, connections, options.durationSeconds, `pair ${pair} `);
+        comparisons.push(compare(connections, pair, options.durationSeconds, runs.baseline!, runs.gateway!));
+      }
     }
     return { route: ROUTE, requestHeaders: Object.keys(headers), comparisons };
   } finally {
