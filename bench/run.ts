@@ -23,6 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { heading, note, num, phase, table } from './console.js';
 import { formatCpu, measureCpu, type CpuShare } from './cpu.js';
 import { formatAndroid, measureAndroid, type AndroidReport } from './android.js';
@@ -488,6 +489,11 @@ const machine = {
   loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
 };
 heading(`bench: ${[...steps].join(', ')} — ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`);
+// The servers this run starts write their log lines to a file of the run's, not between its progress
+// lines; the step's child processes inherit the variable.
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+process.env.BENCH_SERVER_LOG ??= fileURLToPath(new URL(`./results/servers-${new Date().toISOString().replace(/[:.]/g, '-')}.log`, import.meta.url));
+note(`the servers' log lines: ${process.env.BENCH_SERVER_LOG}`);
 if (machine.loadAverageAtStart[0]! > 0.5) {
   note(`load average ${machine.loadAverageAtStart.join(' / ')} already: something else is using this machine's cores`);
 }

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pino, { type DestinationStream } from 'pino';
 import { startProcess, type RunningProcess } from '#services/run.js';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench admin password' };
@@ -31,9 +32,22 @@ export function benchServerEnv(dataDir: string, env: Record<string, string> = {}
   };
 }
 
+/**
+ * The file the servers a bench run starts in its processes write their log lines to (`BENCH_SERVER_LOG`,
+ * which the run sets and names at its start), so that they do not fall between its progress lines;
+ * standard output when it is not set.
+ */
+let serverLog: DestinationStream | undefined;
+function serverLogDestination(): DestinationStream | undefined {
+  const path = process.env.BENCH_SERVER_LOG;
+  if (!path) return undefined;
+  serverLog ??= pino.destination({ dest: path, append: true, mkdir: true, sync: false });
+  return serverLog;
+}
+
 /** Starts the platform in this process on `dataDir`; `env` adds to or overrides the bench defaults. */
 export function startBenchServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningProcess> {
-  return startProcess(benchServerEnv(dataDir, env));
+  return startProcess(benchServerEnv(dataDir, env), undefined, serverLogDestination());
 }
 
 /** Signs the bench administrator in; returns the access token. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { ProjectionRunner } from '#projections/runner.js';
 import { ProjectionLeases } from '#projections/leases.js';
 import { ConfigError, loadConfig, type Config } from '#shared/config.js';
@@ -61,12 +61,13 @@ export interface RunningProcess {
 
 /**
  * Starts the services of one process: opens the adapters, runs the projections (when this process
- * owns them) and listens. `services` overrides `SERVICES`.
+ * owns them) and listens. `services` overrides `SERVICES`; `logDestination` takes the log lines
+ * instead of standard output (the bench's file of server logs).
  */
-export async function startProcess(env: Record<string, string | undefined> = process.env, services?: ServiceName[]): Promise<RunningProcess> {
+export async function startProcess(env: Record<string, string | undefined> = process.env, services?: ServiceName[], logDestination?: DestinationStream): Promise<RunningProcess> {
   const config = loadConfig(env);
   const selected = services ? new Set(services) : parseServices(config.SERVICES);
-  const logger = createLogger(config);
+  const logger = createLogger(config, logDestination);
   let runner: ProjectionRunner | null = null;
   let agent: AgentHost | null = null;
   let dfStarted: { stop(): Promise<void> } | null = null;
