@@ -143,6 +143,12 @@ describe('checks, heartbeats and metrics', () => {
   it('answers 404 to a heartbeat or metrics push with an unknown token and records nothing', async () => {
     const check = await newCheck();
     await push('heartbeat', check.token);
+    // The heartbeat is answered 202 before the check's read model has it: wait for it, or the list taken
+    // as "before" could be the one from before the heartbeat.
+    await until(
+      () => as(a.token).get(`/checks/${check.id}`),
+      (r) => r.body.status === 'up',
+    );
     const before = await as(a.token).get('/checks?size=200');
     const samplesBefore = await as(a.token).get(`/checks/${check.id}/metrics`);
     for (const token of ['hct_unknownunknownunknownunknown', 'not-even-a-token', `${check.token}x`]) {
