@@ -1,11 +1,13 @@
 /*
- * The history's chain: appends with the chain (the trigger that numbers and hashes each event under its
- * chain's head row) against the same store with the trigger disabled, taking turns within one run so
- * both see the same load; then verification of the chains written, in events per second (hashing the
+ * The history's chain: appends with the chain (a group's statement numbering and hashing its events
+ * under their chains' head rows, the row trigger for events that arrive without a hash) against the same
+ * database appended to without it (a store whose groups leave the chain out, `unchained`, and the row
+ * trigger disabled), taking turns within one run so both see the same load; then verification of the chains written, in events per second (hashing the
  * database's canonical encoding again and checking the order, as GET /api/v1/audit/verify does). A third
  * arm seals each event's client address under its actor's key (shared/pii), as the platform's store does.
  */
 import { randomBytes } from 'node:crypto';
+import { createSqlEventStore } from '#shared/es/index.js';
 import { ChainWalk, GENESIS } from '#shared/audit/verify-chain.js';
 import { SecretBox } from '#shared/auth/index.js';
 import { migratePersonKeys, PersonalData, PersonKeys, sealingEventStore } from '#shared/pii/index.js';
@@ -56,6 +58,8 @@ async function verifyAll(target: BenchStore): Promise<{ events: number; seconds:
 
 async function measureOne(name: BenchStore['name'], options: AuditChainOptions): Promise<AuditChainReport> {
   const target = await (name === 'PostgreSQL' ? openPostgresStore() : openPgliteStore());
+  // The same database without the chain: the baseline the chain's cost is measured against.
+  const unchained = createSqlEventStore(target.db, { unchained: true });
   try {
     await migrateAuditChain(target.db);
     await migratePersonKeys(target.db, () => target.store.headPosition());
@@ -67,7 +71,7 @@ async function measureOne(name: BenchStore['name'], options: AuditChainOptions):
         await target.db.query(`ALTER TABLE es_events ${chain ? "ENABLE" : "DISABLE"} TRIGGER USER`);
         const ticker = phase(`${name}, round ${round}, chain ${chain ? 'on' : 'off'}${sealed ? ', sealed' : ''}`);
         const category = `bench-chain${round}${chain ? 'on' : 'off'}${sealed ? 'sealed' : ''}`;
-        const load = await runWriters(sealed ? sealing : target.store, { writers: options.writers, eventsPerAppend: 1, durationMs: options.durationMs, streamCategory: category, companies: options.companies, actors: true });
+        const load = await runWriters(sealed ? sealing : chain ? target.store : unchained, { writers: options.writers, eventsPerAppend: 1, durationMs: options.durationMs, streamCategory: category, companies: options.companies, actors: true });
         ticker.done(`${num(load.eventsPerSecond)} events/s`);
         runs.push({ chain, sealed, round, load });
       }
@@ -91,6 +95,7 @@ async function measureOne(name: BenchStore['name'], options: AuditChainOptions):
       runs,
     };
   } finally {
+    await unchained.close();
     await target.dispose();
   }
 }

@@ -32,6 +32,11 @@ export interface SqlEventStoreOptions {
   groupCommit?: boolean;
   /** PostgreSQL server: how many groups may be on their way at once, each on its own connection. Default 4. */
   groupsInFlight?: number;
+  /**
+   * Groups appended without the history's chain (sql-chain.ts): only for measuring what the chain costs
+   * (`bench/audit-chain.ts`, which disables the row trigger as well). The platform never sets it.
+   */
+  unchained?: boolean;
 }
 
 /** The SQL event store, with what it tells about group commit. */
@@ -77,7 +82,7 @@ class SqlStore implements SqlEventStore {
         // PGlite runs one statement at a time anyway: a second group in flight would only queue there.
         maxInFlight: db.dialect === 'pglite' ? 1 : (options.groupsInFlight ?? DEFAULT_GROUPS_IN_FLIGHT),
         maxEvents: MAX_EVENTS_PER_APPEND,
-        write: (members) => appendGroup(db, members),
+        write: (members) => appendGroup(db, members, !options.unchained),
         writeAlone: (member) => appendAlone(db, member),
         onWritten: (written) => this.announceAppend(written),
       });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainWalk, GENESIS } from '#shared/audit/verify-chain.js';
 import type { Database } from '#shared/db/index.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';
-import { ENCODED_SQL, migrateSqlEventStore, type EventStore } from './index.js';
+import { migrateSqlEventStore, type EventStore } from './index.js';
+import { walkChain } from '#test/helpers/chain.js';
 
 /*
  * The chain's migration on PGlite: events recorded without the chain (the triggers off, as before it
@@ -16,16 +16,6 @@ let close: () => Promise<void>;
 
 const event = (companyId: number | null, n: number) => ({ type: 'Thing', payload: { n }, metadata: { companyId, occurredAt: '2026-01-01T00:00:00Z' } });
 
-async function walk(chain: string): Promise<ReturnType<ChainWalk['finish']>> {
-  const { rows } = await db.query<{ seq: string; position: string; hash: string; encoded: string }>(
-    `SELECT chain_seq::text AS seq, position::text AS position, encode(chain_hash, 'hex') AS hash, ${ENCODED_SQL('e', 'e.position')} AS encoded
-     FROM es_events e WHERE chain = $1 ORDER BY chain_seq`,
-    [chain],
-  );
-  const w = new ChainWalk(chain, { seq: 0, hash: GENESIS }, []);
-  for (const r of rows) w.event({ seq: Number(r.seq), position: r.position, hash: r.hash, encoded: r.encoded });
-  return w.finish();
-}
 
 beforeAll(async () => {
   ({ db, store, close } = await openPgliteStore());
@@ -58,7 +48,7 @@ describe('the chain migration', () => {
       ['company:2', 2, 7],
       ['installation', 1, 4],
     ]);
-    for (const chain of ['company:1', 'company:2', 'installation']) expect(await walk(chain)).toMatchObject({ ok: true });
+    for (const chain of ['company:1', 'company:2', 'installation']) expect(await walkChain(db, chain)).toMatchObject({ ok: true });
     const heads = (await db.query<{ chain: string; seq: string }>(`SELECT chain, seq::text AS seq FROM es_chains ORDER BY chain`)).rows;
     expect(heads).toEqual([
       { chain: 'company:1', seq: '4' },
@@ -70,6 +60,6 @@ describe('the chain migration', () => {
   it('notices an event changed after it was chained', async () => {
     await db.query(`UPDATE es_events SET payload = '{"n": 99}' WHERE chain = 'company:1' AND chain_seq = 2`);
     const position = (await db.query<{ p: string }>(`SELECT position::text AS p FROM es_events WHERE chain = 'company:1' AND chain_seq = 2`)).rows[0]!.p;
-    expect(await walk('company:1')).toMatchObject({ ok: false, firstBadPosition: position });
+    expect(await walkChain(db, 'company:1')).toMatchObject({ ok: false, firstBadPosition: position });
   });
 });

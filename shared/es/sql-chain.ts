@@ -14,10 +14,14 @@ import type { Sql } from '#shared/db/index.js';
  * verifier that is handed that text (an export carries it as `encoded`) recomputes the hash from the
  * bytes without knowing jsonb's rules; an export also reads the event from it.
  *
- * A BEFORE INSERT trigger numbers and hashes each event, under the row lock of its chain's head
- * (`es_chains`), in the transaction that appends it: an append alone and a group commit alike. The head
- * travels from event to event in a transaction-local setting and an AFTER INSERT statement trigger
- * writes it back to its row (es_chain_link, es_chain_flush). Concurrent
+ * A group commit's statement (group-commit.ts) numbers and hashes its events itself: it locks the head
+ * rows of the chains its events belong to (`es_chains`, in chain order), gives each event its number and
+ * its hash with a window over the group's events of that chain (the es_chain_fold aggregate), inserts
+ * them with both, and writes the heads back, all in the one statement. An event that arrives without a
+ * hash — an append alone, or a group's event whose chain has no head row yet — is numbered and hashed
+ * by a BEFORE INSERT trigger instead, under the same row lock, in the transaction that appends it; there
+ * the head travels from event to event in a transaction-local setting and an AFTER INSERT statement
+ * trigger writes it back to its row (es_chain_link, es_chain_flush). Concurrent
  * appends of one company therefore queue on that row for the rest of their transaction; the group
  * statement inserts its events ordered by chain so that two groups take chain rows in the same order.
  * Chain order is the order of `chain_seq`, which may differ from position order between concurrent
@@ -79,6 +83,14 @@ const CHAIN_MIGRATION = [
      FROM jsonb_each(COALESCE(NULLIF(current_setting('es.chain_heads', true), ''), '{}')::jsonb) AS j
      WHERE h.chain = j.key AND h.seq <> (j.value ->> 0)::bigint
    $$`,
+  // One step of a chain as an aggregate: the state is the hash so far, started from the head given with
+  // the first event (the state is NULL before it). Run as a window over a group's events of one chain
+  // (GROUP_APPEND_SQL), it gives each event its hash without a trigger.
+  `CREATE OR REPLACE FUNCTION es_chain_step(state bytea, head bytea, encoded text) RETURNS bytea LANGUAGE plpgsql STABLE AS $$
+   BEGIN
+     RETURN sha256(COALESCE(state, head) || convert_to(encoded, 'UTF8'));
+   END $$`,
+  `CREATE OR REPLACE AGGREGATE es_chain_fold(bytea, text) (SFUNC = es_chain_step, STYPE = bytea)`,
   `CREATE OR REPLACE FUNCTION es_chain_event() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      NEW.chain := ${CHAIN_OF_SQL('NEW.metadata')};
@@ -91,9 +103,13 @@ const CHAIN_MIGRATION = [
      PERFORM es_chain_flush();
      RETURN NULL;
    END $$`,
+  // The row trigger runs only for events that arrive without their hash: a group append hashes its own.
   `DO $$ BEGIN
+     IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'es_events_chain' AND tgrelid = 'es_events'::regclass AND tgqual IS NULL) THEN
+       DROP TRIGGER es_events_chain ON es_events;
+     END IF;
      IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'es_events_chain' AND tgrelid = 'es_events'::regclass) THEN
-       CREATE TRIGGER es_events_chain BEFORE INSERT ON es_events FOR EACH ROW EXECUTE FUNCTION es_chain_event();
+       CREATE TRIGGER es_events_chain BEFORE INSERT ON es_events FOR EACH ROW WHEN (NEW.chain_hash IS NULL) EXECUTE FUNCTION es_chain_event();
      END IF;
      IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'es_events_chain_heads' AND tgrelid = 'es_events'::regclass) THEN
        CREATE TRIGGER es_events_chain_heads AFTER INSERT ON es_events FOR EACH STATEMENT EXECUTE FUNCTION es_chain_statement();
