@@ -129,9 +129,11 @@ const GROUP_APPEND_SQL = `${GROUP_INPUT_SQL},
     FROM chained ORDER BY chain, o, ordinality
     RETURNING stream_id, position, revision, chain, chain_seq, chain_hash
   ),
+  -- Only the heads this statement locked and chained from: a new chain's head is the row trigger's,
+  -- which its statement-level trigger writes back (RETURNING shows those events' hashes too).
   heads_moved AS (
     UPDATE es_chains h SET seq = l.chain_seq, head = l.chain_hash
-    FROM (SELECT DISTINCT ON (chain) chain, chain_seq, chain_hash FROM inserted WHERE chain_hash IS NOT NULL ORDER BY chain, chain_seq DESC) l
+    FROM (SELECT DISTINCT ON (chain) chain, chain_seq, chain_hash FROM inserted WHERE chain IN (SELECT chain FROM heads) ORDER BY chain, chain_seq DESC) l
     WHERE h.chain = l.chain
   )
   SELECT stream_id, position, revision FROM inserted`;
