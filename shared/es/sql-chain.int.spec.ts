@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '#shared/db/index.js';
+import type { Database, Sql } from '#shared/db/index.js';
 import { openPgliteStore } from '#test/helpers/pglite.js';
 import { migrateSqlEventStore, type EventStore } from './index.js';
 import { walkChain } from '#test/helpers/chain.js';
@@ -55,6 +55,25 @@ describe('the chain migration', () => {
       { chain: 'company:2', seq: '2' },
       { chain: 'installation', seq: '1' },
     ]);
+  });
+
+  it('continues a chain across the statements of one transaction, each starting from the head the one before wrote', async () => {
+    const insert = (tx: Sql, stream: string, index: number, n: number) =>
+      tx.query(
+        `INSERT INTO es_events (index_in_append, event_id, stream_id, revision, type, version, payload, metadata)
+         VALUES ($1, gen_random_uuid(), $2, 0, 'Thing', 1, $3::jsonb, '{"companyId": 3, "occurredAt": "2026-01-01T00:00:00Z"}'::jsonb)`,
+        [index, stream, JSON.stringify({ n })],
+      );
+    await db.transaction(async (tx) => {
+      await insert(tx, 'tx-a', 0, 8);
+      await insert(tx, 'tx-b', 1, 9);
+      await insert(tx, 'tx-c', 2, 10);
+    });
+    await store.append('after-tx', [event(3, 11)], 'no_stream');
+    const { rows } = await db.query<{ seq: string; n: number }>(`SELECT chain_seq::text AS seq, (payload->>'n')::int AS n FROM es_events WHERE chain = 'company:3' ORDER BY chain_seq`);
+    expect(rows.map((r) => [Number(r.seq), r.n])).toEqual([[1, 8], [2, 9], [3, 10], [4, 11]]);
+    expect(await walkChain(db, 'company:3')).toMatchObject({ ok: true, events: 4 });
+    expect((await db.query<{ seq: string }>(`SELECT seq::text AS seq FROM es_chains WHERE chain = 'company:3'`)).rows[0]!.seq).toBe('4');
   });
 
   it('notices an event changed after it was chained', async () => {

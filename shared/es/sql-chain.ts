@@ -77,12 +77,14 @@ const CHAIN_MIGRATION = [
      head := sha256(head || convert_to(encoded, 'UTF8'));
      PERFORM set_config('es.chain_heads', jsonb_set(state, ARRAY[c], jsonb_build_array(seq, encode(head, 'hex')))::text, true);
    END $$`,
-  // Writes the heads this transaction moved back to their rows (locked by es_chain_link since).
-  `CREATE OR REPLACE FUNCTION es_chain_flush() RETURNS void LANGUAGE sql AS $$
+  // Writes the heads this transaction moved back to their rows (locked by es_chain_link since). PL/pgSQL
+  // rather than SQL: its UPDATE is planned once per connection, not at every call.
+  `CREATE OR REPLACE FUNCTION es_chain_flush() RETURNS void LANGUAGE plpgsql AS $$
+   BEGIN
      UPDATE es_chains h SET seq = (j.value ->> 0)::bigint, head = decode(j.value ->> 1, 'hex')
      FROM jsonb_each(COALESCE(NULLIF(current_setting('es.chain_heads', true), ''), '{}')::jsonb) AS j
-     WHERE h.chain = j.key AND h.seq <> (j.value ->> 0)::bigint
-   $$`,
+     WHERE h.chain = j.key AND h.seq <> (j.value ->> 0)::bigint;
+   END $$`,
   // One step of a chain as an aggregate: the state is the hash so far, started from the head given with
   // the first event (the state is NULL before it). Run as a window over a group's events of one chain
   // (GROUP_APPEND_SQL), it gives each event its hash without a trigger.
@@ -98,9 +100,16 @@ const CHAIN_MIGRATION = [
      FROM es_chain_link(NEW.chain, ${ENCODED_SQL('NEW', '(NEW.transaction_id::text::bigint << 16) | NEW.index_in_append')}) AS n;
      RETURN NEW;
    END $$`,
+  // After each insert statement: the heads the row trigger moved, if it ran (a group append that hashed
+  // all its events itself leaves nothing to write, and pays one setting's read). Once written, the
+  // setting is cleared: a later event of the transaction reads its chain's head from the row again (the
+  // row this transaction locked and wrote), and a later statement has nothing to write.
   `CREATE OR REPLACE FUNCTION es_chain_statement() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
-     PERFORM es_chain_flush();
+     IF COALESCE(current_setting('es.chain_heads', true), '') NOT IN ('', '{}') THEN
+       PERFORM es_chain_flush();
+       PERFORM set_config('es.chain_heads', '', true);
+     END IF;
      RETURN NULL;
    END $$`,
   // The row trigger runs only for events that arrive without their hash: a group append hashes its own.
