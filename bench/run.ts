@@ -54,7 +54,7 @@ import { formatVideoCpu, measureVideoCpu, type VideoCpuReport } from './video-cp
 
 const SETTINGS = {
   http: { connections: [50, 1], durationSeconds: 10, warmupSeconds: 3, pairs: 3 },
-  metrics: { connections: 50, durationSeconds: 10, warmupSeconds: 3, rounds: 3 },
+  metrics: { connections: 50, durationSeconds: 4, warmupSeconds: 10, rounds: 8, processesPerConfig: 2 },
   appends: { durationMs: 5_000, writers: [1, 16], batchedEventsPerAppend: 10 },
   groupCommit: { writers: 16, durationMs: 5_000, rounds: 2, settleMs: 10_000 },
   auditChain: { backends: ['PGlite', 'PostgreSQL'] as const, writers: 16, companies: 8, durationMs: 5_000, rounds: 2 },
