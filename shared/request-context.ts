@@ -13,16 +13,41 @@ export interface RequestContext {
   committed?: boolean;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/**
+ * What one asynchronous path carries: the request it belongs to, and, in a process that traces, the
+ * trace context it runs in (shared/tracing's context manager keeps it here). One asynchronous storage
+ * for both: each one a process holds makes every promise it creates carry one more store.
+ */
+interface Frame {
+  request?: RequestContext;
+  trace?: unknown;
+}
+
+const storage = new AsyncLocalStorage<Frame>();
 
 /** Runs `fn` (the rest of a request's handling) with the request's context. */
 export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  return storage.run({ request: context, trace: storage.getStore()?.trace }, fn);
 }
 
 /** The context of the request being handled, if any (none in background work). */
 export function currentRequest(): RequestContext | undefined {
-  return storage.getStore();
+  return storage.getStore()?.request;
+}
+
+/** Runs `fn(...args)` with `trace` as the trace context, in the same request (shared/tracing's context manager). */
+export function withTraceContext<A extends unknown[], T>(trace: unknown, fn: (...args: A) => T, ...args: A): T {
+  return storage.run({ request: storage.getStore()?.request, trace }, fn, ...args);
+}
+
+/** The trace context the current asynchronous path runs in, as `withTraceContext` set it. */
+export function currentTraceContext(): unknown {
+  return storage.getStore()?.trace;
+}
+
+/** Makes `trace` the trace context of the rest of the current asynchronous path (the context manager's `attach`). */
+export function enterTraceContext(trace: unknown): void {
+  storage.enterWith({ request: storage.getStore()?.request, trace });
 }
 
 /**
@@ -31,7 +56,7 @@ export function currentRequest(): RequestContext | undefined {
  * idempotency key is kept rather than let go (shared/http/idempotency.ts).
  */
 export function noteCommitted(): void {
-  const context = storage.getStore();
+  const context = storage.getStore()?.request;
   if (context) context.committed = true;
 }
 
@@ -41,7 +66,7 @@ export function noteCommitted(): void {
  * a slow answer's time went. Outside a request it only runs the step. A failing step is recorded too.
  */
 export async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
-  const context = storage.getStore();
+  const context = storage.getStore()?.request;
   if (!context) return step();
   const began = performance.now();
   try {

@@ -5,6 +5,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, SamplingDecision, TraceIdRatioBasedSampler, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingConfig } from './config.js';
+import { RequestStorageContextManager } from './context-manager.js';
 import { DECIDED_SAMPLED, setTracingActive, type RootDecision } from './spans.js';
 
 function samplerOf(config: TracingConfig): Sampler {
@@ -68,7 +69,7 @@ export function startSdk(config: TracingConfig, serviceName: string): Tracing {
     sampler: new DecidedSampler(samplerOf(config)),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.scheduleDelayMs })],
   });
-  provider.register();
+  provider.register({ contextManager: new RequestStorageContextManager() });
   setTracingActive(true, rootDecisionOf(config));
   return {
     config,
