@@ -34,9 +34,15 @@ export function chaptersVtt(entries: readonly TimelineEntry[], startedAt: string
     .map((e) => ({ e, offset: Date.parse(e.at) - origin }))
     .filter(({ offset }) => offset >= 0 && offset < durationMs)
     .sort((a, b) => a.offset - b.offset);
-  const cues = inside.map(({ e, offset }, i) => {
-    const end = Math.max(offset + 1, i + 1 < inside.length ? inside[i + 1]!.offset : durationMs);
-    return `${i + 1}\n${stamp(offset)} --> ${stamp(end)}\n${entryTitle(e)}\n`;
+  // Chapters must not overlap and each must last: entries of one millisecond start a millisecond apart.
+  const starts: { e: TimelineEntry; start: number }[] = [];
+  for (const { e, offset } of inside) {
+    const start = Math.max(offset, (starts.at(-1)?.start ?? -1) + 1);
+    if (start < durationMs) starts.push({ e, start });
+  }
+  const cues = starts.map(({ e, start }, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1]!.start : durationMs;
+    return `${i + 1}\n${stamp(start)} --> ${stamp(end)}\n${entryTitle(e)}\n`;
   });
   return ['WEBVTT', '', ...cues.map((c) => `${c}`)].join('\n');
 }

@@ -17,6 +17,22 @@ describe('video chapters and byte ranges', () => {
     expect(vtt).toBe('WEBVTT\n\n1\n00:00:02.500 --> 00:01:01.250\ncontrol: tap\n\n2\n00:01:01.250 --> 00:01:30.000\ntest: logs in -> home\n');
   });
 
+  it('starts entries of one millisecond a millisecond apart, so no two chapters overlap and each lasts', () => {
+    const at = '2026-01-01T00:00:01.263Z';
+    const vtt = chaptersVtt(
+      [
+        { kind: 'test', detail: { name: 'started' }, at },
+        { kind: 'control', detail: { action: 'navigate' }, at },
+        { kind: 'test', detail: { name: 'failed' }, at },
+      ],
+      '2026-01-01T00:00:00.000Z',
+      2_000,
+    );
+    expect(vtt).toBe(
+      'WEBVTT\n\n1\n00:00:01.263 --> 00:00:01.264\ntest: started\n\n2\n00:00:01.264 --> 00:00:01.265\ncontrol: navigate\n\n3\n00:00:01.265 --> 00:00:02.000\ntest: failed\n',
+    );
+  });
+
   it('names an entry by its kind alone when its detail says nothing readable', () => {
     expect(entryTitle({ kind: 'lifecycle', detail: { n: 1 }, at: '' })).toBe('lifecycle');
   });
