@@ -25,9 +25,12 @@ interface Frame {
 
 const storage = new AsyncLocalStorage<Frame>();
 
-/** Runs `fn` (the rest of a request's handling) with the request's context. */
-export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run({ request: context, trace: storage.getStore()?.trace }, fn);
+/**
+ * Runs `fn` (the rest of a request's handling) with the request's context, and with `trace` as its trace
+ * context when given (shared/tracing's, for a process that traces), else the one active now.
+ */
+export function withRequestContext<T>(context: RequestContext, fn: () => T, trace?: unknown): T {
+  return storage.run({ request: context, trace: trace ?? storage.getStore()?.trace }, fn);
 }
 
 /** The context of the request being handled, if any (none in background work). */

@@ -18,7 +18,7 @@ import { clientErrorHandler, installErrorHandling, isV1Path, type NotFoundFallba
 import { installInputHygiene } from './input-hygiene.js';
 import { installAbsentBodies } from './absent-body.js';
 import { installHttpMetrics, type MetricsExposure } from '../metrics/index.js';
-import { installHttpTracing } from '../tracing/index.js';
+import { requestTraceContext } from '../tracing/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -138,14 +138,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   installErrorHandling(app, options.notFound);
   if (options.metrics) installHttpMetrics(app, options.metrics);
-  // A server span per request when this process traces, active for the rest of its handling.
-  installHttpTracing(app);
-  // The rest of each request runs in its context: the events it causes record its address and id.
+  // The rest of each request runs in its context: the events it causes record its address and id. When
+  // this process traces, the same run also makes the request's trace context active (a server span for a
+  // sampled request): one hook and one asynchronous storage run per request, not two.
   app.decorateRequest('requestContext', null);
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const context: RequestContext = { requestId: request.id, clientAddress: request.ip };
     request.requestContext = context;
-    withRequestContext(context, done);
+    withRequestContext(context, done, requestTraceContext(request, reply));
   });
   installInputHygiene(app);
   installAbsentBodies(app);

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { context } from '@opentelemetry/api';
-import type { FastifyInstance } from 'fastify';
-import { DECIDED_SAMPLED, failSpan, requestTrace, SpanKind, startSpan, tracingActive, withSpan, type Span } from './spans.js';
+import { context, trace, type Context } from '@opentelemetry/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DECIDED_SAMPLED, failSpan, requestTrace, SpanKind, startSpan, tracingActive, type Span } from './spans.js';
 
 /**
  * Ends a request's span when its answer has been sent, with the status (5xx: failed), or failed when
@@ -21,31 +21,42 @@ function endWithResponse(res: ServerResponse, span: Span): void {
 }
 
 /**
- * A server span for every sampled request of `app` when this process traces (shared/tracing/start.ts):
- * named `METHOD /route/:template` (`http.route`; a request no route matched has the method alone),
- * continuing the W3C `traceparent` the request carries, active for the rest of its handling (what it
- * calls, logs, forwards or sends over the bus joins the trace), ended with the status. The sampling
- * decision comes first (`requestTrace`): a request that is not sampled gets no span at all, only a
- * context whose `traceparent` says so, which what it sends on carries. Off, nothing is installed.
+ * The trace context a request of a process that traces runs in (shared/tracing/start.ts): for a sampled
+ * request, a server span named `METHOD /route/:template` (`http.route`; a request no route matched has
+ * the method alone), continuing the W3C `traceparent` the request carries and ended with the status; for
+ * one not sampled, no span at all, only a context whose `traceparent` says so, which what it sends on
+ * carries. The sampling decision comes first (`requestTrace`). `undefined` when this process does not
+ * trace. The caller runs the rest of the request's handling in it: shared/http/server.ts enters it with
+ * the request's own context, in one asynchronous storage run.
+ */
+export function requestTraceContext(request: FastifyRequest, reply: FastifyReply): Context | undefined {
+  if (!tracingActive()) return undefined;
+  const { sampled, parent } = requestTrace(request.headers);
+  if (!sampled) return parent;
+  const route = request.is404 ? undefined : request.routeOptions.url;
+  const span = startSpan(
+    route === undefined ? request.method : `${request.method} ${route}`,
+    {
+      'http.request.method': request.method,
+      ...(route === undefined ? {} : { 'http.route': route }),
+      'client.address': request.ip,
+      'http.request.id': request.id,
+    },
+    SpanKind.SERVER,
+    parent,
+  );
+  endWithResponse(reply.raw, span);
+  return trace.setSpan(parent.deleteValue(DECIDED_SAMPLED), span);
+}
+
+/**
+ * The same for an application not made by shared/http/server.ts (a test's bare Fastify): a hook that runs
+ * the rest of each request in its trace context. Off, nothing is installed.
  */
 export function installHttpTracing(app: FastifyInstance): void {
   if (!tracingActive()) return;
   app.addHook('onRequest', (request, reply, done) => {
-    const { sampled, parent } = requestTrace(request.headers);
-    if (!sampled) return context.with(parent, done);
-    const route = request.is404 ? undefined : request.routeOptions.url;
-    const span = startSpan(
-      route === undefined ? request.method : `${request.method} ${route}`,
-      {
-        'http.request.method': request.method,
-        ...(route === undefined ? {} : { 'http.route': route }),
-        'client.address': request.ip,
-        'http.request.id': request.id,
-      },
-      SpanKind.SERVER,
-      parent,
-    );
-    endWithResponse(reply.raw, span);
-    withSpan(parent.deleteValue(DECIDED_SAMPLED), span, done);
+    const traced = requestTraceContext(request, reply);
+    return traced === undefined ? done() : context.with(traced, done);
   });
 }
