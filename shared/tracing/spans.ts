@@ -255,11 +255,6 @@ export function setIntervalOutsideTrace(fn: () => void, everyMs: number): NodeJS
   return outsideTrace(() => setInterval(fn, everyMs));
 }
 
-/** Runs `fn` with `span` active in `parent`. */
-export function withSpan<T>(parent: Context, span: Span, fn: () => T): T {
-  return context.with(trace.setSpan(parent, span), fn);
-}
-
 /**
  * `trace_id` and `span_id` of the active span, for a log line (pino's `mixin`, which merges the line
  * into the object returned: a new one each time); nothing outside a trace or when off.
