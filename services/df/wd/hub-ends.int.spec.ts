@@ -13,8 +13,9 @@ import type { WebDriverTransport } from './transport.js';
  * How the WebDriver hub ends the platform session it opened for a request, when the request does not
  * get its WebDriver session: the device's WebDriver server fails it (`webdriver-session-failed`), or the
  * client goes away while the device is being taken (`webdriver-request-abandoned`); and how it keeps a
- * session's client counted as present to the busy-device watchdog while a command of it is under way. The
- * devices are the read model's, on PGlite; the sessions port and the transport are the test's.
+ * session's client counted as present to the busy-device watchdog while a command of it is under way or
+ * was answered since the watchdog's last tick. The devices are the read model's, on PGlite; the sessions
+ * port and the transport are the test's.
  */
 let devices: ProjectionSpec;
 beforeAll(async () => {
@@ -105,7 +106,7 @@ describe('the WebDriver hub ends the platform session it opened', () => {
 });
 
 describe('a WebDriver client waiting on a long command', () => {
-  it('is present to the watchdog while the command is under way, and no longer once it is answered', async () => {
+  it('is present to the watchdog while the command is under way and at the tick after it is answered, and no longer after that', async () => {
     const kv = createMemoryKv();
     const holders = new SessionHolders(kv, 60_000);
     const { port } = sessionsPort(Promise.resolve(), holders);
@@ -133,6 +134,11 @@ describe('a WebDriver client waiting on a long command', () => {
 
     answer();
     expect((await command).status).toBe(200);
+    // Answered since the last tick: the client is there, whether or not its command has reached the read model.
+    await kv.delete('df:holder:present:s-1');
+    await holders.publish();
+    expect(await holders.of(['s-1'])).toEqual([{ claimedBy: 'webdriver', present: true }]);
+    // No command since: the next tick no longer vouches for it.
     await kv.delete('df:holder:present:s-1');
     await holders.publish();
     expect(await holders.of(['s-1'])).toEqual([{ claimedBy: 'webdriver', present: false }]);

@@ -21,9 +21,8 @@ import type { ActivityKind, SessionEndReason } from '#events/df/sessions.js';
 const mappingKey = (sessionId: string) => `df:wd:${sessionId}`;
 const MAPPING_TTL_MS = 7 * 86_400_000;
 const CANDIDATE_LIMIT = 200;
-/** Command log entries wait at most this long to be written (one append for a burst of commands). */
+/** Command log entries wait at most this long to be written (one append for a burst of commands); a burst this long is written at once. */
 const LOG_FLUSH_MS = 200;
-/** A burst this long is written at once. */
 const LOG_BATCH = 100;
 /** Device failures that mean "try the next device" while taking one. */
 const TAKEN = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE', 'DEVICE_OFFLINE', 'NOT_FOUND', 'DEVICE_RESERVED', 'DEVICE_UNHEALTHY', 'DEVICE_MENDING'];
@@ -81,7 +80,7 @@ export class WebDriverHub {
   constructor(private readonly deps: WebDriverHubDeps) {
     this.touchEveryMs = Math.max(1_000, Math.min(60_000, Math.floor(deps.idleTimeoutMs / 10)));
     this.queue.onAbandoned = (acquired) => void this.endPlatformSession(acquired.session.id, acquired.caller, 'webdriver-request-abandoned');
-    deps.sessions.holders?.addSource(() => this.inFlight.sessions());
+    deps.sessions.holders?.addSource(() => this.inFlight.live());
   }
 
   /** Requests of a company waiting for a device. */
@@ -382,8 +381,9 @@ export class WebDriverHub {
     return this.flushLog(sessionId);
   }
 
-  /** Forgets what a session had waiting (it has ended: nothing more can be recorded). */
+  /** Forgets what a session had waiting and its commands (it has ended: nothing more can be recorded, no client vouched for). */
   private dropLog(sessionId: string): void {
+    this.inFlight.forget(sessionId);
     const pending = this.logs.get(sessionId);
     if (pending?.timer) clearTimeout(pending.timer);
     this.logs.delete(sessionId);
