@@ -4,7 +4,8 @@
  * /df/api/client-config` behind the gateway of an embedded server — on servers with metrics and tracing
  * off, with `METRICS_PORT` set and `/metrics` scraped once a second while measured (fifteen times
  * Prometheus's default rate), and with metrics on and tracing exported over OTLP/protobuf to a local
- * receiver at 10 % and at 100 % sampling. Each configuration runs in processes of its own (Node's
+ * receiver at 10 % and at 100 % sampling; the scraper and the receiver run in an observer process of
+ * their own (bench/observer-worker.ts), as Prometheus and a collector would. Each configuration runs in processes of its own (Node's
  * collectors and the tracing SDK, once started, stay for the life of a process), two of each, all
  * started first and kept running; then rounds measure a slice of every process in turn, so that what
  * the machine does meanwhile falls on every configuration alike and no figure rests on one process (the
@@ -16,12 +17,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import type { AddressInfo } from 'node:net';
 import { startTracing } from '#shared/tracing/index.js';
 import { num, phase, table } from './console.js';
 import { LoadGenerator } from './load-generator.js';
+import { Observer } from './observer.js';
 import type { LoadResult } from './load-worker.js';
 import { signIn, startBenchServer } from './server.js';
 
@@ -100,34 +100,20 @@ export interface MetricsCostReport {
   profiled: { config: MetricsConfig; requestsPerSecond: number; shares: CodeShares }[];
 }
 
-/** A local OTLP/HTTP receiver that counts what it is sent (the bytes) and answers at once. */
-async function startSink(): Promise<{ endpoint: string; bytes: () => number; close(): Promise<void> }> {
-  let bytes = 0;
-  const server = createServer((req, res) => {
-    req.on('data', (c: Buffer) => (bytes += c.length));
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bytes: () => bytes,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 /**
  * One configuration's server, kept running in this process and measured slice by slice: tracing started
  * first when a ratio is given (as a process does), then the embedded server, signed in and warmed up.
  * No device host: its browser devices (two Chromiums starting, then their health readings) would run in
  * the measured seconds of one process and not another's. `/metrics` is scraped once a second while a
- * slice is measured.
+ * slice is measured, and the spans are received, by an observer process (bench/observer-worker.ts): in
+ * an installation, Prometheus and the collector are not in the server's process either.
  */
 export class ConfigHost {
   private constructor(
     private readonly config: MetricsConfig,
     private readonly options: MetricsCostOptions,
     private readonly load: LoadGenerator,
-    private readonly sink: Awaited<ReturnType<typeof startSink>> | null,
+    private readonly observer: Observer,
     private readonly tracing: Awaited<ReturnType<typeof startTracing>> | null,
     private readonly server: Awaited<ReturnType<typeof startBenchServer>>,
     private readonly dataDir: string,
@@ -136,13 +122,13 @@ export class ConfigHost {
 
   static async start(config: MetricsConfig, options: MetricsCostOptions): Promise<ConfigHost> {
     const load = new LoadGenerator();
-    const sink = config.ratio === null ? null : await startSink();
-    const tracing = sink
-      ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench' }, 'qa-bench')
+    const observer = await Observer.start();
+    const tracing = config.ratio !== null
+      ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: observer.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench' }, 'qa-bench')
       : null;
     const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-metrics-'));
     const server = await startBenchServer(dataDir, { AGENT_ENABLED: 'false', ...(config.metrics ? { METRICS_PORT: '0' } : {}) });
-    const host = new ConfigHost(config, options, load, sink, tracing, server, dataDir, { authorization: `Bearer ${await signIn(server.url)}`, 'x-workspace-id': '1' });
+    const host = new ConfigHost(config, options, load, observer, tracing, server, dataDir, { authorization: `Bearer ${await signIn(server.url)}`, 'x-workspace-id': '1' });
     await load.run({ url: `${server.url}${ROUTE}`, headers: host.headers, connections: options.connections, durationSeconds: options.warmupSeconds });
     return host;
   }
@@ -155,10 +141,8 @@ export class ConfigHost {
   /** One measured slice of `options.durationSeconds`, under the V8 profiler when the configuration says so. */
   async measure(tag = ''): Promise<Measured> {
     const { options, server, label } = this;
-    let scrapes = 0;
     const metricsUrl = server.metricsUrl;
-    // A scrape still in flight when the slice ends is not counted.
-    const scraper = metricsUrl ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()).then(() => scrapes++, () => undefined), 1_000) : null;
+    if (metricsUrl) await this.observer.scrape(metricsUrl);
     const profiler = this.config.profile ? new Session() : null;
     const ticker = phase(`${label}${tag} ${options.connections} conn, ${options.durationSeconds} s`);
     try {
@@ -170,6 +154,7 @@ export class ConfigHost {
       const cpuBefore = process.cpuUsage();
       const result = await this.load.run({ url: `${server.url}${ROUTE}`, headers: this.headers, connections: options.connections, durationSeconds: options.durationSeconds });
       const cpu = process.cpuUsage(cpuBefore);
+      const { scrapes, bytes } = await this.observer.stop();
       const profiled = profiler ? ((await profiler.post('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
       // BENCH_PROFILE_DIR keeps the measured window's profile (`<label>.cpuprofile`), for a look at the frames.
       if (profiled && process.env.BENCH_PROFILE_DIR) writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${label.replace(/[^\w.-]+/g, '-')}.cpuprofile`), JSON.stringify(profiled));
@@ -179,10 +164,9 @@ export class ConfigHost {
       const shareText = shares ? `, profiled: metrics code ${num(shares.metrics * 100, 1)} %, tracing code ${num(shares.tracing * 100, 1)} % of ${num(shares.busyMs)} ms busy` : '';
       ticker.done(`${num(result.requestsPerSecond)} req/s, p50 ${num(result.latency.p50, 2)} ms, p99 ${num(result.latency.p99, 2)} ms, server CPU ${num(cpuPerRequestUs)} µs/request${metricsUrl ? `, ${scrapes} scrapes` : ''}${shareText}`);
       if (bad > 0) throw new Error(`${label}: ${bad} failed requests`);
-      return { ...result, scrapes, cpuPerRequestUs, shares, otlpBytes: this.sink?.bytes() ?? 0 };
+      return { ...result, scrapes, cpuPerRequestUs, shares, otlpBytes: bytes };
     } finally {
       profiler?.disconnect();
-      if (scraper) clearInterval(scraper);
     }
   }
 
@@ -193,7 +177,7 @@ export class ConfigHost {
       await this.tracing?.shutdown();
     } finally {
       rmSync(this.dataDir, { recursive: true, force: true });
-      await this.sink?.close();
+      await this.observer.close();
       await this.load.close();
     }
   }
