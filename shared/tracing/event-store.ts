@@ -16,19 +16,25 @@ export const categoryOf = (streamId: string): string => /^(.*?)[-:][0-9a-f]{8}-[
  */
 export function tracedEventStore<S extends Appending>(store: S): S {
   if (!tracingActive()) return store;
+  const append = (streamId: string, events: readonly unknown[], expected: unknown) =>
+    inChildSpan(
+      `event store append ${categoryOf(streamId)}`,
+      { 'db.system.name': store.kind, 'es.stream': streamId, 'es.events': events.length, 'es.expected_revision': String(expected) },
+      () => store.append(streamId, events, expected),
+      SpanKind.CLIENT,
+    );
+  // The store's other methods, bound once each (not at every access); a property given another function is bound again.
+  const bound = new Map<PropertyKey, { fn: unknown; method: unknown }>();
   return new Proxy(store, {
     get(target, property) {
-      if (property === 'append') {
-        return (streamId: string, events: readonly unknown[], expected: unknown) =>
-          inChildSpan(
-            `event store append ${categoryOf(streamId)}`,
-            { 'db.system.name': target.kind, 'es.stream': streamId, 'es.events': events.length, 'es.expected_revision': String(expected) },
-            () => target.append(streamId, events, expected),
-            SpanKind.CLIENT,
-          );
-      }
+      if (property === 'append') return append;
       const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(property);
+      if (known?.fn === value) return known.method;
+      const method = (value as (...a: unknown[]) => unknown).bind(target);
+      bound.set(property, { fn: value, method });
+      return method;
     },
   });
 }

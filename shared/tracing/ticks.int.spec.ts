@@ -96,6 +96,14 @@ describe('a tick with tracing on', () => {
     expect(lines.find((l) => l.msg === 'swept')).toMatchObject({ trace_id: sweep.traceId, span_id: sweep.spanId });
   });
 
+  it('leaves the store\'s other methods its own, bound once: the same function at every access, reading what was appended', async () => {
+    const stream = `note-${randomUUID()}`;
+    await store.append(stream, note('read back'), 'any');
+    expect(store.readStream).toBe(store.readStream);
+    const { readStream } = store;
+    expect((await readStream(stream)).map((e) => (e.payload as { text: string }).text)).toEqual(['read back']);
+  });
+
   it('that only counts what it did (a sweep’s one DELETE) is a root span of its own too', async () => {
     await inTick('test.delete', async (tick) => tick.count('rows.removed', 5));
     expect(await named('test.delete')).toMatchObject({ parentSpanId: '', attributes: { 'rows.removed': 5 } });

@@ -44,5 +44,5 @@ export function chaptersVtt(entries: readonly TimelineEntry[], startedAt: string
     const end = i + 1 < starts.length ? starts[i + 1]!.start : durationMs;
     return `${i + 1}\n${stamp(start)} --> ${stamp(end)}\n${entryTitle(e)}\n`;
   });
-  return ['WEBVTT', '', ...cues.map((c) => `${c}`)].join('\n');
+  return ['WEBVTT', '', ...cues].join('\n');
 }
