@@ -2,9 +2,10 @@
  * The history's chain: appends with the chain (a group's statement numbering and hashing its events
  * under their chains' head rows, the row trigger for events that arrive without a hash) against the same
  * database appended to without it (a store whose groups leave the chain out, `unchained`, and the row
- * trigger disabled), taking turns within one run so both see the same load; then verification of the chains written, in events per second (hashing the
- * database's canonical encoding again and checking the order, as GET /api/v1/audit/verify does). A third
- * arm seals each event's client address under its actor's key (shared/pii), as the platform's store does.
+ * trigger disabled), taking turns within one run so both see the same load; then verification of the
+ * chains written, in events per second (hashing the database's canonical encoding again and checking the
+ * order, as GET /api/v1/audit/verify does). A third arm seals each event's client address under its
+ * actor's key (shared/pii), as the platform's store does.
  */
 import { randomBytes } from 'node:crypto';
 import { createSqlEventStore } from '#shared/es/index.js';
