@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#shared/db/index.js';
 import { openTestPostgres } from '#test/helpers/postgres.js';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '#shared/auth/index.js';
+import { forgetAnswersNaming } from './idempotency.js';
 import { IdempotencyStore } from './idempotency-store.js';
 
 // The claim on PostgreSQL, from many connections of a pool at once: exactly one request holds a key,
@@ -33,5 +36,39 @@ describe('idempotency keys on PostgreSQL', () => {
     expect((await stores[1]!.claim('c1/w1/u1/user', 'race', 'f2', new Date(now.getTime() + 60_001))).kind).toBe('claimed');
     await stores[1]!.claim('c1/w1/u1/user', 'old', 'f1', now);
     expect(await stores[0]!.sweep(new Date(now.getTime() + 60_000))).toBe(1);
+  });
+});
+
+describe('forgetting the answers that name an erased person', () => {
+  it('forgets the company\'s answers that hold their address or name and those to their own requests, and nothing else', async () => {
+    const box = new SecretBox(randomBytes(32));
+    const store = new IdempotencyStore(db, { ttlMs: 60_000, inFlightMs: 30_000 });
+    const now = new Date();
+    const keep = async (scope: string, key: string, answer: unknown) => {
+      const claim = await store.claim(scope, key, 'f', now);
+      if (claim.kind !== 'claimed') throw new Error(`${scope} ${key} not claimed`);
+      const body = box.seal(Buffer.from(JSON.stringify(answer)).toString('base64'), `idempotency:${scope}:${key}`);
+      await store.complete({ scope, key, createdAt: claim.createdAt }, { status: 201, headers: {}, body });
+    };
+    await keep('c41/w1/u1/user', 'invite', { email: 'Ida.Erased@example.test', name: 'someone' });
+    await keep('c41/w1/u1/user', 'review', { people: [{ name: 'Ida "the" Erased' }] });
+    await keep('c41/w-/u9/user', 'own', { id: 5 });
+    await keep('c41/w1/u1/user', 'team', { name: 'Ops' });
+    await keep('c42/w1/u1/user', 'other-company', { email: 'ida.erased@example.test' });
+    await keep('c411/w1/u9/user', 'prefix-company', { id: 6 });
+
+    expect(await forgetAnswersNaming(db, box, { companyId: 41, userId: 9, texts: ['ida.erased@example.test', 'Ida "the" Erased'] })).toBe(3);
+    const state = async (scope: string, key: string) => {
+      const claim = await store.claim(scope, key, 'f', now);
+      return claim.kind === 'not-kept' ? `not kept${claim.erased ? ', erased' : ''}` : claim.kind;
+    };
+    expect(await state('c41/w1/u1/user', 'invite')).toBe('not kept, erased');
+    expect(await state('c41/w1/u1/user', 'review')).toBe('not kept, erased');
+    expect(await state('c41/w-/u9/user', 'own')).toBe('not kept, erased');
+    expect(await state('c41/w1/u1/user', 'team')).toBe('done');
+    expect(await state('c42/w1/u1/user', 'other-company')).toBe('done');
+    expect(await state('c411/w1/u9/user', 'prefix-company')).toBe('done');
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE state = 'erased' AND (body IS NOT NULL OR headers IS NOT NULL)`);
+    expect(rows[0]!.n).toBe(0);
   });
 });

@@ -32,7 +32,7 @@ export type Claim =
   | { kind: 'claimed'; createdAt: Date }
   | { kind: 'running'; fingerprint: string }
   | { kind: 'done'; fingerprint: string; status: number; headers: Record<string, string>; body: string }
-  | { kind: 'not-kept'; fingerprint: string; status: number };
+  | { kind: 'not-kept'; fingerprint: string; status: number; erased: boolean };
 
 /** A key held by one request: the row it claimed, known by its claim time (a takeover makes a new one). */
 export interface HeldKey {
@@ -79,7 +79,7 @@ export class IdempotencyStore {
       if (row.state === 'done' && row.body !== null) {
         return { kind: 'done', fingerprint: row.fingerprint, status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body };
       }
-      return { kind: 'not-kept', fingerprint: row.fingerprint, status: row.status };
+      return { kind: 'not-kept', fingerprint: row.fingerprint, status: row.status, erased: row.state === 'erased' };
     }
     return { kind: 'running', fingerprint };
   }
@@ -100,6 +100,21 @@ export class IdempotencyStore {
   /** Lets the key go (the request failed on the server's side): the next request with it runs. */
   async release(held: HeldKey): Promise<void> {
     await this.db.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at = $3', [held.scope, held.key, held.createdAt]);
+  }
+
+  /** A company's kept answers (sealed), with what names their row: scopes start with `c{companyId}/` (idempotency.ts). */
+  async keptAnswersOf(companyId: number): Promise<(HeldKey & { body: string })[]> {
+    await this.ready();
+    const { rows } = await this.db.query<{ scope: string; key: string; created_at: Date | string; body: string }>(
+      `SELECT scope, key, created_at, body FROM idempotency_keys WHERE scope LIKE $1 AND state = 'done' AND body IS NOT NULL`,
+      [`c${companyId}/%`],
+    );
+    return rows.map((r) => ({ scope: r.scope, key: r.key, createdAt: new Date(r.created_at), body: r.body }));
+  }
+
+  /** Keeps an answer no longer because it named a person since erased: a repeat is told so, and runs nothing. */
+  async forgetErased(held: HeldKey): Promise<void> {
+    await this.db.query(`UPDATE idempotency_keys SET state = 'erased', headers = NULL, body = NULL WHERE scope = $1 AND key = $2 AND created_at = $3`, [held.scope, held.key, held.createdAt]);
   }
 
   /** Deletes the rows past their time to live (a claim treats them as absent already). */

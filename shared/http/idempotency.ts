@@ -43,7 +43,10 @@ export interface IdempotencyOptions {
 export type Held = HeldKey & { writes?: RequestContext };
 
 /** Why a request whose key was done cannot be answered again: its answer was not kept. */
-function notKept(status: number): AppError {
+function notKept(status: number, erased: boolean): AppError {
+  if (erased) {
+    return new AppError('IDEMPOTENCY_ANSWER_NOT_KEPT', `The request with this Idempotency-Key was done (status ${status}), but its answer named a person since erased and is not kept`);
+  }
   if (status >= 200 && status < 500) {
     return new AppError('IDEMPOTENCY_ANSWER_NOT_KEPT', `The request with this Idempotency-Key was done (status ${status}), but its answer was too large to keep`);
   }
@@ -117,10 +120,47 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
  * `IDEMPOTENCY_ANSWER_NOT_KEPT`, never a second write). A route whose config says `idempotency: false` (the gateway's forwarding) is left to the
  * process it forwards to. A request without the header is not touched.
  */
+/** What a kept answer is sealed under: its scope and key. */
+const answerContext = (held: { scope: string; key: string }) => `idempotency:${held.scope}:${held.key}`;
+
+/**
+ * After a person's erasure: every answer their company's requests had kept that names them (holds one of
+ * `texts`, their address or name, in any letter case), and every answer to their own requests, is kept no
+ * longer — a repeat of its key is 409 `IDEMPOTENCY_ANSWER_NOT_KEPT` saying why, and runs nothing. Answers
+ * are sealed, so each of the company's is opened to be read. Answers the count of forgotten ones.
+ */
+export async function forgetAnswersNaming(
+  db: Database,
+  box: IdempotencyOptions['box'],
+  person: { companyId: number; userId: number; texts: readonly string[] },
+): Promise<number> {
+  const store = new IdempotencyStore(db, { ttlMs: 0, inFlightMs: 0 });
+  const texts = person.texts.filter((t) => t.length > 0).flatMap((t) => [t.toLowerCase(), JSON.stringify(t).slice(1, -1).toLowerCase()]);
+  const own = `/u${person.userId}/`;
+  let forgotten = 0;
+  for (const answer of await store.keptAnswersOf(person.companyId)) {
+    let names = answer.scope.includes(own);
+    if (!names) {
+      try {
+        const text = Buffer.from(box.open(answer.body, answerContext(answer)), 'base64').toString('utf8').toLowerCase();
+        names = texts.some((t) => text.includes(t));
+      } catch {
+        // Sealed under a key this process does not have: it cannot be read, here or by a repeat here; forget it.
+        names = true;
+      }
+    }
+    if (names) {
+      await store.forgetErased(answer);
+      forgotten++;
+    }
+  }
+  return forgotten;
+}
+
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const store = new IdempotencyStore(options.db, { ttlMs: options.ttlMs, inFlightMs: options.inFlightMs });
   const gatewayPath = options.gatewayPath ?? ((url: string) => url);
-  const context = (held: { scope: string; key: string }) => `idempotency:${held.scope}:${held.key}`;
+  const context = answerContext;
   app.decorateRequest('idempotencyKey', null);
 
   // Every hook returns at once, without a promise, for a request that holds no key (nearly all of them).
@@ -155,7 +195,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     if (claim.kind === 'running') {
       throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; try again shortly', { headers: { 'retry-after': '1' } });
     }
-    if (claim.kind === 'not-kept') throw notKept(claim.status);
+    if (claim.kind === 'not-kept') throw notKept(claim.status, claim.erased);
     let body: Buffer;
     try {
       body = Buffer.from(options.box.open(claim.body, context({ scope, key })), 'base64');

@@ -1,4 +1,6 @@
+import { loadSecretBox } from '#shared/auth/index.js';
 import { AppError } from '#shared/errors.js';
+import { forgetAnswersNaming } from '#shared/http/idempotency.js';
 import type { CommandContext } from '#shared/es/index.js';
 import { migrationPendingThrough, personalDataOf, userPerson } from '#shared/pii/index.js';
 import type { Platform } from '../../platform.js';
@@ -28,7 +30,8 @@ export interface Erasure {
  * Erases a person of the caller's company (permission and self checks by the caller): a user still there
  * is deleted first (tokens end, address and username freed); `UserErased` is recorded on their stream;
  * their key is destroyed, so every sealed name, address and note of theirs reads as an erased person's
- * ever after; the read models that keep personal data are rebuilt. Erasing again changes nothing.
+ * ever after; the idempotent answers kept that name them are kept no longer; the read models that keep
+ * personal data are rebuilt. Erasing again changes nothing.
  * Refused (409 PII_MIGRATION_PENDING) while events from before sealing may hold personal data in clear.
  */
 export async function eraseUser(
@@ -50,6 +53,10 @@ export async function eraseUser(
   const by = ctx.actorId === null || ctx.actorId === undefined ? 'system' : `user:${String(ctx.actorId)}`;
   await data.keys.erase(userPerson(target.userId), target.companyId, by, ctx.now);
   await users.settle(result);
+  // Kept idempotent answers that name them (their own requests', others' that showed their name or address).
+  const { config } = platform;
+  const box = loadSecretBox({ key: config.SECRETS_KEY, previousKeys: config.SECRETS_PREVIOUS_KEYS, dataDir: config.DATA_DIR });
+  await forgetAnswersNaming(platform.db, box, { companyId: target.companyId, userId: target.userId, texts: present ? [present.email, present.name, present.username] : [] });
   const models = readModels ? await readModels.rebuild(target.userId) : { state: 'done' as const, rewritten: [], rebuilt: [] };
   const erasedAt = (await data.keys.erasedAt(userPerson(target.userId))) ?? ctx.now;
   return { userId: target.userId, erasedAt: erasedAt.toISOString(), readModels: models.state, rewritten: models.rewritten, rebuilt: models.rebuilt };

@@ -26,6 +26,8 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
   let person: { id: number; email: string };
   let before: string;
   let reviewId: number;
+  const reviewKey = `review-${store}`;
+  const teamKey = `team-${store}`;
 
   const tablesHoldingHere = (needle: string) => tablesHolding(db, needle);
   const usageRows = async (userId: number) =>
@@ -48,8 +50,11 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     expect((await http(server.url, 'GET', '/api/v1/users/me', { token: login.body.token })).status).toBe(200);
     expect((await admin.put(`/users/${person.id}`, { title: `Chief ${MARK} Officer`, phone: '+44 20 7946 0000' })).status).toBe(200);
     // A review of the workspace keeps the names its grants had when it started.
-    const review = await admin.post('/access-reviews', { workspaceId: company.workspaceId });
+    // Sent with an Idempotency-Key: its kept answer names them, as does the review.
+    const review = await admin.post('/access-reviews', { workspaceId: company.workspaceId }, { 'idempotency-key': reviewKey });
     expect(review.status).toBe(201);
+    // And an idempotent answer that names nobody.
+    expect((await admin.post('/teams', { name: `Team of ${store}` }, { 'idempotency-key': teamKey })).status).toBe(201);
     expect(JSON.stringify(review.body)).toContain(`Zelda ${MARK}`);
     reviewId = review.body.id;
     before = new Date().toISOString();
@@ -102,6 +107,18 @@ describe.each(['PGlite', 'PostgreSQL'] as const)('erasing a person on %s', (stor
     expect((await bundle.text()).toLowerCase()).not.toContain(MARK.toLowerCase());
     const csv = await fetch(new URL(`/api/v1/access-review?format=csv&workspaceId=${company.workspaceId}&at=${encodeURIComponent(before)}`, server.url), { headers: { authorization: `Bearer ${company.token}` } });
     expect((await csv.text()).toLowerCase()).not.toContain(MARK.toLowerCase());
+  });
+
+  it('keeps no idempotent answer that named them: a repeat is told so and writes nothing; other answers are answered again', async () => {
+    const repeat = await admin.post('/access-reviews', { workspaceId: company.workspaceId }, { 'idempotency-key': reviewKey });
+    expect(repeat.status).toBe(409);
+    expect(errorCode(repeat)).toBe('IDEMPOTENCY_ANSWER_NOT_KEPT');
+    expect(repeat.body.message).toContain('erased');
+    expect(JSON.stringify(repeat.body)).not.toContain(MARK);
+    expect((await admin.get('/access-reviews')).body.content.map((r: { id: number }) => r.id)).toEqual([reviewId]);
+    const team = await admin.post('/teams', { name: `Team of ${store}` }, { 'idempotency-key': teamKey });
+    expect(team.status).toBe(201);
+    expect(team.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('shows an erased person where they were named, and erasing again changes nothing', async () => {
