@@ -5,13 +5,14 @@
  * off, with `METRICS_PORT` set and `/metrics` scraped once a second while measured (fifteen times
  * Prometheus's default rate), and with metrics on and tracing exported over OTLP/protobuf to a local
  * receiver at 10 % and at 100 % sampling; the scraper and the receiver run in an observer process of
- * their own (bench/observer-worker.ts), as Prometheus and a collector would. Each configuration runs in processes of its own (Node's
- * collectors and the tracing SDK, once started, stay for the life of a process), two of each, all
- * started first and kept running; then rounds measure a slice of every process in turn, so that what
- * the machine does meanwhile falls on every configuration alike and no figure rests on one process (the
- * same configuration in two processes differs by as much as the effect measured). A last round runs each
- * configuration under the V8 profiler and reports the self time of the metrics code and of the tracing
- * code as shares of the server thread's busy time: what the code itself costs.
+ * their own (bench/observer-worker.ts), as Prometheus and a collector would. Each configuration runs in
+ * processes of its own (Node's collectors and the tracing SDK, once started, stay for the life of a
+ * process), two of each, all started first and kept running; then rounds measure a slice of every
+ * process in turn, so that what the machine does meanwhile falls on every configuration alike and no
+ * figure rests on one process (the same configuration in two processes differs by as much as the effect
+ * measured). A last round runs each configuration under the V8 profiler and reports the self time of the
+ * metrics code and of the tracing code as shares of the server thread's busy time: what the code itself
+ * costs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

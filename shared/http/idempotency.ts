@@ -110,22 +110,12 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
   return out;
 }
 
-/**
- * `Idempotency-Key` on the public APIs' POSTs (docs/api-conventions.md, "Idempotency"), in the process
- * that runs the handler, after access control (the caller is known): the first request with a key
- * claims it and its 2xx or 4xx answer is kept; a repeat with the same request gets that answer again
- * (`Idempotent-Replayed: true`) without running the handler; another request with the key is 422
- * `IDEMPOTENCY_KEY_REUSED`; a repeat while the first runs is 409 `IDEMPOTENCY_KEY_IN_USE`. A 5xx lets
- * the key go, unless the request had committed a write before it (then a repeat is 409
- * `IDEMPOTENCY_ANSWER_NOT_KEPT`, never a second write). A route whose config says `idempotency: false` (the gateway's forwarding) is left to the
- * process it forwards to. A request without the header is not touched.
- */
 /** What a kept answer is sealed under: its scope and key. */
 const answerContext = (held: { scope: string; key: string }) => `idempotency:${held.scope}:${held.key}`;
 
 /**
  * After a person's erasure: every answer their company's requests had kept that names them (holds one of
- * `texts`, their address or name, in any letter case), and every answer to their own requests, is kept no
+ * `texts`, their address, name or username, in any letter case), and every answer to their own requests, is kept no
  * longer — a repeat of its key is 409 `IDEMPOTENCY_ANSWER_NOT_KEPT` saying why, and runs nothing. Answers
  * are sealed, so each of the company's is opened to be read. Answers the count of forgotten ones.
  */
@@ -157,10 +147,19 @@ export async function forgetAnswersNaming(
   return forgotten;
 }
 
+/**
+ * `Idempotency-Key` on the public APIs' POSTs (docs/api-conventions.md, "Idempotency"), in the process
+ * that runs the handler, after access control (the caller is known): the first request with a key
+ * claims it and its 2xx or 4xx answer is kept; a repeat with the same request gets that answer again
+ * (`Idempotent-Replayed: true`) without running the handler; another request with the key is 422
+ * `IDEMPOTENCY_KEY_REUSED`; a repeat while the first runs is 409 `IDEMPOTENCY_KEY_IN_USE`. A 5xx lets
+ * the key go, unless the request had committed a write before it (then a repeat is 409
+ * `IDEMPOTENCY_ANSWER_NOT_KEPT`, never a second write). A route whose config says `idempotency: false` (the gateway's forwarding) is left to the
+ * process it forwards to. A request without the header is not touched.
+ */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const store = new IdempotencyStore(options.db, { ttlMs: options.ttlMs, inFlightMs: options.inFlightMs });
   const gatewayPath = options.gatewayPath ?? ((url: string) => url);
-  const context = answerContext;
   app.decorateRequest('idempotencyKey', null);
 
   // Every hook returns at once, without a promise, for a request that holds no key (nearly all of them).
@@ -198,7 +197,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     if (claim.kind === 'not-kept') throw notKept(claim.status, claim.erased);
     let body: Buffer;
     try {
-      body = Buffer.from(options.box.open(claim.body, context({ scope, key })), 'base64');
+      body = Buffer.from(options.box.open(claim.body, answerContext({ scope, key })), 'base64');
     } catch (cause) {
       // Sealed under a key this process does not have (replicas with different SECRETS_KEYs).
       request.log.warn({ err: cause }, 'a kept idempotent answer does not open here');
@@ -222,7 +221,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       if (!kept && held.writes?.committed) await store.completeUnkept(held, status);
       else if (!kept) await store.release(held);
       else if (bytes === null || bytes.length > options.maxAnswerBytes) await store.completeUnkept(held, status);
-      else await store.complete(held, { status, headers: keptHeaders(reply), body: options.box.seal(bytes.toString('base64'), context(held)) });
+      else await store.complete(held, { status, headers: keptHeaders(reply), body: options.box.seal(bytes.toString('base64'), answerContext(held)) });
     } catch (err) {
       // The answer still goes out; the key stays held until the in-flight timeout lets a retry run.
       request.log.error({ err }, 'keeping an idempotent answer failed');
