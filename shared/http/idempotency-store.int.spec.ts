@@ -71,4 +71,24 @@ describe('forgetting the answers that name an erased person', () => {
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE state = 'erased' AND (body IS NOT NULL OR headers IS NOT NULL)`);
     expect(rows[0]!.n).toBe(0);
   });
+
+  it('reads a company\'s kept answers page by page, each once, while the ones read are being forgotten', async () => {
+    const store = new IdempotencyStore(db, { ttlMs: 60_000, inFlightMs: 30_000 });
+    const now = new Date();
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    for (const key of keys) {
+      const claim = await store.claim('c77/w1/u1/user', key, 'f', now);
+      if (claim.kind !== 'claimed') throw new Error(`${key} not claimed`);
+      await store.complete({ scope: 'c77/w1/u1/user', key, createdAt: claim.createdAt }, { status: 201, headers: {}, body: `sealed ${key}` });
+    }
+    const read: string[] = [];
+    for await (const answer of store.keptAnswersOf(77, 2)) {
+      read.push(`${answer.key}:${answer.body}`);
+      if (answer.key !== 'c') await store.forgetErased(answer);
+    }
+    expect(read).toEqual(keys.map((k) => `${k}:sealed ${k}`));
+    const left: string[] = [];
+    for await (const answer of store.keptAnswersOf(77, 2)) left.push(answer.key);
+    expect(left).toEqual(['c']);
+  });
 });

@@ -102,14 +102,26 @@ export class IdempotencyStore {
     await this.db.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at = $3', [held.scope, held.key, held.createdAt]);
   }
 
-  /** A company's kept answers (sealed), with what names their row: scopes start with `c{companyId}/` (idempotency.ts). */
-  async keptAnswersOf(companyId: number): Promise<(HeldKey & { body: string })[]> {
+  /**
+   * A company's kept answers (sealed), with what names their row: scopes start with `c{companyId}/`
+   * (idempotency.ts). Read in pages of `pageSize` in key order, so a company with many kept answers is
+   * never held in memory at once.
+   */
+  async *keptAnswersOf(companyId: number, pageSize = 500): AsyncGenerator<HeldKey & { body: string }> {
     await this.ready();
-    const { rows } = await this.db.query<{ scope: string; key: string; created_at: Date | string; body: string }>(
-      `SELECT scope, key, created_at, body FROM idempotency_keys WHERE scope LIKE $1 AND state = 'done' AND body IS NOT NULL`,
-      [`c${companyId}/%`],
-    );
-    return rows.map((r) => ({ scope: r.scope, key: r.key, createdAt: new Date(r.created_at), body: r.body }));
+    let after: { scope: string; key: string } | null = null;
+    for (;;) {
+      const { rows } = await this.db.query<{ scope: string; key: string; created_at: Date | string; body: string }>(
+        `SELECT scope, key, created_at, body FROM idempotency_keys
+         WHERE scope LIKE $1 AND state = 'done' AND body IS NOT NULL AND ($2::text IS NULL OR (scope, key) > ($2::text, $3::text))
+         ORDER BY scope, key LIMIT $4`,
+        [`c${companyId}/%`, after?.scope ?? null, after?.key ?? null, pageSize],
+      );
+      for (const r of rows) yield { scope: r.scope, key: r.key, createdAt: new Date(r.created_at), body: r.body };
+      if (rows.length < pageSize) return;
+      const last: { scope: string; key: string } = rows[rows.length - 1]!;
+      after = { scope: last.scope, key: last.key };
+    }
   }
 
   /** Keeps an answer no longer because it named a person since erased: a repeat is told so, and runs nothing. */

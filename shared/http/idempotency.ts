@@ -128,7 +128,7 @@ export async function forgetAnswersNaming(
   const texts = person.texts.filter((t) => t.length > 0).flatMap((t) => [t.toLowerCase(), JSON.stringify(t).slice(1, -1).toLowerCase()]);
   const own = `/u${person.userId}/`;
   let forgotten = 0;
-  for (const answer of await store.keptAnswersOf(person.companyId)) {
+  for await (const answer of store.keptAnswersOf(person.companyId)) {
     let names = answer.scope.includes(own);
     if (!names) {
       try {
