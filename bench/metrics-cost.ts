@@ -308,7 +308,7 @@ export function formatMetricsCost(report: MetricsCostReport): string {
     [
       row('off', report.off),
       row(`on (METRICS_PORT, ${report.on.scrapes} scrapes)`, report.on),
-      ...report.traced.map((t) => row(`on, tracing at ${t.ratio * 100} % (${num(t.otlpBytes / 1024)} KiB of OTLP sent)`, t)),
+      ...report.traced.map((t) => row(`on, tracing at ${t.ratio * 100} % (${num(t.otlpBytes / 1024)} KiB of OTLP sent in the slice)`, t)),
     ],
   )}\nthroughput kept with metrics on: ${num(report.throughputKept * 100, 1)} % (goal: over 97 %); server CPU per request ${num(report.cpuRatio * 100, 1)} % of off's\n${report.traced
     .map((t) => `throughput kept with metrics on and tracing at ${t.ratio * 100} %: ${num(t.throughputKept * 100, 1)} %${t.ratio === 0.1 ? ' (goal: over 90 %)' : ''}; server CPU per request ${num(t.cpuRatio * 100, 1)} % of off's\n`)

@@ -4,7 +4,7 @@
  * tracing exports to (it counts the bytes and answers at once, as a collector would) and the Prometheus
  * stand-in that scrapes `/metrics` once a second. It answers `{endpoint}` once listening, then each
  * message with one answer: `{scrape: url}` starts scraping (`{scraping}`), `{stop: true}` stops it and
- * answers `{scrapes, bytes}`.
+ * answers `{scrapes, bytes}` since that start.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +28,9 @@ process.on('message', (message: ObserverRequest) => {
   if (scraper) clearInterval(scraper);
   scraper = null;
   if ('scrape' in message) {
+    // A slice's figures: the scrapes and the OTLP bytes since it began.
     scrapes = 0;
+    bytes = 0;
     // A scrape still in flight when the slice ends is not counted.
     scraper = setInterval(() => void fetch(message.scrape).then((r) => r.text()).then(() => scrapes++, () => undefined), 1_000);
     answer({ scraping: true });

@@ -42,7 +42,7 @@ export class Observer {
     await this.ask({ scrape: url });
   }
 
-  /** Stops scraping; answers the scrapes completed since `scrape` and the OTLP bytes received so far. */
+  /** Stops scraping; answers the scrapes completed since `scrape` and the OTLP bytes received since then. */
   async stop(): Promise<{ scrapes: number; bytes: number }> {
     const answer = await this.ask({ stop: true });
     if (!('bytes' in answer)) throw new Error('the observer answered out of turn');
