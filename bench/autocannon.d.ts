@@ -7,6 +7,10 @@ declare module 'autocannon' {
     connections?: number;
     /** Seconds. */
     duration?: number;
+    /** A fixed number of requests; the run ends when they are answered (`duration` is then ignored). */
+    amount?: number;
+    /** Seconds before a request counts as timed out (10 by default). */
+    timeout?: number;
     headers?: Record<string, string>;
     method?: string;
     body?: string;

@@ -12,6 +12,10 @@ export interface LoadRequest {
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  /** A fixed number of requests instead of a duration (`durationSeconds` is then ignored). */
+  amount?: number;
+  /** How long one request may take before it counts as timed out; autocannon's 10 s when absent. */
+  timeoutSeconds?: number;
   /** GET when absent. */
   method?: 'GET' | 'POST';
   /** The body of every request (JSON); give `content-type` in `headers`. */
@@ -38,7 +42,8 @@ function run(request: LoadRequest): Promise<LoadResult> {
         url: request.url,
         headers: request.headers,
         connections: request.connections,
-        duration: request.durationSeconds,
+        ...(request.amount !== undefined ? { amount: request.amount } : { duration: request.durationSeconds }),
+        ...(request.timeoutSeconds !== undefined ? { timeout: request.timeoutSeconds } : {}),
         ...(request.method ? { method: request.method } : {}),
         ...(request.body !== undefined ? { body: request.body } : {}),
       },

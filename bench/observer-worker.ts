@@ -4,13 +4,13 @@
  * tracing exports to (it counts the bytes and answers at once, as a collector would) and the Prometheus
  * stand-in that scrapes `/metrics` once a second. It answers `{endpoint}` once listening, then each
  * message with one answer: `{scrape: url}` starts scraping (`{scraping}`), `{stop: true}` stops it and
- * answers `{scrapes, bytes}` since that start.
+ * answers `{scrapes, bytes}` since that start; `{count: true}` starts counting the bytes without scraping.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the parent asks; what it is answered. */
-export type ObserverRequest = { scrape: string } | { stop: true };
+export type ObserverRequest = { scrape: string } | { count: true } | { stop: true };
 export type ObserverAnswer = { endpoint: string } | { scraping: true } | { scrapes: number; bytes: number };
 
 let bytes = 0;
@@ -27,6 +27,13 @@ sink.listen(0, '127.0.0.1', () => answer({ endpoint: `http://127.0.0.1:${(sink.a
 process.on('message', (message: ObserverRequest) => {
   if (scraper) clearInterval(scraper);
   scraper = null;
+  if ('count' in message) {
+    // The OTLP bytes from now on, no scraping (the metrics-instructions step scrapes once a window itself).
+    scrapes = 0;
+    bytes = 0;
+    answer({ scraping: true });
+    return;
+  }
   if ('scrape' in message) {
     // A slice's figures: the scrapes and the OTLP bytes since it began.
     scrapes = 0;

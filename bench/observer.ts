@@ -42,6 +42,11 @@ export class Observer {
     await this.ask({ scrape: url });
   }
 
+  /** Counts the OTLP bytes received from now on, without scraping. */
+  async countFromNow(): Promise<void> {
+    await this.ask({ count: true });
+  }
+
   /** Stops scraping; answers the scrapes completed since `scrape` and the OTLP bytes received since then. */
   async stop(): Promise<{ scrapes: number; bytes: number }> {
     const answer = await this.ask({ stop: true });

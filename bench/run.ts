@@ -15,6 +15,10 @@
  * one and four sessions with screens changing at 30 frames/s, not recorded and recorded at 720p, per
  * recorded session against the goal of under 15 % of one core.
  *
+ * `--only=metrics-instructions` counts what metrics and tracing cost the gateway in instructions a request
+ * (bench/metrics-instructions.ts), each configuration's server under valgrind's callgrind; no part of a run
+ * without `--only` (about twenty minutes, and valgrind must be installed).
+ *
  * `--only=drill` runs the failover drill (bench/failover-drill.ts; figures in docs/operations.md), which
  * is no part of a run without `--only`: it measures recovery, not speed, and takes the machine for
  * about ten minutes.
@@ -35,6 +39,7 @@ import { formatWebdriverFirst, measureWebdriverFirst, type WebdriverFirstReport 
 import { formatIosScreen, measureIosScreen, type IosScreenReport } from './ios-screen.js';
 import { measureHttpOverhead, type HttpComparison, type HttpOverheadReport } from './http-overhead.js';
 import { formatMetricsCost, measureMetricsCost, type MetricsCostReport } from './metrics-cost.js';
+import { formatMetricsInstructions, measureMetricsInstructions, METRICS_INSTRUCTIONS_DEFAULTS, type MetricsInstructionsReport } from './metrics-instructions.js';
 import { measureProjectionLag, type LagReport } from './projection-lag.js';
 import { measureRebuild, type RebuildReport } from './rebuild.js';
 import { openPgliteStore, openPostgresStore, type BenchStore } from './stores.js';
@@ -117,10 +122,10 @@ const TARGETS = {
 /** A load counts as "at" the target rate when it reached this share of it (timer granularity). */
 const RATE_TOLERANCE = 0.98;
 
-type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'health-reads' | 'video' | 'drill';
-const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'health-reads', 'video', 'drill'];
-/** Steps run only when named in `--only`: the failover drill. */
-const ONLY_WHEN_NAMED: readonly Step[] = ['drill'];
+type Step = 'http' | 'metrics' | 'appends' | 'group-commit' | 'v1-writes' | 'lag' | 'rebuild' | 'frames' | 'android' | 'device-list' | 'devtools' | 'debug-tunnel' | 'ios-screen' | 'test-cases' | 'results' | 'webdriver' | 'webdriver-first' | 'uploads' | 'df-reports' | 'console' | 'test-runs' | 'startup' | 'audit-chain' | 'access-review' | 'health-reads' | 'video' | 'metrics-instructions' | 'drill';
+const STEPS: readonly Step[] = ['http', 'metrics', 'appends', 'group-commit', 'v1-writes', 'lag', 'rebuild', 'frames', 'android', 'device-list', 'devtools', 'debug-tunnel', 'ios-screen', 'test-cases', 'results', 'webdriver', 'webdriver-first', 'uploads', 'df-reports', 'console', 'test-runs', 'startup', 'audit-chain', 'access-review', 'health-reads', 'video', 'metrics-instructions', 'drill'];
+/** Steps run only when named in `--only`: the instruction counts under valgrind, the failover drill. */
+const ONLY_WHEN_NAMED: readonly Step[] = ['metrics-instructions', 'drill'];
 
 interface AppendReport extends WriterResult {
   store: BenchStore['name'];
@@ -518,6 +523,7 @@ const testCaseLists: TestCaseListReport[] = [];
 const resultIngestions: ResultsReport[] = [];
 let uploads: UploadsReport | null = null;
 let metricsCost: MetricsCostReport | null = null;
+let metricsInstructions: MetricsInstructionsReport | null = null;
 let testRuns: TestRunsReport | null = null;
 let startup: StartupReport | null = null;
 const dfReports: ReportBenchReport[] = [];
@@ -535,6 +541,10 @@ try {
   if (steps.has('metrics')) {
     step('metrics', 'metrics cost: the gateway route with metrics off, then served on METRICS_PORT and scraped every second');
     metricsCost = await measureMetricsCost(SETTINGS.metrics);
+  }
+  if (steps.has('metrics-instructions')) {
+    step('metrics-instructions', 'metrics and tracing cost in instructions: the servers of every configuration counted by callgrind');
+    metricsInstructions = await measureMetricsInstructions(METRICS_INSTRUCTIONS_DEFAULTS);
   }
   let postgres: BenchStore | undefined;
   let pglite: BenchStore | undefined;
@@ -679,6 +689,7 @@ if (iosScreen) process.stdout.write(`\n${formatIosScreen(iosScreen)}`);
 if (testCaseLists.length > 0) process.stdout.write(`\n${formatTestCaseList(testCaseLists, SETTINGS.testCases.durationSeconds)}`);
 if (resultIngestions.length > 0) process.stdout.write(`\n${formatResults(resultIngestions)}`);
 if (metricsCost) process.stdout.write(`\n${formatMetricsCost(metricsCost)}`);
+if (metricsInstructions) process.stdout.write(`\n${formatMetricsInstructions(metricsInstructions)}`);
 if (uploads) process.stdout.write(`\n${formatUploads(uploads)}`);
 if (dfReports.length > 0) process.stdout.write(`\n${formatReports(dfReports)}`);
 if (webConsole) process.stdout.write(`\n${formatWebConsole(webConsole)}`);
@@ -700,6 +711,7 @@ const results = {
   targets: TARGETS,
   http,
   metricsCost,
+  metricsInstructions,
   appends,
   groupCommit,
   auditChain,

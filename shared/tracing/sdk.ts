@@ -58,6 +58,8 @@ class DecidedSampler implements Sampler {
 /** The process's tracing, once started: `shutdown` sends what is still batched. */
 export interface Tracing {
   config: TracingConfig;
+  /** Sends the spans that are waiting for their batch now (a measurement that must pay for its own spans). */
+  forceFlush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export function startSdk(config: TracingConfig, serviceName: string): Tracing {
   setTracingActive(true, rootDecisionOf(config));
   return {
     config,
+    forceFlush: () => provider.forceFlush(),
     async shutdown() {
       setTracingActive(false);
       await provider.shutdown().catch(() => undefined);
