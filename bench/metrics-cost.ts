@@ -46,6 +46,26 @@ export interface MetricsConfig {
   profile?: boolean;
 }
 
+/** The configurations both cost steps measure, off first (every ratio is against it). */
+export const METRICS_CONFIGS: readonly MetricsConfig[] = [
+  { metrics: false, ratio: null },
+  { metrics: true, ratio: null },
+  { metrics: true, ratio: 0.1 },
+  { metrics: true, ratio: 1 },
+];
+
+/** A configuration's name in progress lines and tables. */
+export const configLabel = (c: MetricsConfig): string => (c.ratio !== null ? `tracing ${c.ratio * 100} %` : `metrics ${c.metrics ? 'on ' : 'off'}`);
+
+/** The `OTEL_*` variables a configuration with a ratio starts tracing from, its spans sent to `endpoint`. */
+export const tracingEnvOf = (ratio: number, endpoint: string, more: Record<string, string> = {}): Record<string, string> => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: String(ratio),
+  OTEL_SERVICE_NAME: 'qa-bench',
+  ...more,
+});
+
 /** Self time of the metrics code and of the tracing code, as shares of the profiled thread's busy time. */
 export interface CodeShares {
   busyMs: number;
@@ -124,9 +144,7 @@ export class ConfigHost {
   static async start(config: MetricsConfig, options: MetricsCostOptions): Promise<ConfigHost> {
     const load = new LoadGenerator();
     const observer = await Observer.start();
-    const tracing = config.ratio !== null
-      ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: observer.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench' }, 'qa-bench')
-      : null;
+    const tracing = config.ratio !== null ? await startTracing(tracingEnvOf(config.ratio, observer.endpoint), 'qa-bench') : null;
     const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-metrics-'));
     const server = await startBenchServer(dataDir, { AGENT_ENABLED: 'false', ...(config.metrics ? { METRICS_PORT: '0' } : {}) });
     const host = new ConfigHost(config, options, load, observer, tracing, server, dataDir, { authorization: `Bearer ${await signIn(server.url)}`, 'x-workspace-id': '1' });
@@ -135,7 +153,7 @@ export class ConfigHost {
   }
 
   get label(): string {
-    const name = this.config.ratio === null ? `metrics ${this.config.metrics ? 'on ' : 'off'}` : `tracing ${this.config.ratio * 100} %`;
+    const name = configLabel(this.config);
     return this.config.profile ? `${name}, profiled` : name;
   }
 
@@ -229,12 +247,7 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const CONFIGS: MetricsConfig[] = [
-  { metrics: false, ratio: null },
-  { metrics: true, ratio: null },
-  { metrics: true, ratio: 0.1 },
-  { metrics: true, ratio: 1 },
-];
+const CONFIGS = METRICS_CONFIGS;
 
 /**
  * The gateway's throughput in each configuration. Every configuration runs in `processesPerConfig`

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTracing } from '#shared/tracing/index.js';
-import type { MetricsConfig } from './metrics-cost.js';
+import { tracingEnvOf, type MetricsConfig } from './metrics-cost.js';
 import { signIn, startBenchServer } from './server.js';
 
 const { config, endpoint } = JSON.parse(process.argv[2]!) as { config: MetricsConfig; endpoint: string };
@@ -19,9 +19,7 @@ if (!collect) throw new Error('the metrics-instructions child needs --expose-gc'
 // Spans leave in full batches (512), as they do at the measured rates in real time, or when the step asks
 // at a window's end; the export's clock is set to its longest (ten minutes), longer than a window takes
 // under callgrind, where a clock-driven export would send many more, smaller batches per request.
-const tracing = config.ratio !== null
-  ? await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(config.ratio), OTEL_SERVICE_NAME: 'qa-bench', OTEL_BSP_SCHEDULE_DELAY: '600000' }, 'qa-bench')
-  : null;
+const tracing = config.ratio !== null ? await startTracing(tracingEnvOf(config.ratio, endpoint, { OTEL_BSP_SCHEDULE_DELAY: '600000' }), 'qa-bench') : null;
 const dataDir = mkdtempSync(join(tmpdir(), 'qa-bench-instructions-'));
 const server = await startBenchServer(dataDir, { AGENT_ENABLED: 'false', ...(config.metrics ? { METRICS_PORT: '0' } : {}) });
 process.send!({ url: server.url, metricsUrl: server.metricsUrl, token: await signIn(server.url) });

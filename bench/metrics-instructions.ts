@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { note, num, table } from './console.js';
 import { LoadGenerator } from './load-generator.js';
-import type { MetricsConfig } from './metrics-cost.js';
+import { configLabel, METRICS_CONFIGS, type MetricsConfig } from './metrics-cost.js';
 import { Observer } from './observer.js';
 
 const ROUTE = '/df/api/client-config';
@@ -62,14 +62,8 @@ export interface MetricsInstructionsReport {
   configs: ConfigInstructions[];
 }
 
-const CONFIGS: MetricsConfig[] = [
-  { metrics: false, ratio: null },
-  { metrics: true, ratio: null },
-  { metrics: true, ratio: 0.1 },
-  { metrics: true, ratio: 1 },
-];
-
-const labelOf = (c: MetricsConfig) => (c.ratio !== null ? `tracing at ${c.ratio * 100} %` : `metrics ${c.metrics ? 'on' : 'off'}`);
+const CONFIGS = METRICS_CONFIGS;
+const labelOf = (c: MetricsConfig) => configLabel(c).trim();
 
 /** valgrind's version, or an error that says what to install. */
 function valgrindVersion(): string {
@@ -136,6 +130,7 @@ async function measureConfig(config: MetricsConfig, options: MetricsInstructions
     const warm = await request(options.warmupRequests);
     if (warm.ok !== options.warmupRequests) throw new Error(`${label}: ${options.warmupRequests - warm.ok} warm-up requests failed`);
     say(`warm (${num(warm.requestsPerSecond)} req/s uncounted)`);
+    await ask('flush');
     control('-i', 'on');
     const perRequest: number[] = [];
     const otlpBytes: number[] = [];
@@ -207,9 +202,14 @@ export function formatMetricsInstructions(report: MetricsInstructionsReport): st
     c.config.ratio !== null ? `${num((c.median / on) * 100, 1)} %` : '',
   ]);
   const traced = report.configs.find((c) => c.config.ratio === 0.1);
+  // "x % more" or "x % fewer", never "-0.0 % more".
+  const more = (a: number, b: number) => {
+    const change = Math.round((a / b - 1) * 1000) / 10 || 0; // || 0: a -0 rounds to 0
+    return change < 0 ? `${num(-change, 1)} % fewer` : `${num(change, 1)} % more`;
+  };
   const metricsOn = report.configs[1]!;
   return `Metrics and tracing cost in instructions: GET ${report.route} through the gateway under callgrind, ${report.options.connections} connections, ${report.options.windows} windows of ${report.options.windowRequests} requests after ${report.options.warmupRequests} to warm up, each window bracketed by full garbage collections\n${table(
     ['configuration', 'instructions a request, by window', 'median', 'of off', 'of metrics on'],
     rows,
-  )}\nmetrics on: ${num((metricsOn.median / off - 1) * 100, 1)} % more instructions a request than off (the goal: under 3 % of throughput lost)\n${traced ? `metrics on and tracing at 10 %: ${num((traced.median / off - 1) * 100, 1)} % more than off (the goal: under 10 % of throughput lost), ${num((traced.median / on - 1) * 100, 1)} % more than metrics on alone\n` : ''}`;
+  )}\nmetrics on: ${more(metricsOn.median, off)} instructions a request than off (the goal: under 3 % of throughput lost)\n${traced ? `metrics on and tracing at 10 %: ${more(traced.median, off)} than off (the goal: under 10 % of throughput lost), ${more(traced.median, on)} than metrics on alone\n` : ''}`;
 }

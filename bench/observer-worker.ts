@@ -27,19 +27,13 @@ sink.listen(0, '127.0.0.1', () => answer({ endpoint: `http://127.0.0.1:${(sink.a
 process.on('message', (message: ObserverRequest) => {
   if (scraper) clearInterval(scraper);
   scraper = null;
-  if ('count' in message) {
-    // The OTLP bytes from now on, no scraping (the metrics-instructions step scrapes once a window itself).
-    scrapes = 0;
-    bytes = 0;
-    answer({ scraping: true });
-    return;
-  }
-  if ('scrape' in message) {
-    // A slice's figures: the scrapes and the OTLP bytes since it began.
+  if ('scrape' in message || 'count' in message) {
+    // A slice's figures: the scrapes and the OTLP bytes since it began. `count` only counts the bytes
+    // (the metrics-instructions step scrapes once a window itself).
     scrapes = 0;
     bytes = 0;
     // A scrape still in flight when the slice ends is not counted.
-    scraper = setInterval(() => void fetch(message.scrape).then((r) => r.text()).then(() => scrapes++, () => undefined), 1_000);
+    if ('scrape' in message) scraper = setInterval(() => void fetch(message.scrape).then((r) => r.text()).then(() => scrapes++, () => undefined), 1_000);
     answer({ scraping: true });
     return;
   }
