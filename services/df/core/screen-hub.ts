@@ -176,14 +176,14 @@ export class ScreenHub {
     try {
       if (onRemoteStop) {
         recording.stopSubscription = await this.deps.bus.subscribe(recordingStopSubject(target.sessionId), (msg) => {
-          if (live.recording !== recording) return;
+          if (live.recording !== recording && !recording.stopping) return;
           onRemoteStop()
             .then(() => this.deps.bus.respond(msg, new TextEncoder().encode(JSON.stringify({ stopped: recordingId }))))
             .catch((err: unknown) => this.deps.logger.warn({ err, sessionId: target.sessionId }, 'stopping a recording for another replica failed'));
         });
       }
       recording.pingSubscription = await this.deps.bus.subscribe(recordingPingSubject(target.sessionId), (msg) => {
-        if (live.recording !== recording || !msg.reply) return;
+        if ((live.recording !== recording && !recording.stopping) || !msg.reply) return;
         this.deps.bus.respond(msg, new TextEncoder().encode(JSON.stringify({ recordingId }))).catch(() => undefined);
       });
       this.recorder.writeManifest(live, recording);
@@ -218,19 +218,33 @@ export class ScreenHub {
     return r ? { recordingId: r.recordingId, startedAt: r.startedAt, frames: r.frames.length, truncated: r.truncated } : null;
   }
 
-  /** Stops the recording and returns its frames once they are all stored. */
+  /**
+   * Stops the recording and returns its frames once they are all stored. It still answers other
+   * replicas (it is stopping, not gone) until `releaseRecording` says its end is recorded.
+   */
   async stopRecording(sessionId: string): Promise<(Recording & { frames: RecordedFrame[] }) | null> {
     const live = this.sessions.get(sessionId);
     const recording = live?.recording;
     if (!live || !recording) return null;
     live.recording = null;
+    recording.stopping = true;
     if (recording.flush) clearTimeout(recording.flush);
-    this.recorder.keepPending(live, recording);
-    await unsubscribeRecording(recording);
-    this.recorder.writeManifest(live, recording);
-    await recording.writes;
-    await this.stopIfIdle(live);
+    try {
+      this.recorder.keepPending(live, recording);
+      this.recorder.writeManifest(live, recording);
+      await recording.writes;
+      await this.stopIfIdle(live);
+    } catch (err) {
+      await this.releaseRecording(recording);
+      throw err;
+    }
     return recording;
+  }
+
+  /** A stopped recording's end is recorded (or failed to be): it no longer answers other replicas. */
+  async releaseRecording(recording: Recording): Promise<void> {
+    recording.stopping = false;
+    await unsubscribeRecording(recording);
   }
 
   /** Sends a message to every viewer of a session connected to this replica; returns how many. */

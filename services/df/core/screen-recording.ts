@@ -35,6 +35,11 @@ export interface Recording {
   stopSubscription: BusSubscription | null;
   /** Answers other replicas asking whether this recording still runs somewhere. */
   pingSubscription: BusSubscription | null;
+  /**
+   * Stopped here but not yet finished (its video joined, its end recorded): the subscriptions still
+   * answer, so no replica takes the recording for one whose replica is gone and finishes it a second time.
+   */
+  stopping: boolean;
 }
 
 /** A recording's manifest as kept in the blob store: written while it runs (each second) and at its end. */
@@ -86,6 +91,7 @@ export function newRecording(recordingId: string, now: Date): Recording {
     pendingTimer: null,
     truncated: false,
     keepFrames: false,
+    stopping: false,
     writes: Promise.resolve(),
     flush: null,
     stopSubscription: null,

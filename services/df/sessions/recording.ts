@@ -25,6 +25,35 @@ export interface RecordingStatus {
   video: (StoredVideo & { expired: boolean; expiredAt: string | null }) | null;
 }
 
+/** What `stopRecording` is given: the session, with its device when the caller knows it. */
+type StoppingSession = Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'> & Partial<Pick<SessionRecord, 'hostId' | 'deviceId'>>;
+
+/** A recording stopped and recorded: its manifest's artifact, its frame count and its video, if any. */
+interface StoppedRecording {
+  artifactId: string;
+  frames: number;
+  video: StoredVideo | null;
+}
+
+/** The status once a stop is done: the stop's own result, else what the session (as read) holds. */
+function stoppedStatus(finished: StoppedRecording | null, session: SessionRecord): RecordingStatus {
+  return {
+    recording: false,
+    recordingId: null,
+    startedAt: null,
+    frames: finished?.frames ?? 0,
+    truncated: false,
+    lastArtifactId: finished?.artifactId ?? session.recording.artifactId,
+    video: finished?.video ? { ...finished.video, expired: false, expiredAt: null } : heldVideo(session),
+  };
+}
+
+/** The session's stored video as the status shows it. */
+function heldVideo(session: SessionRecord): RecordingStatus['video'] {
+  const v = session.video;
+  return v ? { format: v.format, durationMs: v.durationMs, bytes: v.bytes, expired: v.expiredAt !== null, expiredAt: v.expiredAt } : null;
+}
+
 // Another replica that records a session answers a stop request within this time, or is gone.
 const REMOTE_STOP_TIMEOUT_MS = 10_000;
 
@@ -33,6 +62,9 @@ const REMOTE_STOP_TIMEOUT_MS = 10_000;
  * reads it, and a recording whose replica is gone is finished from what it stored.
  */
 export class SessionRecordings {
+  /** Stops under way on this replica, by session: a second stop, or a status read, waits for the first. */
+  private readonly stopping = new Map<string, Promise<StoppedRecording | null>>();
+
   constructor(
     private readonly deps: Pick<SessionDeps, 'store' | 'bus' | 'hub' | 'fleet' | 'now' | 'logger' | 'commandTimeoutMs'>,
     private readonly writes: SessionWrites,
@@ -87,8 +119,24 @@ export class SessionRecordings {
    * it does the work; another replica asks it over the bus, and finishes the recording from the
    * manifest in the blob store itself when no replica has it any more (it stopped or crashed).
    */
-  async stopRecording(session: Pick<SessionRecord, 'id' | 'companyId' | 'workspaceId'> & Partial<Pick<SessionRecord, 'hostId' | 'deviceId'>>, actor: string | number): Promise<{ artifactId: string; frames: number; video: StoredVideo | null } | null> {
+  stopRecording(session: StoppingSession, actor: string | number): Promise<StoppedRecording | null> {
+    const under = this.stopping.get(session.id);
+    if (under) return under;
+    const stop = this.stop(session, actor).finally(() => this.stopping.delete(session.id));
+    this.stopping.set(session.id, stop);
+    return stop;
+  }
+
+  private async stop(session: StoppingSession, actor: string | number): Promise<StoppedRecording | null> {
     const recording = await this.deps.hub.stopRecording(session.id);
+    try {
+      return await this.finish(session, actor, recording);
+    } finally {
+      if (recording) await this.deps.hub.releaseRecording(recording);
+    }
+  }
+
+  private async finish(session: StoppingSession, actor: string | number, recording: Awaited<ReturnType<SessionDeps['hub']['stopRecording']>>): Promise<StoppedRecording | null> {
     let finished: RecordingManifest | null = recording
       ? { recordingId: recording.recordingId, startedAt: recording.startedAt, truncated: recording.truncated, bytes: recording.bytes, frames: recording.frames.map(({ index, at, size }) => ({ index, at, size })) }
       : null;
@@ -137,16 +185,14 @@ export class SessionRecordings {
    * running for ever.
    */
   async recordingStatus(session: SessionRecord): Promise<RecordingStatus> {
+    const under = this.stopping.get(session.id);
+    if (under) return stoppedStatus(await under, session);
     const live = this.deps.hub.recordingStatus(session.id);
-    const video = session.video ? { format: session.video.format, durationMs: session.video.durationMs, bytes: session.video.bytes, expired: session.video.expiredAt !== null, expiredAt: session.video.expiredAt } : null;
-    const base = { lastArtifactId: session.recording.artifactId, video };
+    const base = { lastArtifactId: session.recording.artifactId, video: heldVideo(session) };
     if (live) return { recording: true, recordingId: live.recordingId, startedAt: live.startedAt, frames: live.frames, truncated: live.truncated, ...base };
     const recordingId = session.recording.recordingId;
     if (!recordingId) return { recording: false, recordingId: null, startedAt: null, frames: session.recording.frames ?? 0, truncated: false, ...base };
-    if (!(await this.recorderAlive(session.id))) {
-      const finished = await this.stopRecording(session, 'system');
-      return { recording: false, recordingId: null, startedAt: null, frames: finished?.frames ?? 0, truncated: false, lastArtifactId: finished?.artifactId ?? base.lastArtifactId, video: finished?.video ? { ...finished.video, expired: false, expiredAt: null } : video };
-    }
+    if (!(await this.recorderAlive(session.id))) return stoppedStatus(await this.stopRecording(session, 'system'), session);
     const stored = await this.deps.hub.storedManifest(session.companyId, session.id, recordingId);
     return { recording: true, recordingId, startedAt: stored?.startedAt ?? session.recording.startedAt ?? null, frames: stored?.frames.length ?? 0, truncated: stored?.truncated ?? false, ...base };
   }

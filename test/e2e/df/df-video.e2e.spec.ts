@@ -187,12 +187,18 @@ function cueStartMs(vtt: string, title: string): number | undefined {
   return m ? ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number(m[4]) : undefined;
 }
 
+/** A session named `name` on the Chromium device, showing the clock page; ended when the test ends. */
+async function clockSession(name: string): Promise<string> {
+  const device = await eventually(async () => (await api('GET', '/devices?status=available')).body.content[0] as { id: string } | undefined, { what: 'the device', timeoutMs: 60_000 });
+  const sessionId = (await api('POST', '/sessions', { deviceId: device.id, name })).body.id as string;
+  onTestFinished(async () => void (await api('DELETE', `/sessions/${sessionId}`)));
+  expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'openUrl', url: siteUrl })).status).toBe(200);
+  return sessionId;
+}
+
 describe('a session recorded twice', () => {
   it("lists both recordings' videos and serves each by ranges with its own chapters; the latest stays the session's video; another company and an unknown recording get 404", async () => {
-    const device = await eventually(async () => (await api('GET', '/devices?status=available')).body.content[0] as { id: string } | undefined, { what: 'the device', timeoutMs: 60_000 });
-    const sessionId = (await api('POST', '/sessions', { deviceId: device.id, name: 'recorded twice' })).body.id as string;
-    onTestFinished(async () => void (await api('DELETE', `/sessions/${sessionId}`)));
-    expect((await api('POST', `/sessions/${sessionId}/device/control`, { action: 'openUrl', url: siteUrl })).status).toBe(200);
+    const sessionId = await clockSession('recorded twice');
     expect((await api('GET', `/sessions/${sessionId}/videos`)).body).toEqual({ sessionId, videos: [] });
     // Two recordings of the clock page, each with a step of its own on the timeline half-way.
     for (const step of ['in the first', 'in the second']) {
@@ -255,6 +261,31 @@ describe('a session recorded twice', () => {
     for (const path of ['/videos', `/videos/${videos[0]!.recordingId}`, `/videos/${videos[0]!.recordingId}/link`, `/videos/${videos[0]!.recordingId}/chapters`]) {
       expect((await http(server.url, 'GET', `/df/api/sessions/${sessionId}${path}`, { token: other.token })).status).toBe(404);
     }
+  }, 120_000);
+});
+
+describe('a recording whose status is read while it stops', () => {
+  it('is finished once: the reads wait for the stop, which answers with the one video; one recording artifact', async () => {
+    const sessionId = await clockSession('status while stopping');
+    const started = (await api('POST', `/sessions/${sessionId}/recording/start`)).body as { recording: boolean; recordingId: string };
+    expect(started.recording).toBe(true);
+    // A second and a half of video (its length, as in the test above; nothing waits on it).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    // The console reads the status every few seconds; here it is read without pause while the stop runs.
+    let stopping = true;
+    const stop = api('POST', `/sessions/${sessionId}/recording/stop`).finally(() => (stopping = false));
+    const reads: { recording: boolean; video: { bytes: number } | null }[] = [];
+    while (stopping) reads.push((await api('GET', `/sessions/${sessionId}/recording/status`)).body);
+    const stopped = (await stop).body as { recording: boolean; video: { format: string; bytes: number } };
+    expect(stopped).toMatchObject({ recording: false, video: { format: 'mp4' } });
+    expect(reads.length).toBeGreaterThan(0);
+    // A read that no longer saw the recording running saw its video: none finished it without one.
+    for (const read of reads.filter((r) => !r.recording)) expect(read.video?.bytes).toBe(stopped.video.bytes);
+
+    const videos = (await api('GET', `/sessions/${sessionId}/videos`)).body.videos as { recordingId: string; bytes: number }[];
+    expect(videos.map((v) => [v.recordingId, v.bytes])).toEqual([[started.recordingId, stopped.video.bytes]]);
+    expect((await api('GET', `/sessions/${sessionId}/artifacts?type=recording`)).body).toHaveLength(1);
   }, 120_000);
 });
 
