@@ -66,6 +66,8 @@ function run(request: LoadRequest): Promise<LoadResult> {
   });
 }
 
+// A helper whose bench is gone (ended or killed) ends too.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (message: LoadRequest) => {
   run(message).then(
     (result) => process.send?.({ result }),

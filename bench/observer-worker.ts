@@ -24,6 +24,8 @@ const sink = createServer((req, res) => {
 });
 sink.listen(0, '127.0.0.1', () => answer({ endpoint: `http://127.0.0.1:${(sink.address() as AddressInfo).port}` }));
 
+// A helper whose bench is gone (ended or killed) ends too.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (message: ObserverRequest) => {
   if (scraper) clearInterval(scraper);
   scraper = null;
