@@ -4,8 +4,8 @@
  * (bench/metrics-cost.ts) measures throughput, which on a two-core machine shared with the load
  * generator moves with the process a configuration lands in by as much as the goals' margins. Here each
  * configuration's server runs under `valgrind --tool=callgrind`, which counts the instructions the
- * process executes (every thread: the garbage collector's helpers, the compiler's, the main thread)
- * whatever the machine does meanwhile, and the step reports instructions per request.
+ * process executes (every thread; with the flags below V8 keeps its work on the main one) whatever the
+ * machine does meanwhile, and the step reports instructions per request.
  *
  * The process starts with counting off (the platform's start would take minutes under it), is warmed up,
  * then counting is switched on (`callgrind_control -i on`). Each measured window is bracketed by full
@@ -17,6 +17,10 @@
  * callgrind a clock-driven export would send many more, smaller batches per request), and at the end of
  * each window those still waiting are sent, so that a window pays for exactly its own spans. Sampling at
  * 10 % is random: the OTLP bytes a request are reported beside the count, to show the sampled share.
+ *
+ * The server runs with V8's optimizing compilers off and on one thread (`V8_FLAGS` below): with them, the
+ * windows of one configuration differed by up to 46 %, the optimizing compiler alone by hundreds of
+ * millions of instructions from one window to the next; without, they agree within about 2 %.
  *
  * Instructions are not time: a cache miss costs more than an addition, and the sending of the export's
  * bytes costs the kernel time that is not counted. They are the part of the cost that depends on the
@@ -33,6 +37,17 @@ import { Observer } from './observer.js';
 
 const ROUTE = '/df/api/client-config';
 
+/**
+ * The measured server's code stays as it was compiled first: V8's optimizing compilers (TurboFan and
+ * Maglev) off, so no window pays for optimizing, throwing away and optimizing again the request's path
+ * (with them on, that work came and went by hundreds of millions of instructions from one window to the
+ * next), and one thread (`--single-threaded`: no collector or compiler helpers), so the collections'
+ * work falls in the window whose garbage they collect. The interpreter and the baseline compiler run
+ * every configuration's code alike: the counts are a baseline tier's, higher than the optimized code's,
+ * and what is compared is their ratio.
+ */
+const V8_FLAGS = ['--no-opt', '--no-maglev', '--single-threaded'];
+
 export interface MetricsInstructionsOptions {
   connections: number;
   /** Requests answered, counting off, before the first window. */
@@ -40,16 +55,24 @@ export interface MetricsInstructionsOptions {
   /** Requests in one measured window. */
   windowRequests: number;
   windows: number;
+  /** Length of each of the two idle stretches that measure the clock's work. */
+  idleSeconds: number;
   /** Configurations measured at once (each one valgrind process, one core). */
   parallel: number;
 }
 
-export const METRICS_INSTRUCTIONS_DEFAULTS: MetricsInstructionsOptions = { connections: 10, warmupRequests: 30_000, windowRequests: 5_000, windows: 5, parallel: 2 };
+export const METRICS_INSTRUCTIONS_DEFAULTS: MetricsInstructionsOptions = { connections: 10, warmupRequests: 10_000, windowRequests: 5_000, windows: 5, idleSeconds: 30, parallel: 2 };
 
 export interface ConfigInstructions {
   config: MetricsConfig;
-  /** Instructions per request answered, one per window. */
+  /** Instructions per request answered, one per window, less the clock's work in the window's seconds. */
   perRequest: number[];
+  /** Instructions per request as counted, one per window. */
+  rawPerRequest: number[];
+  /** Each window's length in seconds. */
+  windowSeconds: number[];
+  /** The idle server's instructions a second, before the windows and after them. */
+  idlePerSecond: number[];
   /** The median window's figure. */
   median: number;
   /** OTLP bytes the receiver got per request, by window (the sampled share moves them: sampling is random). */
@@ -101,7 +124,7 @@ async function measureConfig(config: MetricsConfig, options: MetricsInstructions
     say('starting under callgrind, counting off');
     child = fork(new URL('./metrics-instructions-child.ts', import.meta.url), [JSON.stringify({ config, endpoint: observer.endpoint })], {
       execPath: 'valgrind',
-      execArgv: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${join(outDir, 'callgrind.%p')}`, '--quiet', process.execPath, '--expose-gc', '--import', 'tsx'],
+      execArgv: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${join(outDir, 'callgrind.%p')}`, '--quiet', process.execPath, ...V8_FLAGS, '--expose-gc', '--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const running = child;
@@ -132,29 +155,55 @@ async function measureConfig(config: MetricsConfig, options: MetricsInstructions
     say(`warm (${num(warm.requestsPerSecond)} req/s uncounted)`);
     await ask('flush');
     control('-i', 'on');
-    const perRequest: number[] = [];
+    // One counted stretch: counters zeroed after a collection, `work` done, a collection, counters dumped.
+    // Answers the instructions counted and the seconds between the zeroing and the dump.
+    const counted = async (work: () => Promise<void>): Promise<{ total: number; seconds: number }> => {
+      await collect();
+      control('-z');
+      const started = performance.now();
+      await work();
+      await collect();
+      control('-d');
+      const seconds = (performance.now() - started) / 1000;
+      // callgrind.<pid>.<n>: the n-th dump (callgrind.<pid> itself is written at the process's end).
+      const dumps = readdirSync(outDir).filter((f) => /^callgrind\.\d+\.\d+$/.test(f)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
+      return { total: callgrindTotal(readFileSync(join(outDir, dumps.at(-1)!), 'utf8')), seconds };
+    };
+    // What the idle server does by the clock (its pollers and timers), in instructions a second: a stretch
+    // with no request at all, before the windows and after them. The stretch's length is what is
+    // measured, so it is waited out.
+    const idle = async (when: string) => {
+      const { total, seconds } = await counted(() => new Promise((resolve) => setTimeout(resolve, options.idleSeconds * 1000)));
+      say(`idle ${when}: ${num(total / seconds)} instructions a second`);
+      return total / seconds;
+    };
+    const idleBefore = await idle('before the windows');
+    const rawPerRequest: number[] = [];
+    const windowSeconds: number[] = [];
     const otlpBytes: number[] = [];
     for (let w = 1; w <= options.windows; w++) {
       if (stopped()) throw new Error(`${label}: stopped, another configuration failed`);
-      await collect();
-      control('-z');
       await observer.countFromNow();
-      const result = await request(options.windowRequests);
-      if (ready.metricsUrl) await (await fetch(ready.metricsUrl)).text();
-      await ask('flush');
-      await collect();
-      control('-d');
+      let ok = 0;
+      const { total, seconds } = await counted(async () => {
+        ok = (await request(options.windowRequests)).ok;
+        if (ready.metricsUrl) await (await fetch(ready.metricsUrl)).text();
+        await ask('flush');
+      });
       const { bytes } = await observer.stop();
-      if (result.ok !== options.windowRequests) throw new Error(`${label}: ${options.windowRequests - result.ok} requests of window ${w} failed`);
-      // callgrind.<pid>.<n>: the n-th dump (callgrind.<pid> itself is written at the process's end).
-      const dumps = readdirSync(outDir).filter((f) => /^callgrind\.\d+\.\d+$/.test(f)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
-      const total = callgrindTotal(readFileSync(join(outDir, dumps.at(-1)!), 'utf8'));
-      perRequest.push(total / result.ok);
-      otlpBytes.push(bytes / result.ok);
-      say(`window ${w} of ${options.windows}: ${num(total / result.ok)} instructions a request${config.ratio !== null ? `, ${num(bytes / result.ok)} bytes of OTLP a request` : ''}`);
+      if (ok !== options.windowRequests) throw new Error(`${label}: ${options.windowRequests - ok} requests of window ${w} failed`);
+      rawPerRequest.push(total / ok);
+      windowSeconds.push(seconds);
+      otlpBytes.push(bytes / ok);
+      say(`window ${w} of ${options.windows}: ${num(total / ok)} instructions a request in ${num(seconds)} s${config.ratio !== null ? `, ${num(bytes / ok)} bytes of OTLP a request` : ''}`);
     }
+    const idlePerSecond = [idleBefore, await idle('after the windows')];
+    // A window's requests' own instructions: its count less what the clock's work took in its seconds
+    // (at the mean of the two idle rates).
+    const clock = (idlePerSecond[0]! + idlePerSecond[1]!) / 2;
+    const perRequest = rawPerRequest.map((raw, i) => raw - (clock * windowSeconds[i]!) / options.windowRequests);
     const sorted = [...perRequest].sort((a, b) => a - b);
-    return { config, perRequest, median: sorted[sorted.length >> 1]!, otlpBytes };
+    return { config, perRequest, median: sorted[sorted.length >> 1]!, rawPerRequest, windowSeconds, idlePerSecond, otlpBytes };
   } finally {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
@@ -194,9 +243,12 @@ export async function measureMetricsInstructions(options: MetricsInstructionsOpt
 export function formatMetricsInstructions(report: MetricsInstructionsReport): string {
   const off = report.configs[0]!.median;
   const on = report.configs[1]!.median;
+  const median = (vs: number[]) => [...vs].sort((x, y) => x - y)[vs.length >> 1]!;
   const rows = report.configs.map((c) => [
     labelOf(c.config),
     c.perRequest.map((v) => num(v)).join(' / '),
+    num(median(c.rawPerRequest)),
+    c.idlePerSecond.map((v) => num(v)).join(' / '),
     num(c.median),
     `${num((c.median / off) * 100, 1)} %`,
     c.config.ratio !== null ? `${num((c.median / on) * 100, 1)} %` : '',
@@ -208,8 +260,8 @@ export function formatMetricsInstructions(report: MetricsInstructionsReport): st
     return change < 0 ? `${num(-change, 1)} % fewer` : `${num(change, 1)} % more`;
   };
   const metricsOn = report.configs[1]!;
-  return `Metrics and tracing cost in instructions: GET ${report.route} through the gateway under callgrind, ${report.options.connections} connections, ${report.options.windows} windows of ${report.options.windowRequests} requests after ${report.options.warmupRequests} to warm up, each window bracketed by full garbage collections\n${table(
-    ['configuration', 'instructions a request, by window', 'median', 'of off', 'of metrics on'],
+  return `Metrics and tracing cost in instructions: GET ${report.route} through the gateway under callgrind, ${report.options.connections} connections, ${report.options.windows} windows of ${report.options.windowRequests} requests after ${report.options.warmupRequests} to warm up, each window bracketed by full garbage collections, V8 with ${V8_FLAGS.join(' ')}\n${table(
+    ['configuration', "a request less the clock's work, by window", 'counted (median)', 'idle a second (before / after)', 'median', 'of off', 'of metrics on'],
     rows,
   )}\nmetrics on: ${more(metricsOn.median, off)} instructions a request than off (the goal: under 3 % of throughput lost)\n${traced ? `metrics on and tracing at 10 %: ${more(traced.median, off)} than off (the goal: under 10 % of throughput lost), ${more(traced.median, on)} than metrics on alone\n` : ''}`;
 }
