@@ -20,7 +20,10 @@
  *
  * The server runs with V8's optimizing compilers off and on one thread (`V8_FLAGS` below): with them, the
  * windows of one configuration differed by up to 46 %, the optimizing compiler alone by hundreds of
- * millions of instructions from one window to the next; without, they agree within about 2 %.
+ * millions of instructions from one window to the next. What still moves the windows is the idle
+ * server's work by the clock (its polls and timers), about half a window under callgrind: it is counted
+ * in idle stretches before and after the windows and subtracted, which docs/performance.md shows is not
+ * yet enough to settle the goals.
  *
  * Instructions are not time: a cache miss costs more than an addition, and the sending of the export's
  * bytes costs the kernel time that is not counted. They are the part of the cost that depends on the
@@ -86,6 +89,8 @@ export interface MetricsInstructionsReport {
 }
 
 const CONFIGS = METRICS_CONFIGS;
+/** The middle value (the upper one of an even count). */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const labelOf = (c: MetricsConfig) => configLabel(c).trim();
 
 /** valgrind's version, or an error that says what to install. */
@@ -202,8 +207,7 @@ async function measureConfig(config: MetricsConfig, options: MetricsInstructions
     // (at the mean of the two idle rates).
     const clock = (idlePerSecond[0]! + idlePerSecond[1]!) / 2;
     const perRequest = rawPerRequest.map((raw, i) => raw - (clock * windowSeconds[i]!) / options.windowRequests);
-    const sorted = [...perRequest].sort((a, b) => a - b);
-    return { config, perRequest, median: sorted[sorted.length >> 1]!, rawPerRequest, windowSeconds, idlePerSecond, otlpBytes };
+    return { config, perRequest, median: median(perRequest), rawPerRequest, windowSeconds, idlePerSecond, otlpBytes };
   } finally {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
@@ -243,7 +247,6 @@ export async function measureMetricsInstructions(options: MetricsInstructionsOpt
 export function formatMetricsInstructions(report: MetricsInstructionsReport): string {
   const off = report.configs[0]!.median;
   const on = report.configs[1]!.median;
-  const median = (vs: number[]) => [...vs].sort((x, y) => x - y)[vs.length >> 1]!;
   const rows = report.configs.map((c) => [
     labelOf(c.config),
     c.perRequest.map((v) => num(v)).join(' / '),
