@@ -20,6 +20,14 @@ import { checkpointWaiter, settleTimeoutMs } from './read-models.js';
 import { tracedBlobStore, tracedEventStore } from '#shared/tracing/index.js';
 
 /**
+ * How often an embedded installation's subscriptions and projections look at the log unasked. Only this
+ * process can open its PGlite, and its appends (and an erasure's moved checkpoints) wake them at once,
+ * so the poll is a backstop, not how they learn of changes: a shorter one only spends an idle server's
+ * CPU (docs/performance.md, "An idle embedded server").
+ */
+export const EMBEDDED_BACKSTOP_MS = 60_000;
+
+/**
  * Opens every adapter the configuration names: PGlite under DATA_DIR, the in-process bus and a
  * durable SQL key-value store by default; PostgreSQL, KurrentDB, NATS and Redis when their URLs
  * are set. Each opened resource is closed by `close()`, newest first.
@@ -44,7 +52,7 @@ export async function openPlatform(
       await migrateSqlEventStore(db);
       // PGlite belongs to this process, whose appends wake subscribers directly: polling is only a backstop.
       store = createSqlEventStore(db, {
-        ...(config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : { pollIntervalMs: 2000 }),
+        ...(config.DATABASE_URL ? { listenUrl: config.DATABASE_URL } : { pollIntervalMs: EMBEDDED_BACKSTOP_MS }),
         groupCommit: config.EVENT_STORE_GROUP_COMMIT,
       });
     }

@@ -38,6 +38,7 @@ export function personalReadModels(platform: Platform, projections: readonly Pro
     async rebuild(userId) {
       const head = await platform.store.headPosition();
       for (const projection of rebuilt) await resetProjection(platform.db, projection);
+      platform.readModels.checkpointsMoved?.();
       // Every event a runner read before the key went is at or below `head`: applied once the checkpoint passes it.
       let done = await caughtUp(head, rewritten.map((p) => p.name));
       if (done) {

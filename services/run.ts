@@ -12,7 +12,7 @@ import { startMetricsServer } from '#shared/metrics/index.js';
 import { startTracing, type Tracing } from '#shared/tracing/index.js';
 import { isLoopbackHost } from '#shared/public-address.js';
 import { observabilityOf, ProcessRegistry } from '#shared/processes/registry.js';
-import { openPlatform } from './open-platform.js';
+import { EMBEDDED_BACKSTOP_MS, openPlatform } from './open-platform.js';
 import { AgentHost, loadAgentConfig, stableUuid } from '#agent/index.js';
 import { enrolLocalHost } from './local-host.js';
 import type { DfModule } from './df/index.js';
@@ -80,16 +80,16 @@ export async function startProcess(env: Record<string, string | undefined> = pro
       waitFor: (position, options) => (runner ? runner.waitFor(position, options) : Promise.resolve()),
       positionOf: (name) => runner?.positionOf(name),
       version: (names?: readonly string[]) => runner?.version(names),
+      checkpointsMoved: () => runner?.notify(),
     },
   });
   try {
     if (selected.has('projections')) {
       // On PostgreSQL, several projections runners may share the database: leased, so that one applies
-      // each projection and another takes over when it dies. The embedded database has one process.
-      const leases = config.DATABASE_URL
-        ? new ProjectionLeases(platform.db, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, config.PROJECTIONS_LEASE_TTL)
-        : undefined;
-      runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger, ...(leases ? { leases } : {}) });
+      // each projection and another takes over when it dies. The embedded database has one process,
+      // whose appends and moved checkpoints wake the loops: its poll is only a backstop.
+      const leases = config.DATABASE_URL ? new ProjectionLeases(platform.db, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, config.PROJECTIONS_LEASE_TTL) : undefined;
+      runner = new ProjectionRunner({ store: platform.store, db: platform.db, projections: ALL_PROJECTIONS, logger, ...(leases ? { leases } : { idlePollMs: EMBEDDED_BACKSTOP_MS }) });
       await runner.start();
     } else {
       // Writes here wait for a runner elsewhere, through its takeover of a dead runner's leases (read-models.ts).

@@ -8,6 +8,11 @@ export interface ReadModelWaiter {
    * undefined when they run elsewhere. Caches of read-model answers are dropped when it changes.
    */
   version?(names?: readonly string[]): bigint | undefined;
+  /**
+   * Tells the projections this process runs that their stored checkpoints were moved here (an erasure
+   * set some back): they adopt them at once rather than at their next poll. Absent where they run elsewhere.
+   */
+  checkpointsMoved?(): void;
 }
 
 /**
