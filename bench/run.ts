@@ -84,7 +84,7 @@ const SETTINGS = {
   // 300 passing tests over 10 adbd devices, durations 50 ms – 1.5 s (log-normal, median 380 ms, seeded);
   // batchSize null: the platform's default (20 tests per am instrument), not sent.
   // `npm start` on an empty data directory, three restarts with nothing changed, one after a console change.
-  startup: { restarts: 3, idleSeconds: 10 },
+  startup: { restarts: 3, idleSeconds: 10, restSettleSeconds: 60, restSeconds: 30 },
   // One agent over 50 adbd devices, reading every 5 s (a minute holds 12 readings of each), scaled to the default 60 s.
   healthReads: { devices: 50, intervalMs: 5_000, warmupSeconds: 10, durationSeconds: 60 },
   // One and four sessions side by side, a 1280×720 screen changing on every frame at 30 frames/s, not recorded
@@ -640,7 +640,7 @@ try {
     testRuns = await measureTestRuns({ ...t, durations: { ...t.durations } });
   }
   if (steps.has('startup')) {
-    step('startup', 'startup: npm start on an empty data directory, restarts with nothing changed, one after a console change; /ready and RSS at rest');
+    step('startup', 'startup: npm start on an empty data directory, restarts with nothing changed, one after a console change; /ready, RSS at rest, and CPU at rest after the last start');
     startup = await measureStartup(SETTINGS.startup);
   }
   if (steps.has('audit-chain')) {

@@ -6,7 +6,10 @@
  * (the goal: under 300 MB), read from /proc once `/ready` answers and the process has idled, with the
  * device host's own programs (Chromium, Appium) apart; a restart after a console source changed (its
  * mtime), which must build the console again; and one after a server source changed, which must build
- * the server's bundle again (`npm start` runs the compiled server, dist/server/main.mjs).
+ * the server's bundle again (`npm start` runs the compiled server, dist/server/main.mjs). The last start
+ * then idles on (the first minute after a start still compiles and collects) and the CPU time the
+ * platform's process and its device programs spend while nobody asks anything is read from /proc: what
+ * an idle installation costs its machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -27,6 +30,17 @@ export interface StartupOptions {
   restarts: number;
   /** How long a started process idles before its memory is read. */
   idleSeconds: number;
+  /** How long the last start idles, from `/ready`, before its CPU at rest is read. */
+  restSettleSeconds: number;
+  /** How long its CPU at rest is read for. */
+  restSeconds: number;
+}
+
+/** CPU time at rest, in milliseconds per 10 s of wall time (every thread). */
+export interface CpuAtRest {
+  platformMsPer10s: number;
+  deviceProgramsMsPer10s: number;
+  seconds: number;
 }
 
 export interface StartRun {
@@ -45,6 +59,7 @@ export interface StartupReport {
   restartMedianMs: number;
   restartMaxMs: number;
   rssMedianMb: number;
+  cpuAtRest: CpuAtRest | null;
 }
 
 interface ProcessInfo {
@@ -76,13 +91,43 @@ function processes(): ProcessInfo[] {
  * devices' Chromium, the Appium server), whose RSS counts pages their processes share more than once.
  */
 function memoryOf(npmPid: number): { platformMb: number; deviceProgramsMb: number } {
+  const tree = platformTree(npmPid);
+  if (!tree) return { platformMb: 0, deviceProgramsMb: 0 };
+  return { platformMb: tree.platform.rssKb / 1024, deviceProgramsMb: tree.devices.reduce((sum, p) => sum + p.rssKb, 0) / 1024 };
+}
+
+/** The platform's Node process under `npm start` and the programs its device host started. */
+function platformTree(npmPid: number): { platform: ProcessInfo; devices: ProcessInfo[] } | null {
   const all = processes();
   const below = (pid: number): ProcessInfo[] => all.filter((p) => p.ppid === pid).flatMap((p) => [p, ...below(p.pid)]);
-  const tree = below(npmPid);
-  const platform = tree.find((p) => p.command.includes('dist/server/main.mjs'));
-  if (!platform) return { platformMb: 0, deviceProgramsMb: 0 };
-  const devices = below(platform.pid);
-  return { platformMb: platform.rssKb / 1024, deviceProgramsMb: devices.reduce((sum, p) => sum + p.rssKb, 0) / 1024 };
+  const platform = below(npmPid).find((p) => p.command.includes('dist/server/main.mjs'));
+  return platform ? { platform, devices: below(platform.pid) } : null;
+}
+
+/** CPU time (user and system, every thread) a process has used, in clock ticks; 0 once it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's clock ticks per second for /proc's CPU times (USER_HZ, 100 on every architecture it runs here). */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU the platform and its device programs use over `seconds` while nothing asks them anything. */
+async function cpuAtRest(npmPid: number, seconds: number): Promise<CpuAtRest> {
+  const tree = platformTree(npmPid);
+  if (!tree) throw new Error('the platform process was not found under npm start');
+  const pids = [tree.platform.pid, ...tree.devices.map((p) => p.pid)];
+  const before = pids.map(cpuTicks);
+  await sleep(seconds * 1_000);
+  const used = pids.map((pid, i) => Math.max(0, cpuTicks(pid) - before[i]!));
+  const perTenSeconds = (ticks: number) => ((ticks / TICKS_PER_SECOND) * 1_000 * 10) / seconds;
+  return { platformMsPer10s: perTenSeconds(used[0]!), deviceProgramsMsPer10s: perTenSeconds(used.slice(1).reduce((a, b) => a + b, 0)), seconds };
 }
 
 /** Spawns `npm start` and answers once `/ready` says 200, with the time that took and what it printed. */
@@ -125,6 +170,7 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
   };
   const kinds: StartRun['kind'][] = ['first', ...Array.from({ length: options.restarts }, () => 'restart' as const), 'console changed', 'server changed'];
   const runs: StartRun[] = [];
+  let rest: CpuAtRest | null = null;
   const consoleTimes = statSync(CONSOLE_SOURCE);
   const serverTimes = statSync(SERVER_SOURCE);
   try {
@@ -140,6 +186,12 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
         const serverBuilt = output().includes('server built');
         runs.push({ kind, readyMs, rssMb: memory.platformMb, deviceProgramsMb: memory.deviceProgramsMb, consoleBuilt, serverBuilt });
         ticker.done(`ready in ${num(readyMs / 1000, 2)} s, platform ${num(memory.platformMb)} MB at rest (device programs ${num(memory.deviceProgramsMb)} MB)${consoleBuilt ? ', console built' : ''}${serverBuilt ? ', server built' : ''}`);
+        if (kind === kinds.at(-1)) {
+          const resting = phase(`CPU at rest: ${options.restSettleSeconds} s idle, then ${options.restSeconds} s read`);
+          await sleep(Math.max(0, options.restSettleSeconds - options.idleSeconds) * 1_000);
+          rest = await cpuAtRest(child.pid!, options.restSeconds);
+          resting.done(`platform ${num(rest.platformMsPer10s)} ms of CPU per 10 s, device programs ${num(rest.deviceProgramsMsPer10s)}`);
+        }
       } finally {
         await stop(child);
       }
@@ -156,6 +208,7 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
     restartMedianMs: restarts[Math.floor(restarts.length / 2)] ?? 0,
     restartMaxMs: restarts.at(-1) ?? 0,
     rssMedianMb: rss[Math.floor(rss.length / 2)] ?? 0,
+    cpuAtRest: rest,
   };
 }
 
@@ -166,6 +219,9 @@ export function formatStartup(report: StartupReport): string {
     '|---|---|---|---|---|---|',
     ...report.runs.map((r) => `| ${r.kind} | ${num(r.readyMs / 1000, 2)} | ${num(r.rssMb)} | ${num(r.deviceProgramsMb)} | ${r.consoleBuilt ? 'yes' : 'no'} | ${r.serverBuilt ? 'yes' : 'no'} |`),
     `restart with nothing changed: median ${num(report.restartMedianMs / 1000, 2)} s, max ${num(report.restartMaxMs / 1000, 2)} s (goal < 5 s); the platform's RSS at rest, median ${num(report.rssMedianMb)} MB (goal < 300 MB)`,
+    ...(report.cpuAtRest
+      ? [`CPU at rest (the last start, read for ${report.cpuAtRest.seconds} s once it had idled): the platform's process ${num(report.cpuAtRest.platformMsPer10s)} ms per 10 s, its device programs ${num(report.cpuAtRest.deviceProgramsMsPer10s)} ms per 10 s`]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }
