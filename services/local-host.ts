@@ -56,10 +56,17 @@ export async function enrolLocalHost(options: {
     }
     if (!waiting) logger.info('the in-process device host waits for the first company (sign-up or BOOTSTRAP_ADMIN_EMAIL) to serve');
     waiting = true;
+    // One abort listener per look, taken off again when the look comes: an installation waiting for its
+    // first company for hours would otherwise gather four listeners a second.
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.pollMs ?? 250);
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, options.pollMs ?? 250);
       timer.unref();
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 }
