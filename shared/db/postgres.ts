@@ -9,6 +9,11 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server would otherwise crash the process.
   pool.on('error', () => {});
+  // So would one out of the pool's idle list at that moment but in no query (being ended by the pool's
+  // `end`, between a checkout and its first query): PostgreSQL's shutdown sends every connection a FATAL
+  // message, and a client emits it as 'error' with nobody listening. What uses the client next fails
+  // and is answered; the listener only keeps the process up.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const query: Sql['query'] = async (text, params, options) => {
     const r = await pool.query(options?.prepare ? { name: options.prepare, text, values: params as unknown[] | undefined } : { text, values: params as unknown[] | undefined });
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
