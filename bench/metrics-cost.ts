@@ -25,6 +25,7 @@ import { LoadGenerator } from './load-generator.js';
 import { Observer } from './observer.js';
 import type { LoadResult } from './load-worker.js';
 import { signIn, startBenchServer } from './server.js';
+import { median } from './stats.js';
 
 const ROUTE = '/df/api/client-config';
 
@@ -240,12 +241,6 @@ class HostedConfig {
     await exited;
   }
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const CONFIGS = METRICS_CONFIGS;
 

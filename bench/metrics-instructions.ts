@@ -37,6 +37,7 @@ import { note, num, table } from './console.js';
 import { LoadGenerator } from './load-generator.js';
 import { configLabel, METRICS_CONFIGS, type MetricsConfig } from './metrics-cost.js';
 import { Observer } from './observer.js';
+import { median } from './stats.js';
 
 const ROUTE = '/df/api/client-config';
 
@@ -89,8 +90,6 @@ export interface MetricsInstructionsReport {
 }
 
 const CONFIGS = METRICS_CONFIGS;
-/** The middle value (the upper one of an even count). */
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const labelOf = (c: MetricsConfig) => configLabel(c).trim();
 
 /** valgrind's version, or an error that says what to install. */

@@ -14,6 +14,13 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
 
+/** The middle value of a sample set (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** p50, p99, max and mean of a sample set (sorted in place, as a typed array, for speed on 10^5 samples). */
 export function distribution(values: ArrayLike<number>): Distribution {
   const sorted = Float64Array.from(values).sort();
